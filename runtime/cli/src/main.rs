@@ -1,0 +1,271 @@
+//! `cav`: the command-line front end. The only place that touches the terminal, the file
+//! system layout and exit codes; everything else lives in the library crates.
+
+mod show;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use cav_content::{LoadOptions, Loaded};
+use cav_format::DocKind;
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit code: content has errors.
+const EXIT_INVALID: u8 = 1;
+/// Exit code: the command was used wrongly (clap uses 2 for its own usage errors too).
+const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "cav",
+    version,
+    about = "Content packs, rules and tools for CAV: Strike Operations",
+    long_about = "Content packs, rules and tools for CAV: Strike Operations.\n\n\
+        Rules live in YAML content packs (content/ for the official rulesets, mods/ for community \
+        packs), checked against the JSON Schemas in schemas/. Start with `cav validate`, then \
+        `cav list` and `cav show dictator-b --explain`.",
+    after_help = "Exit codes: 0 success, 1 invalid content, 2 usage error.\n\
+        Content is found under --root (default: the nearest directory above the working \
+        directory that holds content/, else the directory cav was built from)."
+)]
+struct Cli {
+    /// Project root holding content/ and mods/.
+    #[arg(long, global = true, env = "CAV_ROOT", value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check packs: YAML, schemas, dependencies, references. Reports every problem in one run.
+    #[command(after_help = "Examples:\n  cav validate                      all bundled content and mods\n  \
+        cav validate mods/iron-wolves     one pack (its dependencies are loaded from content/ and mods/)\n  \
+        cav validate path/to/unit.yaml    problems in one file only\n  \
+        cav validate --format json        machine-readable, one object per problem")]
+    Validate {
+        /// Pack directories, content roots or single YAML files (default: content/ and mods/).
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Write the JSON Schemas of every document kind (draft-07, for editors) to schemas/.
+    #[command(after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
+        YAML file to get completion and checking in editors that use the YAML language server.")]
+    Schema {
+        /// Directory to write to (default: <root>/schemas).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Only check that the files are up to date; exit 1 if not.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Count documents per kind and pack, or list the documents of one kind.
+    #[command(after_help = "Kinds: model, weapon, special_attribute, upgrade, asset, strike, ruleset, range_bands, \
+        modifier_table, table, move_class, terrain, model_state, action_type, squad_type, scenario.\n\
+        Examples:\n  cav list\n  cav list weapon --ruleset cav-quickstart")]
+    List {
+        /// A document kind, e.g. `weapon` or `special_attribute`.
+        kind: Option<String>,
+        /// Only this ruleset (pack id, or `full` / `quickstart`).
+        #[arg(long)]
+        ruleset: Option<String>,
+    },
+    /// Show one resolved document (a model prints as its data card).
+    #[command(after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
+        --explain prints every value with the file:line:col that set it, through `extends:` and patches.")]
+    Show {
+        id: String,
+        /// Print where each value came from.
+        #[arg(long)]
+        explain: bool,
+        /// Look in this ruleset (pack id, or `full` / `quickstart`).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Restrict to one document kind when an id is used by several.
+        #[arg(long)]
+        kind: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = cli.root.clone().unwrap_or_else(find_root);
+    match run(cli.command, &root) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// The nearest ancestor of the working directory with a `content/` directory, else the source tree.
+fn find_root() -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    cwd.ancestors()
+        .find(|d| d.join("content").is_dir() && d.join("schemas").is_dir())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}
+
+fn library(root: &Path) -> Vec<PathBuf> {
+    vec![root.join("content"), root.join("mods")]
+}
+
+/// Load with a spinner on an interactive terminal (large trees take a moment).
+fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
+    let paths = if paths.is_empty() { library(root) } else { paths };
+    let spinner = std::io::stderr().is_terminal().then(|| {
+        let s = indicatif::ProgressBar::new_spinner().with_message("loading content packs…");
+        s.enable_steady_tick(std::time::Duration::from_millis(80));
+        s
+    });
+    let loaded = cav_content::load(&LoadOptions { paths, library: library(root) });
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    loaded
+}
+
+fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
+    match cmd {
+        Command::Validate { paths, format } => {
+            let loaded = load(paths, root);
+            let errors = loaded.error_count();
+            match format {
+                Format::Json => {
+                    let out = serde_json::json!({
+                        "valid": errors == 0,
+                        "errors": errors,
+                        "packs": loaded.packs.iter().map(|p| serde_json::json!({"id": p.id, "version": p.version, "documents": p.documents})).collect::<Vec<_>>(),
+                        "diagnostics": cav_content::diag::to_json(&loaded.diagnostics, &loaded.sources),
+                    });
+                    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+                }
+                Format::Human => {
+                    eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+                    let packs: Vec<String> = loaded.packs.iter().map(|p| format!("{} {}", p.id, p.version)).collect();
+                    if errors == 0 {
+                        println!("ok: {} documents in {} packs ({}) are valid", loaded.documents, loaded.packs.len(), packs.join(", "));
+                    } else {
+                        println!("{errors} error{} in {} documents of {} packs", if errors == 1 { "" } else { "s" }, loaded.documents, loaded.packs.len());
+                    }
+                }
+            }
+            Ok(ExitCode::from(if errors == 0 { 0 } else { EXIT_INVALID }))
+        }
+        Command::Schema { out, check } => {
+            let dir = out.unwrap_or_else(|| root.join("schemas"));
+            let mut stale = Vec::new();
+            for (name, schema) in cav_format::all_schemas() {
+                let text = cav_format::render_schema(&schema);
+                let path = dir.join(&name);
+                if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+                    continue;
+                }
+                if check {
+                    stale.push(name);
+                } else {
+                    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    println!("wrote {}", path.display());
+                }
+            }
+            if check && !stale.is_empty() {
+                println!("stale: {} (run `cav schema`)", stale.join(", "));
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+            if check {
+                println!("schemas in {} are up to date", dir.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::List { kind, ruleset } => {
+            let kind = kind.map(|k| parse_kind(&k)).transpose()?;
+            let loaded = load(vec![], root);
+            let mut out = std::io::stdout().lock();
+            for rs in select_rulesets(&loaded, ruleset.as_deref())? {
+                let _ = writeln!(out, "ruleset {} ({} packs)", rs.id, rs.packs.len());
+                for p in &rs.packs {
+                    let entries: Vec<_> = rs.entries().filter(|e| e.pack == p.id).collect();
+                    match kind {
+                        None => {
+                            let counts: Vec<String> = DocKind::ALL
+                                .iter()
+                                .filter_map(|&k| {
+                                    let n = entries.iter().filter(|e| e.kind == k).count();
+                                    (n > 0).then(|| format!("{n} {}", k.title()))
+                                })
+                                .collect();
+                            let _ = writeln!(out, "  {} {}: {}", p.id, p.version, if counts.is_empty() { "no documents".into() } else { counts.join(", ") });
+                        }
+                        Some(k) => {
+                            for e in entries.iter().filter(|e| e.kind == k) {
+                                let _ = writeln!(out, "  {:<40} {:<40} {}", e.id, e.name(), p.id);
+                            }
+                        }
+                    }
+                }
+            }
+            report_errors(&loaded);
+            Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
+        }
+        Command::Show { id, explain, ruleset, kind } => {
+            let kind = kind.map(|k| parse_kind(&k)).transpose()?;
+            let loaded = load(vec![], root);
+            let rulesets = select_rulesets(&loaded, ruleset.as_deref())?;
+            let found = rulesets.iter().find_map(|rs| {
+                let hits: Vec<_> = rs.find(&id).into_iter().filter(|e| kind.is_none_or(|k| e.kind == k)).collect();
+                (!hits.is_empty()).then_some((rs, hits))
+            });
+            let Some((rs, hits)) = found else {
+                let all: Vec<String> = loaded.rulesets.iter().flat_map(|r| r.entries().map(|e| e.id.clone())).collect();
+                let hint = cav_content::diag::did_you_mean(&id, all.iter().map(String::as_str)).map(|h| format!(" ({h})")).unwrap_or_default();
+                return Err(format!("no document `{id}` in {}{hint}", rulesets.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")));
+            };
+            if hits.len() > 1 {
+                let kinds: Vec<&str> = hits.iter().map(|e| e.kind.tag()).collect();
+                return Err(format!("`{id}` names several documents ({}); add --kind", kinds.join(", ")));
+            }
+            let e = hits[0];
+            let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn parse_kind(k: &str) -> Result<DocKind, String> {
+    let tag = k.replace('-', "_");
+    let tag = tag.strip_suffix('s').filter(|t| DocKind::from_tag(t).is_some()).unwrap_or(&tag);
+    DocKind::from_tag(tag).ok_or_else(|| {
+        let tags: Vec<&str> = DocKind::ALL.iter().map(|k| k.tag()).collect();
+        format!("unknown kind `{k}`; kinds: {}", tags.join(", "))
+    })
+}
+
+/// `full` and `quickstart` are accepted as short names of the bundled rulesets.
+fn select_rulesets<'a>(loaded: &'a Loaded, want: Option<&str>) -> Result<Vec<&'a cav_content::Ruleset>, String> {
+    let Some(w) = want else { return Ok(loaded.rulesets.iter().collect()) };
+    let hit: Vec<_> = loaded.rulesets.iter().filter(|r| r.id == w || r.id == format!("cav-{w}")).collect();
+    if hit.is_empty() {
+        let ids: Vec<&str> = loaded.rulesets.iter().map(|r| r.id.as_str()).collect();
+        return Err(format!("no ruleset `{w}`; available: {}", ids.join(", ")));
+    }
+    Ok(hit)
+}
+
+fn report_errors(loaded: &Loaded) {
+    let n = loaded.error_count();
+    if n > 0 {
+        eprintln!("warning: the content has {n} error{}; run `cav validate` for details", if n == 1 { "" } else { "s" });
+    }
+}

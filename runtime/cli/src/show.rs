@@ -1,0 +1,180 @@
+//! Text renderings of resolved documents: data cards for models, YAML-like text for the rest,
+//! and the `--explain` listing of where every value came from.
+
+use std::fmt::Write;
+
+use cav_content::{Entry, Ruleset, Sources};
+use cav_format::{Document, Model, PerColumn, Rav};
+use serde_json::Value;
+
+pub fn render(e: &Entry, rs: &Ruleset) -> String {
+    match &e.doc {
+        Some(Document::Model(m)) => card(m, rs),
+        _ => {
+            let mut s = format!("# {} `{}` from pack {}\n", e.kind.tag(), e.id, e.pack);
+            yaml_like(&e.value, 0, &mut s);
+            s
+        }
+    }
+}
+
+/// A data card: header, the damage track as a table of columns, weapons with per-column RAV, SAs.
+fn card(m: &Model, rs: &Ruleset) -> String {
+    let dt = &m.damage_track;
+    let cols = dt.damage_tracks as usize + 1;
+    let mut s = String::new();
+    let chassis = m.chassis.map(|c| format!("{c:?} ")).unwrap_or_default();
+    let _ = writeln!(s, "{} — {} {chassis}{:?} ({:?}), move class {}, TV {}", m.name, m.faction, m.model_type, m.task, m.move_class, m.tv);
+    let _ = writeln!(s, "Damage track: {} DT (columns 0–{})", dt.damage_tracks, dt.damage_tracks);
+    let mut row = |label: &str, cells: Vec<String>| {
+        let _ = write!(s, "  {label:<18}");
+        for c in cells {
+            let _ = write!(s, "{c:>6}");
+        }
+        s.push('\n');
+    };
+    row("column", (0..cols).map(|c| c.to_string()).collect());
+    row("MV", per_col(&dt.mv, cols));
+    row("AV", per_col(&dt.av, cols));
+    if let Some(dc) = &dt.dc {
+        row("DC", per_col(dc, cols));
+    }
+    if let Some(exp) = &dt.exp {
+        row("EXP", per_col(exp, cols));
+    }
+    if let Some(ccv) = &dt.ccv {
+        row("CCV", per_col(ccv, cols));
+    }
+    let _ = writeln!(s, "Weapons:");
+    for w in &m.weapons {
+        let def = rs.get(cav_format::DocKind::Weapon, w.weapon.as_str()).and_then(|e| match &e.doc {
+            Some(Document::Weapon(w)) => Some(w),
+            _ => None,
+        });
+        let name = def.map_or(w.weapon.as_str(), |d| d.name.as_str());
+        let mounts: Vec<String> = w.mount.iter().map(|m| format!("{m:?}")).collect();
+        let rng = def.map(|d| match &d.range {
+            cav_format::Distance::Inches(i) => format!("RNG {i}\""),
+            cav_format::Distance::Special(sp) => format!("RNG {sp:?}"),
+        });
+        let mut sas: Vec<String> = def.map(|d| d.special_attributes.iter().map(sa_text).collect()).unwrap_or_default();
+        sas.extend(w.special_attributes.iter().map(sa_text));
+        let _ = writeln!(s, "  {}× {name} ({}) {} {}", w.quantity, mounts.join("/"), rng.unwrap_or_default(), sas.join(", "));
+        let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
+        if let Some(rav) = rav {
+            let _ = write!(s, "  {:<18}", "  RAV");
+            for c in per_col::<Rav>(&rav, cols) {
+                let _ = write!(s, "{c:>6}");
+            }
+            s.push('\n');
+        }
+    }
+    let sas: Vec<String> = m.special_attributes.iter().map(sa_text).collect();
+    let _ = writeln!(s, "Special attributes: {}", if sas.is_empty() { "none".into() } else { sas.join(", ") });
+    if let Some(src) = &m.source {
+        let _ = writeln!(s, "Source: {src}");
+    }
+    for n in &m.notes {
+        let field = n.field.as_deref().map(|f| format!(" [{f}]")).unwrap_or_default();
+        let _ = writeln!(s, "Note ({:?}){field}: {}", n.kind, n.text);
+    }
+    s
+}
+
+fn per_col<T: Clone + std::fmt::Display>(v: &PerColumn<T>, cols: usize) -> Vec<String> {
+    (0..cols).map(|c| v.at(c).map(|x| x.to_string()).unwrap_or_else(|| "-".into())).collect()
+}
+
+fn sa_text(s: &cav_format::SaRef) -> String {
+    let mut t = s.id().to_string();
+    if let Some(r) = s.rating() {
+        let _ = write!(t, " {r}");
+    }
+    if let Some(u) = s.uses() {
+        let _ = write!(t, " [{u}]");
+    }
+    t
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.is_empty() || s.contains(": ") || s.starts_with(['*', '&', '!', '[', '{', '#', '?', '-']) => {
+            serde_json::to_string(s).unwrap_or_default()
+        }
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn yaml_like(v: &Value, indent: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match v {
+        Value::Object(m) => {
+            for (k, val) in m {
+                match val {
+                    Value::Object(o) if !o.is_empty() => {
+                        let _ = writeln!(out, "{pad}{k}:");
+                        yaml_like(val, indent + 2, out);
+                    }
+                    Value::Array(a) if !a.is_empty() && a.iter().any(|x| x.is_object() || x.is_array()) => {
+                        let _ = writeln!(out, "{pad}{k}:");
+                        yaml_like(val, indent + 2, out);
+                    }
+                    Value::Array(a) => {
+                        let items: Vec<String> = a.iter().map(scalar).collect();
+                        let _ = writeln!(out, "{pad}{k}: [{}]", items.join(", "));
+                    }
+                    _ => {
+                        let _ = writeln!(out, "{pad}{k}: {}", scalar(val));
+                    }
+                }
+            }
+        }
+        Value::Array(a) => {
+            for item in a {
+                let mut inner = String::new();
+                yaml_like(item, indent + 2, &mut inner);
+                let trimmed = inner.trim_start();
+                let _ = writeln!(out, "{pad}- {}", trimmed.trim_end());
+            }
+        }
+        other => {
+            let _ = writeln!(out, "{pad}{}", scalar(other));
+        }
+    }
+}
+
+/// Every leaf value with the file:line:col that set it (after inheritance and patches).
+pub fn explain(e: &Entry, sources: &Sources) -> String {
+    let mut s = format!("# {} `{}` (defined in pack {})\n", e.kind.tag(), e.id, e.pack);
+    let mut leaves = Vec::new();
+    collect_leaves(&e.value, String::new(), &mut leaves);
+    let width = leaves.iter().map(|(p, v)| p.len() + v.len() + 3).max().unwrap_or(0).min(70);
+    for (ptr, val) in leaves {
+        let from = e
+            .prov
+            .values
+            .get(&ptr)
+            .map(|l| format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col))
+            .unwrap_or_else(|| "(default)".into());
+        let lhs = format!("{ptr} = {val}");
+        let _ = writeln!(s, "{lhs:<width$}  ← {from}");
+    }
+    s
+}
+
+fn collect_leaves(v: &Value, ptr: String, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, val) in m {
+                collect_leaves(val, format!("{ptr}/{}", cav_content::yaml::escape(k)), out);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, val) in a.iter().enumerate() {
+                collect_leaves(val, format!("{ptr}/{i}"), out);
+            }
+        }
+        other => out.push((ptr, other.to_string())),
+    }
+}

@@ -1,0 +1,266 @@
+//! Checks that need the whole ruleset: references between documents, script modules, and
+//! consistency a schema cannot express. Each check is a small function over the ruleset.
+
+use cav_format::*;
+
+use crate::diag::{Diagnostic, did_you_mean};
+use crate::ruleset::{Entry, Ruleset, normalise_name};
+
+type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
+
+/// Every check, run over every valid document.
+const CHECKS: &[(&str, Check)] =
+    &[("references", references), ("scripts", scripts), ("damage-track", damage_track), ("table-rows", table_rows)];
+
+pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for e in rs.entries() {
+        if let Some(doc) = &e.doc {
+            for (_, check) in CHECKS {
+                check(rs, e, doc, &mut diags);
+            }
+        }
+    }
+    diags
+}
+
+/// Report a reference from `e` at `ptr` to a `kind` document `id` that does not exist.
+fn reference(rs: &Ruleset, e: &Entry, ptr: String, kind: DocKind, id: &str, diags: &mut Vec<Diagnostic>) {
+    if rs.get(kind, id).is_some() {
+        return;
+    }
+    let candidates: Vec<&Entry> = rs.of_kind(kind).collect();
+    let by_name = candidates.iter().find(|c| normalise_name(c.name()) == normalise_name(id));
+    let hint = match by_name {
+        Some(c) => Some(format!("did you mean `{}` (the id of \"{}\")?", c.id, c.name())),
+        None => did_you_mean(id, candidates.iter().map(|c| c.id.as_str())),
+    };
+    diags.push(
+        Diagnostic::error("dangling-ref", format!("{} `{id}` does not exist", kind.tag().replace('_', " ")))
+            .at(e.prov.locate(&ptr))
+            .pack(e.pack.clone())
+            .pointer(ptr)
+            .expected(format!("the id of a {} document", kind.tag()))
+            .hint(hint),
+    );
+}
+
+fn sa_refs(rs: &Ruleset, e: &Entry, base: &str, sas: &[SaRef], diags: &mut Vec<Diagnostic>) {
+    for (i, s) in sas.iter().enumerate() {
+        let ptr = match s {
+            SaRef::Plain(_) => format!("{base}/{i}"),
+            SaRef::Rated(_) => format!("{base}/{i}/sa"),
+        };
+        reference(rs, e, ptr, DocKind::SpecialAttribute, s.id().as_str(), diags);
+    }
+}
+
+fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let r = |ptr: String, kind, id: &Id, diags: &mut Vec<Diagnostic>| reference(rs, e, ptr, kind, id.as_str(), diags);
+    match doc {
+        Document::Model(m) => {
+            r("/move_class".into(), DocKind::MoveClass, &m.move_class, diags);
+            for (i, w) in m.weapons.iter().enumerate() {
+                r(format!("/weapons/{i}/weapon"), DocKind::Weapon, &w.weapon, diags);
+                sa_refs(rs, e, &format!("/weapons/{i}/special_attributes"), &w.special_attributes, diags);
+            }
+            sa_refs(rs, e, "/special_attributes", &m.special_attributes, diags);
+        }
+        Document::Weapon(w) => sa_refs(rs, e, "/special_attributes", &w.special_attributes, diags),
+        Document::Upgrade(u) => {
+            for (i, p) in u.profiles.iter().enumerate() {
+                if let Some(l) = &p.launcher {
+                    r(format!("/profiles/{i}/launcher"), DocKind::Weapon, l, diags);
+                }
+                sa_refs(rs, e, &format!("/profiles/{i}/special_attributes"), &p.special_attributes, diags);
+            }
+            sa_refs(rs, e, "/grants", &u.grants, diags);
+        }
+        Document::Asset(a) => {
+            if let Some(att) = &a.attack {
+                sa_refs(rs, e, "/attack/special_attributes", &att.special_attributes, diags);
+            }
+        }
+        Document::Strike(s) => sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags),
+        Document::Ruleset(rules) => {
+            for (role, id) in &rules.tables {
+                let kind = match role {
+                    TableRole::RangeBands => DocKind::RangeBands,
+                    TableRole::CombatModifiers
+                    | TableRole::IndirectCombatModifiers
+                    | TableRole::StrikePointModifiers
+                    | TableRole::PilotCheckModifiers => DocKind::ModifierTable,
+                    _ => DocKind::Table,
+                };
+                let role_tag = serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                r(format!("/tables/{role_tag}"), kind, id, diags);
+            }
+            for (i, o) in rules.options.iter().enumerate() {
+                if !o.choices.contains(&o.default) {
+                    diags.push(
+                        Diagnostic::error("option", format!("option `{}` defaults to `{}`, which is not among its choices", o.id, o.default))
+                            .at(e.prov.locate(&format!("/options/{i}/default")))
+                            .pack(e.pack.clone())
+                            .pointer(format!("/options/{i}/default"))
+                            .expected(format!("one of {:?}", o.choices.iter().map(|c| c.as_str()).collect::<Vec<_>>())),
+                    );
+                }
+            }
+        }
+        Document::Table(t) => {
+            for (i, row) in t.rows.iter().enumerate() {
+                for (j, s) in row.effect.states.iter().enumerate() {
+                    r(format!("/rows/{i}/effect/states/{j}"), DocKind::ModelState, s, diags);
+                }
+                for (j, f) in row.footnotes.iter().enumerate() {
+                    if !t.footnotes.iter().any(|n| &n.id == f) {
+                        diags.push(
+                            Diagnostic::error("dangling-ref", format!("footnote `{f}` is not defined in this table"))
+                                .at(e.prov.locate(&format!("/rows/{i}/footnotes/{j}")))
+                                .pack(e.pack.clone())
+                                .pointer(format!("/rows/{i}/footnotes/{j}"))
+                                .expected("the id of an entry of `footnotes`"),
+                        );
+                    }
+                }
+            }
+        }
+        Document::Terrain(t) => {
+            for id in t.costs.keys() {
+                r(format!("/costs/{id}"), DocKind::MoveClass, id, diags);
+            }
+            for id in t.climb_cost.keys() {
+                r(format!("/climb_cost/{id}"), DocKind::MoveClass, id, diags);
+            }
+        }
+        Document::ModelState(s) => {
+            for (i, id) in s.supersedes.iter().enumerate() {
+                r(format!("/supersedes/{i}"), DocKind::ModelState, id, diags);
+            }
+        }
+        Document::Scenario(s) => {
+            for (side, placements) in &s.forces {
+                for (i, p) in placements.iter().enumerate() {
+                    r(format!("/forces/{side}/{i}/model"), DocKind::Model, &p.model, diags);
+                }
+            }
+        }
+        _ => {}
+    }
+    notes_options(rs, e, diags);
+}
+
+/// A note that names a ruleset option must name one that exists.
+fn notes_options(rs: &Ruleset, e: &Entry, diags: &mut Vec<Diagnostic>) {
+    let Some(notes) = e.value.get("notes").and_then(|n| n.as_array()) else { return };
+    let options: Vec<String> = rs
+        .of_kind(DocKind::Ruleset)
+        .filter_map(|r| match &r.doc {
+            Some(Document::Ruleset(r)) => Some(r.options.iter().map(|o| o.id.0.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for (i, n) in notes.iter().enumerate() {
+        if let Some(opt) = n.get("option").and_then(|o| o.as_str())
+            && !options.iter().any(|o| o == opt)
+        {
+            let ptr = format!("/notes/{i}/option");
+            diags.push(
+                Diagnostic::error("dangling-ref", format!("ruleset option `{opt}` does not exist"))
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected("the id of an option of the ruleset document")
+                    .hint(did_you_mean(opt, options.iter().map(String::as_str))),
+            );
+        }
+    }
+}
+
+/// A `script:` module must exist in the script roots of the pack that defines the document.
+fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
+    let Some(pack) = rs.pack(&e.pack) else { return };
+    let rel = module.replace('.', "/");
+    let found = pack.script_roots.iter().any(|root| ["lua", "luau"].iter().any(|ext| root.join(format!("{rel}.{ext}")).is_file()));
+    if !found {
+        let roots: Vec<String> = pack.script_roots.iter().map(|r| crate::diag::display_path(r)).collect();
+        diags.push(
+            Diagnostic::error("script-missing", format!("script module `{module}` not found"))
+                .at(e.prov.locate("/script"))
+                .pack(e.pack.clone())
+                .pointer("/script")
+                .expected(if roots.is_empty() {
+                    "a `scripts:` root in pack.yaml holding the module".to_owned()
+                } else {
+                    format!("a file `{rel}.lua` in {}", roots.join(", "))
+                }),
+        );
+    }
+}
+
+/// Every per-column value of a data card spells out exactly damage_tracks + 1 columns.
+fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::Model(m) = doc else { return };
+    let dt = &m.damage_track;
+    let want = dt.damage_tracks as usize + 1;
+    let mut check = |ptr: String, len: Option<usize>| {
+        if let Some(n) = len
+            && n != want
+        {
+            diags.push(
+                Diagnostic::error("damage-track", format!("{n} columns, but the card has {} damage tracks (columns 0–{})", dt.damage_tracks, dt.damage_tracks))
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected(format!("{want} values, or one value for every column")),
+            );
+        }
+    };
+    check("/damage_track/mv".into(), dt.mv.len());
+    check("/damage_track/av".into(), dt.av.len());
+    check("/damage_track/dc".into(), dt.dc.as_ref().and_then(|c| c.len()));
+    check("/damage_track/exp".into(), dt.exp.as_ref().and_then(|c| c.len()));
+    check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.len()));
+    for (i, w) in m.weapons.iter().enumerate() {
+        check(format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.len()));
+    }
+    for (i, w) in m.weapons.iter().enumerate() {
+        if !w.mount.is_empty() && w.mount.len() as u32 != w.quantity {
+            let ptr = format!("/weapons/{i}/mount");
+            diags.push(
+                Diagnostic::error("damage-track", format!("{} mounts for {} weapons", w.mount.len(), w.quantity))
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected("one mounting location per weapon"),
+            );
+        }
+    }
+}
+
+/// Lookup-table rows ascend without gaps or overlaps; only the last may be open-ended.
+fn table_rows(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::Table(t) = doc else { return };
+    let mut next: Option<i32> = None;
+    for (i, row) in t.rows.iter().enumerate() {
+        let ptr = format!("/rows/{i}");
+        let mut bad = |msg: String, expected: String| {
+            diags.push(
+                Diagnostic::error("table-rows", msg).at(e.prov.locate(&format!("{ptr}/min"))).pack(e.pack.clone()).pointer(ptr.clone()).expected(expected),
+            );
+        };
+        if let Some(n) = next
+            && row.min != n
+        {
+            bad(format!("row starts at {}, but the previous row ends at {}", row.min, n - 1), format!("min: {n}"));
+        }
+        match row.max {
+            Some(max) if max < row.min => bad(format!("max {max} is below min {}", row.min), "max ≥ min".into()),
+            Some(max) => next = Some(max + 1),
+            None if i + 1 < t.rows.len() => bad("only the last row may leave out `max`".into(), "a `max` value".into()),
+            None => {}
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The content loader: YAML packs on disk → validated, indexed, immutable [`Ruleset`]s, plus every
+//! problem found, each located by file:line:col, pack and JSON pointer.
+//!
+//! Loading never stops at the first problem: it returns whatever could be built together with all
+//! diagnostics, so `cav validate` reports everything in one run and watch mode can keep going.
+
+pub mod checks;
+pub mod diag;
+pub mod pack;
+pub mod ruleset;
+pub mod schema;
+pub mod yaml;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub use diag::{Diagnostic, FileId, Loc, Severity, Sources};
+pub use ruleset::{Entry, PackInfo, Ruleset};
+
+use pack::Pack;
+
+/// What to load.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Packs, pack directories, content roots or single files to load and report on.
+    pub paths: Vec<PathBuf>,
+    /// Content roots searched for dependencies of the requested packs (`content/`, `mods/`).
+    pub library: Vec<PathBuf>,
+}
+
+/// Summary of a requested pack, for listings.
+#[derive(Debug, Clone)]
+pub struct PackSummary {
+    pub id: String,
+    pub version: String,
+    pub kind: cav_format::PackKind,
+    pub dir: PathBuf,
+    pub documents: usize,
+}
+
+/// The result of a load: rulesets built (possibly partial) and every diagnostic.
+#[derive(Debug)]
+pub struct Loaded {
+    pub sources: Sources,
+    pub diagnostics: Vec<Diagnostic>,
+    pub rulesets: Vec<Ruleset>,
+    pub packs: Vec<PackSummary>,
+    /// Number of YAML documents read.
+    pub documents: usize,
+}
+
+impl Loaded {
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+    }
+
+    pub fn ruleset(&self, id: &str) -> Option<&Ruleset> {
+        self.rulesets.iter().find(|r| r.id == id)
+    }
+}
+
+fn enclosing_pack(file: &Path) -> Option<PathBuf> {
+    file.ancestors().skip(1).find(|d| d.join("pack.yaml").is_file()).map(Path::to_path_buf)
+}
+
+/// Load and validate content.
+pub fn load(opts: &LoadOptions) -> Loaded {
+    let mut sources = Sources::default();
+    let mut diags = Vec::new();
+    let validators = schema::Validators::new();
+
+    // 1. Find pack directories: requested ones first, then the library.
+    let mut requested_dirs = Vec::new();
+    let mut only_files: Vec<PathBuf> = Vec::new();
+    for p in &opts.paths {
+        if p.is_file() {
+            match enclosing_pack(p) {
+                Some(dir) => {
+                    requested_dirs.push(dir);
+                    only_files.push(p.canonicalize().unwrap_or_else(|_| p.clone()));
+                }
+                None => diags.push(
+                    Diagnostic::error("no-manifest", "file is not inside a pack: no pack.yaml in its directory or any parent")
+                        .path(p)
+                        .expected("a file inside a pack directory with a pack.yaml"),
+                ),
+            }
+        } else if p.is_dir() {
+            requested_dirs.extend(pack::discover(p, &mut diags));
+        } else {
+            diags.push(Diagnostic::error("io", "no such file or directory").path(p).expected("a pack directory, a content root or a YAML file"));
+        }
+    }
+    let mut library_dirs = Vec::new();
+    for root in &opts.library {
+        if root.is_dir() {
+            let mut ignored = Vec::new(); // problems in the library are reported only when it is requested
+            library_dirs.extend(pack::discover(root, &mut ignored));
+        }
+    }
+
+    // 2. Manifests.
+    let mut packs: Vec<Pack> = Vec::new();
+    let mut seen_dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    let mut requested = BTreeSet::new();
+    for (dir, is_requested) in requested_dirs.iter().map(|d| (d, true)).chain(library_dirs.iter().map(|d| (d, false))) {
+        let canon = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if let Some(&i) = seen_dirs.get(&canon) {
+            if is_requested {
+                requested.insert(i);
+            }
+            continue;
+        }
+        let mut local = Vec::new();
+        let Some(p) = pack::read_manifest(dir, &mut sources, &validators, &mut local) else {
+            if is_requested {
+                diags.extend(local);
+            }
+            continue;
+        };
+        if let Some(other) = packs.iter().find(|o| o.id == p.id) {
+            if is_requested {
+                diags.push(
+                    Diagnostic::error("duplicate-pack", format!("two packs have the id `{}`: {} and {}", p.id, diag::display_path(&other.dir), diag::display_path(&p.dir)))
+                        .in_file(p.manifest_file.unwrap_or(FileId(0)))
+                        .pack(&p.id)
+                        .expected("a unique pack id"),
+                );
+            }
+            continue;
+        }
+        if is_requested {
+            diags.extend(local);
+            requested.insert(packs.len());
+        }
+        seen_dirs.insert(canon, packs.len());
+        packs.push(p);
+    }
+
+    // 3. Plan load sets, then read the documents of every pack that takes part.
+    let sets = pack::plan(&packs, &requested, &mut diags);
+    let mut needed: BTreeSet<usize> = requested.clone();
+    for s in &sets {
+        needed.extend(s.order.iter().copied());
+    }
+    let mut documents = 0;
+    for &i in &needed {
+        pack::read_documents(&mut packs[i], &mut sources, &mut diags);
+        documents += packs[i].docs.len();
+    }
+
+    // 4. Build and check each ruleset.
+    let mut rulesets = Vec::new();
+    for set in &sets {
+        let (rs, d) = ruleset::build(&packs, set, &validators);
+        diags.extend(d);
+        diags.extend(checks::run(&rs));
+        rulesets.push(rs);
+    }
+    // Requested packs that belong to no ruleset still get their documents checked.
+    let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();
+    for &i in requested.difference(&in_sets) {
+        let set = pack::LoadSet { root: i, order: vec![i] };
+        let (_, d) = ruleset::build(&packs, &set, &validators);
+        diags.extend(d);
+    }
+
+    if !only_files.is_empty() {
+        diags.retain(|d| {
+            let path = d.file.map(|f| sources.get(f).path.canonicalize().unwrap_or_default());
+            path.is_none_or(|p| only_files.contains(&p))
+        });
+    }
+    diag::normalise(&mut diags, &sources);
+    let summaries = requested
+        .iter()
+        .map(|&i| PackSummary {
+            id: packs[i].id.clone(),
+            version: packs[i].version.to_string(),
+            kind: packs[i].kind,
+            dir: packs[i].dir.clone(),
+            documents: packs[i].docs.len(),
+        })
+        .collect();
+    Loaded { sources, diagnostics: diags, rulesets, packs: summaries, documents }
+}

@@ -1,0 +1,481 @@
+//! Pack discovery, reading files safely, manifests and dependency resolution.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cav_format::{Manifest, PackKind};
+use semver::{Version, VersionReq};
+
+use crate::diag::{Diagnostic, FileId, Loc, Sources};
+use crate::yaml::{self, YamlDoc};
+
+/// Largest content file the loader reads. A rules document is a few kB; anything near this is a mistake.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// How a pack names another in `depends`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepKind {
+    Required,
+    Optional,
+    Incompatible,
+}
+
+#[derive(Debug, Clone)]
+pub struct Dependency {
+    pub kind: DepKind,
+    pub id: String,
+    pub req: Option<VersionReq>,
+    /// Where the entry is written in `pack.yaml`.
+    pub loc: Option<Loc>,
+}
+
+/// One YAML document read from a pack file.
+#[derive(Debug, Clone)]
+pub struct RawDoc {
+    pub file: FileId,
+    pub doc: YamlDoc,
+}
+
+/// A pack found on disk, with every document it holds.
+#[derive(Debug)]
+pub struct Pack {
+    pub id: String,
+    pub dir: PathBuf,
+    pub manifest: Option<Manifest>,
+    pub version: Version,
+    pub kind: PackKind,
+    pub depends: Vec<Dependency>,
+    pub script_roots: Vec<PathBuf>,
+    pub manifest_file: Option<FileId>,
+    pub docs: Vec<RawDoc>,
+}
+
+/// Read a file as UTF-8 text within the size limit; problems become diagnostics.
+pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Result<FileId, Diagnostic> {
+    let with_pack = |d: Diagnostic| match pack {
+        Some(p) => d.pack(p),
+        None => d,
+    };
+    let meta = std::fs::metadata(path)
+        .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(with_pack(
+            Diagnostic::error("too-large", format!("file is {} bytes, over the {} byte limit", meta.len(), MAX_FILE_BYTES))
+                .path(path)
+                .expected(format!("a content file of at most {} MiB", MAX_FILE_BYTES / 1024 / 1024))
+                .hint(Some("split the file into several documents".into())),
+        ));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(sources.add(path, Arc::from(text))),
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let prefix = String::from_utf8_lossy(&bytes[..good]);
+            let line = prefix.matches('\n').count() as u32 + 1;
+            let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+            // Keep the readable part so the caret can point at the bad byte.
+            let file = sources.add(path, Arc::from(String::from_utf8_lossy(&bytes).into_owned()));
+            let pos = crate::diag::Pos { line, col };
+            Err(with_pack(
+                Diagnostic::error("encoding", format!("invalid UTF-8 at byte {good}"))
+                    .at(Some(Loc { file, start: pos, end: pos }))
+                    .expected("UTF-8 text"),
+            ))
+        }
+    }
+}
+
+/// Parse one dependency string of the Factorio-like grammar: `[?|!] id [version-req]`.
+pub fn parse_dependency(text: &str) -> Result<Dependency, String> {
+    let t = text.trim();
+    let (kind, rest) = match t.chars().next() {
+        Some('?') => (DepKind::Optional, t[1..].trim_start()),
+        Some('!') => (DepKind::Incompatible, t[1..].trim_start()),
+        _ => (DepKind::Required, t),
+    };
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).unwrap_or(rest.len());
+    let (id, req) = rest.split_at(end);
+    if id.is_empty() {
+        return Err(format!("`{text}` names no pack"));
+    }
+    let req = req.trim();
+    let req = if req.is_empty() {
+        None
+    } else {
+        let normalised = req.replace("==", "=");
+        Some(VersionReq::parse(&normalised).map_err(|e| format!("bad version requirement `{req}`: {e}"))?)
+    };
+    Ok(Dependency { kind, id: id.to_owned(), req, loc: None })
+}
+
+fn is_yaml(p: &Path) -> bool {
+    matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+/// Find pack directories under `root`: `root` itself if it holds `pack.yaml`, else each
+/// sub-directory. Directories with YAML but no manifest are reported.
+pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    if root.join("pack.yaml").is_file() {
+        return vec![root.to_owned()];
+    }
+    let Ok(entries) = std::fs::read_dir(root) else {
+        diags.push(Diagnostic::error("io", "cannot read directory").path(root).expected("a pack directory or a content root"));
+        return vec![];
+    };
+    let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut packs = Vec::new();
+    for d in dirs {
+        if d.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+            continue;
+        }
+        if d.join("pack.yaml").is_file() {
+            packs.push(d);
+        } else if walkdir::WalkDir::new(&d).max_depth(3).into_iter().filter_map(|e| e.ok()).any(|e| is_yaml(e.path())) {
+            diags.push(
+                Diagnostic::error("no-manifest", "directory holds YAML documents but no pack.yaml")
+                    .path(&d)
+                    .expected("a `pack.yaml` manifest with id, version and kind")
+                    .hint(Some("create pack.yaml (see content/cav-quickstart/pack.yaml) or move the files into a pack".into())),
+            );
+        }
+    }
+    packs
+}
+
+/// Read a pack directory's manifest; documents are read later, only for packs that are needed.
+pub fn read_manifest(dir: &Path, sources: &mut Sources, validators: &crate::schema::Validators, diags: &mut Vec<Diagnostic>) -> Option<Pack> {
+    let dir_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mpath = dir.join("pack.yaml");
+    let file = match read_text(&mpath, sources, Some(&dir_name)) {
+        Ok(f) => f,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let text = sources.get(file).text.clone();
+    let docs = match yaml::parse(&text, file) {
+        Ok(d) => d,
+        Err(errs) => {
+            diags.extend(errs.into_iter().map(|d| d.pack(dir_name.clone())));
+            return None;
+        }
+    };
+    let Some(doc) = docs.into_iter().next() else {
+        diags.push(Diagnostic::error("empty-file", "pack.yaml is empty").in_file(file).pack(dir_name).expected("a pack manifest"));
+        return None;
+    };
+    let before = diags.len();
+    validators.check_manifest(&doc, &dir_name, diags);
+    if diags.len() > before {
+        return None;
+    }
+    let manifest: Manifest = match serde_json::from_value(doc.value.clone()) {
+        Ok(m) => m,
+        Err(e) => {
+            diags.push(Diagnostic::error("schema", format!("pack.yaml: {e}")).at(Some(doc.root)).pack(dir_name));
+            return None;
+        }
+    };
+    let id = manifest.id.0.clone();
+    let version = match Version::parse(&manifest.version) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("schema", format!("version `{}`: {e}", manifest.version))
+                    .at(doc.prov.locate("/version"))
+                    .pack(&id)
+                    .pointer("/version")
+                    .expected("a semantic version like `1.0.0`"),
+            );
+            return None;
+        }
+    };
+    let mut depends = Vec::new();
+    for (i, d) in manifest.depends.iter().enumerate() {
+        let ptr = format!("/depends/{i}");
+        match parse_dependency(d) {
+            Ok(mut dep) => {
+                dep.loc = doc.prov.locate(&ptr);
+                depends.push(dep);
+            }
+            Err(msg) => diags.push(
+                Diagnostic::error("schema", msg)
+                    .at(doc.prov.locate(&ptr))
+                    .pack(&id)
+                    .pointer(ptr)
+                    .expected("`id`, `id >= 1.0`, `? id` (optional) or `! id` (incompatible)"),
+            ),
+        }
+    }
+    let mut script_roots = Vec::new();
+    for (i, s) in manifest.scripts.iter().enumerate() {
+        let p = dir.join(s);
+        if p.is_dir() {
+            script_roots.push(p);
+        } else {
+            let ptr = format!("/scripts/{i}");
+            diags.push(
+                Diagnostic::error("script-root", format!("script root `{s}` is not a directory"))
+                    .at(doc.prov.locate(&ptr))
+                    .pack(&id)
+                    .pointer(ptr)
+                    .expected("a directory relative to the pack"),
+            );
+        }
+    }
+    let pack = Pack {
+        id,
+        dir: dir.to_owned(),
+        version,
+        kind: manifest.kind,
+        depends,
+        script_roots,
+        manifest: Some(manifest),
+        manifest_file: Some(file),
+        docs: Vec::new(),
+    };
+    Some(pack)
+}
+
+/// Read every YAML document below the pack directory (except `pack.yaml`).
+pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by_file_name() {
+        match entry {
+            Ok(e) => {
+                let p = e.path();
+                if e.file_type().is_file() && is_yaml(p) && p != pack.dir.join("pack.yaml") {
+                    files.push(p.to_owned());
+                }
+            }
+            Err(e) => {
+                let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| pack.dir.clone());
+                let (code, msg) = match e.loop_ancestor() {
+                    Some(anc) => ("symlink-loop", format!("symbolic link loops back to {}", crate::diag::display_path(anc))),
+                    None => ("io", format!("cannot read: {e}")),
+                };
+                diags.push(Diagnostic::error(code, msg).path(&path).pack(&pack.id).expected("a directory tree without link cycles"));
+            }
+        }
+    }
+    for path in files {
+        let file = match read_text(&path, sources, Some(&pack.id)) {
+            Ok(f) => f,
+            Err(d) => {
+                diags.push(d);
+                continue;
+            }
+        };
+        let text = sources.get(file).text.clone();
+        match yaml::parse(&text, file) {
+            Ok(docs) if docs.is_empty() || docs.iter().all(|d| d.value.is_null()) => diags.push(
+                Diagnostic::error("empty-file", "file holds no document")
+                    .in_file(file)
+                    .pack(&pack.id)
+                    .expected("at least one document with a `kind:` key")
+                    .hint(Some("delete the file, or add a document".into())),
+            ),
+            Ok(docs) => pack.docs.extend(docs.into_iter().filter(|d| !d.value.is_null()).map(|doc| RawDoc { file, doc })),
+            Err(errs) => diags.extend(errs.into_iter().map(|d| d.pack(&pack.id))),
+        }
+    }
+}
+
+/// The packs one ruleset is built from, in load order (dependencies first).
+#[derive(Debug, Clone)]
+pub struct LoadSet {
+    /// The ruleset pack this set is built around.
+    pub root: usize,
+    pub order: Vec<usize>,
+}
+
+/// Check dependencies of all packs and compute one load set per ruleset pack that was asked for
+/// (or that an asked-for extension builds on).
+pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnostic>) -> Vec<LoadSet> {
+    let by_id: BTreeMap<&str, usize> = packs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
+    let dep_diag = |p: &Pack, d: &Dependency, code: &'static str, msg: String, expected: String| {
+        let mut diag = Diagnostic::error(code, msg).pack(&p.id).expected(expected).at(d.loc);
+        if d.loc.is_none()
+            && let Some(f) = p.manifest_file
+        {
+            diag = diag.in_file(f);
+        }
+        diag
+    };
+    // Validate each requested pack's dependency edges once.
+    let mut relevant: BTreeSet<usize> = requested.clone();
+    let mut stack: Vec<usize> = requested.iter().copied().collect();
+    while let Some(i) = stack.pop() {
+        for d in &packs[i].depends {
+            if d.kind == DepKind::Incompatible {
+                continue;
+            }
+            match by_id.get(d.id.as_str()) {
+                Some(&j) => {
+                    if let Some(req) = &d.req
+                        && !req.matches(&packs[j].version)
+                    {
+                        diags.push(dep_diag(
+                            &packs[i],
+                            d,
+                            "version-mismatch",
+                            format!("pack `{}` needs `{}` {req}, but version {} is installed", packs[i].id, d.id, packs[j].version),
+                            format!("`{}` {req}", d.id),
+                        ));
+                    }
+                    if relevant.insert(j) {
+                        stack.push(j);
+                    }
+                }
+                None if d.kind == DepKind::Required => {
+                    let hint = crate::diag::did_you_mean(&d.id, by_id.keys().copied());
+                    diags.push(
+                        dep_diag(
+                            &packs[i],
+                            d,
+                            "missing-dependency",
+                            format!("pack `{}` depends on `{}`, which was not found", packs[i].id, d.id),
+                            "an installed pack with that id (searched content/, mods/ and the given paths)".into(),
+                        )
+                        .hint(hint),
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    // Cycles.
+    let mut cyclic = BTreeSet::new();
+    for &i in &relevant {
+        let mut path = vec![i];
+        if let Some(cycle) = find_cycle(packs, &by_id, i, &mut path, &mut BTreeSet::new())
+            && cycle.iter().all(|c| !cyclic.contains(c))
+        {
+            let names: Vec<&str> = cycle.iter().map(|&c| packs[c].id.as_str()).collect();
+            let p = &packs[cycle[0]];
+            let d = p.depends.iter().find(|d| d.id == packs[cycle[1 % cycle.len()]].id);
+            let mut diag = Diagnostic::error("dependency-cycle", format!("dependency cycle: {} → {}", names.join(" → "), names[0]))
+                .pack(&p.id)
+                .expected("dependencies that form no loop");
+            match d.and_then(|d| d.loc) {
+                Some(l) => diag = diag.at(Some(l)),
+                None => diag = diag.in_file(p.manifest_file.unwrap_or(FileId(0))),
+            }
+            diags.push(diag);
+            cyclic.extend(cycle);
+        }
+    }
+    // Load sets: one per ruleset reachable from the request.
+    let closure = |start: usize| -> BTreeSet<usize> {
+        let mut seen = BTreeSet::from([start]);
+        let mut st = vec![start];
+        while let Some(i) = st.pop() {
+            for d in &packs[i].depends {
+                if d.kind != DepKind::Incompatible
+                    && let Some(&j) = by_id.get(d.id.as_str())
+                    && seen.insert(j)
+                {
+                    st.push(j);
+                }
+            }
+        }
+        seen
+    };
+    let rulesets: BTreeSet<usize> = relevant.iter().copied().filter(|&i| packs[i].kind == PackKind::Ruleset).collect();
+    let mut sets = Vec::new();
+    for &r in &rulesets {
+        let mut members = closure(r);
+        for &e in requested {
+            if packs[e].kind != PackKind::Extension {
+                continue;
+            }
+            let c = closure(e);
+            let rulesets_of_e: Vec<usize> = c.iter().copied().filter(|&j| packs[j].kind == PackKind::Ruleset).collect();
+            if rulesets_of_e.is_empty() || rulesets_of_e.contains(&r) {
+                members.extend(c);
+            }
+        }
+        // Incompatibilities inside the set.
+        for &m in &members {
+            for d in packs[m].depends.iter().filter(|d| d.kind == DepKind::Incompatible) {
+                if let Some(&j) = by_id.get(d.id.as_str())
+                    && members.contains(&j)
+                {
+                    diags.push(dep_diag(
+                        &packs[m],
+                        d,
+                        "incompatible-packs",
+                        format!("pack `{}` cannot be loaded together with `{}`, but both are in ruleset `{}`", packs[m].id, d.id, packs[r].id),
+                        format!("`{}` not loaded alongside `{}`", d.id, packs[m].id),
+                    ));
+                }
+            }
+        }
+        if members.iter().any(|m| cyclic.contains(m)) {
+            continue;
+        }
+        sets.push(LoadSet { root: r, order: topo_order(packs, &by_id, &members) });
+    }
+    sets
+}
+
+fn find_cycle(
+    packs: &[Pack],
+    by_id: &BTreeMap<&str, usize>,
+    i: usize,
+    path: &mut Vec<usize>,
+    done: &mut BTreeSet<usize>,
+) -> Option<Vec<usize>> {
+    for d in &packs[i].depends {
+        if d.kind == DepKind::Incompatible {
+            continue;
+        }
+        let Some(&j) = by_id.get(d.id.as_str()) else { continue };
+        if let Some(pos) = path.iter().position(|&p| p == j) {
+            return Some(path[pos..].to_vec());
+        }
+        if done.contains(&j) {
+            continue;
+        }
+        path.push(j);
+        if let Some(c) = find_cycle(packs, by_id, j, path, done) {
+            return Some(c);
+        }
+        path.pop();
+        done.insert(j);
+    }
+    None
+}
+
+/// Dependencies first; among packs free to go, alphabetical by id, so the order never depends on the disk.
+fn topo_order(packs: &[Pack], by_id: &BTreeMap<&str, usize>, members: &BTreeSet<usize>) -> Vec<usize> {
+    let mut order = Vec::new();
+    let mut placed = BTreeSet::new();
+    while placed.len() < members.len() {
+        let next = members
+            .iter()
+            .copied()
+            .filter(|m| !placed.contains(m))
+            .filter(|&m| {
+                packs[m].depends.iter().all(|d| {
+                    d.kind == DepKind::Incompatible
+                        || by_id.get(d.id.as_str()).is_none_or(|j| placed.contains(j) || !members.contains(j))
+                })
+            })
+            .min_by(|&a, &b| packs[a].id.cmp(&packs[b].id));
+        match next {
+            Some(n) => {
+                placed.insert(n);
+                order.push(n);
+            }
+            None => break, // a cycle; reported elsewhere
+        }
+    }
+    order
+}

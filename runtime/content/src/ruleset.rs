@@ -1,0 +1,492 @@
+//! Building a frozen, indexed [`Ruleset`] from the packs of one load set: `extends:`
+//! inheritance, patches across packs, per-field provenance, schema validation and typed decoding.
+
+use std::collections::{BTreeSet, HashMap};
+
+use cav_format::{DocKind, Document, PackKind};
+use semver::Version;
+use serde_json::Value;
+
+use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
+use crate::pack::{LoadSet, Pack, RawDoc};
+use crate::schema::Validators;
+use crate::yaml::{Provenance, escape};
+
+/// A pack as it takes part in a ruleset.
+#[derive(Debug, Clone)]
+pub struct PackInfo {
+    pub id: String,
+    pub name: String,
+    pub version: Version,
+    pub kind: PackKind,
+    pub dir: std::path::PathBuf,
+    pub script_roots: Vec<std::path::PathBuf>,
+}
+
+/// One resolved document.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub kind: DocKind,
+    pub id: String,
+    /// Pack that defined the document (patches by other packs are in `prov`).
+    pub pack: String,
+    pub file: FileId,
+    pub root: Loc,
+    /// Resolved value (inheritance and patches applied).
+    pub value: Value,
+    /// File:line:col that set each value, by JSON pointer.
+    pub prov: Provenance,
+    /// Typed document; `None` when the value failed validation.
+    pub doc: Option<Document>,
+}
+
+impl Entry {
+    pub fn name(&self) -> &str {
+        self.value.get("name").and_then(Value::as_str).unwrap_or(&self.id)
+    }
+}
+
+/// The content of one ruleset pack with everything loaded alongside it: immutable and indexed.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// Id of the ruleset pack.
+    pub id: String,
+    /// Packs in load order.
+    pub packs: Vec<PackInfo>,
+    entries: Vec<Entry>,
+    index: HashMap<(DocKind, String), usize>,
+}
+
+impl Ruleset {
+    pub fn get(&self, kind: DocKind, id: &str) -> Option<&Entry> {
+        self.index.get(&(kind, id.to_owned())).map(|&i| &self.entries[i])
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter()
+    }
+
+    pub fn of_kind(&self, kind: DocKind) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(move |e| e.kind == kind)
+    }
+
+    /// Entries whose id or name matches `query` (case and punctuation ignored).
+    pub fn find(&self, query: &str) -> Vec<&Entry> {
+        let q = normalise_name(query);
+        self.entries.iter().filter(|e| normalise_name(&e.id) == q || normalise_name(e.name()) == q).collect()
+    }
+
+    pub fn pack(&self, id: &str) -> Option<&PackInfo> {
+        self.packs.iter().find(|p| p.id == id)
+    }
+}
+
+/// Lower-case letters and digits only: `Dictator-B` and `dictator b` compare equal.
+pub fn normalise_name(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+struct Builder<'a> {
+    packs: &'a [Pack],
+    validators: &'a Validators,
+    entries: Vec<Entry>,
+    removed: Vec<bool>,
+    index: HashMap<(DocKind, String), usize>,
+    /// Raw `extends` target of each entry still to resolve.
+    pending_extends: HashMap<usize, (String, Option<Loc>)>,
+    diags: Vec<Diagnostic>,
+}
+
+/// Build the ruleset of one load set.
+pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset, Vec<Diagnostic>) {
+    let mut b = Builder {
+        packs,
+        validators,
+        entries: Vec::new(),
+        removed: Vec::new(),
+        index: HashMap::new(),
+        pending_extends: HashMap::new(),
+        diags: Vec::new(),
+    };
+    for &p in &set.order {
+        let visible = visible_packs(packs, p);
+        let first_new = b.entries.len();
+        let mut patches = Vec::new();
+        for raw in &packs[p].docs {
+            b.register(p, raw, &mut patches);
+        }
+        for i in first_new..b.entries.len() {
+            b.resolve_extends(i, &visible, &mut Vec::new());
+        }
+        for raw in patches {
+            b.apply_patch(p, raw, &visible);
+        }
+    }
+    b.validate();
+    let Builder { entries, removed, diags, .. } = b;
+    let entries: Vec<Entry> = entries.into_iter().zip(removed).filter(|(_, r)| !r).map(|(e, _)| e).collect();
+    let index = entries.iter().enumerate().map(|(i, e)| ((e.kind, e.id.clone()), i)).collect();
+    let pack_infos = set
+        .order
+        .iter()
+        .map(|&p| {
+            let pk = &packs[p];
+            PackInfo {
+                id: pk.id.clone(),
+                name: pk.manifest.as_ref().map(|m| m.name.clone()).unwrap_or_else(|| pk.id.clone()),
+                version: pk.version.clone(),
+                kind: pk.kind,
+                dir: pk.dir.clone(),
+                script_roots: pk.script_roots.clone(),
+            }
+        })
+        .collect();
+    (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index }, diags)
+}
+
+/// Pack ids a pack may build on: itself and its dependency closure.
+fn visible_packs(packs: &[Pack], p: usize) -> BTreeSet<String> {
+    let mut seen = BTreeSet::from([packs[p].id.clone()]);
+    let mut stack = vec![p];
+    while let Some(i) = stack.pop() {
+        for d in &packs[i].depends {
+            if d.kind != crate::pack::DepKind::Incompatible
+                && seen.insert(d.id.clone())
+                && let Some(j) = packs.iter().position(|x| x.id == d.id)
+            {
+                stack.push(j);
+            }
+        }
+    }
+    seen
+}
+
+impl Builder<'_> {
+    fn register<'r>(&mut self, p: usize, raw: &'r RawDoc, patches: &mut Vec<&'r RawDoc>) {
+        let pack = &self.packs[p].id;
+        let v = &raw.doc.value;
+        let prov = &raw.doc.prov;
+        let Some(obj) = v.as_object() else {
+            self.diags.push(
+                Diagnostic::error("wrong-type", format!("a document must be a mapping, found {v}"))
+                    .at(Some(raw.doc.root))
+                    .pack(pack)
+                    .pointer("")
+                    .expected("a mapping with `kind:` and `id:` keys"),
+            );
+            return;
+        };
+        let kinds: Vec<&str> = DocKind::ALL.iter().map(|k| k.tag()).collect();
+        let kind = match obj.get("kind") {
+            None => {
+                self.diags.push(
+                    Diagnostic::error("missing-kind", "document has no `kind:` key")
+                        .at(Some(raw.doc.root))
+                        .pack(pack)
+                        .pointer("")
+                        .expected(format!("`kind:` one of {}", kinds.join(", "))),
+                );
+                return;
+            }
+            Some(Value::String(k)) => match DocKind::from_tag(k) {
+                Some(kind) => kind,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error("unknown-kind", format!("unknown document kind `{k}`"))
+                            .at(prov.locate("/kind"))
+                            .pack(pack)
+                            .pointer("/kind")
+                            .expected(format!("one of {}", kinds.join(", ")))
+                            .hint(did_you_mean(k, kinds.iter().copied())),
+                    );
+                    return;
+                }
+            },
+            Some(other) => {
+                self.diags.push(
+                    Diagnostic::error("wrong-type", format!("`kind` is {other}, not text"))
+                        .at(prov.locate("/kind"))
+                        .pack(pack)
+                        .pointer("/kind")
+                        .expected(format!("one of {}", kinds.join(", "))),
+                );
+                return;
+            }
+        };
+        if kind == DocKind::Patch {
+            patches.push(raw);
+            return;
+        }
+        let Some(id) = obj.get("id").and_then(Value::as_str) else {
+            // The schema pass reports a missing or mistyped id with the expected form.
+            self.validators.check(kind, v, prov, pack, &mut self.diags);
+            return;
+        };
+        if let Some(&existing) = self.index.get(&(kind, id.to_owned())) {
+            let e = &self.entries[existing];
+            let how = if e.pack == *pack {
+                "give one of them another id".to_owned()
+            } else {
+                format!("to change `{id}` from pack `{}`, write a `kind: patch` document targeting it", e.pack)
+            };
+            self.diags.push(
+                Diagnostic::error("duplicate-id", format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack))
+                    .at(prov.locate("/id"))
+                    .pack(pack)
+                    .pointer("/id")
+                    .expected("an id not used by another document of the same kind")
+                    .hint(Some(how)),
+            );
+            return;
+        }
+        let idx = self.entries.len();
+        if let Some(parent) = obj.get("extends").and_then(Value::as_str) {
+            self.pending_extends.insert(idx, (parent.to_owned(), prov.locate("/extends")));
+        }
+        self.index.insert((kind, id.to_owned()), idx);
+        self.entries.push(Entry {
+            kind,
+            id: id.to_owned(),
+            pack: pack.clone(),
+            file: raw.file,
+            root: raw.doc.root,
+            value: v.clone(),
+            prov: prov.clone(),
+            doc: None,
+        });
+        self.removed.push(false);
+    }
+
+    fn resolve_extends(&mut self, i: usize, visible: &BTreeSet<String>, chain: &mut Vec<usize>) {
+        let Some((parent, loc)) = self.pending_extends.remove(&i) else { return };
+        let kind = self.entries[i].kind;
+        let pack = self.entries[i].pack.clone();
+        let Some(&pi) = self.index.get(&(kind, parent.clone())).filter(|&&pi| visible.contains(&self.entries[pi].pack)) else {
+            let ids: Vec<&str> = self.entries.iter().filter(|e| e.kind == kind).map(|e| e.id.as_str()).collect();
+            self.diags.push(
+                Diagnostic::error("dangling-ref", format!("`extends: {parent}`: no {} `{parent}` in this pack or its dependencies", kind.tag()))
+                    .at(loc)
+                    .pack(pack)
+                    .pointer("/extends")
+                    .expected(format!("the id of a {} document", kind.tag()))
+                    .hint(did_you_mean(&parent, ids)),
+            );
+            return;
+        };
+        chain.push(i);
+        if chain.contains(&pi) {
+            let names: Vec<String> = chain.iter().map(|&c| self.entries[c].id.clone()).collect();
+            self.diags.push(
+                Diagnostic::error("extends-cycle", format!("`extends` loops: {} → {}", names.join(" → "), self.entries[pi].id))
+                    .at(loc)
+                    .pack(pack)
+                    .pointer("/extends")
+                    .expected("a chain of `extends` that ends"),
+            );
+            chain.pop();
+            return;
+        }
+        self.resolve_extends(pi, visible, chain);
+        chain.pop();
+        let mut value = self.entries[pi].value.clone();
+        let mut prov = self.entries[pi].prov.clone();
+        if let Some(o) = value.as_object_mut() {
+            o.remove("extends");
+        }
+        let child = &self.entries[i];
+        merge(&mut value, &mut prov, &child.value, &child.prov, &mut String::new());
+        self.entries[i].value = value;
+        self.entries[i].prov = prov;
+    }
+
+    fn apply_patch(&mut self, p: usize, raw: &RawDoc, visible: &BTreeSet<String>) {
+        let pack = self.packs[p].id.clone();
+        let prov = &raw.doc.prov;
+        if !self.validators.check(DocKind::Patch, &raw.doc.value, prov, &pack, &mut self.diags) {
+            return;
+        }
+        let patch: cav_format::Patch = match serde_json::from_value(strip_meta(raw.doc.value.clone())) {
+            Ok(p) => p,
+            Err(e) => {
+                self.diags.push(Diagnostic::error("schema", e.to_string()).at(Some(raw.doc.root)).pack(pack));
+                return;
+            }
+        };
+        let (kind, id) = (patch.target.kind, patch.target.id.0.clone());
+        let target = self.index.get(&(kind, id.clone())).copied().filter(|&t| !self.removed[t]);
+        let Some(t) = target.filter(|&t| visible.contains(&self.entries[t].pack)) else {
+            let ids: Vec<&str> = self.entries.iter().filter(|e| e.kind == kind).map(|e| e.id.as_str()).collect();
+            let why = if target.is_some() { "is in a pack this pack does not depend on" } else { "does not exist" };
+            self.diags.push(
+                Diagnostic::error("patch-target", format!("patch target {} `{id}` {why}", kind.tag()))
+                    .at(prov.locate("/target/id"))
+                    .pack(pack)
+                    .pointer("/target/id")
+                    .expected(format!("the id of a {} in a pack listed in `depends`", kind.tag()))
+                    .hint(did_you_mean(&id, ids)),
+            );
+            return;
+        };
+        if patch.delete {
+            self.removed[t] = true;
+            self.index.remove(&(kind, id));
+            return;
+        }
+        for (i, ptr) in patch.remove.iter().enumerate() {
+            let entry = &mut self.entries[t];
+            if !remove_at(&mut entry.value, &mut entry.prov, ptr) {
+                let at = format!("/remove/{i}");
+                self.diags.push(
+                    Diagnostic::error("patch-target", format!("patch removes `{ptr}`, which {} `{id}` does not have", kind.tag()))
+                        .at(prov.locate(&at))
+                        .pack(pack.clone())
+                        .pointer(at)
+                        .expected("a JSON pointer to an existing value, e.g. `/special_attributes/0`"),
+                );
+            }
+        }
+        if let Some(set) = &patch.set {
+            let mut over_prov = Provenance::default();
+            for (k, v) in prov.values.range("/set".to_owned()..) {
+                let Some(rest) = k.strip_prefix("/set") else { break };
+                over_prov.values.insert(rest.to_owned(), *v);
+            }
+            for (k, v) in prov.keys.range("/set/".to_owned()..) {
+                let Some(rest) = k.strip_prefix("/set") else { break };
+                over_prov.keys.insert(rest.to_owned(), *v);
+            }
+            let entry = &mut self.entries[t];
+            merge(&mut entry.value, &mut entry.prov, set, &over_prov, &mut String::new());
+        }
+    }
+
+    fn validate(&mut self) {
+        for (i, e) in self.entries.iter_mut().enumerate() {
+            if self.removed[i] {
+                continue;
+            }
+            if !self.validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut self.diags) {
+                continue;
+            }
+            match Document::decode(e.kind, strip_meta(e.value.clone())) {
+                Ok(d) => e.doc = Some(d),
+                Err(err) => self.diags.push(
+                    Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id)).at(Some(e.root)).pack(e.pack.clone()),
+                ),
+            }
+        }
+    }
+}
+
+/// Drop the keys every document may carry but the typed structs do not hold.
+pub fn strip_meta(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        o.remove("kind");
+        o.remove("extends");
+    }
+    v
+}
+
+/// Deep merge: mappings merge key by key; anything else replaces, with its provenance.
+fn merge(base: &mut Value, base_prov: &mut Provenance, over: &Value, over_prov: &Provenance, ptr: &mut String) {
+    match (base, over) {
+        (Value::Object(b), Value::Object(o)) => {
+            for (k, v) in o {
+                let len = ptr.len();
+                ptr.push('/');
+                ptr.push_str(&escape(k));
+                if let Some(key_loc) = over_prov.keys.get(ptr.as_str()) {
+                    base_prov.keys.insert(ptr.clone(), *key_loc);
+                }
+                match b.get_mut(k) {
+                    Some(bv) => merge(bv, base_prov, v, over_prov, ptr),
+                    None => {
+                        b.insert(k.clone(), v.clone());
+                        copy_subtree(base_prov, over_prov, ptr);
+                    }
+                }
+                ptr.truncate(len);
+            }
+        }
+        (b, o) => {
+            *b = o.clone();
+            drop_subtree(base_prov, ptr);
+            copy_subtree(base_prov, over_prov, ptr);
+        }
+    }
+}
+
+fn in_subtree(k: &str, ptr: &str) -> bool {
+    k.strip_prefix(ptr).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+fn drop_subtree(prov: &mut Provenance, ptr: &str) {
+    prov.values.retain(|k, _| !in_subtree(k, ptr));
+    prov.keys.retain(|k, _| !in_subtree(k, ptr) || k == ptr);
+}
+
+fn copy_subtree(prov: &mut Provenance, from: &Provenance, ptr: &str) {
+    for (k, v) in from.values.range(ptr.to_owned()..) {
+        if !k.starts_with(ptr) {
+            break;
+        }
+        if in_subtree(k, ptr) {
+            prov.values.insert(k.clone(), *v);
+        }
+    }
+    for (k, v) in from.keys.range(ptr.to_owned()..) {
+        if !k.starts_with(ptr) {
+            break;
+        }
+        if in_subtree(k, ptr) {
+            prov.keys.insert(k.clone(), *v);
+        }
+    }
+}
+
+/// Remove the value at `ptr`; array elements after it move down, and so does their provenance.
+fn remove_at(value: &mut Value, prov: &mut Provenance, ptr: &str) -> bool {
+    let Some((parent_ptr, last)) = ptr.rsplit_once('/') else { return false };
+    let key = last.replace("~1", "/").replace("~0", "~");
+    let Some(parent) = value.pointer_mut(parent_ptr) else { return false };
+    match parent {
+        Value::Object(m) => {
+            if m.remove(&key).is_none() {
+                return false;
+            }
+            drop_subtree(prov, ptr);
+            prov.keys.remove(ptr);
+            true
+        }
+        Value::Array(a) => {
+            let Some(i) = key.parse::<usize>().ok().filter(|&i| i < a.len()) else { return false };
+            a.remove(i);
+            let shift = |map: &mut std::collections::BTreeMap<String, Loc>| {
+                let moved: Vec<(String, Loc)> = map
+                    .iter()
+                    .filter(|(k, _)| k.starts_with(&format!("{parent_ptr}/")))
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect();
+                for (k, _) in &moved {
+                    map.remove(k);
+                }
+                for (k, v) in moved {
+                    let rest = &k[parent_ptr.len() + 1..];
+                    let (idx, tail) = rest.split_once('/').map_or((rest, ""), |(a, b)| (a, b));
+                    let Ok(j) = idx.parse::<usize>() else { continue };
+                    let nk = match j.cmp(&i) {
+                        std::cmp::Ordering::Less => k,
+                        std::cmp::Ordering::Equal => continue,
+                        std::cmp::Ordering::Greater if tail.is_empty() => format!("{parent_ptr}/{}", j - 1),
+                        std::cmp::Ordering::Greater => format!("{parent_ptr}/{}/{tail}", j - 1),
+                    };
+                    map.insert(nk, v);
+                }
+            };
+            shift(&mut prov.values);
+            shift(&mut prov.keys);
+            true
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,412 @@
+//! Catalog documents: models (data cards), weapon systems, special attributes, upgrades,
+//! battlefield assets and strike packages.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+
+/// Chassis size class of a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Chassis {
+    ExtraSmall,
+    Small,
+    Medium,
+    Large,
+    ExtraLarge,
+    Light,
+    Heavy,
+    ExtraHeavy,
+}
+
+/// The model's task symbol; decides which squads it may join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Attack,
+    FireSupport,
+    Recon,
+    Transport,
+    FlightAttack,
+    FlightFireSupport,
+    FlightRecon,
+    FlightTransport,
+}
+
+/// Weapon mounting location on the card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Mount {
+    /// Front
+    F,
+    /// Back (rear)
+    B,
+    /// Left (arm or side)
+    L,
+    /// Right (arm or side)
+    R,
+    /// Turret (360°)
+    T,
+}
+
+/// A model's data card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    pub id: Id,
+    /// Model name as printed, e.g. `Dictator-B`.
+    pub name: String,
+    /// Faction the model belongs to.
+    pub faction: String,
+    pub model_type: ModelType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chassis: Option<Chassis>,
+    pub task: Task,
+    /// Id of the move class (`walker`, `tracked`, …).
+    pub move_class: Id,
+    /// Threat value (points cost).
+    pub tv: u32,
+    /// Base width across flats in inches (hex base).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_size: Option<f64>,
+    pub damage_track: DamageTrack,
+    #[serde(default)]
+    pub weapons: Vec<WeaponMount>,
+    #[serde(default)]
+    pub special_attributes: Vec<SaRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Where the card comes from, e.g. `000 L222`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Per-column card values. Column 0 is the undamaged column; each damage point moves one column
+/// right; damage past the last column puts the model out of action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageTrack {
+    /// Number of damage tracks (DT); the card has columns 0..=damage_tracks.
+    pub damage_tracks: u32,
+    /// Move value per column.
+    pub mv: PerColumn<u32>,
+    /// Armor value per column.
+    pub av: PerColumn<u32>,
+    /// Damage-control value per column (repair target); may go negative on the card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<PerColumn<i32>>,
+    /// Experience value (target point of experience rolls); full rules only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exp: Option<PerColumn<u32>>,
+    /// Close-combat value Hard/Soft per column; Quick-Start cards only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ccv: Option<PerColumn<Rav>>,
+}
+
+/// A weapon system as mounted on a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponMount {
+    /// Id of the weapon system.
+    pub weapon: Id,
+    #[serde(default = "one")]
+    pub quantity: u32,
+    /// Mounting locations, one per weapon.
+    #[serde(default)]
+    pub mount: Vec<Mount>,
+    /// RAV per damage-track column when the card prints it; else the weapon's RAV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rav: Option<PerColumn<Rav>>,
+    /// Special attributes this mount adds to the weapon's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_attributes: Vec<SaRef>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// How a weapon delivers its attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FireMode {
+    Direct,
+    Indirect,
+    Template,
+    Special,
+}
+
+/// Target classes a weapon may be barred from attacking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetClass {
+    Infantry,
+    AircraftInFlight,
+    Aircraft,
+    Structure,
+}
+
+/// A weapon system (Appendix E).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Weapon {
+    pub id: Id,
+    pub name: String,
+    /// Weapon class, e.g. `Guided Missile`.
+    pub class: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbreviation: Option<String>,
+    pub fire: FireMode,
+    /// Short range band (RNG); medium, long and extreme derive from it through the range-band table.
+    pub range: Distance,
+    /// `NA` when the munition supplies it (artillery).
+    pub rav: Rav,
+    #[serde(default)]
+    pub special_attributes: Vec<SaRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard_points: Option<HardPoints>,
+    #[serde(default)]
+    pub restriction: Restriction,
+    /// Threat value of the weapon in construction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tv: Option<u32>,
+    /// Target classes this weapon cannot attack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cannot_target: Vec<TargetClass>,
+    /// Energy weapon (ion, laser, particle) — matters to some armor upgrades.
+    #[serde(default)]
+    pub energy: bool,
+    /// Its damage profile comes from an ammo upgrade (howitzers, rocket artillery).
+    #[serde(default)]
+    pub ammo_dependent: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<HookPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// What a special attribute is attached to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AppliesTo {
+    Model,
+    Weapon,
+    ModelOrWeapon,
+}
+
+/// The shape of an SA's parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SaParameter {
+    /// No parameter.
+    None,
+    /// A rating level (`Blaster 2`).
+    Rating,
+    /// A number in brackets that is not a level (`Minimum Range (14)`, `Shock (4)`).
+    Value,
+    /// Limited uses (`Ammo Bin [1]`).
+    Uses,
+}
+
+/// One purchasable level of a special attribute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaLevel {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Distance>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard_points: Option<HardPoints>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tv: Option<u32>,
+    /// TV is per use (limited-use SAs) rather than flat.
+    #[serde(default)]
+    pub tv_per_use: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// A special ability or attribute (Appendix A).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialAttribute {
+    pub id: Id,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbreviation: Option<String>,
+    pub applies_to: AppliesTo,
+    #[serde(default)]
+    pub restriction: Restriction,
+    pub parameter: SaParameter,
+    /// Purchasable levels with their costs; one entry when the SA has no levels.
+    #[serde(default)]
+    pub levels: Vec<SaLevel>,
+    /// Moments of play the SA acts at.
+    #[serde(default)]
+    pub hooks: Vec<HookPoint>,
+    /// Lua module (in the pack's script roots) implementing the behaviour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// Declarative modifiers for simple numeric effects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<Modifier>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Upgrade category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UpgradeCategory {
+    ArtilleryAmmo,
+    GuidedMissileAmmo,
+    PylonAmmo,
+    RocketAmmo,
+    General,
+}
+
+/// Cost of an upgrade, asset or strike.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cost {
+    pub tv: u32,
+    /// Multiplied by the model's number of damage tracks (battlefield upgrades).
+    #[serde(default)]
+    pub per_damage_track: bool,
+    /// What one purchase buys when not obvious ("per 2\"×2\" section").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<String>,
+}
+
+/// An attack profile: the stats a munition, asset or strike attacks with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackProfile {
+    /// Launcher weapon id for munitions; absent for assets and strikes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launcher: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Distance>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rav: Option<Rav>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_attributes: Vec<SaRef>,
+    /// Pre-set base target point (rolled on the ruleset's pre-set dice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_tp: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A battlefield upgrade (Appendix B).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Upgrade {
+    pub id: Id,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbreviation: Option<String>,
+    pub category: UpgradeCategory,
+    /// Flat cost; munitions give a cost per launcher profile instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    #[serde(default)]
+    pub restriction: Restriction,
+    /// Per-launcher attack profiles of a munition.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<AttackProfile>,
+    /// Special attributes the upgrade grants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<SaRef>,
+    /// Upgrades in the same group exclude each other (`movement`, `armor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclusive_group: Option<Id>,
+    #[serde(default)]
+    pub hooks: Vec<HookPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<Modifier>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// When an asset comes into play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AssetPlacement {
+    PreDeployment,
+    DuringPlay,
+    EndPhase,
+    DrawDeck,
+}
+
+/// A battlefield asset (Appendix C).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Asset {
+    pub id: Id,
+    pub name: String,
+    pub cost: Cost,
+    pub placement: AssetPlacement,
+    /// Footprint and elevation in our words ("3\"×1\" wall, E1").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    /// Cover it gives to models behind or in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<crate::rules::Cover>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackProfile>,
+    /// Purchase or use limits in our words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+    #[serde(default)]
+    pub hooks: Vec<HookPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Strike package a strike belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StrikePackage {
+    Artillery,
+    Air,
+    Space,
+}
+
+/// A strike of a battlefield strike package (Appendix D).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Strike {
+    pub id: Id,
+    pub name: String,
+    pub package: StrikePackage,
+    pub attack: AttackProfile,
+    pub cost: Cost,
+    #[serde(default)]
+    pub hooks: Vec<HookPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}

@@ -1,0 +1,354 @@
+//! Small value types shared by every document kind.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The pattern every document id and reference follows: lower-case words joined by `-`.
+pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]*$";
+
+/// A document id (`medium-mac`, `dictator-b`) or a reference to one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Id(pub String);
+
+impl Id {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Self {
+        Id(s.to_owned())
+    }
+}
+
+impl JsonSchema for Id {
+    fn schema_name() -> Cow<'static, str> {
+        "Id".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "string",
+            "pattern": ID_PATTERN,
+            "description": "An id: lower-case letters, digits and '-', e.g. `medium-mac`."
+        })
+    }
+}
+
+/// A ranged-attack value, written as on the data card: `5/2` (hard/soft), `4` (both), `NA/1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rav {
+    /// Used against models with the SA Hard; `None` = NA (cannot hurt them).
+    pub hard: Option<u8>,
+    /// Used against models with the SA Soft; `None` = NA.
+    pub soft: Option<u8>,
+}
+
+pub const RAV_PATTERN: &str = r"^(NA|[0-9]+)(/(NA|[0-9]+))?$";
+
+impl Rav {
+    pub fn parse(s: &str) -> Option<Rav> {
+        let part = |p: &str| -> Option<Option<u8>> {
+            if p == "NA" { Some(None) } else { p.parse().ok().map(Some) }
+        };
+        match s.split_once('/') {
+            Some((h, s)) => Some(Rav { hard: part(h.trim())?, soft: part(s.trim())? }),
+            None => {
+                let v = part(s.trim())?;
+                Some(Rav { hard: v, soft: v })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rav {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = |v: Option<u8>| v.map_or_else(|| "NA".to_owned(), |v| v.to_string());
+        if self.hard == self.soft {
+            f.write_str(&p(self.hard))
+        } else {
+            write!(f, "{}/{}", p(self.hard), p(self.soft))
+        }
+    }
+}
+
+impl Serialize for Rav {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rav {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(u8),
+            Text(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Int(v) => Ok(Rav { hard: Some(v), soft: Some(v) }),
+            Raw::Text(t) => Rav::parse(&t)
+                .ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a RAV like `5/2`"))),
+        }
+    }
+}
+
+impl JsonSchema for Rav {
+    fn schema_name() -> Cow<'static, str> {
+        "Rav".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Ranged attack value Hard/Soft as printed on the card: `5/2`, `4` (both), `NA/1`.",
+            "type": ["string", "integer"],
+            "minimum": 0,
+            "pattern": RAV_PATTERN
+        })
+    }
+}
+
+/// A value that is the same in every damage-track column, or one value per column (column 0 first).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PerColumn<T> {
+    Columns(Vec<T>),
+    Same(T),
+}
+
+impl<T: Clone> PerColumn<T> {
+    /// The value in damage-track column `col`; the last column's value past the end.
+    pub fn at(&self, col: usize) -> Option<T> {
+        match self {
+            PerColumn::Same(v) => Some(v.clone()),
+            PerColumn::Columns(v) => v.get(col).or(v.last()).cloned(),
+        }
+    }
+    /// Number of columns this value spells out (`None` when the same in all).
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            PerColumn::Same(_) => None,
+            PerColumn::Columns(v) => Some(v.len()),
+        }
+    }
+}
+
+/// A distance in inches, or a word for ranges the table does not give as a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Distance {
+    Inches(f64),
+    Special(SpecialDistance),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecialDistance {
+    /// Not applicable ("NA" on the card).
+    Na,
+    /// Base-to-base contact.
+    B2b,
+    /// A template or a rule of the item's own.
+    Special,
+    /// Unlimited (anywhere on the table).
+    Unlimited,
+    /// Nap-of-Earth altitude.
+    NapOfEarth,
+}
+
+/// Hard-point cost of a construction item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum HardPoints {
+    Points(f64),
+    Special(HardPointWord),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HardPointWord {
+    /// "NA" in the stat block.
+    Na,
+    /// Cannot be chosen when building a model; only granted by rules or scenarios.
+    Restricted,
+}
+
+/// Model types of the data card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelType {
+    Cav,
+    QuadCav,
+    Vehicle,
+    Aircraft,
+    Infantry,
+    PoweredInfantry,
+    Structure,
+}
+
+/// A note on a document: a reading chosen where the source is unclear, or a value assumed
+/// because the source text lost it. Notes are how the content stays honest about its sources.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// What was chosen, in our own words.
+    pub text: String,
+    /// JSON pointer of the value the note is about, e.g. `/damage_track/mv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// `reading` (ambiguous text), `assumed` (value lost in the source), `reconstructed` (scrambled table).
+    #[serde(default = "NoteKind::reading")]
+    pub kind: NoteKind,
+    /// The other reading, when one was rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<String>,
+    /// Ruleset option that lets players choose, if there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<Id>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteKind {
+    Reading,
+    Assumed,
+    Reconstructed,
+}
+
+impl NoteKind {
+    fn reading() -> Self {
+        NoteKind::Reading
+    }
+}
+
+/// A special attribute carried by a model or a weapon: `blaster`, or `{sa: blaster, rating: 2}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SaRef {
+    Plain(Id),
+    Rated(RatedSa),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatedSa {
+    /// Id of the special attribute.
+    pub sa: Id,
+    /// Rating level (`Blaster 2` → 2), or the parameter in brackets (`Minimum Range (14)` → 14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// Limited uses (`Ammo Bin [1]` → 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uses: Option<u32>,
+    /// Only under this condition, in our words (e.g. "vs. aircraft only").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+}
+
+impl SaRef {
+    pub fn id(&self) -> &Id {
+        match self {
+            SaRef::Plain(id) => id,
+            SaRef::Rated(r) => &r.sa,
+        }
+    }
+    pub fn rating(&self) -> Option<i32> {
+        match self {
+            SaRef::Plain(_) => None,
+            SaRef::Rated(r) => r.rating,
+        }
+    }
+    pub fn uses(&self) -> Option<u32> {
+        match self {
+            SaRef::Plain(_) => None,
+            SaRef::Rated(r) => r.uses,
+        }
+    }
+}
+
+/// Which models may carry or buy an item.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Restriction {
+    /// Model types allowed; empty = any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    /// Minimum number of damage tracks ("(5+)" in the stat block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_damage_tracks: Option<u32>,
+    /// Anything else, in our words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// The moments of play at which special attributes, upgrades, assets and strikes act.
+/// A script module exports one handler per hook point it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HookPoint {
+    Build,
+    ForceSelection,
+    GameSetup,
+    DrawDeck,
+    Activation,
+    SpecialAction,
+    Movement,
+    Transport,
+    TargetLock,
+    OpposedRoll,
+    AttackDeclare,
+    AttackTargets,
+    StrikePoint,
+    Drift,
+    CombatTp,
+    CombatDice,
+    CritFumble,
+    Reaction,
+    DamageCalc,
+    DamageTable,
+    OnHit,
+    ModelState,
+    PilotCheck,
+    Repair,
+    AreaEffect,
+    EndPhase,
+}
+
+/// A declarative modifier: the small vocabulary simple numeric abilities use instead of a script.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Modifier {
+    /// The roll or value it changes.
+    pub target: ModifierTarget,
+    /// Amount in the ruleset's convention (see ruleset `modifier_convention`); `per_rating` multiplies by the rating.
+    pub value: i32,
+    #[serde(default)]
+    pub per_rating: bool,
+    /// Condition under which it applies, as a condition id the engine knows (e.g. `target_locked`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<Id>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModifierTarget {
+    CombatRoll,
+    StrikePointRoll,
+    PilotCheck,
+    RepairRoll,
+    DamageResult,
+    MoveValue,
+    ArmorValue,
+    RangeBand,
+    DriftDistance,
+}

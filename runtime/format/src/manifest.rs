@@ -1,0 +1,68 @@
+//! `pack.yaml`: the manifest every pack carries.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::Id;
+use crate::DocKind;
+
+/// Whether a pack is a ruleset (selectable with `--ruleset`) or an extension of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PackKind {
+    Ruleset,
+    Extension,
+}
+
+/// A pack manifest (`pack.yaml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub id: Id,
+    pub name: String,
+    /// Semantic version of the pack, e.g. `1.2.0`.
+    #[schemars(pattern(r"^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"))]
+    pub version: String,
+    pub kind: PackKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// Dependencies, one string each: `cav-full >= 1.0` (required), `? other-pack` (optional,
+    /// loaded first when present), `! rival-pack` (incompatible: never loaded together).
+    #[serde(default)]
+    #[schemars(inner(pattern(r"^\s*[?!]?\s*[a-z0-9][a-z0-9-]*(\s*(=|==|>=|<=|>|<|~|\^)?\s*[0-9][0-9A-Za-z.*+-]*(\s*,\s*(=|>=|<=|>|<|~|\^)?\s*[0-9][0-9A-Za-z.*+-]*)*)?\s*$")))]
+    pub depends: Vec<String>,
+    /// Directories (relative to the pack) that hold its Lua modules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scripts: Vec<String>,
+}
+
+/// What a patch changes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PatchTarget {
+    pub kind: DocKind,
+    pub id: Id,
+}
+
+/// A patch: a pack changes a document of a pack it depends on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Patch {
+    pub target: PatchTarget,
+    /// Values merged into the target (mappings merge key by key, everything else replaces).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<serde_json::Value>,
+    /// JSON pointers of values removed from the target, e.g. `/special_attributes/2`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+    /// Remove the whole target document.
+    #[serde(default)]
+    pub delete: bool,
+    /// Why, in our words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}

@@ -1,0 +1,566 @@
+//! Rules documents: ruleset parameters, tables, terrain, move classes, model states,
+//! action types, squad types and scenarios. Every number of the rules lives in these.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+
+/// How situation modifiers are written in this ruleset. The engine normalises internally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModifierConvention {
+    /// Modifiers are added to the roll (Quick-Start: "+1 to the roll" helps).
+    Roll,
+    /// Modifiers are added to the target point (full rules: "(-1) SM" helps).
+    TargetPoint,
+}
+
+/// How models are activated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivationMode {
+    /// One card per model in the draw deck (Quick-Start).
+    PerModel,
+    /// One card per squad, plus side cards (full rules).
+    PerSquad,
+}
+
+/// A ruleset option: a place where the rules can be read more than one way, with the
+/// reading chosen by default and the ones players may pick instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetOption {
+    pub id: Id,
+    pub summary: String,
+    /// The reading used unless players choose another.
+    pub default: Id,
+    /// Every reading players may choose, default included.
+    pub choices: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// Dice used by the ruleset's rolls, as dice expressions (`2d6`, `3d6kh2`, `1d10`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRules {
+    /// Combat, strike-point, pilot and repair rolls.
+    pub standard: String,
+    /// Rolls with a pre-set base TP (upgrades, assets, strikes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset_tp: Option<String>,
+    /// Drift roll (direction by the die's point, distance by its number).
+    pub drift: String,
+    /// Natural total that always fails (critical fumble).
+    pub critical_fumble: u32,
+    /// Natural total that is a critical success.
+    pub critical_success: u32,
+    /// Extra die added on a critical success (`1d6`), if the ruleset gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_success_bonus: Option<String>,
+}
+
+/// The ruleset's parameters: one per ruleset pack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ruleset {
+    pub id: Id,
+    pub name: String,
+    pub modifier_convention: ModifierConvention,
+    pub activation: ActivationMode,
+    /// Action points per model activation.
+    pub action_points: u32,
+    pub dice: DiceRules,
+    /// Turns after which a game is declared a draw if nobody has won.
+    pub turn_limit: u32,
+    /// Point-blank distance in inches (direct fire at or inside it gets the point-blank modifier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point_blank: Option<f64>,
+    /// Ids of the tables the procedures use, by role.
+    pub tables: BTreeMap<TableRole, Id>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<RulesetOption>,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Roles tables play in the procedures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableRole {
+    RangeBands,
+    CombatModifiers,
+    IndirectCombatModifiers,
+    StrikePointModifiers,
+    PilotCheckModifiers,
+    CombatDamage,
+    CloseCombatDamage,
+    CriticalDamage,
+    StructureDamage,
+    StructureCritical,
+    RandomTerrain,
+    VictoryLevels,
+    ScenarioSelection,
+    Drift,
+}
+
+/// One range band.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangeBand {
+    pub id: Id,
+    pub name: String,
+    /// Upper limit as a multiple of the weapon's RNG.
+    pub multiplier: f64,
+    /// Base target point of a direct-fire combat roll.
+    pub combat_tp: u32,
+    /// Base target point of an indirect-fire strike-point roll.
+    pub strike_point_tp: u32,
+    /// Inches added to a drift roll at this band.
+    #[serde(default)]
+    pub drift_bonus: u32,
+}
+
+/// Range bands and their target points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RangeBands {
+    pub id: Id,
+    pub name: String,
+    /// Shortest first.
+    pub bands: Vec<RangeBand>,
+    /// Target point of the combat roll against models caught by a successful strike point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indirect_combat_tp: Option<u32>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// What a roll modifier scales with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModifierScale {
+    /// Applied once.
+    Once,
+    /// Times the SA's rating.
+    PerRating,
+    /// Times each additional weapon / target / attempt beyond the first.
+    PerAdditional,
+    /// Times each weapon declared or fired.
+    PerWeapon,
+}
+
+/// One situation modifier of a roll.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SituationModifier {
+    pub id: Id,
+    /// Label shown in the narrative.
+    pub name: String,
+    /// Amount in the ruleset's modifier convention.
+    pub value: i32,
+    #[serde(default = "ModifierScale::once")]
+    pub scale: ModifierScale,
+    /// Largest total this modifier may reach (absolute value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+    /// Condition id the engine tests (`attacker_stationary`, `light_cover`, …); the engine's
+    /// vocabulary is listed in ARCHITECTURE.md.
+    pub condition: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl ModifierScale {
+    fn once() -> Self {
+        ModifierScale::Once
+    }
+}
+
+/// Which roll a modifier table modifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RollKind {
+    CombatRoll,
+    IndirectCombatRoll,
+    StrikePointRoll,
+    PilotCheck,
+    RepairRoll,
+    CloseCombatRoll,
+}
+
+/// A table of situation modifiers for one kind of roll.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierTable {
+    pub id: Id,
+    pub name: String,
+    pub roll: RollKind,
+    pub modifiers: Vec<SituationModifier>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// What a lookup table is indexed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LookupKey {
+    /// A dice roll given by `dice`.
+    Roll,
+    /// Margin of success of the combat roll (Quick-Start damage tables).
+    MarginOfSuccess,
+    /// MoS + RAV − AV (full rules combat damage table).
+    FinalResult,
+    /// Victory ratio × 10 (winner's score ÷ loser's score, one decimal).
+    VictoryRatioTenths,
+}
+
+/// Effects of a table row, applied by the engine's procedures.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Damage points to the defender (or the losing model in close combat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<u32>,
+    /// Damage points to both models (close combat tie).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_both: Option<u32>,
+    /// Pilot check with this modifier (0 = plain check), in the ruleset's convention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_check: Option<i32>,
+    /// Model states applied (ids of model-state documents).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<Id>,
+    /// Roll on the critical damage table.
+    #[serde(default)]
+    pub critical: bool,
+    /// Change to action points per activation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points: Option<i32>,
+    /// Action points set to this value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points_set: Option<u32>,
+    /// Change to MV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_value: Option<i32>,
+    /// MV multiplied by this factor (rounded down).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_factor: Option<f64>,
+    /// Lasting modifier to the model's combat rolls, in the ruleset's convention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat_modifier: Option<i32>,
+    /// The model can make no more combat actions.
+    #[serde(default)]
+    pub no_combat: bool,
+    /// All RAV and CCV become 0.
+    #[serde(default)]
+    pub weapons_zeroed: bool,
+    /// The model is destroyed (crew killed).
+    #[serde(default)]
+    pub destroyed: bool,
+    /// A result that is chosen or placed (terrain type id, victory level id, scenario id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Id>,
+}
+
+/// One row of a lookup table; `max` absent on the last row means "and above".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableRow {
+    pub min: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+    /// Label, in our words.
+    pub name: String,
+    #[serde(default)]
+    pub effect: Outcome,
+    /// Footnote ids this row carries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub footnotes: Vec<Id>,
+}
+
+/// A footnote of a table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Footnote {
+    pub id: Id,
+    pub text: String,
+}
+
+/// A lookup table: damage tables, critical tables, random terrain, victory levels, scenario selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub id: Id,
+    pub name: String,
+    pub key: LookupKey,
+    /// Dice expression when `key` is `roll`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<String>,
+    /// Rows in ascending order, without gaps.
+    pub rows: Vec<TableRow>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub footnotes: Vec<Footnote>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// A move class (walker, tracked, hover, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveClass {
+    pub id: Id,
+    pub name: String,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// Cover a terrain type gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    None,
+    Light,
+    Heavy,
+    Blocking,
+}
+
+/// Cost of moving through a terrain type: MV per inch, a bonus to overall MV, or not allowed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TerrainCost {
+    PerInch(u32),
+    Special(TerrainCostWord),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainCostWord {
+    /// Not allowed.
+    Na,
+    /// Costs 1 per inch and adds +1 to the model's overall MV (roads).
+    RoadBonus,
+}
+
+/// A terrain type with its movement cost for every move class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    pub id: Id,
+    pub name: String,
+    pub cover: Cover,
+    /// Elevation level of the terrain (E1 = 1, water depth as negative levels).
+    #[serde(default)]
+    pub elevation: i32,
+    /// Extra cost per elevation level climbed, by move class (for hills and structures).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub climb_cost: BTreeMap<Id, TerrainCost>,
+    /// MV cost per inch by move class id.
+    pub costs: BTreeMap<Id, TerrainCost>,
+    /// Counts as clear/open for rules that care (infantry in the open, Ravage).
+    #[serde(default)]
+    pub open: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// How long a model state lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StateDuration {
+    /// Until the end of the model's next activation.
+    NextActivation,
+    /// Until the start of the model's next activation.
+    UntilNextActivation,
+    /// For a number of the model's activations (`activations`).
+    Activations,
+    /// Until repaired.
+    UntilRepaired,
+    /// Until the model stands up (a move action).
+    UntilStandUp,
+    /// Until the model moves.
+    UntilMoves,
+    /// For the rest of the game.
+    Permanent,
+}
+
+/// A model state (Suppressed, Stunned, Knockdown, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelState {
+    pub id: Id,
+    pub name: String,
+    pub duration: StateDuration,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activations: Option<u32>,
+    /// Modifier to the model's own rolls while in this state, in the ruleset's convention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_roll_modifier: Option<i32>,
+    /// Modifier to rolls attacking the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_modifier: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_value: Option<i32>,
+    /// No actions at all during its next activation.
+    #[serde(default)]
+    pub no_actions: bool,
+    /// Cannot move at all.
+    #[serde(default)]
+    pub no_move: bool,
+    /// Cannot move closer to any enemy.
+    #[serde(default)]
+    pub no_advance: bool,
+    /// States this one replaces while it lasts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supersedes: Vec<Id>,
+    /// Model types that cannot receive the state.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immune: Vec<ModelType>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// How often an action type may be taken in one activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCategory {
+    Free,
+    Repeatable,
+    NonRepeatable,
+}
+
+/// An action type of the action types table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionType {
+    pub id: Id,
+    pub name: String,
+    pub category: ActionCategory,
+    /// Action points it costs.
+    pub cost: u32,
+    /// Model types that may take it; empty = all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// A squad type and its size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SquadType {
+    pub id: Id,
+    pub name: String,
+    pub min_models: u32,
+    pub max_models: u32,
+    /// Model tasks allowed in the squad.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<crate::catalog::Task>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// A rectangle on the board in inches, from the bottom-left corner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A side's deployment zone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    pub side: Id,
+    pub zone: Rect,
+    /// Share of the threat value pool this side gets, in percent.
+    #[serde(default = "hundred")]
+    pub tv_percent: u32,
+}
+
+fn hundred() -> u32 {
+    100
+}
+
+/// A model placed by the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForcePlacement {
+    pub model: Id,
+    /// Where; omitted = the side deploys it in its zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<[f64; 2]>,
+    /// Facing in degrees, 0 = towards +y.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+}
+
+/// How a scenario is won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VictoryKind {
+    /// Last side with models on the table.
+    LastStanding,
+    /// Higher surviving threat value when the turns run out.
+    SurvivingTv,
+    /// Hold a terrain objective at the end.
+    HoldObjective,
+    /// Most objective points.
+    ObjectivePoints,
+    /// Exit models off a table edge.
+    ExitModels,
+    /// Keep the commander alive.
+    Commander,
+}
+
+/// A scenario: forces, deployment, terrain and victory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub id: Id,
+    pub name: String,
+    /// Board width and depth in inches.
+    pub board: [f64; 2],
+    pub deployment: Vec<Deployment>,
+    /// Forces fixed by the scenario, by side.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forces: BTreeMap<Id, Vec<ForcePlacement>>,
+    /// Number of terrain features each side places (dice expression) from the random-terrain table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_features: Option<String>,
+    /// Agreed turn limit, if the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
+    pub victory: VictoryKind,
+    /// Special rules in our words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_rules: Vec<String>,
+    pub summary: String,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
