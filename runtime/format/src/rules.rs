@@ -221,6 +221,8 @@ pub enum LookupKey {
     FinalResult,
     /// Victory ratio × 10 (winner's score ÷ loser's score, one decimal).
     VictoryRatioTenths,
+    /// Not rolled: the rows are a list of named entries, `min`/`max` number them (1, 2, …).
+    Ordinal,
 }
 
 /// Effects of a table row, applied by the engine's procedures.
@@ -269,6 +271,9 @@ pub struct Outcome {
     /// A result that is chosen or placed (terrain type id, victory level id, scenario id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Id>,
+    /// A number the row gives (e.g. a starting threat value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
 }
 
 /// One row of a lookup table; `max` absent on the last row means "and above".
