@@ -51,8 +51,10 @@ enum Command {
         format: Format,
     },
     /// Write the JSON Schemas of every document kind (draft-07, for editors) to schemas/.
-    #[command(after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
-        YAML file to get completion and checking in editors that use the YAML language server.")]
+    #[command(
+        after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
+        YAML file to get completion and checking in editors that use the YAML language server."
+    )]
     Schema {
         /// Directory to write to (default: <root>/schemas).
         #[arg(long, value_name = "DIR")]
@@ -73,8 +75,10 @@ enum Command {
         ruleset: Option<String>,
     },
     /// Show one resolved document (a model prints as its data card).
-    #[command(after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
-        --explain prints every value with the file:line:col that set it, through `extends:` and patches.")]
+    #[command(
+        after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
+        --explain prints every value with the file:line:col that set it, through `extends:` and patches."
+    )]
     Show {
         id: String,
         /// Print where each value came from.
@@ -154,9 +158,19 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                     eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
                     let packs: Vec<String> = loaded.packs.iter().map(|p| format!("{} {}", p.id, p.version)).collect();
                     if errors == 0 {
-                        println!("ok: {} documents in {} packs ({}) are valid", loaded.documents, loaded.packs.len(), packs.join(", "));
+                        println!(
+                            "ok: {} documents in {} packs ({}) are valid",
+                            loaded.documents,
+                            loaded.packs.len(),
+                            packs.join(", ")
+                        );
                     } else {
-                        println!("{errors} error{} in {} documents of {} packs", if errors == 1 { "" } else { "s" }, loaded.documents, loaded.packs.len());
+                        println!(
+                            "{errors} error{} in {} documents of {} packs",
+                            if errors == 1 { "" } else { "s" },
+                            loaded.documents,
+                            loaded.packs.len()
+                        );
                     }
                 }
             }
@@ -205,7 +219,13 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                                     (n > 0).then(|| format!("{n} {}", k.title()))
                                 })
                                 .collect();
-                            let _ = writeln!(out, "  {} {}: {}", p.id, p.version, if counts.is_empty() { "no documents".into() } else { counts.join(", ") });
+                            let _ = writeln!(
+                                out,
+                                "  {} {}: {}",
+                                p.id,
+                                p.version,
+                                if counts.is_empty() { "no documents".into() } else { counts.join(", ") }
+                            );
                         }
                         Some(k) => {
                             for e in entries.iter().filter(|e| e.kind == k) {
@@ -228,8 +248,13 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             });
             let Some((rs, hits)) = found else {
                 let all: Vec<String> = loaded.rulesets.iter().flat_map(|r| r.entries().map(|e| e.id.clone())).collect();
-                let hint = cav_content::diag::did_you_mean(&id, all.iter().map(String::as_str)).map(|h| format!(" ({h})")).unwrap_or_default();
-                return Err(format!("no document `{id}` in {}{hint}", rulesets.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")));
+                let hint = cav_content::diag::did_you_mean(&id, all.iter().map(String::as_str))
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "no document `{id}` in {}{hint}",
+                    rulesets.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+                ));
             };
             if hits.len() > 1 {
                 let kinds: Vec<&str> = hits.iter().map(|e| e.kind.tag()).collect();
@@ -266,6 +291,9 @@ fn select_rulesets<'a>(loaded: &'a Loaded, want: Option<&str>) -> Result<Vec<&'a
 fn report_errors(loaded: &Loaded) {
     let n = loaded.error_count();
     if n > 0 {
-        eprintln!("warning: the content has {n} error{}; run `cav validate` for details", if n == 1 { "" } else { "s" });
+        eprintln!(
+            "warning: the content has {n} error{}; run `cav validate` for details",
+            if n == 1 { "" } else { "s" }
+        );
     }
 }

@@ -24,7 +24,11 @@ fn card(m: &Model, rs: &Ruleset) -> String {
     let cols = dt.damage_tracks as usize + 1;
     let mut s = String::new();
     let chassis = m.chassis.map(|c| format!("{c:?} ")).unwrap_or_default();
-    let _ = writeln!(s, "{} — {} {chassis}{:?} ({:?}), move class {}, TV {}", m.name, m.faction, m.model_type, m.task, m.move_class, m.tv);
+    let _ = writeln!(
+        s,
+        "{} — {} {chassis}{:?} ({:?}), move class {}, TV {}",
+        m.name, m.faction, m.model_type, m.task, m.move_class, m.tv
+    );
     let _ = writeln!(s, "Damage track: {} DT (columns 0–{})", dt.damage_tracks, dt.damage_tracks);
     let mut row = |label: &str, cells: Vec<String>| {
         let _ = write!(s, "  {label:<18}");
@@ -59,7 +63,14 @@ fn card(m: &Model, rs: &Ruleset) -> String {
         });
         let mut sas: Vec<String> = def.map(|d| d.special_attributes.iter().map(sa_text).collect()).unwrap_or_default();
         sas.extend(w.special_attributes.iter().map(sa_text));
-        let _ = writeln!(s, "  {}× {name} ({}) {} {}", w.quantity, mounts.join("/"), rng.unwrap_or_default(), sas.join(", "));
+        let _ = writeln!(
+            s,
+            "  {}× {name} ({}) {} {}",
+            w.quantity,
+            mounts.join("/"),
+            rng.unwrap_or_default(),
+            sas.join(", ")
+        );
         let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
         if let Some(rav) = rav {
             let _ = write!(s, "  {:<18}", "  RAV");
@@ -98,7 +109,9 @@ fn sa_text(s: &cav_format::SaRef) -> String {
 
 fn scalar(v: &Value) -> String {
     match v {
-        Value::String(s) if s.is_empty() || s.contains(": ") || s.starts_with(['*', '&', '!', '[', '{', '#', '?', '-']) => {
+        Value::String(s)
+            if s.is_empty() || s.contains(": ") || s.starts_with(['*', '&', '!', '[', '{', '#', '?', '-']) =>
+        {
             serde_json::to_string(s).unwrap_or_default()
         }
         Value::String(s) => s.clone(),

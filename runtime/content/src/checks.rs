@@ -92,17 +92,21 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                     | TableRole::PilotCheckModifiers => DocKind::ModifierTable,
                     _ => DocKind::Table,
                 };
-                let role_tag = serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                let role_tag =
+                    serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
                 r(format!("/tables/{role_tag}"), kind, id, diags);
             }
             for (i, o) in rules.options.iter().enumerate() {
                 if !o.choices.contains(&o.default) {
                     diags.push(
-                        Diagnostic::error("option", format!("option `{}` defaults to `{}`, which is not among its choices", o.id, o.default))
-                            .at(e.prov.locate(&format!("/options/{i}/default")))
-                            .pack(e.pack.clone())
-                            .pointer(format!("/options/{i}/default"))
-                            .expected(format!("one of {:?}", o.choices.iter().map(|c| c.as_str()).collect::<Vec<_>>())),
+                        Diagnostic::error(
+                            "option",
+                            format!("option `{}` defaults to `{}`, which is not among its choices", o.id, o.default),
+                        )
+                        .at(e.prov.locate(&format!("/options/{i}/default")))
+                        .pack(e.pack.clone())
+                        .pointer(format!("/options/{i}/default"))
+                        .expected(format!("one of {:?}", o.choices.iter().map(|c| c.as_str()).collect::<Vec<_>>())),
                     );
                 }
             }
@@ -183,7 +187,10 @@ fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>
     let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
     let Some(pack) = rs.pack(&e.pack) else { return };
     let rel = module.replace('.', "/");
-    let found = pack.script_roots.iter().any(|root| ["lua", "luau"].iter().any(|ext| root.join(format!("{rel}.{ext}")).is_file()));
+    let found = pack
+        .script_roots
+        .iter()
+        .any(|root| ["lua", "luau"].iter().any(|ext| root.join(format!("{rel}.{ext}")).is_file()));
     if !found {
         let roots: Vec<String> = pack.script_roots.iter().map(|r| crate::diag::display_path(r)).collect();
         diags.push(
@@ -210,21 +217,27 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
             && n != want
         {
             diags.push(
-                Diagnostic::error("damage-track", format!("{n} columns, but the card has {} damage tracks (columns 0–{})", dt.damage_tracks, dt.damage_tracks))
-                    .at(e.prov.locate(&ptr))
-                    .pack(e.pack.clone())
-                    .pointer(ptr)
-                    .expected(format!("{want} values, or one value for every column")),
+                Diagnostic::error(
+                    "damage-track",
+                    format!(
+                        "{n} columns, but the card has {} damage tracks (columns 0–{})",
+                        dt.damage_tracks, dt.damage_tracks
+                    ),
+                )
+                .at(e.prov.locate(&ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(format!("{want} values, or one value for every column")),
             );
         }
     };
-    check("/damage_track/mv".into(), dt.mv.len());
-    check("/damage_track/av".into(), dt.av.len());
-    check("/damage_track/dc".into(), dt.dc.as_ref().and_then(|c| c.len()));
-    check("/damage_track/exp".into(), dt.exp.as_ref().and_then(|c| c.len()));
-    check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.len()));
+    check("/damage_track/mv".into(), dt.mv.columns());
+    check("/damage_track/av".into(), dt.av.columns());
+    check("/damage_track/dc".into(), dt.dc.as_ref().and_then(|c| c.columns()));
+    check("/damage_track/exp".into(), dt.exp.as_ref().and_then(|c| c.columns()));
+    check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.columns()));
     for (i, w) in m.weapons.iter().enumerate() {
-        check(format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.len()));
+        check(format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.columns()));
     }
     for (i, w) in m.weapons.iter().enumerate() {
         if !w.mount.is_empty() && w.mount.len() as u32 != w.quantity {
@@ -248,7 +261,11 @@ fn table_rows(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic
         let ptr = format!("/rows/{i}");
         let mut bad = |msg: String, expected: String| {
             diags.push(
-                Diagnostic::error("table-rows", msg).at(e.prov.locate(&format!("{ptr}/min"))).pack(e.pack.clone()).pointer(ptr.clone()).expected(expected),
+                Diagnostic::error("table-rows", msg)
+                    .at(e.prov.locate(&format!("{ptr}/min")))
+                    .pack(e.pack.clone())
+                    .pointer(ptr.clone())
+                    .expected(expected),
             );
         };
         if let Some(n) = next

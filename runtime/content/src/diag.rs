@@ -61,9 +61,7 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, path: &Path, text: Arc<str>) -> FileId {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         let display = display_path(path);
         self.files.push(SourceFile { path: path.to_owned(), display, text, line_starts });
         FileId(self.files.len() as u32 - 1)
@@ -215,9 +213,10 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
             let start = f.offset(l.start);
             let end = f.offset(l.end).max(start + usize::from(start < f.text.len()));
             let end = line_end(f, start, end);
-            cs = cs.with_labels(vec![Label::primary(ids[l.file.0 as usize], start..end).with_message(
-                d.expected.as_ref().map(|e| format!("expected {e}")).unwrap_or_default(),
-            )]);
+            cs = cs.with_labels(vec![
+                Label::primary(ids[l.file.0 as usize], start..end)
+                    .with_message(d.expected.as_ref().map(|e| format!("expected {e}")).unwrap_or_default()),
+            ]);
         }
         let mut notes = Vec::new();
         if d.loc.is_none() {

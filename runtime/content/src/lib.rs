@@ -80,15 +80,22 @@ pub fn load(opts: &LoadOptions) -> Loaded {
                     only_files.push(p.canonicalize().unwrap_or_else(|_| p.clone()));
                 }
                 None => diags.push(
-                    Diagnostic::error("no-manifest", "file is not inside a pack: no pack.yaml in its directory or any parent")
-                        .path(p)
-                        .expected("a file inside a pack directory with a pack.yaml"),
+                    Diagnostic::error(
+                        "no-manifest",
+                        "file is not inside a pack: no pack.yaml in its directory or any parent",
+                    )
+                    .path(p)
+                    .expected("a file inside a pack directory with a pack.yaml"),
                 ),
             }
         } else if p.is_dir() {
             requested_dirs.extend(pack::discover(p, &mut diags));
         } else {
-            diags.push(Diagnostic::error("io", "no such file or directory").path(p).expected("a pack directory, a content root or a YAML file"));
+            diags.push(
+                Diagnostic::error("io", "no such file or directory")
+                    .path(p)
+                    .expected("a pack directory, a content root or a YAML file"),
+            );
         }
     }
     let mut library_dirs = Vec::new();
@@ -121,10 +128,18 @@ pub fn load(opts: &LoadOptions) -> Loaded {
         if let Some(other) = packs.iter().find(|o| o.id == p.id) {
             if is_requested {
                 diags.push(
-                    Diagnostic::error("duplicate-pack", format!("two packs have the id `{}`: {} and {}", p.id, diag::display_path(&other.dir), diag::display_path(&p.dir)))
-                        .in_file(p.manifest_file.unwrap_or(FileId(0)))
-                        .pack(&p.id)
-                        .expected("a unique pack id"),
+                    Diagnostic::error(
+                        "duplicate-pack",
+                        format!(
+                            "two packs have the id `{}`: {} and {}",
+                            p.id,
+                            diag::display_path(&other.dir),
+                            diag::display_path(&p.dir)
+                        ),
+                    )
+                    .in_file(p.manifest_file.unwrap_or(FileId(0)))
+                    .pack(&p.id)
+                    .expected("a unique pack id"),
                 );
             }
             continue;

@@ -52,19 +52,24 @@ pub struct Pack {
 }
 
 /// Read a file as UTF-8 text within the size limit; problems become diagnostics.
-pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Result<FileId, Diagnostic> {
-    let with_pack = |d: Diagnostic| match pack {
-        Some(p) => d.pack(p),
-        None => d,
+pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| {
+        Box::new(match pack {
+            Some(p) => d.pack(p),
+            None => d,
+        })
     };
     let meta = std::fs::metadata(path)
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(with_pack(
-            Diagnostic::error("too-large", format!("file is {} bytes, over the {} byte limit", meta.len(), MAX_FILE_BYTES))
-                .path(path)
-                .expected(format!("a content file of at most {} MiB", MAX_FILE_BYTES / 1024 / 1024))
-                .hint(Some("split the file into several documents".into())),
+            Diagnostic::error(
+                "too-large",
+                format!("file is {} bytes, over the {} byte limit", meta.len(), MAX_FILE_BYTES),
+            )
+            .path(path)
+            .expected(format!("a content file of at most {} MiB", MAX_FILE_BYTES / 1024 / 1024))
+            .hint(Some("split the file into several documents".into())),
         ));
     }
     let bytes = std::fs::read(path)
@@ -123,7 +128,9 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
         return vec![root.to_owned()];
     }
     let Ok(entries) = std::fs::read_dir(root) else {
-        diags.push(Diagnostic::error("io", "cannot read directory").path(root).expected("a pack directory or a content root"));
+        diags.push(
+            Diagnostic::error("io", "cannot read directory").path(root).expected("a pack directory or a content root"),
+        );
         return vec![];
     };
     let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
@@ -140,7 +147,9 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
                 Diagnostic::error("no-manifest", "directory holds YAML documents but no pack.yaml")
                     .path(&d)
                     .expected("a `pack.yaml` manifest with id, version and kind")
-                    .hint(Some("create pack.yaml (see content/cav-quickstart/pack.yaml) or move the files into a pack".into())),
+                    .hint(Some(
+                        "create pack.yaml (see content/cav-quickstart/pack.yaml) or move the files into a pack".into(),
+                    )),
             );
         }
     }
@@ -148,13 +157,18 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
 }
 
 /// Read a pack directory's manifest; documents are read later, only for packs that are needed.
-pub fn read_manifest(dir: &Path, sources: &mut Sources, validators: &crate::schema::Validators, diags: &mut Vec<Diagnostic>) -> Option<Pack> {
+pub fn read_manifest(
+    dir: &Path,
+    sources: &mut Sources,
+    validators: &crate::schema::Validators,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Pack> {
     let dir_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mpath = dir.join("pack.yaml");
     let file = match read_text(&mpath, sources, Some(&dir_name)) {
         Ok(f) => f,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };
@@ -167,7 +181,12 @@ pub fn read_manifest(dir: &Path, sources: &mut Sources, validators: &crate::sche
         }
     };
     let Some(doc) = docs.into_iter().next() else {
-        diags.push(Diagnostic::error("empty-file", "pack.yaml is empty").in_file(file).pack(dir_name).expected("a pack manifest"));
+        diags.push(
+            Diagnostic::error("empty-file", "pack.yaml is empty")
+                .in_file(file)
+                .pack(dir_name)
+                .expected("a pack manifest"),
+        );
         return None;
     };
     let before = diags.len();
@@ -257,10 +276,17 @@ pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Di
             Err(e) => {
                 let path = e.path().map(Path::to_path_buf).unwrap_or_else(|| pack.dir.clone());
                 let (code, msg) = match e.loop_ancestor() {
-                    Some(anc) => ("symlink-loop", format!("symbolic link loops back to {}", crate::diag::display_path(anc))),
+                    Some(anc) => {
+                        ("symlink-loop", format!("symbolic link loops back to {}", crate::diag::display_path(anc)))
+                    }
                     None => ("io", format!("cannot read: {e}")),
                 };
-                diags.push(Diagnostic::error(code, msg).path(&path).pack(&pack.id).expected("a directory tree without link cycles"));
+                diags.push(
+                    Diagnostic::error(code, msg)
+                        .path(&path)
+                        .pack(&pack.id)
+                        .expected("a directory tree without link cycles"),
+                );
             }
         }
     }
@@ -268,7 +294,7 @@ pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Di
         let file = match read_text(&path, sources, Some(&pack.id)) {
             Ok(f) => f,
             Err(d) => {
-                diags.push(d);
+                diags.push(*d);
                 continue;
             }
         };
@@ -281,7 +307,9 @@ pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Di
                     .expected("at least one document with a `kind:` key")
                     .hint(Some("delete the file, or add a document".into())),
             ),
-            Ok(docs) => pack.docs.extend(docs.into_iter().filter(|d| !d.value.is_null()).map(|doc| RawDoc { file, doc })),
+            Ok(docs) => {
+                pack.docs.extend(docs.into_iter().filter(|d| !d.value.is_null()).map(|doc| RawDoc { file, doc }))
+            }
             Err(errs) => diags.extend(errs.into_iter().map(|d| d.pack(&pack.id))),
         }
     }
@@ -325,7 +353,10 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
                             &packs[i],
                             d,
                             "version-mismatch",
-                            format!("pack `{}` needs `{}` {req}, but version {} is installed", packs[i].id, d.id, packs[j].version),
+                            format!(
+                                "pack `{}` needs `{}` {req}, but version {} is installed",
+                                packs[i].id, d.id, packs[j].version
+                            ),
                             format!("`{}` {req}", d.id),
                         ));
                     }
@@ -360,9 +391,12 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
             let names: Vec<&str> = cycle.iter().map(|&c| packs[c].id.as_str()).collect();
             let p = &packs[cycle[0]];
             let d = p.depends.iter().find(|d| d.id == packs[cycle[1 % cycle.len()]].id);
-            let mut diag = Diagnostic::error("dependency-cycle", format!("dependency cycle: {} → {}", names.join(" → "), names[0]))
-                .pack(&p.id)
-                .expected("dependencies that form no loop");
+            let mut diag = Diagnostic::error(
+                "dependency-cycle",
+                format!("dependency cycle: {} → {}", names.join(" → "), names[0]),
+            )
+            .pack(&p.id)
+            .expected("dependencies that form no loop");
             match d.and_then(|d| d.loc) {
                 Some(l) => diag = diag.at(Some(l)),
                 None => diag = diag.in_file(p.manifest_file.unwrap_or(FileId(0))),
@@ -411,7 +445,10 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
                         &packs[m],
                         d,
                         "incompatible-packs",
-                        format!("pack `{}` cannot be loaded together with `{}`, but both are in ruleset `{}`", packs[m].id, d.id, packs[r].id),
+                        format!(
+                            "pack `{}` cannot be loaded together with `{}`, but both are in ruleset `{}`",
+                            packs[m].id, d.id, packs[r].id
+                        ),
                         format!("`{}` not loaded alongside `{}`", d.id, packs[m].id),
                     ));
                 }

@@ -230,12 +230,15 @@ impl Builder<'_> {
                 format!("to change `{id}` from pack `{}`, write a `kind: patch` document targeting it", e.pack)
             };
             self.diags.push(
-                Diagnostic::error("duplicate-id", format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack))
-                    .at(prov.locate("/id"))
-                    .pack(pack)
-                    .pointer("/id")
-                    .expected("an id not used by another document of the same kind")
-                    .hint(Some(how)),
+                Diagnostic::error(
+                    "duplicate-id",
+                    format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack),
+                )
+                .at(prov.locate("/id"))
+                .pack(pack)
+                .pointer("/id")
+                .expected("an id not used by another document of the same kind")
+                .hint(Some(how)),
             );
             return;
         }
@@ -261,15 +264,19 @@ impl Builder<'_> {
         let Some((parent, loc)) = self.pending_extends.remove(&i) else { return };
         let kind = self.entries[i].kind;
         let pack = self.entries[i].pack.clone();
-        let Some(&pi) = self.index.get(&(kind, parent.clone())).filter(|&&pi| visible.contains(&self.entries[pi].pack)) else {
+        let Some(&pi) = self.index.get(&(kind, parent.clone())).filter(|&&pi| visible.contains(&self.entries[pi].pack))
+        else {
             let ids: Vec<&str> = self.entries.iter().filter(|e| e.kind == kind).map(|e| e.id.as_str()).collect();
             self.diags.push(
-                Diagnostic::error("dangling-ref", format!("`extends: {parent}`: no {} `{parent}` in this pack or its dependencies", kind.tag()))
-                    .at(loc)
-                    .pack(pack)
-                    .pointer("/extends")
-                    .expected(format!("the id of a {} document", kind.tag()))
-                    .hint(did_you_mean(&parent, ids)),
+                Diagnostic::error(
+                    "dangling-ref",
+                    format!("`extends: {parent}`: no {} `{parent}` in this pack or its dependencies", kind.tag()),
+                )
+                .at(loc)
+                .pack(pack)
+                .pointer("/extends")
+                .expected(format!("the id of a {} document", kind.tag()))
+                .hint(did_you_mean(&parent, ids)),
             );
             return;
         };
@@ -277,11 +284,14 @@ impl Builder<'_> {
         if chain.contains(&pi) {
             let names: Vec<String> = chain.iter().map(|&c| self.entries[c].id.clone()).collect();
             self.diags.push(
-                Diagnostic::error("extends-cycle", format!("`extends` loops: {} → {}", names.join(" → "), self.entries[pi].id))
-                    .at(loc)
-                    .pack(pack)
-                    .pointer("/extends")
-                    .expected("a chain of `extends` that ends"),
+                Diagnostic::error(
+                    "extends-cycle",
+                    format!("`extends` loops: {} → {}", names.join(" → "), self.entries[pi].id),
+                )
+                .at(loc)
+                .pack(pack)
+                .pointer("/extends")
+                .expected("a chain of `extends` that ends"),
             );
             chain.pop();
             return;
@@ -337,11 +347,14 @@ impl Builder<'_> {
             if !remove_at(&mut entry.value, &mut entry.prov, ptr) {
                 let at = format!("/remove/{i}");
                 self.diags.push(
-                    Diagnostic::error("patch-target", format!("patch removes `{ptr}`, which {} `{id}` does not have", kind.tag()))
-                        .at(prov.locate(&at))
-                        .pack(pack.clone())
-                        .pointer(at)
-                        .expected("a JSON pointer to an existing value, e.g. `/special_attributes/0`"),
+                    Diagnostic::error(
+                        "patch-target",
+                        format!("patch removes `{ptr}`, which {} `{id}` does not have", kind.tag()),
+                    )
+                    .at(prov.locate(&at))
+                    .pack(pack.clone())
+                    .pointer(at)
+                    .expected("a JSON pointer to an existing value, e.g. `/special_attributes/0`"),
                 );
             }
         }
@@ -371,7 +384,9 @@ impl Builder<'_> {
             match Document::decode(e.kind, strip_meta(e.value.clone())) {
                 Ok(d) => e.doc = Some(d),
                 Err(err) => self.diags.push(
-                    Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id)).at(Some(e.root)).pack(e.pack.clone()),
+                    Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))
+                        .at(Some(e.root))
+                        .pack(e.pack.clone()),
                 ),
             }
         }

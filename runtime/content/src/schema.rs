@@ -41,7 +41,14 @@ impl Validators {
     }
 
     /// Validate a document of `kind`; returns whether it is valid.
-    pub fn check(&self, kind: DocKind, value: &Value, prov: &Provenance, pack: &str, diags: &mut Vec<Diagnostic>) -> bool {
+    pub fn check(
+        &self,
+        kind: DocKind,
+        value: &Value,
+        prov: &Provenance,
+        pack: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
         let (schema, v) = &self.kinds[&kind];
         if v.is_valid(value) {
             return true;
@@ -70,7 +77,7 @@ fn collect(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
     let best = context
         .iter()
         .filter(|b| !b.is_empty())
-        .max_by_key(|b| (b.iter().map(|x| depth(x)).max().unwrap_or(0), usize::MAX - b.len()));
+        .max_by_key(|b| (b.iter().map(&depth).max().unwrap_or(0), usize::MAX - b.len()));
     if let Some(best) = best
         && best.iter().any(|x| depth(x) > base)
     {
@@ -98,9 +105,18 @@ fn accepted(context: &[Vec<ValidationError<'static>>], accepts: &mut Vec<String>
             ValidationErrorKind::Type { kind } => type_words(kind),
             ValidationErrorKind::Enum { options } => format!(
                 "one of: {}",
-                options.as_array().map(|a| a.iter().map(|v| v.as_str().map_or(v.to_string(), str::to_owned)).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+                options
+                    .as_array()
+                    .map(|a| a
+                        .iter()
+                        .map(|v| v.as_str().map_or(v.to_string(), str::to_owned))
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                    .unwrap_or_default()
             ),
-            ValidationErrorKind::Constant { expected_value } => expected_value.as_str().map_or(expected_value.to_string(), str::to_owned),
+            ValidationErrorKind::Constant { expected_value } => {
+                expected_value.as_str().map_or(expected_value.to_string(), str::to_owned)
+            }
             ValidationErrorKind::Pattern { pattern } => pattern_words(pattern),
             ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
                 accepted(context, accepts);
@@ -200,7 +216,10 @@ fn to_diag(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
                 .expected(format!("a `{name}` key{what}"))
         }
         ValidationErrorKind::Enum { options } => {
-            let opts: Vec<String> = options.as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()).unwrap_or_default();
+            let opts: Vec<String> = options
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
             let got = e.instance().as_str().unwrap_or_default().to_owned();
             d("schema", format!("{} is not an allowed value", e.instance()))
                 .at(prov.locate(&ptr))
@@ -208,10 +227,12 @@ fn to_diag(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
                 .expected(format!("one of: {}", opts.join(", ")))
                 .hint(did_you_mean(&got, opts.iter().map(String::as_str)))
         }
-        ValidationErrorKind::Constant { expected_value } => d("schema", format!("{} is not allowed here", e.instance()))
-            .at(prov.locate(&ptr))
-            .pointer(ptr)
-            .expected(format!("{expected_value}")),
+        ValidationErrorKind::Constant { expected_value } => {
+            d("schema", format!("{} is not allowed here", e.instance()))
+                .at(prov.locate(&ptr))
+                .pointer(ptr)
+                .expected(format!("{expected_value}"))
+        }
         ValidationErrorKind::Type { kind } => {
             let expected = type_words(kind);
             d("wrong-type", format!("{} is {}, not {expected}", e.instance(), type_name(e.instance())))
@@ -221,9 +242,15 @@ fn to_diag(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
         }
         ValidationErrorKind::Pattern { pattern } => {
             let expected = pattern_words(pattern);
-            d("schema", format!("{} has the wrong form", e.instance())).at(prov.locate(&ptr)).pointer(ptr).expected(expected)
+            d("schema", format!("{} has the wrong form", e.instance()))
+                .at(prov.locate(&ptr))
+                .pointer(ptr)
+                .expected(expected)
         }
-        _ => d("schema", e.to_string()).at(prov.locate(&ptr)).pointer(ptr).expected(format!("a value satisfying `{}`", e.kind().keyword())),
+        _ => d("schema", e.to_string())
+            .at(prov.locate(&ptr))
+            .pointer(ptr)
+            .expected(format!("a value satisfying `{}`", e.kind().keyword())),
     }
 }
 

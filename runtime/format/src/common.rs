@@ -58,9 +58,7 @@ pub const RAV_PATTERN: &str = r"^(NA|[0-9]+)(/(NA|[0-9]+))?$";
 
 impl Rav {
     pub fn parse(s: &str) -> Option<Rav> {
-        let part = |p: &str| -> Option<Option<u8>> {
-            if p == "NA" { Some(None) } else { p.parse().ok().map(Some) }
-        };
+        let part = |p: &str| -> Option<Option<u8>> { if p == "NA" { Some(None) } else { p.parse().ok().map(Some) } };
         match s.split_once('/') {
             Some((h, s)) => Some(Rav { hard: part(h.trim())?, soft: part(s.trim())? }),
             None => {
@@ -74,11 +72,7 @@ impl Rav {
 impl fmt::Display for Rav {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = |v: Option<u8>| v.map_or_else(|| "NA".to_owned(), |v| v.to_string());
-        if self.hard == self.soft {
-            f.write_str(&p(self.hard))
-        } else {
-            write!(f, "{}/{}", p(self.hard), p(self.soft))
-        }
+        if self.hard == self.soft { f.write_str(&p(self.hard)) } else { write!(f, "{}/{}", p(self.hard), p(self.soft)) }
     }
 }
 
@@ -98,8 +92,9 @@ impl<'de> Deserialize<'de> for Rav {
         }
         match Raw::deserialize(d)? {
             Raw::Int(v) => Ok(Rav { hard: Some(v), soft: Some(v) }),
-            Raw::Text(t) => Rav::parse(&t)
-                .ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a RAV like `5/2`"))),
+            Raw::Text(t) => {
+                Rav::parse(&t).ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a RAV like `5/2`")))
+            }
         }
     }
 }
@@ -135,7 +130,7 @@ impl<T: Clone> PerColumn<T> {
         }
     }
     /// Number of columns this value spells out (`None` when the same in all).
-    pub fn len(&self) -> Option<usize> {
+    pub fn columns(&self) -> Option<usize> {
         match self {
             PerColumn::Same(_) => None,
             PerColumn::Columns(v) => Some(v.len()),

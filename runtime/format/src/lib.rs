@@ -99,10 +99,8 @@ pub fn schema_for_kind(kind: DocKind) -> serde_json::Value {
         obj.insert("$id".into(), format!("https://cav.dev/schemas/{}.schema.json", kind.tag()).into());
         if let Some(props) = obj.get_mut("properties").and_then(|p| p.as_object_mut()) {
             let mut with_kind = serde_json::Map::new();
-            with_kind.insert(
-                "kind".into(),
-                serde_json::json!({ "const": kind.tag(), "description": "Document kind." }),
-            );
+            with_kind
+                .insert("kind".into(), serde_json::json!({ "const": kind.tag(), "description": "Document kind." }));
             if kind != DocKind::Patch {
                 with_kind.insert(
                     "extends".into(),

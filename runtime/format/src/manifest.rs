@@ -3,8 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::common::Id;
 use crate::DocKind;
+use crate::common::Id;
 
 /// Whether a pack is a ruleset (selectable with `--ruleset`) or an extension of one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

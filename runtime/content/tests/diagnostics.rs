@@ -1,0 +1,249 @@
+//! Every class of bad input gets a located diagnostic and no panic. Each test writes a small tree
+//! of packs to a temporary directory, loads it, and snapshots the one-line rendering of every
+//! diagnostic (`file:line:col [code] (pack) pointer: message | expected … | hint`).
+
+use std::path::Path;
+
+use cav_content::{LoadOptions, Loaded, load};
+
+/// A minimal valid base pack every test can build on.
+const BASE: &[(&str, &str)] = &[
+    ("base/pack.yaml", "id: base\nname: Base\nversion: 1.2.0\nkind: ruleset\n"),
+    (
+        "base/sa.yaml",
+        "kind: special_attribute\nid: blaster\nname: Blaster\napplies_to: weapon\nparameter: rating\nsummary: s\nsource: t\n",
+    ),
+    ("base/move.yaml", "kind: move_class\nid: walker\nname: Walker\nsummary: two legs\n"),
+    (
+        "base/weapon.yaml",
+        "kind: weapon\nid: medium-mac\nname: Medium MAC\nclass: MAC\nfire: direct\nrange: 12\nrav: 5/2\nspecial_attributes: [blaster]\nsummary: s\nsource: t\n",
+    ),
+];
+
+const MODEL: &str = "kind: model\nid: dictator-b\nname: Dictator-B\nfaction: Test\nmodel_type: cav\ntask: attack\nmove_class: walker\ntv: 300\ndamage_track:\n  damage_tracks: 2\n  mv: [6, 5, 4]\n  av: 7\nweapons:\n  - weapon: medium-mac\n    quantity: 2\n    mount: [L, R]\n";
+
+fn write(root: &Path, files: &[(&str, &[u8])]) {
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn load_tree(extra: &[(&str, &[u8])], with_base: bool) -> (tempfile::TempDir, Loaded) {
+    let dir = tempfile::tempdir().unwrap();
+    if with_base {
+        let base: Vec<(&str, &[u8])> = BASE.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+        write(dir.path(), &base);
+    }
+    write(dir.path(), extra);
+    let loaded = load(&LoadOptions { paths: vec![dir.path().to_owned()], library: vec![] });
+    (dir, loaded)
+}
+
+fn render(dir: &Path, loaded: &Loaded) -> String {
+    let root = dir.canonicalize().unwrap();
+    let rel = |s: String| {
+        s.replace(&format!("{}/", root.display()), "")
+            .replace(&format!("{}/", dir.display()), "")
+            .replace(&root.display().to_string(), ".")
+    };
+    let mut out = String::new();
+    for d in &loaded.diagnostics {
+        out.push_str(&rel(d.location(&loaded.sources)));
+        out.push_str(&format!(" [{}]", d.code));
+        if let Some(p) = &d.pack {
+            out.push_str(&format!(" ({p})"));
+        }
+        if let Some(p) = &d.pointer {
+            out.push_str(&format!(" {p}"));
+        }
+        out.push_str(&format!(": {}", rel(d.message.clone())));
+        if let Some(e) = &d.expected {
+            out.push_str(&format!(" | expected {e}"));
+        }
+        if let Some(h) = &d.hint {
+            out.push_str(&format!(" | {h}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn check(name: &str, extra: &[(&str, &[u8])]) -> Loaded {
+    let (dir, loaded) = load_tree(extra, true);
+    assert!(loaded.error_count() > 0, "{name}: expected errors, got none");
+    insta::assert_snapshot!(name, render(dir.path(), &loaded));
+    loaded
+}
+
+#[test]
+fn valid_tree_has_no_diagnostics() {
+    let (dir, loaded) = load_tree(&[("base/model.yaml", MODEL.as_bytes())], true);
+    assert_eq!(render(dir.path(), &loaded), "");
+    let rs = loaded.ruleset("base").expect("ruleset built");
+    assert!(rs.get(cav_format::DocKind::Model, "dictator-b").and_then(|e| e.doc.as_ref()).is_some());
+}
+
+#[test]
+fn yaml_syntax_error() {
+    check("yaml_syntax", &[("base/bad.yaml", b"kind: weapon\nid: [oops\nname: x\n")]);
+}
+
+#[test]
+fn wrong_type() {
+    check("wrong_type", &[("base/model.yaml", MODEL.replace("tv: 300", "tv: lots").as_bytes())]);
+}
+
+#[test]
+fn missing_required_field() {
+    check("missing_field", &[("base/model.yaml", MODEL.replace("task: attack\n", "").as_bytes())]);
+}
+
+#[test]
+fn unknown_field_with_hint() {
+    check("unknown_field", &[("base/model.yaml", MODEL.replace("tv: 300", "tv: 300\nfation: Wolves").as_bytes())]);
+}
+
+#[test]
+fn duplicate_key_in_one_mapping() {
+    check("duplicate_key", &[("base/model.yaml", MODEL.replace("tv: 300", "tv: 300\ntv: 310").as_bytes())]);
+}
+
+#[test]
+fn duplicate_id_across_packs() {
+    check(
+        "duplicate_id",
+        &[
+            ("ext/pack.yaml", b"id: ext\nname: Ext\nversion: 0.1.0\nkind: extension\ndepends: [base]\n"),
+            ("ext/w.yaml", BASE[3].1.as_bytes()),
+        ],
+    );
+}
+
+#[test]
+fn dangling_reference_with_hint() {
+    check("dangling_ref", &[("base/model.yaml", MODEL.replace("weapon: medium-mac", "weapon: medium-mc").as_bytes())]);
+}
+
+#[test]
+fn missing_dependency() {
+    check(
+        "missing_dependency",
+        &[("ext/pack.yaml", b"id: ext\nname: Ext\nversion: 0.1.0\nkind: extension\ndepends: [bsae]\n")],
+    );
+}
+
+#[test]
+fn version_mismatch() {
+    check(
+        "version_mismatch",
+        &[("ext/pack.yaml", b"id: ext\nname: Ext\nversion: 0.1.0\nkind: extension\ndepends: [\"base >= 2.0\"]\n")],
+    );
+}
+
+#[test]
+fn dependency_cycle() {
+    check(
+        "dependency_cycle",
+        &[
+            ("a/pack.yaml", b"id: a\nname: A\nversion: 0.1.0\nkind: extension\ndepends: [base, b]\n"),
+            ("b/pack.yaml", b"id: b\nname: B\nversion: 0.1.0\nkind: extension\ndepends: [a]\n"),
+        ],
+    );
+}
+
+#[test]
+fn incompatible_packs_together() {
+    check(
+        "incompatible",
+        &[
+            ("a/pack.yaml", b"id: a\nname: A\nversion: 0.1.0\nkind: extension\ndepends: [base, \"! b\"]\n"),
+            ("b/pack.yaml", b"id: b\nname: B\nversion: 0.1.0\nkind: extension\ndepends: [base]\n"),
+        ],
+    );
+}
+
+#[test]
+fn empty_file() {
+    check("empty_file", &[("base/empty.yaml", b""), ("base/comments.yaml", b"# nothing here\n")]);
+}
+
+#[test]
+fn non_utf8_bytes() {
+    check("non_utf8", &[("base/latin1.yaml", b"kind: move_class\nid: hover\nname: Caf\xe9\nsummary: x\n")]);
+}
+
+#[test]
+fn file_over_size_limit() {
+    let big = vec![b'#'; cav_content::pack::MAX_FILE_BYTES as usize + 1];
+    check("too_large", &[("base/huge.yaml", &big)]);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loop() {
+    let (dir, _) = load_tree(&[], true);
+    std::os::unix::fs::symlink(dir.path().join("base"), dir.path().join("base/loop")).unwrap();
+    let loaded = load(&LoadOptions { paths: vec![dir.path().to_owned()], library: vec![] });
+    insta::assert_snapshot!("symlink_loop", render(dir.path(), &loaded));
+    assert_eq!(loaded.error_count(), 1);
+}
+
+#[test]
+fn pack_without_manifest() {
+    check("no_manifest", &[("stray/unit.yaml", MODEL.as_bytes())]);
+}
+
+#[test]
+fn unknown_kind_and_missing_kind() {
+    check("unknown_kind", &[("base/a.yaml", b"kind: wepon\nid: x\n---\nid: y\nname: no kind\n")]);
+}
+
+#[test]
+fn bad_enum_and_rav_values() {
+    check(
+        "bad_values",
+        &[("base/w2.yaml", b"kind: weapon\nid: gun\nname: Gun\nclass: C\nfire: direkt\nrange: twelve\nrav: 5-2\nsummary: s\nsource: t\n")],
+    );
+}
+
+#[test]
+fn damage_track_column_count() {
+    check("damage_track", &[("base/model.yaml", MODEL.replace("mv: [6, 5, 4]", "mv: [6, 5]").as_bytes())]);
+}
+
+#[test]
+fn all_problems_reported_in_one_run() {
+    let loaded = check(
+        "one_run",
+        &[
+            ("base/model.yaml", MODEL.replace("tv: 300", "tv: \"300\"\ncolour: red").as_bytes()),
+            ("base/broken.yaml", b"kind: move_class\nid: tracked\nname: [Tracked\n"),
+        ],
+    );
+    assert_eq!(loaded.error_count(), 3);
+}
+
+#[test]
+fn human_rendering_shows_source_line_and_caret() {
+    let (dir, loaded) = load_tree(&[("base/model.yaml", MODEL.replace("tv: 300", "tv: lots").as_bytes())], true);
+    let text = cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources);
+    let text = text.replace(&format!("{}/", dir.path().display()), "");
+    insta::assert_snapshot!("human", text);
+}
+
+#[test]
+fn json_rendering_has_every_field() {
+    let (_dir, loaded) =
+        load_tree(&[("base/model.yaml", MODEL.replace("weapon: medium-mac", "weapon: medium-mc").as_bytes())], true);
+    let json = cav_content::diag::to_json(&loaded.diagnostics, &loaded.sources);
+    let d = &json[0];
+    assert_eq!(d["code"], "dangling-ref");
+    assert_eq!(d["line"], 14);
+    assert_eq!(d["column"], 13);
+    assert_eq!(d["pack"], "base");
+    assert_eq!(d["pointer"], "/weapons/0/weapon");
+    assert_eq!(d["hint"], "did you mean `medium-mac`?");
+    assert!(d["file"].as_str().unwrap().ends_with("base/model.yaml"));
+}

@@ -1,0 +1,101 @@
+//! End-to-end: the `cav` binary on the bundled content and on a broken copy of it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
+}
+
+fn cav() -> Command {
+    let exe = root().join("target/debug/cav");
+    // Built by `cargo test --workspace` (cav-cli is a workspace member) or `cargo build`.
+    let status = Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
+    assert!(status.success());
+    let mut c = Command::new(exe);
+    c.env("CAV_ROOT", root());
+    c
+}
+
+#[test]
+fn bundled_content_validates() {
+    let out = cav().arg("validate").output().unwrap();
+    assert!(
+        out.status.success(),
+        "cav validate failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: "));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).unwrap();
+        }
+    }
+}
+
+/// The foundation issue's acceptance scenario: three different breakages in a copy of the
+/// content, all reported in one run with their locations, exit code 1.
+#[test]
+fn broken_copy_reports_all_three_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&root().join("content"), &content);
+    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
+    copy_dir(&root().join("scripts"), &tmp.path().join("scripts"));
+    let weapon = content.join("cav-full/weapons/medium-mac.yaml");
+    let text = std::fs::read_to_string(&weapon).unwrap();
+    let tv_line = text.lines().position(|l| l.starts_with("tv:")).expect("medium-mac has a tv line") + 1;
+    std::fs::write(&weapon, text.replacen("\ntv: ", "\ntv: x", 1)).unwrap();
+    let sa = content.join("cav-full/special-attributes/blaster.yaml");
+    let text = std::fs::read_to_string(&sa).unwrap();
+    let sa_lines = text.lines().count();
+    std::fs::write(&sa, format!("{text}colour: red\n")).unwrap();
+    // A scenario: no other document refers to it, so breaking it adds no follow-on errors.
+    let mut scenarios: Vec<_> = content.join("cav-full/scenarios").read_dir().unwrap().map(|e| e.unwrap().path()).collect();
+    scenarios.sort();
+    let state = scenarios[0].clone();
+    std::fs::write(&state, "kind: [broken\n").unwrap();
+
+    let out = cav().args(["validate", "--format", "json"]).arg(&content).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    let find = |code: &str| diags.iter().find(|d| d["code"] == code).unwrap_or_else(|| panic!("no {code} in {diags:#?}"));
+    let wrong = find("wrong-type");
+    assert!(wrong["file"].as_str().unwrap().ends_with("weapons/medium-mac.yaml"));
+    assert_eq!(wrong["line"], tv_line);
+    assert_eq!(wrong["column"], 5);
+    let unknown = find("unknown-field");
+    assert!(unknown["file"].as_str().unwrap().ends_with("special-attributes/blaster.yaml"));
+    assert_eq!(unknown["line"], sa_lines + 1);
+    assert_eq!(unknown["column"], 1);
+    let syntax = find("yaml-syntax");
+    assert_eq!(syntax["file"].as_str().unwrap(), state.display().to_string());
+    assert_eq!(report["errors"], 3, "exactly the three problems: {diags:#?}");
+}
+
+#[test]
+fn usage_error_exits_2() {
+    let out = cav().args(["list", "wepons"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = cav().arg("--no-such-flag").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn show_explain_names_the_file_and_line_of_each_value() {
+    let out = cav().args(["show", "Medium MAC", "--explain"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rav = text.lines().find(|l| l.starts_with("/rav = ")).expect("rav line");
+    assert!(rav.contains("content/cav-full/weapons/medium-mac.yaml:"), "{rav}");
+}
