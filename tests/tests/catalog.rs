@@ -31,11 +31,17 @@ fn every_checklist_name_has_a_document_in_cav_full() {
         };
         count += 1;
         let want = normalise_name(name);
-        let found = rs.of_kind(kind).any(|e| e.pack == "cav-full" && e.doc.is_some() && normalise_name(e.name()) == want);
+        let found =
+            rs.of_kind(kind).any(|e| e.pack == "cav-full" && e.doc.is_some() && normalise_name(e.name()) == want);
         if !found {
             missing.push(format!("{cat}: {name}"));
         }
     }
     assert_eq!(count, 214, "the checklist has 214 names");
-    assert!(missing.is_empty(), "{} names without a valid document in cav-full:\n{}", missing.len(), missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} names without a valid document in cav-full:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }

@@ -10,7 +10,8 @@ fn root() -> PathBuf {
 fn cav() -> Command {
     let exe = root().join("target/debug/cav");
     // Built by `cargo test --workspace` (cav-cli is a workspace member) or `cargo build`.
-    let status = Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
+    let status =
+        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
     assert!(status.success());
     let mut c = Command::new(exe);
     c.env("CAV_ROOT", root());
@@ -60,7 +61,8 @@ fn broken_copy_reports_all_three_problems() {
     let sa_lines = text.lines().count();
     std::fs::write(&sa, format!("{text}colour: red\n")).unwrap();
     // A scenario: no other document refers to it, so breaking it adds no follow-on errors.
-    let mut scenarios: Vec<_> = content.join("cav-full/scenarios").read_dir().unwrap().map(|e| e.unwrap().path()).collect();
+    let mut scenarios: Vec<_> =
+        content.join("cav-full/scenarios").read_dir().unwrap().map(|e| e.unwrap().path()).collect();
     scenarios.sort();
     let state = scenarios[0].clone();
     std::fs::write(&state, "kind: [broken\n").unwrap();
@@ -69,7 +71,8 @@ fn broken_copy_reports_all_three_problems() {
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let diags = report["diagnostics"].as_array().unwrap();
-    let find = |code: &str| diags.iter().find(|d| d["code"] == code).unwrap_or_else(|| panic!("no {code} in {diags:#?}"));
+    let find =
+        |code: &str| diags.iter().find(|d| d["code"] == code).unwrap_or_else(|| panic!("no {code} in {diags:#?}"));
     let wrong = find("wrong-type");
     assert!(wrong["file"].as_str().unwrap().ends_with("weapons/medium-mac.yaml"));
     assert_eq!(wrong["line"], tv_line);

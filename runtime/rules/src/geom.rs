@@ -16,12 +16,6 @@ impl P {
     pub fn dist(self, o: P) -> f64 {
         (self.x - o.x).hypot(self.y - o.y)
     }
-    pub fn sub(self, o: P) -> P {
-        P::new(self.x - o.x, self.y - o.y)
-    }
-    pub fn add(self, o: P) -> P {
-        P::new(self.x + o.x, self.y + o.y)
-    }
     pub fn scale(self, k: f64) -> P {
         P::new(self.x * k, self.y * k)
     }
@@ -35,8 +29,22 @@ impl P {
     }
     /// Facing in degrees (0 = +y, clockwise) of the direction from self to o.
     pub fn bearing(self, o: P) -> f64 {
-        let d = o.sub(self);
+        let d = o - self;
         normalise_deg(d.x.atan2(d.y).to_degrees())
+    }
+}
+
+impl std::ops::Sub for P {
+    type Output = P;
+    fn sub(self, o: P) -> P {
+        P::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+impl std::ops::Add for P {
+    type Output = P;
+    fn add(self, o: P) -> P {
+        P::new(self.x + o.x, self.y + o.y)
     }
 }
 
@@ -113,13 +121,13 @@ pub fn segments_intersect(a: P, b: P, c: P, d: P) -> bool {
 
 /// Distance from p to the segment a–b.
 pub fn seg_point_dist(a: P, b: P, p: P) -> f64 {
-    let ab = b.sub(a);
+    let ab = b - a;
     let l2 = ab.x * ab.x + ab.y * ab.y;
     if l2 == 0.0 {
         return p.dist(a);
     }
     let t = (((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / l2).clamp(0.0, 1.0);
-    p.dist(a.add(ab.scale(t)))
+    p.dist(a + ab.scale(t))
 }
 
 #[cfg(test)]
