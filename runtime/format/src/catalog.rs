@@ -181,6 +181,9 @@ pub struct Weapon {
     /// Its damage profile comes from an ammo upgrade (howitzers, rocket artillery).
     #[serde(default)]
     pub ammo_dependent: bool,
+    /// The firing model must hold a target-lock on the target (guided missiles).
+    #[serde(default)]
+    pub requires_target_lock: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -329,9 +329,12 @@ pub struct Modifier {
     pub value: i32,
     #[serde(default)]
     pub per_rating: bool,
-    /// Condition under which it applies, as a condition id the engine knows (e.g. `target_locked`).
+    /// Conditions (all must hold), as condition ids the engine knows (e.g. `target-locked`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub when: Vec<Id>,
+    /// Model state the effect applies (`shock` → `suppressed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Id>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -346,4 +349,24 @@ pub enum ModifierTarget {
     ArmorValue,
     RangeBand,
     DriftDistance,
+    /// The weapon cannot attack at or inside `value` (× rating) inches.
+    MinimumRange,
+    /// The weapon's attack hits every model within `value` (× rating) inches of the strike point.
+    AreaOfEffect,
+    /// The weapon fires indirectly (strike-point roll, no line of sight needed).
+    IndirectFire,
+    /// The model is a hard target (attackers use their Hard RAV).
+    HardTarget,
+    /// The model is a soft target (attackers use their Soft RAV).
+    SoftTarget,
+    /// After a critical fumble, a 1d6 of `value` or less leaves the weapon out of ammo.
+    OutOfAmmo,
+    /// The model may ignore this many out-of-ammo results (× uses).
+    AmmoReserve,
+    /// Change to the natural total that counts as a critical success (Blaster: −1 per rating).
+    CriticalSuccess,
+    /// A model targeted by the weapon rolls 2d6 against `value` (× rating) or gains `state`.
+    StateTest,
+    /// Damage points are multiplied by `value` against infantry in open terrain.
+    DamageVsOpenInfantry,
 }

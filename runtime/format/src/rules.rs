@@ -83,11 +83,77 @@ pub struct Ruleset {
     pub tables: BTreeMap<TableRole, Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<RulesetOption>,
+    /// Numbers of the procedures the engine runs; absent ones make the engine refuse the ruleset.
+    #[serde(default)]
+    pub procedures: Procedures,
     pub summary: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// Target points, limits and distances the procedures use.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Procedures {
+    /// Target point of a pilot check; absent = the card's EXP value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_check_tp: Option<u32>,
+    /// Natural total that always succeeds on a "10+ roll" (strike point, repair, break).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ten_plus_natural: Option<u32>,
+    /// Target point of the repair roll (the card's DC is added to the roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_tp: Option<u32>,
+    /// Damage points that stay after any repair (the model never returns to column 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lingering_damage: Option<u32>,
+    /// Damage points repaired on a critical success of the repair roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_critical: Option<u32>,
+    /// Damage points taken on a critical failure of the repair roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_fumble_damage: Option<u32>,
+    /// Damage points taken on a critical failure of a pilot check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_fumble_damage: Option<u32>,
+    /// State applied by a failed pilot check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_fail_state: Option<Id>,
+    /// Degrees of facing change free with each move action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_turn_degrees: Option<f64>,
+    /// MV each further facing change costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_turn_cost: Option<u32>,
+    /// Inches a model may always move per move action, whatever the terrain costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_move: Option<f64>,
+    /// Distance within which cover next to a model counts (inches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjacent_cover: Option<f64>,
+    /// Elevation (height) of a standing model by model type, e.g. `cav: 3`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub model_height: BTreeMap<ModelType, i32>,
+    /// Elevation of a prone model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prone_height: Option<i32>,
+    /// State a model that goes prone gains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prone_state: Option<Id>,
+    /// Out-of-ammo die rolled after a critical fumble.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_ammo_die: Option<String>,
+    /// Terrain features are placed as circles of this diameter (inches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_feature_size: Option<f64>,
+    /// Hex base width across flats by model type (inches), for models whose card gives none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub base_size: BTreeMap<ModelType, f64>,
+    /// Terrain type a destroyed model leaves behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wreck_terrain: Option<Id>,
 }
 
 /// Roles tables play in the procedures.
@@ -375,6 +441,10 @@ pub struct Terrain {
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
     pub open: bool,
+    /// The terrain raises the ground it covers by `elevation` levels (hills); otherwise
+    /// `elevation` is the height of the object for line of sight (woods, structures).
+    #[serde(default)]
+    pub raises_ground: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,
