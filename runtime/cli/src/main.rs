@@ -1,6 +1,7 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod play;
 mod show;
 
 use std::io::{IsTerminal, Write};
@@ -73,6 +74,28 @@ enum Command {
         /// Only this ruleset (pack id, or `full` / `quickstart`).
         #[arg(long)]
         ruleset: Option<String>,
+    },
+    /// Play a scenario between two bots, headless and deterministic, and tell it turn by turn.
+    #[command(
+        after_help = "With no arguments: the Quick-Start \"Stand and Fight!\" duel (two Dictator-Bs) on a board with \
+        random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
+        Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart"
+    )]
+    Play {
+        /// Scenario id (default: the ruleset's first scenario that fixes its forces).
+        scenario: Option<String>,
+        /// Ruleset: `quickstart`, `full`, or a ruleset pack id.
+        #[arg(long, default_value = "quickstart")]
+        ruleset: String,
+        /// Seed of the dice (and of the random terrain).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the event log as JSON lines to FILE.
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+        /// Print only the summary, not the narrative.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Show one resolved document (a model prints as its data card).
     #[command(
@@ -238,6 +261,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             report_errors(&loaded);
             Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
         }
+        Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
@@ -296,4 +320,99 @@ fn report_errors(loaded: &Loaded) {
             if n == 1 { "" } else { "s" }
         );
     }
+}
+
+fn play_cmd(
+    root: &Path,
+    scenario: Option<String>,
+    ruleset: &str,
+    seed: u64,
+    log: Option<PathBuf>,
+    quiet: bool,
+) -> Result<ExitCode, String> {
+    let loaded = load(vec![], root);
+    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
+    if loaded.error_count() > 0 {
+        eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them before playing");
+        return Ok(ExitCode::from(EXIT_INVALID));
+    }
+    let rules = match cav_rules::compile(rs) {
+        Ok(r) => r,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: ruleset {}: {e}", rs.id);
+            }
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    let sc = match &scenario {
+        Some(id) => rules.scenario(id).ok_or_else(|| {
+            let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+            format!("no scenario `{id}` in {}; scenarios: {}", rules.id, ids.join(", "))
+        })?,
+        None => rules.scenarios.iter().position(|s| !s.forces.is_empty()).ok_or_else(|| {
+            format!("ruleset {} has no scenario that fixes its forces; name one with forces", rules.id)
+        })?,
+    };
+    if rules.scenarios[sc].forces.is_empty() {
+        return Err(format!(
+            "scenario `{}` does not fix its forces; force selection is not built yet",
+            rules.scenarios[sc].id
+        ));
+    }
+    let mut dice = cav_rules::SeededDice::new(seed);
+    let mut events: Vec<cav_rules::Event> = Vec::new();
+    let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
+    let mut hooks = cav_rules::hooks::NoHooks;
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut hooks };
+    let result = engine.play(&mut cav_rules::bot::Bot::default());
+    let game = engine.game;
+    let mut out = std::io::stdout().lock();
+    if !quiet {
+        for e in &events {
+            if let Some(line) = play::narrate(&game, e) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    if let Some(path) = log {
+        let mut text = String::new();
+        for e in &events {
+            text.push_str(&serde_json::to_string(e).map_err(|e| e.to_string())?);
+            text.push('\n');
+        }
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let end = match result {
+        Ok(end) => end,
+        Err(e) => {
+            eprintln!("error: the game stopped: {e}");
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    let _ = writeln!(out, "\nSummary");
+    let _ = writeln!(out, "  winner: {}", end.winner.map_or("none (draw)".to_owned(), |w| game.sides[w].clone()));
+    let _ = writeln!(out, "  turns: {}", end.turns);
+    for (side, dealt) in game.sides.iter().zip(&end.damage_dealt) {
+        let _ = writeln!(out, "  damage dealt by {side}: {dealt}");
+    }
+    for u in &game.units {
+        let card = &rules.cards[u.card];
+        let fate = if u.destroyed {
+            "destroyed".to_owned()
+        } else if u.left_board {
+            "left the board".to_owned()
+        } else {
+            let states: Vec<&str> = u.states.iter().map(|(s, _)| rules.states[*s as usize].name.as_str()).collect();
+            format!(
+                "{} damage of {} tracks{}",
+                u.damage,
+                card.columns - 1,
+                if states.is_empty() { String::new() } else { format!(", {}", states.join(", ")) }
+            )
+        };
+        let _ = writeln!(out, "  {}: {fate}", u.name);
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -100,9 +100,12 @@ pub struct Procedures {
     /// Target point of a pilot check; absent = the card's EXP value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pilot_check_tp: Option<u32>,
-    /// Natural total that always succeeds on a "10+ roll" (strike point, repair, break).
+    /// Natural total that always succeeds on a "10+ roll".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ten_plus_natural: Option<u32>,
+    /// The rolls that are "10+ rolls" in this ruleset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ten_plus_rolls: Vec<RollKind>,
     /// Target point of the repair roll (the card's DC is added to the roll).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair_tp: Option<u32>,
@@ -240,6 +243,9 @@ pub struct SituationModifier {
     /// Condition id the engine tests (`attacker_stationary`, `light_cover`, …); the engine's
     /// vocabulary is listed in ARCHITECTURE.md.
     pub condition: Id,
+    /// Further conditions that must all hold (e.g. `target-locked` for a targeting computer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
@@ -492,6 +498,9 @@ pub struct ModelState {
     /// No actions at all during its next activation.
     #[serde(default)]
     pub no_actions: bool,
+    /// No combat actions while the state lasts.
+    #[serde(default)]
+    pub no_combat: bool,
     /// Cannot move at all.
     #[serde(default)]
     pub no_move: bool,

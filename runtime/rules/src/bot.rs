@@ -1,0 +1,172 @@
+//! A bot that plays sensibly: closes to its weapons' best distance, locks on before firing guided
+//! missiles, fires what is in range, repairs when it cannot shoot, retreats on a mission kill.
+
+use std::collections::HashMap;
+
+use crate::game::{Action, Controller, Game, Shot};
+use crate::geom::P;
+
+#[derive(Default)]
+pub struct Bot {
+    /// Best distance to fight at, per card.
+    best: HashMap<usize, f64>,
+}
+
+/// Chance that 2d6 + bonus ≥ tp.
+fn chance(tp: i32, bonus: i32) -> f64 {
+    let need = tp - bonus;
+    let ways = (1..=6).flat_map(|a| (1..=6).map(move |b| a + b)).filter(|s| *s >= need).count();
+    ways as f64 / 36.0
+}
+
+impl Bot {
+    fn best_distance(&mut self, g: &Game, u: usize) -> f64 {
+        let card_ix = g.units[u].card;
+        if let Some(d) = self.best.get(&card_ix) {
+            return *d;
+        }
+        let card = g.card(u);
+        let rules = g.rules;
+        let mut best = (f64::MIN, 12.0);
+        for d in 1..=72 {
+            let d = f64::from(d);
+            let mut score = 0.0;
+            for m in &card.weapons {
+                if d <= m.min_range {
+                    continue;
+                }
+                if let Some(b) = rules.bands.iter().find(|b| d <= m.range * b.multiplier) {
+                    let tp = if m.indirect { b.strike_point_tp } else { b.combat_tp };
+                    let rav = m.rav[0].0.or(m.rav[0].1).map_or(0, i32::from);
+                    score += chance(tp, 0) * f64::from(rav + 2) * f64::from(m.quantity);
+                }
+            }
+            if score >= best.0 {
+                best = (score, d);
+            }
+        }
+        self.best.insert(card_ix, best.1);
+        best.1
+    }
+
+    fn value(g: &Game, u: usize, t: usize, weapons: &[usize], indirect: bool) -> f64 {
+        let card = g.card(u);
+        weapons
+            .iter()
+            .map(|&w| {
+                let m = &card.weapons[w];
+                let rav = m.rav[g.column(u)].0.or(m.rav[g.column(u)].1).map_or(0, i32::from);
+                let p = match g.shot(u, w, t, indirect) {
+                    Shot::Direct { band, .. } => chance(g.rules.bands[band].combat_tp, 0),
+                    Shot::Indirect { band, .. } => {
+                        chance(g.rules.bands[band].strike_point_tp, 0).max(0.15) * chance(g.rules.indirect_tp, 0)
+                    }
+                    Shot::No(_) => 0.0,
+                };
+                p * f64::from(rav + 2) * f64::from(m.quantity)
+            })
+            .sum()
+    }
+
+    /// The better of a direct and an indirect combat action against `t`, if any weapon can fire.
+    fn best_fire(g: &Game, u: usize, t: usize) -> Option<(Vec<usize>, bool, f64)> {
+        let n = g.card(u).weapons.len();
+        let mut options = Vec::new();
+        for indirect in [false, true] {
+            let ws: Vec<usize> = (0..n).filter(|&w| !matches!(g.shot(u, w, t, indirect), Shot::No(_))).collect();
+            if !ws.is_empty() {
+                let v = Self::value(g, u, t, &ws, indirect);
+                options.push((ws, indirect, v));
+            }
+        }
+        options.into_iter().max_by(|a, b| a.2.total_cmp(&b.2))
+    }
+
+    /// A guided missile that a lock would let fire at `t`.
+    fn lock_helps(g: &Game, u: usize, t: usize) -> bool {
+        let unit = &g.units[u];
+        if unit.lock == Some(t) {
+            return false;
+        }
+        let card = g.card(u);
+        let dist = g.distance(u, t);
+        card.weapons.iter().enumerate().any(|(w, m)| {
+            m.requires_target_lock
+                && !unit.out_of_ammo[w]
+                && dist > m.min_range
+                && dist <= m.range * g.rules.bands.last().map_or(1.0, |b| b.multiplier)
+        })
+    }
+}
+
+impl Bot {
+    /// Move along the line to the target until `best` inches from it.
+    fn approach(&self, g: &Game, u: usize, t: usize, best: f64) -> Action {
+        let tp = g.units[t].pos;
+        let dir = g.units[u].pos - tp;
+        let len = dir.len().max(1e-6);
+        let want = best + g.card(u).base_radius + g.card(t).base_radius;
+        Action::Move { to: tp + dir.scale(want / len) }
+    }
+}
+
+impl Controller for Bot {
+    fn decide(&mut self, g: &Game, u: usize, ap: u32) -> Action {
+        let unit = &g.units[u];
+        if unit.mission_kill {
+            let [w, h] = g.board.size;
+            let p = unit.pos;
+            let exits = [
+                (p.x, P::new(-5.0, p.y)),
+                (w - p.x, P::new(w + 5.0, p.y)),
+                (p.y, P::new(p.x, -5.0)),
+                (h - p.y, P::new(p.x, h + 5.0)),
+            ];
+            let to = exits.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|e| e.1).unwrap_or(p);
+            if g.move_value(u) == 0 {
+                return Action::Pass;
+            }
+            return Action::Move { to };
+        }
+        if unit.prone
+            || g.units[u]
+                .states
+                .iter()
+                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
+        {
+            return Action::StandUp;
+        }
+        let Some(t) = g.enemies(u).min_by(|&a, &b| g.distance(u, a).total_cmp(&g.distance(u, b))) else {
+            return Action::Pass;
+        };
+        let fire = if g.can_fight(u) { Self::best_fire(g, u, t) } else { None };
+        let best = self.best_distance(g, u);
+        let dist = g.distance(u, t);
+        let far = (dist - best).abs() > 2.0;
+        let suppressed = g.units[u].states.iter().any(|(s, _)| g.rules.states[*s as usize].no_advance);
+        let can_move = g.move_value(u) > 0 && !suppressed;
+        // Close in first; at the right distance lock on (guided missiles, targeting computer), then fire.
+        if far && can_move && ap >= 2 {
+            return self.approach(g, u, t, best);
+        }
+        if ap >= 2 && g.can_fight(u) && Self::lock_helps(g, u, t) {
+            return Action::TargetLock { target: t };
+        }
+        if let Some((weapons, indirect, _)) = &fire {
+            return Action::Fire { target: t, weapons: weapons.clone(), indirect: *indirect };
+        }
+        // Repair when nothing can be hit from here and the model is worth fixing.
+        let card = g.card(u);
+        let repairable = unit.damage > g.rules.proc.lingering_damage && card.dc[g.column(u)].is_some_and(|dc| dc >= 1);
+        if fire.is_none() && repairable && ap == 1 {
+            return Action::Repair;
+        }
+        if far && can_move {
+            return self.approach(g, u, t, best);
+        }
+        if repairable {
+            return Action::Repair;
+        }
+        Action::Pass
+    }
+}

@@ -1,0 +1,36 @@
+//! The hook trait: how special-attribute behaviour (Lua scripts, later) plugs into the engine.
+//! The engine calls it at every moment the catalog names; a hook sees the game read-only and may
+//! only add modifiers (each with its source) — never mutate the state directly.
+
+use cav_format::HookPoint;
+
+use crate::event::ModApplied;
+use crate::game::Game;
+
+/// The context of one hook call.
+pub struct HookCtx<'a> {
+    pub point: HookPoint,
+    /// The model the moment belongs to (the attacker for attack moments).
+    pub unit: usize,
+    /// Modifiers of the roll or value being decided; a hook may push more.
+    pub modifiers: &'a mut Vec<ModApplied>,
+}
+
+pub trait Hooks {
+    /// False when no item has a handler: the engine then skips building contexts at all.
+    fn active(&self) -> bool;
+    /// Called at `ctx.point`; an error stops the game cleanly with its message.
+    fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String>;
+}
+
+/// No scripted behaviour: the declarative effects in the packs still apply.
+pub struct NoHooks;
+
+impl Hooks for NoHooks {
+    fn active(&self) -> bool {
+        false
+    }
+    fn call(&mut self, _: &Game, _: &mut HookCtx) -> Result<(), String> {
+        Ok(())
+    }
+}

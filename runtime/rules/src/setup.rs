@@ -1,0 +1,81 @@
+//! Setting up a scenario: the board, random terrain from the ruleset's table, deployment.
+
+use crate::compile::Rules;
+use crate::dice::Dice;
+use crate::event::{Event, Sink};
+use crate::game::{Area, Board, Game};
+use crate::geom::{P, Polygon};
+
+/// Build a game for scenario `sc` of the rules: random terrain rolled with `dice` (each side rolls
+/// the scenario's feature count on the random-terrain table; features go outside deployment
+/// zones), then the scenario's forces placed in their zones facing the enemy.
+pub fn scenario_game<'r>(
+    rules: &'r Rules,
+    sc: usize,
+    dice: &mut dyn Dice,
+    log: &mut dyn Sink,
+    seed: Option<u64>,
+) -> Game<'r> {
+    let s = &rules.scenarios[sc];
+    let sides: Vec<String> = s.sides.iter().map(|(n, _)| n.clone()).collect();
+    let mut game = Game::new(rules, Board { size: s.board, areas: Vec::new() }, sides);
+    if log.enabled() {
+        log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
+    }
+    if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
+        let size = rules.proc.terrain_feature_size;
+        for _side in 0..s.sides.len() {
+            let (_, n) = count.roll(dice);
+            for _ in 0..n.max(0) {
+                let roll = table.dice.unwrap_or(rules.standard).roll(dice).1;
+                let Some(row) = table.row(roll) else { continue };
+                // "players' choice" and unknown results: take open ground (no feature).
+                let Some(t) = row.result.as_deref().and_then(|id| rules.terrain(id)) else { continue };
+                let r = size / 2.0;
+                let x = r + f64::from(dice.roll(((s.board[0] - 2.0 * r).max(1.0)) as u32)) - 1.0;
+                let y_min = s
+                    .sides
+                    .iter()
+                    .map(|(_, z)| z.y + z.height)
+                    .fold(0.0f64, |m, v| if v < s.board[1] / 2.0 { m.max(v) } else { m });
+                let y_max = s
+                    .sides
+                    .iter()
+                    .map(|(_, z)| z.y)
+                    .fold(s.board[1], |m, v| if v > s.board[1] / 2.0 { m.min(v) } else { m });
+                let span = (y_max - y_min - 2.0 * r).max(1.0);
+                let y = y_min + r + f64::from(dice.roll(span as u32)) - 1.0;
+                let center = P::new(x, y);
+                if log.enabled() {
+                    log.push(Event::TerrainPlaced { terrain: rules.terrains[t].id.clone(), center, radius: r });
+                }
+                game.board.areas.push(Area { terrain: t, poly: Polygon::regular(center, r, 12), center, radius: r });
+            }
+        }
+    }
+    for (side, placements) in &s.forces {
+        let zone = &s.sides[*side].1;
+        for (i, (card, at, facing)) in placements.iter().enumerate() {
+            let pos = match at {
+                Some([x, y]) => P::new(*x, *y),
+                None => P::new(
+                    zone.x + zone.width * (i as f64 + 1.0) / (placements.len() as f64 + 1.0),
+                    zone.y + zone.height / 2.0,
+                ),
+            };
+            let toward_centre = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
+            let facing = facing.unwrap_or(toward_centre);
+            let u = game.add_unit(*card, *side, pos, facing);
+            if log.enabled() {
+                log.push(Event::Deployed {
+                    unit: u,
+                    name: game.units[u].name.clone(),
+                    side: game.sides[*side].clone(),
+                    at: pos,
+                    facing,
+                });
+            }
+        }
+    }
+    game
+}
