@@ -97,6 +97,19 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Run the scenario tests (`kind: test` documents) of packs and print `N passed, N failed`.
+    #[command(after_help = "With no arguments: the tests of every bundled pack and mod.\n\
+        Examples:\n  cav test\n  cav test content/cav-quickstart\n  cav test --filter damage")]
+    Test {
+        /// Pack directories (default: content/ and mods/).
+        paths: Vec<PathBuf>,
+        /// Only tests whose id contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Print the event log of failing tests.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Show one resolved document (a model prints as its data card).
     #[command(
         after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
@@ -261,6 +274,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             report_errors(&loaded);
             Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
         }
+        Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
         Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
@@ -415,4 +429,69 @@ fn play_cmd(
         let _ = writeln!(out, "  {}: {fate}", u.name);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: bool) -> Result<ExitCode, String> {
+    let loaded = load(paths, root);
+    if loaded.error_count() > 0 {
+        eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them before testing");
+        return Ok(ExitCode::from(EXIT_INVALID));
+    }
+    let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
+    let (mut passed, mut failed) = (0, 0);
+    let mut out = std::io::stdout().lock();
+    for rs in &loaded.rulesets {
+        let tests: Vec<&cav_format::Test> = rs
+            .of_kind(DocKind::Test)
+            .filter(|e| packs.contains(&e.pack.as_str()))
+            .filter(|e| filter.as_ref().is_none_or(|f| e.id.contains(f.as_str())))
+            .filter_map(|e| match &e.doc {
+                Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
+                _ => None,
+            })
+            .collect();
+        if tests.is_empty() {
+            continue;
+        }
+        let rules = match cav_rules::compile(rs) {
+            Ok(r) => r,
+            Err(errors) => {
+                for e in errors {
+                    eprintln!("error: ruleset {}: {e}", rs.id);
+                }
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+        };
+        for t in tests {
+            let r = cav_rules::testing::run_test(&rules, t);
+            if r.passed() {
+                passed += 1;
+                let _ = writeln!(out, "test {} ... ok", r.id);
+            } else {
+                failed += 1;
+                let _ = writeln!(out, "test {} ... FAILED ({})", r.id, r.name);
+                for f in &r.failures {
+                    let _ = writeln!(out, "  {f}");
+                }
+                if verbose {
+                    let mut game_names = cav_rules::game::Game::new(&rules, cav_rules::game::Board { size: t.board, areas: vec![] }, vec![]);
+                    for u in &t.units {
+                        if let Some(c) = rules.card(u.model.as_str()) {
+                            game_names.add_unit(c, 0, cav_rules::geom::P::default(), 0.0);
+                            let last = game_names.units.len() - 1;
+                            game_names.units[last].name = u.id.to_string();
+                        }
+                    }
+                    for e in &r.events {
+                        if let Some(line) = play::narrate(&game_names, e) {
+                            let _ = writeln!(out, "  |{line}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "{passed} passed, {failed} failed");
+    Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
 }

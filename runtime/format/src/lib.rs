@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod common;
 pub mod manifest;
 pub mod rules;
+pub mod test_doc;
 
 use schemars::{JsonSchema, Schema, generate::SchemaSettings};
 use serde::{Deserialize, Serialize};
@@ -16,6 +17,7 @@ pub use catalog::*;
 pub use common::*;
 pub use manifest::*;
 pub use rules::*;
+pub use test_doc::*;
 
 macro_rules! doc_kinds {
     ($( $variant:ident = $tag:literal : $ty:ty , $title:literal ;)*) => {
@@ -86,6 +88,7 @@ doc_kinds! {
     SquadType = "squad_type": SquadType, "squad types";
     Scenario = "scenario": Scenario, "scenarios";
     Patch = "patch": Patch, "patches";
+    Test = "test": Test, "scenario tests";
 }
 
 /// Draft-07 settings: the YAML language server handles draft-07 best.

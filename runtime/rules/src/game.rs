@@ -93,6 +93,11 @@ pub enum Action {
         weapons: Vec<usize>,
         indirect: bool,
     },
+    /// A salvo fire strike: several weapons of one type, one combat roll.
+    Salvo {
+        target: usize,
+        weapons: Vec<usize>,
+    },
     Repair,
     /// End the activation.
     Pass,
@@ -497,7 +502,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.rules().action_costs.get(id).copied().unwrap_or(1)
     }
 
-    fn activate(&mut self, u: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+    /// Run one activation of `u` (normally the draw deck decides; scenario tests call this directly).
+    pub fn activate(&mut self, u: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
         self.game.active = Some(u);
         self.game.units[u].activated = true;
         self.game.units[u].lock = None; // a target-lock lasts until the model's next activation
@@ -525,9 +531,10 @@ impl<'a, 'r> Engine<'a, 'r> {
                 Action::Move { .. } | Action::StandUp | Action::GoProne => ("move", true),
                 Action::TargetLock { .. } => ("target-lock", false),
                 Action::Fire { .. } => ("combat", false),
+                Action::Salvo { .. } => ("combat", false),
                 Action::Repair => ("repair", false),
             };
-            let cost = self.cost(id);
+            let cost = if matches!(action, Action::Salvo { .. }) { self.cost("salvo-fire") } else { self.cost(id) };
             if cost > ap {
                 return Err(illegal("not enough action points"));
             }
@@ -579,6 +586,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                         return Err(illegal("the model cannot use the combat action now"));
                     }
                     self.fire(u, target, &weapons, indirect).map_err(|r| match r {
+                        FireError::Illegal(r) => illegal(&r),
+                        FireError::Engine(e) => e,
+                    })?;
+                }
+                Action::Salvo { target, weapons } => {
+                    if !self.game.can_fight(u) || self.game.units[u].prone {
+                        return Err(illegal("the model cannot use the combat action now"));
+                    }
+                    self.salvo(u, target, &weapons).map_err(|r| match r {
                         FireError::Illegal(r) => illegal(&r),
                         FireError::Engine(e) => e,
                     })?;
@@ -645,11 +661,17 @@ impl<'a, 'r> Engine<'a, 'r> {
         while moved + 1e-9 < total {
             let d = step.min(total - moved);
             let next = from + dir.scale(moved + d);
-            // Terrain touched by the base at the next position.
+            let mid = from + dir.scale(moved + d / 2.0);
+            // Terrain the base touches over this step (sampled at its middle); prohibited terrain
+            // may not be touched at all.
             let mut costs: Vec<u32> = Vec::new();
             let mut blocked = false;
             for a in &g.board.areas {
-                if a.poly.distance(next) <= radius {
+                let touching = a.poly.distance(mid) <= radius;
+                if a.poly.distance(next) <= radius && g.rules.terrains[a.terrain].costs[mc] == Cost::No {
+                    blocked = true;
+                }
+                if touching {
                     match g.rules.terrains[a.terrain].costs[mc] {
                         Cost::PerInch(c) => costs.push(c),
                         Cost::RoadBonus => costs.push(1),
@@ -678,8 +700,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             } else {
                 0
             };
-            inch_cost += per_inch as f64 * d + climb as f64;
-            let cost_so_far = spent as f64 + inch_cost;
+            let step_cost = per_inch as f64 * d + climb as f64;
+            let cost_so_far = spent as f64 + inch_cost + step_cost;
             let may_exceed = moved + d <= p.minimum_move + 1e-9 && extra_turns == 0;
             if cost_so_far > budget as f64 + 1e-9 && !may_exceed {
                 break;
@@ -697,6 +719,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 break;
             }
             ground = new_ground;
+            inch_cost += step_cost;
             moved += d;
             pos = next;
         }
@@ -915,7 +938,29 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
+    /// Several weapons of the same type fire as one combat roll, +1 per weapon beyond the first
+    /// (through the ruleset's `salvo-fire` modifier).
+    fn salvo(&mut self, a: usize, d: usize, weapons: &[usize]) -> Result<(), FireError> {
+        let card = self.cardr(a);
+        let Some(&first) = weapons.first() else { return Err(FireError::Illegal("no weapons declared".into())) };
+        if weapons.iter().any(|&w| card.weapons.get(w).is_none_or(|m| m.weapon != card.weapons[first].weapon)) {
+            return Err(FireError::Illegal("a salvo uses weapons of one type only".into()));
+        }
+        let count: u32 = weapons.iter().map(|&w| card.weapons[w].quantity).sum();
+        if count < 2 {
+            return Err(FireError::Illegal("a salvo needs at least two weapons".into()));
+        }
+        let Shot::Direct { band, distance } = self.game.shot(a, first, d, false) else {
+            return Err(FireError::Illegal("the salvo's weapons cannot fire at that target directly".into()));
+        };
+        self.attack_roll(a, first, d, band, distance, count as i32 - 1).map_err(FireError::Engine)
+    }
+
     fn direct_attack(&mut self, a: usize, w: usize, d: usize, band: usize, distance: f64) -> Result<(), EngineError> {
+        self.attack_roll(a, w, d, band, distance, 0)
+    }
+
+    fn attack_roll(&mut self, a: usize, w: usize, d: usize, band: usize, distance: f64, salvo_extra: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(a).weapons[w];
         let (_, cover) = self.game.sight(a, d, m.requires_target_lock);
@@ -938,6 +983,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             distance,
             cover: Some(cover),
             primary: true,
+            salvo_extra,
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);

@@ -14,3 +14,4 @@ pub use compile::{Rules, compile};
 pub use dice::{Dice, DiceExpr, ForcedDice, SeededDice};
 pub use event::{Event, NoLog, Sink};
 pub use game::{Action, Controller, Engine, Game, GameEnd};
+pub mod testing;
