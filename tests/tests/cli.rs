@@ -102,3 +102,26 @@ fn show_explain_names_the_file_and_line_of_each_value() {
     let rav = text.lines().find(|l| l.starts_with("/rav = ")).expect("rav line");
     assert!(rav.contains("content/cav-full/weapons/medium-mac.yaml:"), "{rav}");
 }
+
+#[test]
+fn play_is_deterministic_and_seeds_differ() {
+    let run = |seed: &str| {
+        let out = cav().args(["play", "--seed", seed]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b, c) = (run("5"), run("5"), run("6"));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert!(a.contains("\nSummary\n  winner: "), "{a}");
+    assert!(a.contains("combat roll: 2d6 ["), "the narrative shows rolls");
+}
+
+#[test]
+fn cav_test_runs_the_quickstart_examples() {
+    let out = cav().args(["test", "content/cav-quickstart"]).current_dir(root()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}

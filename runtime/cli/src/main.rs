@@ -475,7 +475,11 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
                     let _ = writeln!(out, "  {f}");
                 }
                 if verbose {
-                    let mut game_names = cav_rules::game::Game::new(&rules, cav_rules::game::Board { size: t.board, areas: vec![] }, vec![]);
+                    let mut game_names = cav_rules::game::Game::new(
+                        &rules,
+                        cav_rules::game::Board { size: t.board, areas: vec![] },
+                        vec![],
+                    );
                     for u in &t.units {
                         if let Some(c) = rules.card(u.model.as_str()) {
                             game_names.add_unit(c, 0, cav_rules::geom::P::default(), 0.0);

@@ -113,6 +113,14 @@ impl Bot {
 impl Controller for Bot {
     fn decide(&mut self, g: &Game, u: usize, ap: u32) -> Action {
         let unit = &g.units[u];
+        if unit.prone
+            || g.units[u]
+                .states
+                .iter()
+                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
+        {
+            return Action::StandUp;
+        }
         if unit.mission_kill {
             let [w, h] = g.board.size;
             let p = unit.pos;
@@ -128,18 +136,11 @@ impl Controller for Bot {
             }
             return Action::Move { to };
         }
-        if unit.prone
-            || g.units[u]
-                .states
-                .iter()
-                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
-        {
-            return Action::StandUp;
-        }
         let Some(t) = g.enemies(u).min_by(|&a, &b| g.distance(u, a).total_cmp(&g.distance(u, b))) else {
             return Action::Pass;
         };
-        let fire = if g.can_fight(u) { Self::best_fire(g, u, t) } else { None };
+        let fired = g.used.contains(&"combat");
+        let fire = if g.can_fight(u) && !fired { Self::best_fire(g, u, t) } else { None };
         let best = self.best_distance(g, u);
         let dist = g.distance(u, t);
         let far = (dist - best).abs() > 2.0;
@@ -149,7 +150,7 @@ impl Controller for Bot {
         if far && can_move && ap >= 2 {
             return self.approach(g, u, t, best);
         }
-        if ap >= 2 && g.can_fight(u) && Self::lock_helps(g, u, t) {
+        if ap >= 2 && g.can_fight(u) && !fired && !g.used.contains(&"target-lock") && Self::lock_helps(g, u, t) {
             return Action::TargetLock { target: t };
         }
         if let Some((weapons, indirect, _)) = &fire {
@@ -158,13 +159,13 @@ impl Controller for Bot {
         // Repair when nothing can be hit from here and the model is worth fixing.
         let card = g.card(u);
         let repairable = unit.damage > g.rules.proc.lingering_damage && card.dc[g.column(u)].is_some_and(|dc| dc >= 1);
-        if fire.is_none() && repairable && ap == 1 {
+        if fire.is_none() && repairable && ap == 1 && !g.used.contains(&"repair") {
             return Action::Repair;
         }
         if far && can_move {
             return self.approach(g, u, t, best);
         }
-        if repairable {
+        if repairable && !g.used.contains(&"repair") {
             return Action::Repair;
         }
         Action::Pass

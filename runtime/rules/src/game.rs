@@ -150,6 +150,8 @@ pub struct Game<'r> {
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
+    /// Non-repeatable actions the active model has used this activation.
+    pub used: Vec<&'static str>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -163,7 +165,16 @@ pub enum Shot {
 
 impl<'r> Game<'r> {
     pub fn new(rules: &'r Rules, board: Board, sides: Vec<String>) -> Self {
-        Game { rules, board, units: Vec::new(), damage_dealt: vec![0; sides.len()], sides, turn: 0, active: None }
+        Game {
+            rules,
+            board,
+            units: Vec::new(),
+            damage_dealt: vec![0; sides.len()],
+            sides,
+            turn: 0,
+            active: None,
+            used: Vec::new(),
+        }
     }
 
     pub fn add_unit(&mut self, card: usize, side: usize, pos: P, facing: f64) -> usize {
@@ -249,7 +260,9 @@ impl<'r> Game<'r> {
         self.board
             .areas
             .iter()
-            .filter(|a| self.rules.terrains[a.terrain].raises_ground && a.poly.contains(p))
+            .filter(|a| {
+                self.rules.terrains[a.terrain].raises_ground && a.center.dist(p) <= a.radius && a.poly.contains(p)
+            })
             .map(|a| self.rules.terrains[a.terrain].elevation)
             .max()
             .unwrap_or(0)
@@ -276,6 +289,10 @@ impl<'r> Game<'r> {
         for area in &self.board.areas {
             let t = &self.rules.terrains[area.terrain];
             if t.cover == Cover::None || t.raises_ground && t.elevation <= 0 {
+                continue;
+            }
+            // Cheap rejects first: areas far from both ends and from the line between them.
+            if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
                 continue;
             }
             let standing_in = area.poly.contains(pd);
@@ -512,7 +529,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut ap = if self.game.state_blocks(u, |s| s.no_actions) { 0 } else { base.max(0) as u32 };
         emit!(self, Event::Activation { unit: u, ap });
         self.hook(HookPoint::Activation, u, &mut Vec::new())?;
-        let mut used: Vec<&'static str> = Vec::new();
+        self.game.used.clear();
         let mut steps = 0;
         while ap > 0 && self.game.units[u].on_table() {
             steps += 1;
@@ -538,7 +555,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if cost > ap {
                 return Err(illegal("not enough action points"));
             }
-            if !repeatable && used.contains(&id) {
+            if !repeatable && self.game.used.contains(&id) {
                 return Err(illegal("a non-repeatable action may be used once per activation"));
             }
             match action {
@@ -607,7 +624,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     self.repair(u)?;
                 }
             }
-            used.push(id);
+            self.game.used.push(id);
             ap -= cost;
         }
         self.end_activation(u)
@@ -667,6 +684,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             let mut costs: Vec<u32> = Vec::new();
             let mut blocked = false;
             for a in &g.board.areas {
+                if a.center.dist(next) > a.radius + radius + step {
+                    continue; // far away: no polygon test needed
+                }
                 let touching = a.poly.distance(mid) <= radius;
                 if a.poly.distance(next) <= radius && g.rules.terrains[a.terrain].costs[mc] == Cost::No {
                     blocked = true;
@@ -741,6 +761,9 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Sum the modifiers of a table and the attacker's declarative effects for one roll.
     fn modifiers(&self, table: &[Mod], target: ModifierTarget, s: &Situation, own: bool) -> Vec<ModApplied> {
         let g = &self.game;
+        // Names cost an allocation each; without a log only the values matter.
+        let logging = self.log.enabled();
+        let name = |n: &str| if logging { n.to_owned() } else { String::new() };
         let r = self.rules();
         let mut out = Vec::new();
         let a = s.attacker;
@@ -762,7 +785,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 v = v.clamp(-max.abs(), max.abs());
             }
             if v != 0 {
-                out.push(ModApplied { source: m.name.clone(), value: v });
+                out.push(ModApplied { source: name(&m.name), value: v });
             }
         }
         // Declarative effects of the attacker's and the weapon's special attributes.
@@ -773,7 +796,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             for e in def.effects.iter().filter(|e| e.target == target) {
                 if e.when.iter().all(|c| self.cond_times(*c, s) > 0) {
                     let v = if e.per_rating { e.value * rating } else { e.value } * r.sign;
-                    out.push(ModApplied { source: def.name.clone(), value: v });
+                    out.push(ModApplied { source: name(&def.name), value: v });
                 }
             }
         }
@@ -789,7 +812,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             for (st, _) in &g.units[a].states {
                 let def = &r.states[*st as usize];
                 if def.own_roll_modifier != 0 && !named(*st, true) {
-                    out.push(ModApplied { source: def.name.clone(), value: def.own_roll_modifier });
+                    out.push(ModApplied { source: name(&def.name), value: def.own_roll_modifier });
                 }
             }
         }
@@ -797,12 +820,15 @@ impl<'a, 'r> Engine<'a, 'r> {
             for (st, _) in &g.units[d].states {
                 let def = &r.states[*st as usize];
                 if def.attacker_modifier != 0 && !named(*st, false) {
-                    out.push(ModApplied { source: format!("target {}", def.name), value: def.attacker_modifier });
+                    out.push(ModApplied {
+                        source: if logging { format!("target {}", def.name) } else { String::new() },
+                        value: def.attacker_modifier,
+                    });
                 }
             }
         }
         if target == ModifierTarget::CombatRoll && g.units[a].crit_combat != 0 {
-            out.push(ModApplied { source: "critical damage".into(), value: g.units[a].crit_combat });
+            out.push(ModApplied { source: name("critical damage"), value: g.units[a].crit_combat });
         }
         out
     }
@@ -960,7 +986,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.attack_roll(a, w, d, band, distance, 0)
     }
 
-    fn attack_roll(&mut self, a: usize, w: usize, d: usize, band: usize, distance: f64, salvo_extra: i32) -> Result<(), EngineError> {
+    fn attack_roll(
+        &mut self,
+        a: usize,
+        w: usize,
+        d: usize,
+        band: usize,
+        distance: f64,
+        salvo_extra: i32,
+    ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(a).weapons[w];
         let (_, cover) = self.game.sight(a, d, m.requires_target_lock);

@@ -55,7 +55,8 @@ pub fn run_test_with(rules: &Rules, t: &Test, hooks: &mut dyn Hooks) -> TestOutc
 fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
     let mut areas = Vec::new();
     for (i, a) in t.terrain.iter().enumerate() {
-        let terrain = rules.terrain(a.terrain.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{}`", a.terrain))?;
+        let terrain =
+            rules.terrain(a.terrain.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{}`", a.terrain))?;
         let (poly, center, radius) = match (a.at, a.radius, a.polygon.is_empty()) {
             (Some([x, y]), Some(r), true) => (Polygon::regular(P::new(x, y), r, 24), P::new(x, y), r),
             (None, None, false) => {
@@ -77,7 +78,8 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
     let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
     let mut ids = HashMap::new();
     for u in &t.units {
-        let card = rules.card(u.model.as_str()).ok_or_else(|| format!("unit `{}`: unknown model `{}`", u.id, u.model))?;
+        let card =
+            rules.card(u.model.as_str()).ok_or_else(|| format!("unit `{}`: unknown model `{}`", u.id, u.model))?;
         let [x, y] = u.at;
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {
             return Err(format!("unit `{}` at ({x}, {y}) is off the {}\"×{}\" board", u.id, t.board[0], t.board[1]));
@@ -99,12 +101,16 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         for s in &u.states {
             let st = rules.state(s.as_str()).ok_or_else(|| format!("unit `{}`: unknown state `{s}`", u.id))?;
             // A state given by the test lasts through the model's next activation at least.
-            unit.states.push((st, if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 }));
+            unit.states.push((
+                st,
+                if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
+            ));
         }
     }
     for u in &t.units {
         if let Some(l) = &u.lock {
-            let target = *ids.get(l.as_str()).ok_or_else(|| format!("unit `{}` locks on to unknown unit `{l}`", u.id))?;
+            let target =
+                *ids.get(l.as_str()).ok_or_else(|| format!("unit `{}` locks on to unknown unit `{l}`", u.id))?;
             game.units[ids[u.id.as_str()]].lock = Some(target);
         }
     }
@@ -130,7 +136,8 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 let s = &t.steps[i];
                 i += 1;
                 let target = s.target.as_ref().and_then(|x| ids.get(x.as_str()).copied());
-                let need_target = || target.ok_or_else(|| format!("step {}: `{:?}` needs a known `target`", i - 1, s.action));
+                let need_target =
+                    || target.ok_or_else(|| format!("step {}: `{:?}` needs a known `target`", i - 1, s.action));
                 let a = match s.action {
                     TestAction::End => break,
                     TestAction::Move => match s.to {
@@ -151,7 +158,9 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                         }
                     },
                     TestAction::Fire | TestAction::Salvo => match need_target() {
-                        Ok(target) if s.action == TestAction::Fire => Action::Fire { target, weapons: s.weapons.clone(), indirect: s.indirect },
+                        Ok(target) if s.action == TestAction::Fire => {
+                            Action::Fire { target, weapons: s.weapons.clone(), indirect: s.indirect }
+                        }
                         Ok(target) => Action::Salvo { target, weapons: s.weapons.clone() },
                         Err(e) => {
                             error = Some(e);
@@ -180,7 +189,9 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
         (Some(want), Some(got)) if !got.contains(want.as_str()) => {
             out.failures.push(format!("expected an error containing {want:?}, got: {got}"))
         }
-        (Some(want), None) => out.failures.push(format!("expected an error containing {want:?}, but the test ran through")),
+        (Some(want), None) => {
+            out.failures.push(format!("expected an error containing {want:?}, but the test ran through"))
+        }
         (None, Some(got)) => out.failures.push(format!("stopped with an error: {got}")),
         _ => {}
     }
@@ -206,7 +217,8 @@ fn check_units(t: &Test, game: &Game, ids: &HashMap<String, usize>, failures: &m
             failures.push(format!("`{id}` damage: expected {d}, got {}", unit.damage));
         }
         if let Some(states) = &want.states {
-            let mut have: Vec<&str> = unit.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
+            let mut have: Vec<&str> =
+                unit.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
             let mut want: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
             have.sort_unstable();
             want.sort_unstable();
