@@ -61,6 +61,16 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::StoodUp { unit } => format!("    {} stands up", name(g, *unit)),
         Event::WentProne { unit } => format!("    {} goes prone", name(g, *unit)),
         Event::TargetLock { unit, target } => format!("    {} locks on to {}", name(g, *unit), name(g, *target)),
+        Event::Overwatch { unit } => format!("    {} goes on over-watch", name(g, *unit)),
+        Event::OverwatchFire { unit, target } => {
+            format!("    {} on over-watch stops {} and fires", name(g, *unit), name(g, *target))
+        }
+        Event::DefensiveFire { unit, target } => {
+            format!("    {} declares defensive fire at {}", name(g, *unit), name(g, *target))
+        }
+        Event::CloseCombat { unit, target, supporters } => {
+            format!("    {} assaults {} in close combat ({supporters} supporting)", name(g, *unit), name(g, *target))
+        }
         Event::Attack { unit, target, weapon, mode, distance, band } => format!(
             "    {} fires {weapon} ({mode}) at {}, {distance}\"{}",
             name(g, *unit),

@@ -89,7 +89,8 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                     TableRole::CombatModifiers
                     | TableRole::IndirectCombatModifiers
                     | TableRole::StrikePointModifiers
-                    | TableRole::PilotCheckModifiers => DocKind::ModifierTable,
+                    | TableRole::PilotCheckModifiers
+                    | TableRole::CloseCombatModifiers => DocKind::ModifierTable,
                     _ => DocKind::Table,
                 };
                 let role_tag =

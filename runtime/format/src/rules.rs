@@ -157,6 +157,38 @@ pub struct Procedures {
     /// Terrain type a destroyed model leaves behind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wreck_terrain: Option<Id>,
+    /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc_half_width: Option<f64>,
+    /// Degrees a model type may turn its firing arcs left or right (torso twist).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub torso_twist: BTreeMap<ModelType, f64>,
+    /// MV lost during a run 'n gun.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_n_gun_mv_penalty: Option<u32>,
+    /// At or below this MV the run 'n gun penalty is `run_n_gun_low_mv_penalty` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_n_gun_low_mv: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_n_gun_low_mv_penalty: Option<u32>,
+    /// Farthest range band (id) defensive fire may reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_fire_max_band: Option<Id>,
+    /// Most models that may attack one defender in close combat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_combat_max_attackers: Option<u32>,
+    /// Target point of the break roll (the model's CCV is added to the roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_tp: Option<u32>,
+    /// Share of its MV a model that breaks from close combat may move away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_move_factor: Option<f64>,
+    /// AP cost of a new delayed shot for a model that stays on over-watch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwatch_refire_cost: Option<u32>,
+    /// Distance that counts as base-to-base contact (inches between bases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_distance: Option<f64>,
 }
 
 /// Roles tables play in the procedures.
@@ -168,6 +200,7 @@ pub enum TableRole {
     IndirectCombatModifiers,
     StrikePointModifiers,
     PilotCheckModifiers,
+    CloseCombatModifiers,
     CombatDamage,
     CloseCombatDamage,
     CriticalDamage,
@@ -266,6 +299,7 @@ pub enum RollKind {
     PilotCheck,
     RepairRoll,
     CloseCombatRoll,
+    BreakRoll,
 }
 
 /// A table of situation modifiers for one kind of roll.

@@ -50,7 +50,8 @@ pub struct TestUnit {
 #[serde(deny_unknown_fields)]
 pub struct TestStep {
     pub unit: Id,
-    /// `move`, `stand-up`, `go-prone`, `target-lock`, `fire`, `salvo`, `repair`, `end`.
+    /// `move`, `stand-up`, `go-prone`, `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`,
+    /// `break`, `overwatch`, `repair`, `end`.
     #[serde(rename = "do")]
     pub action: TestAction,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -73,6 +74,10 @@ pub enum TestAction {
     TargetLock,
     Fire,
     Salvo,
+    RunNGun,
+    CloseCombat,
+    Break,
+    Overwatch,
     Repair,
     End,
 }
@@ -135,6 +140,10 @@ pub struct Test {
     #[serde(default)]
     pub dice: Vec<u32>,
     pub steps: Vec<TestStep>,
+    /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
+    /// models not listed do not react.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reactions: BTreeMap<Id, Vec<usize>>,
     pub expect: TestExpect,
 }
 

@@ -110,7 +110,24 @@ impl Bot {
     }
 }
 
+impl Bot {
+    /// Every weapon that can fire directly at `t` now.
+    fn direct_weapons(g: &Game, u: usize, t: usize) -> Option<Vec<usize>> {
+        let ws: Vec<usize> =
+            (0..g.card(u).weapons.len()).filter(|&w| matches!(g.shot(u, w, t, false), Shot::Direct { .. })).collect();
+        (!ws.is_empty()).then_some(ws)
+    }
+}
+
 impl Controller for Bot {
+    fn defensive_fire(&mut self, g: &Game, defender: usize, attacker: usize) -> Option<Vec<usize>> {
+        Self::direct_weapons(g, defender, attacker)
+    }
+
+    fn overwatch_fire(&mut self, g: &Game, watcher: usize, mover: usize) -> Option<Vec<usize>> {
+        Self::direct_weapons(g, watcher, mover)
+    }
+
     fn decide(&mut self, g: &Game, u: usize, ap: u32) -> Action {
         let unit = &g.units[u];
         if unit.prone
@@ -139,7 +156,7 @@ impl Controller for Bot {
         let Some(t) = g.enemies(u).min_by(|&a, &b| g.distance(u, a).total_cmp(&g.distance(u, b))) else {
             return Action::Pass;
         };
-        let fired = g.used.contains(&"combat");
+        let fired = g.used.contains(&"combat") || g.units[u].fired_this_turn;
         let fire = if g.can_fight(u) && !fired { Self::best_fire(g, u, t) } else { None };
         let best = self.best_distance(g, u);
         let dist = g.distance(u, t);
@@ -164,6 +181,13 @@ impl Controller for Bot {
         }
         if far && can_move {
             return self.approach(g, u, t, best);
+        }
+        // In range but facing away: turn towards the target with a short step.
+        let out_of_arc = (0..g.card(u).weapons.len()).any(|w| !g.in_arc(u, w, t));
+        if fire.is_none() && !fired && out_of_arc && can_move && g.move_value(u) >= 2 {
+            let (p, tp) = (g.units[u].pos, g.units[t].pos);
+            let dir = tp - p;
+            return Action::Move { to: p + dir.scale(0.25 / dir.len().max(1e-6)) };
         }
         if repairable && !g.used.contains(&"repair") {
             return Action::Repair;

@@ -31,6 +31,8 @@ pub enum Cond {
     PrimaryRoll,
     TargetLocked,
     QuadCav,
+    CloseCombatSupport,
+    FailedBreak,
     AttackerState(StateIx),
     DefenderState(StateIx),
     AttackerSa(SaIx),
@@ -174,6 +176,8 @@ pub struct MountDef {
     pub state_test: Option<(i32, StateIx)>,
     pub open_infantry_factor: u32,
     pub cannot_target: Vec<f::TargetClass>,
+    /// Mounting locations (decide the firing arc).
+    pub mounts: Vec<f::Mount>,
 }
 
 #[derive(Debug, Clone)]
@@ -235,6 +239,17 @@ pub struct Proc {
     pub out_of_ammo_die: DiceExpr,
     pub terrain_feature_size: f64,
     pub wreck_terrain: usize,
+    pub arc_half_width: f64,
+    pub torso_twist: HashMap<f::ModelType, f64>,
+    /// (MV lost, low-MV threshold, MV lost at or below it); `None` = no run 'n gun.
+    pub run_n_gun: Option<(u32, u32, u32)>,
+    /// Index of the farthest band defensive fire may reach; `None` = no defensive fire.
+    pub defensive_fire_max_band: Option<usize>,
+    pub close_combat_max_attackers: Option<u32>,
+    pub break_tp: Option<i32>,
+    pub break_move_factor: f64,
+    pub overwatch_refire_cost: Option<u32>,
+    pub contact_distance: f64,
 }
 
 /// Everything the engine needs, indexed.
@@ -256,7 +271,9 @@ pub struct Rules {
     pub indirect_mods: Vec<Mod>,
     pub strike_point_mods: Vec<Mod>,
     pub pilot_mods: Vec<Mod>,
+    pub close_combat_mods: Vec<Mod>,
     pub damage: LookupTable,
+    pub close_combat_damage: Option<LookupTable>,
     pub critical: LookupTable,
     pub random_terrain: Option<LookupTable>,
     pub states: Vec<StateDef>,
@@ -319,6 +336,8 @@ impl Cx<'_> {
             "primary-roll" => Cond::PrimaryRoll,
             "target-locked" => Cond::TargetLocked,
             "quad-cav" => Cond::QuadCav,
+            "close-combat-support" => Cond::CloseCombatSupport,
+            "failed-break" => Cond::FailedBreak,
             _ => {
                 let pick = |prefix: &str, ids: &[String]| {
                     id.strip_prefix(prefix).and_then(|rest| ids.iter().position(|s| s == rest)).map(|i| i as u16)
@@ -502,6 +521,11 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     let indirect_mods = mods(&mut cx, TableRole::IndirectCombatModifiers);
     let strike_point_mods = mods(&mut cx, TableRole::StrikePointModifiers);
     let pilot_mods = mods(&mut cx, TableRole::PilotCheckModifiers);
+    let close_combat_mods = if rules.tables.contains_key(&TableRole::CloseCombatModifiers) {
+        mods(&mut cx, TableRole::CloseCombatModifiers)
+    } else {
+        vec![]
+    };
 
     let table = |cx: &mut Cx, id: &str| -> LookupTable {
         let Some(t) = cx
@@ -546,8 +570,10 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     };
     let damage = role(&mut cx, TableRole::CombatDamage).map(|id| table(&mut cx, &id)).unwrap_or_default();
     let critical = role(&mut cx, TableRole::CriticalDamage).map(|id| table(&mut cx, &id)).unwrap_or_default();
+    let close_combat_damage = rules.tables.get(&TableRole::CloseCombatDamage).map(|id| table(&mut cx, id.as_str()));
     let random_terrain = rules.tables.get(&TableRole::RandomTerrain).map(|id| table(&mut cx, id.as_str()));
 
+    let mut band_ids: Vec<String> = Vec::new();
     let (bands, indirect_tp) = match role(&mut cx, TableRole::RangeBands).and_then(|id| {
         cx.doc(DocKind::RangeBands, &id, |d| match d {
             Document::RangeBands(b) => Some(b),
@@ -556,16 +582,19 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         .cloned()
     }) {
         Some(b) => (
-            b.bands
-                .iter()
-                .map(|x| Band {
-                    name: x.name.clone(),
-                    multiplier: x.multiplier,
-                    combat_tp: x.combat_tp as i32,
-                    strike_point_tp: x.strike_point_tp as i32,
-                    drift_bonus: x.drift_bonus,
-                })
-                .collect(),
+            {
+                band_ids = b.bands.iter().map(|x| x.id.0.clone()).collect();
+                &b.bands
+            }
+            .iter()
+            .map(|x| Band {
+                name: x.name.clone(),
+                multiplier: x.multiplier,
+                combat_tp: x.combat_tp as i32,
+                strike_point_tp: x.strike_point_tp as i32,
+                drift_bonus: x.drift_bonus,
+            })
+            .collect(),
             b.indirect_combat_tp.map_or(-1, |t| t as i32),
         ),
         None => (vec![], 0),
@@ -646,6 +675,20 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         out_of_ammo_die,
         terrain_feature_size: need(&mut cx, "terrain_feature_size", p.terrain_feature_size),
         wreck_terrain,
+        arc_half_width: need(&mut cx, "arc_half_width", p.arc_half_width),
+        torso_twist: p.torso_twist.iter().map(|(k, v)| (*k, *v)).collect(),
+        run_n_gun: p
+            .run_n_gun_mv_penalty
+            .map(|pen| (pen, p.run_n_gun_low_mv.unwrap_or(0), p.run_n_gun_low_mv_penalty.unwrap_or(pen))),
+        defensive_fire_max_band: p
+            .defensive_fire_max_band
+            .as_ref()
+            .and_then(|id| band_ids.iter().position(|b| b == id.as_str())),
+        close_combat_max_attackers: p.close_combat_max_attackers,
+        break_tp: p.break_tp.map(|v| v as i32),
+        break_move_factor: p.break_move_factor.unwrap_or(0.0),
+        overwatch_refire_cost: p.overwatch_refire_cost,
+        contact_distance: need(&mut cx, "contact_distance", p.contact_distance),
     };
 
     // Model cards.
@@ -718,7 +761,9 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         indirect_mods,
         strike_point_mods,
         pilot_mods,
+        close_combat_mods,
         damage,
+        close_combat_damage,
         critical,
         random_terrain,
         states,
@@ -813,6 +858,7 @@ fn compile_card(
             state_test,
             open_infantry_factor: effect(&wsas, ModifierTarget::DamageVsOpenInfantry).unwrap_or(1).max(1) as u32,
             cannot_target: def.cannot_target.clone(),
+            mounts: w.mount.clone(),
             sas: wsas,
         });
     }

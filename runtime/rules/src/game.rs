@@ -55,6 +55,13 @@ pub struct Unit {
     pub pending: Pending,
     /// Last strike point fired at, attempts made there, and whether it was hit.
     pub strike_memory: Option<(P, u32, bool)>,
+    /// In base contact with an enemy after a close-combat assault: it must break to leave.
+    pub engaged: bool,
+    /// Used defensive fire (or over-watch fire) this turn: no more combat actions this turn.
+    pub fired_this_turn: bool,
+    pub overwatch: bool,
+    /// Failed a break this turn (−1 in close combat for the rest of the turn).
+    pub failed_break: bool,
 }
 
 impl Unit {
@@ -98,6 +105,22 @@ pub enum Action {
         target: usize,
         weapons: Vec<usize>,
     },
+    /// Two move actions and one direct-fire assault, at reduced MV and accuracy.
+    RunNGun {
+        to: P,
+        target: usize,
+        weapons: Vec<usize>,
+    },
+    /// A close-combat assault on an enemy in base contact.
+    CloseCombat {
+        target: usize,
+    },
+    /// Leave close combat: a roll, then up to part of the MV away towards `to`.
+    Break {
+        to: P,
+    },
+    /// Hold a direct-fire assault for an enemy that moves in sight later.
+    Overwatch,
     Repair,
     /// End the activation.
     Pass,
@@ -109,6 +132,15 @@ pub trait Controller {
     fn decide(&mut self, game: &Game, unit: usize, ap: u32) -> Action;
     /// Where a critical fumble's strike point goes (chosen by the defender); `None` keeps it.
     fn relocate_strike_point(&mut self, _game: &Game, _attacker: usize, _defender: usize, _options: &[P]) -> Option<P> {
+        None
+    }
+    /// `defender`, attacked by `attacker` before it activated this turn, may shoot back with
+    /// these weapons at the end of the attacker's assaults.
+    fn defensive_fire(&mut self, _game: &Game, _defender: usize, _attacker: usize) -> Option<Vec<usize>> {
+        None
+    }
+    /// `watcher` on over-watch may stop `mover` now and fire these weapons at it.
+    fn overwatch_fire(&mut self, _game: &Game, _watcher: usize, _mover: usize) -> Option<Vec<usize>> {
         None
     }
 }
@@ -209,6 +241,10 @@ impl<'r> Game<'r> {
             activations: 0,
             pending: Pending::default(),
             strike_memory: None,
+            engaged: false,
+            fired_this_turn: false,
+            overwatch: false,
+            failed_break: false,
         });
         self.units.len() - 1
     }
@@ -353,11 +389,33 @@ impl<'r> Game<'r> {
         if indirect {
             return Shot::Indirect { band, distance: dist };
         }
+        if !self.in_arc(a, w, d) {
+            return Shot::No("outside the weapon's firing arc".into());
+        }
         let (los, _) = self.sight(a, d, m.requires_target_lock);
         if !los {
             return Shot::No("no line of sight".into());
         }
         Shot::Direct { band, distance: dist }
+    }
+
+    /// Is `d` inside the firing arc of mount `w` of `a`? Front mounts (F, L, R arms) fire into
+    /// the front arc, B into the rear, T all round; a torso twist widens the front and rear arcs.
+    pub fn in_arc(&self, a: usize, w: usize, d: usize) -> bool {
+        let card = self.card(a);
+        let m = &card.weapons[w];
+        if m.mounts.contains(&cav_format::Mount::T)
+            || matches!(card.model_type, ModelType::Infantry | ModelType::PoweredInfantry)
+        {
+            return true;
+        }
+        let p = &self.rules.proc;
+        let twist = p.torso_twist.get(&card.model_type).copied().unwrap_or(0.0);
+        let bearing = self.units[a].pos.bearing(self.units[d].pos);
+        let off = angle_diff(self.units[a].facing, bearing).abs();
+        let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
+        let off = if rear { 180.0 - off } else { off };
+        off <= p.arc_half_width + twist + 1e-9
     }
 
     fn rav(&self, a: usize, w: usize, d: usize) -> i32 {
@@ -393,6 +451,10 @@ struct Situation {
     salvo_extra: i32,
     attempts: i32,
     los_to_point: bool,
+    supporters: i32,
+    failed_break: bool,
+    defensive: bool,
+    weapons_fired: i32,
 }
 
 /// Runs games: owns the dice, the log, the hooks and the controller for one game.
@@ -457,6 +519,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         emit!(self, Event::TurnStart { turn: self.game.turn });
         for u in &mut self.game.units {
             u.activated = false;
+            u.fired_this_turn = false;
+            u.failed_break = false;
         }
         // Draw deck: one card per model on the table, shuffled with the game's dice.
         let mut deck: Vec<usize> = self.game.units.iter().filter(|u| u.on_table()).map(|u| u.side).collect();
@@ -543,23 +607,80 @@ impl<'a, 'r> Engine<'a, 'r> {
                 action: action_text.clone(),
                 reason: reason.to_owned(),
             };
-            let (id, repeatable) = match &action {
+            // (what it counts as for "once per activation", whether it repeats, its cost id)
+            let (id, repeatable, cost_id) = match &action {
                 Action::Pass => break,
-                Action::Move { .. } | Action::StandUp | Action::GoProne => ("move", true),
-                Action::TargetLock { .. } => ("target-lock", false),
-                Action::Fire { .. } => ("combat", false),
-                Action::Salvo { .. } => ("combat", false),
-                Action::Repair => ("repair", false),
+                Action::Move { .. } | Action::StandUp | Action::GoProne => ("move", true, "move"),
+                Action::TargetLock { .. } => ("target-lock", false, "target-lock"),
+                Action::Fire { .. } => ("combat", false, "combat"),
+                Action::Salvo { .. } => ("combat", false, "salvo-fire"),
+                Action::RunNGun { .. } => ("combat", false, "run-n-gun"),
+                Action::CloseCombat { .. } => ("combat", false, "close-combat"),
+                Action::Break { .. } => ("break", true, "break"),
+                Action::Overwatch => ("overwatch", false, "overwatch"),
+                Action::Repair => ("repair", false, "repair"),
             };
-            let cost = if matches!(action, Action::Salvo { .. }) { self.cost("salvo-fire") } else { self.cost(id) };
+            let mut cost = self.cost(cost_id);
+            if matches!(action, Action::Overwatch) && self.game.units[u].overwatch {
+                cost = self.rules().proc.overwatch_refire_cost.unwrap_or(cost);
+            }
             if cost > ap {
                 return Err(illegal("not enough action points"));
             }
             if !repeatable && self.game.used.contains(&id) {
                 return Err(illegal("a non-repeatable action may be used once per activation"));
             }
+            if id == "combat" && self.game.units[u].fired_this_turn {
+                return Err(illegal("the model used defensive or over-watch fire this turn"));
+            }
+            if id == "combat" && (!self.game.can_fight(u) || self.game.units[u].prone) {
+                return Err(illegal("the model cannot use the combat action now"));
+            }
+            if !matches!(action, Action::Overwatch) {
+                self.game.units[u].overwatch = false; // any other action ends over-watch
+            }
             match action {
-                Action::Move { to } => self.do_move(u, to).map_err(|r| illegal(&r))?,
+                Action::Move { to } => {
+                    if self.game.units[u].engaged {
+                        return Err(illegal("a model in close combat must break before it moves away"));
+                    }
+                    self.do_move(u, to, None, ctrl).map_err(|r| illegal(&r))?
+                }
+                Action::RunNGun { to, target, weapons } => {
+                    let Some((pen, low, low_pen)) = self.rules().proc.run_n_gun else {
+                        return Err(illegal("this ruleset has no run 'n gun"));
+                    };
+                    if self.game.units[u].engaged {
+                        return Err(illegal("a model in close combat must break before it moves away"));
+                    }
+                    let mv = self.game.move_value(u);
+                    let per_move = mv.saturating_sub(if mv <= low { low_pen } else { pen });
+                    // Two move actions' worth of reduced MV, then the assault.
+                    self.do_move(u, to, Some(per_move * 2), ctrl).map_err(|r| illegal(&r))?;
+                    let count: u32 =
+                        weapons.iter().filter_map(|&w| self.cardr(u).weapons.get(w)).map(|m| m.quantity).sum();
+                    self.fire(u, target, &weapons, false, count as i32, ctrl).map_err(|r| match r {
+                        FireError::Illegal(r) => illegal(&r),
+                        FireError::Engine(e) => e,
+                    })?;
+                }
+                Action::CloseCombat { target } => self.close_combat(u, target).map_err(|r| match r {
+                    FireError::Illegal(r) => illegal(&r),
+                    FireError::Engine(e) => e,
+                })?,
+                Action::Break { to } => {
+                    if !self.game.units[u].engaged {
+                        return Err(illegal("the model is not in close combat"));
+                    }
+                    self.break_away(u, to, ctrl).map_err(|r| match r {
+                        FireError::Illegal(r) => illegal(&r),
+                        FireError::Engine(e) => e,
+                    })?;
+                }
+                Action::Overwatch => {
+                    self.game.units[u].overwatch = true;
+                    emit!(self, Event::Overwatch { unit: u });
+                }
                 Action::StandUp => {
                     if !self.game.units[u].prone && !self.has_stand_up_state(u) {
                         return Err(illegal("the model is not down"));
@@ -599,19 +720,13 @@ impl<'a, 'r> Engine<'a, 'r> {
                     emit!(self, Event::TargetLock { unit: u, target });
                 }
                 Action::Fire { target, weapons, indirect } => {
-                    if !self.game.can_fight(u) || self.game.units[u].prone {
-                        return Err(illegal("the model cannot use the combat action now"));
-                    }
-                    self.fire(u, target, &weapons, indirect).map_err(|r| match r {
+                    self.fire(u, target, &weapons, indirect, 0, ctrl).map_err(|r| match r {
                         FireError::Illegal(r) => illegal(&r),
                         FireError::Engine(e) => e,
                     })?;
                 }
                 Action::Salvo { target, weapons } => {
-                    if !self.game.can_fight(u) || self.game.units[u].prone {
-                        return Err(illegal("the model cannot use the combat action now"));
-                    }
-                    self.salvo(u, target, &weapons).map_err(|r| match r {
+                    self.salvo(u, target, &weapons, ctrl).map_err(|r| match r {
                         FireError::Illegal(r) => illegal(&r),
                         FireError::Engine(e) => e,
                     })?;
@@ -638,14 +753,60 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.cardr(u).dc[self.game.column(u)]
     }
 
-    fn do_move(&mut self, u: usize, to: P) -> Result<(), String> {
+    /// Cost in MV per inch and the ground level at a step of a move, or `None` where the model
+    /// may not go (prohibited terrain touched at the step's end).
+    fn step_cost(&self, u: usize, mid: P, next: P, step: f64) -> Option<(u32, i32, u32)> {
+        let g = &self.game;
+        let radius = g.card(u).base_radius;
+        let mc = g.card(u).move_class;
+        let mut costs: Vec<u32> = Vec::new();
+        for a in &g.board.areas {
+            if a.center.dist(next) > a.radius + radius + step {
+                continue; // far away: no polygon test needed
+            }
+            let t = &g.rules.terrains[a.terrain];
+            if t.costs[mc] == Cost::No && a.poly.distance(next) <= radius {
+                return None;
+            }
+            // Terrain counts once any part of the base touches it (sampled mid-step).
+            if a.poly.distance(mid) <= radius {
+                costs.push(match t.costs[mc] {
+                    Cost::PerInch(c) => c,
+                    Cost::RoadBonus | Cost::No => 1,
+                });
+            }
+        }
+        costs.sort_unstable_by(|a, b| b.cmp(a));
+        // Combined terrain: the highest cost plus 1 for each further type.
+        let per_inch = costs.first().copied().unwrap_or(1) + costs.len().saturating_sub(1) as u32;
+        let ground = g.ground(next);
+        let climb = g
+            .board
+            .areas
+            .iter()
+            .filter(|a| {
+                g.rules.terrains[a.terrain].raises_ground && a.center.dist(next) <= a.radius && a.poly.contains(next)
+            })
+            .map(|a| match g.rules.terrains[a.terrain].climb[mc] {
+                Cost::PerInch(c) => c,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        Some((per_inch, ground, climb))
+    }
+
+    /// One move action (or the moving part of a run 'n gun / break, with `budget` MV): straight
+    /// towards `to`, turning first, paying terrain costs, stopping at base contact, and giving
+    /// enemies on over-watch the chance to stop it and fire.
+    fn do_move(&mut self, u: usize, to: P, budget: Option<u32>, ctrl: &mut dyn Controller) -> Result<(), String> {
         let g = &self.game;
         let unit = &g.units[u];
         if unit.prone || self.has_stand_up_state(u) {
             return Err("the model must stand up first".into());
         }
-        let budget = g.move_value(u);
-        if budget == 0 && !unit.mission_kill {
+        let mv = budget.unwrap_or_else(|| g.move_value(u));
+        if mv == 0 && !unit.mission_kill {
             return Err("the model cannot move".into());
         }
         // Suppressed models may not close on any enemy.
@@ -664,98 +825,109 @@ impl<'a, 'r> Engine<'a, 'r> {
         } else {
             ((turn - p.free_turn_degrees) / p.free_turn_degrees).ceil() as u32
         };
-        let mut spent = extra_turns * p.extra_turn_cost;
+        let spent = extra_turns * p.extra_turn_cost;
         let radius = g.card(u).base_radius;
-        let mc = g.card(u).move_class;
         let dir = P::heading(heading);
         let total = from.dist(to);
         let step: f64 = 0.25;
-        let mut moved = 0.0;
-        let mut pos = from;
-        let mut inch_cost = 0.0f64;
+        let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
         let retreating = unit.mission_kill;
+        self.game.units[u].facing = heading;
+        let mut interrupted = false;
         while moved + 1e-9 < total {
+            let g = &self.game;
             let d = step.min(total - moved);
-            let next = from + dir.scale(moved + d);
+            let mut next = from + dir.scale(moved + d);
             let mid = from + dir.scale(moved + d / 2.0);
-            // Terrain the base touches over this step (sampled at its middle); prohibited terrain
-            // may not be touched at all.
-            let mut costs: Vec<u32> = Vec::new();
-            let mut blocked = false;
-            for a in &g.board.areas {
-                if a.center.dist(next) > a.radius + radius + step {
-                    continue; // far away: no polygon test needed
-                }
-                let touching = a.poly.distance(mid) <= radius;
-                if a.poly.distance(next) <= radius && g.rules.terrains[a.terrain].costs[mc] == Cost::No {
-                    blocked = true;
-                }
-                if touching {
-                    match g.rules.terrains[a.terrain].costs[mc] {
-                        Cost::PerInch(c) => costs.push(c),
-                        Cost::RoadBonus => costs.push(1),
-                        Cost::No => blocked = true,
-                    }
-                }
-            }
-            if blocked {
-                break;
-            }
-            costs.sort_unstable_by(|a, b| b.cmp(a));
-            let per_inch = costs.first().copied().unwrap_or(1) + costs.len().saturating_sub(1) as u32;
-            let new_ground = g.ground(next);
-            let climb = if new_ground > ground {
-                g.board
-                    .areas
-                    .iter()
-                    .filter(|a| g.rules.terrains[a.terrain].raises_ground && a.poly.contains(next))
-                    .map(|a| match g.rules.terrains[a.terrain].climb[mc] {
-                        Cost::PerInch(c) => c,
-                        _ => 0,
-                    })
-                    .max()
-                    .unwrap_or(0)
-                    * (new_ground - ground) as u32
-            } else {
-                0
-            };
-            let step_cost = per_inch as f64 * d + climb as f64;
-            let cost_so_far = spent as f64 + inch_cost + step_cost;
+            let Some((per_inch, new_ground, climb)) = self.step_cost(u, mid, next, step) else { break };
+            let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
+            let mut step_cost = per_inch as f64 * d + climb as f64;
+            let budget_now = budget.unwrap_or_else(|| g.move_value(u));
             let may_exceed = moved + d <= p.minimum_move + 1e-9 && extra_turns == 0;
-            if cost_so_far > budget as f64 + 1e-9 && !may_exceed {
+            if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
                 break;
             }
-            // Stay on the board (a retreating model may leave it) and off other bases.
+            // Stay on the board (a retreating model may leave it).
             let inside = next.x >= 0.0 && next.y >= 0.0 && next.x <= g.board.size[0] && next.y <= g.board.size[1];
             if !inside && !retreating {
                 break;
             }
-            if g.units
-                .iter()
-                .enumerate()
-                .any(|(i, o)| i != u && o.on_table() && o.pos.dist(next) < radius + g.card(i).base_radius)
-            {
-                break;
+            // Stop at base contact: find the exact touching point along this step.
+            let mut contact = false;
+            if let Some(o) = (0..g.units.len()).find(|&i| {
+                i != u && g.units[i].on_table() && g.units[i].pos.dist(next) < radius + g.card(i).base_radius
+            }) {
+                let want = radius + g.card(o).base_radius;
+                let (mut lo, mut hi) = (moved, moved + d);
+                for _ in 0..30 {
+                    let m = (lo + hi) / 2.0;
+                    if (from + dir.scale(m)).dist(g.units[o].pos) < want { hi = m } else { lo = m }
+                }
+                next = from + dir.scale(lo);
+                step_cost *= (lo - moved) / d;
+                contact = true;
             }
             ground = new_ground;
             inch_cost += step_cost;
-            moved += d;
-            pos = next;
+            moved = if contact { moved + (next.dist(from) - moved).max(0.0) } else { moved + d };
+            self.game.units[u].pos = next;
+            if contact {
+                break;
+            }
+            // Over-watch: an enemy holding its fire may stop the move here and shoot.
+            if self.overwatch_check(u, ctrl).map_err(|e| e.to_string())? {
+                interrupted = true;
+                if !self.game.units[u].on_table() {
+                    break;
+                }
+            }
         }
-        spent += inch_cost.ceil() as u32;
-        let unit = &mut self.game.units[u];
-        unit.pos = pos;
-        unit.facing = heading;
+        let spent = spent + inch_cost.ceil() as u32;
+        let pos = self.game.units[u].pos;
         let states = &self.game.rules.states;
-        unit.states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
-        emit!(self, Event::Moved { unit: u, from, to: pos, mv_spent: spent.min(budget.max(1)), facing: heading });
+        self.game.units[u].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
+        let _ = interrupted;
+        emit!(self, Event::Moved { unit: u, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
         let b = self.game.board.size;
         if retreating && (pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1]) {
             self.game.units[u].left_board = true;
             emit!(self, Event::LeftBoard { unit: u });
         }
         Ok(())
+    }
+
+    /// Enemies on over-watch that now see the mover may fire; their damage applies at once.
+    fn overwatch_check(&mut self, mover: usize, ctrl: &mut dyn Controller) -> Result<bool, EngineError> {
+        let side = self.game.units[mover].side;
+        let mut fired = false;
+        for w in 0..self.game.units.len() {
+            let watcher = &self.game.units[w];
+            if watcher.side == side || !watcher.overwatch || !watcher.on_table() || !self.game.units[mover].on_table() {
+                continue;
+            }
+            let n = self.game.card(w).weapons.len();
+            let can = (0..n).any(|k| matches!(self.game.shot(w, k, mover, false), Shot::Direct { .. }));
+            if !can {
+                continue;
+            }
+            let Some(weapons) = ctrl.overwatch_fire(&self.game, w, mover) else { continue };
+            self.game.units[w].overwatch = false;
+            self.game.units[w].fired_this_turn = true;
+            emit!(self, Event::OverwatchFire { unit: w, target: mover });
+            for k in weapons {
+                if let Shot::Direct { band, distance } = self.game.shot(w, k, mover, false) {
+                    for _ in 0..self.cardr(w).weapons[k].quantity {
+                        if self.game.units[mover].on_table() && !self.game.units[w].out_of_ammo[k] {
+                            self.attack_roll(w, k, mover, band, distance, 0, 0, false)?;
+                        }
+                    }
+                }
+            }
+            self.resolve_pending(mover)?;
+            fired = true;
+        }
+        Ok(fired)
     }
 
     /// Sum the modifiers of a table and the attacker's declarative effects for one roll.
@@ -778,8 +950,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             let mut v = match m.scale {
                 ModifierScale::Once => m.value,
                 ModifierScale::PerRating => m.value * times,
-                ModifierScale::PerAdditional => m.value * s.salvo_extra.max(s.attempts),
-                ModifierScale::PerWeapon => m.value,
+                ModifierScale::PerAdditional => m.value * s.salvo_extra.max(s.attempts).max(s.supporters),
+                ModifierScale::PerWeapon => m.value * s.weapons_fired.max(1),
             };
             if let Some(max) = m.max {
                 v = v.clamp(-max.abs(), max.abs());
@@ -861,7 +1033,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             Cond::DefenderSa(sa) => {
                 s.defender.map_or(0, |d| g.card(d).sas.iter().find(|(x, _)| *x == sa).map_or(0, |(_, r)| (*r).max(1)))
             }
-            Cond::RunNGun | Cond::MultipleTargets | Cond::DefensiveFire | Cond::Unsupported => 0,
+            Cond::RunNGun => b(s.weapons_fired > 0),
+            Cond::DefensiveFire => b(s.defensive),
+            Cond::CloseCombatSupport => s.supporters,
+            Cond::FailedBreak => b(s.failed_break),
+            Cond::MultipleTargets | Cond::Unsupported => 0,
         }
     }
 
@@ -919,7 +1095,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.rules().proc.ten_plus_rolls.contains(&k)
     }
 
-    fn fire(&mut self, a: usize, d: usize, weapons: &[usize], indirect: bool) -> Result<(), FireError> {
+    fn fire(
+        &mut self,
+        a: usize,
+        d: usize,
+        weapons: &[usize],
+        indirect: bool,
+        run_n_gun: i32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), FireError> {
         if d >= self.game.units.len() || self.game.units[d].side == self.game.units[a].side {
             return Err(FireError::Illegal("the target is not an enemy model".into()));
         }
@@ -937,6 +1121,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         self.hook(HookPoint::AttackDeclare, a, &mut Vec::new()).map_err(FireError::Engine)?;
+        let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(a, d, ctrl) };
         if indirect {
             // One strike-point roll for the whole assault, at the range of the first weapon.
             let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { return Ok(()) };
@@ -945,7 +1130,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             for (w, _) in shots {
                 self.area_attack(a, w, point).map_err(FireError::Engine)?;
             }
-            return Ok(());
+            return self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine);
         }
         for (w, shot) in shots {
             if !self.game.units[d].on_table() {
@@ -958,7 +1143,188 @@ impl<'a, 'r> Engine<'a, 'r> {
                 if !self.game.units[d].on_table() || self.game.units[a].out_of_ammo[w] {
                     break;
                 }
-                self.direct_attack(a, w, d, band, distance).map_err(FireError::Engine)?;
+                self.direct_attack(a, w, d, band, distance, run_n_gun).map_err(FireError::Engine)?;
+            }
+        }
+        self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine)
+    }
+
+    /// A model attacked before its own activation this turn may declare defensive fire.
+    fn declare_defensive_fire(&mut self, a: usize, d: usize, ctrl: &mut dyn Controller) -> Option<Vec<usize>> {
+        let max = self.rules().proc.defensive_fire_max_band?;
+        let def = &self.game.units[d];
+        if def.activated || def.fired_this_turn || !def.on_table() || def.prone || !self.game.can_fight(d) {
+            return None;
+        }
+        let n = self.cardr(d).weapons.len();
+        let possible =
+            (0..n).any(|k| matches!(self.game.shot(d, k, a, false), Shot::Direct { band, .. } if band <= max));
+        if !possible {
+            return None;
+        }
+        let weapons = ctrl.defensive_fire(&self.game, d, a)?;
+        self.game.units[d].fired_this_turn = true;
+        emit!(self, Event::DefensiveFire { unit: d, target: a });
+        Some(weapons)
+    }
+
+    /// Defensive fire resolves after the attacker's assaults, with the defender's pre-damage values.
+    fn resolve_defensive_fire(&mut self, a: usize, d: usize, weapons: Option<Vec<usize>>) -> Result<(), EngineError> {
+        let Some(weapons) = weapons else { return Ok(()) };
+        let max = self.rules().proc.defensive_fire_max_band.unwrap_or(0);
+        for k in weapons {
+            let Shot::Direct { band, distance } = self.game.shot(d, k, a, false) else { continue };
+            if band > max {
+                continue;
+            }
+            for _ in 0..self.cardr(d).weapons[k].quantity {
+                if self.game.units[a].on_table() && !self.game.units[d].out_of_ammo[k] {
+                    self.attack_roll(d, k, a, band, distance, 0, 0, true)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Close combat: an opposed roll of 2d6 + CCV each; the winner's margin is read on the
+    /// close-combat damage table (a tie hurts both).
+    fn close_combat(&mut self, a: usize, d: usize) -> Result<(), FireError> {
+        let r = self.rules();
+        let Some(table) = r.close_combat_damage.as_ref() else {
+            return Err(FireError::Illegal("this ruleset has no close combat".into()));
+        };
+        if d >= self.game.units.len()
+            || self.game.units[d].side == self.game.units[a].side
+            || !self.game.units[d].on_table()
+        {
+            return Err(FireError::Illegal("the target is not an enemy model".into()));
+        }
+        let contact = r.proc.contact_distance;
+        if self.game.distance(a, d) > contact {
+            return Err(FireError::Illegal("close combat needs base-to-base contact".into()));
+        }
+        let supporters = (0..self.game.units.len())
+            .filter(|&i| {
+                i != a
+                    && self.game.units[i].side == self.game.units[a].side
+                    && self.game.units[i].on_table()
+                    && self.game.distance(i, d) <= contact
+            })
+            .count() as i32;
+        let supporters = supporters.min(r.proc.close_combat_max_attackers.map_or(i32::MAX, |m| m as i32 - 1));
+        emit!(self, Event::CloseCombat { unit: a, target: d, supporters: supporters as u32 });
+        let ccv = |g: &Game, x: usize, y: usize| {
+            let (h, s) = g.card(x).ccv[g.column(x)];
+            let yc = g.card(y);
+            let v = if yc.soft && !yc.hard { s } else { h };
+            if g.units[x].zeroed { 0 } else { v.map_or(0, i32::from) }
+        };
+        let roll_for = |this: &mut Self, x: usize, y: usize, sup: i32| {
+            let s = Situation {
+                attacker: x,
+                defender: Some(y),
+                supporters: sup,
+                failed_break: this.game.units[x].failed_break,
+                ..Situation::default()
+            };
+            let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
+            mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
+            this.roll(x, "close-combat", r.standard, mods, None, Some(r.critical_success), false)
+        };
+        let ra = roll_for(self, a, d, supporters);
+        let rd = roll_for(self, d, a, 0);
+        // A critical fumble hands the opponent an extra die.
+        let bonus = |this: &mut Self, who: usize| {
+            let Some(b) = r.critical_bonus else { return 0 };
+            let (faces, v) = b.roll(this.dice);
+            emit!(
+                this,
+                Event::Roll(Roll {
+                    unit: who,
+                    kind: "fumble-bonus",
+                    dice: b.to_string(),
+                    natural: faces,
+                    mods: vec![],
+                    total: v,
+                    target: None,
+                    margin: None,
+                    success: None,
+                    critical: None
+                })
+            );
+            v
+        };
+        let ta = ra.total + if rd.fumble { bonus(self, a) } else { 0 };
+        let td = rd.total + if ra.fumble { bonus(self, d) } else { 0 };
+        self.game.units[a].engaged = true;
+        self.game.units[d].engaged = true;
+        let (winner, loser, margin) = if ta >= td { (a, d, ta - td) } else { (d, a, td - ta) };
+        let Some(row) = table.row(margin).cloned() else { return Ok(()) };
+        let tie = ta == td;
+        emit!(self, Event::DamageResult { target: loser, row: row.name.clone(), damage: row.damage + row.damage_both });
+        if tie && row.damage_both > 0 {
+            self.game.units[a].pending.damage += row.damage_both;
+            self.game.units[d].pending.damage += row.damage_both;
+        } else {
+            self.game.damage_dealt[self.game.units[winner].side] += row.damage;
+            let p = &mut self.game.units[loser].pending;
+            p.damage += row.damage;
+            if let Some(pc) = row.pilot_check {
+                p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
+            }
+            p.states.extend(row.states.iter().copied());
+            if row.critical {
+                p.criticals += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Break: a 10+ roll with the CCV, +1 per friend and −1 per enemy still in contact; success
+    /// moves the model away with part of its MV, failure leaves it in place (−1 in close combat).
+    fn break_away(&mut self, u: usize, to: P, ctrl: &mut dyn Controller) -> Result<(), FireError> {
+        let r = self.rules();
+        let Some(tp) = r.proc.break_tp else {
+            return Err(FireError::Illegal("this ruleset has no break action".into()));
+        };
+        let contact = r.proc.contact_distance;
+        let side = self.game.units[u].side;
+        let touching: Vec<usize> = (0..self.game.units.len())
+            .filter(|&i| i != u && self.game.units[i].on_table() && self.game.distance(i, u) <= contact)
+            .collect();
+        let enemies: Vec<usize> = touching.iter().copied().filter(|&i| self.game.units[i].side != side).collect();
+        let friends = touching.len() - enemies.len();
+        let ccv = enemies.first().map_or(0, |&e| {
+            let (h, s) = self.cardr(u).ccv[self.game.column(u)];
+            let ec = self.cardr(e);
+            (if ec.soft && !ec.hard { s } else { h }).map_or(0, i32::from)
+        });
+        let s = Situation { attacker: u, ..Situation::default() };
+        let mut mods = self.modifiers(&[], ModifierTarget::CombatRoll, &s, true);
+        mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv });
+        if friends > 0 {
+            mods.push(ModApplied { source: "friendly models in contact".into(), value: friends as i32 });
+        }
+        if !enemies.is_empty() {
+            mods.push(ModApplied { source: "enemy models in contact".into(), value: -(enemies.len() as i32) });
+        }
+        let out = self.roll(u, "break", r.standard, mods, Some(tp), None, self.ten_plus(RollKind::BreakRoll));
+        if !out.success {
+            self.game.units[u].failed_break = true;
+            return Ok(());
+        }
+        self.game.units[u].engaged = false;
+        let budget = (f64::from(self.game.move_value(u)) * r.proc.break_move_factor).floor() as u32;
+        self.do_move(u, to, Some(budget.max(1)), ctrl).map_err(FireError::Illegal)?;
+        // Enemies left alone are no longer held either.
+        for e in enemies {
+            let still = (0..self.game.units.len()).any(|i| {
+                self.game.units[i].side != self.game.units[e].side
+                    && self.game.units[i].on_table()
+                    && self.game.distance(i, e) <= contact
+            });
+            if !still {
+                self.game.units[e].engaged = false;
             }
         }
         Ok(())
@@ -966,7 +1332,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Several weapons of the same type fire as one combat roll, +1 per weapon beyond the first
     /// (through the ruleset's `salvo-fire` modifier).
-    fn salvo(&mut self, a: usize, d: usize, weapons: &[usize]) -> Result<(), FireError> {
+    fn salvo(&mut self, a: usize, d: usize, weapons: &[usize], ctrl: &mut dyn Controller) -> Result<(), FireError> {
         let card = self.cardr(a);
         let Some(&first) = weapons.first() else { return Err(FireError::Illegal("no weapons declared".into())) };
         if weapons.iter().any(|&w| card.weapons.get(w).is_none_or(|m| m.weapon != card.weapons[first].weapon)) {
@@ -979,13 +1345,24 @@ impl<'a, 'r> Engine<'a, 'r> {
         let Shot::Direct { band, distance } = self.game.shot(a, first, d, false) else {
             return Err(FireError::Illegal("the salvo's weapons cannot fire at that target directly".into()));
         };
-        self.attack_roll(a, first, d, band, distance, count as i32 - 1).map_err(FireError::Engine)
+        let answer = self.declare_defensive_fire(a, d, ctrl);
+        self.attack_roll(a, first, d, band, distance, count as i32 - 1, 0, false).map_err(FireError::Engine)?;
+        self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine)
     }
 
-    fn direct_attack(&mut self, a: usize, w: usize, d: usize, band: usize, distance: f64) -> Result<(), EngineError> {
-        self.attack_roll(a, w, d, band, distance, 0)
+    fn direct_attack(
+        &mut self,
+        a: usize,
+        w: usize,
+        d: usize,
+        band: usize,
+        distance: f64,
+        fired: i32,
+    ) -> Result<(), EngineError> {
+        self.attack_roll(a, w, d, band, distance, 0, fired, false)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn attack_roll(
         &mut self,
         a: usize,
@@ -994,6 +1371,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         band: usize,
         distance: f64,
         salvo_extra: i32,
+        weapons_fired: i32,
+        defensive: bool,
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(a).weapons[w];
@@ -1018,9 +1397,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             cover: Some(cover),
             primary: true,
             salvo_extra,
+            weapons_fired,
+            defensive,
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
+        if defensive {
+            mods.retain(|m| m.value <= 0); // defensive fire takes no bonuses (000 L819)
+        }
         self.hook(HookPoint::CombatTp, a, &mut mods)?;
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(2) as u32;
         let tp = r.bands[band].combat_tp;
@@ -1367,29 +1751,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     fn end_activation(&mut self, active: usize) -> Result<(), EngineError> {
         let r = self.rules();
         for u in 0..self.game.units.len() {
-            let p = std::mem::take(&mut self.game.units[u].pending);
-            if !self.game.units[u].on_table() {
-                continue;
-            }
-            if p.damage > 0 {
-                self.apply_damage(u, p.damage);
-            }
-            if !self.game.units[u].on_table() {
-                continue;
-            }
-            if let Some(pc) = p.pilot_check
-                && matches!(self.cardr(u).model_type, ModelType::Cav | ModelType::QuadCav)
-            {
-                self.pilot_check(u, pc)?;
-            }
-            for s in p.states {
-                self.add_state(u, s);
-            }
-            for _ in 0..p.criticals {
-                if self.game.units[u].on_table() {
-                    self.critical(u)?;
-                }
-            }
+            self.resolve_pending(u)?;
         }
         // States bounded by activations end with this one.
         let unit = &mut self.game.units[active];
@@ -1403,6 +1765,34 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.mission_kills();
         emit!(self, Event::ActivationEnd { unit: active });
         self.game.active = None;
+        Ok(())
+    }
+
+    /// Apply what waits for a model: damage, then one pilot check, states and criticals.
+    fn resolve_pending(&mut self, u: usize) -> Result<(), EngineError> {
+        let p = std::mem::take(&mut self.game.units[u].pending);
+        if !self.game.units[u].on_table() {
+            return Ok(());
+        }
+        if p.damage > 0 {
+            self.apply_damage(u, p.damage);
+        }
+        if !self.game.units[u].on_table() {
+            return Ok(());
+        }
+        if let Some(pc) = p.pilot_check
+            && matches!(self.cardr(u).model_type, ModelType::Cav | ModelType::QuadCav)
+        {
+            self.pilot_check(u, pc)?;
+        }
+        for s in p.states {
+            self.add_state(u, s);
+        }
+        for _ in 0..p.criticals {
+            if self.game.units[u].on_table() {
+                self.critical(u)?;
+            }
+        }
         Ok(())
     }
 

@@ -31,11 +31,19 @@ impl TestOutcome {
 /// Plays back a fixed list of actions, then passes.
 struct Scripted {
     actions: std::vec::IntoIter<Action>,
+    /// Weapons each model fires when it may react (defensive or over-watch fire).
+    reactions: HashMap<usize, Vec<usize>>,
 }
 
 impl Controller for Scripted {
     fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
         self.actions.next().unwrap_or(Action::Pass)
+    }
+    fn defensive_fire(&mut self, _: &Game, defender: usize, _: usize) -> Option<Vec<usize>> {
+        self.reactions.get(&defender).cloned()
+    }
+    fn overwatch_fire(&mut self, _: &Game, watcher: usize, _: usize) -> Option<Vec<usize>> {
+        self.reactions.get(&watcher).cloned()
     }
 }
 
@@ -157,16 +165,37 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                             break;
                         }
                     },
-                    TestAction::Fire | TestAction::Salvo => match need_target() {
-                        Ok(target) if s.action == TestAction::Fire => {
-                            Action::Fire { target, weapons: s.weapons.clone(), indirect: s.indirect }
-                        }
-                        Ok(target) => Action::Salvo { target, weapons: s.weapons.clone() },
-                        Err(e) => {
-                            error = Some(e);
+                    TestAction::Overwatch => Action::Overwatch,
+                    TestAction::Break => match s.to {
+                        Some([x, y]) => Action::Break { to: P::new(x, y) },
+                        None => {
+                            error = Some(format!("step {}: break needs `to`", i - 1));
                             break;
                         }
                     },
+                    TestAction::Fire | TestAction::Salvo | TestAction::CloseCombat | TestAction::RunNGun => {
+                        let target = match need_target() {
+                            Ok(t) => t,
+                            Err(e) => {
+                                error = Some(e);
+                                break;
+                            }
+                        };
+                        match (s.action, s.to) {
+                            (TestAction::Fire, _) => {
+                                Action::Fire { target, weapons: s.weapons.clone(), indirect: s.indirect }
+                            }
+                            (TestAction::Salvo, _) => Action::Salvo { target, weapons: s.weapons.clone() },
+                            (TestAction::CloseCombat, _) => Action::CloseCombat { target },
+                            (_, Some([x, y])) => {
+                                Action::RunNGun { to: P::new(x, y), target, weapons: s.weapons.clone() }
+                            }
+                            (_, None) => {
+                                error = Some(format!("step {}: run-n-gun needs `to`", i - 1));
+                                break;
+                            }
+                        }
+                    }
                 };
                 actions.push(a);
             }
@@ -174,7 +203,9 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 break;
             }
             let n = actions.len();
-            let mut ctrl = Scripted { actions: actions.into_iter() };
+            let reactions =
+                t.reactions.iter().filter_map(|(k, v)| ids.get(k.as_str()).map(|&i| (i, v.clone()))).collect();
+            let mut ctrl = Scripted { actions: actions.into_iter(), reactions };
             if let Err(e) = engine.activate(u, &mut ctrl) {
                 error = Some(e.to_string());
             } else if ctrl.actions.len() > 0 {
