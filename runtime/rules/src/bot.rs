@@ -49,17 +49,18 @@ impl Bot {
         best.1
     }
 
-    fn value(g: &Game, u: usize, t: usize, weapons: &[usize], indirect: bool) -> f64 {
+    /// Expected worth of firing these (weapon, shot) pairs: chance to hit × (RAV + 2) × quantity.
+    fn value(g: &Game, u: usize, shots: &[(usize, Shot)]) -> f64 {
         let card = g.card(u);
-        weapons
+        shots
             .iter()
-            .map(|&w| {
-                let m = &card.weapons[w];
+            .map(|(w, shot)| {
+                let m = &card.weapons[*w];
                 let rav = m.rav[g.column(u)].0.or(m.rav[g.column(u)].1).map_or(0, i32::from);
-                let p = match g.shot(u, w, t, indirect) {
-                    Shot::Direct { band, .. } => chance(g.rules.bands[band].combat_tp, 0),
+                let p = match shot {
+                    Shot::Direct { band, .. } => chance(g.rules.bands[*band].combat_tp, 0),
                     Shot::Indirect { band, .. } => {
-                        chance(g.rules.bands[band].strike_point_tp, 0).max(0.15) * chance(g.rules.indirect_tp, 0)
+                        chance(g.rules.bands[*band].strike_point_tp, 0).max(0.15) * chance(g.rules.indirect_tp, 0)
                     }
                     Shot::No(_) => 0.0,
                 };
@@ -73,10 +74,11 @@ impl Bot {
         let n = g.card(u).weapons.len();
         let mut options = Vec::new();
         for indirect in [false, true] {
-            let ws: Vec<usize> = (0..n).filter(|&w| !matches!(g.shot(u, w, t, indirect), Shot::No(_))).collect();
-            if !ws.is_empty() {
-                let v = Self::value(g, u, t, &ws, indirect);
-                options.push((ws, indirect, v));
+            let shots: Vec<(usize, Shot)> =
+                (0..n).map(|w| (w, g.shot(u, w, t, indirect))).filter(|(_, s)| !matches!(s, Shot::No(_))).collect();
+            if !shots.is_empty() {
+                let v = Self::value(g, u, &shots);
+                options.push((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
             }
         }
         options.into_iter().max_by(|a, b| a.2.total_cmp(&b.2))
@@ -100,13 +102,49 @@ impl Bot {
 }
 
 impl Bot {
-    /// Move along the line to the target until `best` inches from it.
+    /// Move towards the point `best` inches from the target, preferring a spot in cover nearby
+    /// (light or heavy woods, rubble) that the model may enter.
     fn approach(&self, g: &Game, u: usize, t: usize, best: f64) -> Action {
         let tp = g.units[t].pos;
         let dir = g.units[u].pos - tp;
         let len = dir.len().max(1e-6);
         let want = best + g.card(u).base_radius + g.card(t).base_radius;
-        Action::Move { to: tp + dir.scale(want / len) }
+        let ideal = tp + dir.scale(want / len);
+        let side = P::new(-dir.y / len, dir.x / len);
+        let along = dir.scale(1.0 / len);
+        let mc = g.card(u).move_class;
+        let [w, h] = g.board.size;
+        let rank = |c: cav_format::Cover| match c {
+            cav_format::Cover::Light => 1,
+            cav_format::Cover::Heavy => 2,
+            _ => 0,
+        };
+        let score = |p: P| -> i32 {
+            if p.x < 1.0 || p.y < 1.0 || p.x > w - 1.0 || p.y > h - 1.0 {
+                return -1;
+            }
+            let mut best = 0;
+            for a in g.board.areas.iter().filter(|a| a.center.dist(p) <= a.radius && a.poly.contains(p)) {
+                let t = &g.rules.terrains[a.terrain];
+                if t.costs[mc] == crate::compile::Cost::No {
+                    return -1;
+                }
+                best = best.max(rank(t.cover));
+            }
+            best
+        };
+        let mut choice = (score(ideal), 0.0, ideal);
+        for (ds, da) in
+            [(2.0, 0.0), (-2.0, 0.0), (0.0, 2.0), (0.0, -2.0), (3.0, 2.0), (-3.0, 2.0), (3.0, -2.0), (-3.0, -2.0)]
+        {
+            let p = ideal + side.scale(ds) + along.scale(da);
+            let sc = score(p);
+            let off: f64 = f64::hypot(ds, da);
+            if sc > choice.0 {
+                choice = (sc, off, p);
+            }
+        }
+        Action::Move { to: choice.2 }
     }
 }
 

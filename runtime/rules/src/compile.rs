@@ -133,6 +133,7 @@ pub struct TerrainDef {
     pub cover: f::Cover,
     pub elevation: i32,
     pub raises_ground: bool,
+    pub road: bool,
     pub open: bool,
     /// By move-class index.
     pub costs: Vec<Cost>,
@@ -250,6 +251,10 @@ pub struct Proc {
     pub break_move_factor: f64,
     pub overwatch_refire_cost: Option<u32>,
     pub contact_distance: f64,
+    /// Extra MV per inch backwards: for open ground, by terrain index, and elsewhere (None = barred).
+    pub reverse_open: Option<u32>,
+    pub reverse_cost: HashMap<usize, u32>,
+    pub reverse_other: Option<u32>,
 }
 
 /// Everything the engine needs, indexed.
@@ -290,6 +295,26 @@ pub struct Rules {
     pub options: HashMap<String, String>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
+    /// The costs the engine asks for on every action, looked up once.
+    pub costs: ActionCosts,
+    /// Option `qs-shock-trigger` = `hit`: Shock tests only models it hits.
+    pub shock_on_hit_only: bool,
+    /// Option `qs-ranged-critical` = `no-critical`.
+    pub no_ranged_critical: bool,
+}
+
+/// AP costs of the actions the engine knows (missing action types cost 1).
+#[derive(Debug, Clone, Default)]
+pub struct ActionCosts {
+    pub move_: u32,
+    pub target_lock: u32,
+    pub combat: u32,
+    pub salvo: u32,
+    pub run_n_gun: u32,
+    pub close_combat: u32,
+    pub break_: u32,
+    pub overwatch: u32,
+    pub repair: u32,
 }
 
 impl Rules {
@@ -615,6 +640,7 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
                 cover: t.cover,
                 elevation: t.elevation,
                 raises_ground: t.raises_ground,
+                road: t.road,
                 open: t.open,
                 costs: move_classes.iter().map(|m| cost(t.costs.get(&f::Id(m.clone())))).collect(),
                 climb: move_classes
@@ -689,6 +715,13 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         break_move_factor: p.break_move_factor.unwrap_or(0.0),
         overwatch_refire_cost: p.overwatch_refire_cost,
         contact_distance: need(&mut cx, "contact_distance", p.contact_distance),
+        reverse_open: p.reverse_cost.get(&f::Id("open".into())).copied(),
+        reverse_cost: p
+            .reverse_cost
+            .iter()
+            .filter_map(|(k, v)| terrains.iter().position(|t| t.id == k.as_str()).map(|i| (i, *v)))
+            .collect(),
+        reverse_other: p.reverse_cost_other,
     };
 
     // Model cards.
@@ -744,7 +777,31 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     if !cx.errors.is_empty() {
         return Err(cx.errors);
     }
+    let action_costs: HashMap<String, u32> = rs
+        .of_kind(DocKind::ActionType)
+        .filter_map(|e| match &e.doc {
+            Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
+            _ => None,
+        })
+        .collect();
+    let c = |id: &str| action_costs.get(id).copied().unwrap_or(1);
+    let costs = ActionCosts {
+        move_: c("move"),
+        target_lock: c("target-lock"),
+        combat: c("combat"),
+        salvo: c("salvo-fire"),
+        run_n_gun: c("run-n-gun"),
+        close_combat: c("close-combat"),
+        break_: c("break"),
+        overwatch: c("overwatch"),
+        repair: c("repair"),
+    };
+    let options: HashMap<String, String> =
+        rules.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect();
     Ok(Rules {
+        shock_on_hit_only: options.get("qs-shock-trigger").is_some_and(|v| v == "hit"),
+        no_ranged_critical: options.get("qs-ranged-critical").is_some_and(|v| v == "no-critical"),
+        costs,
         id: rules.id.0.clone(),
         name: rules.name.clone(),
         action_points: rules.action_points,
@@ -775,14 +832,8 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         proc,
         sign,
         unsupported: cx.unsupported,
-        options: rules.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
-        action_costs: rs
-            .of_kind(DocKind::ActionType)
-            .filter_map(|e| match &e.doc {
-                Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
-                _ => None,
-            })
-            .collect(),
+        options,
+        action_costs,
     })
 }
 

@@ -85,8 +85,12 @@ pub struct Pending {
 /// What a controller may ask a model to do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// Move straight towards a point (one move action).
+    /// Move straight towards a point (one move action), turning to face it first.
     Move {
+        to: P,
+    },
+    /// Move backwards towards a point behind the model, keeping its facing (one move action).
+    Reverse {
         to: P,
     },
     StandUp,
@@ -338,11 +342,11 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-            let counts = standing_in
-                || (height >= ha && height >= hd)
-                || area.poly.distance(pa) <= ra + adj
-                || area.poly.distance(pd) <= rd + adj;
+            // The three ways cover counts (000 L670-676), cheapest first.
+            let counts = standing_in || area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj || {
+                let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+                height >= ha && height >= hd
+            };
             if counts && cover_rank(t.cover) > cover_rank(best) {
                 best = t.cover;
             }
@@ -580,7 +584,19 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     fn cost(&self, id: &str) -> u32 {
-        self.rules().action_costs.get(id).copied().unwrap_or(1)
+        let c = &self.rules().costs;
+        match id {
+            "move" => c.move_,
+            "target-lock" => c.target_lock,
+            "combat" => c.combat,
+            "salvo-fire" => c.salvo,
+            "run-n-gun" => c.run_n_gun,
+            "close-combat" => c.close_combat,
+            "break" => c.break_,
+            "overwatch" => c.overwatch,
+            "repair" => c.repair,
+            other => self.rules().action_costs.get(other).copied().unwrap_or(1),
+        }
     }
 
     /// Run one activation of `u` (normally the draw deck decides; scenario tests call this directly).
@@ -610,7 +626,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             // (what it counts as for "once per activation", whether it repeats, its cost id)
             let (id, repeatable, cost_id) = match &action {
                 Action::Pass => break,
-                Action::Move { .. } | Action::StandUp | Action::GoProne => ("move", true, "move"),
+                Action::Move { .. } | Action::Reverse { .. } | Action::StandUp | Action::GoProne => {
+                    ("move", true, "move")
+                }
                 Action::TargetLock { .. } => ("target-lock", false, "target-lock"),
                 Action::Fire { .. } => ("combat", false, "combat"),
                 Action::Salvo { .. } => ("combat", false, "salvo-fire"),
@@ -645,6 +663,12 @@ impl<'a, 'r> Engine<'a, 'r> {
                         return Err(illegal("a model in close combat must break before it moves away"));
                     }
                     self.do_move(u, to, None, ctrl).map_err(|r| illegal(&r))?
+                }
+                Action::Reverse { to } => {
+                    if self.game.units[u].engaged {
+                        return Err(illegal("a model in close combat must break before it moves away"));
+                    }
+                    self.do_move_mode(u, to, None, true, ctrl).map_err(|r| illegal(&r))?
                 }
                 Action::RunNGun { to, target, weapons } => {
                     let Some((pen, low, low_pen)) = self.rules().proc.run_n_gun else {
@@ -759,7 +783,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let g = &self.game;
         let radius = g.card(u).base_radius;
         let mc = g.card(u).move_class;
-        let mut costs: Vec<u32> = Vec::new();
+        let (mut highest, mut count) = (0u32, 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
                 continue; // far away: no polygon test needed
@@ -770,15 +794,16 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Terrain counts once any part of the base touches it (sampled mid-step).
             if a.poly.distance(mid) <= radius {
-                costs.push(match t.costs[mc] {
+                let c = match t.costs[mc] {
                     Cost::PerInch(c) => c,
                     Cost::RoadBonus | Cost::No => 1,
-                });
+                };
+                highest = highest.max(c);
+                count += 1;
             }
         }
-        costs.sort_unstable_by(|a, b| b.cmp(a));
         // Combined terrain: the highest cost plus 1 for each further type.
-        let per_inch = costs.first().copied().unwrap_or(1) + costs.len().saturating_sub(1) as u32;
+        let per_inch = if count == 0 { 1 } else { highest + count - 1 };
         let ground = g.ground(next);
         let climb = g
             .board
@@ -800,6 +825,17 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// towards `to`, turning first, paying terrain costs, stopping at base contact, and giving
     /// enemies on over-watch the chance to stop it and fire.
     fn do_move(&mut self, u: usize, to: P, budget: Option<u32>, ctrl: &mut dyn Controller) -> Result<(), String> {
+        self.do_move_mode(u, to, budget, false, ctrl)
+    }
+
+    fn do_move_mode(
+        &mut self,
+        u: usize,
+        to: P,
+        budget: Option<u32>,
+        reverse: bool,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), String> {
         let g = &self.game;
         let unit = &g.units[u];
         if unit.prone || self.has_stand_up_state(u) {
@@ -817,7 +853,12 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         let from = unit.pos;
-        let heading = if to.dist(from) > 1e-9 { from.bearing(to) } else { unit.facing };
+        let travel = if to.dist(from) > 1e-9 { from.bearing(to) } else { unit.facing };
+        if reverse && angle_diff(unit.facing, travel).abs() < 90.0 {
+            return Err("moving backwards needs a point behind the model".into());
+        }
+        // Backwards the model keeps its facing; forwards it turns to the direction of travel.
+        let heading = if reverse { unit.facing } else { travel };
         let turn = angle_diff(unit.facing, heading).abs();
         let p = &self.rules().proc;
         let extra_turns = if turn <= p.free_turn_degrees + 1e-9 {
@@ -827,9 +868,33 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let spent = extra_turns * p.extra_turn_cost;
         let radius = g.card(u).base_radius;
-        let dir = P::heading(heading);
+        let dir = P::heading(travel);
         let total = from.dist(to);
-        let step: f64 = 0.25;
+        let step: f64 = 0.5;
+        // A move that stays on a road the whole way ignores the terrain the road crosses.
+        let mc = g.card(u).move_class;
+        let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
+            Cost::PerInch(c) => Some((c, false)),
+            Cost::RoadBonus => Some((1, true)),
+            Cost::No => None,
+        };
+        let on_road = |p: P| {
+            g.board
+                .areas
+                .iter()
+                .find(|a| {
+                    g.rules.terrains[a.terrain].road
+                        && a.center.dist(p) <= a.radius + radius
+                        && a.poly.distance(p) <= radius
+                })
+                .and_then(road_cost)
+        };
+        let samples = (total / step).ceil().max(1.0) as usize;
+        let road = (0..samples)
+            .map(|k| on_road(from + dir.scale((k as f64 + 0.5) * step).scale(1.0)))
+            .collect::<Option<Vec<_>>>();
+        let road = road.filter(|_| total > 0.0).and_then(|r| r.first().copied());
+        let road_bonus = u32::from(road.is_some_and(|(_, bonus)| bonus));
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
         let retreating = unit.mission_kill;
@@ -840,10 +905,19 @@ impl<'a, 'r> Engine<'a, 'r> {
             let d = step.min(total - moved);
             let mut next = from + dir.scale(moved + d);
             let mid = from + dir.scale(moved + d / 2.0);
-            let Some((per_inch, new_ground, climb)) = self.step_cost(u, mid, next, step) else { break };
+            let Some((mut per_inch, new_ground, climb)) = self.step_cost(u, mid, next, step) else { break };
+            if let Some((c, _)) = road {
+                per_inch = c;
+            }
+            if reverse {
+                match self.reverse_extra(u, mid) {
+                    Some(x) => per_inch += x,
+                    None => break,
+                }
+            }
             let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
             let mut step_cost = per_inch as f64 * d + climb as f64;
-            let budget_now = budget.unwrap_or_else(|| g.move_value(u));
+            let budget_now = budget.unwrap_or_else(|| g.move_value(u)) + road_bonus;
             let may_exceed = moved + d <= p.minimum_move + 1e-9 && extra_turns == 0;
             if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
                 break;
@@ -895,6 +969,24 @@ impl<'a, 'r> Engine<'a, 'r> {
             emit!(self, Event::LeftBoard { unit: u });
         }
         Ok(())
+    }
+
+    /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.
+    fn reverse_extra(&self, u: usize, p: P) -> Option<u32> {
+        let g = &self.game;
+        let radius = g.card(u).base_radius;
+        let pr = &g.rules.proc;
+        let touched: Vec<usize> =
+            g.board.areas.iter().filter(|a| a.poly.distance(p) <= radius).map(|a| a.terrain).collect();
+        if touched.is_empty() {
+            return pr.reverse_open;
+        }
+        touched
+            .iter()
+            .map(|t| pr.reverse_cost.get(t).copied().or(pr.reverse_other))
+            .collect::<Option<Vec<u32>>>()?
+            .into_iter()
+            .max()
     }
 
     /// Enemies on over-watch that now see the mover may fire; their damage applies at once.
@@ -1423,7 +1515,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Shock and the like: the targeted model tests against the rating or gains a state.
     fn state_test(&mut self, a: usize, w: usize, d: usize) -> Result<(), EngineError> {
         let Some((tp, state)) = self.cardr(a).weapons[w].state_test else { return Ok(()) };
-        if self.rules().option("qs-shock-trigger") == Some("hit") {
+        if self.rules().shock_on_hit_only {
             return Ok(());
         }
         if self.rules().states[state as usize].immune.contains(&self.cardr(d).model_type) {
@@ -1506,7 +1598,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
         }
         p.states.extend(row.states.iter().copied());
-        if row.critical && r.option("qs-ranged-critical") != Some("no-critical") {
+        if row.critical && !r.no_ranged_critical {
             p.criticals += 1;
         }
         Ok(())

@@ -14,13 +14,14 @@ impl P {
         P { x, y }
     }
     pub fn dist(self, o: P) -> f64 {
-        (self.x - o.x).hypot(self.y - o.y)
+        let (dx, dy) = (self.x - o.x, self.y - o.y);
+        (dx * dx + dy * dy).sqrt() // board distances never overflow: no need for hypot's care
     }
     pub fn scale(self, k: f64) -> P {
         P::new(self.x * k, self.y * k)
     }
     pub fn len(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
     /// Unit vector for a facing in degrees (0 = +y, clockwise).
     pub fn heading(deg: f64) -> P {
