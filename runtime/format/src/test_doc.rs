@@ -50,7 +50,7 @@ pub struct TestUnit {
 #[serde(deny_unknown_fields)]
 pub struct TestStep {
     pub unit: Id,
-    /// `move`, `stand-up`, `go-prone`, `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`,
+    /// `move`, `reverse`, `stand-up`, `go-prone`, `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`,
     /// `break`, `overwatch`, `repair`, `end`.
     #[serde(rename = "do")]
     pub action: TestAction,
@@ -69,6 +69,7 @@ pub struct TestStep {
 #[serde(rename_all = "kebab-case")]
 pub enum TestAction {
     Move,
+    Reverse,
     StandUp,
     GoProne,
     TargetLock,

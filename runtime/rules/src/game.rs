@@ -335,6 +335,10 @@ impl<'r> Game<'r> {
             if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
                 continue;
             }
+            // Ground a model stands on raises it; it is no cover for or against that model.
+            if t.raises_ground && (area.poly.contains(pa) || area.poly.contains(pd)) {
+                continue;
+            }
             let standing_in = area.poly.contains(pd);
             if only_defenders_own && !standing_in {
                 continue;
@@ -1218,7 +1222,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             // One strike-point roll for the whole assault, at the range of the first weapon.
             let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { return Ok(()) };
             let target_pos = self.game.units[d].pos;
-            let point = self.strike_point(a, d, first, band, distance, target_pos).map_err(FireError::Engine)?;
+            let point = self.strike_point(a, d, first, band, distance, target_pos, ctrl).map_err(FireError::Engine)?;
             for (w, _) in shots {
                 self.area_attack(a, w, point).map_err(FireError::Engine)?;
             }
@@ -1612,6 +1616,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         band: usize,
         distance: f64,
         aim: P,
+        ctrl: &mut dyn Controller,
     ) -> Result<P, EngineError> {
         let r = self.rules();
         let attempts = match self.game.units[a].strike_memory {
@@ -1661,7 +1666,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                     [min + 1.0, (min + max) / 2.0, max - 0.5].map(|dist| ua.pos + dir.scale(dist.max(0.5)))
                 })
                 .collect();
-            if let Some(p) = self.relocate(a, d, &options) {
+            let chosen = ctrl.relocate_strike_point(&self.game, a, d, &options).filter(|p| options.contains(p));
+            if let Some(p) = chosen.or_else(|| self.relocate(d, &options)) {
                 from = p;
             }
         }
@@ -1678,11 +1684,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(to)
     }
 
-    fn relocate(&mut self, a: usize, d: usize, options: &[P]) -> Option<P> {
-        // The defender's controller is not reachable from here; the defender picks the option
-        // farthest from every one of its side's models (a sensible, deterministic choice).
+    /// When the defender's controller has no preference: the option farthest from all of its
+    /// side's models (a sensible, deterministic choice).
+    fn relocate(&self, d: usize, options: &[P]) -> Option<P> {
         let side = self.game.units[d].side;
-        let _ = a;
         options.iter().copied().max_by(|x, y| {
             let fx = self
                 .game

@@ -55,7 +55,11 @@ pub fn run_test_with(rules: &Rules, t: &Test, hooks: &mut dyn Hooks) -> TestOutc
     let mut out = TestOutcome { id: t.id.0.clone(), name: t.name.clone(), failures: Vec::new(), events: Vec::new() };
     match setup(rules, t) {
         Ok((game, ids)) => play(t, game, &ids, hooks, &mut out),
-        Err(e) => out.failures.push(e),
+        // A test may expect its own set-up to be refused (bad input must give a clear error).
+        Err(e) => match &t.expect.error {
+            Some(want) if e.contains(want.as_str()) => {}
+            _ => out.failures.push(e),
+        },
     }
     out
 }
@@ -152,6 +156,13 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                         Some([x, y]) => Action::Move { to: P::new(x, y) },
                         None => {
                             error = Some(format!("step {}: move needs `to`", i - 1));
+                            break;
+                        }
+                    },
+                    TestAction::Reverse => match s.to {
+                        Some([x, y]) => Action::Reverse { to: P::new(x, y) },
+                        None => {
+                            error = Some(format!("step {}: reverse needs `to`", i - 1));
                             break;
                         }
                     },

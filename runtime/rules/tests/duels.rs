@@ -47,3 +47,22 @@ fn same_seed_same_log_different_seed_different_log() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// Two models that can never hurt each other: the game ends at the turn limit as a draw.
+#[test]
+fn a_game_that_cannot_end_is_a_declared_draw_at_the_turn_limit() {
+    let rules = rules();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut game = scenario_game(&rules, sc, &mut dice, &mut log, Some(1));
+    let disabled = rules.state("disabled").unwrap();
+    for u in &mut game.units {
+        u.states.push((disabled, u32::MAX));
+    }
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let end = engine.play(&mut Bot::default()).unwrap();
+    assert_eq!(end.winner, None);
+    assert_eq!(end.turns, rules.turn_limit);
+    assert!(end.reason.contains("turn limit"), "{}", end.reason);
+}
