@@ -1608,6 +1608,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn strike_point(
         &mut self,
         a: usize,
