@@ -351,15 +351,7 @@ fn play_cmd(
         eprintln!("error: the content has errors; fix them before playing");
         return Ok(ExitCode::from(EXIT_INVALID));
     }
-    let rules = match cav_rules::compile(rs) {
-        Ok(r) => r,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("error: ruleset {}: {e}", rs.id);
-            }
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
-    };
+    let Some(rules) = compile_rules(rs) else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let sc = match &scenario {
         Some(id) => rules.scenario(id).ok_or_else(|| {
             let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
@@ -454,15 +446,7 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
         if tests.is_empty() {
             continue;
         }
-        let rules = match cav_rules::compile(rs) {
-            Ok(r) => r,
-            Err(errors) => {
-                for e in errors {
-                    eprintln!("error: ruleset {}: {e}", rs.id);
-                }
-                return Ok(ExitCode::from(EXIT_INVALID));
-            }
-        };
+        let Some(rules) = compile_rules(rs) else { return Ok(ExitCode::from(EXIT_INVALID)) };
         for t in tests {
             let r = cav_rules::testing::run_test(&rules, t);
             if r.passed() {
@@ -498,4 +482,17 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
+}
+
+/// Compile a ruleset for the engine, printing why not when it cannot be.
+fn compile_rules(rs: &cav_content::Ruleset) -> Option<cav_rules::Rules> {
+    match cav_rules::compile(rs) {
+        Ok(r) => Some(r),
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: ruleset {}: {e}", rs.id);
+            }
+            None
+        }
+    }
 }

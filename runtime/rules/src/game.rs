@@ -903,7 +903,6 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut ground = g.ground(from);
         let retreating = unit.mission_kill;
         self.game.units[u].facing = heading;
-        let mut interrupted = false;
         while moved + 1e-9 < total {
             let g = &self.game;
             let d = step.min(total - moved);
@@ -955,7 +954,6 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Over-watch: an enemy holding its fire may stop the move here and shoot.
             if self.overwatch_check(u, ctrl).map_err(|e| e.to_string())? {
-                interrupted = true;
                 if !self.game.units[u].on_table() {
                     break;
                 }
@@ -965,7 +963,6 @@ impl<'a, 'r> Engine<'a, 'r> {
         let pos = self.game.units[u].pos;
         let states = &self.game.rules.states;
         self.game.units[u].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
-        let _ = interrupted;
         emit!(self, Event::Moved { unit: u, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
         let b = self.game.board.size;
         if retreating && (pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1]) {
@@ -1184,7 +1181,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 },
             })
         );
-        RollOut { total, natural: nat, success: success.unwrap_or(false), margin: margin.unwrap_or(0), fumble, crit }
+        RollOut { total, success: success.unwrap_or(false), margin: margin.unwrap_or(0), fumble, crit }
     }
 
     fn ten_plus(&self, k: RollKind) -> bool {
@@ -1689,23 +1686,15 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// side's models (a sensible, deterministic choice).
     fn relocate(&self, d: usize, options: &[P]) -> Option<P> {
         let side = self.game.units[d].side;
-        options.iter().copied().max_by(|x, y| {
-            let fx = self
-                .game
+        let nearest_friend = |p: P| {
+            self.game
                 .units
                 .iter()
                 .filter(|u| u.side == side && u.on_table())
-                .map(|u| u.pos.dist(*x))
-                .fold(f64::INFINITY, f64::min);
-            let fy = self
-                .game
-                .units
-                .iter()
-                .filter(|u| u.side == side && u.on_table())
-                .map(|u| u.pos.dist(*y))
-                .fold(f64::INFINITY, f64::min);
-            fx.total_cmp(&fy)
-        })
+                .map(|u| u.pos.dist(p))
+                .fold(f64::INFINITY, f64::min)
+        };
+        options.iter().copied().max_by(|x, y| nearest_friend(*x).total_cmp(&nearest_friend(*y)))
     }
 
     /// Secondary combat rolls against every model the weapon's area touches at `point`.
@@ -1999,10 +1988,7 @@ enum FireError {
 
 #[derive(Debug, Clone, Copy)]
 struct RollOut {
-    #[allow(dead_code)]
     total: i32,
-    #[allow(dead_code)]
-    natural: u32,
     success: bool,
     margin: i32,
     fumble: bool,
