@@ -953,10 +953,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 break;
             }
             // Over-watch: an enemy holding its fire may stop the move here and shoot.
-            if self.overwatch_check(u, ctrl).map_err(|e| e.to_string())? {
-                if !self.game.units[u].on_table() {
-                    break;
-                }
+            if self.overwatch_check(u, ctrl).map_err(|e| e.to_string())? && !self.game.units[u].on_table() {
+                break;
             }
         }
         let spent = spent + inch_cost.ceil() as u32;
@@ -1153,8 +1151,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
         if crit && let Some(bonus) = r.critical_bonus {
-            let (faces, v) = bonus.roll(self.dice);
-            let _ = faces;
+            let (_, v) = bonus.roll(self.dice);
             mods.push(ModApplied { source: "critical success bonus die".into(), value: v });
         }
         let total = sum + mods.iter().map(|m| m.value).sum::<i32>();
