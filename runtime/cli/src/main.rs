@@ -51,7 +51,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
-    /// Write the JSON Schemas of every document kind (draft-07, for editors) to schemas/.
+    /// Write the JSON Schemas of every document kind (draft-07, for editors) and the Luau
+    /// definitions of the hook API (cav-hooks.d.luau, for luau-lsp) to schemas/.
     #[command(
         after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
         YAML file to get completion and checking in editors that use the YAML language server."
@@ -109,6 +110,15 @@ enum Command {
         /// Print the event log of failing tests.
         #[arg(long)]
         verbose: bool,
+    },
+    /// Run Luau code in exactly the sandbox special-attribute scripts get (file, or stdin).
+    #[command(after_help = "The sandbox has table, string, math (without random), bit32, utf8, coroutine and buffer; \
+        no io, os, debug, package, load or loadstring. `require \"name\"` finds modules in the bundled \
+        packs' script roots. Memory and steps per call are capped.\n\
+        Examples:\n  cav lua script.luau\n  echo 'print(1 + 1)' | cav lua")]
+    Lua {
+        /// A file of Luau source (default: standard input).
+        file: Option<PathBuf>,
     },
     /// Show one resolved document (a model prints as its data card).
     #[command(
@@ -215,8 +225,11 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
         Command::Schema { out, check } => {
             let dir = out.unwrap_or_else(|| root.join("schemas"));
             let mut stale = Vec::new();
-            for (name, schema) in cav_format::all_schemas() {
-                let text = cav_format::render_schema(&schema);
+            let files = cav_format::all_schemas()
+                .into_iter()
+                .map(|(name, schema)| (name, cav_format::render_schema(&schema)))
+                .chain(std::iter::once(("cav-hooks.d.luau".to_owned(), cav_script::definitions())));
+            for (name, text) in files {
                 let path = dir.join(&name);
                 if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
                     continue;
@@ -274,6 +287,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             report_errors(&loaded);
             Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
         }
+        Command::Lua { file } => lua_cmd(root, file),
         Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
         Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {
@@ -370,8 +384,9 @@ fn play_cmd(
     let mut dice = cav_rules::SeededDice::new(seed);
     let mut events: Vec<cav_rules::Event> = Vec::new();
     let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
-    let mut hooks = cav_rules::hooks::NoHooks;
-    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut hooks };
+    let mut host =
+        cav_script::LuaHost::new(&rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
     let result = engine.play(&mut cav_rules::bot::Bot::default());
     let game = engine.game;
     let mut out = std::io::stdout().lock();
@@ -447,8 +462,10 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
             continue;
         }
         let Some(rules) = compile_rules(rs) else { return Ok(ExitCode::from(EXIT_INVALID)) };
+        let mut host =
+            cav_script::LuaHost::new(&rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
         for t in tests {
-            let r = cav_rules::testing::run_test(&rules, t);
+            let r = cav_rules::testing::run_test_with(&rules, t, &mut host);
             if r.passed() {
                 passed += 1;
                 let _ = writeln!(out, "test {} ... ok", r.id);
@@ -493,6 +510,41 @@ fn compile_rules(rs: &cav_content::Ruleset) -> Option<cav_rules::Rules> {
                 eprintln!("error: ruleset {}: {e}", rs.id);
             }
             None
+        }
+    }
+}
+
+fn lua_cmd(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
+    let (source, name) = match &file {
+        Some(f) => (
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?,
+            f.display().to_string(),
+        ),
+        None => {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            (s, "stdin".to_owned())
+        }
+    };
+    let loaded = load(vec![], root);
+    let roots: Vec<PathBuf> =
+        loaded.rulesets.iter().flat_map(|r| r.packs.iter().flat_map(|p| p.script_roots.clone())).collect();
+    let sandbox = cav_script::Sandbox::new(cav_script::Limits::default(), roots).map_err(|e| e.to_string())?;
+    let result = sandbox.run(&source, &name);
+    for line in sandbox.take_prints() {
+        println!("{line}");
+    }
+    match result {
+        Ok(values) => {
+            if !values.is_empty() {
+                println!("{}", values.join("\t"));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(EXIT_INVALID))
         }
     }
 }

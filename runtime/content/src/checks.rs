@@ -186,7 +186,7 @@ fn notes_options(rs: &Ruleset, e: &Entry, diags: &mut Vec<Diagnostic>) {
 /// A `script:` module must exist in the script roots of the pack that defines the document.
 fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>) {
     let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
-    let Some(pack) = rs.pack(&e.pack) else { return };
+    let Some(pack) = rs.pack(&e.script_pack) else { return };
     let rel = module.replace('.', "/");
     let found = pack
         .script_roots

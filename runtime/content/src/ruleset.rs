@@ -38,6 +38,9 @@ pub struct Entry {
     pub prov: Provenance,
     /// Typed document; `None` when the value failed validation.
     pub doc: Option<Document>,
+    /// Pack whose script roots hold the document's `script:` module: the pack that last set it
+    /// (its own, or the pack of a patch that changed it).
+    pub script_pack: String,
 }
 
 impl Entry {
@@ -256,6 +259,7 @@ impl Builder<'_> {
             value: v.clone(),
             prov: prov.clone(),
             doc: None,
+            script_pack: pack.clone(),
         });
         self.removed.push(false);
     }
@@ -369,6 +373,9 @@ impl Builder<'_> {
                 over_prov.keys.insert(rest.to_owned(), *v);
             }
             let entry = &mut self.entries[t];
+            if set.get("script").is_some() {
+                entry.script_pack = pack.clone();
+            }
             merge(&mut entry.value, &mut entry.prov, set, &over_prov, &mut String::new());
         }
     }

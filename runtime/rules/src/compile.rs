@@ -146,6 +146,10 @@ pub struct SaDef {
     pub id: String,
     pub name: String,
     pub effects: Vec<Effect>,
+    /// Lua module with the SA's behaviour and the script roots of the pack that defines it.
+    pub script: Option<(String, Vec<std::path::PathBuf>)>,
+    /// Hook points the SA declares.
+    pub hooks: Vec<f::HookPoint>,
 }
 
 #[derive(Debug, Clone)]
@@ -488,15 +492,22 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     };
 
     // Special attributes and their declarative effects.
-    let sa_docs: Vec<(String, String, Vec<f::Modifier>)> = rs
-        .of_kind(DocKind::SpecialAttribute)
-        .map(|e| match &e.doc {
-            Some(Document::SpecialAttribute(s)) => (e.id.clone(), s.name.clone(), s.modifiers.clone()),
-            _ => (e.id.clone(), e.name().to_owned(), vec![]),
-        })
-        .collect();
     let mut sas = Vec::new();
-    for (id, name, mods) in sa_docs {
+    for e in rs.of_kind(DocKind::SpecialAttribute) {
+        let Some(Document::SpecialAttribute(doc)) = &e.doc else {
+            sas.push(SaDef {
+                id: e.id.clone(),
+                name: e.name().to_owned(),
+                effects: vec![],
+                script: None,
+                hooks: vec![],
+            });
+            continue;
+        };
+        let roots = rs.pack(&e.script_pack).map(|p| p.script_roots.clone()).unwrap_or_default();
+        let (id, name, script, hooks) =
+            (e.id.clone(), doc.name.clone(), doc.script.clone().map(|m| (m, roots)), doc.hooks.clone());
+        let mods = &doc.modifiers;
         let effects = mods
             .iter()
             .map(|m| Effect {
@@ -507,7 +518,7 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
                 state: m.state.as_ref().map(|s| state_ix(&mut cx, s.as_str())),
             })
             .collect();
-        sas.push(SaDef { id, name, effects });
+        sas.push(SaDef { id, name, effects, script, hooks });
     }
 
     let role = |cx: &mut Cx, role: TableRole| -> Option<String> {

@@ -493,11 +493,24 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     fn hook(&mut self, point: HookPoint, unit: usize, mods: &mut Vec<ModApplied>) -> Result<(), EngineError> {
+        self.hook_with(point, unit, None, None, mods).map(|_| ())
+    }
+
+    /// Call the hooks at `point`; returns the reason if a hook forbids what is declared.
+    fn hook_with(
+        &mut self,
+        point: HookPoint,
+        unit: usize,
+        target: Option<usize>,
+        weapon: Option<usize>,
+        mods: &mut Vec<ModApplied>,
+    ) -> Result<Option<String>, EngineError> {
         if !self.hooks.active() {
-            return Ok(());
+            return Ok(None);
         }
-        let mut ctx = HookCtx { point, unit, modifiers: mods };
-        self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })
+        let mut ctx = HookCtx { point, unit, target, weapon, modifiers: mods, forbid: None };
+        self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })?;
+        Ok(ctx.forbid)
     }
 
     /// Play until a side wins or the turn limit is reached.
@@ -1202,15 +1215,24 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mut shots = Vec::new();
         for &w in weapons {
-            match self.game.shot(a, w, d, indirect) {
-                Shot::No(reason) => {
+            let shot = match self.game.shot(a, w, d, indirect) {
+                Shot::No(reason) => Err(reason),
+                s => match self
+                    .hook_with(HookPoint::AttackDeclare, a, Some(d), Some(w), &mut Vec::new())
+                    .map_err(FireError::Engine)?
+                {
+                    Some(reason) => Err(reason),
+                    None => Ok(s),
+                },
+            };
+            match shot {
+                Err(reason) => {
                     let weapon = self.cardr(a).weapons.get(w).map(|m| m.name.clone()).unwrap_or_default();
                     emit!(self, Event::NoAttack { unit: a, target: d, weapon, reason });
                 }
-                s => shots.push((w, s)),
+                Ok(s) => shots.push((w, s)),
             }
         }
-        self.hook(HookPoint::AttackDeclare, a, &mut Vec::new()).map_err(FireError::Engine)?;
         let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(a, d, ctrl) };
         if indirect {
             // One strike-point roll for the whole assault, at the range of the first weapon.
@@ -1492,10 +1514,10 @@ impl<'a, 'r> Engine<'a, 'r> {
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
+        self.hook_with(HookPoint::CombatTp, a, Some(d), Some(w), &mut mods)?;
         if defensive {
             mods.retain(|m| m.value <= 0); // defensive fire takes no bonuses (000 L819)
         }
-        self.hook(HookPoint::CombatTp, a, &mut mods)?;
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(2) as u32;
         let tp = r.bands[band].combat_tp;
         let out = self.roll(a, "combat", r.standard, mods, Some(tp), Some(crit_at), false);
@@ -1559,7 +1581,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let rav = self.game.rav(a, w, d);
         let av = self.cardr(d).av[self.game.column(d)] as i32;
         let mut mods = Vec::new();
-        self.hook(HookPoint::DamageCalc, a, &mut mods)?;
+        self.hook_with(HookPoint::DamageCalc, a, Some(d), Some(w), &mut mods)?;
         let rav_total = rav + mods.iter().map(|m| m.value).sum::<i32>();
         let penetrated = mos + rav_total >= av;
         let weapon = self.cardr(a).weapons[w].name.clone();
@@ -1637,7 +1659,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);
-        self.hook(HookPoint::StrikePoint, a, &mut mods)?;
+        self.hook_with(HookPoint::StrikePoint, a, Some(d), Some(w), &mut mods)?;
         let tp = r.bands[band].strike_point_tp;
         let out =
             self.roll(a, "strike-point", r.standard, mods, Some(tp), None, self.ten_plus(RollKind::StrikePointRoll));

@@ -12,8 +12,15 @@ pub struct HookCtx<'a> {
     pub point: HookPoint,
     /// The model the moment belongs to (the attacker for attack moments).
     pub unit: usize,
-    /// Modifiers of the roll or value being decided; a hook may push more.
+    /// The other model involved (the target of an attack), if any.
+    pub target: Option<usize>,
+    /// The weapon mount involved, if any.
+    pub weapon: Option<usize>,
+    /// Modifiers of the roll or value being decided; a hook may push more (normalised: positive
+    /// helps the roller).
     pub modifiers: &'a mut Vec<ModApplied>,
+    /// Set by a hook to forbid what is being declared (`attack_declare`), with the reason.
+    pub forbid: Option<String>,
 }
 
 pub trait Hooks {

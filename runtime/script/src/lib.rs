@@ -1,0 +1,8 @@
+//! The sandboxed Luau host: special-attribute behaviour from pack scripts, through the rules
+//! engine's `Hooks` trait. See `docs/modding-lua.md`.
+
+pub mod host;
+pub mod sandbox;
+
+pub use host::{LuaHost, definitions};
+pub use sandbox::{Limits, Sandbox};

@@ -1,0 +1,174 @@
+//! The sandbox every script runs in: Luau with an explicit library list, read-only libraries,
+//! no way to reach files, the clock or randomness, a memory cap and an instruction budget per
+//! call. `require` only finds modules in the pack's declared script roots, as source text.
+
+use std::cell::{Cell, RefCell};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use mlua::chunk::ChunkMode;
+use mlua::{Lua, LuaOptions, StdLib, Table, Value, VmState};
+
+/// Resource limits of a sandbox.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes the Lua state may allocate.
+    pub memory: usize,
+    /// Interrupt checks (loop iterations and calls, roughly) one call may take.
+    pub steps: u64,
+    /// Wall-clock cap of one call, as a second line of defence.
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { memory: 16 * 1024 * 1024, steps: 2_000_000, time: Duration::from_millis(100) }
+    }
+}
+
+/// Globals a script never sees (removed before the environment is frozen).
+const REMOVED: &[&str] =
+    &["loadstring", "load", "dofile", "loadfile", "getfenv", "setfenv", "collectgarbage", "gcinfo", "newproxy"];
+
+pub struct Sandbox {
+    pub lua: Lua,
+    /// Lines printed by scripts since the last `take_prints`.
+    prints: Rc<RefCell<Vec<String>>>,
+    steps: Rc<Cell<u64>>,
+    deadline: Rc<Cell<Option<Instant>>>,
+    limits: Limits,
+}
+
+/// The only module names `require` accepts: dotted lower-case paths.
+fn valid_module(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|part| {
+            !part.is_empty()
+                && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        })
+}
+
+/// Find `name` (`a.b` → `a/b.luau` or `a/b.lua`) in the script roots.
+pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
+    if !valid_module(name) {
+        return None;
+    }
+    let rel = name.replace('.', "/");
+    roots.iter().flat_map(|r| ["luau", "lua"].map(|ext| r.join(format!("{rel}.{ext}")))).find(|p| p.is_file())
+}
+
+impl Sandbox {
+    pub fn new(limits: Limits, roots: Vec<PathBuf>) -> mlua::Result<Sandbox> {
+        let libs = StdLib::TABLE
+            | StdLib::STRING
+            | StdLib::MATH
+            | StdLib::BIT
+            | StdLib::UTF8
+            | StdLib::COROUTINE
+            | StdLib::BUFFER;
+        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        let prints = Rc::new(RefCell::new(Vec::new()));
+        let g = lua.globals();
+        for name in REMOVED {
+            g.raw_set(*name, Value::Nil)?;
+        }
+        // Dice come only from the engine: no random numbers of Lua's own.
+        let math: Table = g.get("math")?;
+        math.raw_set("random", Value::Nil)?;
+        math.raw_set("randomseed", Value::Nil)?;
+        let out = prints.clone();
+        g.raw_set(
+            "print",
+            lua.create_function(move |_, args: mlua::Variadic<Value>| {
+                let line: Vec<String> =
+                    args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect();
+                out.borrow_mut().push(line.join("\t"));
+                Ok(())
+            })?,
+        )?;
+        // `require`: modules from the script roots only, loaded once, frozen.
+        let cache = lua.create_table()?;
+        let roots = Rc::new(roots);
+        g.raw_set(
+            "require",
+            lua.create_function(move |lua, name: String| {
+                if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
+                    return Ok(m);
+                }
+                let Some(path) = find_module(&roots, &name) else {
+                    return Err(mlua::Error::runtime(format!("module `{name}` not found in the pack's script roots")));
+                };
+                let value = load_module(lua, &path)?;
+                cache.raw_set(name.as_str(), value.clone())?;
+                Ok(value)
+            })?,
+        )?;
+        lua.sandbox(true)?;
+        lua.set_memory_limit(limits.memory)?;
+        let steps = Rc::new(Cell::new(0u64));
+        let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
+        let (s, d) = (steps.clone(), deadline.clone());
+        let budget = limits.steps;
+        lua.set_interrupt(move |_| {
+            let n = s.get() + 1;
+            s.set(n);
+            if n > budget {
+                return Err(mlua::Error::runtime(format!("script ran out of its budget of {budget} steps")));
+            }
+            if n % 1024 == 0 && d.get().is_some_and(|t| Instant::now() > t) {
+                return Err(mlua::Error::runtime("script ran out of time"));
+            }
+            Ok(VmState::Continue)
+        });
+        Ok(Sandbox { lua, prints, steps, deadline, limits })
+    }
+
+    /// Reset the budget before a call.
+    pub fn arm(&self) {
+        self.steps.set(0);
+        self.deadline.set(Some(Instant::now() + self.limits.time));
+    }
+
+    pub fn take_prints(&self) -> Vec<String> {
+        std::mem::take(&mut self.prints.borrow_mut())
+    }
+
+    /// Run a chunk of source text (never bytecode) under the budget; returns its results as text.
+    pub fn run(&self, source: &str, name: &str) -> mlua::Result<Vec<String>> {
+        self.arm();
+        let result = self
+            .lua
+            .load(source)
+            .set_name(format!("@{name}"))
+            .set_mode(ChunkMode::Text)
+            .into_function()
+            .and_then(|f| f.call::<mlua::MultiValue>(()))
+            .map(|values| values.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect());
+        if result.is_err() {
+            // A failed script may leave garbage near the memory cap: free it for the next one.
+            let _ = self.lua.gc_collect();
+        }
+        result
+    }
+}
+
+/// Load a module file as text in its own environment; its returned table is frozen so no other
+/// script can change it.
+pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    // Its own environment: globals it writes stay its own (the shared ones are read-only).
+    let env = lua.create_table()?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", lua.globals())?;
+    env.set_metatable(Some(meta))?;
+    let f =
+        lua.load(&text).set_name(format!("@{name}")).set_mode(ChunkMode::Text).set_environment(env).into_function()?;
+    let value: Value = f.call(())?;
+    if let Value::Table(t) = &value {
+        t.set_readonly(true);
+    }
+    Ok(value)
+}

@@ -1,0 +1,75 @@
+//! The sandbox is a security boundary: every escape attempt in this corpus must fail with an
+//! error (never crash the host, never succeed), a runaway must stop within 100 ms, and the
+//! sandbox must still work afterwards.
+
+use std::time::{Duration, Instant};
+
+use cav_script::{Limits, Sandbox};
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(Limits::default(), vec![]).expect("sandbox")
+}
+
+/// (name, chunk, text the error must contain)
+const CORPUS: &[(&str, &str, &str)] = &[
+    ("os.execute", r#"os.execute("echo pwned")"#, "os"),
+    ("io.open", r#"io.open("/etc/passwd")"#, "io"),
+    ("require os", r#"require "os""#, "not found"),
+    ("require path", r#"require "../../etc/passwd""#, "not found"),
+    ("load", r#"load("return 1")()"#, "load"),
+    ("loadstring bytecode", r#"loadstring("\27Lua")()"#, "loadstring"),
+    ("dofile", r#"dofile("/etc/passwd")"#, "dofile"),
+    ("debug", r#"debug.getinfo(1)"#, "debug"),
+    ("package", r#"package.loadlib("x", "y")"#, "package"),
+    ("math.random", r#"return math.random()"#, "random"),
+    ("math.randomseed", r#"math.randomseed(1)"#, "randomseed"),
+    ("string.rep bomb", r#"local s = string.rep("x", 1e8)"#, "memory"),
+    ("string.rep doubling", r#"local s = "x" for i = 1, 40 do s = s .. s end"#, "memory"),
+    ("table growth bomb", r#"local t = {} for i = 1, 1e9 do t[i] = i end"#, "memory"),
+    ("infinite loop", r#"while true do end"#, "budget"),
+    ("unbounded recursion", r#"local function f(n) return f(n + 1) + 1 end return f(1)"#, ""),
+    ("string metatable", r#"getmetatable("").__index.upper = function() return "pwned" end"#, "readonly"),
+    ("library write", r#"string.upper = nil"#, "readonly"),
+    (
+        "coroutine loop",
+        r#"local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end"#,
+        "budget",
+    ),
+    ("setfenv", r#"setfenv(1, {})"#, "setfenv"),
+    ("collectgarbage", r#"collectgarbage("count")"#, "collectgarbage"),
+];
+
+#[test]
+fn every_escape_attempt_is_an_error_and_the_sandbox_survives() {
+    let sb = sandbox();
+    for (name, chunk, must) in CORPUS {
+        let start = Instant::now();
+        let result = sb.run(chunk, name);
+        let took = start.elapsed();
+        let err = match result {
+            Ok(v) => panic!("{name}: escaped, returned {v:?}"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(must), "{name}: error {err:?} does not mention {must:?}");
+        assert!(took < Duration::from_secs(1), "{name}: took {took:?}");
+        assert_eq!(sb.run("return 1 + 1", "after").unwrap(), vec!["2"], "{name}: sandbox broken afterwards");
+    }
+}
+
+#[test]
+fn a_runaway_loop_stops_within_100_ms() {
+    let sb = Sandbox::new(Limits { steps: u64::MAX, ..Limits::default() }, vec![]).unwrap();
+    let start = Instant::now();
+    let err = sb.run("while true do end", "loop").unwrap_err().to_string();
+    let took = start.elapsed();
+    assert!(err.contains("time"), "{err}");
+    assert!(took < Duration::from_millis(150), "stopped after {took:?}");
+}
+
+#[test]
+fn print_goes_to_the_host_and_globals_do_not_leak_into_libraries() {
+    let sb = sandbox();
+    assert_eq!(sb.run("print('hello', 42) x = 1 return x", "p").unwrap(), vec!["1"]);
+    assert_eq!(sb.take_prints(), vec!["hello\t42"]);
+    assert_eq!(sb.run("return type(string.upper)", "s").unwrap(), vec!["function"]);
+}

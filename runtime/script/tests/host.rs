@@ -1,0 +1,106 @@
+//! The host with real rules: a failing or misbehaving handler gives an error naming the script
+//! file:line, the item and the hook — never a crash — and scripts cannot change what they see.
+
+use std::path::{Path, PathBuf};
+
+use cav_format::HookPoint;
+use cav_rules::event::ModApplied;
+use cav_rules::hooks::{HookCtx, Hooks};
+use cav_rules::{NoLog, Rules, SeededDice, setup::scenario_game};
+use cav_script::{Limits, LuaHost};
+
+fn rules() -> Rules {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    cav_rules::compile(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
+}
+
+/// Rules whose Strike SA runs `source` instead of the pack's script.
+fn with_strike_script(source: &str) -> (Rules, tempfile::TempDir) {
+    let mut rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("strike.luau"), source).unwrap();
+    let strike = rules.sas.iter_mut().find(|s| s.id == "strike").unwrap();
+    strike.script = Some(("strike".into(), vec![PathBuf::from(dir.path())]));
+    (rules, dir)
+}
+
+/// Call the attack_declare hook of red's Medium MACs (which carry Strike) against blue.
+fn declare(rules: &Rules) -> Result<(Vec<ModApplied>, Option<String>), String> {
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(rules, Limits::default())?;
+    let mut mods = Vec::new();
+    let mut ctx = HookCtx {
+        point: HookPoint::AttackDeclare,
+        unit: 1,
+        target: Some(0),
+        weapon: Some(0),
+        modifiers: &mut mods,
+        forbid: None,
+    };
+    host.call(&game, &mut ctx)?;
+    let forbid = ctx.forbid.take();
+    Ok((mods, forbid))
+}
+
+#[test]
+fn the_pack_script_allows_cavs_as_targets() {
+    let (mods, forbid) = declare(&rules()).unwrap();
+    assert!(mods.is_empty());
+    assert_eq!(forbid, None);
+}
+
+#[test]
+fn a_handler_error_names_file_line_item_and_hook() {
+    let (rules, _d) =
+        with_strike_script("local m = {}\nfunction m.attack_declare(ctx)\n  error('boom')\nend\nreturn m\n");
+    let err = declare(&rules).unwrap_err();
+    assert!(err.starts_with("Strike (attack_declare): "), "{err}");
+    assert!(err.contains("strike.luau:3"), "{err}");
+    assert!(err.contains("boom"), "{err}");
+}
+
+#[test]
+fn a_handler_returning_a_value_is_an_error() {
+    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) return 5 end }");
+    let err = declare(&rules).unwrap_err();
+    assert!(err.contains("a handler returns nothing, but it returned a"), "{err}");
+}
+
+#[test]
+fn scripts_cannot_change_what_they_see() {
+    for (what, body) in [
+        ("the model", "ctx.target.damage = 0"),
+        ("the context", "ctx.point = 'x'"),
+        ("a library", "string.upper = nil"),
+        ("its own module table", "local me = require('strike') me.attack_declare = nil"),
+    ] {
+        let (rules, _d) = with_strike_script(&format!("return {{ attack_declare = function(ctx) {body} end }}"));
+        let err = declare(&rules).unwrap_err();
+        assert!(err.contains("readonly") || err.contains("read-only"), "{what}: {err}");
+    }
+}
+
+#[test]
+fn a_runaway_handler_is_stopped() {
+    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) while true do end end }");
+    let start = std::time::Instant::now();
+    let err = declare(&rules).unwrap_err();
+    assert!(err.contains("budget") || err.contains("time"), "{err}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+}
+
+#[test]
+fn a_module_that_is_not_a_table_is_refused_at_load() {
+    let (rules, _d) = with_strike_script("return 42");
+    let err = declare(&rules).unwrap_err();
+    assert!(err.contains("not a table of handlers"), "{err}");
+}
+
+#[test]
+fn modifiers_come_back_in_the_rules_convention() {
+    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) ctx.add_modifier('test', 2) end }");
+    let (mods, _) = declare(&rules).unwrap();
+    assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
+}
