@@ -111,6 +111,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Destroyed { unit } => format!("    {} is destroyed", name(g, *unit)),
         Event::LeftBoard { unit } => format!("    {} leaves the board", name(g, *unit)),
+        Event::ScriptPrint { unit, text } => format!("      [script, {}] {text}", name(g, *unit)),
         Event::ActivationEnd { .. } | Event::TurnEnd { .. } => return None,
         Event::GameEnd { winner, turns, reason } => {
             format!(

@@ -505,12 +505,36 @@ impl<'a, 'r> Engine<'a, 'r> {
         weapon: Option<usize>,
         mods: &mut Vec<ModApplied>,
     ) -> Result<Option<String>, EngineError> {
-        if !self.hooks.active() {
+        if !self.hooks.wants(point) {
             return Ok(None);
         }
-        let mut ctx = HookCtx { point, unit, target, weapon, modifiers: mods, forbid: None };
+        let mut ctx = HookCtx { point, unit, target, weapon, modifiers: mods, forbid: None, value: None };
         self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })?;
-        Ok(ctx.forbid)
+        let forbid = ctx.forbid;
+        for text in self.hooks.take_prints() {
+            emit!(self, Event::ScriptPrint { unit, text });
+        }
+        Ok(forbid)
+    }
+
+    /// `attack_targets`: hooks may shrink the area (never grow it) and add to the attack's RAV.
+    fn hook_area(&mut self, a: usize, aimed: Option<usize>, w: usize, radius: f64) -> Result<(f64, i32), EngineError> {
+        if !self.hooks.wants(HookPoint::AttackTargets) {
+            return Ok((radius, 0));
+        }
+        let mut mods = Vec::new();
+        let mut ctx = HookCtx {
+            point: HookPoint::AttackTargets,
+            unit: a,
+            target: aimed,
+            weapon: Some(w),
+            modifiers: &mut mods,
+            forbid: None,
+            value: Some(radius),
+        };
+        self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })?;
+        let r = ctx.value.unwrap_or(radius).clamp(0.0, radius);
+        Ok((r, mods.iter().map(|m| m.value).sum()))
     }
 
     /// Play until a side wins or the turn limit is reached.
@@ -1240,7 +1264,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let target_pos = self.game.units[d].pos;
             let point = self.strike_point(a, d, first, band, distance, target_pos, ctrl).map_err(FireError::Engine)?;
             for (w, _) in shots {
-                self.area_attack(a, w, point).map_err(FireError::Engine)?;
+                self.area_attack(a, w, point, Some(d)).map_err(FireError::Engine)?;
             }
             return self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine);
         }
@@ -1575,6 +1599,10 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// A hit: margin + RAV against AV, then the damage table.
     fn hit(&mut self, a: usize, w: usize, d: usize, margin: i32) -> Result<(), EngineError> {
+        self.hit_with(a, w, d, margin, 0)
+    }
+
+    fn hit_with(&mut self, a: usize, w: usize, d: usize, margin: i32, extra_rav: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let reduce = self.cardr(d).damage_result;
         let mos = (margin - reduce).max(0);
@@ -1582,7 +1610,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let av = self.cardr(d).av[self.game.column(d)] as i32;
         let mut mods = Vec::new();
         self.hook_with(HookPoint::DamageCalc, a, Some(d), Some(w), &mut mods)?;
-        let rav_total = rav + mods.iter().map(|m| m.value).sum::<i32>();
+        let rav_total = rav + extra_rav + mods.iter().map(|m| m.value).sum::<i32>();
         let penetrated = mos + rav_total >= av;
         let weapon = self.cardr(a).weapons[w].name.clone();
         emit!(self, Event::Hit { unit: a, target: d, weapon, margin: mos, rav: rav_total, av, penetrated });
@@ -1717,7 +1745,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// Secondary combat rolls against every model the weapon's area touches at `point`.
-    fn area_attack(&mut self, a: usize, w: usize, point: P) -> Result<(), EngineError> {
+    fn area_attack(&mut self, a: usize, w: usize, point: P, aimed: Option<usize>) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(a).weapons[w];
         let max = m.range * r.bands.last().map_or(1.0, |b| b.multiplier);
@@ -1725,7 +1753,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         if point.dist(from) - self.cardr(a).base_radius > max {
             return Ok(()); // drifted beyond the weapon's reach
         }
-        let radius = m.aoe;
+        // The aimed model counts as the target only if the final point lies on its base.
+        let aimed = aimed.filter(|&d| self.game.units[d].pos.dist(point) <= self.cardr(d).base_radius);
+        let (radius, extra_rav) = self.hook_area(a, aimed, w, m.aoe)?;
         let name = m.name.clone();
         let victims: Vec<usize> = (0..self.game.units.len())
             .filter(|&i| {
@@ -1772,7 +1802,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             );
             self.state_test(a, w, d)?;
             if out.success {
-                self.hit(a, w, d, out.margin)?;
+                self.hit_with(a, w, d, out.margin, extra_rav)?;
             }
         }
         Ok(())

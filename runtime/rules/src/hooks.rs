@@ -21,13 +21,25 @@ pub struct HookCtx<'a> {
     pub modifiers: &'a mut Vec<ModApplied>,
     /// Set by a hook to forbid what is being declared (`attack_declare`), with the reason.
     pub forbid: Option<String>,
+    /// A value the moment lets hooks change (`attack_targets`: the area's radius in inches; a
+    /// hook may only lower it). `None` where nothing may be changed.
+    pub value: Option<f64>,
 }
 
 pub trait Hooks {
     /// False when no item has a handler: the engine then skips building contexts at all.
     fn active(&self) -> bool;
+    /// Whether any item handles `point` (the engine skips the call otherwise).
+    fn wants(&self, point: HookPoint) -> bool {
+        let _ = point;
+        self.active()
+    }
     /// Called at `ctx.point`; an error stops the game cleanly with its message.
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String>;
+    /// Lines the scripts printed since the last call; the engine puts them in the event log.
+    fn take_prints(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// No scripted behaviour: the declarative effects in the packs still apply.

@@ -15,3 +15,12 @@ fn every_hook_point_is_in_the_definitions() {
         assert!(d.contains(&format!("\t{}: ((ctx: CavContext) -> ())?,", cav_script::host::hook_name(*p))));
     }
 }
+
+/// Hook names are the serde names of `HookPoint`, which the packs' `hooks:` lists use.
+#[test]
+fn hook_names_match_the_schema_names() {
+    for p in cav_script::host::HOOK_POINTS {
+        let serde = serde_json::to_value(p).unwrap();
+        assert_eq!(serde.as_str().unwrap(), cav_script::host::hook_name(*p));
+    }
+}

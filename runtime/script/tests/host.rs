@@ -38,6 +38,7 @@ fn declare(rules: &Rules) -> Result<(Vec<ModApplied>, Option<String>), String> {
         weapon: Some(0),
         modifiers: &mut mods,
         forbid: None,
+        value: None,
     };
     host.call(&game, &mut ctx)?;
     let forbid = ctx.forbid.take();
@@ -103,4 +104,21 @@ fn modifiers_come_back_in_the_rules_convention() {
     let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) ctx.add_modifier('test', 2) end }");
     let (mods, _) = declare(&rules).unwrap();
     assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
+}
+
+#[test]
+fn print_in_a_handler_goes_to_the_event_log() {
+    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) print('declared', ctx.point) end }");
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut dice = SeededDice::new(3);
+    let mut log = Vec::new();
+    let game = scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
+    engine.play(&mut cav_rules::bot::Bot::default()).unwrap();
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, cav_rules::Event::ScriptPrint { text, .. } if text == "declared\tattack_declare")),
+        "no script print in the log"
+    );
 }
