@@ -125,3 +125,31 @@ fn cav_test_runs_the_quickstart_examples() {
     let last = text.lines().last().unwrap();
     assert!(last.ends_with(" passed, 0 failed"), "{last}");
 }
+
+#[test]
+fn cav_lua_rejects_escapes_quickly_with_exit_1() {
+    use std::io::Write;
+    for chunk in [
+        "os.execute('echo pwned')",
+        "io.open('/etc/passwd')",
+        "require 'os'",
+        "while true do end",
+        "string.rep('x', 1e9)",
+    ] {
+        let start = std::time::Instant::now();
+        let mut child = cav()
+            .arg("lua")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(chunk.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{chunk}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "), "{chunk}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(3), "{chunk} took {:?}", start.elapsed());
+    }
+    let out = cav().args(["lua"]).stdin(std::process::Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
