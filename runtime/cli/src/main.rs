@@ -98,6 +98,33 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Watch packs and scripts; on every save reload, swap in valid rules at once, keep the last
+    /// good ones when a save breaks something.
+    #[command(
+        after_help = "Each reload prints one line starting `reloaded` (what changed, milliseconds from the file \
+        event to the new rules being live) or, after the located diagnostics, one starting `kept last good`.\n\
+        Examples:\n  cav watch\n  cav watch --run stand-and-fight --seed 3     replay and show what the edit changed\n  \
+        cav watch --test                              re-run the scenario tests on every save"
+    )]
+    Watch {
+        /// Packs or content roots (default: content/ and mods/).
+        paths: Vec<PathBuf>,
+        /// Ruleset to compile and play.
+        #[arg(long, default_value = "quickstart")]
+        ruleset: String,
+        /// After each reload, replay this scenario and compare the outcome with the previous rules.
+        #[arg(long, value_name = "SCENARIO", conflicts_with = "test")]
+        run: Option<String>,
+        /// Seed of the replay.
+        #[arg(long, default_value_t = 1, requires = "run")]
+        seed: u64,
+        /// After each reload, re-run the packs' scenario tests.
+        #[arg(long)]
+        test: bool,
+        /// Quiet period in milliseconds after the last file event before reloading.
+        #[arg(long, default_value_t = 20)]
+        debounce_ms: u64,
+    },
     /// Run the scenario tests (`kind: test` documents) of packs and print `N passed, N failed`.
     #[command(after_help = "With no arguments: the tests of every bundled pack and mod.\n\
         Examples:\n  cav test\n  cav test content/cav-quickstart\n  cav test --filter damage")]
@@ -288,6 +315,27 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
         }
         Command::Lua { file } => lua_cmd(root, file),
+        Command::Watch { paths, ruleset, run, seed, test, debounce_ms } => {
+            let after = match (run, test) {
+                (Some(scenario), _) => cav_watch::After::Run { scenario, seed },
+                (None, true) => cav_watch::After::Test,
+                (None, false) => cav_watch::After::Nothing,
+            };
+            let opts = cav_watch::WatchOptions {
+                paths,
+                library: library(root),
+                extra: vec![root.join("scripts")],
+                ruleset,
+                after,
+                debounce: std::time::Duration::from_millis(debounce_ms),
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let flag = stop.clone();
+            ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
+                .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+            cav_watch::watch(&opts, &mut std::io::stdout(), stop)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
         Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {

@@ -21,6 +21,7 @@ pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
             }
         }
     }
+    notes_options(rs, &mut diags);
     diags
 }
 
@@ -152,12 +153,10 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
         }
         _ => {}
     }
-    notes_options(rs, e, diags);
 }
 
 /// A note that names a ruleset option must name one that exists.
-fn notes_options(rs: &Ruleset, e: &Entry, diags: &mut Vec<Diagnostic>) {
-    let Some(notes) = e.value.get("notes").and_then(|n| n.as_array()) else { return };
+fn notes_options(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
     let options: Vec<String> = rs
         .of_kind(DocKind::Ruleset)
         .filter_map(|r| match &r.doc {
@@ -166,6 +165,13 @@ fn notes_options(rs: &Ruleset, e: &Entry, diags: &mut Vec<Diagnostic>) {
         })
         .flatten()
         .collect();
+    for e in rs.entries() {
+        note_options(e, &options, diags);
+    }
+}
+
+fn note_options(e: &Entry, options: &[String], diags: &mut Vec<Diagnostic>) {
+    let Some(notes) = e.value.get("notes").and_then(|n| n.as_array()) else { return };
     for (i, n) in notes.iter().enumerate() {
         if let Some(opt) = n.get("option").and_then(|o| o.as_str())
             && !options.iter().any(|o| o == opt)

@@ -30,7 +30,7 @@ pub struct Loc {
 }
 
 /// One file read by the loader, kept for rendering diagnostics and for `--explain`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     pub path: PathBuf,
     /// Path as shown to the user (relative to the working directory when possible).
@@ -54,7 +54,7 @@ impl SourceFile {
 }
 
 /// All files read in one load.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Sources {
     files: Vec<SourceFile>,
 }

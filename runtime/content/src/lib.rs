@@ -65,9 +65,16 @@ fn enclosing_pack(file: &Path) -> Option<PathBuf> {
 
 /// Load and validate content.
 pub fn load(opts: &LoadOptions) -> Loaded {
-    let mut sources = Sources::default();
+    load_cached(opts, &mut pack::Cache::default())
+}
+
+/// Load and validate content, reusing what `cache` holds from earlier loads: files whose text is
+/// unchanged are not parsed again, and the schema validators are compiled once.
+pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let mut diags = Vec::new();
-    let validators = schema::Validators::new();
+    if cache.validators.is_none() {
+        cache.validators = Some(schema::Validators::new());
+    }
 
     // 1. Find pack directories: requested ones first, then the library.
     let mut requested_dirs = Vec::new();
@@ -119,7 +126,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
             continue;
         }
         let mut local = Vec::new();
-        let Some(p) = pack::read_manifest(dir, &mut sources, &validators, &mut local) else {
+        let Some(p) = pack::read_manifest(dir, cache, &mut local) else {
             if is_requested {
                 diags.extend(local);
             }
@@ -160,14 +167,15 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     }
     let mut documents = 0;
     for &i in &needed {
-        pack::read_documents(&mut packs[i], &mut sources, &mut diags);
+        pack::read_documents(&mut packs[i], cache, &mut diags);
         documents += packs[i].docs.len();
     }
 
     // 4. Build and check each ruleset.
+    let validators = cache.validators.as_ref().expect("set above");
     let mut rulesets = Vec::new();
     for set in &sets {
-        let (rs, d) = ruleset::build(&packs, set, &validators);
+        let (rs, d) = ruleset::build(&packs, set, validators);
         diags.extend(d);
         diags.extend(checks::run(&rs));
         rulesets.push(rs);
@@ -176,10 +184,11 @@ pub fn load(opts: &LoadOptions) -> Loaded {
     let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();
     for &i in requested.difference(&in_sets) {
         let set = pack::LoadSet { root: i, order: vec![i] };
-        let (_, d) = ruleset::build(&packs, &set, &validators);
+        let (_, d) = ruleset::build(&packs, &set, validators);
         diags.extend(d);
     }
 
+    let sources = cache.sources.clone();
     if !only_files.is_empty() {
         diags.retain(|d| {
             let path = d.file.map(|f| sources.get(f).path.canonicalize().unwrap_or_default());

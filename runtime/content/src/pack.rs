@@ -52,7 +52,42 @@ pub struct Pack {
 }
 
 /// Read a file as UTF-8 text within the size limit; problems become diagnostics.
-pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+/// Files read and parsed by earlier loads, so a reload reads every file but parses only those
+/// whose text changed (watch mode), and the schema validators compiled once.
+#[derive(Default)]
+pub struct Cache {
+    pub sources: Sources,
+    by_path: std::collections::HashMap<PathBuf, FileId>,
+    parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
+    pub(crate) validators: Option<crate::schema::Validators>,
+}
+
+impl Cache {
+    /// The file id of this text: the earlier one when the file has not changed.
+    fn add(&mut self, path: &Path, text: String) -> FileId {
+        if let Some(&f) = self.by_path.get(path)
+            && *self.sources.get(f).text == *text
+        {
+            return f;
+        }
+        let f = self.sources.add(path, Arc::from(text));
+        self.by_path.insert(path.to_owned(), f);
+        f
+    }
+
+    /// Parse a file once; later loads of the unchanged file reuse the result.
+    fn parse(&mut self, file: FileId) -> Result<Vec<YamlDoc>, Vec<Diagnostic>> {
+        if let Some(r) = self.parsed.get(&file) {
+            return r.clone();
+        }
+        let text = self.sources.get(file).text.clone();
+        let r = yaml::parse(&text, file);
+        self.parsed.insert(file, r.clone());
+        r
+    }
+}
+
+pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| {
         Box::new(match pack {
             Some(p) => d.pack(p),
@@ -75,7 +110,7 @@ pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Resu
     let bytes = std::fs::read(path)
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(sources.add(path, Arc::from(text))),
+        Ok(text) => Ok(cache.add(path, text)),
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
@@ -83,7 +118,7 @@ pub fn read_text(path: &Path, sources: &mut Sources, pack: Option<&str>) -> Resu
             let line = prefix.matches('\n').count() as u32 + 1;
             let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
             // Keep the readable part so the caret can point at the bad byte.
-            let file = sources.add(path, Arc::from(String::from_utf8_lossy(&bytes).into_owned()));
+            let file = cache.sources.add(path, Arc::from(String::from_utf8_lossy(&bytes).into_owned()));
             let pos = crate::diag::Pos { line, col };
             Err(with_pack(
                 Diagnostic::error("encoding", format!("invalid UTF-8 at byte {good}"))
@@ -157,23 +192,17 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
 }
 
 /// Read a pack directory's manifest; documents are read later, only for packs that are needed.
-pub fn read_manifest(
-    dir: &Path,
-    sources: &mut Sources,
-    validators: &crate::schema::Validators,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Pack> {
+pub fn read_manifest(dir: &Path, cache: &mut Cache, diags: &mut Vec<Diagnostic>) -> Option<Pack> {
     let dir_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mpath = dir.join("pack.yaml");
-    let file = match read_text(&mpath, sources, Some(&dir_name)) {
+    let file = match read_text(&mpath, cache, Some(&dir_name)) {
         Ok(f) => f,
         Err(d) => {
             diags.push(*d);
             return None;
         }
     };
-    let text = sources.get(file).text.clone();
-    let docs = match yaml::parse(&text, file) {
+    let docs = match cache.parse(file) {
         Ok(d) => d,
         Err(errs) => {
             diags.extend(errs.into_iter().map(|d| d.pack(dir_name.clone())));
@@ -190,11 +219,11 @@ pub fn read_manifest(
         return None;
     };
     let before = diags.len();
-    validators.check_manifest(&doc, &dir_name, diags);
+    cache.validators.get_or_insert_with(crate::schema::Validators::new).check_manifest(&doc, &dir_name, diags);
     if diags.len() > before {
         return None;
     }
-    let manifest: Manifest = match serde_json::from_value(doc.value.clone()) {
+    let manifest: Manifest = match serde_json::from_value((*doc.value).clone()) {
         Ok(m) => m,
         Err(e) => {
             diags.push(Diagnostic::error("schema", format!("pack.yaml: {e}")).at(Some(doc.root)).pack(dir_name));
@@ -263,7 +292,7 @@ pub fn read_manifest(
 }
 
 /// Read every YAML document below the pack directory (except `pack.yaml`).
-pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Diagnostic>) {
+pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagnostic>) {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by_file_name() {
         match entry {
@@ -291,15 +320,14 @@ pub fn read_documents(pack: &mut Pack, sources: &mut Sources, diags: &mut Vec<Di
         }
     }
     for path in files {
-        let file = match read_text(&path, sources, Some(&pack.id)) {
+        let file = match read_text(&path, cache, Some(&pack.id)) {
             Ok(f) => f,
             Err(d) => {
                 diags.push(*d);
                 continue;
             }
         };
-        let text = sources.get(file).text.clone();
-        match yaml::parse(&text, file) {
+        match cache.parse(file) {
             Ok(docs) if docs.is_empty() || docs.iter().all(|d| d.value.is_null()) => diags.push(
                 Diagnostic::error("empty-file", "file holds no document")
                     .in_file(file)

@@ -2,6 +2,7 @@
 //! inheritance, patches across packs, per-field provenance, schema validation and typed decoding.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use cav_format::{DocKind, Document, PackKind};
 use semver::Version;
@@ -33,9 +34,9 @@ pub struct Entry {
     pub file: FileId,
     pub root: Loc,
     /// Resolved value (inheritance and patches applied).
-    pub value: Value,
+    pub value: Arc<Value>,
     /// File:line:col that set each value, by JSON pointer.
-    pub prov: Provenance,
+    pub prov: Arc<Provenance>,
     /// Typed document; `None` when the value failed validation.
     pub doc: Option<Document>,
     /// Pack whose script roots hold the document's `script:` module: the pack that last set it
@@ -302,15 +303,15 @@ impl Builder<'_> {
         }
         self.resolve_extends(pi, visible, chain);
         chain.pop();
-        let mut value = self.entries[pi].value.clone();
-        let mut prov = self.entries[pi].prov.clone();
+        let mut value = (*self.entries[pi].value).clone();
+        let mut prov = (*self.entries[pi].prov).clone();
         if let Some(o) = value.as_object_mut() {
             o.remove("extends");
         }
         let child = &self.entries[i];
         merge(&mut value, &mut prov, &child.value, &child.prov, &mut String::new());
-        self.entries[i].value = value;
-        self.entries[i].prov = prov;
+        self.entries[i].value = Arc::new(value);
+        self.entries[i].prov = Arc::new(prov);
     }
 
     fn apply_patch(&mut self, p: usize, raw: &RawDoc, visible: &BTreeSet<String>) {
@@ -319,7 +320,7 @@ impl Builder<'_> {
         if !self.validators.check(DocKind::Patch, &raw.doc.value, prov, &pack, &mut self.diags) {
             return;
         }
-        let patch: cav_format::Patch = match serde_json::from_value(strip_meta(raw.doc.value.clone())) {
+        let patch: cav_format::Patch = match serde_json::from_value(strip_meta((*raw.doc.value).clone())) {
             Ok(p) => p,
             Err(e) => {
                 self.diags.push(Diagnostic::error("schema", e.to_string()).at(Some(raw.doc.root)).pack(pack));
@@ -348,7 +349,7 @@ impl Builder<'_> {
         }
         for (i, ptr) in patch.remove.iter().enumerate() {
             let entry = &mut self.entries[t];
-            if !remove_at(&mut entry.value, &mut entry.prov, ptr) {
+            if !remove_at(Arc::make_mut(&mut entry.value), Arc::make_mut(&mut entry.prov), ptr) {
                 let at = format!("/remove/{i}");
                 self.diags.push(
                     Diagnostic::error(
@@ -376,7 +377,7 @@ impl Builder<'_> {
             if set.get("script").is_some() {
                 entry.script_pack = pack.clone();
             }
-            merge(&mut entry.value, &mut entry.prov, set, &over_prov, &mut String::new());
+            merge(Arc::make_mut(&mut entry.value), Arc::make_mut(&mut entry.prov), set, &over_prov, &mut String::new());
         }
     }
 
@@ -388,7 +389,7 @@ impl Builder<'_> {
             if !self.validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut self.diags) {
                 continue;
             }
-            match Document::decode(e.kind, strip_meta(e.value.clone())) {
+            match Document::decode(e.kind, strip_meta((*e.value).clone())) {
                 Ok(d) => e.doc = Some(d),
                 Err(err) => self.diags.push(
                     Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))

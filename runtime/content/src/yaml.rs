@@ -37,11 +37,12 @@ impl Provenance {
     }
 }
 
-/// One YAML document of a file.
+/// One YAML document of a file. Shared (`Arc`) so a cached parse and every ruleset built from it
+/// hold the same value; a document is copied only when inheritance or a patch changes it.
 #[derive(Debug, Clone)]
 pub struct YamlDoc {
-    pub value: Value,
-    pub prov: Provenance,
+    pub value: std::sync::Arc<Value>,
+    pub prov: std::sync::Arc<Provenance>,
     /// Location of the document's root node.
     pub root: Loc,
 }
@@ -69,7 +70,7 @@ pub fn parse(text: &str, file: FileId) -> Result<Vec<YamlDoc>, Vec<Diagnostic>> 
         let mut prov = Provenance::default();
         let mut ptr = String::new();
         let value = convert(doc, file, &mut ptr, &mut prov, &mut errors);
-        out.push(YamlDoc { value, root: loc(doc, file), prov });
+        out.push(YamlDoc { value: std::sync::Arc::new(value), root: loc(doc, file), prov: std::sync::Arc::new(prov) });
     }
     if errors.is_empty() { Ok(out) } else { Err(errors) }
 }

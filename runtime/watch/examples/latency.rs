@@ -1,0 +1,87 @@
+//! Save-to-live latency of `cav watch` on the bundled content: repeated edits of one unit file and
+//! of one Lua script, timed from the write to the `reloaded` line. Prints median and 95th percentile.
+//! `cargo run --release -p cav-watch --example latency -- 30`
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use cav_watch::{After, LineSink, WatchOptions, watch};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).unwrap();
+        }
+    }
+}
+
+fn percentile(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+fn main() {
+    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(30);
+    let dir = tempfile::tempdir().unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for d in ["content", "mods", "scripts"] {
+        copy_dir(&repo.join(d), &dir.path().join(d));
+    }
+    let root = dir.path().to_owned();
+    let opts = WatchOptions {
+        paths: vec![],
+        library: vec![root.join("content"), root.join("mods")],
+        extra: vec![root.join("scripts")],
+        ruleset: "quickstart".into(),
+        after: After::Nothing,
+        debounce: Duration::from_millis(20),
+    };
+    let (tx, rx) = mpsc::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let t = std::thread::spawn(move || watch(&opts, &mut LineSink::new(tx), flag).unwrap());
+    let wait = |prefix: &str| loop {
+        let (at, line) = rx.recv_timeout(Duration::from_secs(20)).expect("watcher output");
+        if line.starts_with(prefix) {
+            return (at, line);
+        }
+    };
+    wait("watching");
+    let card = root.join("content/cav-quickstart/models/dictator-b.yaml");
+    let script = root.join("scripts/cav-quickstart/strike.luau");
+    let (card_text, script_text) = (std::fs::read_to_string(&card).unwrap(), std::fs::read_to_string(&script).unwrap());
+    for (name, path, base) in [("unit file", &card, &card_text), ("Lua script", &script, &script_text)] {
+        let mut save_to_live = Vec::new();
+        let mut reported = Vec::new();
+        for i in 0..n {
+            std::thread::sleep(Duration::from_millis(60)); // let the previous burst settle
+            let edited = if path == &card {
+                base.replace("\ntv: 800\n", &format!("\ntv: {}\n", 801 + i))
+            } else {
+                format!("{base}-- edit {i}\n")
+            };
+            let saved = Instant::now();
+            std::fs::write(path, edited).unwrap();
+            let (at, line) = wait("reloaded");
+            save_to_live.push((at - saved).as_secs_f64() * 1e3);
+            if let Some(ms) = line.rsplit(" in ").next().and_then(|t| t.trim_end_matches(" ms").parse::<f64>().ok()) {
+                reported.push(ms);
+            }
+        }
+        println!(
+            "{name}: save-to-live median {:.1} ms, p95 {:.1} ms (reported event-to-live median {:.1} ms) over {n} edits",
+            percentile(&mut save_to_live.clone(), 0.5),
+            percentile(&mut save_to_live, 0.95),
+            percentile(&mut reported, 0.5),
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    t.join().unwrap();
+}

@@ -1,0 +1,317 @@
+//! Hot reload: watch packs and scripts, reload on save, swap in valid rules at once, keep the
+//! last good rules (and scripts) when a save breaks something, and show what changed.
+//!
+//! The loop blocks on the watcher's channel (no busy waiting) and checks a stop flag between
+//! waits, so Ctrl-C ends it cleanly.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use cav_content::{LoadOptions, Loaded, pack::Cache};
+use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, setup::scenario_game};
+use cav_script::{Limits, LuaHost};
+use notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+
+/// What to do after each successful reload.
+#[derive(Debug, Clone, Default)]
+pub enum After {
+    #[default]
+    Nothing,
+    /// Replay this scenario with this seed and report what changed in the outcome.
+    Run { scenario: String, seed: u64 },
+    /// Re-run the packs' scenario tests and report the pass/fail change.
+    Test,
+}
+
+#[derive(Debug, Clone)]
+pub struct WatchOptions {
+    /// Packs or content roots to load (default: the library).
+    pub paths: Vec<PathBuf>,
+    /// Content roots searched for dependencies.
+    pub library: Vec<PathBuf>,
+    /// Extra directories to watch (script roots outside the packs).
+    pub extra: Vec<PathBuf>,
+    /// Ruleset whose rules are compiled and played.
+    pub ruleset: String,
+    pub after: After,
+    /// Quiet period after the last file event before reloading.
+    pub debounce: Duration,
+}
+
+/// The rules currently live: replaced whole by a valid reload, never by a broken one.
+struct Live {
+    loaded: Loaded,
+    #[allow(dead_code)] // held so the live rules and scripts outlive every reload attempt
+    rules: Rules,
+    #[allow(dead_code)]
+    host: LuaHost,
+    outcome: Option<Outcome>,
+    tests: Option<(usize, usize)>,
+}
+
+/// The outcome of a replay, for comparing two versions of the rules.
+#[derive(Debug, Clone)]
+struct Outcome {
+    winner: Option<String>,
+    turns: u32,
+    damage: Vec<u32>,
+    events: Vec<Event>,
+}
+
+fn is_content_file(p: &Path) -> bool {
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") || name.contains(".tmp") {
+        return false; // editor temp, swap and backup files
+    }
+    matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "lua" | "luau"))
+}
+
+/// Build the live rules from a load: content valid, ruleset compiles, scripts load. On failure,
+/// the reasons beyond the load's own diagnostics.
+fn build(loaded: &Loaded, ruleset: &str) -> Result<(Rules, LuaHost), Vec<String>> {
+    if loaded.error_count() > 0 {
+        return Err(vec![]);
+    }
+    let Some(rs) = loaded.rulesets.iter().find(|r| r.id == ruleset || r.id == format!("cav-{ruleset}")) else {
+        return Err(vec![format!("no ruleset `{ruleset}`")]);
+    };
+    let rules = cav_rules::compile(rs)?;
+    let host = LuaHost::new(&rules, Limits::default()).map_err(|e| vec![format!("scripts: {e}")])?;
+    Ok((rules, host))
+}
+
+fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Result<Outcome, String> {
+    let sc = rules.scenario(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
+    let mut dice = SeededDice::new(seed);
+    let mut events = Vec::new();
+    let game = scenario_game(rules, sc, &mut dice, &mut events, Some(seed));
+    let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: host };
+    let end = engine.play(&mut Bot::default()).map_err(|e| e.to_string())?;
+    let winner = end.winner.map(|w| engine.game.sides[w].clone());
+    Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events })
+}
+
+fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize, usize) {
+    let (mut pass, mut fail) = (0, 0);
+    for rs in live_loaded.rulesets.iter().filter(|r| r.id == rules.id) {
+        for e in rs.of_kind(cav_format::DocKind::Test) {
+            if let Some(cav_format::Document::Test(t)) = &e.doc
+                && t.ruleset.as_str() == rules.id
+            {
+                if cav_rules::testing::run_test_with(rules, t, host).passed() {
+                    pass += 1;
+                } else {
+                    fail += 1;
+                }
+            }
+        }
+    }
+    (pass, fail)
+}
+
+/// Documents whose resolved value differs between two loads: `changed`, `added`, `removed`.
+fn changes(old: &Loaded, new: &Loaded, ruleset: &str) -> String {
+    let index = |l: &Loaded| -> BTreeMap<(String, String), Arc<serde_json::Value>> {
+        l.rulesets
+            .iter()
+            .filter(|r| r.id == ruleset || r.id == format!("cav-{ruleset}"))
+            .flat_map(|r| r.entries().map(|e| ((e.kind.tag().to_owned(), e.id.clone()), e.value.clone())))
+            .collect()
+    };
+    let (a, b) = (index(old), index(new));
+    let mut parts = Vec::new();
+    for (k, v) in &b {
+        match a.get(k) {
+            None => parts.push(format!("+{} {}", k.0, k.1)),
+            Some(old) if old != v => parts.push(format!("{} {}", k.0, k.1)),
+            _ => {}
+        }
+    }
+    for k in a.keys().filter(|k| !b.contains_key(*k)) {
+        parts.push(format!("-{} {}", k.0, k.1));
+    }
+    if parts.is_empty() {
+        return "no document changed".into();
+    }
+    let n = parts.len();
+    parts.truncate(6);
+    format!("{}{}", parts.join(", "), if n > 6 { format!(" and {} more", n - 6) } else { String::new() })
+}
+
+fn compare(out: &mut dyn Write, old: Option<&Outcome>, new: &Outcome) {
+    let _ = writeln!(
+        out,
+        "  replay: winner {}, {} turns, damage {:?}",
+        new.winner.as_deref().unwrap_or("none"),
+        new.turns,
+        new.damage
+    );
+    let Some(old) = old else { return };
+    if old.winner != new.winner || old.turns != new.turns || old.damage != new.damage {
+        let _ = writeln!(
+            out,
+            "  changed: winner {} → {}, turns {} → {}, damage {:?} → {:?}",
+            old.winner.as_deref().unwrap_or("none"),
+            new.winner.as_deref().unwrap_or("none"),
+            old.turns,
+            new.turns,
+            old.damage,
+            new.damage
+        );
+    }
+    match old.events.iter().zip(&new.events).position(|(a, b)| a != b) {
+        Some(i) => {
+            let j = |e: &Event| serde_json::to_string(e).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  first different event (#{i}):\n    was: {}\n    now: {}",
+                j(&old.events[i]),
+                j(&new.events[i])
+            );
+        }
+        None if old.events.len() != new.events.len() => {
+            let _ = writeln!(out, "  the log is {} events long instead of {}", new.events.len(), old.events.len());
+        }
+        None => {
+            let _ = writeln!(out, "  the game is unchanged, event for event");
+        }
+    }
+}
+
+/// A `Write` that hands each complete line to a channel: for tests and benchmarks that read the
+/// watcher's output as it comes.
+pub struct LineSink {
+    pending: String,
+    tx: mpsc::Sender<(Instant, String)>,
+}
+
+impl LineSink {
+    pub fn new(tx: mpsc::Sender<(Instant, String)>) -> Self {
+        LineSink { pending: String::new(), tx }
+    }
+}
+
+impl Write for LineSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.push_str(&String::from_utf8_lossy(buf));
+        while let Some(i) = self.pending.find('\n') {
+            let line: String = self.pending.drain(..=i).collect();
+            let _ = self.tx.send((Instant::now(), line.trim_end().to_owned()));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Watch until `stop` is set. Output goes to `out`, one line per reload (`reloaded …` or
+/// `kept last good …`), with diagnostics before a `kept last good` line.
+pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) -> Result<(), String> {
+    let load_opts = LoadOptions {
+        paths: if opts.paths.is_empty() { opts.library.clone() } else { opts.paths.clone() },
+        library: opts.library.clone(),
+    };
+    let mut cache = Cache::default();
+    let mut live: Option<Live> = None;
+    let started = Instant::now();
+    let reload = |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant| {
+        let loaded = cav_content::load_cached(&load_opts, cache);
+        match build(&loaded, &opts.ruleset) {
+            Ok((rules, mut host)) => {
+                let what = match live.as_ref() {
+                    Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
+                    None => format!("{} documents", loaded.documents),
+                };
+                let ms = since.elapsed().as_secs_f64() * 1000.0;
+                let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms", rules.id);
+                let mut outcome = None;
+                let mut tests = None;
+                match &opts.after {
+                    After::Run { scenario, seed } => match replay(&rules, &mut host, scenario, *seed) {
+                        Ok(o) => {
+                            compare(out, live.as_ref().and_then(|l| l.outcome.as_ref()), &o);
+                            outcome = Some(o);
+                        }
+                        Err(e) => {
+                            let _ = writeln!(out, "  replay failed: {e}");
+                        }
+                    },
+                    After::Test => {
+                        let t = run_tests(&loaded, &rules, &mut host);
+                        let was = live
+                            .as_ref()
+                            .and_then(|l| l.tests)
+                            .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
+                            .unwrap_or_default();
+                        let _ = writeln!(out, "  tests: {} passed, {} failed{was}", t.0, t.1);
+                        tests = Some(t);
+                    }
+                    After::Nothing => {}
+                }
+                *live = Some(Live { loaded, rules, host, outcome, tests });
+            }
+            Err(errors) => {
+                let _ = write!(out, "{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+                for e in &errors {
+                    let _ = writeln!(out, "error: {e}");
+                }
+                let n = loaded.error_count() + errors.len();
+                let what = if live.is_some() { "kept last good rules" } else { "no good rules yet" };
+                let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
+            }
+        }
+        let _ = out.flush();
+    };
+    reload(&mut cache, &mut live, out, started);
+
+    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
+    let mut debouncer =
+        new_debouncer(opts.debounce, Some(opts.debounce / 4), tx).map_err(|e| format!("cannot watch: {e}"))?;
+    let mut roots: Vec<PathBuf> =
+        load_opts.paths.iter().chain(&opts.library).chain(&opts.extra).filter(|p| p.exists()).cloned().collect();
+    roots.sort();
+    roots.dedup();
+    for r in &roots {
+        debouncer.watch(r, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
+    }
+    let _ = writeln!(
+        out,
+        "watching {} (Ctrl-C stops)",
+        roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    let _ = out.flush();
+    while !stop.load(Ordering::Relaxed) {
+        let first = match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(Ok(events)) => events,
+            Ok(Err(errors)) => {
+                for e in errors {
+                    let _ = writeln!(out, "watch error: {e}");
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        // Coalesce bursts: take everything already queued.
+        let mut events = first;
+        while let Ok(Ok(more)) = rx.try_recv() {
+            events.extend(more);
+        }
+        let relevant: Vec<_> = events
+            .iter()
+            .filter(|e| !matches!(e.event.kind, notify::EventKind::Access(_)))
+            .filter(|e| e.event.paths.iter().any(|p| is_content_file(p) || p.is_dir()))
+            .collect();
+        let Some(since) = relevant.iter().map(|e| e.time).min() else { continue };
+        reload(&mut cache, &mut live, out, since);
+    }
+    let _ = writeln!(out, "stopped");
+    Ok(())
+}

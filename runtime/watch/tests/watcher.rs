@@ -1,0 +1,189 @@
+//! A real watcher on a temporary copy of the content: valid edits are picked up, a broken edit is
+//! reported and the old rules stay, the fix is picked up, a file deleted and created again works.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use cav_watch::{After, LineSink, WatchOptions, watch};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).unwrap();
+        }
+    }
+}
+
+struct Session {
+    rx: mpsc::Receiver<(Instant, String)>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    root: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    fn start(after: After) -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for d in ["content", "mods", "scripts"] {
+            copy_dir(&repo.join(d), &dir.path().join(d));
+        }
+        let root = dir.path().to_owned();
+        let opts = WatchOptions {
+            paths: vec![],
+            library: vec![root.join("content"), root.join("mods")],
+            extra: vec![root.join("scripts")],
+            ruleset: "quickstart".into(),
+            after,
+            debounce: Duration::from_millis(20),
+        };
+        let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            watch(&opts, &mut LineSink::new(tx), flag).unwrap();
+        });
+        let mut s = Session { rx, stop, thread: Some(thread), root, _dir: dir };
+        s.expect("watching");
+        s
+    }
+
+    /// Wait for a line starting with `prefix`; return it (and fail after 20 s).
+    fn expect(&mut self, prefix: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok((_, line)) = self.rx.recv_timeout(Duration::from_millis(100)) {
+                if line.starts_with(prefix) {
+                    return line;
+                }
+                seen.push(line);
+            }
+        }
+        panic!("no line starting {prefix:?}; saw:\n{}", seen.join("\n"));
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[test]
+fn edits_reload_broken_saves_keep_the_last_good_rules() {
+    let mut s = Session::start(After::Nothing);
+    let card = s.path("content/cav-quickstart/models/dictator-b.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+
+    // A valid edit: the card's TV.
+    std::fs::write(&card, text.replace("\ntv: 800\n", "\ntv: 810\n")).unwrap();
+    let line = s.expect("reloaded");
+    assert!(line.contains("model dictator-b"), "{line}");
+
+    // A broken save: reported, old rules kept.
+    std::fs::write(&card, text.replace("\ntv: 800\n", "\ntv: [broken\n")).unwrap();
+    s.expect("error[");
+    let kept = s.expect("kept last good");
+    assert!(kept.contains("kept last good rules"), "{kept}");
+
+    // The fix is picked up again.
+    std::fs::write(&card, &text).unwrap();
+    s.expect("reloaded");
+
+    // Delete a file, then create it again.
+    let tests = s.path("content/cav-quickstart/tests/movement.yaml");
+    let saved = std::fs::read_to_string(&tests).unwrap();
+    std::fs::remove_file(&tests).unwrap();
+    let line = s.expect("reloaded");
+    assert!(line.contains("-test qs-move"), "{line}");
+    std::fs::write(&tests, &saved).unwrap();
+    let line = s.expect("reloaded");
+    assert!(line.contains("+test qs-move"), "{line}");
+
+    // An atomic save (write a temp file, rename it over the original).
+    let tmp = s.path("content/cav-quickstart/models/.dictator-b.yaml.tmp");
+    std::fs::write(&tmp, text.replace("\ntv: 800\n", "\ntv: 820\n")).unwrap();
+    std::fs::rename(&tmp, &card).unwrap();
+    let line = s.expect("reloaded");
+    assert!(line.contains("model dictator-b"), "{line}");
+
+    // A new pack directory appearing.
+    let newpack = s.path("mods/new-pack");
+    std::fs::create_dir_all(newpack.join("models")).unwrap();
+    std::fs::write(
+        newpack.join("pack.yaml"),
+        "id: new-pack\nname: New\nversion: 0.1.0\nkind: extension\ndepends: [cav-quickstart]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        newpack.join("models/walker.yaml"),
+        text.replace("id: dictator-b", "id: new-walker").replace("name: Dictator-B", "name: New Walker"),
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let line = s.expect("reloaded");
+        if line.contains("+model new-walker") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the new pack's model never appeared");
+    }
+}
+
+#[test]
+fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
+    let mut s = Session::start(After::Test);
+    let script = s.path("scripts/cav-quickstart/strike.luau");
+    let good = std::fs::read_to_string(&script).unwrap();
+
+    // A script that no longer forbids anything: the Strike test now fails.
+    std::fs::write(&script, "return { attack_declare = function(ctx) end }\n").unwrap();
+    s.expect("reloaded");
+    let t = s.expect("  tests:");
+    assert!(t.contains(" 1 failed"), "{t}");
+
+    // A script that does not compile: reported, the last good rules (and scripts) stay.
+    std::fs::write(&script, "return { attack_declare = function(ctx) end\n").unwrap();
+    let kept = s.expect("kept last good");
+    assert!(kept.contains("kept last good rules"), "{kept}");
+
+    // Restored: all pass again.
+    std::fs::write(&script, &good).unwrap();
+    s.expect("reloaded");
+    let t = s.expect("  tests:");
+    assert!(t.contains(" 0 failed"), "{t}");
+}
+
+#[test]
+fn run_replays_the_scenario_and_shows_the_first_difference() {
+    let mut s = Session::start(After::Run { scenario: "stand-and-fight".into(), seed: 3 });
+    let card = s.path("content/cav-quickstart/models/dictator-b.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    // Weaker armour changes the game.
+    std::fs::write(&card, text.replacen("  av: ", "  av: [3, 3, 3, 3, 3, 3, 3, 3, 3, 3]\n  #av: ", 1)).unwrap();
+    s.expect("reloaded");
+    s.expect("  replay:");
+    let diff = s.expect("  first different event");
+    assert!(diff.contains("(#"), "{diff}");
+    // Restoring it replays the original game again.
+    std::fs::write(&card, &text).unwrap();
+    s.expect("reloaded");
+    s.expect("  replay:");
+    s.expect("  changed:");
+}
