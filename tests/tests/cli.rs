@@ -30,28 +30,15 @@ fn bundled_content_validates() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: "));
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), t).unwrap();
-        }
-    }
-}
-
 /// The foundation issue's acceptance scenario: three different breakages in a copy of the
 /// content, all reported in one run with their locations, exit code 1.
 #[test]
 fn broken_copy_reports_all_three_problems() {
     let tmp = tempfile::tempdir().unwrap();
     let content = tmp.path().join("content");
-    copy_dir(&root().join("content"), &content);
+    cav_watch::copy_tree(&root().join("content"), &content).unwrap();
     std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    copy_dir(&root().join("scripts"), &tmp.path().join("scripts"));
+    cav_watch::copy_tree(&root().join("scripts"), &tmp.path().join("scripts")).unwrap();
     let weapon = content.join("cav-full/weapons/medium-mac.yaml");
     let text = std::fs::read_to_string(&weapon).unwrap();
     let tv_line = text.lines().position(|l| l.starts_with("tv:")).expect("medium-mac has a tv line") + 1;

@@ -1279,7 +1279,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 if !self.game.units[d].on_table() || self.game.units[a].out_of_ammo[w] {
                     break;
                 }
-                self.direct_attack(a, w, d, band, distance, run_n_gun).map_err(FireError::Engine)?;
+                self.attack_roll(a, w, d, band, distance, 0, run_n_gun, false).map_err(FireError::Engine)?;
             }
         }
         self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine)
@@ -1484,18 +1484,6 @@ impl<'a, 'r> Engine<'a, 'r> {
         let answer = self.declare_defensive_fire(a, d, ctrl);
         self.attack_roll(a, first, d, band, distance, count as i32 - 1, 0, false).map_err(FireError::Engine)?;
         self.resolve_defensive_fire(a, d, answer).map_err(FireError::Engine)
-    }
-
-    fn direct_attack(
-        &mut self,
-        a: usize,
-        w: usize,
-        d: usize,
-        band: usize,
-        distance: f64,
-        fired: i32,
-    ) -> Result<(), EngineError> {
-        self.attack_roll(a, w, d, band, distance, 0, fired, false)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -9,19 +9,6 @@ use std::time::{Duration, Instant};
 
 use cav_watch::{After, LineSink, WatchOptions, watch};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), t).unwrap();
-        }
-    }
-}
-
 fn percentile(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(f64::total_cmp);
     v[((v.len() - 1) as f64 * p).round() as usize]
@@ -32,7 +19,7 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for d in ["content", "mods", "scripts"] {
-        copy_dir(&repo.join(d), &dir.path().join(d));
+        cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
     }
     let root = dir.path().to_owned();
     let opts = WatchOptions {

@@ -184,6 +184,21 @@ fn compare(out: &mut dyn Write, old: Option<&Outcome>, new: &Outcome) {
     }
 }
 
+/// Copy a directory tree (to watch or edit a copy of the content).
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let t = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_tree(&e.path(), &t)?;
+        } else {
+            std::fs::copy(e.path(), t)?;
+        }
+    }
+    Ok(())
+}
+
 /// A `Write` that hands each complete line to a channel: for tests and benchmarks that read the
 /// watcher's output as it comes.
 pub struct LineSink {

@@ -8,19 +8,6 @@ use std::time::{Duration, Instant};
 
 use cav_watch::{After, LineSink, WatchOptions, watch};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), t).unwrap();
-        }
-    }
-}
-
 struct Session {
     rx: mpsc::Receiver<(Instant, String)>,
     stop: Arc<AtomicBool>,
@@ -34,7 +21,7 @@ impl Session {
         let dir = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         for d in ["content", "mods", "scripts"] {
-            copy_dir(&repo.join(d), &dir.path().join(d));
+            cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
         let root = dir.path().to_owned();
         let opts = WatchOptions {
