@@ -323,11 +323,8 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             };
             let opts = cav_watch::WatchOptions {
                 paths,
-                library: library(root),
-                extra: vec![root.join("scripts")],
-                ruleset,
-                after,
                 debounce: std::time::Duration::from_millis(debounce_ms),
+                ..cav_watch::WatchOptions::for_root(root, &ruleset, after)
             };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = stop.clone();

@@ -44,6 +44,21 @@ pub struct WatchOptions {
     pub debounce: Duration,
 }
 
+impl WatchOptions {
+    /// Watch a project root laid out like this repository: `content/` and `mods/` as packs,
+    /// `scripts/` for the official packs' script roots, a 20 ms quiet period.
+    pub fn for_root(root: &Path, ruleset: &str, after: After) -> WatchOptions {
+        WatchOptions {
+            paths: vec![],
+            library: vec![root.join("content"), root.join("mods")],
+            extra: vec![root.join("scripts")],
+            ruleset: ruleset.to_owned(),
+            after,
+            debounce: Duration::from_millis(20),
+        }
+    }
+}
+
 /// The rules currently live: replaced whole by a valid reload, never by a broken one.
 struct Live {
     loaded: Loaded,

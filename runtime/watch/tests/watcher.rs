@@ -24,14 +24,7 @@ impl Session {
             cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
         let root = dir.path().to_owned();
-        let opts = WatchOptions {
-            paths: vec![],
-            library: vec![root.join("content"), root.join("mods")],
-            extra: vec![root.join("scripts")],
-            ruleset: "quickstart".into(),
-            after,
-            debounce: Duration::from_millis(20),
-        };
+        let opts = WatchOptions::for_root(&root, "quickstart", after);
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
