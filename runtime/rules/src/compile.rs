@@ -26,8 +26,8 @@ pub enum Cond {
     DefensiveFire,
     ConsecutiveAttempt,
     LosToStrikePoint,
-    LongRange,
-    ExtremeRange,
+    /// The attack is in this range band (index into `Rules::bands`).
+    Band(u8),
     PrimaryRoll,
     TargetLocked,
     QuadCav,
@@ -345,6 +345,7 @@ struct Cx<'a> {
     unsupported: Vec<String>,
     state_ids: Vec<String>,
     sa_ids: Vec<String>,
+    band_ids: Vec<String>,
 }
 
 impl Cx<'_> {
@@ -360,8 +361,9 @@ impl Cx<'_> {
             "defensive-fire" => Cond::DefensiveFire,
             "consecutive-attempt" => Cond::ConsecutiveAttempt,
             "los-to-strike-point" => Cond::LosToStrikePoint,
-            "long-range" => Cond::LongRange,
-            "extreme-range" => Cond::ExtremeRange,
+            // `long-range`, `extreme-range` (and `band-<id>`): the band with that id in the ruleset.
+            "long-range" => self.band("long"),
+            "extreme-range" => self.band("extreme"),
             "primary-roll" => Cond::PrimaryRoll,
             "target-locked" => Cond::TargetLocked,
             "quad-cav" => Cond::QuadCav,
@@ -371,7 +373,9 @@ impl Cx<'_> {
                 let pick = |prefix: &str, ids: &[String]| {
                     id.strip_prefix(prefix).and_then(|rest| ids.iter().position(|s| s == rest)).map(|i| i as u16)
                 };
-                if let Some(s) = pick("defender-sa-", &self.sa_ids) {
+                if let Some(b) = id.strip_prefix("band-") {
+                    self.band(b)
+                } else if let Some(s) = pick("defender-sa-", &self.sa_ids) {
                     Cond::DefenderSa(s)
                 } else if let Some(s) = pick("sa-", &self.sa_ids) {
                     Cond::AttackerSa(s)
@@ -388,6 +392,10 @@ impl Cx<'_> {
             self.unsupported.push(id.to_owned());
         }
         c
+    }
+
+    fn band(&self, id: &str) -> Cond {
+        self.band_ids.iter().position(|b| b == id).map_or(Cond::Unsupported, |i| Cond::Band(i as u8))
     }
 
     fn doc<T>(&mut self, kind: DocKind, id: &str, pick: impl Fn(&Document) -> Option<&T>) -> Option<&T>
@@ -420,6 +428,7 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         unsupported: Vec::new(),
         state_ids: rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect(),
         sa_ids: rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect(),
+        band_ids: Vec::new(),
     };
     let Some(rules) = cx
         .doc(DocKind::Ruleset, &rs.id, |d| match d {
@@ -430,6 +439,15 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     else {
         return Err(cx.errors);
     };
+    // Band ids first: conditions (`long-range`, `band-<id>`) refer to them.
+    if let Some(Some(Document::RangeBands(b))) = rules
+        .tables
+        .get(&TableRole::RangeBands)
+        .and_then(|id| rs.get(DocKind::RangeBands, id.as_str()))
+        .map(|e| e.doc.as_ref())
+    {
+        cx.band_ids = b.bands.iter().map(|x| x.id.0.clone()).collect();
+    }
     let sign = match rules.modifier_convention {
         ModifierConvention::Roll => 1,
         ModifierConvention::TargetPoint => -1,
@@ -609,7 +627,6 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     let close_combat_damage = rules.tables.get(&TableRole::CloseCombatDamage).map(|id| table(&mut cx, id.as_str()));
     let random_terrain = rules.tables.get(&TableRole::RandomTerrain).map(|id| table(&mut cx, id.as_str()));
 
-    let mut band_ids: Vec<String> = Vec::new();
     let (bands, indirect_tp) = match role(&mut cx, TableRole::RangeBands).and_then(|id| {
         cx.doc(DocKind::RangeBands, &id, |d| match d {
             Document::RangeBands(b) => Some(b),
@@ -618,19 +635,16 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         .cloned()
     }) {
         Some(b) => (
-            {
-                band_ids = b.bands.iter().map(|x| x.id.0.clone()).collect();
-                &b.bands
-            }
-            .iter()
-            .map(|x| Band {
-                name: x.name.clone(),
-                multiplier: x.multiplier,
-                combat_tp: x.combat_tp as i32,
-                strike_point_tp: x.strike_point_tp as i32,
-                drift_bonus: x.drift_bonus,
-            })
-            .collect(),
+            b.bands
+                .iter()
+                .map(|x| Band {
+                    name: x.name.clone(),
+                    multiplier: x.multiplier,
+                    combat_tp: x.combat_tp as i32,
+                    strike_point_tp: x.strike_point_tp as i32,
+                    drift_bonus: x.drift_bonus,
+                })
+                .collect(),
             b.indirect_combat_tp.map_or(-1, |t| t as i32),
         ),
         None => (vec![], 0),
@@ -720,7 +734,7 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         defensive_fire_max_band: p
             .defensive_fire_max_band
             .as_ref()
-            .and_then(|id| band_ids.iter().position(|b| b == id.as_str())),
+            .and_then(|id| cx.band_ids.iter().position(|b| b == id.as_str())),
         close_combat_max_attackers: p.close_combat_max_attackers,
         break_tp: p.break_tp.map(|v| v as i32),
         break_move_factor: p.break_move_factor.unwrap_or(0.0),

@@ -1146,8 +1146,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Cond::SalvoFire => b(s.salvo_extra > 0),
             Cond::ConsecutiveAttempt => b(s.attempts > 0),
             Cond::LosToStrikePoint => b(s.los_to_point),
-            Cond::LongRange => b(s.band == Some(2)),
-            Cond::ExtremeRange => b(s.band == Some(3)),
+            Cond::Band(i) => b(s.band == Some(usize::from(i))),
             Cond::PrimaryRoll => b(s.primary),
             Cond::TargetLocked => b(s.defender.is_some() && a.lock == s.defender),
             Cond::QuadCav => b(g.card(s.attacker).model_type == ModelType::QuadCav),
@@ -1184,7 +1183,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (natural, sum) = expr.roll(self.dice);
         let nat: u32 = natural.iter().sum();
         let r = self.rules();
-        let fumble = expr.count >= 2 && nat <= r.critical_fumble;
+        // Critical fumbles and successes belong to the ruleset's standard roll (2d6), not to
+        // single dice such as the out-of-ammo d6.
+        let fumble = expr == r.standard && nat <= r.critical_fumble;
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
         if crit && let Some(bonus) = r.critical_bonus {
@@ -1710,8 +1711,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut mods = Vec::new();
         self.hook(HookPoint::Drift, a, &mut mods)?;
         let inches = (inches + f64::from(mods.iter().map(|m| m.value).sum::<i32>())).max(0.0);
-        // The die's point gives the direction: face × 36° clockwise from the attacker's facing.
-        let dir = P::heading(self.game.units[a].facing + f64::from(face) * 36.0);
+        // The die's point gives the direction: the face's share of a full turn, clockwise from the
+        // attacker's facing (a d10 showing 6 → 216°).
+        let dir = P::heading(self.game.units[a].facing + f64::from(face) * 360.0 / f64::from(r.drift.sides));
         let to = from + dir.scale(inches);
         emit!(self, Event::Drift { unit: a, from, to, inches });
         Ok(to)
