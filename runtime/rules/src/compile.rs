@@ -10,6 +10,9 @@ use cav_format::{self as f, DocKind, Document, ModifierConvention, ModifierTarge
 use crate::dice::DiceExpr;
 
 pub type StateIx = u16;
+
+/// Number of `ModelType` variants (arrays indexed by model type).
+pub const MODEL_TYPES: usize = 7;
 pub type SaIx = u16;
 
 /// A condition the engine tests when it sums a roll's modifiers. Ids come from the packs
@@ -238,14 +241,16 @@ pub struct Proc {
     pub extra_turn_cost: u32,
     pub minimum_move: f64,
     pub adjacent_cover: f64,
-    pub model_height: HashMap<f::ModelType, i32>,
+    /// Height of a standing model, by `ModelType as usize` (`None` = not given).
+    pub model_height: [Option<i32>; MODEL_TYPES],
     pub prone_height: i32,
     pub prone_state: StateIx,
     pub out_of_ammo_die: DiceExpr,
     pub terrain_feature_size: f64,
     pub wreck_terrain: usize,
     pub arc_half_width: f64,
-    pub torso_twist: HashMap<f::ModelType, f64>,
+    /// Torso twist in degrees, by `ModelType as usize`.
+    pub torso_twist: [f64; MODEL_TYPES],
     /// (MV lost, low-MV threshold, MV lost at or below it); `None` = no run 'n gun.
     pub run_n_gun: Option<(u32, u32, u32)>,
     /// Index of the farthest band defensive fire may reach; `None` = no defensive fire.
@@ -720,14 +725,26 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
         extra_turn_cost: need(&mut cx, "extra_turn_cost", p.extra_turn_cost.map(f64::from)) as u32,
         minimum_move: need(&mut cx, "minimum_move", p.minimum_move),
         adjacent_cover: need(&mut cx, "adjacent_cover", p.adjacent_cover),
-        model_height: p.model_height.iter().map(|(k, v)| (*k, *v)).collect(),
+        model_height: {
+            let mut h = [None; MODEL_TYPES];
+            for (k, v) in &p.model_height {
+                h[*k as usize] = Some(*v);
+            }
+            h
+        },
         prone_height: need(&mut cx, "prone_height", p.prone_height.map(f64::from)) as i32,
         prone_state,
         out_of_ammo_die,
         terrain_feature_size: need(&mut cx, "terrain_feature_size", p.terrain_feature_size),
         wreck_terrain,
         arc_half_width: need(&mut cx, "arc_half_width", p.arc_half_width),
-        torso_twist: p.torso_twist.iter().map(|(k, v)| (*k, *v)).collect(),
+        torso_twist: {
+            let mut t = [0.0; MODEL_TYPES];
+            for (k, v) in &p.torso_twist {
+                t[*k as usize] = *v;
+            }
+            t
+        },
         run_n_gun: p
             .run_n_gun_mv_penalty
             .map(|pen| (pen, p.run_n_gun_low_mv.unwrap_or(0), p.run_n_gun_low_mv_penalty.unwrap_or(pen))),
@@ -795,6 +812,14 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
 
     if bands.is_empty() {
         cx.errors.push("no range bands".into());
+    }
+    for c in &cards {
+        if proc.model_height[c.model_type as usize].is_none() {
+            cx.errors.push(format!(
+                "procedures.model_height gives no height for {:?} models (model `{}`)",
+                c.model_type, c.id
+            ));
+        }
     }
     if indirect_tp < 0 {
         cx.errors.push("the range-band table lacks indirect_combat_tp".into());

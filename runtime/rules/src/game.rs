@@ -188,6 +188,9 @@ pub struct Game<'r> {
     pub active: Option<usize>,
     /// Non-repeatable actions the active model has used this activation.
     pub used: Vec<&'static str>,
+    /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
+    /// asks the same question for every weapon.
+    sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -210,6 +213,7 @@ impl<'r> Game<'r> {
             turn: 0,
             active: None,
             used: Vec::new(),
+            sight_memo: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -313,7 +317,7 @@ impl<'r> Game<'r> {
         let own = if unit.prone {
             self.rules.proc.prone_height
         } else {
-            self.rules.proc.model_height.get(&self.card(u).model_type).copied().unwrap_or(1)
+            self.rules.proc.model_height[self.card(u).model_type as usize].unwrap_or(0) // checked by compile
         };
         own + self.ground(unit.pos)
     }
@@ -321,6 +325,28 @@ impl<'r> Game<'r> {
     /// Line of sight and the best cover that counts between attacker and defender.
     /// `only_defenders_own`: guided missiles and rockets ignore intervening cover (000 L686).
     pub fn sight(&self, a: usize, d: usize, only_defenders_own: bool) -> (bool, Cover) {
+        let key = SightKey {
+            a,
+            d,
+            own: only_defenders_own,
+            pa: self.units[a].pos,
+            pd: self.units[d].pos,
+            prone: (self.units[a].prone, self.units[d].prone),
+            areas: self.board.areas.len(),
+        };
+        if let Some((_, v)) = self.sight_memo.borrow().iter().find(|(k, _)| *k == key) {
+            return *v;
+        }
+        let v = self.sight_uncached(a, d, only_defenders_own);
+        let mut memo = self.sight_memo.borrow_mut();
+        if memo.len() >= 8 {
+            memo.remove(0);
+        }
+        memo.push((key, v));
+        v
+    }
+
+    fn sight_uncached(&self, a: usize, d: usize, only_defenders_own: bool) -> (bool, Cover) {
         let (pa, pd) = (self.units[a].pos, self.units[d].pos);
         let (ha, hd) = (self.height(a), self.height(d));
         let (ra, rd) = (self.card(a).base_radius, self.card(d).base_radius);
@@ -418,7 +444,7 @@ impl<'r> Game<'r> {
             return true;
         }
         let p = &self.rules.proc;
-        let twist = p.torso_twist.get(&card.model_type).copied().unwrap_or(0.0);
+        let twist = p.torso_twist[card.model_type as usize];
         let bearing = self.units[a].pos.bearing(self.units[d].pos);
         let off = angle_diff(self.units[a].facing, bearing).abs();
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
@@ -435,6 +461,18 @@ impl<'r> Game<'r> {
         let v = if dc.soft && !dc.hard { soft } else { hard };
         v.map_or(-100, i32::from)
     }
+}
+
+/// What a line-of-sight answer depends on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SightKey {
+    a: usize,
+    d: usize,
+    own: bool,
+    pa: P,
+    pd: P,
+    prone: (bool, bool),
+    areas: usize,
 }
 
 fn cover_rank(c: Cover) -> u8 {
@@ -658,10 +696,11 @@ impl<'a, 'r> Engine<'a, 'r> {
                 break; // a controller that never passes
             }
             let action = ctrl.decide(&self.game, u, ap);
-            let (unit_name, action_text) = (self.game.units[u].name.clone(), format!("{action:?}"));
+            // Only an illegal action pays for describing itself.
+            let (unit_name, described) = (self.game.units[u].name.clone(), action.clone());
             let illegal = move |reason: &str| EngineError::IllegalAction {
                 unit: unit_name.clone(),
-                action: action_text.clone(),
+                action: format!("{described:?}"),
                 reason: reason.to_owned(),
             };
             // (what it counts as for "once per activation", whether it repeats, its cost id)

@@ -13,7 +13,7 @@ use cav_rules::Rules;
 use cav_rules::event::ModApplied;
 use cav_rules::game::Game;
 use cav_rules::hooks::{HookCtx, Hooks};
-use mlua::{Function, Table, Value};
+use mlua::{Function, Value};
 
 use crate::sandbox::{Limits, Sandbox, find_module, load_module};
 
@@ -32,87 +32,16 @@ pub struct LuaHost {
     forbid_fn: Function,
     value: Rc<RefCell<Option<f64>>>,
     set_value_fn: Function,
-    /// The (frozen, shared) empty list of states.
-    no_states: Table,
-    ctx_table: Table,
-    k: Keys,
-    /// Read-only views of models, reused while the model is unchanged (key: damage, MV, states).
-    unit_views: RefCell<Vec<Option<(u64, Table)>>>,
-    /// Read-only views of weapon mounts, by (model, mount); they never change in a game.
-    weapon_views: RefCell<std::collections::HashMap<(usize, usize, usize), Table>>,
+    /// Names per model, shared by its views (model index → card, side, names).
+    names: RefCell<Vec<Option<(usize, usize, Names)>>>,
+    /// State ids, by state index.
+    state_ids: Rc<Vec<String>>,
     sign: i32,
 }
 
-/// Field names of the views, made into Lua strings once (creating a Lua string is the costly
-/// part of filling a table).
-struct Keys {
-    name: mlua::LuaString,
-    side: mlua::LuaString,
-    model: mlua::LuaString,
-    model_type: mlua::LuaString,
-    damage: mlua::LuaString,
-    column: mlua::LuaString,
-    mv: mlua::LuaString,
-    av: mlua::LuaString,
-    hard: mlua::LuaString,
-    soft: mlua::LuaString,
-    states: mlua::LuaString,
-    point: mlua::LuaString,
-    rating: mlua::LuaString,
-    unit: mlua::LuaString,
-    target: mlua::LuaString,
-    distance: mlua::LuaString,
-    weapon: mlua::LuaString,
-    value: mlua::LuaString,
-    set_value: mlua::LuaString,
-    add_modifier: mlua::LuaString,
-    forbid: mlua::LuaString,
-    /// Hook point names, by index in `HOOK_POINTS`.
-    points: Vec<mlua::LuaString>,
-}
-
-impl Keys {
-    fn new(lua: &mlua::Lua) -> mlua::Result<Keys> {
-        Ok(Keys {
-            name: lua.create_string("name")?,
-            side: lua.create_string("side")?,
-            model: lua.create_string("model")?,
-            model_type: lua.create_string("model_type")?,
-            damage: lua.create_string("damage")?,
-            column: lua.create_string("column")?,
-            mv: lua.create_string("mv")?,
-            av: lua.create_string("av")?,
-            hard: lua.create_string("hard")?,
-            soft: lua.create_string("soft")?,
-            states: lua.create_string("states")?,
-            point: lua.create_string("point")?,
-            rating: lua.create_string("rating")?,
-            unit: lua.create_string("unit")?,
-            target: lua.create_string("target")?,
-            distance: lua.create_string("distance")?,
-            weapon: lua.create_string("weapon")?,
-            value: lua.create_string("value")?,
-            set_value: lua.create_string("set_value")?,
-            add_modifier: lua.create_string("add_modifier")?,
-            forbid: lua.create_string("forbid")?,
-            points: HOOK_POINTS.iter().map(|p| lua.create_string(hook_name(*p))).collect::<mlua::Result<_>>()?,
-        })
-    }
-}
-
-/// Model types as scripts see them (the schema's names).
-fn model_type_name(t: cav_format::ModelType) -> &'static str {
-    use cav_format::ModelType as M;
-    match t {
-        M::Cav => "cav",
-        M::QuadCav => "quad_cav",
-        M::Vehicle => "vehicle",
-        M::Aircraft => "aircraft",
-        M::Infantry => "infantry",
-        M::PoweredInfantry => "powered_infantry",
-        M::Structure => "structure",
-    }
-}
+/// Model types as scripts see them (the schema's names), by `ModelType as usize`.
+const MODEL_TYPE_NAMES: [&str; 7] =
+    ["cav", "quad_cav", "vehicle", "aircraft", "infantry", "powered_infantry", "structure"];
 
 /// The snake_case name of a hook point, as scripts write it (and as the packs' `hooks:` lists do).
 pub fn hook_name(p: HookPoint) -> &'static str {
@@ -210,10 +139,6 @@ impl LuaHost {
             })
             .map_err(|e| e.to_string())?;
         let wanted = (0..HOOK_POINTS.len()).map(|i| modules.iter().flatten().any(|h| h[i].is_some())).collect();
-        let no_states = sandbox.lua.create_table().map_err(|e| e.to_string())?;
-        let sandbox_ctx = sandbox.lua.create_table_with_capacity(0, 12).map_err(|e| e.to_string())?;
-        let sandbox_lua_for_keys = sandbox.lua.clone();
-        no_states.set_readonly(true);
         Ok(LuaHost {
             sandbox,
             handlers: modules,
@@ -224,108 +149,163 @@ impl LuaHost {
             forbid_fn,
             value,
             set_value_fn,
-            no_states,
-            ctx_table: sandbox_ctx,
-            k: Keys::new(&sandbox_lua_for_keys).map_err(|e| e.to_string())?,
-            unit_views: RefCell::new(Vec::new()),
-            weapon_views: RefCell::new(std::collections::HashMap::new()),
+            names: RefCell::new(Vec::new()),
+            state_ids: Rc::new(rules.states.iter().map(|s| s.id.clone()).collect()),
             sign: rules.sign,
         })
     }
 
-    /// The view of model `u`, from the cache when nothing it shows has changed.
-    fn unit_view(&self, game: &Game, u: usize) -> mlua::Result<Table> {
+    /// The names a model's view shows, shared with every view of it.
+    fn names(&self, game: &Game, u: usize) -> Names {
         let unit = &game.units[u];
-        let states = unit.states.iter().fold(0u64, |m, (s, _)| m | 1u64 << (*s as u64 % 24));
-        let key = u64::from(unit.damage)
-            | u64::from(game.move_value(u)) << 8
-            | (unit.card as u64) << 16
-            | (unit.side as u64) << 32
-            | states << 40;
-        let mut cache = self.unit_views.borrow_mut();
+        let mut cache = self.names.borrow_mut();
         if cache.len() <= u {
             cache.resize(u + 1, None);
         }
-        if let Some((k, t)) = &cache[u]
-            && *k == key
-        {
-            return Ok(t.clone());
+        match &cache[u] {
+            Some((card, side, n)) if *card == unit.card && *side == unit.side => n.clone(),
+            _ => {
+                let n = Names {
+                    name: Rc::from(unit.name.as_str()),
+                    side: Rc::from(game.sides[unit.side].as_str()),
+                    model: Rc::from(game.card(u).id.as_str()),
+                };
+                cache[u] = Some((unit.card, unit.side, n.clone()));
+                n
+            }
         }
-        let t = self.unit_table(game, u)?;
-        cache[u] = Some((key, t.clone()));
-        Ok(t)
     }
 
-    fn unit_table(&self, game: &Game, u: usize) -> mlua::Result<Table> {
-        let lua = &self.sandbox.lua;
+    /// A read-only view of model `u`: a userdata whose fields are read only when a script asks.
+    fn unit_view(&self, game: &Game, u: usize) -> mlua::Result<mlua::AnyUserData> {
         let unit = &game.units[u];
         let card = game.card(u);
-        let col = game.column(u);
-        let t = lua.create_table_with_capacity(0, 11)?;
-        t.raw_set(&self.k.name, unit.name.as_str())?;
-        t.raw_set(&self.k.side, game.sides[unit.side].as_str())?;
-        t.raw_set(&self.k.model, card.id.as_str())?;
-        t.raw_set(&self.k.model_type, model_type_name(card.model_type))?;
-        t.raw_set(&self.k.damage, unit.damage)?;
-        t.raw_set(&self.k.column, col)?;
-        t.raw_set(&self.k.mv, game.move_value(u))?;
-        t.raw_set(&self.k.av, card.av[col])?;
-        t.raw_set(&self.k.hard, card.hard)?;
-        t.raw_set(&self.k.soft, card.soft)?;
-        if unit.states.is_empty() {
-            t.raw_set(&self.k.states, self.no_states.clone())?;
-        } else {
-            let states = lua.create_table_with_capacity(unit.states.len(), 0)?;
-            for (i, (s, _)) in unit.states.iter().enumerate() {
-                states.raw_set(i + 1, game.rules.states[*s as usize].id.as_str())?;
-            }
-            states.set_readonly(true);
-            t.raw_set(&self.k.states, states)?;
-        }
-        t.set_readonly(true);
-        Ok(t)
+        let column = game.column(u);
+        self.sandbox.lua.create_userdata(UnitView {
+            names: self.names(game, u),
+            model_type: card.model_type as usize,
+            damage: unit.damage,
+            column,
+            mv: game.move_value(u),
+            av: card.av[column],
+            hard: card.hard,
+            soft: card.soft,
+            states: unit.states.iter().map(|(s, _)| *s).collect(),
+            state_ids: self.state_ids.clone(),
+        })
     }
 
-    fn context(&self, game: &Game, ctx: &HookCtx, rating: i32) -> mlua::Result<Table> {
-        let lua = &self.sandbox.lua;
-        // One context table, refilled for each call (scripts only ever see it read-only).
-        let t = &self.ctx_table;
-        t.set_readonly(false);
-        t.clear()?;
-        let pi = HOOK_POINTS.iter().position(|p| *p == ctx.point).unwrap_or(0);
-        t.raw_set(&self.k.point, &self.k.points[pi])?;
-        t.raw_set(&self.k.rating, rating)?;
-        t.raw_set(&self.k.unit, self.unit_view(game, ctx.unit)?)?;
-        if let Some(d) = ctx.target {
-            t.raw_set(&self.k.target, self.unit_view(game, d)?)?;
-            t.raw_set(&self.k.distance, game.distance(ctx.unit, d))?;
-        }
-        if let Some(w) = ctx.weapon {
-            let key = (ctx.unit, game.units[ctx.unit].card, w);
-            let cached = self.weapon_views.borrow().get(&key).cloned();
-            let wt = match cached {
-                Some(wt) => wt,
-                None => {
-                    let m = &game.card(ctx.unit).weapons[w];
-                    let wt = lua.create_table()?;
-                    wt.raw_set("id", m.weapon.as_str())?;
-                    wt.raw_set(&self.k.name, m.name.as_str())?;
-                    wt.raw_set("range", m.range)?;
-                    wt.set_readonly(true);
-                    self.weapon_views.borrow_mut().insert(key, wt.clone());
-                    wt
-                }
-            };
-            t.raw_set(&self.k.weapon, wt)?;
-        }
-        if let Some(v) = ctx.value {
-            t.raw_set(&self.k.value, v)?;
-            t.raw_set(&self.k.set_value, self.set_value_fn.clone())?;
-        }
-        t.raw_set(&self.k.add_modifier, self.add_fn.clone())?;
-        t.raw_set(&self.k.forbid, self.forbid_fn.clone())?;
-        t.set_readonly(true);
-        Ok(t.clone())
+    /// The view a handler gets (`ctx`): a read-only userdata.
+    fn context(&self, game: &Game, ctx: &HookCtx, rating: i32) -> mlua::Result<mlua::AnyUserData> {
+        let weapon = ctx.weapon.map(|w| {
+            let m = &game.card(ctx.unit).weapons[w];
+            (Rc::<str>::from(m.weapon.as_str()), Rc::<str>::from(m.name.as_str()), m.range)
+        });
+        self.sandbox.lua.create_userdata(CtxView {
+            point: hook_name(ctx.point),
+            rating,
+            unit: self.unit_view(game, ctx.unit)?,
+            target: ctx.target.map(|d| self.unit_view(game, d)).transpose()?,
+            distance: ctx.target.map(|d| game.distance(ctx.unit, d)),
+            weapon,
+            value: ctx.value,
+            add_modifier: self.add_fn.clone(),
+            forbid: self.forbid_fn.clone(),
+            set_value: self.set_value_fn.clone(),
+        })
+    }
+}
+
+#[derive(Clone)]
+struct Names {
+    name: Rc<str>,
+    side: Rc<str>,
+    model: Rc<str>,
+}
+
+/// What a script sees of a model. Built per call without touching Lua beyond one userdata.
+struct UnitView {
+    names: Names,
+    model_type: usize,
+    damage: u32,
+    column: usize,
+    mv: u32,
+    av: u32,
+    hard: bool,
+    soft: bool,
+    states: Vec<u16>,
+    state_ids: Rc<Vec<String>>,
+}
+
+fn read_only<T>(methods: &mut impl mlua::UserDataMethods<T>, what: &'static str) {
+    methods.add_meta_method("__newindex", move |_, _, (_k, _v): (Value, Value)| -> mlua::Result<()> {
+        Err(mlua::Error::runtime(format!("{what} is read-only")))
+    });
+}
+
+impl mlua::UserData for UnitView {
+    fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
+        f.add_field_method_get("name", |lua, v| lua.create_string(&*v.names.name));
+        f.add_field_method_get("side", |lua, v| lua.create_string(&*v.names.side));
+        f.add_field_method_get("model", |lua, v| lua.create_string(&*v.names.model));
+        f.add_field_method_get("model_type", |_, v| Ok(MODEL_TYPE_NAMES[v.model_type]));
+        f.add_field_method_get("damage", |_, v| Ok(v.damage));
+        f.add_field_method_get("column", |_, v| Ok(v.column));
+        f.add_field_method_get("mv", |_, v| Ok(v.mv));
+        f.add_field_method_get("av", |_, v| Ok(v.av));
+        f.add_field_method_get("hard", |_, v| Ok(v.hard));
+        f.add_field_method_get("soft", |_, v| Ok(v.soft));
+        f.add_field_method_get("states", |lua, v| {
+            let t = lua.create_sequence_from(v.states.iter().map(|s| v.state_ids[*s as usize].as_str()))?;
+            t.set_readonly(true);
+            Ok(t)
+        });
+    }
+    fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
+        read_only(m, "the model view");
+    }
+}
+
+/// `ctx`: the moment, read-only, with the three functions that act.
+struct CtxView {
+    point: &'static str,
+    rating: i32,
+    unit: mlua::AnyUserData,
+    target: Option<mlua::AnyUserData>,
+    distance: Option<f64>,
+    weapon: Option<(Rc<str>, Rc<str>, f64)>,
+    value: Option<f64>,
+    add_modifier: Function,
+    forbid: Function,
+    set_value: Function,
+}
+
+impl mlua::UserData for CtxView {
+    fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
+        f.add_field_method_get("point", |_, v| Ok(v.point));
+        f.add_field_method_get("rating", |_, v| Ok(v.rating));
+        f.add_field_method_get("unit", |_, v| Ok(v.unit.clone()));
+        f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
+        f.add_field_method_get("distance", |_, v| Ok(v.distance));
+        f.add_field_method_get("weapon", |lua, v| match &v.weapon {
+            None => Ok(Value::Nil),
+            Some((id, name, range)) => {
+                let t = lua.create_table_from([
+                    ("id", Value::String(lua.create_string(&**id)?)),
+                    ("name", Value::String(lua.create_string(&**name)?)),
+                    ("range", Value::Number(*range)),
+                ])?;
+                t.set_readonly(true);
+                Ok(Value::Table(t))
+            }
+        });
+        f.add_field_method_get("value", |_, v| Ok(v.value));
+        f.add_field_method_get("set_value", |_, v| Ok(v.value.map(|_| v.set_value.clone())));
+        f.add_field_method_get("add_modifier", |_, v| Ok(v.add_modifier.clone()));
+        f.add_field_method_get("forbid", |_, v| Ok(v.forbid.clone()));
+    }
+    fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
+        read_only(m, "ctx");
     }
 }
 
