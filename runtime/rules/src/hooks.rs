@@ -30,8 +30,7 @@ pub trait Hooks {
     /// False when no item has a handler: the engine then skips building contexts at all.
     fn active(&self) -> bool;
     /// Whether any item handles `point` (the engine skips the call otherwise).
-    fn wants(&self, point: HookPoint) -> bool {
-        let _ = point;
+    fn wants(&self, _point: HookPoint) -> bool {
         self.active()
     }
     /// Called at `ctx.point`; an error stops the game cleanly with its message.

@@ -59,13 +59,9 @@ impl WatchOptions {
     }
 }
 
-/// The rules currently live: replaced whole by a valid reload, never by a broken one.
+/// The last good rules: replaced whole by a valid reload, never by a broken one.
 struct Live {
     loaded: Loaded,
-    #[allow(dead_code)] // held so the live rules and scripts outlive every reload attempt
-    rules: Rules,
-    #[allow(dead_code)]
-    host: LuaHost,
     outcome: Option<Outcome>,
     tests: Option<(usize, usize)>,
 }
@@ -285,7 +281,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     }
                     After::Nothing => {}
                 }
-                *live = Some(Live { loaded, rules, host, outcome, tests });
+                *live = Some(Live { loaded, outcome, tests });
             }
             Err(errors) => {
                 let _ = write!(out, "{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
