@@ -392,7 +392,7 @@ impl<'r> Game<'r> {
         if unit.out_of_ammo[w] {
             return Shot::No("out of ammo".into());
         }
-        let target = &self.units[d];
+        let Some(target) = self.units.get(d) else { return Shot::No("no such model".into()) };
         if !target.on_table() {
             return Shot::No("target is gone".into());
         }

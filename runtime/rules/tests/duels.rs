@@ -66,3 +66,60 @@ fn a_game_that_cannot_end_is_a_declared_draw_at_the_turn_limit() {
     assert_eq!(end.turns, rules.turn_limit);
     assert!(end.reason.contains("turn limit"), "{}", end.reason);
 }
+
+/// A controller that asks for anything at all: every answer is a clean error or a legal move,
+/// never a panic or a hang.
+/// (Mostly the bot, so games get deep, with a wild request one time in `odds`.)
+struct Chaos(SeededDice, Bot, u32);
+
+impl cav_rules::Controller for Chaos {
+    fn decide(&mut self, g: &cav_rules::Game, u: usize, ap: u32) -> cav_rules::Action {
+        use cav_rules::Dice;
+        use cav_rules::geom::P;
+        if self.0.roll(self.2) != 1 {
+            return self.1.decide(g, u, ap);
+        }
+        let r = |d: &mut SeededDice, n: u32| d.roll(n) as usize - 1;
+        let n = g.units.len() as u32 + 1; // sometimes out of range on purpose
+        let p = P::new(self.0.roll(80) as f64 - 16.0, self.0.roll(80) as f64 - 16.0);
+        let target = r(&mut self.0, n);
+        let weapons: Vec<usize> = (0..r(&mut self.0, 4)).map(|_| r(&mut self.0, 5)).collect();
+        match r(&mut self.0, 13) {
+            0 => cav_rules::Action::Move { to: p },
+            1 => cav_rules::Action::Reverse { to: p },
+            2 => cav_rules::Action::StandUp,
+            3 => cav_rules::Action::GoProne,
+            4 => cav_rules::Action::TargetLock { target },
+            5 => cav_rules::Action::Fire { target, weapons, indirect: false },
+            6 => cav_rules::Action::Fire { target, weapons, indirect: true },
+            7 => cav_rules::Action::Salvo { target, weapons },
+            8 => cav_rules::Action::RunNGun { to: p, target, weapons },
+            9 => cav_rules::Action::CloseCombat { target },
+            10 => cav_rules::Action::Break { to: p },
+            11 => cav_rules::Action::Repair,
+            _ => cav_rules::Action::Overwatch,
+        }
+    }
+}
+
+#[test]
+fn any_controller_input_ends_in_a_result_not_a_panic() {
+    let rules = rules();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let (mut ok, mut illegal) = (0, 0);
+    let n: u64 = std::env::var("CAV_CHAOS_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    for seed in 0..n {
+        let mut dice = SeededDice::new(seed);
+        let game = scenario_game(&rules, sc, &mut dice, &mut cav_rules::NoLog, None);
+        let mut engine = Engine { game, dice: &mut dice, log: &mut cav_rules::NoLog, hooks: &mut NoHooks };
+        match engine.play(&mut Chaos(SeededDice::new(seed + 1000), Bot::default(), 1 + (seed % 20) as u32)) {
+            Ok(_) => ok += 1,
+            Err(cav_rules::game::EngineError::IllegalAction { reason, .. }) => {
+                assert!(!reason.is_empty());
+                illegal += 1;
+            }
+            Err(e) => panic!("seed {seed}: unexpected {e}"),
+        }
+    }
+    assert!(illegal > 0 && ok > 0 && ok + illegal == n, "ok {ok}, illegal {illegal}");
+}

@@ -266,6 +266,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         weapons: &[usize],
         ctrl: &mut dyn Controller,
     ) -> Result<(), FireError> {
+        if d >= self.game.units.len() || self.game.units[d].side == self.game.units[a].side {
+            return Err(FireError::Illegal("the target is not an enemy model".into()));
+        }
         let card = self.cardr(a);
         let Some(&first) = weapons.first() else { return Err(FireError::Illegal("no weapons declared".into())) };
         if weapons.iter().any(|&w| card.weapons.get(w).is_none_or(|m| m.weapon != card.weapons[first].weapon)) {
