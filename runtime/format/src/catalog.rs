@@ -89,6 +89,7 @@ pub struct Model {
 #[serde(deny_unknown_fields)]
 pub struct DamageTrack {
     /// Number of damage tracks (DT); the card has columns 0..=damage_tracks.
+    #[schemars(range(max = 99))]
     pub damage_tracks: u32,
     /// Move value per column.
     pub mv: PerColumn<u32>,
@@ -112,6 +113,7 @@ pub struct WeaponMount {
     /// Id of the weapon system.
     pub weapon: Id,
     #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 99))]
     pub quantity: u32,
     /// Mounting locations, one per weapon.
     #[serde(default)]
