@@ -140,3 +140,26 @@ fn cav_lua_rejects_escapes_quickly_with_exit_1() {
     let out = cav().args(["lua"]).stdin(std::process::Stdio::null()).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn explain_follows_inheritance_and_patches() {
+    let show = |args: &[&str]| {
+        let out = cav().args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let line = |text: &str, ptr: &str| {
+        text.lines().find(|l| l.starts_with(&format!("{ptr} = "))).unwrap_or_else(|| panic!("no {ptr}")).to_owned()
+    };
+    // `extends`: inherited values come from the parent's file, its own from the child's.
+    let lancer = show(&["show", "warg-lancer", "--explain"]);
+    assert!(line(&lancer, "/faction").contains("mods/iron-wolves/models/warg.yaml:"));
+    assert!(line(&lancer, "/name").contains("mods/iron-wolves/models/warg-lancer.yaml:"));
+    // A patch from another pack: the patched value names the patch file.
+    let autocannon = show(&["show", "light-autocannon", "--explain", "--ruleset", "full"]);
+    assert!(line(&autocannon, "/tv").contains("mods/iron-wolves/patches/light-autocannon-tv.yaml:"));
+    assert!(line(&autocannon, "/name").contains("content/cav-full/weapons/light-autocannon.yaml:"));
+    // The Quick-Start patches the full pack's weapon only in its own ruleset.
+    let mac = show(&["show", "medium-mac", "--explain", "--ruleset", "quickstart"]);
+    assert!(line(&mac, "/range").contains("content/cav-quickstart/weapons/quickstart-weapons.yaml:"));
+}
