@@ -306,9 +306,10 @@ pub struct Rules {
     pub action_costs: HashMap<String, u32>,
     /// The costs the engine asks for on every action, looked up once.
     pub costs: ActionCosts,
-    /// Option `qs-shock-trigger` = `hit`: Shock tests only models it hits.
+    /// Ruleset option `shock-trigger` = `hit`: Shock tests only models it hits (engine options are
+    /// named for the rule, not the ruleset, so any ruleset may offer them).
     pub shock_on_hit_only: bool,
-    /// Option `qs-ranged-critical` = `no-critical`.
+    /// Option `ranged-critical` = `no-critical`.
     pub no_ranged_critical: bool,
 }
 
@@ -849,8 +850,8 @@ pub fn compile(rs: &Ruleset) -> Result<Rules, Vec<String>> {
     let options: HashMap<String, String> =
         rules.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect();
     Ok(Rules {
-        shock_on_hit_only: options.get("qs-shock-trigger").is_some_and(|v| v == "hit"),
-        no_ranged_critical: options.get("qs-ranged-critical").is_some_and(|v| v == "no-critical"),
+        shock_on_hit_only: options.get("shock-trigger").is_some_and(|v| v == "hit"),
+        no_ranged_critical: options.get("ranged-critical").is_some_and(|v| v == "no-critical"),
         costs,
         id: rules.id.0.clone(),
         name: rules.name.clone(),
