@@ -339,7 +339,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         if out.success {
-            self.hit(a, w, d, out.margin)?;
+            self.hit(a, w, d, out.margin, 0)?;
         }
         Ok(())
     }
@@ -385,19 +385,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// A hit: margin + RAV against AV, then the damage table.
-    pub(super) fn hit(&mut self, a: usize, w: usize, d: usize, margin: i32) -> Result<(), EngineError> {
-        self.hit_with(a, w, d, margin, 0)
-    }
-
-    pub(super) fn hit_with(
-        &mut self,
-        a: usize,
-        w: usize,
-        d: usize,
-        margin: i32,
-        extra_rav: i32,
-    ) -> Result<(), EngineError> {
+    /// A hit: margin + RAV (+ any area trade-off) against AV, then the damage table.
+    pub(super) fn hit(&mut self, a: usize, w: usize, d: usize, margin: i32, extra_rav: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let reduce = self.cardr(d).damage_result;
         let mos = (margin - reduce).max(0);
@@ -604,7 +593,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             );
             self.state_test(a, w, d)?;
             if out.success {
-                self.hit_with(a, w, d, out.margin, extra_rav)?;
+                self.hit(a, w, d, out.margin, extra_rav)?;
             }
         }
         Ok(())
