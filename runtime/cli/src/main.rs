@@ -548,7 +548,7 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
 
 /// Compile a ruleset for the engine, printing why not when it cannot be.
 fn compile_rules(rs: &cav_content::Ruleset) -> Option<cav_rules::Rules> {
-    match cav_rules::compile(rs) {
+    match cav_compile::compile_rules(rs) {
         Ok(r) => Some(r),
         Err(errors) => {
             for e in errors {

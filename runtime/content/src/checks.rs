@@ -9,8 +9,13 @@ use crate::ruleset::{Entry, Ruleset, normalise_name};
 type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
 
 /// Every check, run over every valid document.
-const CHECKS: &[(&str, Check)] =
-    &[("references", references), ("scripts", scripts), ("damage-track", damage_track), ("table-rows", table_rows)];
+const CHECKS: &[(&str, Check)] = &[
+    ("references", references),
+    ("scripts", scripts),
+    ("damage-track", damage_track),
+    ("table-rows", table_rows),
+    ("vocabulary", crate::vocabulary::check),
+];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
     let mut diags = Vec::new();

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod pack;
 pub mod ruleset;
 pub mod schema;
+pub mod vocabulary;
 pub mod yaml;
 
 use std::collections::{BTreeMap, BTreeSet};

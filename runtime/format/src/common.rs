@@ -6,11 +6,13 @@ use std::fmt;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::vocab::{ModelType, ModifierTarget};
+
 /// The pattern every document id and reference follows: lower-case words joined by `-`.
 pub const ID_PATTERN: &str = "^[a-z0-9][a-z0-9-]*$";
 
 /// A document id (`medium-mac`, `dictator-b`) or a reference to one.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Id(pub String);
 
@@ -178,18 +180,6 @@ pub enum HardPointWord {
     Restricted,
 }
 
-/// Model types of the data card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelType {
-    Cav,
-    QuadCav,
-    Vehicle,
-    Aircraft,
-    Infantry,
-    PoweredInfantry,
-    Structure,
-}
 
 /// A note on a document: a reading chosen where the source is unclear, or a value assumed
 /// because the source text lost it. Notes are how the content stays honest about its sources.
@@ -286,38 +276,6 @@ pub struct Restriction {
     pub text: Option<String>,
 }
 
-/// The moments of play at which special attributes, upgrades, assets and strikes act.
-/// A script module exports one handler per hook point it uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HookPoint {
-    Build,
-    ForceSelection,
-    GameSetup,
-    DrawDeck,
-    Activation,
-    SpecialAction,
-    Movement,
-    Transport,
-    TargetLock,
-    OpposedRoll,
-    AttackDeclare,
-    AttackTargets,
-    StrikePoint,
-    Drift,
-    CombatTp,
-    CombatDice,
-    CritFumble,
-    Reaction,
-    DamageCalc,
-    DamageTable,
-    OnHit,
-    ModelState,
-    PilotCheck,
-    Repair,
-    AreaEffect,
-    EndPhase,
-}
 
 /// A declarative modifier: the small vocabulary simple numeric abilities use instead of a script.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -329,44 +287,12 @@ pub struct Modifier {
     pub value: i32,
     #[serde(default)]
     pub per_rating: bool,
-    /// Conditions (all must hold), as condition ids the engine knows (e.g. `target-locked`).
+    /// Conditions (all must hold), as condition ids of the engine's vocabulary (e.g. `target-locked`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(schema_with = "crate::vocab::conditions_schema")]
     pub when: Vec<Id>,
     /// Model state the effect applies (`shock` → `suppressed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Id>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ModifierTarget {
-    CombatRoll,
-    StrikePointRoll,
-    PilotCheck,
-    RepairRoll,
-    DamageResult,
-    MoveValue,
-    ArmorValue,
-    RangeBand,
-    DriftDistance,
-    /// The weapon cannot attack at or inside `value` (× rating) inches.
-    MinimumRange,
-    /// The weapon's attack hits every model within `value` (× rating) inches of the strike point.
-    AreaOfEffect,
-    /// The weapon fires indirectly (strike-point roll, no line of sight needed).
-    IndirectFire,
-    /// The model is a hard target (attackers use their Hard RAV).
-    HardTarget,
-    /// The model is a soft target (attackers use their Soft RAV).
-    SoftTarget,
-    /// After a critical fumble, a 1d6 of `value` or less leaves the weapon out of ammo.
-    OutOfAmmo,
-    /// The model may ignore this many out-of-ammo results (× uses).
-    AmmoReserve,
-    /// Change to the natural total that counts as a critical success (Blaster: −1 per rating).
-    CriticalSuccess,
-    /// A model targeted by the weapon rolls 2d6 against `value` (× rating) or gains `state`.
-    StateTest,
-    /// Damage points are multiplied by `value` against infantry in open terrain.
-    DamageVsOpenInfantry,
-}

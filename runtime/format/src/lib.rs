@@ -9,6 +9,7 @@ pub mod common;
 pub mod manifest;
 pub mod rules;
 pub mod test_doc;
+pub mod vocab;
 
 use schemars::{JsonSchema, Schema, generate::SchemaSettings};
 use serde::{Deserialize, Serialize};
@@ -18,6 +19,7 @@ pub use common::*;
 pub use manifest::*;
 pub use rules::*;
 pub use test_doc::*;
+pub use vocab::{ActionKind, HookEffect, HookPoint, ModelTrait, ModelType, ModifierTarget};
 
 macro_rules! doc_kinds {
     ($( $variant:ident = $tag:literal : $ty:ty , $title:literal ;)*) => {

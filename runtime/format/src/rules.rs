@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::*;
+use crate::vocab::*;
 
 /// How situation modifiers are written in this ruleset. The engine normalises internally.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -83,9 +84,10 @@ pub struct Ruleset {
     pub tables: BTreeMap<TableRole, Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<RulesetOption>,
-    /// Numbers of the procedures the engine runs; absent ones make the engine refuse the ruleset.
-    #[serde(default)]
+    /// Numbers of the procedures the engine runs, by part of the rules.
     pub procedures: Procedures,
+    /// Every model type the ruleset plays, with its traits and sizes.
+    pub model_types: BTreeMap<ModelType, ModelTypeRules>,
     pub summary: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -93,108 +95,195 @@ pub struct Ruleset {
     pub notes: Vec<Note>,
 }
 
-/// Target points, limits and distances the procedures use.
+/// The numbers of the procedures, in one typed section per part of the rules. A section the
+/// ruleset leaves out is a rule it does not have (no run 'n gun, no close combat); inside a
+/// section every number is required, so a missing one is reported where it belongs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Procedures {
-    /// Target point of a pilot check; absent = the card's EXP value.
+    pub rolls: RollRules,
+    pub movement: MovementRules,
+    pub sight: SightRules,
+    pub damage: DamageRules,
+    pub repair: RepairRules,
+    pub setup: SetupRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pilot_check_tp: Option<u32>,
+    pub run_n_gun: Option<RunNGunRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_fire: Option<DefensiveFireRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwatch: Option<OverwatchRules>,
+    #[serde(default)]
+    pub close_combat: CloseCombatRules,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_away: Option<BreakRules>,
+}
+
+/// Rolls in general.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollRules {
     /// Natural total that always succeeds on a "10+ roll".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ten_plus_natural: Option<u32>,
+    pub ten_plus_natural: u32,
     /// The rolls that are "10+ rolls" in this ruleset.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub ten_plus_rolls: Vec<RollKind>,
-    /// Target point of the repair roll (the card's DC is added to the roll).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repair_tp: Option<u32>,
-    /// Damage points that stay after any repair (the model never returns to column 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lingering_damage: Option<u32>,
-    /// Damage points repaired on a critical success of the repair roll.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repair_critical: Option<u32>,
-    /// Damage points taken on a critical failure of the repair roll.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repair_fumble_damage: Option<u32>,
-    /// Damage points taken on a critical failure of a pilot check.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pilot_fumble_damage: Option<u32>,
-    /// State applied by a failed pilot check.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pilot_fail_state: Option<Id>,
-    /// Degrees of facing change free with each move action.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub free_turn_degrees: Option<f64>,
-    /// MV each further facing change costs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extra_turn_cost: Option<u32>,
-    /// Inches a model may always move per move action, whatever the terrain costs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimum_move: Option<f64>,
-    /// Distance within which cover next to a model counts (inches).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjacent_cover: Option<f64>,
-    /// Elevation (height) of a standing model by model type, e.g. `cav: 3`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub model_height: BTreeMap<ModelType, i32>,
-    /// Elevation of a prone model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prone_height: Option<i32>,
-    /// State a model that goes prone gains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prone_state: Option<Id>,
     /// Out-of-ammo die rolled after a critical fumble.
+    pub out_of_ammo_die: String,
+    /// RAV a weapon with "NA" against the target counts as: it cannot hurt it (a NA weapon's
+    /// margin of success can never reach the armor).
+    pub na_rav: i32,
+}
+
+/// Movement.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRules {
+    /// Degrees of facing change free with each move action.
+    pub free_turn_degrees: f64,
+    /// MV each further facing change costs.
+    pub extra_turn_cost: u32,
+    /// Inches a model may always move per move action, whatever the terrain costs.
+    pub minimum_move: f64,
+    /// MV per inch where no terrain feature lies (open ground).
+    pub open_ground_cost: u32,
+    /// MV a whole move along a road adds (terrain whose cost is `road_bonus`).
+    pub road_bonus: u32,
+    /// MV per inch along such a road.
+    pub road_cost: u32,
+    /// Extra MV per inch when moving backwards over open ground.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub out_of_ammo_die: Option<String>,
-    /// Terrain features are placed as circles of this diameter (inches).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terrain_feature_size: Option<f64>,
-    /// Hex base width across flats by model type (inches), for models whose card gives none.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub base_size: BTreeMap<ModelType, f64>,
-    /// Terrain type a destroyed model leaves behind.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wreck_terrain: Option<Id>,
-    /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arc_half_width: Option<f64>,
-    /// Degrees a model type may turn its firing arcs left or right (torso twist).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub torso_twist: BTreeMap<ModelType, f64>,
-    /// MV lost during a run 'n gun.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_n_gun_mv_penalty: Option<u32>,
-    /// At or below this MV the run 'n gun penalty is `run_n_gun_low_mv_penalty` instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_n_gun_low_mv: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_n_gun_low_mv_penalty: Option<u32>,
-    /// Farthest range band (id) defensive fire may reach.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub defensive_fire_max_band: Option<Id>,
-    /// Most models that may attack one defender in close combat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub close_combat_max_attackers: Option<u32>,
-    /// Target point of the break roll (the model's CCV is added to the roll).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub break_tp: Option<u32>,
-    /// Share of its MV a model that breaks from close combat may move away.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub break_move_factor: Option<f64>,
-    /// AP cost of a new delayed shot for a model that stays on over-watch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overwatch_refire_cost: Option<u32>,
-    /// Extra MV per inch when moving backwards, by terrain id (`open` = no terrain feature).
+    pub reverse_open_cost: Option<u32>,
+    /// Extra MV per inch backwards, by terrain id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reverse_cost: BTreeMap<Id, u32>,
     /// Extra MV per inch backwards through any other terrain; absent = not allowed there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_cost_other: Option<u32>,
     /// Distance that counts as base-to-base contact (inches between bases).
+    pub contact_distance: f64,
+}
+
+/// Line of sight, cover and firing arcs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SightRules {
+    /// Distance within which cover next to a model counts (inches).
+    pub adjacent_cover: f64,
+    /// Elevation of a prone model.
+    pub prone_height: i32,
+    /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
+    pub arc_half_width: f64,
+}
+
+/// Damage, pilot checks and destruction.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageRules {
+    /// Target point of a pilot check; absent = the card's EXP value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contact_distance: Option<f64>,
+    pub pilot_check_tp: Option<u32>,
+    /// Damage points taken on a critical failure of a pilot check.
+    pub pilot_fumble_damage: u32,
+    /// State applied by a failed pilot check.
+    pub pilot_fail_state: Id,
+    /// State a model that goes prone gains.
+    pub prone_state: Id,
+    /// Terrain type a destroyed model leaves behind (models whose type has `leaves-wreck`).
+    pub wreck_terrain: Id,
+    /// Smallest radius of a wreck (inches); otherwise the model's base.
+    pub wreck_minimum_radius: f64,
+}
+
+/// The repair roll.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RepairRules {
+    /// Target point of the repair roll (the card's DC is added to the roll).
+    pub target_point: u32,
+    /// Damage points a successful repair removes.
+    pub restores: u32,
+    /// Damage points repaired on a critical success.
+    pub critical_restores: u32,
+    /// Damage points taken on a critical failure.
+    pub fumble_damage: u32,
+    /// Damage points that stay after any repair (the model never returns to column 0).
+    pub lingering_damage: u32,
+}
+
+/// Setting up a game.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetupRules {
+    /// Terrain features are placed as circles of this diameter (inches).
+    pub terrain_feature_size: f64,
+}
+
+/// Run 'n gun.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunNGunRules {
+    /// MV lost during a run 'n gun.
+    pub mv_penalty: u32,
+    /// At or below this MV the penalty is `low_mv_penalty` instead.
+    pub low_mv: u32,
+    pub low_mv_penalty: u32,
+}
+
+/// Defensive fire.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DefensiveFireRules {
+    /// Farthest range band (id) defensive fire may reach.
+    pub max_band: Id,
+    /// Defensive fire takes no modifier that helps it (Quick-Start); otherwise the combat
+    /// modifier table's `defensive-fire` row applies like any other.
+    pub drops_bonuses: bool,
+}
+
+/// Over-watch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OverwatchRules {
+    /// AP cost of a new delayed shot for a model that stays on over-watch.
+    pub refire_cost: u32,
+}
+
+/// Close combat.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseCombatRules {
+    /// Most models that may attack one defender in close combat; absent = no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attackers: Option<u32>,
+}
+
+/// The break action: leaving close combat (its roll's modifiers are the `break_modifiers` table).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BreakRules {
+    /// Target point of the break roll (the model's CCV is added to the roll).
+    pub target_point: u32,
+    /// Share of its MV a model that breaks away may move.
+    pub move_factor: f64,
+    /// MV a model that breaks away may always spend.
+    pub minimum_move: u32,
+}
+
+/// What a model type is and can do in this ruleset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelTypeRules {
+    /// Capabilities the engine asks for (docs/vocabulary.md, model traits).
+    #[serde(default)]
+    pub traits: Vec<ModelTrait>,
+    /// Elevation (height) of a standing model of this type.
+    pub height: i32,
+    /// Hex base width across flats (inches), for models whose card gives none.
+    pub base_size: f64,
+    /// Degrees the type may turn its firing arcs left or right (torso twist).
+    #[serde(default)]
+    pub torso_twist: f64,
 }
 
 /// Roles tables play in the procedures.
@@ -207,6 +296,7 @@ pub enum TableRole {
     StrikePointModifiers,
     PilotCheckModifiers,
     CloseCombatModifiers,
+    BreakModifiers,
     CombatDamage,
     CloseCombatDamage,
     CriticalDamage,
@@ -263,6 +353,8 @@ pub enum ModifierScale {
     PerAdditional,
     /// Times each weapon declared or fired.
     PerWeapon,
+    /// Times what the condition counts (models in contact, an SA's rating).
+    PerCount,
 }
 
 /// One situation modifier of a roll.
@@ -279,11 +371,13 @@ pub struct SituationModifier {
     /// Largest total this modifier may reach (absolute value).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i32>,
-    /// Condition id the engine tests (`attacker_stationary`, `light_cover`, …); the engine's
-    /// vocabulary is listed in ARCHITECTURE.md.
+    /// Condition id the engine tests (`light-cover`, `band-long`, `defender-knockdown`, …): a word
+    /// of the engine's vocabulary (docs/vocabulary.md).
+    #[schemars(schema_with = "crate::vocab::condition_schema")]
     pub condition: Id,
     /// Further conditions that must all hold (e.g. `target-locked` for a targeting computer).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(schema_with = "crate::vocab::conditions_schema")]
     pub also: Vec<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,

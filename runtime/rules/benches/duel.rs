@@ -15,7 +15,7 @@ fn rules() -> &'static Rules {
             library: vec![root.join("content"), root.join("mods")],
         });
         assert_eq!(loaded.error_count(), 0, "bundled content must be valid");
-        cav_rules::compile(loaded.ruleset("cav-quickstart").expect("quickstart")).expect("compiles")
+        cav_compile::compile_rules(loaded.ruleset("cav-quickstart").expect("quickstart")).expect("compiles")
     })
 }
 

@@ -10,7 +10,7 @@ fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
-    let rules = cav_rules::compile(loaded.ruleset("cav-quickstart").expect("quickstart")).expect("compiles");
+    let rules = cav_compile::compile_rules(loaded.ruleset("cav-quickstart").expect("quickstart")).expect("compiles");
     let sc = rules.scenario("stand-and-fight").expect("scenario");
     let mut bot = Bot::default();
     let start = Instant::now();

@@ -881,7 +881,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             let mut v = match m.scale {
                 ModifierScale::Once => m.value,
-                ModifierScale::PerRating => m.value * times,
+                ModifierScale::PerRating | ModifierScale::PerCount => m.value * times,
                 ModifierScale::PerAdditional => m.value * s.salvo_extra.max(s.attempts).max(s.supporters),
                 ModifierScale::PerWeapon => m.value * s.weapons_fired.max(1),
             };
@@ -968,6 +968,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Cond::DefensiveFire => b(s.defensive),
             Cond::CloseCombatSupport => s.supporters,
             Cond::FailedBreak => b(s.failed_break),
+            Cond::FriendsInContact | Cond::EnemiesInContact => 0, // wired with the break action
             Cond::MultipleTargets | Cond::Unsupported => 0,
         }
     }

@@ -10,7 +10,7 @@ pub mod geom;
 pub mod hooks;
 pub mod setup;
 
-pub use compile::{Rules, compile};
+pub use compile::Rules;
 pub use dice::{Dice, DiceExpr, ForcedDice, SeededDice};
 pub use event::{Event, NoLog, Sink};
 pub use game::{Action, Controller, Engine, Game, GameEnd};

@@ -12,7 +12,7 @@ fn rules() -> Rules {
         library: vec![root.join("content"), root.join("mods")],
     });
     assert_eq!(loaded.error_count(), 0);
-    cav_rules::compile(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
+    cav_compile::compile_rules(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
 }
 
 fn play(rules: &Rules, seed: u64) -> (cav_rules::GameEnd, Vec<Event>) {

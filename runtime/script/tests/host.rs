@@ -12,7 +12,7 @@ use cav_script::{Limits, LuaHost};
 fn rules() -> Rules {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
-    cav_rules::compile(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
+    cav_compile::compile_rules(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
 }
 
 /// Rules whose Strike SA runs `source` instead of the pack's script.

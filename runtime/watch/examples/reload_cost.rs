@@ -17,7 +17,7 @@ fn main() {
         let t = Instant::now();
         let loaded = cav_content::load_cached(&opts, &mut cache);
         let t1 = t.elapsed();
-        let rules = cav_rules::compile(loaded.ruleset("cav-quickstart").unwrap()).unwrap();
+        let rules = cav_compile::compile_rules(loaded.ruleset("cav-quickstart").unwrap()).unwrap();
         let t2 = t.elapsed();
         let _host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
         let t3 = t.elapsed();

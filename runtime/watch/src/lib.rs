@@ -92,7 +92,7 @@ fn build(loaded: &Loaded, ruleset: &str) -> Result<(Rules, LuaHost), Vec<String>
     let Some(rs) = loaded.rulesets.iter().find(|r| r.id == ruleset || r.id == format!("cav-{ruleset}")) else {
         return Err(vec![format!("no ruleset `{ruleset}`")]);
     };
-    let rules = cav_rules::compile(rs)?;
+    let rules = cav_compile::compile_rules(rs)?;
     let host = LuaHost::new(&rules, Limits::default()).map_err(|e| vec![format!("scripts: {e}")])?;
     Ok((rules, host))
 }

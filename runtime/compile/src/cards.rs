@@ -1,0 +1,136 @@
+//! Models as the engine plays them: per-column card values, weapons with their special
+//! attributes resolved, and the declarative effects that are properties of the card.
+
+use cav_format::{self as f, DocKind, Document, ModifierTarget};
+use cav_rules::compile::{CardDef, MountDef, Proc, SaDef, SaIx, StateIx};
+
+use crate::Cx;
+
+/// The ruleset's models (id and document, in card order) and their cards.
+pub(crate) fn cards(
+    cx: &mut Cx,
+    sas: &[SaDef],
+    move_classes: &[String],
+    ruleset: &f::Ruleset,
+    proc: &Proc,
+) -> (Vec<(String, f::Model)>, Vec<CardDef>) {
+    let mut models = Vec::new();
+    let mut cards = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Model) {
+        let Some(Document::Model(m)) = &e.doc else {
+            cx.fail_quietly();
+            continue;
+        };
+        if !ruleset.model_types.contains_key(&m.model_type) {
+            let played: Vec<&str> = ruleset.model_types.keys().map(|t| t.id()).collect();
+            cx.error(
+                e,
+                "/model_type",
+                "model-type",
+                format!("ruleset `{}` does not play {} models (its `model_types:` has no `{}`)", ruleset.id, m.model_type, m.model_type),
+                &format!("one of the ruleset's model types: {}", played.join(", ")),
+                Some(format!("add `{}:` to `model_types:` of the ruleset, with its traits and sizes", m.model_type)),
+            );
+        }
+        cards.push(card(cx, &e.id, m, sas, move_classes, proc));
+        models.push((e.id.clone(), m.clone()));
+    }
+    (models, cards)
+}
+
+fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {
+    (r.hard, r.soft)
+}
+
+/// Sum of one declarative effect over a list of (SA, rating); `None` when no SA has it.
+fn effect(sas: &[SaDef], list: &[(SaIx, i32)], target: ModifierTarget) -> Option<i32> {
+    let mut found = None;
+    for (s, rating) in list {
+        for e in sas[*s as usize].effects.iter().filter(|e| e.target == target) {
+            let v = if e.per_rating { e.value * rating } else { e.value };
+            found = Some(found.unwrap_or(0) + v);
+        }
+    }
+    found
+}
+
+/// The first state test among the SAs: (target point, state).
+fn state_test(sas: &[SaDef], list: &[(SaIx, i32)]) -> Option<(i32, StateIx)> {
+    list.iter().find_map(|(s, rating)| {
+        sas[*s as usize].effects.iter().filter(|e| e.target == ModifierTarget::StateTest).find_map(|e| {
+            e.state.map(|st| (if e.per_rating { e.value * rating } else { e.value }, st))
+        })
+    })
+}
+
+fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[String], proc: &Proc) -> CardDef {
+    let dt = &m.damage_track;
+    let columns = dt.damage_tracks as usize + 1;
+    let col = |c: &f::PerColumn<u32>| (0..columns).map(|i| c.at(i).unwrap_or(0)).collect::<Vec<_>>();
+    // Unknown SA ids are dangling references the loader reported.
+    let sa_ix = |r: &f::SaRef| -> Option<(SaIx, i32)> {
+        sas.iter()
+            .position(|s| s.id == r.id().as_str())
+            .map(|i| (i as SaIx, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
+    };
+    let model_sas: Vec<(SaIx, i32)> = m.special_attributes.iter().filter_map(sa_ix).collect();
+    let mut weapons = Vec::new();
+    for w in &m.weapons {
+        let Some(Document::Weapon(def)) = cx.doc(DocKind::Weapon, w.weapon.as_str()) else {
+            cx.fail_quietly();
+            continue;
+        };
+        let mut wsas: Vec<(SaIx, i32)> = def.special_attributes.iter().filter_map(sa_ix).collect();
+        wsas.extend(w.special_attributes.iter().filter_map(sa_ix));
+        let rav = match &w.rav {
+            Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
+            None => vec![rav_pair(&def.rav); columns],
+        };
+        weapons.push(MountDef {
+            weapon: w.weapon.0.clone(),
+            name: def.name.clone(),
+            quantity: w.quantity,
+            range: match def.range {
+                f::Distance::Inches(i) => i,
+                _ => 0.0,
+            },
+            rav,
+            requires_target_lock: def.requires_target_lock,
+            indirect: def.fire == f::FireMode::Indirect || effect(sas, &wsas, ModifierTarget::IndirectFire).is_some(),
+            min_range: f64::from(effect(sas, &wsas, ModifierTarget::MinimumRange).unwrap_or(0)),
+            aoe: f64::from(effect(sas, &wsas, ModifierTarget::AreaOfEffect).unwrap_or(0)),
+            out_of_ammo_on: effect(sas, &wsas, ModifierTarget::OutOfAmmo).unwrap_or(0).max(0) as u32,
+            crit_shift: effect(sas, &wsas, ModifierTarget::CriticalSuccess).unwrap_or(0),
+            state_test: state_test(sas, &wsas),
+            open_infantry_factor: effect(sas, &wsas, ModifierTarget::DamageVsOpenInfantry).unwrap_or(1).max(1) as u32,
+            cannot_target: def.cannot_target.clone(),
+            mounts: w.mount.clone(),
+            sas: wsas,
+        });
+    }
+    // Unknown move classes are dangling references the loader reported.
+    let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
+    let base = m.base_size.or(proc.base_size[m.model_type as usize]).unwrap_or(0.0);
+    CardDef {
+        id: id.to_owned(),
+        name: m.name.clone(),
+        model_type: m.model_type,
+        move_class,
+        columns,
+        mv: col(&dt.mv),
+        av: col(&dt.av),
+        dc: (0..columns).map(|i| dt.dc.as_ref().and_then(|c| c.at(i))).collect(),
+        exp: (0..columns).map(|i| dt.exp.as_ref().and_then(|c| c.at(i))).collect(),
+        ccv: (0..columns)
+            .map(|i| dt.ccv.as_ref().and_then(|c| c.at(i)).map(|r| rav_pair(&r)).unwrap_or((None, None)))
+            .collect(),
+        hard: effect(sas, &model_sas, ModifierTarget::HardTarget).is_some(),
+        soft: effect(sas, &model_sas, ModifierTarget::SoftTarget).is_some(),
+        ammo_reserve: effect(sas, &model_sas, ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32,
+        damage_result: -effect(sas, &model_sas, ModifierTarget::DamageResult).unwrap_or(0),
+        base_radius: base / 2.0,
+        weapons,
+        sas: model_sas,
+        tv: m.tv,
+    }
+}

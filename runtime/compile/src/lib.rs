@@ -1,0 +1,184 @@
+//! Compile a loaded [`Ruleset`] into the engine's [`Rules`].
+//!
+//! Compiling is part of validation: `cav validate`, `cav watch` and every command that plays run
+//! it, and everything it finds is a [`Diagnostic`] located at the document, JSON pointer and pack
+//! that caused it — never an unlocated string. Like the loader, it does not stop at the first
+//! problem: it returns every diagnostic, and the rules only when there was no error.
+//!
+//! One module per part of the ruleset: `tables` (range bands, modifier and lookup tables),
+//! `catalog` (model states, special attributes, terrain), `procedures` (the typed procedure
+//! sections, model types, actions, options), `cards` (models as the engine plays them) and
+//! `scenarios`. Words of the vocabulary (condition ids and the like) are checked by the loader's
+//! vocabulary pass; here they are only resolved.
+
+mod cards;
+mod catalog;
+mod conditions;
+mod procedures;
+mod scenarios;
+mod tables;
+
+use cav_content::Ruleset;
+use cav_content::diag::Diagnostic;
+use cav_content::ruleset::Entry;
+use cav_format::{DocKind, Document, ModifierConvention};
+use cav_rules::DiceExpr;
+use cav_rules::compile::Rules;
+
+/// The result of compiling one ruleset.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The rules, when nothing was an error.
+    pub rules: Option<Rules>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Compile the ruleset whose ruleset document is `rs.id`.
+pub fn compile(rs: &Ruleset) -> Compiled {
+    let mut cx = Cx { rs, diags: Vec::new(), errors: 0 };
+    let rules = build(&mut cx);
+    Compiled { rules: rules.filter(|_| cx.errors == 0), diagnostics: cx.diags }
+}
+
+/// Compile, or say why not in one message (for tests, benchmarks and examples).
+pub fn compile_rules(rs: &Ruleset) -> Result<Rules, String> {
+    let c = compile(rs);
+    c.rules.ok_or_else(|| {
+        let msgs: Vec<String> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == cav_content::diag::Severity::Error)
+            .map(|d| format!("{}: {}", d.pointer.as_deref().unwrap_or(""), d.message))
+            .collect();
+        if msgs.is_empty() { "the ruleset has errors the loader reported".to_owned() } else { msgs.join("; ") }
+    })
+}
+
+/// The compiler's context: the ruleset and what it found.
+pub(crate) struct Cx<'a> {
+    pub rs: &'a Ruleset,
+    pub diags: Vec<Diagnostic>,
+    errors: usize,
+}
+
+impl<'a> Cx<'a> {
+    /// An error at `ptr` of document `e`.
+    pub fn error(&mut self, e: &Entry, ptr: &str, code: &'static str, message: String, expected: &str, hint: Option<String>) {
+        self.errors += 1;
+        self.diags.push(
+            Diagnostic::error(code, message)
+                .at(e.prov.locate(ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(expected)
+                .hint(hint),
+        );
+    }
+
+    /// A document the loader already reported as missing or invalid: the rules cannot be built,
+    /// but there is nothing new to say.
+    pub fn fail_quietly(&mut self) {
+        self.errors += 1;
+    }
+
+    /// The decoded document `kind`/`id`, if it exists and is valid.
+    pub fn doc(&self, kind: DocKind, id: &str) -> Option<&'a Document> {
+        self.rs.get(kind, id).and_then(|e| e.doc.as_ref())
+    }
+
+    /// Parse a dice expression at `ptr` of `e`.
+    pub fn dice(&mut self, e: &Entry, ptr: &str, text: &str) -> DiceExpr {
+        DiceExpr::parse(text).unwrap_or_else(|why| {
+            self.error(e, ptr, "dice", format!("`{text}` is not a dice expression: {why}"), "a dice expression such as `2d6`, `1d10` or `3d6kh2`", None);
+            DiceExpr { count: 2, sides: 6, keep_highest: None, plus: 0 }
+        })
+    }
+
+    /// The position of `id` in `ids`, or an error at `ptr` naming what was expected.
+    pub fn index_of(&mut self, e: &Entry, ptr: &str, id: &str, ids: &[String], what: &str) -> Option<usize> {
+        let found = ids.iter().position(|x| x == id);
+        if found.is_none() {
+            self.error(
+                e,
+                ptr,
+                "dangling-ref",
+                format!("{what} `{id}` does not exist"),
+                &format!("the id of a {what}"),
+                cav_content::diag::did_you_mean(id, ids.iter().map(String::as_str)),
+            );
+        }
+        found
+    }
+}
+
+fn build(cx: &mut Cx) -> Option<Rules> {
+    let rs = cx.rs;
+    let Some(entry) = rs.get(DocKind::Ruleset, &rs.id) else {
+        cx.fail_quietly();
+        return None;
+    };
+    let Some(Document::Ruleset(ruleset)) = &entry.doc else {
+        cx.fail_quietly();
+        return None;
+    };
+    let sign = match ruleset.modifier_convention {
+        ModifierConvention::Roll => 1,
+        ModifierConvention::TargetPoint => -1,
+    };
+    let standard = cx.dice(entry, "/dice/standard", &ruleset.dice.standard);
+    let drift = cx.dice(entry, "/dice/drift", &ruleset.dice.drift);
+    let critical_bonus =
+        ruleset.dice.critical_success_bonus.as_deref().map(|d| cx.dice(entry, "/dice/critical_success_bonus", d));
+
+    let (bands, band_ids, indirect_tp) = tables::range_bands(cx, entry, ruleset);
+    let states = catalog::states(cx, sign);
+    let names = conditions::Names::new(rs, band_ids.clone());
+    let sas = catalog::special_attributes(cx, &names);
+    let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
+    let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
+    let terrains = catalog::terrains(cx, &move_classes);
+    let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
+    let (models, cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
+    let scenarios = scenarios::scenarios(cx, &models);
+    let (action_costs, costs) = procedures::actions(rs);
+    let (options, engine_options) = procedures::options(ruleset);
+
+    Some(Rules {
+        id: ruleset.id.0.clone(),
+        name: ruleset.name.clone(),
+        action_points: ruleset.action_points,
+        standard,
+        drift,
+        critical_fumble: ruleset.dice.critical_fumble,
+        critical_success: ruleset.dice.critical_success,
+        critical_bonus,
+        turn_limit: ruleset.turn_limit,
+        point_blank: ruleset.point_blank,
+        bands,
+        indirect_tp,
+        combat_mods: tables.combat,
+        indirect_mods: tables.indirect,
+        strike_point_mods: tables.strike_point,
+        pilot_mods: tables.pilot,
+        close_combat_mods: tables.close_combat,
+        break_mods: tables.break_away,
+        damage: tables.damage,
+        close_combat_damage: tables.close_combat_damage,
+        critical: tables.critical,
+        random_terrain: tables.random_terrain,
+        states,
+        move_classes,
+        terrains,
+        sas,
+        cards,
+        scenarios,
+        proc,
+        sign,
+        shock_on_hit_only: engine_options.shock_trigger == cav_format::vocab::ShockTrigger::Hit,
+        no_ranged_critical: engine_options.ranged_critical == cav_format::vocab::RangedCritical::NoCritical,
+        engine_options,
+        options,
+        action_costs,
+        costs,
+    })
+}

@@ -1,0 +1,179 @@
+//! Range bands, modifier tables and lookup tables, found through the ruleset's `tables:` roles.
+
+use cav_content::ruleset::Entry;
+use cav_format::{self as f, DocKind, Document, TableRole};
+use cav_rules::compile::{Band, LookupTable, Mod, Row};
+
+use crate::Cx;
+use crate::conditions::Names;
+
+/// The tables of the roll procedures.
+pub(crate) struct RollTables {
+    pub combat: Vec<Mod>,
+    pub indirect: Vec<Mod>,
+    pub strike_point: Vec<Mod>,
+    pub pilot: Vec<Mod>,
+    pub close_combat: Vec<Mod>,
+    pub break_away: Vec<Mod>,
+    pub damage: LookupTable,
+    pub close_combat_damage: Option<LookupTable>,
+    pub critical: LookupTable,
+    pub random_terrain: Option<LookupTable>,
+}
+
+fn role_tag(role: TableRole) -> String {
+    serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// The id of the table playing `role`; an error at `/tables` when the ruleset names none.
+fn required(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset, role: TableRole, why: &str) -> Option<String> {
+    match ruleset.tables.get(&role) {
+        Some(id) => Some(id.0.clone()),
+        None => {
+            let tag = role_tag(role);
+            cx.error(
+                ruleset_entry,
+                "/tables",
+                "missing-table",
+                format!("ruleset `{}` names no `{tag}` table, which {why}", ruleset.id),
+                &format!("`{tag}:` under `tables:`, naming a table document"),
+                None,
+            );
+            None
+        }
+    }
+}
+
+/// The range bands, their ids, and the indirect-fire target point.
+pub(crate) fn range_bands(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) -> (Vec<cav_rules::compile::Band>, Vec<String>, i32) {
+    let Some(id) = required(cx, ruleset_entry, ruleset, TableRole::RangeBands, "every attack needs") else {
+        return (vec![], vec![], 0);
+    };
+    let Some(e) = cx.rs.get(DocKind::RangeBands, &id) else {
+        cx.fail_quietly(); // a dangling reference, already reported
+        return (vec![], vec![], 0);
+    };
+    let Some(Document::RangeBands(b)) = &e.doc else {
+        cx.fail_quietly();
+        return (vec![], vec![], 0);
+    };
+    if b.bands.is_empty() {
+        cx.error(e, "/bands", "range-bands", "the range-band table has no bands".into(), "at least one band", None);
+    }
+    let indirect_tp = match b.indirect_combat_tp {
+        Some(t) => t as i32,
+        None => {
+            cx.error(
+                e,
+                "",
+                "range-bands",
+                format!("range-band table `{id}` lacks `indirect_combat_tp`"),
+                "`indirect_combat_tp:` the combat target point against models caught by a strike point",
+                None,
+            );
+            0
+        }
+    };
+    let bands = b
+        .bands
+        .iter()
+        .map(|x| Band {
+            name: x.name.clone(),
+            multiplier: x.multiplier,
+            combat_tp: x.combat_tp as i32,
+            strike_point_tp: x.strike_point_tp as i32,
+            drift_bonus: x.drift_bonus,
+        })
+        .collect();
+    (bands, b.bands.iter().map(|x| x.id.0.clone()).collect(), indirect_tp)
+}
+
+fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<Mod> {
+    let Some(id) = id else { return vec![] };
+    let Some(Document::ModifierTable(t)) = cx.doc(DocKind::ModifierTable, &id) else {
+        cx.fail_quietly();
+        return vec![];
+    };
+    t.modifiers
+        .iter()
+        .map(|m| Mod {
+            name: m.name.clone(),
+            value: m.value * sign,
+            scale: m.scale,
+            max: m.max,
+            cond: names.cond(m.condition.as_str()),
+            also: m.also.iter().map(|c| names.cond(c.as_str())).collect(),
+        })
+        .collect()
+}
+
+/// A lookup table, its rows' state ids resolved.
+fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTable {
+    let Some(id) = id else { return LookupTable::default() };
+    let Some(e) = cx.rs.get(DocKind::Table, &id) else {
+        cx.fail_quietly();
+        return LookupTable::default();
+    };
+    let Some(Document::Table(t)) = &e.doc else {
+        cx.fail_quietly();
+        return LookupTable::default();
+    };
+    let dice = t.dice.as_deref().map(|d| cx.dice(e, "/dice", d));
+    let rows = t
+        .rows
+        .iter()
+        .map(|r| Row {
+            min: r.min,
+            max: r.max,
+            name: r.name.clone(),
+            damage: r.effect.damage.unwrap_or(0),
+            damage_both: r.effect.damage_both.unwrap_or(0),
+            pilot_check: r.effect.pilot_check.map(|p| p * sign),
+            // Unknown state ids are dangling references the loader reported.
+            states: r
+                .effect
+                .states
+                .iter()
+                .filter_map(|s| names.states.iter().position(|x| x == s.as_str()).map(|i| i as u16))
+                .collect(),
+            critical: r.effect.critical,
+            action_points: r.effect.action_points.unwrap_or(0),
+            action_points_set: r.effect.action_points_set,
+            move_value: r.effect.move_value.unwrap_or(0),
+            move_factor: r.effect.move_factor,
+            combat_modifier: r.effect.combat_modifier.unwrap_or(0) * sign,
+            no_combat: r.effect.no_combat,
+            weapons_zeroed: r.effect.weapons_zeroed,
+            destroyed: r.effect.destroyed,
+            result: r.effect.result.as_ref().map(|x| x.0.clone()),
+        })
+        .collect();
+    LookupTable { name: t.name.clone(), dice, rows }
+}
+
+pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i32, names: &Names) -> RollTables {
+    let optional = |role| ruleset.tables.get(&role).map(|id| id.0.clone());
+    let combat = required(cx, e, ruleset, TableRole::CombatModifiers, "direct-fire combat rolls need");
+    let indirect = required(cx, e, ruleset, TableRole::IndirectCombatModifiers, "indirect-fire combat rolls need");
+    let strike_point = required(cx, e, ruleset, TableRole::StrikePointModifiers, "strike-point rolls need");
+    let pilot = required(cx, e, ruleset, TableRole::PilotCheckModifiers, "pilot checks need");
+    let break_away = if ruleset.procedures.break_away.is_some() {
+        required(cx, e, ruleset, TableRole::BreakModifiers, "the break roll (procedures.break_away) needs")
+    } else {
+        optional(TableRole::BreakModifiers)
+    };
+    let damage = required(cx, e, ruleset, TableRole::CombatDamage, "every hit needs");
+    let critical = required(cx, e, ruleset, TableRole::CriticalDamage, "critical hits need");
+    RollTables {
+        combat: modifiers(cx, combat, sign, names),
+        indirect: modifiers(cx, indirect, sign, names),
+        strike_point: modifiers(cx, strike_point, sign, names),
+        pilot: modifiers(cx, pilot, sign, names),
+        close_combat: modifiers(cx, optional(TableRole::CloseCombatModifiers), sign, names),
+        break_away: modifiers(cx, break_away, sign, names),
+        damage: lookup(cx, damage, sign, names),
+        close_combat_damage: optional(TableRole::CloseCombatDamage).map(|id| lookup(cx, Some(id), sign, names)),
+        critical: lookup(cx, critical, sign, names),
+        random_terrain: optional(TableRole::RandomTerrain).map(|id| lookup(cx, Some(id), sign, names)),
+    }
+}

@@ -1,0 +1,225 @@
+//! The vocabulary pass: every word a document uses where the engine must understand it is checked
+//! against the declared vocabulary (`cav_format::vocab`). An unknown word is an error with a
+//! did-you-mean hint; a word the engine recognises but does not implement yet is a warning that
+//! says plainly what does not happen.
+
+use cav_format::vocab::{self, ConditionWord, FamilyRef, Status};
+use cav_format::*;
+
+use crate::diag::{Diagnostic, did_you_mean};
+use crate::ruleset::{Entry, Ruleset};
+
+/// Check the vocabulary words of one document.
+pub fn check(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let mut cx = Cx { rs, e, diags };
+    match doc {
+        Document::ModifierTable(t) => {
+            for (i, m) in t.modifiers.iter().enumerate() {
+                let what = format!("modifier `{}`", m.id);
+                cx.condition(&format!("/modifiers/{i}/condition"), m.condition.as_str(), &what);
+                for (j, c) in m.also.iter().enumerate() {
+                    cx.condition(&format!("/modifiers/{i}/also/{j}"), c.as_str(), &what);
+                }
+            }
+        }
+        Document::SpecialAttribute(sa) => {
+            cx.effects(&sa.modifiers);
+            cx.hooks(&sa.hooks, sa.script.is_some());
+        }
+        Document::Upgrade(u) => {
+            cx.effects(&u.modifiers);
+            cx.hooks(&u.hooks, u.script.is_some());
+        }
+        Document::Asset(a) => cx.hooks(&a.hooks, a.script.is_some()),
+        Document::Strike(s) => cx.hooks(&s.hooks, s.script.is_some()),
+        Document::ActionType(a) => cx.action(a),
+        Document::Ruleset(r) => {
+            cx.options(r);
+            for (ty, rules) in &r.model_types {
+                for (i, t) in rules.traits.iter().enumerate() {
+                    if let Status::Recognised(why) = t.status() {
+                        cx.warn(
+                            &format!("/model_types/{ty}/traits/{i}"),
+                            format!("model trait `{t}` is recognised but not implemented ({why}): {ty} models play without it"),
+                        );
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+struct Cx<'a> {
+    rs: &'a Ruleset,
+    e: &'a Entry,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Cx<'_> {
+    fn located(&self, d: Diagnostic, ptr: &str) -> Diagnostic {
+        d.at(self.e.prov.locate(ptr)).pack(self.e.pack.clone()).pointer(ptr)
+    }
+
+    fn warn(&mut self, ptr: &str, message: String) {
+        let d = self.located(Diagnostic::warning("not-implemented", message), ptr);
+        self.diags.push(d);
+    }
+
+    fn ids(&self, kind: DocKind) -> Vec<String> {
+        self.rs.of_kind(kind).map(|e| e.id.clone()).collect()
+    }
+
+    fn band_ids(&self) -> Vec<String> {
+        self.rs
+            .of_kind(DocKind::RangeBands)
+            .filter_map(|e| match &e.doc {
+                Some(Document::RangeBands(b)) => Some(b.bands.iter().map(|x| x.id.0.clone()).collect::<Vec<_>>()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// The ids a family's rest may name in this ruleset (`None`: not checked).
+    fn family_ids(&self, names: FamilyRef) -> Option<Vec<String>> {
+        Some(match names {
+            FamilyRef::RangeBand => self.band_ids(),
+            FamilyRef::ModelState => self.ids(DocKind::ModelState),
+            FamilyRef::SpecialAttribute => self.ids(DocKind::SpecialAttribute),
+            FamilyRef::Upgrade => self.ids(DocKind::Upgrade),
+            FamilyRef::ModelTrait => ModelTrait::ALL.iter().map(|t| t.id().to_owned()).collect(),
+            FamilyRef::CriticalResult => return None,
+        })
+    }
+
+    /// Every condition id this ruleset can spell, for did-you-mean hints.
+    fn all_conditions(&self) -> Vec<String> {
+        let mut all: Vec<String> = vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect();
+        for f in vocab::CONDITION_FAMILIES {
+            for id in self.family_ids(f.names).unwrap_or_default() {
+                all.push(format!("{}{id}", f.prefix));
+            }
+        }
+        all
+    }
+
+    fn condition(&mut self, ptr: &str, id: &str, what: &str) {
+        match vocab::condition(id) {
+            None => {
+                let all = self.all_conditions();
+                let d = Diagnostic::error("unknown-condition", format!("condition `{id}` is not in the engine's vocabulary"))
+                    .expected("a condition id listed in docs/vocabulary.md")
+                    .hint(did_you_mean(id, all.iter().map(String::as_str)));
+                let d = self.located(d, ptr);
+                self.diags.push(d);
+            }
+            Some(ConditionWord::Fixed(c)) => {
+                if let Status::Recognised(why) = c.status {
+                    self.warn(ptr, format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"));
+                }
+            }
+            Some(ConditionWord::Family(f, rest)) => {
+                if let Some(ids) = self.family_ids(f.names)
+                    && !ids.iter().any(|x| x == rest)
+                {
+                    let all = self.all_conditions();
+                    let d = Diagnostic::error(
+                        "unknown-condition",
+                        format!("condition `{id}`: {} `{rest}` does not exist", f.names.what()),
+                    )
+                    .expected(format!("`{}` followed by the id of a {}", f.prefix, f.names.what()))
+                    .hint(did_you_mean(id, all.iter().map(String::as_str)));
+                    let d = self.located(d, ptr);
+                    self.diags.push(d);
+                } else if let Status::Recognised(why) = f.status {
+                    self.warn(ptr, format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"));
+                }
+            }
+        }
+    }
+
+    fn effects(&mut self, modifiers: &[Modifier]) {
+        for (i, m) in modifiers.iter().enumerate() {
+            let ptr = format!("/modifiers/{i}");
+            if let Status::Recognised(why) = m.target.status() {
+                self.warn(
+                    &format!("{ptr}/target"),
+                    format!("effect target `{}` is recognised but not implemented ({why}): this modifier never applies", m.target),
+                );
+                continue;
+            }
+            for (j, w) in m.when.iter().enumerate() {
+                self.condition(&format!("{ptr}/when/{j}"), w.as_str(), "this modifier");
+            }
+            if !m.when.is_empty() && !m.target.conditional() {
+                self.warn(
+                    &format!("{ptr}/when"),
+                    format!(
+                        "`when:` is not tested for effect target `{}` (a property of the card, read once): the effect always applies",
+                        m.target
+                    ),
+                );
+            }
+        }
+    }
+
+    fn hooks(&mut self, hooks: &[HookPoint], scripted: bool) {
+        if !scripted {
+            return; // without a script the list only documents where the entry would act
+        }
+        for (i, h) in hooks.iter().enumerate() {
+            if let Status::Recognised(why) = h.status() {
+                self.warn(
+                    &format!("/hooks/{i}"),
+                    format!("hook point `{h}` is recognised but not implemented ({why}): the script's `{h}` handler never runs"),
+                );
+            }
+        }
+    }
+
+    fn action(&mut self, a: &ActionType) {
+        match ActionKind::from_id(a.id.as_str()) {
+            None => {
+                let d = Diagnostic::error("unknown-action", format!("action `{}` is not in the engine's vocabulary", a.id))
+                    .expected("an action id listed in docs/vocabulary.md")
+                    .hint(did_you_mean(a.id.as_str(), ActionKind::ALL.iter().map(|k| k.id())));
+                let d = self.located(d, "/id");
+                self.diags.push(d);
+            }
+            Some(k) => {
+                if let Status::Recognised(why) = k.status() {
+                    self.warn("/id", format!("action `{k}` is recognised but not implemented ({why}): no model can take it"));
+                }
+            }
+        }
+    }
+
+    fn options(&mut self, r: &cav_format::Ruleset) {
+        for (i, o) in r.options.iter().enumerate() {
+            match vocab::OPTIONS.iter().find(|x| x.id == o.id.as_str()) {
+                Some(engine) => {
+                    for (j, c) in o.choices.iter().enumerate() {
+                        if !engine.values.contains(&c.as_str()) {
+                            let d = Diagnostic::error(
+                                "unknown-option-value",
+                                format!("option `{}` has no value `{c}` in the engine", o.id),
+                            )
+                            .expected(format!("one of {}", engine.values.join(", ")))
+                            .hint(did_you_mean(c.as_str(), engine.values.iter().copied()));
+                            let d = self.located(d, &format!("/options/{i}/choices/{j}"));
+                            self.diags.push(d);
+                        }
+                    }
+                }
+                None => self.warn(
+                    &format!("/options/{i}/id"),
+                    format!(
+                        "option `{}` is a documented reading the engine does not read: choosing another value than `{}` changes nothing",
+                        o.id, o.default
+                    ),
+                ),
+            }
+        }
+    }
+}

@@ -1,0 +1,505 @@
+//! The engine's whole vocabulary, declared once: every word a pack may use where the engine has
+//! to understand it — hook points, effect targets, condition ids and families, action ids, model
+//! types and their traits, engine options and their values, and the effects a hook may ask for.
+//!
+//! Each word says whether the engine implements it or only recognises it. Everything else is
+//! generated from these tables: the schema enums (so editors complete the words), the Luau
+//! definitions, `docs/vocabulary.md`, and the checks `cav validate` runs when it compiles a
+//! ruleset. A word outside the vocabulary is an error; a word that is recognised but not
+//! implemented is a warning that says so.
+//!
+//! To teach the engine a new word: add its entry here, then its implementation (a condition, an
+//! action, an effect) in `cav-rules`; a test there fails when the two disagree.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Whether the engine implements a word or only recognises it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Implemented,
+    /// Recognised, with the reason it does nothing yet (said in the warning).
+    Recognised(&'static str),
+}
+
+impl Status {
+    pub fn implemented(self) -> bool {
+        self == Status::Implemented
+    }
+    /// `implemented`, or `recognised: <why>`.
+    pub fn describe(self) -> String {
+        match self {
+            Status::Implemented => "implemented".into(),
+            Status::Recognised(why) => format!("recognised, not implemented: {why}"),
+        }
+    }
+}
+
+use Status::{Implemented as I, Recognised as R};
+
+/// A closed set of words that is a serde enum in the documents (hook points, effect targets, …).
+macro_rules! words {
+    ($(#[$meta:meta])* $name:ident, $what:literal { $( $variant:ident = $id:literal, $status:expr, $doc:literal; )* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name { $( #[doc = $doc] #[serde(rename = $id)] $variant, )* }
+
+        /// A plain string enum (what editors complete best), each word's meaning beside it.
+        impl JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let ids: Vec<&str> = vec![$( $id, )*];
+                let docs: Vec<String> = vec![$( format!("{}{}", $doc, match $status {
+                    Status::Implemented => String::new(),
+                    Status::Recognised(why) => format!(" (recognised, not implemented: {why})"),
+                }), )*];
+                schemars::json_schema!({
+                    "type": "string",
+                    "enum": ids,
+                    "enumDescriptions": docs,
+                    "description": format!("A {} of the engine's vocabulary (docs/vocabulary.md).", $what),
+                })
+            }
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
+            /// What one of these is called in messages.
+            pub const WHAT: &'static str = $what;
+            /// The word as packs and scripts write it.
+            pub fn id(self) -> &'static str {
+                match self { $( $name::$variant => $id, )* }
+            }
+            pub fn doc(self) -> &'static str {
+                match self { $( $name::$variant => $doc, )* }
+            }
+            pub fn status(self) -> Status {
+                match self { $( $name::$variant => $status, )* }
+            }
+            pub fn from_id(id: &str) -> Option<$name> {
+                match id { $( $id => Some($name::$variant), )* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.id())
+            }
+        }
+    };
+}
+
+words! {
+    /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
+    /// module exports one handler per hook point it uses, named as here.
+    HookPoint, "hook point" {
+        Build = "build", R("force building is not played yet"), "When a model is built with its upgrades, before play.";
+        ForceSelection = "force_selection", R("force building is not played yet"), "When a force is chosen to a threat value.";
+        GameSetup = "game_setup", R("not called yet"), "Once, after deployment and before the first turn.";
+        DrawDeck = "draw_deck", R("not called yet"), "When the draw deck is built at the start of a turn.";
+        Activation = "activation", I, "At the start of a model's activation, after its action points are set.";
+        SpecialAction = "special_action", R("the special action is not played yet"), "When a model takes a special action.";
+        Movement = "movement", R("not called yet"), "For each move action, before the path is paid.";
+        Transport = "transport", R("transport is not played yet"), "When a model mounts or dismounts.";
+        TargetLock = "target_lock", I, "When a model declares a target-lock action.";
+        OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet"), "When two models make an opposed roll.";
+        AttackDeclare = "attack_declare", I, "For each weapon declared against a target; a handler may forbid it.";
+        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; a handler may shrink the area or add to the RAV.";
+        StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; a handler may add modifiers.";
+        Drift = "drift", I, "When a missed strike point drifts.";
+        CombatTp = "combat_tp", I, "The combat roll of an attack; a handler may add modifiers.";
+        CombatDice = "combat_dice", R("not called yet"), "After the combat dice are rolled, before they are judged.";
+        CritFumble = "crit_fumble", I, "When a combat roll is a critical fumble.";
+        Reaction = "reaction", R("not called yet"), "When a model may react (defensive fire, over-watch).";
+        DamageCalc = "damage_calc", I, "When the damage of a hit is worked out; a handler may add to the result.";
+        DamageTable = "damage_table", I, "When the damage table is read for a hit.";
+        OnHit = "on_hit", R("not called yet"), "After a hit has been resolved against a model.";
+        ModelState = "model_state", R("not called yet"), "When a model gains or loses a state.";
+        PilotCheck = "pilot_check", I, "A pilot check; a handler may add modifiers.";
+        Repair = "repair", I, "A repair roll; a handler may add modifiers.";
+        AreaEffect = "area_effect", R("not called yet"), "For each model under an area template.";
+        EndPhase = "end_phase", R("not called yet"), "At the end of each turn.";
+    }
+}
+
+words! {
+    /// What a hook handler may ask the engine to do, through `ctx`.
+    HookEffect, "hook effect" {
+        AddModifier = "add_modifier", I, "Add a modifier to the roll or value being decided, with its source (positive helps the roller).";
+        Forbid = "forbid", I, "Forbid what is being declared, with the reason.";
+        SetValue = "set_value", I, "Change the value the moment offers (it may only be lowered).";
+    }
+}
+
+impl HookPoint {
+    /// The effects a handler may ask for at this point.
+    pub fn accepts(self) -> &'static [HookEffect] {
+        match self {
+            HookPoint::AttackDeclare => &[HookEffect::Forbid],
+            HookPoint::AttackTargets => &[HookEffect::AddModifier, HookEffect::SetValue],
+            _ => &[HookEffect::AddModifier],
+        }
+    }
+}
+
+words! {
+    /// The roll or value a declarative modifier (`modifiers:` of a special attribute, upgrade,
+    /// asset or strike) changes.
+    ModifierTarget, "effect target" {
+        CombatRoll = "combat_roll", I, "The combat roll of an attack the model or weapon makes.";
+        StrikePointRoll = "strike_point_roll", I, "The strike-point roll of an indirect attack.";
+        PilotCheck = "pilot_check", I, "The model's pilot checks.";
+        RepairRoll = "repair_roll", I, "The model's repair rolls.";
+        DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model (Reinforced).";
+        MoveValue = "move_value", R("card values are not changed by effects yet"), "The model's MV.";
+        ArmorValue = "armor_value", R("card values are not changed by effects yet"), "The model's AV.";
+        RangeBand = "range_band", R("range bands are not shifted by effects yet"), "The range band an attack counts as.";
+        DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
+        MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
+        AreaOfEffect = "area_of_effect", I, "The weapon's attack hits every model within `value` (× rating) inches of the strike point.";
+        IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
+        HardTarget = "hard_target", I, "The model is a hard target (attackers use their Hard RAV).";
+        SoftTarget = "soft_target", I, "The model is a soft target (attackers use their Soft RAV).";
+        OutOfAmmo = "out_of_ammo", I, "After a critical fumble, the out-of-ammo die at `value` or less leaves the weapon out of ammo.";
+        AmmoReserve = "ammo_reserve", I, "The model may ignore this many out-of-ammo results (× uses).";
+        CriticalSuccess = "critical_success", I, "Change to the natural total that counts as a critical success (Blaster: −1 per rating).";
+        StateTest = "state_test", I, "A model targeted by the weapon rolls the standard dice against `value` (× rating) or gains `state`.";
+        DamageVsOpenInfantry = "damage_vs_open_infantry", I, "Damage points are multiplied by `value` against infantry in open terrain.";
+    }
+}
+
+impl ModifierTarget {
+    /// Whether the engine tests `when:` conditions for this target at the moment of a roll.
+    /// The other targets are properties of the card, read once when the rules are compiled.
+    pub fn conditional(self) -> bool {
+        matches!(
+            self,
+            ModifierTarget::CombatRoll
+                | ModifierTarget::StrikePointRoll
+                | ModifierTarget::PilotCheck
+                | ModifierTarget::RepairRoll
+        )
+    }
+}
+
+words! {
+    /// Model types of the data card. What each type can do comes from its traits, which the
+    /// ruleset pack gives (`model_types:` of the ruleset document).
+    ModelType, "model type" {
+        Cav = "cav", I, "A combat assault vehicle: a walking mech.";
+        QuadCav = "quad_cav", I, "A four-legged CAV.";
+        Vehicle = "vehicle", I, "A tracked, wheeled or hover vehicle.";
+        Aircraft = "aircraft", I, "A VTOL or fixed-wing aircraft.";
+        Infantry = "infantry", I, "An infantry squad.";
+        PoweredInfantry = "powered_infantry", I, "A powered-infantry squad.";
+        Structure = "structure", I, "A building or fortification.";
+    }
+}
+
+words! {
+    /// Capabilities a model type has, given per type by the ruleset pack. The engine asks for
+    /// traits, never for model types.
+    ModelTrait, "model trait" {
+        PilotChecks = "pilot-checks", I, "Damage-table results call for pilot checks (CAVs have pilots).";
+        Infantry = "infantry", I, "Counts as infantry for weapons that cannot target infantry and for Ravage.";
+        Aircraft = "aircraft", I, "Counts as an aircraft for weapons that cannot target aircraft.";
+        Structure = "structure", I, "Counts as a structure for weapons that cannot target structures.";
+        AllRoundArc = "all-round-arc", I, "Fires in every direction whatever its mounts say (infantry).";
+        FourLegged = "four-legged", I, "A four-legged model (the `quad-cav` condition).";
+        LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
+        Flies = "flies", R("flight is not played yet"), "Moves through the air and ignores terrain costs.";
+        Squad = "squad", R("squads of several bases are not played yet"), "A squad of several bases that acts as one model.";
+    }
+}
+
+words! {
+    /// Action types: the `id` of an `action_type` document names one of these.
+    ActionKind, "action" {
+        Move = "move", I, "Move, reverse, stand up or go prone.";
+        TargetLock = "target-lock", I, "Lock on to an enemy model (guided missiles need it).";
+        Combat = "combat", I, "A direct- or indirect-fire assault.";
+        SalvoFire = "salvo-fire", I, "Several weapons of one type fire with one combat roll.";
+        RunNGun = "run-n-gun", I, "Two moves and one assault at reduced MV and accuracy.";
+        CloseCombat = "close-combat", I, "An assault on an enemy in base contact.";
+        Break = "break", I, "Leave close combat.";
+        Overwatch = "overwatch", I, "Hold a direct-fire assault for an enemy that moves in sight later.";
+        Repair = "repair", I, "A repair roll.";
+        DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
+        Regroup = "regroup", R("squads are not played yet"), "Two under-strength squads merge.";
+        Special = "special", R("the special action is not played yet"), "A special action an SA or upgrade offers.";
+        MoveAndShoot = "move-and-shoot", R("not played yet"), "A move and an assault in one action.";
+        DigIn = "dig-in", R("not played yet"), "Infantry dig in for cover.";
+        TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
+    }
+}
+
+/// A condition family: `<prefix><id>` where the id names a document (or a range band) of the
+/// ruleset, e.g. `band-long`, `defender-knockdown`, `sa-wizzo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConditionFamily {
+    pub prefix: &'static str,
+    /// What the rest of the id must name.
+    pub names: FamilyRef,
+    pub status: Status,
+    pub doc: &'static str,
+}
+
+/// What the id after a family's prefix refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyRef {
+    RangeBand,
+    ModelState,
+    SpecialAttribute,
+    Upgrade,
+    ModelTrait,
+    /// A row name of the critical-damage table, not checked.
+    CriticalResult,
+}
+
+impl FamilyRef {
+    pub fn what(self) -> &'static str {
+        match self {
+            FamilyRef::RangeBand => "range band",
+            FamilyRef::ModelState => "model state",
+            FamilyRef::SpecialAttribute => "special attribute",
+            FamilyRef::Upgrade => "upgrade",
+            FamilyRef::ModelTrait => "model trait",
+            FamilyRef::CriticalResult => "critical-damage result",
+        }
+    }
+}
+
+/// A fixed condition id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Condition {
+    pub id: &'static str,
+    pub status: Status,
+    pub doc: &'static str,
+}
+
+/// Condition ids of modifier tables (`condition:`, `also:`) and declarative modifiers (`when:`).
+/// Fixed ids are tested before families, so a fixed id may start like a family.
+pub const CONDITIONS: &[Condition] = &[
+    Condition { id: "always", status: I, doc: "Always holds." },
+    Condition { id: "point-blank", status: I, doc: "A direct-fire attack at or inside the ruleset's point-blank distance." },
+    Condition { id: "light-cover", status: I, doc: "The defender has light cover." },
+    Condition { id: "heavy-cover", status: I, doc: "The defender has heavy cover." },
+    Condition { id: "salvo-fire", status: I, doc: "A salvo-fire strike (scales per additional weapon)." },
+    Condition { id: "run-n-gun", status: I, doc: "The assault of a run 'n gun action." },
+    Condition { id: "defensive-fire", status: I, doc: "A defensive-fire shot." },
+    Condition { id: "consecutive-attempt", status: I, doc: "A further strike-point attempt at the same point (scales per attempt)." },
+    Condition { id: "los-to-strike-point", status: I, doc: "The attacker sees the strike point." },
+    Condition { id: "primary-roll", status: I, doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template)." },
+    Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
+    Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
+    Condition { id: "close-combat-support", status: I, doc: "Supporting models in base contact (scales per supporter)." },
+    Condition { id: "failed-break", status: I, doc: "The roller failed a break this turn." },
+    Condition { id: "friends-in-contact", status: I, doc: "Friendly models in base contact with the roller (scales per model)." },
+    Condition { id: "enemies-in-contact", status: I, doc: "Enemy models in base contact with the roller (scales per model)." },
+    Condition { id: "multiple-targets", status: R("one combat action attacks one target; split fire is not played yet"), doc: "The combat action splits its weapons between several targets." },
+    Condition { id: "back-arc", status: R("attacks into the back arc are not told apart yet"), doc: "The attack comes from the defender's rear arc." },
+    Condition { id: "close-combat", status: R("close-combat rolls do not read effects yet"), doc: "The roll is a close-combat roll." },
+    Condition { id: "direct-fire", status: R("weapon fire modes are not tested by conditions yet"), doc: "The attack is direct fire." },
+    Condition { id: "energy-weapon", status: R("weapon families are not tested by conditions yet"), doc: "The weapon is an energy weapon." },
+    Condition { id: "non-energy-weapon", status: R("weapon families are not tested by conditions yet"), doc: "The weapon is not an energy weapon." },
+    Condition { id: "attacker-burning-hacked-stunned-suppressed", status: R("\"any of these states, counted once\" is not evaluated yet"), doc: "The attacker is burning, hacked, stunned or suppressed (one modifier whatever the number)." },
+    Condition { id: "defender-sa-chameleon-18-36", status: R("CHAMELEON is not played yet"), doc: "The defender has CHAMELEON and is 18\"–36\" away." },
+    Condition { id: "defender-sa-chameleon-over-36", status: R("CHAMELEON is not played yet"), doc: "The defender has CHAMELEON and is more than 36\" away." },
+];
+
+/// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
+pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
+    ConditionFamily { prefix: "defender-sa-", names: FamilyRef::SpecialAttribute, status: I, doc: "The defender has the special attribute (scales with its rating)." },
+    ConditionFamily { prefix: "attacker-", names: FamilyRef::ModelState, status: I, doc: "The roller is in the model state." },
+    ConditionFamily { prefix: "defender-", names: FamilyRef::ModelState, status: I, doc: "The defender is in the model state." },
+    ConditionFamily { prefix: "upgrade-", names: FamilyRef::Upgrade, status: R("upgrades are not fitted to models in play yet"), doc: "The roller's model carries the upgrade." },
+    ConditionFamily { prefix: "crit-", names: FamilyRef::CriticalResult, status: R("the critical table's own combat modifier applies instead"), doc: "The roller suffered this critical-damage result." },
+    ConditionFamily { prefix: "band-", names: FamilyRef::RangeBand, status: I, doc: "The attack is in the range band." },
+    ConditionFamily { prefix: "sa-", names: FamilyRef::SpecialAttribute, status: I, doc: "The roller (model or weapon) has the special attribute (scales with its rating)." },
+];
+
+/// An engine option: a ruleset `options:` entry whose chosen value the engine reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineOption {
+    pub id: &'static str,
+    pub values: &'static [&'static str],
+    pub doc: &'static str,
+}
+
+/// Engine options, each with its values; the typed readers are below.
+pub const OPTIONS: &[EngineOption] = &[
+    EngineOption {
+        id: "shock-trigger",
+        values: &["targeted", "hit"],
+        doc: "When Shock forces its state test: on every model the weapon targets, or only on models it hits.",
+    },
+    EngineOption {
+        id: "ranged-critical",
+        values: &["critical", "no-critical"],
+        doc: "Whether a ranged hit whose damage row says so also rolls on the critical damage table.",
+    },
+];
+
+/// Shock's state test, by the `shock-trigger` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ShockTrigger {
+    #[default]
+    Targeted,
+    Hit,
+}
+
+/// Critical rolls of ranged hits, by the `ranged-critical` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RangedCritical {
+    #[default]
+    Critical,
+    NoCritical,
+}
+
+/// The engine options as typed values, read from the ruleset's chosen readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EngineOptions {
+    pub shock_trigger: ShockTrigger,
+    pub ranged_critical: RangedCritical,
+}
+
+impl EngineOptions {
+    /// Set one option from its chosen value; false when the option or value is not the engine's.
+    pub fn set(&mut self, id: &str, value: &str) -> bool {
+        match (id, value) {
+            ("shock-trigger", "targeted") => self.shock_trigger = ShockTrigger::Targeted,
+            ("shock-trigger", "hit") => self.shock_trigger = ShockTrigger::Hit,
+            ("ranged-critical", "critical") => self.ranged_critical = RangedCritical::Critical,
+            ("ranged-critical", "no-critical") => self.ranged_critical = RangedCritical::NoCritical,
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// What a condition id means, if the vocabulary knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConditionWord<'a> {
+    Fixed(&'static Condition),
+    /// A family and the id after its prefix (not yet checked against the ruleset).
+    Family(&'static ConditionFamily, &'a str),
+}
+
+/// Look a condition id up in the vocabulary.
+pub fn condition(id: &str) -> Option<ConditionWord<'_>> {
+    if let Some(c) = CONDITIONS.iter().find(|c| c.id == id) {
+        return Some(ConditionWord::Fixed(c));
+    }
+    CONDITION_FAMILIES
+        .iter()
+        .find_map(|f| id.strip_prefix(f.prefix).filter(|rest| !rest.is_empty()).map(|rest| ConditionWord::Family(f, rest)))
+}
+
+/// The JSON Schema of a condition id: the fixed ids as an enum (editors complete them) or an id
+/// starting with a family prefix.
+pub fn condition_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let fixed: Vec<&str> = CONDITIONS.iter().map(|c| c.id).collect();
+    let prefixes: Vec<&str> = CONDITION_FAMILIES.iter().map(|f| f.prefix.trim_end_matches('-')).collect();
+    let mut doc = String::from("A condition id of the engine's vocabulary (docs/vocabulary.md): one of the fixed ids, or ");
+    doc.push_str(&CONDITION_FAMILIES.iter().map(|f| format!("`{}<{}>`", f.prefix, f.names.what())).collect::<Vec<_>>().join(", "));
+    doc.push('.');
+    schemars::json_schema!({
+        "description": doc,
+        "anyOf": [
+            { "type": "string", "enum": fixed },
+            { "type": "string", "pattern": format!("^({})-[a-z0-9][a-z0-9-]*$", prefixes.join("|")) }
+        ]
+    })
+}
+
+/// The same, for a list of condition ids.
+pub fn conditions_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let item = condition_schema(generator);
+    schemars::json_schema!({ "type": "array", "items": item })
+}
+
+/// `docs/vocabulary.md`: the whole vocabulary as a reference page.
+pub fn markdown() -> String {
+    fn table<T: Copy>(out: &mut String, items: &[T], id: impl Fn(T) -> String, status: impl Fn(T) -> Status, doc: impl Fn(T) -> String) {
+        out.push_str("| word | status | meaning |\n|---|---|---|\n");
+        for &x in items {
+            out.push_str(&format!("| `{}` | {} | {} |\n", id(x), status(x).describe(), doc(x).replace('|', "\\|")));
+        }
+        out.push('\n');
+    }
+    let mut out = String::from(
+        "# The engine's vocabulary\n\n\
+         Generated by `cav schema` from `runtime/format/src/vocab.rs`; a test fails when this page is stale.\n\n\
+         Every word a pack uses where the engine must understand it is one of these. `cav validate` reports a word \
+         outside this page as an error, and a word that is recognised but not implemented as a warning that says \
+         so (`--deny warnings` makes those fail too).\n\n",
+    );
+    out.push_str("## Hook points\n\nHandlers of a script module are named after these. Effects: what `ctx` accepts there.\n\n");
+    out.push_str("| hook point | status | when it fires | effects |\n|---|---|---|---|\n");
+    for &h in HookPoint::ALL {
+        let fx: Vec<String> = h.accepts().iter().map(|e| format!("`{e}`")).collect();
+        out.push_str(&format!("| `{h}` | {} | {} | {} |\n", h.status().describe(), h.doc(), fx.join(", ")));
+    }
+    out.push_str("\n## Hook effects\n\n");
+    table(&mut out, HookEffect::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Conditions\n\nIds for `condition:` and `also:` of modifier tables and `when:` of declarative modifiers.\n\n");
+    table(&mut out, CONDITIONS, |c| c.id.into(), |c| c.status, |c| c.doc.into());
+    out.push_str("### Condition families\n\n");
+    table(&mut out, CONDITION_FAMILIES, |f| format!("{}<{}>", f.prefix, f.names.what()), |f| f.status, |f| f.doc.into());
+    out.push_str("## Effect targets\n\n`target:` of a declarative modifier. Only roll targets test `when:` conditions.\n\n");
+    table(
+        &mut out,
+        ModifierTarget::ALL,
+        |x| x.id().into(),
+        |x| x.status(),
+        |x| format!("{}{}", x.doc(), if x.conditional() { " (tests `when:`)" } else { "" }),
+    );
+    out.push_str("## Actions\n\nThe `id` of an `action_type` document.\n\n");
+    table(&mut out, ActionKind::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Model types\n\n");
+    table(&mut out, ModelType::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Model traits\n\nGiven per model type by the ruleset (`model_types:`).\n\n");
+    table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str(
+        "## Engine options\n\nRuleset `options:` the engine reads. Any other option is a reading the pack documents; \
+         the engine plays its default and `cav validate` says so.\n\n| option | values | meaning |\n|---|---|---|\n",
+    );
+    for o in OPTIONS {
+        out.push_str(&format!("| `{}` | {} | {} |\n", o.id, o.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "), o.doc));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_find_the_longest_prefix() {
+        assert!(matches!(condition("defender-sa-wizzo"), Some(ConditionWord::Family(f, "wizzo")) if f.prefix == "defender-sa-"));
+        assert!(matches!(condition("defender-knockdown"), Some(ConditionWord::Family(f, "knockdown")) if f.prefix == "defender-"));
+        assert!(matches!(condition("point-blank"), Some(ConditionWord::Fixed(_))));
+        assert_eq!(condition("light-cvoer"), None);
+        assert_eq!(condition("band-"), None);
+    }
+
+    #[test]
+    fn option_values_are_the_declared_ones() {
+        for o in OPTIONS {
+            for v in o.values {
+                assert!(EngineOptions::default().set(o.id, v), "{} {v}", o.id);
+            }
+        }
+        assert!(!EngineOptions::default().set("shock-trigger", "sometimes"));
+    }
+
+    #[test]
+    fn ids_round_trip() {
+        for &h in HookPoint::ALL {
+            assert_eq!(HookPoint::from_id(h.id()), Some(h));
+            assert_eq!(serde_json::to_value(h).unwrap(), h.id());
+        }
+    }
+}
