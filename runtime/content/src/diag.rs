@@ -130,6 +130,9 @@ impl Diagnostic {
             hint: None,
         }
     }
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+    }
     pub fn at(mut self, loc: Option<Loc>) -> Self {
         if let Some(l) = loc {
             self.file = Some(l.file);
