@@ -1,8 +1,10 @@
 //! The sandboxed Luau host: special-attribute behaviour from pack scripts, through the rules
 //! engine's `Hooks` trait. See `docs/modding-lua.md`.
 
+pub mod check;
 pub mod host;
 pub mod sandbox;
 
+pub use check::check_scripts;
 pub use host::{LuaHost, definitions};
 pub use sandbox::{Limits, Sandbox};

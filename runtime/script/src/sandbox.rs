@@ -110,14 +110,15 @@ impl Sandbox {
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let (s, d) = (steps.clone(), deadline.clone());
         let budget = limits.steps;
-        lua.set_interrupt(move |_| {
+        lua.set_interrupt(move |lua| {
             let n = s.get() + 1;
             s.set(n);
             if n > budget {
-                return Err(mlua::Error::runtime(format!("script ran out of its budget of {budget} steps")));
+                let msg = format!("script ran out of its budget of {budget} steps");
+                return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
             }
             if n % 1024 == 0 && d.get().is_some_and(|t| Instant::now() > t) {
-                return Err(mlua::Error::runtime("script ran out of time"));
+                return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
             }
             Ok(VmState::Continue)
         });
@@ -151,6 +152,17 @@ impl Sandbox {
         }
         result
     }
+}
+
+/// `file:line: ` of the Lua code running when the interrupt fired (empty when unknown), so a
+/// runaway script is reported where it loops, like any other runtime error.
+fn running_at(lua: &Lua) -> String {
+    lua.inspect_stack(0, |d| {
+        let src = d.source().short_src.map(|s| s.into_owned());
+        src.zip(d.current_line()).map(|(s, l)| format!("{s}:{l}: "))
+    })
+    .flatten()
+    .unwrap_or_default()
 }
 
 /// Load a module file as text in its own environment; its returned table is frozen so no other

@@ -1,0 +1,401 @@
+//! Checks of the packs' Luau scripts at validate time, so a broken script is reported with its
+//! file:line before `cav play` or `cav test` trips over it.
+//!
+//! For every module a document names with `script:` (once per module file): it must compile
+//! (`script-syntax`); its top level, run in the real sandbox with the limits of play, must finish
+//! and return a table (`script-load`, `script-handler`); every key of that table must be a hook
+//! point holding a function (`script-handler`); and the handlers must be exactly the document's
+//! `hooks:` (`script-hooks`). `script:` on a kind the engine does not run scripts of is a warning
+//! (`script-not-run`). A module that cannot be found is the loader's `script-missing`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cav_content::diag::{Diagnostic, FileId, Loc, Pos, Sources, did_you_mean};
+use cav_content::{Entry, Ruleset};
+use cav_format::DocKind;
+use mlua::Value;
+use mlua::chunk::ChunkMode;
+
+use crate::host::{HOOK_POINTS, hook_name};
+use crate::sandbox::{Limits, Sandbox, find_module, load_module};
+
+/// Kinds whose scripts the engine runs (`LuaHost::new` reads the special attributes only).
+const RUN_KINDS: &[DocKind] = &[DocKind::SpecialAttribute];
+
+/// One module file and the documents that name it.
+struct Module<'a> {
+    name: String,
+    path: PathBuf,
+    /// Pack whose script roots hold the file.
+    pack: String,
+    users: Vec<&'a Entry>,
+}
+
+/// Check the scripts of every document of `rs` that names one. Script files are added to
+/// `sources` (once: a file already there with the same text is reused) so diagnostics point into
+/// them. Pure apart from reading the script files; scripts run only inside the sandbox.
+pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut modules: Vec<Module> = Vec::new();
+    for e in rs.entries() {
+        if e.doc.is_none() {
+            continue;
+        }
+        let Some(name) = e.value.get("script").and_then(|s| s.as_str()) else { continue };
+        if !RUN_KINDS.contains(&e.kind) {
+            diags.push(
+                Diagnostic::warning(
+                    "script-not-run",
+                    format!(
+                        "`script:` on {} is recognised but not run yet: the engine runs scripts of special attributes only",
+                        doc_name(e)
+                    ),
+                )
+                .at(e.prov.locate("/script"))
+                .pack(e.pack.clone())
+                .pointer("/script")
+                .expected("`script:` on a special attribute"),
+            );
+        }
+        // A module that cannot be found is reported by the loader (`script-missing`).
+        let Some(pack) = rs.pack(&e.script_pack) else { continue };
+        let Some(path) = find_module(&pack.script_roots, name) else { continue };
+        // `pack/../../scripts/x.luau` → `scripts/x.luau`: one module per file, shown plainly.
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        match modules.iter_mut().find(|m| m.path == path) {
+            Some(m) => m.users.push(e),
+            None => modules.push(Module { name: name.to_owned(), path, pack: e.script_pack.clone(), users: vec![e] }),
+        }
+    }
+    if modules.is_empty() {
+        return diags;
+    }
+    // One sandbox for the ruleset, as `LuaHost` loads every module into one.
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for m in &modules {
+        for r in rs.pack(&m.pack).map(|p| p.script_roots.as_slice()).unwrap_or_default() {
+            if !roots.contains(r) {
+                roots.push(r.clone());
+            }
+        }
+    }
+    let sandbox = match Sandbox::new(Limits::default(), roots) {
+        Ok(s) => s,
+        Err(e) => {
+            diags.push(Diagnostic::error("script-load", format!("cannot start the script sandbox: {e}")));
+            return diags;
+        }
+    };
+    for m in &modules {
+        check_module(&sandbox, m, sources, &mut diags);
+    }
+    diags
+}
+
+/// `special attribute `strike``.
+fn doc_name(e: &Entry) -> String {
+    format!("{} `{}`", e.kind.tag().replace('_', " "), e.id)
+}
+
+fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mut Vec<Diagnostic>) {
+    let users = m.users.iter().map(|e| doc_name(e)).collect::<Vec<_>>().join(", ");
+    let text = match std::fs::read_to_string(&m.path) {
+        Ok(t) => t,
+        Err(err) => {
+            diags.push(
+                Diagnostic::error("script-load", format!("cannot read script `{}` of {users}: {err}", m.name))
+                    .path(&m.path)
+                    .pack(m.pack.clone())
+                    .expected("a readable UTF-8 Luau source file"),
+            );
+            return;
+        }
+    };
+    let text: Arc<str> = Arc::from(text);
+    let file = add_source(sources, &m.path, text.clone());
+    let chunk = m.path.display().to_string();
+    let located = |msg: &str| {
+        let (line, rest) = split_location(msg, &chunk);
+        let loc = line.map(|l| line_loc(file, &text, l));
+        (loc, rest.to_owned())
+    };
+
+    // 1. It compiles (not run).
+    let compiled = sandbox.lua.load(&*text).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).into_function();
+    if let Err(err) = compiled {
+        let (loc, msg) = located(&error_text(&err));
+        diags.push(
+            Diagnostic::error("script-syntax", format!("script `{}` of {users} does not compile: {msg}", m.name))
+                .at(loc)
+                .in_file(file)
+                .pack(m.pack.clone())
+                .expected("valid Luau source"),
+        );
+        return;
+    }
+
+    // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers.
+    sandbox.arm();
+    let value = match load_module(&sandbox.lua, &m.path) {
+        Ok(v) => v,
+        Err(err) => {
+            let _ = sandbox.lua.gc_collect();
+            let (loc, msg) = located(&error_text(&err));
+            let hint = (msg.contains("budget") || msg.contains("out of time") || msg.contains("memory")).then(|| {
+                "a script's top level runs once at load, within the sandbox's step, time and memory limits: \
+                 look for a loop that never ends"
+                    .to_owned()
+            });
+            diags.push(
+                Diagnostic::error("script-load", format!("script `{}` of {users} fails while loading: {msg}", m.name))
+                    .at(loc)
+                    .in_file(file)
+                    .pack(m.pack.clone())
+                    .expected("a module whose top level defines its handlers and returns them")
+                    .hint(hint),
+            );
+            return;
+        }
+    };
+    let Value::Table(table) = value else {
+        diags.push(
+            Diagnostic::error(
+                "script-handler",
+                format!("script `{}` of {users} returns {}, not a table of handlers", m.name, lua_type(&value)),
+            )
+            .at(Some(return_loc(file, &text)))
+            .pack(m.pack.clone())
+            .expected("a table of handlers keyed by hook point, e.g. `return M`"),
+        );
+        return;
+    };
+
+    // Every key is a hook point holding a function.
+    let names: Vec<&str> = HOOK_POINTS.iter().map(|p| hook_name(*p)).collect();
+    let mut handlers: Vec<(String, Loc)> = Vec::new();
+    let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
+    pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
+    for (key, value) in pairs {
+        let Value::String(s) = &key else {
+            let shown = key.to_string().unwrap_or_else(|_| lua_type(&key).to_owned());
+            diags.push(
+                Diagnostic::error(
+                    "script-handler",
+                    format!("script `{}` returns a table with the {} key `{shown}`", m.name, lua_type(&key)),
+                )
+                .at(Some(return_loc(file, &text)))
+                .pack(m.pack.clone())
+                .expected("handlers keyed by hook point name"),
+            );
+            continue;
+        };
+        let key = s.to_string_lossy();
+        let loc = key_loc(file, &text, &key);
+        if !names.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "script-handler",
+                    format!("script `{}` has a handler `{key}`, which is not a hook point", m.name),
+                )
+                .at(Some(loc))
+                .pack(m.pack.clone())
+                .expected("the name of a hook point")
+                .hint(Some(
+                    did_you_mean(&key, names.iter().copied())
+                        .unwrap_or_else(|| format!("hook points: {}", names.join(", "))),
+                )),
+            );
+            continue;
+        }
+        if !matches!(value, Value::Function(_)) {
+            diags.push(
+                Diagnostic::error(
+                    "script-handler",
+                    format!("handler `{key}` of script `{}` is a {}, not a function", m.name, lua_type(&value)),
+                )
+                .at(Some(loc))
+                .pack(m.pack.clone())
+                .expected(format!("`function M.{key}(ctx)`")),
+            );
+        }
+        handlers.push((key, loc));
+    }
+    handlers.sort_by_key(|(k, l)| (l.start, k.clone()));
+
+    // 3. The handlers are exactly each document's `hooks:`.
+    for e in &m.users {
+        let declared: Vec<&str> = e
+            .value
+            .get("hooks")
+            .and_then(|h| h.as_array())
+            .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+            .unwrap_or_default();
+        let declared_set: BTreeSet<&str> = declared.iter().copied().collect();
+        for (name, loc) in &handlers {
+            if !declared_set.contains(name.as_str()) {
+                diags.push(
+                    Diagnostic::error(
+                        "script-hooks",
+                        format!(
+                            "handler `{name}` of script `{}` is not declared in `hooks:` of {}",
+                            m.name,
+                            doc_name(e)
+                        ),
+                    )
+                    .at(Some(*loc))
+                    .pack(e.pack.clone())
+                    .expected("every handler listed in the document's `hooks:`")
+                    .hint(Some(format!("add `{name}` to `hooks:` of {}", doc_name(e)))),
+                );
+            }
+        }
+        for (i, hook) in declared.iter().enumerate() {
+            if !handlers.iter().any(|(n, _)| n == hook) {
+                let ptr = format!("/hooks/{i}");
+                diags.push(
+                    Diagnostic::error(
+                        "script-hooks",
+                        format!("{} declares hook `{hook}`, but its script does not handle it", doc_name(e)),
+                    )
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected(format!("a hook point the script `{}` handles", m.name))
+                    .hint(Some(format!("the script `{}` has no `{hook}` handler", m.name))),
+                );
+            }
+        }
+    }
+}
+
+/// A value's type as Lua's `type()` names it (mlua tells integers apart).
+fn lua_type(v: &Value) -> &'static str {
+    match v {
+        Value::Integer(_) => "number",
+        other => other.type_name(),
+    }
+}
+
+/// Add a script file to `sources`, reusing the entry of an earlier call for the same file and
+/// text (so diagnostics of several rulesets about one file deduplicate).
+fn add_source(sources: &mut Sources, path: &Path, text: Arc<str>) -> FileId {
+    (0..sources.len() as u32)
+        .map(FileId)
+        .find(|&id| {
+            let f = sources.get(id);
+            f.path == path && *f.text == *text
+        })
+        .unwrap_or_else(|| sources.add(path, text))
+}
+
+/// The message of an mlua error without its kind prefix and traceback.
+fn error_text(err: &mlua::Error) -> String {
+    let full = match err {
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::CallbackError { cause, .. } => return error_text(cause),
+        mlua::Error::WithContext { cause, .. } => return error_text(cause),
+        other => other.to_string(),
+    };
+    full.lines().next().unwrap_or_default().to_owned()
+}
+
+/// Split `chunk:LINE: message` (Luau's format; no column) into the line and the message.
+/// Messages about another file (a required module) or without a position are kept whole.
+fn split_location<'m>(msg: &'m str, chunk: &str) -> (Option<u32>, &'m str) {
+    let rest = msg.strip_prefix(chunk).and_then(|r| r.strip_prefix(':'));
+    let Some(rest) = rest else { return (None, msg) };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    match (rest[..digits].parse::<u32>(), rest[digits..].strip_prefix(':')) {
+        (Ok(line), Some(tail)) => (Some(line), tail.trim_start()),
+        _ => (None, msg),
+    }
+}
+
+/// Position of byte `offset` of `text`: 1-based line and character column.
+fn pos_at(text: &str, offset: usize) -> Pos {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32 + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Pos { line, col: text[line_start..offset].chars().count() as u32 + 1 }
+}
+
+/// The non-blank part of line `line` (1-based); past the end, the end of the text.
+fn line_loc(file: FileId, text: &str, line: u32) -> Loc {
+    let Some(l) = text.split('\n').nth(line.saturating_sub(1) as usize) else {
+        let end = pos_at(text, text.len());
+        return Loc { file, start: end, end };
+    };
+    let indent = l.chars().take_while(|c| c.is_whitespace()).count() as u32;
+    let len = l.trim().chars().count() as u32;
+    Loc { file, start: Pos { line, col: indent + 1 }, end: Pos { line, col: indent + 1 + len } }
+}
+
+fn span(file: FileId, text: &str, offset: usize, len: usize) -> Loc {
+    Loc { file, start: pos_at(text, offset), end: pos_at(text, offset + len) }
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Where handler `name` is written: the first `name =`, `function M.name` or `["name"]` outside
+/// a comment line; else the first whole-word `name`; else line 1.
+fn key_loc(file: FileId, text: &str, name: &str) -> Loc {
+    let mut first_word = None;
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split("--").next().unwrap_or_default();
+        for (i, _) in code.match_indices(name) {
+            let before = &code[..i];
+            let after = &code[i + name.len()..];
+            if before.chars().next_back().is_some_and(is_ident) || after.chars().next().is_some_and(is_ident) {
+                continue;
+            }
+            let after = after.trim_start_matches(['"', '\'', ']']).trim_start();
+            let assigned = after.starts_with('=') && !after.starts_with("==");
+            let method = (before.ends_with('.') || before.ends_with(':')) && before.contains("function");
+            if assigned || method {
+                return span(file, text, line_start + i, name.len());
+            }
+            first_word.get_or_insert(line_start + i);
+        }
+        line_start += line.len();
+    }
+    match first_word {
+        Some(o) => span(file, text, o, name.len()),
+        None => line_loc(file, text, 1),
+    }
+}
+
+/// The module's last `return` line (where its table is handed back); else line 1.
+fn return_loc(file: FileId, text: &str) -> Loc {
+    let line = text.split('\n').enumerate().filter(|(_, l)| l.trim_start().starts_with("return")).last();
+    line_loc(file, text, line.map_or(1, |(i, _)| i as u32 + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_positions() {
+        let f = FileId(0);
+        let text = "-- damage_calc = 1\nlocal M = {}\nM.combat_tpx = nil\nfunction M.damage_calc(ctx)\nend\nlocal t = { on_hit = 1, [\"drift\"] = 2 }\nreturn M\n";
+        assert_eq!(key_loc(f, text, "damage_calc").start, Pos { line: 4, col: 12 });
+        assert_eq!(key_loc(f, text, "combat_tpx").start, Pos { line: 3, col: 3 });
+        assert_eq!(key_loc(f, text, "on_hit").start, Pos { line: 6, col: 13 });
+        assert_eq!(key_loc(f, text, "drift").start, Pos { line: 6, col: 27 });
+        assert_eq!(key_loc(f, text, "nowhere").start, Pos { line: 1, col: 1 });
+        assert_eq!(return_loc(f, text).start.line, 7);
+    }
+
+    #[test]
+    fn luau_error_positions() {
+        assert_eq!(split_location("/p/a.luau:3: Expected 'end'", "/p/a.luau"), (Some(3), "Expected 'end'"));
+        assert_eq!(split_location("/p/b.luau:3: boom", "/p/a.luau"), (None, "/p/b.luau:3: boom"));
+        assert_eq!(split_location("not enough memory", "/p/a.luau"), (None, "not enough memory"));
+    }
+}
