@@ -38,21 +38,36 @@ struct Cli {
     command: Command,
 }
 
+/// What `--deny` can turn into failures.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Deny {
+    Warnings,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Check packs: YAML, schemas, dependencies, references. Reports every problem in one run.
-    #[command(after_help = "Examples:\n  cav validate                      all bundled content and mods\n  \
+    /// Check packs: YAML, schemas, dependencies, references, the engine's vocabulary, each
+    /// ruleset compiled for the engine, and the Luau scripts. Reports every problem in one run.
+    #[command(after_help = "A word the engine does not know (a condition id, an action, an effect target…) is an \
+        error; one it recognises but does not implement yet is a warning that says what does not happen \
+        (docs/vocabulary.md lists them all).\n\n\
+        Examples:\n  cav validate                      all bundled content and mods\n  \
         cav validate mods/iron-wolves     one pack (its dependencies are loaded from content/ and mods/)\n  \
         cav validate path/to/unit.yaml    problems in one file only\n  \
+        cav validate --deny warnings      fail (exit 1) on warnings too, e.g. in a mod's CI\n  \
         cav validate --format json        machine-readable, one object per problem")]
     Validate {
         /// Pack directories, content roots or single YAML files (default: content/ and mods/).
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// `--deny warnings`: warnings make the run fail (exit 1) too.
+        #[arg(long, value_enum, value_name = "warnings")]
+        deny: Option<Deny>,
     },
     /// Write the JSON Schemas of every document kind (draft-07, for editors) and the Luau
-    /// definitions of the hook API (cav-hooks.d.luau, for luau-lsp) to schemas/.
+    /// definitions of the hook API (cav-hooks.d.luau, for luau-lsp) to schemas/, and the
+    /// engine's vocabulary reference to docs/vocabulary.md.
     #[command(
         after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
         YAML file to get completion and checking in editors that use the YAML language server."
@@ -193,6 +208,19 @@ fn find_root() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
+/// Every file generated from the code, with its text: the JSON Schemas and Luau definitions
+/// (under `schemas/`, or `out`) and the vocabulary reference `docs/vocabulary.md`.
+fn generated_files(root: &Path, out: Option<PathBuf>) -> Vec<(PathBuf, String)> {
+    let dir = out.unwrap_or_else(|| root.join("schemas"));
+    let mut files: Vec<(PathBuf, String)> = cav_format::all_schemas()
+        .into_iter()
+        .map(|(name, schema)| (dir.join(name), cav_format::render_schema(&schema)))
+        .collect();
+    files.push((dir.join("cav-hooks.d.luau"), cav_script::definitions()));
+    files.push((root.join("docs/vocabulary.md"), cav_format::vocab::markdown()));
+    files
+}
+
 fn library(root: &Path) -> Vec<PathBuf> {
     vec![root.join("content"), root.join("mods")]
 }
@@ -214,14 +242,18 @@ fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
 
 fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
     match cmd {
-        Command::Validate { paths, format } => {
-            let loaded = load(paths, root);
+        Command::Validate { paths, format, deny } => {
+            let mut loaded = load(paths, root);
+            cav_compile::validate(&mut loaded);
             let errors = loaded.error_count();
+            let warnings = loaded.diagnostics.len() - errors;
+            let failed = errors > 0 || deny.is_some() && warnings > 0;
             match format {
                 Format::Json => {
                     let out = serde_json::json!({
-                        "valid": errors == 0,
+                        "valid": !failed,
                         "errors": errors,
+                        "warnings": warnings,
                         "packs": loaded.packs.iter().map(|p| serde_json::json!({"id": p.id, "version": p.version, "documents": p.documents})).collect::<Vec<_>>(),
                         "diagnostics": cav_content::diag::to_json(&loaded.diagnostics, &loaded.sources),
                     });
@@ -230,41 +262,41 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 Format::Human => {
                     eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
                     let packs: Vec<String> = loaded.packs.iter().map(|p| format!("{} {}", p.id, p.version)).collect();
-                    if errors == 0 {
+                    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+                    let warned =
+                        if warnings == 0 { String::new() } else { format!(", {}", plural(warnings, "warning")) };
+                    if !failed {
                         println!(
-                            "ok: {} documents in {} packs ({}) are valid",
+                            "ok: {} documents in {} packs ({}) are valid{warned}",
                             loaded.documents,
                             loaded.packs.len(),
                             packs.join(", ")
                         );
                     } else {
                         println!(
-                            "{errors} error{} in {} documents of {} packs",
-                            if errors == 1 { "" } else { "s" },
+                            "{}{warned} in {} documents of {} packs{}",
+                            plural(errors, "error"),
                             loaded.documents,
-                            loaded.packs.len()
+                            loaded.packs.len(),
+                            if errors == 0 { " (warnings denied)" } else { "" }
                         );
                     }
                 }
             }
-            Ok(ExitCode::from(if errors == 0 { 0 } else { EXIT_INVALID }))
+            Ok(ExitCode::from(if failed { EXIT_INVALID } else { 0 }))
         }
         Command::Schema { out, check } => {
-            let dir = out.unwrap_or_else(|| root.join("schemas"));
             let mut stale = Vec::new();
-            let files = cav_format::all_schemas()
-                .into_iter()
-                .map(|(name, schema)| (name, cav_format::render_schema(&schema)))
-                .chain(std::iter::once(("cav-hooks.d.luau".to_owned(), cav_script::definitions())));
-            for (name, text) in files {
-                let path = dir.join(&name);
+            for (path, text) in generated_files(root, out) {
                 if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
                     continue;
                 }
                 if check {
-                    stale.push(name);
+                    stale.push(path.display().to_string());
                 } else {
-                    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    if let Some(dir) = path.parent() {
+                        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    }
                     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     println!("wrote {}", path.display());
                 }
@@ -274,7 +306,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(EXIT_INVALID));
             }
             if check {
-                println!("schemas in {} are up to date", dir.display());
+                println!("generated files are up to date");
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -403,14 +435,15 @@ fn play_cmd(
     log: Option<PathBuf>,
     quiet: bool,
 ) -> Result<ExitCode, String> {
-    let loaded = load(vec![], root);
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
     let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
-    if loaded.error_count() > 0 {
-        eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them before playing");
+    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
+    let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them before playing (`cav validate` shows warnings too)");
         return Ok(ExitCode::from(EXIT_INVALID));
-    }
-    let Some(rules) = compile_rules(rs) else { return Ok(ExitCode::from(EXIT_INVALID)) };
+    };
     let sc = match &scenario {
         Some(id) => rules.scenario(id).ok_or_else(|| {
             let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
@@ -484,16 +517,17 @@ fn play_cmd(
 }
 
 fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: bool) -> Result<ExitCode, String> {
-    let loaded = load(paths, root);
+    let mut loaded = load(paths, root);
+    let compiled = cav_compile::validate(&mut loaded);
     if loaded.error_count() > 0 {
-        eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them before testing");
+        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them before testing (`cav validate` shows warnings too)");
         return Ok(ExitCode::from(EXIT_INVALID));
     }
     let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
     let (mut passed, mut failed) = (0, 0);
     let mut out = std::io::stdout().lock();
-    for rs in &loaded.rulesets {
+    for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
         let tests: Vec<&cav_format::Test> = rs
             .of_kind(DocKind::Test)
             .filter(|e| packs.contains(&e.pack.as_str()))
@@ -506,7 +540,7 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
         if tests.is_empty() {
             continue;
         }
-        let Some(rules) = compile_rules(rs) else { return Ok(ExitCode::from(EXIT_INVALID)) };
+        let Some(rules) = rules else { return Ok(ExitCode::from(EXIT_INVALID)) };
         let mut host =
             cav_script::LuaHost::new(&rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
         for t in tests {
@@ -544,19 +578,6 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
-}
-
-/// Compile a ruleset for the engine, printing why not when it cannot be.
-fn compile_rules(rs: &cav_content::Ruleset) -> Option<cav_rules::Rules> {
-    match cav_compile::compile_rules(rs) {
-        Ok(r) => Some(r),
-        Err(errors) => {
-            for e in errors {
-                eprintln!("error: ruleset {}: {e}", rs.id);
-            }
-            None
-        }
-    }
 }
 
 fn lua_cmd(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {

@@ -27,7 +27,10 @@ pub(crate) fn cards(
                 e,
                 "/model_type",
                 "model-type",
-                format!("ruleset `{}` does not play {} models (its `model_types:` has no `{}`)", ruleset.id, m.model_type, m.model_type),
+                format!(
+                    "ruleset `{}` does not play {} models (its `model_types:` has no `{}`)",
+                    ruleset.id, m.model_type, m.model_type
+                ),
                 &format!("one of the ruleset's model types: {}", played.join(", ")),
                 Some(format!("add `{}:` to `model_types:` of the ruleset, with its traits and sizes", m.model_type)),
             );
@@ -57,9 +60,11 @@ fn effect(sas: &[SaDef], list: &[(SaIx, i32)], target: ModifierTarget) -> Option
 /// The first state test among the SAs: (target point, state).
 fn state_test(sas: &[SaDef], list: &[(SaIx, i32)]) -> Option<(i32, StateIx)> {
     list.iter().find_map(|(s, rating)| {
-        sas[*s as usize].effects.iter().filter(|e| e.target == ModifierTarget::StateTest).find_map(|e| {
-            e.state.map(|st| (if e.per_rating { e.value * rating } else { e.value }, st))
-        })
+        sas[*s as usize]
+            .effects
+            .iter()
+            .filter(|e| e.target == ModifierTarget::StateTest)
+            .find_map(|e| e.state.map(|st| (if e.per_rating { e.value * rating } else { e.value }, st)))
     })
 }
 

@@ -58,7 +58,13 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
     for e in cx.rs.of_kind(DocKind::SpecialAttribute) {
         let Some(Document::SpecialAttribute(doc)) = &e.doc else {
             cx.fail_quietly();
-            sas.push(SaDef { id: e.id.clone(), name: e.name().to_owned(), effects: vec![], script: None, hooks: vec![] });
+            sas.push(SaDef {
+                id: e.id.clone(),
+                name: e.name().to_owned(),
+                effects: vec![],
+                script: None,
+                hooks: vec![],
+            });
             continue;
         };
         let roots = cx.rs.pack(&e.script_pack).map(|p| p.script_roots.clone()).unwrap_or_default();

@@ -48,7 +48,9 @@ impl Names {
             Some(ConditionWord::Family(f, rest)) if f.status.implemented() => {
                 let found = match (f.names, f.prefix) {
                     (FamilyRef::RangeBand, _) => ix(&self.bands, rest).map(|i| Cond::Band(i as u8)),
-                    (FamilyRef::ModelState, "attacker-") => ix(&self.states, rest).map(|i| Cond::AttackerState(i as u16)),
+                    (FamilyRef::ModelState, "attacker-") => {
+                        ix(&self.states, rest).map(|i| Cond::AttackerState(i as u16))
+                    }
                     (FamilyRef::ModelState, _) => ix(&self.states, rest).map(|i| Cond::DefenderState(i as u16)),
                     (FamilyRef::SpecialAttribute, "sa-") => ix(&self.sas, rest).map(|i| Cond::AttackerSa(i as u16)),
                     (FamilyRef::SpecialAttribute, _) => ix(&self.sas, rest).map(|i| Cond::DefenderSa(i as u16)),

@@ -40,6 +40,24 @@ pub fn compile(rs: &Ruleset) -> Compiled {
     Compiled { rules: rules.filter(|_| cx.errors == 0), diagnostics: cx.diags }
 }
 
+/// Everything `cav validate` checks beyond loading: compile every ruleset of `loaded` and check
+/// its scripts (syntax, handlers, declared hooks), adding the diagnostics to `loaded` (sorted and
+/// deduplicated). Returns the rules of each ruleset, in `loaded.rulesets` order, where they
+/// compiled without error.
+pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
+    let mut all = Vec::new();
+    let mut out = Vec::new();
+    for rs in &loaded.rulesets {
+        let c = compile(rs);
+        all.extend(c.diagnostics);
+        all.extend(cav_script::check_scripts(rs, &mut loaded.sources));
+        out.push(c.rules);
+    }
+    loaded.diagnostics.extend(all);
+    cav_content::diag::normalise(&mut loaded.diagnostics, &loaded.sources);
+    out
+}
+
 /// Compile, or say why not in one message (for tests, benchmarks and examples).
 pub fn compile_rules(rs: &Ruleset) -> Result<Rules, String> {
     let c = compile(rs);
@@ -63,7 +81,15 @@ pub(crate) struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     /// An error at `ptr` of document `e`.
-    pub fn error(&mut self, e: &Entry, ptr: &str, code: &'static str, message: String, expected: &str, hint: Option<String>) {
+    pub fn error(
+        &mut self,
+        e: &Entry,
+        ptr: &str,
+        code: &'static str,
+        message: String,
+        expected: &str,
+        hint: Option<String>,
+    ) {
         self.errors += 1;
         self.diags.push(
             Diagnostic::error(code, message)
@@ -89,7 +115,14 @@ impl<'a> Cx<'a> {
     /// Parse a dice expression at `ptr` of `e`.
     pub fn dice(&mut self, e: &Entry, ptr: &str, text: &str) -> DiceExpr {
         DiceExpr::parse(text).unwrap_or_else(|why| {
-            self.error(e, ptr, "dice", format!("`{text}` is not a dice expression: {why}"), "a dice expression such as `2d6`, `1d10` or `3d6kh2`", None);
+            self.error(
+                e,
+                ptr,
+                "dice",
+                format!("`{text}` is not a dice expression: {why}"),
+                "a dice expression such as `2d6`, `1d10` or `3d6kh2`",
+                None,
+            );
             DiceExpr { count: 2, sides: 6, keep_highest: None, plus: 0 }
         })
     }

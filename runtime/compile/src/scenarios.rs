@@ -35,7 +35,14 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
             forces.push((si, placed));
         }
         let terrain_features = s.terrain_features.as_deref().map(|d| cx.dice(e, "/terrain_features", d));
-        out.push(ScenarioDef { id: e.id.clone(), name: s.name.clone(), board: s.board, sides, forces, terrain_features });
+        out.push(ScenarioDef {
+            id: e.id.clone(),
+            name: s.name.clone(),
+            board: s.board,
+            sides,
+            forces,
+            terrain_features,
+        });
     }
     out
 }

@@ -45,7 +45,11 @@ fn required(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset, role: Tabl
 }
 
 /// The range bands, their ids, and the indirect-fire target point.
-pub(crate) fn range_bands(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) -> (Vec<cav_rules::compile::Band>, Vec<String>, i32) {
+pub(crate) fn range_bands(
+    cx: &mut Cx,
+    ruleset_entry: &Entry,
+    ruleset: &f::Ruleset,
+) -> (Vec<cav_rules::compile::Band>, Vec<String>, i32) {
     let Some(id) = required(cx, ruleset_entry, ruleset, TableRole::RangeBands, "every attack needs") else {
         return (vec![], vec![], 0);
     };

@@ -90,15 +90,7 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
         Document::Strike(s) => sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags),
         Document::Ruleset(rules) => {
             for (role, id) in &rules.tables {
-                let kind = match role {
-                    TableRole::RangeBands => DocKind::RangeBands,
-                    TableRole::CombatModifiers
-                    | TableRole::IndirectCombatModifiers
-                    | TableRole::StrikePointModifiers
-                    | TableRole::PilotCheckModifiers
-                    | TableRole::CloseCombatModifiers => DocKind::ModifierTable,
-                    _ => DocKind::Table,
-                };
+                let kind = role.doc_kind();
                 let role_tag =
                     serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
                 r(format!("/tables/{role_tag}"), kind, id, diags);

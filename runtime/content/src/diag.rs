@@ -248,6 +248,12 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
     out
 }
 
+/// Human rendering of the errors only (commands that play show errors, `validate` shows all).
+pub fn render_errors(diags: &[Diagnostic], sources: &Sources) -> String {
+    let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
+    render_human(&errors, sources)
+}
+
 /// Keep a label on one line so the caret sits under the offending value.
 fn line_end(f: &SourceFile, start: usize, end: usize) -> usize {
     let nl = f.text[start..].find('\n').map_or(f.text.len(), |i| start + i);

@@ -108,15 +108,21 @@ impl Cx<'_> {
         match vocab::condition(id) {
             None => {
                 let all = self.all_conditions();
-                let d = Diagnostic::error("unknown-condition", format!("condition `{id}` is not in the engine's vocabulary"))
-                    .expected("a condition id listed in docs/vocabulary.md")
-                    .hint(did_you_mean(id, all.iter().map(String::as_str)));
+                let d = Diagnostic::error(
+                    "unknown-condition",
+                    format!("condition `{id}` is not in the engine's vocabulary"),
+                )
+                .expected("a condition id listed in docs/vocabulary.md")
+                .hint(did_you_mean(id, all.iter().map(String::as_str)));
                 let d = self.located(d, ptr);
                 self.diags.push(d);
             }
             Some(ConditionWord::Fixed(c)) => {
                 if let Status::Recognised(why) = c.status {
-                    self.warn(ptr, format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"));
+                    self.warn(
+                        ptr,
+                        format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
+                    );
                 }
             }
             Some(ConditionWord::Family(f, rest)) => {
@@ -133,7 +139,10 @@ impl Cx<'_> {
                     let d = self.located(d, ptr);
                     self.diags.push(d);
                 } else if let Status::Recognised(why) = f.status {
-                    self.warn(ptr, format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"));
+                    self.warn(
+                        ptr,
+                        format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
+                    );
                 }
             }
         }
@@ -145,7 +154,10 @@ impl Cx<'_> {
             if let Status::Recognised(why) = m.target.status() {
                 self.warn(
                     &format!("{ptr}/target"),
-                    format!("effect target `{}` is recognised but not implemented ({why}): this modifier never applies", m.target),
+                    format!(
+                        "effect target `{}` is recognised but not implemented ({why}): this modifier never applies",
+                        m.target
+                    ),
                 );
                 continue;
             }
@@ -181,15 +193,19 @@ impl Cx<'_> {
     fn action(&mut self, a: &ActionType) {
         match ActionKind::from_id(a.id.as_str()) {
             None => {
-                let d = Diagnostic::error("unknown-action", format!("action `{}` is not in the engine's vocabulary", a.id))
-                    .expected("an action id listed in docs/vocabulary.md")
-                    .hint(did_you_mean(a.id.as_str(), ActionKind::ALL.iter().map(|k| k.id())));
+                let d =
+                    Diagnostic::error("unknown-action", format!("action `{}` is not in the engine's vocabulary", a.id))
+                        .expected("an action id listed in docs/vocabulary.md")
+                        .hint(did_you_mean(a.id.as_str(), ActionKind::ALL.iter().map(|k| k.id())));
                 let d = self.located(d, "/id");
                 self.diags.push(d);
             }
             Some(k) => {
                 if let Status::Recognised(why) = k.status() {
-                    self.warn("/id", format!("action `{k}` is recognised but not implemented ({why}): no model can take it"));
+                    self.warn(
+                        "/id",
+                        format!("action `{k}` is recognised but not implemented ({why}): no model can take it"),
+                    );
                 }
             }
         }

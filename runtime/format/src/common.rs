@@ -180,7 +180,6 @@ pub enum HardPointWord {
     Restricted,
 }
 
-
 /// A note on a document: a reading chosen where the source is unclear, or a value assumed
 /// because the source text lost it. Notes are how the content stays honest about its sources.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -276,7 +275,6 @@ pub struct Restriction {
     pub text: Option<String>,
 }
 
-
 /// A declarative modifier: the small vocabulary simple numeric abilities use instead of a script.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -295,4 +293,3 @@ pub struct Modifier {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Id>,
 }
-

@@ -308,6 +308,22 @@ pub enum TableRole {
     Drift,
 }
 
+impl TableRole {
+    /// The kind of document that plays this role.
+    pub fn doc_kind(self) -> crate::DocKind {
+        match self {
+            TableRole::RangeBands => crate::DocKind::RangeBands,
+            TableRole::CombatModifiers
+            | TableRole::IndirectCombatModifiers
+            | TableRole::StrikePointModifiers
+            | TableRole::PilotCheckModifiers
+            | TableRole::CloseCombatModifiers
+            | TableRole::BreakModifiers => crate::DocKind::ModifierTable,
+            _ => crate::DocKind::Table,
+        }
+    }
+}
+
 /// One range band.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -99,22 +99,22 @@ words! {
         ForceSelection = "force_selection", R("force building is not played yet"), "When a force is chosen to a threat value.";
         GameSetup = "game_setup", R("not called yet"), "Once, after deployment and before the first turn.";
         DrawDeck = "draw_deck", R("not called yet"), "When the draw deck is built at the start of a turn.";
-        Activation = "activation", I, "At the start of a model's activation, after its action points are set.";
+        Activation = "activation", I, "At the start of a model's activation, after its action points are set (look only).";
         SpecialAction = "special_action", R("the special action is not played yet"), "When a model takes a special action.";
         Movement = "movement", R("not called yet"), "For each move action, before the path is paid.";
         Transport = "transport", R("transport is not played yet"), "When a model mounts or dismounts.";
-        TargetLock = "target_lock", I, "When a model declares a target-lock action.";
+        TargetLock = "target_lock", I, "When a model declares a target-lock action (look only).";
         OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet"), "When two models make an opposed roll.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target; a handler may forbid it.";
         AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; a handler may shrink the area or add to the RAV.";
         StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; a handler may add modifiers.";
-        Drift = "drift", I, "When a missed strike point drifts.";
+        Drift = "drift", I, "When a missed strike point drifts; a modifier adds inches to the drift.";
         CombatTp = "combat_tp", I, "The combat roll of an attack; a handler may add modifiers.";
         CombatDice = "combat_dice", R("not called yet"), "After the combat dice are rolled, before they are judged.";
-        CritFumble = "crit_fumble", I, "When a combat roll is a critical fumble.";
+        CritFumble = "crit_fumble", I, "When a combat roll is a critical fumble; a modifier adds to the out-of-ammo roll.";
         Reaction = "reaction", R("not called yet"), "When a model may react (defensive fire, over-watch).";
-        DamageCalc = "damage_calc", I, "When the damage of a hit is worked out; a handler may add to the result.";
-        DamageTable = "damage_table", I, "When the damage table is read for a hit.";
+        DamageCalc = "damage_calc", I, "When the damage of a hit is worked out; a modifier adds to the weapon's RAV.";
+        DamageTable = "damage_table", I, "When the damage table is read for a hit (the defender's moment; look only).";
         OnHit = "on_hit", R("not called yet"), "After a hit has been resolved against a model.";
         ModelState = "model_state", R("not called yet"), "When a model gains or loses a state.";
         PilotCheck = "pilot_check", I, "A pilot check; a handler may add modifiers.";
@@ -134,12 +134,17 @@ words! {
 }
 
 impl HookPoint {
-    /// The effects a handler may ask for at this point.
+    /// The effects a handler may ask for at this point (none: it may only look, and print).
+    /// The host refuses any other effect with an error naming the point.
     pub fn accepts(self) -> &'static [HookEffect] {
+        use HookPoint::*;
         match self {
-            HookPoint::AttackDeclare => &[HookEffect::Forbid],
-            HookPoint::AttackTargets => &[HookEffect::AddModifier, HookEffect::SetValue],
-            _ => &[HookEffect::AddModifier],
+            AttackDeclare => &[HookEffect::Forbid],
+            AttackTargets => &[HookEffect::AddModifier, HookEffect::SetValue],
+            StrikePoint | Drift | CombatTp | CritFumble | DamageCalc | PilotCheck | Repair => {
+                &[HookEffect::AddModifier]
+            }
+            _ => &[],
         }
     }
 }
@@ -283,41 +288,136 @@ pub struct Condition {
 /// Fixed ids are tested before families, so a fixed id may start like a family.
 pub const CONDITIONS: &[Condition] = &[
     Condition { id: "always", status: I, doc: "Always holds." },
-    Condition { id: "point-blank", status: I, doc: "A direct-fire attack at or inside the ruleset's point-blank distance." },
+    Condition {
+        id: "point-blank",
+        status: I,
+        doc: "A direct-fire attack at or inside the ruleset's point-blank distance.",
+    },
     Condition { id: "light-cover", status: I, doc: "The defender has light cover." },
     Condition { id: "heavy-cover", status: I, doc: "The defender has heavy cover." },
     Condition { id: "salvo-fire", status: I, doc: "A salvo-fire strike (scales per additional weapon)." },
     Condition { id: "run-n-gun", status: I, doc: "The assault of a run 'n gun action." },
     Condition { id: "defensive-fire", status: I, doc: "A defensive-fire shot." },
-    Condition { id: "consecutive-attempt", status: I, doc: "A further strike-point attempt at the same point (scales per attempt)." },
+    Condition {
+        id: "consecutive-attempt",
+        status: I,
+        doc: "A further strike-point attempt at the same point (scales per attempt).",
+    },
     Condition { id: "los-to-strike-point", status: I, doc: "The attacker sees the strike point." },
-    Condition { id: "primary-roll", status: I, doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template)." },
+    Condition {
+        id: "primary-roll",
+        status: I,
+        doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template).",
+    },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
-    Condition { id: "close-combat-support", status: I, doc: "Supporting models in base contact (scales per supporter)." },
+    Condition {
+        id: "close-combat-support",
+        status: I,
+        doc: "Supporting models in base contact (scales per supporter).",
+    },
     Condition { id: "failed-break", status: I, doc: "The roller failed a break this turn." },
-    Condition { id: "friends-in-contact", status: I, doc: "Friendly models in base contact with the roller (scales per model)." },
-    Condition { id: "enemies-in-contact", status: I, doc: "Enemy models in base contact with the roller (scales per model)." },
-    Condition { id: "multiple-targets", status: R("one combat action attacks one target; split fire is not played yet"), doc: "The combat action splits its weapons between several targets." },
-    Condition { id: "back-arc", status: R("attacks into the back arc are not told apart yet"), doc: "The attack comes from the defender's rear arc." },
-    Condition { id: "close-combat", status: R("close-combat rolls do not read effects yet"), doc: "The roll is a close-combat roll." },
-    Condition { id: "direct-fire", status: R("weapon fire modes are not tested by conditions yet"), doc: "The attack is direct fire." },
-    Condition { id: "energy-weapon", status: R("weapon families are not tested by conditions yet"), doc: "The weapon is an energy weapon." },
-    Condition { id: "non-energy-weapon", status: R("weapon families are not tested by conditions yet"), doc: "The weapon is not an energy weapon." },
-    Condition { id: "attacker-burning-hacked-stunned-suppressed", status: R("\"any of these states, counted once\" is not evaluated yet"), doc: "The attacker is burning, hacked, stunned or suppressed (one modifier whatever the number)." },
-    Condition { id: "defender-sa-chameleon-18-36", status: R("CHAMELEON is not played yet"), doc: "The defender has CHAMELEON and is 18\"–36\" away." },
-    Condition { id: "defender-sa-chameleon-over-36", status: R("CHAMELEON is not played yet"), doc: "The defender has CHAMELEON and is more than 36\" away." },
+    Condition {
+        id: "friends-in-contact",
+        status: I,
+        doc: "Friendly models in base contact with the roller (scales per model).",
+    },
+    Condition {
+        id: "enemies-in-contact",
+        status: I,
+        doc: "Enemy models in base contact with the roller (scales per model).",
+    },
+    Condition {
+        id: "multiple-targets",
+        status: R("one combat action attacks one target; split fire is not played yet"),
+        doc: "The combat action splits its weapons between several targets.",
+    },
+    Condition {
+        id: "back-arc",
+        status: R("attacks into the back arc are not told apart yet"),
+        doc: "The attack comes from the defender's rear arc.",
+    },
+    Condition {
+        id: "close-combat",
+        status: R("close-combat rolls do not read effects yet"),
+        doc: "The roll is a close-combat roll.",
+    },
+    Condition {
+        id: "direct-fire",
+        status: R("weapon fire modes are not tested by conditions yet"),
+        doc: "The attack is direct fire.",
+    },
+    Condition {
+        id: "energy-weapon",
+        status: R("weapon families are not tested by conditions yet"),
+        doc: "The weapon is an energy weapon.",
+    },
+    Condition {
+        id: "non-energy-weapon",
+        status: R("weapon families are not tested by conditions yet"),
+        doc: "The weapon is not an energy weapon.",
+    },
+    Condition {
+        id: "attacker-burning-hacked-stunned-suppressed",
+        status: R("\"any of these states, counted once\" is not evaluated yet"),
+        doc: "The attacker is burning, hacked, stunned or suppressed (one modifier whatever the number).",
+    },
+    Condition {
+        id: "defender-sa-chameleon-18-36",
+        status: R("CHAMELEON is not played yet"),
+        doc: "The defender has CHAMELEON and is 18\"–36\" away.",
+    },
+    Condition {
+        id: "defender-sa-chameleon-over-36",
+        status: R("CHAMELEON is not played yet"),
+        doc: "The defender has CHAMELEON and is more than 36\" away.",
+    },
 ];
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
 pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
-    ConditionFamily { prefix: "defender-sa-", names: FamilyRef::SpecialAttribute, status: I, doc: "The defender has the special attribute (scales with its rating)." },
-    ConditionFamily { prefix: "attacker-", names: FamilyRef::ModelState, status: I, doc: "The roller is in the model state." },
-    ConditionFamily { prefix: "defender-", names: FamilyRef::ModelState, status: I, doc: "The defender is in the model state." },
-    ConditionFamily { prefix: "upgrade-", names: FamilyRef::Upgrade, status: R("upgrades are not fitted to models in play yet"), doc: "The roller's model carries the upgrade." },
-    ConditionFamily { prefix: "crit-", names: FamilyRef::CriticalResult, status: R("the critical table's own combat modifier applies instead"), doc: "The roller suffered this critical-damage result." },
-    ConditionFamily { prefix: "band-", names: FamilyRef::RangeBand, status: I, doc: "The attack is in the range band." },
-    ConditionFamily { prefix: "sa-", names: FamilyRef::SpecialAttribute, status: I, doc: "The roller (model or weapon) has the special attribute (scales with its rating)." },
+    ConditionFamily {
+        prefix: "defender-sa-",
+        names: FamilyRef::SpecialAttribute,
+        status: I,
+        doc: "The defender has the special attribute (scales with its rating).",
+    },
+    ConditionFamily {
+        prefix: "attacker-",
+        names: FamilyRef::ModelState,
+        status: I,
+        doc: "The roller is in the model state.",
+    },
+    ConditionFamily {
+        prefix: "defender-",
+        names: FamilyRef::ModelState,
+        status: I,
+        doc: "The defender is in the model state.",
+    },
+    ConditionFamily {
+        prefix: "upgrade-",
+        names: FamilyRef::Upgrade,
+        status: R("upgrades are not fitted to models in play yet"),
+        doc: "The roller's model carries the upgrade.",
+    },
+    ConditionFamily {
+        prefix: "crit-",
+        names: FamilyRef::CriticalResult,
+        status: R("the critical table's own combat modifier applies instead"),
+        doc: "The roller suffered this critical-damage result.",
+    },
+    ConditionFamily {
+        prefix: "band-",
+        names: FamilyRef::RangeBand,
+        status: I,
+        doc: "The attack is in the range band.",
+    },
+    ConditionFamily {
+        prefix: "sa-",
+        names: FamilyRef::SpecialAttribute,
+        status: I,
+        doc: "The roller (model or weapon) has the special attribute (scales with its rating).",
+    },
 ];
 
 /// An engine option: a ruleset `options:` entry whose chosen value the engine reads.
@@ -392,9 +492,9 @@ pub fn condition(id: &str) -> Option<ConditionWord<'_>> {
     if let Some(c) = CONDITIONS.iter().find(|c| c.id == id) {
         return Some(ConditionWord::Fixed(c));
     }
-    CONDITION_FAMILIES
-        .iter()
-        .find_map(|f| id.strip_prefix(f.prefix).filter(|rest| !rest.is_empty()).map(|rest| ConditionWord::Family(f, rest)))
+    CONDITION_FAMILIES.iter().find_map(|f| {
+        id.strip_prefix(f.prefix).filter(|rest| !rest.is_empty()).map(|rest| ConditionWord::Family(f, rest))
+    })
 }
 
 /// The JSON Schema of a condition id: the fixed ids as an enum (editors complete them) or an id
@@ -402,8 +502,15 @@ pub fn condition(id: &str) -> Option<ConditionWord<'_>> {
 pub fn condition_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let fixed: Vec<&str> = CONDITIONS.iter().map(|c| c.id).collect();
     let prefixes: Vec<&str> = CONDITION_FAMILIES.iter().map(|f| f.prefix.trim_end_matches('-')).collect();
-    let mut doc = String::from("A condition id of the engine's vocabulary (docs/vocabulary.md): one of the fixed ids, or ");
-    doc.push_str(&CONDITION_FAMILIES.iter().map(|f| format!("`{}<{}>`", f.prefix, f.names.what())).collect::<Vec<_>>().join(", "));
+    let mut doc =
+        String::from("A condition id of the engine's vocabulary (docs/vocabulary.md): one of the fixed ids, or ");
+    doc.push_str(
+        &CONDITION_FAMILIES
+            .iter()
+            .map(|f| format!("`{}<{}>`", f.prefix, f.names.what()))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
     doc.push('.');
     schemars::json_schema!({
         "description": doc,
@@ -422,7 +529,13 @@ pub fn conditions_schema(generator: &mut schemars::SchemaGenerator) -> schemars:
 
 /// `docs/vocabulary.md`: the whole vocabulary as a reference page.
 pub fn markdown() -> String {
-    fn table<T: Copy>(out: &mut String, items: &[T], id: impl Fn(T) -> String, status: impl Fn(T) -> Status, doc: impl Fn(T) -> String) {
+    fn table<T: Copy>(
+        out: &mut String,
+        items: &[T],
+        id: impl Fn(T) -> String,
+        status: impl Fn(T) -> Status,
+        doc: impl Fn(T) -> String,
+    ) {
         out.push_str("| word | status | meaning |\n|---|---|---|\n");
         for &x in items {
             out.push_str(&format!("| `{}` | {} | {} |\n", id(x), status(x).describe(), doc(x).replace('|', "\\|")));
@@ -436,7 +549,7 @@ pub fn markdown() -> String {
          outside this page as an error, and a word that is recognised but not implemented as a warning that says \
          so (`--deny warnings` makes those fail too).\n\n",
     );
-    out.push_str("## Hook points\n\nHandlers of a script module are named after these. Effects: what `ctx` accepts there.\n\n");
+    out.push_str("## Hook points\n\nHandlers of a script module are named after these. Effects: what `ctx` accepts there (none: the handler may only look and print).\n\n");
     out.push_str("| hook point | status | when it fires | effects |\n|---|---|---|---|\n");
     for &h in HookPoint::ALL {
         let fx: Vec<String> = h.accepts().iter().map(|e| format!("`{e}`")).collect();
@@ -447,8 +560,16 @@ pub fn markdown() -> String {
     out.push_str("## Conditions\n\nIds for `condition:` and `also:` of modifier tables and `when:` of declarative modifiers.\n\n");
     table(&mut out, CONDITIONS, |c| c.id.into(), |c| c.status, |c| c.doc.into());
     out.push_str("### Condition families\n\n");
-    table(&mut out, CONDITION_FAMILIES, |f| format!("{}<{}>", f.prefix, f.names.what()), |f| f.status, |f| f.doc.into());
-    out.push_str("## Effect targets\n\n`target:` of a declarative modifier. Only roll targets test `when:` conditions.\n\n");
+    table(
+        &mut out,
+        CONDITION_FAMILIES,
+        |f| format!("{}<{}>", f.prefix, f.names.what()),
+        |f| f.status,
+        |f| f.doc.into(),
+    );
+    out.push_str(
+        "## Effect targets\n\n`target:` of a declarative modifier. Only roll targets test `when:` conditions.\n\n",
+    );
     table(
         &mut out,
         ModifierTarget::ALL,
@@ -467,7 +588,12 @@ pub fn markdown() -> String {
          the engine plays its default and `cav validate` says so.\n\n| option | values | meaning |\n|---|---|---|\n",
     );
     for o in OPTIONS {
-        out.push_str(&format!("| `{}` | {} | {} |\n", o.id, o.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "), o.doc));
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            o.id,
+            o.values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
+            o.doc
+        ));
     }
     out
 }
@@ -478,8 +604,12 @@ mod tests {
 
     #[test]
     fn families_find_the_longest_prefix() {
-        assert!(matches!(condition("defender-sa-wizzo"), Some(ConditionWord::Family(f, "wizzo")) if f.prefix == "defender-sa-"));
-        assert!(matches!(condition("defender-knockdown"), Some(ConditionWord::Family(f, "knockdown")) if f.prefix == "defender-"));
+        assert!(
+            matches!(condition("defender-sa-wizzo"), Some(ConditionWord::Family(f, "wizzo")) if f.prefix == "defender-sa-")
+        );
+        assert!(
+            matches!(condition("defender-knockdown"), Some(ConditionWord::Family(f, "knockdown")) if f.prefix == "defender-")
+        );
         assert!(matches!(condition("point-blank"), Some(ConditionWord::Fixed(_))));
         assert_eq!(condition("light-cvoer"), None);
         assert_eq!(condition("band-"), None);

@@ -381,4 +381,3 @@ impl Rules {
         self.proc.model_traits[model_type as usize].is_some_and(|x| x.has(t))
     }
 }
-

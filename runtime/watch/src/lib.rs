@@ -83,18 +83,26 @@ fn is_content_file(p: &Path) -> bool {
     matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "lua" | "luau"))
 }
 
-/// Build the live rules from a load: content valid, ruleset compiles, scripts load. On failure,
-/// the reasons beyond the load's own diagnostics.
-fn build(loaded: &Loaded, ruleset: &str) -> Result<(Rules, LuaHost), Vec<String>> {
+/// Build the live rules from a load that `cav_compile::validate` has checked: no error anywhere,
+/// the ruleset compiled, scripts load. On failure, the reasons beyond the diagnostics.
+fn build(loaded: &Loaded, compiled: Vec<Option<Rules>>, ruleset: &str) -> Result<(Rules, LuaHost), Vec<String>> {
     if loaded.error_count() > 0 {
         return Err(vec![]);
     }
-    let Some(rs) = loaded.rulesets.iter().find(|r| r.id == ruleset || r.id == format!("cav-{ruleset}")) else {
+    let Some(ix) = loaded.rulesets.iter().position(|r| r.id == ruleset || r.id == format!("cav-{ruleset}")) else {
         return Err(vec![format!("no ruleset `{ruleset}`")]);
     };
-    let rules = cav_compile::compile_rules(rs)?;
+    let rules =
+        compiled.into_iter().nth(ix).flatten().ok_or_else(|| vec![format!("ruleset `{ruleset}` does not compile")])?;
     let host = LuaHost::new(&rules, Limits::default()).map_err(|e| vec![format!("scripts: {e}")])?;
     Ok((rules, host))
+}
+
+/// Warnings of `new` that `old` did not have (what the last save introduced).
+fn new_warnings(old: Option<&Loaded>, new: &Loaded) -> Vec<cav_content::diag::Diagnostic> {
+    let key = |d: &cav_content::diag::Diagnostic| (d.code, d.message.clone(), d.pack.clone(), d.pointer.clone());
+    let seen: std::collections::HashSet<_> = old.map(|l| l.diagnostics.iter().map(key).collect()).unwrap_or_default();
+    new.diagnostics.iter().filter(|d| !seen.contains(&key(d))).cloned().collect()
 }
 
 fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Result<Outcome, String> {
@@ -248,15 +256,26 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let mut live: Option<Live> = None;
     let started = Instant::now();
     let reload = |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant| {
-        let loaded = cav_content::load_cached(&load_opts, cache);
-        match build(&loaded, &opts.ruleset) {
+        let mut loaded = cav_content::load_cached(&load_opts, cache);
+        let compiled = cav_compile::validate(&mut loaded);
+        match build(&loaded, compiled, &opts.ruleset) {
             Ok((rules, mut host)) => {
                 let what = match live.as_ref() {
                     Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
                     None => format!("{} documents", loaded.documents),
                 };
                 let ms = since.elapsed().as_secs_f64() * 1000.0;
-                let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms", rules.id);
+                // A rule that is recognised but not played must not hide behind "reloaded": show
+                // the warnings this save brought (the first load only counts them).
+                let warnings = match live.as_ref() {
+                    Some(l) => new_warnings(Some(&l.loaded), &loaded),
+                    None => vec![],
+                };
+                let _ = write!(out, "{}", cav_content::diag::render_human(&warnings, &loaded.sources));
+                let n = loaded.diagnostics.len();
+                let counted =
+                    if n == 0 { String::new() } else { format!(", {n} warning{}", if n == 1 { "" } else { "s" }) };
+                let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms{counted}", rules.id);
                 let mut outcome = None;
                 let mut tests = None;
                 match &opts.after {
