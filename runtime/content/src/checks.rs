@@ -154,13 +154,12 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
 
 /// A note that names a ruleset option must name one that exists.
 fn notes_options(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
+    // From the raw values: a ruleset document with another problem still declares its options.
     let options: Vec<String> = rs
         .of_kind(DocKind::Ruleset)
-        .filter_map(|r| match &r.doc {
-            Some(Document::Ruleset(r)) => Some(r.options.iter().map(|o| o.id.0.clone()).collect::<Vec<_>>()),
-            _ => None,
-        })
+        .filter_map(|r| r.value.get("options").and_then(|o| o.as_array()))
         .flatten()
+        .filter_map(|o| o.get("id").and_then(|i| i.as_str()).map(str::to_owned))
         .collect();
     for e in rs.entries() {
         note_options(e, &options, diags);

@@ -88,14 +88,33 @@ fn collect(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
     }
     let mut accepts: Vec<String> = Vec::new();
     accepted(context, &mut accepts);
+    let mut words = Vec::new();
+    enum_words(context, &mut words);
+    let hint = e.instance().as_str().and_then(|got| did_you_mean(got, words.iter().map(String::as_str)));
     let ptr = e.instance_path().as_str().to_owned();
     out.push(
         Diagnostic::error("schema", format!("{} is not an accepted value here", e.instance()))
             .pack(pack)
             .at(prov.locate(&ptr))
             .pointer(ptr)
-            .expected(if accepts.is_empty() { "a value of another form".to_owned() } else { accepts.join(", or ") }),
+            .expected(if accepts.is_empty() { "a value of another form".to_owned() } else { accepts.join(", or ") })
+            .hint(hint),
     );
+}
+
+/// Every word an `enum` among the failed branches allows (for a did-you-mean hint).
+fn enum_words(context: &[Vec<ValidationError<'static>>], words: &mut Vec<String>) {
+    for x in context.iter().flatten() {
+        match x.kind() {
+            ValidationErrorKind::Enum { options } => {
+                words.extend(options.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)))
+            }
+            ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+                enum_words(context, words)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// What the branches of a failed `oneOf`/`anyOf` would have accepted, in words.
@@ -210,10 +229,16 @@ fn to_diag(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
                 .and_then(Value::as_str)
                 .map(|s| format!(" ({})", s.trim_end_matches('.')))
                 .unwrap_or_default();
+            let within = if ptr.is_empty() {
+                "the document".to_owned()
+            } else {
+                format!("`{}`", ptr.trim_start_matches('/').replace('/', "."))
+            };
             d("missing-field", format!("missing required key `{name}`"))
                 .at(prov.locate(&ptr))
                 .pointer(ptr)
                 .expected(format!("a `{name}` key{what}"))
+                .hint(Some(format!("add `{name}:` to {within}")))
         }
         ValidationErrorKind::Enum { options } => {
             let opts: Vec<String> = options

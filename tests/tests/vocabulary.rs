@@ -1,0 +1,185 @@
+//! Nothing a pack says is silently ignored: the vocabulary issue's acceptance scenario. Four
+//! breakages at once in a copy of the bundled content — a renamed condition id, a deleted
+//! procedure number, a misspelt Luau handler, a Luau syntax error — are all reported by
+//! `cav validate` (exit 1), each at file:line:column with a hint, and `cav watch` reports the same
+//! on save and keeps the last good rules.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
+}
+
+fn cav() -> Command {
+    let status =
+        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
+    assert!(status.success());
+    Command::new(root().join("target/debug/cav"))
+}
+
+fn copy_project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["content", "mods", "scripts"] {
+        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
+    }
+    tmp
+}
+
+/// One edit: replace the first `from` in `file` by `to`; returns the 1-based line it is on.
+fn edit(file: &Path, from: &str, to: &str) -> usize {
+    let text = std::fs::read_to_string(file).unwrap();
+    let at = text.find(from).unwrap_or_else(|| panic!("{from:?} not in {}", file.display()));
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+    text[..at].matches('\n').count() + 1
+}
+
+/// Where each breakage is: (file, line).
+struct Broken {
+    condition: (PathBuf, usize),
+    procedure: (PathBuf, usize),
+    handler: (PathBuf, usize),
+    syntax: (PathBuf, usize),
+}
+
+fn break_four(root: &Path) -> Broken {
+    let table = root.join("content/cav-quickstart/tables/modifiers.yaml");
+    let condition = edit(&table, "condition: light-cover", "condition: light-cvoer");
+    let ruleset = root.join("content/cav-quickstart/ruleset.yaml");
+    // The key is reported on the first line of the mapping it is missing from.
+    let text = std::fs::read_to_string(&ruleset).unwrap();
+    let repair = text.lines().position(|l| l.starts_with("  repair:")).unwrap() + 2;
+    edit(&ruleset, "    lingering_damage: 1 ", "    # lingering_damage deleted ");
+    let strike = root.join("scripts/cav-quickstart/strike.luau");
+    let handler = edit(&strike, "function strike.attack_declare(", "function strike.attack_declarx(");
+    let smart = root.join("scripts/cav-quickstart/smart.luau");
+    let text = std::fs::read_to_string(&smart).unwrap();
+    let lines = text.lines().count();
+    std::fs::write(&smart, format!("{text}end end\n")).unwrap();
+    Broken {
+        condition: (table, condition),
+        procedure: (ruleset, repair),
+        handler: (strike, handler),
+        syntax: (smart, lines + 1),
+    }
+}
+
+#[test]
+fn validate_reports_all_four_with_locations_and_hints() {
+    let tmp = copy_project();
+    let b = break_four(tmp.path());
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags: Vec<&serde_json::Value> =
+        report["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "error").collect();
+    let find = |code: &str, file: &Path| {
+        let file = file.strip_prefix(tmp.path()).unwrap().display().to_string();
+        *diags
+            .iter()
+            .find(|d| d["code"] == code && d["file"].as_str().unwrap().ends_with(&file))
+            .unwrap_or_else(|| panic!("no {code} in {file}: {diags:#?}"))
+    };
+    let at = |d: &serde_json::Value, (file, line): &(PathBuf, usize), hint: &str| {
+        assert_eq!(d["line"], *line as u64, "{d:#}");
+        assert!(d["column"].as_u64().unwrap() >= 1, "{d:#}");
+        assert!(d["hint"].as_str().unwrap_or_default().contains(hint), "hint {hint:?} in {d:#}");
+        assert!(d["pack"].is_string(), "{d:#}");
+        let _ = file;
+    };
+    at(find("schema", &b.condition.0), &b.condition, "did you mean `light-cover`?");
+    at(find("missing-field", &b.procedure.0), &b.procedure, "add `lingering_damage:`");
+    at(find("script-handler", &b.handler.0), &b.handler, "did you mean `attack_declare`?");
+    at(find("script-syntax", &b.syntax.0), &b.syntax, "");
+    // The misspelt handler also leaves the declared `attack_declare` hook without a handler.
+    assert!(diags.iter().any(|d| d["code"] == "script-hooks"), "{diags:#?}");
+    assert_eq!(report["errors"], 5, "the four breakages (the handler counts twice) and nothing else: {diags:#?}");
+}
+
+#[test]
+fn warnings_say_what_does_not_happen_and_deny_turns_them_into_failures() {
+    let out = cav().env("CAV_ROOT", root()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let warnings = report["diagnostics"].as_array().unwrap();
+    assert!(!warnings.is_empty());
+    for w in warnings {
+        assert_eq!(w["severity"], "warning");
+        let m = w["message"].as_str().unwrap();
+        assert!(
+            m.contains("recognised but not implemented") || m.contains("does not read") || m.contains("not tested"),
+            "a warning must say plainly what the engine does not do: {m}"
+        );
+        assert!(w["line"].is_u64(), "every warning is located: {w:#}");
+    }
+    let denied = cav().env("CAV_ROOT", root()).args(["validate", "--deny", "warnings"]).output().unwrap();
+    assert_eq!(denied.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&denied.stdout).contains("warnings denied"));
+}
+
+#[test]
+fn an_unknown_family_member_and_an_unplayed_word() {
+    let tmp = copy_project();
+    let table = tmp.path().join("content/cav-quickstart/tables/modifiers.yaml");
+    let line = edit(&table, "condition: defender-knockdown", "condition: defender-knockdwn");
+    let sa = tmp.path().join("content/cav-quickstart/special-attributes/quickstart-sas.yaml");
+    edit(&sa, "when: [band-long, primary-roll]", "when: [band-long, primary-roll, back-arc]");
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    let unknown = diags.iter().find(|d| d["code"] == "unknown-condition").expect("unknown-condition");
+    assert_eq!(unknown["line"], line as u64);
+    assert_eq!(unknown["hint"], "did you mean `defender-knockdown`?");
+    assert!(unknown["message"].as_str().unwrap().contains("model state `knockdwn` does not exist"));
+    assert!(
+        diags.iter().any(|d| d["severity"] == "warning"
+            && d["message"].as_str().unwrap().starts_with("condition `back-arc` is recognised but not implemented")
+            && d["file"].as_str().unwrap().ends_with("quickstart-sas.yaml")),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn watch_reports_the_same_on_save_and_keeps_the_last_good_rules() {
+    let tmp = copy_project();
+    let opts = cav_watch::WatchOptions::for_root(tmp.path(), "quickstart", cav_watch::After::Nothing);
+    let (tx, rx) = mpsc::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thread = std::thread::spawn(move || cav_watch::watch(&opts, &mut cav_watch::LineSink::new(tx), flag).unwrap());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !rx.recv_timeout(Duration::from_millis(100)).is_ok_and(|(_, l)| l.starts_with("watching")) {
+        assert!(Instant::now() < deadline, "the watcher did not start");
+    }
+    break_four(tmp.path());
+    // The four saves may land in one reload or several; the last one reports all four.
+    let codes = ["error[schema]", "error[missing-field]", "error[script-handler]", "error[script-syntax]"];
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut report = Vec::new();
+    while Instant::now() < deadline {
+        let Ok((_, line)) = rx.recv_timeout(Duration::from_millis(100)) else { continue };
+        if line.starts_with("reloaded") {
+            panic!("a broken save was swapped in: {line}");
+        }
+        if line.starts_with("kept last good") {
+            assert!(line.starts_with("kept last good: kept last good rules ("), "{line}");
+            if codes.iter().all(|c| report.iter().any(|l: &String| l.contains(c))) {
+                break;
+            }
+            report.clear();
+            continue;
+        }
+        report.push(line);
+    }
+    stop.store(true, Ordering::Relaxed);
+    thread.join().unwrap();
+    let text = report.join("\n");
+    for code in codes {
+        assert!(text.contains(code), "{code} missing from the watch output:\n{text}");
+    }
+    assert!(text.contains("did you mean `light-cover`?"), "{text}");
+}
