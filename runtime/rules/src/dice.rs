@@ -116,6 +116,71 @@ impl DiceExpr {
     }
 }
 
+/// The exact odds of a dice expression's totals, for controllers that weigh their options
+/// (`at_least(n)`: the chance that a roll comes to `n` or more).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Odds {
+    /// Lowest possible total.
+    min: i32,
+    /// `at_least[i]`: chance of a total of `min + i` or more.
+    at_least: Vec<f64>,
+}
+
+impl Odds {
+    pub fn at_least(&self, n: i32) -> f64 {
+        if n <= self.min {
+            return 1.0;
+        }
+        self.at_least.get((n - self.min) as usize).copied().unwrap_or(0.0)
+    }
+}
+
+impl DiceExpr {
+    /// Enumerate every outcome (faces^count of them; expressions of more than a million outcomes
+    /// are treated as a plain sum of the kept dice, which is close enough for weighing options).
+    pub fn odds(&self) -> Odds {
+        let (count, sides) = (self.count as usize, self.sides as usize);
+        let kept = self.keep_highest.map_or(count, |k| k as usize);
+        let exhaustive = (sides as f64).powi(count as i32) <= 1e6;
+        let max = kept * sides;
+        let mut ways = vec![0f64; max + 1];
+        if self.keep_highest.is_some() && exhaustive {
+            let mut faces = vec![1usize; count];
+            loop {
+                let mut sorted = faces.clone();
+                sorted.sort_unstable_by(|a, b| b.cmp(a));
+                ways[sorted.iter().take(kept).sum::<usize>()] += 1.0;
+                let Some(i) = faces.iter().position(|&f| f < sides) else { break };
+                faces[i] += 1;
+                faces[..i].iter_mut().for_each(|f| *f = 1);
+            }
+        } else {
+            // Sum of `kept` dice by convolution.
+            ways[0] = 1.0;
+            for _ in 0..kept {
+                let mut next = vec![0f64; max + 1];
+                for (total, w) in ways.iter().enumerate().filter(|(_, w)| **w > 0.0) {
+                    for face in 1..=sides {
+                        if total + face <= max {
+                            next[total + face] += w;
+                        }
+                    }
+                }
+                ways = next;
+            }
+        }
+        let all: f64 = ways.iter().sum();
+        let min = kept;
+        let mut at_least = vec![0f64; max - min + 1];
+        let mut acc = 0.0;
+        for total in (min..=max).rev() {
+            acc += ways[total] / all;
+            at_least[total - min] = acc;
+        }
+        Odds { min: min as i32 + self.plus, at_least }
+    }
+}
+
 impl fmt::Display for DiceExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}d{}", self.count, self.sides)?;
@@ -168,6 +233,20 @@ mod tests {
         assert!(DiceExpr::parse("2x6").is_err());
         assert!(DiceExpr::parse("2d6kh3").is_err());
         assert_eq!(DiceExpr::parse("d10").unwrap().to_string(), "1d10");
+    }
+
+    #[test]
+    fn odds_are_exact() {
+        let two = DiceExpr::parse("2d6").unwrap().odds();
+        assert_eq!(two.at_least(2), 1.0);
+        assert!((two.at_least(7) - 21.0 / 36.0).abs() < 1e-12);
+        assert!((two.at_least(12) - 1.0 / 36.0).abs() < 1e-12);
+        assert_eq!(two.at_least(13), 0.0);
+        let best = DiceExpr::parse("3d6kh2").unwrap().odds();
+        // 12 needs two sixes among three dice: 1 − P(at most one six) = 16/216.
+        assert!((best.at_least(12) - 16.0 / 216.0).abs() < 1e-12);
+        assert!(best.at_least(7) > two.at_least(7));
+        assert!((DiceExpr::parse("1d6+1").unwrap().odds().at_least(7) - 1.0 / 6.0).abs() < 1e-12);
     }
 
     #[test]

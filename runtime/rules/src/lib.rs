@@ -11,7 +11,7 @@ pub mod hooks;
 pub mod setup;
 
 pub use compile::Rules;
-pub use dice::{Dice, DiceExpr, ForcedDice, SeededDice};
+pub use dice::{Dice, DiceExpr, ForcedDice, Odds, SeededDice};
 pub use event::{Event, NoLog, Sink};
 pub use game::{Action, Controller, Engine, Game, GameEnd};
 pub mod testing;
