@@ -2,11 +2,11 @@
 //! backwards, standing up, going prone. All four pay the `move` action type and repeat; the
 //! moving itself (terrain, turning, contact, over-watch interrupts) is `game/movement.rs`.
 
-use super::{Action, ActionError, ActionKind, ENGAGED};
-use crate::event::Event;
 use cav_format::StateDuration;
 
+use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::compile::StateIx;
+use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 
