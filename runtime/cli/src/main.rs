@@ -496,7 +496,7 @@ fn play_cmd(
     for (side, dealt) in game.sides.iter().zip(&end.damage_dealt) {
         let _ = writeln!(out, "  damage dealt by {side}: {dealt}");
     }
-    for u in &game.units {
+    for u in &game.models {
         let card = &rules.cards[u.card];
         let fate = if u.destroyed {
             "destroyed".to_owned()
@@ -560,11 +560,11 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
                         cav_rules::game::Board { size: t.board, areas: vec![] },
                         vec![],
                     );
-                    for u in &t.units {
+                    for u in &t.models {
                         if let Some(c) = rules.card(u.model.as_str()) {
-                            game_names.add_unit(c, 0, cav_rules::geom::P::default(), 0.0);
-                            let last = game_names.units.len() - 1;
-                            game_names.units[last].name = u.id.to_string();
+                            game_names.add_model(c, 0, cav_rules::geom::P::default(), 0.0);
+                            let last = game_names.models.len() - 1;
+                            game_names.models[last].name = u.id.to_string();
                         }
                     }
                     for e in &r.events {

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use cav_rules::event::{Event, Roll};
 use cav_rules::game::Game;
 
-fn name<'g>(g: &'g Game, u: usize) -> &'g str {
-    g.units.get(u).map_or("?", |x| x.name.as_str())
+fn name<'g>(g: &'g Game, model: usize) -> &'g str {
+    g.models.get(model).map_or("?", |x| x.name.as_str())
 }
 
 fn roll_text(r: &Roll) -> String {
@@ -46,39 +46,39 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::TerrainPlaced { terrain, center, radius } => {
             format!("  terrain: {terrain} ({:.0}\" across) at ({:.1}, {:.1})", radius * 2.0, center.x, center.y)
         }
-        Event::Deployed { unit, at, facing, .. } => {
-            format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *unit), at.x, at.y)
+        Event::Deployed { model, at, facing, .. } => {
+            format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
         }
         Event::TurnStart { turn } => format!("\nTurn {turn}"),
-        Event::Activation { unit, ap } => format!("  {} activates with {ap} AP", name(g, *unit)),
-        Event::Moved { unit, from, to, mv_spent, facing } => format!(
+        Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
+        Event::Moved { model, from, to, mv_spent, facing } => format!(
             "    {} moves {:.1}\" to ({:.1}, {:.1}) for {mv_spent} MV, facing {facing:.0}°",
-            name(g, *unit),
+            name(g, *model),
             from.dist(*to),
             to.x,
             to.y
         ),
-        Event::StoodUp { unit } => format!("    {} stands up", name(g, *unit)),
-        Event::WentProne { unit } => format!("    {} goes prone", name(g, *unit)),
-        Event::TargetLock { unit, target } => format!("    {} locks on to {}", name(g, *unit), name(g, *target)),
-        Event::Overwatch { unit } => format!("    {} goes on over-watch", name(g, *unit)),
-        Event::OverwatchFire { unit, target } => {
-            format!("    {} on over-watch stops {} and fires", name(g, *unit), name(g, *target))
+        Event::StoodUp { model } => format!("    {} stands up", name(g, *model)),
+        Event::WentProne { model } => format!("    {} goes prone", name(g, *model)),
+        Event::TargetLock { model, target } => format!("    {} locks on to {}", name(g, *model), name(g, *target)),
+        Event::Overwatch { model } => format!("    {} goes on over-watch", name(g, *model)),
+        Event::OverwatchFire { model, target } => {
+            format!("    {} on over-watch stops {} and fires", name(g, *model), name(g, *target))
         }
-        Event::DefensiveFire { unit, target } => {
-            format!("    {} declares defensive fire at {}", name(g, *unit), name(g, *target))
+        Event::DefensiveFire { model, target } => {
+            format!("    {} declares defensive fire at {}", name(g, *model), name(g, *target))
         }
-        Event::CloseCombat { unit, target, supporters } => {
-            format!("    {} assaults {} in close combat ({supporters} supporting)", name(g, *unit), name(g, *target))
+        Event::CloseCombat { model, target, supporters } => {
+            format!("    {} assaults {} in close combat ({supporters} supporting)", name(g, *model), name(g, *target))
         }
-        Event::Attack { unit, target, weapon, mode, distance, band } => format!(
+        Event::Attack { model, target, weapon, mode, distance, band } => format!(
             "    {} fires {weapon} ({mode}) at {}, {distance}\"{}",
-            name(g, *unit),
+            name(g, *model),
             name(g, *target),
             band.as_ref().map(|b| format!(", {b} range")).unwrap_or_default()
         ),
-        Event::NoAttack { unit, weapon, reason, .. } => {
-            format!("    {}: {weapon} cannot fire ({reason})", name(g, *unit))
+        Event::NoAttack { model, weapon, reason, .. } => {
+            format!("    {}: {weapon} cannot fire ({reason})", name(g, *model))
         }
         Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(r)),
         Event::StrikePoint { at, .. } => format!("      strike point hit at ({:.1}, {:.1})", at.x, at.y),
@@ -90,28 +90,28 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             if *penetrated { "penetrates" } else { "deflected" }
         ),
         Event::DamageResult { row, damage, .. } => format!("      damage table: {row} ({damage} to apply)"),
-        Event::OutOfAmmo { unit, weapon, saved_by_reserve } => {
+        Event::OutOfAmmo { model, weapon, saved_by_reserve } => {
             if *saved_by_reserve {
-                format!("      {}: {weapon} would be out of ammo; an ammo bin saves it", name(g, *unit))
+                format!("      {}: {weapon} would be out of ammo; an ammo bin saves it", name(g, *model))
             } else {
-                format!("      {}: {weapon} is out of ammo", name(g, *unit))
+                format!("      {}: {weapon} is out of ammo", name(g, *model))
             }
         }
-        Event::DamageApplied { unit, points, column, total } => {
-            format!("    {} takes {points} damage ({total} in all, column {column})", name(g, *unit))
+        Event::DamageApplied { model, points, column, total } => {
+            format!("    {} takes {points} damage ({total} in all, column {column})", name(g, *model))
         }
-        Event::StateGained { unit, state } => format!("    {} is {state}", name(g, *unit)),
-        Event::StateEnded { unit, state } => format!("    {} is no longer {state}", name(g, *unit)),
-        Event::Critical { unit, result } => format!("    {} critical damage: {result}", name(g, *unit)),
-        Event::Repaired { unit, points, column } => {
-            format!("    {} repairs {points} damage (column {column})", name(g, *unit))
+        Event::StateGained { model, state } => format!("    {} is {state}", name(g, *model)),
+        Event::StateEnded { model, state } => format!("    {} is no longer {state}", name(g, *model)),
+        Event::Critical { model, result } => format!("    {} critical damage: {result}", name(g, *model)),
+        Event::Repaired { model, points, column } => {
+            format!("    {} repairs {points} damage (column {column})", name(g, *model))
         }
-        Event::MissionKill { unit, reason } => {
-            format!("    {} is a mission kill ({reason}) and must retreat", name(g, *unit))
+        Event::MissionKill { model, reason } => {
+            format!("    {} is a mission kill ({reason}) and must retreat", name(g, *model))
         }
-        Event::Destroyed { unit } => format!("    {} is destroyed", name(g, *unit)),
-        Event::LeftBoard { unit } => format!("    {} leaves the board", name(g, *unit)),
-        Event::ScriptPrint { unit, text } => format!("      [script, {}] {text}", name(g, *unit)),
+        Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
+        Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
+        Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),
         Event::ActivationEnd { .. } | Event::TurnEnd { .. } => return None,
         Event::GameEnd { winner, turns, reason } => {
             format!(

@@ -24,7 +24,7 @@ pub struct TestTerrain {
 /// A model placed by a test.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TestUnit {
+pub struct TestModel {
     /// Name the test uses for this model.
     pub id: Id,
     pub model: Id,
@@ -49,11 +49,13 @@ pub struct TestUnit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestStep {
-    pub unit: Id,
-    /// `move`, `reverse`, `stand-up`, `go-prone`, `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`,
-    /// `break`, `overwatch`, `repair`, `end`.
+    /// Test id of the model that acts.
+    pub model: Id,
+    /// The action's name as the engine lists it (`move`, `reverse`, `stand-up`, `go-prone`,
+    /// `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`, `break`, `overwatch`,
+    /// `repair`), or `end` to close the activation early.
     #[serde(rename = "do")]
-    pub action: TestAction,
+    pub action: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,28 +67,10 @@ pub struct TestStep {
     pub indirect: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum TestAction {
-    Move,
-    Reverse,
-    StandUp,
-    GoProne,
-    TargetLock,
-    Fire,
-    Salvo,
-    RunNGun,
-    CloseCombat,
-    Break,
-    Overwatch,
-    Repair,
-    End,
-}
-
 /// The expected state of one model afterwards.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TestUnitState {
+pub struct TestModelState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<u32>,
     /// Exactly these model states (ids), in any order.
@@ -105,11 +89,11 @@ pub struct TestUnitState {
 #[serde(deny_unknown_fields)]
 pub struct TestExpect {
     /// Events that must occur in this order (others may come between). Each is matched on the
-    /// keys it gives; `unit` and `target` are test ids.
+    /// keys it gives; `model` and `target` are test ids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<serde_json::Value>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub units: BTreeMap<Id, TestUnitState>,
+    pub models: BTreeMap<Id, TestModelState>,
     /// The run must stop with an error containing this text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -136,7 +120,7 @@ pub struct Test {
     pub board: [f64; 2],
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TestTerrain>,
-    pub units: Vec<TestUnit>,
+    pub models: Vec<TestModel>,
     /// Forced die faces, in the order the engine asks for them.
     #[serde(default)]
     pub dice: Vec<u32>,

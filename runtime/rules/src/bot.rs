@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::game::actions::combat::{COMBAT, FIRED_OUT_OF_TURN};
 use crate::game::{Action, Controller, Game, Shot};
 use crate::geom::P;
 
@@ -20,12 +21,12 @@ fn chance(tp: i32, bonus: i32) -> f64 {
 }
 
 impl Bot {
-    fn best_distance(&mut self, g: &Game, u: usize) -> f64 {
-        let card_ix = g.units[u].card;
+    fn best_distance(&mut self, g: &Game, model: usize) -> f64 {
+        let card_ix = g.models[model].card;
         if let Some(d) = self.best.get(&card_ix) {
             return *d;
         }
-        let card = g.card(u);
+        let card = g.card(model);
         let rules = g.rules;
         let mut best = (f64::MIN, 12.0);
         for d in 1..=72 {
@@ -50,13 +51,13 @@ impl Bot {
     }
 
     /// Expected worth of firing these (weapon, shot) pairs: chance to hit × (RAV + 2) × quantity.
-    fn value(g: &Game, u: usize, shots: &[(usize, Shot)]) -> f64 {
-        let card = g.card(u);
+    fn value(g: &Game, model: usize, shots: &[(usize, Shot)]) -> f64 {
+        let card = g.card(model);
         shots
             .iter()
             .map(|(w, shot)| {
                 let m = &card.weapons[*w];
-                let rav = m.rav[g.column(u)].0.or(m.rav[g.column(u)].1).map_or(0, i32::from);
+                let rav = m.rav[g.column(model)].0.or(m.rav[g.column(model)].1).map_or(0, i32::from);
                 let p = match shot {
                     Shot::Direct { band, .. } => chance(g.rules.bands[*band].combat_tp, 0),
                     Shot::Indirect { band, .. } => {
@@ -69,32 +70,34 @@ impl Bot {
             .sum()
     }
 
-    /// The better of a direct and an indirect combat action against `t`, if any weapon can fire.
-    fn best_fire(g: &Game, u: usize, t: usize) -> Option<(Vec<usize>, bool, f64)> {
-        let n = g.card(u).weapons.len();
+    /// The better of a direct and an indirect combat action against `target`, if any weapon can fire.
+    fn best_fire(g: &Game, model: usize, target: usize) -> Option<(Vec<usize>, bool, f64)> {
+        let n = g.card(model).weapons.len();
         let mut options = Vec::new();
         for indirect in [false, true] {
-            let shots: Vec<(usize, Shot)> =
-                (0..n).map(|w| (w, g.shot(u, w, t, indirect))).filter(|(_, s)| !matches!(s, Shot::No(_))).collect();
+            let shots: Vec<(usize, Shot)> = (0..n)
+                .map(|w| (w, g.shot(model, w, target, indirect)))
+                .filter(|(_, s)| !matches!(s, Shot::No(_)))
+                .collect();
             if !shots.is_empty() {
-                let v = Self::value(g, u, &shots);
+                let v = Self::value(g, model, &shots);
                 options.push((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
             }
         }
         options.into_iter().max_by(|a, b| a.2.total_cmp(&b.2))
     }
 
-    /// A guided missile that a lock would let fire at `t`.
-    fn lock_helps(g: &Game, u: usize, t: usize) -> bool {
-        let unit = &g.units[u];
-        if unit.lock == Some(t) {
+    /// A guided missile that a lock would let fire at `target`.
+    fn lock_helps(g: &Game, model: usize, target: usize) -> bool {
+        let me = &g.models[model];
+        if me.lock == Some(target) {
             return false;
         }
-        let card = g.card(u);
-        let dist = g.distance(u, t);
+        let card = g.card(model);
+        let dist = g.distance(model, target);
         card.weapons.iter().enumerate().any(|(w, m)| {
             m.requires_target_lock
-                && !unit.out_of_ammo[w]
+                && !me.out_of_ammo[w]
                 && dist > m.min_range
                 && dist <= m.range * g.rules.bands.last().map_or(1.0, |b| b.multiplier)
         })
@@ -104,15 +107,15 @@ impl Bot {
 impl Bot {
     /// Move towards the point `best` inches from the target, preferring a spot in cover nearby
     /// (light or heavy woods, rubble) that the model may enter.
-    fn approach(&self, g: &Game, u: usize, t: usize, best: f64) -> Action {
-        let tp = g.units[t].pos;
-        let dir = g.units[u].pos - tp;
+    fn approach(&self, g: &Game, model: usize, target: usize, best: f64) -> Action {
+        let tp = g.models[target].pos;
+        let dir = g.models[model].pos - tp;
         let len = dir.len().max(1e-6);
-        let want = best + g.card(u).base_radius + g.card(t).base_radius;
+        let want = best + g.card(model).base_radius + g.card(target).base_radius;
         let ideal = tp + dir.scale(want / len);
         let side = P::new(-dir.y / len, dir.x / len);
         let along = dir.scale(1.0 / len);
-        let mc = g.card(u).move_class;
+        let mc = g.card(model).move_class;
         let [w, h] = g.board.size;
         let rank = |c: cav_format::Cover| match c {
             cav_format::Cover::Light => 1,
@@ -125,11 +128,11 @@ impl Bot {
             }
             let mut best = 0;
             for a in g.board.areas.iter().filter(|a| a.center.dist(p) <= a.radius && a.poly.contains(p)) {
-                let t = &g.rules.terrains[a.terrain];
-                if t.costs[mc] == crate::compile::Cost::No {
+                let terrain = &g.rules.terrains[a.terrain];
+                if terrain.costs[mc] == crate::compile::Cost::No {
                     return -1;
                 }
-                best = best.max(rank(t.cover));
+                best = best.max(rank(terrain.cover));
             }
             best
         };
@@ -144,15 +147,16 @@ impl Bot {
                 choice = (sc, off, p);
             }
         }
-        Action::Move { to: choice.2 }
+        Action::move_to(choice.2)
     }
 }
 
 impl Bot {
-    /// Every weapon that can fire directly at `t` now.
-    fn direct_weapons(g: &Game, u: usize, t: usize) -> Option<Vec<usize>> {
-        let ws: Vec<usize> =
-            (0..g.card(u).weapons.len()).filter(|&w| matches!(g.shot(u, w, t, false), Shot::Direct { .. })).collect();
+    /// Every weapon that can fire directly at `target` now.
+    fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
+        let ws: Vec<usize> = (0..g.card(model).weapons.len())
+            .filter(|&w| matches!(g.shot(model, w, target, false), Shot::Direct { .. }))
+            .collect();
         (!ws.is_empty()).then_some(ws)
     }
 }
@@ -166,19 +170,19 @@ impl Controller for Bot {
         Self::direct_weapons(g, watcher, mover)
     }
 
-    fn decide(&mut self, g: &Game, u: usize, ap: u32) -> Action {
-        let unit = &g.units[u];
-        if unit.prone
-            || g.units[u]
+    fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
+        let me = &g.models[model];
+        if me.prone
+            || g.models[model]
                 .states
                 .iter()
                 .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
         {
-            return Action::StandUp;
+            return Action::stand_up();
         }
-        if unit.mission_kill {
+        if me.mission_kill {
             let [w, h] = g.board.size;
-            let p = unit.pos;
+            let p = me.pos;
             let exits = [
                 (p.x, P::new(-5.0, p.y)),
                 (w - p.x, P::new(w + 5.0, p.y)),
@@ -186,50 +190,58 @@ impl Controller for Bot {
                 (h - p.y, P::new(p.x, h + 5.0)),
             ];
             let to = exits.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|e| e.1).unwrap_or(p);
-            if g.move_value(u) == 0 {
-                return Action::Pass;
+            if g.move_value(model) == 0 {
+                return Action::pass();
             }
-            return Action::Move { to };
+            return Action::move_to(to);
         }
-        let Some(t) = g.enemies(u).min_by(|&a, &b| g.distance(u, a).total_cmp(&g.distance(u, b))) else {
-            return Action::Pass;
+        let Some(target) = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
+        else {
+            return Action::pass();
         };
-        let fired = g.used.contains(&"combat") || g.units[u].fired_this_turn;
-        let fire = if g.can_fight(u) && !fired { Self::best_fire(g, u, t) } else { None };
-        let best = self.best_distance(g, u);
-        let dist = g.distance(u, t);
+        let fired = g.used.contains(&COMBAT) || g.models[model].has(&FIRED_OUT_OF_TURN);
+        let fire = if g.can_fight(model) && !fired { Self::best_fire(g, model, target) } else { None };
+        let best = self.best_distance(g, model);
+        let dist = g.distance(model, target);
         let far = (dist - best).abs() > 2.0;
-        let suppressed = g.units[u].states.iter().any(|(s, _)| g.rules.states[*s as usize].no_advance);
-        let can_move = g.move_value(u) > 0 && !suppressed;
+        let suppressed = g.models[model].states.iter().any(|(s, _)| g.rules.states[*s as usize].no_advance);
+        let can_move = g.move_value(model) > 0 && !suppressed;
         // Close in first; at the right distance lock on (guided missiles, targeting computer), then fire.
         if far && can_move && ap >= 2 {
-            return self.approach(g, u, t, best);
+            return self.approach(g, model, target, best);
         }
-        if ap >= 2 && g.can_fight(u) && !fired && !g.used.contains(&"target-lock") && Self::lock_helps(g, u, t) {
-            return Action::TargetLock { target: t };
+        if ap >= 2
+            && g.can_fight(model)
+            && !fired
+            && !g.used.contains(&"target-lock")
+            && Self::lock_helps(g, model, target)
+        {
+            return Action::target_lock(target);
         }
         if let Some((weapons, indirect, _)) = &fire {
-            return Action::Fire { target: t, weapons: weapons.clone(), indirect: *indirect };
+            let fire = Action::fire(target, weapons.clone());
+            return Action { indirect: *indirect, ..fire };
         }
         // Repair when nothing can be hit from here and the model is worth fixing.
-        let card = g.card(u);
-        let repairable = unit.damage > g.rules.proc.lingering_damage && card.dc[g.column(u)].is_some_and(|dc| dc >= 1);
+        let card = g.card(model);
+        let repairable =
+            me.damage > g.rules.proc.lingering_damage && card.dc[g.column(model)].is_some_and(|dc| dc >= 1);
         if fire.is_none() && repairable && ap == 1 && !g.used.contains(&"repair") {
-            return Action::Repair;
+            return Action::repair();
         }
         if far && can_move {
-            return self.approach(g, u, t, best);
+            return self.approach(g, model, target, best);
         }
         // In range but facing away: turn towards the target with a short step.
-        let out_of_arc = (0..g.card(u).weapons.len()).any(|w| !g.in_arc(u, w, t));
-        if fire.is_none() && !fired && out_of_arc && can_move && g.move_value(u) >= 2 {
-            let (p, tp) = (g.units[u].pos, g.units[t].pos);
+        let out_of_arc = (0..g.card(model).weapons.len()).any(|w| !g.in_arc(model, w, target));
+        if fire.is_none() && !fired && out_of_arc && can_move && g.move_value(model) >= 2 {
+            let (p, tp) = (g.models[model].pos, g.models[target].pos);
             let dir = tp - p;
-            return Action::Move { to: p + dir.scale(0.25 / dir.len().max(1e-6)) };
+            return Action::move_to(p + dir.scale(0.25 / dir.len().max(1e-6)));
         }
         if repairable && !g.used.contains(&"repair") {
-            return Action::Repair;
+            return Action::repair();
         }
-        Action::Pass
+        Action::pass()
     }
 }

@@ -15,7 +15,7 @@ pub struct ModApplied {
 /// A dice roll with everything that went into it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Roll {
-    pub unit: usize,
+    pub model: usize,
     /// What the roll is for: `combat`, `strike-point`, `secondary-combat`, `pilot-check`, `repair`,
     /// `state-test`, `out-of-ammo`, `critical`, `drift`, `critical-bonus`.
     pub kind: &'static str,
@@ -45,7 +45,7 @@ pub enum Event {
         radius: f64,
     },
     Deployed {
-        unit: usize,
+        model: usize,
         name: String,
         side: String,
         at: P,
@@ -55,44 +55,44 @@ pub enum Event {
         turn: u32,
     },
     Activation {
-        unit: usize,
+        model: usize,
         ap: u32,
     },
     Moved {
-        unit: usize,
+        model: usize,
         from: P,
         to: P,
         mv_spent: u32,
         facing: f64,
     },
     StoodUp {
-        unit: usize,
+        model: usize,
     },
     WentProne {
-        unit: usize,
+        model: usize,
     },
     TargetLock {
-        unit: usize,
+        model: usize,
         target: usize,
     },
     Overwatch {
-        unit: usize,
+        model: usize,
     },
     OverwatchFire {
-        unit: usize,
+        model: usize,
         target: usize,
     },
     DefensiveFire {
-        unit: usize,
+        model: usize,
         target: usize,
     },
     CloseCombat {
-        unit: usize,
+        model: usize,
         target: usize,
         supporters: u32,
     },
     Attack {
-        unit: usize,
+        model: usize,
         target: usize,
         weapon: String,
         mode: &'static str,
@@ -100,24 +100,24 @@ pub enum Event {
         band: Option<String>,
     },
     NoAttack {
-        unit: usize,
+        model: usize,
         target: usize,
         weapon: String,
         reason: String,
     },
     Roll(Roll),
     StrikePoint {
-        unit: usize,
+        model: usize,
         at: P,
     },
     Drift {
-        unit: usize,
+        model: usize,
         from: P,
         to: P,
         inches: f64,
     },
     Hit {
-        unit: usize,
+        model: usize,
         target: usize,
         weapon: String,
         margin: i32,
@@ -131,45 +131,45 @@ pub enum Event {
         damage: u32,
     },
     OutOfAmmo {
-        unit: usize,
+        model: usize,
         weapon: String,
         saved_by_reserve: bool,
     },
     DamageApplied {
-        unit: usize,
+        model: usize,
         points: u32,
         column: usize,
         total: u32,
     },
     StateGained {
-        unit: usize,
+        model: usize,
         state: String,
     },
     StateEnded {
-        unit: usize,
+        model: usize,
         state: String,
     },
     Critical {
-        unit: usize,
+        model: usize,
         result: String,
     },
     Repaired {
-        unit: usize,
+        model: usize,
         points: u32,
         column: usize,
     },
     MissionKill {
-        unit: usize,
+        model: usize,
         reason: String,
     },
     Destroyed {
-        unit: usize,
+        model: usize,
     },
     LeftBoard {
-        unit: usize,
+        model: usize,
     },
     ActivationEnd {
-        unit: usize,
+        model: usize,
     },
     TurnEnd {
         turn: u32,
@@ -181,7 +181,7 @@ pub enum Event {
     },
     /// A line a script printed (scripts have no other output).
     ScriptPrint {
-        unit: usize,
+        model: usize,
         text: String,
     },
 }

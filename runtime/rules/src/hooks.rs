@@ -5,13 +5,13 @@
 use cav_format::HookPoint;
 
 use crate::event::ModApplied;
-use crate::game::Game;
+use crate::game::state::Game;
 
 /// The context of one hook call.
 pub struct HookCtx<'a> {
     pub point: HookPoint,
     /// The model the moment belongs to (the attacker for attack moments).
-    pub unit: usize,
+    pub model: usize,
     /// The other model involved (the target of an attack), if any.
     pub target: Option<usize>,
     /// The weapon mount involved, if any.

@@ -65,11 +65,11 @@ pub fn scenario_game<'r>(
             };
             let toward_centre = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
             let facing = facing.unwrap_or(toward_centre);
-            let u = game.add_unit(*card, *side, pos, facing);
+            let u = game.add_model(*card, *side, pos, facing);
             if log.enabled() {
                 log.push(Event::Deployed {
-                    unit: u,
-                    name: game.units[u].name.clone(),
+                    model: u,
+                    name: game.models[u].name.clone(),
                     side: game.sides[*side].clone(),
                     at: pos,
                     facing,

@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use cav_format::{Test, TestAction};
+use cav_format::{Test, TestStep};
 use serde_json::Value;
 
 use crate::compile::Rules;
 use crate::dice::ForcedDice;
 use crate::event::Event;
-use crate::game::{Action, Area, Board, Controller, Engine, Game};
+use crate::game::{Action, Area, Board, Controller, Engine, Game, actions};
 use crate::geom::{P, Polygon};
 use crate::hooks::{Hooks, NoHooks};
 
@@ -37,7 +37,7 @@ struct Scripted {
 
 impl Controller for Scripted {
     fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
-        self.actions.next().unwrap_or(Action::Pass)
+        self.actions.next().unwrap_or_else(Action::pass)
     }
     fn defensive_fire(&mut self, _: &Game, defender: usize, _: usize) -> Option<Vec<usize>> {
         self.reactions.get(&defender).cloned()
@@ -82,48 +82,52 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         areas.push(Area { terrain, poly, center, radius });
     }
     let mut sides: Vec<String> = Vec::new();
-    for u in &t.units {
-        if !sides.contains(&u.side.0) {
-            sides.push(u.side.0.clone());
+    for spec in &t.models {
+        if !sides.contains(&spec.side.0) {
+            sides.push(spec.side.0.clone());
         }
     }
     let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
     let mut ids = HashMap::new();
-    for u in &t.units {
-        let card =
-            rules.card(u.model.as_str()).ok_or_else(|| format!("unit `{}`: unknown model `{}`", u.id, u.model))?;
-        let [x, y] = u.at;
+    for spec in &t.models {
+        let card = rules
+            .card(spec.model.as_str())
+            .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
+        let [x, y] = spec.at;
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {
-            return Err(format!("unit `{}` at ({x}, {y}) is off the {}\"×{}\" board", u.id, t.board[0], t.board[1]));
+            return Err(format!(
+                "model `{}` at ({x}, {y}) is off the {}\"×{}\" board",
+                spec.id, t.board[0], t.board[1]
+            ));
         }
         let pos = P::new(x, y);
         let r = rules.cards[card].base_radius;
         if let Some((other, _)) = ids.iter().find(|(_, i)| {
-            let o: &crate::game::Unit = &game.units[**i];
+            let o: &crate::game::Model = &game.models[**i];
             o.pos.dist(pos) < r + rules.cards[o.card].base_radius - 1e-9
         }) {
-            return Err(format!("unit `{}` overlaps unit `{other}`", u.id));
+            return Err(format!("model `{}` overlaps model `{other}`", spec.id));
         }
-        let side = sides.iter().position(|s| *s == u.side.0).unwrap_or(0);
-        let ix = game.add_unit(card, side, pos, u.facing);
-        ids.insert(u.id.0.clone(), ix);
-        let unit = &mut game.units[ix];
-        unit.damage = u.damage;
-        unit.prone = u.prone;
-        for s in &u.states {
-            let st = rules.state(s.as_str()).ok_or_else(|| format!("unit `{}`: unknown state `{s}`", u.id))?;
+        let side = sides.iter().position(|s| *s == spec.side.0).unwrap_or(0);
+        let ix = game.add_model(card, side, pos, spec.facing);
+        ids.insert(spec.id.0.clone(), ix);
+        let me = &mut game.models[ix];
+        me.damage = spec.damage;
+        me.prone = spec.prone;
+        for s in &spec.states {
+            let st = rules.state(s.as_str()).ok_or_else(|| format!("model `{}`: unknown state `{s}`", spec.id))?;
             // A state given by the test lasts through the model's next activation at least.
-            unit.states.push((
+            me.states.push((
                 st,
                 if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
             ));
         }
     }
-    for u in &t.units {
-        if let Some(l) = &u.lock {
+    for spec in &t.models {
+        if let Some(l) = &spec.lock {
             let target =
-                *ids.get(l.as_str()).ok_or_else(|| format!("unit `{}` locks on to unknown unit `{l}`", u.id))?;
-            game.units[ids[u.id.as_str()]].lock = Some(target);
+                *ids.get(l.as_str()).ok_or_else(|| format!("model `{}` locks on to unknown model `{l}`", spec.id))?;
+            game.models[ids[spec.id.as_str()]].lock = Some(target);
         }
     }
     Ok((game, ids))
@@ -135,80 +139,28 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
     let mut error = None;
     {
         let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks };
-        // Consecutive steps of one unit form one activation; `end` closes it early.
+        // Consecutive steps of one model form one activation; `end` closes it early.
         let mut i = 0;
         while i < t.steps.len() && error.is_none() {
-            let unit_id = &t.steps[i].unit;
-            let Some(&u) = ids.get(unit_id.as_str()) else {
-                error = Some(format!("step {i}: unknown unit `{unit_id}`"));
+            let model_id = &t.steps[i].model;
+            let Some(&model) = ids.get(model_id.as_str()) else {
+                error = Some(format!("step {i}: unknown model `{model_id}`"));
                 break;
             };
             let mut actions = Vec::new();
-            while i < t.steps.len() && t.steps[i].unit == *unit_id {
-                let s = &t.steps[i];
+            while i < t.steps.len() && t.steps[i].model == *model_id {
+                let step = &t.steps[i];
                 i += 1;
-                let target = s.target.as_ref().and_then(|x| ids.get(x.as_str()).copied());
-                let need_target =
-                    || target.ok_or_else(|| format!("step {}: `{:?}` needs a known `target`", i - 1, s.action));
-                let a = match s.action {
-                    TestAction::End => break,
-                    TestAction::Move => match s.to {
-                        Some([x, y]) => Action::Move { to: P::new(x, y) },
-                        None => {
-                            error = Some(format!("step {}: move needs `to`", i - 1));
-                            break;
-                        }
-                    },
-                    TestAction::Reverse => match s.to {
-                        Some([x, y]) => Action::Reverse { to: P::new(x, y) },
-                        None => {
-                            error = Some(format!("step {}: reverse needs `to`", i - 1));
-                            break;
-                        }
-                    },
-                    TestAction::StandUp => Action::StandUp,
-                    TestAction::GoProne => Action::GoProne,
-                    TestAction::Repair => Action::Repair,
-                    TestAction::TargetLock => match need_target() {
-                        Ok(target) => Action::TargetLock { target },
-                        Err(e) => {
-                            error = Some(e);
-                            break;
-                        }
-                    },
-                    TestAction::Overwatch => Action::Overwatch,
-                    TestAction::Break => match s.to {
-                        Some([x, y]) => Action::Break { to: P::new(x, y) },
-                        None => {
-                            error = Some(format!("step {}: break needs `to`", i - 1));
-                            break;
-                        }
-                    },
-                    TestAction::Fire | TestAction::Salvo | TestAction::CloseCombat | TestAction::RunNGun => {
-                        let target = match need_target() {
-                            Ok(t) => t,
-                            Err(e) => {
-                                error = Some(e);
-                                break;
-                            }
-                        };
-                        match (s.action, s.to) {
-                            (TestAction::Fire, _) => {
-                                Action::Fire { target, weapons: s.weapons.clone(), indirect: s.indirect }
-                            }
-                            (TestAction::Salvo, _) => Action::Salvo { target, weapons: s.weapons.clone() },
-                            (TestAction::CloseCombat, _) => Action::CloseCombat { target },
-                            (_, Some([x, y])) => {
-                                Action::RunNGun { to: P::new(x, y), target, weapons: s.weapons.clone() }
-                            }
-                            (_, None) => {
-                                error = Some(format!("step {}: run-n-gun needs `to`", i - 1));
-                                break;
-                            }
-                        }
+                if step.action.as_str() == "end" {
+                    break;
+                }
+                match step_action(step, ids) {
+                    Ok(a) => actions.push(a),
+                    Err(e) => {
+                        error = Some(format!("step {}: {e}", i - 1));
+                        break;
                     }
-                };
-                actions.push(a);
+                }
             }
             if error.is_some() {
                 break;
@@ -217,11 +169,11 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             let reactions =
                 t.reactions.iter().filter_map(|(k, v)| ids.get(k.as_str()).map(|&i| (i, v.clone()))).collect();
             let mut ctrl = Scripted { actions: actions.into_iter(), reactions };
-            if let Err(e) = engine.activate(u, &mut ctrl) {
+            if let Err(e) = engine.activate(model, &mut ctrl) {
                 error = Some(e.to_string());
             } else if ctrl.actions.len() > 0 {
                 let left = ctrl.actions.len();
-                error = Some(format!("{left} of {n} actions of `{unit_id}` were not taken (out of action points?)"));
+                error = Some(format!("{left} of {n} actions of `{model_id}` were not taken (out of action points?)"));
             }
         }
         let game = &engine.game;
@@ -246,21 +198,41 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
     out.events = log;
 }
 
+/// The action a step names (by the engine's action names: [`actions::ALL`]) with what it gives.
+fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, String> {
+    let name = step.action.as_str();
+    let Some(kind) = actions::find(name) else {
+        let known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
+        return Err(format!("unknown action `{name}` (known: {}, end)", known.join(", ")));
+    };
+    let target = match &step.target {
+        Some(id) => Some(*ids.get(id.as_str()).ok_or_else(|| format!("`{name}`: unknown target `{id}`"))?),
+        None => None,
+    };
+    Ok(Action {
+        kind: kind.name(),
+        target,
+        to: step.to.map(|[x, y]| P::new(x, y)),
+        weapons: step.weapons.clone(),
+        indirect: step.indirect,
+    })
+}
+
 fn check_units(t: &Test, game: &Game, ids: &HashMap<String, usize>, failures: &mut Vec<String>) {
-    for (id, want) in &t.expect.units {
-        let Some(&u) = ids.get(id.as_str()) else {
-            failures.push(format!("expect.units: unknown unit `{id}`"));
+    for (id, want) in &t.expect.models {
+        let Some(&model) = ids.get(id.as_str()) else {
+            failures.push(format!("expect.models: unknown model `{id}`"));
             continue;
         };
-        let unit = &game.units[u];
+        let got = &game.models[model];
         if let Some(d) = want.damage
-            && unit.damage != d
+            && got.damage != d
         {
-            failures.push(format!("`{id}` damage: expected {d}, got {}", unit.damage));
+            failures.push(format!("`{id}` damage: expected {d}, got {}", got.damage));
         }
         if let Some(states) = &want.states {
             let mut have: Vec<&str> =
-                unit.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
+                got.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
             let mut want: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
             have.sort_unstable();
             want.sort_unstable();
@@ -269,19 +241,19 @@ fn check_units(t: &Test, game: &Game, ids: &HashMap<String, usize>, failures: &m
             }
         }
         if let Some(d) = want.destroyed
-            && unit.destroyed != d
+            && got.destroyed != d
         {
-            failures.push(format!("`{id}` destroyed: expected {d}, got {}", unit.destroyed));
+            failures.push(format!("`{id}` destroyed: expected {d}, got {}", got.destroyed));
         }
         if let Some(m) = want.mission_kill
-            && unit.mission_kill != m
+            && got.mission_kill != m
         {
-            failures.push(format!("`{id}` mission kill: expected {m}, got {}", unit.mission_kill));
+            failures.push(format!("`{id}` mission kill: expected {m}, got {}", got.mission_kill));
         }
         if let Some([x, y]) = want.at
-            && unit.pos.dist(P::new(x, y)) > 0.01
+            && got.pos.dist(P::new(x, y)) > 0.01
         {
-            failures.push(format!("`{id}` position: expected ({x}, {y}), got ({:.2}, {:.2})", unit.pos.x, unit.pos.y));
+            failures.push(format!("`{id}` position: expected ({x}, {y}), got ({:.2}, {:.2})", got.pos.x, got.pos.y));
         }
     }
 }
@@ -301,13 +273,13 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
     for (i, want) in t.expect.events.iter().enumerate() {
         let mut want = want.clone();
         if let Some(obj) = want.as_object_mut() {
-            for key in ["unit", "target"] {
+            for key in ["model", "target"] {
                 if let Some(Value::String(name)) = obj.get(key) {
                     match ids.get(name.as_str()) {
                         Some(&ix) => {
                             obj.insert(key.into(), Value::from(ix));
                         }
-                        None => failures.push(format!("expect.events[{i}]: unknown unit `{name}`")),
+                        None => failures.push(format!("expect.events[{i}]: unknown model `{name}`")),
                     }
                 }
             }

@@ -57,8 +57,8 @@ fn a_game_that_cannot_end_is_a_declared_draw_at_the_turn_limit() {
     let mut log = Vec::new();
     let mut game = scenario_game(&rules, sc, &mut dice, &mut log, Some(1));
     let disabled = rules.state("disabled").unwrap();
-    for u in &mut game.units {
-        u.states.push((disabled, u32::MAX));
+    for model in &mut game.models {
+        model.states.push((disabled, u32::MAX));
     }
     let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
     let end = engine.play(&mut Bot::default()).unwrap();
@@ -73,32 +73,26 @@ fn a_game_that_cannot_end_is_a_declared_draw_at_the_turn_limit() {
 struct Chaos(SeededDice, Bot, u32);
 
 impl cav_rules::Controller for Chaos {
-    fn decide(&mut self, g: &cav_rules::Game, u: usize, ap: u32) -> cav_rules::Action {
+    fn decide(&mut self, g: &cav_rules::Game, model: usize, ap: u32) -> cav_rules::Action {
         use cav_rules::Dice;
         use cav_rules::geom::P;
         if self.0.roll(self.2) != 1 {
-            return self.1.decide(g, u, ap);
+            return self.1.decide(g, model, ap);
         }
         let r = |d: &mut SeededDice, n: u32| d.roll(n) as usize - 1;
-        let n = g.units.len() as u32 + 1; // sometimes out of range on purpose
+        let n = g.models.len() as u32 + 1; // sometimes out of range on purpose
         let p = P::new(self.0.roll(80) as f64 - 16.0, self.0.roll(80) as f64 - 16.0);
         let target = r(&mut self.0, n);
         let weapons: Vec<usize> = (0..r(&mut self.0, 4)).map(|_| r(&mut self.0, 5)).collect();
-        match r(&mut self.0, 13) {
-            0 => cav_rules::Action::Move { to: p },
-            1 => cav_rules::Action::Reverse { to: p },
-            2 => cav_rules::Action::StandUp,
-            3 => cav_rules::Action::GoProne,
-            4 => cav_rules::Action::TargetLock { target },
-            5 => cav_rules::Action::Fire { target, weapons, indirect: false },
-            6 => cav_rules::Action::Fire { target, weapons, indirect: true },
-            7 => cav_rules::Action::Salvo { target, weapons },
-            8 => cav_rules::Action::RunNGun { to: p, target, weapons },
-            9 => cav_rules::Action::CloseCombat { target },
-            10 => cav_rules::Action::Break { to: p },
-            11 => cav_rules::Action::Repair,
-            _ => cav_rules::Action::Overwatch,
+        // Any action the engine lists, by name, with whatever arguments (sometimes none at all).
+        let kinds = cav_rules::game::actions::ALL;
+        let kind = kinds[r(&mut self.0, kinds.len() as u32)].name();
+        let mut action = cav_rules::Action::new(kind);
+        if r(&mut self.0, 8) != 0 {
+            action = action.at(p).on(target).with(weapons);
         }
+        action.indirect = r(&mut self.0, 2) == 1;
+        action
     }
 }
 

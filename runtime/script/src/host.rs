@@ -156,41 +156,41 @@ impl LuaHost {
     }
 
     /// The names a model's view shows, shared with every view of it.
-    fn names(&self, game: &Game, u: usize) -> Names {
-        let unit = &game.units[u];
+    fn names(&self, game: &Game, model: usize) -> Names {
+        let me = &game.models[model];
         let mut cache = self.names.borrow_mut();
-        if cache.len() <= u {
-            cache.resize(u + 1, None);
+        if cache.len() <= model {
+            cache.resize(model + 1, None);
         }
-        match &cache[u] {
-            Some((card, side, n)) if *card == unit.card && *side == unit.side => n.clone(),
+        match &cache[model] {
+            Some((card, side, n)) if *card == me.card && *side == me.side => n.clone(),
             _ => {
                 let n = Names {
-                    name: Rc::from(unit.name.as_str()),
-                    side: Rc::from(game.sides[unit.side].as_str()),
-                    model: Rc::from(game.card(u).id.as_str()),
+                    name: Rc::from(me.name.as_str()),
+                    side: Rc::from(game.sides[me.side].as_str()),
+                    model: Rc::from(game.card(model).id.as_str()),
                 };
-                cache[u] = Some((unit.card, unit.side, n.clone()));
+                cache[model] = Some((me.card, me.side, n.clone()));
                 n
             }
         }
     }
 
     /// A read-only view of model `u`: a userdata whose fields are read only when a script asks.
-    fn unit_view(&self, game: &Game, u: usize) -> mlua::Result<mlua::AnyUserData> {
-        let unit = &game.units[u];
-        let card = game.card(u);
-        let column = game.column(u);
-        self.sandbox.lua.create_userdata(UnitView {
-            names: self.names(game, u),
+    fn model_view(&self, game: &Game, model: usize) -> mlua::Result<mlua::AnyUserData> {
+        let me = &game.models[model];
+        let card = game.card(model);
+        let column = game.column(model);
+        self.sandbox.lua.create_userdata(ModelView {
+            names: self.names(game, model),
             model_type: card.model_type as usize,
-            damage: unit.damage,
+            damage: me.damage,
             column,
-            mv: game.move_value(u),
+            mv: game.move_value(model),
             av: card.av[column],
             hard: card.hard,
             soft: card.soft,
-            states: unit.states.iter().map(|(s, _)| *s).collect(),
+            states: me.states.iter().map(|(s, _)| *s).collect(),
             state_ids: self.state_ids.clone(),
         })
     }
@@ -198,15 +198,15 @@ impl LuaHost {
     /// The view a handler gets (`ctx`): a read-only userdata.
     fn context(&self, game: &Game, ctx: &HookCtx, rating: i32) -> mlua::Result<mlua::AnyUserData> {
         let weapon = ctx.weapon.map(|w| {
-            let m = &game.card(ctx.unit).weapons[w];
+            let m = &game.card(ctx.model).weapons[w];
             (Rc::<str>::from(m.weapon.as_str()), Rc::<str>::from(m.name.as_str()), m.range)
         });
         self.sandbox.lua.create_userdata(CtxView {
             point: hook_name(ctx.point),
             rating,
-            unit: self.unit_view(game, ctx.unit)?,
-            target: ctx.target.map(|d| self.unit_view(game, d)).transpose()?,
-            distance: ctx.target.map(|d| game.distance(ctx.unit, d)),
+            model: self.model_view(game, ctx.model)?,
+            target: ctx.target.map(|d| self.model_view(game, d)).transpose()?,
+            distance: ctx.target.map(|d| game.distance(ctx.model, d)),
             weapon,
             value: ctx.value,
             add_modifier: self.add_fn.clone(),
@@ -224,7 +224,7 @@ struct Names {
 }
 
 /// What a script sees of a model. Built per call without touching Lua beyond one userdata.
-struct UnitView {
+struct ModelView {
     names: Names,
     model_type: usize,
     damage: u32,
@@ -243,7 +243,7 @@ fn read_only<T>(methods: &mut impl mlua::UserDataMethods<T>, what: &'static str)
     });
 }
 
-impl mlua::UserData for UnitView {
+impl mlua::UserData for ModelView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
         f.add_field_method_get("name", |lua, v| lua.create_string(&*v.names.name));
         f.add_field_method_get("side", |lua, v| lua.create_string(&*v.names.side));
@@ -270,7 +270,7 @@ impl mlua::UserData for UnitView {
 struct CtxView {
     point: &'static str,
     rating: i32,
-    unit: mlua::AnyUserData,
+    model: mlua::AnyUserData,
     target: Option<mlua::AnyUserData>,
     distance: Option<f64>,
     weapon: Option<(Rc<str>, Rc<str>, f64)>,
@@ -284,7 +284,7 @@ impl mlua::UserData for CtxView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
         f.add_field_method_get("point", |_, v| Ok(v.point));
         f.add_field_method_get("rating", |_, v| Ok(v.rating));
-        f.add_field_method_get("unit", |_, v| Ok(v.unit.clone()));
+        f.add_field_method_get("model", |_, v| Ok(v.model.clone()));
         f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
         f.add_field_method_get("weapon", |lua, v| match &v.weapon {
@@ -324,7 +324,7 @@ impl Hooks for LuaHost {
 
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String> {
         let point = hook_name(ctx.point);
-        let card = game.card(ctx.unit);
+        let card = game.card(ctx.model);
         let weapon_sas = ctx.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
         let Some(pi) = HOOK_POINTS.iter().position(|p| *p == ctx.point) else { return Ok(()) };
         for &(sa, rating) in card.sas.iter().chain(weapon_sas) {
@@ -359,7 +359,7 @@ pub fn definitions() -> String {
     let mut s = String::from(
         "-- Generated by `cav schema` from the engine's hook points. Do not edit.\n\
          -- Point luau-lsp at it (\"luau-lsp.types.definitionFiles\") to get completion in pack scripts.\n\n\
-         export type CavUnit = {\n\
+         export type CavModel = {\n\
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: string,\n\tdamage: number,\n\
          \tcolumn: number,\n\tmv: number,\n\tav: number,\n\thard: boolean,\n\tsoft: boolean,\n\tstates: { string },\n}\n\n\
          export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n}\n\n\
@@ -367,7 +367,7 @@ pub fn definitions() -> String {
          export type CavContext = {\n\
          \t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
          \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
-         \tunit: CavUnit,\n\ttarget: CavUnit?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\
+         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\
          \t-- add a modifier to the roll or value being decided, in the ruleset's convention\n\
          \tadd_modifier: (source: string, value: number) -> (),\n\
          \t-- forbid what is being declared (attack_declare), giving the reason shown to players\n\

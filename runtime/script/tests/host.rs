@@ -33,7 +33,7 @@ fn declare(rules: &Rules) -> Result<(Vec<ModApplied>, Option<String>), String> {
     let mut mods = Vec::new();
     let mut ctx = HookCtx {
         point: HookPoint::AttackDeclare,
-        unit: 1,
+        model: 1,
         target: Some(0),
         weapon: Some(0),
         modifiers: &mut mods,

@@ -5,10 +5,10 @@ use super::*;
 impl<'a, 'r> Engine<'a, 'r> {
     /// Cost in MV per inch and the ground level at a step of a move, or `None` where the model
     /// may not go (prohibited terrain touched at the step's end).
-    pub(super) fn step_cost(&self, u: usize, mid: P, next: P, step: f64) -> Option<(u32, i32, u32)> {
+    pub(crate) fn step_cost(&self, model: usize, mid: P, next: P, step: f64) -> Option<(u32, i32, u32)> {
         let g = &self.game;
-        let radius = g.card(u).base_radius;
-        let mc = g.card(u).move_class;
+        let radius = g.card(model).base_radius;
+        let mc = g.card(model).move_class;
         let (mut highest, mut count) = (0u32, 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
@@ -50,48 +50,48 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// One move action (or the moving part of a run 'n gun / break, with `budget` MV): straight
     /// towards `to`, turning first, paying terrain costs, stopping at base contact, and giving
     /// enemies on over-watch the chance to stop it and fire.
-    pub(super) fn do_move(
+    pub(crate) fn do_move(
         &mut self,
-        u: usize,
+        model: usize,
         to: P,
         budget: Option<u32>,
         ctrl: &mut dyn Controller,
     ) -> Result<(), String> {
-        self.do_move_mode(u, to, budget, false, ctrl)
+        self.do_move_mode(model, to, budget, false, ctrl)
     }
 
-    pub(super) fn do_move_mode(
+    pub(crate) fn do_move_mode(
         &mut self,
-        u: usize,
+        model: usize,
         to: P,
         budget: Option<u32>,
         reverse: bool,
         ctrl: &mut dyn Controller,
     ) -> Result<(), String> {
         let g = &self.game;
-        let unit = &g.units[u];
-        if unit.prone || self.has_stand_up_state(u) {
+        let me = &g.models[model];
+        if me.prone || self.has_stand_up_state(model) {
             return Err("the model must stand up first".into());
         }
-        let mv = budget.unwrap_or_else(|| g.move_value(u));
-        if mv == 0 && !unit.mission_kill {
+        let mv = budget.unwrap_or_else(|| g.move_value(model));
+        if mv == 0 && !me.mission_kill {
             return Err("the model cannot move".into());
         }
         // Suppressed models may not close on any enemy.
-        if g.state_blocks(u, |s| s.no_advance) {
-            let closer = g.enemies(u).any(|e| to.dist(g.units[e].pos) < unit.pos.dist(g.units[e].pos) - 1e-9);
+        if g.state_blocks(model, |s| s.no_advance) {
+            let closer = g.enemies(model).any(|e| to.dist(g.models[e].pos) < me.pos.dist(g.models[e].pos) - 1e-9);
             if closer {
                 return Err("a suppressed model may not move closer to an enemy".into());
             }
         }
-        let from = unit.pos;
-        let travel = if to.dist(from) > 1e-9 { from.bearing(to) } else { unit.facing };
-        if reverse && angle_diff(unit.facing, travel).abs() < 90.0 {
+        let from = me.pos;
+        let travel = if to.dist(from) > 1e-9 { from.bearing(to) } else { me.facing };
+        if reverse && angle_diff(me.facing, travel).abs() < 90.0 {
             return Err("moving backwards needs a point behind the model".into());
         }
         // Backwards the model keeps its facing; forwards it turns to the direction of travel.
-        let heading = if reverse { unit.facing } else { travel };
-        let turn = angle_diff(unit.facing, heading).abs();
+        let heading = if reverse { me.facing } else { travel };
+        let turn = angle_diff(me.facing, heading).abs();
         let p = &self.rules().proc;
         let extra_turns = if turn <= p.free_turn_degrees + 1e-9 {
             0
@@ -99,12 +99,12 @@ impl<'a, 'r> Engine<'a, 'r> {
             ((turn - p.free_turn_degrees) / p.free_turn_degrees).ceil() as u32
         };
         let spent = extra_turns * p.extra_turn_cost;
-        let radius = g.card(u).base_radius;
+        let radius = g.card(model).base_radius;
         let dir = P::heading(travel);
         let total = from.dist(to);
         let step: f64 = 0.5;
         // A move that stays on a road the whole way ignores the terrain the road crosses.
-        let mc = g.card(u).move_class;
+        let mc = g.card(model).move_class;
         let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
             Cost::PerInch(c) => Some((c, false)),
             Cost::RoadBonus => Some((1, true)),
@@ -129,26 +129,26 @@ impl<'a, 'r> Engine<'a, 'r> {
         let road_bonus = u32::from(road.is_some_and(|(_, bonus)| bonus));
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
-        let retreating = unit.mission_kill;
-        self.game.units[u].facing = heading;
+        let retreating = me.mission_kill;
+        self.game.models[model].facing = heading;
         while moved + 1e-9 < total {
             let g = &self.game;
             let d = step.min(total - moved);
             let mut next = from + dir.scale(moved + d);
             let mid = from + dir.scale(moved + d / 2.0);
-            let Some((mut per_inch, new_ground, climb)) = self.step_cost(u, mid, next, step) else { break };
+            let Some((mut per_inch, new_ground, climb)) = self.step_cost(model, mid, next, step) else { break };
             if let Some((c, _)) = road {
                 per_inch = c;
             }
             if reverse {
-                match self.reverse_extra(u, mid) {
+                match self.reverse_extra(model, mid) {
                     Some(x) => per_inch += x,
                     None => break,
                 }
             }
             let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
             let mut step_cost = per_inch as f64 * d + climb as f64;
-            let budget_now = budget.unwrap_or_else(|| g.move_value(u)) + road_bonus;
+            let budget_now = budget.unwrap_or_else(|| g.move_value(model)) + road_bonus;
             let may_exceed = moved + d <= p.minimum_move + 1e-9 && extra_turns == 0;
             if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
                 break;
@@ -160,14 +160,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Stop at base contact: find the exact touching point along this step.
             let mut contact = false;
-            if let Some(o) = (0..g.units.len()).find(|&i| {
-                i != u && g.units[i].on_table() && g.units[i].pos.dist(next) < radius + g.card(i).base_radius
+            if let Some(o) = (0..g.models.len()).find(|&i| {
+                i != model && g.models[i].on_table() && g.models[i].pos.dist(next) < radius + g.card(i).base_radius
             }) {
                 let want = radius + g.card(o).base_radius;
                 let (mut lo, mut hi) = (moved, moved + d);
                 for _ in 0..30 {
                     let m = (lo + hi) / 2.0;
-                    if (from + dir.scale(m)).dist(g.units[o].pos) < want { hi = m } else { lo = m }
+                    if (from + dir.scale(m)).dist(g.models[o].pos) < want { hi = m } else { lo = m }
                 }
                 next = from + dir.scale(lo);
                 step_cost *= (lo - moved) / d;
@@ -176,32 +176,32 @@ impl<'a, 'r> Engine<'a, 'r> {
             ground = new_ground;
             inch_cost += step_cost;
             moved = if contact { moved + (next.dist(from) - moved).max(0.0) } else { moved + d };
-            self.game.units[u].pos = next;
+            self.game.models[model].pos = next;
             if contact {
                 break;
             }
             // Over-watch: an enemy holding its fire may stop the move here and shoot.
-            if self.overwatch_check(u, ctrl).map_err(|e| e.to_string())? && !self.game.units[u].on_table() {
+            if self.overwatch_check(model, ctrl).map_err(|e| e.to_string())? && !self.game.models[model].on_table() {
                 break;
             }
         }
         let spent = spent + inch_cost.ceil() as u32;
-        let pos = self.game.units[u].pos;
+        let pos = self.game.models[model].pos;
         let states = &self.game.rules.states;
-        self.game.units[u].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
-        emit!(self, Event::Moved { unit: u, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
+        self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
+        emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
         let b = self.game.board.size;
         if retreating && (pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1]) {
-            self.game.units[u].left_board = true;
-            emit!(self, Event::LeftBoard { unit: u });
+            self.game.models[model].left_board = true;
+            emit!(self, Event::LeftBoard { model });
         }
         Ok(())
     }
 
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.
-    pub(super) fn reverse_extra(&self, u: usize, p: P) -> Option<u32> {
+    pub(crate) fn reverse_extra(&self, model: usize, p: P) -> Option<u32> {
         let g = &self.game;
-        let radius = g.card(u).base_radius;
+        let radius = g.card(model).base_radius;
         let pr = &g.rules.proc;
         let touched: Vec<usize> =
             g.board.areas.iter().filter(|a| a.poly.distance(p) <= radius).map(|a| a.terrain).collect();
@@ -214,38 +214,5 @@ impl<'a, 'r> Engine<'a, 'r> {
             .collect::<Option<Vec<u32>>>()?
             .into_iter()
             .max()
-    }
-
-    /// Enemies on over-watch that now see the mover may fire; their damage applies at once.
-    pub(super) fn overwatch_check(&mut self, mover: usize, ctrl: &mut dyn Controller) -> Result<bool, EngineError> {
-        let side = self.game.units[mover].side;
-        let mut fired = false;
-        for w in 0..self.game.units.len() {
-            let watcher = &self.game.units[w];
-            if watcher.side == side || !watcher.overwatch || !watcher.on_table() || !self.game.units[mover].on_table() {
-                continue;
-            }
-            let n = self.game.card(w).weapons.len();
-            let can = (0..n).any(|k| matches!(self.game.shot(w, k, mover, false), Shot::Direct { .. }));
-            if !can {
-                continue;
-            }
-            let Some(weapons) = ctrl.overwatch_fire(&self.game, w, mover) else { continue };
-            self.game.units[w].overwatch = false;
-            self.game.units[w].fired_this_turn = true;
-            emit!(self, Event::OverwatchFire { unit: w, target: mover });
-            for k in weapons {
-                if let Shot::Direct { band, distance } = self.game.shot(w, k, mover, false) {
-                    for _ in 0..self.cardr(w).weapons[k].quantity {
-                        if self.game.units[mover].on_table() && !self.game.units[w].out_of_ammo[k] {
-                            self.attack_roll(w, k, mover, band, distance, 0, 0, false)?;
-                        }
-                    }
-                }
-            }
-            self.resolve_pending(mover)?;
-            fired = true;
-        }
-        Ok(fired)
     }
 }

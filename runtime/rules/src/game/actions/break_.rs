@@ -1,0 +1,98 @@
+//! Break (000 L891-903): leave close combat — a roll, then part of the MV away.
+
+use cav_format::{ModifierTarget, RollKind};
+
+use super::{Action, ActionError, ActionKind, ENGAGED};
+use crate::event::ModApplied;
+use crate::game::engine::Situation;
+use crate::game::{Controller, Engine, Game, Lasts, Mark};
+use crate::geom::P;
+
+/// Failed a break this turn: −1 in close combat (the `failed-break` condition) until the turn ends.
+pub static FAILED_BREAK: Mark = Mark { name: "failed-break", lasts: Lasts::Turn };
+
+pub struct Break;
+
+impl ActionKind for Break {
+    fn id(&self) -> &'static str {
+        "break"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        if !game.models[model].has(&ENGAGED) {
+            return Err("the model is not in close combat".into());
+        }
+        action.to().map(|_| ())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let to = action.to().map_err(ActionError::Illegal)?;
+        engine.break_away(model, to, ctrl)
+    }
+}
+
+impl Action {
+    /// Break away towards `to`.
+    pub fn break_to(to: P) -> Action {
+        Action::new(Break.name()).at(to)
+    }
+}
+
+impl Engine<'_, '_> {
+    /// Break: a 10+ roll with the CCV, +1 per friend and −1 per enemy still in contact; success
+    /// moves the model away with part of its MV, failure leaves it in place (−1 in close combat).
+    pub(crate) fn break_away(&mut self, model: usize, to: P, ctrl: &mut dyn Controller) -> Result<(), ActionError> {
+        let r = self.rules();
+        let Some(tp) = r.proc.break_tp else {
+            return Err(ActionError::Illegal("this ruleset has no break action".into()));
+        };
+        let contact = r.proc.contact_distance;
+        let side = self.game.models[model].side;
+        let touching: Vec<usize> = (0..self.game.models.len())
+            .filter(|&i| i != model && self.game.models[i].on_table() && self.game.distance(i, model) <= contact)
+            .collect();
+        let enemies: Vec<usize> = touching.iter().copied().filter(|&i| self.game.models[i].side != side).collect();
+        let friends = touching.len() - enemies.len();
+        let ccv = enemies.first().map_or(0, |&e| {
+            let (h, s) = self.cardr(model).ccv[self.game.column(model)];
+            let ec = self.cardr(e);
+            (if ec.soft && !ec.hard { s } else { h }).map_or(0, i32::from)
+        });
+        let s = Situation { attacker: model, ..Situation::default() };
+        let mut mods = self.modifiers(&[], ModifierTarget::CombatRoll, &s, true);
+        mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv });
+        if friends > 0 {
+            mods.push(ModApplied { source: "friendly models in contact".into(), value: friends as i32 });
+        }
+        if !enemies.is_empty() {
+            mods.push(ModApplied { source: "enemy models in contact".into(), value: -(enemies.len() as i32) });
+        }
+        let out = self.roll(model, "break", r.standard, mods, Some(tp), None, self.ten_plus(RollKind::BreakRoll));
+        if !out.success {
+            self.game.models[model].mark(&FAILED_BREAK);
+            return Ok(());
+        }
+        self.game.models[model].unmark(&ENGAGED);
+        let budget = (f64::from(self.game.move_value(model)) * r.proc.break_move_factor).floor() as u32;
+        self.do_move(model, to, Some(budget.max(1)), ctrl).map_err(ActionError::Illegal)?;
+        // Enemies left alone are no longer held either.
+        for e in enemies {
+            let still = (0..self.game.models.len()).any(|i| {
+                self.game.models[i].side != self.game.models[e].side
+                    && self.game.models[i].on_table()
+                    && self.game.distance(i, e) <= contact
+            });
+            if !still {
+                self.game.models[e].unmark(&ENGAGED);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,141 @@
+//! Close combat (001 L5013-5035): an assault on an enemy in base contact; both are then engaged
+//! until one breaks.
+
+use cav_format::ModifierTarget;
+
+use super::break_::FAILED_BREAK;
+use super::combat::COMBAT;
+use super::{Action, ActionError, ActionKind};
+use crate::event::{Event, ModApplied, Roll};
+use crate::game::engine::Situation;
+use crate::game::{Controller, Engine, Game, Lasts, Mark};
+
+/// In base contact with an enemy after a close-combat assault: it must break to move away.
+/// Lasts until the model breaks (or every enemy touching it has).
+pub static ENGAGED: Mark = Mark { name: "engaged", lasts: Lasts::Cleared };
+
+pub struct CloseCombat;
+
+impl ActionKind for CloseCombat {
+    fn id(&self) -> &'static str {
+        "close-combat"
+    }
+    fn counts_as(&self) -> &'static str {
+        COMBAT
+    }
+    fn repeatable(&self) -> bool {
+        false
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let target = action.target().map_err(ActionError::Illegal)?;
+        engine.close_combat(model, target)
+    }
+}
+
+impl Action {
+    pub fn close_combat(target: usize) -> Action {
+        Action::new(CloseCombat.name()).on(target)
+    }
+}
+
+impl Engine<'_, '_> {
+    /// Close combat: an opposed roll of 2d6 + CCV each; the winner's margin is read on the
+    /// close-combat damage table (a tie hurts both).
+    pub(crate) fn close_combat(&mut self, attacker: usize, target: usize) -> Result<(), ActionError> {
+        let r = self.rules();
+        let Some(table) = r.close_combat_damage.as_ref() else {
+            return Err(ActionError::Illegal("this ruleset has no close combat".into()));
+        };
+        if target >= self.game.models.len()
+            || self.game.models[target].side == self.game.models[attacker].side
+            || !self.game.models[target].on_table()
+        {
+            return Err(ActionError::Illegal("the target is not an enemy model".into()));
+        }
+        let contact = r.proc.contact_distance;
+        if self.game.distance(attacker, target) > contact {
+            return Err(ActionError::Illegal("close combat needs base-to-base contact".into()));
+        }
+        let supporters = (0..self.game.models.len())
+            .filter(|&i| {
+                i != attacker
+                    && self.game.models[i].side == self.game.models[attacker].side
+                    && self.game.models[i].on_table()
+                    && self.game.distance(i, target) <= contact
+            })
+            .count() as i32;
+        let supporters = supporters.min(r.proc.close_combat_max_attackers.map_or(i32::MAX, |m| m as i32 - 1));
+        emit!(self, Event::CloseCombat { model: attacker, target, supporters: supporters as u32 });
+        let ccv = |g: &Game, x: usize, y: usize| {
+            let (h, s) = g.card(x).ccv[g.column(x)];
+            let yc = g.card(y);
+            let v = if yc.soft && !yc.hard { s } else { h };
+            if g.models[x].zeroed { 0 } else { v.map_or(0, i32::from) }
+        };
+        let roll_for = |this: &mut Self, x: usize, y: usize, sup: i32| {
+            let s = Situation {
+                attacker: x,
+                defender: Some(y),
+                supporters: sup,
+                failed_break: this.game.models[x].has(&FAILED_BREAK),
+                ..Situation::default()
+            };
+            let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
+            mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
+            this.roll(x, "close-combat", r.standard, mods, None, Some(r.critical_success), false)
+        };
+        let ra = roll_for(self, attacker, target, supporters);
+        let rd = roll_for(self, target, attacker, 0);
+        // A critical fumble hands the opponent an extra die.
+        let bonus = |this: &mut Self, who: usize| {
+            let Some(b) = r.critical_bonus else { return 0 };
+            let (faces, v) = b.roll(this.dice);
+            emit!(
+                this,
+                Event::Roll(Roll {
+                    model: who,
+                    kind: "fumble-bonus",
+                    dice: b.to_string(),
+                    natural: faces,
+                    mods: vec![],
+                    total: v,
+                    target: None,
+                    margin: None,
+                    success: None,
+                    critical: None
+                })
+            );
+            v
+        };
+        let ta = ra.total + if rd.fumble { bonus(self, attacker) } else { 0 };
+        let td = rd.total + if ra.fumble { bonus(self, target) } else { 0 };
+        self.game.models[attacker].mark(&ENGAGED);
+        self.game.models[target].mark(&ENGAGED);
+        let (winner, loser, margin) = if ta >= td { (attacker, target, ta - td) } else { (target, attacker, td - ta) };
+        let Some(row) = table.row(margin).cloned() else { return Ok(()) };
+        let tie = ta == td;
+        emit!(self, Event::DamageResult { target: loser, row: row.name.clone(), damage: row.damage + row.damage_both });
+        if tie && row.damage_both > 0 {
+            self.game.models[attacker].pending.damage += row.damage_both;
+            self.game.models[target].pending.damage += row.damage_both;
+        } else {
+            self.game.damage_dealt[self.game.models[winner].side] += row.damage;
+            let p = &mut self.game.models[loser].pending;
+            p.damage += row.damage;
+            if let Some(pc) = row.pilot_check {
+                p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
+            }
+            p.states.extend(row.states.iter().copied());
+            if row.critical {
+                p.criticals += 1;
+            }
+        }
+        Ok(())
+    }
+}

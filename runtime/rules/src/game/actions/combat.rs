@@ -1,0 +1,172 @@
+//! The Combat action (001 L3833-3875): the listed weapon mounts attack one target, directly or
+//! (`indirect`) at its strike point; and defensive fire, the answer of a model attacked before
+//! it activated. The attack procedures (rolls, hits, strike points, areas) are `game/combat.rs`.
+
+use cav_format::HookPoint;
+
+use super::{Action, ActionError, ActionKind};
+use crate::event::Event;
+use crate::game::{Controller, Engine, EngineError, Lasts, Mark, Shot};
+
+/// The action type every attack counts as for "once per activation".
+pub const COMBAT: &str = "combat";
+
+/// The model used defensive or over-watch fire this turn: no combat action until the next turn.
+pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
+
+/// One combat action: the listed weapon mounts fire at `target`.
+pub struct Fire;
+
+impl ActionKind for Fire {
+    fn id(&self) -> &'static str {
+        COMBAT
+    }
+    fn name(&self) -> &'static str {
+        "fire"
+    }
+    fn repeatable(&self) -> bool {
+        false
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let target = action.target().map_err(ActionError::Illegal)?;
+        engine.fire(model, target, &action.weapons, action.indirect, 0, ctrl)
+    }
+}
+
+impl Action {
+    /// Direct fire with these weapon mounts.
+    pub fn fire(target: usize, weapons: Vec<usize>) -> Action {
+        Action::new(Fire.name()).on(target).with(weapons)
+    }
+    /// Indirect fire at the target's strike point.
+    pub fn fire_indirect(target: usize, weapons: Vec<usize>) -> Action {
+        Action { indirect: true, ..Action::fire(target, weapons) }
+    }
+}
+
+impl Engine<'_, '_> {
+    /// The attack of a combat action (and of run 'n gun, with `run_n_gun` weapons fired).
+    pub(crate) fn fire(
+        &mut self,
+        attacker: usize,
+        target: usize,
+        weapons: &[usize],
+        indirect: bool,
+        run_n_gun: i32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        if target >= self.game.models.len() || self.game.models[target].side == self.game.models[attacker].side {
+            return Err(ActionError::Illegal("the target is not an enemy model".into()));
+        }
+        if weapons.is_empty() {
+            return Err(ActionError::Illegal("no weapons declared".into()));
+        }
+        let mut shots = Vec::new();
+        for &weapon in weapons {
+            let shot = match self.game.shot(attacker, weapon, target, indirect) {
+                Shot::No(reason) => Err(reason),
+                s => match self.hook_with(
+                    HookPoint::AttackDeclare,
+                    attacker,
+                    Some(target),
+                    Some(weapon),
+                    &mut Vec::new(),
+                )? {
+                    Some(reason) => Err(reason),
+                    None => Ok(s),
+                },
+            };
+            match shot {
+                Err(reason) => {
+                    let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
+                    emit!(self, Event::NoAttack { model: attacker, target, weapon: name, reason });
+                }
+                Ok(s) => shots.push((weapon, s)),
+            }
+        }
+        let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, target, ctrl) };
+        if indirect {
+            // One strike-point roll for the whole assault, at the range of the first weapon.
+            let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { return Ok(()) };
+            let target_pos = self.game.models[target].pos;
+            let point = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?;
+            for (weapon, _) in shots {
+                self.area_attack(attacker, weapon, point, Some(target))?;
+            }
+            return self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from);
+        }
+        for (weapon, shot) in shots {
+            if !self.game.models[target].on_table() {
+                break;
+            }
+            let Shot::Direct { band, distance } = shot else { continue };
+            let m = &self.cardr(attacker).weapons[weapon];
+            let quantity = m.quantity;
+            for _ in 0..quantity {
+                if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
+                    break;
+                }
+                self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+            }
+        }
+        self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+    }
+
+    /// A model attacked before its own activation this turn may declare defensive fire.
+    pub(crate) fn declare_defensive_fire(
+        &mut self,
+        attacker: usize,
+        defender: usize,
+        ctrl: &mut dyn Controller,
+    ) -> Option<Vec<usize>> {
+        let max = self.rules().proc.defensive_fire_max_band?;
+        let def = &self.game.models[defender];
+        if def.activated
+            || def.has(&FIRED_OUT_OF_TURN)
+            || !def.on_table()
+            || def.prone
+            || !self.game.can_fight(defender)
+        {
+            return None;
+        }
+        let n = self.cardr(defender).weapons.len();
+        let possible = (0..n)
+            .any(|k| matches!(self.game.shot(defender, k, attacker, false), Shot::Direct { band, .. } if band <= max));
+        if !possible {
+            return None;
+        }
+        let weapons = ctrl.defensive_fire(&self.game, defender, attacker)?;
+        self.game.models[defender].mark(&FIRED_OUT_OF_TURN);
+        emit!(self, Event::DefensiveFire { model: defender, target: attacker });
+        Some(weapons)
+    }
+
+    /// Defensive fire resolves after the attacker's assaults, with the defender's pre-damage values.
+    pub(crate) fn resolve_defensive_fire(
+        &mut self,
+        attacker: usize,
+        defender: usize,
+        weapons: Option<Vec<usize>>,
+    ) -> Result<(), EngineError> {
+        let Some(weapons) = weapons else { return Ok(()) };
+        let max = self.rules().proc.defensive_fire_max_band.unwrap_or(0);
+        for k in weapons {
+            let Shot::Direct { band, distance } = self.game.shot(defender, k, attacker, false) else { continue };
+            if band > max {
+                continue;
+            }
+            for _ in 0..self.cardr(defender).weapons[k].quantity {
+                if self.game.models[attacker].on_table() && !self.game.models[defender].out_of_ammo[k] {
+                    self.attack_roll(defender, k, attacker, band, distance, 0, 0, true)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,161 @@
+//! The actions a model may take, one module each. A module implements [`ActionKind`] (its name,
+//! the pack's action type it pays for, whether it repeats, its own legality checks and its
+//! resolution) and may declare the [`Mark`](super::Mark)s it puts on models and the
+//! [`Action`] constructors controllers use. [`Engine::activate`](super::Engine::activate) keeps
+//! only the checks all actions share and calls through.
+//!
+//! Adding an action: a new file here and one line in [`ALL`] (plus its `action_type` entry in the
+//! packs, which gives the AP cost; a missing entry costs 1).
+//!
+//! `move`, `reverse`, `stand-up` and `go-prone` are four kinds in one module (`move_`): the
+//! rulebook makes all of them the Move action (same action type, same cost, repeatable).
+
+use super::{Controller, Engine, EngineError, Game};
+use crate::geom::P;
+
+mod break_;
+mod close_combat;
+pub mod combat;
+mod move_;
+mod overwatch;
+mod repair;
+mod run_n_gun;
+mod salvo_fire;
+mod target_lock;
+
+pub use break_::FAILED_BREAK;
+pub use close_combat::ENGAGED;
+pub use overwatch::OVERWATCH;
+
+/// Every action the engine knows, one line each.
+pub const ALL: &[&dyn ActionKind] = &[
+    &move_::Move,
+    &move_::Reverse,
+    &move_::StandUp,
+    &move_::GoProne,
+    &target_lock::TargetLock,
+    &combat::Fire,
+    &salvo_fire::SalvoFire,
+    &run_n_gun::RunNGun,
+    &close_combat::CloseCombat,
+    &break_::Break,
+    &overwatch::Overwatch,
+    &repair::Repair,
+];
+
+/// The action named `name`, if the engine has it.
+pub fn find(name: &str) -> Option<&'static dyn ActionKind> {
+    ALL.iter().copied().find(|k| k.name() == name)
+}
+
+/// One kind of action.
+pub trait ActionKind: Sync {
+    /// The action type in the packs (`combat`, `target-lock`, `salvo-fire`): its AP cost is read
+    /// from there.
+    fn id(&self) -> &'static str;
+    /// The name controllers and scenario tests (`do:`) use; unique. The id unless several kinds
+    /// share one action type (`reverse` is a `move`) or the rulebook's verb differs (`fire`).
+    fn name(&self) -> &'static str {
+        self.id()
+    }
+    /// What it counts as for "once per activation" (salvo, run 'n gun, close combat: `combat`).
+    fn counts_as(&self) -> &'static str {
+        self.id()
+    }
+    fn repeatable(&self) -> bool;
+    /// AP it costs `model` now: the pack's cost of [`id`](Self::id) (1 if the pack has none).
+    fn cost(&self, game: &Game, _model: usize) -> u32 {
+        game.rules.action_costs.get(self.id()).copied().unwrap_or(1)
+    }
+    /// Legality beyond the shared checks, before anything happens; `Err` is the reason.
+    fn check(&self, _game: &Game, _model: usize, _action: &Action) -> Result<(), String> {
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError>;
+}
+
+/// Why an action stopped: it was not allowed (the game stops with the reason), or the engine failed.
+#[derive(Debug)]
+pub enum ActionError {
+    Illegal(String),
+    Engine(EngineError),
+}
+
+impl From<EngineError> for ActionError {
+    fn from(e: EngineError) -> Self {
+        ActionError::Engine(e)
+    }
+}
+
+/// What a controller asks a model to do: an action kind by name (see [`ALL`]) and what it needs.
+/// Each action module adds its constructors (`Action::fire`, `Action::move_to`, …).
+#[derive(Clone, PartialEq)]
+pub struct Action {
+    /// [`ActionKind::name`], or [`Action::PASS`].
+    pub kind: &'static str,
+    pub target: Option<usize>,
+    pub to: Option<P>,
+    pub weapons: Vec<usize>,
+    pub indirect: bool,
+}
+
+impl Action {
+    /// Ends the activation.
+    pub const PASS: &'static str = "pass";
+
+    pub fn new(kind: &'static str) -> Action {
+        Action { kind, target: None, to: None, weapons: Vec::new(), indirect: false }
+    }
+    pub fn pass() -> Action {
+        Action::new(Action::PASS)
+    }
+    pub fn is_pass(&self) -> bool {
+        self.kind == Action::PASS
+    }
+    pub fn at(mut self, to: P) -> Action {
+        self.to = Some(to);
+        self
+    }
+    pub fn on(mut self, target: usize) -> Action {
+        self.target = Some(target);
+        self
+    }
+    pub fn with(mut self, weapons: Vec<usize>) -> Action {
+        self.weapons = weapons;
+        self
+    }
+    /// The target, or the reason it is illegal without one.
+    pub fn target(&self) -> Result<usize, String> {
+        self.target.ok_or_else(|| format!("{} needs a target", self.kind))
+    }
+    /// The point to go to, or the reason it is illegal without one.
+    pub fn to(&self) -> Result<P, String> {
+        self.to.ok_or_else(|| format!("{} needs a point to go to", self.kind))
+    }
+}
+
+/// `fire { target: 1, weapons: [0, 2] }`: the name and what is given.
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct(self.kind);
+        if let Some(to) = self.to {
+            s.field("to", &to);
+        }
+        if let Some(target) = self.target {
+            s.field("target", &target);
+        }
+        if !self.weapons.is_empty() {
+            s.field("weapons", &self.weapons);
+        }
+        if self.indirect {
+            s.field("indirect", &true);
+        }
+        s.finish()
+    }
+}

@@ -1,0 +1,169 @@
+//! The Move action (001 L2693-2729) and what the rulebook also makes a Move action: moving
+//! backwards, standing up, going prone. All four pay the `move` action type and repeat; the
+//! moving itself (terrain, turning, contact, over-watch interrupts) is `game/movement.rs`.
+
+use cav_format::StateDuration;
+
+use super::{Action, ActionError, ActionKind, ENGAGED};
+use crate::compile::StateIx;
+use crate::event::Event;
+use crate::game::{Controller, Engine, Game};
+use crate::geom::P;
+
+const MOVE: &str = "move";
+
+/// A model in close combat must break first.
+fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
+    if game.models[model].has(&ENGAGED) {
+        return Err("a model in close combat must break before it moves away".into());
+    }
+    Ok(())
+}
+
+/// Straight towards a point, turning to face it first.
+pub struct Move;
+
+impl ActionKind for Move {
+    fn id(&self) -> &'static str {
+        MOVE
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        not_engaged(game, model)?;
+        action.to().map(|_| ())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let to = action.to().map_err(ActionError::Illegal)?;
+        engine.do_move(model, to, None, ctrl).map_err(ActionError::Illegal)
+    }
+}
+
+/// Backwards towards a point behind the model, keeping its facing.
+pub struct Reverse;
+
+impl ActionKind for Reverse {
+    fn id(&self) -> &'static str {
+        MOVE
+    }
+    fn name(&self) -> &'static str {
+        "reverse"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        not_engaged(game, model)?;
+        action.to().map(|_| ())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let to = action.to().map_err(ActionError::Illegal)?;
+        engine.do_move_mode(model, to, None, true, ctrl).map_err(ActionError::Illegal)
+    }
+}
+
+/// Stand up from prone (and end the states that last until the model stands up).
+pub struct StandUp;
+
+impl ActionKind for StandUp {
+    fn id(&self) -> &'static str {
+        MOVE
+    }
+    fn name(&self) -> &'static str {
+        "stand-up"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, _: &Action) -> Result<(), String> {
+        let down = game.models[model].prone || game.state_blocks(model, |s| s.duration == StateDuration::UntilStandUp);
+        if !down {
+            return Err("the model is not down".into());
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        _: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        engine.game.models[model].prone = false;
+        let states = &engine.rules().states;
+        let ended: Vec<StateIx> = engine.game.models[model]
+            .states
+            .iter()
+            .filter(|(s, _)| states[*s as usize].duration == StateDuration::UntilStandUp)
+            .map(|(s, _)| *s)
+            .collect();
+        engine.game.models[model].states.retain(|(s, _)| !ended.contains(s));
+        emit!(engine, Event::StoodUp { model });
+        for s in ended {
+            emit!(engine, Event::StateEnded { model, state: engine.rules().states[s as usize].name.clone() });
+        }
+        Ok(())
+    }
+}
+
+/// Go prone (the ruleset's prone state).
+pub struct GoProne;
+
+impl ActionKind for GoProne {
+    fn id(&self) -> &'static str {
+        MOVE
+    }
+    fn name(&self) -> &'static str {
+        "go-prone"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, _: &Action) -> Result<(), String> {
+        if game.models[model].prone {
+            return Err("already prone".into());
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        _: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        engine.game.models[model].prone = true;
+        let state = engine.rules().proc.prone_state;
+        engine.add_state(model, state);
+        emit!(engine, Event::WentProne { model });
+        Ok(())
+    }
+}
+
+impl Action {
+    pub fn move_to(to: P) -> Action {
+        Action::new(Move.name()).at(to)
+    }
+    pub fn reverse(to: P) -> Action {
+        Action::new(Reverse.name()).at(to)
+    }
+    pub fn stand_up() -> Action {
+        Action::new(StandUp.name())
+    }
+    pub fn go_prone() -> Action {
+        Action::new(GoProne.name())
+    }
+}

@@ -1,0 +1,86 @@
+//! Over-watch (001 L5037-5073, L5254-5272): hold a direct-fire assault for an enemy that moves
+//! in sight later; the watch lasts until the model takes another action or fires.
+
+use super::combat::FIRED_OUT_OF_TURN;
+use super::{Action, ActionError, ActionKind};
+use crate::event::Event;
+use crate::game::{Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
+
+/// On over-watch. Any other action ends it ([`Lasts::NextAction`]; going on over-watch again
+/// sets it again), and so does firing from it.
+pub static OVERWATCH: Mark = Mark { name: "overwatch", lasts: Lasts::NextAction };
+
+pub struct Overwatch;
+
+impl ActionKind for Overwatch {
+    fn id(&self) -> &'static str {
+        "overwatch"
+    }
+    fn repeatable(&self) -> bool {
+        false
+    }
+    /// Keeping a watch already held may cost less (the ruleset's re-fire cost).
+    fn cost(&self, game: &Game, model: usize) -> u32 {
+        let cost = game.rules.action_costs.get(self.id()).copied().unwrap_or(1);
+        match game.rules.proc.overwatch_refire_cost {
+            Some(refire) if game.models[model].has(&OVERWATCH) => refire,
+            _ => cost,
+        }
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        _: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        engine.game.models[model].mark(&OVERWATCH);
+        emit!(engine, Event::Overwatch { model });
+        Ok(())
+    }
+}
+
+impl Action {
+    pub fn overwatch() -> Action {
+        Action::new(Overwatch.name())
+    }
+}
+
+impl Engine<'_, '_> {
+    /// Enemies on over-watch that now see the mover may fire; their damage applies at once.
+    pub(crate) fn overwatch_check(&mut self, mover: usize, ctrl: &mut dyn Controller) -> Result<bool, EngineError> {
+        let side = self.game.models[mover].side;
+        let mut fired = false;
+        for watcher in 0..self.game.models.len() {
+            let on_watch = &self.game.models[watcher];
+            if on_watch.side == side
+                || !on_watch.has(&OVERWATCH)
+                || !on_watch.on_table()
+                || !self.game.models[mover].on_table()
+            {
+                continue;
+            }
+            let n = self.game.card(watcher).weapons.len();
+            let can = (0..n).any(|k| matches!(self.game.shot(watcher, k, mover, false), Shot::Direct { .. }));
+            if !can {
+                continue;
+            }
+            let Some(weapons) = ctrl.overwatch_fire(&self.game, watcher, mover) else { continue };
+            self.game.models[watcher].unmark(&OVERWATCH);
+            self.game.models[watcher].mark(&FIRED_OUT_OF_TURN);
+            emit!(self, Event::OverwatchFire { model: watcher, target: mover });
+            for k in weapons {
+                if let Shot::Direct { band, distance } = self.game.shot(watcher, k, mover, false) {
+                    for _ in 0..self.cardr(watcher).weapons[k].quantity {
+                        if self.game.models[mover].on_table() && !self.game.models[watcher].out_of_ammo[k] {
+                            self.attack_roll(watcher, k, mover, band, distance, 0, 0, false)?;
+                        }
+                    }
+                }
+            }
+            self.resolve_pending(mover)?;
+            fired = true;
+        }
+        Ok(fired)
+    }
+}

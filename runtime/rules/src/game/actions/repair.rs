@@ -1,0 +1,76 @@
+//! Repair (001 L5836-5886): a roll against the repair target point with the card's damage control;
+//! success removes damage (some always lingers).
+
+use cav_format::{HookPoint, ModifierTarget, RollKind, StateDuration};
+
+use super::{Action, ActionError, ActionKind};
+use crate::event::{Event, ModApplied};
+use crate::game::engine::Situation;
+use crate::game::{Controller, Engine, EngineError, Game};
+
+pub struct Repair;
+
+impl ActionKind for Repair {
+    fn id(&self) -> &'static str {
+        "repair"
+    }
+    fn repeatable(&self) -> bool {
+        false
+    }
+    fn check(&self, game: &Game, model: usize, _: &Action) -> Result<(), String> {
+        if game.card(model).dc[game.column(model)].is_none() {
+            return Err("the model has no damage-control value".into());
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        _: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        Ok(engine.repair(model)?)
+    }
+}
+
+impl Action {
+    pub fn repair() -> Action {
+        Action::new(Repair.name())
+    }
+}
+
+impl Engine<'_, '_> {
+    pub(crate) fn repair(&mut self, model: usize) -> Result<(), EngineError> {
+        let r = self.rules();
+        let dc = self.card_dc(model).unwrap_or(0);
+        let s = Situation { attacker: model, ..Situation::default() };
+        let mut mods = self.modifiers(&[], ModifierTarget::RepairRoll, &s, true);
+        mods.insert(0, ModApplied { source: "damage control".into(), value: dc });
+        self.hook(HookPoint::Repair, model, &mut mods)?;
+        let out = self.roll(
+            model,
+            "repair",
+            r.standard,
+            mods,
+            Some(r.proc.repair_tp),
+            Some(r.critical_success),
+            self.ten_plus(RollKind::RepairRoll),
+        );
+        let lingering = r.proc.lingering_damage;
+        if out.fumble {
+            self.game.models[model].pending.damage += r.proc.repair_fumble_damage;
+        } else if out.success {
+            let want = if out.crit { r.proc.repair_critical } else { 1 };
+            let me = &mut self.game.models[model];
+            let can = me.damage.saturating_sub(lingering);
+            let points = want.min(can);
+            me.damage -= points;
+            let states = &r.states;
+            me.states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilRepaired);
+            let column = self.game.column(model);
+            emit!(self, Event::Repaired { model, points, column });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,48 @@
+//! Target-lock (001 L5794-5834): lock onto an enemy model until the model's next activation;
+//! guided missiles and targeting computers need it.
+
+use cav_format::HookPoint;
+
+use super::{Action, ActionError, ActionKind};
+use crate::event::Event;
+use crate::game::{Controller, Engine, Game};
+
+pub struct TargetLock;
+
+impl ActionKind for TargetLock {
+    fn id(&self) -> &'static str {
+        "target-lock"
+    }
+    fn repeatable(&self) -> bool {
+        false
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        let target = action.target()?;
+        if target >= game.models.len()
+            || !game.models[target].on_table()
+            || game.models[target].side == game.models[model].side
+        {
+            return Err("not an enemy model on the table".into());
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        _: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let target = action.target().map_err(ActionError::Illegal)?;
+        engine.hook(HookPoint::TargetLock, model, &mut Vec::new())?;
+        engine.game.models[model].lock = Some(target);
+        emit!(engine, Event::TargetLock { model, target });
+        Ok(())
+    }
+}
+
+impl Action {
+    pub fn target_lock(target: usize) -> Action {
+        Action::new(TargetLock.name()).on(target)
+    }
+}

@@ -1,0 +1,410 @@
+//! The game state and the questions asked of it: the board, the models on it, distances, line of
+//! sight, arcs and what a weapon could do now. Read-only queries only; the engine changes the state.
+
+use cav_format::{Cover, ModelType, StateDuration, TargetClass};
+
+use crate::compile::{Rules, StateIx};
+use crate::geom::{P, Polygon, angle_diff};
+
+/// A terrain area on the board.
+#[derive(Debug, Clone)]
+pub struct Area {
+    pub terrain: usize,
+    pub poly: Polygon,
+    pub center: P,
+    pub radius: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub size: [f64; 2],
+    pub areas: Vec<Area>,
+}
+
+/// A model's state on the table.
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub name: String,
+    pub side: usize,
+    pub card: usize,
+    pub pos: P,
+    pub facing: f64,
+    pub damage: u32,
+    /// (state, activation count at whose end it ends; u32::MAX = not by activations)
+    pub states: Vec<(StateIx, u32)>,
+    pub prone: bool,
+    pub lock: Option<usize>,
+    pub out_of_ammo: Vec<bool>,
+    pub ammo_reserve: u32,
+    pub crit_combat: i32,
+    pub crit_ap: i32,
+    pub ap_set: Option<u32>,
+    pub mv_add: i32,
+    pub mv_factor: f64,
+    pub no_combat: bool,
+    pub zeroed: bool,
+    pub destroyed: bool,
+    pub left_board: bool,
+    pub mission_kill: bool,
+    pub activated: bool,
+    pub activations: u32,
+    pub pending: Pending,
+    /// Last strike point fired at, attempts made there, and whether it was hit.
+    pub strike_memory: Option<(P, u32, bool)>,
+    /// Flags the action modules put on the model (engaged in close combat, on over-watch, …).
+    pub marks: Vec<&'static Mark>,
+}
+
+impl Model {
+    pub fn on_table(&self) -> bool {
+        !self.destroyed && !self.left_board
+    }
+    pub fn has_state(&self, state: StateIx) -> bool {
+        self.states.iter().any(|(x, _)| *x == state)
+    }
+    pub fn has(&self, mark: &Mark) -> bool {
+        self.marks.iter().any(|m| m.name == mark.name)
+    }
+    pub fn mark(&mut self, mark: &'static Mark) {
+        if !self.has(mark) {
+            self.marks.push(mark);
+        }
+    }
+    pub fn unmark(&mut self, mark: &Mark) {
+        self.marks.retain(|m| m.name != mark.name);
+    }
+}
+
+/// A flag an action puts on a model, declared (as a `static`) by the module of the action that
+/// sets it, with how long it lasts. The engine only ends marks by their [`Lasts`]; everything
+/// else about a mark (what sets it, what it forbids) stays in its action's module. A mark is a
+/// name, not a field of [`Model`], so an action that needs one adds no field here.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub name: &'static str,
+    pub lasts: Lasts,
+}
+
+/// How long a [`Mark`] lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lasts {
+    /// Until the start of the next turn.
+    Turn,
+    /// Until the model takes its next action (any action; one that wants the mark sets it again).
+    NextAction,
+    /// Until the module that set it takes it away.
+    Cleared,
+}
+
+/// Effects waiting for the end of the current activation.
+#[derive(Debug, Clone, Default)]
+pub struct Pending {
+    pub damage: u32,
+    pub pilot_check: Option<i32>,
+    pub states: Vec<StateIx>,
+    pub criticals: u32,
+}
+
+/// The whole game state.
+#[derive(Debug, Clone)]
+pub struct Game<'r> {
+    pub rules: &'r Rules,
+    pub board: Board,
+    pub models: Vec<Model>,
+    pub sides: Vec<String>,
+    pub turn: u32,
+    pub active: Option<usize>,
+    /// Non-repeatable actions the active model has used this activation.
+    pub used: Vec<&'static str>,
+    /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
+    /// asks the same question for every weapon.
+    sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,
+    pub damage_dealt: Vec<u32>,
+}
+
+/// What one weapon would do against a target right now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shot {
+    Direct { band: usize, distance: f64 },
+    Indirect { band: usize, distance: f64 },
+    No(String),
+}
+
+impl<'r> Game<'r> {
+    pub fn new(rules: &'r Rules, board: Board, sides: Vec<String>) -> Self {
+        Game {
+            rules,
+            board,
+            models: Vec::new(),
+            damage_dealt: vec![0; sides.len()],
+            sides,
+            turn: 0,
+            active: None,
+            used: Vec::new(),
+            sight_memo: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn add_model(&mut self, card: usize, side: usize, pos: P, facing: f64) -> usize {
+        let c = &self.rules.cards[card];
+        let side_name = self.sides.get(side).cloned().unwrap_or_default();
+        let n = self.models.iter().filter(|u| u.side == side && u.card == card).count();
+        let name =
+            if n == 0 { format!("{} {}", side_name, c.name) } else { format!("{} {} #{}", side_name, c.name, n + 1) };
+        self.models.push(Model {
+            name,
+            side,
+            card,
+            pos,
+            facing,
+            damage: 0,
+            states: Vec::new(),
+            prone: false,
+            lock: None,
+            out_of_ammo: vec![false; c.weapons.len()],
+            ammo_reserve: c.ammo_reserve,
+            crit_combat: 0,
+            crit_ap: 0,
+            ap_set: None,
+            mv_add: 0,
+            mv_factor: 1.0,
+            no_combat: false,
+            zeroed: false,
+            destroyed: false,
+            left_board: false,
+            mission_kill: false,
+            activated: false,
+            activations: 0,
+            pending: Pending::default(),
+            strike_memory: None,
+            marks: Vec::new(),
+        });
+        self.models.len() - 1
+    }
+
+    /// Damage-track column in use.
+    pub fn column(&self, model: usize) -> usize {
+        let me = &self.models[model];
+        (me.damage as usize).min(self.rules.cards[me.card].columns - 1)
+    }
+
+    pub fn card(&self, model: usize) -> &crate::compile::CardDef {
+        &self.rules.cards[self.models[model].card]
+    }
+
+    /// Distance base edge to base edge.
+    pub fn distance(&self, model: usize, other: usize) -> f64 {
+        let (a, b) = (&self.models[model], &self.models[other]);
+        (a.pos.dist(b.pos) - self.card(model).base_radius - self.card(other).base_radius).max(0.0)
+    }
+
+    pub fn enemies(&self, model: usize) -> impl Iterator<Item = usize> + '_ {
+        let side = self.models[model].side;
+        (0..self.models.len()).filter(move |&i| self.models[i].side != side && self.models[i].on_table())
+    }
+
+    pub fn state_blocks(&self, model: usize, f: impl Fn(&crate::compile::StateDef) -> bool) -> bool {
+        self.models[model].states.iter().any(|(s, _)| f(&self.rules.states[*s as usize]))
+    }
+
+    /// Current move value: card column, criticals and states.
+    pub fn move_value(&self, model: usize) -> u32 {
+        let me = &self.models[model];
+        if self.state_blocks(model, |s| s.no_move) {
+            return 0;
+        }
+        let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
+        let states: i32 = me.states.iter().map(|(s, _)| self.rules.states[*s as usize].move_value).sum();
+        (((base + states).max(0) as f64) * me.mv_factor).floor() as u32
+    }
+
+    pub fn can_fight(&self, model: usize) -> bool {
+        let me = &self.models[model];
+        !me.no_combat
+            && !self.state_blocks(model, |s| s.no_combat || s.no_actions && s.duration == StateDuration::Permanent)
+    }
+
+    /// Ground level under a point (hills raise it).
+    pub fn ground(&self, p: P) -> i32 {
+        self.board
+            .areas
+            .iter()
+            .filter(|a| {
+                self.rules.terrains[a.terrain].raises_ground && a.center.dist(p) <= a.radius && a.poly.contains(p)
+            })
+            .map(|a| self.rules.terrains[a.terrain].elevation)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn height(&self, model: usize) -> i32 {
+        let me = &self.models[model];
+        let own = if me.prone {
+            self.rules.proc.prone_height
+        } else {
+            self.rules.proc.model_height[self.card(model).model_type as usize].unwrap_or(0) // checked by compile
+        };
+        own + self.ground(me.pos)
+    }
+
+    /// Line of sight and the best cover that counts between attacker and defender.
+    /// `only_defenders_own`: guided missiles and rockets ignore intervening cover (000 L686).
+    pub fn sight(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+        let key = SightKey {
+            attacker,
+            target,
+            own: only_defenders_own,
+            pa: self.models[attacker].pos,
+            pd: self.models[target].pos,
+            prone: (self.models[attacker].prone, self.models[target].prone),
+            areas: self.board.areas.len(),
+        };
+        if let Some((_, v)) = self.sight_memo.borrow().iter().find(|(k, _)| *k == key) {
+            return *v;
+        }
+        let v = self.sight_uncached(attacker, target, only_defenders_own);
+        let mut memo = self.sight_memo.borrow_mut();
+        if memo.len() >= 8 {
+            memo.remove(0);
+        }
+        memo.push((key, v));
+        v
+    }
+
+    fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+        let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
+        let (ha, hd) = (self.height(attacker), self.height(target));
+        let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
+        let adj = self.rules.proc.adjacent_cover;
+        let mut best = Cover::None;
+        for area in &self.board.areas {
+            let t = &self.rules.terrains[area.terrain];
+            if t.cover == Cover::None || t.raises_ground && t.elevation <= 0 {
+                continue;
+            }
+            // Cheap rejects first: areas far from both ends and from the line between them.
+            if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
+                continue;
+            }
+            // Ground a model stands on raises it; it is no cover for or against that model.
+            if t.raises_ground && (area.poly.contains(pa) || area.poly.contains(pd)) {
+                continue;
+            }
+            let standing_in = area.poly.contains(pd);
+            if only_defenders_own && !standing_in {
+                continue;
+            }
+            if !standing_in && !area.poly.touches_segment(pa, pd) {
+                continue;
+            }
+            // The three ways cover counts (000 L670-676), cheapest first.
+            let counts = standing_in || area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj || {
+                let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+                height >= ha && height >= hd
+            };
+            if counts && cover_rank(t.cover) > cover_rank(best) {
+                best = t.cover;
+            }
+        }
+        (best != Cover::Blocking, best)
+    }
+
+    /// Can mount `weapon` of `attacker` attack `target` now, and how?
+    pub fn shot(&self, attacker: usize, weapon: usize, target: usize, indirect: bool) -> Shot {
+        let me = &self.models[attacker];
+        let card = self.card(attacker);
+        let Some(m) = card.weapons.get(weapon) else { return Shot::No("no such weapon".into()) };
+        if me.out_of_ammo[weapon] {
+            return Shot::No("out of ammo".into());
+        }
+        let Some(aimed) = self.models.get(target) else { return Shot::No("no such model".into()) };
+        if !aimed.on_table() {
+            return Shot::No("target is gone".into());
+        }
+        let tc = self.card(target).model_type;
+        if m.cannot_target.iter().any(|c| match c {
+            TargetClass::Infantry => matches!(tc, ModelType::Infantry | ModelType::PoweredInfantry),
+            TargetClass::Aircraft | TargetClass::AircraftInFlight => tc == ModelType::Aircraft,
+            TargetClass::Structure => tc == ModelType::Structure,
+        }) {
+            return Shot::No("cannot attack that kind of model".into());
+        }
+        if m.requires_target_lock && me.lock != Some(target) {
+            return Shot::No("needs a target-lock".into());
+        }
+        if indirect && !(m.indirect || m.requires_target_lock) {
+            return Shot::No("cannot fire indirectly".into());
+        }
+        if !indirect && m.indirect {
+            return Shot::No("fires only indirectly".into());
+        }
+        let dist = self.distance(attacker, target);
+        if m.min_range > 0.0 && dist <= m.min_range {
+            return Shot::No(format!("inside minimum range {}\"", m.min_range));
+        }
+        let Some(band) = self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier) else {
+            return Shot::No("out of range".into());
+        };
+        if indirect {
+            return Shot::Indirect { band, distance: dist };
+        }
+        if !self.in_arc(attacker, weapon, target) {
+            return Shot::No("outside the weapon's firing arc".into());
+        }
+        let (los, _) = self.sight(attacker, target, m.requires_target_lock);
+        if !los {
+            return Shot::No("no line of sight".into());
+        }
+        Shot::Direct { band, distance: dist }
+    }
+
+    /// Is `target` inside the firing arc of mount `weapon` of `attacker`? Front mounts (F, L, R arms) fire into
+    /// the front arc, B into the rear, T all round; a torso twist widens the front and rear arcs.
+    pub fn in_arc(&self, attacker: usize, weapon: usize, target: usize) -> bool {
+        let card = self.card(attacker);
+        let m = &card.weapons[weapon];
+        if m.mounts.contains(&cav_format::Mount::T)
+            || matches!(card.model_type, ModelType::Infantry | ModelType::PoweredInfantry)
+        {
+            return true;
+        }
+        let p = &self.rules.proc;
+        let twist = p.torso_twist[card.model_type as usize];
+        let bearing = self.models[attacker].pos.bearing(self.models[target].pos);
+        let off = angle_diff(self.models[attacker].facing, bearing).abs();
+        let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
+        let off = if rear { 180.0 - off } else { off };
+        off <= p.arc_half_width + twist + 1e-9
+    }
+
+    pub fn rav(&self, attacker: usize, weapon: usize, target: usize) -> i32 {
+        if self.models[attacker].zeroed {
+            return 0;
+        }
+        let (hard, soft) = self.card(attacker).weapons[weapon].rav[self.column(attacker)];
+        let dc = self.card(target);
+        let v = if dc.soft && !dc.hard { soft } else { hard };
+        v.map_or(-100, i32::from)
+    }
+}
+
+/// What a line-of-sight answer depends on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SightKey {
+    attacker: usize,
+    target: usize,
+    own: bool,
+    pa: P,
+    pd: P,
+    prone: (bool, bool),
+    areas: usize,
+}
+
+pub(super) fn cover_rank(c: Cover) -> u8 {
+    match c {
+        Cover::None => 0,
+        Cover::Light => 1,
+        Cover::Heavy => 2,
+        Cover::Blocking => 3,
+    }
+}
