@@ -1,11 +1,13 @@
-//! Condition ids → the engine's [`Cond`]. The loader's vocabulary pass has already reported
-//! unknown ids (errors) and recognised-but-unimplemented ones (warnings); both compile to
-//! `Cond::Unsupported`, which never holds.
+//! Condition ids → the engine's conditions (`cav_rules::game::conditions`), family members
+//! resolved to the band, state or SA they name. The loader's vocabulary pass has already reported
+//! unknown ids (errors) and recognised-but-unplayed ones (warnings); both compile to
+//! `Cond::NEVER`.
 
 use cav_content::Ruleset;
 use cav_format::DocKind;
 use cav_format::vocab::{self, ConditionWord, FamilyRef};
 use cav_rules::compile::Cond;
+use cav_rules::game::conditions;
 
 /// The ids condition families refer to, by index.
 pub(crate) struct Names {
@@ -24,41 +26,20 @@ impl Names {
     }
 
     pub fn cond(&self, id: &str) -> Cond {
-        let ix = |ids: &[String], rest: &str| ids.iter().position(|x| x == rest);
-        match vocab::condition(id) {
-            Some(ConditionWord::Fixed(c)) if c.status.implemented() => match c.id {
-                "always" => Cond::Always,
-                "point-blank" => Cond::PointBlank,
-                "light-cover" => Cond::LightCover,
-                "heavy-cover" => Cond::HeavyCover,
-                "salvo-fire" => Cond::SalvoFire,
-                "run-n-gun" => Cond::RunNGun,
-                "defensive-fire" => Cond::DefensiveFire,
-                "consecutive-attempt" => Cond::ConsecutiveAttempt,
-                "los-to-strike-point" => Cond::LosToStrikePoint,
-                "primary-roll" => Cond::PrimaryRoll,
-                "target-locked" => Cond::TargetLocked,
-                "quad-cav" => Cond::QuadCav,
-                "close-combat-support" => Cond::CloseCombatSupport,
-                "failed-break" => Cond::FailedBreak,
-                "friends-in-contact" => Cond::FriendsInContact,
-                "enemies-in-contact" => Cond::EnemiesInContact,
-                _ => Cond::Unsupported,
-            },
-            Some(ConditionWord::Family(f, rest)) if f.status.implemented() => {
-                let found = match (f.names, f.prefix) {
-                    (FamilyRef::RangeBand, _) => ix(&self.bands, rest).map(|i| Cond::Band(i as u8)),
-                    (FamilyRef::ModelState, "attacker-") => {
-                        ix(&self.states, rest).map(|i| Cond::AttackerState(i as u16))
-                    }
-                    (FamilyRef::ModelState, _) => ix(&self.states, rest).map(|i| Cond::DefenderState(i as u16)),
-                    (FamilyRef::SpecialAttribute, "sa-") => ix(&self.sas, rest).map(|i| Cond::AttackerSa(i as u16)),
-                    (FamilyRef::SpecialAttribute, _) => ix(&self.sas, rest).map(|i| Cond::DefenderSa(i as u16)),
-                    _ => None,
+        let resolved = match vocab::condition(id) {
+            Some(ConditionWord::Fixed(c)) => conditions::find(c.id).map(|def| Cond { def, arg: 0 }),
+            Some(ConditionWord::Family(f, rest)) => {
+                let ids = match f.names {
+                    FamilyRef::RangeBand => &self.bands,
+                    FamilyRef::ModelState => &self.states,
+                    FamilyRef::SpecialAttribute => &self.sas,
+                    FamilyRef::Upgrade | FamilyRef::ModelTrait | FamilyRef::CriticalResult => return Cond::NEVER,
                 };
-                found.unwrap_or(Cond::Unsupported)
+                let arg = ids.iter().position(|x| x == rest);
+                conditions::find(f.prefix).zip(arg).map(|(def, arg)| Cond { def, arg: arg as u16 })
             }
-            _ => Cond::Unsupported,
-        }
+            None => None,
+        };
+        resolved.unwrap_or(Cond::NEVER)
     }
 }

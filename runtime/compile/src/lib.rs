@@ -173,13 +173,14 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
     let scenarios = scenarios::scenarios(cx, &models);
-    let (action_costs, costs) = procedures::actions(rs);
+    let action_costs = procedures::action_costs(rs);
     let (options, engine_options) = procedures::options(ruleset);
 
     Some(Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
+        standard_odds: standard.odds(),
         standard,
         drift,
         critical_fumble: ruleset.dice.critical_fumble,
@@ -207,11 +208,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         scenarios,
         proc,
         sign,
-        shock_on_hit_only: engine_options.shock_trigger == cav_format::vocab::ShockTrigger::Hit,
-        no_ranged_critical: engine_options.ranged_critical == cav_format::vocab::RangedCritical::NoCritical,
         engine_options,
         options,
         action_costs,
-        costs,
     })
 }

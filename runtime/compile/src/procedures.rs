@@ -6,7 +6,7 @@ use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{ActionCosts, MODEL_TYPES, Proc, TerrainDef, Traits};
+use cav_rules::compile::{MODEL_TYPES, Proc, TerrainDef, Traits};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -66,6 +66,7 @@ pub(crate) fn procedures(
         extra_turn_cost: p.movement.extra_turn_cost,
         minimum_move: p.movement.minimum_move,
         open_ground_cost: p.movement.open_ground_cost,
+        combined_terrain_extra: p.movement.combined_terrain_extra,
         road_cost: p.movement.road_cost,
         road_bonus: p.movement.road_bonus,
         adjacent_cover: p.sight.adjacent_cover,
@@ -96,28 +97,14 @@ pub(crate) fn procedures(
     }
 }
 
-/// AP cost of each action type, by id.
-pub(crate) fn actions(rs: &Ruleset) -> (HashMap<String, u32>, ActionCosts) {
-    let costs: HashMap<String, u32> = rs
-        .of_kind(DocKind::ActionType)
+/// AP cost of each action type, by id (an action the packs give no type costs 1).
+pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
+    rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
             _ => None,
         })
-        .collect();
-    let c = |k: f::ActionKind| costs.get(k.id()).copied().unwrap_or(1);
-    let fixed = ActionCosts {
-        move_: c(f::ActionKind::Move),
-        target_lock: c(f::ActionKind::TargetLock),
-        combat: c(f::ActionKind::Combat),
-        salvo: c(f::ActionKind::SalvoFire),
-        run_n_gun: c(f::ActionKind::RunNGun),
-        close_combat: c(f::ActionKind::CloseCombat),
-        break_: c(f::ActionKind::Break),
-        overwatch: c(f::ActionKind::Overwatch),
-        repair: c(f::ActionKind::Repair),
-    };
-    (costs, fixed)
+        .collect()
 }
 
 /// The chosen reading of every option, and the engine's options typed. (The loader's vocabulary

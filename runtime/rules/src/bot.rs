@@ -13,11 +13,9 @@ pub struct Bot {
     best: HashMap<usize, f64>,
 }
 
-/// Chance that 2d6 + bonus ≥ tp.
-fn chance(tp: i32, bonus: i32) -> f64 {
-    let need = tp - bonus;
-    let ways = (1..=6).flat_map(|a| (1..=6).map(move |b| a + b)).filter(|s| *s >= need).count();
-    ways as f64 / 36.0
+/// Chance that the ruleset's standard roll reaches `tp`.
+fn chance(rules: &crate::Rules, tp: i32) -> f64 {
+    rules.standard_odds.at_least(tp)
 }
 
 impl Bot {
@@ -39,7 +37,7 @@ impl Bot {
                 if let Some(b) = rules.bands.iter().find(|b| d <= m.range * b.multiplier) {
                     let tp = if m.indirect { b.strike_point_tp } else { b.combat_tp };
                     let rav = m.rav[0].0.or(m.rav[0].1).map_or(0, i32::from);
-                    score += chance(tp, 0) * f64::from(rav + 2) * f64::from(m.quantity);
+                    score += chance(rules, tp) * f64::from(rav + 2) * f64::from(m.quantity);
                 }
             }
             if score >= best.0 {
@@ -59,9 +57,10 @@ impl Bot {
                 let m = &card.weapons[*w];
                 let rav = m.rav[g.column(model)].0.or(m.rav[g.column(model)].1).map_or(0, i32::from);
                 let p = match shot {
-                    Shot::Direct { band, .. } => chance(g.rules.bands[*band].combat_tp, 0),
+                    Shot::Direct { band, .. } => chance(g.rules, g.rules.bands[*band].combat_tp),
                     Shot::Indirect { band, .. } => {
-                        chance(g.rules.bands[*band].strike_point_tp, 0).max(0.15) * chance(g.rules.indirect_tp, 0)
+                        chance(g.rules, g.rules.bands[*band].strike_point_tp).max(0.15)
+                            * chance(g.rules, g.rules.indirect_tp)
                     }
                     Shot::No(_) => 0.0,
                 };

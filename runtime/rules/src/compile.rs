@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 
 use cav_format::vocab::EngineOptions;
+
+use crate::game::conditions::Condition;
 use cav_format::{self as f, ModelTrait, ModifierTarget};
 
 use crate::dice::DiceExpr;
@@ -15,36 +17,30 @@ pub type StateIx = u16;
 pub const MODEL_TYPES: usize = 7;
 pub type SaIx = u16;
 
-/// A condition the engine tests when it sums a roll's modifiers. Ids come from the packs
-/// (`condition:` of modifier tables, `when:` of declarative modifiers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cond {
-    Always,
-    PointBlank,
-    LightCover,
-    HeavyCover,
-    SalvoFire,
-    RunNGun,
-    MultipleTargets,
-    DefensiveFire,
-    ConsecutiveAttempt,
-    LosToStrikePoint,
-    /// The attack is in this range band (index into `Rules::bands`).
-    Band(u8),
-    PrimaryRoll,
-    TargetLocked,
-    QuadCav,
-    CloseCombatSupport,
-    FailedBreak,
-    FriendsInContact,
-    EnemiesInContact,
-    AttackerState(StateIx),
-    DefenderState(StateIx),
-    AttackerSa(SaIx),
-    DefenderSa(SaIx),
-    /// A condition this engine does not evaluate yet (full-rules only); it never holds.
-    Unsupported,
+/// A condition as a compiled modifier tests it: the engine's condition (`game::conditions`) and
+/// what a family member names (band, state or SA index; 0 for fixed ids).
+#[derive(Debug, Clone, Copy)]
+pub struct Cond {
+    pub def: &'static Condition,
+    pub arg: u16,
 }
+
+impl Cond {
+    /// A condition the engine does not play (recognised but not implemented): it never holds.
+    pub const NEVER: Cond = Cond { def: &NEVER, arg: 0 };
+
+    /// Whether this is `def` naming `arg`.
+    pub fn is(self, def: &'static Condition, arg: u16) -> bool {
+        std::ptr::eq(self.def, def) && self.arg == arg
+    }
+
+    /// How many times it holds for this roll (0 = not).
+    pub fn times(self, game: &crate::game::Game, s: &crate::game::engine::Situation) -> i32 {
+        (self.def.test)(game, s, self.arg)
+    }
+}
+
+static NEVER: Condition = Condition { id: "", test: |_, _, _| 0 };
 
 /// One compiled situation modifier.
 #[derive(Debug, Clone)]
@@ -257,6 +253,8 @@ pub struct Proc {
     pub torso_twist: [f64; MODEL_TYPES],
     /// MV per inch over open ground, along a road, and the MV a road move adds.
     pub open_ground_cost: u32,
+    /// MV per inch added for each further type of combined terrain.
+    pub combined_terrain_extra: u32,
     pub road_cost: u32,
     pub road_bonus: u32,
     /// RAV an NA weapon counts as (low enough never to hurt).
@@ -292,6 +290,8 @@ pub struct Rules {
     pub name: String,
     pub action_points: u32,
     pub standard: DiceExpr,
+    /// The exact odds of the standard roll (controllers weigh their options with them).
+    pub standard_odds: crate::dice::Odds,
     pub drift: DiceExpr,
     pub critical_fumble: u32,
     pub critical_success: u32,
@@ -323,14 +323,8 @@ pub struct Rules {
     pub options: HashMap<String, String>,
     /// The options the engine reads, typed.
     pub engine_options: EngineOptions,
-    /// Shock tests only models it hits (`shock-trigger: hit`).
-    pub shock_on_hit_only: bool,
-    /// Ranged hits never roll criticals (`ranged-critical: no-critical`).
-    pub no_ranged_critical: bool,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
-    /// The costs the engine asks for on every action, looked up once.
-    pub costs: ActionCosts,
 }
 
 /// A set of model traits.
@@ -344,20 +338,6 @@ impl Traits {
     pub fn has(self, t: ModelTrait) -> bool {
         self.0 & (1 << (t as u32)) != 0
     }
-}
-
-/// AP costs of the actions the engine knows (missing action types cost 1).
-#[derive(Debug, Clone, Default)]
-pub struct ActionCosts {
-    pub move_: u32,
-    pub target_lock: u32,
-    pub combat: u32,
-    pub salvo: u32,
-    pub run_n_gun: u32,
-    pub close_combat: u32,
-    pub break_: u32,
-    pub overwatch: u32,
-    pub repair: u32,
 }
 
 impl Rules {

@@ -9,9 +9,10 @@
 //!   of an activation).
 
 // A prelude for the procedure modules (`use super::*`).
-use cav_format::{Cover, HookPoint, ModelType, ModifierScale, ModifierTarget, RollKind, StateDuration};
+use cav_format::vocab::{RangedCritical, ShockTrigger};
+use cav_format::{Cover, HookPoint, ModelTrait, ModifierScale, ModifierTarget, RollKind, StateDuration};
 
-use crate::compile::{Cond, Cost, Mod, Rules, StateIx};
+use crate::compile::{Cost, Mod, Rules, StateIx};
 use crate::dice::{Dice, DiceExpr};
 use crate::event::{Event, ModApplied, Roll, Sink};
 use crate::geom::{P, Polygon, angle_diff};
@@ -26,6 +27,7 @@ macro_rules! emit {
 }
 
 pub mod actions;
+pub mod conditions;
 pub mod engine;
 pub mod state;
 // The procedures the actions share, by part of the turn (after `emit!`, which they use).

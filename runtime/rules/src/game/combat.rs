@@ -47,10 +47,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
         self.hook_with(HookPoint::CombatTp, attacker, Some(target), Some(weapon), &mut mods)?;
-        if defensive {
-            mods.retain(|m| m.value <= 0); // defensive fire takes no bonuses (000 L819)
+        if defensive && r.proc.defensive_fire_drops_bonuses {
+            mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(2) as u32;
+        // A critical success can never need less than a roll above a critical fumble.
+        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;
         let out = self.roll(attacker, "combat", r.standard, mods, Some(tp), Some(crit_at), false);
         self.state_test(attacker, weapon, target)?;
@@ -67,7 +68,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Shock and the like: the targeted model tests against the rating or gains a state.
     pub(crate) fn state_test(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
         let Some((tp, state)) = self.cardr(attacker).weapons[weapon].state_test else { return Ok(()) };
-        if self.rules().shock_on_hit_only {
+        if self.rules().engine_options.shock_trigger == ShockTrigger::Hit {
             return Ok(());
         }
         if self.rules().states[state as usize].immune.contains(&self.cardr(target).model_type) {
@@ -130,7 +131,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let Some(row) = r.damage.row(mos).cloned() else { return Ok(()) };
         let mut factor = 1;
-        if matches!(self.cardr(target).model_type, ModelType::Infantry | ModelType::PoweredInfantry) {
+        if r.has_trait(self.cardr(target).model_type, ModelTrait::Infantry) {
             let open = self
                 .game
                 .board
@@ -157,7 +158,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
         }
         p.states.extend(row.states.iter().copied());
-        if row.critical && !r.no_ranged_critical {
+        if row.critical && r.engine_options.ranged_critical == RangedCritical::Critical {
             p.criticals += 1;
         }
         Ok(())

@@ -65,7 +65,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         if let Some(pc) = p.pilot_check
-            && matches!(self.cardr(model).model_type, ModelType::Cav | ModelType::QuadCav)
+            && self.rules().has_trait(self.cardr(model).model_type, ModelTrait::PilotChecks)
         {
             self.pilot_check(model, pc)?;
         }
@@ -95,9 +95,9 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn destroy(&mut self, model: usize) {
         let me = &mut self.game.models[model];
         me.destroyed = true;
-        let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(0.5));
+        let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(self.rules().proc.wreck_minimum_radius));
         emit!(self, Event::Destroyed { model });
-        if !matches!(self.cardr(model).model_type, ModelType::Infantry | ModelType::PoweredInfantry) {
+        if self.rules().has_trait(self.cardr(model).model_type, ModelTrait::LeavesWreck) {
             let wreck = self.rules().proc.wreck_terrain;
             self.game.board.areas.push(Area {
                 terrain: wreck,

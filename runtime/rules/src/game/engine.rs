@@ -53,21 +53,21 @@ pub struct GameEnd {
 
 /// Per-roll facts conditions are tested against.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Situation {
-    pub(crate) attacker: usize,
-    pub(crate) defender: Option<usize>,
-    pub(crate) weapon: Option<usize>,
-    pub(crate) band: Option<usize>,
-    pub(crate) distance: f64,
-    pub(crate) cover: Option<Cover>,
-    pub(crate) primary: bool,
-    pub(crate) salvo_extra: i32,
-    pub(crate) attempts: i32,
-    pub(crate) los_to_point: bool,
-    pub(crate) supporters: i32,
-    pub(crate) failed_break: bool,
-    pub(crate) defensive: bool,
-    pub(crate) weapons_fired: i32,
+pub struct Situation {
+    pub attacker: usize,
+    pub defender: Option<usize>,
+    pub weapon: Option<usize>,
+    pub band: Option<usize>,
+    pub distance: f64,
+    pub cover: Option<Cover>,
+    pub primary: bool,
+    pub salvo_extra: i32,
+    pub attempts: i32,
+    pub los_to_point: bool,
+    pub supporters: i32,
+    pub failed_break: bool,
+    pub defensive: bool,
+    pub weapons_fired: i32,
 }
 
 /// Runs games: owns the dice, the log, the hooks and the controller for one game.
@@ -310,11 +310,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut out = Vec::new();
         let a = s.attacker;
         for m in table {
-            let times = match self.cond_times(m.cond, s) {
+            let times = match m.cond.times(g, s) {
                 0 => continue,
                 t => t,
             };
-            if m.also.iter().any(|c| self.cond_times(*c, s) == 0) {
+            if m.also.iter().any(|c| c.times(g, s) == 0) {
                 continue;
             }
             let mut v = match m.scale {
@@ -336,7 +336,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         for (sa, rating) in card.sas.iter().chain(weapon_sas) {
             let def = &r.sas[*sa as usize];
             for e in def.effects.iter().filter(|e| e.target == target) {
-                if e.when.iter().all(|c| self.cond_times(*c, s) > 0) {
+                if e.when.iter().all(|c| c.times(g, s) > 0) {
                     let v = if e.per_rating { e.value * rating } else { e.value } * r.sign;
                     out.push(ModApplied { source: name(&def.name), value: v });
                 }
@@ -344,11 +344,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // States: a table row naming the state takes precedence over its generic modifier.
         let named = |st: StateIx, attacker_side: bool| {
-            table.iter().any(|m| match m.cond {
-                Cond::AttackerState(x) => attacker_side && x == st,
-                Cond::DefenderState(x) => !attacker_side && x == st,
-                _ => false,
-            })
+            let def = if attacker_side { &conditions::ATTACKER_STATE } else { &conditions::DEFENDER_STATE };
+            table.iter().any(|m| m.cond.is(def, st))
         };
         if own {
             for (st, _) in &g.models[a].states {
@@ -373,42 +370,6 @@ impl<'a, 'r> Engine<'a, 'r> {
             out.push(ModApplied { source: name("critical damage"), value: g.models[a].crit_combat });
         }
         out
-    }
-
-    /// How many times a condition holds (0 = not; the SA rating for SA conditions).
-    fn cond_times(&self, c: Cond, s: &Situation) -> i32 {
-        let g = &self.game;
-        let a = &g.models[s.attacker];
-        let b = |x: bool| i32::from(x);
-        match c {
-            Cond::Always => 1,
-            Cond::PointBlank => b(self.rules().point_blank.is_some_and(|pb| s.distance <= pb) && s.defender.is_some()),
-            Cond::LightCover => b(s.cover == Some(Cover::Light)),
-            Cond::HeavyCover => b(s.cover == Some(Cover::Heavy)),
-            Cond::SalvoFire => b(s.salvo_extra > 0),
-            Cond::ConsecutiveAttempt => b(s.attempts > 0),
-            Cond::LosToStrikePoint => b(s.los_to_point),
-            Cond::Band(i) => b(s.band == Some(usize::from(i))),
-            Cond::PrimaryRoll => b(s.primary),
-            Cond::TargetLocked => b(s.defender.is_some() && a.lock == s.defender),
-            Cond::QuadCav => b(g.card(s.attacker).model_type == ModelType::QuadCav),
-            Cond::AttackerState(st) => b(a.has_state(st)),
-            Cond::DefenderState(st) => b(s.defender.is_some_and(|d| g.models[d].has_state(st))),
-            Cond::AttackerSa(sa) => {
-                let card = g.card(s.attacker);
-                let weapon_sas = s.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
-                card.sas.iter().chain(weapon_sas).find(|(x, _)| *x == sa).map_or(0, |(_, r)| (*r).max(1))
-            }
-            Cond::DefenderSa(sa) => {
-                s.defender.map_or(0, |d| g.card(d).sas.iter().find(|(x, _)| *x == sa).map_or(0, |(_, r)| (*r).max(1)))
-            }
-            Cond::RunNGun => b(s.weapons_fired > 0),
-            Cond::DefensiveFire => b(s.defensive),
-            Cond::CloseCombatSupport => s.supporters,
-            Cond::FailedBreak => b(s.failed_break),
-            Cond::FriendsInContact | Cond::EnemiesInContact => 0, // wired with the break action
-            Cond::MultipleTargets | Cond::Unsupported => 0,
-        }
     }
 
     /// Roll `expr`, add modifiers, compare with a target point.

@@ -9,6 +9,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let g = &self.game;
         let radius = g.card(model).base_radius;
         let mc = g.card(model).move_class;
+        let p = &g.rules.proc;
         let (mut highest, mut count) = (0u32, 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
@@ -22,14 +23,15 @@ impl<'a, 'r> Engine<'a, 'r> {
             if a.poly.distance(mid) <= radius {
                 let c = match t.costs[mc] {
                     Cost::PerInch(c) => c,
-                    Cost::RoadBonus | Cost::No => 1,
+                    Cost::RoadBonus => p.road_cost,
+                    Cost::No => p.open_ground_cost, // not under the base's end: passing its edge
                 };
                 highest = highest.max(c);
                 count += 1;
             }
         }
-        // Combined terrain: the highest cost plus 1 for each further type.
-        let per_inch = if count == 0 { 1 } else { highest + count - 1 };
+        // Combined terrain: the highest cost plus the ruleset's extra for each further type.
+        let per_inch = if count == 0 { p.open_ground_cost } else { highest + (count - 1) * p.combined_terrain_extra };
         let ground = g.ground(next);
         let climb = g
             .board
@@ -107,7 +109,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mc = g.card(model).move_class;
         let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
             Cost::PerInch(c) => Some((c, false)),
-            Cost::RoadBonus => Some((1, true)),
+            Cost::RoadBonus => Some((p.road_cost, true)),
             Cost::No => None,
         };
         let on_road = |p: P| {
@@ -126,7 +128,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             .map(|k| on_road(from + dir.scale((k as f64 + 0.5) * step).scale(1.0)))
             .collect::<Option<Vec<_>>>();
         let road = road.filter(|_| total > 0.0).and_then(|r| r.first().copied());
-        let road_bonus = u32::from(road.is_some_and(|(_, bonus)| bonus));
+        let road_bonus = if road.is_some_and(|(_, bonus)| bonus) { p.road_bonus } else { 0 };
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
         let retreating = me.mission_kill;

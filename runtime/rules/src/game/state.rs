@@ -1,7 +1,7 @@
 //! The game state and the questions asked of it: the board, the models on it, distances, line of
 //! sight, arcs and what a weapon could do now. Read-only queries only; the engine changes the state.
 
-use cav_format::{Cover, ModelType, StateDuration, TargetClass};
+use cav_format::{Cover, ModelTrait, StateDuration, TargetClass};
 
 use crate::compile::{Rules, StateIx};
 use crate::geom::{P, Polygon, angle_diff};
@@ -323,9 +323,9 @@ impl<'r> Game<'r> {
         }
         let tc = self.card(target).model_type;
         if m.cannot_target.iter().any(|c| match c {
-            TargetClass::Infantry => matches!(tc, ModelType::Infantry | ModelType::PoweredInfantry),
-            TargetClass::Aircraft | TargetClass::AircraftInFlight => tc == ModelType::Aircraft,
-            TargetClass::Structure => tc == ModelType::Structure,
+            TargetClass::Infantry => self.rules.has_trait(tc, ModelTrait::Infantry),
+            TargetClass::Aircraft | TargetClass::AircraftInFlight => self.rules.has_trait(tc, ModelTrait::Aircraft),
+            TargetClass::Structure => self.rules.has_trait(tc, ModelTrait::Structure),
         }) {
             return Shot::No("cannot attack that kind of model".into());
         }
@@ -363,9 +363,7 @@ impl<'r> Game<'r> {
     pub fn in_arc(&self, attacker: usize, weapon: usize, target: usize) -> bool {
         let card = self.card(attacker);
         let m = &card.weapons[weapon];
-        if m.mounts.contains(&cav_format::Mount::T)
-            || matches!(card.model_type, ModelType::Infantry | ModelType::PoweredInfantry)
-        {
+        if m.mounts.contains(&cav_format::Mount::T) || self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) {
             return true;
         }
         let p = &self.rules.proc;
@@ -384,7 +382,7 @@ impl<'r> Game<'r> {
         let (hard, soft) = self.card(attacker).weapons[weapon].rav[self.column(attacker)];
         let dc = self.card(target);
         let v = if dc.soft && !dc.hard { soft } else { hard };
-        v.map_or(-100, i32::from)
+        v.map_or(self.rules.proc.na_rav, i32::from)
     }
 }
 

@@ -46,7 +46,7 @@ impl Action {
 }
 
 impl Engine<'_, '_> {
-    /// Break: a 10+ roll with the CCV, +1 per friend and −1 per enemy still in contact; success
+    /// Break: a roll with the CCV and the break table (models still in contact); success
     /// moves the model away with part of its MV, failure leaves it in place (−1 in close combat).
     pub(crate) fn break_away(&mut self, model: usize, to: P, ctrl: &mut dyn Controller) -> Result<(), ActionError> {
         let r = self.rules();
@@ -59,21 +59,15 @@ impl Engine<'_, '_> {
             .filter(|&i| i != model && self.game.models[i].on_table() && self.game.distance(i, model) <= contact)
             .collect();
         let enemies: Vec<usize> = touching.iter().copied().filter(|&i| self.game.models[i].side != side).collect();
-        let friends = touching.len() - enemies.len();
         let ccv = enemies.first().map_or(0, |&e| {
             let (h, s) = self.cardr(model).ccv[self.game.column(model)];
             let ec = self.cardr(e);
             (if ec.soft && !ec.hard { s } else { h }).map_or(0, i32::from)
         });
         let s = Situation { attacker: model, ..Situation::default() };
-        let mut mods = self.modifiers(&[], ModifierTarget::CombatRoll, &s, true);
+        // The break table: models still in contact (`friends-in-contact`, `enemies-in-contact`).
+        let mut mods = self.modifiers(&r.break_mods, ModifierTarget::CombatRoll, &s, true);
         mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv });
-        if friends > 0 {
-            mods.push(ModApplied { source: "friendly models in contact".into(), value: friends as i32 });
-        }
-        if !enemies.is_empty() {
-            mods.push(ModApplied { source: "enemy models in contact".into(), value: -(enemies.len() as i32) });
-        }
         let out = self.roll(model, "break", r.standard, mods, Some(tp), None, self.ten_plus(RollKind::BreakRoll));
         if !out.success {
             self.game.models[model].mark(&FAILED_BREAK);
@@ -81,7 +75,7 @@ impl Engine<'_, '_> {
         }
         self.game.models[model].unmark(&ENGAGED);
         let budget = (f64::from(self.game.move_value(model)) * r.proc.break_move_factor).floor() as u32;
-        self.do_move(model, to, Some(budget.max(1)), ctrl).map_err(ActionError::Illegal)?;
+        self.do_move(model, to, Some(budget.max(r.proc.break_minimum_move)), ctrl).map_err(ActionError::Illegal)?;
         // Enemies left alone are no longer held either.
         for e in enemies {
             let still = (0..self.game.models.len()).any(|i| {

@@ -61,7 +61,7 @@ impl Engine<'_, '_> {
         if out.fumble {
             self.game.models[model].pending.damage += r.proc.repair_fumble_damage;
         } else if out.success {
-            let want = if out.crit { r.proc.repair_critical } else { 1 };
+            let want = if out.crit { r.proc.repair_critical } else { r.proc.repair_restores };
             let me = &mut self.game.models[model];
             let can = me.damage.saturating_sub(lingering);
             let points = want.min(can);

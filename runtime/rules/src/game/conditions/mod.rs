@@ -1,0 +1,120 @@
+//! The conditions the engine tests when it sums a roll's modifiers: one file per condition id
+//! (or family) of the vocabulary (`cav_format::vocab`), listed once in [`ALL`]. A condition says
+//! how many times it holds for a roll: 0 = not, 1 = once, more for conditions that count
+//! (supporters, models in contact, an SA's rating).
+//!
+//! To add a condition: its vocabulary entry in `runtime/format/src/vocab.rs`, one file here and
+//! its line in `ALL`. A test checks that the two lists agree.
+
+use cav_format::{Cover, ModelTrait};
+
+use super::engine::Situation;
+use super::state::Game;
+
+/// One condition: its id (a family's prefix, e.g. `band-`, for families) and its test. `arg`
+/// is what a family member names (a band, state or SA index), resolved when the rules compile.
+pub struct Condition {
+    pub id: &'static str,
+    pub test: fn(&Game, &Situation, u16) -> i32,
+}
+
+impl std::fmt::Debug for Condition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Condition({})", self.id)
+    }
+}
+
+mod always;
+mod attacker_sa;
+mod attacker_state;
+mod band;
+mod close_combat_support;
+mod consecutive_attempt;
+mod defender_sa;
+mod defender_state;
+mod defensive_fire;
+mod enemies_in_contact;
+mod failed_break;
+mod friends_in_contact;
+mod heavy_cover;
+mod light_cover;
+mod los_to_strike_point;
+mod point_blank;
+mod primary_roll;
+mod quad_cav;
+mod run_n_gun;
+mod salvo_fire;
+mod target_locked;
+
+pub use attacker_state::ATTACKER_STATE;
+pub use defender_state::DEFENDER_STATE;
+
+/// Every condition the engine implements.
+pub static ALL: &[&Condition] = &[
+    &always::ALWAYS,
+    &point_blank::POINT_BLANK,
+    &light_cover::LIGHT_COVER,
+    &heavy_cover::HEAVY_COVER,
+    &salvo_fire::SALVO_FIRE,
+    &run_n_gun::RUN_N_GUN,
+    &defensive_fire::DEFENSIVE_FIRE,
+    &consecutive_attempt::CONSECUTIVE_ATTEMPT,
+    &los_to_strike_point::LOS_TO_STRIKE_POINT,
+    &primary_roll::PRIMARY_ROLL,
+    &target_locked::TARGET_LOCKED,
+    &quad_cav::QUAD_CAV,
+    &close_combat_support::CLOSE_COMBAT_SUPPORT,
+    &failed_break::FAILED_BREAK,
+    &friends_in_contact::FRIENDS_IN_CONTACT,
+    &enemies_in_contact::ENEMIES_IN_CONTACT,
+    &band::BAND,
+    &attacker_state::ATTACKER_STATE,
+    &defender_state::DEFENDER_STATE,
+    &attacker_sa::ATTACKER_SA,
+    &defender_sa::DEFENDER_SA,
+];
+
+/// The condition with this id (a fixed id, or a family's prefix).
+pub fn find(id: &str) -> Option<&'static Condition> {
+    ALL.iter().copied().find(|c| c.id == id)
+}
+
+fn holds(x: bool) -> i32 {
+    i32::from(x)
+}
+
+/// The rating of SA `arg` among `sas` (at least 1 when present), 0 when absent.
+fn rating<'s>(mut sas: impl Iterator<Item = &'s (u16, i32)>, arg: u16) -> i32 {
+    sas.find(|(x, _)| *x == arg).map_or(0, |(_, r)| (*r).max(1))
+}
+
+/// Models on the table in base contact with `model`: its friends or its enemies.
+fn in_contact(g: &Game, model: usize, friends: bool) -> i32 {
+    let side = g.models[model].side;
+    let contact = g.rules.proc.contact_distance;
+    (0..g.models.len())
+        .filter(|&i| i != model && g.models[i].on_table() && (g.models[i].side == side) == friends)
+        .filter(|&i| g.distance(i, model) <= contact)
+        .count() as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use cav_format::vocab::{self, CONDITION_FAMILIES, CONDITIONS};
+
+    /// The vocabulary and the implementation agree: every id declared implemented has a
+    /// condition here, and every condition here is declared implemented.
+    #[test]
+    fn implemented_conditions_are_the_declared_ones() {
+        let mut declared: Vec<&str> = CONDITIONS.iter().filter(|c| c.status.implemented()).map(|c| c.id).collect();
+        declared.extend(CONDITION_FAMILIES.iter().filter(|f| f.status.implemented()).map(|f| f.prefix));
+        let mut here: Vec<&str> = super::ALL.iter().map(|c| c.id).collect();
+        declared.sort();
+        here.sort();
+        assert_eq!(declared, here);
+        for c in super::ALL {
+            let word = vocab::condition(c.id).or_else(|| vocab::condition(&format!("{}x", c.id)));
+            assert!(word.is_some(), "{} is not in the vocabulary", c.id);
+        }
+    }
+}
