@@ -240,6 +240,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.models[model].lock = None; // a target-lock lasts until the model's next activation
         let me = &self.game.models[model];
         let base = me.ap_set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
+        let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
         let mut ap = if self.game.state_blocks(model, |s| s.no_actions) { 0 } else { base.max(0) as u32 };
         emit!(self, Event::Activation { model, ap });
         self.hook(HookPoint::Activation, model, &mut Vec::new())?;

@@ -39,6 +39,9 @@ pub struct Model {
     pub crit_combat: i32,
     pub crit_ap: i32,
     pub ap_set: Option<u32>,
+    /// Action points spent ahead of the model's next activation (reactions such as defensive
+    /// fire that cost AP), taken off when it activates.
+    pub ap_owed: u32,
     pub mv_add: i32,
     pub mv_factor: f64,
     pub no_combat: bool,
@@ -166,6 +169,7 @@ impl<'r> Game<'r> {
             crit_combat: 0,
             crit_ap: 0,
             ap_set: None,
+            ap_owed: 0,
             mv_add: 0,
             mv_factor: 1.0,
             no_combat: false,

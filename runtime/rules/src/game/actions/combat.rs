@@ -3,6 +3,7 @@
 //! it activated. The attack procedures (rolls, hits, strike points, areas) are `game/combat.rs`.
 
 use cav_format::HookPoint;
+use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
@@ -143,6 +144,9 @@ impl Engine<'_, '_> {
         }
         let weapons = ctrl.defensive_fire(&self.game, defender, attacker)?;
         self.game.models[defender].mark(&FIRED_OUT_OF_TURN);
+        // Paid from the defender's coming activation (free where the ruleset's cost is 0).
+        let cost = self.rules().action_costs.get(ActionWord::DefensiveFire.id()).copied().unwrap_or(0);
+        self.game.models[defender].ap_owed += cost;
         emit!(self, Event::DefensiveFire { model: defender, target: attacker });
         Some(weapons)
     }
