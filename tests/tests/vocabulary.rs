@@ -121,12 +121,14 @@ fn warnings_say_what_does_not_happen_and_deny_turns_them_into_failures() {
 }
 
 #[test]
-fn an_unknown_family_member_and_an_unplayed_word() {
+fn an_unknown_family_member_an_unknown_test_action_and_an_unplayed_word() {
     let tmp = copy_project();
     let table = tmp.path().join("content/cav-quickstart/tables/modifiers.yaml");
     let line = edit(&table, "condition: defender-knockdown", "condition: defender-knockdwn");
     let sa = tmp.path().join("content/cav-quickstart/special-attributes/quickstart-sas.yaml");
     edit(&sa, "when: [band-long, primary-roll]", "when: [band-long, primary-roll, back-arc]");
+    let tests = tmp.path().join("content/cav-quickstart/tests/combat.yaml");
+    let step = edit(&tests, "do: fire,", "do: fier,");
     let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -135,6 +137,8 @@ fn an_unknown_family_member_and_an_unplayed_word() {
     assert_eq!(unknown["line"], line as u64);
     assert_eq!(unknown["hint"], "did you mean `defender-knockdown`?");
     assert!(unknown["message"].as_str().unwrap().contains("model state `knockdwn` does not exist"));
+    let action = diags.iter().find(|d| d["code"] == "unknown-action").expect("unknown-action");
+    assert_eq!((action["line"].as_u64(), action["hint"].as_str()), (Some(step as u64), Some("did you mean `fire`?")));
     assert!(
         diags.iter().any(|d| d["severity"] == "warning"
             && d["message"].as_str().unwrap().starts_with("condition `back-arc` is recognised but not implemented")

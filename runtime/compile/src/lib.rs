@@ -7,8 +7,8 @@
 //!
 //! One module per part of the ruleset: `tables` (range bands, modifier and lookup tables),
 //! `catalog` (model states, special attributes, terrain), `procedures` (the typed procedure
-//! sections, model types, actions, options), `cards` (models as the engine plays them) and
-//! `scenarios`. Words of the vocabulary (condition ids and the like) are checked by the loader's
+//! sections, model types, actions, options), `cards` (models as the engine plays them),
+//! `scenarios` and `tests` (what scenario tests name must exist). Words of the vocabulary (condition ids and the like) are checked by the loader's
 //! vocabulary pass; here they are only resolved.
 
 mod cards;
@@ -17,6 +17,7 @@ mod conditions;
 mod procedures;
 mod scenarios;
 mod tables;
+mod tests;
 
 use cav_content::Ruleset;
 use cav_content::diag::Diagnostic;
@@ -175,6 +176,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let scenarios = scenarios::scenarios(cx, &models);
     let action_costs = procedures::action_costs(rs);
     let (options, engine_options) = procedures::options(ruleset);
+    tests::check(cx);
 
     Some(Rules {
         id: ruleset.id.0.clone(),

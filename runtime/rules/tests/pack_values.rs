@@ -126,3 +126,16 @@ fn the_break_roll_reads_the_break_table() {
     rules.break_mods.iter_mut().for_each(|m| m.value *= 2);
     assert_eq!(roll_mods(&run_test(&rules, &t), 0, "break"), vec![3, -4]);
 }
+
+/// `cav validate` refuses a scenario test naming a model that does not exist; the runner still
+/// refuses it with a clear error when handed one directly.
+#[test]
+fn the_runner_refuses_an_unknown_model() {
+    let loaded = load();
+    let mut t = test_doc(&loaded, "qs-bad-off-board");
+    t.models[0].model = "dictator-c".into();
+    t.expect.error = None;
+    let out = run_test(&quickstart(&loaded), &t);
+    assert!(!out.passed());
+    assert!(out.failures.iter().any(|f| f.contains("unknown model `dictator-c`")), "{:?}", out.failures);
+}
