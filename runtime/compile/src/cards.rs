@@ -115,7 +115,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
     }
     // Unknown move classes are dangling references the loader reported.
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
-    let base = m.base_size.or(proc.base_size[m.model_type as usize]).unwrap_or(0.0);
+    let base = m.base_size.or(proc.model_types[m.model_type as usize].map(|t| t.base_size)).unwrap_or(0.0);
     CardDef {
         id: id.to_owned(),
         name: m.name.clone(),

@@ -6,7 +6,7 @@ use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{MODEL_TYPES, Proc, TerrainDef, Traits};
+use cav_rules::compile::{Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Proc, Rolls, TerrainDef, Traits};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -40,60 +40,57 @@ pub(crate) fn procedures(
     let defensive_fire_max_band = p.defensive_fire.as_ref().and_then(|d| {
         cx.index_of(e, "/procedures/defensive_fire/max_band", d.max_band.as_str(), band_ids, "range band")
     });
-    let mut model_height = [None; MODEL_TYPES];
-    let mut base_size = [None; MODEL_TYPES];
-    let mut torso_twist = [0.0; MODEL_TYPES];
-    let mut model_traits = [None; MODEL_TYPES];
+    let mut model_types = [None; MODEL_TYPES];
     for (ty, m) in &ruleset.model_types {
-        let i = *ty as usize;
-        model_height[i] = Some(m.height);
-        base_size[i] = Some(m.base_size);
-        torso_twist[i] = m.torso_twist;
-        model_traits[i] = Some(Traits::of(&m.traits));
+        model_types[*ty as usize] = Some(ModelTypeDef {
+            traits: Traits::of(&m.traits),
+            height: m.height,
+            base_size: m.base_size,
+            torso_twist: m.torso_twist,
+        });
     }
+    let mv = &p.movement;
     Proc {
-        pilot_check_tp: p.damage.pilot_check_tp.map(|v| v as i32),
-        ten_plus_natural: p.rolls.ten_plus_natural,
-        ten_plus_rolls: p.rolls.ten_plus_rolls.clone(),
-        repair_tp: p.repair.target_point as i32,
-        lingering_damage: p.repair.lingering_damage,
-        repair_critical: p.repair.critical_restores,
-        repair_fumble_damage: p.repair.fumble_damage,
-        repair_restores: p.repair.restores,
-        pilot_fumble_damage: p.damage.pilot_fumble_damage,
-        pilot_fail_state,
-        free_turn_degrees: p.movement.free_turn_degrees,
-        extra_turn_cost: p.movement.extra_turn_cost,
-        minimum_move: p.movement.minimum_move,
-        open_ground_cost: p.movement.open_ground_cost,
-        combined_terrain_extra: p.movement.combined_terrain_extra,
-        road_cost: p.movement.road_cost,
-        road_bonus: p.movement.road_bonus,
-        adjacent_cover: p.sight.adjacent_cover,
-        model_height,
-        base_size,
-        prone_height: p.sight.prone_height,
-        prone_state,
-        out_of_ammo_die,
-        na_rav: p.rolls.na_rav,
-        terrain_feature_size: p.setup.terrain_feature_size,
-        wreck_terrain,
-        wreck_minimum_radius: p.damage.wreck_minimum_radius,
-        arc_half_width: p.sight.arc_half_width,
-        torso_twist,
-        model_traits,
-        run_n_gun: p.run_n_gun.as_ref().map(|r| (r.mv_penalty, r.low_mv, r.low_mv_penalty)),
-        defensive_fire_max_band,
-        defensive_fire_drops_bonuses: p.defensive_fire.as_ref().is_some_and(|d| d.drops_bonuses),
-        close_combat_max_attackers: p.close_combat.max_attackers,
-        break_tp: p.break_away.as_ref().map(|b| b.target_point as i32),
-        break_move_factor: p.break_away.as_ref().map_or(0.0, |b| b.move_factor),
-        break_minimum_move: p.break_away.as_ref().map_or(0, |b| b.minimum_move),
-        overwatch_refire_cost: p.overwatch.as_ref().map(|o| o.refire_cost),
-        contact_distance: p.movement.contact_distance,
-        reverse_open: p.movement.reverse_open_cost,
-        reverse_cost,
-        reverse_other: p.movement.reverse_cost_other,
+        rolls: Rolls {
+            ten_plus_natural: p.rolls.ten_plus_natural,
+            ten_plus_rolls: p.rolls.ten_plus_rolls.clone(),
+            out_of_ammo_die,
+            na_rav: p.rolls.na_rav,
+        },
+        movement: Movement {
+            free_turn_degrees: mv.free_turn_degrees,
+            extra_turn_cost: mv.extra_turn_cost,
+            minimum_move: mv.minimum_move,
+            open_ground_cost: mv.open_ground_cost,
+            combined_terrain_extra: mv.combined_terrain_extra,
+            road_cost: mv.road_cost,
+            road_bonus: mv.road_bonus,
+            reverse_open: mv.reverse_open_cost,
+            reverse_cost,
+            reverse_other: mv.reverse_cost_other,
+            contact_distance: mv.contact_distance,
+        },
+        sight: p.sight.clone(),
+        damage: Damage {
+            pilot_check_tp: p.damage.pilot_check_tp.map(|v| v as i32),
+            pilot_fumble_damage: p.damage.pilot_fumble_damage,
+            pilot_fail_state,
+            prone_state,
+            wreck_terrain,
+            wreck_minimum_radius: p.damage.wreck_minimum_radius,
+        },
+        repair: p.repair.clone(),
+        setup: p.setup.clone(),
+        run_n_gun: p.run_n_gun.clone(),
+        defensive_fire: p
+            .defensive_fire
+            .as_ref()
+            .zip(defensive_fire_max_band)
+            .map(|(d, max_band)| DefensiveFire { max_band, drops_bonuses: d.drops_bonuses }),
+        overwatch: p.overwatch.clone(),
+        close_combat: p.close_combat.clone(),
+        break_away: p.break_away.clone(),
+        model_types,
     }
 }
 

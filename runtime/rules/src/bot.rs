@@ -224,7 +224,7 @@ impl Controller for Bot {
         // Repair when nothing can be hit from here and the model is worth fixing.
         let card = g.card(model);
         let repairable =
-            me.damage > g.rules.proc.lingering_damage && card.dc[g.column(model)].is_some_and(|dc| dc >= 1);
+            me.damage > g.rules.proc.repair.lingering_damage && card.dc[g.column(model)].is_some_and(|dc| dc >= 1);
         if fire.is_none() && repairable && ap == 1 && !g.used.contains(&"repair") {
             return Action::repair();
         }

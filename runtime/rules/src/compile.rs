@@ -223,64 +223,85 @@ pub struct ScenarioDef {
     pub terrain_features: Option<DiceExpr>,
 }
 
-/// Numbers of the procedures, all present (the compiler refuses a ruleset that lacks one).
+/// The numbers of the procedures, one typed section per part of the rules as the ruleset pack
+/// gives them (`procedures:` of the ruleset document), ids resolved to indices. A section that
+/// is `None` is a rule the ruleset does not have.
 #[derive(Debug, Clone)]
 pub struct Proc {
-    pub pilot_check_tp: Option<i32>,
+    pub rolls: Rolls,
+    pub movement: Movement,
+    pub sight: f::SightRules,
+    pub damage: Damage,
+    pub repair: f::RepairRules,
+    pub setup: f::SetupRules,
+    pub run_n_gun: Option<f::RunNGunRules>,
+    pub defensive_fire: Option<DefensiveFire>,
+    pub overwatch: Option<f::OverwatchRules>,
+    pub close_combat: f::CloseCombatRules,
+    pub break_away: Option<f::BreakRules>,
+    /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
+    pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
+}
+
+/// Rolls in general.
+#[derive(Debug, Clone)]
+pub struct Rolls {
     pub ten_plus_natural: u32,
     pub ten_plus_rolls: Vec<f::RollKind>,
-    pub repair_tp: i32,
-    pub lingering_damage: u32,
-    pub repair_critical: u32,
-    pub repair_fumble_damage: u32,
-    pub pilot_fumble_damage: u32,
-    pub pilot_fail_state: StateIx,
+    pub out_of_ammo_die: DiceExpr,
+    /// RAV an NA weapon counts as (low enough never to hurt).
+    pub na_rav: i32,
+}
+
+/// Movement, terrain ids resolved.
+#[derive(Debug, Clone)]
+pub struct Movement {
     pub free_turn_degrees: f64,
     pub extra_turn_cost: u32,
     pub minimum_move: f64,
-    pub adjacent_cover: f64,
-    /// Height of a standing model, by `ModelType as usize` (`None` = not given).
-    pub model_height: [Option<i32>; MODEL_TYPES],
-    /// Base width of a model whose card gives none, by `ModelType as usize`.
-    pub base_size: [Option<f64>; MODEL_TYPES],
-    pub prone_height: i32,
-    pub prone_state: StateIx,
-    pub out_of_ammo_die: DiceExpr,
-    pub terrain_feature_size: f64,
-    pub wreck_terrain: usize,
-    pub arc_half_width: f64,
-    /// Torso twist in degrees, by `ModelType as usize`.
-    pub torso_twist: [f64; MODEL_TYPES],
-    /// MV per inch over open ground, along a road, and the MV a road move adds.
     pub open_ground_cost: u32,
     /// MV per inch added for each further type of combined terrain.
     pub combined_terrain_extra: u32,
     pub road_cost: u32,
     pub road_bonus: u32,
-    /// RAV an NA weapon counts as (low enough never to hurt).
-    pub na_rav: i32,
-    pub wreck_minimum_radius: f64,
-    /// Damage points a successful repair removes.
-    pub repair_restores: u32,
-    /// Defensive fire takes no modifier that helps it.
-    pub defensive_fire_drops_bonuses: bool,
-    /// MV a model that breaks away may always spend.
-    pub break_minimum_move: u32,
-    /// Traits of each model type, by `ModelType as usize` (`None`: the ruleset does not play it).
-    pub model_traits: [Option<Traits>; MODEL_TYPES],
-    /// (MV lost, low-MV threshold, MV lost at or below it); `None` = no run 'n gun.
-    pub run_n_gun: Option<(u32, u32, u32)>,
-    /// Index of the farthest band defensive fire may reach; `None` = no defensive fire.
-    pub defensive_fire_max_band: Option<usize>,
-    pub close_combat_max_attackers: Option<u32>,
-    pub break_tp: Option<i32>,
-    pub break_move_factor: f64,
-    pub overwatch_refire_cost: Option<u32>,
-    pub contact_distance: f64,
-    /// Extra MV per inch backwards: for open ground, by terrain index, and elsewhere (None = barred).
+    /// Extra MV per inch backwards: over open ground, by terrain index, elsewhere (None = barred).
     pub reverse_open: Option<u32>,
     pub reverse_cost: HashMap<usize, u32>,
     pub reverse_other: Option<u32>,
+    pub contact_distance: f64,
+}
+
+/// Damage, pilot checks and destruction, ids resolved.
+#[derive(Debug, Clone)]
+pub struct Damage {
+    /// `None`: the card's EXP value.
+    pub pilot_check_tp: Option<i32>,
+    pub pilot_fumble_damage: u32,
+    pub pilot_fail_state: StateIx,
+    pub prone_state: StateIx,
+    pub wreck_terrain: usize,
+    pub wreck_minimum_radius: f64,
+}
+
+/// Defensive fire, the band resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct DefensiveFire {
+    /// Index of the farthest band it may reach.
+    pub max_band: usize,
+    /// It takes no modifier that helps it.
+    pub drops_bonuses: bool,
+}
+
+/// A model type as the ruleset plays it.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelTypeDef {
+    pub traits: Traits,
+    /// Elevation of a standing model.
+    pub height: i32,
+    /// Base width for cards that give none.
+    pub base_size: f64,
+    /// Degrees the firing arcs turn left or right.
+    pub torso_twist: f64,
 }
 
 /// Everything the engine needs, indexed.
@@ -358,6 +379,10 @@ impl Rules {
     }
     /// Whether models of this type have the trait.
     pub fn has_trait(&self, model_type: f::ModelType, t: ModelTrait) -> bool {
-        self.proc.model_traits[model_type as usize].is_some_and(|x| x.has(t))
+        self.model_type(model_type).is_some_and(|x| x.traits.has(t))
+    }
+    /// How the ruleset plays models of this type (compile refuses cards of types it does not).
+    pub fn model_type(&self, model_type: f::ModelType) -> Option<&ModelTypeDef> {
+        self.proc.model_types[model_type as usize].as_ref()
     }
 }

@@ -23,7 +23,7 @@ pub fn scenario_game<'r>(
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
     }
     if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
-        let size = rules.proc.terrain_feature_size;
+        let size = rules.proc.setup.terrain_feature_size;
         for _side in 0..s.sides.len() {
             let (_, n) = count.roll(dice);
             for _ in 0..n.max(0) {

@@ -69,7 +69,9 @@ fn defensive_fire_cost_and_bonuses_come_from_the_pack() {
 
     let mut costly = qs.clone();
     costly.action_costs.insert("defensive-fire".into(), 2);
-    costly.proc.defensive_fire_drops_bonuses = false;
+    if let Some(d) = costly.proc.defensive_fire.as_mut() {
+        d.drops_bonuses = false;
+    }
     let out = run_test(&costly, &t);
     assert_eq!(activation_ap(&out, 1), vec![0], "the 2 AP are paid from blue's next activation");
     assert!(defensive(&out).unwrap().iter().any(|v| *v > 0), "the bonus stays when the pack keeps bonuses");
@@ -81,7 +83,7 @@ fn open_ground_cost_comes_from_the_pack() {
     let t = test_doc(&loaded, "qs-move-two-actions-open");
     let mut rules = quickstart(&loaded);
     assert!(run_test(&rules, &t).passed());
-    rules.proc.open_ground_cost = 2;
+    rules.proc.movement.open_ground_cost = 2;
     let out = run_test(&rules, &t);
     let moved: f64 = out
         .events
@@ -99,8 +101,8 @@ fn repair_restores_what_the_pack_says() {
     let loaded = load();
     let t = test_doc(&loaded, "qs-repair");
     let mut rules = quickstart(&loaded);
-    rules.proc.repair_restores = 2;
-    rules.proc.lingering_damage = 0;
+    rules.proc.repair.restores = 2;
+    rules.proc.repair.lingering_damage = 0;
     let out = run_test(&rules, &t);
     assert!(out.events.iter().any(|e| matches!(e, Event::Repaired { points: 2, .. })), "{:?}", out.events);
 }
@@ -113,7 +115,9 @@ fn pilot_checks_follow_the_model_type_traits() {
     let has_check =
         |out: &TestOutcome| out.events.iter().any(|e| matches!(e, Event::Roll(r) if r.kind == "pilot-check"));
     assert!(has_check(&run_test(&rules, &t)));
-    rules.proc.model_traits[ModelType::Cav as usize] = Some(Traits::of(&[ModelTrait::LeavesWreck]));
+    if let Some(cav) = rules.proc.model_types[ModelType::Cav as usize].as_mut() {
+        cav.traits = Traits::of(&[ModelTrait::LeavesWreck]);
+    }
     assert!(!has_check(&run_test(&rules, &t)), "a CAV without the pilot-checks trait makes no pilot check");
 }
 

@@ -47,7 +47,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
         self.hook_with(HookPoint::CombatTp, attacker, Some(target), Some(weapon), &mut mods)?;
-        if defensive && r.proc.defensive_fire_drops_bonuses {
+        if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
             mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
         // A critical success can never need less than a roll above a critical fumble.
@@ -90,7 +90,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mut mods = Vec::new();
         self.hook(HookPoint::CritFumble, attacker, &mut mods)?;
-        let die = self.rules().proc.out_of_ammo_die;
+        let die = self.rules().proc.rolls.out_of_ammo_die;
         let out = self.roll(attacker, "out-of-ammo", die, mods, None, None, false);
         if out.total <= on as i32 {
             let name = self.cardr(attacker).weapons[weapon].name.clone();
@@ -339,7 +339,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn standing_cover(&self, target: usize) -> Cover {
         let g = &self.game;
         let p = g.models[target].pos;
-        let reach = g.card(target).base_radius + self.rules().proc.adjacent_cover;
+        let reach = g.card(target).base_radius + self.rules().proc.sight.adjacent_cover;
         g.board
             .areas
             .iter()

@@ -95,10 +95,10 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn destroy(&mut self, model: usize) {
         let me = &mut self.game.models[model];
         me.destroyed = true;
-        let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(self.rules().proc.wreck_minimum_radius));
+        let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(self.rules().proc.damage.wreck_minimum_radius));
         emit!(self, Event::Destroyed { model });
         if self.rules().has_trait(self.cardr(model).model_type, ModelTrait::LeavesWreck) {
-            let wreck = self.rules().proc.wreck_terrain;
+            let wreck = self.rules().proc.damage.wreck_terrain;
             self.game.board.areas.push(Area {
                 terrain: wreck,
                 poly: Polygon::regular(pos, radius, 6),
@@ -112,7 +112,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         // The ruleset's fixed target point, else the card's experience value; neither = no check.
         let Some(tp) =
-            r.proc.pilot_check_tp.or_else(|| self.cardr(model).exp[self.game.column(model)].map(|e| e as i32))
+            r.proc.damage.pilot_check_tp.or_else(|| self.cardr(model).exp[self.game.column(model)].map(|e| e as i32))
         else {
             return Ok(());
         };
@@ -124,9 +124,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.hook(HookPoint::PilotCheck, model, &mut mods)?;
         let out = self.roll(model, "pilot-check", r.standard, mods, Some(tp), None, false);
         if !out.success {
-            self.add_state(model, r.proc.pilot_fail_state);
+            self.add_state(model, r.proc.damage.pilot_fail_state);
             if out.fumble {
-                self.apply_damage(model, r.proc.pilot_fumble_damage);
+                self.apply_damage(model, r.proc.damage.pilot_fumble_damage);
             }
         }
         Ok(())

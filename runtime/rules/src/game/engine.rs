@@ -398,7 +398,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             mods.push(ModApplied { source: "critical success bonus die".into(), value: v });
         }
         let total = sum + mods.iter().map(|m| m.value).sum::<i32>();
-        let success = target.map(|t| !fumble && (total >= t || (ten_plus && nat >= r.proc.ten_plus_natural)));
+        let success = target.map(|t| !fumble && (total >= t || (ten_plus && nat >= r.proc.rolls.ten_plus_natural)));
         let margin = target.map(|t| total - t);
         emit!(
             self,
@@ -425,7 +425,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     pub(crate) fn ten_plus(&self, k: RollKind) -> bool {
-        self.rules().proc.ten_plus_rolls.contains(&k)
+        self.rules().proc.rolls.ten_plus_rolls.contains(&k)
     }
 }
 

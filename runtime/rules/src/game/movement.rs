@@ -23,15 +23,19 @@ impl<'a, 'r> Engine<'a, 'r> {
             if a.poly.distance(mid) <= radius {
                 let c = match t.costs[mc] {
                     Cost::PerInch(c) => c,
-                    Cost::RoadBonus => p.road_cost,
-                    Cost::No => p.open_ground_cost, // not under the base's end: passing its edge
+                    Cost::RoadBonus => p.movement.road_cost,
+                    Cost::No => p.movement.open_ground_cost, // not under the base's end: passing its edge
                 };
                 highest = highest.max(c);
                 count += 1;
             }
         }
         // Combined terrain: the highest cost plus the ruleset's extra for each further type.
-        let per_inch = if count == 0 { p.open_ground_cost } else { highest + (count - 1) * p.combined_terrain_extra };
+        let per_inch = if count == 0 {
+            p.movement.open_ground_cost
+        } else {
+            highest + (count - 1) * p.movement.combined_terrain_extra
+        };
         let ground = g.ground(next);
         let climb = g
             .board
@@ -95,12 +99,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         let heading = if reverse { me.facing } else { travel };
         let turn = angle_diff(me.facing, heading).abs();
         let p = &self.rules().proc;
-        let extra_turns = if turn <= p.free_turn_degrees + 1e-9 {
+        let extra_turns = if turn <= p.movement.free_turn_degrees + 1e-9 {
             0
         } else {
-            ((turn - p.free_turn_degrees) / p.free_turn_degrees).ceil() as u32
+            ((turn - p.movement.free_turn_degrees) / p.movement.free_turn_degrees).ceil() as u32
         };
-        let spent = extra_turns * p.extra_turn_cost;
+        let spent = extra_turns * p.movement.extra_turn_cost;
         let radius = g.card(model).base_radius;
         let dir = P::heading(travel);
         let total = from.dist(to);
@@ -109,7 +113,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mc = g.card(model).move_class;
         let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
             Cost::PerInch(c) => Some((c, false)),
-            Cost::RoadBonus => Some((p.road_cost, true)),
+            Cost::RoadBonus => Some((p.movement.road_cost, true)),
             Cost::No => None,
         };
         let on_road = |p: P| {
@@ -128,7 +132,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             .map(|k| on_road(from + dir.scale((k as f64 + 0.5) * step).scale(1.0)))
             .collect::<Option<Vec<_>>>();
         let road = road.filter(|_| total > 0.0).and_then(|r| r.first().copied());
-        let road_bonus = if road.is_some_and(|(_, bonus)| bonus) { p.road_bonus } else { 0 };
+        let road_bonus = if road.is_some_and(|(_, bonus)| bonus) { p.movement.road_bonus } else { 0 };
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
         let retreating = me.mission_kill;
@@ -151,7 +155,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
             let mut step_cost = per_inch as f64 * d + climb as f64;
             let budget_now = budget.unwrap_or_else(|| g.move_value(model)) + road_bonus;
-            let may_exceed = moved + d <= p.minimum_move + 1e-9 && extra_turns == 0;
+            let may_exceed = moved + d <= p.movement.minimum_move + 1e-9 && extra_turns == 0;
             if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
                 break;
             }
@@ -208,11 +212,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let touched: Vec<usize> =
             g.board.areas.iter().filter(|a| a.poly.distance(p) <= radius).map(|a| a.terrain).collect();
         if touched.is_empty() {
-            return pr.reverse_open;
+            return pr.movement.reverse_open;
         }
         touched
             .iter()
-            .map(|t| pr.reverse_cost.get(t).copied().or(pr.reverse_other))
+            .map(|t| pr.movement.reverse_cost.get(t).copied().or(pr.movement.reverse_other))
             .collect::<Option<Vec<u32>>>()?
             .into_iter()
             .max()

@@ -244,9 +244,9 @@ impl<'r> Game<'r> {
     fn height(&self, model: usize) -> i32 {
         let me = &self.models[model];
         let own = if me.prone {
-            self.rules.proc.prone_height
+            self.rules.proc.sight.prone_height
         } else {
-            self.rules.proc.model_height[self.card(model).model_type as usize].unwrap_or(0) // checked by compile
+            self.rules.model_type(self.card(model).model_type).map_or(0, |t| t.height) // compile refuses unplayed types
         };
         own + self.ground(me.pos)
     }
@@ -279,7 +279,7 @@ impl<'r> Game<'r> {
         let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
         let (ha, hd) = (self.height(attacker), self.height(target));
         let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
-        let adj = self.rules.proc.adjacent_cover;
+        let adj = self.rules.proc.sight.adjacent_cover;
         let mut best = Cover::None;
         for area in &self.board.areas {
             let t = &self.rules.terrains[area.terrain];
@@ -371,12 +371,12 @@ impl<'r> Game<'r> {
             return true;
         }
         let p = &self.rules.proc;
-        let twist = p.torso_twist[card.model_type as usize];
+        let twist = self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist);
         let bearing = self.models[attacker].pos.bearing(self.models[target].pos);
         let off = angle_diff(self.models[attacker].facing, bearing).abs();
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
         let off = if rear { 180.0 - off } else { off };
-        off <= p.arc_half_width + twist + 1e-9
+        off <= p.sight.arc_half_width + twist + 1e-9
     }
 
     pub fn rav(&self, attacker: usize, weapon: usize, target: usize) -> i32 {
@@ -386,7 +386,7 @@ impl<'r> Game<'r> {
         let (hard, soft) = self.card(attacker).weapons[weapon].rav[self.column(attacker)];
         let dc = self.card(target);
         let v = if dc.soft && !dc.hard { soft } else { hard };
-        v.map_or(self.rules.proc.na_rav, i32::from)
+        v.map_or(self.rules.proc.rolls.na_rav, i32::from)
     }
 }
 

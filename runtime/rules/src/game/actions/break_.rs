@@ -50,10 +50,11 @@ impl Engine<'_, '_> {
     /// moves the model away with part of its MV, failure leaves it in place (−1 in close combat).
     pub(crate) fn break_away(&mut self, model: usize, to: P, ctrl: &mut dyn Controller) -> Result<(), ActionError> {
         let r = self.rules();
-        let Some(tp) = r.proc.break_tp else {
+        let Some(rule) = &r.proc.break_away else {
             return Err(ActionError::Illegal("this ruleset has no break action".into()));
         };
-        let contact = r.proc.contact_distance;
+        let tp = rule.target_point as i32;
+        let contact = r.proc.movement.contact_distance;
         let side = self.game.models[model].side;
         let touching: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| i != model && self.game.models[i].on_table() && self.game.distance(i, model) <= contact)
@@ -74,8 +75,8 @@ impl Engine<'_, '_> {
             return Ok(());
         }
         self.game.models[model].unmark(&ENGAGED);
-        let budget = (f64::from(self.game.move_value(model)) * r.proc.break_move_factor).floor() as u32;
-        self.do_move(model, to, Some(budget.max(r.proc.break_minimum_move)), ctrl).map_err(ActionError::Illegal)?;
+        let budget = (f64::from(self.game.move_value(model)) * rule.move_factor).floor() as u32;
+        self.do_move(model, to, Some(budget.max(rule.minimum_move)), ctrl).map_err(ActionError::Illegal)?;
         // Enemies left alone are no longer held either.
         for e in enemies {
             let still = (0..self.game.models.len()).any(|i| {

@@ -58,7 +58,7 @@ impl Engine<'_, '_> {
         {
             return Err(ActionError::Illegal("the target is not an enemy model".into()));
         }
-        let contact = r.proc.contact_distance;
+        let contact = r.proc.movement.contact_distance;
         if self.game.distance(attacker, target) > contact {
             return Err(ActionError::Illegal("close combat needs base-to-base contact".into()));
         }
@@ -70,7 +70,7 @@ impl Engine<'_, '_> {
                     && self.game.distance(i, target) <= contact
             })
             .count() as i32;
-        let supporters = supporters.min(r.proc.close_combat_max_attackers.map_or(i32::MAX, |m| m as i32 - 1));
+        let supporters = supporters.min(r.proc.close_combat.max_attackers.map_or(i32::MAX, |m| m as i32 - 1));
         emit!(self, Event::CloseCombat { model: attacker, target, supporters: supporters as u32 });
         let ccv = |g: &Game, x: usize, y: usize| {
             let (h, s) = g.card(x).ccv[g.column(x)];

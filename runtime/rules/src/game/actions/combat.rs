@@ -126,7 +126,7 @@ impl Engine<'_, '_> {
         defender: usize,
         ctrl: &mut dyn Controller,
     ) -> Option<Vec<usize>> {
-        let max = self.rules().proc.defensive_fire_max_band?;
+        let max = self.rules().proc.defensive_fire?.max_band;
         let def = &self.game.models[defender];
         if def.activated
             || def.has(&FIRED_OUT_OF_TURN)
@@ -159,7 +159,7 @@ impl Engine<'_, '_> {
         weapons: Option<Vec<usize>>,
     ) -> Result<(), EngineError> {
         let Some(weapons) = weapons else { return Ok(()) };
-        let max = self.rules().proc.defensive_fire_max_band.unwrap_or(0);
+        let max = self.rules().proc.defensive_fire.map_or(0, |d| d.max_band);
         for k in weapons {
             let Shot::Direct { band, distance } = self.game.shot(defender, k, attacker, false) else { continue };
             if band > max {

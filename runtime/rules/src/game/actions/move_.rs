@@ -146,7 +146,7 @@ impl ActionKind for GoProne {
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         engine.game.models[model].prone = true;
-        let state = engine.rules().proc.prone_state;
+        let state = engine.rules().proc.damage.prone_state;
         engine.add_state(model, state);
         emit!(engine, Event::WentProne { model });
         Ok(())

@@ -22,8 +22,8 @@ impl ActionKind for Overwatch {
     /// Keeping a watch already held may cost less (the ruleset's re-fire cost).
     fn cost(&self, game: &Game, model: usize) -> u32 {
         let cost = game.rules.action_costs.get(self.id()).copied().unwrap_or(1);
-        match game.rules.proc.overwatch_refire_cost {
-            Some(refire) if game.models[model].has(&OVERWATCH) => refire,
+        match &game.rules.proc.overwatch {
+            Some(rule) if game.models[model].has(&OVERWATCH) => rule.refire_cost,
             _ => cost,
         }
     }

@@ -53,15 +53,15 @@ impl Engine<'_, '_> {
             "repair",
             r.standard,
             mods,
-            Some(r.proc.repair_tp),
+            Some(r.proc.repair.target_point as i32),
             Some(r.critical_success),
             self.ten_plus(RollKind::RepairRoll),
         );
-        let lingering = r.proc.lingering_damage;
+        let lingering = r.proc.repair.lingering_damage;
         if out.fumble {
-            self.game.models[model].pending.damage += r.proc.repair_fumble_damage;
+            self.game.models[model].pending.damage += r.proc.repair.fumble_damage;
         } else if out.success {
-            let want = if out.crit { r.proc.repair_critical } else { r.proc.repair_restores };
+            let want = if out.crit { r.proc.repair.critical_restores } else { r.proc.repair.restores };
             let me = &mut self.game.models[model];
             let can = me.damage.saturating_sub(lingering);
             let points = want.min(can);

@@ -36,11 +36,11 @@ impl ActionKind for RunNGun {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let (to, target) = (action.to(), action.target());
-        let (Ok(to), Ok(target), Some((pen, low, low_pen))) = (to, target, engine.rules().proc.run_n_gun) else {
+        let (Ok(to), Ok(target), Some(rule)) = (to, target, &engine.rules().proc.run_n_gun) else {
             return Err(ActionError::Illegal("run 'n gun needs a point, a target and the ruleset's numbers".into()));
         };
         let mv = engine.game.move_value(model);
-        let per_move = mv.saturating_sub(if mv <= low { low_pen } else { pen });
+        let per_move = mv.saturating_sub(if mv <= rule.low_mv { rule.low_mv_penalty } else { rule.mv_penalty });
         // Two move actions' worth of reduced MV, then the assault.
         engine.do_move(model, to, Some(per_move * 2), ctrl).map_err(ActionError::Illegal)?;
         let card = engine.cardr(model);

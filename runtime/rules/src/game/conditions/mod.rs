@@ -91,7 +91,7 @@ fn rating<'s>(mut sas: impl Iterator<Item = &'s (u16, i32)>, arg: u16) -> i32 {
 /// Models on the table in base contact with `model`: its friends or its enemies.
 fn in_contact(g: &Game, model: usize, friends: bool) -> i32 {
     let side = g.models[model].side;
-    let contact = g.rules.proc.contact_distance;
+    let contact = g.rules.proc.movement.contact_distance;
     (0..g.models.len())
         .filter(|&i| i != model && g.models[i].on_table() && (g.models[i].side == side) == friends)
         .filter(|&i| g.distance(i, model) <= contact)
