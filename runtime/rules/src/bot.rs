@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::game::actions::combat::{COMBAT, FIRED_OUT_OF_TURN};
+use cav_format::vocab::ActionKind as ActionWord;
+
+use crate::game::actions::combat::FIRED_OUT_OF_TURN;
 use crate::game::{Action, Controller, Game, Shot};
 use crate::geom::P;
 
@@ -198,7 +200,7 @@ impl Controller for Bot {
         else {
             return Action::pass();
         };
-        let fired = g.used.contains(&COMBAT) || g.models[model].has(&FIRED_OUT_OF_TURN);
+        let fired = g.used.contains(&ActionWord::Combat) || g.models[model].has(&FIRED_OUT_OF_TURN);
         let fire = if g.can_fight(model) && !fired { Self::best_fire(g, model, target) } else { None };
         let best = self.best_distance(g, model);
         let dist = g.distance(model, target);
@@ -212,7 +214,7 @@ impl Controller for Bot {
         if ap >= 2
             && g.can_fight(model)
             && !fired
-            && !g.used.contains(&"target-lock")
+            && !g.used.contains(&ActionWord::TargetLock)
             && Self::lock_helps(g, model, target)
         {
             return Action::target_lock(target);
@@ -225,7 +227,7 @@ impl Controller for Bot {
         let card = g.card(model);
         let repairable =
             me.damage > g.rules.proc.repair.lingering_damage && card.dc[g.column(model)].is_some_and(|dc| dc >= 1);
-        if fire.is_none() && repairable && ap == 1 && !g.used.contains(&"repair") {
+        if fire.is_none() && repairable && ap == 1 && !g.used.contains(&ActionWord::Repair) {
             return Action::repair();
         }
         if far && can_move {
@@ -238,7 +240,7 @@ impl Controller for Bot {
             let dir = tp - p;
             return Action::move_to(p + dir.scale(0.25 / dir.len().max(1e-6)));
         }
-        if repairable && !g.used.contains(&"repair") {
+        if repairable && !g.used.contains(&ActionWord::Repair) {
             return Action::repair();
         }
         Action::pass()

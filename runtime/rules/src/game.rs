@@ -9,7 +9,7 @@
 //!   of an activation).
 
 // A prelude for the procedure modules (`use super::*`).
-use cav_format::vocab::{RangedCritical, ShockTrigger};
+use cav_format::vocab::{ActionKind as ActionWord, RangedCritical, ShockTrigger};
 use cav_format::{Cover, HookPoint, ModelTrait, ModifierScale, ModifierTarget, RollKind, StateDuration};
 
 use crate::compile::{Cost, Mod, Rules, StateIx};

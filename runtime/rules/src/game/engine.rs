@@ -263,7 +263,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             let Some(kind) = actions::find(action.kind) else {
                 return Err(illegal(&self.game, "no such action"));
             };
-            let cost = kind.cost(&self.game, model);
+            let Some(cost) = kind.cost(&self.game, model) else {
+                return Err(illegal(&self.game, "this ruleset has no such action type"));
+            };
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
             }
@@ -271,7 +273,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if !kind.repeatable() && self.game.used.contains(&counts_as) {
                 return Err(illegal(&self.game, "a non-repeatable action may be used once per activation"));
             }
-            if counts_as == actions::combat::COMBAT {
+            if counts_as == ActionWord::Combat {
                 if self.game.models[model].has(&actions::combat::FIRED_OUT_OF_TURN) {
                     return Err(illegal(&self.game, "the model used defensive or over-watch fire this turn"));
                 }

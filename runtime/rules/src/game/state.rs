@@ -118,7 +118,7 @@ pub struct Game<'r> {
     pub turn: u32,
     pub active: Option<usize>,
     /// Non-repeatable actions the active model has used this activation.
-    pub used: Vec<&'static str>,
+    pub used: Vec<cav_format::ActionKind>,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,

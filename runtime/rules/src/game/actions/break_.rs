@@ -1,5 +1,6 @@
 //! Break (000 L891-903): leave close combat — a roll, then part of the MV away.
 
+use cav_format::vocab::ActionKind as ActionWord;
 use cav_format::{ModifierTarget, RollKind};
 
 use super::{Action, ActionError, ActionKind, ENGAGED};
@@ -14,8 +15,8 @@ pub static FAILED_BREAK: Mark = Mark { name: "failed-break", lasts: Lasts::Turn 
 pub struct Break;
 
 impl ActionKind for Break {
-    fn id(&self) -> &'static str {
-        "break"
+    fn id(&self) -> ActionWord {
+        ActionWord::Break
     }
     fn repeatable(&self) -> bool {
         true

@@ -2,9 +2,9 @@
 //! until one breaks.
 
 use cav_format::ModifierTarget;
+use cav_format::vocab::ActionKind as ActionWord;
 
 use super::break_::FAILED_BREAK;
-use super::combat::COMBAT;
 use super::{Action, ActionError, ActionKind};
 use crate::event::{Event, ModApplied, Roll};
 use crate::game::engine::Situation;
@@ -17,11 +17,11 @@ pub static ENGAGED: Mark = Mark { name: "engaged", lasts: Lasts::Cleared };
 pub struct CloseCombat;
 
 impl ActionKind for CloseCombat {
-    fn id(&self) -> &'static str {
-        "close-combat"
+    fn id(&self) -> ActionWord {
+        ActionWord::CloseCombat
     }
-    fn counts_as(&self) -> &'static str {
-        COMBAT
+    fn counts_as(&self) -> ActionWord {
+        ActionWord::Combat
     }
     fn repeatable(&self) -> bool {
         false

@@ -10,7 +10,6 @@ use crate::event::Event;
 use crate::game::{Controller, Engine, EngineError, Lasts, Mark, Shot};
 
 /// The action type every attack counts as for "once per activation".
-pub const COMBAT: &str = "combat";
 
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
@@ -19,8 +18,8 @@ pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: La
 pub struct Fire;
 
 impl ActionKind for Fire {
-    fn id(&self) -> &'static str {
-        COMBAT
+    fn id(&self) -> ActionWord {
+        ActionWord::Combat
     }
     fn name(&self) -> &'static str {
         "fire"

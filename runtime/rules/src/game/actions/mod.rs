@@ -5,10 +5,12 @@
 //! only the checks all actions share and calls through.
 //!
 //! Adding an action: a new file here and one line in [`ALL`] (plus its `action_type` entry in the
-//! packs, which gives the AP cost; a missing entry costs 1).
+//! packs, which gives the AP cost; a ruleset without that action type does not have the action).
 //!
 //! `move`, `reverse`, `stand-up` and `go-prone` are four kinds in one module (`move_`): the
 //! rulebook makes all of them the Move action (same action type, same cost, repeatable).
+
+use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Controller, Engine, EngineError, Game};
 use crate::geom::P;
@@ -43,6 +45,10 @@ pub const ALL: &[&dyn ActionKind] = &[
     &repair::Repair,
 ];
 
+/// Actions the engine plays as reactions, outside the acting model's activation (their cost is
+/// paid from the reacting model's next activation).
+pub const REACTIONS: &[ActionWord] = &[ActionWord::DefensiveFire];
+
 /// The action named `name`, if the engine has it.
 pub fn find(name: &str) -> Option<&'static dyn ActionKind> {
     ALL.iter().copied().find(|k| k.name() == name)
@@ -50,22 +56,23 @@ pub fn find(name: &str) -> Option<&'static dyn ActionKind> {
 
 /// One kind of action.
 pub trait ActionKind: Sync {
-    /// The action type in the packs (`combat`, `target-lock`, `salvo-fire`): its AP cost is read
-    /// from there.
-    fn id(&self) -> &'static str;
+    /// The action type in the packs (`combat`, `target-lock`, `salvo-fire`), a word of the
+    /// declared vocabulary: its AP cost is read from the pack's `action_type` document.
+    fn id(&self) -> ActionWord;
     /// The name controllers and scenario tests (`do:`) use; unique. The id unless several kinds
     /// share one action type (`reverse` is a `move`) or the rulebook's verb differs (`fire`).
     fn name(&self) -> &'static str {
-        self.id()
+        self.id().id()
     }
     /// What it counts as for "once per activation" (salvo, run 'n gun, close combat: `combat`).
-    fn counts_as(&self) -> &'static str {
+    fn counts_as(&self) -> ActionWord {
         self.id()
     }
     fn repeatable(&self) -> bool;
-    /// AP it costs `model` now: the pack's cost of [`id`](Self::id) (1 if the pack has none).
-    fn cost(&self, game: &Game, _model: usize) -> u32 {
-        game.rules.action_costs.get(self.id()).copied().unwrap_or(1)
+    /// AP it costs `model` now: the pack's cost of [`id`](Self::id); `None` when the ruleset has
+    /// no such action type (the ruleset does not have the action).
+    fn cost(&self, game: &Game, _model: usize) -> Option<u32> {
+        game.rules.action_costs.get(self.id().id()).copied()
     }
     /// Legality beyond the shared checks, before anything happens; `Err` is the reason.
     fn check(&self, _game: &Game, _model: usize, _action: &Action) -> Result<(), String> {
@@ -157,5 +164,25 @@ impl std::fmt::Debug for Action {
             s.field("indirect", &true);
         }
         s.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cav_format::vocab::ActionKind as ActionWord;
+
+    /// The vocabulary and the modules agree: every action id declared implemented is played (as
+    /// an action here or as a reaction), and every module's id is declared implemented.
+    #[test]
+    fn implemented_actions_are_the_declared_ones() {
+        for k in super::ALL {
+            assert!(k.id().status().implemented(), "{} is played but declared {:?}", k.name(), k.id().status());
+        }
+        for w in ActionWord::ALL.iter().filter(|w| w.status().implemented()) {
+            assert!(
+                super::ALL.iter().any(|k| k.id() == *w) || super::REACTIONS.contains(w),
+                "{w} is declared implemented but no action plays it"
+            );
+        }
     }
 }

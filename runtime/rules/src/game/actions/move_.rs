@@ -3,14 +3,13 @@
 //! moving itself (terrain, turning, contact, over-watch interrupts) is `game/movement.rs`.
 
 use cav_format::StateDuration;
+use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::compile::StateIx;
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
-
-const MOVE: &str = "move";
 
 /// A model in close combat must break first.
 fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
@@ -24,8 +23,8 @@ fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
 pub struct Move;
 
 impl ActionKind for Move {
-    fn id(&self) -> &'static str {
-        MOVE
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
     }
     fn repeatable(&self) -> bool {
         true
@@ -50,8 +49,8 @@ impl ActionKind for Move {
 pub struct Reverse;
 
 impl ActionKind for Reverse {
-    fn id(&self) -> &'static str {
-        MOVE
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
     }
     fn name(&self) -> &'static str {
         "reverse"
@@ -79,8 +78,8 @@ impl ActionKind for Reverse {
 pub struct StandUp;
 
 impl ActionKind for StandUp {
-    fn id(&self) -> &'static str {
-        MOVE
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
     }
     fn name(&self) -> &'static str {
         "stand-up"
@@ -123,8 +122,8 @@ impl ActionKind for StandUp {
 pub struct GoProne;
 
 impl ActionKind for GoProne {
-    fn id(&self) -> &'static str {
-        MOVE
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
     }
     fn name(&self) -> &'static str {
         "go-prone"

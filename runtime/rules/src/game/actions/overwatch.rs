@@ -5,6 +5,7 @@ use super::combat::FIRED_OUT_OF_TURN;
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::{Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
+use cav_format::vocab::ActionKind as ActionWord;
 
 /// On over-watch. Any other action ends it ([`Lasts::NextAction`]; going on over-watch again
 /// sets it again), and so does firing from it.
@@ -13,19 +14,19 @@ pub static OVERWATCH: Mark = Mark { name: "overwatch", lasts: Lasts::NextAction 
 pub struct Overwatch;
 
 impl ActionKind for Overwatch {
-    fn id(&self) -> &'static str {
-        "overwatch"
+    fn id(&self) -> ActionWord {
+        ActionWord::Overwatch
     }
     fn repeatable(&self) -> bool {
         false
     }
     /// Keeping a watch already held may cost less (the ruleset's re-fire cost).
-    fn cost(&self, game: &Game, model: usize) -> u32 {
-        let cost = game.rules.action_costs.get(self.id()).copied().unwrap_or(1);
-        match &game.rules.proc.overwatch {
+    fn cost(&self, game: &Game, model: usize) -> Option<u32> {
+        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
+        Some(match &game.rules.proc.overwatch {
             Some(rule) if game.models[model].has(&OVERWATCH) => rule.refire_cost,
             _ => cost,
-        }
+        })
     }
     fn resolve(
         &self,

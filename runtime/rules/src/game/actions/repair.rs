@@ -1,6 +1,7 @@
 //! Repair (001 L5836-5886): a roll against the repair target point with the card's damage control;
 //! success removes damage (some always lingers).
 
+use cav_format::vocab::ActionKind as ActionWord;
 use cav_format::{HookPoint, ModifierTarget, RollKind, StateDuration};
 
 use super::{Action, ActionError, ActionKind};
@@ -11,8 +12,8 @@ use crate::game::{Controller, Engine, EngineError, Game};
 pub struct Repair;
 
 impl ActionKind for Repair {
-    fn id(&self) -> &'static str {
-        "repair"
+    fn id(&self) -> ActionWord {
+        ActionWord::Repair
     }
     fn repeatable(&self) -> bool {
         false

@@ -1,19 +1,19 @@
 //! Run 'n gun (001 L5204-5230): two move actions at reduced MV and one direct-fire assault whose
 //! rolls suffer per weapon fired.
 
-use super::combat::COMBAT;
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
+use cav_format::vocab::ActionKind as ActionWord;
 
 pub struct RunNGun;
 
 impl ActionKind for RunNGun {
-    fn id(&self) -> &'static str {
-        "run-n-gun"
+    fn id(&self) -> ActionWord {
+        ActionWord::RunNGun
     }
-    fn counts_as(&self) -> &'static str {
-        COMBAT
+    fn counts_as(&self) -> ActionWord {
+        ActionWord::Combat
     }
     fn repeatable(&self) -> bool {
         false

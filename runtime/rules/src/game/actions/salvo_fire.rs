@@ -1,21 +1,21 @@
 //! Salvo fire (001 L5123-5165): several weapons of one type fire as one combat roll, a mode of
 //! the Combat action.
 
-use super::combat::COMBAT;
 use super::{Action, ActionError, ActionKind};
 use crate::game::{Controller, Engine, Shot};
+use cav_format::vocab::ActionKind as ActionWord;
 
 pub struct SalvoFire;
 
 impl ActionKind for SalvoFire {
-    fn id(&self) -> &'static str {
-        "salvo-fire"
+    fn id(&self) -> ActionWord {
+        ActionWord::SalvoFire
     }
     fn name(&self) -> &'static str {
         "salvo"
     }
-    fn counts_as(&self) -> &'static str {
-        COMBAT
+    fn counts_as(&self) -> ActionWord {
+        ActionWord::Combat
     }
     fn repeatable(&self) -> bool {
         false

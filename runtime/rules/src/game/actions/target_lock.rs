@@ -2,6 +2,7 @@
 //! guided missiles and targeting computers need it.
 
 use cav_format::HookPoint;
+use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
@@ -10,8 +11,8 @@ use crate::game::{Controller, Engine, Game};
 pub struct TargetLock;
 
 impl ActionKind for TargetLock {
-    fn id(&self) -> &'static str {
-        "target-lock"
+    fn id(&self) -> ActionWord {
+        ActionWord::TargetLock
     }
     fn repeatable(&self) -> bool {
         false
