@@ -225,6 +225,8 @@ pub struct SetupRules {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunNGunRules {
+    /// Move actions' worth of (reduced) MV the model moves before its assault.
+    pub moves: u32,
     /// MV lost during a run 'n gun.
     pub mv_penalty: u32,
     /// At or below this MV the penalty is `low_mv_penalty` instead.

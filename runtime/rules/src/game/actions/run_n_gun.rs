@@ -41,8 +41,8 @@ impl ActionKind for RunNGun {
         };
         let mv = engine.game.move_value(model);
         let per_move = mv.saturating_sub(if mv <= rule.low_mv { rule.low_mv_penalty } else { rule.mv_penalty });
-        // Two move actions' worth of reduced MV, then the assault.
-        engine.do_move(model, to, Some(per_move * 2), ctrl).map_err(ActionError::Illegal)?;
+        // The ruleset's move actions' worth of reduced MV, then the assault.
+        engine.do_move(model, to, Some(per_move * rule.moves), ctrl).map_err(ActionError::Illegal)?;
         let card = engine.cardr(model);
         let count: u32 = action.weapons.iter().filter_map(|&weapon| card.weapons.get(weapon)).map(|m| m.quantity).sum();
         engine.fire(model, target, &action.weapons, false, count as i32, ctrl)

@@ -59,6 +59,7 @@ impl Engine<'_, '_> {
         }
         let count: u32 = weapons.iter().map(|&weapon| card.weapons[weapon].quantity).sum();
         if count < 2 {
+            // A salvo is several weapons by definition, not by a number of the rules.
             return Err(ActionError::Illegal("a salvo needs at least two weapons".into()));
         }
         let Shot::Direct { band, distance } = self.game.shot(attacker, first, target, false) else {
