@@ -58,8 +58,8 @@ impl Engine<'_, '_> {
             return Err(ActionError::Illegal("a salvo uses weapons of one type only".into()));
         }
         let count: u32 = weapons.iter().map(|&weapon| card.weapons[weapon].quantity).sum();
+        // A salvo is several weapons by definition, not by a number of the rules.
         if count < 2 {
-            // A salvo is several weapons by definition, not by a number of the rules.
             return Err(ActionError::Illegal("a salvo needs at least two weapons".into()));
         }
         let Shot::Direct { band, distance } = self.game.shot(attacker, first, target, false) else {
