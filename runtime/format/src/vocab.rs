@@ -334,8 +334,8 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition {
         id: "back-arc",
-        status: R("attacks into the back arc are not told apart yet"),
-        doc: "The attack comes from the defender's rear arc.",
+        status: I,
+        doc: "The attacker stands in the rear arc of a defender that is not infantry.",
     },
     Condition {
         id: "close-combat",

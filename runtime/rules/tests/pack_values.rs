@@ -143,3 +143,27 @@ fn the_runner_refuses_an_unknown_model() {
     assert!(!out.passed());
     assert!(out.failures.iter().any(|f| f.contains("unknown model `dictator-c`")), "{:?}", out.failures);
 }
+
+/// `back-arc` (added as one file and its vocabulary entry): a row with it applies only to a shot
+/// from behind.
+#[test]
+fn back_arc_holds_only_from_behind() {
+    let loaded = load();
+    let mut t = test_doc(&loaded, "qs-defensive-fire");
+    t.reactions.clear();
+    t.expect = Default::default();
+    let mut rules = quickstart(&loaded);
+    let back = cav_rules::game::conditions::find("back-arc").expect("back-arc is a condition");
+    rules.combat_mods.push(cav_rules::compile::Mod {
+        name: "back arc".into(),
+        value: 3,
+        scale: cav_format::ModifierScale::Once,
+        max: None,
+        cond: cav_rules::compile::Cond { def: back, arg: 0 },
+        also: vec![],
+    });
+    // Blue faces red: red is in its front arc.
+    assert!(!roll_mods(&run_test(&rules, &t), 0, "combat").contains(&3));
+    t.models[1].facing = 0.0; // blue turns its back on red
+    assert!(roll_mods(&run_test(&rules, &t), 0, "combat").contains(&3));
+}

@@ -8,6 +8,8 @@
 
 use cav_format::{Cover, ModelTrait};
 
+use crate::geom::angle_diff;
+
 use super::engine::Situation;
 use super::state::Game;
 
@@ -27,6 +29,7 @@ impl std::fmt::Debug for Condition {
 mod always;
 mod attacker_sa;
 mod attacker_state;
+mod back_arc;
 mod band;
 mod close_combat_support;
 mod consecutive_attempt;
@@ -67,6 +70,7 @@ pub static ALL: &[&Condition] = &[
     &failed_break::FAILED_BREAK,
     &friends_in_contact::FRIENDS_IN_CONTACT,
     &enemies_in_contact::ENEMIES_IN_CONTACT,
+    &back_arc::BACK_ARC,
     &band::BAND,
     &attacker_state::ATTACKER_STATE,
     &defender_state::DEFENDER_STATE,
