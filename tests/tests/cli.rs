@@ -163,3 +163,11 @@ fn explain_follows_inheritance_and_patches() {
     let mac = show(&["show", "medium-mac", "--explain", "--ruleset", "quickstart"]);
     assert!(line(&mac, "/range").contains("content/cav-quickstart/weapons/quickstart-weapons.yaml:"));
 }
+
+/// Every generated file (JSON Schemas, Luau definitions, docs/vocabulary.md) is what the code
+/// generates today.
+#[test]
+fn generated_files_are_fresh() {
+    let out = cav().args(["schema", "--check"]).output().unwrap();
+    assert!(out.status.success(), "run `cav schema`: {}", String::from_utf8_lossy(&out.stdout));
+}
