@@ -175,7 +175,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (models, cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
     let scenarios = scenarios::scenarios(cx, &models);
     let action_costs = procedures::action_costs(rs);
-    let (options, engine_options) = procedures::options(ruleset);
+    let engine_options = procedures::engine_options(ruleset);
     tests::check(cx);
 
     Some(Rules {
@@ -211,7 +211,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         proc,
         sign,
         engine_options,
-        options,
         action_costs,
     })
 }

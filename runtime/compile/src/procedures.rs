@@ -104,14 +104,13 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
         .collect()
 }
 
-/// The chosen reading of every option, and the engine's options typed. (The loader's vocabulary
-/// pass has checked that an engine option offers only values the engine knows.)
-pub(crate) fn options(ruleset: &f::Ruleset) -> (HashMap<String, String>, EngineOptions) {
+/// The engine's options, typed, from the readings the ruleset chose. (The loader's vocabulary pass
+/// has checked that an engine option offers only values the engine knows, and warned about every
+/// other option.)
+pub(crate) fn engine_options(ruleset: &f::Ruleset) -> EngineOptions {
     let mut engine = EngineOptions::default();
-    let mut all = HashMap::new();
     for o in &ruleset.options {
         engine.set(o.id.as_str(), o.default.as_str());
-        all.insert(o.id.0.clone(), o.default.0.clone());
     }
-    (all, engine)
+    engine
 }

@@ -340,8 +340,6 @@ pub struct Rules {
     pub proc: Proc,
     /// Normalisation factor: +1 when the ruleset adds modifiers to the roll, −1 when to the target.
     pub sign: i32,
-    /// The ruleset's chosen readings, by option id.
-    pub options: HashMap<String, String>,
     /// The options the engine reads, typed.
     pub engine_options: EngineOptions,
     /// AP cost of each action type, by id.
@@ -373,9 +371,6 @@ impl Rules {
     }
     pub fn terrain(&self, id: &str) -> Option<usize> {
         self.terrains.iter().position(|t| t.id == id)
-    }
-    pub fn option(&self, id: &str) -> Option<&str> {
-        self.options.get(id).map(String::as_str)
     }
     /// Whether models of this type have the trait.
     pub fn has_trait(&self, model_type: f::ModelType, t: ModelTrait) -> bool {
