@@ -9,13 +9,8 @@ use crate::ruleset::{Entry, Ruleset, normalise_name};
 type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
 
 /// Every check, run over every valid document.
-const CHECKS: &[(&str, Check)] = &[
-    ("references", references),
-    ("scripts", scripts),
-    ("damage-track", damage_track),
-    ("table-rows", table_rows),
-    ("vocabulary", crate::vocabulary::check),
-];
+const CHECKS: &[(&str, Check)] =
+    &[("references", references), ("scripts", scripts), ("damage-track", damage_track), ("table-rows", table_rows)];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
@@ -27,6 +22,7 @@ pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
         }
     }
     notes_options(rs, &mut diags);
+    crate::vocabulary::run(rs, &mut diags);
     diags
 }
 

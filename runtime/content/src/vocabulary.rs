@@ -9,9 +9,71 @@ use cav_format::*;
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::ruleset::{Entry, Ruleset};
 
+/// Check the vocabulary words of every valid document of the ruleset.
+pub fn run(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
+    let names = Names::new(rs);
+    for e in rs.entries() {
+        if let Some(doc) = &e.doc {
+            check(&mut Cx { names: &names, e, diags }, doc);
+        }
+    }
+}
+
+/// The ids condition families may name in this ruleset, and every condition id it can spell
+/// (for did-you-mean hints), gathered once per ruleset.
+struct Names {
+    bands: Vec<String>,
+    states: Vec<String>,
+    sas: Vec<String>,
+    upgrades: Vec<String>,
+    traits: Vec<String>,
+    all: Vec<String>,
+}
+
+impl Names {
+    fn new(rs: &Ruleset) -> Names {
+        let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
+        let bands = rs
+            .of_kind(DocKind::RangeBands)
+            .filter_map(|e| match &e.doc {
+                Some(Document::RangeBands(b)) => Some(b.bands.iter().map(|x| x.id.0.clone()).collect::<Vec<_>>()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let mut names = Names {
+            bands,
+            states: ids(DocKind::ModelState),
+            sas: ids(DocKind::SpecialAttribute),
+            upgrades: ids(DocKind::Upgrade),
+            traits: ModelTrait::ALL.iter().map(|t| t.id().to_owned()).collect(),
+            all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
+        };
+        let mut all = std::mem::take(&mut names.all);
+        for f in vocab::CONDITION_FAMILIES {
+            for id in names.family(f.names).unwrap_or_default() {
+                all.push(format!("{}{id}", f.prefix));
+            }
+        }
+        names.all = all;
+        names
+    }
+
+    /// The ids a family's rest may name (`None`: not checked).
+    fn family(&self, names: FamilyRef) -> Option<&[String]> {
+        Some(match names {
+            FamilyRef::RangeBand => &self.bands,
+            FamilyRef::ModelState => &self.states,
+            FamilyRef::SpecialAttribute => &self.sas,
+            FamilyRef::Upgrade => &self.upgrades,
+            FamilyRef::ModelTrait => &self.traits,
+            FamilyRef::CriticalResult => return None,
+        })
+    }
+}
+
 /// Check the vocabulary words of one document.
-pub fn check(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
-    let mut cx = Cx { rs, e, diags };
+fn check(cx: &mut Cx, doc: &Document) {
     match doc {
         Document::ModifierTable(t) => {
             for (i, m) in t.modifiers.iter().enumerate() {
@@ -51,7 +113,7 @@ pub fn check(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic
 }
 
 struct Cx<'a> {
-    rs: &'a Ruleset,
+    names: &'a Names,
     e: &'a Entry,
     diags: &'a mut Vec<Diagnostic>,
 }
@@ -66,54 +128,15 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
-    fn ids(&self, kind: DocKind) -> Vec<String> {
-        self.rs.of_kind(kind).map(|e| e.id.clone()).collect()
-    }
-
-    fn band_ids(&self) -> Vec<String> {
-        self.rs
-            .of_kind(DocKind::RangeBands)
-            .filter_map(|e| match &e.doc {
-                Some(Document::RangeBands(b)) => Some(b.bands.iter().map(|x| x.id.0.clone()).collect::<Vec<_>>()),
-                _ => None,
-            })
-            .flatten()
-            .collect()
-    }
-
-    /// The ids a family's rest may name in this ruleset (`None`: not checked).
-    fn family_ids(&self, names: FamilyRef) -> Option<Vec<String>> {
-        Some(match names {
-            FamilyRef::RangeBand => self.band_ids(),
-            FamilyRef::ModelState => self.ids(DocKind::ModelState),
-            FamilyRef::SpecialAttribute => self.ids(DocKind::SpecialAttribute),
-            FamilyRef::Upgrade => self.ids(DocKind::Upgrade),
-            FamilyRef::ModelTrait => ModelTrait::ALL.iter().map(|t| t.id().to_owned()).collect(),
-            FamilyRef::CriticalResult => return None,
-        })
-    }
-
-    /// Every condition id this ruleset can spell, for did-you-mean hints.
-    fn all_conditions(&self) -> Vec<String> {
-        let mut all: Vec<String> = vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect();
-        for f in vocab::CONDITION_FAMILIES {
-            for id in self.family_ids(f.names).unwrap_or_default() {
-                all.push(format!("{}{id}", f.prefix));
-            }
-        }
-        all
-    }
-
     fn condition(&mut self, ptr: &str, id: &str, what: &str) {
         match vocab::condition(id) {
             None => {
-                let all = self.all_conditions();
                 let d = Diagnostic::error(
                     "unknown-condition",
                     format!("condition `{id}` is not in the engine's vocabulary"),
                 )
                 .expected("a condition id listed in docs/vocabulary.md")
-                .hint(did_you_mean(id, all.iter().map(String::as_str)));
+                .hint(did_you_mean(id, self.names.all.iter().map(String::as_str)));
                 let d = self.located(d, ptr);
                 self.diags.push(d);
             }
@@ -126,16 +149,15 @@ impl Cx<'_> {
                 }
             }
             Some(ConditionWord::Family(f, rest)) => {
-                if let Some(ids) = self.family_ids(f.names)
+                if let Some(ids) = self.names.family(f.names)
                     && !ids.iter().any(|x| x == rest)
                 {
-                    let all = self.all_conditions();
                     let d = Diagnostic::error(
                         "unknown-condition",
                         format!("condition `{id}`: {} `{rest}` does not exist", f.names.what()),
                     )
                     .expected(format!("`{}` followed by the id of a {}", f.prefix, f.names.what()))
-                    .hint(did_you_mean(id, all.iter().map(String::as_str)));
+                    .hint(did_you_mean(id, self.names.all.iter().map(String::as_str)));
                     let d = self.located(d, ptr);
                     self.diags.push(d);
                 } else if let Status::Recognised(why) = f.status {
