@@ -462,8 +462,7 @@ fn play_cmd(
     let mut dice = cav_rules::SeededDice::new(seed);
     let mut events: Vec<cav_rules::Event> = Vec::new();
     let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
-    let mut host =
-        cav_script::LuaHost::new(&rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+    let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
     let result = engine.play(&mut cav_rules::bot::Bot::default());
     let game = engine.game;
@@ -541,8 +540,7 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
             continue;
         }
         let Some(rules) = rules else { return Ok(ExitCode::from(EXIT_INVALID)) };
-        let mut host =
-            cav_script::LuaHost::new(&rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+        let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
         for t in tests {
             let r = cav_rules::testing::run_test_with(&rules, t, &mut host);
             if r.passed() {
@@ -578,6 +576,18 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
+}
+
+/// The scripts of the packs, loaded for play; a script that fails to load is invalid content
+/// (exit 1), not a usage error.
+fn lua_host(rules: &cav_rules::Rules) -> Option<cav_script::LuaHost> {
+    match cav_script::LuaHost::new(rules, cav_script::Limits::default()) {
+        Ok(host) => Some(host),
+        Err(e) => {
+            eprintln!("error: scripts: {e}");
+            None
+        }
+    }
 }
 
 fn lua_cmd(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
