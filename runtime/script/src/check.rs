@@ -6,7 +6,9 @@
 //! and return a table (`script-load`, `script-handler`); every key of that table must be a hook
 //! point holding a function (`script-handler`); and the handlers must be exactly the document's
 //! `hooks:` (`script-hooks`). `script:` on a kind the engine does not run scripts of is a warning
-//! (`script-not-run`). A module that cannot be found is the loader's `script-missing`.
+//! (`script-not-run`), and so is a handler of a hook point the engine does not call yet
+//! (`not-implemented`, at the handler's line). A module that cannot be found is the loader's
+//! `script-missing`.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,11 +16,11 @@ use std::sync::Arc;
 
 use cav_content::diag::{Diagnostic, FileId, Loc, Pos, Sources, did_you_mean};
 use cav_content::{Entry, Ruleset};
-use cav_format::DocKind;
+use cav_format::vocab::Status;
+use cav_format::{DocKind, HookPoint};
 use mlua::Value;
 use mlua::chunk::ChunkMode;
 
-use crate::host::{HOOK_POINTS, hook_name};
 use crate::sandbox::{Limits, Sandbox, find_module, load_module};
 
 /// Kinds whose scripts the engine runs (`LuaHost::new` reads the special attributes only).
@@ -173,7 +175,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
     };
 
     // Every key is a hook point holding a function.
-    let names: Vec<&str> = HOOK_POINTS.iter().map(|p| hook_name(*p)).collect();
+    let names: Vec<&str> = HookPoint::ALL.iter().map(|p| p.id()).collect();
     let mut handlers: Vec<(String, Loc)> = Vec::new();
     let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
     pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
@@ -218,6 +220,18 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
                 .at(Some(loc))
                 .pack(m.pack.clone())
                 .expected(format!("`function M.{key}(ctx)`")),
+            );
+        }
+        if let Some(Status::Recognised(why)) = HookPoint::from_id(&key).map(HookPoint::status) {
+            diags.push(
+                Diagnostic::warning(
+                    "not-implemented",
+                    format!("hook point `{key}` is recognised but not implemented ({why}): this handler never runs"),
+                )
+                .at(Some(loc))
+                .pack(m.pack.clone())
+                .expected("a handler of a hook point the engine calls")
+                .hint(Some("docs/vocabulary.md lists which hook points are called".to_owned())),
             );
         }
         handlers.push((key, loc));

@@ -1,19 +1,21 @@
 //! The Lua host: implements the engine's `Hooks` with the scripts the packs name.
 //!
 //! A special attribute's module returns a table of handlers keyed by hook point
-//! (`combat_tp`, `damage_calc`, `attack_declare`, …). A handler gets a fresh, read-only view of
-//! the moment (`ctx`) and may only call `ctx.add_modifier(source, value)` or
-//! `ctx.forbid(reason)`; it returns nothing.
+//! (`combat_tp`, `damage_calc`, `attack_declare`, …: the ids of `HookPoint` in the vocabulary).
+//! A handler gets a fresh, read-only view of the moment (`ctx`); it acts only through
+//! `ctx.add_modifier(source, value)`, `ctx.forbid(reason)` and `ctx.set_value(x)`, and only with
+//! the effects its hook point accepts (`HookPoint::accepts`); it returns nothing.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::HookPoint;
+use cav_format::vocab::Status;
+use cav_format::{HookEffect, HookPoint, ModelType};
 use cav_rules::Rules;
 use cav_rules::event::ModApplied;
 use cav_rules::game::Game;
 use cav_rules::hooks::{HookCtx, Hooks};
-use mlua::{Function, Value};
+use mlua::{Function, Lua, Value};
 
 use crate::sandbox::{Limits, Sandbox, find_module, load_module};
 
@@ -21,11 +23,16 @@ type Adds = Rc<RefCell<Vec<(String, i32)>>>;
 
 pub struct LuaHost {
     pub sandbox: Sandbox,
-    /// Handlers per special attribute (index as in `Rules::sas`), by hook point (index in
-    /// `HOOK_POINTS`): looked up once at load so a call finds them without touching Lua.
+    /// Handlers per special attribute (index as in `Rules::sas`), by hook point (`HookPoint as
+    /// usize`, the index in `HookPoint::ALL`): looked up once at load so a call finds them
+    /// without touching Lua.
     handlers: Vec<Option<Vec<Option<Function>>>>,
-    /// Hook points some script handles.
+    /// Hook points some script handles, by `HookPoint as usize`.
     wanted: Vec<bool>,
+    /// The effects each hook point accepts, as a bitmask of `effect_bit`, by `HookPoint as usize`.
+    masks: Vec<u8>,
+    /// The moment being called: the effect functions refuse what it does not accept.
+    moment: Rc<Cell<Moment>>,
     adds: Adds,
     forbid: Rc<RefCell<Option<String>>>,
     add_fn: Function,
@@ -37,42 +44,6 @@ pub struct LuaHost {
     /// State ids, by state index.
     state_ids: Rc<Vec<String>>,
     sign: i32,
-}
-
-/// Model types as scripts see them (the schema's names), by `ModelType as usize`.
-const MODEL_TYPE_NAMES: [&str; 7] =
-    ["cav", "quad_cav", "vehicle", "aircraft", "infantry", "powered_infantry", "structure"];
-
-/// The snake_case name of a hook point, as scripts write it (and as the packs' `hooks:` lists do).
-pub fn hook_name(p: HookPoint) -> &'static str {
-    match p {
-        HookPoint::Build => "build",
-        HookPoint::ForceSelection => "force_selection",
-        HookPoint::GameSetup => "game_setup",
-        HookPoint::DrawDeck => "draw_deck",
-        HookPoint::Activation => "activation",
-        HookPoint::SpecialAction => "special_action",
-        HookPoint::Movement => "movement",
-        HookPoint::Transport => "transport",
-        HookPoint::TargetLock => "target_lock",
-        HookPoint::OpposedRoll => "opposed_roll",
-        HookPoint::AttackDeclare => "attack_declare",
-        HookPoint::AttackTargets => "attack_targets",
-        HookPoint::StrikePoint => "strike_point",
-        HookPoint::Drift => "drift",
-        HookPoint::CombatTp => "combat_tp",
-        HookPoint::CombatDice => "combat_dice",
-        HookPoint::CritFumble => "crit_fumble",
-        HookPoint::Reaction => "reaction",
-        HookPoint::DamageCalc => "damage_calc",
-        HookPoint::DamageTable => "damage_table",
-        HookPoint::OnHit => "on_hit",
-        HookPoint::ModelState => "model_state",
-        HookPoint::PilotCheck => "pilot_check",
-        HookPoint::Repair => "repair",
-        HookPoint::AreaEffect => "area_effect",
-        HookPoint::EndPhase => "end_phase",
-    }
 }
 
 impl LuaHost {
@@ -92,11 +63,10 @@ impl LuaHost {
             sandbox.arm();
             match load_module(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))? {
                 Value::Table(t) => {
-                    let mut by_point = Vec::with_capacity(HOOK_POINTS.len());
-                    for p in HOOK_POINTS {
-                        let f: Option<Function> = t
-                            .raw_get(hook_name(*p))
-                            .map_err(|e| format!("{}: handler `{}`: {e}", sa.name, hook_name(*p)))?;
+                    let mut by_point = Vec::with_capacity(HookPoint::ALL.len());
+                    for &p in HookPoint::ALL {
+                        let f: Option<Function> =
+                            t.raw_get(p.id()).map_err(|e| format!("{}: handler `{p}`: {e}", sa.name))?;
                         by_point.push(f);
                     }
                     modules.push(Some(by_point));
@@ -111,38 +81,47 @@ impl LuaHost {
                 }
             }
         }
+        // `HookPoint as usize` indexes the tables below.
+        debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
+        let moment = Rc::new(Cell::new(Moment { point: HookPoint::ALL[0], accepts: 0 }));
         let adds: Adds = Rc::new(RefCell::new(Vec::new()));
         let forbid = Rc::new(RefCell::new(None));
-        let a = adds.clone();
+        let (a, m) = (adds.clone(), moment.clone());
         let add_fn = sandbox
             .lua
-            .create_function(move |_, (source, value): (String, i32)| {
+            .create_function(move |lua, (source, value): (String, i32)| {
+                accepted(lua, m.get(), HookEffect::AddModifier)?;
                 a.borrow_mut().push((source, value));
                 Ok(())
             })
             .map_err(|e| e.to_string())?;
-        let f = forbid.clone();
+        let (f, m) = (forbid.clone(), moment.clone());
         let forbid_fn = sandbox
             .lua
-            .create_function(move |_, reason: String| {
+            .create_function(move |lua, reason: String| {
+                accepted(lua, m.get(), HookEffect::Forbid)?;
                 *f.borrow_mut() = Some(reason);
                 Ok(())
             })
             .map_err(|e| e.to_string())?;
         let value = Rc::new(RefCell::new(None));
-        let v = value.clone();
+        let (v, m) = (value.clone(), moment.clone());
         let set_value_fn = sandbox
             .lua
-            .create_function(move |_, x: f64| {
+            .create_function(move |lua, x: f64| {
+                accepted(lua, m.get(), HookEffect::SetValue)?;
                 *v.borrow_mut() = Some(x);
                 Ok(())
             })
             .map_err(|e| e.to_string())?;
-        let wanted = (0..HOOK_POINTS.len()).map(|i| modules.iter().flatten().any(|h| h[i].is_some())).collect();
+        let wanted = (0..HookPoint::ALL.len()).map(|i| modules.iter().flatten().any(|h| h[i].is_some())).collect();
+        let masks = HookPoint::ALL.iter().map(|p| p.accepts().iter().fold(0, |m, e| m | effect_bit(*e))).collect();
         Ok(LuaHost {
             sandbox,
             handlers: modules,
             wanted,
+            masks,
+            moment,
             adds,
             forbid,
             add_fn,
@@ -183,7 +162,7 @@ impl LuaHost {
         let column = game.column(model);
         self.sandbox.lua.create_userdata(ModelView {
             names: self.names(game, model),
-            model_type: card.model_type as usize,
+            model_type: card.model_type,
             damage: me.damage,
             column,
             mv: game.move_value(model),
@@ -202,7 +181,7 @@ impl LuaHost {
             (Rc::<str>::from(m.weapon.as_str()), Rc::<str>::from(m.name.as_str()), m.range)
         });
         self.sandbox.lua.create_userdata(CtxView {
-            point: hook_name(ctx.point),
+            point: ctx.point.id(),
             rating,
             model: self.model_view(game, ctx.model)?,
             target: ctx.target.map(|d| self.model_view(game, d)).transpose()?,
@@ -216,6 +195,55 @@ impl LuaHost {
     }
 }
 
+/// The hook point being called and the effects it accepts (a mask of `effect_bit`).
+#[derive(Clone, Copy)]
+struct Moment {
+    point: HookPoint,
+    accepts: u8,
+}
+
+fn effect_bit(e: HookEffect) -> u8 {
+    1 << e as u8
+}
+
+/// Inside an effect function: go on if the moment accepts `effect`, else refuse with a script
+/// error at the caller's file:line. One load and one test on the way that is taken.
+#[inline]
+fn accepted(lua: &Lua, m: Moment, effect: HookEffect) -> mlua::Result<()> {
+    if m.accepts & effect_bit(effect) != 0 { Ok(()) } else { Err(mlua::Error::runtime(refusal(lua, m.point, effect))) }
+}
+
+/// `<file>:<line>: `ctx.<effect>` is not accepted at `<point>` (<accepts>); see docs/vocabulary.md`
+#[cold]
+fn refusal(lua: &Lua, point: HookPoint, effect: HookEffect) -> String {
+    let at = caller(lua).map(|(file, line)| format!("{file}:{line}: ")).unwrap_or_default();
+    format!("{at}`ctx.{effect}` is not accepted at `{point}` ({}); see docs/vocabulary.md", accepts(point))
+}
+
+/// What a hook point accepts, in words: `it accepts `ctx.forbid`` or `it accepts nothing: look only`.
+fn accepts(point: HookPoint) -> String {
+    match point.accepts() {
+        [] => "it accepts nothing: look only".into(),
+        fx => {
+            let fx: Vec<String> = fx.iter().map(|e| format!("`ctx.{e}`")).collect();
+            format!("it accepts {}", fx.join(", "))
+        }
+    }
+}
+
+/// The file and line of the innermost Lua function on the stack (the script that called an
+/// effect function), as Luau's own errors show it.
+fn caller(lua: &Lua) -> Option<(String, usize)> {
+    (0..8).find_map(|level| {
+        lua.inspect_stack(level, |d| {
+            let source = d.source().source?.into_owned();
+            let file = source.strip_prefix('@')?.to_owned();
+            Some((file, d.current_line()?))
+        })
+        .flatten()
+    })
+}
+
 #[derive(Clone)]
 struct Names {
     name: Rc<str>,
@@ -226,7 +254,7 @@ struct Names {
 /// What a script sees of a model. Built per call without touching Lua beyond one userdata.
 struct ModelView {
     names: Names,
-    model_type: usize,
+    model_type: ModelType,
     damage: u32,
     column: usize,
     mv: u32,
@@ -248,7 +276,7 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("name", |lua, v| lua.create_string(&*v.names.name));
         f.add_field_method_get("side", |lua, v| lua.create_string(&*v.names.side));
         f.add_field_method_get("model", |lua, v| lua.create_string(&*v.names.model));
-        f.add_field_method_get("model_type", |_, v| Ok(MODEL_TYPE_NAMES[v.model_type]));
+        f.add_field_method_get("model_type", |_, v| Ok(v.model_type.id()));
         f.add_field_method_get("damage", |_, v| Ok(v.damage));
         f.add_field_method_get("column", |_, v| Ok(v.column));
         f.add_field_method_get("mv", |_, v| Ok(v.mv));
@@ -266,7 +294,8 @@ impl mlua::UserData for ModelView {
     }
 }
 
-/// `ctx`: the moment, read-only, with the three functions that act.
+/// `ctx`: the moment, read-only, with the three functions that act (each refuses to act where
+/// the moment does not accept its effect).
 struct CtxView {
     point: &'static str,
     rating: i32,
@@ -300,7 +329,7 @@ impl mlua::UserData for CtxView {
             }
         });
         f.add_field_method_get("value", |_, v| Ok(v.value));
-        f.add_field_method_get("set_value", |_, v| Ok(v.value.map(|_| v.set_value.clone())));
+        f.add_field_method_get("set_value", |_, v| Ok(v.set_value.clone()));
         f.add_field_method_get("add_modifier", |_, v| Ok(v.add_modifier.clone()));
         f.add_field_method_get("forbid", |_, v| Ok(v.forbid.clone()));
     }
@@ -319,14 +348,15 @@ impl Hooks for LuaHost {
     }
 
     fn wants(&self, point: HookPoint) -> bool {
-        HOOK_POINTS.iter().position(|p| *p == point).is_some_and(|i| self.wanted[i])
+        self.wanted[point as usize]
     }
 
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String> {
-        let point = hook_name(ctx.point);
+        let point = ctx.point.id();
         let card = game.card(ctx.model);
         let weapon_sas = ctx.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
-        let Some(pi) = HOOK_POINTS.iter().position(|p| *p == ctx.point) else { return Ok(()) };
+        let pi = ctx.point as usize;
+        self.moment.set(Moment { point: ctx.point, accepts: self.masks[pi] });
         for &(sa, rating) in card.sas.iter().chain(weapon_sas) {
             let Some(Some(handler)) = self.handlers[sa as usize].as_ref().map(|h| h[pi].clone()) else { continue };
             let name = &game.rules.sas[sa as usize].name;
@@ -335,8 +365,9 @@ impl Hooks for LuaHost {
             let result: Value = handler.call(view).map_err(|e| format!("{name} ({point}): {e}"))?;
             if !result.is_nil() {
                 return Err(format!(
-                    "{name} ({point}): a handler returns nothing, but it returned a {} (use ctx.add_modifier or ctx.forbid)",
-                    result.type_name()
+                    "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
+                    result.type_name(),
+                    accepts(ctx.point)
                 ));
             }
             for (source, value) in self.adds.borrow_mut().drain(..) {
@@ -354,62 +385,74 @@ impl Hooks for LuaHost {
 }
 
 /// The luau-lsp definition file of the hook API (`schemas/cav-hooks.d.luau`), so editors complete
-/// `ctx.` and check handler names. Generated from the hook points; a test keeps it fresh.
+/// `ctx.` and check handler names. Generated from the vocabulary (`cav_format::vocab`): the hook
+/// points with their meaning, whether the engine calls them and the effects each accepts, and the
+/// model types. A test keeps the committed file fresh.
 pub fn definitions() -> String {
+    let model_types: Vec<String> = ModelType::ALL.iter().map(|t| format!("\"{t}\"")).collect();
+    let effect_doc = |e: HookEffect| {
+        let at: Vec<&str> = HookPoint::ALL
+            .iter()
+            .filter(|p| p.status().implemented() && p.accepts().contains(&e))
+            .map(|p| p.id())
+            .collect();
+        format!("\t-- {} Accepted at: {}.\n", e.doc(), at.join(", "))
+    };
     let mut s = String::from(
-        "-- Generated by `cav schema` from the engine's hook points. Do not edit.\n\
-         -- Point luau-lsp at it (\"luau-lsp.types.definitionFiles\") to get completion in pack scripts.\n\n\
-         export type CavModel = {\n\
-         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: string,\n\tdamage: number,\n\
+        "-- Generated by `cav schema` from the engine's vocabulary (runtime/format/src/vocab.rs). Do not edit.\n\
+         -- Point luau-lsp at it (\"luau-lsp.types.definitionFiles\") to get completion in pack scripts.\n\
+         -- Which hook points the engine calls and what each accepts: docs/vocabulary.md.\n\n",
+    );
+    s.push_str(&format!("export type CavModelType = {}\n\n", model_types.join(" | ")));
+    s.push_str(
+        "export type CavModel = {\n\
+         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\tdamage: number,\n\
          \tcolumn: number,\n\tmv: number,\n\tav: number,\n\thard: boolean,\n\tsoft: boolean,\n\tstates: { string },\n}\n\n\
          export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n}\n\n\
-         -- What a handler sees. Everything is read-only; the two functions are the only way to act.\n\
+         -- What a handler sees. Everything is read-only; the three functions are the only way to act,\n\
+         -- each only at the hook points that accept it (elsewhere calling it is an error).\n\
          export type CavContext = {\n\
          \t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
          \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
-         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\
-         \t-- add a modifier to the roll or value being decided, in the ruleset's convention\n\
-         \tadd_modifier: (source: string, value: number) -> (),\n\
-         \t-- forbid what is being declared (attack_declare), giving the reason shown to players\n\
-         \tforbid: (reason: string) -> (),\n\
-         \t-- the value the moment lets you change (attack_targets: the area radius), and its setter\n\
-         \tvalue: number?,\n\tset_value: ((value: number) -> ())?,\n}\n\n\
-         -- A special attribute's module returns a table of handlers keyed by hook point.\n\
-         export type CavHandlers = {\n",
+         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n",
     );
-    for p in HOOK_POINTS {
-        s.push_str(&format!("\t{}: ((ctx: CavContext) -> ())?,\n", hook_name(*p)));
+    s.push_str(&effect_doc(HookEffect::AddModifier));
+    s.push_str(
+        "\t-- The value is in the ruleset's convention.\n\tadd_modifier: (source: string, value: number) -> (),\n",
+    );
+    s.push_str(&effect_doc(HookEffect::Forbid));
+    s.push_str("\t-- The reason is shown to players.\n\tforbid: (reason: string) -> (),\n");
+    s.push_str("\t-- The value the moment offers (attack_targets: the area radius), if any.\n\tvalue: number?,\n");
+    s.push_str(&effect_doc(HookEffect::SetValue));
+    s.push_str("\tset_value: (value: number) -> (),\n}\n\n");
+    s.push_str("-- A special attribute's module returns a table of handlers keyed by hook point.\nexport type CavHandlers = {\n");
+    for &p in HookPoint::ALL {
+        s.push_str(&format!("\t-- {}\n", p.doc()));
+        match p.status() {
+            Status::Recognised("not called yet") => s.push_str("\t-- Not called yet: this handler never runs.\n"),
+            Status::Recognised(why) => s.push_str(&format!("\t-- Not called yet: {why}; this handler never runs.\n")),
+            Status::Implemented => {
+                let fx: Vec<String> = p.accepts().iter().map(|e| format!("ctx.{e}")).collect();
+                let fx = if fx.is_empty() { "none (look only)".to_owned() } else { fx.join(", ") };
+                s.push_str(&format!("\t-- Effects: {fx}.\n"));
+            }
+        }
+        s.push_str(&format!("\t{p}: ((ctx: CavContext) -> ())?,\n"));
     }
     s.push_str("}\n");
     s
 }
 
-/// Every hook point, in turn order.
-pub const HOOK_POINTS: &[HookPoint] = &[
-    HookPoint::Build,
-    HookPoint::ForceSelection,
-    HookPoint::GameSetup,
-    HookPoint::DrawDeck,
-    HookPoint::Activation,
-    HookPoint::SpecialAction,
-    HookPoint::Movement,
-    HookPoint::Transport,
-    HookPoint::TargetLock,
-    HookPoint::OpposedRoll,
-    HookPoint::AttackDeclare,
-    HookPoint::AttackTargets,
-    HookPoint::StrikePoint,
-    HookPoint::Drift,
-    HookPoint::CombatTp,
-    HookPoint::CombatDice,
-    HookPoint::CritFumble,
-    HookPoint::Reaction,
-    HookPoint::DamageCalc,
-    HookPoint::DamageTable,
-    HookPoint::OnHit,
-    HookPoint::ModelState,
-    HookPoint::PilotCheck,
-    HookPoint::Repair,
-    HookPoint::AreaEffect,
-    HookPoint::EndPhase,
-];
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host indexes its tables by `HookPoint as usize` and its masks by `HookEffect as u8`.
+    #[test]
+    fn vocabulary_order_is_the_enum_order() {
+        assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
+        assert!(HookEffect::ALL.len() <= 8);
+        assert_eq!(accepts(HookPoint::Activation), "it accepts nothing: look only");
+        assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
+    }
+}

@@ -176,6 +176,32 @@ fn declared_hooks_and_handlers_must_match() {
 }
 
 #[test]
+fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
+    let c = Copy::new();
+    let sas = "content/cav-quickstart/special-attributes/quickstart-sas.yaml";
+    c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, movement]");
+    c.edit(
+        "scripts/cav-quickstart/strike.luau",
+        "return strike",
+        "function strike.movement(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
+    );
+    let (diags, sources) = c.check();
+    let w = find(&diags, "not-implemented", "movement");
+    assert_eq!(w.severity, Severity::Warning);
+    assert_eq!(
+        at(w, &sources),
+        ("strike.luau".into(), c.line_of("scripts/cav-quickstart/strike.luau", "function strike.movement"))
+    );
+    assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
+    assert_eq!(
+        w.message,
+        "hook point `movement` is recognised but not implemented (not called yet): this handler never runs"
+    );
+    // Declared and handled: nothing else to say.
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+}
+
+#[test]
 fn a_runaway_top_level_is_an_error_not_a_hang() {
     let c = Copy::new();
     std::fs::write(

@@ -27,19 +27,17 @@ fn with_strike_script(source: &str) -> (Rules, tempfile::TempDir) {
 
 /// Call the attack_declare hook of red's Medium MACs (which carry Strike) against blue.
 fn declare(rules: &Rules) -> Result<(Vec<ModApplied>, Option<String>), String> {
+    call_at(rules, HookPoint::AttackDeclare)
+}
+
+/// Call the hooks at `point` of red's Medium MACs (which carry Strike) against blue.
+fn call_at(rules: &Rules, point: HookPoint) -> Result<(Vec<ModApplied>, Option<String>), String> {
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(rules, Limits::default())?;
     let mut mods = Vec::new();
-    let mut ctx = HookCtx {
-        point: HookPoint::AttackDeclare,
-        model: 1,
-        target: Some(0),
-        weapon: Some(0),
-        modifiers: &mut mods,
-        forbid: None,
-        value: None,
-    };
+    let mut ctx =
+        HookCtx { point, model: 1, target: Some(0), weapon: Some(0), modifiers: &mut mods, forbid: None, value: None };
     host.call(&game, &mut ctx)?;
     let forbid = ctx.forbid.take();
     Ok((mods, forbid))
@@ -101,8 +99,8 @@ fn a_module_that_is_not_a_table_is_refused_at_load() {
 
 #[test]
 fn modifiers_come_back_in_the_rules_convention() {
-    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) ctx.add_modifier('test', 2) end }");
-    let (mods, _) = declare(&rules).unwrap();
+    let (rules, _d) = with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('test', 2) end }");
+    let (mods, _) = call_at(&rules, HookPoint::CombatTp).unwrap();
     assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
 }
 

@@ -1,0 +1,119 @@
+//! Each hook point accepts only the effects the vocabulary gives it (`HookPoint::accepts`): an
+//! effect asked for anywhere else stops the game with a hook error naming the special attribute,
+//! the hook point and the script's file:line, instead of being silently dropped.
+
+use std::path::{Path, PathBuf};
+
+use cav_format::HookPoint;
+use cav_rules::event::ModApplied;
+use cav_rules::game::EngineError;
+use cav_rules::hooks::{HookCtx, Hooks};
+use cav_rules::{Engine, Event, NoLog, Rules, SeededDice, bot::Bot, setup::scenario_game};
+use cav_script::{Limits, LuaHost};
+
+fn rules() -> Rules {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    cav_compile::compile_rules(loaded.ruleset("cav-quickstart").unwrap()).unwrap()
+}
+
+/// Rules whose special attribute `sa` runs `source` (written to `<sa>.luau` in a temp dir).
+fn with_script(sa: &str, source: &str) -> (Rules, tempfile::TempDir) {
+    let mut rules = rules();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(format!("{sa}.luau")), source).unwrap();
+    let entry = rules.sas.iter_mut().find(|s| s.id == sa).unwrap();
+    entry.script = Some((sa.into(), vec![PathBuf::from(dir.path())]));
+    (rules, dir)
+}
+
+/// A Quick-Start duel (two Dictator-Bs, which carry Wizzo) with the scripts in the Lua host.
+fn play(rules: &Rules) -> (Result<(), EngineError>, Vec<Event>) {
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut dice = SeededDice::new(7);
+    let mut log = Vec::new();
+    let game = scenario_game(rules, sc, &mut dice, &mut NoLog, None);
+    let mut host = LuaHost::new(rules, Limits::default()).unwrap();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
+    let end = engine.play(&mut Bot::default()).map(|_| ());
+    (end, log)
+}
+
+fn hook_error(end: Result<(), EngineError>) -> String {
+    match end {
+        Err(EngineError::Hook { message }) => message,
+        other => panic!("expected a hook error, got {other:?}"),
+    }
+}
+
+#[test]
+fn add_modifier_at_a_look_only_point_stops_the_game() {
+    let (rules, dir) = with_script(
+        "wizzo",
+        "local m = {}\nfunction m.activation(ctx)\n  ctx.add_modifier('too early', 1)\nend\nreturn m\n",
+    );
+    let err = hook_error(play(&rules).0);
+    let file = dir.path().join("wizzo.luau");
+    assert!(err.starts_with("Wizzo (activation): "), "{err}");
+    let expected = format!(
+        "{}:3: `ctx.add_modifier` is not accepted at `activation` (it accepts nothing: look only); see docs/vocabulary.md",
+        file.display()
+    );
+    assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
+}
+
+#[test]
+fn add_modifier_at_combat_tp_shows_up_in_the_roll() {
+    let (rules, _dir) =
+        with_script("wizzo", "return { combat_tp = function(ctx) ctx.add_modifier('wizzo script', -1) end }");
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let applied = log.iter().any(
+        |e| matches!(e, Event::Roll(r) if r.kind == "combat" && r.mods.iter().any(|m| m.source == "wizzo script")),
+    );
+    assert!(applied, "no combat roll carries the scripted modifier");
+}
+
+#[test]
+fn forbid_at_combat_tp_is_refused() {
+    let (rules, dir) = with_script("wizzo", "return {\n  combat_tp = function(ctx)\n    ctx.forbid('no')\n  end,\n}\n");
+    let err = hook_error(play(&rules).0);
+    assert!(err.starts_with("Wizzo (combat_tp): "), "{err}");
+    let expected = format!(
+        "{}:3: `ctx.forbid` is not accepted at `combat_tp` (it accepts `ctx.add_modifier`); see docs/vocabulary.md",
+        dir.path().join("wizzo.luau").display()
+    );
+    assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
+}
+
+#[test]
+fn set_value_at_attack_targets_is_accepted() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { attack_targets = function(ctx) ctx.set_value(ctx.value - 1) ctx.add_modifier('traded', 1) end }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut mods = Vec::new();
+    let mut ctx = HookCtx {
+        point: HookPoint::AttackTargets,
+        model: 1,
+        target: Some(0),
+        weapon: Some(0),
+        modifiers: &mut mods,
+        forbid: None,
+        value: Some(3.0),
+    };
+    host.call(&game, &mut ctx).unwrap();
+    assert_eq!(ctx.value, Some(2.0));
+    assert_eq!(mods, vec![ModApplied { source: "traded".into(), value: 1 }]);
+}
+
+#[test]
+fn set_value_where_the_point_does_not_accept_it_is_refused() {
+    let (rules, _dir) = with_script("wizzo", "return { combat_tp = function(ctx) ctx.set_value(1) end }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("`ctx.set_value` is not accepted at `combat_tp`"), "{err}");
+    assert!(err.contains("wizzo.luau:1: "), "{err}");
+}
