@@ -42,7 +42,7 @@ pub(crate) fn check(cx: &mut Cx) {
                 );
             }
         }
-        for (id, _) in &t.expect.models {
+        for id in t.expect.models.keys() {
             cx.index_of(e, &format!("/expect/models/{id}"), id.as_str(), &ids, "test model");
         }
     }

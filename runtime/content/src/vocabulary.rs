@@ -84,16 +84,9 @@ fn check(cx: &mut Cx, doc: &Document) {
                 }
             }
         }
-        Document::SpecialAttribute(sa) => {
-            cx.effects(&sa.modifiers);
-            cx.hooks(&sa.hooks, sa.script.is_some());
-        }
-        Document::Upgrade(u) => {
-            cx.effects(&u.modifiers);
-            cx.hooks(&u.hooks, u.script.is_some());
-        }
-        Document::Asset(a) => cx.hooks(&a.hooks, a.script.is_some()),
-        Document::Strike(s) => cx.hooks(&s.hooks, s.script.is_some()),
+        // Hook points a script handles are checked with the script (cav-script's `check`).
+        Document::SpecialAttribute(sa) => cx.effects(&sa.modifiers),
+        Document::Upgrade(u) => cx.effects(&u.modifiers),
         Document::ActionType(a) => cx.action(a),
         Document::Ruleset(r) => {
             cx.options(r);
@@ -193,20 +186,6 @@ impl Cx<'_> {
                         "`when:` is not tested for effect target `{}` (a property of the card, read once): the effect always applies",
                         m.target
                     ),
-                );
-            }
-        }
-    }
-
-    fn hooks(&mut self, hooks: &[HookPoint], scripted: bool) {
-        if !scripted {
-            return; // without a script the list only documents where the entry would act
-        }
-        for (i, h) in hooks.iter().enumerate() {
-            if let Status::Recognised(why) = h.status() {
-                self.warn(
-                    &format!("/hooks/{i}"),
-                    format!("hook point `{h}` is recognised but not implemented ({why}): the script's `{h}` handler never runs"),
                 );
             }
         }

@@ -9,8 +9,6 @@ use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::{Controller, Engine, EngineError, Lasts, Mark, Shot};
 
-/// The action type every attack counts as for "once per activation".
-
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
 
