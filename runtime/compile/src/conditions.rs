@@ -33,7 +33,7 @@ impl Names {
                     FamilyRef::RangeBand => &self.bands,
                     FamilyRef::ModelState => &self.states,
                     FamilyRef::SpecialAttribute => &self.sas,
-                    FamilyRef::Upgrade | FamilyRef::ModelTrait | FamilyRef::CriticalResult => return Cond::NEVER,
+                    FamilyRef::Upgrade | FamilyRef::CriticalResult => return Cond::NEVER,
                 };
                 let arg = ids.iter().position(|x| x == rest);
                 conditions::find(f.prefix).zip(arg).map(|(def, arg)| Cond { def, arg: arg as u16 })

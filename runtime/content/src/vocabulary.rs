@@ -26,7 +26,6 @@ struct Names {
     states: Vec<String>,
     sas: Vec<String>,
     upgrades: Vec<String>,
-    traits: Vec<String>,
     all: Vec<String>,
 }
 
@@ -46,7 +45,6 @@ impl Names {
             states: ids(DocKind::ModelState),
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
-            traits: ModelTrait::ALL.iter().map(|t| t.id().to_owned()).collect(),
             all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
         };
         let mut all = std::mem::take(&mut names.all);
@@ -66,7 +64,6 @@ impl Names {
             FamilyRef::ModelState => &self.states,
             FamilyRef::SpecialAttribute => &self.sas,
             FamilyRef::Upgrade => &self.upgrades,
-            FamilyRef::ModelTrait => &self.traits,
             FamilyRef::CriticalResult => return None,
         })
     }

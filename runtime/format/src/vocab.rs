@@ -66,8 +66,6 @@ macro_rules! words {
 
         impl $name {
             pub const ALL: &'static [$name] = &[ $( $name::$variant, )* ];
-            /// What one of these is called in messages.
-            pub const WHAT: &'static str = $what;
             /// The word as packs and scripts write it.
             pub fn id(self) -> &'static str {
                 match self { $( $name::$variant => $id, )* }
@@ -258,7 +256,6 @@ pub enum FamilyRef {
     ModelState,
     SpecialAttribute,
     Upgrade,
-    ModelTrait,
     /// A row name of the critical-damage table, not checked.
     CriticalResult,
 }
@@ -270,7 +267,6 @@ impl FamilyRef {
             FamilyRef::ModelState => "model state",
             FamilyRef::SpecialAttribute => "special attribute",
             FamilyRef::Upgrade => "upgrade",
-            FamilyRef::ModelTrait => "model trait",
             FamilyRef::CriticalResult => "critical-damage result",
         }
     }
