@@ -112,7 +112,7 @@ impl DiceExpr {
             }
             None => faces.iter().sum(),
         };
-        (faces, kept as i32 + self.plus)
+        (faces, (kept as i32).saturating_add(self.plus))
     }
 }
 
@@ -122,27 +122,41 @@ impl DiceExpr {
 pub struct Odds {
     /// Lowest possible total.
     min: i32,
-    /// `at_least[i]`: chance of a total of `min + i` or more.
+    /// `at_least[i]`: chance of a total of `min + i × step` or more.
     at_least: Vec<f64>,
+    /// Totals per entry: 1 when exact.
+    step: f64,
 }
+
+/// The most totals [`DiceExpr::odds`] works out exactly.
+pub const ODDS_RANGE: usize = 10_000;
 
 impl Odds {
     pub fn at_least(&self, n: i32) -> f64 {
         if n <= self.min {
             return 1.0;
         }
-        self.at_least.get((n - self.min) as usize).copied().unwrap_or(0.0)
+        let i = ((f64::from(n) - f64::from(self.min)) / self.step).ceil() as usize;
+        self.at_least.get(i).copied().unwrap_or(0.0)
     }
 }
 
 impl DiceExpr {
     /// Enumerate every outcome (faces^count of them; expressions of more than a million outcomes
     /// are treated as a plain sum of the kept dice, which is close enough for weighing options).
+    /// A pack may write any dice: beyond [`ODDS_RANGE`] possible totals the odds are taken as
+    /// even over the range, so a hostile expression costs neither memory nor time.
     pub fn odds(&self) -> Odds {
         let (count, sides) = (self.count as usize, self.sides as usize);
         let kept = self.keep_highest.map_or(count, |k| k as usize);
+        let max = kept.saturating_mul(sides);
+        if max > ODDS_RANGE {
+            let (min, span) = (kept as f64, (max - kept + 1) as f64);
+            let at_least = (0..=ODDS_RANGE).map(|i| 1.0 - i as f64 / ODDS_RANGE as f64).collect();
+            // Scaled: step i stands for the total min + i × span / ODDS_RANGE.
+            return Odds { min: self.plus.saturating_add(min as i32), at_least, step: span / ODDS_RANGE as f64 };
+        }
         let exhaustive = (sides as f64).powi(count as i32) <= 1e6;
-        let max = kept * sides;
         let mut ways = vec![0f64; max + 1];
         if self.keep_highest.is_some() && exhaustive {
             let mut faces = vec![1usize; count];
@@ -177,7 +191,7 @@ impl DiceExpr {
             acc += ways[total] / all;
             at_least[total - min] = acc;
         }
-        Odds { min: min as i32 + self.plus, at_least }
+        Odds { min: (min as i32).saturating_add(self.plus), at_least, step: 1.0 }
     }
 }
 
@@ -247,6 +261,12 @@ mod tests {
         assert!((best.at_least(12) - 16.0 / 216.0).abs() < 1e-12);
         assert!(best.at_least(7) > two.at_least(7));
         assert!((DiceExpr::parse("1d6+1").unwrap().odds().at_least(7) - 1.0 / 6.0).abs() < 1e-12);
+        // A hostile expression is cheap and still gives odds that fall with the total.
+        let huge = DiceExpr::parse("100d4000000000").unwrap().odds();
+        assert!(huge.at_least(1_000) > huge.at_least(100_000_000));
+        let shifted = DiceExpr::parse("1d6+2147483647").unwrap();
+        assert_eq!(shifted.odds().at_least(i32::MAX), 1.0);
+        assert_eq!(shifted.roll(&mut ForcedDice::new([6])).1, i32::MAX);
     }
 
     #[test]
