@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Fuzz the loader and the script sandbox with libFuzzer (cargo fuzz, nightly toolchain).
+#   tests/fuzz/run.sh            every target for 60 s each (what CI runs, shorter)
+#   tests/fuzz/run.sh 3600       every target for an hour each (a long local run)
+#   tests/fuzz/run.sh 600 script one target
+# Seed corpora come from the bundled content and scripts; a crash leaves its input under
+# tests/fuzz/artifacts/<target>/ and makes this script exit non-zero.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs="${1:-60}"
+targets=("${@:2}")
+[ ${#targets[@]} -gt 0 ] || targets=(yaml_documents script pack)
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+corpus=target/corpus
+mkdir -p "$corpus/yaml_documents" "$corpus/pack" "$corpus/script"
+find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/yaml_documents/" \;
+cp "$corpus"/yaml_documents/* "$corpus/pack/"
+find ../../scripts ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>/dev/null || true
+for t in "${targets[@]}"; do
+  echo "== $t for ${secs}s"
+  # -rss_limit_mb: a run that grows past 2 GiB is a finding; -timeout: so is one input > 10 s.
+  cargo +nightly fuzz run --fuzz-dir . "$t" "$corpus/$t" -- \
+    -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 2>&1 \
+    | grep -E '^(#[0-9]+.*(DONE|pulse|INITED)|stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' || true
+  if ls "artifacts/$t"/* >/dev/null 2>&1; then
+    echo "crash inputs in tests/fuzz/artifacts/$t"; exit 1
+  fi
+done
