@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cav_format::limits::{MAX_DIAGNOSTICS, MAX_SNIPPET_LINE};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
@@ -204,6 +205,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
         .collect();
     let config = term::Config::default();
     let mut out = String::new();
+    let (diags, more) = capped(diags);
     for d in diags {
         let mut cs = match d.severity {
             Severity::Error => CsDiagnostic::error(),
@@ -211,7 +213,9 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
         }
         .with_code(d.code)
         .with_message(&d.message);
-        if let Some(l) = d.loc {
+        // A line too long to show (minified or hostile files) is named, not printed.
+        let loc = d.loc.filter(|l| line_len(sources.get(l.file), l.start) <= MAX_SNIPPET_LINE);
+        if let Some(l) = loc {
             let f = sources.get(l.file);
             let start = f.offset(l.start);
             let end = f.offset(l.end).max(start + usize::from(start < f.text.len()));
@@ -222,7 +226,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
             ]);
         }
         let mut notes = Vec::new();
-        if d.loc.is_none() {
+        if loc.is_none() {
             notes.push(format!("in {}", d.location(sources)));
         }
         if let Some(p) = &d.pack {
@@ -231,7 +235,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
         if let Some(p) = &d.pointer {
             notes.push(format!("at: {}", if p.is_empty() { "/" } else { p }));
         }
-        if d.loc.is_none()
+        if loc.is_none()
             && let Some(e) = &d.expected
         {
             notes.push(format!("expected {e}"));
@@ -245,13 +249,57 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
             Err(_) => out.push_str(&format!("{}: {}: {}\n", d.location(sources), d.code, d.message)),
         }
     }
+    if let Some(more) = more {
+        out.push_str(&format!("note[{TRUNCATED}]: {}\n\n", more.message()));
+    }
     out
+}
+
+/// Code of the final entry that stands for the diagnostics not shown.
+pub const TRUNCATED: &str = "diagnostics-truncated";
+
+/// The diagnostics left out beyond [`MAX_DIAGNOSTICS`].
+#[derive(Debug, Clone, Copy)]
+pub struct More {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl More {
+    pub fn message(&self) -> String {
+        format!(
+            "… and {} more ({} errors, {} warnings) not shown: at most {MAX_DIAGNOSTICS} diagnostics are shown per run",
+            self.errors + self.warnings,
+            self.errors,
+            self.warnings
+        )
+    }
+}
+
+/// The first [`MAX_DIAGNOSTICS`] of (already sorted) diagnostics, and what was left out. Applied
+/// when rendering, so the counts and the exit code still see every diagnostic and the output
+/// stays deterministic.
+pub fn capped(diags: &[Diagnostic]) -> (&[Diagnostic], Option<More>) {
+    if diags.len() <= MAX_DIAGNOSTICS {
+        return (diags, None);
+    }
+    let (shown, rest) = diags.split_at(MAX_DIAGNOSTICS);
+    let errors = rest.iter().filter(|d| d.severity == Severity::Error).count();
+    (shown, Some(More { errors, warnings: rest.len() - errors }))
 }
 
 /// Human rendering of the errors only (commands that play show errors, `validate` shows all).
 pub fn render_errors(diags: &[Diagnostic], sources: &Sources) -> String {
     let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
     render_human(&errors, sources)
+}
+
+/// Length in bytes of the line holding `pos`.
+fn line_len(f: &SourceFile, pos: Pos) -> usize {
+    let line = (pos.line.max(1) - 1) as usize;
+    let start = f.line_starts.get(line).copied().unwrap_or(f.text.len());
+    let end = f.line_starts.get(line + 1).copied().unwrap_or(f.text.len());
+    end - start
 }
 
 /// Keep a label on one line so the caret sits under the offending value.
@@ -261,8 +309,11 @@ fn line_end(f: &SourceFile, start: usize, end: usize) -> usize {
 }
 
 /// JSON rendering for tools: one object per diagnostic.
+/// Beyond [`MAX_DIAGNOSTICS`] a final entry of severity `note` and code [`TRUNCATED`] says how
+/// many more there were (with `more`, `more_errors` and `more_warnings` counts).
 pub fn to_json(diags: &[Diagnostic], sources: &Sources) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = diags
+    let (diags, more) = capped(diags);
+    let mut items: Vec<serde_json::Value> = diags
         .iter()
         .map(|d| {
             let file = match (d.file, &d.path) {
@@ -286,6 +337,16 @@ pub fn to_json(diags: &[Diagnostic], sources: &Sources) -> serde_json::Value {
             })
         })
         .collect();
+    if let Some(m) = more {
+        items.push(serde_json::json!({
+            "severity": "note",
+            "code": TRUNCATED,
+            "message": m.message(),
+            "more": m.errors + m.warnings,
+            "more_errors": m.errors,
+            "more_warnings": m.warnings,
+        }));
+    }
     serde_json::Value::Array(items)
 }
 

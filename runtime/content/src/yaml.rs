@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use cav_format::limits::{MAX_DEPTH, MAX_NODES, MAX_POINTER_BYTES};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
+use saphyr_parser::{Event, Parser, Span};
 use serde_json::{Map, Number, Value};
 
 use crate::diag::{Diagnostic, FileId, Loc, Pos};
@@ -49,6 +51,9 @@ pub struct YamlDoc {
 
 /// Parse a YAML stream (one or more `---` documents).
 pub fn parse(text: &str, file: FileId) -> Result<Vec<YamlDoc>, Vec<Diagnostic>> {
+    if let Err(d) = prescan(text, file) {
+        return Err(vec![*d]);
+    }
     let docs = MarkedYaml::load_from_str(text).map_err(|e| {
         let m = e.marker();
         let pos = Pos { line: m.line() as u32, col: m.col() as u32 + 1 };
@@ -172,4 +177,153 @@ fn scalar(s: &Scalar, at: impl Fn() -> Loc, ptr: &str, errors: &mut Vec<Diagnost
         },
         Scalar::String(s) => Value::String(s.to_string()),
     }
+}
+
+/// Size of an anchored node, so an alias counts as what it expands to.
+#[derive(Clone, Copy, Default)]
+struct Extent {
+    nodes: usize,
+    /// Levels below the anchored node.
+    height: usize,
+    /// Sum of pointer lengths relative to the anchored node.
+    bytes: usize,
+}
+
+/// An open collection during the pre-scan.
+struct Open {
+    mapping: bool,
+    /// Next event of a mapping is a key.
+    at_key: bool,
+    /// Entries seen (sequence index).
+    items: usize,
+    /// Length of the pointer of this collection.
+    ptr_len: usize,
+    /// Length of the pointer segment of its next child.
+    child_seg: usize,
+    anchor: usize,
+    /// Counters when it opened, and the deepest level reached inside it.
+    nodes0: usize,
+    bytes0: usize,
+    deepest: usize,
+}
+
+/// Measure a YAML stream from the parser's events (an iterative state machine) before anything
+/// recursive touches it: nesting depth, node count and the bytes of pointers its provenance
+/// will hold, aliases counted as what they expand to. Beyond [`MAX_DEPTH`], [`MAX_NODES`] or
+/// [`MAX_POINTER_BYTES`] the file is refused at the node that crossed the limit. Syntax errors
+/// are left to the loader, which reports them.
+fn prescan(text: &str, file: FileId) -> Result<(), Box<Diagnostic>> {
+    let at = |span: &Span| {
+        let p = Pos { line: span.start.line() as u32, col: span.start.col() as u32 + 1 };
+        Some(Loc { file, start: p, end: p })
+    };
+    let mut stack: Vec<Open> = Vec::new();
+    let mut anchors: std::collections::HashMap<usize, Extent> = std::collections::HashMap::new();
+    let (mut nodes, mut bytes) = (0usize, 0usize);
+    for ev in Parser::new_from_str(text) {
+        let Ok((ev, span)) = ev else { return Ok(()) };
+        // The node this event adds: its pointer length and how many nodes it stands for.
+        let (extent, anchor, opens) = match &ev {
+            Event::Scalar(v, _, anchor, _) => {
+                if let Some(top) = stack.last_mut()
+                    && top.mapping
+                    && top.at_key
+                {
+                    // A key: located under the pointer it opens.
+                    top.child_seg = 1 + v.len();
+                    top.at_key = false;
+                    bytes += top.ptr_len + top.child_seg;
+                    continue;
+                }
+                (Extent { nodes: 1, height: 0, bytes: 0 }, *anchor, None)
+            }
+            Event::Alias(id) => (anchors.get(id).copied().unwrap_or_default(), 0, None),
+            Event::SequenceStart(anchor, _) => (Extent { nodes: 1, ..Extent::default() }, *anchor, Some(false)),
+            Event::MappingStart(anchor, _) => (Extent { nodes: 1, ..Extent::default() }, *anchor, Some(true)),
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(o) = stack.pop() else { continue };
+                if let Some(parent) = stack.last_mut() {
+                    parent.deepest = parent.deepest.max(o.deepest);
+                }
+                if o.anchor != 0 {
+                    let n = nodes - o.nodes0;
+                    let rel = (bytes - o.bytes0).saturating_sub(n * o.ptr_len);
+                    anchors.insert(o.anchor, Extent { nodes: n, height: o.deepest - stack.len(), bytes: rel });
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        // Where it goes: its pointer length, and advance the parent.
+        let ptr_len = match stack.last_mut() {
+            Some(top) if top.mapping => {
+                if top.at_key {
+                    // A collection or alias as a key: the loader reports it; it has no pointer.
+                    top.child_seg = 0;
+                    top.at_key = false;
+                    nodes += extent.nodes;
+                    if opens.is_none() {
+                        continue;
+                    }
+                    top.ptr_len
+                } else {
+                    top.at_key = true;
+                    top.ptr_len + top.child_seg
+                }
+            }
+            Some(top) => {
+                top.items += 1;
+                top.ptr_len + 1 + (top.items - 1).checked_ilog10().unwrap_or(0) as usize + 1
+            }
+            None => 0,
+        };
+        let depth = stack.len() + usize::from(opens.is_some()) + extent.height;
+        if depth > MAX_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error("yaml-limit", format!("YAML nests deeper than {MAX_DEPTH} levels"))
+                    .at(at(&span))
+                    .expected(format!("at most {MAX_DEPTH} levels of nested sequences and mappings")),
+            ));
+        }
+        nodes += extent.nodes;
+        bytes += extent.bytes + extent.nodes * ptr_len;
+        if nodes > MAX_NODES {
+            return Err(Box::new(
+                Diagnostic::error("yaml-limit", format!("file has more than {MAX_NODES} YAML values"))
+                    .at(at(&span))
+                    .expected(format!("at most {MAX_NODES} values in one file (split it into several files)")),
+            ));
+        }
+        if bytes > MAX_POINTER_BYTES {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "yaml-limit",
+                    format!("keys and nesting too large to locate: over {MAX_POINTER_BYTES} bytes of paths"),
+                )
+                .at(at(&span))
+                .expected("shorter keys or shallower nesting"),
+            ));
+        }
+        if let Some(top) = stack.last_mut() {
+            top.deepest = top.deepest.max(depth);
+        }
+        match opens {
+            Some(mapping) => stack.push(Open {
+                mapping,
+                at_key: true,
+                items: 0,
+                ptr_len,
+                child_seg: 0,
+                anchor,
+                nodes0: nodes - 1,
+                bytes0: bytes - ptr_len,
+                deepest: depth,
+            }),
+            None if anchor != 0 => {
+                anchors.insert(anchor, Extent { nodes: 1, height: 0, bytes: 0 });
+            }
+            None => {}
+        }
+    }
+    Ok(())
 }

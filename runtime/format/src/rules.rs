@@ -778,13 +778,20 @@ pub enum VictoryKind {
     Commander,
 }
 
+/// One side of a scenario's board in inches: more than 0, at most 1000 (`MAX_BOARD_INCHES`).
+#[derive(JsonSchema)]
+#[schemars(transparent)]
+#[allow(dead_code)] // schema only
+struct BoardSide(#[schemars(range(max = crate::limits::MAX_BOARD_INCHES), extend("exclusiveMinimum" = 0))] f64);
+
 /// A scenario: forces, deployment, terrain and victory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub id: Id,
     pub name: String,
-    /// Board width and depth in inches.
+    /// Board width and depth in inches, each more than 0 and at most 1000 (`MAX_BOARD_INCHES`).
+    #[schemars(with = "[BoardSide; 2]")]
     pub board: [f64; 2],
     pub deployment: Vec<Deployment>,
     /// Forces fixed by the scenario, by side.

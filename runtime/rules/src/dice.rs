@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
+use cav_format::limits::{MAX_DICE, MAX_DICE_BONUS, MAX_DIE_SIDES};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -95,8 +96,14 @@ impl DiceExpr {
             Some((s, k)) => (s.parse::<u32>().map_err(|_| bad())?, Some(k.parse::<u32>().map_err(|_| bad())?)),
             None => (rest.parse::<u32>().map_err(|_| bad())?, None),
         };
-        if count == 0 || sides == 0 || count > 100 || keep.is_some_and(|k| k == 0 || k > count) {
+        if count == 0 || sides == 0 || keep.is_some_and(|k| k == 0 || k > count) {
             return Err(bad());
+        }
+        if count > MAX_DICE || sides > MAX_DIE_SIDES || plus.unsigned_abs() > MAX_DICE_BONUS.unsigned_abs() {
+            return Err(format!(
+                "`{s}` is over the limits of a dice expression: at most {MAX_DICE} dice of at most \
+                 {MAX_DIE_SIDES} sides, plus at most {MAX_DICE_BONUS}"
+            ));
         }
         Ok(DiceExpr { count, sides, keep_highest: keep, plus })
     }
@@ -262,9 +269,15 @@ mod tests {
         assert!(best.at_least(7) > two.at_least(7));
         assert!((DiceExpr::parse("1d6+1").unwrap().odds().at_least(7) - 1.0 / 6.0).abs() < 1e-12);
         // A hostile expression is cheap and still gives odds that fall with the total.
-        let huge = DiceExpr::parse("100d4000000000").unwrap().odds();
+        // `parse` refuses them (below); built by hand, they still cost nothing.
+        assert!(DiceExpr::parse("100d4000000000").is_err());
+        assert!(DiceExpr::parse("1d4294967295").is_err());
+        assert!(DiceExpr::parse("101d6").is_err());
+        assert!(DiceExpr::parse("1d6+2147483647").is_err());
+        assert!(DiceExpr::parse("100d1000+1000").is_ok());
+        let huge = DiceExpr { count: 100, sides: 4_000_000_000, keep_highest: None, plus: 0 }.odds();
         assert!(huge.at_least(1_000) > huge.at_least(100_000_000));
-        let shifted = DiceExpr::parse("1d6+2147483647").unwrap();
+        let shifted = DiceExpr { count: 1, sides: 6, keep_highest: None, plus: i32::MAX };
         assert_eq!(shifted.odds().at_least(i32::MAX), 1.0);
         assert_eq!(shifted.roll(&mut ForcedDice::new([6])).1, i32::MAX);
     }

@@ -1,5 +1,7 @@
 //! Setting up a scenario: the board, random terrain from the ruleset's table, deployment.
 
+use cav_format::limits::MAX_TERRAIN_FEATURES;
+
 use crate::compile::Rules;
 use crate::dice::Dice;
 use crate::event::{Event, Sink};
@@ -24,9 +26,13 @@ pub fn scenario_game<'r>(
     }
     if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
         let size = rules.proc.setup.terrain_feature_size;
+        // Safety cap: however many features the dice ask for, at most MAX_TERRAIN_FEATURES in all.
+        let mut budget = MAX_TERRAIN_FEATURES;
         for _side in 0..s.sides.len() {
             let (_, n) = count.roll(dice);
-            for _ in 0..n.max(0) {
+            let n = usize::try_from(n).unwrap_or(0).min(budget);
+            budget -= n;
+            for _ in 0..n {
                 let roll = table.dice.unwrap_or(rules.standard).roll(dice).1;
                 let Some(row) = table.row(roll) else { continue };
                 // "players' choice" and unknown results: take open ground (no feature).

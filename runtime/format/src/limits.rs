@@ -1,0 +1,57 @@
+//! Every limit the platform puts on what a pack may ask for, in one place. A pack is untrusted
+//! input: each limit keeps a hostile or broken file from crashing, hanging or exhausting the
+//! memory of `cav validate`, `cav watch` or `cav play`, and each is far above anything real
+//! content needs. A pack that crosses one gets a located diagnostic, never a crash.
+//!
+//! Sections are grouped by the part of the platform that enforces them.
+
+// Loader
+
+/// Largest content file read, in bytes (4 MiB; the largest official file is 16 KB). Enforced by
+/// `cav_content::pack::MAX_FILE_BYTES`, which must equal this (a test holds them together).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Deepest nesting of collections (sequences and mappings, block or flow) in a YAML document.
+/// Official content nests under 10 levels. Parsing, conversion, schema validation and dropping a
+/// value all recurse once per level, so this bounds the stack any file can make them use; checked
+/// by a streaming pre-scan before any tree is built.
+pub const MAX_DEPTH: usize = 64;
+
+/// Most nodes (scalars and collections, aliases counted as what they expand to) in one file.
+/// The largest official file has about 2,000. Each node costs a few hundred bytes once parsed,
+/// converted and located, so this caps a file at tens of MB.
+pub const MAX_NODES: usize = 200_000;
+
+/// Most bytes of JSON pointers the provenance of one file may hold (every node and mapping key
+/// is located by its pointer, so this is the sum of their lengths). Deep nesting or long keys
+/// multiply with the node count; this keeps the provenance linear in the file size.
+pub const MAX_POINTER_BYTES: usize = 16 * 1024 * 1024;
+
+/// Most diagnostics a run reports in full. The rest are counted in a final "… and N more" line
+/// (the error count and exit code still reflect all of them). A thousand is more than anyone
+/// reads, and keeps the output of a file made of errors to about a megabyte instead of hundreds.
+pub const MAX_DIAGNOSTICS: usize = 1_000;
+
+/// Longest source line, in bytes, that a diagnostic prints with its caret; a longer line (a
+/// minified or hostile file) is named by file:line:col only, so a thousand diagnostics on one
+/// 4 MiB line do not print it a thousand times.
+pub const MAX_SNIPPET_LINE: usize = 1_000;
+
+// Scenarios and dice
+
+/// Longest board side in inches (a scenario's `board`). The largest table the rules describe is
+/// 72"; this leaves room for campaigns while keeping placement arithmetic small.
+pub const MAX_BOARD_INCHES: f64 = 1_000.0;
+
+/// Most dice in one dice expression (`100d6`).
+pub const MAX_DICE: u32 = 100;
+
+/// Most sides of one die in a dice expression (`1d1000`). Odds tables and terrain placement are
+/// sized by the faces a roll can show, so they stay small.
+pub const MAX_DIE_SIDES: u32 = 1_000;
+
+/// Largest constant a dice expression may add (`1d6+1000`).
+pub const MAX_DICE_BONUS: i32 = 1_000;
+
+/// Most terrain features setup places for one scenario, whatever its `terrain_features` dice roll.
+pub const MAX_TERRAIN_FEATURES: usize = 1_000;
