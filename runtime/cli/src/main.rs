@@ -118,6 +118,8 @@ enum Command {
     #[command(
         after_help = "Each reload prints one line starting `reloaded` (what changed, milliseconds from the file \
         event to the new rules being live) or, after the located diagnostics, one starting `kept last good`.\n\
+        Paths must exist and the root must hold packs; a debounce outside 5..=5000 ms is refused (exit 2).\n\
+        Ctrl-C stops once the running reload step ends; a second Ctrl-C stops at once.\n\
         Examples:\n  cav watch\n  cav watch --run stand-and-fight --seed 3     replay and show what the edit changed\n  \
         cav watch --test                              re-run the scenario tests on every save"
     )]
@@ -136,8 +138,9 @@ enum Command {
         /// After each reload, re-run the packs' scenario tests.
         #[arg(long)]
         test: bool,
-        /// Quiet period in milliseconds after the last file event before reloading.
-        #[arg(long, default_value_t = 20)]
+        /// Quiet period in milliseconds after the last file event before reloading (5 to 5000).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64)
+            .range(cav_format::limits::WATCH_DEBOUNCE_MIN_MS..=cav_format::limits::WATCH_DEBOUNCE_MAX_MS))]
         debounce_ms: u64,
     },
     /// Run the scenario tests (`kind: test` documents) of packs and print `N passed, N failed`.
@@ -358,10 +361,16 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 ..cav_watch::WatchOptions::for_root(root, &ruleset, after)
             };
+            cav_watch::check_options(&opts)?;
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = stop.clone();
-            ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed))
-                .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+            // The first Ctrl-C stops after the running reload step; a second one does not wait.
+            ctrlc::set_handler(move || {
+                if flag.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    std::process::exit(130);
+                }
+            })
+            .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
             cav_watch::watch(&opts, &mut std::io::stdout(), stop)?;
             Ok(ExitCode::SUCCESS)
         }

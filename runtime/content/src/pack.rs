@@ -51,7 +51,6 @@ pub struct Pack {
     pub docs: Vec<RawDoc>,
 }
 
-/// Read a file as UTF-8 text within the size limit; problems become diagnostics.
 /// Files read and parsed by earlier loads, so a reload reads every file but parses only those
 /// whose text changed (watch mode), and the schema validators compiled once.
 #[derive(Default)]
@@ -60,6 +59,10 @@ pub struct Cache {
     by_path: std::collections::HashMap<PathBuf, FileId>,
     parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
     pub(crate) validators: Option<crate::schema::Validators>,
+    /// Files read since the last [`Cache::sweep`]; the others are old versions or gone.
+    used: std::collections::HashSet<FileId>,
+    /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).
+    emptied: usize,
 }
 
 impl Cache {
@@ -68,11 +71,66 @@ impl Cache {
         if let Some(&f) = self.by_path.get(path)
             && *self.sources.get(f).text == *text
         {
+            self.used.insert(f);
             return f;
         }
         let f = self.sources.add(path, Arc::from(text));
         self.by_path.insert(path.to_owned(), f);
+        self.used.insert(f);
         f
+    }
+
+    /// Forget every file the loads since the last sweep did not read: earlier versions of saved
+    /// files, deleted files, files of packs no longer loaded. Their text, line index and parse go;
+    /// the files read keep their ids and parses. Without this, a long watch session keeps every
+    /// saved version of every file. A load's [`crate::Loaded`] holds its own copy of the sources,
+    /// so its diagnostics stay readable.
+    pub fn sweep(&mut self) {
+        let used = std::mem::take(&mut self.used);
+        let dead = self.sources.len() - self.emptied - used.len();
+        if dead == 0 {
+            return;
+        }
+        self.by_path.retain(|_, f| used.contains(f));
+        self.parsed.retain(|f, _| used.contains(f));
+        let mut sources = Sources::default();
+        let mut emptied = 0;
+        if self.emptied + dead > used.len().max(cav_format::limits::WATCH_CACHE_EMPTY_SLOTS) {
+            // Too many empty slots: number the files afresh (their parses, which carry the file
+            // id, are redone on the next load).
+            self.parsed.clear();
+            let mut ids: Vec<FileId> = used.into_iter().collect();
+            ids.sort();
+            let renumbered: std::collections::HashMap<FileId, FileId> = ids
+                .into_iter()
+                .map(|old| {
+                    let file = self.sources.get(old);
+                    (old, sources.add(&file.path, file.text.clone()))
+                })
+                .collect();
+            for f in self.by_path.values_mut() {
+                *f = renumbered[f];
+            }
+        } else {
+            // Keep the ids: an emptied slot costs a few dozen bytes instead of the file.
+            let empty: Arc<str> = Arc::from("");
+            for i in 0..self.sources.len() as u32 {
+                let file = self.sources.get(FileId(i));
+                if used.contains(&FileId(i)) {
+                    sources.add(&file.path, file.text.clone());
+                } else {
+                    sources.add(Path::new(""), empty.clone());
+                    emptied += 1;
+                }
+            }
+        }
+        self.sources = sources;
+        self.emptied = emptied;
+    }
+
+    /// Bytes of file text the cache holds (for tests and diagnostics of watch mode).
+    pub fn text_bytes(&self) -> usize {
+        (0..self.sources.len() as u32).map(|i| self.sources.get(FileId(i)).text.len()).sum()
     }
 
     /// Parse a file once; later loads of the unchanged file reuse the result.
@@ -87,6 +145,7 @@ impl Cache {
     }
 }
 
+/// Read a file as UTF-8 text within the size limit; problems become diagnostics.
 pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| {
         Box::new(match pack {

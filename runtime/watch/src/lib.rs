@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use cav_content::{LoadOptions, Loaded, pack::Cache};
+use cav_format::limits::{WATCH_DEBOUNCE_MAX_MS, WATCH_DEBOUNCE_MIN_MS};
 use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, setup::scenario_game};
 use cav_script::{Limits, LuaHost};
 use notify::RecursiveMode;
@@ -75,12 +76,70 @@ struct Outcome {
     events: Vec<Event>,
 }
 
-fn is_content_file(p: &Path) -> bool {
+/// Hidden files and directories (discovery skips them), editor temp, swap and backup files.
+fn is_ignored_name(p: &Path) -> bool {
     let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") || name.contains(".tmp") {
-        return false; // editor temp, swap and backup files
+    name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") || name.contains(".tmp")
+}
+
+fn is_content_file(p: &Path) -> bool {
+    !is_ignored_name(p) && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "lua" | "luau"))
+}
+
+/// Does this event call for a reload? A content file saved, created, removed or renamed; a
+/// directory appearing (a pack moved or copied in); a directory vanishing that held files the
+/// last load read. The debouncer reports a removed directory as one `Remove` of the directory
+/// alone (its files' events are dropped), and a directory moved out of the watched roots as a
+/// rename `From` only, both for a path that no longer exists: neither is a content file nor a
+/// directory any more, so `cache` (the files read) tells whether it mattered.
+fn calls_for_reload(e: &notify::Event, cache: &Cache) -> bool {
+    use notify::EventKind;
+    if e.need_rescan() {
+        return true; // the kernel dropped events: anything may have changed
     }
-    matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "lua" | "luau"))
+    if matches!(e.kind, EventKind::Access(_)) {
+        return false;
+    }
+    let held_loaded_files = |dir: &Path| {
+        (0..cache.sources.len() as u32).any(|i| cache.sources.get(cav_content::diag::FileId(i)).path.starts_with(dir))
+    };
+    e.paths.iter().any(|p| {
+        is_content_file(p)
+            || if p.exists() {
+                p.is_dir() && !is_ignored_name(p)
+            } else {
+                matches!(e.kind, EventKind::Remove(notify::event::RemoveKind::Folder)) || held_loaded_files(p)
+            }
+    })
+}
+
+/// Refuse settings that cannot work, before anything is watched: a quiet period outside
+/// [`WATCH_DEBOUNCE_MIN_MS`]..=[`WATCH_DEBOUNCE_MAX_MS`], a path that does not exist, a library
+/// with no pack in it.
+pub fn check_options(opts: &WatchOptions) -> Result<(), String> {
+    let ms = opts.debounce.as_millis();
+    if !(u128::from(WATCH_DEBOUNCE_MIN_MS)..=u128::from(WATCH_DEBOUNCE_MAX_MS)).contains(&ms) {
+        return Err(format!(
+            "debounce of {ms} ms is outside {WATCH_DEBOUNCE_MIN_MS}..={WATCH_DEBOUNCE_MAX_MS} ms: \
+             shorter keeps a core busy, longer seems never to reload"
+        ));
+    }
+    for p in &opts.paths {
+        if !p.exists() {
+            return Err(format!("cannot watch {}: no such file or directory", p.display()));
+        }
+    }
+    let mut ignored = Vec::new();
+    let packs: usize =
+        opts.library.iter().filter(|d| d.is_dir()).map(|d| cav_content::pack::discover(d, &mut ignored).len()).sum();
+    if packs == 0 {
+        let dirs: Vec<String> = opts.library.iter().map(|d| d.display().to_string()).collect();
+        return Err(format!(
+            "no content to watch: no pack in {} (use --root with a directory that holds content/ or mods/)",
+            dirs.join(" or ")
+        ));
+    }
+    Ok(())
 }
 
 /// Build the live rules from a load that `cav_compile::validate` has checked: no error anywhere,
@@ -247,7 +306,13 @@ impl Write for LineSink {
 
 /// Watch until `stop` is set. Output goes to `out`, one line per reload (`reloaded …` or
 /// `kept last good …`), with diagnostics before a `kept last good` line.
+///
+/// Settings that cannot work (see [`check_options`]) are refused before anything is watched.
+/// A reload runs on this thread: file events that arrive meanwhile queue in the channel and
+/// start one more reload when it ends; `stop` is checked between the reload's steps (load,
+/// replay or tests), so a stop during a long reload takes effect when its current step ends.
 pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) -> Result<(), String> {
+    check_options(opts)?;
     let load_opts = LoadOptions {
         paths: if opts.paths.is_empty() { opts.library.clone() } else { opts.paths.clone() },
         library: opts.library.clone(),
@@ -257,6 +322,8 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let started = Instant::now();
     let reload = |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant| {
         let mut loaded = cav_content::load_cached(&load_opts, cache);
+        // The loaded sources are a copy: the cache keeps only the files this load read.
+        cache.sweep();
         let compiled = cav_compile::validate(&mut loaded);
         match build(&loaded, compiled, &opts.ruleset) {
             Ok((rules, mut host)) => {
@@ -278,7 +345,9 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                 let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms{counted}", rules.id);
                 let mut outcome = None;
                 let mut tests = None;
+                let stopping = stop.load(Ordering::Relaxed);
                 match &opts.after {
+                    _ if stopping => {}
                     After::Run { scenario, seed } => match replay(&rules, &mut host, scenario, *seed) {
                         Ok(o) => {
                             compare(out, live.as_ref().and_then(|l| l.outcome.as_ref()), &o);
@@ -314,8 +383,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         }
         let _ = out.flush();
     };
-    reload(&mut cache, &mut live, out, started);
-
+    // Watch before the first load, so that a save made while it runs is not missed.
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer =
         new_debouncer(opts.debounce, Some(opts.debounce / 4), tx).map_err(|e| format!("cannot watch: {e}"))?;
@@ -326,6 +394,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     for r in &roots {
         debouncer.watch(r, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
     }
+    reload(&mut cache, &mut live, out, started);
     let _ = writeln!(
         out,
         "watching {} (Ctrl-C stops)",
@@ -344,17 +413,21 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
-        // Coalesce bursts: take everything already queued.
+        // Coalesce bursts: take everything already queued (events that came during the last
+        // reload are here too).
         let mut events = first;
-        while let Ok(Ok(more)) = rx.try_recv() {
-            events.extend(more);
+        while let Ok(more) = rx.try_recv() {
+            match more {
+                Ok(more) => events.extend(more),
+                Err(errors) => {
+                    for e in errors {
+                        let _ = writeln!(out, "watch error: {e}");
+                    }
+                }
+            }
         }
-        let relevant: Vec<_> = events
-            .iter()
-            .filter(|e| !matches!(e.event.kind, notify::EventKind::Access(_)))
-            .filter(|e| e.event.paths.iter().any(|p| is_content_file(p) || p.is_dir()))
-            .collect();
-        let Some(since) = relevant.iter().map(|e| e.time).min() else { continue };
+        let since = events.iter().filter(|e| calls_for_reload(&e.event, &cache)).map(|e| e.time).min();
+        let Some(since) = since else { continue };
         reload(&mut cache, &mut live, out, since);
     }
     let _ = writeln!(out, "stopped");

@@ -8,7 +8,12 @@ use std::time::{Duration, Instant};
 
 use cav_watch::{After, LineSink, WatchOptions, watch};
 
+/// The tests of this file run one at a time: each reloads the whole content on every save, and the
+/// memory test reads the process's resident size, which the other tests would disturb.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 struct Session {
+    _serial: std::sync::MutexGuard<'static, ()>,
     rx: mpsc::Receiver<(Instant, String)>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -18,20 +23,25 @@ struct Session {
 
 impl Session {
     fn start(after: After) -> Session {
+        Session::start_with("quickstart", after)
+    }
+
+    fn start_with(ruleset: &str, after: After) -> Session {
+        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         for d in ["content", "mods", "scripts"] {
             cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
         let root = dir.path().to_owned();
-        let opts = WatchOptions::for_root(&root, "quickstart", after);
+        let opts = WatchOptions::for_root(&root, ruleset, after);
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
             watch(&opts, &mut LineSink::new(tx), flag).unwrap();
         });
-        let mut s = Session { rx, stop, thread: Some(thread), root, _dir: dir };
+        let mut s = Session { _serial: serial, rx, stop, thread: Some(thread), root, _dir: dir };
         s.expect("watching");
         s
     }
@@ -166,4 +176,87 @@ fn run_replays_the_scenario_and_shows_the_first_difference() {
     s.expect("reloaded");
     s.expect("  replay:");
     s.expect("  changed:");
+}
+
+/// Wait for a `reloaded` line that contains `what`, skipping other reloads (at most 20 s).
+fn reloaded_with(s: &mut Session, what: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let line = s.expect("reloaded");
+        if line.contains(what) {
+            return line;
+        }
+        assert!(Instant::now() < deadline, "no reload showing {what:?}; last: {line}");
+    }
+}
+
+#[test]
+fn a_pack_directory_removed_or_moved_away_reloads_without_it() {
+    let mut s = Session::start_with("full", After::Nothing);
+    let pack = s.path("mods/iron-wolves");
+
+    // Removed whole: the debouncer reports one `Remove` of the directory (not of its files), for a
+    // path that no longer exists. The pack's models and its patch of light-autocannon go at once.
+    let saved = s.path("saved-iron-wolves");
+    cav_watch::copy_tree(&pack, &saved).unwrap();
+    std::fs::remove_dir_all(&pack).unwrap();
+    let line = reloaded_with(&mut s, "-model fenrir");
+    assert!(line.contains("weapon light-autocannon"), "the patch stays live: {line}");
+
+    // Moved back in from outside the watched roots: the pack is back.
+    std::fs::rename(&saved, &pack).unwrap();
+    let line = reloaded_with(&mut s, "+model fenrir");
+    assert!(line.contains("weapon light-autocannon"), "{line}");
+
+    // Moved away out of the watched roots (a rename `From` with no `To`).
+    std::fs::rename(&pack, &saved).unwrap();
+    let line = reloaded_with(&mut s, "-model fenrir");
+    assert!(line.contains("weapon light-autocannon"), "{line}");
+
+    // Renamed to a hidden directory inside the roots (discovery skips it): gone as well.
+    std::fs::rename(&saved, &pack).unwrap();
+    reloaded_with(&mut s, "+model fenrir");
+    std::fs::rename(&pack, s.path("mods/.iron-wolves.old")).unwrap();
+    reloaded_with(&mut s, "-model fenrir");
+}
+
+/// Resident memory of this process in kB.
+fn rss_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn memory_stays_flat_over_many_saves_of_a_large_file() {
+    let mut s = Session::start(After::Nothing);
+    let card = s.path("content/cav-quickstart/models/dictator-b.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    // A file over 512 KiB: the card, then lines of comment.
+    let padding: String =
+        (0..10_500).map(|i| format!("# padding line {i:06} of the card, to make it large\n")).collect();
+    assert!(padding.len() > 512 << 10, "{}", padding.len());
+    let save = |s: &mut Session, n: usize| {
+        let tv = 800 + n % 2;
+        std::fs::write(
+            &card,
+            format!("{}# save {n}\n{padding}", text.replace("\ntv: 800\n", &format!("\ntv: {tv}\n"))),
+        )
+        .unwrap();
+        s.expect("reloaded");
+    };
+    const WARM: usize = 20;
+    const SAVES: usize = 150;
+    for n in 0..WARM {
+        save(&mut s, n);
+    }
+    let before = rss_kb();
+    for n in WARM..SAVES {
+        save(&mut s, n);
+    }
+    let after = rss_kb();
+    let grown_mb = after.saturating_sub(before) / 1024;
+    eprintln!("VmRSS after {WARM} saves: {} MB, after {SAVES}: {} MB", before / 1024, after / 1024);
+    // Keeping every saved version grew by about 1 MB a save (over 100 MB here).
+    assert!(grown_mb < 24, "resident memory grew by {grown_mb} MB over {} saves", SAVES - WARM);
 }
