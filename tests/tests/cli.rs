@@ -37,8 +37,6 @@ fn broken_copy_reports_all_three_problems() {
     let tmp = tempfile::tempdir().unwrap();
     let content = tmp.path().join("content");
     cav_watch::copy_tree(&root().join("content"), &content).unwrap();
-    std::fs::create_dir_all(tmp.path().join("scripts")).unwrap();
-    cav_watch::copy_tree(&root().join("scripts"), &tmp.path().join("scripts")).unwrap();
     let weapon = content.join("cav-full/weapons/medium-mac.yaml");
     let text = std::fs::read_to_string(&weapon).unwrap();
     let tv_line = text.lines().position(|l| l.starts_with("tv:")).expect("medium-mac has a tv line") + 1;

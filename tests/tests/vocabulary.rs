@@ -23,7 +23,7 @@ fn cav() -> Command {
 
 fn copy_project() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    for d in ["content", "mods", "scripts"] {
+    for d in ["content", "mods"] {
         cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
     }
     tmp
@@ -53,9 +53,9 @@ fn break_four(root: &Path) -> Broken {
     let text = std::fs::read_to_string(&ruleset).unwrap();
     let repair = text.lines().position(|l| l.starts_with("  repair:")).unwrap() + 2;
     edit(&ruleset, "    lingering_damage: 1 ", "    # lingering_damage deleted ");
-    let strike = root.join("scripts/cav-quickstart/strike.luau");
+    let strike = root.join("content/cav-quickstart/scripts/strike.luau");
     let handler = edit(&strike, "function strike.attack_declare(", "function strike.attack_declarx(");
-    let smart = root.join("scripts/cav-quickstart/smart.luau");
+    let smart = root.join("content/cav-quickstart/scripts/smart.luau");
     let text = std::fs::read_to_string(&smart).unwrap();
     let lines = text.lines().count();
     std::fs::write(&smart, format!("{text}end end\n")).unwrap();

@@ -9,9 +9,7 @@ use proptest::prelude::*;
 fn compile_edited(edits: &[(usize, &str)]) {
     let dir = tempfile::tempdir().unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for d in ["content", "scripts"] {
-        cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
-    }
+    cav_watch::copy_tree(&repo.join("content"), &dir.path().join("content")).unwrap();
     let ruleset = dir.path().join("content/cav-quickstart/ruleset.yaml");
     let text = std::fs::read_to_string(&ruleset).unwrap();
     // Edit inside the rule blocks (dice, tables, procedures, model types), not the prose.

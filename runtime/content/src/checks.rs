@@ -186,10 +186,29 @@ fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>
     let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
     let Some(pack) = rs.pack(&e.script_pack) else { return };
     let rel = module.replace('.', "/");
-    let found = pack
-        .script_roots
-        .iter()
-        .any(|root| ["lua", "luau"].iter().any(|ext| root.join(format!("{rel}.{ext}")).is_file()));
+    let candidates = || {
+        pack.script_roots.iter().flat_map(|root| ["lua", "luau"].map(|ext| (root, root.join(format!("{rel}.{ext}")))))
+    };
+    // A module file must resolve (links included) inside its script root, as `require` insists.
+    if let Some((_, path)) = candidates().find(|(root, p)| {
+        p.is_file() && root.canonicalize().is_ok_and(|r| crate::pack::resolve_inside(&r, p).is_none())
+    }) {
+        diags.push(
+            Diagnostic::error(
+                "outside-pack",
+                format!(
+                    "script module `{module}` ({}) leads outside its script root",
+                    crate::diag::display_path(&path)
+                ),
+            )
+            .at(e.prov.locate("/script"))
+            .pack(e.pack.clone())
+            .pointer("/script")
+            .expected("a module file inside the pack's script root, not a link out of it"),
+        );
+        return;
+    }
+    let found = candidates().any(|(_, p)| p.is_file());
     if !found {
         let roots: Vec<String> = pack.script_roots.iter().map(|r| crate::diag::display_path(r)).collect();
         diags.push(

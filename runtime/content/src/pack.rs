@@ -1,7 +1,7 @@
 //! Pack discovery, reading files safely, manifests and dependency resolution.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use cav_format::{Manifest, PackKind};
@@ -12,6 +12,27 @@ use crate::yaml::{self, YamlDoc};
 
 /// Largest content file the loader reads. A rules document is a few kB; anything near this is a mistake.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Kernel pseudo-filesystems: nothing a pack reads may resolve into them, whatever its directory.
+const FORBIDDEN_ROOTS: [&str; 3] = ["/proc", "/dev", "/sys"];
+
+/// `path` with every link resolved, when that stays inside `base` (itself canonical) and out of
+/// `/proc`, `/dev` and `/sys`; `None` when it leaves (or cannot be resolved).
+pub fn resolve_inside(base: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    let forbidden = FORBIDDEN_ROOTS.iter().any(|r| real.starts_with(r));
+    (real.starts_with(base) && !forbidden).then_some(real)
+}
+
+/// The diagnostic for a link (or path) that resolves outside its pack. It names the link, never
+/// the target or its content.
+fn outside_pack(path: &Path, pack: &str) -> Diagnostic {
+    Diagnostic::error("outside-pack", "symbolic link leads outside the pack directory; it is not read")
+        .path(path)
+        .pack(pack)
+        .expected("files and directories inside the pack (links may point only within the pack)")
+        .hint(Some("copy the file into the pack instead of linking to it".into()))
+}
 
 /// How a pack names another in `depends`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +63,8 @@ pub struct RawDoc {
 pub struct Pack {
     pub id: String,
     pub dir: PathBuf,
+    /// `dir` with links resolved: every file the pack reads must resolve inside it.
+    pub real_dir: PathBuf,
     pub manifest: Option<Manifest>,
     pub version: Version,
     pub kind: PackKind,
@@ -147,14 +170,32 @@ impl Cache {
 
 /// Read a file as UTF-8 text within the size limit; problems become diagnostics.
 pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+    read_resolved(path, path, cache, pack)
+}
+
+/// Read a file of a pack: `path` must resolve inside the pack's real directory (see
+/// [`resolve_inside`]); the text is read from the resolved path and shown under `path`.
+pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache) -> Result<FileId, Box<Diagnostic>> {
+    match resolve_inside(real_dir, path) {
+        Some(real) => read_resolved(path, &real, cache, Some(pack)),
+        None if path.canonicalize().is_ok() => Err(Box::new(outside_pack(path, pack))),
+        None => Err(Box::new(Diagnostic::error("io", "cannot read file: not found").path(path).pack(pack))),
+    }
+}
+
+/// Read `real` (already checked), recorded under the name `path`.
+fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| {
         Box::new(match pack {
             Some(p) => d.pack(p),
             None => d,
         })
     };
-    let meta = std::fs::metadata(path)
+    let meta = std::fs::metadata(real)
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    if !meta.is_file() {
+        return Err(with_pack(Diagnostic::error("io", "not a regular file").path(path).expected("a YAML file")));
+    }
     if meta.len() > MAX_FILE_BYTES {
         return Err(with_pack(
             Diagnostic::error(
@@ -166,8 +207,14 @@ pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<F
             .hint(Some("split the file into several documents".into())),
         ));
     }
-    let bytes = std::fs::read(path)
+    // At most one byte over the limit, even if the file grew since `metadata`.
+    let mut bytes = Vec::new();
+    std::fs::File::open(real)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes))
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(with_pack(Diagnostic::error("too-large", "file grew over the size limit while read").path(path)));
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(cache.add(path, text)),
         Err(e) => {
@@ -236,6 +283,9 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
         }
         if d.join("pack.yaml").is_file() {
             packs.push(d);
+        } else if d.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            // A linked directory without a manifest is not a pack: never walk a link's target.
+            continue;
         } else if walkdir::WalkDir::new(&d).max_depth(3).into_iter().filter_map(|e| e.ok()).any(|e| is_yaml(e.path())) {
             diags.push(
                 Diagnostic::error("no-manifest", "directory holds YAML documents but no pack.yaml")
@@ -254,7 +304,18 @@ pub fn discover(root: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
 pub fn read_manifest(dir: &Path, cache: &mut Cache, diags: &mut Vec<Diagnostic>) -> Option<Pack> {
     let dir_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mpath = dir.join("pack.yaml");
-    let file = match read_text(&mpath, cache, Some(&dir_name)) {
+    let real_dir = match dir.canonicalize() {
+        Ok(d) if !FORBIDDEN_ROOTS.iter().any(|r| d.starts_with(r)) => d,
+        Ok(_) => {
+            diags.push(outside_pack(dir, &dir_name));
+            return None;
+        }
+        Err(e) => {
+            diags.push(Diagnostic::error("io", format!("cannot read directory: {e}")).path(dir).pack(dir_name));
+            return None;
+        }
+    };
+    let file = match read_in_pack(&mpath, &real_dir, &dir_name, cache) {
         Ok(f) => f,
         Err(d) => {
             diags.push(*d);
@@ -320,25 +381,34 @@ pub fn read_manifest(dir: &Path, cache: &mut Cache, diags: &mut Vec<Diagnostic>)
             ),
         }
     }
+    // Script roots: relative paths that resolve (links included) inside the pack directory.
     let mut script_roots = Vec::new();
     for (i, s) in manifest.scripts.iter().enumerate() {
+        let ptr = format!("/scripts/{i}");
         let p = dir.join(s);
-        if p.is_dir() {
-            script_roots.push(p);
+        let relative = Path::new(s).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        let (code, msg) = if !relative {
+            ("outside-pack", format!("script root `{s}` is not a relative path inside the pack"))
+        } else if resolve_inside(&real_dir, &p).is_none() && p.exists() {
+            ("outside-pack", format!("script root `{s}` leads outside the pack directory"))
+        } else if !p.is_dir() {
+            ("script-root", format!("script root `{s}` is not a directory"))
         } else {
-            let ptr = format!("/scripts/{i}");
-            diags.push(
-                Diagnostic::error("script-root", format!("script root `{s}` is not a directory"))
-                    .at(doc.prov.locate(&ptr))
-                    .pack(&id)
-                    .pointer(ptr)
-                    .expected("a directory relative to the pack"),
-            );
-        }
+            script_roots.push(p);
+            continue;
+        };
+        diags.push(
+            Diagnostic::error(code, msg)
+                .at(doc.prov.locate(&ptr))
+                .pack(&id)
+                .pointer(ptr)
+                .expected("a directory inside the pack, relative to pack.yaml (like `scripts`)"),
+        );
     }
     let pack = Pack {
         id,
         dir: dir.to_owned(),
+        real_dir,
         version,
         kind: manifest.kind,
         depends,
@@ -353,7 +423,23 @@ pub fn read_manifest(dir: &Path, cache: &mut Cache, diags: &mut Vec<Diagnostic>)
 /// Read every YAML document below the pack directory (except `pack.yaml`).
 pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagnostic>) {
     let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by_file_name() {
+    // Links are followed only while they stay inside the pack: a link that leaves it is reported
+    // and neither read nor walked (`filter_entry` prunes it before walkdir descends).
+    let mut outside = Vec::new();
+    let walk = walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by_file_name().into_iter().filter_entry(|e| {
+        if e.depth() == 0 || !e.path_is_symlink() {
+            return true;
+        }
+        if e.path().canonicalize().is_err() {
+            return true; // a dangling link: walkdir reports it
+        }
+        let inside = resolve_inside(&pack.real_dir, e.path()).is_some();
+        if !inside {
+            outside.push(e.path().to_owned());
+        }
+        inside
+    });
+    for entry in walk {
         match entry {
             Ok(e) => {
                 let p = e.path();
@@ -378,8 +464,10 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
             }
         }
     }
+    diags.extend(outside.iter().map(|p| outside_pack(p, &pack.id)));
     for path in files {
-        let file = match read_text(&path, cache, Some(&pack.id)) {
+        // Checked again as it is read: every file must resolve inside the pack.
+        let file = match read_in_pack(&path, &pack.real_dir, &pack.id, cache) {
             Ok(f) => f,
             Err(d) => {
                 diags.push(*d);

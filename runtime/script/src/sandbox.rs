@@ -49,13 +49,36 @@ fn valid_module(name: &str) -> bool {
         })
 }
 
-/// Find `name` (`a.b` → `a/b.luau` or `a/b.lua`) in the script roots.
+/// Find `name` (`a.b` → `a/b.luau` or `a/b.lua`) in the script roots. The path returned has its
+/// links resolved and lies inside the root it was found in; a module whose real path leaves its
+/// root is not found (see [`locate_module`] for why).
 pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
+    locate_module(roots, name).ok()
+}
+
+/// Like [`find_module`], saying why a module is not given: not found, or found as a link (or
+/// under a linked directory) whose real path leaves the script root.
+pub fn locate_module(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     if !valid_module(name) {
-        return None;
+        return Err(format!("`{name}` is not a module name (dotted lower-case words)"));
     }
     let rel = name.replace('.', "/");
-    roots.iter().flat_map(|r| ["luau", "lua"].map(|ext| r.join(format!("{rel}.{ext}")))).find(|p| p.is_file())
+    for root in roots {
+        for ext in ["luau", "lua"] {
+            let p = root.join(format!("{rel}.{ext}"));
+            if !p.is_file() {
+                continue;
+            }
+            let real_root = root.canonicalize().map_err(|e| format!("cannot read script root: {e}"))?;
+            let real = p.canonicalize().map_err(|e| format!("cannot read module `{name}`: {e}"))?;
+            let system = ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r));
+            if !real.starts_with(&real_root) || system {
+                return Err(format!("module `{name}` leads outside the pack's script root (a link); it is not loaded"));
+            }
+            return Ok(real);
+        }
+    }
+    Err(format!("module `{name}` not found in the pack's script roots"))
 }
 
 impl Sandbox {
@@ -96,9 +119,7 @@ impl Sandbox {
                 if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
                     return Ok(m);
                 }
-                let Some(path) = find_module(&roots, &name) else {
-                    return Err(mlua::Error::runtime(format!("module `{name}` not found in the pack's script roots")));
-                };
+                let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
                 let value = load_module(lua, &path)?;
                 cache.raw_set(name.as_str(), value.clone())?;
                 Ok(value)
@@ -167,9 +188,15 @@ fn running_at(lua: &Lua) -> String {
 
 /// Load a module file as text in its own environment; its returned table is frozen so no other
 /// script can change it.
+/// `path` should come from [`find_module`]; whatever it is, only a regular file outside `/proc`,
+/// `/dev` and `/sys` is read.
 pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", path.display())))?;
+    let cannot = |e: &dyn std::fmt::Display| mlua::Error::runtime(format!("cannot read {}: {e}", path.display()));
+    let real = path.canonicalize().map_err(|e| cannot(&e))?;
+    if ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r)) || !real.is_file() {
+        return Err(cannot(&"not a module file"));
+    }
+    let text = std::fs::read_to_string(&real).map_err(|e| cannot(&e))?;
     let name = path.display().to_string();
     // Its own environment: globals it writes stay its own (the shared ones are read-only).
     let env = lua.create_table()?;

@@ -32,9 +32,7 @@ struct Copy {
 impl Copy {
     fn new() -> Copy {
         let dir = tempfile::tempdir().unwrap();
-        for d in ["content", "scripts"] {
-            copy_tree(&repo().join(d), &dir.path().join(d));
-        }
+        copy_tree(&repo().join("content"), &dir.path().join("content"));
         Copy { dir }
     }
 
@@ -97,13 +95,20 @@ fn the_bundled_scripts_are_clean() {
 #[test]
 fn a_syntax_error_and_a_misspelt_handler_are_located_in_their_scripts() {
     let c = Copy::new();
-    c.edit("scripts/cav-quickstart/smart.luau", "local area = ctx.value", "local area = = ctx.value");
-    c.edit("scripts/cav-quickstart/strike.luau", "function strike.attack_declare(", "function strike.damage_calcx(");
+    c.edit("content/cav-quickstart/scripts/smart.luau", "local area = ctx.value", "local area = = ctx.value");
+    c.edit(
+        "content/cav-quickstart/scripts/strike.luau",
+        "function strike.attack_declare(",
+        "function strike.damage_calcx(",
+    );
     let (diags, sources) = c.check();
 
     let syntax = find(&diags, "script-syntax", "smart");
     assert_eq!(syntax.severity, Severity::Error);
-    assert_eq!(at(syntax, &sources), ("smart.luau".into(), c.line_of("scripts/cav-quickstart/smart.luau", "= = ctx")));
+    assert_eq!(
+        at(syntax, &sources),
+        ("smart.luau".into(), c.line_of("content/cav-quickstart/scripts/smart.luau", "= = ctx"))
+    );
     assert!(syntax.message.starts_with("script `smart` of special attribute `smart` does not compile: "), "{syntax:?}");
     assert_eq!(syntax.pack.as_deref(), Some("cav-quickstart"));
     assert!(syntax.expected.is_some());
@@ -114,7 +119,7 @@ fn a_syntax_error_and_a_misspelt_handler_are_located_in_their_scripts() {
 
     let handler = find(&diags, "script-handler", "damage_calcx");
     assert_eq!(handler.severity, Severity::Error);
-    let line = c.line_of("scripts/cav-quickstart/strike.luau", "damage_calcx");
+    let line = c.line_of("content/cav-quickstart/scripts/strike.luau", "damage_calcx");
     assert_eq!(at(handler, &sources), ("strike.luau".into(), line));
     assert_eq!(handler.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
     assert_eq!(handler.message, "script `strike` has a handler `damage_calcx`, which is not a hook point");
@@ -146,7 +151,7 @@ fn declared_hooks_and_handlers_must_match() {
     );
     // An extra handler in strike's script that its SA does not declare.
     c.edit(
-        "scripts/cav-quickstart/strike.luau",
+        "content/cav-quickstart/scripts/strike.luau",
         "return strike",
         "function strike.combat_tp(ctx)\nend\n\nreturn strike",
     );
@@ -165,7 +170,7 @@ fn declared_hooks_and_handlers_must_match() {
     let handler = find(&diags, "script-hooks", "handler `combat_tp`");
     assert_eq!(
         at(handler, &sources),
-        ("strike.luau".into(), c.line_of("scripts/cav-quickstart/strike.luau", "combat_tp"))
+        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "combat_tp"))
     );
     assert_eq!(
         handler.message,
@@ -181,7 +186,7 @@ fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
     let sas = "content/cav-quickstart/special-attributes/quickstart-sas.yaml";
     c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, movement]");
     c.edit(
-        "scripts/cav-quickstart/strike.luau",
+        "content/cav-quickstart/scripts/strike.luau",
         "return strike",
         "function strike.movement(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
     );
@@ -190,7 +195,7 @@ fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
     assert_eq!(w.severity, Severity::Warning);
     assert_eq!(
         at(w, &sources),
-        ("strike.luau".into(), c.line_of("scripts/cav-quickstart/strike.luau", "function strike.movement"))
+        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.movement"))
     );
     assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
     assert_eq!(
@@ -205,7 +210,7 @@ fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
 fn a_runaway_top_level_is_an_error_not_a_hang() {
     let c = Copy::new();
     std::fs::write(
-        c.path("scripts/cav-quickstart/strike.luau"),
+        c.path("content/cav-quickstart/scripts/strike.luau"),
         "local strike = {}\n\nwhile true do end\n\nreturn strike\n",
     )
     .unwrap();
@@ -221,8 +226,11 @@ fn a_runaway_top_level_is_an_error_not_a_hang() {
     assert!(load.message.contains("budget") || load.message.contains("time"), "{load:?}");
     assert!(load.hint.as_deref().is_some_and(|h| h.contains("loop")), "{load:?}");
     // A top-level `error(...)` is a load error at its line; smart's script still checks clean.
-    std::fs::write(c.path("scripts/cav-quickstart/strike.luau"), "local strike = {}\nerror('no')\nreturn strike\n")
-        .unwrap();
+    std::fs::write(
+        c.path("content/cav-quickstart/scripts/strike.luau"),
+        "local strike = {}\nerror('no')\nreturn strike\n",
+    )
+    .unwrap();
     let (diags, sources) = c.check();
     let load = find(&diags, "script-load", "no");
     assert_eq!(at(load, &sources), ("strike.luau".into(), 2));
@@ -233,9 +241,9 @@ fn a_runaway_top_level_is_an_error_not_a_hang() {
 #[test]
 fn a_module_that_is_not_a_table_of_functions_is_reported() {
     let c = Copy::new();
-    std::fs::write(c.path("scripts/cav-quickstart/strike.luau"), "local strike = {}\n\nreturn 42\n").unwrap();
+    std::fs::write(c.path("content/cav-quickstart/scripts/strike.luau"), "local strike = {}\n\nreturn 42\n").unwrap();
     std::fs::write(
-        c.path("scripts/cav-quickstart/smart.luau"),
+        c.path("content/cav-quickstart/scripts/smart.luau"),
         "local smart = {}\nsmart.attack_targets = 3\nreturn smart\n",
     )
     .unwrap();
@@ -270,7 +278,7 @@ fn script_on_a_kind_the_engine_does_not_run_is_a_warning() {
 #[test]
 fn a_script_shared_by_rulesets_is_one_source_file() {
     let c = Copy::new();
-    c.edit("scripts/cav-quickstart/smart.luau", "local area = ctx.value", "local area = = ctx.value");
+    c.edit("content/cav-quickstart/scripts/smart.luau", "local area = ctx.value", "local area = = ctx.value");
     let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![c.path("content")], library: vec![] });
     let rs = loaded.ruleset("cav-quickstart").unwrap().clone();
     let first = check_scripts(&rs, &mut loaded.sources);

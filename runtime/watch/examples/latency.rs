@@ -18,7 +18,7 @@ fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(30);
     let dir = tempfile::tempdir().unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for d in ["content", "mods", "scripts"] {
+    for d in ["content", "mods"] {
         cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
     }
     let root = dir.path().to_owned();
@@ -35,7 +35,7 @@ fn main() {
     };
     wait("watching");
     let card = root.join("content/cav-quickstart/models/dictator-b.yaml");
-    let script = root.join("scripts/cav-quickstart/strike.luau");
+    let script = root.join("content/cav-quickstart/scripts/strike.luau");
     let (card_text, script_text) = (std::fs::read_to_string(&card).unwrap(), std::fs::read_to_string(&script).unwrap());
     for (name, path, base) in [("unit file", &card, &card_text), ("Lua script", &script, &script_text)] {
         let mut save_to_live = Vec::new();

@@ -30,7 +30,7 @@ impl Session {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        for d in ["content", "mods", "scripts"] {
+        for d in ["content", "mods"] {
             cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
         let root = dir.path().to_owned();
@@ -139,7 +139,7 @@ fn edits_reload_broken_saves_keep_the_last_good_rules() {
 #[test]
 fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
     let mut s = Session::start(After::Test);
-    let script = s.path("scripts/cav-quickstart/strike.luau");
+    let script = s.path("content/cav-quickstart/scripts/strike.luau");
     let good = std::fs::read_to_string(&script).unwrap();
 
     // A script that no longer forbids anything: the Strike test now fails.
