@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fuzz the loader and the script sandbox with libFuzzer (cargo fuzz, nightly toolchain).
-#   tests/fuzz/run.sh            every target for 60 s each (what CI runs, shorter)
-#   tests/fuzz/run.sh 3600       every target for an hour each (a long local run)
-#   tests/fuzz/run.sh 600 script one target
+#   scripts/fuzz.sh              every target for 60 s each
+#   scripts/fuzz.sh 3600         every target for an hour each (a long local run)
+#   scripts/fuzz.sh 600 script   one target
 # Seed corpora come from the bundled content and scripts; a crash leaves its input under
 # tests/fuzz/artifacts/<target>/ and makes this script exit non-zero.
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/../tests/fuzz"
 secs="${1:-60}"
 targets=("${@:2}")
 [ ${#targets[@]} -gt 0 ] || targets=(yaml_documents script pack)
@@ -15,7 +15,7 @@ corpus=target/corpus
 mkdir -p "$corpus/yaml_documents" "$corpus/pack" "$corpus/script"
 find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/yaml_documents/" \;
 cp "$corpus"/yaml_documents/* "$corpus/pack/"
-find ../../scripts ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>/dev/null || true
+find ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>/dev/null || true
 for t in "${targets[@]}"; do
   echo "== $t for ${secs}s"
   # -rss_limit_mb: a run that grows past 2 GiB is a finding; -timeout: so is one input > 10 s.
