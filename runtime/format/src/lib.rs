@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod common;
+pub mod limits;
 pub mod manifest;
 pub mod rules;
 pub mod test_doc;
