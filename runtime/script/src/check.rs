@@ -146,7 +146,9 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
 
     // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers.
     sandbox.arm();
-    let value = match load_module(&sandbox.lua, &m.path) {
+    let value = load_module(&sandbox.lua, &m.path);
+    sandbox.disarm();
+    let value = match value {
         Ok(v) => v,
         Err(err) => {
             let _ = sandbox.lua.gc_collect();

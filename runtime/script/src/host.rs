@@ -84,6 +84,7 @@ impl LuaHost {
                 }
             }
         }
+        sandbox.disarm();
         // `HookPoint as usize` indexes the tables below.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         let moment = Rc::new(Cell::new(Moment { point: HookPoint::ALL[0], accepts: 0 }));
@@ -415,7 +416,9 @@ impl Hooks for LuaHost {
             self.forbid.borrow_mut().take();
             self.value.borrow_mut().take();
             self.sandbox.arm();
-            let result: Value = handler.call(view).map_err(|e| {
+            let result = handler.call::<Value>(view);
+            self.sandbox.disarm();
+            let result = result.map_err(|e| {
                 let _ = self.sandbox.lua.gc_collect();
                 let file = handler.info().source.unwrap_or_default();
                 let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));

@@ -164,6 +164,8 @@ impl Sandbox {
         let (s, d) = (steps.clone(), deadline.clone());
         let budget = limits.steps;
         lua.set_interrupt(move |lua| {
+            // Disarmed (between calls: mlua's own helper chunks): no budget to check.
+            let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
             let n = s.get() + 1;
             s.set(n);
             if n > budget {
@@ -171,7 +173,7 @@ impl Sandbox {
                 return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
             }
             // Every time, not every n-th: a C call between two interrupts may have used the time.
-            if d.get().is_some_and(|t| Instant::now() > t) {
+            if Instant::now() > deadline {
                 return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
             }
             Ok(VmState::Continue)
@@ -184,6 +186,12 @@ impl Sandbox {
         self.steps.set(0);
         self.printed.set((0, self.printed.get().1));
         self.deadline.set(Some(Instant::now() + self.limits.time));
+    }
+
+    /// End the budget after a call: Lua code the host itself runs between calls (mlua's helper
+    /// chunks when a view type is first made) is not charged to the last script.
+    pub fn disarm(&self) {
+        self.deadline.set(None);
     }
 
     /// A new game starts: reset the per-game budgets.
@@ -207,6 +215,7 @@ impl Sandbox {
             .into_function()
             .and_then(|f| f.call::<mlua::MultiValue>(()))
             .map(|values| values.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect());
+        self.disarm();
         if result.is_err() {
             // A failed script may leave garbage near the memory cap: free it for the next one.
             let _ = self.lua.gc_collect();

@@ -140,3 +140,26 @@ fn a_chunk_over_the_size_limit_is_refused_before_compiling() {
     assert!(err.contains("big.luau: script of 307212 bytes is larger than"), "{err}");
     assert_eq!(sb.run("return 1 + 1", "after").unwrap(), vec!["2"]);
 }
+
+/// The clock is checked at every interrupt, so the budget must end with each call: Lua code the
+/// host runs between calls (mlua's helpers, when a view type is first made) is not charged to a
+/// call that ended long ago.
+#[test]
+fn a_host_idle_longer_than_the_budget_still_works() {
+    let rules = rules();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    let mut mods = Vec::new();
+    let mut ctx = HookCtx {
+        point: HookPoint::AttackDeclare,
+        model: 1,
+        target: Some(0),
+        weapon: Some(0),
+        modifiers: &mut mods,
+        forbid: None,
+        value: None,
+    };
+    host.call(&game, &mut ctx).unwrap();
+}
