@@ -21,7 +21,7 @@ use cav_format::{DocKind, HookPoint};
 use mlua::Value;
 use mlua::chunk::ChunkMode;
 
-use crate::sandbox::{Limits, Sandbox, find_module, load_module};
+use crate::sandbox::{Limits, Sandbox, find_module, load_module, read_script};
 
 /// Kinds whose scripts the engine runs (`LuaHost::new` reads the special attributes only).
 const RUN_KINDS: &[DocKind] = &[DocKind::SpecialAttribute];
@@ -103,14 +103,20 @@ fn doc_name(e: &Entry) -> String {
 
 fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mut Vec<Diagnostic>) {
     let users = m.users.iter().map(|e| doc_name(e)).collect::<Vec<_>>().join(", ");
-    let text = match std::fs::read_to_string(&m.path) {
+    let text = match read_script(&m.path) {
         Ok(t) => t,
         Err(err) => {
             diags.push(
-                Diagnostic::error("script-load", format!("cannot read script `{}` of {users}: {err}", m.name))
-                    .path(&m.path)
-                    .pack(m.pack.clone())
-                    .expected("a readable UTF-8 Luau source file"),
+                Diagnostic::error(
+                    "script-load",
+                    format!("cannot read script `{}` of {users}: {}", m.name, error_text(&err)),
+                )
+                .path(&m.path)
+                .pack(m.pack.clone())
+                .expected(format!(
+                    "a readable UTF-8 Luau source file of at most {} bytes",
+                    crate::sandbox::MAX_SCRIPT_BYTES
+                )),
             );
             return;
         }
@@ -140,7 +146,9 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
 
     // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers.
     sandbox.arm();
-    let value = match load_module(&sandbox.lua, &m.path) {
+    let value = load_module(&sandbox.lua, &m.path);
+    sandbox.disarm();
+    let value = match value {
         Ok(v) => v,
         Err(err) => {
             let _ = sandbox.lua.gc_collect();

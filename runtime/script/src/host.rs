@@ -9,6 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE, SCRIPT_MODIFIERS_PER_CALL};
 use cav_format::vocab::Status;
 use cav_format::{HookEffect, HookPoint, ModelType};
 use cav_rules::Rules;
@@ -44,6 +45,8 @@ pub struct LuaHost {
     /// State ids, by state index.
     state_ids: Rc<Vec<String>>,
     sign: i32,
+    /// The turn of the last call: a lower one means a new game (per-game budgets restart).
+    last_turn: u32,
 }
 
 impl LuaHost {
@@ -81,6 +84,7 @@ impl LuaHost {
                 }
             }
         }
+        sandbox.disarm();
         // `HookPoint as usize` indexes the tables below.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         let moment = Rc::new(Cell::new(Moment { point: HookPoint::ALL[0], accepts: 0 }));
@@ -89,18 +93,33 @@ impl LuaHost {
         let (a, m) = (adds.clone(), moment.clone());
         let add_fn = sandbox
             .lua
-            .create_function(move |lua, (source, value): (String, i32)| {
+            .create_function(move |lua, (source, value): (mlua::LuaString, f64)| {
                 accepted(lua, m.get(), HookEffect::AddModifier)?;
-                a.borrow_mut().push((source, value));
+                let source = label(lua, "ctx.add_modifier", "source", &source)?;
+                let max = f64::from(SCRIPT_MODIFIER_VALUE);
+                if !(value.fract() == 0.0 && value.abs() <= max) {
+                    return Err(refused(
+                        lua,
+                        format!("`ctx.add_modifier` value {value} is not a whole number from -{max} to {max}"),
+                    ));
+                }
+                let mut adds = a.borrow_mut();
+                if adds.len() >= SCRIPT_MODIFIERS_PER_CALL {
+                    return Err(refused(
+                        lua,
+                        format!("`ctx.add_modifier`: more than {SCRIPT_MODIFIERS_PER_CALL} modifiers in one call"),
+                    ));
+                }
+                adds.push((source, value as i32));
                 Ok(())
             })
             .map_err(|e| e.to_string())?;
         let (f, m) = (forbid.clone(), moment.clone());
         let forbid_fn = sandbox
             .lua
-            .create_function(move |lua, reason: String| {
+            .create_function(move |lua, reason: mlua::LuaString| {
                 accepted(lua, m.get(), HookEffect::Forbid)?;
-                *f.borrow_mut() = Some(reason);
+                *f.borrow_mut() = Some(label(lua, "ctx.forbid", "reason", &reason)?);
                 Ok(())
             })
             .map_err(|e| e.to_string())?;
@@ -110,6 +129,9 @@ impl LuaHost {
             .lua
             .create_function(move |lua, x: f64| {
                 accepted(lua, m.get(), HookEffect::SetValue)?;
+                if !x.is_finite() {
+                    return Err(refused(lua, format!("`ctx.set_value` needs a finite number, not {x}")));
+                }
                 *v.borrow_mut() = Some(x);
                 Ok(())
             })
@@ -131,6 +153,7 @@ impl LuaHost {
             names: RefCell::new(Vec::new()),
             state_ids: Rc::new(rules.states.iter().map(|s| s.id.clone()).collect()),
             sign: rules.sign,
+            last_turn: 0,
         })
     }
 
@@ -218,6 +241,29 @@ fn accepted(lua: &Lua, m: Moment, effect: HookEffect) -> mlua::Result<()> {
 fn refusal(lua: &Lua, point: HookPoint, effect: HookEffect) -> String {
     let at = caller(lua).map(|(file, line)| format!("{file}:{line}: ")).unwrap_or_default();
     format!("{at}`ctx.{effect}` is not accepted at `{point}` ({}); see docs/vocabulary.md", accepts(point))
+}
+
+/// A script error at the caller's file:line.
+#[cold]
+fn refused(lua: &Lua, msg: String) -> mlua::Error {
+    let at = caller(lua).map(|(file, line)| format!("{file}:{line}: ")).unwrap_or_default();
+    mlua::Error::runtime(format!("{at}{msg}"))
+}
+
+/// A modifier source or forbid reason: UTF-8 text of at most `SCRIPT_LABEL_BYTES`, refused
+/// (never truncated) otherwise, checked before it is copied out of Lua.
+fn label(lua: &Lua, effect: &str, what: &str, s: &mlua::LuaString) -> mlua::Result<String> {
+    let bytes = s.as_bytes();
+    if bytes.len() > SCRIPT_LABEL_BYTES {
+        return Err(refused(
+            lua,
+            format!("`{effect}` {what} of {} bytes is longer than {SCRIPT_LABEL_BYTES} bytes", bytes.len()),
+        ));
+    }
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => Ok(text.to_owned()),
+        Err(_) => Err(refused(lua, format!("`{effect}` {what} is not UTF-8 text"))),
+    }
 }
 
 /// What a hook point accepts, in words: `it accepts `ctx.forbid`` or `it accepts nothing: look only`.
@@ -356,13 +402,28 @@ impl Hooks for LuaHost {
         let card = game.card(ctx.model);
         let weapon_sas = ctx.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
         let pi = ctx.point as usize;
+        if game.turn < self.last_turn {
+            self.sandbox.new_game();
+        }
+        self.last_turn = game.turn;
         self.moment.set(Moment { point: ctx.point, accepts: self.masks[pi] });
         for &(sa, rating) in card.sas.iter().chain(weapon_sas) {
             let Some(Some(handler)) = self.handlers[sa as usize].as_ref().map(|h| h[pi].clone()) else { continue };
             let name = &game.rules.sas[sa as usize].name;
             let view = self.context(game, ctx, rating).map_err(|e| format!("{name} ({point}): {e}"))?;
+            // Whatever a failed call left behind is not this call's.
+            self.adds.borrow_mut().clear();
+            self.forbid.borrow_mut().take();
+            self.value.borrow_mut().take();
             self.sandbox.arm();
-            let result: Value = handler.call(view).map_err(|e| format!("{name} ({point}): {e}"))?;
+            let result = handler.call::<Value>(view);
+            self.sandbox.disarm();
+            let result = result.map_err(|e| {
+                let _ = self.sandbox.lua.gc_collect();
+                let file = handler.info().source.unwrap_or_default();
+                let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
+                format!("{name} ({point}): {e}")
+            })?;
             if !result.is_nil() {
                 return Err(format!(
                     "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",

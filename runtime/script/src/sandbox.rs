@@ -1,14 +1,25 @@
 //! The sandbox every script runs in: Luau with an explicit library list, read-only libraries,
 //! no way to reach files, the clock or randomness, a memory cap and an instruction budget per
 //! call. `require` only finds modules in the pack's declared script roots, as source text.
+//!
+//! Every call ends within its budget whatever the script does: the interrupt checks steps and
+//! the wall clock at every callback, and what a single C library call can work on is bounded —
+//! the memory cap bounds every input, `prelude.luau` makes callbacks of C functions (sort
+//! comparators, gsub replacements, foreach) checked steps and refuses searches and moves whose
+//! worst case is too long, `print` has a byte budget per call and per game, and a script file
+//! or chunk larger than `MAX_SCRIPT_BYTES` is refused before it is read or compiled (compiling
+//! happens outside the Lua heap, where the memory cap does not reach).
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use cav_format::limits;
 use mlua::chunk::ChunkMode;
 use mlua::{Lua, LuaOptions, StdLib, Table, Value, VmState};
+
+pub use cav_format::limits::MAX_SCRIPT_BYTES;
 
 /// Resource limits of a sandbox.
 #[derive(Debug, Clone, Copy)]
@@ -17,15 +28,28 @@ pub struct Limits {
     pub memory: usize,
     /// Interrupt checks (loop iterations and calls, roughly) one call may take.
     pub steps: u64,
-    /// Wall-clock cap of one call, as a second line of defence.
+    /// Wall-clock cap of one call, checked at every interrupt.
     pub time: Duration,
+    /// Bytes a script may `print` in one call.
+    pub print_per_call: usize,
+    /// Bytes scripts may `print` in one game (until `Sandbox::new_game`).
+    pub print_per_game: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { memory: 16 * 1024 * 1024, steps: 2_000_000, time: Duration::from_millis(100) }
+        Limits {
+            memory: limits::SCRIPT_MEMORY,
+            steps: limits::SCRIPT_STEPS,
+            time: Duration::from_millis(limits::SCRIPT_TIME_MS),
+            print_per_call: limits::SCRIPT_PRINT_PER_CALL,
+            print_per_game: limits::SCRIPT_PRINT_PER_GAME,
+        }
     }
 }
+
+/// Chunk name of the sandbox's own Lua code (`prelude.luau`); `running_at` looks past it.
+const PRELUDE: &str = "=[sandbox]";
 
 /// Globals a script never sees (removed before the environment is frozen).
 const REMOVED: &[&str] =
@@ -35,6 +59,8 @@ pub struct Sandbox {
     pub lua: Lua,
     /// Lines printed by scripts since the last `take_prints`.
     prints: Rc<RefCell<Vec<String>>>,
+    /// Bytes printed in this call and in this game.
+    printed: Rc<Cell<(usize, usize)>>,
     steps: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
     limits: Limits,
@@ -91,7 +117,9 @@ impl Sandbox {
             | StdLib::COROUTINE
             | StdLib::BUFFER;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
+        lua.set_memory_limit(limits.memory)?;
         let prints = Rc::new(RefCell::new(Vec::new()));
+        let printed = Rc::new(Cell::new((0usize, 0usize)));
         let g = lua.globals();
         for name in REMOVED {
             g.raw_set(*name, Value::Nil)?;
@@ -100,13 +128,34 @@ impl Sandbox {
         let math: Table = g.get("math")?;
         math.raw_set("random", Value::Nil)?;
         math.raw_set("randomseed", Value::Nil)?;
-        let out = prints.clone();
+        let (out, count) = (prints.clone(), printed.clone());
+        let (per_call, per_game) = (limits.print_per_call, limits.print_per_game);
         g.raw_set(
             "print",
-            lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                let line: Vec<String> =
-                    args.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect();
-                out.borrow_mut().push(line.join("\t"));
+            lua.create_function(move |lua, args: mlua::Variadic<Value>| {
+                // Count as the line is built, so a huge line is refused before it is copied whole.
+                let mut line = String::new();
+                let (mut call, mut game) = count.get();
+                for (i, v) in args.iter().enumerate() {
+                    let text = match v {
+                        Value::String(s) if s.as_bytes().len() > per_call => None,
+                        v => Some(v.to_string().unwrap_or_else(|_| format!("{v:?}"))),
+                    };
+                    let size = text.as_ref().map_or(usize::MAX, |t| t.len() + usize::from(i > 0));
+                    (call, game) = (call.saturating_add(size), game.saturating_add(size));
+                    if call > per_call || game > per_game {
+                        return Err(mlua::Error::runtime(format!(
+                            "{}print: over the budget of {per_call} bytes a call and {per_game} bytes a game",
+                            running_at(lua)
+                        )));
+                    }
+                    if i > 0 {
+                        line.push('\t');
+                    }
+                    line.push_str(&text.unwrap_or_default());
+                }
+                count.set((call, game));
+                out.borrow_mut().push(line);
                 Ok(())
             })?,
         )?;
@@ -125,31 +174,50 @@ impl Sandbox {
                 Ok(value)
             })?,
         )?;
+        // Wrap the library functions whose C work a script could make unbounded.
+        lua.load(include_str!("prelude.luau"))
+            .set_name(PRELUDE)
+            .set_mode(ChunkMode::Text)
+            .call::<()>((limits::SCRIPT_PATTERN_WORK, limits::SCRIPT_TABLE_MOVE))?;
         lua.sandbox(true)?;
-        lua.set_memory_limit(limits.memory)?;
         let steps = Rc::new(Cell::new(0u64));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let (s, d) = (steps.clone(), deadline.clone());
         let budget = limits.steps;
         lua.set_interrupt(move |lua| {
+            // Disarmed (between calls: mlua's own helper chunks): no budget to check.
+            let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
             let n = s.get() + 1;
             s.set(n);
             if n > budget {
                 let msg = format!("script ran out of its budget of {budget} steps");
                 return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
             }
-            if n % 1024 == 0 && d.get().is_some_and(|t| Instant::now() > t) {
+            // Every time, not every n-th: a C call between two interrupts may have used the time.
+            if Instant::now() > deadline {
                 return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, steps, deadline, limits })
+        Ok(Sandbox { lua, prints, printed, steps, deadline, limits })
     }
 
     /// Reset the budget before a call.
     pub fn arm(&self) {
         self.steps.set(0);
+        self.printed.set((0, self.printed.get().1));
         self.deadline.set(Some(Instant::now() + self.limits.time));
+    }
+
+    /// End the budget after a call: Lua code the host itself runs between calls (mlua's helper
+    /// chunks when a view type is first made) is not charged to the last script.
+    pub fn disarm(&self) {
+        self.deadline.set(None);
+    }
+
+    /// A new game starts: reset the per-game budgets.
+    pub fn new_game(&self) {
+        self.printed.set((0, 0));
     }
 
     pub fn take_prints(&self) -> Vec<String> {
@@ -159,6 +227,7 @@ impl Sandbox {
     /// Run a chunk of source text (never bytecode) under the budget; returns its results as text.
     pub fn run(&self, source: &str, name: &str) -> mlua::Result<Vec<String>> {
         self.arm();
+        check_size(source.len(), name)?;
         let result = self
             .lua
             .load(source)
@@ -167,23 +236,69 @@ impl Sandbox {
             .into_function()
             .and_then(|f| f.call::<mlua::MultiValue>(()))
             .map(|values| values.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect());
+        self.disarm();
         if result.is_err() {
             // A failed script may leave garbage near the memory cap: free it for the next one.
             let _ = self.lua.gc_collect();
         }
-        result
+        result.map_err(|e| self.locate_memory_error(e, name))
+    }
+
+    /// A memory error carries no location (the stack is gone when it arrives): name the file
+    /// and the cap instead.
+    pub fn locate_memory_error(&self, err: mlua::Error, file: &str) -> mlua::Error {
+        match err {
+            mlua::Error::MemoryError(_) => mlua::Error::runtime(format!(
+                "{file}: script ran out of memory (the sandbox has {} bytes)",
+                self.limits.memory
+            )),
+            e => e,
+        }
     }
 }
 
-/// `file:line: ` of the Lua code running when the interrupt fired (empty when unknown), so a
-/// runaway script is reported where it loops, like any other runtime error.
+/// `file:line: ` of the script code running when the interrupt fired (empty when unknown), so a
+/// runaway script is reported where it loops, like any other runtime error. Frames of C
+/// functions and of the sandbox's own prelude are looked past.
 fn running_at(lua: &Lua) -> String {
-    lua.inspect_stack(0, |d| {
-        let src = d.source().short_src.map(|s| s.into_owned());
-        src.zip(d.current_line()).map(|(s, l)| format!("{s}:{l}: "))
-    })
-    .flatten()
-    .unwrap_or_default()
+    (0..32)
+        .map_while(|level| {
+            lua.inspect_stack(level, |d| {
+                let source = d.source();
+                let script = source.source.as_deref() != Some(PRELUDE);
+                let at = source.short_src.map(|s| s.into_owned()).zip(d.current_line()).filter(|_| script);
+                at.map(|(s, l)| format!("{s}:{l}: "))
+            })
+        })
+        .flatten()
+        .next()
+        .unwrap_or_default()
+}
+
+/// Refuse a script of `len` bytes over `MAX_SCRIPT_BYTES`.
+fn check_size(len: usize, name: &str) -> mlua::Result<()> {
+    if len > MAX_SCRIPT_BYTES {
+        return Err(mlua::Error::runtime(format!(
+            "{name}: script of {len} bytes is larger than the {MAX_SCRIPT_BYTES} bytes a script may have"
+        )));
+    }
+    Ok(())
+}
+
+/// Read a script file, refusing one larger than `MAX_SCRIPT_BYTES` before reading it.
+pub fn read_script(path: &Path) -> mlua::Result<String> {
+    let err = |e: std::io::Error| mlua::Error::runtime(format!("cannot read {}: {e}", path.display()));
+    let size = std::fs::metadata(path).map_err(err)?.len();
+    check_size(usize::try_from(size).unwrap_or(usize::MAX), &path.display().to_string())?;
+    // Read at most one byte more than allowed, in case the file grew since.
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(std::fs::File::open(path).map_err(err)?, MAX_SCRIPT_BYTES as u64 + 1),
+        &mut text,
+    )
+    .map_err(err)?;
+    check_size(text.len(), &path.display().to_string())?;
+    Ok(text)
 }
 
 /// Load a module file as text in its own environment; its returned table is frozen so no other
@@ -196,7 +311,7 @@ pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
     if ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r)) || !real.is_file() {
         return Err(cannot(&"not a module file"));
     }
-    let text = std::fs::read_to_string(&real).map_err(|e| cannot(&e))?;
+    let text = read_script(&real)?;
     let name = path.display().to_string();
     // Its own environment: globals it writes stay its own (the shared ones are read-only).
     let env = lua.create_table()?;

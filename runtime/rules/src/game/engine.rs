@@ -399,9 +399,10 @@ impl<'a, 'r> Engine<'a, 'r> {
             let (_, v) = bonus.roll(self.dice);
             mods.push(ModApplied { source: "critical success bonus die".into(), value: v });
         }
-        let total = sum + mods.iter().map(|m| m.value).sum::<i32>();
+        // Saturating: modifiers come from packs and scripts, and must not wrap a total around.
+        let total = mods.iter().fold(sum, |total, m| total.saturating_add(m.value));
         let success = target.map(|t| !fumble && (total >= t || (ten_plus && nat >= r.proc.rolls.ten_plus_natural)));
-        let margin = target.map(|t| total - t);
+        let margin = target.map(|t| total.saturating_sub(t));
         emit!(
             self,
             Event::Roll(Roll {
