@@ -1,0 +1,105 @@
+//! Hostile YAML through the release-shaped binary: each case once crashed, hung or ate gigabytes.
+//! Every run here has its address space capped (prlimit, util-linux) and its wall time bounded,
+//! and must end with exit 1 and a located diagnostic.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Address space the child may map: far below what the old failures reached (2–6 GB).
+const ADDRESS_SPACE: &str = "--as=3221225472";
+
+fn root() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
+}
+
+fn cav_exe() -> PathBuf {
+    let status =
+        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
+    assert!(status.success());
+    root().join("target/debug/cav")
+}
+
+/// A copy of the project with `text` as a file of the example mod.
+fn project_with(name: &str, text: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["content", "mods"] {
+        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
+    }
+    std::fs::write(tmp.path().join("mods/iron-wolves").join(name), text).unwrap();
+    tmp
+}
+
+/// Run `cav validate --format json` on the project, capped; (exit code, stdout, seconds).
+fn validate(project: &Path) -> (Option<i32>, String, f64) {
+    let exe = cav_exe();
+    let start = Instant::now();
+    let out = Command::new("prlimit")
+        .arg(ADDRESS_SPACE)
+        .arg(exe)
+        .args(["validate", "--format", "json"])
+        .env("CAV_ROOT", project)
+        .output()
+        .expect("prlimit (util-linux) runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), start.elapsed().as_secs_f64())
+}
+
+fn located(report: &str, code: &str, file: &str) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(report).expect("JSON report");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == code && d["file"].as_str().unwrap_or_default().ends_with(file))
+        .unwrap_or_else(|| panic!("no {code} in {file}: {report:.2000}"))
+        .clone()
+}
+
+#[test]
+fn deep_block_nesting_is_refused_not_a_stack_overflow() {
+    let tmp = project_with("deep.yaml", &format!("{}x\n", "- ".repeat(10_000)));
+    let (code, out, secs) = validate(tmp.path());
+    assert_eq!(code, Some(1), "{out:.2000}");
+    let d = located(&out, "yaml-limit", "deep.yaml");
+    assert_eq!(d["line"], 1);
+    assert!(secs < 20.0, "took {secs} s");
+}
+
+#[test]
+fn depth_times_width_stays_within_memory() {
+    let text = format!("{}[{}]\n", "- ".repeat(3_000), vec!["1"; 1_000_000].join(","));
+    let tmp = project_with("wide.yaml", &text);
+    let (code, out, secs) = validate(tmp.path());
+    assert_eq!(code, Some(1), "{out:.2000}");
+    located(&out, "yaml-limit", "wide.yaml");
+    assert!(secs < 20.0, "took {secs} s");
+}
+
+#[test]
+fn a_flood_of_errors_is_capped_and_counted() {
+    // 60,000 documents of an unknown kind: one error each.
+    let text = "---\nkind: modle\nid: x\n".repeat(60_000);
+    let tmp = project_with("flood.yaml", &text);
+    let (code, out, secs) = validate(tmp.path());
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["errors"].as_u64().unwrap() >= 60_000, "every error is counted: {}", v["errors"]);
+    let shown = v["diagnostics"].as_array().unwrap();
+    assert!(shown.len() <= cav_format::limits::MAX_DIAGNOSTICS + 1, "{} shown", shown.len());
+    assert_eq!(shown.last().unwrap()["code"], "diagnostics-truncated");
+    assert!(out.len() < 4_000_000, "{} bytes of output", out.len());
+    assert!(secs < 60.0, "took {secs} s");
+}
+
+#[test]
+fn boards_and_dice_a_scenario_cannot_afford() {
+    let text = "kind: patch\ntarget: {kind: scenario, id: stand-and-fight}\nset: {board: [0, -48], terrain_features: 1d4294967295}\n";
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["content", "mods"] {
+        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
+    }
+    std::fs::write(tmp.path().join("content/cav-quickstart/scenarios/hostile.yaml"), text).unwrap();
+    let (code, out, _) = validate(tmp.path());
+    assert_eq!(code, Some(1), "{out:.2000}");
+    assert!(out.contains("hostile.yaml"), "the errors point at the patch: {out:.3000}");
+}
