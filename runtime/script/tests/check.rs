@@ -12,16 +12,7 @@ fn repo() -> PathBuf {
 }
 
 fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let t = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &t);
-        } else {
-            std::fs::copy(e.path(), t).unwrap();
-        }
-    }
+    cav_watch::copy_tree(from, to).unwrap();
 }
 
 /// A copy of `content/` and `scripts/` to break.
