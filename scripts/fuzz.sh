@@ -3,7 +3,9 @@
 #   scripts/fuzz.sh              every target for 60 s each
 #   scripts/fuzz.sh 3600         every target for an hour each (a long local run)
 #   scripts/fuzz.sh 600 script   one target
-# Seed corpora come from the bundled content and scripts; a crash leaves its input under
+#   FUZZ_RUNS=3000 scripts/fuzz.sh   a fixed number of inputs from a fixed seed (what CI runs:
+#                                    the same inputs every time, so CI never fails by chance)
+# Seed corpora come from the bundled content; a crash leaves its input under
 # tests/fuzz/artifacts/<target>/ and makes this script exit non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/../tests/fuzz"
@@ -19,8 +21,9 @@ find ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>
 for t in "${targets[@]}"; do
   echo "== $t for ${secs}s"
   # -rss_limit_mb: a run that grows past 2 GiB is a finding; -timeout: so is one input > 10 s.
+  if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS" -seed=1); else budget=(-max_total_time="$secs"); fi
   cargo +nightly fuzz run --fuzz-dir . "$t" "$corpus/$t" -- \
-    -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 2>&1 \
+    "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 2>&1 \
     | grep -E '^(#[0-9]+.*(DONE|pulse|INITED)|stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' || true
   if ls "artifacts/$t"/* >/dev/null 2>&1; then
     echo "crash inputs in tests/fuzz/artifacts/$t"; exit 1

@@ -3,18 +3,16 @@
 //! located error) within the sandbox's limits, and the sandbox must stay usable.
 #![no_main]
 
-use std::sync::OnceLock;
-
 use cav_script::{Limits, Sandbox};
 use libfuzzer_sys::fuzz_target;
 use mlua::Value;
 
 fuzz_target!(|data: &[u8]| {
-    static WARM: OnceLock<()> = OnceLock::new();
-    WARM.get_or_init(|| ());
     let Ok(sandbox) = Sandbox::new(Limits::default(), vec![]) else { return };
     sandbox.arm();
-    let Ok(module) = sandbox.lua.load(data).set_name("fuzz").eval::<Value>() else { return };
+    // Text only, as every path of the host loads scripts (bytecode is never accepted).
+    let chunk = sandbox.lua.load(data).set_name("fuzz").set_mode(mlua::chunk::ChunkMode::Text);
+    let Ok(module) = chunk.eval::<Value>() else { return };
     if let Value::Table(t) = module {
         for (_, f) in t.pairs::<Value, Value>().flatten() {
             if let Value::Function(f) = f {
