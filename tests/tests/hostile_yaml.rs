@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Address space the child may map: far below what the old failures reached (2–6 GB).
 const ADDRESS_SPACE: &str = "--as=3221225472";
