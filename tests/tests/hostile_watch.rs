@@ -64,3 +64,8 @@ fn a_root_without_content_is_refused() {
     std::fs::create_dir_all(empty.path().join("content")).unwrap();
     refused(&["--root", empty.path().to_str().unwrap(), "watch"], "no pack in");
 }
+
+#[test]
+fn a_missing_ruleset_is_refused() {
+    refused(&["watch", "--ruleset", "nonesuch"], "no ruleset `nonesuch` to watch; rulesets: ");
+}

@@ -130,14 +130,26 @@ pub fn check_options(opts: &WatchOptions) -> Result<(), String> {
         }
     }
     let mut ignored = Vec::new();
-    let packs: usize =
-        opts.library.iter().filter(|d| d.is_dir()).map(|d| cav_content::pack::discover(d, &mut ignored).len()).sum();
+    let dirs: Vec<PathBuf> =
+        opts.library.iter().filter(|d| d.is_dir()).flat_map(|d| cav_content::pack::discover(d, &mut ignored)).collect();
+    let packs = dirs.len();
     if packs == 0 {
-        let dirs: Vec<String> = opts.library.iter().map(|d| d.display().to_string()).collect();
+        let roots: Vec<String> = opts.library.iter().map(|d| d.display().to_string()).collect();
         return Err(format!(
             "no content to watch: no pack in {} (use --root with a directory that holds content/ or mods/)",
-            dirs.join(" or ")
+            roots.join(" or ")
         ));
+    }
+    // The ruleset to play must be one of the packs (its id, or `cav-<name>`).
+    let mut cache = Cache::default();
+    let rulesets: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| cav_content::pack::read_manifest(d, &mut cache, &mut ignored))
+        .filter(|p| p.kind == cav_format::PackKind::Ruleset)
+        .map(|p| p.id)
+        .collect();
+    if !rulesets.iter().any(|id| *id == opts.ruleset || *id == format!("cav-{}", opts.ruleset)) {
+        return Err(format!("no ruleset `{}` to watch; rulesets: {}", opts.ruleset, rulesets.join(", ")));
     }
     Ok(())
 }
