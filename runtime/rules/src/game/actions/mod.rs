@@ -31,8 +31,8 @@ pub use overwatch::OVERWATCH;
 
 /// Every action the engine knows, one line each.
 pub const ALL: &[&dyn ActionKind] = &[
-    &move_::Move,
-    &move_::Reverse,
+    &move_::FORWARD,
+    &move_::BACKWARD,
     &move_::StandUp,
     &move_::GoProne,
     &target_lock::TargetLock,

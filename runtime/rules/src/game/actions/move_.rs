@@ -19,41 +19,21 @@ fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Straight towards a point, turning to face it first.
-pub struct Move;
+/// Straight towards a point, turning to face it first (`move`), or backwards towards a point
+/// behind the model, keeping its facing (`reverse`).
+pub struct Move {
+    backwards: bool,
+}
+
+pub static FORWARD: Move = Move { backwards: false };
+pub static BACKWARD: Move = Move { backwards: true };
 
 impl ActionKind for Move {
     fn id(&self) -> ActionWord {
         ActionWord::Move
     }
-    fn repeatable(&self) -> bool {
-        true
-    }
-    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
-        not_engaged(game, model)?;
-        action.to().map(|_| ())
-    }
-    fn resolve(
-        &self,
-        engine: &mut Engine,
-        model: usize,
-        action: &Action,
-        ctrl: &mut dyn Controller,
-    ) -> Result<(), ActionError> {
-        let to = action.to().map_err(ActionError::Illegal)?;
-        engine.do_move(model, to, None, ctrl).map_err(ActionError::Illegal)
-    }
-}
-
-/// Backwards towards a point behind the model, keeping its facing.
-pub struct Reverse;
-
-impl ActionKind for Reverse {
-    fn id(&self) -> ActionWord {
-        ActionWord::Move
-    }
     fn name(&self) -> &'static str {
-        "reverse"
+        if self.backwards { "reverse" } else { ActionWord::Move.id() }
     }
     fn repeatable(&self) -> bool {
         true
@@ -70,7 +50,7 @@ impl ActionKind for Reverse {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let to = action.to().map_err(ActionError::Illegal)?;
-        engine.do_move_mode(model, to, None, true, ctrl).map_err(ActionError::Illegal)
+        engine.do_move_mode(model, to, None, self.backwards, ctrl).map_err(ActionError::Illegal)
     }
 }
 
@@ -154,10 +134,10 @@ impl ActionKind for GoProne {
 
 impl Action {
     pub fn move_to(to: P) -> Action {
-        Action::new(Move.name()).at(to)
+        Action::new(FORWARD.name()).at(to)
     }
     pub fn reverse(to: P) -> Action {
-        Action::new(Reverse.name()).at(to)
+        Action::new(BACKWARD.name()).at(to)
     }
     pub fn stand_up() -> Action {
         Action::new(StandUp.name())
