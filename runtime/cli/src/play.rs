@@ -112,6 +112,32 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),
+        Event::SpecialAction { model, target } => format!(
+            "    {} takes a special action{}",
+            name(g, *model),
+            target.map(|t| format!(" on {}", name(g, t))).unwrap_or_default()
+        ),
+        Event::Forbidden { model, what, reason } => format!("    {}: {what} forbidden ({reason})", name(g, *model)),
+        Event::ScriptEffect { point, by, source, effect, model, quantity, value, detail } => {
+            let whose = format!("{}'s {source}", name(g, *by));
+            let on = model.map(|m| name(g, m)).unwrap_or_default();
+            let detail = detail.clone().unwrap_or_default();
+            let value = value.unwrap_or(0.0);
+            let what = match *effect {
+                "add_modifier" => {
+                    format!("{value:+} {} ({detail})", quantity.unwrap_or("?"))
+                }
+                "forbid" => format!("forbids: {detail}"),
+                "set_value" => format!("sets the value to {value}"),
+                "deal_damage" => format!("deals {value} damage to {on}"),
+                "apply_state" => format!("makes {on} {detail}"),
+                "clear_state" => format!("ends {detail} on {on}"),
+                "spend_ammo" => format!("empties {on}'s {detail}"),
+                "restore_ammo" => format!("reloads {on}'s {detail}"),
+                other => other.to_owned(),
+            };
+            format!("      [{point}] {whose}: {what}")
+        }
         Event::ActivationEnd { .. } | Event::TurnEnd { .. } => return None,
         Event::GameEnd { winner, turns, reason } => {
             format!(

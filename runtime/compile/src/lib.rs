@@ -211,6 +211,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         proc,
         sign,
         engine_options,
+        options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
     })
 }

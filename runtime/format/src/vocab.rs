@@ -93,56 +93,130 @@ words! {
     /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
     /// module exports one handler per hook point it uses, named as here.
     HookPoint, "hook point" {
-        Build = "build", R("force building is not played yet"), "When a model is built with its upgrades, before play.";
-        ForceSelection = "force_selection", R("force building is not played yet"), "When a force is chosen to a threat value.";
-        GameSetup = "game_setup", R("not called yet"), "Once, after deployment and before the first turn.";
-        DrawDeck = "draw_deck", R("not called yet"), "When the draw deck is built at the start of a turn.";
-        Activation = "activation", I, "At the start of a model's activation, after its action points are set (look only).";
-        SpecialAction = "special_action", R("the special action is not played yet"), "When a model takes a special action.";
-        Movement = "movement", R("not called yet"), "For each move action, before the path is paid.";
-        Transport = "transport", R("transport is not played yet"), "When a model mounts or dismounts.";
-        TargetLock = "target_lock", I, "When a model declares a target-lock action (look only).";
-        OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet"), "When two models make an opposed roll.";
-        AttackDeclare = "attack_declare", I, "For each weapon declared against a target; a handler may forbid it.";
-        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; a handler may shrink the area or add to the RAV.";
-        StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; a handler may add modifiers.";
-        Drift = "drift", I, "When a missed strike point drifts; a modifier adds inches to the drift.";
-        CombatTp = "combat_tp", I, "The combat roll of an attack; a handler may add modifiers.";
-        CombatDice = "combat_dice", R("not called yet"), "After the combat dice are rolled, before they are judged.";
-        CritFumble = "crit_fumble", I, "When a combat roll is a critical fumble; a modifier adds to the out-of-ammo roll.";
-        Reaction = "reaction", R("not called yet"), "When a model may react (defensive fire, over-watch).";
-        DamageCalc = "damage_calc", I, "When the damage of a hit is worked out; a modifier adds to the weapon's RAV.";
-        DamageTable = "damage_table", I, "When the damage table is read for a hit (the defender's moment; look only).";
-        OnHit = "on_hit", R("not called yet"), "After a hit has been resolved against a model.";
-        ModelState = "model_state", R("not called yet"), "When a model gains or loses a state.";
-        PilotCheck = "pilot_check", I, "A pilot check; a handler may add modifiers.";
-        Repair = "repair", I, "A repair roll; a handler may add modifiers.";
-        AreaEffect = "area_effect", R("not called yet"), "For each model under an area template.";
-        EndPhase = "end_phase", R("not called yet"), "At the end of each turn.";
+        Build = "build", R("force building is not played yet (the full-rules issue)"), "When a model is built with its upgrades, before play.";
+        ForceSelection = "force_selection", R("force building is not played yet (the full-rules issue)"), "When a force is chosen to a threat value.";
+        GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
+        DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck.";
+        Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
+        SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
+        Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
+        Transport = "transport", R("transport is not played yet (the full-rules issue)"), "When a model mounts or dismounts.";
+        TargetLock = "target_lock", I, "When a model declares a target-lock action; forbid refuses it.";
+        OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet (the catalog issue)"), "When two models make an opposed roll.";
+        AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
+        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers or set_value change the radius (never above the weapon's), `rav` modifiers add to the RAV of every hit.";
+        StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
+        Drift = "drift", I, "When a missed strike point drifts; `drift` modifiers add inches.";
+        CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
+        CombatDice = "combat_dice", I, "After the combat dice are thrown, before they are judged: `ctx.roll` holds the natural dice; `roll` modifiers still count.";
+        CritFumble = "crit_fumble", I, "When a roll is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
+        Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
+        DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
+        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0).";
+        OnHit = "on_hit", I, "After a hit has been resolved against a model (penetrating or not).";
+        ModelState = "model_state", I, "When a model is about to gain a state (`ctx.gained` true; forbid prevents it) or has lost one.";
+        PilotCheck = "pilot_check", I, "A pilot check; `roll` modifiers.";
+        Repair = "repair", I, "A repair roll; `roll` modifiers.";
+        AreaEffect = "area_effect", I, "For each model under an area template, before its secondary roll; forbid spares it, `roll` modifiers.";
+        EndPhase = "end_phase", I, "Once per model on the table at the end of each turn.";
     }
 }
 
 words! {
-    /// What a hook handler may ask the engine to do, through `ctx`.
+    /// What a hook handler may ask the engine to do, through `ctx`. Effects are queued: the
+    /// engine applies them after every handler of the moment has returned, so a failing script
+    /// changes nothing.
     HookEffect, "hook effect" {
-        AddModifier = "add_modifier", I, "Add a modifier to the roll or value being decided, with its source (positive helps the roller).";
-        Forbid = "forbid", I, "Forbid what is being declared, with the reason.";
-        SetValue = "set_value", I, "Change the value the moment offers (it may only be lowered).";
+        AddModifier = "add_modifier", I, "`ctx.add_modifier(quantity, source, value)`: change a named quantity by a whole number; + adds to it (a + roll modifier helps the roller, whatever the ruleset's printed convention).";
+        Forbid = "forbid", I, "`ctx.forbid(reason)`: refuse what is being declared or about to happen, with the reason shown to players.";
+        SetValue = "set_value", I, "`ctx.set_value(x)`: change the value the moment offers (`ctx.value`); it may only be lowered.";
+        DealDamage = "deal_damage", I, "`ctx.deal_damage(model, points)`: damage points to a model, landing with the activation's other damage.";
+        ApplyState = "apply_state", I, "`ctx.apply_state(model, state)`: a model gains a state (by id), as the damage tables give states.";
+        ClearState = "clear_state", I, "`ctx.clear_state(model, state)`: a model loses a state it has.";
+        SpendAmmo = "spend_ammo", I, "`ctx.spend_ammo(model, mount)`: a weapon mount (0 = first on the card) runs out of ammo.";
+        RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
     }
 }
+
+words! {
+    /// The quantities a script's `ctx.add_modifier` names; each hook point accepts some of them.
+    /// A + value adds to the quantity as the engine uses it.
+    Quantity, "quantity" {
+        Roll = "roll", I, "The total of the roll being made (+ helps the roller, under every ruleset).";
+        Ap = "ap", I, "The action points of the activation.";
+        Mv = "mv", I, "The move value for this move.";
+        Range = "range", I, "The weapon's range (inches) for this attack.";
+        Area = "area", I, "The radius (inches) of the area attack; never above the weapon's.";
+        Rav = "rav", I, "The attack's RAV.";
+        Av = "av", I, "The target's AV against this hit.";
+        Mos = "mos", I, "The hit's margin of success.";
+        Drift = "drift", I, "The inches a missed strike point drifts.";
+        Damage = "damage", I, "The damage points of the result read from the damage table.";
+    }
+}
+
+/// Whose handlers run at a hook point, in this order.
+pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the other model's (the target, the model under a template, the model a reactor would shoot at); a handler sees which in `ctx.role` (`model`, `weapon`, `target`) and its owner in `ctx.self`";
 
 impl HookPoint {
     /// The effects a handler may ask for at this point (none: it may only look, and print).
     /// The host refuses any other effect with an error naming the point.
     pub fn accepts(self) -> &'static [HookEffect] {
-        use HookPoint::*;
+        use HookEffect::*;
+        use HookPoint as H;
+        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
+        const MOD_CHANGES: &[HookEffect] = &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
         match self {
-            AttackDeclare => &[HookEffect::Forbid],
-            AttackTargets => &[HookEffect::AddModifier, HookEffect::SetValue],
-            StrikePoint | Drift | CombatTp | CritFumble | DamageCalc | PilotCheck | Repair => {
-                &[HookEffect::AddModifier]
+            H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
+            H::Activation | H::CombatDice => MOD_CHANGES,
+            H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState => &[Forbid],
+            H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
+            H::AttackTargets => &[AddModifier, SetValue],
+            H::StrikePoint | H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc | H::DamageTable => &[AddModifier],
+            H::PilotCheck | H::Repair => &[AddModifier],
+            H::Build | H::ForceSelection | H::Transport | H::OpposedRoll => &[],
+        }
+    }
+
+    /// The quantities `ctx.add_modifier` may name at this point.
+    pub fn quantities(self) -> &'static [Quantity] {
+        use HookPoint as H;
+        use Quantity as Q;
+        match self {
+            H::Activation => &[Q::Ap],
+            H::Movement => &[Q::Mv],
+            H::AttackDeclare => &[Q::Range],
+            H::AttackTargets => &[Q::Area, Q::Rav],
+            H::StrikePoint | H::CombatTp | H::CombatDice | H::CritFumble | H::PilotCheck | H::Repair | H::AreaEffect => {
+                &[Q::Roll]
             }
+            H::Drift => &[Q::Drift],
+            H::DamageCalc => &[Q::Rav, Q::Av, Q::Mos],
+            H::DamageTable => &[Q::Damage],
             _ => &[],
+        }
+    }
+
+    /// What `ctx` holds at this point beyond what it always holds (`point`, `turn`, `ruleset`,
+    /// `options`, `self`, `role`, `rating`).
+    pub fn ctx_fields(self) -> &'static str {
+        use HookPoint as H;
+        match self {
+            H::GameSetup | H::DrawDeck | H::Activation | H::EndPhase => "model",
+            H::SpecialAction => "model, target (if the action names one)",
+            H::Movement => "model, value (the move value)",
+            H::TargetLock | H::Reaction => "model, target",
+            H::AttackDeclare => "model, target, weapon, distance, value (the weapon's range)",
+            H::AttackTargets => "model, target (the aimed model, if the point lies on it), weapon, value (the radius)",
+            H::StrikePoint | H::CombatTp | H::DamageCalc | H::DamageTable | H::OnHit | H::AreaEffect => {
+                "model, target, weapon, distance, band (of direct and strike-point rolls)"
+            }
+            H::Drift => "model, target, weapon, band",
+            H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
+            H::CritFumble => "model, weapon",
+            H::ModelState => "model, state, gained",
+            H::PilotCheck | H::Repair => "model",
+            H::Build | H::ForceSelection | H::Transport | H::OpposedRoll => "",
         }
     }
 }
@@ -231,7 +305,7 @@ words! {
         Repair = "repair", I, "A repair roll.";
         DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
         Regroup = "regroup", R("squads are not played yet"), "Two under-strength squads merge.";
-        Special = "special", R("the special action is not played yet"), "A special action an SA or upgrade offers.";
+        Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", R("not played yet"), "A move and an assault in one action.";
         DigIn = "dig-in", R("not played yet"), "Infantry dig in for cover.";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
@@ -546,13 +620,24 @@ pub fn markdown() -> String {
          so (`--deny warnings` makes those fail too).\n\n",
     );
     out.push_str("## Hook points\n\nHandlers of a script module are named after these. Effects: what `ctx` accepts there (none: the handler may only look and print).\n\n");
-    out.push_str("| hook point | status | when it fires | effects |\n|---|---|---|---|\n");
+    out.push_str(&format!("Whose handlers run: {HANDLER_ORDER}.\n\n"));
+    out.push_str("| hook point | status | when it fires | `ctx` holds | effects | quantities |\n|---|---|---|---|---|---|\n");
     for &h in HookPoint::ALL {
         let fx: Vec<String> = h.accepts().iter().map(|e| format!("`{e}`")).collect();
-        out.push_str(&format!("| `{h}` | {} | {} | {} |\n", h.status().describe(), h.doc(), fx.join(", ")));
+        let qs: Vec<String> = h.quantities().iter().map(|q| format!("`{q}`")).collect();
+        out.push_str(&format!(
+            "| `{h}` | {} | {} | {} | {} | {} |\n",
+            h.status().describe(),
+            h.doc(),
+            h.ctx_fields(),
+            fx.join(", "),
+            qs.join(", ")
+        ));
     }
     out.push_str("\n## Hook effects\n\n");
     table(&mut out, HookEffect::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Quantities\n\nWhat `ctx.add_modifier(quantity, source, value)` may change.\n\n");
+    table(&mut out, Quantity::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Conditions\n\nIds for `condition:` and `also:` of modifier tables and `when:` of declarative modifiers.\n\n");
     table(&mut out, CONDITIONS, |c| c.id.into(), |c| c.status, |c| c.doc.into());
     out.push_str("### Condition families\n\n");

@@ -342,6 +342,8 @@ pub struct Rules {
     pub sign: i32,
     /// The options the engine reads, typed.
     pub engine_options: EngineOptions,
+    /// Every option of the ruleset with the reading it chose (`id`, value), for scripts to read.
+    pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
 }

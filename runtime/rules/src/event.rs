@@ -99,6 +99,18 @@ pub enum Event {
         distance: f64,
         band: Option<String>,
     },
+    /// A model takes the Special action its special attribute grants.
+    SpecialAction {
+        model: usize,
+        target: Option<usize>,
+    },
+    /// A script's handler forbade what the model declared or was about to do (`what`: the
+    /// action or moment: `target-lock`, `move`, `reaction`, `draw`).
+    Forbidden {
+        model: usize,
+        what: &'static str,
+        reason: String,
+    },
     NoAttack {
         model: usize,
         target: usize,
@@ -178,6 +190,23 @@ pub enum Event {
         winner: Option<String>,
         turns: u32,
         reason: String,
+    },
+    /// An effect a script asked for at a hook point, as the engine applied it: `by` is the model
+    /// whose special attribute (`source`) asked; `model` the model it changed.
+    ScriptEffect {
+        point: &'static str,
+        by: usize,
+        source: String,
+        effect: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        model: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        quantity: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<f64>,
+        /// The modifier's label, the forbid's reason, the state or the weapon.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
     },
     /// A line a script printed (scripts have no other output).
     ScriptPrint {

@@ -10,13 +10,13 @@
 
 // A prelude for the procedure modules (`use super::*`).
 use cav_format::vocab::{ActionKind as ActionWord, RangedCritical, ShockTrigger};
-use cav_format::{Cover, HookPoint, ModelTrait, ModifierScale, ModifierTarget, RollKind, StateDuration};
+use cav_format::{Cover, HookEffect, HookPoint, ModelTrait, ModifierScale, ModifierTarget, Quantity, RollKind, StateDuration};
 
 use crate::compile::{Cost, Mod, Rules, StateIx};
 use crate::dice::{Dice, DiceExpr};
 use crate::event::{Event, ModApplied, Roll, Sink};
 use crate::geom::{P, Polygon, angle_diff};
-use crate::hooks::{HookCtx, Hooks};
+use crate::hooks::{Effect, HookCtx, Hooks, Queued};
 
 macro_rules! emit {
     ($self:expr, $e:expr) => {
@@ -36,5 +36,5 @@ mod damage;
 mod movement;
 
 pub use actions::{Action, ActionError, ActionKind};
-pub use engine::{Controller, Engine, EngineError, GameEnd};
+pub use engine::{Answer, Controller, Engine, EngineError, GameEnd};
 pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Shot};

@@ -1,29 +1,92 @@
-//! The hook trait: how special-attribute behaviour (Lua scripts, later) plugs into the engine.
-//! The engine calls it at every moment the catalog names; a hook sees the game read-only and may
-//! only add modifiers (each with its source) — never mutate the state directly.
+//! The hook trait: how special-attribute behaviour (Luau scripts) plugs into the engine.
+//!
+//! The engine calls it at every hook point of the vocabulary (`HookPoint`) with a `HookCtx`: the
+//! moment, read-only. Handlers never touch the state: they queue `Effect`s, and the engine applies
+//! them once every handler of the moment has returned — so a failing script changes nothing —
+//! logging each with its source (`Event::ScriptEffect`).
 
-use cav_format::HookPoint;
+use cav_format::{HookPoint, Quantity};
 
-use crate::event::ModApplied;
+use crate::compile::StateIx;
+use crate::event::Roll;
 use crate::game::state::Game;
 
 /// The context of one hook call.
-pub struct HookCtx<'a> {
+#[derive(Debug, Clone)]
+pub struct HookCtx {
     pub point: HookPoint,
-    /// The model the moment belongs to (the attacker for attack moments).
+    /// The model the moment belongs to (the attacker for attack moments, the mover, …).
     pub model: usize,
-    /// The other model involved (the target of an attack), if any.
+    /// The other model involved (the target of an attack, the model under a template), if any.
     pub target: Option<usize>,
     /// The weapon mount involved, if any.
     pub weapon: Option<usize>,
-    /// Modifiers of the roll or value being decided; a hook may push more (normalised: positive
-    /// helps the roller).
-    pub modifiers: &'a mut Vec<ModApplied>,
-    /// Set by a hook to forbid what is being declared (`attack_declare`), with the reason.
-    pub forbid: Option<String>,
-    /// A value the moment lets hooks change (`attack_targets`: the area's radius in inches; a
-    /// hook may only lower it). `None` where nothing may be changed.
+    /// The range band of the attack (index in `Rules::bands`), where there is one.
+    pub band: Option<usize>,
+    /// The roll in progress (`combat_dice`, `crit_fumble`).
+    pub roll: Option<Roll>,
+    /// `model_state`: the state, and whether it is being gained (else it was lost).
+    pub state: Option<(StateIx, bool)>,
+    /// The value the moment offers (`ctx.value`): a radius, a range, a move value.
     pub value: Option<f64>,
+    /// What the handlers asked for, in the order they asked.
+    pub effects: Vec<Queued>,
+}
+
+impl HookCtx {
+    pub fn new(point: HookPoint, model: usize) -> HookCtx {
+        HookCtx {
+            point,
+            model,
+            target: None,
+            weapon: None,
+            band: None,
+            roll: None,
+            state: None,
+            value: None,
+            effects: Vec::new(),
+        }
+    }
+    pub fn target(mut self, t: impl Into<Option<usize>>) -> Self {
+        self.target = t.into();
+        self
+    }
+    pub fn weapon(mut self, w: usize) -> Self {
+        self.weapon = Some(w);
+        self
+    }
+    pub fn band(mut self, b: impl Into<Option<usize>>) -> Self {
+        self.band = b.into();
+        self
+    }
+    pub fn value(mut self, v: f64) -> Self {
+        self.value = Some(v);
+        self
+    }
+}
+
+/// One effect a handler asked for, with who asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Queued {
+    /// The model whose special attribute asked.
+    pub by: usize,
+    /// The special attribute (its name), shown as the source in the log and the narrative.
+    pub source: String,
+    pub effect: Effect,
+}
+
+/// What a handler may ask for (the `HookEffect` words of the vocabulary).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Change a named quantity; + adds to it (a + roll modifier helps the roller).
+    Modifier { quantity: Quantity, label: String, value: i32 },
+    Forbid { reason: String },
+    SetValue(f64),
+    Damage { model: usize, points: u32 },
+    ApplyState { model: usize, state: StateIx },
+    ClearState { model: usize, state: StateIx },
+    SpendAmmo { model: usize, mount: usize },
+    RestoreAmmo { model: usize, mount: usize },
 }
 
 pub trait Hooks {
@@ -33,12 +96,20 @@ pub trait Hooks {
     fn wants(&self, _point: HookPoint) -> bool {
         self.active()
     }
-    /// Called at `ctx.point`; an error stops the game cleanly with its message.
+    /// Whether a handler of `model`'s own special attributes (card or weapons) handles `point`
+    /// (the Special action is legal only then).
+    fn handles(&self, _game: &Game, _model: usize, point: HookPoint) -> bool {
+        self.wants(point)
+    }
+    /// Called at `ctx.point`; handlers queue effects in `ctx.effects`. An error stops the game
+    /// cleanly with its message, and the engine applies none of the queued effects.
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String>;
     /// Lines the scripts printed since the last call; the engine puts them in the event log.
     fn take_prints(&mut self) -> Vec<String> {
         Vec::new()
     }
+    /// A new game starts (per-game budgets, such as printed bytes, start again).
+    fn new_game(&mut self) {}
 }
 
 /// No scripted behaviour: the declarative effects in the packs still apply.

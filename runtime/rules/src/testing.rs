@@ -139,6 +139,10 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
     let mut error = None;
     {
         let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks };
+        // The game begins: `game_setup` handlers run before the first step.
+        if let Err(e) = engine.start() {
+            error = Some(e.to_string());
+        }
         // Consecutive steps of one model form one activation; `end` closes it early.
         let mut i = 0;
         while i < t.steps.len() && error.is_none() {

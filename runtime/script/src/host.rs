@@ -1,26 +1,38 @@
 //! The Lua host: implements the engine's `Hooks` with the scripts the packs name.
 //!
-//! A special attribute's module returns a table of handlers keyed by hook point
-//! (`combat_tp`, `damage_calc`, `attack_declare`, …: the ids of `HookPoint` in the vocabulary).
-//! A handler gets a fresh, read-only view of the moment (`ctx`); it acts only through
-//! `ctx.add_modifier(source, value)`, `ctx.forbid(reason)` and `ctx.set_value(x)`, and only with
-//! the effects its hook point accepts (`HookPoint::accepts`); it returns nothing.
+//! A special attribute's module returns a table of handlers keyed by hook point (`combat_tp`,
+//! `damage_calc`, `attack_declare`, …: the ids of `HookPoint` in the vocabulary). At a moment,
+//! the handlers of every model involved run, in `vocab::HANDLER_ORDER`: the acting model's
+//! special attributes, its weapon's, then the other model's. A handler gets a fresh read-only
+//! view of the moment (`ctx`) and acts only through `ctx`'s effect functions, each refused where
+//! the hook point does not accept it (`HookPoint::accepts`, `HookPoint::quantities`). Effects
+//! are queued and handed to the engine only when every handler has returned.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE, SCRIPT_MODIFIERS_PER_CALL};
-use cav_format::vocab::Status;
-use cav_format::{HookEffect, HookPoint, ModelType};
+use cav_format::vocab::{HANDLER_ORDER, Status};
+use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
-use cav_rules::event::ModApplied;
+use cav_rules::compile::StateIx;
+use cav_rules::event::Roll;
 use cav_rules::game::Game;
-use cav_rules::hooks::{HookCtx, Hooks};
-use mlua::{Function, Lua, Value};
+use cav_rules::hooks::{Effect, HookCtx, Hooks, Queued};
+use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use crate::sandbox::{Limits, Sandbox, find_module, load_module};
 
-type Adds = Rc<RefCell<Vec<(String, i32)>>>;
+/// What the effect functions share with the host: the moment being called and the effects the
+/// running handler has asked for.
+struct Shared {
+    moment: Cell<Moment>,
+    queue: RefCell<Vec<Effect>>,
+    /// Weapon mounts per model, for checking `mount` arguments.
+    mounts: RefCell<Vec<usize>>,
+    /// State ids, by state index.
+    state_ids: Vec<String>,
+}
 
 pub struct LuaHost {
     pub sandbox: Sandbox,
@@ -30,23 +42,15 @@ pub struct LuaHost {
     handlers: Vec<Option<Vec<Option<Function>>>>,
     /// Hook points some script handles, by `HookPoint as usize`.
     wanted: Vec<bool>,
-    /// The effects each hook point accepts, as a bitmask of `effect_bit`, by `HookPoint as usize`.
-    masks: Vec<u8>,
-    /// The moment being called: the effect functions refuse what it does not accept.
-    moment: Rc<Cell<Moment>>,
-    adds: Adds,
-    forbid: Rc<RefCell<Option<String>>>,
-    add_fn: Function,
-    forbid_fn: Function,
-    value: Rc<RefCell<Option<f64>>>,
-    set_value_fn: Function,
+    shared: Rc<Shared>,
+    /// `ctx`'s effect functions, in `HookEffect::ALL` order.
+    effect_fns: Rc<[Function]>,
+    /// `ctx.options`: the ruleset's options and the readings chosen (read-only).
+    options: Table,
+    ruleset: Rc<str>,
     /// Names per model, shared by its views (model index → card, side, names).
     names: RefCell<Vec<Option<(usize, usize, Names)>>>,
-    /// State ids, by state index.
-    state_ids: Rc<Vec<String>>,
-    sign: i32,
-    /// The turn of the last call: a lower one means a new game (per-game budgets restart).
-    last_turn: u32,
+    band_names: Vec<Rc<str>>,
 }
 
 impl LuaHost {
@@ -87,73 +91,31 @@ impl LuaHost {
         sandbox.disarm();
         // `HookPoint as usize` indexes the tables below.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
-        let moment = Rc::new(Cell::new(Moment { point: HookPoint::ALL[0], accepts: 0 }));
-        let adds: Adds = Rc::new(RefCell::new(Vec::new()));
-        let forbid = Rc::new(RefCell::new(None));
-        let (a, m) = (adds.clone(), moment.clone());
-        let add_fn = sandbox
+        let shared = Rc::new(Shared {
+            moment: Cell::new(Moment::of(HookPoint::ALL[0])),
+            queue: RefCell::new(Vec::new()),
+            mounts: RefCell::new(Vec::new()),
+            state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
+        });
+        let effect_fns: Vec<Function> =
+            HookEffect::ALL.iter().map(|&e| effect_fn(&sandbox.lua, &shared, e)).collect::<mlua::Result<_>>().map_err(|e| e.to_string())?;
+        let effect_fns: Rc<[Function]> = effect_fns.into();
+        let options = sandbox
             .lua
-            .create_function(move |lua, (source, value): (mlua::LuaString, f64)| {
-                accepted(lua, m.get(), HookEffect::AddModifier)?;
-                let source = label(lua, "ctx.add_modifier", "source", &source)?;
-                let max = f64::from(SCRIPT_MODIFIER_VALUE);
-                if !(value.fract() == 0.0 && value.abs() <= max) {
-                    return Err(refused(
-                        lua,
-                        format!("`ctx.add_modifier` value {value} is not a whole number from -{max} to {max}"),
-                    ));
-                }
-                let mut adds = a.borrow_mut();
-                if adds.len() >= SCRIPT_MODIFIERS_PER_CALL {
-                    return Err(refused(
-                        lua,
-                        format!("`ctx.add_modifier`: more than {SCRIPT_MODIFIERS_PER_CALL} modifiers in one call"),
-                    ));
-                }
-                adds.push((source, value as i32));
-                Ok(())
-            })
+            .create_table_from(rules.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| e.to_string())?;
-        let (f, m) = (forbid.clone(), moment.clone());
-        let forbid_fn = sandbox
-            .lua
-            .create_function(move |lua, reason: mlua::LuaString| {
-                accepted(lua, m.get(), HookEffect::Forbid)?;
-                *f.borrow_mut() = Some(label(lua, "ctx.forbid", "reason", &reason)?);
-                Ok(())
-            })
-            .map_err(|e| e.to_string())?;
-        let value = Rc::new(RefCell::new(None));
-        let (v, m) = (value.clone(), moment.clone());
-        let set_value_fn = sandbox
-            .lua
-            .create_function(move |lua, x: f64| {
-                accepted(lua, m.get(), HookEffect::SetValue)?;
-                if !x.is_finite() {
-                    return Err(refused(lua, format!("`ctx.set_value` needs a finite number, not {x}")));
-                }
-                *v.borrow_mut() = Some(x);
-                Ok(())
-            })
-            .map_err(|e| e.to_string())?;
+        options.set_readonly(true);
         let wanted = (0..HookPoint::ALL.len()).map(|i| modules.iter().flatten().any(|h| h[i].is_some())).collect();
-        let masks = HookPoint::ALL.iter().map(|p| p.accepts().iter().fold(0, |m, e| m | effect_bit(*e))).collect();
         Ok(LuaHost {
             sandbox,
             handlers: modules,
             wanted,
-            masks,
-            moment,
-            adds,
-            forbid,
-            add_fn,
-            forbid_fn,
-            value,
-            set_value_fn,
+            shared,
+            effect_fns,
+            options,
+            ruleset: Rc::from(rules.id.as_str()),
             names: RefCell::new(Vec::new()),
-            state_ids: Rc::new(rules.states.iter().map(|s| s.id.clone()).collect()),
-            sign: rules.sign,
-            last_turn: 0,
+            band_names: rules.bands.iter().map(|b| Rc::from(b.name.as_str())).collect(),
         })
     }
 
@@ -167,10 +129,17 @@ impl LuaHost {
         match &cache[model] {
             Some((card, side, n)) if *card == me.card && *side == me.side => n.clone(),
             _ => {
+                let card = game.card(model);
                 let n = Names {
                     name: Rc::from(me.name.as_str()),
                     side: Rc::from(game.sides[me.side].as_str()),
-                    model: Rc::from(game.card(model).id.as_str()),
+                    model: Rc::from(card.id.as_str()),
+                    weapons: card
+                        .weapons
+                        .iter()
+                        .map(|w| (Rc::from(w.weapon.as_str()), Rc::from(w.name.as_str()), w.range))
+                        .collect(),
+                    sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
                 };
                 cache[model] = Some((me.card, me.side, n.clone()));
                 n
@@ -178,62 +147,56 @@ impl LuaHost {
         }
     }
 
-    /// A read-only view of model `u`: a userdata whose fields are read only when a script asks.
-    fn model_view(&self, game: &Game, model: usize) -> mlua::Result<mlua::AnyUserData> {
+    /// A read-only view of a model: a userdata whose fields are read only when a script asks.
+    fn model_view(&self, game: &Game, model: usize) -> mlua::Result<AnyUserData> {
         let me = &game.models[model];
         let card = game.card(model);
         let column = game.column(model);
         self.sandbox.lua.create_userdata(ModelView {
+            index: model,
             names: self.names(game, model),
             model_type: card.model_type,
             damage: me.damage,
+            columns: card.columns,
             column,
             mv: game.move_value(model),
             av: card.av[column],
             hard: card.hard,
             soft: card.soft,
+            prone: me.prone,
+            on_table: me.on_table(),
+            out_of_ammo: me.out_of_ammo.clone(),
+            ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
-            state_ids: self.state_ids.clone(),
-        })
-    }
-
-    /// The view a handler gets (`ctx`): a read-only userdata.
-    fn context(&self, game: &Game, ctx: &HookCtx, rating: i32) -> mlua::Result<mlua::AnyUserData> {
-        let weapon = ctx.weapon.map(|w| {
-            let m = &game.card(ctx.model).weapons[w];
-            (Rc::<str>::from(m.weapon.as_str()), Rc::<str>::from(m.name.as_str()), m.range)
-        });
-        self.sandbox.lua.create_userdata(CtxView {
-            point: ctx.point.id(),
-            rating,
-            model: self.model_view(game, ctx.model)?,
-            target: ctx.target.map(|d| self.model_view(game, d)).transpose()?,
-            distance: ctx.target.map(|d| game.distance(ctx.model, d)),
-            weapon,
-            value: ctx.value,
-            add_modifier: self.add_fn.clone(),
-            forbid: self.forbid_fn.clone(),
-            set_value: self.set_value_fn.clone(),
+            shared: self.shared.clone(),
         })
     }
 }
 
-/// The hook point being called and the effects it accepts (a mask of `effect_bit`).
+/// The hook point being called, the effects it accepts (a mask of `effect_bit`) and the
+/// quantities it accepts (a mask of `quantity_bit`).
 #[derive(Clone, Copy)]
 struct Moment {
     point: HookPoint,
-    accepts: u8,
+    accepts: u16,
+    quantities: u16,
 }
 
-fn effect_bit(e: HookEffect) -> u8 {
-    1 << e as u8
+impl Moment {
+    fn of(point: HookPoint) -> Moment {
+        Moment {
+            point,
+            accepts: point.accepts().iter().fold(0, |m, e| m | 1 << *e as u16),
+            quantities: point.quantities().iter().fold(0, |m, q| m | 1 << *q as u16),
+        }
+    }
 }
 
 /// Inside an effect function: go on if the moment accepts `effect`, else refuse with a script
 /// error at the caller's file:line. One load and one test on the way that is taken.
 #[inline]
 fn accepted(lua: &Lua, m: Moment, effect: HookEffect) -> mlua::Result<()> {
-    if m.accepts & effect_bit(effect) != 0 { Ok(()) } else { Err(mlua::Error::runtime(refusal(lua, m.point, effect))) }
+    if m.accepts & (1 << effect as u16) != 0 { Ok(()) } else { Err(mlua::Error::runtime(refusal(lua, m.point, effect))) }
 }
 
 /// `<file>:<line>: `ctx.<effect>` is not accepted at `<point>` (<accepts>); see docs/vocabulary.md`
@@ -266,6 +229,129 @@ fn label(lua: &Lua, effect: &str, what: &str, s: &mlua::LuaString) -> mlua::Resu
     }
 }
 
+/// A whole number from 0 (or −max) to `SCRIPT_MODIFIER_VALUE`, refused otherwise.
+fn whole(lua: &Lua, effect: &str, x: f64, negative: bool) -> mlua::Result<i32> {
+    let max = f64::from(SCRIPT_MODIFIER_VALUE);
+    let min = if negative { -max } else { 0.0 };
+    if x.fract() == 0.0 && (min..=max).contains(&x) {
+        Ok(x as i32)
+    } else {
+        Err(refused(lua, format!("`ctx.{effect}` value {x} is not a whole number from {min} to {max}")))
+    }
+}
+
+/// The model a `ctx.model`/`ctx.target`/`ctx.self` view stands for.
+fn model_arg(lua: &Lua, effect: HookEffect, v: &Value) -> mlua::Result<usize> {
+    match v {
+        Value::UserData(u) => match u.borrow::<ModelView>() {
+            Ok(view) => Ok(view.index),
+            Err(_) => Err(refused(lua, format!("`ctx.{effect}` needs a model (ctx.model, ctx.target or ctx.self)"))),
+        },
+        other => Err(refused(
+            lua,
+            format!("`ctx.{effect}` needs a model (ctx.model, ctx.target or ctx.self), not a {}", other.type_name()),
+        )),
+    }
+}
+
+/// The state id `s` names, refused if the ruleset has no such state.
+fn state_arg(lua: &Lua, shared: &Shared, effect: HookEffect, s: &mlua::LuaString) -> mlua::Result<StateIx> {
+    let bytes = s.as_bytes();
+    match shared.state_ids.iter().position(|id| id.as_bytes() == &bytes[..]) {
+        Some(i) => Ok(i as StateIx),
+        None => {
+            let known = shared.state_ids.join(", ");
+            let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(SCRIPT_LABEL_BYTES)]).into_owned();
+            Err(refused(lua, format!("`ctx.{effect}`: no state `{shown}` in this ruleset (its states: {known})")))
+        }
+    }
+}
+
+/// One of `ctx`'s effect functions: checks the moment accepts it and its arguments, then queues
+/// the effect.
+fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result<Function> {
+    let sh = shared.clone();
+    lua.create_function(move |lua, args: mlua::MultiValue| {
+        let m = sh.moment.get();
+        accepted(lua, m, effect)?;
+        let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
+        let string = |i: usize, what: &str| match arg(i) {
+            Value::String(s) => Ok(s),
+            other => Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a string, not a {}", other.type_name()))),
+        };
+        let number = |i: usize, what: &str| match arg(i) {
+            Value::Integer(n) => Ok(n as f64),
+            Value::Number(x) => Ok(x),
+            other => Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a number, not a {}", other.type_name()))),
+        };
+        let mount = |model: usize, i: usize| {
+            let n = number(i, "mount")?;
+            let mounts = sh.mounts.borrow().get(model).copied().unwrap_or(0);
+            if n.fract() == 0.0 && n >= 0.0 && n < mounts as f64 {
+                Ok(n as usize)
+            } else {
+                Err(refused(lua, format!("`ctx.{effect}`: the model has no weapon mount {n} (mounts 0 to {})", mounts as i64 - 1)))
+            }
+        };
+        let e = match effect {
+            HookEffect::AddModifier => {
+                let q = string(0, "quantity")?;
+                let quantity = std::str::from_utf8(&q.as_bytes()).ok().and_then(Quantity::from_id);
+                let quantity = match quantity {
+                    Some(q) if m.quantities & (1 << q as u16) != 0 => q,
+                    _ => {
+                        let shown = String::from_utf8_lossy(&q.as_bytes()[..q.as_bytes().len().min(40)]).into_owned();
+                        let ok: Vec<&str> = m.point.quantities().iter().map(|q| q.id()).collect();
+                        return Err(refused(
+                            lua,
+                            format!("`ctx.add_modifier`: `{shown}` is not a quantity `{}` accepts (it accepts: {})", m.point, ok.join(", ")),
+                        ));
+                    }
+                };
+                let source = label(lua, "ctx.add_modifier", "source", &string(1, "source")?)?;
+                let value = whole(lua, "add_modifier", number(2, "value")?, true)?;
+                Effect::Modifier { quantity, label: source, value }
+            }
+            HookEffect::Forbid => Effect::Forbid { reason: label(lua, "ctx.forbid", "reason", &string(0, "reason")?)? },
+            HookEffect::SetValue => {
+                let x = number(0, "value")?;
+                if !x.is_finite() {
+                    return Err(refused(lua, format!("`ctx.set_value` needs a finite number, not {x}")));
+                }
+                Effect::SetValue(x)
+            }
+            HookEffect::DealDamage => {
+                let model = model_arg(lua, effect, &arg(0))?;
+                Effect::Damage { model, points: whole(lua, "deal_damage", number(1, "points")?, false)? as u32 }
+            }
+            HookEffect::ApplyState | HookEffect::ClearState => {
+                let model = model_arg(lua, effect, &arg(0))?;
+                let state = state_arg(lua, &sh, effect, &string(1, "state")?)?;
+                if effect == HookEffect::ApplyState {
+                    Effect::ApplyState { model, state }
+                } else {
+                    Effect::ClearState { model, state }
+                }
+            }
+            HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
+                let model = model_arg(lua, effect, &arg(0))?;
+                let mount = mount(model, 1)?;
+                if effect == HookEffect::SpendAmmo {
+                    Effect::SpendAmmo { model, mount }
+                } else {
+                    Effect::RestoreAmmo { model, mount }
+                }
+            }
+        };
+        let mut queue = sh.queue.borrow_mut();
+        if queue.len() >= SCRIPT_MODIFIERS_PER_CALL {
+            return Err(refused(lua, format!("more than {SCRIPT_MODIFIERS_PER_CALL} effects in one call")));
+        }
+        queue.push(e);
+        Ok(())
+    })
+}
+
 /// What a hook point accepts, in words: `it accepts `ctx.forbid`` or `it accepts nothing: look only`.
 fn accepts(point: HookPoint) -> String {
     match point.accepts() {
@@ -295,26 +381,41 @@ struct Names {
     name: Rc<str>,
     side: Rc<str>,
     model: Rc<str>,
+    /// Per mount: weapon id, name, range.
+    weapons: Rc<[(Rc<str>, Rc<str>, f64)]>,
+    /// The card's special attributes (ids).
+    sas: Rc<[Rc<str>]>,
 }
 
 /// What a script sees of a model. Built per call without touching Lua beyond one userdata.
 struct ModelView {
+    index: usize,
     names: Names,
     model_type: ModelType,
     damage: u32,
+    columns: usize,
     column: usize,
     mv: u32,
     av: u32,
     hard: bool,
     soft: bool,
-    states: Vec<u16>,
-    state_ids: Rc<Vec<String>>,
+    prone: bool,
+    on_table: bool,
+    out_of_ammo: Vec<bool>,
+    ammo_reserve: u32,
+    states: Vec<StateIx>,
+    shared: Rc<Shared>,
 }
 
 fn read_only<T>(methods: &mut impl mlua::UserDataMethods<T>, what: &'static str) {
     methods.add_meta_method("__newindex", move |_, _, (_k, _v): (Value, Value)| -> mlua::Result<()> {
         Err(mlua::Error::runtime(format!("{what} is read-only")))
     });
+}
+
+fn frozen(t: Table) -> Table {
+    t.set_readonly(true);
+    t
 }
 
 impl mlua::UserData for ModelView {
@@ -324,15 +425,31 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("model", |lua, v| lua.create_string(&*v.names.model));
         f.add_field_method_get("model_type", |_, v| Ok(v.model_type.id()));
         f.add_field_method_get("damage", |_, v| Ok(v.damage));
+        f.add_field_method_get("columns", |_, v| Ok(v.columns));
         f.add_field_method_get("column", |_, v| Ok(v.column));
         f.add_field_method_get("mv", |_, v| Ok(v.mv));
         f.add_field_method_get("av", |_, v| Ok(v.av));
         f.add_field_method_get("hard", |_, v| Ok(v.hard));
         f.add_field_method_get("soft", |_, v| Ok(v.soft));
+        f.add_field_method_get("prone", |_, v| Ok(v.prone));
+        f.add_field_method_get("on_table", |_, v| Ok(v.on_table));
+        f.add_field_method_get("ammo_reserve", |_, v| Ok(v.ammo_reserve));
         f.add_field_method_get("states", |lua, v| {
-            let t = lua.create_sequence_from(v.states.iter().map(|s| v.state_ids[*s as usize].as_str()))?;
-            t.set_readonly(true);
-            Ok(t)
+            let t = lua.create_sequence_from(v.states.iter().map(|s| v.shared.state_ids[*s as usize].as_str()))?;
+            Ok(frozen(t))
+        });
+        f.add_field_method_get("special_attributes", |lua, v| {
+            Ok(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?))
+        });
+        f.add_field_method_get("weapons", |lua, v| {
+            let t = lua.create_table()?;
+            for (mount, (id, name, range)) in v.names.weapons.iter().enumerate() {
+                let w = weapon_table(lua, id, name, *range, mount)?;
+                w.set_readonly(false);
+                w.set("out_of_ammo", v.out_of_ammo.get(mount).copied().unwrap_or(false))?;
+                t.raw_push(frozen(w))?;
+            }
+            Ok(frozen(t))
         });
     }
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
@@ -340,47 +457,91 @@ impl mlua::UserData for ModelView {
     }
 }
 
-/// `ctx`: the moment, read-only, with the three functions that act (each refuses to act where
-/// the moment does not accept its effect).
+fn weapon_table(lua: &Lua, id: &str, name: &str, range: f64, mount: usize) -> mlua::Result<Table> {
+    let t = lua.create_table_from([
+        ("id", Value::String(lua.create_string(id)?)),
+        ("name", Value::String(lua.create_string(name)?)),
+        ("range", Value::Number(range)),
+        ("mount", Value::Integer(mount as i64)),
+    ])?;
+    Ok(frozen(t))
+}
+
+/// `ctx`: the moment, read-only, with the effect functions (each refuses to act where the moment
+/// does not accept its effect).
 struct CtxView {
     point: &'static str,
+    role: &'static str,
     rating: i32,
-    model: mlua::AnyUserData,
-    target: Option<mlua::AnyUserData>,
+    turn: u32,
+    owner: AnyUserData,
+    model: AnyUserData,
+    target: Option<AnyUserData>,
     distance: Option<f64>,
-    weapon: Option<(Rc<str>, Rc<str>, f64)>,
+    weapon: Option<Table>,
+    band: Option<Rc<str>>,
+    roll: Option<Table>,
+    state: Option<(Rc<str>, bool)>,
     value: Option<f64>,
-    add_modifier: Function,
-    forbid: Function,
-    set_value: Function,
+    ruleset: Rc<str>,
+    options: Table,
+    effects: Rc<[Function]>,
 }
 
 impl mlua::UserData for CtxView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
         f.add_field_method_get("point", |_, v| Ok(v.point));
+        f.add_field_method_get("role", |_, v| Ok(v.role));
         f.add_field_method_get("rating", |_, v| Ok(v.rating));
+        f.add_field_method_get("turn", |_, v| Ok(v.turn));
+        f.add_field_method_get("self", |_, v| Ok(v.owner.clone()));
         f.add_field_method_get("model", |_, v| Ok(v.model.clone()));
         f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
-        f.add_field_method_get("weapon", |lua, v| match &v.weapon {
-            None => Ok(Value::Nil),
-            Some((id, name, range)) => {
-                let t = lua.create_table_from([
-                    ("id", Value::String(lua.create_string(&**id)?)),
-                    ("name", Value::String(lua.create_string(&**name)?)),
-                    ("range", Value::Number(*range)),
-                ])?;
-                t.set_readonly(true);
-                Ok(Value::Table(t))
-            }
-        });
+        f.add_field_method_get("weapon", |_, v| Ok(v.weapon.clone()));
+        f.add_field_method_get("band", |lua, v| v.band.as_ref().map(|b| lua.create_string(&**b)).transpose());
+        f.add_field_method_get("roll", |_, v| Ok(v.roll.clone()));
+        f.add_field_method_get("state", |lua, v| v.state.as_ref().map(|(s, _)| lua.create_string(&**s)).transpose());
+        f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
-        f.add_field_method_get("set_value", |_, v| Ok(v.set_value.clone()));
-        f.add_field_method_get("add_modifier", |_, v| Ok(v.add_modifier.clone()));
-        f.add_field_method_get("forbid", |_, v| Ok(v.forbid.clone()));
+        f.add_field_method_get("ruleset", |lua, v| lua.create_string(&*v.ruleset));
+        f.add_field_method_get("options", |_, v| Ok(v.options.clone()));
+        for &e in HookEffect::ALL {
+            f.add_field_method_get(e.id(), move |_, v| Ok(v.effects[e as usize].clone()));
+        }
     }
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
         read_only(m, "ctx");
+    }
+}
+
+/// `ctx.roll`: the roll in progress.
+fn roll_table(lua: &Lua, r: &Roll) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("kind", r.kind)?;
+    t.set("dice", r.dice.as_str())?;
+    t.set("natural", frozen(lua.create_sequence_from(r.natural.iter().copied())?))?;
+    t.set("natural_total", r.natural.iter().sum::<u32>())?;
+    t.set("total", r.total)?;
+    t.set("target", r.target)?;
+    Ok(frozen(t))
+}
+
+impl LuaHost {
+    /// The handlers that run at this moment: (owner model, role, special attributes), in the
+    /// documented order (`HANDLER_ORDER`).
+    fn owners<'g>(game: &'g Game, ctx: &HookCtx) -> [(usize, &'static str, &'g [(u16, i32)]); 3] {
+        let card = game.card(ctx.model);
+        let weapon_sas = ctx.weapon.and_then(|w| card.weapons.get(w)).map(|m| m.sas.as_slice()).unwrap_or(&[]);
+        let target_sas = match ctx.target {
+            Some(t) if t != ctx.model => game.card(t).sas.as_slice(),
+            _ => &[],
+        };
+        [
+            (ctx.model, "model", card.sas.as_slice()),
+            (ctx.model, "weapon", weapon_sas),
+            (ctx.target.unwrap_or(ctx.model), "target", target_sas),
+        ]
     }
 }
 
@@ -393,109 +554,170 @@ impl Hooks for LuaHost {
         self.sandbox.take_prints()
     }
 
+    fn new_game(&mut self) {
+        self.sandbox.new_game();
+    }
+
     fn wants(&self, point: HookPoint) -> bool {
         self.wanted[point as usize]
     }
 
+    fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
+        let card = game.card(model);
+        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h[point as usize].is_some());
+        card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
+    }
+
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String> {
         let point = ctx.point.id();
-        let card = game.card(ctx.model);
-        let weapon_sas = ctx.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
         let pi = ctx.point as usize;
-        if game.turn < self.last_turn {
-            self.sandbox.new_game();
+        self.shared.moment.set(Moment::of(ctx.point));
+        {
+            let mut mounts = self.shared.mounts.borrow_mut();
+            mounts.clear();
+            mounts.extend(game.models.iter().map(|m| game.rules.cards[m.card].weapons.len()));
         }
-        self.last_turn = game.turn;
-        self.moment.set(Moment { point: ctx.point, accepts: self.masks[pi] });
-        for &(sa, rating) in card.sas.iter().chain(weapon_sas) {
-            let Some(Some(handler)) = self.handlers[sa as usize].as_ref().map(|h| h[pi].clone()) else { continue };
-            let name = &game.rules.sas[sa as usize].name;
-            let view = self.context(game, ctx, rating).map_err(|e| format!("{name} ({point}): {e}"))?;
-            // Whatever a failed call left behind is not this call's.
-            self.adds.borrow_mut().clear();
-            self.forbid.borrow_mut().take();
-            self.value.borrow_mut().take();
-            self.sandbox.arm();
-            let result = handler.call::<Value>(view);
-            self.sandbox.disarm();
-            let result = result.map_err(|e| {
-                let _ = self.sandbox.lua.gc_collect();
-                let file = handler.info().source.unwrap_or_default();
-                let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
-                format!("{name} ({point}): {e}")
-            })?;
-            if !result.is_nil() {
-                return Err(format!(
-                    "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
-                    result.type_name(),
-                    accepts(ctx.point)
-                ));
-            }
-            for (source, value) in self.adds.borrow_mut().drain(..) {
-                ctx.modifiers.push(ModApplied { source, value: value * self.sign });
-            }
-            if let Some(reason) = self.forbid.borrow_mut().take() {
-                ctx.forbid = Some(reason);
-            }
-            if let Some(v) = self.value.borrow_mut().take() {
-                ctx.value = Some(v);
+        let lua = &self.sandbox.lua;
+        let fail = |name: &str, e: mlua::Error| format!("{name} ({point}): {e}");
+        // Views are built once per moment, on first use, and shared by its handlers.
+        let mut views: Option<(AnyUserData, Option<AnyUserData>, Option<Table>, Option<Table>)> = None;
+        let effects = self.effect_fns.clone();
+        let mut queued = Vec::new();
+        for (owner, role, sas) in Self::owners(game, ctx) {
+            for &(sa, rating) in sas {
+                let Some(Some(handler)) = self.handlers[sa as usize].as_ref().map(|h| h[pi].clone()) else { continue };
+                let name = &game.rules.sas[sa as usize].name;
+                if views.is_none() {
+                    let built = (|| -> mlua::Result<_> {
+                        let model = self.model_view(game, ctx.model)?;
+                        let target = ctx.target.map(|t| self.model_view(game, t)).transpose()?;
+                        let weapon = ctx
+                            .weapon
+                            .and_then(|w| game.card(ctx.model).weapons.get(w).map(|m| (w, m)))
+                            .map(|(w, m)| weapon_table(lua, &m.weapon, &m.name, m.range, w))
+                            .transpose()?;
+                        let roll = ctx.roll.as_ref().map(|r| roll_table(lua, r)).transpose()?;
+                        Ok((model, target, weapon, roll))
+                    })();
+                    views = Some(built.map_err(|e| fail(name, e))?);
+                }
+                let Some((model, target, weapon, roll)) = &views else { unreachable!("built above") };
+                let owner_view = if role == "target" { target.clone().unwrap_or_else(|| model.clone()) } else { model.clone() };
+                let view = lua
+                    .create_userdata(CtxView {
+                        point,
+                        role,
+                        rating,
+                        turn: game.turn,
+                        owner: owner_view,
+                        model: model.clone(),
+                        target: target.clone(),
+                        distance: ctx.target.map(|d| game.distance(ctx.model, d)),
+                        weapon: weapon.clone(),
+                        band: ctx.band.and_then(|b| self.band_names.get(b).cloned()),
+                        roll: roll.clone(),
+                        state: ctx.state.map(|(s, g)| (Rc::from(self.shared.state_ids[s as usize].as_str()), g)),
+                        value: ctx.value,
+                        ruleset: self.ruleset.clone(),
+                        options: self.options.clone(),
+                        effects: effects.clone(),
+                    })
+                    .map_err(|e| fail(name, e))?;
+                // Whatever a failed call left behind is not this call's.
+                self.shared.queue.borrow_mut().clear();
+                self.sandbox.arm();
+                let result = handler.call::<Value>(view);
+                self.sandbox.disarm();
+                let result = result.map_err(|e| {
+                    let _ = self.sandbox.lua.gc_collect();
+                    let file = handler.info().source.unwrap_or_default();
+                    let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
+                    format!("{name} ({point}): {e}")
+                })?;
+                if !result.is_nil() {
+                    return Err(format!(
+                        "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
+                        result.type_name(),
+                        accepts(ctx.point)
+                    ));
+                }
+                for effect in self.shared.queue.borrow_mut().drain(..) {
+                    queued.push(Queued { by: owner, source: name.clone(), effect });
+                }
             }
         }
+        // Only now, with every handler returned, do the effects reach the engine.
+        ctx.effects.extend(queued);
         Ok(())
     }
 }
 
 /// The luau-lsp definition file of the hook API (`schemas/cav-hooks.d.luau`), so editors complete
 /// `ctx.` and check handler names. Generated from the vocabulary (`cav_format::vocab`): the hook
-/// points with their meaning, whether the engine calls them and the effects each accepts, and the
-/// model types. A test keeps the committed file fresh.
+/// points with their meaning, whether the engine calls them, what `ctx` holds and the effects and
+/// quantities each accepts; the model types, quantities and effects. A test keeps the committed
+/// file fresh.
 pub fn definitions() -> String {
-    let model_types: Vec<String> = ModelType::ALL.iter().map(|t| format!("\"{t}\"")).collect();
-    let effect_doc = |e: HookEffect| {
+    let words = |ids: Vec<&str>| ids.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" | ");
+    let mut s = String::from(
+        "-- Generated by `cav schema` from the engine's vocabulary (runtime/format/src/vocab.rs). Do not edit.\n\
+         -- Point luau-lsp at it (\"luau-lsp.types.definitionFiles\") to get completion in pack scripts.\n\
+         -- Which hook points the engine calls and what each accepts: docs/vocabulary.md and `cav hooks`.\n\n",
+    );
+    s.push_str(&format!("export type CavModelType = {}\n\n", words(ModelType::ALL.iter().map(|t| t.id()).collect())));
+    s.push_str(&format!("export type CavQuantity = {}\n\n", words(Quantity::ALL.iter().map(|t| t.id()).collect())));
+    s.push_str(
+        "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
+         export type CavModel = {\n\
+         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\tdamage: number,\n\
+         \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\thard: boolean,\n\tsoft: boolean,\n\
+         \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
+         \tspecial_attributes: { string },\n\tweapons: { CavWeapon },\n}\n\n\
+         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n}\n\n",
+    );
+    s.push_str(&format!(
+        "-- What a handler sees. Everything is read-only; the effect functions are the only way to act,\n\
+         -- each only at the hook points that accept it (elsewhere calling it is an error). Effects are\n\
+         -- queued and applied when every handler of the moment has returned.\n\
+         -- Whose handlers run: {HANDLER_ORDER}.\nexport type CavContext = {{\n"
+    ));
+    s.push_str(
+        "\t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
+         \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\"\n\trole: \"model\" | \"weapon\" | \"target\",\n\
+         \t-- the model this special attribute belongs to\n\tself: CavModel,\n\
+         \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
+         \tturn: number,\n\t-- the ruleset's id and its options with the readings chosen\n\truleset: string,\n\toptions: {[string]: string},\n\
+         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\t-- the range band's name\n\tband: string?,\n\
+         \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
+         \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n",
+    );
+    let sig = |e: HookEffect| match e {
+        HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",
+        HookEffect::Forbid => "(reason: string) -> ()",
+        HookEffect::SetValue => "(value: number) -> ()",
+        HookEffect::DealDamage => "(model: CavModel, points: number) -> ()",
+        HookEffect::ApplyState | HookEffect::ClearState => "(model: CavModel, state: string) -> ()",
+        HookEffect::SpendAmmo | HookEffect::RestoreAmmo => "(model: CavModel, mount: number) -> ()",
+    };
+    for &e in HookEffect::ALL {
         let at: Vec<&str> = HookPoint::ALL
             .iter()
             .filter(|p| p.status().implemented() && p.accepts().contains(&e))
             .map(|p| p.id())
             .collect();
-        format!("\t-- {} Accepted at: {}.\n", e.doc(), at.join(", "))
-    };
-    let mut s = String::from(
-        "-- Generated by `cav schema` from the engine's vocabulary (runtime/format/src/vocab.rs). Do not edit.\n\
-         -- Point luau-lsp at it (\"luau-lsp.types.definitionFiles\") to get completion in pack scripts.\n\
-         -- Which hook points the engine calls and what each accepts: docs/vocabulary.md.\n\n",
-    );
-    s.push_str(&format!("export type CavModelType = {}\n\n", model_types.join(" | ")));
-    s.push_str(
-        "export type CavModel = {\n\
-         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\tdamage: number,\n\
-         \tcolumn: number,\n\tmv: number,\n\tav: number,\n\thard: boolean,\n\tsoft: boolean,\n\tstates: { string },\n}\n\n\
-         export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n}\n\n\
-         -- What a handler sees. Everything is read-only; the three functions are the only way to act,\n\
-         -- each only at the hook points that accept it (elsewhere calling it is an error).\n\
-         export type CavContext = {\n\
-         \t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
-         \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
-         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n",
-    );
-    s.push_str(&effect_doc(HookEffect::AddModifier));
-    s.push_str(
-        "\t-- The value is in the ruleset's convention.\n\tadd_modifier: (source: string, value: number) -> (),\n",
-    );
-    s.push_str(&effect_doc(HookEffect::Forbid));
-    s.push_str("\t-- The reason is shown to players.\n\tforbid: (reason: string) -> (),\n");
-    s.push_str("\t-- The value the moment offers (attack_targets: the area radius), if any.\n\tvalue: number?,\n");
-    s.push_str(&effect_doc(HookEffect::SetValue));
-    s.push_str("\tset_value: (value: number) -> (),\n}\n\n");
-    s.push_str("-- A special attribute's module returns a table of handlers keyed by hook point.\nexport type CavHandlers = {\n");
+        s.push_str(&format!("\t-- {} Accepted at: {}.\n\t{e}: {},\n", e.doc(), at.join(", "), sig(e)));
+    }
+    s.push_str("}\n\n-- A special attribute's module returns a table of handlers keyed by hook point.\nexport type CavHandlers = {\n");
     for &p in HookPoint::ALL {
         s.push_str(&format!("\t-- {}\n", p.doc()));
         match p.status() {
-            Status::Recognised("not called yet") => s.push_str("\t-- Not called yet: this handler never runs.\n"),
             Status::Recognised(why) => s.push_str(&format!("\t-- Not called yet: {why}; this handler never runs.\n")),
             Status::Implemented => {
                 let fx: Vec<String> = p.accepts().iter().map(|e| format!("ctx.{e}")).collect();
                 let fx = if fx.is_empty() { "none (look only)".to_owned() } else { fx.join(", ") };
-                s.push_str(&format!("\t-- Effects: {fx}.\n"));
+                let qs: Vec<&str> = p.quantities().iter().map(|q| q.id()).collect();
+                let qs = if qs.is_empty() { String::new() } else { format!("; quantities: {}", qs.join(", ")) };
+                s.push_str(&format!("\t-- ctx holds: {}. Effects: {fx}{qs}.\n", p.ctx_fields()));
             }
         }
         s.push_str(&format!("\t{p}: ((ctx: CavContext) -> ())?,\n"));
@@ -513,7 +735,7 @@ mod tests {
     fn vocabulary_order_is_the_enum_order() {
         assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         assert!(HookEffect::ALL.len() <= 8);
-        assert_eq!(accepts(HookPoint::Activation), "it accepts nothing: look only");
+        assert_eq!(accepts(HookPoint::Build), "it accepts nothing: look only");
         assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
     }
 }

@@ -4,10 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use cav_format::HookPoint;
-use cav_rules::event::ModApplied;
-use cav_rules::game::EngineError;
-use cav_rules::hooks::{HookCtx, Hooks};
+use cav_format::{HookPoint, Quantity};
+use cav_rules::game::{Action, Controller, EngineError, Game};
+use cav_rules::hooks::{Effect, HookCtx, Hooks};
 use cav_rules::{Engine, Event, NoLog, Rules, SeededDice, bot::Bot, setup::scenario_game};
 use cav_script::{Limits, LuaHost};
 
@@ -29,13 +28,30 @@ fn with_script(sa: &str, source: &str) -> (Rules, tempfile::TempDir) {
 
 /// A Quick-Start duel (two Dictator-Bs, which carry Wizzo) with the scripts in the Lua host.
 fn play(rules: &Rules) -> (Result<(), EngineError>, Vec<Event>) {
+    play_with(rules, &mut Bot::default())
+}
+
+/// Locks on to the nearest enemy once, then passes.
+#[derive(Default)]
+struct LockThenPass(bool);
+
+impl Controller for LockThenPass {
+    fn decide(&mut self, game: &Game, model: usize, _: u32) -> Action {
+        if std::mem::replace(&mut self.0, true) {
+            return Action::pass();
+        }
+        Action::target_lock(if model == 0 { 1 } else { 0 }.min(game.models.len() - 1))
+    }
+}
+
+fn play_with(rules: &Rules, ctrl: &mut dyn Controller) -> (Result<(), EngineError>, Vec<Event>) {
     let sc = rules.scenario("stand-and-fight").unwrap();
     let mut dice = SeededDice::new(7);
     let mut log = Vec::new();
     let game = scenario_game(rules, sc, &mut dice, &mut NoLog, None);
     let mut host = LuaHost::new(rules, Limits::default()).unwrap();
     let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
-    let end = engine.play(&mut Bot::default()).map(|_| ());
+    let end = engine.play(ctrl).map(|_| ());
     (end, log)
 }
 
@@ -50,13 +66,13 @@ fn hook_error(end: Result<(), EngineError>) -> String {
 fn add_modifier_at_a_look_only_point_stops_the_game() {
     let (rules, dir) = with_script(
         "wizzo",
-        "local m = {}\nfunction m.activation(ctx)\n  ctx.add_modifier('too early', 1)\nend\nreturn m\n",
+        "local m = {}\nfunction m.target_lock(ctx)\n  ctx.add_modifier('roll', 'too early', 1)\nend\nreturn m\n",
     );
-    let err = hook_error(play(&rules).0);
+    let err = hook_error(play_with(&rules, &mut LockThenPass::default()).0);
     let file = dir.path().join("wizzo.luau");
-    assert!(err.starts_with("Wizzo (activation): "), "{err}");
+    assert!(err.starts_with("Wizzo (target_lock): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.add_modifier` is not accepted at `activation` (it accepts nothing: look only); see docs/vocabulary.md",
+        "{}:3: `ctx.add_modifier` is not accepted at `target_lock` (it accepts `ctx.forbid`); see docs/vocabulary.md",
         file.display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
@@ -65,11 +81,11 @@ fn add_modifier_at_a_look_only_point_stops_the_game() {
 #[test]
 fn add_modifier_at_combat_tp_shows_up_in_the_roll() {
     let (rules, _dir) =
-        with_script("wizzo", "return { combat_tp = function(ctx) ctx.add_modifier('wizzo script', -1) end }");
+        with_script("wizzo", "return { combat_tp = function(ctx) ctx.add_modifier('roll', 'wizzo script', -1) end }");
     let (end, log) = play(&rules);
     end.unwrap();
     let applied = log.iter().any(
-        |e| matches!(e, Event::Roll(r) if r.kind == "combat" && r.mods.iter().any(|m| m.source == "wizzo script")),
+        |e| matches!(e, Event::Roll(r) if r.kind == "combat" && r.mods.iter().any(|m| m.source == "Wizzo: wizzo script")),
     );
     assert!(applied, "no combat roll carries the scripted modifier");
 }
@@ -90,24 +106,18 @@ fn forbid_at_combat_tp_is_refused() {
 fn set_value_at_attack_targets_is_accepted() {
     let (rules, _dir) = with_script(
         "wizzo",
-        "return { attack_targets = function(ctx) ctx.set_value(ctx.value - 1) ctx.add_modifier('traded', 1) end }",
+        "return { attack_targets = function(ctx) ctx.set_value(ctx.value - 1) ctx.add_modifier('rav', 'traded', 1) end }",
     );
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
-    let mut mods = Vec::new();
-    let mut ctx = HookCtx {
-        point: HookPoint::AttackTargets,
-        model: 1,
-        target: Some(0),
-        weapon: Some(0),
-        modifiers: &mut mods,
-        forbid: None,
-        value: Some(3.0),
-    };
+    let mut ctx = HookCtx::new(HookPoint::AttackTargets, 1).target(0).weapon(0).value(3.0);
     host.call(&game, &mut ctx).unwrap();
-    assert_eq!(ctx.value, Some(2.0));
-    assert_eq!(mods, vec![ModApplied { source: "traded".into(), value: 1 }]);
+    let effects: Vec<Effect> = ctx.effects.into_iter().map(|q| q.effect).collect();
+    assert_eq!(
+        effects,
+        vec![Effect::SetValue(2.0), Effect::Modifier { quantity: Quantity::Rav, label: "traded".into(), value: 1 }]
+    );
 }
 
 #[test]

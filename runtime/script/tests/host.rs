@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use cav_format::HookPoint;
 use cav_rules::event::ModApplied;
-use cav_rules::hooks::{HookCtx, Hooks};
+use cav_rules::hooks::{Effect, HookCtx, Hooks};
 use cav_rules::{NoLog, Rules, SeededDice, setup::scenario_game};
 use cav_script::{Limits, LuaHost};
 
@@ -35,11 +35,17 @@ fn call_at(rules: &Rules, point: HookPoint) -> Result<(Vec<ModApplied>, Option<S
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(rules, Limits::default())?;
-    let mut mods = Vec::new();
-    let mut ctx =
-        HookCtx { point, model: 1, target: Some(0), weapon: Some(0), modifiers: &mut mods, forbid: None, value: None };
+    let mut ctx = HookCtx::new(point, 1).target(0).weapon(0);
     host.call(&game, &mut ctx)?;
-    let forbid = ctx.forbid.take();
+    let mut mods = Vec::new();
+    let mut forbid = None;
+    for q in ctx.effects {
+        match q.effect {
+            Effect::Modifier { label, value, .. } => mods.push(ModApplied { source: label, value }),
+            Effect::Forbid { reason } => forbid = Some(reason),
+            other => panic!("unexpected effect {other:?}"),
+        }
+    }
     Ok((mods, forbid))
 }
 
@@ -99,7 +105,7 @@ fn a_module_that_is_not_a_table_is_refused_at_load() {
 
 #[test]
 fn modifiers_come_back_in_the_rules_convention() {
-    let (rules, _d) = with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('test', 2) end }");
+    let (rules, _d) = with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('roll', 'test', 2) end }");
     let (mods, _) = call_at(&rules, HookPoint::CombatTp).unwrap();
     assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
 }

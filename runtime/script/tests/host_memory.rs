@@ -34,16 +34,7 @@ fn call(rules: &Rules, source: &str, point: HookPoint, times: usize) -> Result<(
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(&rules, Limits::default())?;
     for _ in 0..times {
-        let mut mods = Vec::new();
-        let mut ctx = HookCtx {
-            point,
-            model: 1,
-            target: Some(0),
-            weapon: Some(0),
-            modifiers: &mut mods,
-            forbid: None,
-            value: Some(3.0),
-        };
+        let mut ctx = HookCtx::new(point, 1).target(0).weapon(0).value(3.0);
         let start = Instant::now();
         let r = host.call(&game, &mut ctx);
         assert!(start.elapsed() < Duration::from_secs(1), "a call took {:?}", start.elapsed());
@@ -75,7 +66,7 @@ fn host_side_copies_are_bounded() {
         ),
         (
             "a large modifier label",
-            format!("{big}return {{ combat_tp = function(ctx)\n  ctx.add_modifier(big, 1)\nend }}"),
+            format!("{big}return {{ combat_tp = function(ctx)\n  ctx.add_modifier('roll', big, 1)\nend }}"),
             HookPoint::CombatTp,
             "strike.luau:3: `ctx.add_modifier` source of 1048576 bytes is longer than 200 bytes",
         ),
@@ -87,19 +78,19 @@ fn host_side_copies_are_bounded() {
         ),
         (
             "many modifiers",
-            "return { combat_tp = function(ctx)\n  for i = 1, 1e6 do ctx.add_modifier('x', 1) end\nend }".into(),
+            "return { combat_tp = function(ctx)\n  for i = 1, 1e6 do ctx.add_modifier('roll', 'x', 1) end\nend }".into(),
             HookPoint::CombatTp,
-            "strike.luau:2: `ctx.add_modifier`: more than 64 modifiers in one call",
+            "strike.luau:2: `ctx.add_modifier`: more than 64 effects in one call",
         ),
         (
             "a modifier that would wrap the roll",
-            "return { combat_tp = function(ctx)\n  ctx.add_modifier('x', 2147483647)\nend }".into(),
+            "return { combat_tp = function(ctx)\n  ctx.add_modifier('roll', 'x', 2147483647)\nend }".into(),
             HookPoint::CombatTp,
             "strike.luau:2: `ctx.add_modifier` value 2147483647 is not a whole number from -1000 to 1000",
         ),
         (
             "a fractional modifier",
-            "return { combat_tp = function(ctx)\n  ctx.add_modifier('x', 0.5)\nend }".into(),
+            "return { combat_tp = function(ctx)\n  ctx.add_modifier('roll', 'x', 0.5)\nend }".into(),
             HookPoint::CombatTp,
             "is not a whole number",
         ),
@@ -151,15 +142,6 @@ fn a_host_idle_longer_than_the_budget_still_works() {
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
     std::thread::sleep(Duration::from_millis(150));
-    let mut mods = Vec::new();
-    let mut ctx = HookCtx {
-        point: HookPoint::AttackDeclare,
-        model: 1,
-        target: Some(0),
-        weapon: Some(0),
-        modifiers: &mut mods,
-        forbid: None,
-        value: None,
-    };
+    let mut ctx = HookCtx::new(HookPoint::AttackDeclare, 1).target(0).weapon(0);
     host.call(&game, &mut ctx).unwrap();
 }

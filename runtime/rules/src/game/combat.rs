@@ -46,21 +46,22 @@ impl<'a, 'r> Engine<'a, 'r> {
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
-        self.hook_with(HookPoint::CombatTp, attacker, Some(target), Some(weapon), &mut mods)?;
+        let ctx = HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band);
+        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
         if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
             mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
         // A critical success can never need less than a roll above a critical fumble.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;
-        let out = self.roll(attacker, "combat", r.standard, mods, Some(tp), Some(crit_at), false);
+        let out = self.combat_roll(ctx, "combat", r.standard, mods, Some(tp), Some(crit_at), false)?;
         self.state_test(attacker, weapon, target)?;
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
             return Ok(());
         }
         if out.success {
-            self.hit(attacker, weapon, target, out.margin, 0)?;
+            self.hit(attacker, weapon, target, out.margin, 0, Some(band))?;
         }
         Ok(())
     }
@@ -88,8 +89,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if on == 0 {
             return Ok(());
         }
-        let mut mods = Vec::new();
-        self.hook(HookPoint::CritFumble, attacker, &mut mods)?;
+        let mods = self.call_hooks(HookCtx::new(HookPoint::CritFumble, attacker).weapon(weapon))?.take(Quantity::Roll);
         let die = self.rules().proc.rolls.out_of_ammo_die;
         let out = self.roll(attacker, "out-of-ammo", die, mods, None, None, false);
         if out.total <= on as i32 {
@@ -114,21 +114,30 @@ impl<'a, 'r> Engine<'a, 'r> {
         target: usize,
         margin: i32,
         extra_rav: i32,
+        band: Option<usize>,
     ) -> Result<(), EngineError> {
-        let r = self.rules();
         let reduce = self.cardr(target).damage_result;
-        let mos = (margin - reduce).max(0);
+        let ctx = HookCtx::new(HookPoint::DamageCalc, attacker).target(target).weapon(weapon).band(band);
+        let answer = self.call_hooks(ctx.clone())?;
+        let mos = (margin - reduce).max(0).saturating_add(answer.sum(Quantity::Mos)).max(0);
         let rav = self.game.rav(attacker, weapon, target);
-        let av = self.cardr(target).av[self.game.column(target)] as i32;
-        let mut mods = Vec::new();
-        self.hook_with(HookPoint::DamageCalc, attacker, Some(target), Some(weapon), &mut mods)?;
-        let rav_total = rav + extra_rav + mods.iter().map(|m| m.value).sum::<i32>();
-        let penetrated = mos + rav_total >= av;
+        let av = (self.cardr(target).av[self.game.column(target)] as i32).saturating_add(answer.sum(Quantity::Av));
+        let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav));
+        let penetrated = mos.saturating_add(rav_total) >= av;
         let name = self.cardr(attacker).weapons[weapon].name.clone();
         emit!(self, Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated });
-        if !penetrated {
-            return Ok(());
+        if penetrated {
+            self.damage_result(ctx.clone(), mos)?;
         }
+        self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
+        Ok(())
+    }
+
+    /// A penetrating hit: the damage table's row for the margin, `damage_table` handlers, and
+    /// what the row gives (damage, a pilot check, states, a critical).
+    fn damage_result(&mut self, ctx: HookCtx, mos: i32) -> Result<(), EngineError> {
+        let r = self.rules();
+        let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
         let Some(row) = r.damage.row(mos).cloned() else { return Ok(()) };
         let mut factor = 1;
         if r.has_trait(self.cardr(target).model_type, ModelTrait::Infantry) {
@@ -143,8 +152,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 factor = self.cardr(attacker).weapons[weapon].open_infantry_factor;
             }
         }
-        self.hook(HookPoint::DamageTable, target, &mut Vec::new())?;
-        let damage = (row.damage + row.damage_both) * factor;
+        let extra = self.call_hooks(HookCtx { point: HookPoint::DamageTable, ..ctx })?.sum(Quantity::Damage);
+        let damage = ((row.damage + row.damage_both) * factor).saturating_add_signed(extra);
         emit!(self, Event::DamageResult { target, row: row.name.clone(), damage });
         self.game.damage_dealt[self.game.models[attacker].side] += damage;
         let p = &mut self.game.models[target].pending;
@@ -199,7 +208,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);
-        self.hook_with(HookPoint::StrikePoint, attacker, Some(target), Some(weapon), &mut mods)?;
+        let ctx = HookCtx::new(HookPoint::StrikePoint, attacker).target(target).weapon(weapon).band(band);
+        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
         let tp = r.bands[band].strike_point_tp;
         let out = self.roll(
             attacker,
@@ -239,9 +249,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (faces, dist) = r.drift.roll(self.dice);
         let face = faces.first().copied().unwrap_or(1);
         let inches = f64::from(dist) + f64::from(r.bands[band].drift_bonus);
-        let mut mods = Vec::new();
-        self.hook(HookPoint::Drift, attacker, &mut mods)?;
-        let inches = (inches + f64::from(mods.iter().map(|m| m.value).sum::<i32>())).max(0.0);
+        let more = self.call_hooks(HookCtx { point: HookPoint::Drift, ..ctx })?.sum(Quantity::Drift);
+        let inches = (inches + f64::from(more)).max(0.0);
         // The die's point gives the direction: the face's share of a full turn, clockwise from the
         // attacker's facing (a d10 showing 6 → 216°).
         let dir = P::heading(self.game.models[attacker].facing + f64::from(face) * 360.0 / f64::from(r.drift.sides));
@@ -282,7 +291,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // The aimed model counts as the target only if the final point lies on its base.
         let aimed = aimed.filter(|&target| self.game.models[target].pos.dist(point) <= self.cardr(target).base_radius);
-        let (radius, extra_rav) = self.hook_area(attacker, aimed, weapon, m.aoe)?;
+        // `attack_targets`: the area may shrink (never grow) and the RAV of every hit may change.
+        let full = m.aoe;
+        let ctx = HookCtx::new(HookPoint::AttackTargets, attacker).target(aimed).weapon(weapon).value(full);
+        let answer = self.call_hooks(ctx)?;
+        let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area))).clamp(0.0, full);
+        let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
         let victims: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
@@ -293,6 +307,12 @@ impl<'a, 'r> Engine<'a, 'r> {
             .collect();
         for target in victims {
             if !self.game.models[target].on_table() {
+                continue;
+            }
+            // `area_effect`: each model under the template, before its roll; forbid spares it.
+            let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(target).weapon(weapon);
+            let mut under = self.call_hooks(ctx.clone())?;
+            if under.forbid.is_some() {
                 continue;
             }
             let dist = self.game.distance(attacker, target);
@@ -317,19 +337,21 @@ impl<'a, 'r> Engine<'a, 'r> {
                 ..Situation::default()
             };
             let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
-            self.hook(HookPoint::CombatTp, attacker, &mut mods)?;
-            let out = self.roll(
-                attacker,
+            mods.extend(under.take(Quantity::Roll));
+            let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx };
+            mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+            let out = self.combat_roll(
+                ctx,
                 "secondary-combat",
                 r.standard,
                 mods,
                 Some(r.indirect_tp),
                 Some(r.critical_success),
                 false,
-            );
+            )?;
             self.state_test(attacker, weapon, target)?;
             if out.success {
-                self.hit(attacker, weapon, target, out.margin, extra_rav)?;
+                self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
             }
         }
         Ok(())

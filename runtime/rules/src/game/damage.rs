@@ -4,17 +4,22 @@ use super::engine::Situation;
 use super::*;
 
 impl<'a, 'r> Engine<'a, 'r> {
-    pub(crate) fn add_state(&mut self, model: usize, s: StateIx) {
+    /// A model gains a state (unless immune, superseded, or a `model_state` handler forbids it).
+    pub(crate) fn add_state(&mut self, model: usize, s: StateIx) -> Result<(), EngineError> {
         let r = self.rules();
         let def = &r.states[s as usize];
         let me = &self.game.models[model];
         if def.immune.contains(&self.cardr(model).model_type) || !me.on_table() {
-            return;
+            return Ok(());
         }
         // A state superseded by one the model has is not gained.
         if me.states.iter().any(|(x, _)| r.states[*x as usize].supersedes.contains(&s)) {
-            return;
+            return Ok(());
         }
+        if !me.has_state(s) && self.model_state_hook(model, s, true)?.is_some() {
+            return Ok(());
+        }
+        let me = &self.game.models[model];
         let active_now = self.game.active == Some(model);
         let ends = match def.duration {
             StateDuration::NextActivation => me.activations + 1 + u32::from(active_now),
@@ -24,11 +29,38 @@ impl<'a, 'r> Engine<'a, 'r> {
         let me = &mut self.game.models[model];
         if let Some(slot) = me.states.iter_mut().find(|(x, _)| *x == s) {
             slot.1 = slot.1.max(ends); // the same state does not stack
-            return;
+            return Ok(());
         }
         me.states.retain(|(x, _)| !def.supersedes.contains(x));
         me.states.push((s, ends));
         emit!(self, Event::StateGained { model, state: def.name.clone() });
+        Ok(())
+    }
+
+    /// A model loses a state it has (a script's `clear_state`).
+    pub(crate) fn clear_state(&mut self, model: usize, s: StateIx) -> Result<(), EngineError> {
+        if !self.game.models[model].has_state(s) {
+            return Ok(());
+        }
+        self.game.models[model].states.retain(|(x, _)| *x != s);
+        emit!(self, Event::StateEnded { model, state: self.rules().states[s as usize].name.clone() });
+        self.model_state_hook(model, s, false).map(|_| ())
+    }
+
+    /// `model_state`: the model's handlers see a state gained (they may forbid it) or lost.
+    /// Effects a `model_state` handler asks for do not call `model_state` again, so two scripts
+    /// cannot set each other off forever.
+    fn model_state_hook(&mut self, model: usize, s: StateIx, gained: bool) -> Result<Option<String>, EngineError> {
+        if self.game.in_model_state || !self.hooks.wants(HookPoint::ModelState) {
+            return Ok(None);
+        }
+        let mut ctx = HookCtx::new(HookPoint::ModelState, model);
+        ctx.state = Some((s, gained));
+        self.game.in_model_state = true;
+        let answer = self.call_hooks(ctx);
+        self.game.in_model_state = false;
+        let forbid = answer?.forbid;
+        Ok(if gained { forbid } else { None })
     }
 
     /// Damage, pilot checks, states and criticals land at the end of the activation.
@@ -70,7 +102,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.pilot_check(model, pc)?;
         }
         for s in p.states {
-            self.add_state(model, s);
+            self.add_state(model, s)?;
         }
         for _ in 0..p.criticals {
             if self.game.models[model].on_table() {
@@ -121,10 +153,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         if modifier != 0 {
             mods.insert(0, ModApplied { source: "damage table".into(), value: modifier });
         }
-        self.hook(HookPoint::PilotCheck, model, &mut mods)?;
+        mods.extend(self.call_hooks(HookCtx::new(HookPoint::PilotCheck, model))?.take(Quantity::Roll));
         let out = self.roll(model, "pilot-check", r.standard, mods, Some(tp), None, false);
         if !out.success {
-            self.add_state(model, r.proc.damage.pilot_fail_state);
+            self.add_state(model, r.proc.damage.pilot_fail_state)?;
             if out.fumble {
                 self.apply_damage(model, r.proc.damage.pilot_fumble_damage);
             }
@@ -151,7 +183,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         me.no_combat |= row.no_combat;
         me.zeroed |= row.weapons_zeroed;
         for s in row.states {
-            self.add_state(model, s);
+            self.add_state(model, s)?;
         }
         if row.destroyed {
             self.destroy(model);

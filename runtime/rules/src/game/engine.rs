@@ -70,6 +70,29 @@ pub struct Situation {
     pub weapons_fired: i32,
 }
 
+/// What the handlers of one moment asked for that the moment's procedure uses: modifiers by
+/// quantity (with their sources), the first forbid, a changed value.
+#[derive(Debug, Default)]
+pub struct Answer {
+    pub mods: Vec<(Quantity, ModApplied)>,
+    pub forbid: Option<String>,
+    pub value: Option<f64>,
+}
+
+impl Answer {
+    /// The modifiers of one quantity, taken out.
+    pub fn take(&mut self, q: Quantity) -> Vec<ModApplied> {
+        let (of_q, rest) = std::mem::take(&mut self.mods).into_iter().partition(|(x, _)| *x == q);
+        self.mods = rest;
+        of_q.into_iter().map(|(_, m)| m).collect()
+    }
+    /// The sum of the modifiers of one quantity (saturating: script values are bounded, but
+    /// many of them must not wrap).
+    pub fn sum(&self, q: Quantity) -> i32 {
+        self.mods.iter().filter(|(x, _)| *x == q).fold(0i32, |a, (_, m)| a.saturating_add(m.value))
+    }
+}
+
 /// Runs games: owns the dice, the log, the hooks and the controller for one game.
 pub struct Engine<'a, 'r> {
     pub game: Game<'r>,
@@ -89,60 +112,86 @@ impl<'a, 'r> Engine<'a, 'r> {
         &r.cards[self.game.models[model].card]
     }
 
-    pub(crate) fn hook(
-        &mut self,
-        point: HookPoint,
-        model: usize,
-        mods: &mut Vec<ModApplied>,
-    ) -> Result<(), EngineError> {
-        self.hook_with(point, model, None, None, mods).map(|_| ())
-    }
-
-    /// Call the hooks at `point`; returns the reason if a hook forbids what is declared.
-    pub(crate) fn hook_with(
-        &mut self,
-        point: HookPoint,
-        model: usize,
-        target: Option<usize>,
-        weapon: Option<usize>,
-        mods: &mut Vec<ModApplied>,
-    ) -> Result<Option<String>, EngineError> {
-        if !self.hooks.wants(point) {
-            return Ok(None);
+    /// Call the hooks of a moment and apply what the handlers queued, in order: damage, states
+    /// and ammo now; modifiers, a forbid and a changed value are returned for the caller's
+    /// procedure to use. A failing handler stops the game before anything is applied.
+    pub(crate) fn call_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
+        if !self.hooks.wants(ctx.point) {
+            return Ok(Answer::default());
         }
-        let mut ctx = HookCtx { point, model, target, weapon, modifiers: mods, forbid: None, value: None };
-        self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })?;
-        let forbid = ctx.forbid;
+        let called = self.hooks.call(&self.game, &mut ctx);
         for text in self.hooks.take_prints() {
-            emit!(self, Event::ScriptPrint { model, text });
+            emit!(self, Event::ScriptPrint { model: ctx.model, text });
         }
-        Ok(forbid)
+        called.map_err(|message| EngineError::Hook { message })?;
+        let mut answer = Answer::default();
+        for q in ctx.effects {
+            self.apply_effect(ctx.point, q, &mut answer)?;
+        }
+        Ok(answer)
     }
 
-    /// `attack_targets`: hooks may shrink the area (never grow it) and add to the attack's RAV.
-    pub(crate) fn hook_area(
-        &mut self,
-        attacker: usize,
-        aimed: Option<usize>,
-        weapon: usize,
-        radius: f64,
-    ) -> Result<(f64, i32), EngineError> {
-        if !self.hooks.wants(HookPoint::AttackTargets) {
-            return Ok((radius, 0));
-        }
-        let mut mods = Vec::new();
-        let mut ctx = HookCtx {
-            point: HookPoint::AttackTargets,
-            model: attacker,
-            target: aimed,
-            weapon: Some(weapon),
-            modifiers: &mut mods,
-            forbid: None,
-            value: Some(radius),
+    fn apply_effect(&mut self, point: HookPoint, q: Queued, answer: &mut Answer) -> Result<(), EngineError> {
+        let Queued { by, source, effect } = q;
+        let point = point.id();
+        let log = |e: &mut Self, effect: HookEffect, model: Option<usize>, quantity: Option<Quantity>, value: Option<f64>, detail: Option<String>| {
+            emit!(
+                e,
+                Event::ScriptEffect {
+                    point,
+                    by,
+                    source: source.clone(),
+                    effect: effect.id(),
+                    model,
+                    quantity: quantity.map(|q| q.id()),
+                    value,
+                    detail
+                }
+            );
         };
-        self.hooks.call(&self.game, &mut ctx).map_err(|message| EngineError::Hook { message })?;
-        let r = ctx.value.unwrap_or(radius).clamp(0.0, radius);
-        Ok((r, mods.iter().map(|m| m.value).sum()))
+        match effect {
+            Effect::Modifier { quantity, label, value } => {
+                log(self, HookEffect::AddModifier, None, Some(quantity), Some(f64::from(value)), Some(label.clone()));
+                answer.mods.push((quantity, ModApplied { source: format!("{source}: {label}"), value }));
+            }
+            Effect::Forbid { reason } => {
+                log(self, HookEffect::Forbid, None, None, None, Some(reason.clone()));
+                answer.forbid.get_or_insert(format!("{source}: {reason}"));
+            }
+            Effect::SetValue(x) => {
+                log(self, HookEffect::SetValue, None, None, Some(x), None);
+                answer.value = Some(x);
+            }
+            Effect::Damage { model, points } => {
+                log(self, HookEffect::DealDamage, Some(model), None, Some(f64::from(points)), None);
+                let p = &mut self.game.models[model].pending;
+                p.damage = p.damage.saturating_add(points);
+                // Damage lands with the activation's other damage; outside one, at once.
+                if self.game.active.is_none() {
+                    self.resolve_pending(model)?;
+                }
+            }
+            Effect::ApplyState { model, state } => {
+                let name = self.rules().states[state as usize].id.clone();
+                log(self, HookEffect::ApplyState, Some(model), None, None, Some(name));
+                self.add_state(model, state)?;
+            }
+            Effect::ClearState { model, state } => {
+                let name = self.rules().states[state as usize].id.clone();
+                log(self, HookEffect::ClearState, Some(model), None, None, Some(name));
+                self.clear_state(model, state)?;
+            }
+            Effect::SpendAmmo { model, mount } | Effect::RestoreAmmo { model, mount } => {
+                let spend = matches!(effect, Effect::SpendAmmo { .. });
+                let name = self.cardr(model).weapons.get(mount).map(|w| w.name.clone());
+                let fx = if spend { HookEffect::SpendAmmo } else { HookEffect::RestoreAmmo };
+                log(self, fx, Some(model), None, Some(mount as f64), name);
+                if let Some(x) = self.game.models[model].out_of_ammo.get_mut(mount) {
+                    *x = spend;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Play until a side wins or the turn limit is reached.
@@ -154,8 +203,69 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
     }
 
+    /// The game begins (after deployment, before the first turn): `game_setup` for every model
+    /// on the table. `play` calls it; a caller driving turns or activations itself calls it once.
+    pub fn start(&mut self) -> Result<(), EngineError> {
+        if self.game.started {
+            return Ok(());
+        }
+        self.game.started = true;
+        self.hooks.new_game();
+        self.each_model(HookPoint::GameSetup)
+    }
+
+    /// Call a hook point once for every model on the table, in model order.
+    fn each_model(&mut self, point: HookPoint) -> Result<(), EngineError> {
+        if !self.hooks.wants(point) {
+            return Ok(());
+        }
+        for model in 0..self.game.models.len() {
+            if self.game.models[model].on_table() {
+                self.call_hooks(HookCtx::new(point, model))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `draw_deck`: the models whose card goes into this turn's deck (a handler may keep a
+    /// model's card out; that model does not activate this turn).
+    fn draw_deck(&mut self) -> Result<Vec<usize>, EngineError> {
+        let mut deck = Vec::new();
+        for model in 0..self.game.models.len() {
+            if !self.game.models[model].on_table() {
+                continue;
+            }
+            if self.hooks.wants(HookPoint::DrawDeck)
+                && let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::DrawDeck, model))?.forbid
+            {
+                emit!(self, Event::Forbidden { model, what: "draw", reason });
+                self.game.models[model].activated = true;
+                continue;
+            }
+            deck.push(self.game.models[model].side);
+        }
+        Ok(deck)
+    }
+
+    /// The end of a turn: `end_phase` for every model on the table, then `TurnEnd`.
+    fn end_turn(&mut self) -> Result<(), EngineError> {
+        self.each_model(HookPoint::EndPhase)?;
+        self.end_activation_pending()?;
+        emit!(self, Event::TurnEnd { turn: self.game.turn });
+        Ok(())
+    }
+
+    /// Damage queued outside an activation (by `end_phase` handlers) lands now.
+    fn end_activation_pending(&mut self) -> Result<(), EngineError> {
+        for model in 0..self.game.models.len() {
+            self.resolve_pending(model)?;
+        }
+        Ok(())
+    }
+
     /// One game turn; returns the end of the game if it ended.
     pub fn play_turn(&mut self, ctrl: &mut dyn Controller) -> Result<Option<GameEnd>, EngineError> {
+        self.start()?;
         if let Some(end) = self.victory() {
             return Ok(Some(self.finish(end)));
         }
@@ -175,7 +285,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             model.marks.retain(|m| m.lasts != Lasts::Turn);
         }
         // Draw deck: one card per model on the table, shuffled with the game's dice.
-        let mut deck: Vec<usize> = self.game.models.iter().filter(|u| u.on_table()).map(|u| u.side).collect();
+        let mut deck = self.draw_deck()?;
         for i in (1..deck.len()).rev() {
             let j = self.dice.roll(i as u32 + 1) as usize - 1;
             deck.swap(i, j);
@@ -189,11 +299,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             self.activate(u, ctrl)?;
             if let Some(end) = self.victory() {
-                emit!(self, Event::TurnEnd { turn: self.game.turn });
+                self.end_turn()?;
                 return Ok(Some(self.finish(end)));
             }
         }
-        emit!(self, Event::TurnEnd { turn: self.game.turn });
+        self.end_turn()?;
         Ok(None)
     }
 
@@ -241,9 +351,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let me = &self.game.models[model];
         let base = me.ap_set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
-        let mut ap = if self.game.state_blocks(model, |s| s.no_actions) { 0 } else { base.max(0) as u32 };
+        let blocked = self.game.state_blocks(model, |s| s.no_actions);
+        // `activation`: handlers may change the action points (a model that may not act stays at 0).
+        let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
+        let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
         emit!(self, Event::Activation { model, ap });
-        self.hook(HookPoint::Activation, model, &mut Vec::new())?;
         self.game.used.clear();
         let mut steps = 0;
         while ap > 0 && self.game.models[model].on_table() {
@@ -387,7 +499,58 @@ impl<'a, 'r> Engine<'a, 'r> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> RollOut {
-        let (natural, sum) = expr.roll(self.dice);
+        let thrown = expr.roll(self.dice);
+        self.judge(model, kind, expr, thrown, mods, target, crit_at, ten_plus)
+    }
+
+    /// A combat roll: the dice, then `combat_dice` (handlers see the natural dice and may still
+    /// add `roll` modifiers or act), then the judgement.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn combat_roll(
+        &mut self,
+        ctx: HookCtx,
+        kind: &'static str,
+        expr: DiceExpr,
+        mut mods: Vec<ModApplied>,
+        target: Option<i32>,
+        crit_at: Option<u32>,
+        ten_plus: bool,
+    ) -> Result<RollOut, EngineError> {
+        let thrown = expr.roll(self.dice);
+        let model = ctx.model;
+        if self.hooks.wants(HookPoint::CombatDice) {
+            let total = mods.iter().fold(thrown.1, |t, m| t.saturating_add(m.value));
+            let mut ctx = ctx;
+            ctx.point = HookPoint::CombatDice;
+            ctx.roll = Some(Roll {
+                model,
+                kind,
+                dice: expr.to_string(),
+                natural: thrown.0.clone(),
+                mods: mods.clone(),
+                total,
+                target,
+                margin: target.map(|t| total.saturating_sub(t)),
+                success: None,
+                critical: None,
+            });
+            mods.extend(self.call_hooks(ctx)?.take(Quantity::Roll));
+        }
+        Ok(self.judge(model, kind, expr, thrown, mods, target, crit_at, ten_plus))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &mut self,
+        model: usize,
+        kind: &'static str,
+        expr: DiceExpr,
+        (natural, sum): (Vec<u32>, i32),
+        mods: Vec<ModApplied>,
+        target: Option<i32>,
+        crit_at: Option<u32>,
+        ten_plus: bool,
+    ) -> RollOut {
         let nat: u32 = natural.iter().sum();
         let r = self.rules();
         // Critical fumbles and successes belong to the ruleset's standard roll (2d6), not to

@@ -66,6 +66,27 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.do_move_mode(model, to, budget, false, ctrl)
     }
 
+    /// `movement`: before a move action's path is paid, handlers may refuse the move (`Ok(Err)`)
+    /// or change its move value; returns the budget to move with (`None`: the card's MV).
+    pub(crate) fn movement_hook(
+        &mut self,
+        model: usize,
+        budget: Option<u32>,
+    ) -> Result<Result<Option<u32>, String>, EngineError> {
+        if !self.hooks.wants(HookPoint::Movement) {
+            return Ok(Ok(budget));
+        }
+        let mv = budget.unwrap_or_else(|| self.game.move_value(model));
+        let answer = self.call_hooks(HookCtx::new(HookPoint::Movement, model).value(f64::from(mv)))?;
+        if let Some(reason) = answer.forbid {
+            return Ok(Err(reason));
+        }
+        Ok(Ok(match answer.sum(Quantity::Mv) {
+            0 => budget,
+            more => Some(mv.saturating_add_signed(more)),
+        }))
+    }
+
     pub(crate) fn do_move_mode(
         &mut self,
         model: usize,

@@ -108,6 +108,9 @@ pub struct Pending {
     pub criticals: u32,
 }
 
+/// Why `shot` refuses a target beyond the weapon's longest band.
+pub const OUT_OF_RANGE: &str = "out of range";
+
 /// The whole game state.
 #[derive(Debug, Clone)]
 pub struct Game<'r> {
@@ -122,6 +125,10 @@ pub struct Game<'r> {
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,
+    /// A `model_state` hook is running (its effects do not call it again).
+    pub(crate) in_model_state: bool,
+    /// `Engine::start` has run (`game_setup` is called once per game).
+    pub started: bool,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -145,6 +152,8 @@ impl<'r> Game<'r> {
             active: None,
             used: Vec::new(),
             sight_memo: std::cell::RefCell::new(Vec::new()),
+            in_model_state: false,
+            started: false,
         }
     }
 
@@ -315,6 +324,12 @@ impl<'r> Game<'r> {
 
     /// Can mount `weapon` of `attacker` attack `target` now, and how?
     pub fn shot(&self, attacker: usize, weapon: usize, target: usize, indirect: bool) -> Shot {
+        self.shot_with(attacker, weapon, target, indirect, 0.0)
+    }
+
+    /// `shot`, with the weapon's range changed by `more_range` inches (a script's `range`
+    /// modifier at `attack_declare`).
+    pub fn shot_with(&self, attacker: usize, weapon: usize, target: usize, indirect: bool, more_range: f64) -> Shot {
         let me = &self.models[attacker];
         let card = self.card(attacker);
         let Some(m) = card.weapons.get(weapon) else { return Shot::No("no such weapon".into()) };
@@ -346,8 +361,9 @@ impl<'r> Game<'r> {
         if m.min_range > 0.0 && dist <= m.min_range {
             return Shot::No(format!("inside minimum range {}\"", m.min_range));
         }
-        let Some(band) = self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier) else {
-            return Shot::No("out of range".into());
+        let range = (m.range + more_range).max(0.0);
+        let Some(band) = self.rules.bands.iter().position(|b| dist <= range * b.multiplier) else {
+            return Shot::No(OUT_OF_RANGE.into());
         };
         if indirect {
             return Shot::Indirect { band, distance: dist };

@@ -1,7 +1,7 @@
 //! Close combat (001 L5013-5035): an assault on an enemy in base contact; both are then engaged
 //! until one breaks.
 
-use cav_format::ModifierTarget;
+use cav_format::{HookPoint, ModifierTarget, Quantity};
 use cav_format::vocab::ActionKind as ActionWord;
 
 use super::break_::FAILED_BREAK;
@@ -9,6 +9,7 @@ use super::{Action, ActionError, ActionKind};
 use crate::event::{Event, ModApplied, Roll};
 use crate::game::engine::Situation;
 use crate::game::{Controller, Engine, Game, Lasts, Mark};
+use crate::hooks::HookCtx;
 
 /// In base contact with an enemy after a close-combat assault: it must break to move away.
 /// Lasts until the model breaks (or every enemy touching it has).
@@ -88,10 +89,12 @@ impl Engine<'_, '_> {
             };
             let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
             mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
-            this.roll(x, "close-combat", r.standard, mods, None, Some(r.critical_success), false)
+            let ctx = HookCtx::new(HookPoint::CombatTp, x).target(y);
+            mods.extend(this.call_hooks(ctx.clone())?.take(Quantity::Roll));
+            this.combat_roll(ctx, "close-combat", r.standard, mods, None, Some(r.critical_success), false)
         };
-        let ra = roll_for(self, attacker, target, supporters);
-        let rd = roll_for(self, target, attacker, 0);
+        let ra = roll_for(self, attacker, target, supporters)?;
+        let rd = roll_for(self, target, attacker, 0)?;
         // A critical fumble hands the opponent an extra die.
         let bonus = |this: &mut Self, who: usize| {
             let Some(b) = r.critical_bonus else { return 0 };

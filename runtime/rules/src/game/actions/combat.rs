@@ -2,12 +2,14 @@
 //! (`indirect`) at its strike point; and defensive fire, the answer of a model attacked before
 //! it activated. The attack procedures (rolls, hits, strike points, areas) are `game/combat.rs`.
 
-use cav_format::HookPoint;
+use cav_format::{HookPoint, Quantity};
 use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
+use crate::game::state::OUT_OF_RANGE;
 use crate::game::{Controller, Engine, EngineError, Lasts, Mark, Shot};
+use crate::hooks::HookCtx;
 
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
@@ -49,6 +51,32 @@ impl Action {
 }
 
 impl Engine<'_, '_> {
+    /// `attack_declare` for a weapon the model could fire (or could, with more range): handlers
+    /// may forbid it or change its range for this attack (then the shot is read again).
+    fn declare(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        indirect: bool,
+        shot: Shot,
+    ) -> Result<Result<Shot, String>, EngineError> {
+        let range = self.cardr(attacker).weapons[weapon].range;
+        let ctx = HookCtx::new(HookPoint::AttackDeclare, attacker).target(target).weapon(weapon).value(range);
+        let answer = self.call_hooks(ctx)?;
+        if let Some(reason) = answer.forbid {
+            return Ok(Err(reason));
+        }
+        let shot = match answer.sum(Quantity::Range) {
+            0 => shot,
+            more => self.game.shot_with(attacker, weapon, target, indirect, f64::from(more)),
+        };
+        Ok(match shot {
+            Shot::No(reason) => Err(reason),
+            s => Ok(s),
+        })
+    }
+
     /// The attack of a combat action (and of run 'n gun, with `run_n_gun` weapons fired).
     pub(crate) fn fire(
         &mut self,
@@ -68,17 +96,8 @@ impl Engine<'_, '_> {
         let mut shots = Vec::new();
         for &weapon in weapons {
             let shot = match self.game.shot(attacker, weapon, target, indirect) {
-                Shot::No(reason) => Err(reason),
-                s => match self.hook_with(
-                    HookPoint::AttackDeclare,
-                    attacker,
-                    Some(target),
-                    Some(weapon),
-                    &mut Vec::new(),
-                )? {
-                    Some(reason) => Err(reason),
-                    None => Ok(s),
-                },
+                Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
+                s => self.declare(attacker, weapon, target, indirect, s)?,
             };
             match shot {
                 Err(reason) => {
@@ -88,7 +107,7 @@ impl Engine<'_, '_> {
                 Ok(s) => shots.push((weapon, s)),
             }
         }
-        let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, target, ctrl) };
+        let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, target, ctrl)? };
         if indirect {
             // One strike-point roll for the whole assault, at the range of the first weapon.
             let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { return Ok(()) };
@@ -122,8 +141,9 @@ impl Engine<'_, '_> {
         attacker: usize,
         defender: usize,
         ctrl: &mut dyn Controller,
-    ) -> Option<Vec<usize>> {
-        let max = self.rules().proc.defensive_fire?.max_band;
+    ) -> Result<Option<Vec<usize>>, EngineError> {
+        let Some(rule) = self.rules().proc.defensive_fire else { return Ok(None) };
+        let max = rule.max_band;
         let def = &self.game.models[defender];
         if def.activated
             || def.has(&FIRED_OUT_OF_TURN)
@@ -131,21 +151,25 @@ impl Engine<'_, '_> {
             || def.prone
             || !self.game.can_fight(defender)
         {
-            return None;
+            return Ok(None);
         }
         let n = self.cardr(defender).weapons.len();
         let possible = (0..n)
             .any(|k| matches!(self.game.shot(defender, k, attacker, false), Shot::Direct { band, .. } if band <= max));
         if !possible {
-            return None;
+            return Ok(None);
         }
-        let weapons = ctrl.defensive_fire(&self.game, defender, attacker)?;
+        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, defender).target(attacker))?.forbid {
+            emit!(self, Event::Forbidden { model: defender, what: "reaction", reason });
+            return Ok(None);
+        }
+        let Some(weapons) = ctrl.defensive_fire(&self.game, defender, attacker) else { return Ok(None) };
         self.game.models[defender].mark(&FIRED_OUT_OF_TURN);
         // Paid from the defender's coming activation (free where the ruleset's cost is 0).
         let cost = self.rules().action_costs.get(ActionWord::DefensiveFire.id()).copied().unwrap_or(0);
         self.game.models[defender].ap_owed += cost;
         emit!(self, Event::DefensiveFire { model: defender, target: attacker });
-        Some(weapons)
+        Ok(Some(weapons))
     }
 
     /// Defensive fire resolves after the attacker's assaults, with the defender's pre-damage values.

@@ -23,6 +23,7 @@ mod overwatch;
 mod repair;
 mod run_n_gun;
 mod salvo_fire;
+mod special;
 mod target_lock;
 
 pub use break_::FAILED_BREAK;
@@ -43,6 +44,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &break_::Break,
     &overwatch::Overwatch,
     &repair::Repair,
+    &special::Special,
 ];
 
 /// Actions the engine plays as reactions, outside the acting model's activation (their cost is

@@ -50,7 +50,13 @@ impl ActionKind for Move {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let to = action.to().map_err(ActionError::Illegal)?;
-        engine.do_move_mode(model, to, None, self.backwards, ctrl).map_err(ActionError::Illegal)
+        match engine.movement_hook(model, None)? {
+            Ok(budget) => engine.do_move_mode(model, to, budget, self.backwards, ctrl).map_err(ActionError::Illegal),
+            Err(reason) => {
+                emit!(engine, Event::Forbidden { model, what: "move", reason });
+                Ok(())
+            }
+        }
     }
 }
 
@@ -126,7 +132,7 @@ impl ActionKind for GoProne {
     ) -> Result<(), ActionError> {
         engine.game.models[model].prone = true;
         let state = engine.rules().proc.damage.prone_state;
-        engine.add_state(model, state);
+        engine.add_state(model, state)?;
         emit!(engine, Event::WentProne { model });
         Ok(())
     }

@@ -5,6 +5,8 @@ use super::combat::FIRED_OUT_OF_TURN;
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::{Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
+use crate::hooks::HookCtx;
+use cav_format::HookPoint;
 use cav_format::vocab::ActionKind as ActionWord;
 
 /// On over-watch. Any other action ends it ([`Lasts::NextAction`]; going on over-watch again
@@ -64,6 +66,10 @@ impl Engine<'_, '_> {
             let n = self.game.card(watcher).weapons.len();
             let can = (0..n).any(|k| matches!(self.game.shot(watcher, k, mover, false), Shot::Direct { .. }));
             if !can {
+                continue;
+            }
+            if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, watcher).target(mover))?.forbid {
+                emit!(self, Event::Forbidden { model: watcher, what: "reaction", reason });
                 continue;
             }
             let Some(weapons) = ctrl.overwatch_fire(&self.game, watcher, mover) else { continue };

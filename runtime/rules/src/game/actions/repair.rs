@@ -2,12 +2,13 @@
 //! success removes damage (some always lingers).
 
 use cav_format::vocab::ActionKind as ActionWord;
-use cav_format::{HookPoint, ModifierTarget, RollKind, StateDuration};
+use cav_format::{HookPoint, ModifierTarget, Quantity, RollKind, StateDuration};
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::{Event, ModApplied};
 use crate::game::engine::Situation;
 use crate::game::{Controller, Engine, EngineError, Game};
+use crate::hooks::HookCtx;
 
 pub struct Repair;
 
@@ -48,7 +49,7 @@ impl Engine<'_, '_> {
         let s = Situation { attacker: model, ..Situation::default() };
         let mut mods = self.modifiers(&[], ModifierTarget::RepairRoll, &s, true);
         mods.insert(0, ModApplied { source: "damage control".into(), value: dc });
-        self.hook(HookPoint::Repair, model, &mut mods)?;
+        mods.extend(self.call_hooks(HookCtx::new(HookPoint::Repair, model))?.take(Quantity::Roll));
         let out = self.roll(
             model,
             "repair",

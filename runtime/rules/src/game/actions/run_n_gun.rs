@@ -2,6 +2,7 @@
 //! rolls suffer per weapon fired.
 
 use super::{Action, ActionError, ActionKind, ENGAGED};
+use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 use cav_format::vocab::ActionKind as ActionWord;
@@ -42,7 +43,10 @@ impl ActionKind for RunNGun {
         let mv = engine.game.move_value(model);
         let per_move = mv.saturating_sub(if mv <= rule.low_mv { rule.low_mv_penalty } else { rule.mv_penalty });
         // The ruleset's move actions' worth of reduced MV, then the assault.
-        engine.do_move(model, to, Some(per_move * rule.moves), ctrl).map_err(ActionError::Illegal)?;
+        match engine.movement_hook(model, Some(per_move * rule.moves))? {
+            Ok(budget) => engine.do_move(model, to, budget, ctrl).map_err(ActionError::Illegal)?,
+            Err(reason) => emit!(engine, Event::Forbidden { model, what: "move", reason }),
+        }
         let card = engine.cardr(model);
         let count: u32 = action.weapons.iter().filter_map(|&weapon| card.weapons.get(weapon)).map(|m| m.quantity).sum();
         engine.fire(model, target, &action.weapons, false, count as i32, ctrl)

@@ -65,7 +65,7 @@ impl Engine<'_, '_> {
         let Shot::Direct { band, distance } = self.game.shot(attacker, first, target, false) else {
             return Err(ActionError::Illegal("the salvo's weapons cannot fire at that target directly".into()));
         };
-        let answer = self.declare_defensive_fire(attacker, target, ctrl);
+        let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
         self.attack_roll(attacker, first, target, band, distance, count as i32 - 1, 0, false)?;
         self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
     }

@@ -7,6 +7,7 @@ use cav_format::vocab::ActionKind as ActionWord;
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
+use crate::hooks::HookCtx;
 
 pub struct TargetLock;
 
@@ -35,7 +36,11 @@ impl ActionKind for TargetLock {
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
-        engine.hook(HookPoint::TargetLock, model, &mut Vec::new())?;
+        if let Some(reason) = engine.call_hooks(HookCtx::new(HookPoint::TargetLock, model).target(target))?.forbid {
+            // Declared and paid for, but a script refused it.
+            emit!(engine, Event::Forbidden { model, what: "target-lock", reason });
+            return Ok(());
+        }
         engine.game.models[model].lock = Some(target);
         emit!(engine, Event::TargetLock { model, target });
         Ok(())
