@@ -82,6 +82,7 @@ pub(crate) fn range_bands(
         .bands
         .iter()
         .map(|x| Band {
+            id: x.id.0.clone(),
             name: x.name.clone(),
             multiplier: x.multiplier,
             combat_tp: x.combat_tp as i32,

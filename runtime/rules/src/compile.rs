@@ -57,6 +57,7 @@ pub struct Mod {
 
 #[derive(Debug, Clone)]
 pub struct Band {
+    pub id: String,
     pub name: String,
     pub multiplier: f64,
     pub combat_tp: i32,

@@ -277,7 +277,7 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
     for (i, want) in t.expect.events.iter().enumerate() {
         let mut want = want.clone();
         if let Some(obj) = want.as_object_mut() {
-            for key in ["model", "target"] {
+            for key in ["model", "target", "by"] {
                 if let Some(Value::String(name)) = obj.get(key) {
                     match ids.get(name.as_str()) {
                         Some(&ix) => {

@@ -115,7 +115,7 @@ impl LuaHost {
             options,
             ruleset: Rc::from(rules.id.as_str()),
             names: RefCell::new(Vec::new()),
-            band_names: rules.bands.iter().map(|b| Rc::from(b.name.as_str())).collect(),
+            band_names: rules.bands.iter().map(|b| Rc::from(b.id.as_str())).collect(),
         })
     }
 
@@ -687,7 +687,7 @@ pub fn definitions() -> String {
          \t-- the model this special attribute belongs to\n\tself: CavModel,\n\
          \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
          \tturn: number,\n\t-- the ruleset's id and its options with the readings chosen\n\truleset: string,\n\toptions: {[string]: string},\n\
-         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\t-- the range band's name\n\tband: string?,\n\
+         \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\t-- the range band's id (short, medium, …)\n\tband: string?,\n\
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n",
     );
