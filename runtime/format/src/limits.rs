@@ -90,5 +90,5 @@ pub const SCRIPT_PRINT_PER_GAME: usize = 1024 * 1024;
 pub const SCRIPT_LABEL_BYTES: usize = 200;
 /// Largest |value| of one scripted modifier (`ctx.add_modifier`).
 pub const SCRIPT_MODIFIER_VALUE: i32 = 1_000;
-/// Modifiers one handler call may add.
-pub const SCRIPT_MODIFIERS_PER_CALL: usize = 64;
+/// Effects (modifiers, damage, states, …) one handler call may ask for.
+pub const SCRIPT_EFFECTS_PER_CALL: usize = 64;

@@ -156,7 +156,7 @@ words! {
 }
 
 /// Whose handlers run at a hook point, in this order.
-pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the other model's (the target, the model under a template, the model a reactor would shoot at); a handler sees which in `ctx.role` (`model`, `weapon`, `target`) and its owner in `ctx.self`";
+pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the `as_target` handlers of the other model's special attributes (the target, the model under a template, the model a reactor would shoot at); a handler sees which in `ctx.role` (`model`, `weapon`, `target`) and whose it is in `ctx.self`";
 
 impl HookPoint {
     /// The effects a handler may ask for at this point (none: it may only look, and print).
@@ -176,6 +176,28 @@ impl HookPoint {
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::Transport | H::OpposedRoll => &[],
         }
+    }
+
+    /// Whether the moment has another model (`ctx.target`), whose special attributes' handlers
+    /// (`as_target`) run too.
+    pub fn has_target(self) -> bool {
+        use HookPoint as H;
+        matches!(
+            self,
+            H::SpecialAction
+                | H::TargetLock
+                | H::AttackDeclare
+                | H::AttackTargets
+                | H::StrikePoint
+                | H::Drift
+                | H::CombatTp
+                | H::CombatDice
+                | H::Reaction
+                | H::DamageCalc
+                | H::DamageTable
+                | H::OnHit
+                | H::AreaEffect
+        )
     }
 
     /// The quantities `ctx.add_modifier` may name at this point.

@@ -4,7 +4,8 @@
 //! For every module a document names with `script:` (once per module file): it must compile
 //! (`script-syntax`); its top level, run in the real sandbox with the limits of play, must finish
 //! and return a table (`script-load`, `script-handler`); every key of that table must be a hook
-//! point holding a function (`script-handler`); and the handlers must be exactly the document's
+//! point holding a function, or `as_target`: a table of such handlers for hook points with a
+//! target (`script-handler`); and the handlers must be exactly the document's
 //! `hooks:` (`script-hooks`). `script:` on a kind the engine does not run scripts of is a warning
 //! (`script-not-run`), and so is a handler of a hook point the engine does not call yet
 //! (`not-implemented`, at the handler's line). A module that cannot be found is the loader's
@@ -21,6 +22,7 @@ use cav_format::{DocKind, HookPoint};
 use mlua::Value;
 use mlua::chunk::ChunkMode;
 
+use crate::host::AS_TARGET;
 use crate::sandbox::{Limits, Sandbox, find_module, load_module, read_script};
 
 /// Kinds whose scripts the engine runs (`LuaHost::new` reads the special attributes only).
@@ -182,68 +184,10 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
         return;
     };
 
-    // Every key is a hook point holding a function.
-    let names: Vec<&str> = HookPoint::ALL.iter().map(|p| p.id()).collect();
+    // Every key is a hook point holding a function, or `as_target`: a table of handlers of
+    // hook points that have a target, run when the model is that target.
     let mut handlers: Vec<(String, Loc)> = Vec::new();
-    let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
-    pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
-    for (key, value) in pairs {
-        let Value::String(s) = &key else {
-            let shown = key.to_string().unwrap_or_else(|_| lua_type(&key).to_owned());
-            diags.push(
-                Diagnostic::error(
-                    "script-handler",
-                    format!("script `{}` returns a table with the {} key `{shown}`", m.name, lua_type(&key)),
-                )
-                .at(Some(return_loc(file, &text)))
-                .pack(m.pack.clone())
-                .expected("handlers keyed by hook point name"),
-            );
-            continue;
-        };
-        let key = s.to_string_lossy();
-        let loc = key_loc(file, &text, &key);
-        if !names.contains(&key.as_str()) {
-            diags.push(
-                Diagnostic::error(
-                    "script-handler",
-                    format!("script `{}` has a handler `{key}`, which is not a hook point", m.name),
-                )
-                .at(Some(loc))
-                .pack(m.pack.clone())
-                .expected("the name of a hook point")
-                .hint(Some(
-                    did_you_mean(&key, names.iter().copied())
-                        .unwrap_or_else(|| format!("hook points: {}", names.join(", "))),
-                )),
-            );
-            continue;
-        }
-        if !matches!(value, Value::Function(_)) {
-            diags.push(
-                Diagnostic::error(
-                    "script-handler",
-                    format!("handler `{key}` of script `{}` is a {}, not a function", m.name, lua_type(&value)),
-                )
-                .at(Some(loc))
-                .pack(m.pack.clone())
-                .expected(format!("`function M.{key}(ctx)`")),
-            );
-        }
-        if let Some(Status::Recognised(why)) = HookPoint::from_id(&key).map(HookPoint::status) {
-            diags.push(
-                Diagnostic::warning(
-                    "not-implemented",
-                    format!("hook point `{key}` is recognised but not implemented ({why}): this handler never runs"),
-                )
-                .at(Some(loc))
-                .pack(m.pack.clone())
-                .expected("a handler of a hook point the engine calls")
-                .hint(Some("docs/vocabulary.md lists which hook points are called".to_owned())),
-            );
-        }
-        handlers.push((key, loc));
-    }
+    check_handlers(m, file, &text, &table, false, &mut handlers, diags);
     handlers.sort_by_key(|(k, l)| (l.start, k.clone()));
 
     // 3. The handlers are exactly each document's `hooks:`.
@@ -288,6 +232,100 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
                     .hint(Some(format!("the script `{}` has no `{hook}` handler", m.name))),
                 );
             }
+        }
+    }
+}
+
+/// The keys of a module's handler table (`as_target`: of its `as_target` table): each a hook point
+/// (one with a target, under `as_target`) holding a function. Found handlers go to `handlers`.
+fn check_handlers(
+    m: &Module,
+    file: FileId,
+    text: &str,
+    table: &mlua::Table,
+    as_target: bool,
+    handlers: &mut Vec<(String, Loc)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let names: Vec<&str> =
+        HookPoint::ALL.iter().filter(|p| !as_target || p.has_target()).map(|p| p.id()).collect();
+    let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
+    pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
+    for (key, value) in pairs {
+        let Value::String(s) = &key else {
+            let shown = key.to_string().unwrap_or_else(|_| lua_type(&key).to_owned());
+            diags.push(
+                Diagnostic::error(
+                    "script-handler",
+                    format!("script `{}` returns a table with the {} key `{shown}`", m.name, lua_type(&key)),
+                )
+                .at(Some(return_loc(file, text)))
+                .pack(m.pack.clone())
+                .expected("handlers keyed by hook point name"),
+            );
+            continue;
+        };
+        let key = s.to_string_lossy();
+        let loc = key_loc(file, text, &key);
+        if key == AS_TARGET && !as_target {
+            match &value {
+                Value::Table(t) => check_handlers(m, file, text, t, true, handlers, diags),
+                other => diags.push(
+                    Diagnostic::error(
+                        "script-handler",
+                        format!("`{AS_TARGET}` of script `{}` is a {}, not a table of handlers", m.name, lua_type(other)),
+                    )
+                    .at(Some(loc))
+                    .pack(m.pack.clone())
+                    .expected(format!("`M.{AS_TARGET} = {{ combat_tp = function(ctx) … end }}`")),
+                ),
+            }
+            continue;
+        }
+        if !names.contains(&key.as_str()) {
+            let what = if as_target {
+                format!("script `{}` has a handler `{AS_TARGET}.{key}`, which is not a hook point with a target", m.name)
+            } else {
+                format!("script `{}` has a handler `{key}`, which is not a hook point", m.name)
+            };
+            let target_note =
+                if as_target { "" } else { " (and `as_target`: handlers run when the model is the target)" };
+            let hint = did_you_mean(&key, names.iter().copied())
+                .unwrap_or_else(|| format!("hook points: {}{target_note}", names.join(", ")));
+            diags.push(
+                Diagnostic::error("script-handler", what)
+                    .at(Some(loc))
+                    .pack(m.pack.clone())
+                    .expected(if as_target { "the name of a hook point with a target" } else { "the name of a hook point" })
+                    .hint(Some(hint)),
+            );
+            continue;
+        }
+        if !matches!(value, Value::Function(_)) {
+            diags.push(
+                Diagnostic::error(
+                    "script-handler",
+                    format!("handler `{key}` of script `{}` is a {}, not a function", m.name, lua_type(&value)),
+                )
+                .at(Some(loc))
+                .pack(m.pack.clone())
+                .expected(format!("`function M.{key}(ctx)`")),
+            );
+        }
+        if let Some(Status::Recognised(why)) = HookPoint::from_id(&key).map(HookPoint::status) {
+            diags.push(
+                Diagnostic::warning(
+                    "not-implemented",
+                    format!("hook point `{key}` is recognised but not implemented ({why}): this handler never runs"),
+                )
+                .at(Some(loc))
+                .pack(m.pack.clone())
+                .expected("a handler of a hook point the engine calls")
+                .hint(Some("docs/vocabulary.md lists which hook points are called".to_owned())),
+            );
+        }
+        if !handlers.iter().any(|(n, _)| *n == key) {
+            handlers.push((key, loc));
         }
     }
 }

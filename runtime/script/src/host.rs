@@ -11,7 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE, SCRIPT_MODIFIERS_PER_CALL};
+use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE, SCRIPT_EFFECTS_PER_CALL};
 use cav_format::vocab::{HANDLER_ORDER, Status};
 use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
@@ -34,12 +34,28 @@ struct Shared {
     state_ids: Vec<String>,
 }
 
+/// The key of a module's table of handlers that run when the model is the other model of a
+/// moment (the target of an attack, the model under a template): `M.as_target.combat_tp`.
+pub const AS_TARGET: &str = "as_target";
+
+/// One module's handlers, by hook point (`HookPoint as usize`, the index in `HookPoint::ALL`).
+struct Handlers {
+    own: Vec<Option<Function>>,
+    as_target: Vec<Option<Function>>,
+}
+
+impl Handlers {
+    fn get(&self, point: HookPoint, target: bool) -> Option<&Function> {
+        let by_point = if target { &self.as_target } else { &self.own };
+        by_point[point as usize].as_ref()
+    }
+}
+
 pub struct LuaHost {
     pub sandbox: Sandbox,
-    /// Handlers per special attribute (index as in `Rules::sas`), by hook point (`HookPoint as
-    /// usize`, the index in `HookPoint::ALL`): looked up once at load so a call finds them
-    /// without touching Lua.
-    handlers: Vec<Option<Vec<Option<Function>>>>,
+    /// Handlers per special attribute (index as in `Rules::sas`): looked up once at load so a
+    /// call finds them without touching Lua.
+    handlers: Vec<Option<Handlers>>,
     /// Hook points some script handles, by `HookPoint as usize`.
     wanted: Vec<bool>,
     shared: Rc<Shared>,
@@ -70,13 +86,22 @@ impl LuaHost {
             sandbox.arm();
             match load_module(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))? {
                 Value::Table(t) => {
-                    let mut by_point = Vec::with_capacity(HookPoint::ALL.len());
-                    for &p in HookPoint::ALL {
-                        let f: Option<Function> =
-                            t.raw_get(p.id()).map_err(|e| format!("{}: handler `{p}`: {e}", sa.name))?;
-                        by_point.push(f);
-                    }
-                    modules.push(Some(by_point));
+                    let read = |t: &Table, prefix: &str, only_targets: bool| -> Result<Vec<Option<Function>>, String> {
+                        HookPoint::ALL
+                            .iter()
+                            .map(|&p| match only_targets && !p.has_target() {
+                                true => Ok(None),
+                                false => t.raw_get(p.id()).map_err(|e| format!("{}: handler `{prefix}{p}`: {e}", sa.name)),
+                            })
+                            .collect()
+                    };
+                    let own = read(&t, "", false)?;
+                    let as_target = match t.raw_get::<Option<Table>>(AS_TARGET) {
+                        Ok(Some(at)) => read(&at, "as_target.", true)?,
+                        Ok(None) => vec![None; HookPoint::ALL.len()],
+                        Err(e) => return Err(format!("{}: `{AS_TARGET}`: {e}", sa.name)),
+                    };
+                    modules.push(Some(Handlers { own, as_target }));
                 }
                 other => {
                     return Err(format!(
@@ -105,7 +130,10 @@ impl LuaHost {
             .create_table_from(rules.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| e.to_string())?;
         options.set_readonly(true);
-        let wanted = (0..HookPoint::ALL.len()).map(|i| modules.iter().flatten().any(|h| h[i].is_some())).collect();
+        let wanted = HookPoint::ALL
+            .iter()
+            .map(|&p| modules.iter().flatten().any(|h| h.get(p, false).is_some() || h.get(p, true).is_some()))
+            .collect();
         Ok(LuaHost {
             sandbox,
             handlers: modules,
@@ -344,8 +372,8 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
             }
         };
         let mut queue = sh.queue.borrow_mut();
-        if queue.len() >= SCRIPT_MODIFIERS_PER_CALL {
-            return Err(refused(lua, format!("more than {SCRIPT_MODIFIERS_PER_CALL} effects in one call")));
+        if queue.len() >= SCRIPT_EFFECTS_PER_CALL {
+            return Err(refused(lua, format!("`ctx.{effect}`: more than {SCRIPT_EFFECTS_PER_CALL} effects in one call")));
         }
         queue.push(e);
         Ok(())
@@ -564,13 +592,12 @@ impl Hooks for LuaHost {
 
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
         let card = game.card(model);
-        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h[point as usize].is_some());
+        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, false).is_some());
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 
     fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String> {
         let point = ctx.point.id();
-        let pi = ctx.point as usize;
         self.shared.moment.set(Moment::of(ctx.point));
         {
             let mut mounts = self.shared.mounts.borrow_mut();
@@ -585,7 +612,8 @@ impl Hooks for LuaHost {
         let mut queued = Vec::new();
         for (owner, role, sas) in Self::owners(game, ctx) {
             for &(sa, rating) in sas {
-                let Some(Some(handler)) = self.handlers[sa as usize].as_ref().map(|h| h[pi].clone()) else { continue };
+                let handler = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role == "target"));
+                let Some(handler) = handler.cloned() else { continue };
                 let name = &game.rules.sas[sa as usize].name;
                 if views.is_none() {
                     let built = (|| -> mlua::Result<_> {
@@ -720,6 +748,14 @@ pub fn definitions() -> String {
                 s.push_str(&format!("\t-- ctx holds: {}. Effects: {fx}{qs}.\n", p.ctx_fields()));
             }
         }
+        s.push_str(&format!("\t{p}: ((ctx: CavContext) -> ())?,\n"));
+    }
+    s.push_str(
+        "\t-- Handlers that run when the model is the other model of a moment (the target of an attack,\n\
+         \t-- the model under a template): defender-side abilities.\n\tas_target: CavTargetHandlers?,\n}\n\n",
+    );
+    s.push_str("-- `as_target` handlers: the hook points that have a target.\nexport type CavTargetHandlers = {\n");
+    for p in HookPoint::ALL.iter().filter(|p| p.has_target()) {
         s.push_str(&format!("\t{p}: ((ctx: CavContext) -> ())?,\n"));
     }
     s.push_str("}\n");
