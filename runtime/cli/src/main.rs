@@ -1,6 +1,7 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod hooks;
 mod play;
 mod show;
 
@@ -155,6 +156,16 @@ enum Command {
         /// Print the event log of failing tests.
         #[arg(long)]
         verbose: bool,
+    },
+    /// List every hook point a script can handle: when it fires, what `ctx` holds, which effects
+    /// and quantities it accepts, and the scenario tests that exercise it.
+    #[command(after_help = "The tests are found by running every pack's scenario tests with the Lua host and \
+        recording where a handler ran. Exit 1 when an implemented hook point has no passing test.\n\
+        The same list, without tests: docs/vocabulary.md; the Luau types: schemas/cav-hooks.d.luau.\n\
+        Examples:\n  cav hooks\n  cav hooks --format json")]
+    Hooks {
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Run Luau code in exactly the sandbox special-attribute scripts get (file, or stdin).
     #[command(after_help = "The sandbox has table, string, math (without random), bit32, utf8, coroutine and buffer; \
@@ -375,6 +386,18 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
+        Command::Hooks { format } => {
+            let mut loaded = load(vec![], root);
+            let compiled = cav_compile::validate(&mut loaded);
+            if loaded.error_count() > 0 {
+                eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+                eprintln!("error: the content has errors; fix them first (`cav validate`)");
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+            let by_point = hooks::exercised(&loaded, &compiled)?;
+            let complete = hooks::report(&by_point, format == Format::Json, &mut std::io::stdout().lock());
+            Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
+        }
         Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;

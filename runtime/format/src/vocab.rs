@@ -209,9 +209,13 @@ impl HookPoint {
             H::Movement => &[Q::Mv],
             H::AttackDeclare => &[Q::Range],
             H::AttackTargets => &[Q::Area, Q::Rav],
-            H::StrikePoint | H::CombatTp | H::CombatDice | H::CritFumble | H::PilotCheck | H::Repair | H::AreaEffect => {
-                &[Q::Roll]
-            }
+            H::StrikePoint
+            | H::CombatTp
+            | H::CombatDice
+            | H::CritFumble
+            | H::PilotCheck
+            | H::Repair
+            | H::AreaEffect => &[Q::Roll],
             H::Drift => &[Q::Drift],
             H::DamageCalc => &[Q::Rav, Q::Av, Q::Mos],
             H::DamageTable => &[Q::Damage],
@@ -643,7 +647,9 @@ pub fn markdown() -> String {
     );
     out.push_str("## Hook points\n\nHandlers of a script module are named after these. Effects: what `ctx` accepts there (none: the handler may only look and print).\n\n");
     out.push_str(&format!("Whose handlers run: {HANDLER_ORDER}.\n\n"));
-    out.push_str("| hook point | status | when it fires | `ctx` holds | effects | quantities |\n|---|---|---|---|---|---|\n");
+    out.push_str(
+        "| hook point | status | when it fires | `ctx` holds | effects | quantities |\n|---|---|---|---|---|---|\n",
+    );
     for &h in HookPoint::ALL {
         let fx: Vec<String> = h.accepts().iter().map(|e| format!("`{e}`")).collect();
         let qs: Vec<String> = h.quantities().iter().map(|q| format!("`{q}`")).collect();

@@ -10,7 +10,9 @@
 
 // A prelude for the procedure modules (`use super::*`).
 use cav_format::vocab::{ActionKind as ActionWord, RangedCritical, ShockTrigger};
-use cav_format::{Cover, HookEffect, HookPoint, ModelTrait, ModifierScale, ModifierTarget, Quantity, RollKind, StateDuration};
+use cav_format::{
+    Cover, HookEffect, HookPoint, ModelTrait, ModifierScale, ModifierTarget, Quantity, RollKind, StateDuration,
+};
 
 use crate::compile::{Cost, Mod, Rules, StateIx};
 use crate::dice::{Dice, DiceExpr};

@@ -79,14 +79,35 @@ pub struct Queued {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Change a named quantity; + adds to it (a + roll modifier helps the roller).
-    Modifier { quantity: Quantity, label: String, value: i32 },
-    Forbid { reason: String },
+    Modifier {
+        quantity: Quantity,
+        label: String,
+        value: i32,
+    },
+    Forbid {
+        reason: String,
+    },
     SetValue(f64),
-    Damage { model: usize, points: u32 },
-    ApplyState { model: usize, state: StateIx },
-    ClearState { model: usize, state: StateIx },
-    SpendAmmo { model: usize, mount: usize },
-    RestoreAmmo { model: usize, mount: usize },
+    Damage {
+        model: usize,
+        points: u32,
+    },
+    ApplyState {
+        model: usize,
+        state: StateIx,
+    },
+    ClearState {
+        model: usize,
+        state: StateIx,
+    },
+    SpendAmmo {
+        model: usize,
+        mount: usize,
+    },
+    RestoreAmmo {
+        model: usize,
+        mount: usize,
+    },
 }
 
 pub trait Hooks {

@@ -247,8 +247,7 @@ fn check_handlers(
     handlers: &mut Vec<(String, Loc)>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let names: Vec<&str> =
-        HookPoint::ALL.iter().filter(|p| !as_target || p.has_target()).map(|p| p.id()).collect();
+    let names: Vec<&str> = HookPoint::ALL.iter().filter(|p| !as_target || p.has_target()).map(|p| p.id()).collect();
     let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
     pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
     for (key, value) in pairs {
@@ -273,7 +272,11 @@ fn check_handlers(
                 other => diags.push(
                     Diagnostic::error(
                         "script-handler",
-                        format!("`{AS_TARGET}` of script `{}` is a {}, not a table of handlers", m.name, lua_type(other)),
+                        format!(
+                            "`{AS_TARGET}` of script `{}` is a {}, not a table of handlers",
+                            m.name,
+                            lua_type(other)
+                        ),
                     )
                     .at(Some(loc))
                     .pack(m.pack.clone())
@@ -284,7 +287,10 @@ fn check_handlers(
         }
         if !names.contains(&key.as_str()) {
             let what = if as_target {
-                format!("script `{}` has a handler `{AS_TARGET}.{key}`, which is not a hook point with a target", m.name)
+                format!(
+                    "script `{}` has a handler `{AS_TARGET}.{key}`, which is not a hook point with a target",
+                    m.name
+                )
             } else {
                 format!("script `{}` has a handler `{key}`, which is not a hook point", m.name)
             };
@@ -296,7 +302,11 @@ fn check_handlers(
                 Diagnostic::error("script-handler", what)
                     .at(Some(loc))
                     .pack(m.pack.clone())
-                    .expected(if as_target { "the name of a hook point with a target" } else { "the name of a hook point" })
+                    .expected(if as_target {
+                        "the name of a hook point with a target"
+                    } else {
+                        "the name of a hook point"
+                    })
                     .hint(Some(hint)),
             );
             continue;

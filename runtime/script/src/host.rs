@@ -11,7 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE, SCRIPT_EFFECTS_PER_CALL};
+use cav_format::limits::{SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE};
 use cav_format::vocab::{HANDLER_ORDER, Status};
 use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
@@ -67,6 +67,8 @@ pub struct LuaHost {
     /// Names per model, shared by its views (model index → card, side, names).
     names: RefCell<Vec<Option<(usize, usize, Names)>>>,
     band_names: Vec<Rc<str>>,
+    /// Hook points at which a handler ran since `take_ran` (bit `HookPoint as u32`).
+    ran: u64,
 }
 
 impl LuaHost {
@@ -91,7 +93,9 @@ impl LuaHost {
                             .iter()
                             .map(|&p| match only_targets && !p.has_target() {
                                 true => Ok(None),
-                                false => t.raw_get(p.id()).map_err(|e| format!("{}: handler `{prefix}{p}`: {e}", sa.name)),
+                                false => {
+                                    t.raw_get(p.id()).map_err(|e| format!("{}: handler `{prefix}{p}`: {e}", sa.name))
+                                }
                             })
                             .collect()
                     };
@@ -122,8 +126,11 @@ impl LuaHost {
             mounts: RefCell::new(Vec::new()),
             state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
         });
-        let effect_fns: Vec<Function> =
-            HookEffect::ALL.iter().map(|&e| effect_fn(&sandbox.lua, &shared, e)).collect::<mlua::Result<_>>().map_err(|e| e.to_string())?;
+        let effect_fns: Vec<Function> = HookEffect::ALL
+            .iter()
+            .map(|&e| effect_fn(&sandbox.lua, &shared, e))
+            .collect::<mlua::Result<_>>()
+            .map_err(|e| e.to_string())?;
         let effect_fns: Rc<[Function]> = effect_fns.into();
         let options = sandbox
             .lua
@@ -144,7 +151,14 @@ impl LuaHost {
             ruleset: Rc::from(rules.id.as_str()),
             names: RefCell::new(Vec::new()),
             band_names: rules.bands.iter().map(|b| Rc::from(b.id.as_str())).collect(),
+            ran: 0,
         })
+    }
+
+    /// The hook points at which some handler ran since the last call (bit `HookPoint as u32`);
+    /// `cav hooks` uses it to cite the scenario tests that exercise each point.
+    pub fn take_ran(&mut self) -> u64 {
+        std::mem::take(&mut self.ran)
     }
 
     /// The names a model's view shows, shared with every view of it.
@@ -224,7 +238,11 @@ impl Moment {
 /// error at the caller's file:line. One load and one test on the way that is taken.
 #[inline]
 fn accepted(lua: &Lua, m: Moment, effect: HookEffect) -> mlua::Result<()> {
-    if m.accepts & (1 << effect as u16) != 0 { Ok(()) } else { Err(mlua::Error::runtime(refusal(lua, m.point, effect))) }
+    if m.accepts & (1 << effect as u16) != 0 {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(refusal(lua, m.point, effect)))
+    }
 }
 
 /// `<file>:<line>: `ctx.<effect>` is not accepted at `<point>` (<accepts>); see docs/vocabulary.md`
@@ -305,12 +323,16 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
         let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Nil);
         let string = |i: usize, what: &str| match arg(i) {
             Value::String(s) => Ok(s),
-            other => Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a string, not a {}", other.type_name()))),
+            other => {
+                Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a string, not a {}", other.type_name())))
+            }
         };
         let number = |i: usize, what: &str| match arg(i) {
             Value::Integer(n) => Ok(n as f64),
             Value::Number(x) => Ok(x),
-            other => Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a number, not a {}", other.type_name()))),
+            other => {
+                Err(refused(lua, format!("`ctx.{effect}`: the {what} must be a number, not a {}", other.type_name())))
+            }
         };
         let mount = |model: usize, i: usize| {
             let n = number(i, "mount")?;
@@ -318,7 +340,10 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
             if n.fract() == 0.0 && n >= 0.0 && n < mounts as f64 {
                 Ok(n as usize)
             } else {
-                Err(refused(lua, format!("`ctx.{effect}`: the model has no weapon mount {n} (mounts 0 to {})", mounts as i64 - 1)))
+                Err(refused(
+                    lua,
+                    format!("`ctx.{effect}`: the model has no weapon mount {n} (mounts 0 to {})", mounts as i64 - 1),
+                ))
             }
         };
         let e = match effect {
@@ -332,7 +357,11 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
                         let ok: Vec<&str> = m.point.quantities().iter().map(|q| q.id()).collect();
                         return Err(refused(
                             lua,
-                            format!("`ctx.add_modifier`: `{shown}` is not a quantity `{}` accepts (it accepts: {})", m.point, ok.join(", ")),
+                            format!(
+                                "`ctx.add_modifier`: `{shown}` is not a quantity `{}` accepts (it accepts: {})",
+                                m.point,
+                                ok.join(", ")
+                            ),
                         ));
                     }
                 };
@@ -373,7 +402,10 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
         };
         let mut queue = sh.queue.borrow_mut();
         if queue.len() >= SCRIPT_EFFECTS_PER_CALL {
-            return Err(refused(lua, format!("`ctx.{effect}`: more than {SCRIPT_EFFECTS_PER_CALL} effects in one call")));
+            return Err(refused(
+                lua,
+                format!("`ctx.{effect}`: more than {SCRIPT_EFFECTS_PER_CALL} effects in one call"),
+            ));
         }
         queue.push(e);
         Ok(())
@@ -592,7 +624,8 @@ impl Hooks for LuaHost {
 
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
         let card = game.card(model);
-        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, false).is_some());
+        let has =
+            |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, false).is_some());
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 
@@ -630,7 +663,8 @@ impl Hooks for LuaHost {
                     views = Some(built.map_err(|e| fail(name, e))?);
                 }
                 let Some((model, target, weapon, roll)) = &views else { unreachable!("built above") };
-                let owner_view = if role == "target" { target.clone().unwrap_or_else(|| model.clone()) } else { model.clone() };
+                let owner_view =
+                    if role == "target" { target.clone().unwrap_or_else(|| model.clone()) } else { model.clone() };
                 let view = lua
                     .create_userdata(CtxView {
                         point,
@@ -651,6 +685,7 @@ impl Hooks for LuaHost {
                         effects: effects.clone(),
                     })
                     .map_err(|e| fail(name, e))?;
+                self.ran |= 1 << ctx.point as u32;
                 // Whatever a failed call left behind is not this call's.
                 self.shared.queue.borrow_mut().clear();
                 self.sandbox.arm();

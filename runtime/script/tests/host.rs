@@ -105,7 +105,8 @@ fn a_module_that_is_not_a_table_is_refused_at_load() {
 
 #[test]
 fn modifiers_come_back_in_the_rules_convention() {
-    let (rules, _d) = with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('roll', 'test', 2) end }");
+    let (rules, _d) =
+        with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('roll', 'test', 2) end }");
     let (mods, _) = call_at(&rules, HookPoint::CombatTp).unwrap();
     assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
 }

@@ -78,7 +78,8 @@ fn host_side_copies_are_bounded() {
         ),
         (
             "many modifiers",
-            "return { combat_tp = function(ctx)\n  for i = 1, 1e6 do ctx.add_modifier('roll', 'x', 1) end\nend }".into(),
+            "return { combat_tp = function(ctx)\n  for i = 1, 1e6 do ctx.add_modifier('roll', 'x', 1) end\nend }"
+                .into(),
             HookPoint::CombatTp,
             "strike.luau:2: `ctx.add_modifier`: more than 64 effects in one call",
         ),

@@ -134,7 +134,12 @@ impl<'a, 'r> Engine<'a, 'r> {
     fn apply_effect(&mut self, point: HookPoint, q: Queued, answer: &mut Answer) -> Result<(), EngineError> {
         let Queued { by, source, effect } = q;
         let point = point.id();
-        let log = |e: &mut Self, effect: HookEffect, model: Option<usize>, quantity: Option<Quantity>, value: Option<f64>, detail: Option<String>| {
+        let log = |e: &mut Self,
+                   effect: HookEffect,
+                   model: Option<usize>,
+                   quantity: Option<Quantity>,
+                   value: Option<f64>,
+                   detail: Option<String>| {
             emit!(
                 e,
                 Event::ScriptEffect {

@@ -1,8 +1,8 @@
 //! Close combat (001 L5013-5035): an assault on an enemy in base contact; both are then engaged
 //! until one breaks.
 
-use cav_format::{HookPoint, ModifierTarget, Quantity};
 use cav_format::vocab::ActionKind as ActionWord;
+use cav_format::{HookPoint, ModifierTarget, Quantity};
 
 use super::break_::FAILED_BREAK;
 use super::{Action, ActionError, ActionKind};

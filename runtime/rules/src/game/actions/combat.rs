@@ -2,8 +2,8 @@
 //! (`indirect`) at its strike point; and defensive fire, the answer of a model attacked before
 //! it activated. The attack procedures (rolls, hits, strike points, areas) are `game/combat.rs`.
 
-use cav_format::{HookPoint, Quantity};
 use cav_format::vocab::ActionKind as ActionWord;
+use cav_format::{HookPoint, Quantity};
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;

@@ -1,0 +1,128 @@
+//! `cav hooks`: every hook point of the vocabulary — when it fires, what `ctx` holds there, the
+//! effects and quantities it accepts — with the scenario tests that exercise it. The tests are
+//! found by running every pack's scenario tests with the real Lua host and recording at which
+//! points a handler ran, so the list cannot drift from the engine.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use cav_format::vocab::HANDLER_ORDER;
+use cav_format::{DocKind, HookPoint};
+use serde_json::json;
+
+/// The tests (id, passed) that ran a handler at each hook point, by `HookPoint as usize`.
+pub fn exercised(
+    loaded: &cav_content::Loaded,
+    compiled: &[Option<cav_rules::Rules>],
+) -> Result<Vec<Vec<(String, bool)>>, String> {
+    let mut by_point: Vec<Vec<(String, bool)>> = vec![Vec::new(); HookPoint::ALL.len()];
+    for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
+        let Some(rules) = rules else { continue };
+        let tests: Vec<&cav_format::Test> = rs
+            .of_kind(DocKind::Test)
+            .filter_map(|e| match &e.doc {
+                Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
+                _ => None,
+            })
+            .collect();
+        if tests.is_empty() {
+            continue;
+        }
+        let mut host =
+            cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+        for t in tests {
+            host.take_ran();
+            let outcome = cav_rules::testing::run_test_with(rules, t, &mut host);
+            let ran = host.take_ran();
+            for &p in HookPoint::ALL {
+                if ran & (1 << p as u32) != 0 {
+                    by_point[p as usize].push((outcome.id.clone(), outcome.passed()));
+                }
+            }
+        }
+    }
+    Ok(by_point)
+}
+
+/// Print the list; exit code 1 when an implemented hook point has no passing test.
+pub fn report(by_point: &[Vec<(String, bool)>], json: bool, out: &mut impl Write) -> bool {
+    let mut complete = true;
+    let mut rows = Vec::new();
+    for &p in HookPoint::ALL {
+        let tests = &by_point[p as usize];
+        let passing: Vec<&str> = tests.iter().filter(|(_, ok)| *ok).map(|(id, _)| id.as_str()).collect();
+        let failing: Vec<&str> = tests.iter().filter(|(_, ok)| !*ok).map(|(id, _)| id.as_str()).collect();
+        if p.status().implemented() && passing.is_empty() {
+            complete = false;
+        }
+        rows.push((p, passing, failing));
+    }
+    if json {
+        let points: Vec<_> = rows
+            .iter()
+            .map(|(p, passing, failing)| {
+                json!({
+                    "id": p.id(),
+                    "status": if p.status().implemented() { "implemented".to_owned() } else { p.status().describe() },
+                    "when": p.doc(),
+                    "ctx": p.ctx_fields(),
+                    "as_target": p.has_target(),
+                    "effects": p.accepts().iter().map(|e| e.id()).collect::<Vec<_>>(),
+                    "quantities": p.quantities().iter().map(|q| q.id()).collect::<Vec<_>>(),
+                    "tests": passing,
+                    "failing_tests": failing,
+                })
+            })
+            .collect();
+        let doc = json!({ "handler_order": HANDLER_ORDER, "hook_points": points, "complete": complete });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return complete;
+    }
+    let _ = writeln!(out, "Whose handlers run: {HANDLER_ORDER}.\n");
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (p, passing, failing) in &rows {
+        let status = if p.status().implemented() {
+            *counts.entry("implemented").or_default() += 1;
+            "implemented".to_owned()
+        } else {
+            *counts.entry("not called").or_default() += 1;
+            p.status().describe()
+        };
+        let _ = writeln!(out, "{p}  [{status}]");
+        let _ = writeln!(out, "  when:       {}", p.doc());
+        if p.status().implemented() {
+            let fx: Vec<&str> = p.accepts().iter().map(|e| e.id()).collect();
+            let qs: Vec<&str> = p.quantities().iter().map(|q| q.id()).collect();
+            let _ = writeln!(out, "  ctx holds:  {}", p.ctx_fields());
+            let _ = writeln!(
+                out,
+                "  effects:    {}{}",
+                if fx.is_empty() { "none (look only)".to_owned() } else { fx.join(", ") },
+                if qs.is_empty() { String::new() } else { format!(" — quantities: {}", qs.join(", ")) }
+            );
+            if p.has_target() {
+                let _ = writeln!(out, "  as_target:  the other model's `as_target.{p}` handlers run too");
+            }
+            let shown: Vec<&str> = passing.iter().take(3).copied().collect();
+            let more = if passing.len() > 3 { format!(" and {} more", passing.len() - 3) } else { String::new() };
+            let _ = writeln!(
+                out,
+                "  tested by:  {}{more}",
+                if shown.is_empty() { "NO PASSING SCENARIO TEST".to_owned() } else { shown.join(", ") }
+            );
+            if !failing.is_empty() {
+                let _ = writeln!(out, "  failing:    {}", failing.join(", "));
+            }
+        }
+        let _ = writeln!(out);
+    }
+    let tested = rows.iter().filter(|(p, passing, _)| p.status().implemented() && !passing.is_empty()).count();
+    let _ = writeln!(
+        out,
+        "{} hook points: {} implemented ({tested} with a passing scenario test), {} not called yet",
+        HookPoint::ALL.len(),
+        counts.get("implemented").copied().unwrap_or(0),
+        counts.get("not called").copied().unwrap_or(0)
+    );
+    complete
+}
