@@ -127,3 +127,63 @@ fn set_value_where_the_point_does_not_accept_it_is_refused() {
     assert!(err.contains("`ctx.set_value` is not accepted at `combat_tp`"), "{err}");
     assert!(err.contains("wizzo.luau:1: "), "{err}");
 }
+
+/// Effects are queued: a handler that asks for damage and then fails leaves the game untouched —
+/// the game stops with the special attribute, the hook point and the file:line, and no effect of
+/// that moment reaches the engine.
+#[test]
+fn a_failing_handler_applies_nothing() {
+    let (rules, dir) = with_script(
+        "wizzo",
+        "local m = {}\nfunction m.combat_dice(ctx)\n  ctx.deal_damage(ctx.target, 5)\n  error('boom')\nend\nreturn m\n",
+    );
+    let (end, log) = play(&rules);
+    let err = hook_error(end);
+    assert!(err.starts_with("Wizzo (combat_dice): "), "{err}");
+    assert!(err.contains(&format!("{}:4", dir.path().join("wizzo.luau").display())), "{err}");
+    assert!(err.contains("boom"), "{err}");
+    assert!(!log.iter().any(|e| matches!(e, Event::ScriptEffect { .. })), "an effect of the failed moment was applied");
+    assert!(!log.iter().any(|e| matches!(e, Event::DamageApplied { points: 5, .. })));
+}
+
+/// Each effect checks its arguments where the script calls it.
+#[test]
+fn effect_arguments_are_checked_at_the_callers_line() {
+    let cases = [
+        ("ctx.add_modifier('rav', 'x', 1)", "`ctx.add_modifier`: `rav` is not a quantity `combat_dice` accepts (it accepts: roll)"),
+        ("ctx.add_modifier('roll', 'x')", "`ctx.add_modifier`: the value must be a number, not a nil"),
+        ("ctx.apply_state(ctx.model, 'dizzy')", "`ctx.apply_state`: no state `dizzy` in this ruleset (its states: "),
+        ("ctx.deal_damage('blue', 1)", "`ctx.deal_damage` needs a model (ctx.model, ctx.target or ctx.self), not a string"),
+        ("ctx.deal_damage(ctx.target, -1)", "`ctx.deal_damage` value -1 is not a whole number from 0 to 1000"),
+        ("ctx.spend_ammo(ctx.model, 9)", "`ctx.spend_ammo`: the model has no weapon mount 9 (mounts 0 to 2)"),
+    ];
+    for (call, must) in cases {
+        let (rules, dir) =
+            with_script("wizzo", &format!("local m = {{}}\nfunction m.combat_dice(ctx)\n  {call}\nend\nreturn m\n"));
+        let err = hook_error(play(&rules).0);
+        let at = format!("{}:3: ", dir.path().join("wizzo.luau").display());
+        assert!(err.contains(&format!("{at}{must}")), "{call}: {err}\nexpected {at}{must}");
+    }
+}
+
+/// Damage, states and ammo asked for by a script land in the game, each logged with its source.
+#[test]
+fn damage_states_and_ammo_reach_the_game() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "local m = {}\nfunction m.combat_dice(ctx)\n  ctx.apply_state(ctx.target, 'suppressed')\n  \
+         ctx.spend_ammo(ctx.model, 1)\n  ctx.deal_damage(ctx.target, 1)\nend\nreturn m\n",
+    );
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let effects: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptEffect { source, effect, .. } if source == "Wizzo" => Some(*effect),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    assert_eq!(effects, ["apply_state", "spend_ammo", "deal_damage"]);
+    assert!(log.iter().any(|e| matches!(e, Event::StateGained { state, .. } if state == "Suppressed")));
+}
