@@ -170,3 +170,37 @@ fn generated_files_are_fresh() {
     let out = cav().args(["schema", "--check"]).output().unwrap();
     assert!(out.status.success(), "run `cav schema`: {}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// `cav hooks --format json`: every hook point with what it accepts, and every implemented one
+/// with a passing scenario test that ran a handler there (found by running the tests).
+#[test]
+fn hooks_cites_a_passing_test_for_every_implemented_point() {
+    let out = cav().args(["hooks", "--format", "json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let points = report["hook_points"].as_array().unwrap();
+    assert_eq!(points.len(), cav_format::HookPoint::ALL.len());
+    let untested: Vec<&str> = points
+        .iter()
+        .filter(|p| p["status"] == "implemented" && p["tests"].as_array().unwrap().is_empty())
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert!(untested.is_empty(), "implemented hook points without a passing test: {untested:?}");
+    assert_eq!(out.status.code(), Some(0));
+    let overcharge = points.iter().find(|p| p["id"] == "combat_dice").unwrap();
+    assert!(overcharge["tests"].as_array().unwrap().iter().any(|t| t == "overcharge-natural-two-full"));
+    assert_eq!(overcharge["quantities"], serde_json::json!(["roll"]));
+}
+
+/// Without the hook gallery's tests, points only the gallery exercises have none: exit 1.
+#[test]
+fn hooks_exits_1_when_a_point_has_no_test() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    std::fs::create_dir(tmp.path().join("mods")).unwrap();
+    let out = cav().args(["hooks"]).env("CAV_ROOT", tmp.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table = text.split("damage_table  [implemented]").nth(1).expect("damage_table listed");
+    assert!(table.lines().take(6).any(|l| l.contains("tested by:  NO PASSING SCENARIO TEST")), "{text}");
+}
