@@ -202,6 +202,22 @@ words! {
 }
 
 words! {
+    /// How a ruleset measures the range between two models (`procedures.sight.range_measured`):
+    /// range bands, minimum range, point-blank range and a weapon's reach all use it.
+    RangeMeasure, "range measurement" {
+        EdgeToEdge = "edge-to-edge", I, "From the side of one base to the facing side of the other (the gap between the bases).";
+        CentreToCentre = "centre-to-centre", I, "From the centre of one base to the centre of the other.";
+    }
+}
+
+impl Default for RangeMeasure {
+    /// Only for building values in Rust; a ruleset always says which it uses.
+    fn default() -> Self {
+        RangeMeasure::EdgeToEdge
+    }
+}
+
+words! {
     /// Capabilities a model type has, given per type by the ruleset pack. The engine asks for
     /// traits, never for model types.
     ModelTrait, "model trait" {
@@ -579,6 +595,8 @@ pub fn markdown() -> String {
     table(&mut out, ModelType::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Model traits\n\nGiven per model type by the ruleset (`model_types:`).\n\n");
     table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Range measurement\n\n`range_measured:` of the ruleset's `sight` procedures.\n\n");
+    table(&mut out, RangeMeasure::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str(
         "## Engine options\n\nRuleset `options:` the engine reads. Any other option is a reading the pack documents; \
          the engine plays its default and `cav validate` says so.\n\n| option | values | meaning |\n|---|---|---|\n",
