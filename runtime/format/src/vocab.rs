@@ -155,7 +155,7 @@ words! {
         StrikePointRoll = "strike_point_roll", I, "The strike-point roll of an indirect attack.";
         PilotCheck = "pilot_check", I, "The model's pilot checks.";
         RepairRoll = "repair_roll", I, "The model's repair rolls.";
-        DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model (Reinforced).";
+        DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike (Reinforced).";
         MoveValue = "move_value", R("card values are not changed by effects yet"), "The model's MV.";
         ArmorValue = "armor_value", R("card values are not changed by effects yet"), "The model's AV.";
         RangeBand = "range_band", R("range bands are not shifted by effects yet"), "The range band an attack counts as.";
