@@ -20,7 +20,7 @@ pub use common::*;
 pub use manifest::*;
 pub use rules::*;
 pub use test_doc::*;
-pub use vocab::{ActionKind, HookEffect, HookPoint, ModelTrait, ModelType, ModifierTarget, Quantity};
+pub use vocab::{ActionKind, HookEffect, HookPoint, ModelTrait, ModelType, ModifierTarget, Quantity, RangeMeasure};
 
 macro_rules! doc_kinds {
     ($( $variant:ident = $tag:literal : $ty:ty , $title:literal ;)*) => {

@@ -176,6 +176,26 @@ pub struct SightRules {
     pub prone_height: i32,
     /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
     pub arc_half_width: f64,
+    /// How the range between two models is measured (range bands, minimum and point-blank
+    /// range, a weapon's reach).
+    pub range_measured: RangeMeasure,
+    /// Models standing on the line of sight between an attacker and its target, as cover
+    /// objects: which model types obstruct, and the cover each gives standing and lying down.
+    /// Such a model counts like any cover object (as tall as its elevation, or next to either
+    /// model). Empty: models never obstruct a line of sight.
+    pub model_cover: Vec<ModelCover>,
+}
+
+/// The cover models of some types give when they stand between an attacker and its target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelCover {
+    /// The model types this entry is about.
+    pub model_types: Vec<ModelType>,
+    /// Cover a standing model of these types gives.
+    pub standing: Cover,
+    /// Cover it gives lying down: prone, or in the ruleset's prone state (knocked down).
+    pub prone: Cover,
 }
 
 /// Damage, pilot checks and destruction.

@@ -255,7 +255,7 @@ words! {
         StrikePointRoll = "strike_point_roll", I, "The strike-point roll of an indirect attack.";
         PilotCheck = "pilot_check", I, "The model's pilot checks.";
         RepairRoll = "repair_roll", I, "The model's repair rolls.";
-        DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model (Reinforced).";
+        DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike (Reinforced).";
         MoveValue = "move_value", R("card values are not changed by effects yet"), "The model's MV.";
         ArmorValue = "armor_value", R("card values are not changed by effects yet"), "The model's AV.";
         RangeBand = "range_band", R("range bands are not shifted by effects yet"), "The range band an attack counts as.";
@@ -298,6 +298,22 @@ words! {
         Infantry = "infantry", I, "An infantry squad.";
         PoweredInfantry = "powered_infantry", I, "A powered-infantry squad.";
         Structure = "structure", I, "A building or fortification.";
+    }
+}
+
+words! {
+    /// How a ruleset measures the range between two models (`procedures.sight.range_measured`):
+    /// range bands, minimum range, point-blank range and a weapon's reach all use it.
+    RangeMeasure, "range measurement" {
+        EdgeToEdge = "edge-to-edge", I, "From the side of one base to the facing side of the other (the gap between the bases).";
+        CentreToCentre = "centre-to-centre", I, "From the centre of one base to the centre of the other.";
+    }
+}
+
+impl Default for RangeMeasure {
+    /// Only for building values in Rust; a ruleset always says which it uses.
+    fn default() -> Self {
+        RangeMeasure::EdgeToEdge
     }
 }
 
@@ -692,6 +708,8 @@ pub fn markdown() -> String {
     table(&mut out, ModelType::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Model traits\n\nGiven per model type by the ruleset (`model_types:`).\n\n");
     table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## Range measurement\n\n`range_measured:` of the ruleset's `sight` procedures.\n\n");
+    table(&mut out, RangeMeasure::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str(
         "## Engine options\n\nRuleset `options:` the engine reads. Any other option is a reading the pack documents; \
          the engine plays its default and `cav validate` says so.\n\n| option | values | meaning |\n|---|---|---|\n",

@@ -95,7 +95,7 @@ impl Bot {
             return false;
         }
         let card = g.card(model);
-        let dist = g.distance(model, target);
+        let dist = g.range(model, target);
         card.weapons.iter().enumerate().any(|(w, m)| {
             m.requires_target_lock
                 && !me.out_of_ammo[w]

@@ -538,7 +538,8 @@ struct CtxView {
     model: AnyUserData,
     target: Option<AnyUserData>,
     distance: Option<f64>,
-    weapon: Option<Table>,
+    /// Weapon id, name, range and mount: made a table only when a script reads `ctx.weapon`.
+    weapon: Option<(Rc<str>, Rc<str>, f64, usize)>,
     band: Option<Rc<str>>,
     roll: Option<Table>,
     state: Option<(Rc<str>, bool)>,
@@ -558,7 +559,9 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("model", |_, v| Ok(v.model.clone()));
         f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
-        f.add_field_method_get("weapon", |_, v| Ok(v.weapon.clone()));
+        f.add_field_method_get("weapon", |lua, v| {
+            v.weapon.as_ref().map(|(id, name, range, mount)| weapon_table(lua, id, name, *range, *mount)).transpose()
+        });
         f.add_field_method_get("band", |lua, v| v.band.as_ref().map(|b| lua.create_string(&**b)).transpose());
         f.add_field_method_get("roll", |_, v| Ok(v.roll.clone()));
         f.add_field_method_get("state", |lua, v| v.state.as_ref().map(|(s, _)| lua.create_string(&**s)).transpose());
@@ -640,7 +643,7 @@ impl Hooks for LuaHost {
         let lua = &self.sandbox.lua;
         let fail = |name: &str, e: mlua::Error| format!("{name} ({point}): {e}");
         // Views are built once per moment, on first use, and shared by its handlers.
-        let mut views: Option<(AnyUserData, Option<AnyUserData>, Option<Table>, Option<Table>)> = None;
+        let mut views: Option<(AnyUserData, Option<AnyUserData>, Option<Table>)> = None;
         let effects = self.effect_fns.clone();
         let mut queued = Vec::new();
         for (owner, role, sas) in Self::owners(game, ctx) {
@@ -652,17 +655,17 @@ impl Hooks for LuaHost {
                     let built = (|| -> mlua::Result<_> {
                         let model = self.model_view(game, ctx.model)?;
                         let target = ctx.target.map(|t| self.model_view(game, t)).transpose()?;
-                        let weapon = ctx
-                            .weapon
-                            .and_then(|w| game.card(ctx.model).weapons.get(w).map(|m| (w, m)))
-                            .map(|(w, m)| weapon_table(lua, &m.weapon, &m.name, m.range, w))
-                            .transpose()?;
                         let roll = ctx.roll.as_ref().map(|r| roll_table(lua, r)).transpose()?;
-                        Ok((model, target, weapon, roll))
+                        Ok((model, target, roll))
                     })();
                     views = Some(built.map_err(|e| fail(name, e))?);
                 }
-                let Some((model, target, weapon, roll)) = &views else { unreachable!("built above") };
+                let Some((model, target, roll)) = &views else { unreachable!("built above") };
+                let weapon = ctx.weapon.map(|w| {
+                    let names = self.names(game, ctx.model);
+                    let (id, name, range) = names.weapons[w].clone();
+                    (id, name, range, w)
+                });
                 let owner_view =
                     if role == "target" { target.clone().unwrap_or_else(|| model.clone()) } else { model.clone() };
                 let view = lua
@@ -675,7 +678,7 @@ impl Hooks for LuaHost {
                         model: model.clone(),
                         target: target.clone(),
                         distance: ctx.target.map(|d| game.distance(ctx.model, d)),
-                        weapon: weapon.clone(),
+                        weapon,
                         band: ctx.band.and_then(|b| self.band_names.get(b).cloned()),
                         roll: roll.clone(),
                         state: ctx.state.map(|(s, g)| (Rc::from(self.shared.state_ids[s as usize].as_str()), g)),

@@ -230,15 +230,24 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mut from = aim;
         if out.fumble {
-            // The defender moves the strike point within the attacker's front arc and range.
+            // The defender moves the strike point to a location on the game board (000 L768)
+            // within the attacker's front arc, outside the minimum range and inside the extreme
+            // band (000 L770): along each direction the choices stop where the board ends.
             let m = &self.cardr(attacker).weapons[weapon];
             let (min, max) = (m.min_range, m.range * r.bands.last().map_or(1.0, |b| b.multiplier));
             let ua = &self.game.models[attacker];
+            // Ranges are measured as the ruleset measures them; the point is placed from the centre.
+            let reach = self.game.range_offset(attacker);
             let options: Vec<P> = (-2..=2)
                 .flat_map(|k| {
                     let dir = P::heading(ua.facing + f64::from(k) * 20.0);
-                    [min + 1.0, (min + max) / 2.0, max - 0.5].map(|dist| ua.pos + dir.scale(dist.max(0.5)))
+                    let far = (max - 0.5).min(self.board_exit(ua.pos, dir) - reach);
+                    [min + 1.0, (min + far) / 2.0, far]
+                        .into_iter()
+                        .filter(move |&d| d > min && d <= far)
+                        .map(move |d| ua.pos + dir.scale(d + reach))
                 })
+                .filter(|&p| self.game.on_board(p))
                 .collect();
             let chosen =
                 ctrl.relocate_strike_point(&self.game, attacker, target, &options).filter(|p| options.contains(p));
@@ -254,9 +263,27 @@ impl<'a, 'r> Engine<'a, 'r> {
         // The die's point gives the direction: the face's share of a full turn, clockwise from the
         // attacker's facing (a d10 showing 6 → 216°).
         let dir = P::heading(self.game.models[attacker].facing + f64::from(face) * 360.0 / f64::from(r.drift.sides));
-        let to = from + dir.scale(inches);
+        // The drift decides the final point of impact on the game board (001 L4846-4850), and a
+        // strike point is a location on the board (000 L768): a drift that would carry it off
+        // the board stops at the edge.
+        let to = from + dir.scale(inches.min(self.board_exit(from, dir)));
         emit!(self, Event::Drift { model: attacker, from, to, inches });
         Ok(to)
+    }
+
+    /// How far from `from` (on the board) along the unit direction `dir` the board's edge is.
+    fn board_exit(&self, from: P, dir: P) -> f64 {
+        let [w, h] = self.game.board.size;
+        let axis = |p: f64, d: f64, size: f64| {
+            if d > 1e-12 {
+                (size - p) / d
+            } else if d < -1e-12 {
+                -p / d
+            } else {
+                f64::INFINITY
+            }
+        };
+        axis(from.x, dir.x, w).min(axis(from.y, dir.y, h)).max(0.0)
     }
 
     /// When the defender's controller has no preference: the option farthest from all of its
@@ -274,19 +301,20 @@ impl<'a, 'r> Engine<'a, 'r> {
         options.iter().copied().max_by(|x, y| nearest_friend(*x).total_cmp(&nearest_friend(*y)))
     }
 
-    /// Secondary combat rolls against every model the weapon's area touches at `point`.
+    /// Secondary combat rolls against every model the weapon's area touches at `point`
+    /// (`salvo_extra`: the weapons of a salvo beyond the first).
     pub(crate) fn area_attack(
         &mut self,
         attacker: usize,
         weapon: usize,
         point: P,
         aimed: Option<usize>,
+        salvo_extra: i32,
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         let max = m.range * r.bands.last().map_or(1.0, |b| b.multiplier);
-        let from = self.game.models[attacker].pos;
-        if point.dist(from) - self.cardr(attacker).base_radius > max {
+        if self.game.range_to_point(attacker, point) > max {
             return Ok(()); // drifted beyond the weapon's reach
         }
         // The aimed model counts as the target only if the final point lies on its base.
@@ -315,7 +343,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if under.forbid.is_some() {
                 continue;
             }
-            let dist = self.game.distance(attacker, target);
+            let dist = self.game.range(attacker, target);
             emit!(
                 self,
                 Event::Attack {
@@ -334,6 +362,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 weapon: Some(weapon),
                 distance: dist,
                 cover: Some(cover),
+                salvo_extra,
                 ..Situation::default()
             };
             let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);

@@ -1,7 +1,7 @@
 //! The game state and the questions asked of it: the board, the models on it, distances, line of
 //! sight, arcs and what a weapon could do now. Read-only queries only; the engine changes the state.
 
-use cav_format::{Cover, ModelTrait, StateDuration, TargetClass};
+use cav_format::{Cover, ModelTrait, RangeMeasure, StateDuration, TargetClass};
 
 use crate::compile::{Rules, StateIx};
 use crate::geom::{P, Polygon, angle_diff};
@@ -205,10 +205,46 @@ impl<'r> Game<'r> {
         &self.rules.cards[self.models[model].card]
     }
 
-    /// Distance base edge to base edge.
+    /// The gap between two bases (edge to edge): what base contact and adjacency are about.
     pub fn distance(&self, model: usize, other: usize) -> f64 {
         let (a, b) = (&self.models[model], &self.models[other]);
         (a.pos.dist(b.pos) - self.card(model).base_radius - self.card(other).base_radius).max(0.0)
+    }
+
+    /// The range between two models as the ruleset measures it (`sight.range_measured`): what
+    /// range bands, minimum and point-blank range are read against.
+    pub fn range(&self, model: usize, other: usize) -> f64 {
+        match self.rules.proc.sight.range_measured {
+            RangeMeasure::EdgeToEdge => self.distance(model, other),
+            RangeMeasure::CentreToCentre => self.models[model].pos.dist(self.models[other].pos),
+        }
+    }
+
+    /// The range from a model to a point on the board (a strike point), measured as
+    /// [`range`](Self::range) measures it between models.
+    pub fn range_to_point(&self, model: usize, p: P) -> f64 {
+        (self.models[model].pos.dist(p) - self.range_offset(model)).max(0.0)
+    }
+
+    /// How much nearer than its centre a model's ranges start: its base's radius when ranges
+    /// are measured from the edge of the base, 0 from its centre.
+    pub fn range_offset(&self, model: usize) -> f64 {
+        match self.rules.proc.sight.range_measured {
+            RangeMeasure::EdgeToEdge => self.card(model).base_radius,
+            RangeMeasure::CentreToCentre => 0.0,
+        }
+    }
+
+    /// Is the point on the board (edges included)?
+    pub fn on_board(&self, p: P) -> bool {
+        let [w, h] = self.board.size;
+        (-1e-9..=w + 1e-9).contains(&p.x) && (-1e-9..=h + 1e-9).contains(&p.y)
+    }
+
+    /// Lying down: gone prone, or in the ruleset's prone state (a knocked-down CAV).
+    pub fn lying(&self, model: usize) -> bool {
+        let me = &self.models[model];
+        me.prone || me.has_state(self.rules.proc.damage.prone_state)
     }
 
     pub fn enemies(&self, model: usize) -> impl Iterator<Item = usize> + '_ {
@@ -252,7 +288,7 @@ impl<'r> Game<'r> {
 
     fn height(&self, model: usize) -> i32 {
         let me = &self.models[model];
-        let own = if me.prone {
+        let own = if self.lying(model) {
             self.rules.proc.sight.prone_height
         } else {
             self.rules.model_type(self.card(model).model_type).map_or(0, |t| t.height) // compile refuses unplayed types
@@ -269,8 +305,8 @@ impl<'r> Game<'r> {
             own: only_defenders_own,
             pa: self.models[attacker].pos,
             pd: self.models[target].pos,
-            prone: (self.models[attacker].prone, self.models[target].prone),
             areas: self.board.areas.len(),
+            models: self.models_fingerprint(),
         };
         if let Some((_, v)) = self.sight_memo.borrow().iter().find(|(k, _)| *k == key) {
             return *v;
@@ -319,7 +355,59 @@ impl<'r> Game<'r> {
                 best = t.cover;
             }
         }
+        // Other models on the line, as cover objects of the ruleset's kinds (never for guided
+        // missiles and rockets: no model is something the defender stands in).
+        if !only_defenders_own && best != Cover::Blocking {
+            for other in 0..self.models.len() {
+                if other == attacker || other == target || !self.models[other].on_table() {
+                    continue;
+                }
+                let cover = self.model_cover(other);
+                if cover_rank(cover) <= cover_rank(best) {
+                    continue;
+                }
+                let (po, ro) = (self.models[other].pos, self.card(other).base_radius);
+                if crate::geom::seg_point_dist(pa, pd, po) >= ro {
+                    continue; // the line passes beside its base
+                }
+                // Counted as terrain is (000 L673-677): as tall as both models, or next to either.
+                let gap = |p: P, r: f64| p.dist(po) - r - ro;
+                let ho = self.height(other);
+                if ho >= ha && ho >= hd || gap(pa, ra) <= adj || gap(pd, rd) <= adj {
+                    best = cover;
+                }
+            }
+        }
         (best != Cover::Blocking, best)
+    }
+
+    /// The cover a model gives standing on someone else's line of sight, by the ruleset.
+    fn model_cover(&self, model: usize) -> Cover {
+        let ty = self.card(model).model_type;
+        let lying = self.lying(model);
+        self.rules
+            .proc
+            .sight
+            .model_cover
+            .iter()
+            .find(|c| c.model_types.contains(&ty))
+            .map_or(Cover::None, |c| if lying { c.prone } else { c.standing })
+    }
+
+    /// What the models add to a line-of-sight answer: where each stands, whether it is lying
+    /// down and still on the table (0 when the ruleset's models never obstruct).
+    fn models_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let obstruct = !self.rules.proc.sight.model_cover.is_empty();
+        for (i, m) in self.models.iter().enumerate() {
+            // Lying down changes a model's own height, whatever the ruleset says of cover.
+            (self.lying(i), obstruct && m.on_table()).hash(&mut h);
+            if obstruct {
+                (m.pos.x.to_bits(), m.pos.y.to_bits()).hash(&mut h);
+            }
+        }
+        h.finish()
     }
 
     /// Can mount `weapon` of `attacker` attack `target` now, and how?
@@ -357,7 +445,7 @@ impl<'r> Game<'r> {
         if !indirect && m.indirect {
             return Shot::No("fires only indirectly".into());
         }
-        let dist = self.distance(attacker, target);
+        let dist = self.range(attacker, target);
         if m.min_range > 0.0 && dist <= m.min_range {
             return Shot::No(format!("inside minimum range {}\"", m.min_range));
         }
@@ -414,8 +502,8 @@ struct SightKey {
     own: bool,
     pa: P,
     pd: P,
-    prone: (bool, bool),
     areas: usize,
+    models: u64,
 }
 
 pub(super) fn cover_rank(c: Cover) -> u8 {

@@ -121,16 +121,21 @@ impl Engine<'_, '_> {
         self.game.models[attacker].mark(&ENGAGED);
         self.game.models[target].mark(&ENGAGED);
         let (winner, loser, margin) = if ta >= td { (attacker, target, ta - td) } else { (target, attacker, td - ta) };
-        let Some(row) = table.row(margin).cloned() else { return Ok(()) };
         let tie = ta == td;
+        // What comes off the margin of hits on the loser (Reinforced: 000 L1166, L1172), down
+        // to 0 at most. Only the loser is protected: a win cut to 0 is still a win, so the loser
+        // takes that row's damage and the winner none (the row's "both" is for a tied roll).
+        let margin = if tie { margin } else { (margin - self.cardr(loser).damage_result).max(0) };
+        let Some(row) = table.row(margin).cloned() else { return Ok(()) };
         emit!(self, Event::DamageResult { target: loser, row: row.name.clone(), damage: row.damage + row.damage_both });
         if tie && row.damage_both > 0 {
             self.game.models[attacker].pending.damage += row.damage_both;
             self.game.models[target].pending.damage += row.damage_both;
         } else {
-            self.game.damage_dealt[self.game.models[winner].side] += row.damage;
+            let damage = row.damage + row.damage_both;
+            self.game.damage_dealt[self.game.models[winner].side] += damage;
             let p = &mut self.game.models[loser].pending;
-            p.damage += row.damage;
+            p.damage += damage;
             if let Some(pc) = row.pilot_check {
                 p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
             }

@@ -114,7 +114,7 @@ impl Engine<'_, '_> {
             let target_pos = self.game.models[target].pos;
             let point = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?;
             for (weapon, _) in shots {
-                self.area_attack(attacker, weapon, point, Some(target))?;
+                self.area_attack(attacker, weapon, point, Some(target), 0)?;
             }
             return self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from);
         }

@@ -28,7 +28,7 @@ impl ActionKind for SalvoFire {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
-        engine.salvo(model, target, &action.weapons, ctrl)
+        engine.salvo(model, target, &action.weapons, action.indirect, ctrl)
     }
 }
 
@@ -36,16 +36,24 @@ impl Action {
     pub fn salvo(target: usize, weapons: Vec<usize>) -> Action {
         Action::new(SalvoFire.name()).on(target).with(weapons)
     }
+    /// A salvo of indirect-fire weapons at the target's strike point.
+    pub fn salvo_indirect(target: usize, weapons: Vec<usize>) -> Action {
+        Action { indirect: true, ..Action::salvo(target, weapons) }
+    }
 }
 
 impl Engine<'_, '_> {
     /// Several weapons of the same type fire as one combat roll, +1 per weapon beyond the first
-    /// (through the ruleset's `salvo-fire` modifier).
+    /// (through the ruleset's `salvo-fire` modifier). Indirect: one strike-point roll for the
+    /// salvo, which takes no salvo bonus (000 L835, the strike-point table has no such row), then
+    /// one secondary combat roll per model caught, with the bonus where the ruleset's secondary
+    /// roll table has the `salvo-fire` row (000 L833: one combat roll for the assault).
     pub(crate) fn salvo(
         &mut self,
         attacker: usize,
         target: usize,
         weapons: &[usize],
+        indirect: bool,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         if target >= self.game.models.len() || self.game.models[target].side == self.game.models[attacker].side {
@@ -62,11 +70,24 @@ impl Engine<'_, '_> {
         if count < 2 {
             return Err(ActionError::Illegal("a salvo needs at least two weapons".into()));
         }
-        let Shot::Direct { band, distance } = self.game.shot(attacker, first, target, false) else {
-            return Err(ActionError::Illegal("the salvo's weapons cannot fire at that target directly".into()));
-        };
-        let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
-        self.attack_roll(attacker, first, target, band, distance, count as i32 - 1, 0, false)?;
-        self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+        let extra = count as i32 - 1;
+        match self.game.shot(attacker, first, target, indirect) {
+            Shot::Direct { band, distance } => {
+                let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
+                self.attack_roll(attacker, first, target, band, distance, extra, 0, false)?;
+                self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+            }
+            Shot::Indirect { band, distance } => {
+                let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
+                let aim = self.game.models[target].pos;
+                let point = self.strike_point(attacker, target, first, band, distance, aim, ctrl)?;
+                self.area_attack(attacker, first, point, Some(target), extra)?;
+                self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+            }
+            Shot::No(reason) => {
+                let how = if indirect { "indirectly" } else { "directly" };
+                Err(ActionError::Illegal(format!("the salvo's weapons cannot fire at that target {how}: {reason}")))
+            }
+        }
     }
 }
