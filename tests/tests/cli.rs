@@ -176,8 +176,9 @@ fn generated_files_are_fresh() {
 #[test]
 fn hooks_cites_a_passing_test_for_every_implemented_point() {
     let out = cav().args(["hooks", "--format", "json"]).output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
     let points = report["hook_points"].as_array().unwrap();
     assert_eq!(points.len(), cav_format::HookPoint::ALL.len());
     let untested: Vec<&str> = points

@@ -150,10 +150,16 @@ fn a_failing_handler_applies_nothing() {
 #[test]
 fn effect_arguments_are_checked_at_the_callers_line() {
     let cases = [
-        ("ctx.add_modifier('rav', 'x', 1)", "`ctx.add_modifier`: `rav` is not a quantity `combat_dice` accepts (it accepts: roll)"),
+        (
+            "ctx.add_modifier('rav', 'x', 1)",
+            "`ctx.add_modifier`: `rav` is not a quantity `combat_dice` accepts (it accepts: roll)",
+        ),
         ("ctx.add_modifier('roll', 'x')", "`ctx.add_modifier`: the value must be a number, not a nil"),
         ("ctx.apply_state(ctx.model, 'dizzy')", "`ctx.apply_state`: no state `dizzy` in this ruleset (its states: "),
-        ("ctx.deal_damage('blue', 1)", "`ctx.deal_damage` needs a model (ctx.model, ctx.target or ctx.self), not a string"),
+        (
+            "ctx.deal_damage('blue', 1)",
+            "`ctx.deal_damage` needs a model (ctx.model, ctx.target or ctx.self), not a string",
+        ),
         ("ctx.deal_damage(ctx.target, -1)", "`ctx.deal_damage` value -1 is not a whole number from 0 to 1000"),
         ("ctx.spend_ammo(ctx.model, 9)", "`ctx.spend_ammo`: the model has no weapon mount 9 (mounts 0 to 2)"),
     ];

@@ -53,7 +53,7 @@ impl Action {
 impl Engine<'_, '_> {
     /// `attack_declare` for a weapon the model could fire (or could, with more range): handlers
     /// may forbid it or change its range for this attack (then the shot is read again).
-    fn declare(
+    pub(crate) fn declare(
         &mut self,
         attacker: usize,
         weapon: usize,

@@ -2,6 +2,7 @@
 //! the Combat action.
 
 use super::{Action, ActionError, ActionKind};
+use crate::game::state::OUT_OF_RANGE;
 use crate::game::{Controller, Engine, Shot};
 use cav_format::vocab::ActionKind as ActionWord;
 
@@ -71,7 +72,24 @@ impl Engine<'_, '_> {
             return Err(ActionError::Illegal("a salvo needs at least two weapons".into()));
         }
         let extra = count as i32 - 1;
-        match self.game.shot(attacker, first, target, indirect) {
+        // `attack_declare` for each weapon of the salvo: a forbidden one forbids the salvo (its
+        // weapons fire as one); a range change is read from the first weapon's answer.
+        let mut shot = Shot::No(String::new());
+        for (i, &weapon) in weapons.iter().enumerate() {
+            let declared = match self.game.shot(attacker, weapon, target, indirect) {
+                Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
+                s => self.declare(attacker, weapon, target, indirect, s)?,
+            };
+            match declared {
+                Ok(s) if i == 0 => shot = s,
+                Ok(_) => {}
+                Err(reason) => shot = Shot::No(reason),
+            }
+            if matches!(shot, Shot::No(_)) {
+                break;
+            }
+        }
+        match shot {
             Shot::Direct { band, distance } => {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 self.attack_roll(attacker, first, target, band, distance, extra, 0, false)?;
