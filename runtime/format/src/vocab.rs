@@ -96,7 +96,7 @@ words! {
         Build = "build", R("force building is not played yet (the full-rules issue)"), "When a model is built with its upgrades, before play.";
         ForceSelection = "force_selection", R("force building is not played yet (the full-rules issue)"), "When a force is chosen to a threat value.";
         GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
-        DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck.";
+        DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck (the model does not activate this turn and counts as activated: it cannot fire defensively).";
         Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
         SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
