@@ -556,29 +556,23 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
             }
         }
     }
-    // Cycles.
+    // Cycles: one depth-first walk over the relevant packs (iterative, so a long chain cannot
+    // overflow the stack), each cycle reported once, at the edge that closes it.
     let mut cyclic = BTreeSet::new();
-    for &i in &relevant {
-        let mut path = vec![i];
-        if let Some(cycle) = find_cycle(packs, &by_id, i, &mut path, &mut BTreeSet::new())
-            && cycle.iter().all(|c| !cyclic.contains(c))
-        {
-            let names: Vec<&str> = cycle.iter().map(|&c| packs[c].id.as_str()).collect();
-            let p = &packs[cycle[0]];
-            let d = p.depends.iter().find(|d| d.id == packs[cycle[1 % cycle.len()]].id);
-            let mut diag = Diagnostic::error(
-                "dependency-cycle",
-                format!("dependency cycle: {} → {}", names.join(" → "), names[0]),
-            )
-            .pack(&p.id)
-            .expected("dependencies that form no loop");
-            match d.and_then(|d| d.loc) {
-                Some(l) => diag = diag.at(Some(l)),
-                None => diag = diag.in_file(p.manifest_file.unwrap_or(FileId(0))),
-            }
-            diags.push(diag);
-            cyclic.extend(cycle);
+    for cycle in find_cycles(packs, &by_id, &relevant) {
+        let names: Vec<&str> = cycle.iter().map(|&c| packs[c].id.as_str()).collect();
+        let p = &packs[cycle[0]];
+        let d = p.depends.iter().find(|d| d.id == packs[cycle[1 % cycle.len()]].id);
+        let mut diag =
+            Diagnostic::error("dependency-cycle", format!("dependency cycle: {} → {}", names.join(" → "), names[0]))
+                .pack(&p.id)
+                .expected("dependencies that form no loop");
+        match d.and_then(|d| d.loc) {
+            Some(l) => diag = diag.at(Some(l)),
+            None => diag = diag.in_file(p.manifest_file.unwrap_or(FileId(0))),
         }
+        diags.push(diag);
+        cyclic.extend(cycle);
     }
     // Load sets: one per ruleset reachable from the request.
     let closure = |start: usize| -> BTreeSet<usize> {
@@ -600,11 +594,19 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
     let mut sets = Vec::new();
     for &r in &rulesets {
         let mut members = closure(r);
+        if members.iter().any(|m| cyclic.contains(m)) {
+            continue; // the ruleset itself cannot be ordered; the cycle is reported
+        }
         for &e in requested {
             if packs[e].kind != PackKind::Extension {
                 continue;
             }
             let c = closure(e);
+            // An extension caught in a cycle joins no ruleset (its cycle is reported); the
+            // rulesets and the other packs still load.
+            if c.iter().any(|m| cyclic.contains(m)) {
+                continue;
+            }
             let rulesets_of_e: Vec<usize> = c.iter().copied().filter(|&j| packs[j].kind == PackKind::Ruleset).collect();
             if rulesets_of_e.is_empty() || rulesets_of_e.contains(&r) {
                 members.extend(c);
@@ -629,65 +631,85 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
                 }
             }
         }
-        if members.iter().any(|m| cyclic.contains(m)) {
-            continue;
-        }
         sets.push(LoadSet { root: r, order: topo_order(packs, &by_id, &members) });
     }
     sets
 }
 
-fn find_cycle(
-    packs: &[Pack],
-    by_id: &BTreeMap<&str, usize>,
-    i: usize,
-    path: &mut Vec<usize>,
-    done: &mut BTreeSet<usize>,
-) -> Option<Vec<usize>> {
-    for d in &packs[i].depends {
-        if d.kind == DepKind::Incompatible {
-            continue;
-        }
-        let Some(&j) = by_id.get(d.id.as_str()) else { continue };
-        if let Some(pos) = path.iter().position(|&p| p == j) {
-            return Some(path[pos..].to_vec());
-        }
-        if done.contains(&j) {
-            continue;
-        }
-        path.push(j);
-        if let Some(c) = find_cycle(packs, by_id, j, path, done) {
-            return Some(c);
-        }
-        path.pop();
-        done.insert(j);
-    }
-    None
+/// The dependency edges of pack `i` to installed packs (incompatibilities are not edges).
+fn edges<'a>(packs: &'a [Pack], by_id: &'a BTreeMap<&str, usize>, i: usize) -> impl Iterator<Item = usize> + 'a {
+    packs[i]
+        .depends
+        .iter()
+        .filter(|d| d.kind != DepKind::Incompatible)
+        .filter_map(|d| by_id.get(d.id.as_str()).copied())
 }
 
-/// Dependencies first; among packs free to go, alphabetical by id, so the order never depends on the disk.
-fn topo_order(packs: &[Pack], by_id: &BTreeMap<&str, usize>, members: &BTreeSet<usize>) -> Vec<usize> {
-    let mut order = Vec::new();
-    let mut placed = BTreeSet::new();
-    while placed.len() < members.len() {
-        let next = members
-            .iter()
-            .copied()
-            .filter(|m| !placed.contains(m))
-            .filter(|&m| {
-                packs[m].depends.iter().all(|d| {
-                    d.kind == DepKind::Incompatible
-                        || by_id.get(d.id.as_str()).is_none_or(|j| placed.contains(j) || !members.contains(j))
-                })
-            })
-            .min_by(|&a, &b| packs[a].id.cmp(&packs[b].id));
-        match next {
-            Some(n) => {
-                placed.insert(n);
-                order.push(n);
+/// Every cycle among `from` and what they depend on, each once (the packs of the cycle in
+/// dependency order, starting at the pack whose edge closes it). Linear in packs + edges.
+fn find_cycles(packs: &[Pack], by_id: &BTreeMap<&str, usize>, from: &BTreeSet<usize>) -> Vec<Vec<usize>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath(usize),
+        Done,
+    }
+    let mut mark = vec![Mark::New; packs.len()];
+    let mut cycles = Vec::new();
+    for &start in from {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        // The path being walked, each pack with the edges it has left to follow.
+        let mut path: Vec<(usize, Vec<usize>)> = Vec::new();
+        mark[start] = Mark::OnPath(0);
+        path.push((start, edges(packs, by_id, start).collect::<Vec<_>>().into_iter().rev().collect()));
+        while let Some((_, todo)) = path.last_mut() {
+            match todo.pop() {
+                Some(j) => match mark[j] {
+                    Mark::New => {
+                        mark[j] = Mark::OnPath(path.len());
+                        path.push((j, edges(packs, by_id, j).collect::<Vec<_>>().into_iter().rev().collect()));
+                    }
+                    Mark::OnPath(at) => cycles.push(path[at..].iter().map(|(p, _)| *p).collect()),
+                    Mark::Done => {}
+                },
+                None => {
+                    let (done, _) = path.pop().expect("the loop holds a last entry");
+                    mark[done] = Mark::Done;
+                }
             }
-            None => break, // a cycle; reported elsewhere
         }
     }
-    order
+    cycles
+}
+
+/// Dependencies first; among packs free to go, alphabetical by id, so the order never depends on
+/// the disk. Kahn's algorithm with a heap: O((packs + edges) log packs).
+fn topo_order(packs: &[Pack], by_id: &BTreeMap<&str, usize>, members: &BTreeSet<usize>) -> Vec<usize> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let mut waiting: HashMap<usize, usize> = HashMap::new();
+    let mut needed_by: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &m in members {
+        let deps: BTreeSet<usize> = edges(packs, by_id, m).filter(|j| members.contains(j) && *j != m).collect();
+        waiting.insert(m, deps.len());
+        for j in deps {
+            needed_by.entry(j).or_default().push(m);
+        }
+    }
+    let mut ready: BinaryHeap<Reverse<(&str, usize)>> =
+        waiting.iter().filter(|(_, n)| **n == 0).map(|(&m, _)| Reverse((packs[m].id.as_str(), m))).collect();
+    let mut order = Vec::with_capacity(members.len());
+    while let Some(Reverse((_, n))) = ready.pop() {
+        order.push(n);
+        for &m in needed_by.get(&n).map(Vec::as_slice).unwrap_or(&[]) {
+            let w = waiting.get_mut(&m).expect("every member is counted");
+            *w -= 1;
+            if *w == 0 {
+                ready.push(Reverse((packs[m].id.as_str(), m)));
+            }
+        }
+    }
+    order // short of `members` only on a cycle, which is reported elsewhere
 }

@@ -112,8 +112,9 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
         pending_extends: HashMap::new(),
         diags: Vec::new(),
     };
+    let by_id: HashMap<&str, usize> = packs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
     for &p in &set.order {
-        let visible = visible_packs(packs, p);
+        let visible = visible_packs(packs, &by_id, p);
         let first_new = b.entries.len();
         let mut patches = Vec::new();
         for raw in &packs[p].docs {
@@ -149,14 +150,14 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
 }
 
 /// Pack ids a pack may build on: itself and its dependency closure.
-fn visible_packs(packs: &[Pack], p: usize) -> BTreeSet<String> {
+fn visible_packs(packs: &[Pack], by_id: &HashMap<&str, usize>, p: usize) -> BTreeSet<String> {
     let mut seen = BTreeSet::from([packs[p].id.clone()]);
     let mut stack = vec![p];
     while let Some(i) = stack.pop() {
         for d in &packs[i].depends {
             if d.kind != crate::pack::DepKind::Incompatible
                 && seen.insert(d.id.clone())
-                && let Some(j) = packs.iter().position(|x| x.id == d.id)
+                && let Some(&j) = by_id.get(d.id.as_str())
             {
                 stack.push(j);
             }
