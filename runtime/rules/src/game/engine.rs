@@ -21,6 +21,20 @@ pub trait Controller {
     fn overwatch_fire(&mut self, _game: &Game, _watcher: usize, _mover: usize) -> Option<Vec<usize>> {
         None
     }
+    /// Whether `model` uses its optional special attribute `sa` (the SA's id) for what is being
+    /// resolved now (`weapon`, against `target`); `false` declines it (SMART's trade of area for
+    /// RAV, …). Not asked by the engine yet: scenario tests that decline an SA report that it was
+    /// never offered.
+    fn use_special_attribute(
+        &mut self,
+        _game: &Game,
+        _model: usize,
+        _sa: &str,
+        _weapon: Option<usize>,
+        _target: Option<usize>,
+    ) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -168,12 +182,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             return Ok(Some(self.finish(end)));
         }
-        self.game.turn += 1;
-        emit!(self, Event::TurnStart { turn: self.game.turn });
-        for model in &mut self.game.models {
-            model.activated = false;
-            model.marks.retain(|m| m.lasts != Lasts::Turn);
-        }
+        self.begin_turn();
         // Draw deck: one card per model on the table, shuffled with the game's dice.
         let mut deck: Vec<usize> = self.game.models.iter().filter(|u| u.on_table()).map(|u| u.side).collect();
         for i in (1..deck.len()).rev() {
@@ -189,12 +198,29 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             self.activate(u, ctrl)?;
             if let Some(end) = self.victory() {
-                emit!(self, Event::TurnEnd { turn: self.game.turn });
+                self.end_turn();
                 return Ok(Some(self.finish(end)));
             }
         }
-        emit!(self, Event::TurnEnd { turn: self.game.turn });
+        self.end_turn();
         Ok(None)
+    }
+
+    /// The start of a turn: the turn count goes up, every model may activate again and marks
+    /// that last a turn end. (Scenario tests call this and [`end_turn`](Self::end_turn) around
+    /// the activations they choose.)
+    pub fn begin_turn(&mut self) {
+        self.game.turn += 1;
+        emit!(self, Event::TurnStart { turn: self.game.turn });
+        for model in &mut self.game.models {
+            model.activated = false;
+            model.marks.retain(|m| m.lasts != Lasts::Turn);
+        }
+    }
+
+    /// The end of a turn.
+    pub fn end_turn(&mut self) {
+        emit!(self, Event::TurnEnd { turn: self.game.turn });
     }
 
     fn finish(&mut self, end: GameEnd) -> GameEnd {
