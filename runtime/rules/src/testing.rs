@@ -745,3 +745,179 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cav_format::{EVENT_KINDS, EventField};
+    use serde_json::Value;
+
+    use crate::event::{Event, ModApplied, Roll};
+    use crate::geom::P;
+
+    /// One event of every kind, with every optional value present (so its type can be checked).
+    fn one_of_each() -> Vec<Event> {
+        let p = P::new(1.0, 2.0);
+        let s = || "x".to_owned();
+        let roll = Roll {
+            model: 0,
+            kind: "combat",
+            dice: s(),
+            natural: vec![3, 4],
+            mods: vec![ModApplied { source: s(), value: 1 }],
+            total: 8,
+            target: Some(6),
+            margin: Some(2),
+            success: Some(true),
+            critical: Some("success"),
+        };
+        let all = vec![
+            Event::GameStart { ruleset: s(), scenario: s(), seed: Some(1), board: [48.0, 48.0] },
+            Event::TerrainPlaced { terrain: s(), center: p, radius: 1.5 },
+            Event::Deployed { model: 0, name: s(), side: s(), at: p, facing: 90.0 },
+            Event::TurnStart { turn: 1 },
+            Event::Activation { model: 0, ap: 2 },
+            Event::Moved { model: 0, from: p, to: p, mv_spent: 3, facing: 0.5 },
+            Event::StoodUp { model: 0 },
+            Event::WentProne { model: 0 },
+            Event::TargetLock { model: 0, target: 1 },
+            Event::Overwatch { model: 0 },
+            Event::OverwatchFire { model: 0, target: 1 },
+            Event::DefensiveFire { model: 0, target: 1 },
+            Event::CloseCombat { model: 0, target: 1, supporters: 1 },
+            Event::Attack { model: 0, target: 1, weapon: s(), mode: "direct", distance: 2.5, band: Some(s()) },
+            Event::NoAttack { model: 0, target: 1, weapon: s(), reason: s() },
+            Event::Roll(roll),
+            Event::StrikePoint { model: 0, at: p },
+            Event::Drift { model: 0, from: p, to: p, inches: 7.0 },
+            Event::Hit { model: 0, target: 1, weapon: s(), margin: 1, rav: 6, av: 7, penetrated: true },
+            Event::DamageResult { target: 1, row: s(), damage: 1 },
+            Event::OutOfAmmo { model: 0, weapon: s(), saved_by_reserve: true },
+            Event::DamageApplied { model: 0, points: 1, column: 1, total: 1 },
+            Event::StateGained { model: 0, state: s() },
+            Event::StateEnded { model: 0, state: s() },
+            Event::Critical { model: 0, result: s() },
+            Event::Repaired { model: 0, points: 1, column: 0 },
+            Event::MissionKill { model: 0, reason: s() },
+            Event::Destroyed { model: 0 },
+            Event::LeftBoard { model: 0 },
+            Event::ActivationEnd { model: 0 },
+            Event::TurnEnd { turn: 1 },
+            Event::GameEnd { winner: Some(s()), turns: 1, reason: s() },
+            Event::ScriptPrint { model: 0, text: s() },
+        ];
+        // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
+        // match has no catch-all, so it stops compiling until then.
+        for e in &all {
+            match e {
+                Event::GameStart { .. }
+                | Event::TerrainPlaced { .. }
+                | Event::Deployed { .. }
+                | Event::TurnStart { .. }
+                | Event::Activation { .. }
+                | Event::Moved { .. }
+                | Event::StoodUp { .. }
+                | Event::WentProne { .. }
+                | Event::TargetLock { .. }
+                | Event::Overwatch { .. }
+                | Event::OverwatchFire { .. }
+                | Event::DefensiveFire { .. }
+                | Event::CloseCombat { .. }
+                | Event::Attack { .. }
+                | Event::NoAttack { .. }
+                | Event::Roll(_)
+                | Event::StrikePoint { .. }
+                | Event::Drift { .. }
+                | Event::Hit { .. }
+                | Event::DamageResult { .. }
+                | Event::OutOfAmmo { .. }
+                | Event::DamageApplied { .. }
+                | Event::StateGained { .. }
+                | Event::StateEnded { .. }
+                | Event::Critical { .. }
+                | Event::Repaired { .. }
+                | Event::MissionKill { .. }
+                | Event::Destroyed { .. }
+                | Event::LeftBoard { .. }
+                | Event::ActivationEnd { .. }
+                | Event::TurnEnd { .. }
+                | Event::GameEnd { .. }
+                | Event::ScriptPrint { .. } => {}
+            }
+        }
+        all
+    }
+
+    fn fits(t: EventField, v: &Value) -> bool {
+        let point = |v: &Value| v.get("x").is_some_and(Value::is_number) && v.get("y").is_some_and(Value::is_number);
+        match t {
+            // The log holds the model's index; a test writes its test id.
+            EventField::Model | EventField::Int => v.is_i64() || v.is_u64(),
+            EventField::Number => v.is_number(),
+            EventField::Text => v.is_string(),
+            EventField::Bool => v.is_boolean(),
+            EventField::Point => point(v),
+            EventField::OptInt => v.is_null() || v.is_i64() || v.is_u64(),
+            EventField::OptText => v.is_null() || v.is_string(),
+            EventField::OptBool => v.is_null() || v.is_boolean(),
+            EventField::Ints => v.as_array().is_some_and(|a| a.iter().all(|x| x.is_i64() || x.is_u64())),
+            EventField::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
+            EventField::Mods => v.as_array().is_some_and(|a| {
+                a.iter().all(|m| m.get("source").is_some_and(Value::is_string) && m.get("value").is_some_and(Value::is_i64))
+            }),
+        }
+    }
+
+    /// The event kinds the test schema declares (cav-format) are exactly the ones the engine
+    /// emits, each with exactly its keys and their types.
+    #[test]
+    fn event_kinds_match_the_engine() {
+        let events = one_of_each();
+        let mut seen = Vec::new();
+        for e in &events {
+            let v = serde_json::to_value(e).unwrap();
+            let obj = v.as_object().unwrap();
+            let kind = obj["event"].as_str().unwrap();
+            let decl = cav_format::EventKind::find(kind)
+                .unwrap_or_else(|| panic!("the engine emits `{kind}` events; declare them in cav_format::EVENT_KINDS"));
+            let keys: Vec<&str> = obj.keys().map(String::as_str).filter(|k| *k != "event").collect();
+            let declared: Vec<&str> = decl.keys.iter().map(|(k, _, _)| *k).collect();
+            assert_eq!(keys, declared, "keys of `{kind}` events: the engine's, then the declared ones");
+            for (k, t, _) in decl.keys {
+                assert!(fits(*t, &obj[*k]), "`{kind}.{k}` is declared {t:?} but the engine writes {}", obj[*k]);
+            }
+            seen.push(decl.id);
+        }
+        for k in EVENT_KINDS {
+            assert!(seen.contains(&k.id), "`{}` is declared but the engine has no such event", k.id);
+        }
+        assert_eq!(seen.len(), EVENT_KINDS.len(), "one sample per kind");
+    }
+
+    #[test]
+    fn expected_events_are_typed_and_translated() {
+        let ids = [("red".to_owned(), 0), ("blue".to_owned(), 1)].into_iter().collect();
+        let want = serde_json::json!({"event": "drift", "model": "red", "to": [3, 4]});
+        let got = super::prepare_event(&want, &ids).unwrap();
+        assert_eq!(got, serde_json::json!({"event": "drift", "model": 0, "to": {"x": 3, "y": 4}}));
+        // A roll's `target` is a target point, not a model: left as it is.
+        let roll = serde_json::json!({"event": "roll", "target": 7});
+        assert_eq!(super::prepare_event(&roll, &ids).unwrap()["target"], 7);
+        let e = super::prepare_event(&serde_json::json!({"event": "hitt"}), &ids).unwrap_err();
+        assert!(e.contains("unknown event kind `hitt`"), "{e}");
+        let e = super::prepare_event(&serde_json::json!({"event": "hit", "tagret": "blue"}), &ids).unwrap_err();
+        assert!(e.contains("`hit` events have no key `tagret`"), "{e}");
+        let e = super::prepare_event(&serde_json::json!({"event": "hit", "target": "green"}), &ids).unwrap_err();
+        assert!(e.contains("unknown model `green`"), "{e}");
+    }
+
+    #[test]
+    fn matching_is_partial_for_mappings_and_whole_for_lists() {
+        use super::matches;
+        let actual = serde_json::json!({"a": 1, "b": {"x": 1.004, "y": 2}, "l": [{"s": "p", "v": 1}]});
+        assert!(matches(&serde_json::json!({"b": {"x": 1}}), &actual), "numbers to 0.005");
+        assert!(!matches(&serde_json::json!({"b": {"x": 1.01}}), &actual));
+        assert!(matches(&serde_json::json!({"l": [{"v": 1}]}), &actual));
+        assert!(!matches(&serde_json::json!({"l": []}), &actual), "a list matches in full");
+        assert!(!matches(&serde_json::json!({"c": 1}), &actual));
+    }
+}
