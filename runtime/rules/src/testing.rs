@@ -862,7 +862,8 @@ mod tests {
             EventField::Ints => v.as_array().is_some_and(|a| a.iter().all(|x| x.is_i64() || x.is_u64())),
             EventField::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
             EventField::Mods => v.as_array().is_some_and(|a| {
-                a.iter().all(|m| m.get("source").is_some_and(Value::is_string) && m.get("value").is_some_and(Value::is_i64))
+                a.iter()
+                    .all(|m| m.get("source").is_some_and(Value::is_string) && m.get("value").is_some_and(Value::is_i64))
             }),
         }
     }
