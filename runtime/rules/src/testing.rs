@@ -211,15 +211,7 @@ impl Controller for Scripted<'_> {
             }
         }
     }
-    fn use_special_attribute(
-        &mut self,
-        game: &Game,
-        model: usize,
-        sa: &str,
-        _: Option<usize>,
-        _: Option<usize>,
-    ) -> bool {
-        let _ = game;
+    fn use_special_attribute(&mut self, _: &Game, model: usize, sa: &str, _: Option<usize>, _: Option<usize>) -> bool {
         let Some(c) = self.choices.get(&model) else { return true };
         if c.decline.iter().any(|d| d.as_str() == sa) {
             self.offered.insert((model, format!("sa:{sa}")));
