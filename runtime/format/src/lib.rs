@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod common;
+pub mod event_kinds;
 pub mod limits;
 pub mod manifest;
 pub mod rules;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use catalog::*;
 pub use common::*;
+pub use event_kinds::{EVENT_KINDS, EventField, EventKind};
 pub use manifest::*;
 pub use rules::*;
 pub use test_doc::*;

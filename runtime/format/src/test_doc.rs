@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::common::Id;
+use crate::rules::Cover;
 
 /// A terrain area of a test board: a circle (`at` + `radius`) or a polygon.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -21,7 +22,7 @@ pub struct TestTerrain {
     pub polygon: Vec<[f64; 2]>,
 }
 
-/// A model placed by a test.
+/// A model placed by a test, with the state it starts in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestModel {
@@ -33,6 +34,7 @@ pub struct TestModel {
     /// Degrees, 0 = towards +y, clockwise.
     #[serde(default)]
     pub facing: f64,
+    /// Damage points already taken (the damage-track column follows from it).
     #[serde(default)]
     pub damage: u32,
     /// Model states it starts with.
@@ -43,19 +45,45 @@ pub struct TestModel {
     /// Test id of the model it holds a target-lock on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Id>,
+    /// Test ids of enemy models it is already in close combat with (from an earlier assault):
+    /// both it and they start engaged, so leaving needs the break action. They must be in base
+    /// contact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engaged_with: Vec<Id>,
+    /// It starts on over-watch (declared in an earlier activation).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub overwatch: bool,
+    /// Weapon mounts (0 = first on the card) that are already out of ammo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub out_of_ammo: Vec<usize>,
+    /// Ammo-bin (reserve) uses it has left; without this key, as many as its card gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ammo_reserve: Option<u32>,
+    /// It has already activated this turn (so, for one, it may not use defensive fire).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub activated: bool,
 }
 
-/// What a model does, in order; consecutive steps of one model form one activation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One step of a test, in order. A step with `do:` is an action (consecutive actions of one model
+/// form one activation; `end` closes it early; `next-turn` ends the turn and starts the next).
+/// A step without `do:` is a `check:` of the state at that point.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestStep {
-    /// Test id of the model that acts.
-    pub model: Id,
+    /// Test id of the model that acts (not given for `next-turn` and check steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<Id>,
     /// The action's name as the engine lists it (`move`, `reverse`, `stand-up`, `go-prone`,
     /// `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`, `break`, `overwatch`,
-    /// `repair`), or `end` to close the activation early.
-    #[serde(rename = "do")]
-    pub action: Id,
+    /// `repair`), `end` to close the activation early, or `next-turn` to end the turn and start
+    /// the next (the engine's own turn code: marks that last a turn expire, every model may
+    /// activate again).
+    #[serde(rename = "do", default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,11 +91,54 @@ pub struct TestStep {
     /// Indexes of the model's weapon mounts (0 = first on the card).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weapons: Vec<usize>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
+    /// Action points the model must have left once this action has resolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap_left: Option<u32>,
+    /// The state at this point (test id → expected state, as in `expect.models`). On an action
+    /// step, or on a step of its own after one, it is checked before the model's next action of
+    /// the same activation; after the last action of an activation, once the activation has
+    /// ended (damage, pilot checks and states land at the end of an activation).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub check: BTreeMap<Id, TestModelState>,
 }
 
-/// The expected state of one model afterwards.
+/// What the engine works out between this model and another one (all keys optional; the ones
+/// given must match).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestAgainst {
+    /// Test id of the other model.
+    pub model: Id,
+    /// The weapon mount (0 = first on the card) that `band`, `rav` and `in_arc` are about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<usize>,
+    /// Distance base edge to base edge, in inches (to 0.01).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    /// The weapon's range band at that distance, by name (`Medium`); `none` beyond the last band.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// The weapon's RAV against that model now (hard or soft, current column, criticals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rav: Option<i32>,
+    /// The close-combat value against that model now (hard or soft, current column).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ccv: Option<i32>,
+    /// Whether the weapon's firing arc covers that model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_arc: Option<bool>,
+    /// Whether there is a line of sight to that model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_of_sight: Option<bool>,
+    /// The best cover that counts between them (`none`, `light`, `heavy`, `blocking`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<Cover>,
+}
+
+/// The expected state of one model: what it has, and values the engine derives from it. Only
+/// the keys given are checked.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestModelState {
@@ -80,8 +151,63 @@ pub struct TestModelState {
     pub destroyed: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[f64; 2]>,
+    /// Facing in degrees (0 = towards +y, clockwise), to 0.1°.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mission_kill: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prone: Option<bool>,
+    /// Test id of the model it holds a target-lock on, or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<Id>,
+    /// Exactly these weapon mounts are out of ammo.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_ammo: Option<Vec<usize>>,
+    /// Ammo-bin (reserve) uses left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ammo_reserve: Option<u32>,
+    /// Exactly these marks the actions put on models, in any order: `engaged` (in close combat),
+    /// `overwatch`, `fired-out-of-turn` (used defensive or over-watch fire this turn),
+    /// `failed-break`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<Vec<String>>,
+    /// Whether it has activated this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activated: Option<bool>,
+    /// The damage-track column in use (0 = undamaged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// Move value now (the column's MV with criticals and states, as the engine moves it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<u32>,
+    /// Armor value in the current column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub av: Option<u32>,
+    /// Damage-control value in the current column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
+    /// Total elevation level: the model's own (lower when prone) plus the ground it stands on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elevation: Option<i32>,
+    /// Values between this model and others: distance, range band, RAV, CCV, arc, sight, cover.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<TestAgainst>,
+}
+
+/// An event the log must (or must not) hold, matched on the keys given. The schema types each
+/// item by its `event:` kind (see `event_kinds.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ExpectedEvent(pub serde_json::Value);
+
+impl JsonSchema for ExpectedEvent {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ExpectedEvent".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::Schema::try_from(crate::event_kinds::expected_event_schema()).unwrap_or_default()
+    }
 }
 
 /// What must follow.
@@ -91,7 +217,10 @@ pub struct TestExpect {
     /// Events that must occur in this order (others may come between). Each is matched on the
     /// keys it gives; `model` and `target` are test ids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub events: Vec<serde_json::Value>,
+    pub events: Vec<ExpectedEvent>,
+    /// Events that must not occur anywhere in the log (each matched like an item of `events`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<ExpectedEvent>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<Id, TestModelState>,
     /// The run must stop with an error containing this text.
@@ -104,6 +233,42 @@ pub struct TestExpect {
 
 fn yes() -> bool {
     true
+}
+
+/// When a model on over-watch fires, and with what.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestOverwatch {
+    /// Weapon mounts it fires; empty: it lets every mover pass.
+    #[serde(default)]
+    pub weapons: Vec<usize>,
+    /// Stop the mover when its base centre reaches this point (within 0.25": the engine offers
+    /// the chance every half inch of a move); without it, at the first chance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<[f64; 2]>,
+}
+
+/// The choices a model's player makes where the rules give one. A choice given here must come up
+/// during the test (a choice the engine never offered fails the test).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestChoices {
+    /// Weapon mounts it answers with when attacked before it activated; `[]` declines.
+    /// (Takes the place of its `reactions:` entry for defensive fire.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_fire: Option<Vec<usize>>,
+    /// On over-watch: whether, where and with what it stops a mover. (Takes the place of its
+    /// `reactions:` entry for over-watch.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwatch: Option<TestOverwatch>,
+    /// As the defender of an indirect attack whose strike-point roll is a critical fumble: where
+    /// it moves the strike point. It must be one of the points the engine offers (within 0.05");
+    /// the test fails with the list otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relocate_strike_point: Option<[f64; 2]>,
+    /// Optional special attributes (ids) it chooses not to use (SMART's trade, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decline: Vec<Id>,
 }
 
 /// A scenario test (`cav test`).
@@ -126,9 +291,12 @@ pub struct Test {
     pub dice: Vec<u32>,
     pub steps: Vec<TestStep>,
     /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
-    /// models not listed do not react.
+    /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reactions: BTreeMap<Id, Vec<usize>>,
+    /// The choices each model's player makes where the rules give one (test id → choices).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub choices: BTreeMap<Id, TestChoices>,
     pub expect: TestExpect,
 }
 

@@ -102,6 +102,7 @@ pub enum Event {
     /// A model takes the Special action its special attribute grants.
     SpecialAction {
         model: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
         target: Option<usize>,
     },
     /// A script's handler forbade what the model declared or was about to do (`what`: the

@@ -1,17 +1,37 @@
 //! Running scenario tests (`kind: test` documents): set up a board, force the dice and the
 //! actions, and compare what happened with what the test expects.
+//!
+//! A test's steps become activations of [`Engine::activate`] (consecutive actions of one model),
+//! turn boundaries ([`Engine::end_turn`], [`Engine::begin_turn`]) and checks of the state. The
+//! [`Scripted`] controller hands the engine each action when asked, checks the action points the
+//! engine says are left, makes the checks due between two actions, and makes the player's choices
+//! the test gives (reactions, over-watch, strike-point relocation, declined special attributes).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use cav_format::{Test, TestStep};
+use cav_format::{EventField, EventKind, Id, Test, TestChoices, TestModelState, TestStep};
 use serde_json::Value;
 
 use crate::compile::Rules;
 use crate::dice::ForcedDice;
 use crate::event::Event;
+use crate::game::actions::{ENGAGED, OVERWATCH};
 use crate::game::{Action, Area, Board, Controller, Engine, Game, actions};
-use crate::geom::{P, Polygon};
+use crate::geom::{P, Polygon, angle_diff};
 use crate::hooks::{Hooks, NoHooks};
+
+/// `do: end` closes an activation early.
+pub const END: &str = "end";
+/// `do: next-turn` ends the turn and starts the next.
+pub const NEXT_TURN: &str = "next-turn";
+
+/// How close an over-watch `at:` point must be to the mover (the engine offers the chance every
+/// half inch).
+const OVERWATCH_AT: f64 = 0.25 + 1e-6;
+/// How close a `relocate_strike_point` must be to a point the engine offers.
+const RELOCATE_AT: f64 = 0.05;
+/// Numbers in expected events match to this (events round distances to two decimals).
+const EVENT_NUMBER: f64 = 0.005 + 1e-9;
 
 /// The result of one test.
 #[derive(Debug, Clone)]
@@ -28,22 +48,176 @@ impl TestOutcome {
     }
 }
 
-/// Plays back a fixed list of actions, then passes.
-struct Scripted {
-    actions: std::vec::IntoIter<Action>,
-    /// Weapons each model fires when it may react (defensive or over-watch fire).
-    reactions: HashMap<usize, Vec<usize>>,
+/// Checks due at one moment: `(step index, test id → expected state)`.
+type Check<'t> = (usize, &'t BTreeMap<Id, TestModelState>);
+
+/// One action of an activation, with what is checked once it has resolved.
+struct Planned<'t> {
+    step: usize,
+    action: Action,
+    ap_left: Option<u32>,
+    /// Its own `check:` and the check steps that follow it.
+    then: Vec<Check<'t>>,
 }
 
-impl Controller for Scripted {
-    fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
-        self.actions.next().unwrap_or_else(Action::pass)
+/// The action last handed to the engine, until the engine asks again (or the activation ends).
+struct Given<'t> {
+    step: usize,
+    model: usize,
+    ap_left: Option<u32>,
+    then: Vec<Check<'t>>,
+    ap_before: u32,
+    cost: u32,
+}
+
+/// Plays back a test's actions and choices.
+struct Scripted<'t> {
+    t: &'t Test,
+    ids: &'t HashMap<String, usize>,
+    plan: VecDeque<Planned<'t>>,
+    given: Option<Given<'t>>,
+    /// Checks of the last action of the activation, made once the activation has ended.
+    after: Vec<Check<'t>>,
+    /// Weapons each model fires when it may react (defensive or over-watch fire).
+    reactions: HashMap<usize, Vec<usize>>,
+    choices: HashMap<usize, &'t TestChoices>,
+    /// Choices the engine offered: (model, what).
+    offered: HashSet<(usize, String)>,
+    failures: Vec<String>,
+}
+
+impl<'t> Scripted<'t> {
+    fn new(t: &'t Test, ids: &'t HashMap<String, usize>) -> Self {
+        let by_model = |k: &Id| ids.get(k.as_str()).copied();
+        Scripted {
+            t,
+            ids,
+            plan: VecDeque::new(),
+            given: None,
+            after: Vec::new(),
+            reactions: t.reactions.iter().filter_map(|(k, v)| by_model(k).map(|i| (i, v.clone()))).collect(),
+            choices: t.choices.iter().filter_map(|(k, v)| by_model(k).map(|i| (i, v))).collect(),
+            offered: HashSet::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    fn name(&self, model: usize) -> String {
+        self.ids.iter().find(|(_, i)| **i == model).map_or_else(|| format!("#{model}"), |(k, _)| k.clone())
+    }
+
+    /// The action last given has resolved: check the AP left (`ap_now` when the engine asked
+    /// again, else what its cost left), and make its checks now or after the activation.
+    fn settle(&mut self, game: &Game, g: Given<'t>, ap_now: Option<u32>, checks_now: bool) {
+        if let Some(want) = g.ap_left {
+            let got = ap_now.unwrap_or(g.ap_before.saturating_sub(g.cost));
+            if got != want {
+                let who = self.name(g.model);
+                self.failures.push(format!("step {}: `{who}` has {got} action points left, expected {want}", g.step));
+            }
+        }
+        if checks_now {
+            for (step, want) in g.then {
+                check_models(game, self.ids, want, &format!("step {step} check: "), &mut self.failures);
+            }
+        } else {
+            self.after.extend(g.then);
+        }
+    }
+
+    /// After the test: every choice it gives must have come up.
+    fn unused_choices(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (id, c) in &self.t.choices {
+            let Some(&m) = self.ids.get(id.as_str()) else { continue };
+            let was = |what: &str| self.offered.contains(&(m, what.to_owned()));
+            if c.defensive_fire.is_some() && !was("defensive-fire") {
+                out.push(format!("choices.{id}.defensive_fire: the engine never offered `{id}` defensive fire"));
+            }
+            if let Some(o) = &c.overwatch {
+                if o.weapons.is_empty() && !was("overwatch-offered") {
+                    out.push(format!("choices.{id}.overwatch: `{id}` never had the chance to fire on over-watch"));
+                } else if !o.weapons.is_empty() && !was("overwatch") {
+                    let at = o.at.map_or(String::new(), |[x, y]| format!(" with the mover at ({x}, {y})"));
+                    out.push(format!("choices.{id}.overwatch: `{id}` never fired on over-watch{at}"));
+                }
+            }
+            if c.relocate_strike_point.is_some() && !was("relocate") {
+                out.push(format!(
+                    "choices.{id}.relocate_strike_point: the engine never asked `{id}` where to move a fumbled strike point"
+                ));
+            }
+            for sa in &c.decline {
+                if !was(&format!("sa:{sa}")) {
+                    out.push(format!(
+                        "choices.{id}.decline: declining `{sa}` had no effect: the engine never asked `{id}` whether to use it (Controller::use_special_attribute)"
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Controller for Scripted<'_> {
+    fn decide(&mut self, game: &Game, model: usize, ap: u32) -> Action {
+        let next = self.plan.pop_front();
+        if let Some(g) = self.given.take() {
+            self.settle(game, g, Some(ap), next.is_some());
+        }
+        let Some(p) = next else { return Action::pass() };
+        let cost = actions::find(p.action.kind).and_then(|k| k.cost(game, model)).unwrap_or(0);
+        self.given = Some(Given { step: p.step, model, ap_left: p.ap_left, then: p.then, ap_before: ap, cost });
+        p.action
     }
     fn defensive_fire(&mut self, _: &Game, defender: usize, _: usize) -> Option<Vec<usize>> {
+        if let Some(w) = self.choices.get(&defender).and_then(|c| c.defensive_fire.as_ref()) {
+            self.offered.insert((defender, "defensive-fire".into()));
+            return if w.is_empty() { None } else { Some(w.clone()) };
+        }
         self.reactions.get(&defender).cloned()
     }
-    fn overwatch_fire(&mut self, _: &Game, watcher: usize, _: usize) -> Option<Vec<usize>> {
+    fn overwatch_fire(&mut self, game: &Game, watcher: usize, mover: usize) -> Option<Vec<usize>> {
+        if let Some(o) = self.choices.get(&watcher).and_then(|c| c.overwatch.as_ref()) {
+            self.offered.insert((watcher, "overwatch-offered".into()));
+            if o.weapons.is_empty() {
+                return None;
+            }
+            if let Some([x, y]) = o.at
+                && game.models[mover].pos.dist(P::new(x, y)) > OVERWATCH_AT
+            {
+                return None;
+            }
+            self.offered.insert((watcher, "overwatch".into()));
+            return Some(o.weapons.clone());
+        }
         self.reactions.get(&watcher).cloned()
+    }
+    fn relocate_strike_point(&mut self, _: &Game, _: usize, defender: usize, options: &[P]) -> Option<P> {
+        let [x, y] = self.choices.get(&defender)?.relocate_strike_point?;
+        self.offered.insert((defender, "relocate".into()));
+        let want = P::new(x, y);
+        let best = options.iter().copied().min_by(|a, b| a.dist(want).total_cmp(&b.dist(want)));
+        match best {
+            Some(p) if p.dist(want) <= RELOCATE_AT => Some(p),
+            _ => {
+                let shown: Vec<String> = options.iter().map(|p| format!("[{:.2}, {:.2}]", p.x, p.y)).collect();
+                let who = self.name(defender);
+                self.failures.push(format!(
+                    "choices.{who}.relocate_strike_point: ({x}, {y}) is not a point the engine offers; it offers {}",
+                    shown.join(", ")
+                ));
+                None
+            }
+        }
+    }
+    fn use_special_attribute(&mut self, _: &Game, model: usize, sa: &str, _: Option<usize>, _: Option<usize>) -> bool {
+        let Some(c) = self.choices.get(&model) else { return true };
+        if c.decline.iter().any(|d| d.as_str() == sa) {
+            self.offered.insert((model, format!("sa:{sa}")));
+            return false;
+        }
+        true
     }
 }
 
@@ -122,44 +296,134 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
                 if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
             ));
         }
+        for &w in &spec.out_of_ammo {
+            let n = me.out_of_ammo.len();
+            *me.out_of_ammo
+                .get_mut(w)
+                .ok_or_else(|| format!("model `{}`: out_of_ammo: no weapon mount {w} (it has {n})", spec.id))? = true;
+        }
+        if let Some(n) = spec.ammo_reserve {
+            me.ammo_reserve = n;
+        }
+        if spec.overwatch {
+            me.mark(&OVERWATCH);
+        }
     }
+    let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
+        let me = ids[spec.id.as_str()];
         if let Some(l) = &spec.lock {
             let target =
                 *ids.get(l.as_str()).ok_or_else(|| format!("model `{}` locks on to unknown model `{l}`", spec.id))?;
-            game.models[ids[spec.id.as_str()]].lock = Some(target);
+            game.models[me].lock = Some(target);
+        }
+        for other in &spec.engaged_with {
+            let o = *ids
+                .get(other.as_str())
+                .ok_or_else(|| format!("model `{}` is engaged with unknown model `{other}`", spec.id))?;
+            if game.models[o].side == game.models[me].side {
+                return Err(format!("model `{}` is engaged with `{other}` of its own side", spec.id));
+            }
+            if game.distance(me, o) > contact + 1e-9 {
+                return Err(format!(
+                    "model `{}` is engaged with `{other}` but not in base contact ({:.2}\" apart)",
+                    spec.id,
+                    game.distance(me, o)
+                ));
+            }
+            game.models[me].mark(&ENGAGED);
+            game.models[o].mark(&ENGAGED);
         }
     }
     Ok((game, ids))
+}
+
+/// What is wrong with a step's shape, if anything.
+fn step_shape(step: &TestStep) -> Option<String> {
+    match (step.action.as_ref().map(|a| a.as_str()), &step.model) {
+        (None, Some(m)) => {
+            Some(format!("a step without `do:` is a check and names no model (`{m}`); give the models inside `check:`"))
+        }
+        (None, None) if step.check.is_empty() => Some("a step needs `do:` or `check:`".into()),
+        (Some(NEXT_TURN), Some(m)) => Some(format!("`next-turn` ends the turn for every model; drop `model: {m}`")),
+        (Some(a), None) if a != NEXT_TURN => Some(format!("`{a}` needs the `model:` that acts")),
+        _ => None,
+    }
 }
 
 fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hooks, out: &mut TestOutcome) {
     let mut dice = ForcedDice::new(t.dice.iter().copied());
     let mut log: Vec<Event> = Vec::new();
     let mut error = None;
+    let mut ctrl = Scripted::new(t, ids);
     {
         let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks };
-        // The game begins: `game_setup` handlers run before the first step.
-        if let Err(e) = engine.start() {
+        // The game begins (`game_setup` handlers run) and its first turn starts (`draw_deck`).
+        if let Err(e) = engine.start().and_then(|_| engine.begin_turn()) {
             error = Some(e.to_string());
+        }
+        for spec in t.models.iter().filter(|m| m.activated) {
+            engine.game.models[ids[spec.id.as_str()]].activated = true;
         }
         // Consecutive steps of one model form one activation; `end` closes it early.
         let mut i = 0;
         while i < t.steps.len() && error.is_none() {
-            let model_id = &t.steps[i].model;
+            let step = &t.steps[i];
+            if let Some(e) = step_shape(step) {
+                error = Some(format!("step {i}: {e}"));
+                break;
+            }
+            let Some(action) = step.action.as_ref() else {
+                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                i += 1;
+                continue;
+            };
+            if action.as_str() == NEXT_TURN {
+                if let Err(e) = engine.end_turn().and_then(|_| engine.begin_turn()) {
+                    error = Some(e.to_string());
+                    break;
+                }
+                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                i += 1;
+                continue;
+            }
+            // Consecutive actions of one model form one activation; `end` closes it early. A
+            // check step belongs to the action before it.
+            let model_id = step.model.clone().unwrap_or_default();
             let Some(&model) = ids.get(model_id.as_str()) else {
                 error = Some(format!("step {i}: unknown model `{model_id}`"));
                 break;
             };
-            let mut actions = Vec::new();
-            while i < t.steps.len() && t.steps[i].model == *model_id {
+            let mut plan: Vec<Planned> = Vec::new();
+            let mut closing: Vec<Check> = Vec::new();
+            while i < t.steps.len() {
                 let step = &t.steps[i];
+                if step_shape(step).is_some() {
+                    break;
+                }
+                let Some(action) = step.action.as_ref() else {
+                    match plan.last_mut() {
+                        Some(p) => p.then.push((i, &step.check)),
+                        None => closing.push((i, &step.check)),
+                    }
+                    i += 1;
+                    continue;
+                };
+                if action.as_str() == NEXT_TURN || step.model.as_ref() != Some(&model_id) {
+                    break;
+                }
                 i += 1;
-                if step.action.as_str() == "end" {
+                if action.as_str() == END {
+                    if !step.check.is_empty() {
+                        closing.push((i - 1, &step.check));
+                    }
                     break;
                 }
                 match step_action(step, ids) {
-                    Ok(a) => actions.push(a),
+                    Ok(a) => {
+                        let then = if step.check.is_empty() { vec![] } else { vec![(i - 1, &step.check)] };
+                        plan.push(Planned { step: i - 1, action: a, ap_left: step.ap_left, then })
+                    }
                     Err(e) => {
                         error = Some(format!("step {}: {e}", i - 1));
                         break;
@@ -169,20 +433,29 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             if error.is_some() {
                 break;
             }
-            let n = actions.len();
-            let reactions =
-                t.reactions.iter().filter_map(|(k, v)| ids.get(k.as_str()).map(|&i| (i, v.clone()))).collect();
-            let mut ctrl = Scripted { actions: actions.into_iter(), reactions };
+            let n = plan.len();
+            ctrl.plan = plan.into();
             if let Err(e) = engine.activate(model, &mut ctrl) {
                 error = Some(e.to_string());
-            } else if ctrl.actions.len() > 0 {
-                let left = ctrl.actions.len();
+            } else if !ctrl.plan.is_empty() {
+                let left = ctrl.plan.len();
                 error = Some(format!("{left} of {n} actions of `{model_id}` were not taken (out of action points?)"));
+            } else {
+                if let Some(g) = ctrl.given.take() {
+                    ctrl.settle(&engine.game, g, None, false);
+                }
+                let after: Vec<Check> = std::mem::take(&mut ctrl.after).into_iter().chain(closing).collect();
+                for (step, want) in after {
+                    check_models(&engine.game, ids, want, &format!("step {step} check: "), &mut ctrl.failures);
+                }
             }
+            ctrl.given = None;
+            ctrl.after.clear();
         }
         let game = &engine.game;
-        check_units(t, game, ids, &mut out.failures);
+        check_models(game, ids, &t.expect.models, "", &mut out.failures);
     }
+    out.failures.append(&mut ctrl.failures);
     match (&t.expect.error, &error) {
         (Some(want), Some(got)) if !got.contains(want.as_str()) => {
             out.failures.push(format!("expected an error containing {want:?}, got: {got}"))
@@ -191,6 +464,7 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             out.failures.push(format!("expected an error containing {want:?}, but the test ran through"))
         }
         (None, Some(got)) => out.failures.push(format!("stopped with an error: {got}")),
+        (None, None) => out.failures.extend(ctrl.unused_choices()),
         _ => {}
     }
     if dice.exhausted {
@@ -204,10 +478,10 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
 
 /// The action a step names (by the engine's action names: [`actions::ALL`]) with what it gives.
 fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, String> {
-    let name = step.action.as_str();
+    let name = step.action.as_ref().map_or("", |a| a.as_str());
     let Some(kind) = actions::find(name) else {
         let known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
-        return Err(format!("unknown action `{name}` (known: {}, end)", known.join(", ")));
+        return Err(format!("unknown action `{name}` (known: {}, {END}, {NEXT_TURN})", known.join(", ")));
     };
     let target = match &step.target {
         Some(id) => Some(*ids.get(id.as_str()).ok_or_else(|| format!("`{name}`: unknown target `{id}`"))?),
@@ -222,82 +496,442 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, 
     })
 }
 
-fn check_units(t: &Test, game: &Game, ids: &HashMap<String, usize>, failures: &mut Vec<String>) {
-    for (id, want) in &t.expect.models {
+/// Compare models with what is expected of them; `at` says where (a step's check, or the end).
+fn check_models(
+    game: &Game,
+    ids: &HashMap<String, usize>,
+    wants: &BTreeMap<Id, TestModelState>,
+    at: &str,
+    failures: &mut Vec<String>,
+) {
+    for (id, want) in wants {
         let Some(&model) = ids.get(id.as_str()) else {
-            failures.push(format!("expect.models: unknown model `{id}`"));
+            failures.push(format!("{at}unknown model `{id}`"));
             continue;
         };
-        let got = &game.models[model];
-        if let Some(d) = want.damage
-            && got.damage != d
-        {
-            failures.push(format!("`{id}` damage: expected {d}, got {}", got.damage));
-        }
-        if let Some(states) = &want.states {
-            let mut have: Vec<&str> =
-                got.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
-            let mut want: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
-            have.sort_unstable();
-            want.sort_unstable();
-            if have != want {
-                failures.push(format!("`{id}` states: expected {want:?}, got {have:?}"));
-            }
-        }
-        if let Some(d) = want.destroyed
-            && got.destroyed != d
-        {
-            failures.push(format!("`{id}` destroyed: expected {d}, got {}", got.destroyed));
-        }
-        if let Some(m) = want.mission_kill
-            && got.mission_kill != m
-        {
-            failures.push(format!("`{id}` mission kill: expected {m}, got {}", got.mission_kill));
-        }
-        if let Some([x, y]) = want.at
-            && got.pos.dist(P::new(x, y)) > 0.01
-        {
-            failures.push(format!("`{id}` position: expected ({x}, {y}), got ({:.2}, {:.2})", got.pos.x, got.pos.y));
+        for f in model_differences(game, ids, model, want) {
+            failures.push(format!("{at}`{id}` {f}"));
         }
     }
 }
 
-/// Does `actual` contain every key of `want` with an equal value (objects compared recursively)?
+/// Each way `model` differs from `want`, as "what: expected X, got Y".
+fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, want: &TestModelState) -> Vec<String> {
+    let mut out = Vec::new();
+    let got = &game.models[model];
+    let card = game.card(model);
+    let column = game.column(model);
+    let name_of = |i: usize| ids.iter().find(|(_, x)| **x == i).map_or_else(|| format!("#{i}"), |(k, _)| k.clone());
+    let mut same = |what: &str, want: String, got: String| {
+        if want != got {
+            out.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    if let Some(d) = want.damage {
+        same("damage", d.to_string(), got.damage.to_string());
+    }
+    if let Some(states) = &want.states {
+        let mut have: Vec<&str> = got.states.iter().map(|(s, _)| game.rules.states[*s as usize].id.as_str()).collect();
+        let mut want: Vec<&str> = states.iter().map(|s| s.as_str()).collect();
+        have.sort_unstable();
+        want.sort_unstable();
+        same("states", format!("{want:?}"), format!("{have:?}"));
+    }
+    if let Some(d) = want.destroyed {
+        same("destroyed", d.to_string(), got.destroyed.to_string());
+    }
+    if let Some(m) = want.mission_kill {
+        same("mission kill", m.to_string(), got.mission_kill.to_string());
+    }
+    if let Some([x, y]) = want.at
+        && got.pos.dist(P::new(x, y)) > 0.01
+    {
+        same("position", format!("({x}, {y})"), format!("({:.2}, {:.2})", got.pos.x, got.pos.y));
+    }
+    if let Some(f) = want.facing
+        && angle_diff(f, got.facing).abs() > 0.1
+    {
+        same("facing", format!("{f}°"), format!("{:.1}°", got.facing));
+    }
+    if let Some(p) = want.prone {
+        same("prone", p.to_string(), got.prone.to_string());
+    }
+    if let Some(l) = &want.lock {
+        same("target-lock", l.to_string(), got.lock.map_or_else(|| "none".to_owned(), name_of));
+    }
+    if let Some(w) = &want.out_of_ammo {
+        let mut w = w.clone();
+        w.sort_unstable();
+        let have: Vec<usize> = (0..got.out_of_ammo.len()).filter(|&k| got.out_of_ammo[k]).collect();
+        same("weapons out of ammo", format!("{w:?}"), format!("{have:?}"));
+    }
+    if let Some(n) = want.ammo_reserve {
+        same("ammo-bin uses left", n.to_string(), got.ammo_reserve.to_string());
+    }
+    if let Some(marks) = &want.marks {
+        let mut have: Vec<&str> = got.marks.iter().map(|m| m.name).collect();
+        let mut want: Vec<&str> = marks.iter().map(String::as_str).collect();
+        have.sort_unstable();
+        want.sort_unstable();
+        same("marks", format!("{want:?}"), format!("{have:?}"));
+    }
+    if let Some(a) = want.activated {
+        same("activated", a.to_string(), got.activated.to_string());
+    }
+    if let Some(c) = want.column {
+        same("damage column", c.to_string(), column.to_string());
+    }
+    if let Some(mv) = want.mv {
+        same("MV", mv.to_string(), game.move_value(model).to_string());
+    }
+    if let Some(av) = want.av {
+        same("AV", av.to_string(), card.av[column].to_string());
+    }
+    if let Some(dc) = want.dc {
+        same("DC", dc.to_string(), card.dc[column].map_or_else(|| "NA".to_owned(), |v| v.to_string()));
+    }
+    if let Some(e) = want.elevation {
+        same("elevation", e.to_string(), game.elevation(model).to_string());
+    }
+    for a in &want.against {
+        let Some(&other) = ids.get(a.model.as_str()) else {
+            out.push(format!("against: unknown model `{}`", a.model));
+            continue;
+        };
+        let o = &a.model;
+        let weapon = match a.weapon {
+            Some(w) if w >= card.weapons.len() => {
+                out.push(format!("against `{o}`: no weapon mount {w} (it has {})", card.weapons.len()));
+                continue;
+            }
+            w => w,
+        };
+        let needs_weapon = |what: &str| format!("against `{o}`: `{what}` needs `weapon:`");
+        let mut same = |what: String, want: String, got: String| {
+            if want != got {
+                out.push(format!("{what}: expected {want}, got {got}"));
+            }
+        };
+        if let Some(d) = a.distance {
+            let got = game.distance(model, other);
+            if (got - d).abs() > 0.01 {
+                same(format!("distance to `{o}`"), format!("{d}\""), format!("{got:.2}\""));
+            }
+        }
+        let w = weapon.map_or(String::new(), |w| format!(" (weapon {w})"));
+        match (&a.band, weapon) {
+            (Some(_), None) => same(needs_weapon("band"), String::new(), "?".into()),
+            (Some(b), Some(k)) => {
+                let got = game.band(model, k, other).map_or("none", |x| game.rules.bands[x].name.as_str());
+                if !got.eq_ignore_ascii_case(b) {
+                    same(format!("range band to `{o}`{w}"), b.clone(), got.to_owned());
+                }
+            }
+            _ => {}
+        }
+        match (a.rav, weapon) {
+            (Some(_), None) => same(needs_weapon("rav"), String::new(), "?".into()),
+            (Some(r), Some(k)) => {
+                same(format!("RAV against `{o}`{w}"), r.to_string(), game.rav(model, k, other).to_string())
+            }
+            _ => {}
+        }
+        match (a.in_arc, weapon) {
+            (Some(_), None) => same(needs_weapon("in_arc"), String::new(), "?".into()),
+            (Some(x), Some(k)) => {
+                same(format!("`{o}` in the arc{w}"), x.to_string(), game.in_arc(model, k, other).to_string())
+            }
+            _ => {}
+        }
+        if let Some(c) = a.ccv {
+            same(format!("CCV against `{o}`"), c.to_string(), game.ccv(model, other).to_string());
+        }
+        if a.line_of_sight.is_some() || a.cover.is_some() {
+            let (los, cover) = game.sight(model, other, false);
+            if let Some(l) = a.line_of_sight {
+                same(format!("line of sight to `{o}`"), l.to_string(), los.to_string());
+            }
+            if let Some(c) = a.cover {
+                same(
+                    format!("cover against `{o}`"),
+                    format!("{c:?}").to_lowercase(),
+                    format!("{cover:?}").to_lowercase(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// An expected event as the log holds it: checked against the declared event kinds, test ids of
+/// models replaced by their indexes, points given as `[x, y]` made `{x, y}`.
+fn prepare_event(want: &Value, ids: &HashMap<String, usize>) -> Result<Value, String> {
+    let Some(obj) = want.as_object() else { return Err(format!("{want} is not a mapping")) };
+    let Some(kind) = obj.get("event").and_then(Value::as_str) else { return Err(format!("{want} has no `event:`")) };
+    let Some(decl) = EventKind::find(kind) else {
+        let known: Vec<&str> = cav_format::EVENT_KINDS.iter().map(|k| k.id).collect();
+        return Err(format!("unknown event kind `{kind}` (known: {})", known.join(", ")));
+    };
+    let mut out = serde_json::Map::new();
+    for (key, v) in obj {
+        if key == "event" {
+            out.insert(key.clone(), v.clone());
+            continue;
+        }
+        let Some(field) = decl.key(key) else {
+            let keys: Vec<&str> = decl.keys.iter().map(|(k, _, _)| *k).collect();
+            return Err(format!("`{kind}` events have no key `{key}` (they have: {})", keys.join(", ")));
+        };
+        let v = match (field, v) {
+            (EventField::Model, Value::String(name)) => {
+                Value::from(*ids.get(name.as_str()).ok_or_else(|| format!("unknown model `{name}`"))?)
+            }
+            (EventField::Point, Value::Array(xy)) if xy.len() == 2 => serde_json::json!({"x": xy[0], "y": xy[1]}),
+            (_, v) => v.clone(),
+        };
+        out.insert(key.clone(), v);
+    }
+    Ok(Value::Object(out))
+}
+
+/// Does `actual` contain every key of `want` with an equal value (objects compared recursively,
+/// lists item by item, numbers to [`EVENT_NUMBER`])?
 fn matches(want: &Value, actual: &Value) -> bool {
     match (want, actual) {
         (Value::Object(w), Value::Object(a)) => w.iter().all(|(k, v)| a.get(k).is_some_and(|x| matches(v, x))),
-        (Value::Number(w), Value::Number(a)) => w.as_f64().zip(a.as_f64()).is_some_and(|(w, a)| (w - a).abs() < 1e-6),
+        (Value::Array(w), Value::Array(a)) => w.len() == a.len() && w.iter().zip(a).all(|(w, a)| matches(w, a)),
+        (Value::Number(w), Value::Number(a)) => {
+            w.as_f64().zip(a.as_f64()).is_some_and(|(w, a)| (w - a).abs() < EVENT_NUMBER)
+        }
         (w, a) => w == a,
     }
 }
 
 fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures: &mut Vec<String>) {
     let actual: Vec<Value> = log.iter().filter_map(|e| serde_json::to_value(e).ok()).collect();
+    let shown = || actual.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("\n    ");
     let mut from = 0;
     for (i, want) in t.expect.events.iter().enumerate() {
-        let mut want = want.clone();
-        if let Some(obj) = want.as_object_mut() {
-            for key in ["model", "target", "by"] {
-                if let Some(Value::String(name)) = obj.get(key) {
-                    match ids.get(name.as_str()) {
-                        Some(&ix) => {
-                            obj.insert(key.into(), Value::from(ix));
-                        }
-                        None => failures.push(format!("expect.events[{i}]: unknown model `{name}`")),
-                    }
-                }
+        let want = match prepare_event(&want.0, ids) {
+            Ok(w) => w,
+            Err(e) => {
+                failures.push(format!("expect.events[{i}]: {e}"));
+                return;
             }
-        }
+        };
         match actual[from..].iter().position(|a| matches(&want, a)) {
             Some(p) => from += p + 1,
             None => {
-                let shown: Vec<String> = actual.iter().map(|a| a.to_string()).collect();
                 failures.push(format!(
                     "expected event {i} not found (in order) : {want}\n  actual events:\n    {}",
-                    shown.join("\n    ")
+                    shown()
                 ));
                 return;
             }
         }
+    }
+    for (i, never) in t.expect.absent.iter().enumerate() {
+        let never = match prepare_event(&never.0, ids) {
+            Ok(w) => w,
+            Err(e) => {
+                failures.push(format!("expect.absent[{i}]: {e}"));
+                continue;
+            }
+        };
+        if let Some(a) = actual.iter().find(|a| matches(&never, a)) {
+            failures.push(format!("expect.absent[{i}]: an event that must not occur did: {a}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cav_format::{EVENT_KINDS, EventField};
+    use serde_json::Value;
+
+    use crate::event::{Event, ModApplied, Roll};
+    use crate::geom::P;
+
+    /// One event of every kind, with every optional value present (so its type can be checked).
+    fn one_of_each() -> Vec<Event> {
+        let p = P::new(1.0, 2.0);
+        let s = || "x".to_owned();
+        let roll = Roll {
+            model: 0,
+            kind: "combat",
+            dice: s(),
+            natural: vec![3, 4],
+            mods: vec![ModApplied { source: s(), value: 1 }],
+            total: 8,
+            target: Some(6),
+            margin: Some(2),
+            success: Some(true),
+            critical: Some("success"),
+        };
+        let all = vec![
+            Event::GameStart { ruleset: s(), scenario: s(), seed: Some(1), board: [48.0, 48.0] },
+            Event::TerrainPlaced { terrain: s(), center: p, radius: 1.5 },
+            Event::Deployed { model: 0, name: s(), side: s(), at: p, facing: 90.0 },
+            Event::TurnStart { turn: 1 },
+            Event::Activation { model: 0, ap: 2 },
+            Event::Moved { model: 0, from: p, to: p, mv_spent: 3, facing: 0.5 },
+            Event::StoodUp { model: 0 },
+            Event::WentProne { model: 0 },
+            Event::TargetLock { model: 0, target: 1 },
+            Event::Overwatch { model: 0 },
+            Event::OverwatchFire { model: 0, target: 1 },
+            Event::DefensiveFire { model: 0, target: 1 },
+            Event::CloseCombat { model: 0, target: 1, supporters: 1 },
+            Event::Attack { model: 0, target: 1, weapon: s(), mode: "direct", distance: 2.5, band: Some(s()) },
+            Event::NoAttack { model: 0, target: 1, weapon: s(), reason: s() },
+            Event::Roll(roll),
+            Event::StrikePoint { model: 0, at: p },
+            Event::Drift { model: 0, from: p, to: p, inches: 7.0 },
+            Event::Hit { model: 0, target: 1, weapon: s(), margin: 1, rav: 6, av: 7, penetrated: true },
+            Event::DamageResult { target: 1, row: s(), damage: 1 },
+            Event::OutOfAmmo { model: 0, weapon: s(), saved_by_reserve: true },
+            Event::DamageApplied { model: 0, points: 1, column: 1, total: 1 },
+            Event::StateGained { model: 0, state: s() },
+            Event::StateEnded { model: 0, state: s() },
+            Event::Critical { model: 0, result: s() },
+            Event::Repaired { model: 0, points: 1, column: 0 },
+            Event::MissionKill { model: 0, reason: s() },
+            Event::Destroyed { model: 0 },
+            Event::LeftBoard { model: 0 },
+            Event::ActivationEnd { model: 0 },
+            Event::TurnEnd { turn: 1 },
+            Event::GameEnd { winner: Some(s()), turns: 1, reason: s() },
+            Event::ScriptPrint { model: 0, text: s() },
+            Event::ScriptEffect {
+                point: "combat_tp",
+                by: 0,
+                source: s(),
+                effect: "add_modifier",
+                model: Some(1),
+                quantity: Some("roll"),
+                value: Some(1.0),
+                detail: Some(s()),
+            },
+            Event::Forbidden { model: 0, what: "move", reason: s() },
+            Event::SpecialAction { model: 0, target: Some(1) },
+        ];
+        // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
+        // match has no catch-all, so it stops compiling until then.
+        for e in &all {
+            match e {
+                Event::GameStart { .. }
+                | Event::TerrainPlaced { .. }
+                | Event::Deployed { .. }
+                | Event::TurnStart { .. }
+                | Event::Activation { .. }
+                | Event::Moved { .. }
+                | Event::StoodUp { .. }
+                | Event::WentProne { .. }
+                | Event::TargetLock { .. }
+                | Event::Overwatch { .. }
+                | Event::OverwatchFire { .. }
+                | Event::DefensiveFire { .. }
+                | Event::CloseCombat { .. }
+                | Event::Attack { .. }
+                | Event::NoAttack { .. }
+                | Event::Roll(_)
+                | Event::StrikePoint { .. }
+                | Event::Drift { .. }
+                | Event::Hit { .. }
+                | Event::DamageResult { .. }
+                | Event::OutOfAmmo { .. }
+                | Event::DamageApplied { .. }
+                | Event::StateGained { .. }
+                | Event::StateEnded { .. }
+                | Event::Critical { .. }
+                | Event::Repaired { .. }
+                | Event::MissionKill { .. }
+                | Event::Destroyed { .. }
+                | Event::LeftBoard { .. }
+                | Event::ActivationEnd { .. }
+                | Event::TurnEnd { .. }
+                | Event::GameEnd { .. }
+                | Event::ScriptPrint { .. }
+                | Event::ScriptEffect { .. }
+                | Event::Forbidden { .. }
+                | Event::SpecialAction { .. } => {}
+            }
+        }
+        all
+    }
+
+    fn fits(t: EventField, v: &Value) -> bool {
+        let point = |v: &Value| v.get("x").is_some_and(Value::is_number) && v.get("y").is_some_and(Value::is_number);
+        match t {
+            // The log holds the model's index; a test writes its test id.
+            EventField::Model | EventField::Int => v.is_i64() || v.is_u64(),
+            EventField::Number => v.is_number(),
+            EventField::Text => v.is_string(),
+            EventField::Bool => v.is_boolean(),
+            EventField::Point => point(v),
+            EventField::OptInt => v.is_null() || v.is_i64() || v.is_u64(),
+            EventField::OptText => v.is_null() || v.is_string(),
+            EventField::OptBool => v.is_null() || v.is_boolean(),
+            EventField::Ints => v.as_array().is_some_and(|a| a.iter().all(|x| x.is_i64() || x.is_u64())),
+            EventField::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
+            EventField::Mods => v.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|m| m.get("source").is_some_and(Value::is_string) && m.get("value").is_some_and(Value::is_i64))
+            }),
+        }
+    }
+
+    /// The event kinds the test schema declares (cav-format) are exactly the ones the engine
+    /// emits, each with exactly its keys and their types.
+    #[test]
+    fn event_kinds_match_the_engine() {
+        let events = one_of_each();
+        let mut seen = Vec::new();
+        for e in &events {
+            let v = serde_json::to_value(e).unwrap();
+            let obj = v.as_object().unwrap();
+            let kind = obj["event"].as_str().unwrap();
+            let decl = cav_format::EventKind::find(kind)
+                .unwrap_or_else(|| panic!("the engine emits `{kind}` events; declare them in cav_format::EVENT_KINDS"));
+            let keys: Vec<&str> = obj.keys().map(String::as_str).filter(|k| *k != "event").collect();
+            let declared: Vec<&str> = decl.keys.iter().map(|(k, _, _)| *k).collect();
+            assert_eq!(keys, declared, "keys of `{kind}` events: the engine's, then the declared ones");
+            for (k, t, _) in decl.keys {
+                assert!(fits(*t, &obj[*k]), "`{kind}.{k}` is declared {t:?} but the engine writes {}", obj[*k]);
+            }
+            seen.push(decl.id);
+        }
+        for k in EVENT_KINDS {
+            assert!(seen.contains(&k.id), "`{}` is declared but the engine has no such event", k.id);
+        }
+        assert_eq!(seen.len(), EVENT_KINDS.len(), "one sample per kind");
+    }
+
+    #[test]
+    fn expected_events_are_typed_and_translated() {
+        let ids = [("red".to_owned(), 0), ("blue".to_owned(), 1)].into_iter().collect();
+        let want = serde_json::json!({"event": "drift", "model": "red", "to": [3, 4]});
+        let got = super::prepare_event(&want, &ids).unwrap();
+        assert_eq!(got, serde_json::json!({"event": "drift", "model": 0, "to": {"x": 3, "y": 4}}));
+        // A roll's `target` is a target point, not a model: left as it is.
+        let roll = serde_json::json!({"event": "roll", "target": 7});
+        assert_eq!(super::prepare_event(&roll, &ids).unwrap()["target"], 7);
+        let e = super::prepare_event(&serde_json::json!({"event": "hitt"}), &ids).unwrap_err();
+        assert!(e.contains("unknown event kind `hitt`"), "{e}");
+        let e = super::prepare_event(&serde_json::json!({"event": "hit", "tagret": "blue"}), &ids).unwrap_err();
+        assert!(e.contains("`hit` events have no key `tagret`"), "{e}");
+        let e = super::prepare_event(&serde_json::json!({"event": "hit", "target": "green"}), &ids).unwrap_err();
+        assert!(e.contains("unknown model `green`"), "{e}");
+    }
+
+    #[test]
+    fn matching_is_partial_for_mappings_and_whole_for_lists() {
+        use super::matches;
+        let actual = serde_json::json!({"a": 1, "b": {"x": 1.004, "y": 2}, "l": [{"s": "p", "v": 1}]});
+        assert!(matches(&serde_json::json!({"b": {"x": 1}}), &actual), "numbers to 0.005");
+        assert!(!matches(&serde_json::json!({"b": {"x": 1.01}}), &actual));
+        assert!(matches(&serde_json::json!({"l": [{"v": 1}]}), &actual));
+        assert!(!matches(&serde_json::json!({"l": []}), &actual), "a list matches in full");
+        assert!(!matches(&serde_json::json!({"c": 1}), &actual));
     }
 }

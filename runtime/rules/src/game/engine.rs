@@ -21,6 +21,20 @@ pub trait Controller {
     fn overwatch_fire(&mut self, _game: &Game, _watcher: usize, _mover: usize) -> Option<Vec<usize>> {
         None
     }
+    /// Whether `model` uses its optional special attribute `sa` (the SA's id) for what is being
+    /// resolved now (`weapon`, against `target`); `false` declines it (SMART's trade of area for
+    /// RAV, …). Not asked by the engine yet: scenario tests that decline an SA report that it was
+    /// never offered.
+    fn use_special_attribute(
+        &mut self,
+        _game: &Game,
+        _model: usize,
+        _sa: &str,
+        _weapon: Option<usize>,
+        _target: Option<usize>,
+    ) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -253,7 +267,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// The end of a turn: `end_phase` for every model on the table, then `TurnEnd`.
-    fn end_turn(&mut self) -> Result<(), EngineError> {
+    pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
         self.end_activation_pending()?;
         emit!(self, Event::TurnEnd { turn: self.game.turn });
@@ -283,14 +297,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             return Ok(Some(self.finish(end)));
         }
-        self.game.turn += 1;
-        emit!(self, Event::TurnStart { turn: self.game.turn });
-        for model in &mut self.game.models {
-            model.activated = false;
-            model.marks.retain(|m| m.lasts != Lasts::Turn);
-        }
         // Draw deck: one card per model on the table, shuffled with the game's dice.
-        let mut deck = self.draw_deck()?;
+        let mut deck = self.begin_turn()?;
         for i in (1..deck.len()).rev() {
             let j = self.dice.roll(i as u32 + 1) as usize - 1;
             deck.swap(i, j);
@@ -310,6 +318,21 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         self.end_turn()?;
         Ok(None)
+    }
+
+    /// The start of a turn: the turn count goes up, every model may activate again and marks
+    /// that last a turn end. (Scenario tests call this and [`end_turn`](Self::end_turn) around
+    /// the activations they choose.)
+    /// The draw deck is built (`draw_deck` handlers may keep a model's card out): returns one card
+    /// per model in it, its side's, not yet shuffled.
+    pub fn begin_turn(&mut self) -> Result<Vec<usize>, EngineError> {
+        self.game.turn += 1;
+        emit!(self, Event::TurnStart { turn: self.game.turn });
+        for model in &mut self.game.models {
+            model.activated = false;
+            model.marks.retain(|m| m.lasts != Lasts::Turn);
+        }
+        self.draw_deck()
     }
 
     fn finish(&mut self, end: GameEnd) -> GameEnd {

@@ -296,6 +296,28 @@ impl<'r> Game<'r> {
         own + self.ground(me.pos)
     }
 
+    /// Total elevation level: the model's own height (prone height when prone) plus the ground
+    /// it stands on.
+    pub fn elevation(&self, model: usize) -> i32 {
+        self.height(model)
+    }
+
+    /// The close-combat value of `model` against `other` now: hard or soft by the other's card,
+    /// in the current column; 0 with its weapons zeroed.
+    pub fn ccv(&self, model: usize, other: usize) -> i32 {
+        let (hard, soft) = self.card(model).ccv[self.column(model)];
+        let oc = self.card(other);
+        let v = if oc.soft && !oc.hard { soft } else { hard };
+        if self.models[model].zeroed { 0 } else { v.map_or(0, i32::from) }
+    }
+
+    /// The range band mount `weapon` of `attacker` is in against `target`, if any.
+    pub fn band(&self, attacker: usize, weapon: usize, target: usize) -> Option<usize> {
+        let m = self.card(attacker).weapons.get(weapon)?;
+        let dist = self.distance(attacker, target);
+        self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier)
+    }
+
     /// Line of sight and the best cover that counts between attacker and defender.
     /// `only_defenders_own`: guided missiles and rockets ignore intervening cover (000 L686).
     pub fn sight(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {

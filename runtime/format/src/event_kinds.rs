@@ -1,0 +1,344 @@
+//! The events the engine emits, declared for scenario tests: each kind (the `event:` tag of the
+//! event log) and the keys it carries, with their types and meanings.
+//!
+//! The engine's `Event` enum lives in `cav-rules`, above this crate; this table is what the test
+//! schema is generated from (`expect.events` and `expect.absent` items are typed by kind, so a
+//! misspelled kind or key is a located error from `cav validate`). A test in `cav-rules`
+//! (`testing::tests::event_kinds_match_the_engine`) serialises one of every `Event` variant and
+//! fails when a kind, a key or a type here differs from what the engine emits.
+
+/// The type of one key of an event, as a test writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventField {
+    /// A model: the test writes its test id (the log holds the model's index).
+    Model,
+    Int,
+    Number,
+    Text,
+    Bool,
+    /// A point on the board: `{x: 10, y: 24}` or `[10, 24]`.
+    Point,
+    /// An integer, or null (`~`) where the event has none.
+    OptInt,
+    /// Text, or null (`~`) where the event has none.
+    OptText,
+    /// A boolean, or null (`~`) where the event has none.
+    OptBool,
+    /// A list of integers (the natural dice of a roll).
+    Ints,
+    /// A list of numbers (a board size).
+    Numbers,
+    /// The modifiers of a roll: a list of `{source, value}`, compared in order and in full.
+    Mods,
+}
+
+impl EventField {
+    /// The JSON Schema of a value of this type in a test.
+    pub fn schema(self, doc: &str) -> serde_json::Value {
+        use serde_json::json;
+        let mut s = match self {
+            EventField::Model => json!({"type": "string", "pattern": crate::ID_PATTERN}),
+            EventField::Int => json!({"type": "integer"}),
+            EventField::Number => json!({"type": "number"}),
+            EventField::Text => json!({"type": "string"}),
+            EventField::Bool => json!({"type": "boolean"}),
+            EventField::Point => json!({"anyOf": [
+                {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                 "additionalProperties": false},
+                {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+            ]}),
+            EventField::OptInt => json!({"type": ["integer", "null"]}),
+            EventField::OptText => json!({"type": ["string", "null"]}),
+            EventField::OptBool => json!({"type": ["boolean", "null"]}),
+            EventField::Ints => json!({"type": "array", "items": {"type": "integer"}}),
+            EventField::Numbers => json!({"type": "array", "items": {"type": "number"}}),
+            EventField::Mods => json!({"type": "array", "items": {
+                "type": "object",
+                "properties": {"source": {"type": "string"}, "value": {"type": "integer"}},
+                "additionalProperties": false
+            }}),
+        };
+        s["description"] = doc.into();
+        s
+    }
+}
+
+/// One kind of event: its tag, what it records, and its keys `(name, type, meaning)`.
+#[derive(Debug, Clone, Copy)]
+pub struct EventKind {
+    pub id: &'static str,
+    pub doc: &'static str,
+    pub keys: &'static [(&'static str, EventField, &'static str)],
+}
+
+impl EventKind {
+    pub fn find(id: &str) -> Option<&'static EventKind> {
+        EVENT_KINDS.iter().find(|k| k.id == id)
+    }
+    pub fn key(&self, name: &str) -> Option<EventField> {
+        self.keys.iter().find(|(k, _, _)| *k == name).map(|(_, t, _)| *t)
+    }
+}
+
+use EventField::*;
+
+const MODEL: (&str, EventField, &str) = ("model", Model, "The model the event is about (test id).");
+const TARGET: (&str, EventField, &str) = ("target", Model, "The model attacked or aimed at (test id).");
+const WEAPON: (&str, EventField, &str) = ("weapon", Text, "The weapon's name as on the card (`Medium MAC`).");
+
+/// Every event kind the engine emits, in the order of `Event`.
+pub const EVENT_KINDS: &[EventKind] = &[
+    EventKind {
+        id: "game_start",
+        doc: "A game begins.",
+        keys: &[
+            ("ruleset", Text, "The ruleset pack id."),
+            ("scenario", Text, "The scenario id."),
+            ("seed", OptInt, "The dice seed, if seeded."),
+            ("board", Numbers, "Board width and depth in inches."),
+        ],
+    },
+    EventKind {
+        id: "terrain_placed",
+        doc: "A terrain area is placed on the board.",
+        keys: &[
+            ("terrain", Text, "Terrain id."),
+            ("center", Point, "Its centre."),
+            ("radius", Number, "Its radius in inches."),
+        ],
+    },
+    EventKind {
+        id: "deployed",
+        doc: "A model is placed on the board.",
+        keys: &[
+            MODEL,
+            ("name", Text, "The model's name in the game."),
+            ("side", Text, "Its side."),
+            ("at", Point, "Where."),
+            ("facing", Number, "Facing in degrees (0 = towards +y, clockwise)."),
+        ],
+    },
+    EventKind { id: "turn_start", doc: "A turn begins.", keys: &[("turn", Int, "The turn number (the first is 1).")] },
+    EventKind {
+        id: "activation",
+        doc: "A model activates.",
+        keys: &[MODEL, ("ap", Int, "The action points it has for this activation.")],
+    },
+    EventKind {
+        id: "moved",
+        doc: "A model moved (one move, reverse, break or run 'n gun leg).",
+        keys: &[
+            MODEL,
+            ("from", Point, "Where the move began (base centre)."),
+            ("to", Point, "Where it ended (base centre)."),
+            ("mv_spent", Int, "MV points spent, turns included."),
+            ("facing", Number, "Facing afterwards in degrees."),
+        ],
+    },
+    EventKind { id: "stood_up", doc: "A prone model stood up.", keys: &[MODEL] },
+    EventKind { id: "went_prone", doc: "A model went prone.", keys: &[MODEL] },
+    EventKind { id: "target_lock", doc: "A model locked on to a target.", keys: &[MODEL, TARGET] },
+    EventKind { id: "overwatch", doc: "A model went on over-watch.", keys: &[MODEL] },
+    EventKind {
+        id: "overwatch_fire",
+        doc: "A model on over-watch stops a moving enemy and fires at it.",
+        keys: &[("model", Model, "The model on over-watch (test id)."), ("target", Model, "The mover (test id).")],
+    },
+    EventKind {
+        id: "defensive_fire",
+        doc: "A model attacked before it activated declares defensive fire.",
+        keys: &[("model", Model, "The defender (test id)."), ("target", Model, "The attacker it answers (test id).")],
+    },
+    EventKind {
+        id: "close_combat",
+        doc: "A close-combat assault.",
+        keys: &[MODEL, TARGET, ("supporters", Int, "Supporting attackers counted.")],
+    },
+    EventKind {
+        id: "attack",
+        doc: "One weapon attacks one model (a direct attack or a secondary roll at a strike point).",
+        keys: &[
+            MODEL,
+            TARGET,
+            WEAPON,
+            ("mode", Text, "`direct` or `secondary`."),
+            ("distance", Number, "Distance base edge to base edge, to two decimals."),
+            ("band", OptText, "The range band's name (`Medium`); null for secondary rolls."),
+        ],
+    },
+    EventKind {
+        id: "no_attack",
+        doc: "A declared weapon cannot attack, with the reason.",
+        keys: &[MODEL, TARGET, WEAPON, ("reason", Text, "Why (`out of range`, `needs a target-lock`, …).")],
+    },
+    EventKind {
+        id: "roll",
+        doc: "A dice roll with everything that went into it.",
+        keys: &[
+            ("model", Model, "The model that rolls (test id)."),
+            (
+                "kind",
+                Text,
+                "What the roll is for: `combat`, `strike-point`, `secondary-combat`, `close-combat`, `break`, `pilot-check`, `repair`, `state-test`, `out-of-ammo`, `critical`, `critical-bonus`, `fumble-bonus`, …",
+            ),
+            ("dice", Text, "The dice expression (`2d6`)."),
+            ("natural", Ints, "The faces rolled."),
+            ("mods", Mods, "Every modifier with its source, in order (positive helps the roller)."),
+            ("total", Int, "Dice plus modifiers."),
+            ("target", OptInt, "The target point (a number, not a model); null when there is none."),
+            ("margin", OptInt, "Total minus target point."),
+            ("success", OptBool, "Whether it succeeded; null for rolls without a target point."),
+            ("critical", OptText, "`success` or `fumble` when the natural roll is critical, else null."),
+        ],
+    },
+    EventKind {
+        id: "strike_point",
+        doc: "An indirect attack landed on its strike point.",
+        keys: &[MODEL, ("at", Point, "The strike point.")],
+    },
+    EventKind {
+        id: "drift",
+        doc: "A missed strike point drifted.",
+        keys: &[
+            MODEL,
+            ("from", Point, "The point it drifted from (the aimed point, or where a fumble moved it)."),
+            ("to", Point, "Where it landed."),
+            ("inches", Number, "How far it drifted."),
+        ],
+    },
+    EventKind {
+        id: "hit",
+        doc: "A hit: margin of success plus RAV against the target's AV.",
+        keys: &[
+            MODEL,
+            TARGET,
+            WEAPON,
+            ("margin", Int, "Margin of success after reductions (Reinforced)."),
+            ("rav", Int, "The RAV used, everything added."),
+            ("av", Int, "The target's AV in its current column."),
+            ("penetrated", Bool, "Whether margin + RAV reached the AV."),
+        ],
+    },
+    EventKind {
+        id: "damage_result",
+        doc: "A row of a damage table applies.",
+        keys: &[
+            ("target", Model, "The model that takes it (test id)."),
+            ("row", Text, "The row's name."),
+            ("damage", Int, "Damage points."),
+        ],
+    },
+    EventKind {
+        id: "out_of_ammo",
+        doc: "An out-of-ammo roll failed.",
+        keys: &[MODEL, WEAPON, ("saved_by_reserve", Bool, "An ammo bin (reserve) saved the weapon.")],
+    },
+    EventKind {
+        id: "damage_applied",
+        doc: "Damage lands on a model (at the end of an activation, or at once for over-watch).",
+        keys: &[
+            MODEL,
+            ("points", Int, "Points taken now."),
+            ("column", Int, "The damage-track column afterwards."),
+            ("total", Int, "Damage taken in all."),
+        ],
+    },
+    EventKind {
+        id: "state_gained",
+        doc: "A model gains a state.",
+        keys: &[MODEL, ("state", Text, "The state's name.")],
+    },
+    EventKind { id: "state_ended", doc: "A model's state ends.", keys: &[MODEL, ("state", Text, "The state's name.")] },
+    EventKind {
+        id: "critical",
+        doc: "A critical-damage result.",
+        keys: &[MODEL, ("result", Text, "The critical table row's name.")],
+    },
+    EventKind {
+        id: "repaired",
+        doc: "A repair succeeded.",
+        keys: &[MODEL, ("points", Int, "Points repaired."), ("column", Int, "The column afterwards.")],
+    },
+    EventKind {
+        id: "mission_kill",
+        doc: "A model can no longer fight and must leave.",
+        keys: &[MODEL, ("reason", Text, "Why.")],
+    },
+    EventKind { id: "destroyed", doc: "A model is destroyed.", keys: &[MODEL] },
+    EventKind { id: "left_board", doc: "A model left the board.", keys: &[MODEL] },
+    EventKind { id: "activation_end", doc: "A model's activation ends.", keys: &[MODEL] },
+    EventKind { id: "turn_end", doc: "A turn ends.", keys: &[("turn", Int, "The turn number.")] },
+    EventKind {
+        id: "game_end",
+        doc: "The game ends.",
+        keys: &[
+            ("winner", OptText, "The winning side, or null for a draw."),
+            ("turns", Int, "Turns played."),
+            ("reason", Text, "Why it ended."),
+        ],
+    },
+    EventKind { id: "script_print", doc: "A line a script printed.", keys: &[MODEL, ("text", Text, "The line.")] },
+    EventKind {
+        id: "script_effect",
+        doc: "An effect a script's handler asked for, as the engine applied it.",
+        keys: &[
+            ("point", Text, "The hook point (`combat_tp`, …)."),
+            ("by", Model, "The model whose special attribute asked (test id)."),
+            ("source", Text, "The special attribute's name."),
+            (
+                "effect",
+                Text,
+                "`add_modifier`, `forbid`, `set_value`, `deal_damage`, `apply_state`, `clear_state`, `spend_ammo`, `restore_ammo`.",
+            ),
+            ("model", Model, "The model the effect changes (test id), where it names one."),
+            ("quantity", Text, "What a modifier changes (`roll`, `rav`, …)."),
+            ("value", Number, "The modifier, the damage points, the value set or the weapon mount."),
+            ("detail", Text, "The modifier's label, the forbid's reason, the state or the weapon."),
+        ],
+    },
+    EventKind {
+        id: "forbidden",
+        doc: "A script's handler forbade what a model declared or was about to do.",
+        keys: &[
+            MODEL,
+            ("what", Text, "`target-lock`, `move`, `reaction` or `draw`."),
+            ("reason", Text, "The special attribute and its reason."),
+        ],
+    },
+    EventKind {
+        id: "special_action",
+        doc: "A model takes the Special action its special attribute grants.",
+        keys: &[MODEL, ("target", Model, "The model the action names, if any (test id).")],
+    },
+];
+
+/// The schema of one expected event: `event:` is one of the kinds, and each kind allows only its
+/// own keys (an `if`/`then` per kind, so a wrong key is reported at the item with the kind's keys).
+pub fn expected_event_schema() -> serde_json::Value {
+    use serde_json::json;
+    let ids: Vec<&str> = EVENT_KINDS.iter().map(|k| k.id).collect();
+    let docs: Vec<&str> = EVENT_KINDS.iter().map(|k| k.doc).collect();
+    let branches: Vec<serde_json::Value> = EVENT_KINDS
+        .iter()
+        .map(|k| {
+            let mut props = serde_json::Map::new();
+            props.insert("event".into(), json!({"const": k.id, "description": k.doc}));
+            for (name, t, doc) in k.keys {
+                props.insert((*name).into(), t.schema(doc));
+            }
+            json!({
+                "if": {"properties": {"event": {"const": k.id}}, "required": ["event"]},
+                "then": {"properties": props, "additionalProperties": false}
+            })
+        })
+        .collect();
+    json!({
+        "type": "object",
+        "description": "An event of the log, matched on the keys given (others may differ). `model` and `target` are test ids; points are `{x, y}` or `[x, y]`; numbers match to 0.005.",
+        "required": ["event"],
+        "properties": {
+            "event": {"type": "string", "enum": ids, "enumDescriptions": docs, "description": "The kind of event."}
+        },
+        "allOf": branches
+    })
+}
