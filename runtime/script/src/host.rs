@@ -436,13 +436,20 @@ fn caller(lua: &Lua) -> Option<(String, usize)> {
     })
 }
 
+/// A weapon mount's id, name and range.
+type WeaponNames = (Rc<str>, Rc<str>, f64);
+
+/// Whose handlers run at a moment: the owner model, its role, and its special attributes
+/// (index in `Rules::sas`, rating).
+type Owner<'g> = (usize, &'static str, &'g [(u16, i32)]);
+
 #[derive(Clone)]
 struct Names {
     name: Rc<str>,
     side: Rc<str>,
     model: Rc<str>,
     /// Per mount: weapon id, name, range.
-    weapons: Rc<[(Rc<str>, Rc<str>, f64)]>,
+    weapons: Rc<[WeaponNames]>,
     /// The card's special attributes (ids).
     sas: Rc<[Rc<str>]>,
 }
@@ -593,7 +600,7 @@ fn roll_table(lua: &Lua, r: &Roll) -> mlua::Result<Table> {
 impl LuaHost {
     /// The handlers that run at this moment: (owner model, role, special attributes), in the
     /// documented order (`HANDLER_ORDER`).
-    fn owners<'g>(game: &'g Game, ctx: &HookCtx) -> [(usize, &'static str, &'g [(u16, i32)]); 3] {
+    fn owners<'g>(game: &'g Game, ctx: &HookCtx) -> [Owner<'g>; 3] {
         let card = game.card(ctx.model);
         let weapon_sas = ctx.weapon.and_then(|w| card.weapons.get(w)).map(|m| m.sas.as_slice()).unwrap_or(&[]);
         let target_sas = match ctx.target {
