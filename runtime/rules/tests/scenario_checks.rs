@@ -207,5 +207,5 @@ fn a_relocation_to_a_point_not_offered_lists_the_offers() {
             "expect": {"all_dice_used": false}
         }),
     );
-    assert!(has(&f, "(0, 0) is not a point the engine offers; it offers [15.64, 14.96]"), "{f:?}");
+    assert!(has(&f, "(0, 0) is not a point the engine offers; it offers [15.16, 15.53]"), "{f:?}");
 }

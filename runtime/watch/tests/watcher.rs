@@ -142,11 +142,11 @@ fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
     let script = s.path("content/cav-quickstart/scripts/strike.luau");
     let good = std::fs::read_to_string(&script).unwrap();
 
-    // A script that no longer forbids anything: the Strike test now fails.
+    // A script that no longer forbids anything: the two Strike tests (fire, salvo) now fail.
     std::fs::write(&script, "return { attack_declare = function(ctx) end }\n").unwrap();
     s.expect("reloaded");
     let t = s.expect("  tests:");
-    assert!(t.contains(" 1 failed"), "{t}");
+    assert!(t.contains(" 2 failed"), "{t}");
 
     // A script that does not compile: reported, the last good rules (and scripts) stay.
     std::fs::write(&script, "return { attack_declare = function(ctx) end\n").unwrap();
