@@ -64,6 +64,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
                 effects: vec![],
                 script: None,
                 hooks: vec![],
+                optional: false,
             });
             continue;
         };
@@ -94,6 +95,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
             effects,
             script: doc.script.clone().map(|m| (m, roots)),
             hooks: doc.hooks.clone(),
+            optional: doc.optional,
         });
     }
     sas

@@ -254,6 +254,10 @@ pub struct SpecialAttribute {
     /// Purchasable levels with their costs; one entry when the SA has no levels.
     #[serde(default)]
     pub levels: Vec<SaLevel>,
+    /// The owner may decline to use it ("may" in the rule): before each action in which it could
+    /// act, the player (or bot) is asked, and a declined SA neither modifies nor runs its script.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
     /// Moments of play the SA acts at.
     #[serde(default)]
     pub hooks: Vec<HookPoint>,

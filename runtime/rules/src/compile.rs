@@ -152,6 +152,8 @@ pub struct SaDef {
     pub script: Option<(String, Vec<std::path::PathBuf>)>,
     /// Hook points the SA declares.
     pub hooks: Vec<f::HookPoint>,
+    /// The owner may decline it (the controller is asked before each action).
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -148,28 +148,22 @@ fn choices_that_never_come_up_fail() {
     assert!(has(&f, "choices.red.overwatch: `red` never fired on over-watch"), "{f:?}");
 }
 
-/// Declining an optional special attribute needs the engine to ask the controller
-/// (`Controller::use_special_attribute`); until it does, a test that declines SMART fails with
-/// that reason instead of passing silently. When the engine asks, this test must be turned around:
-/// red declines SMART, so the rockets keep their AoE and blue2 takes a secondary roll too.
+/// A declined choice that never comes up fails the test: the Dictator-B's MACs carry no optional
+/// special attribute, so declining SMART on a MAC attack had no effect and says so.
 #[test]
-fn declining_smart_is_reported_until_the_engine_asks() {
+fn declining_an_sa_that_is_never_offered_is_reported() {
     let rules = quickstart();
     let f = failures(
         &rules,
         json!({
             "models": [
                 {"id": "red", "model": "dictator-b", "side": "red", "at": [10, 5]},
-                {"id": "blue", "model": "dictator-b", "side": "blue", "at": [10, 26], "facing": 180},
-                {"id": "blue2", "model": "dictator-b", "side": "blue", "at": [11.6, 26], "facing": 180}
+                {"id": "blue", "model": "dictator-b", "side": "blue", "at": [10, 16], "facing": 180}
             ],
             "choices": {"red": {"decline": ["smart"]}},
-            "dice": [5, 5, 3, 3, 1, 2],
-            "steps": [{"model": "red", "do": "fire", "target": "blue", "weapons": [2], "indirect": true}],
-            "expect": {"all_dice_used": false, "events": [
-                {"event": "attack", "target": "blue", "mode": "secondary"},
-                {"event": "attack", "target": "blue2", "mode": "secondary"}
-            ]}
+            "dice": [3, 3, 3, 3],
+            "steps": [{"model": "red", "do": "fire", "target": "blue", "weapons": [0]}],
+            "expect": {"all_dice_used": false}
         }),
     );
     assert!(

@@ -655,6 +655,11 @@ impl Hooks for LuaHost {
         let mut queued = Vec::new();
         for (owner, role, sas) in Self::owners(game, ctx) {
             for &(sa, rating) in sas {
+                // An optional special attribute its model declined for this action does nothing.
+                let mount = if role == "weapon" { ctx.weapon } else { None };
+                if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
+                    continue;
+                }
                 let handler = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role == "target"));
                 let Some(handler) = handler.cloned() else { continue };
                 let name = &game.rules.sas[sa as usize].name;

@@ -23,8 +23,9 @@ pub trait Controller {
     }
     /// Whether `model` uses its optional special attribute `sa` (the SA's id) for what is being
     /// resolved now (`weapon`, against `target`); `false` declines it (SMART's trade of area for
-    /// RAV, …). Not asked by the engine yet: scenario tests that decline an SA report that it was
-    /// never offered.
+    /// RAV, …). Asked before each action, for every special attribute marked `optional` on the
+    /// model or on the weapons the action declares; a declined one neither modifies rolls nor
+    /// runs its script's handlers during that action.
     fn use_special_attribute(
         &mut self,
         _game: &Game,
@@ -424,7 +425,10 @@ impl<'a, 'r> Engine<'a, 'r> {
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             kind.check(&self.game, model, &action).map_err(|reason| illegal(&self.game, &reason))?;
-            match kind.resolve(self, model, &action, ctrl) {
+            self.game.declined = self.ask_optional(model, &action, ctrl);
+            let resolved = kind.resolve(self, model, &action, ctrl);
+            self.game.declined.clear();
+            match resolved {
                 Ok(()) => {}
                 Err(ActionError::Illegal(reason)) => return Err(illegal(&self.game, &reason)),
                 Err(ActionError::Engine(e)) => return Err(e),
@@ -433,6 +437,24 @@ impl<'a, 'r> Engine<'a, 'r> {
             ap -= cost;
         }
         self.end_activation(model)
+    }
+
+    /// Ask the controller about each optional special attribute that could act in this action:
+    /// the model's own and those of the weapons it declares. Returns the declined ones.
+    fn ask_optional(&mut self, model: usize, action: &Action, ctrl: &mut dyn Controller) -> Vec<(u16, Option<usize>)> {
+        let r = self.rules();
+        let card = self.cardr(model);
+        let own = card.sas.iter().map(|s| (s.0, None));
+        let weapons = action.weapons.iter().filter_map(|&w| card.weapons.get(w).map(|m| (w, m)));
+        let of_weapons = weapons.flat_map(|(w, m)| m.sas.iter().map(move |s| (s.0, Some(w))));
+        let mut declined = Vec::new();
+        for (sa, weapon) in own.chain(of_weapons) {
+            let def = &r.sas[sa as usize];
+            if def.optional && !ctrl.use_special_attribute(&self.game, model, &def.id, weapon, action.target) {
+                declined.push((sa, weapon));
+            }
+        }
+        declined
     }
 
     pub(crate) fn has_stand_up_state(&self, model: usize) -> bool {
@@ -476,7 +498,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         // Declarative effects of the attacker's and the weapon's special attributes.
         let card = g.card(a);
         let weapon_sas = s.weapon.map(|w| card.weapons[w].sas.as_slice()).unwrap_or(&[]);
-        for (sa, rating) in card.sas.iter().chain(weapon_sas) {
+        let declined = |sa: u16, weapon: Option<usize>| g.active == Some(a) && g.declined.contains(&(sa, weapon));
+        let of_card = card.sas.iter().map(|x| (x, None));
+        for ((sa, rating), mount) in of_card.chain(weapon_sas.iter().map(|x| (x, s.weapon))) {
+            if declined(*sa, mount) {
+                continue;
+            }
             let def = &r.sas[*sa as usize];
             for e in def.effects.iter().filter(|e| e.target == target) {
                 if e.when.iter().all(|c| c.times(g, s) > 0) {

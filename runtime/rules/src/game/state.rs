@@ -129,6 +129,9 @@ pub struct Game<'r> {
     pub(crate) in_model_state: bool,
     /// `Engine::start` has run (`game_setup` is called once per game).
     pub started: bool,
+    /// Optional special attributes the active model declined for the action being resolved:
+    /// (SA index, weapon mount for a weapon's SA). They neither modify rolls nor run handlers.
+    pub declined: Vec<(u16, Option<usize>)>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -154,6 +157,7 @@ impl<'r> Game<'r> {
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
             started: false,
+            declined: Vec::new(),
         }
     }
 
