@@ -275,7 +275,13 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 }
                 Format::Human => {
                     eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-                    let packs: Vec<String> = loaded.packs.iter().map(|p| format!("{} {}", p.id, p.version)).collect();
+                    // Named up to a screenful; a long list ends "… and N more".
+                    const NAMED: usize = 12;
+                    let mut packs: Vec<String> =
+                        loaded.packs.iter().take(NAMED).map(|p| format!("{} {}", p.id, p.version)).collect();
+                    if loaded.packs.len() > NAMED {
+                        packs.push(format!("… and {} more", loaded.packs.len() - NAMED));
+                    }
                     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
                     let warned =
                         if warnings == 0 { String::new() } else { format!(", {}", plural(warnings, "warning")) };

@@ -574,44 +574,82 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         diags.push(diag);
         cyclic.extend(cycle);
     }
-    // Load sets: one per ruleset reachable from the request.
-    let closure = |start: usize| -> BTreeSet<usize> {
-        let mut seen = BTreeSet::from([start]);
-        let mut st = vec![start];
+    // Load sets: one per ruleset reachable from the request. What each pack reaches is worked
+    // out once for all (whether it reaches a cycle, which rulesets), so planning stays linear in
+    // packs and dependencies whatever the number of extensions.
+    let closure = |starts: &[usize]| -> BTreeSet<usize> {
+        let mut seen: BTreeSet<usize> = starts.iter().copied().collect();
+        let mut st: Vec<usize> = starts.to_vec();
         while let Some(i) = st.pop() {
-            for d in &packs[i].depends {
-                if d.kind != DepKind::Incompatible
-                    && let Some(&j) = by_id.get(d.id.as_str())
-                    && seen.insert(j)
-                {
+            for j in edges(packs, &by_id, i) {
+                if seen.insert(j) {
                     st.push(j);
                 }
             }
         }
         seen
     };
+    let n = packs.len();
+    // Packs from which a cycle can be reached: backwards from the cycles.
+    let mut needed_by: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &i in &relevant {
+        for j in edges(packs, &by_id, i) {
+            needed_by[j].push(i);
+        }
+    }
+    let mut reaches_cycle = vec![false; n];
+    let mut queue: Vec<usize> = cyclic.iter().copied().collect();
+    for &c in &queue {
+        reaches_cycle[c] = true;
+    }
+    while let Some(x) = queue.pop() {
+        for &y in &needed_by[x] {
+            if !std::mem::replace(&mut reaches_cycle[y], true) {
+                queue.push(y);
+            }
+        }
+    }
+    // The rulesets each cycle-free pack builds on (memoised, post-order, no recursion).
+    let mut rulesets_of: Vec<Option<BTreeSet<usize>>> = vec![None; n];
+    for &start in &relevant {
+        if reaches_cycle[start] || rulesets_of[start].is_some() {
+            continue;
+        }
+        let mut stack = vec![(start, false)];
+        while let Some((i, children_done)) = stack.pop() {
+            if rulesets_of[i].is_some() {
+                continue;
+            }
+            if children_done {
+                let mut set: BTreeSet<usize> = BTreeSet::new();
+                if packs[i].kind == PackKind::Ruleset {
+                    set.insert(i);
+                }
+                for j in edges(packs, &by_id, i) {
+                    set.extend(rulesets_of[j].iter().flatten());
+                }
+                rulesets_of[i] = Some(set);
+            } else {
+                stack.push((i, true));
+                stack.extend(edges(packs, &by_id, i).filter(|&j| rulesets_of[j].is_none()).map(|j| (j, false)));
+            }
+        }
+    }
     let rulesets: BTreeSet<usize> = relevant.iter().copied().filter(|&i| packs[i].kind == PackKind::Ruleset).collect();
     let mut sets = Vec::new();
     for &r in &rulesets {
-        let mut members = closure(r);
-        if members.iter().any(|m| cyclic.contains(m)) {
+        if reaches_cycle[r] {
             continue; // the ruleset itself cannot be ordered; the cycle is reported
         }
-        for &e in requested {
-            if packs[e].kind != PackKind::Extension {
-                continue;
-            }
-            let c = closure(e);
-            // An extension caught in a cycle joins no ruleset (its cycle is reported); the
-            // rulesets and the other packs still load.
-            if c.iter().any(|m| cyclic.contains(m)) {
-                continue;
-            }
-            let rulesets_of_e: Vec<usize> = c.iter().copied().filter(|&j| packs[j].kind == PackKind::Ruleset).collect();
-            if rulesets_of_e.is_empty() || rulesets_of_e.contains(&r) {
-                members.extend(c);
-            }
-        }
+        // An extension joins each ruleset it builds on (every ruleset, if it builds on none). One
+        // caught in a cycle joins no ruleset (its cycle is reported); the rest still load.
+        let mut starts = vec![r];
+        starts.extend(requested.iter().copied().filter(|&e| {
+            packs[e].kind == PackKind::Extension
+                && !reaches_cycle[e]
+                && rulesets_of[e].as_ref().is_some_and(|rs| rs.is_empty() || rs.contains(&r))
+        }));
+        let members = closure(&starts);
         // Incompatibilities inside the set.
         for &m in &members {
             for d in packs[m].depends.iter().filter(|d| d.kind == DepKind::Incompatible) {

@@ -112,9 +112,13 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
         pending_extends: HashMap::new(),
         diags: Vec::new(),
     };
-    let by_id: HashMap<&str, usize> = packs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
+    let mut by_id: Option<HashMap<&str, usize>> = None;
     for &p in &set.order {
-        let visible = visible_packs(packs, &by_id, p);
+        if packs[p].docs.is_empty() {
+            continue; // nothing to register (a manifest-only pack); skip its dependency walk
+        }
+        let by_id = by_id.get_or_insert_with(|| packs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect());
+        let visible = visible_packs(packs, by_id, p);
         let first_new = b.entries.len();
         let mut patches = Vec::new();
         for raw in &packs[p].docs {
