@@ -90,3 +90,33 @@ fn a_pack_depending_on_itself_is_blamed_alone() {
     assert!(errs[0]["file"].as_str().unwrap().ends_with("mods/evil/pack.yaml"));
     assert!(report["warnings"].as_u64().unwrap() > 0, "the rulesets were not validated");
 }
+
+/// Two mods that do not build on each other define the same id: both are told (the one that
+/// sorts later is not blamed alone); a mod that builds on the other is the one at fault.
+#[test]
+fn a_duplicate_id_between_unrelated_mods_blames_both() {
+    let p = project(0, |_| unreachable!());
+    for (name, deps) in [("alpha", "[cav-full]"), ("beta", "[cav-full]"), ("gamma", "[alpha]")] {
+        let dir = p.path().join(format!("mods/{name}/models"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            p.path().join(format!("mods/{name}/pack.yaml")),
+            format!("id: {name}\nname: {name}\nversion: 1.0.0\nkind: extension\ndepends: {deps}\n"),
+        )
+        .unwrap();
+        let twin = std::fs::read_to_string(root().join("mods/iron-wolves/models/warg.yaml")).unwrap();
+        std::fs::write(dir.join("twin.yaml"), twin.replace("id: warg", "id: twin")).unwrap();
+    }
+    let (code, report, _) = json_validate(p.path());
+    assert_eq!(code, Some(1));
+    let dup: Vec<(&str, &str)> = errors(&report)
+        .iter()
+        .filter(|d| d["code"] == "duplicate-id")
+        .map(|d| (d["pack"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    assert!(dup.iter().any(|(p, m)| *p == "alpha" && m.contains("also defined by pack `beta`")), "{dup:#?}");
+    assert!(dup.iter().any(|(p, m)| *p == "beta" && m.contains("which pack `beta` does not depend on")), "{dup:#?}");
+    // gamma builds on alpha: redefining alpha's id is gamma's fault alone.
+    assert!(dup.iter().any(|(p, m)| *p == "gamma" && m.contains("already defined (in pack `alpha`)")), "{dup:#?}");
+    assert!(!dup.iter().any(|(p, m)| *p == "alpha" && m.contains("gamma")), "{dup:#?}");
+}

@@ -122,7 +122,7 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
         let first_new = b.entries.len();
         let mut patches = Vec::new();
         for raw in &packs[p].docs {
-            b.register(p, raw, &mut patches);
+            b.register(p, raw, &mut patches, &visible);
         }
         for i in first_new..b.entries.len() {
             b.resolve_extends(i, &visible, &mut Vec::new());
@@ -171,7 +171,7 @@ fn visible_packs(packs: &[Pack], by_id: &HashMap<&str, usize>, p: usize) -> BTre
 }
 
 impl Builder<'_> {
-    fn register<'r>(&mut self, p: usize, raw: &'r RawDoc, patches: &mut Vec<&'r RawDoc>) {
+    fn register<'r>(&mut self, p: usize, raw: &'r RawDoc, patches: &mut Vec<&'r RawDoc>, visible: &BTreeSet<String>) {
         let pack = &self.packs[p].id;
         let v = &raw.doc.value;
         let prov = &raw.doc.prov;
@@ -238,16 +238,39 @@ impl Builder<'_> {
             } else {
                 format!("to change `{id}` from pack `{}`, write a `kind: patch` document targeting it", e.pack)
             };
+            // Two packs where neither builds on the other are equally at fault: each is told.
+            let unrelated = e.pack != *pack && !visible.contains(&e.pack);
+            let first = format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack);
+            let message = if unrelated { format!("{first}, which pack `{pack}` does not depend on") } else { first };
+            let how = if unrelated {
+                format!("rename one of them, or make `{pack}` depend on `{}` and write a `kind: patch` instead", e.pack)
+            } else {
+                how
+            };
+            if unrelated {
+                self.diags.push(
+                    Diagnostic::error(
+                        "duplicate-id",
+                        format!(
+                            "{} `{id}` is also defined by pack `{pack}`, which does not depend on `{}`",
+                            kind.tag(),
+                            e.pack
+                        ),
+                    )
+                    .at(e.prov.locate("/id"))
+                    .pack(e.pack.clone())
+                    .pointer("/id")
+                    .expected("an id not used by another document of the same kind")
+                    .hint(Some("rename one of them, or make one pack depend on the other".to_owned())),
+                );
+            }
             self.diags.push(
-                Diagnostic::error(
-                    "duplicate-id",
-                    format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack),
-                )
-                .at(prov.locate("/id"))
-                .pack(pack)
-                .pointer("/id")
-                .expected("an id not used by another document of the same kind")
-                .hint(Some(how)),
+                Diagnostic::error("duplicate-id", message)
+                    .at(prov.locate("/id"))
+                    .pack(pack)
+                    .pointer("/id")
+                    .expected("an id not used by another document of the same kind")
+                    .hint(Some(how)),
             );
             return;
         }
