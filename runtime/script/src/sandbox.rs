@@ -63,6 +63,8 @@ pub struct Sandbox {
     printed: Rc<Cell<(usize, usize)>>,
     steps: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
+    /// Where the running script was when its memory passed three quarters of the cap.
+    high_water: Rc<RefCell<(usize, Option<String>)>>,
     limits: Limits,
 }
 
@@ -182,13 +184,25 @@ impl Sandbox {
         lua.sandbox(true)?;
         let steps = Rc::new(Cell::new(0u64));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
-        let (s, d) = (steps.clone(), deadline.clone());
+        let high_water: Rc<RefCell<(usize, Option<String>)>> = Rc::new(RefCell::new((0, None)));
+        let (s, d, hw) = (steps.clone(), deadline.clone(), high_water.clone());
         let budget = limits.steps;
+        // Each time the heap has grown by a sixteenth of the cap, remember where the script is: an
+        // allocation failure carries no location of its own, so this names the line that grew it.
+        let growth = (limits.memory / 16).max(1);
         lua.set_interrupt(move |lua| {
             // Disarmed (between calls: mlua's own helper chunks): no budget to check.
             let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
             let n = s.get() + 1;
             s.set(n);
+            let used = lua.used_memory();
+            let mut mark = hw.borrow_mut();
+            if used >= mark.0 + growth {
+                *mark = (used, Some(running_at(lua)));
+            } else if used < mark.0 {
+                mark.0 = used; // collected: measure growth from here
+            }
+            drop(mark);
             if n > budget {
                 let msg = format!("script ran out of its budget of {budget} steps");
                 return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
@@ -199,12 +213,13 @@ impl Sandbox {
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, printed, steps, deadline, limits })
+        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits })
     }
 
     /// Reset the budget before a call.
     pub fn arm(&self) {
         self.steps.set(0);
+        *self.high_water.borrow_mut() = (self.lua.used_memory(), None);
         self.printed.set((0, self.printed.get().1));
         self.deadline.set(Some(Instant::now() + self.limits.time));
     }
@@ -248,10 +263,14 @@ impl Sandbox {
     /// and the cap instead.
     pub fn locate_memory_error(&self, err: mlua::Error, file: &str) -> mlua::Error {
         match err {
-            mlua::Error::MemoryError(_) => mlua::Error::runtime(format!(
-                "{file}: script ran out of memory (the sandbox has {} bytes)",
-                self.limits.memory
-            )),
+            mlua::Error::MemoryError(_) => {
+                let at = self.high_water.borrow_mut().1.take().filter(|a| !a.is_empty());
+                let at = at.unwrap_or_else(|| format!("{file}: "));
+                mlua::Error::runtime(format!(
+                    "{at}script ran out of memory (the sandbox has {} bytes)",
+                    self.limits.memory
+                ))
+            }
             e => e,
         }
     }

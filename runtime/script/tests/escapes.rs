@@ -73,3 +73,18 @@ fn print_goes_to_the_host_and_globals_do_not_leak_into_libraries() {
     assert_eq!(sb.take_prints(), vec!["hello\t42"]);
     assert_eq!(sb.run("return type(string.upper)", "s").unwrap(), vec!["function"]);
 }
+
+/// Running out of memory names the line that grew the heap (an allocation failure carries no
+/// position of its own; the sandbox remembers where the script was as the heap grew).
+#[test]
+fn running_out_of_memory_names_the_line() {
+    let sb = sandbox();
+    for (source, line) in [
+        ("local t = {}\nlocal i = 0\nwhile true do\n  i = i + 1\n  t[i] = i\nend\n", 3),
+        ("local s = 'x'\n\nfor i = 1, 40 do\n  s = s .. s\nend\n", 3),
+    ] {
+        let err = sb.run(source, "grow.luau").unwrap_err().to_string();
+        assert!(err.contains(&format!("grow.luau:{line}: script ran out of memory")), "{err}");
+        assert_eq!(sb.run("return 1 + 1", "after").unwrap(), vec!["2"], "the sandbox survives");
+    }
+}
