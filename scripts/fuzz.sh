@@ -22,9 +22,15 @@ for t in "${targets[@]}"; do
   echo "== $t for ${secs}s"
   # -rss_limit_mb: a run that grows past 2 GiB is a finding; -timeout: so is one input > 10 s.
   if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS" -seed=1); else budget=(-max_total_time="$secs"); fi
+  log="$(mktemp)"
   cargo +nightly fuzz run --fuzz-dir . "$t" "$corpus/$t" -- \
-    "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 2>&1 \
-    | grep -E '^(#[0-9]+.*(DONE|pulse|INITED)|stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' || true
+    "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -print_final_stats=1 >"$log" 2>&1 || true
+  grep -E '^(#[0-9]+.*(DONE|pulse|INITED)|stat::number_of_executed_units|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written)' "$log" || true
+  # No statistics means the target never ran (a build error, say): that is a failure, not a pass.
+  if ! grep -q '^stat::number_of_executed_units' "$log" && ! ls "artifacts/$t"/* >/dev/null 2>&1; then
+    tail -n 40 "$log"; echo "fuzz target $t did not run"; rm -f "$log"; exit 1
+  fi
+  rm -f "$log"
   if ls "artifacts/$t"/* >/dev/null 2>&1; then
     echo "crash inputs in tests/fuzz/artifacts/$t"; exit 1
   fi
