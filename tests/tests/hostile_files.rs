@@ -125,3 +125,24 @@ fn linked_script_root_leaving_the_pack_is_refused() {
     let d = diags.iter().find(|d| d["code"] == "outside-pack" && d["pointer"] == "/scripts/0");
     assert!(d.is_some(), "{diags:#?}");
 }
+
+/// A FIFO named like a content file neither hangs the loader (it is opened without blocking and
+/// refused as not a regular file) nor is skipped without a word.
+#[test]
+fn a_fifo_in_a_pack_is_refused_without_blocking() {
+    let p = project_with_evil("", |evil| {
+        let status = Command::new("mkfifo").arg(evil.join("x.yaml")).status().unwrap();
+        assert!(status.success());
+    });
+    let start = std::time::Instant::now();
+    let out = cav(p.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    assert!(
+        diags.iter().any(|d| d["message"] == "not a regular file"
+            && d["file"].as_str().is_some_and(|f| f.ends_with("mods/evil/x.yaml"))),
+        "{diags:#?}"
+    );
+}

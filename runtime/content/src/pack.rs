@@ -183,6 +183,20 @@ pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache)
     }
 }
 
+/// Open a file whose path was resolved inside its pack: a link swapped in at the last step since
+/// is refused (`O_NOFOLLOW`), and a FIFO swapped in does not block the open (`O_NONBLOCK`; the
+/// caller then refuses anything that is not a regular file).
+fn open_no_follow(real: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(real)
+}
+
 /// Read `real` (already checked), recorded under the name `path`.
 fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| {
@@ -191,8 +205,12 @@ fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>
             None => d,
         })
     };
-    let meta = std::fs::metadata(real)
+    // Open first, then look at what was opened: the checks below apply to the very file read,
+    // even if the path changes in between (no link at the last step, no blocking on a FIFO).
+    let file = open_no_follow(real)
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    let meta =
+        file.metadata().map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
     if !meta.is_file() {
         return Err(with_pack(Diagnostic::error("io", "not a regular file").path(path).expected("a YAML file")));
     }
@@ -209,8 +227,7 @@ fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>
     }
     // At most one byte over the limit, even if the file grew since `metadata`.
     let mut bytes = Vec::new();
-    std::fs::File::open(real)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes))
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
         .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(with_pack(Diagnostic::error("too-large", "file grew over the size limit while read").path(path)));
@@ -443,7 +460,9 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
         match entry {
             Ok(e) => {
                 let p = e.path();
-                if e.file_type().is_file() && is_yaml(p) && p != pack.dir.join("pack.yaml") {
+                // A `.yaml` that is not a regular file (a FIFO, a device) goes to the reader too,
+                // which refuses it with a diagnostic instead of skipping it without a word.
+                if !e.file_type().is_dir() && is_yaml(p) && p != pack.dir.join("pack.yaml") {
                     files.push(p.to_owned());
                 }
             }
