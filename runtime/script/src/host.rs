@@ -203,6 +203,10 @@ impl LuaHost {
             column,
             mv: game.move_value(model),
             av: card.av[column],
+            dc: card.dc[column],
+            exp: card.exp[column],
+            ccv: card.ccv[column],
+            tv: card.tv,
             hard: card.hard,
             soft: card.soft,
             prone: me.prone,
@@ -464,6 +468,11 @@ struct ModelView {
     column: usize,
     mv: u32,
     av: u32,
+    dc: Option<i32>,
+    exp: Option<u32>,
+    /// Close-combat value against hard and soft targets.
+    ccv: (Option<u8>, Option<u8>),
+    tv: u32,
     hard: bool,
     soft: bool,
     prone: bool,
@@ -496,6 +505,11 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("column", |_, v| Ok(v.column));
         f.add_field_method_get("mv", |_, v| Ok(v.mv));
         f.add_field_method_get("av", |_, v| Ok(v.av));
+        f.add_field_method_get("dc", |_, v| Ok(v.dc));
+        f.add_field_method_get("exp", |_, v| Ok(v.exp));
+        f.add_field_method_get("ccv_hard", |_, v| Ok(v.ccv.0));
+        f.add_field_method_get("ccv_soft", |_, v| Ok(v.ccv.1));
+        f.add_field_method_get("tv", |_, v| Ok(v.tv));
         f.add_field_method_get("hard", |_, v| Ok(v.hard));
         f.add_field_method_get("soft", |_, v| Ok(v.soft));
         f.add_field_method_get("prone", |_, v| Ok(v.prone));
@@ -748,7 +762,7 @@ pub fn definitions() -> String {
         "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
          export type CavModel = {\n\
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\tdamage: number,\n\
-         \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\thard: boolean,\n\tsoft: boolean,\n\
+         \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\tweapons: { CavWeapon },\n}\n\n\
          export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n}\n\n",

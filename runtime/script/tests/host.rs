@@ -127,3 +127,31 @@ fn print_in_a_handler_goes_to_the_event_log() {
         "no script print in the log"
     );
 }
+
+/// A handler reads what a player at the table can see: both cards' values in their current
+/// column, the band, the ruleset and its options, whose special attribute it is.
+#[test]
+fn a_handler_reads_cards_band_ruleset_and_options() {
+    let (rules, _d) = with_strike_script(
+        "return { attack_declare = function(ctx)\n  print(ctx.role, ctx.self.model, ctx.model.tv, ctx.model.dc, ctx.model.ccv_hard, \
+         ctx.target.exp, ctx.target.column, ctx.ruleset, ctx.options['shock-trigger'], ctx.weapon.mount, ctx.turn)\nend }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut dice = SeededDice::new(3);
+    let mut log = Vec::new();
+    let game = scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
+    engine.play(&mut cav_rules::bot::Bot::default()).unwrap();
+    let first = log
+        .iter()
+        .find_map(|e| match e {
+            cav_rules::Event::ScriptPrint { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the handler printed");
+    let fields: Vec<&str> = first.split('\t').collect();
+    assert_eq!(&fields[..5], ["weapon", "dictator-b", "800", "4", "5"], "{first}");
+    assert_eq!(fields[5], "nil", "the Quick-Start card has no experience value: {first}");
+    assert_eq!(&fields[6..], ["0", "cav-quickstart", "targeted", "0", "1"], "{first}");
+}
