@@ -451,7 +451,7 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition {
         id: "close-combat",
-        status: R("close-combat rolls do not read effects yet"),
+        status: R("conditions cannot tell a close-combat roll from other rolls yet"),
         doc: "The roll is a close-combat roll.",
     },
     Condition {
