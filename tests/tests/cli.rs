@@ -1,21 +1,11 @@
 //! End-to-end: the `cav` binary on the bundled content and on a broken copy of it.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
-}
+use cav_tests::root;
 
 fn cav() -> Command {
-    let exe = root().join("target/debug/cav");
-    // Built by `cargo test --workspace` (cav-cli is a workspace member) or `cargo build`.
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    let mut c = Command::new(exe);
-    c.env("CAV_ROOT", root());
-    c
+    cav_tests::cav_in(&root())
 }
 
 #[test]

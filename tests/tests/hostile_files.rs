@@ -2,21 +2,10 @@
 //! `outside-pack` error naming the pack's own path, and nothing of the outside file is shown.
 
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
-}
-
-fn cav(project: &Path) -> Command {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    let mut c = Command::new(root().join("target/debug/cav"));
-    c.env("CAV_ROOT", project);
-    c
-}
+use cav_tests::{cav_in as cav, root};
 
 /// A copy of the project with a mod `evil` (extends the full rules) made by `make`.
 fn project_with_evil(manifest_extra: &str, make: impl FnOnce(&Path)) -> tempfile::TempDir {

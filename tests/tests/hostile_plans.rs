@@ -1,22 +1,10 @@
 //! Hostile dependency graphs: planning stays fast whatever the number of packs, and the blame
 //! lands on the pack that caused the problem while every other pack still loads.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn root() -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
-}
-
-fn cav(project: &Path) -> Command {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    let mut c = Command::new(root().join("target/debug/cav"));
-    c.env("CAV_ROOT", project);
-    c
-}
+use cav_tests::{cav_in as cav, root};
 
 /// The official content and `n` mods `p00000`… where mod i depends on `dep(i)`.
 fn project(n: usize, dep: impl Fn(usize) -> String) -> tempfile::TempDir {

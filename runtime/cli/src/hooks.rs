@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use cav_format::HookPoint;
 use cav_format::vocab::HANDLER_ORDER;
-use cav_format::{DocKind, HookPoint};
 use serde_json::json;
 
 /// The tests (id, passed) that ran a handler at each hook point, by `HookPoint as usize`.
@@ -18,13 +18,7 @@ pub fn exercised(
     let mut by_point: Vec<Vec<(String, bool)>> = vec![Vec::new(); HookPoint::ALL.len()];
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
         let Some(rules) = rules else { continue };
-        let tests: Vec<&cav_format::Test> = rs
-            .of_kind(DocKind::Test)
-            .filter_map(|e| match &e.doc {
-                Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
-                _ => None,
-            })
-            .collect();
+        let tests = crate::ruleset_tests(rs, |_| true);
         if tests.is_empty() {
             continue;
         }

@@ -565,15 +565,9 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
     let (mut passed, mut failed) = (0, 0);
     let mut out = std::io::stdout().lock();
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
-        let tests: Vec<&cav_format::Test> = rs
-            .of_kind(DocKind::Test)
-            .filter(|e| packs.contains(&e.pack.as_str()))
-            .filter(|e| filter.as_ref().is_none_or(|f| e.id.contains(f.as_str())))
-            .filter_map(|e| match &e.doc {
-                Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
-                _ => None,
-            })
-            .collect();
+        let tests = ruleset_tests(rs, |e| {
+            packs.contains(&e.pack.as_str()) && filter.as_ref().is_none_or(|f| e.id.contains(f.as_str()))
+        });
         if tests.is_empty() {
             continue;
         }
@@ -614,6 +608,21 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
+}
+
+/// The scenario tests that run under ruleset `rs` (those written for it), of the entries `keep`
+/// accepts.
+fn ruleset_tests<'a>(
+    rs: &'a cav_content::Ruleset,
+    keep: impl Fn(&cav_content::Entry) -> bool,
+) -> Vec<&'a cav_format::Test> {
+    rs.of_kind(DocKind::Test)
+        .filter(|e| keep(e))
+        .filter_map(|e| match &e.doc {
+            Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The scripts of the packs, loaded for play; a script that fails to load is invalid content

@@ -111,16 +111,22 @@ fn modifiers_come_back_in_the_rules_convention() {
     assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
 }
 
-#[test]
-fn print_in_a_handler_goes_to_the_event_log() {
-    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) print('declared', ctx.point) end }");
+/// A Quick-Start duel (seed 3, bots) with the scripts in the Lua host; the event log.
+fn duel_log(rules: &Rules) -> Vec<cav_rules::Event> {
     let sc = rules.scenario("stand-and-fight").unwrap();
     let mut dice = SeededDice::new(3);
     let mut log = Vec::new();
-    let game = scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
-    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let game = scenario_game(rules, sc, &mut dice, &mut NoLog, None);
+    let mut host = LuaHost::new(rules, Limits::default()).unwrap();
     let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
     engine.play(&mut cav_rules::bot::Bot::default()).unwrap();
+    log
+}
+
+#[test]
+fn print_in_a_handler_goes_to_the_event_log() {
+    let (rules, _d) = with_strike_script("return { attack_declare = function(ctx) print('declared', ctx.point) end }");
+    let log = duel_log(&rules);
     assert!(
         log.iter()
             .any(|e| matches!(e, cav_rules::Event::ScriptPrint { text, .. } if text == "declared\tattack_declare")),
@@ -136,14 +142,7 @@ fn a_handler_reads_cards_band_ruleset_and_options() {
         "return { attack_declare = function(ctx)\n  print(ctx.role, ctx.self.model, ctx.model.tv, ctx.model.dc, ctx.model.ccv_hard, \
          ctx.target.exp, ctx.target.column, ctx.ruleset, ctx.options['shock-trigger'], ctx.weapon.mount, ctx.turn)\nend }",
     );
-    let sc = rules.scenario("stand-and-fight").unwrap();
-    let mut dice = SeededDice::new(3);
-    let mut log = Vec::new();
-    let game = scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
-    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
-    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
-    engine.play(&mut cav_rules::bot::Bot::default()).unwrap();
-    let first = log
+    let first = duel_log(&rules)
         .iter()
         .find_map(|e| match e {
             cav_rules::Event::ScriptPrint { text, .. } => Some(text.clone()),
