@@ -612,10 +612,7 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
 
 /// The scenario tests that run under ruleset `rs` (those written for it), of the entries `keep`
 /// accepts.
-fn ruleset_tests<'a>(
-    rs: &'a cav_content::Ruleset,
-    keep: impl Fn(&cav_content::Entry) -> bool,
-) -> Vec<&'a cav_format::Test> {
+fn ruleset_tests(rs: &cav_content::Ruleset, keep: impl Fn(&cav_content::Entry) -> bool) -> Vec<&cav_format::Test> {
     rs.of_kind(DocKind::Test)
         .filter(|e| keep(e))
         .filter_map(|e| match &e.doc {
