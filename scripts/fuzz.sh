@@ -16,7 +16,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 corpus=target/corpus
 mkdir -p "$corpus/yaml_documents" "$corpus/pack" "$corpus/script"
 find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/yaml_documents/" \;
-cp "$corpus"/yaml_documents/* "$corpus/pack/"
+find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/pack/" \;
 find ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>/dev/null || true
 for t in "${targets[@]}"; do
   echo "== $t for ${secs}s"
