@@ -662,11 +662,12 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         }
         // An extension joins each ruleset it builds on (every ruleset, if it builds on none). One
         // caught in a cycle joins no ruleset (its cycle is reported); the rest still load.
+        let base = closure(&[r]);
         let mut starts = vec![r];
         starts.extend(requested.iter().copied().filter(|&e| {
             packs[e].kind == PackKind::Extension
                 && !reaches_cycle[e]
-                && rulesets_of[e].as_ref().is_some_and(|rs| rs.is_empty() || rs.contains(&r))
+                && rulesets_of[e].as_ref().is_some_and(|rs| rs.iter().all(|x| base.contains(x)))
         }));
         let members = closure(&starts);
         // Incompatibilities inside the set.

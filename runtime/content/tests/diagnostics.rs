@@ -247,3 +247,27 @@ fn json_rendering_has_every_field() {
     assert_eq!(d["hint"], "did you mean `medium-mac`?");
     assert!(d["file"].as_str().unwrap().ends_with("base/model.yaml"));
 }
+
+/// Load sets: an extension joins every ruleset whose packs satisfy its dependencies, and never
+/// brings one ruleset into another. `variant` builds on `base` (as the Quick-Start builds on the
+/// full rules): a mod on `base` joins both; a mod on `variant` joins `variant` only; a mod that
+/// names no ruleset joins both.
+#[test]
+fn extensions_join_every_ruleset_that_satisfies_them() {
+    let (_dir, loaded) = load_tree(
+        &[
+            ("variant/pack.yaml", b"id: variant\nname: V\nversion: 1.0.0\nkind: ruleset\ndepends: [base]\n"),
+            ("on-base/pack.yaml", b"id: on-base\nname: A\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            ("on-variant/pack.yaml", b"id: on-variant\nname: B\nversion: 1.0.0\nkind: extension\ndepends: [variant]\n"),
+            ("free/pack.yaml", b"id: free\nname: C\nversion: 1.0.0\nkind: extension\n"),
+        ],
+        true,
+    );
+    let members = |rs: &str| -> Vec<String> {
+        let mut ids: Vec<String> = loaded.ruleset(rs).unwrap().packs.iter().map(|p| p.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(members("base"), ["base", "free", "on-base"]);
+    assert_eq!(members("variant"), ["base", "free", "on-base", "on-variant", "variant"]);
+}
