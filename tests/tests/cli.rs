@@ -195,3 +195,37 @@ fn hooks_exits_1_when_a_point_has_no_test() {
     let table = text.split("damage_table  [implemented]").nth(1).expect("damage_table listed");
     assert!(table.lines().take(6).any(|l| l.contains("tested by:  NO PASSING SCENARIO TEST")), "{text}");
 }
+
+/// A test written for a ruleset its pack does not join fails with the reason instead of being
+/// skipped; a mod that names no ruleset is tested under every ruleset when asked for alone.
+#[test]
+fn a_test_its_pack_cannot_run_fails_and_free_mods_run_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    cav_watch::copy_tree(&root().join("mods/overcharge"), &tmp.path().join("mods/overcharge")).unwrap();
+    let out = cav_tests::cav_in(tmp.path()).args(["test", "mods/overcharge"]).current_dir(tmp.path()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.ends_with("6 passed, 0 failed\n"), "{text}");
+
+    let qs_only = tmp.path().join("mods/qs-only");
+    std::fs::create_dir_all(qs_only.join("tests")).unwrap();
+    std::fs::write(
+        qs_only.join("pack.yaml"),
+        "id: qs-only\nname: QS only\nversion: 1.0.0\nkind: extension\ndepends: [cav-quickstart]\n",
+    )
+    .unwrap();
+    let test = std::fs::read_to_string(root().join("mods/overcharge/tests/overcharge.yaml")).unwrap();
+    let first_full = test.split("\n---\n").find(|d| d.contains("ruleset: cav-full")).unwrap();
+    let doc = first_full.replace("model: arc-lancer", "model: dictator-b").replace("id: overcharge-", "id: qs-only-");
+    std::fs::write(qs_only.join("tests/t.yaml"), doc).unwrap();
+    let out = cav_tests::cav_in(tmp.path()).args(["test", "mods/qs-only"]).current_dir(tmp.path()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        text.contains(
+            "FAILED (it is for ruleset `cav-full`, which pack `qs-only` does not join: it joins cav-quickstart"
+        ),
+        "{text}"
+    );
+}

@@ -606,6 +606,32 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
             }
         }
     }
+    // A test written for a ruleset its pack does not join never ran above: that is a failure,
+    // not a skip.
+    let mut seen = std::collections::BTreeSet::new();
+    for rs in &loaded.rulesets {
+        for e in rs.of_kind(DocKind::Test).filter(|e| packs.contains(&e.pack.as_str())) {
+            let Some(cav_format::Document::Test(t)) = &e.doc else { continue };
+            if filter.as_ref().is_some_and(|f| !e.id.contains(f.as_str())) || !seen.insert(e.id.clone()) {
+                continue;
+            }
+            let joined: Vec<&str> =
+                loaded.rulesets.iter().filter(|r| r.pack(&e.pack).is_some()).map(|r| r.id.as_str()).collect();
+            if !joined.contains(&t.ruleset.as_str()) {
+                failed += 1;
+                let _ = writeln!(
+                    out,
+                    "test {} ... FAILED (it is for ruleset `{}`, which pack `{}` does not join: it joins {}; \
+                     make the pack depend on `{}` or a pack it builds on)",
+                    e.id,
+                    t.ruleset,
+                    e.pack,
+                    joined.join(", "),
+                    t.ruleset
+                );
+            }
+        }
+    }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
 }

@@ -530,6 +530,23 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         }
         diag
     };
+    // An extension that builds on no ruleset joins every ruleset: asked for alone (`cav test
+    // mods/overcharge`), it brings every installed ruleset, so it is checked and tested under each.
+    let mut requested = requested.clone();
+    let free = requested.iter().any(|&e| {
+        packs[e].kind == PackKind::Extension && {
+            let mut seen = BTreeSet::from([e]);
+            let mut st = vec![e];
+            while let Some(i) = st.pop() {
+                st.extend(edges(packs, &by_id, i).filter(|&j| seen.insert(j)));
+            }
+            seen.iter().all(|&j| packs[j].kind != PackKind::Ruleset)
+        }
+    });
+    if free {
+        requested.extend((0..packs.len()).filter(|&i| packs[i].kind == PackKind::Ruleset));
+    }
+    let requested = &requested;
     // Validate each requested pack's dependency edges once.
     let mut relevant: BTreeSet<usize> = requested.clone();
     let mut stack: Vec<usize> = requested.iter().copied().collect();
