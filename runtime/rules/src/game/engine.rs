@@ -270,16 +270,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The end of a turn: `end_phase` for every model on the table, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
-        self.end_activation_pending()?;
         emit!(self, Event::TurnEnd { turn: self.game.turn });
-        Ok(())
-    }
-
-    /// Damage queued outside an activation (by `end_phase` handlers) lands now.
-    fn end_activation_pending(&mut self) -> Result<(), EngineError> {
-        for model in 0..self.game.models.len() {
-            self.resolve_pending(model)?;
-        }
         Ok(())
     }
 
