@@ -95,6 +95,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         reverse: bool,
         ctrl: &mut dyn Controller,
     ) -> Result<(), String> {
+        self.game.refused_reactions.clear();
         let g = &self.game;
         let me = &g.models[model];
         if me.prone || self.has_stand_up_state(model) {

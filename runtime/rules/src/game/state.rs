@@ -132,6 +132,8 @@ pub struct Game<'r> {
     /// Optional special attributes the active model declined for the action being resolved:
     /// (SA index, weapon mount for a weapon's SA). They neither modify rolls nor run handlers.
     pub declined: Vec<(u16, Option<usize>)>,
+    /// (watcher, mover) pairs whose over-watch reaction a script refused during the current move.
+    pub(crate) refused_reactions: Vec<(usize, usize)>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -158,6 +160,7 @@ impl<'r> Game<'r> {
             in_model_state: false,
             started: false,
             declined: Vec::new(),
+            refused_reactions: Vec::new(),
         }
     }
 

@@ -68,8 +68,14 @@ impl Engine<'_, '_> {
             if !can {
                 continue;
             }
+            // Asked once per move: a watcher whose reaction a script refused stays refused for
+            // the rest of this move (the check runs at every step of the path).
+            if self.game.refused_reactions.contains(&(watcher, mover)) {
+                continue;
+            }
             if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, watcher).target(mover))?.forbid {
                 emit!(self, Event::Forbidden { model: watcher, what: "reaction", reason });
+                self.game.refused_reactions.push((watcher, mover));
                 continue;
             }
             let Some(weapons) = ctrl.overwatch_fire(&self.game, watcher, mover) else { continue };
