@@ -43,7 +43,8 @@ fn reference(rs: &Ruleset, e: &Entry, ptr: String, kind: DocKind, id: &str, diag
             .pack(e.pack.clone())
             .pointer(ptr)
             .expected(format!("the id of a {} document", kind.tag()))
-            .hint(hint),
+            .hint(hint)
+            .missing(kind, id),
     );
 }
 

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cav_format::DocKind;
 use cav_format::limits::{MAX_DIAGNOSTICS, MAX_SNIPPET_LINE};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
@@ -114,6 +115,9 @@ pub struct Diagnostic {
     pub pointer: Option<String>,
     pub expected: Option<String>,
     pub hint: Option<String>,
+    /// A dangling reference's missing document (kind, id): the loader looks for it in the other
+    /// rulesets of the run to say which pack has it.
+    pub missing: Option<(DocKind, String)>,
 }
 
 impl Diagnostic {
@@ -129,6 +133,7 @@ impl Diagnostic {
             pointer: None,
             expected: None,
             hint: None,
+            missing: None,
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
@@ -163,6 +168,11 @@ impl Diagnostic {
     }
     pub fn hint(mut self, h: Option<String>) -> Self {
         self.hint = h;
+        self
+    }
+
+    pub fn missing(mut self, kind: DocKind, id: &str) -> Self {
+        self.missing = Some((kind, id.to_owned()));
         self
     }
 

@@ -175,11 +175,26 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     // 4. Build and check each ruleset.
     let validators = cache.validators.as_ref().expect("set above");
     let mut rulesets = Vec::new();
+    let mut found = Vec::new();
     for set in &sets {
         let (rs, d) = ruleset::build(&packs, set, validators);
-        diags.extend(d);
-        diags.extend(checks::run(&rs));
+        found.extend(d.into_iter().chain(checks::run(&rs)).map(|d| (rulesets.len(), d)));
         rulesets.push(rs);
+    }
+    // A reference to a document of a pack the referring pack does not build on: say which pack
+    // has it and which dependency would bring it in (it may be loaded in this ruleset, out of
+    // reach, or only in another ruleset of the run).
+    for (own, mut d) in found {
+        if let Some((kind, id)) = &d.missing {
+            let order = std::iter::once(own).chain((0..rulesets.len()).filter(|&i| i != own));
+            if let Some((i, e)) = order.clone().find_map(|i| rulesets[i].get(*kind, id).map(|e| (i, e))) {
+                let user = d.pack.clone().unwrap_or_default();
+                let r#where =
+                    if i == own { String::new() } else { format!(" (loaded in ruleset `{}`)", rulesets[i].id) };
+                d.hint = Some(format!("pack `{}` defines it{}: make `{user}` depend on `{}`", e.pack, r#where, e.pack));
+            }
+        }
+        diags.push(d);
     }
     // Requested packs that belong to no ruleset still get their documents checked.
     let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();

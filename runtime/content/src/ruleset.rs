@@ -309,7 +309,8 @@ impl Builder<'_> {
                 .pack(pack)
                 .pointer("/extends")
                 .expected(format!("the id of a {} document", kind.tag()))
-                .hint(did_you_mean(&parent, ids)),
+                .hint(did_you_mean(&parent, ids))
+                .missing(kind, &parent),
             );
             return;
         };

@@ -271,3 +271,26 @@ fn extensions_join_every_ruleset_that_satisfies_them() {
     assert_eq!(members("base"), ["base", "free", "on-base"]);
     assert_eq!(members("variant"), ["base", "free", "on-base", "on-variant", "variant"]);
 }
+
+/// A reference to a document of a pack the referring pack does not build on names that pack
+/// and the dependency to add.
+#[test]
+fn a_reference_out_of_reach_names_the_pack_that_has_it() {
+    let (_dir, loaded) = load_tree(
+        &[
+            ("variant/pack.yaml", b"id: variant\nname: V\nversion: 1.0.0\nkind: ruleset\ndepends: [base]\n"),
+            ("variant/model.yaml", MODEL.as_bytes()),
+            ("fan/pack.yaml", b"id: fan\nname: F\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            ("fan/copy.yaml", b"kind: model\nid: copy\nextends: dictator-b\nname: Copy\n"),
+        ],
+        true,
+    );
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "dangling-ref" && d.pack.as_deref() == Some("fan"))
+        .unwrap_or_else(|| panic!("{:#?}", loaded.diagnostics));
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(hint.starts_with("pack `variant` defines it"), "{hint}");
+    assert!(hint.ends_with("make `fan` depend on `variant`"), "{hint}");
+}
