@@ -45,3 +45,21 @@ fn every_checklist_name_has_a_document_in_cav_full() {
         missing.join("\n")
     );
 }
+
+/// `source:` may be left out of invented content, but every catalog entry of the official packs
+/// cites its rulebook line.
+#[test]
+fn every_official_catalog_entry_cites_its_source() {
+    let loaded = load(&LoadOptions { paths: vec![root().join("content")], library: vec![] });
+    let mut without = Vec::new();
+    for rs in &loaded.rulesets {
+        for kind in [DocKind::SpecialAttribute, DocKind::Upgrade, DocKind::Asset, DocKind::Strike, DocKind::Weapon] {
+            for e in rs.of_kind(kind).filter(|e| e.pack.starts_with("cav-")) {
+                if e.value.get("source").and_then(|s| s.as_str()).is_none_or(|s| s.trim().is_empty()) {
+                    without.push(format!("{} {} ({})", kind.tag(), e.id, rs.id));
+                }
+            }
+        }
+    }
+    assert!(without.is_empty(), "official entries without `source:`: {without:#?}");
+}

@@ -192,7 +192,9 @@ pub struct Weapon {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -268,7 +270,9 @@ pub struct SpecialAttribute {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<Modifier>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -349,7 +353,9 @@ pub struct Upgrade {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<Modifier>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -388,7 +394,9 @@ pub struct Asset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -416,7 +424,9 @@ pub struct Strike {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
