@@ -229,3 +229,47 @@ fn a_test_its_pack_cannot_run_fails_and_free_mods_run_everywhere() {
         "{text}"
     );
 }
+
+/// `cav new`: a pack, a model, a scripted special attribute and a test, each written from its
+/// template into the right folder, validating at every step; the test passes; nothing is
+/// overwritten.
+#[test]
+fn cav_new_scaffolds_a_pack_that_validates_and_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    let run = |args: &[&str]| cav_tests::cav_in(tmp.path()).args(args).current_dir(tmp.path()).output().unwrap();
+    for args in [
+        &["new", "pack", "ember-hounds"][..],
+        &["new", "model", "ember-hound", "--pack", "mods/ember-hounds"],
+        &["new", "sa", "flare-coil", "--pack", "mods/ember-hounds"],
+        &["new", "test", "hound-fires", "--pack", "mods/ember-hounds"],
+    ] {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let pack = tmp.path().join("mods/ember-hounds");
+    for file in [
+        "pack.yaml",
+        "models/ember-hound.yaml",
+        "special-attributes/flare-coil.yaml",
+        "scripts/flare_coil.luau",
+        "tests/hound-fires.yaml",
+    ] {
+        let text = std::fs::read_to_string(pack.join(file)).unwrap();
+        if file.ends_with(".yaml") {
+            assert!(text.starts_with("# yaml-language-server: $schema="), "{file} has no modeline");
+        }
+    }
+    let out = run(&["test", "mods/ember-hounds"]);
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("1 passed, 0 failed\n"));
+    let again = run(&["new", "model", "ember-hound", "--pack", "mods/ember-hounds"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists; nothing was written"));
+    let bad = run(&["new", "model", "Bad Id", "--pack", "mods/ember-hounds"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -2,6 +2,7 @@
 //! system layout and exit codes; everything else lives in the library crates.
 
 mod hooks;
+mod new;
 mod play;
 mod show;
 
@@ -156,6 +157,22 @@ enum Command {
         /// Print the event log of failing tests.
         #[arg(long)]
         verbose: bool,
+    },
+    /// Start a pack, a model, a scripted special attribute or a scenario test from a valid,
+    /// commented template (with the editor modeline), then validate the pack.
+    #[command(after_help = "Nothing is overwritten. Paths are relative to the project root.\n\
+        Examples:\n  cav new pack ember-hounds                                   mods/ember-hounds/\n  \
+        cav new model ember-hound --pack mods/ember-hounds          models/ember-hound.yaml\n  \
+        cav new sa flare-coil --pack mods/ember-hounds              its document and scripts/flare_coil.luau\n  \
+        cav new test hound-fires --pack mods/ember-hounds           tests/hound-fires.yaml")]
+    New {
+        #[arg(value_enum)]
+        what: new::What,
+        /// The new document's id (or the pack's): lower-case letters, digits and dashes.
+        id: String,
+        /// The pack to write into (not for `pack`).
+        #[arg(long, value_name = "DIR", required_if_eq_any([("what", "model"), ("what", "sa"), ("what", "test")]))]
+        pack: Option<PathBuf>,
     },
     /// List every hook point a script can handle: when it fires, what `ctx` holds, which effects
     /// and quantities it accepts, and the scenario tests that exercise it.
@@ -392,6 +409,27 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
+        Command::New { what, id, pack } => {
+            let pack = pack.unwrap_or_else(|| PathBuf::from(format!("mods/{id}")));
+            if what != new::What::Pack && !root.join(&pack).join("pack.yaml").is_file() {
+                return Err(format!(
+                    "{} is not a pack (no pack.yaml); start one with `cav new pack ID`",
+                    pack.display()
+                ));
+            }
+            let files = new::files(what, &id, &pack)?;
+            for path in new::write(root, &files)? {
+                println!("wrote {}", path.display());
+            }
+            let mut loaded = load(vec![root.join(&pack)], root);
+            cav_compile::validate(&mut loaded);
+            if loaded.error_count() > 0 {
+                eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+            println!("ok: {} validates; next: edit the files, then `cav validate {}`", pack.display(), pack.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Hooks { format } => {
             let mut loaded = load(vec![], root);
             let compiled = cav_compile::validate(&mut loaded);

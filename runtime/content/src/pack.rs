@@ -530,21 +530,28 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         }
         diag
     };
-    // An extension that builds on no ruleset joins every ruleset: asked for alone (`cav test
-    // mods/overcharge`), it brings every installed ruleset, so it is checked and tested under each.
+    // An extension joins every ruleset whose packs satisfy its dependencies: asked for alone
+    // (`cav test mods/x`), it brings those rulesets, so it is checked and tested under each (one
+    // that builds on no ruleset brings them all).
     let mut requested = requested.clone();
-    let free = requested.iter().any(|&e| {
-        packs[e].kind == PackKind::Extension && {
-            let mut seen = BTreeSet::from([e]);
-            let mut st = vec![e];
-            while let Some(i) = st.pop() {
-                st.extend(edges(packs, &by_id, i).filter(|&j| seen.insert(j)));
-            }
-            seen.iter().all(|&j| packs[j].kind != PackKind::Ruleset)
+    let reach = |start: usize| {
+        let mut seen = BTreeSet::from([start]);
+        let mut st = vec![start];
+        while let Some(i) = st.pop() {
+            st.extend(edges(packs, &by_id, i).filter(|&j| seen.insert(j)));
         }
-    });
-    if free {
-        requested.extend((0..packs.len()).filter(|&i| packs[i].kind == PackKind::Ruleset));
+        seen
+    };
+    let installed: Vec<(usize, BTreeSet<usize>)> =
+        (0..packs.len()).filter(|&i| packs[i].kind == PackKind::Ruleset).map(|r| (r, reach(r))).collect();
+    let extensions: Vec<usize> = requested.iter().copied().filter(|&e| packs[e].kind == PackKind::Extension).collect();
+    for e in extensions {
+        let needs: Vec<usize> = reach(e).into_iter().filter(|&j| packs[j].kind == PackKind::Ruleset).collect();
+        for (r, closure) in &installed {
+            if needs.iter().all(|n| closure.contains(n)) {
+                requested.insert(*r);
+            }
+        }
     }
     let requested = &requested;
     // Validate each requested pack's dependency edges once.
