@@ -273,3 +273,48 @@ fn cav_new_scaffolds_a_pack_that_validates_and_tests() {
     let bad = run(&["new", "model", "Bad Id", "--pack", "mods/ember-hounds"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Rosters: the bot's force passes the check; a broken roster fails with file:line and the rule's
+/// lines; the same roster inside a pack fails `cav validate`; the Quick-Start builds no forces.
+#[test]
+fn force_build_check_and_validate_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let roster = tmp.path().join("red.yaml");
+    let built = cav()
+        .args(["force", "build", "--faction", "iron-wolves", "--tv", "2000", "--seed", "4", "--out"])
+        .arg(&roster)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let text = std::fs::read_to_string(&roster).unwrap();
+    assert!(text.starts_with("# yaml-language-server: $schema="));
+    let ok = cav().args(["force", "check"]).arg(&roster).output().unwrap();
+    assert!(ok.status.success(), "{}{}", String::from_utf8_lossy(&ok.stdout), String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains(": legal\n"));
+
+    let broken = text.replace("tvp: 2000", "tvp: 500");
+    std::fs::write(&roster, &broken).unwrap();
+    let bad = cav().args(["force", "check", "--format", "json"]).arg(&roster).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(v["legal"], false);
+    let d = &v["diagnostics"][0];
+    assert!(d["message"].as_str().unwrap().contains("over the pool of 500 (001 L598-628)"), "{d}");
+    assert_eq!(d["line"], 6, "{d}");
+
+    let project = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &project.path().join("content")).unwrap();
+    cav_watch::copy_tree(&root().join("mods/iron-wolves"), &project.path().join("mods/iron-wolves")).unwrap();
+    std::fs::write(project.path().join("mods/iron-wolves/forces/red.yaml"), &broken).unwrap();
+    let v = cav_tests::cav_in(project.path()).arg("validate").output().unwrap();
+    assert_eq!(v.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&v.stderr).contains("mods/iron-wolves/forces/red.yaml:6:"),
+        "{}",
+        String::from_utf8_lossy(&v.stderr)
+    );
+
+    let qs = cav().args(["force", "check", "--ruleset", "quickstart"]).arg(&roster).output().unwrap();
+    assert_eq!(qs.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&qs.stderr).contains("does not build forces"));
+}

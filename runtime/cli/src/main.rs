@@ -1,6 +1,7 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod force;
 mod hooks;
 mod new;
 mod play;
@@ -193,6 +194,9 @@ enum Command {
         /// A file of Luau source (default: standard input).
         file: Option<PathBuf>,
     },
+    /// Force building (full rules): check rosters against the rules, or let a bot build one.
+    #[command(subcommand)]
+    Force(force::ForceCommand),
     /// Show one resolved document (a model prints as its data card).
     #[command(
         after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
@@ -442,6 +446,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let complete = hooks::report(&by_point, format == Format::Json, &mut std::io::stdout().lock());
             Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
         }
+        Command::Force(cmd) => force::run(cmd, root),
         Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
         Command::Show { id, explain, ruleset, kind } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;

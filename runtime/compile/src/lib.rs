@@ -52,10 +52,27 @@ pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
         let c = compile(rs);
         all.extend(c.diagnostics);
         all.extend(cav_script::check_scripts(rs, &mut loaded.sources));
+        all.extend(check_forces(rs));
         out.push(c.rules);
     }
     loaded.diagnostics.extend(all);
     cav_content::diag::normalise(&mut loaded.diagnostics, &loaded.sources);
+    out
+}
+
+/// The rosters (`kind: force`) a ruleset's packs carry, held to its force-building rules. A
+/// ruleset that does not build forces (the Quick-Start) does not check them: its scenarios fix
+/// their forces, and a roster of a mod that joins both rulesets is for the other one.
+fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
+    if cav_forces::force_rules(rs).is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for e in rs.of_kind(cav_format::DocKind::Force) {
+        if let Some(cav_format::Document::Force(f)) = &e.doc {
+            out.extend(cav_forces::check(rs, f, &|p| e.prov.locate(p), Some(&e.pack)));
+        }
+    }
     out
 }
 

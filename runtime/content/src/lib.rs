@@ -224,3 +224,57 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
         .collect();
     Loaded { sources, diagnostics: diags, rulesets, packs: summaries, documents }
 }
+
+/// A document read from a file outside the loaded packs (a roster given on the command line).
+#[derive(Debug, Clone)]
+pub struct LooseDoc {
+    pub doc: cav_format::Document,
+    pub prov: std::sync::Arc<yaml::Provenance>,
+}
+
+/// Read the `kind` documents of one file that need not be inside a pack (a force roster): the
+/// same safe reading, YAML limits and schema as pack files, located in `loaded.sources` so its
+/// diagnostics render like the others. Documents of another kind are an error.
+pub fn read_loose(loaded: &mut Loaded, path: &Path, kind: cav_format::DocKind) -> (Vec<LooseDoc>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut cache = pack::Cache::default();
+    cache.sources = std::mem::take(&mut loaded.sources);
+    let read = pack::read_text(path, &mut cache, None);
+    loaded.sources = std::mem::take(&mut cache.sources);
+    let file = match read {
+        Ok(f) => f,
+        Err(d) => return (Vec::new(), vec![*d]),
+    };
+    let text = loaded.sources.get(file).text.clone();
+    let docs = match yaml::parse(&text, file) {
+        Ok(d) => d,
+        Err(d) => return (Vec::new(), d),
+    };
+    let validators = schema::Validators::new();
+    let mut out = Vec::new();
+    for d in docs {
+        let tag = d.value.get("kind").and_then(serde_json::Value::as_str);
+        if tag != Some(kind.tag()) {
+            diags.push(
+                Diagnostic::error("wrong-kind", format!("expected a `kind: {}` document", kind.tag()))
+                    .at(Some(d.prov.locate("/kind").unwrap_or(d.root)))
+                    .pointer("/kind")
+                    .expected(format!("kind: {}", kind.tag())),
+            );
+            continue;
+        }
+        if !validators.check(kind, &d.value, &d.prov, "", &mut diags) {
+            continue;
+        }
+        match cav_format::Document::decode(kind, ruleset::strip_meta((*d.value).clone())) {
+            Ok(doc) => out.push(LooseDoc { doc, prov: d.prov.clone() }),
+            Err(e) => diags.push(Diagnostic::error("decode", e.to_string()).at(Some(d.root))),
+        }
+    }
+    for d in &mut diags {
+        if d.pack.as_deref() == Some("") {
+            d.pack = None;
+        }
+    }
+    (out, diags)
+}

@@ -270,6 +270,12 @@ pub struct Restriction {
     /// Minimum number of damage tracks ("(5+)" in the stat block).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_damage_tracks: Option<u32>,
+    /// At most this many in one squad (upgrades: counted over the squad's models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_squad: Option<u32>,
+    /// At most this many in one force group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_force: Option<u32>,
     /// Anything else, in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod common;
 pub mod event_kinds;
+pub mod force;
 pub mod limits;
 pub mod manifest;
 pub mod rules;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use catalog::*;
 pub use common::*;
 pub use event_kinds::{EVENT_KINDS, EventField, EventKind};
+pub use force::*;
 pub use manifest::*;
 pub use rules::*;
 pub use test_doc::*;
@@ -91,6 +93,8 @@ doc_kinds! {
     ModelState = "model_state": ModelState, "model states";
     ActionType = "action_type": ActionType, "action types";
     SquadType = "squad_type": SquadType, "squad types";
+    Faction = "faction": Faction, "factions";
+    Force = "force": Force, "forces";
     Scenario = "scenario": Scenario, "scenarios";
     Patch = "patch": Patch, "patches";
     Test = "test": Test, "scenario tests";

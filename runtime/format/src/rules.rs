@@ -88,6 +88,9 @@ pub struct Ruleset {
     pub procedures: Procedures,
     /// Every model type the ruleset plays, with its traits and sizes.
     pub model_types: BTreeMap<ModelType, ModelTypeRules>,
+    /// How forces are built to a threat value; left out by a ruleset whose scenarios fix forces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_building: Option<crate::force::ForceRules>,
     pub summary: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -729,13 +732,38 @@ pub struct ActionType {
 pub struct SquadType {
     pub id: Id,
     pub name: String,
+    pub class: crate::force::SquadClass,
+    /// Squad size; a model with a heavy special attribute (Bulky) counts as more than one.
     pub min_models: u32,
     pub max_models: u32,
-    /// Model tasks allowed in the squad.
+    /// Model tasks of the squad; empty = any task.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<crate::catalog::Task>,
+    /// Models of other tasks the squad may take in place of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<crate::force::TaskSwap>,
+    /// Model types allowed; empty = any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,
+    /// At most this many squads of the type in one force group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_per_force: Option<u32>,
+    /// Every model has the same task (flight squads).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub same_task: bool,
+    /// Every model has the same model type (transport squads).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub same_model_type: bool,
+    /// One variety of infantry only: one model type and chassis (light, heavy or powered).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub one_variety: bool,
+    /// May add transports (the ruleset's transport task), all of one model type, up to the number
+    /// its models need; they do not count towards the squad size.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transports: bool,
+    /// C3 points the squad adds to its force's pool (001 L1278-1336).
+    #[serde(default)]
+    pub c3_points: u32,
     pub summary: String,
     pub source: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -552,6 +552,11 @@ pub const OPTIONS: &[EngineOption] = &[
         values: &["critical", "no-critical"],
         doc: "Whether a ranged hit whose damage row says so also rolls on the critical damage table.",
     },
+    EngineOption {
+        id: "secondary-squad-limit",
+        values: &["one-plus-half-primary", "under-twice-primary"],
+        doc: "How many secondary squads a force may field for its primary squads (read by the force check).",
+    },
 ];
 
 /// Shock's state test, by the `shock-trigger` option.
@@ -570,11 +575,22 @@ pub enum RangedCritical {
     NoCritical,
 }
 
+/// The secondary-squad limit of force building, by the `secondary-squad-limit` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SecondarySquadLimit {
+    /// The first secondary squad is free; each further one needs more primary squads.
+    #[default]
+    OnePlusHalfPrimary,
+    /// Fewer secondary squads than twice the primary ones.
+    UnderTwicePrimary,
+}
+
 /// The engine options as typed values, read from the ruleset's chosen readings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EngineOptions {
     pub shock_trigger: ShockTrigger,
     pub ranged_critical: RangedCritical,
+    pub secondary_squad_limit: SecondarySquadLimit,
 }
 
 impl EngineOptions {
@@ -585,6 +601,12 @@ impl EngineOptions {
             ("shock-trigger", "hit") => self.shock_trigger = ShockTrigger::Hit,
             ("ranged-critical", "critical") => self.ranged_critical = RangedCritical::Critical,
             ("ranged-critical", "no-critical") => self.ranged_critical = RangedCritical::NoCritical,
+            ("secondary-squad-limit", "one-plus-half-primary") => {
+                self.secondary_squad_limit = SecondarySquadLimit::OnePlusHalfPrimary
+            }
+            ("secondary-squad-limit", "under-twice-primary") => {
+                self.secondary_squad_limit = SecondarySquadLimit::UnderTwicePrimary
+            }
             _ => return false,
         }
         true

@@ -1,0 +1,204 @@
+//! `cav force check` and `cav force build`: rosters held to the ruleset's force-building rules,
+//! and a bot that builds a legal one.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use cav_content::{Diagnostic, Ruleset, Severity};
+use cav_format::{DocKind, Document, Force};
+use clap::Subcommand;
+
+use crate::{EXIT_INVALID, Format, load, select_rulesets};
+
+#[derive(Subcommand)]
+pub enum ForceCommand {
+    /// Check rosters (`kind: force` files, inside a pack or anywhere) against the ruleset's force
+    /// building: faction, squads (types, sizes, tasks, secondary limit), upgrades, assets,
+    /// strike pool and threat value. Every violation is located at file:line and cites the rule.
+    #[command(
+        after_help = "Exit codes: 0 every roster is legal, 1 a roster breaks a rule or the content has errors, 2 usage.\n\
+        Examples:\n  cav force check mods/iron-wolves/forces/wolf-pack.yaml\n  cav force check my-roster.yaml --format json"
+    )]
+    Check {
+        /// Roster files (YAML, one or more `kind: force` documents each).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Ruleset whose force-building rules apply (`full`, or a ruleset pack id).
+        #[arg(long, default_value = "full")]
+        ruleset: String,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Let a bot build a legal force for a faction and a threat value pool: squads of models the
+    /// faction may field, then upgrades paid from the specialization bonus. The same seed and
+    /// content give the same force.
+    #[command(after_help = "Prints the roster as YAML (or writes it with --out), ready for `cav force check`.\n\
+        Examples:\n  cav force build --faction open --tv 2500 --seed 7\n  \
+        cav force build --faction ritterlich-republic --tv 1000 --out red.yaml")]
+    Build {
+        /// Faction id or name (`cav list faction` lists them).
+        #[arg(long)]
+        faction: String,
+        /// The threat value pool.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        tv: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "full")]
+        ruleset: String,
+        /// Write the roster to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+}
+
+pub fn run(cmd: ForceCommand, root: &Path) -> Result<ExitCode, String> {
+    match cmd {
+        ForceCommand::Check { files, ruleset, format } => check(root, &files, &ruleset, format),
+        ForceCommand::Build { faction, tv, seed, ruleset, out } => build(root, &faction, tv, seed, &ruleset, out),
+    }
+}
+
+/// The ruleset to build forces in, when the content loads without errors.
+fn ruleset<'l>(loaded: &'l cav_content::Loaded, want: &str, skip: &[PathBuf]) -> Result<&'l Ruleset, String> {
+    let rs = select_rulesets(loaded, Some(want))?.into_iter().next().ok_or("no ruleset")?;
+    let elsewhere = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| !d.loc.is_some_and(|l| skip.iter().any(|p| same_file(&loaded.sources.get(l.file).path, p))))
+        .count();
+    if elsewhere > 0 {
+        return Err(format!("the content has {elsewhere} error(s); run `cav validate` and fix them first"));
+    }
+    if cav_forces::force_rules(rs).is_none() {
+        return Err(format!("ruleset `{}` does not build forces (its scenarios fix their forces)", rs.id));
+    }
+    Ok(rs)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+fn check(root: &Path, files: &[PathBuf], want: &str, format: Format) -> Result<ExitCode, String> {
+    let mut loaded = load(vec![], root);
+    cav_compile::validate(&mut loaded);
+    let rs = ruleset(&loaded, want, files)?.clone();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut summaries = Vec::new();
+    for file in files {
+        let (docs, mut d) = cav_content::read_loose(&mut loaded, file, DocKind::Force);
+        diags.append(&mut d);
+        for doc in docs {
+            let Document::Force(force) = &doc.doc else { continue };
+            let found = cav_forces::check(&rs, force, &|p| doc.prov.locate(p), None);
+            let errors = found.iter().filter(|d| d.severity == Severity::Error).count();
+            summaries.push((file.clone(), force.clone(), errors));
+            diags.extend(found);
+        }
+    }
+    cav_content::diag::normalise(&mut diags, &loaded.sources);
+    let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    match format {
+        Format::Json => {
+            let forces: Vec<serde_json::Value> = summaries
+                .iter()
+                .map(|(file, f, e)| {
+                    let c = cav_forces::costs(&rs, f);
+                    serde_json::json!({
+                        "file": file.display().to_string(), "id": f.id.as_str(), "legal": *e == 0,
+                        "tvp": f.tvp, "models": c.models, "upgrades": c.upgrades, "assets": c.assets,
+                        "strike_pool": c.strike_pool, "total": c.total(), "c3_points": cav_forces::c3_points(&rs, f),
+                    })
+                })
+                .collect();
+            let out = serde_json::json!({
+                "legal": errors == 0,
+                "ruleset": rs.id,
+                "forces": forces,
+                "diagnostics": cav_content::diag::to_json(&diags, &loaded.sources),
+            });
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+        Format::Human => {
+            eprint!("{}", cav_content::diag::render_human(&diags, &loaded.sources));
+            for (file, f, e) in &summaries {
+                print!("{}", summary(&rs, file, f, *e));
+            }
+            if summaries.is_empty() && errors == 0 {
+                println!("no `kind: force` document in {}", files.len());
+            }
+        }
+    }
+    Ok(ExitCode::from(if errors > 0 { EXIT_INVALID } else { 0 }))
+}
+
+fn summary(rs: &Ruleset, file: &Path, f: &Force, errors: usize) -> String {
+    let c = cav_forces::costs(rs, f);
+    let rules = cav_forces::force_rules(rs);
+    let bonus = rules.map_or(0, |r| (f.tvp as u64 * r.specialization_bonus_percent as u64 / 100) as u32);
+    let models: u32 = f.squads.iter().flat_map(|s| &s.models).map(|m| m.count).sum();
+    let mut s = String::new();
+    let verdict = if errors == 0 { "legal".to_owned() } else { format!("{errors} violation(s)") };
+    let _ = writeln!(
+        s,
+        "{}: force `{}` ({}, {} squads, {models} models): {verdict}",
+        file.display(),
+        f.id.as_str(),
+        f.faction.as_str(),
+        f.squads.len()
+    );
+    let _ = writeln!(
+        s,
+        "  TV {} of {} + bonus {bonus}: models {}, upgrades {}, assets {}, strike pool {}; C3 points {}",
+        c.total(),
+        f.tvp,
+        c.models,
+        c.upgrades,
+        c.assets,
+        c.strike_pool,
+        cav_forces::c3_points(rs, f)
+    );
+    s
+}
+
+fn build(root: &Path, faction: &str, tv: u32, seed: u64, want: &str, out: Option<PathBuf>) -> Result<ExitCode, String> {
+    let mut loaded = load(vec![], root);
+    cav_compile::validate(&mut loaded);
+    let rs = ruleset(&loaded, want, &[])?;
+    let force = cav_forces::build(rs, &cav_forces::BuildRequest { faction: faction.to_owned(), tvp: tv, seed })?;
+    let schema = match &out {
+        Some(p) => relative_schema(root, p),
+        None => "schemas/force.schema.json".to_owned(),
+    };
+    let text = cav_forces::to_yaml(&force, &schema);
+    match out {
+        Some(p) => {
+            std::fs::write(&p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            let c = cav_forces::costs(rs, &force);
+            eprintln!("wrote {} ({} squads, TV {} of {})", p.display(), force.squads.len(), c.total(), tv);
+        }
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The schema's path as seen from the file written, for the editor modeline.
+fn relative_schema(root: &Path, file: &Path) -> String {
+    let schema = root.join("schemas/force.schema.json");
+    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (schema.canonicalize(), dir.canonicalize()) {
+        (Ok(s), Ok(d)) => {
+            let common = s.ancestors().find(|a| d.starts_with(a)).map(Path::to_path_buf).unwrap_or_default();
+            let ups = d.strip_prefix(&common).map(|r| r.components().count()).unwrap_or(0);
+            let rest = s.strip_prefix(&common).unwrap_or(&s);
+            format!("{}{}", "../".repeat(ups), rest.display())
+        }
+        _ => schema.display().to_string(),
+    }
+}

@@ -1,0 +1,242 @@
+//! Force building (full rules, 001 L594-1336): factions, the ruleset's force-building numbers and
+//! the `force` document — a roster of squads, upgrades, assets and a strike pool.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::Task;
+use crate::common::{Id, Note};
+
+/// Whose models a force group of a faction may field (001 L644-783).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FactionClass {
+    /// Mercenaries, pirates, corporate forces: any model, but no force doctrine.
+    Open,
+    /// A star nation: its own models, open ones, and independent ones when allied.
+    Major,
+    /// A small nation: its own models, those of allied major factions, and open ones.
+    Independent,
+}
+
+/// A faction. A model's `faction:` names one by id, name or one of its other names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Faction {
+    pub id: Id,
+    pub name: String,
+    pub class: FactionClass,
+    /// Other names models use for it (`Rach` for the Greater Empire of the Rach).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_called: Vec<String>,
+    /// Factions whose models this one may field (independent ↔ major alliances).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allies: Vec<Id>,
+    pub summary: String,
+    /// Where the rulebook defines it; leave it out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Primary, secondary or infantry: decides how many squads of the type a force may field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SquadClass {
+    Primary,
+    Secondary,
+    Infantry,
+}
+
+/// Models of other tasks a squad may take in place of its own (one fire-support model in an
+/// attack squad).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSwap {
+    /// How many models may have one of these tasks.
+    pub count: u32,
+    pub tasks: Vec<Task>,
+}
+
+/// A special attribute that makes a model count as more than one for squad size and transport
+/// slots (Bulky counts as two).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeavyModel {
+    pub sa: Id,
+    #[schemars(range(min = 1, max = 99))]
+    pub counts_as: u32,
+}
+
+/// A special attribute only one squad type may field (Specialist).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReservedSa {
+    pub sa: Id,
+    pub squad_type: Id,
+}
+
+/// The ruleset's force-building numbers (001 L594-638, L1181-1277). A ruleset without this section
+/// has no force building: its scenarios fix their forces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceRules {
+    /// Bonus added to the threat value pool for specializations only (upgrades, assets, strike
+    /// pool), in percent of the pool.
+    #[schemars(range(max = 1000))]
+    pub specialization_bonus_percent: u32,
+    /// Part of the base pool that may be reserved for specializations as well, in percent.
+    #[schemars(range(max = 100))]
+    pub specialization_reserve_percent: u32,
+    /// Secondary squads a force may field with no primary squad.
+    pub secondary_free: u32,
+    /// Primary squads needed for each further secondary squad.
+    #[schemars(range(min = 1))]
+    pub primaries_per_secondary: u32,
+    /// Special attributes that make a model count as more than one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heavy_models: Vec<HeavyModel>,
+    /// Special attributes whose models may only serve in one squad type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<ReservedSa>,
+    /// The special attribute whose rating is a transport's slots.
+    pub transport_sa: Id,
+    /// The task of transports that infantry squads may add.
+    pub transport_task: Task,
+    /// The special attribute whose rating adds points to the force's C3 pool (001 L1278-1300).
+    pub c3_sa: Id,
+    /// The special attribute a model needs to call strikes from the strike pool (FIST).
+    pub strike_caller_sa: Id,
+    /// The special attribute a model needs to use assets placed during play (Combat Engineer).
+    pub asset_user_sa: Id,
+    /// The pool the book recommends to start with, and how close two forces should stay.
+    pub recommended_tvp: u32,
+    pub balance_margin: u32,
+    /// Where the rulebook sets each rule (cited by the force check).
+    pub source: ForceSources,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Where the rulebook sets each force-building rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceSources {
+    /// The threat value pool.
+    pub pool: String,
+    /// The secondary-squad limit.
+    pub secondary_squads: String,
+    /// The specialization bonus and reserve.
+    pub specializations: String,
+    /// One upgrade of each type per model.
+    pub upgrades: String,
+    /// Assets used during play.
+    pub assets: String,
+    /// The strike pool.
+    pub strikes: String,
+    /// The C3 pool.
+    pub c3: String,
+}
+
+/// A force group: a roster a side brings to a game (001 L594-1336).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Force {
+    pub id: Id,
+    pub name: String,
+    /// Id of the force's faction.
+    pub faction: Id,
+    /// A force doctrine of the faction (open factions may not take one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doctrine: Option<Id>,
+    /// The threat value pool the players agreed.
+    #[schemars(range(min = 1, max = 1000000))]
+    pub tvp: u32,
+    pub squads: Vec<ForceSquad>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assets: Vec<ForceAsset>,
+    /// Threat value put in the strike pool for strike packages called during play.
+    #[serde(default)]
+    #[schemars(range(max = 1000000))]
+    pub strike_pool: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// One squad of a force.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceSquad {
+    /// Id of the squad type.
+    #[serde(rename = "type")]
+    pub squad_type: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub models: Vec<ForceModel>,
+}
+
+/// Models of a squad: one model id (`count` copies), with the upgrades each copy carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceModel {
+    pub model: Id,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 99))]
+    pub count: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<ForceUpgrade>,
+}
+
+/// An upgrade fitted to a model: `veteran-pilot`, or `{upgrade: high-explosive, weapon:
+/// medium-howitzer}` for a munition loaded in one launcher.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ForceUpgrade {
+    Plain(Id),
+    For(UpgradeFor),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpgradeFor {
+    pub upgrade: Id,
+    /// The launcher a munition is loaded in (a weapon of the model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<Id>,
+}
+
+impl ForceUpgrade {
+    pub fn id(&self) -> &Id {
+        match self {
+            ForceUpgrade::Plain(id) => id,
+            ForceUpgrade::For(u) => &u.upgrade,
+        }
+    }
+    pub fn weapon(&self) -> Option<&Id> {
+        match self {
+            ForceUpgrade::Plain(_) => None,
+            ForceUpgrade::For(u) => u.weapon.as_ref(),
+        }
+    }
+}
+
+/// Battlefield assets bought for the game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceAsset {
+    pub asset: Id,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 99))]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
