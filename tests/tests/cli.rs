@@ -318,3 +318,37 @@ fn force_build_check_and_validate_agree() {
     assert_eq!(qs.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&qs.stderr).contains("does not build forces"));
 }
+
+/// A full-rules scenario that leaves forces to the players plays from rosters — a file for one
+/// side, the bot's for the other — deterministically, and says what it does not play yet.
+#[test]
+fn full_rules_scenarios_play_from_rosters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wolf = root().join("mods/iron-wolves/forces/wolf-pack.yaml");
+    let play = |log: &str| {
+        cav()
+            .args(["play", "no-man-s-land", "--ruleset", "full", "--seed", "5", "--faction", "iron-wolves", "--force"])
+            .arg(&wolf)
+            .arg("--log")
+            .arg(tmp.path().join(log))
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (play("a.jsonl"), play("b.jsonl"));
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let (la, lb) =
+        (std::fs::read(tmp.path().join("a.jsonl")).unwrap(), std::fs::read(tmp.path().join("b.jsonl")).unwrap());
+    assert_eq!(la, lb, "same seed, same log");
+    let stdout = String::from_utf8_lossy(&a.stdout);
+    assert!(stdout.contains("side-a Fenrir #2"), "the roster's two Fenrirs are on side-a");
+    assert!(stdout.contains("  turns: "));
+    let turns: u32 = stdout.lines().find_map(|l| l.strip_prefix("  turns: ")).unwrap().parse().unwrap();
+    assert!(turns <= 10, "the scenario's own turn limit (10) replaces the ruleset's 12");
+    let stderr = String::from_utf8_lossy(&a.stderr);
+    assert!(stderr.contains("victory conditions of `no-man-s-land` (ObjectivePoints) are not played yet"), "{stderr}");
+    let broken = tmp.path().join("broken.yaml");
+    std::fs::write(&broken, std::fs::read_to_string(&wolf).unwrap().replace("tvp: 2500", "tvp: 100")).unwrap();
+    let bad = cav().args(["play", "no-man-s-land", "--ruleset", "full", "--force"]).arg(&broken).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1), "an illegal roster is invalid content");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("breaks the force-building rules"));
+}

@@ -98,7 +98,11 @@ enum Command {
     #[command(
         after_help = "With no arguments: the Quick-Start \"Stand and Fight!\" duel (two Dictator-Bs) on a board with \
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
-        Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart"
+        Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
+        (--tv, --faction). Not played yet there, and said on stderr: scenario victory conditions, per-squad\n\
+        activation, upgrades.\n\
+        Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
+        cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]
     Play {
         /// Scenario id (default: the ruleset's first scenario that fixes its forces).
@@ -115,6 +119,16 @@ enum Command {
         /// Print only the summary, not the narrative.
         #[arg(long)]
         quiet: bool,
+        /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
+        /// leaves forces to the players; a side without one gets a roster built by the bot.
+        #[arg(long = "force", value_name = "FILE")]
+        forces: Vec<PathBuf>,
+        /// Threat value pool of the rosters the bot builds (default: the ruleset's recommended pool).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        tv: Option<u32>,
+        /// Faction of the rosters the bot builds.
+        #[arg(long, default_value = "open")]
+        faction: String,
     },
     /// Watch packs and scripts; on every save reload, swap in valid rules at once, keep the last
     /// good ones when a save breaks something.
@@ -447,7 +461,10 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
         }
         Command::Force(cmd) => force::run(cmd, root),
-        Command::Play { scenario, ruleset, seed, log, quiet } => play_cmd(root, scenario, &ruleset, seed, log, quiet),
+        Command::Play { scenario, ruleset, seed, log, quiet, forces, tv, faction } => {
+            let rosters = play::Rosters { files: forces, tv, faction };
+            play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
+        }
         Command::Show { id, explain, ruleset, kind } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
@@ -515,10 +532,11 @@ fn play_cmd(
     seed: u64,
     log: Option<PathBuf>,
     quiet: bool,
+    rosters: play::Rosters,
 ) -> Result<ExitCode, String> {
     let mut loaded = load(vec![], root);
     let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
+    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
     let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
     let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
         eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
@@ -530,16 +548,31 @@ fn play_cmd(
             let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
             format!("no scenario `{id}` in {}; scenarios: {}", rules.id, ids.join(", "))
         })?,
-        None => rules.scenarios.iter().position(|s| !s.forces.is_empty()).ok_or_else(|| {
-            format!("ruleset {} has no scenario that fixes its forces; name one with forces", rules.id)
-        })?,
+        None => match rules.scenarios.iter().position(|s| !s.forces.is_empty()) {
+            Some(i) => i,
+            None if cav_forces::force_rules(&rs).is_some() && !rules.scenarios.is_empty() => 0,
+            None => {
+                return Err(format!(
+                    "ruleset {} has no scenario that fixes its forces; name one with forces",
+                    rules.id
+                ));
+            }
+        },
     };
+    let mut rules = rules;
     if rules.scenarios[sc].forces.is_empty() {
+        // The players bring rosters (or the bot builds them): deployed in each side's zone.
+        match play::deploy_rosters(&mut loaded, rs.id.as_str(), &rules, sc, seed, &rosters)? {
+            Ok(placed) => rules.scenarios[sc].forces = placed,
+            Err(play::InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
+        }
+    } else if !rosters.files.is_empty() {
         return Err(format!(
-            "scenario `{}` does not fix its forces; force selection is not built yet",
+            "scenario `{}` fixes its forces; --force is for scenarios that do not",
             rules.scenarios[sc].id
         ));
     }
+    let rules = rules;
     let mut dice = cav_rules::SeededDice::new(seed);
     let mut events: Vec<cav_rules::Event> = Vec::new();
     let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));

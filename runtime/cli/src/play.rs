@@ -147,3 +147,122 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
     })
 }
+
+/// Rosters for a scenario that leaves forces to the players (`cav play --force …`).
+pub struct Rosters {
+    pub files: Vec<std::path::PathBuf>,
+    pub tv: Option<u32>,
+    pub faction: String,
+}
+
+/// Each side's roster — the file given for it, or one the bot builds — expanded to models and
+/// deployed on a grid inside the side's zone. Says on stderr what of a roster is not played yet.
+pub fn deploy_rosters(
+    loaded: &mut cav_content::Loaded,
+    ruleset: &str,
+    rules: &cav_rules::Rules,
+    sc: usize,
+    seed: u64,
+    r: &Rosters,
+) -> Result<Result<Vec<(usize, Vec<cav_rules::compile::Placed>)>, InvalidRoster>, String> {
+    let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
+    let scenario = &rules.scenarios[sc];
+    let Some(force_rules) = cav_forces::force_rules(&rs) else {
+        return Err(format!(
+            "scenario `{}` does not fix its forces and ruleset `{}` does not build them",
+            scenario.id, rs.id
+        ));
+    };
+    if r.files.len() > scenario.sides.len() {
+        return Err(format!("{} rosters for the {} sides of `{}`", r.files.len(), scenario.sides.len(), scenario.id));
+    }
+    if let Some(cav_format::Document::Scenario(doc)) =
+        rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref())
+        && doc.victory != cav_format::VictoryKind::LastStanding
+    {
+        eprintln!(
+            "note: the victory conditions of `{}` ({:?}) are not played yet; the game ends when a side has no models left or at the turn limit",
+            scenario.id, doc.victory
+        );
+    }
+    if let Some(cav_format::Document::Ruleset(doc)) =
+        rs.get(cav_format::DocKind::Ruleset, &rs.id).and_then(|e| e.doc.as_ref())
+        && doc.activation == cav_format::ActivationMode::PerSquad
+    {
+        eprintln!("note: per-squad activation is not played yet; models activate one at a time");
+    }
+    let mut out = Vec::new();
+    for (side, (side_name, zone)) in scenario.sides.iter().enumerate() {
+        let force = match r.files.get(side) {
+            Some(file) => {
+                let (docs, diags) = cav_content::read_loose(loaded, file, cav_format::DocKind::Force);
+                let [doc] = docs.as_slice() else {
+                    eprint!("{}", cav_content::diag::render_errors(&diags, &loaded.sources));
+                    eprintln!("error: {} must hold exactly one valid `kind: force` document", file.display());
+                    return Ok(Err(InvalidRoster));
+                };
+                let cav_format::Document::Force(f) = &doc.doc else { unreachable!("read_loose returns forces") };
+                let found = cav_forces::check(&rs, f, &|p| doc.prov.locate(p), None);
+                if found.iter().any(|d| d.severity == cav_content::Severity::Error) {
+                    eprint!("{}", cav_content::diag::render_errors(&found, &loaded.sources));
+                    eprintln!(
+                        "error: {} breaks the force-building rules (`cav force check` shows them)",
+                        file.display()
+                    );
+                    return Ok(Err(InvalidRoster));
+                }
+                f.clone()
+            }
+            None => {
+                let tvp = r.tv.unwrap_or(force_rules.recommended_tvp);
+                let req = cav_forces::BuildRequest {
+                    faction: r.faction.clone(),
+                    tvp,
+                    seed: seed.wrapping_mul(1_000).wrapping_add(side as u64),
+                };
+                cav_forces::build(&rs, &req)?
+            }
+        };
+        let upgraded: usize = force.squads.iter().flat_map(|s| &s.models).filter(|m| !m.upgrades.is_empty()).count();
+        if upgraded > 0 {
+            eprintln!(
+                "note: {side_name}'s roster `{}` fits upgrades to {upgraded} model entr{}; upgrades are not fitted to models in play yet (their TV is spent, their effects do not apply)",
+                force.id.as_str(),
+                if upgraded == 1 { "y" } else { "ies" }
+            );
+        }
+        let mut cards = Vec::new();
+        for m in force.squads.iter().flat_map(|s| &s.models) {
+            let card = rules
+                .card(m.model.as_str())
+                .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
+            cards.extend(std::iter::repeat_n(card, m.count as usize));
+        }
+        let spots = grid(zone, cards.len(), rules);
+        out.push((side, cards.into_iter().zip(spots).map(|(c, at)| (c, Some(at), None)).collect()));
+    }
+    Ok(Ok(out))
+}
+
+/// A roster file that is not a legal force (already reported on stderr): invalid content, exit 1.
+pub struct InvalidRoster;
+
+/// `n` spots on a grid inside `zone`, a base width apart where they fit (closer when they do not),
+/// filled row by row across the zone's long side.
+fn grid(zone: &cav_format::Rect, n: usize, rules: &cav_rules::Rules) -> Vec<[f64; 2]> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let base = rules.cards.iter().map(|c| 2.0 * c.base_radius).fold(1.0f64, f64::max);
+    let (long, short) = if zone.width >= zone.height { (zone.width, zone.height) } else { (zone.height, zone.width) };
+    let per_row = ((long / base).floor() as usize).clamp(1, n);
+    let rows = n.div_ceil(per_row);
+    let (step_long, step_short) = (long / per_row as f64, short / rows as f64);
+    (0..n)
+        .map(|i| {
+            let (a, b) = ((i % per_row) as f64 + 0.5, (i / per_row) as f64 + 0.5);
+            let (u, v) = (a * step_long, b * step_short);
+            if zone.width >= zone.height { [zone.x + u, zone.y + v] } else { [zone.x + v, zone.y + u] }
+        })
+        .collect()
+}

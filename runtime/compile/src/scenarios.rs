@@ -42,6 +42,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
             sides,
             forces,
             terrain_features,
+            turn_limit: s.turn_limit,
         });
     }
     out

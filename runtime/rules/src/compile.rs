@@ -224,6 +224,8 @@ pub struct ScenarioDef {
     /// Per side index: the models the scenario places.
     pub forces: Vec<(usize, Vec<Placed>)>,
     pub terrain_features: Option<DiceExpr>,
+    /// The scenario's own turn limit, replacing the ruleset's.
+    pub turn_limit: Option<u32>,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack

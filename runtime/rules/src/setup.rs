@@ -21,6 +21,9 @@ pub fn scenario_game<'r>(
     let s = &rules.scenarios[sc];
     let sides: Vec<String> = s.sides.iter().map(|(n, _)| n.clone()).collect();
     let mut game = Game::new(rules, Board { size: s.board, areas: Vec::new() }, sides);
+    if let Some(limit) = s.turn_limit {
+        game.turn_limit = limit;
+    }
     if log.enabled() {
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
     }

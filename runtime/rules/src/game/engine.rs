@@ -280,11 +280,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         if let Some(end) = self.victory() {
             return Ok(Some(self.finish(end)));
         }
-        if self.game.turn >= self.rules().turn_limit {
+        if self.game.turn >= self.game.turn_limit {
             let end = GameEnd {
                 winner: None,
                 turns: self.game.turn,
-                reason: format!("turn limit {} reached: a draw", self.rules().turn_limit),
+                reason: format!("turn limit {} reached: a draw", self.game.turn_limit),
                 damage_dealt: self.game.damage_dealt.clone(),
             };
             return Ok(Some(self.finish(end)));

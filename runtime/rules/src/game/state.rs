@@ -129,6 +129,8 @@ pub struct Game<'r> {
     pub(crate) in_model_state: bool,
     /// `Engine::start` has run (`game_setup` is called once per game).
     pub started: bool,
+    /// Turns after which the game is a draw: the ruleset's, or the scenario's own.
+    pub turn_limit: u32,
     /// Optional special attributes the active model declined for the action being resolved:
     /// (SA index, weapon mount for a weapon's SA). They neither modify rolls nor run handlers.
     pub declined: Vec<(u16, Option<usize>)>,
@@ -159,6 +161,7 @@ impl<'r> Game<'r> {
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
             started: false,
+            turn_limit: rules.turn_limit,
             declined: Vec::new(),
             refused_reactions: Vec::new(),
         }
