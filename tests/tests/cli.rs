@@ -336,6 +336,7 @@ fn full_rules_scenarios_play_from_rosters() {
     };
     let (a, b) = (play("a.jsonl"), play("b.jsonl"));
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(a.stdout, b.stdout, "same seed, same narrative");
     let (la, lb) =
         (std::fs::read(tmp.path().join("a.jsonl")).unwrap(), std::fs::read(tmp.path().join("b.jsonl")).unwrap());
     assert_eq!(la, lb, "same seed, same log");
