@@ -164,7 +164,7 @@ pub fn deploy_rosters(
     sc: usize,
     seed: u64,
     r: &Rosters,
-) -> Result<Result<Vec<(usize, Vec<cav_rules::compile::Placed>)>, InvalidRoster>, String> {
+) -> Result<Result<SidePlacements, InvalidRoster>, String> {
     let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
     let scenario = &rules.scenarios[sc];
     let Some(force_rules) = cav_forces::force_rules(&rs) else {
@@ -243,6 +243,9 @@ pub fn deploy_rosters(
     }
     Ok(Ok(out))
 }
+
+/// Each side's models with where they stand, as a scenario's `forces`.
+pub type SidePlacements = Vec<(usize, Vec<cav_rules::compile::Placed>)>;
 
 /// A roster file that is not a legal force (already reported on stderr): invalid content, exit 1.
 pub struct InvalidRoster;
