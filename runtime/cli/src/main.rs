@@ -99,8 +99,8 @@ enum Command {
         after_help = "With no arguments: the Quick-Start \"Stand and Fight!\" duel (two Dictator-Bs) on a board with \
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
         Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
-        (--tv, --faction). Not played yet there, and said on stderr: scenario victory conditions, per-squad\n\
-        activation, upgrades.\n\
+        (--tv, --faction); each roster squad activates on its own draw-deck cards. Not played yet there, and said\n\
+        on stderr: scenario victory conditions, upgrades.\n\
         Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
         cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]
@@ -560,10 +560,14 @@ fn play_cmd(
         },
     };
     let mut rules = rules;
+    let mut squads = Vec::new();
     if rules.scenarios[sc].forces.is_empty() {
         // The players bring rosters (or the bot builds them): deployed in each side's zone.
         match play::deploy_rosters(&mut loaded, rs.id.as_str(), &rules, sc, seed, &rosters)? {
-            Ok(placed) => rules.scenarios[sc].forces = placed,
+            Ok(placed) => {
+                rules.scenarios[sc].forces = placed.forces;
+                squads = placed.squads;
+            }
             Err(play::InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
         }
     } else if !rosters.files.is_empty() {
@@ -575,7 +579,8 @@ fn play_cmd(
     let rules = rules;
     let mut dice = cav_rules::SeededDice::new(seed);
     let mut events: Vec<cav_rules::Event> = Vec::new();
-    let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
+    let mut game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
+    play::form_squads(&mut game, &squads);
     let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
     let result = engine.play(&mut cav_rules::bot::Bot::default());

@@ -50,6 +50,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
         }
         Event::TurnStart { turn } => format!("\nTurn {turn}"),
+        Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
         Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
         Event::Moved { model, from, to, mv_spent, facing } => format!(
             "    {} moves {:.1}\" to ({:.1}, {:.1}) for {mv_spent} MV, facing {facing:.0}°",
@@ -164,7 +165,7 @@ pub fn deploy_rosters(
     sc: usize,
     seed: u64,
     r: &Rosters,
-) -> Result<Result<SidePlacements, InvalidRoster>, String> {
+) -> Result<Result<Deployment, InvalidRoster>, String> {
     let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
     let scenario = &rules.scenarios[sc];
     let Some(force_rules) = cav_forces::force_rules(&rs) else {
@@ -185,13 +186,8 @@ pub fn deploy_rosters(
             scenario.id, doc.victory
         );
     }
-    if let Some(cav_format::Document::Ruleset(doc)) =
-        rs.get(cav_format::DocKind::Ruleset, &rs.id).and_then(|e| e.doc.as_ref())
-        && doc.activation == cav_format::ActivationMode::PerSquad
-    {
-        eprintln!("note: per-squad activation is not played yet; models activate one at a time");
-    }
     let mut out = Vec::new();
+    let mut squads = Vec::new();
     for (side, (side_name, zone)) in scenario.sides.iter().enumerate() {
         let force = match r.files.get(side) {
             Some(file) => {
@@ -232,16 +228,42 @@ pub fn deploy_rosters(
             );
         }
         let mut cards = Vec::new();
-        for m in force.squads.iter().flat_map(|s| &s.models) {
-            let card = rules
-                .card(m.model.as_str())
-                .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
-            cards.extend(std::iter::repeat_n(card, m.count as usize));
+        for (i, sq) in force.squads.iter().enumerate() {
+            let before = cards.len();
+            for m in &sq.models {
+                let card = rules
+                    .card(m.model.as_str())
+                    .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
+                cards.extend(std::iter::repeat_n(card, m.count as usize));
+            }
+            let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
+            squads.push((side, name, sq.squad_type.as_str().to_owned(), cards.len() - before));
         }
         let spots = grid(zone, cards.len(), rules);
         out.push((side, cards.into_iter().zip(spots).map(|(c, at)| (c, Some(at), None)).collect()));
     }
-    Ok(Ok(out))
+    Ok(Ok(Deployment { forces: out, squads }))
+}
+
+/// What rosters put on the table: each side's models with where they stand, and the squads
+/// they form (side, name, squad type, number of models, in deployment order).
+pub struct Deployment {
+    pub forces: SidePlacements,
+    pub squads: Vec<(usize, String, String, usize)>,
+}
+
+/// Form the rosters' squads of a game set up from `Deployment::forces` (models were added side by
+/// side in deployment order).
+pub fn form_squads(game: &mut Game, squads: &[(usize, String, String, usize)]) {
+    let mut next = vec![0; game.sides.len()];
+    for (i, m) in game.models.iter().enumerate().rev() {
+        next[m.side] = i;
+    }
+    for (side, name, kind, size) in squads {
+        let start = next[*side];
+        next[*side] += size;
+        game.add_squad(name.clone(), kind.clone(), (start..start + size).collect());
+    }
 }
 
 /// Each side's models with where they stand, as a scenario's `forces`.

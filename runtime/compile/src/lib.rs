@@ -176,19 +176,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         ModifierConvention::Roll => 1,
         ModifierConvention::TargetPoint => -1,
     };
-    if ruleset.activation == cav_format::ActivationMode::PerSquad {
-        // Recognised, not played: say so rather than quietly activating model by model.
-        cx.diags.push(
-            Diagnostic::warning(
-                "not-implemented",
-                "activation `per_squad` is recognised but not implemented (squads are not played yet): \
-                 the engine deals one draw-deck card per model and activates models one at a time",
-            )
-            .at(entry.prov.locate("/activation"))
-            .pack(entry.pack.clone())
-            .pointer("/activation"),
-        );
-    }
     let standard = cx.dice(entry, "/dice/standard", &ruleset.dice.standard);
     let drift = cx.dice(entry, "/dice/drift", &ruleset.dice.drift);
     let critical_bonus =
@@ -212,6 +199,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
+        activation: ruleset.activation,
+        draw_deck: ruleset.draw_deck.clone(),
         standard_odds: standard.odds(),
         standard,
         drift,

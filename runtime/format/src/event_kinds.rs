@@ -120,6 +120,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind { id: "turn_start", doc: "A turn begins.", keys: &[("turn", Int, "The turn number (the first is 1).")] },
     EventKind {
+        id: "squad_activation",
+        doc: "A draw-deck card activates a squad (per-squad activation); its models' activations follow.",
+        keys: &[
+            ("squad", Text, "The squad's name."),
+            ("side", Text, "Its side."),
+            ("models", Int, "Its models still on the table."),
+        ],
+    },
+    EventKind {
         id: "activation",
         doc: "A model activates.",
         keys: &[MODEL, ("ap", Int, "The action points it has for this activation.")],

@@ -29,6 +29,17 @@ pub enum ActivationMode {
     PerSquad,
 }
 
+/// The cards of the draw deck: `per_side` for each side, `per_unit` for each model (per-model
+/// activation) or squad (per-squad activation) on the table. A unit that leaves play takes its
+/// cards with it unless the option `draw-deck-removal` keeps some (001 L2465-2476).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawDeckRules {
+    pub per_side: u32,
+    #[schemars(range(min = 1, max = 10))]
+    pub per_unit: u32,
+}
+
 /// A ruleset option: a place where the rules can be read more than one way, with the
 /// reading chosen by default and the ones players may pick instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -72,6 +83,8 @@ pub struct Ruleset {
     pub name: String,
     pub modifier_convention: ModifierConvention,
     pub activation: ActivationMode,
+    /// The draw deck's cards: per side, and per activation unit (model or squad).
+    pub draw_deck: DrawDeckRules,
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,

@@ -553,6 +553,11 @@ pub const OPTIONS: &[EngineOption] = &[
         doc: "Whether a ranged hit whose damage row says so also rolls on the critical damage table.",
     },
     EngineOption {
+        id: "draw-deck-removal",
+        values: &["one-card-per-squad", "two-cards-per-squad"],
+        doc: "How many of its draw-deck cards a squad takes with it when it leaves play (the rest stay and are skipped).",
+    },
+    EngineOption {
         id: "secondary-squad-limit",
         values: &["one-plus-half-primary", "under-twice-primary"],
         doc: "How many secondary squads a force may field for its primary squads (read by the force check).",
@@ -585,12 +590,22 @@ pub enum SecondarySquadLimit {
     UnderTwicePrimary,
 }
 
+/// Draw-deck cards of a squad that left play, by the `draw-deck-removal` option. Without the
+/// option a unit takes all its cards with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeckRemoval {
+    #[default]
+    AllCards,
+    OneCard,
+}
+
 /// The engine options as typed values, read from the ruleset's chosen readings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EngineOptions {
     pub shock_trigger: ShockTrigger,
     pub ranged_critical: RangedCritical,
     pub secondary_squad_limit: SecondarySquadLimit,
+    pub deck_removal: DeckRemoval,
 }
 
 impl EngineOptions {
@@ -601,6 +616,8 @@ impl EngineOptions {
             ("shock-trigger", "hit") => self.shock_trigger = ShockTrigger::Hit,
             ("ranged-critical", "critical") => self.ranged_critical = RangedCritical::Critical,
             ("ranged-critical", "no-critical") => self.ranged_critical = RangedCritical::NoCritical,
+            ("draw-deck-removal", "one-card-per-squad") => self.deck_removal = DeckRemoval::OneCard,
+            ("draw-deck-removal", "two-cards-per-squad") => self.deck_removal = DeckRemoval::AllCards,
             ("secondary-squad-limit", "one-plus-half-primary") => {
                 self.secondary_squad_limit = SecondarySquadLimit::OnePlusHalfPrimary
             }

@@ -315,6 +315,9 @@ pub struct Rules {
     pub id: String,
     pub name: String,
     pub action_points: u32,
+    /// Who a draw-deck card activates (a model, or a squad), and the deck's cards.
+    pub activation: f::ActivationMode,
+    pub draw_deck: f::DrawDeckRules,
     pub standard: DiceExpr,
     /// The exact odds of the standard roll (controllers weigh their options with them).
     pub standard_odds: crate::dice::Odds,

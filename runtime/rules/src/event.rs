@@ -54,6 +54,11 @@ pub enum Event {
     TurnStart {
         turn: u32,
     },
+    SquadActivation {
+        squad: String,
+        side: String,
+        models: u32,
+    },
     Activation {
         model: usize,
         ap: u32,

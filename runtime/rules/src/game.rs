@@ -39,4 +39,4 @@ mod movement;
 
 pub use actions::{Action, ActionError, ActionKind};
 pub use engine::{Answer, Controller, Engine, EngineError, GameEnd};
-pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Shot};
+pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Shot, Squad};

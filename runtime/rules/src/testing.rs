@@ -814,6 +814,7 @@ mod tests {
             },
             Event::Forbidden { model: 0, what: "move", reason: s() },
             Event::SpecialAction { model: 0, target: Some(1) },
+            Event::SquadActivation { squad: s(), side: s(), models: 4 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
         // match has no catch-all, so it stops compiling until then.
@@ -823,6 +824,7 @@ mod tests {
                 | Event::TerrainPlaced { .. }
                 | Event::Deployed { .. }
                 | Event::TurnStart { .. }
+                | Event::SquadActivation { .. }
                 | Event::Activation { .. }
                 | Event::Moved { .. }
                 | Event::StoodUp { .. }

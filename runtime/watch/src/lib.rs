@@ -215,14 +215,16 @@ fn changes(old: &Loaded, new: &Loaded, ruleset: &str) -> String {
             .collect()
     };
     let (a, b) = (index(old), index(new));
-    let mut parts = Vec::new();
+    // Changed documents first (an edit is what the author is looking for), then added, removed.
+    let (mut parts, mut added) = (Vec::new(), Vec::new());
     for (k, v) in &b {
         match a.get(k) {
-            None => parts.push(format!("+{} {}", k.0, k.1)),
+            None => added.push(format!("+{} {}", k.0, k.1)),
             Some(old) if old != v => parts.push(format!("{} {}", k.0, k.1)),
             _ => {}
         }
     }
+    parts.append(&mut added);
     for k in a.keys().filter(|k| !b.contains_key(*k)) {
         parts.push(format!("-{} {}", k.0, k.1));
     }

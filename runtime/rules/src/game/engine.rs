@@ -247,22 +247,43 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// `draw_deck`: the models whose card goes into this turn's deck (a handler may keep a
-    /// model's card out; that model does not activate this turn).
+    /// The draw deck of this turn, a side per card (001 L2403-2415, 000 L297): the ruleset's
+    /// cards per side, its cards per activation unit (model or squad) on the table, and the cards
+    /// units that left play leave behind (option `draw-deck-removal`). `draw_deck` handlers may
+    /// keep a model out (it does not activate this turn); a unit with no model left adds no card.
     fn draw_deck(&mut self) -> Result<Vec<usize>, EngineError> {
+        let deck_rules = self.rules().draw_deck.clone();
         let mut deck = Vec::new();
-        for model in 0..self.game.models.len() {
-            if !self.game.models[model].on_table() {
-                continue;
+        for side in 0..self.game.sides.len() {
+            deck.extend(std::iter::repeat_n(side, deck_rules.per_side as usize));
+        }
+        let mut units: Vec<(usize, Vec<usize>)> = Vec::new();
+        for side in 0..self.game.sides.len() {
+            units.extend(self.game.units(side).into_iter().map(|u| (side, u)));
+        }
+        // Units in model order, as the models were deployed.
+        units.sort_by_key(|(_, u)| u.first().copied());
+        for (side, unit) in units {
+            let mut drawn = false;
+            for model in unit {
+                if self.hooks.wants(HookPoint::DrawDeck)
+                    && let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::DrawDeck, model))?.forbid
+                {
+                    emit!(self, Event::Forbidden { model, what: "draw", reason });
+                    self.game.models[model].activated = true;
+                    continue;
+                }
+                drawn = true;
             }
-            if self.hooks.wants(HookPoint::DrawDeck)
-                && let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::DrawDeck, model))?.forbid
-            {
-                emit!(self, Event::Forbidden { model, what: "draw", reason });
-                self.game.models[model].activated = true;
-                continue;
+            if drawn {
+                deck.extend(std::iter::repeat_n(side, deck_rules.per_unit as usize));
             }
-            deck.push(self.game.models[model].side);
+        }
+        if self.rules().engine_options.deck_removal == cav_format::vocab::DeckRemoval::OneCard {
+            let left = deck_rules.per_unit.saturating_sub(1) as usize;
+            for side in 0..self.game.sides.len() {
+                deck.extend(std::iter::repeat_n(side, left * self.game.units_gone(side)));
+            }
         }
         Ok(deck)
     }
@@ -296,16 +317,30 @@ impl<'a, 'r> Engine<'a, 'r> {
             deck.swap(i, j);
         }
         for side in deck {
-            let Some(u) = (0..self.game.models.len()).find(|&i| {
-                let x = &self.game.models[i];
-                x.side == side && x.on_table() && !x.activated
-            }) else {
+            // The side's first unit with a model still to activate; a card of a side with none
+            // left is skipped.
+            let Some(unit) =
+                self.game.units(side).into_iter().find(|u| u.iter().any(|&m| !self.game.models[m].activated))
+            else {
                 continue;
             };
-            self.activate(u, ctrl)?;
-            if let Some(end) = self.victory() {
-                self.end_turn()?;
-                return Ok(Some(self.finish(end)));
+            if let Some(s) = self.game.models[unit[0]]
+                .squad
+                .filter(|_| self.rules().activation == cav_format::ActivationMode::PerSquad)
+            {
+                let squad = self.game.squads[s].name.clone();
+                let side = self.game.sides[side].clone();
+                emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
+            }
+            for m in unit {
+                if !self.game.models[m].on_table() || self.game.models[m].activated {
+                    continue;
+                }
+                self.activate(m, ctrl)?;
+                if let Some(end) = self.victory() {
+                    self.end_turn()?;
+                    return Ok(Some(self.finish(end)));
+                }
             }
         }
         self.end_turn()?;

@@ -21,11 +21,23 @@ pub struct Board {
     pub areas: Vec<Area>,
 }
 
+/// A squad: models that activate together on one draw-deck card (full rules).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Squad {
+    pub name: String,
+    /// The squad type's id.
+    pub kind: String,
+    pub side: usize,
+    pub members: Vec<usize>,
+}
+
 /// A model's state on the table.
 #[derive(Debug, Clone)]
 pub struct Model {
     pub name: String,
     pub side: usize,
+    /// The squad the model serves in (`Game::squads`), when its force was built in squads.
+    pub squad: Option<usize>,
     pub card: usize,
     pub pos: P,
     pub facing: f64,
@@ -117,6 +129,8 @@ pub struct Game<'r> {
     pub rules: &'r Rules,
     pub board: Board,
     pub models: Vec<Model>,
+    /// Squads of forces built in squads (rosters); empty when every model stands alone.
+    pub squads: Vec<Squad>,
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
@@ -154,6 +168,7 @@ impl<'r> Game<'r> {
             board,
             models: Vec::new(),
             damage_dealt: vec![0; sides.len()],
+            squads: Vec::new(),
             sides,
             turn: 0,
             active: None,
@@ -165,6 +180,58 @@ impl<'r> Game<'r> {
             declined: Vec::new(),
             refused_reactions: Vec::new(),
         }
+    }
+
+    /// Form a squad of models already on the table (of one side).
+    pub fn add_squad(&mut self, name: String, kind: String, members: Vec<usize>) -> usize {
+        let ix = self.squads.len();
+        let side = members.first().map_or(0, |&m| self.models[m].side);
+        for &m in &members {
+            self.models[m].squad = Some(ix);
+        }
+        self.squads.push(Squad { name, kind, side, members });
+        ix
+    }
+
+    /// The activation units of a side: squads (per-squad activation) or models (per-model, and
+    /// models that serve in no squad), in model order, each with its members still on the table.
+    pub fn units(&self, side: usize) -> Vec<Vec<usize>> {
+        let per_squad = self.rules.activation == cav_format::ActivationMode::PerSquad;
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        let mut squad_slot: Vec<Option<usize>> = vec![None; self.squads.len()];
+        for (i, m) in self.models.iter().enumerate() {
+            if m.side != side || !m.on_table() {
+                continue;
+            }
+            match m.squad.filter(|_| per_squad) {
+                Some(s) => match squad_slot[s] {
+                    Some(slot) => out[slot].push(i),
+                    None => {
+                        squad_slot[s] = Some(out.len());
+                        out.push(vec![i]);
+                    }
+                },
+                None => out.push(vec![i]),
+            }
+        }
+        out
+    }
+
+    /// Units of a side that have left play: squads with no model on the table, and models off
+    /// the table that serve in no squad (every model, under per-model activation).
+    pub fn units_gone(&self, side: usize) -> usize {
+        let per_squad = self.rules.activation == cav_format::ActivationMode::PerSquad;
+        let squads = if per_squad {
+            self.squads
+                .iter()
+                .filter(|s| s.side == side && s.members.iter().all(|&m| !self.models[m].on_table()))
+                .count()
+        } else {
+            0
+        };
+        let loners =
+            self.models.iter().filter(|m| m.side == side && !m.on_table() && (m.squad.is_none() || !per_squad)).count();
+        squads + loners
     }
 
     pub fn add_model(&mut self, card: usize, side: usize, pos: P, facing: f64) -> usize {
@@ -197,6 +264,7 @@ impl<'r> Game<'r> {
             left_board: false,
             mission_kill: false,
             activated: false,
+            squad: None,
             activations: 0,
             pending: Pending::default(),
             strike_memory: None,

@@ -1,0 +1,97 @@
+//! The draw deck under the full rules' per-squad activation, from the bundled ruleset's numbers.
+
+use cav_rules::game::Board;
+use cav_rules::geom::P;
+use cav_rules::hooks::NoHooks;
+use cav_rules::{Engine, Game, Rules, SeededDice};
+
+fn full_rules() -> Rules {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut loaded = cav_content::load(&cav_content::LoadOptions {
+        paths: vec![root.join("content"), root.join("mods/iron-wolves")],
+        library: vec![root.join("content"), root.join("mods")],
+    });
+    let compiled = cav_compile::validate(&mut loaded);
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full").unwrap();
+    compiled.into_iter().nth(ix).flatten().expect("the full rules compile")
+}
+
+/// Two sides with two squads of Wargs each (invented iron-wolves tanks).
+fn two_squads_a_side(rules: &Rules) -> Game<'_> {
+    let warg = rules.card("warg").unwrap();
+    let mut game = Game::new(rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    for side in 0..2 {
+        for squad in 0..2 {
+            let members: Vec<usize> = (0..4)
+                .map(|i| {
+                    game.add_model(
+                        warg,
+                        side,
+                        P::new(10.0 + 5.0 * i as f64, 5.0 + 38.0 * side as f64 + squad as f64 * 3.0),
+                        0.0,
+                    )
+                })
+                .collect();
+            game.add_squad(format!("squad {side}-{squad}"), "attack".into(), members);
+        }
+    }
+    game
+}
+
+#[test]
+fn two_sides_with_four_squads_deal_ten_cards_001_l2411_l2415() {
+    let rules = full_rules();
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game: two_squads_a_side(&rules), dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let deck = engine.begin_turn().unwrap();
+    assert_eq!(deck.len(), 10, "one card per side and two per squad");
+    assert_eq!(deck.iter().filter(|&&s| s == 0).count(), 5, "five of each colour");
+}
+
+#[test]
+fn a_squad_that_leaves_play_takes_one_of_its_cards_001_l2465_l2476() {
+    let rules = full_rules();
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut game = two_squads_a_side(&rules);
+    for m in 0..4 {
+        game.models[m].destroyed = true; // red's first squad is gone
+    }
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let deck = engine.begin_turn().unwrap();
+    // Red: 1 side card + 2 for its remaining squad + 1 the gone squad leaves behind.
+    assert_eq!(deck.iter().filter(|&&s| s == 0).count(), 4);
+    assert_eq!(deck.len(), 9);
+    // The other reading of the option: both cards go.
+    let mut both = rules.clone();
+    both.engine_options.set("draw-deck-removal", "two-cards-per-squad");
+    let mut game = two_squads_a_side(&both);
+    for m in 0..4 {
+        game.models[m].destroyed = true;
+    }
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    assert_eq!(engine.begin_turn().unwrap().len(), 8);
+}
+
+#[test]
+fn a_card_activates_a_whole_squad() {
+    let rules = full_rules();
+    let mut dice = SeededDice::new(3);
+    let mut log: Vec<cav_rules::Event> = Vec::new();
+    let mut engine = Engine { game: two_squads_a_side(&rules), dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap();
+    // Each squad activation is followed by its four models' activations, one squad at a time.
+    let kinds: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            cav_rules::Event::SquadActivation { .. } => Some("squad"),
+            cav_rules::Event::Activation { .. } => Some("model"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "squad").count(), 4, "{kinds:?}");
+    for chunk in kinds.chunks(5) {
+        assert_eq!(chunk, ["squad", "model", "model", "model", "model"]);
+    }
+}
