@@ -346,7 +346,7 @@ fn full_rules_scenarios_play_from_rosters() {
     let turns: u32 = stdout.lines().find_map(|l| l.strip_prefix("  turns: ")).unwrap().parse().unwrap();
     assert!(turns <= 10, "the scenario's own turn limit (10) replaces the ruleset's 12");
     let stderr = String::from_utf8_lossy(&a.stderr);
-    assert!(stderr.contains("victory conditions of `no-man-s-land` (ObjectivePoints) are not played yet"), "{stderr}");
+    assert!(stderr.contains("the objectives of `no-man-s-land` (ObjectivePoints) are not played yet"), "{stderr}");
     let broken = tmp.path().join("broken.yaml");
     std::fs::write(&broken, std::fs::read_to_string(&wolf).unwrap().replace("tvp: 2500", "tvp: 100")).unwrap();
     let bad = cav().args(["play", "no-man-s-land", "--ruleset", "full", "--force"]).arg(&broken).output().unwrap();

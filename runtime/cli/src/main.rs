@@ -100,7 +100,7 @@ enum Command {
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
         Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
         (--tv, --faction); each roster squad activates on its own draw-deck cards. Not played yet there, and said\n\
-        on stderr: scenario victory conditions, upgrades.\n\
+        on stderr: objectives and exits (those scenarios end by surviving TV), upgrades.\n\
         Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
         cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]

@@ -179,10 +179,15 @@ pub fn deploy_rosters(
     }
     if let Some(cav_format::Document::Scenario(doc)) =
         rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref())
-        && doc.victory != cav_format::VictoryKind::LastStanding
+        && matches!(
+            doc.victory,
+            cav_format::VictoryKind::HoldObjective
+                | cav_format::VictoryKind::ObjectivePoints
+                | cav_format::VictoryKind::ExitModels
+        )
     {
         eprintln!(
-            "note: the victory conditions of `{}` ({:?}) are not played yet; the game ends when a side has no models left or at the turn limit",
+            "note: the objectives of `{}` ({:?}) are not played yet; the game ends when a side has no models left, or at the turn limit by surviving TV",
             scenario.id, doc.victory
         );
     }

@@ -221,6 +221,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         close_combat_damage: tables.close_combat_damage,
         critical: tables.critical,
         random_terrain: tables.random_terrain,
+        victory_levels: tables.victory_levels,
         states,
         move_classes,
         terrains,

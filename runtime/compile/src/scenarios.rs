@@ -43,7 +43,27 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
             forces,
             terrain_features,
             turn_limit: s.turn_limit,
+            victory: s.victory,
         });
+        if matches!(
+            s.victory,
+            f::VictoryKind::HoldObjective | f::VictoryKind::ObjectivePoints | f::VictoryKind::ExitModels
+        ) {
+            // Recognised, not played: say what decides the game instead.
+            cx.diags.push(
+                cav_content::Diagnostic::warning(
+                    "not-implemented",
+                    format!(
+                        "scenario victory `{}` is recognised but not implemented (objectives and exits are not played yet): \
+                         the game ends when a side has no models, or at the turn limit by surviving TV",
+                        serde_json::to_value(s.victory).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+                    ),
+                )
+                .at(e.prov.locate("/victory"))
+                .pack(e.pack.clone())
+                .pointer("/victory"),
+            );
+        }
     }
     out
 }

@@ -19,6 +19,7 @@ pub(crate) struct RollTables {
     pub close_combat_damage: Option<LookupTable>,
     pub critical: LookupTable,
     pub random_terrain: Option<LookupTable>,
+    pub victory_levels: Option<LookupTable>,
 }
 
 fn role_tag(role: TableRole) -> String {
@@ -180,5 +181,6 @@ pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i3
         close_combat_damage: optional(TableRole::CloseCombatDamage).map(|id| lookup(cx, Some(id), sign, names)),
         critical: lookup(cx, critical, sign, names),
         random_terrain: optional(TableRole::RandomTerrain).map(|id| lookup(cx, Some(id), sign, names)),
+        victory_levels: optional(TableRole::VictoryLevels).map(|id| lookup(cx, Some(id), sign, names)),
     }
 }

@@ -553,6 +553,16 @@ pub const OPTIONS: &[EngineOption] = &[
         doc: "Whether a ranged hit whose damage row says so also rolls on the critical damage table.",
     },
     EngineOption {
+        id: "surviving-tv-fraction",
+        values: &["remaining-columns", "remaining-tracks"],
+        doc: "The share of a damaged model's TV that survives: damage-track columns left, or whole tracks left, over all columns.",
+    },
+    EngineOption {
+        id: "victory-ratio-rounding",
+        values: &["round-half-up", "truncate"],
+        doc: "How the winner-to-loser score ratio is brought to tenths before the victory levels table.",
+    },
+    EngineOption {
         id: "draw-deck-removal",
         values: &["one-card-per-squad", "two-cards-per-squad"],
         doc: "How many of its draw-deck cards a squad takes with it when it leaves play (the rest stay and are skipped).",
@@ -590,6 +600,24 @@ pub enum SecondarySquadLimit {
     UnderTwicePrimary,
 }
 
+/// A damaged model's surviving share of its TV, by the `surviving-tv-fraction` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SurvivingFraction {
+    /// Columns left (starting tracks + 1 − damage) over all columns.
+    #[default]
+    RemainingColumns,
+    /// Whole tracks left (starting tracks − damage) over all columns.
+    RemainingTracks,
+}
+
+/// The victory ratio brought to tenths, by the `victory-ratio-rounding` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RatioRounding {
+    #[default]
+    RoundHalfUp,
+    Truncate,
+}
+
 /// Draw-deck cards of a squad that left play, by the `draw-deck-removal` option. Without the
 /// option a unit takes all its cards with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -606,6 +634,8 @@ pub struct EngineOptions {
     pub ranged_critical: RangedCritical,
     pub secondary_squad_limit: SecondarySquadLimit,
     pub deck_removal: DeckRemoval,
+    pub surviving_fraction: SurvivingFraction,
+    pub ratio_rounding: RatioRounding,
 }
 
 impl EngineOptions {
@@ -616,6 +646,14 @@ impl EngineOptions {
             ("shock-trigger", "hit") => self.shock_trigger = ShockTrigger::Hit,
             ("ranged-critical", "critical") => self.ranged_critical = RangedCritical::Critical,
             ("ranged-critical", "no-critical") => self.ranged_critical = RangedCritical::NoCritical,
+            ("surviving-tv-fraction", "remaining-columns") => {
+                self.surviving_fraction = SurvivingFraction::RemainingColumns
+            }
+            ("surviving-tv-fraction", "remaining-tracks") => {
+                self.surviving_fraction = SurvivingFraction::RemainingTracks
+            }
+            ("victory-ratio-rounding", "round-half-up") => self.ratio_rounding = RatioRounding::RoundHalfUp,
+            ("victory-ratio-rounding", "truncate") => self.ratio_rounding = RatioRounding::Truncate,
             ("draw-deck-removal", "one-card-per-squad") => self.deck_removal = DeckRemoval::OneCard,
             ("draw-deck-removal", "two-cards-per-squad") => self.deck_removal = DeckRemoval::AllCards,
             ("secondary-squad-limit", "one-plus-half-primary") => {

@@ -226,6 +226,7 @@ pub struct ScenarioDef {
     pub terrain_features: Option<DiceExpr>,
     /// The scenario's own turn limit, replacing the ruleset's.
     pub turn_limit: Option<u32>,
+    pub victory: f::VictoryKind,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack
@@ -339,6 +340,9 @@ pub struct Rules {
     pub close_combat_damage: Option<LookupTable>,
     pub critical: LookupTable,
     pub random_terrain: Option<LookupTable>,
+    /// Victory levels by the winner-to-loser score ratio in tenths (full rules); without it a game
+    /// that reaches its turn limit is a draw.
+    pub victory_levels: Option<LookupTable>,
     pub states: Vec<StateDef>,
     pub move_classes: Vec<String>,
     pub terrains: Vec<TerrainDef>,

@@ -24,6 +24,7 @@ pub fn scenario_game<'r>(
     if let Some(limit) = s.turn_limit {
         game.turn_limit = limit;
     }
+    game.victory = s.victory;
     if log.enabled() {
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
     }

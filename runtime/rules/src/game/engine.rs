@@ -64,6 +64,8 @@ pub struct GameEnd {
     pub turns: u32,
     pub reason: String,
     pub damage_dealt: Vec<u32>,
+    /// The victory level, when the ruleset scores one (full rules).
+    pub level: Option<String>,
 }
 
 /// Per-roll facts conditions are tested against.
@@ -230,6 +232,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         self.game.started = true;
+        self.choose_commanders();
         self.hooks.new_game();
         self.each_model(HookPoint::GameSetup)
     }
@@ -302,12 +305,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(Some(self.finish(end)));
         }
         if self.game.turn >= self.game.turn_limit {
-            let end = GameEnd {
-                winner: None,
-                turns: self.game.turn,
-                reason: format!("turn limit {} reached: a draw", self.game.turn_limit),
-                damage_dealt: self.game.damage_dealt.clone(),
-            };
+            let end = self.at_turn_limit();
             return Ok(Some(self.finish(end)));
         }
         // Draw deck: one card per model on the table, shuffled with the game's dice.
@@ -385,14 +383,16 @@ impl<'a, 'r> Engine<'a, 'r> {
                 turns: self.game.turn,
                 reason: "no models left on either side: a draw".into(),
                 damage_dealt: self.game.damage_dealt.clone(),
+                level: None,
             }),
             1 => Some(GameEnd {
                 winner: Some(alive[0]),
                 turns: self.game.turn,
                 reason: "last side standing".into(),
                 damage_dealt: self.game.damage_dealt.clone(),
+                level: None,
             }),
-            _ => None,
+            _ => self.commander_lost(),
         }
     }
 

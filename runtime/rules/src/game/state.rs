@@ -131,6 +131,10 @@ pub struct Game<'r> {
     pub models: Vec<Model>,
     /// Squads of forces built in squads (rosters); empty when every model stands alone.
     pub squads: Vec<Squad>,
+    /// How the scenario is won (beyond the last side standing).
+    pub victory: cav_format::VictoryKind,
+    /// Per side, its commander when the scenario is won by keeping one (chosen at the start).
+    pub commanders: Vec<Option<usize>>,
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
@@ -169,6 +173,8 @@ impl<'r> Game<'r> {
             models: Vec::new(),
             damage_dealt: vec![0; sides.len()],
             squads: Vec::new(),
+            victory: cav_format::VictoryKind::LastStanding,
+            commanders: Vec::new(),
             sides,
             turn: 0,
             active: None,

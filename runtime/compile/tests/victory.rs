@@ -1,0 +1,105 @@
+//! Surviving threat value and the victory levels of the full rules, with the book's own numbers.
+
+use cav_rules::game::Board;
+use cav_rules::geom::P;
+use cav_rules::hooks::NoHooks;
+use cav_rules::{Engine, Game, Rules, SeededDice};
+
+fn full_rules() -> Rules {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut loaded = cav_content::load(&cav_content::LoadOptions {
+        paths: vec![root.join("content"), root.join("mods/iron-wolves")],
+        library: vec![root.join("content"), root.join("mods")],
+    });
+    let compiled = cav_compile::validate(&mut loaded);
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full").unwrap();
+    compiled.into_iter().nth(ix).flatten().expect("the full rules compile")
+}
+
+/// A copy of the Warg's card with another TV and track, pushed as a new card.
+fn card(rules: &mut Rules, tv: u32, tracks: usize) -> usize {
+    let mut c = rules.cards[rules.card("warg").unwrap()].clone();
+    c.tv = tv;
+    c.columns = tracks + 1;
+    rules.cards.push(c);
+    rules.cards.len() - 1
+}
+
+#[test]
+fn a_damaged_model_keeps_its_share_of_tv_001_l1777_l1789() {
+    let mut rules = full_rules();
+    let big = card(&mut rules, 1500, 11);
+    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["a".into()]);
+    let m = game.add_model(big, 0, P::new(10.0, 10.0), 0.0);
+    game.models[m].damage = 3;
+    // 9 of 12 columns left: 1,500 × .75 = 1,125 (the book prints 1,175, an arithmetic slip).
+    assert_eq!(game.surviving_tv(m), 1125);
+    let mut tracks = rules.clone();
+    tracks.engine_options.set("surviving-tv-fraction", "remaining-tracks");
+    let mut game = Game::new(&tracks, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["a".into()]);
+    let m = game.add_model(big, 0, P::new(10.0, 10.0), 0.0);
+    game.models[m].damage = 3;
+    assert_eq!(game.surviving_tv(m), 1000, "8 whole tracks of 12 columns");
+    game.models[m].destroyed = true;
+    assert_eq!(game.surviving_tv(m), 0);
+}
+
+/// Side a keeps 3,200 of 5,000 TV, side b 1,650 of 5,000: .64 ÷ .33 = 1.94 → 1.9, a major victory.
+fn at_the_limit(rules: &Rules) -> cav_rules::GameEnd {
+    let cards: Vec<usize> = rules.cards.iter().enumerate().rev().take(4).map(|(i, _)| i).collect();
+    let (a_keep, a_lost, b_keep, b_lost) = (cards[3], cards[2], cards[1], cards[0]);
+    let mut game = Game::new(rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["a".into(), "b".into()]);
+    game.add_model(a_keep, 0, P::new(10.0, 5.0), 0.0);
+    let gone = game.add_model(a_lost, 0, P::new(20.0, 5.0), 0.0);
+    game.models[gone].destroyed = true;
+    game.add_model(b_keep, 1, P::new(10.0, 40.0), 180.0);
+    let gone = game.add_model(b_lost, 1, P::new(20.0, 40.0), 180.0);
+    game.models[gone].destroyed = true;
+    game.turn = game.turn_limit;
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().expect("the game ends at its turn limit")
+}
+
+#[test]
+fn the_victory_level_reads_the_score_ratio_001_l1899_l1917() {
+    let mut rules = full_rules();
+    for tv in [3200, 1800, 1650, 3350] {
+        card(&mut rules, tv, 4);
+    }
+    let end = at_the_limit(&rules);
+    assert_eq!(end.winner, Some(0));
+    assert_eq!(end.level.as_deref(), Some("Major victory"), "{}", end.reason);
+    assert!(end.reason.contains("surviving TV 3200/5000 against 1650/5000 (ratio 1.9)"), "{}", end.reason);
+    // Truncating instead of rounding cuts 1.939 to 1.9 too; 1.96 would differ: make b keep 1,630.
+    let mut close = rules.clone();
+    let n = close.cards.len();
+    close.cards[n - 2].tv = 1630;
+    close.cards[n - 1].tv = 3370;
+    assert_eq!(at_the_limit(&close).level.as_deref(), Some("Decisive victory"), "1.963 rounds to 2.0");
+    close.engine_options.set("victory-ratio-rounding", "truncate");
+    assert_eq!(at_the_limit(&close).level.as_deref(), Some("Major victory"), "1.963 cuts to 1.9");
+}
+
+#[test]
+fn losing_the_commander_loses_headhunter_001_l2166_l2192() {
+    let mut rules = full_rules();
+    let (big, small) = (card(&mut rules, 600, 4), card(&mut rules, 200, 4));
+    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["a".into(), "b".into()]);
+    game.victory = cav_format::VictoryKind::Commander;
+    for side in 0..2 {
+        game.add_model(small, side, P::new(10.0, 5.0 + 35.0 * side as f64), 0.0);
+        game.add_model(big, side, P::new(20.0, 5.0 + 35.0 * side as f64), 0.0);
+    }
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.start().unwrap();
+    assert_eq!(engine.game.commanders, vec![Some(1), Some(3)], "each side's most valuable model commands");
+    engine.game.models[2].destroyed = true;
+    assert!(engine.victory().is_none(), "b lost a model, not its commander");
+    engine.game.models[3].destroyed = true;
+    let end = engine.victory().expect("b's commander is gone");
+    assert_eq!(end.winner, Some(0));
+}

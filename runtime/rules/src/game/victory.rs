@@ -1,0 +1,147 @@
+//! How a game is won beyond "last side standing" (001 L1677-1917): the scenario's victory kind,
+//! surviving threat value, and the victory level of the winner's score over the loser's.
+
+use cav_format::VictoryKind;
+use cav_format::vocab::{RatioRounding, SurvivingFraction};
+
+use super::engine::{Engine, GameEnd};
+use super::state::Game;
+
+impl Game<'_> {
+    /// The TV a model still counts for (001 L1769-1789): nothing once destroyed or off the table,
+    /// else its TV times the share of its damage track left (option `surviving-tv-fraction`).
+    pub fn surviving_tv(&self, model: usize) -> u32 {
+        let m = &self.models[model];
+        let card = &self.rules.cards[m.card];
+        if !m.on_table() {
+            return 0;
+        }
+        let columns = card.columns.max(1) as u64;
+        let left = match self.rules.engine_options.surviving_fraction {
+            SurvivingFraction::RemainingColumns => columns.saturating_sub(m.damage as u64),
+            SurvivingFraction::RemainingTracks => columns.saturating_sub(1).saturating_sub(m.damage as u64),
+        };
+        (card.tv as u64 * left / columns) as u32
+    }
+
+    /// Per side: (starting TV, surviving TV).
+    pub fn scores(&self) -> Vec<(u32, u32)> {
+        let mut out = vec![(0u32, 0u32); self.sides.len()];
+        for (i, m) in self.models.iter().enumerate() {
+            let s = &mut out[m.side];
+            s.0 = s.0.saturating_add(self.rules.cards[m.card].tv);
+            s.1 = s.1.saturating_add(self.surviving_tv(i));
+        }
+        out
+    }
+}
+
+impl Engine<'_, '_> {
+    /// The commander of each side, for a scenario won by keeping one's commander (Headhunter,
+    /// 001 L2166-2192): the side's most valuable model (first on ties) — the bot's choice, and
+    /// the reading until players are asked.
+    pub(crate) fn choose_commanders(&mut self) {
+        if self.game.victory != VictoryKind::Commander {
+            return;
+        }
+        let rules = self.game.rules;
+        self.game.commanders = (0..self.game.sides.len())
+            .map(|side| {
+                let mut best: Option<usize> = None;
+                for (i, m) in self.game.models.iter().enumerate().filter(|(_, m)| m.side == side) {
+                    if best.is_none_or(|b| rules.cards[m.card].tv > rules.cards[self.game.models[b].card].tv) {
+                        best = Some(i);
+                    }
+                }
+                best
+            })
+            .collect();
+    }
+
+    /// A side whose commander is gone loses (the scenario's victory kind `commander`).
+    pub(crate) fn commander_lost(&self) -> Option<GameEnd> {
+        if self.game.victory != VictoryKind::Commander {
+            return None;
+        }
+        let keeps: Vec<usize> = (0..self.game.sides.len())
+            .filter(|&s| self.game.commanders.get(s).copied().flatten().is_some_and(|c| self.game.models[c].on_table()))
+            .collect();
+        if keeps.len() == self.game.sides.len() {
+            return None;
+        }
+        let winner = (keeps.len() == 1).then(|| keeps[0]);
+        let reason = match winner {
+            Some(w) => format!("{}'s commander survives the other's", self.game.sides[w]),
+            None => "every commander is lost: a draw".to_owned(),
+        };
+        Some(GameEnd {
+            winner,
+            turns: self.game.turn,
+            reason,
+            damage_dealt: self.game.damage_dealt.clone(),
+            level: None,
+        })
+    }
+
+    /// The end at the turn limit: without a victory levels table a draw; with one, the higher
+    /// surviving-TV score (surviving ÷ starting) wins at the level its ratio to the loser's reads
+    /// (001 L1861-1917; option `victory-ratio-rounding`).
+    pub(crate) fn at_turn_limit(&self) -> GameEnd {
+        let limit = self.game.turn_limit;
+        let draw = |reason: String| GameEnd {
+            winner: None,
+            turns: self.game.turn,
+            reason,
+            damage_dealt: self.game.damage_dealt.clone(),
+            level: None,
+        };
+        let Some(table) = &self.game.rules.victory_levels else {
+            return draw(format!("turn limit {limit} reached: a draw"));
+        };
+        let scores = self.game.scores();
+        // Compare surviving/starting exactly: a/b > c/d ⇔ a·d > c·b.
+        let better =
+            |x: (u32, u32), y: (u32, u32)| (x.1 as u128 * y.0.max(1) as u128).cmp(&(y.1 as u128 * x.0.max(1) as u128));
+        let mut order: Vec<usize> = (0..scores.len()).collect();
+        order.sort_by(|&a, &b| better(scores[b], scores[a]).then(a.cmp(&b)));
+        let text = |s: (u32, u32)| format!("{}/{}", s.1, s.0);
+        if order.len() < 2 || better(scores[order[0]], scores[order[1]]).is_eq() {
+            let all: Vec<String> = scores.iter().map(|s| text(*s)).collect();
+            return draw(format!(
+                "turn limit {limit} reached: surviving TV {} — equal scores, a draw",
+                all.join(" vs ")
+            ));
+        }
+        let (w, l) = (scores[order[0]], scores[order[1]]);
+        // Ratio in tenths: (w.1/w.0) / (l.1/l.0) × 10 = 10·w.1·l.0 / (w.0·l.1).
+        let num = 10u128 * w.1 as u128 * l.0 as u128;
+        let den = w.0.max(1) as u128 * l.1 as u128;
+        let tenths = if den == 0 {
+            i32::MAX
+        } else {
+            let t = match self.game.rules.engine_options.ratio_rounding {
+                RatioRounding::RoundHalfUp => (2 * num + den) / (2 * den),
+                RatioRounding::Truncate => num / den,
+            };
+            t.min(i32::MAX as u128) as i32
+        };
+        let level = table.row(tenths).map(|r| r.name.clone());
+        let ratio = if tenths == i32::MAX {
+            "no score left to the loser".to_owned()
+        } else {
+            format!("ratio {}.{}", tenths / 10, tenths % 10)
+        };
+        GameEnd {
+            winner: Some(order[0]),
+            turns: self.game.turn,
+            reason: format!(
+                "turn limit {limit} reached: surviving TV {} against {} ({ratio}){}",
+                text(w),
+                text(l),
+                level.as_ref().map(|l| format!(": {l}")).unwrap_or_default()
+            ),
+            damage_dealt: self.game.damage_dealt.clone(),
+            level,
+        }
+    }
+}
