@@ -559,15 +559,11 @@ fn play_cmd(
             }
         },
     };
-    let mut rules = rules;
-    let mut squads = Vec::new();
+    let mut rosters_on_table = None;
     if rules.scenarios[sc].forces.is_empty() {
         // The players bring rosters (or the bot builds them): deployed in each side's zone.
-        match play::deploy_rosters(&mut loaded, rs.id.as_str(), &rules, sc, seed, &rosters)? {
-            Ok(placed) => {
-                rules.scenarios[sc].forces = placed.forces;
-                squads = placed.squads;
-            }
+        match play::roster_squads(&mut loaded, rs.id.as_str(), &rules, sc, seed, &rosters)? {
+            Ok(squads) => rosters_on_table = Some(squads),
             Err(play::InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
         }
     } else if !rosters.files.is_empty() {
@@ -576,11 +572,12 @@ fn play_cmd(
             rules.scenarios[sc].id
         ));
     }
-    let rules = rules;
     let mut dice = cav_rules::SeededDice::new(seed);
     let mut events: Vec<cav_rules::Event> = Vec::new();
-    let mut game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed));
-    play::form_squads(&mut game, &squads);
+    let game = match &rosters_on_table {
+        Some(forces) => cav_rules::setup::roster_game(&rules, sc, forces, &mut dice, &mut events, Some(seed)),
+        None => cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed)),
+    };
     let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
     let result = engine.play(&mut cav_rules::bot::Bot::default());

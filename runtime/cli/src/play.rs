@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use cav_rules::event::{Event, Roll};
 use cav_rules::game::Game;
+use cav_rules::setup::SquadCards;
 
 fn name<'g>(g: &'g Game, model: usize) -> &'g str {
     g.models.get(model).map_or("?", |x| x.name.as_str())
@@ -156,16 +157,16 @@ pub struct Rosters {
     pub faction: String,
 }
 
-/// Each side's roster — the file given for it, or one the bot builds — expanded to models and
-/// deployed on a grid inside the side's zone. Says on stderr what of a roster is not played yet.
-pub fn deploy_rosters(
+/// Each side's roster — the file given for it, or one the bot builds — as squads of cards.
+/// Says on stderr what of a roster is not played yet.
+pub fn roster_squads(
     loaded: &mut cav_content::Loaded,
     ruleset: &str,
     rules: &cav_rules::Rules,
     sc: usize,
     seed: u64,
     r: &Rosters,
-) -> Result<Result<Deployment, InvalidRoster>, String> {
+) -> Result<Result<Vec<Vec<SquadCards>>, InvalidRoster>, String> {
     let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
     let scenario = &rules.scenarios[sc];
     let Some(force_rules) = cav_forces::force_rules(&rs) else {
@@ -192,8 +193,7 @@ pub fn deploy_rosters(
         );
     }
     let mut out = Vec::new();
-    let mut squads = Vec::new();
-    for (side, (side_name, zone)) in scenario.sides.iter().enumerate() {
+    for (side, (side_name, _)) in scenario.sides.iter().enumerate() {
         let force = match r.files.get(side) {
             Some(file) => {
                 let (docs, diags) = cav_content::read_loose(loaded, file, cav_format::DocKind::Force);
@@ -232,67 +232,11 @@ pub fn deploy_rosters(
                 if upgraded == 1 { "y" } else { "ies" }
             );
         }
-        let mut cards = Vec::new();
-        for (i, sq) in force.squads.iter().enumerate() {
-            let before = cards.len();
-            for m in &sq.models {
-                let card = rules
-                    .card(m.model.as_str())
-                    .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
-                cards.extend(std::iter::repeat_n(card, m.count as usize));
-            }
-            let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
-            squads.push((side, name, sq.squad_type.as_str().to_owned(), cards.len() - before));
-        }
-        let spots = grid(zone, cards.len(), rules);
-        out.push((side, cards.into_iter().zip(spots).map(|(c, at)| (c, Some(at), None)).collect()));
+        let squads = cav_forces::squad_cards(&force, rules)?;
+        out.push(squads);
     }
-    Ok(Ok(Deployment { forces: out, squads }))
+    Ok(Ok(out))
 }
-
-/// What rosters put on the table: each side's models with where they stand, and the squads
-/// they form (side, name, squad type, number of models, in deployment order).
-pub struct Deployment {
-    pub forces: SidePlacements,
-    pub squads: Vec<(usize, String, String, usize)>,
-}
-
-/// Form the rosters' squads of a game set up from `Deployment::forces` (models were added side by
-/// side in deployment order).
-pub fn form_squads(game: &mut Game, squads: &[(usize, String, String, usize)]) {
-    let mut next = vec![0; game.sides.len()];
-    for (i, m) in game.models.iter().enumerate().rev() {
-        next[m.side] = i;
-    }
-    for (side, name, kind, size) in squads {
-        let start = next[*side];
-        next[*side] += size;
-        game.add_squad(name.clone(), kind.clone(), (start..start + size).collect());
-    }
-}
-
-/// Each side's models with where they stand, as a scenario's `forces`.
-pub type SidePlacements = Vec<(usize, Vec<cav_rules::compile::Placed>)>;
 
 /// A roster file that is not a legal force (already reported on stderr): invalid content, exit 1.
 pub struct InvalidRoster;
-
-/// `n` spots on a grid inside `zone`, a base width apart where they fit (closer when they do not),
-/// filled row by row across the zone's long side.
-fn grid(zone: &cav_format::Rect, n: usize, rules: &cav_rules::Rules) -> Vec<[f64; 2]> {
-    if n == 0 {
-        return Vec::new();
-    }
-    let base = rules.cards.iter().map(|c| 2.0 * c.base_radius).fold(1.0f64, f64::max);
-    let (long, short) = if zone.width >= zone.height { (zone.width, zone.height) } else { (zone.height, zone.width) };
-    let per_row = ((long / base).floor() as usize).clamp(1, n);
-    let rows = n.div_ceil(per_row);
-    let (step_long, step_short) = (long / per_row as f64, short / rows as f64);
-    (0..n)
-        .map(|i| {
-            let (a, b) = ((i % per_row) as f64 + 0.5, (i / per_row) as f64 + 0.5);
-            let (u, v) = (a * step_long, b * step_short);
-            if zone.width >= zone.height { [zone.x + u, zone.y + v] } else { [zone.x + v, zone.y + u] }
-        })
-        .collect()
-}

@@ -18,6 +18,27 @@ pub use roster::{Costs, Roster, c3_points, costs, to_yaml};
 use cav_content::Ruleset;
 use cav_format::{Document, ForceRules, Ruleset as RulesetDoc};
 
+/// A roster's squads as the engine deploys them: each squad's name, type and the cards of its
+/// models (`count` copies each), looked up in the compiled rules.
+pub fn squad_cards(
+    force: &cav_format::Force,
+    rules: &cav_rules::Rules,
+) -> Result<Vec<cav_rules::setup::SquadCards>, String> {
+    let mut squads = Vec::new();
+    for (i, sq) in force.squads.iter().enumerate() {
+        let mut cards = Vec::new();
+        for m in &sq.models {
+            let card = rules
+                .card(m.model.as_str())
+                .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
+            cards.extend(std::iter::repeat_n(card, m.count as usize));
+        }
+        let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
+        squads.push(cav_rules::setup::SquadCards { name, kind: sq.squad_type.as_str().to_owned(), cards });
+    }
+    Ok(squads)
+}
+
 /// The ruleset document of a loaded ruleset.
 pub fn ruleset_doc(rs: &Ruleset) -> Option<&RulesetDoc> {
     match rs.get(cav_format::DocKind::Ruleset, &rs.id)?.doc.as_ref()? {

@@ -89,3 +89,72 @@ pub fn scenario_game<'r>(
     }
     game
 }
+
+/// A squad a side brings from its roster: its name, squad type and models' cards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SquadCards {
+    pub name: String,
+    pub kind: String,
+    pub cards: Vec<usize>,
+}
+
+/// Build a game for a scenario that leaves forces to the players: the scenario's board and
+/// terrain as [`scenario_game`], then each side's squads (`forces[side]`) deployed on a grid in
+/// its zone, facing the board's centre, and formed into squads.
+pub fn roster_game<'r>(
+    rules: &'r Rules,
+    sc: usize,
+    forces: &[Vec<SquadCards>],
+    dice: &mut dyn Dice,
+    log: &mut dyn Sink,
+    seed: Option<u64>,
+) -> Game<'r> {
+    let mut game = scenario_game(rules, sc, dice, log, seed);
+    let s = &rules.scenarios[sc];
+    for (side, squads) in forces.iter().enumerate().take(s.sides.len()) {
+        let zone = &s.sides[side].1;
+        let n = squads.iter().map(|q| q.cards.len()).sum();
+        let mut spots = grid(zone, n, rules).into_iter();
+        for squad in squads {
+            let mut members = Vec::new();
+            for &card in &squad.cards {
+                let Some([x, y]) = spots.next() else { break };
+                let pos = P::new(x, y);
+                let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
+                let u = game.add_model(card, side, pos, facing);
+                if log.enabled() {
+                    log.push(Event::Deployed {
+                        model: u,
+                        name: game.models[u].name.clone(),
+                        side: game.sides[side].clone(),
+                        at: pos,
+                        facing,
+                    });
+                }
+                members.push(u);
+            }
+            game.add_squad(squad.name.clone(), squad.kind.clone(), members);
+        }
+    }
+    game
+}
+
+/// `n` spots on a grid inside `zone`, the widest base apart where they fit (closer when they do
+/// not), filled row by row along the zone's long side.
+fn grid(zone: &cav_format::Rect, n: usize, rules: &Rules) -> Vec<[f64; 2]> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let base = rules.cards.iter().map(|c| 2.0 * c.base_radius).fold(1.0f64, f64::max);
+    let (long, short) = if zone.width >= zone.height { (zone.width, zone.height) } else { (zone.height, zone.width) };
+    let per_row = ((long / base).floor() as usize).clamp(1, n);
+    let rows = n.div_ceil(per_row);
+    let (step_long, step_short) = (long / per_row as f64, short / rows as f64);
+    (0..n)
+        .map(|i| {
+            let (a, b) = ((i % per_row) as f64 + 0.5, (i / per_row) as f64 + 0.5);
+            let (u, v) = (a * step_long, b * step_short);
+            if zone.width >= zone.height { [zone.x + u, zone.y + v] } else { [zone.x + v, zone.y + u] }
+        })
+        .collect()
+}
