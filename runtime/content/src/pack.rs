@@ -684,13 +684,21 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         if reaches_cycle[r] {
             continue; // the ruleset itself cannot be ordered; the cycle is reported
         }
-        // An extension joins each ruleset it builds on (every ruleset, if it builds on none). One
-        // caught in a cycle joins no ruleset (its cycle is reported); the rest still load.
+        // An extension joins each ruleset it builds on (every ruleset, if it builds on none) unless
+        // it declares a pack of that ruleset incompatible (`! cav-quickstart`: a mod for the full
+        // rules only). One caught in a cycle joins no ruleset (its cycle is reported); the rest
+        // still load.
         let base = closure(&[r]);
+        let refuses = |e: usize| {
+            packs[e].depends.iter().any(|d| {
+                d.kind == DepKind::Incompatible && by_id.get(d.id.as_str()).is_some_and(|j| base.contains(j))
+            })
+        };
         let mut starts = vec![r];
         starts.extend(requested.iter().copied().filter(|&e| {
             packs[e].kind == PackKind::Extension
                 && !reaches_cycle[e]
+                && !refuses(e)
                 && rulesets_of[e].as_ref().is_some_and(|rs| rs.iter().all(|x| base.contains(x)))
         }));
         let members = closure(&starts);

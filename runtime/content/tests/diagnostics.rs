@@ -251,7 +251,7 @@ fn json_rendering_has_every_field() {
 /// Load sets: an extension joins every ruleset whose packs satisfy its dependencies, and never
 /// brings one ruleset into another. `variant` builds on `base` (as the Quick-Start builds on the
 /// full rules): a mod on `base` joins both; a mod on `variant` joins `variant` only; a mod that
-/// names no ruleset joins both.
+/// names no ruleset joins both; a mod on `base` that declares `variant` incompatible joins `base` only.
 #[test]
 fn extensions_join_every_ruleset_that_satisfies_them() {
     let (_dir, loaded) = load_tree(
@@ -260,16 +260,21 @@ fn extensions_join_every_ruleset_that_satisfies_them() {
             ("on-base/pack.yaml", b"id: on-base\nname: A\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
             ("on-variant/pack.yaml", b"id: on-variant\nname: B\nversion: 1.0.0\nkind: extension\ndepends: [variant]\n"),
             ("free/pack.yaml", b"id: free\nname: C\nversion: 1.0.0\nkind: extension\n"),
+            (
+                "base-only/pack.yaml",
+                b"id: base-only\nname: D\nversion: 1.0.0\nkind: extension\ndepends: [base, '! variant']\n",
+            ),
         ],
         true,
     );
+    assert!(loaded.diagnostics.iter().all(|d| d.code != "incompatible-packs"), "{:#?}", loaded.diagnostics);
     let members = |rs: &str| -> Vec<String> {
         let mut ids: Vec<String> = loaded.ruleset(rs).unwrap().packs.iter().map(|p| p.id.clone()).collect();
         ids.sort();
         ids
     };
-    assert_eq!(members("base"), ["base", "free", "on-base"]);
-    assert_eq!(members("variant"), ["base", "free", "on-base", "on-variant", "variant"]);
+    assert_eq!(members("base"), ["base", "base-only", "free", "on-base"]);
+    assert_eq!(members("variant"), ["base", "free", "on-base", "on-variant", "variant"], "`! variant` keeps base-only out");
 }
 
 /// A reference to a document of a pack the referring pack does not build on names that pack
