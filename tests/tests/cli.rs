@@ -347,6 +347,11 @@ fn full_rules_scenarios_play_from_rosters() {
     assert!(turns <= 10, "the scenario's own turn limit (10) replaces the ruleset's 12");
     let stderr = String::from_utf8_lossy(&a.stderr);
     assert!(stderr.contains("the objectives of `no-man-s-land` (ObjectivePoints) are not played yet"), "{stderr}");
+    assert!(stderr.contains("side-a fields `wolf-pack`: 2 squads, 11 models, TV 2250 of a 2500 pool"), "{stderr}");
+    // A defender's share of the pool (Take that Hill!: 75 %).
+    let hill = cav().args(["play", "take-that-hill", "--ruleset", "full", "--tv", "2000", "--quiet"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&hill.stderr);
+    assert!(stderr.contains("of a 2000 pool") && stderr.contains("of a 1500 pool"), "{stderr}");
     let broken = tmp.path().join("broken.yaml");
     std::fs::write(&broken, std::fs::read_to_string(&wolf).unwrap().replace("tvp: 2500", "tvp: 100")).unwrap();
     let bad = cav().args(["play", "no-man-s-land", "--ruleset", "full", "--force"]).arg(&broken).output().unwrap();

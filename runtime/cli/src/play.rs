@@ -178,8 +178,12 @@ pub fn roster_squads(
     if r.files.len() > scenario.sides.len() {
         return Err(format!("{} rosters for the {} sides of `{}`", r.files.len(), scenario.sides.len(), scenario.id));
     }
-    if let Some(cav_format::Document::Scenario(doc)) =
-        rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref())
+    let scenario_doc = match rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref()) {
+        Some(cav_format::Document::Scenario(d)) => Some(d.clone()),
+        _ => None,
+    };
+    let scenario_doc = scenario_doc.as_ref();
+    if let Some(doc) = scenario_doc
         && matches!(
             doc.victory,
             cav_format::VictoryKind::HoldObjective
@@ -215,7 +219,9 @@ pub fn roster_squads(
                 f.clone()
             }
             None => {
-                let tvp = r.tv.unwrap_or(force_rules.recommended_tvp);
+                // A side may get a share of the pool (a defender's 75 %, 001 L1989).
+                let share = scenario_doc.and_then(|d| d.deployment.get(side)).map_or(100, |d| d.tv_percent);
+                let tvp = (r.tv.unwrap_or(force_rules.recommended_tvp) as u64 * share as u64 / 100).max(1) as u32;
                 let req = cav_forces::BuildRequest {
                     faction: r.faction.clone(),
                     tvp,
@@ -224,6 +230,15 @@ pub fn roster_squads(
                 cav_forces::build(&rs, &req)?
             }
         };
+        let spent = cav_forces::costs(&rs, &force);
+        let models: u32 = force.squads.iter().flat_map(|s| &s.models).map(|m| m.count).sum();
+        eprintln!(
+            "{side_name} fields `{}`: {} squads, {models} models, TV {} of a {} pool",
+            force.id.as_str(),
+            force.squads.len(),
+            spent.total(),
+            force.tvp
+        );
         let upgraded: usize = force.squads.iter().flat_map(|s| &s.models).filter(|m| !m.upgrades.is_empty()).count();
         if upgraded > 0 {
             eprintln!(

@@ -690,9 +690,10 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
         // still load.
         let base = closure(&[r]);
         let refuses = |e: usize| {
-            packs[e].depends.iter().any(|d| {
-                d.kind == DepKind::Incompatible && by_id.get(d.id.as_str()).is_some_and(|j| base.contains(j))
-            })
+            packs[e]
+                .depends
+                .iter()
+                .any(|d| d.kind == DepKind::Incompatible && by_id.get(d.id.as_str()).is_some_and(|j| base.contains(j)))
         };
         let mut starts = vec![r];
         starts.extend(requested.iter().copied().filter(|&e| {

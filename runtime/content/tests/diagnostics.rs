@@ -274,7 +274,11 @@ fn extensions_join_every_ruleset_that_satisfies_them() {
         ids
     };
     assert_eq!(members("base"), ["base", "base-only", "free", "on-base"]);
-    assert_eq!(members("variant"), ["base", "free", "on-base", "on-variant", "variant"], "`! variant` keeps base-only out");
+    assert_eq!(
+        members("variant"),
+        ["base", "free", "on-base", "on-variant", "variant"],
+        "`! variant` keeps base-only out"
+    );
 }
 
 /// A reference to a document of a pack the referring pack does not build on names that pack
