@@ -346,7 +346,13 @@ fn full_rules_scenarios_play_from_rosters() {
     let turns: u32 = stdout.lines().find_map(|l| l.strip_prefix("  turns: ")).unwrap().parse().unwrap();
     assert!(turns <= 10, "the scenario's own turn limit (10) replaces the ruleset's 12");
     let stderr = String::from_utf8_lossy(&a.stderr);
-    assert!(stderr.contains("the objectives of `no-man-s-land` (ObjectivePoints) are not played yet"), "{stderr}");
+    assert!(!stderr.contains("not played yet"), "No Man's Land scores its corners: {stderr}");
+    let bridge = cav().args(["play", "a-bridge-too-far", "--ruleset", "full", "--quiet"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&bridge.stderr).contains("exits off the table are not played yet"),
+        "{}",
+        String::from_utf8_lossy(&bridge.stderr)
+    );
     assert!(stderr.contains("side-a fields `wolf-pack`: 2 squads, 11 models, TV 2250 of a 2500 pool"), "{stderr}");
     // A defender's share of the pool (Take that Hill!: 75 %).
     let hill = cav().args(["play", "take-that-hill", "--ruleset", "full", "--tv", "2000", "--quiet"]).output().unwrap();

@@ -51,6 +51,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
         }
         Event::TurnStart { turn } => format!("\nTurn {turn}"),
+        Event::ObjectiveScored { side, points, areas } => {
+            format!("  {side} controls {areas} objective area(s) and scores {points}")
+        }
         Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
         Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
         Event::Moved { model, from, to, mv_spent, facing } => format!(
@@ -183,17 +186,10 @@ pub fn roster_squads(
         _ => None,
     };
     let scenario_doc = scenario_doc.as_ref();
-    if let Some(doc) = scenario_doc
-        && matches!(
-            doc.victory,
-            cav_format::VictoryKind::HoldObjective
-                | cav_format::VictoryKind::ObjectivePoints
-                | cav_format::VictoryKind::ExitModels
-        )
-    {
+    if let Some(why) = scenario.unplayed_victory() {
         eprintln!(
-            "note: the objectives of `{}` ({:?}) are not played yet; the game ends when a side has no models left, or at the turn limit by surviving TV",
-            scenario.id, doc.victory
+            "note: the victory conditions of `{}` are not played yet ({why}); the game ends when a side has no models left, or at the turn limit by surviving TV",
+            scenario.id
         );
     }
     let mut out = Vec::new();

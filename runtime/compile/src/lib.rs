@@ -190,7 +190,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let terrains = catalog::terrains(cx, &move_classes);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
-    let scenarios = scenarios::scenarios(cx, &models);
+    let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let engine_options = procedures::engine_options(ruleset);
     tests::check(cx);

@@ -1,11 +1,11 @@
 //! Scenarios: board, deployment zones, fixed forces and terrain dice.
 
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::ScenarioDef;
+use cav_rules::compile::{ObjectiveDef, ScenarioDef, TerrainDef};
 
 use crate::Cx;
 
-pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<ScenarioDef> {
+pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[TerrainDef]) -> Vec<ScenarioDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Scenario) {
         let Some(Document::Scenario(s)) = &e.doc else {
@@ -35,7 +35,45 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
             forces.push((si, placed));
         }
         let terrain_features = s.terrain_features.as_deref().map(|d| cx.dice(e, "/terrain_features", d));
-        out.push(ScenarioDef {
+        let mut terrain = Vec::new();
+        for (i, t) in s.terrain.iter().enumerate() {
+            match terrains.iter().position(|x| x.id == t.terrain.as_str()) {
+                Some(ix) => terrain.push((ix, t.at, t.radius)),
+                None => cx.error(
+                    e,
+                    &format!("/terrain/{i}/terrain"),
+                    "dangling-ref",
+                    format!("terrain `{}` does not exist", t.terrain.as_str()),
+                    "the id of a terrain document",
+                    cav_content::diag::did_you_mean(t.terrain.as_str(), terrains.iter().map(|x| x.id.as_str())),
+                ),
+            }
+        }
+        let objectives = s.objectives.as_ref().map(|o| {
+            let holder = o.holder.as_ref().and_then(|h| {
+                let ix = sides.iter().position(|(n, _)| n == h.as_str());
+                if ix.is_none() {
+                    let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
+                    cx.error(
+                        e,
+                        "/objectives/holder",
+                        "dangling-ref",
+                        format!("side `{}` has no deployment zone", h.as_str()),
+                        "a side named in `deployment:`",
+                        cav_content::diag::did_you_mean(h.as_str(), names.iter().map(String::as_str)),
+                    );
+                }
+                ix
+            });
+            ObjectiveDef {
+                areas: o.areas.clone(),
+                neutral: o.neutral.clone(),
+                holder,
+                from_turn: o.from_turn,
+                points: o.points,
+            }
+        });
+        let def = ScenarioDef {
             id: e.id.clone(),
             name: s.name.clone(),
             board: s.board,
@@ -44,19 +82,22 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
             terrain_features,
             turn_limit: s.turn_limit,
             victory: s.victory,
-        });
-        if matches!(
-            s.victory,
-            f::VictoryKind::HoldObjective | f::VictoryKind::ObjectivePoints | f::VictoryKind::ExitModels
-        ) {
-            // Recognised, not played: say what decides the game instead.
+            terrain,
+            objectives,
+        };
+        // A victory kind that needs what the scenario does not give, or that is not played yet,
+        // is said, with what decides the game instead.
+        if let Some(why) = def.unplayed_victory() {
             cx.diags.push(
                 cav_content::Diagnostic::warning(
                     "not-implemented",
                     format!(
-                        "scenario victory `{}` is recognised but not implemented (objectives and exits are not played yet): \
-                         the game ends when a side has no models, or at the turn limit by surviving TV",
-                        serde_json::to_value(s.victory).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+                        "scenario victory `{}` is recognised but not played here ({why}): the game ends when a side \
+                         has no models, or at the turn limit by surviving TV",
+                        serde_json::to_value(s.victory)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                            .unwrap_or_default()
                     ),
                 )
                 .at(e.prov.locate("/victory"))
@@ -64,6 +105,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)]) -> Vec<Scena
                 .pointer("/victory"),
             );
         }
+        out.push(def);
     }
     out
 }

@@ -103,3 +103,66 @@ fn losing_the_commander_loses_headhunter_001_l2166_l2192() {
     let end = engine.victory().expect("b's commander is gone");
     assert_eq!(end.winner, Some(0));
 }
+
+/// A game on scenario `id` with no forces and no random terrain: its own terrain and objectives.
+fn on_scenario<'r>(rules: &'r Rules, id: &str) -> Game<'r> {
+    let sc = rules.scenario(id).unwrap();
+    assert!(rules.scenarios[sc].terrain_features.is_none());
+    cav_rules::setup::scenario_game(rules, sc, &mut cav_rules::ForcedDice::new(vec![]), &mut cav_rules::NoLog, None)
+}
+
+fn without_random_terrain(mut rules: Rules) -> Rules {
+    for s in &mut rules.scenarios {
+        s.terrain_features = None;
+    }
+    rules
+}
+
+#[test]
+fn no_mans_land_scores_the_side_holding_more_corners_001_l2265_l2501() {
+    let rules = without_random_terrain(full_rules());
+    let warg = rules.card("warg").unwrap();
+    let mut game = on_scenario(&rules, "no-man-s-land");
+    // side-a: two corners (top-left, bottom-left); side-b: one (top-right); one model of side-b
+    // stands in No Man's Land and counts for nothing; bottom-right is contested.
+    game.add_model(warg, 0, P::new(15.0, 9.0), 90.0);
+    game.add_model(warg, 0, P::new(15.0, 39.0), 90.0);
+    game.add_model(warg, 0, P::new(57.0, 39.0), 90.0);
+    game.add_model(warg, 1, P::new(57.0, 9.0), 270.0);
+    game.add_model(warg, 1, P::new(36.0, 9.0), 270.0);
+    game.add_model(warg, 1, P::new(60.0, 42.0), 270.0);
+    assert_eq!(game.area_control(), vec![Some(0), Some(1), Some(0), None]);
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.game.turn = 1;
+    engine.end_turn().unwrap();
+    assert_eq!(engine.game.objective_points, vec![0, 0], "nothing scores before the end of turn 2");
+    engine.game.turn = 2;
+    engine.end_turn().unwrap();
+    assert_eq!(engine.game.objective_points, vec![1, 0]);
+    engine.game.turn = engine.game.turn_limit;
+    let end = engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().unwrap();
+    assert_eq!(end.winner, Some(0), "{}", end.reason);
+    assert!(end.reason.contains("objective points 1 to 0"), "{}", end.reason);
+    assert!(log.iter().any(|e| matches!(e, cav_rules::Event::ObjectiveScored { points: 1, areas: 2, .. })));
+}
+
+#[test]
+fn take_that_hill_goes_to_the_attacker_when_no_defender_stands_on_it_001_l1975_l2023() {
+    let rules = without_random_terrain(full_rules());
+    let warg = rules.card("warg").unwrap();
+    let end_with = |defender_at: P| {
+        let mut game = on_scenario(&rules, "take-that-hill");
+        assert!(game.board.areas.iter().any(|a| rules.terrains[a.terrain].id == "hill"), "the central hill is placed");
+        game.add_model(warg, 0, P::new(3.0, 24.0), 90.0);
+        game.add_model(warg, 1, defender_at, 270.0);
+        game.turn = game.turn_limit;
+        let mut dice = SeededDice::new(1);
+        let mut log = Vec::new();
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().unwrap()
+    };
+    assert_eq!(end_with(P::new(38.0, 25.0)).winner, Some(1), "the defender is on the hill");
+    assert_eq!(end_with(P::new(60.0, 40.0)).winner, Some(0), "the defender left the hill");
+}

@@ -120,6 +120,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind { id: "turn_start", doc: "A turn begins.", keys: &[("turn", Int, "The turn number (the first is 1).")] },
     EventKind {
+        id: "objective_scored",
+        doc: "At the end of a turn a side controls more of the scenario's areas than any other and scores.",
+        keys: &[
+            ("side", Text, "The side."),
+            ("points", Int, "Points scored this turn."),
+            ("areas", Int, "Areas it controls."),
+        ],
+    },
+    EventKind {
         id: "squad_activation",
         doc: "A draw-deck card activates a squad (per-squad activation); its models' activations follow.",
         keys: &[

@@ -839,6 +839,51 @@ pub enum VictoryKind {
     Commander,
 }
 
+/// A terrain feature a scenario places: a circle of the terrain type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedTerrain {
+    pub terrain: Id,
+    /// Centre on the board, inches.
+    pub at: [f64; 2],
+    #[schemars(range(min = 0.5, max = crate::limits::MAX_BOARD_INCHES))]
+    pub radius: f64,
+}
+
+/// An area of the board: a rectangle, or a circle around a point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BoardArea {
+    Rect(Rect),
+    Circle { at: [f64; 2], radius: f64 },
+}
+
+/// What a scenario's victory kind scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Objectives {
+    /// The areas to control or hold. A model controls an area when its base is wholly inside and
+    /// no enemy's is; it holds one when its centre is inside.
+    pub areas: Vec<BoardArea>,
+    /// Models touching these count for nothing (No Man's Land, deployment zones).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neutral: Vec<BoardArea>,
+    /// `hold_objective`: the side that must hold the areas to the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder: Option<Id>,
+    /// `objective_points`: the first turn at whose end control scores.
+    #[serde(default = "one_u32")]
+    pub from_turn: u32,
+    /// `objective_points`: points the side controlling more areas scores each turn.
+    #[serde(default = "one_u32")]
+    #[schemars(range(max = 1000))]
+    pub points: u32,
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
 /// One side of a scenario's board in inches: more than 0, at most 1000 (`MAX_BOARD_INCHES`).
 #[derive(JsonSchema)]
 #[schemars(transparent)]
@@ -865,6 +910,13 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_limit: Option<u32>,
     pub victory: VictoryKind,
+    /// Terrain the scenario sets on the board before any random feature (a central hill).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<PlacedTerrain>,
+    /// The areas the victory kind scores: `objective_points` gives points each turn to the side
+    /// controlling more of them, `hold_objective` asks whether the holder still stands in them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<Objectives>,
     /// Special rules in our words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub special_rules: Vec<String>,

@@ -207,6 +207,15 @@ impl Controller for Bot {
         let far = (dist - best).abs() > 2.0;
         let suppressed = g.models[model].states.iter().any(|(s, _)| g.rules.states[*s as usize].no_advance);
         let can_move = g.move_value(model) > 0 && !suppressed;
+        // A scenario scored by areas: make for the nearest one the side does not hold, unless a
+        // shot is ready from here.
+        if let Some(goal) = g.objective_for(model)
+            && can_move
+            && goal.dist(me.pos) > 3.0
+            && (fire.is_none() || (far && ap >= 2))
+        {
+            return Action::move_to(goal);
+        }
         // Close in first; at the right distance lock on (guided missiles, targeting computer), then fire.
         if far && can_move && ap >= 2 {
             return self.approach(g, model, target, best);

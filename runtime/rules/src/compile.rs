@@ -227,6 +227,36 @@ pub struct ScenarioDef {
     /// The scenario's own turn limit, replacing the ruleset's.
     pub turn_limit: Option<u32>,
     pub victory: f::VictoryKind,
+    /// Terrain the scenario places: (terrain, centre, radius).
+    pub terrain: Vec<(usize, [f64; 2], f64)>,
+    pub objectives: Option<ObjectiveDef>,
+}
+
+impl ScenarioDef {
+    /// Why the scenario's victory kind cannot be played as written, if it cannot: the game then
+    /// ends with the last side standing or at the turn limit by surviving TV.
+    pub fn unplayed_victory(&self) -> Option<&'static str> {
+        match self.victory {
+            f::VictoryKind::ObjectivePoints if self.objectives.is_none() => {
+                Some("its objectives are not given as areas (`objectives:`), so nothing scores points")
+            }
+            f::VictoryKind::HoldObjective if self.objectives.as_ref().is_none_or(|o| o.holder.is_none()) => {
+                Some("no area and holder are given (`objectives:` with `holder:`)")
+            }
+            f::VictoryKind::ExitModels => Some("exits off the table are not played yet"),
+            _ => None,
+        }
+    }
+}
+
+/// A scenario's scored areas, sides resolved to indices.
+#[derive(Debug, Clone)]
+pub struct ObjectiveDef {
+    pub areas: Vec<f::BoardArea>,
+    pub neutral: Vec<f::BoardArea>,
+    pub holder: Option<usize>,
+    pub from_turn: u32,
+    pub points: u32,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack

@@ -54,6 +54,11 @@ pub enum Event {
     TurnStart {
         turn: u32,
     },
+    ObjectiveScored {
+        side: String,
+        points: u32,
+        areas: u32,
+    },
     SquadActivation {
         squad: String,
         side: String,

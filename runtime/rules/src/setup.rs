@@ -28,6 +28,15 @@ pub fn scenario_game<'r>(
     if log.enabled() {
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
     }
+    game.scenario = Some(sc);
+    game.objective_points = vec![0; game.sides.len()];
+    for &(t, [x, y], r) in &s.terrain {
+        let center = P::new(x, y);
+        if log.enabled() {
+            log.push(Event::TerrainPlaced { terrain: rules.terrains[t].id.clone(), center, radius: r });
+        }
+        game.board.areas.push(Area { terrain: t, poly: Polygon::regular(center, r, 24), center, radius: r });
+    }
     if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
         let size = rules.proc.setup.terrain_feature_size;
         // Safety cap: however many features the dice ask for, at most MAX_TERRAIN_FEATURES in all.

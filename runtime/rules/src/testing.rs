@@ -815,6 +815,7 @@ mod tests {
             Event::Forbidden { model: 0, what: "move", reason: s() },
             Event::SpecialAction { model: 0, target: Some(1) },
             Event::SquadActivation { squad: s(), side: s(), models: 4 },
+            Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
         // match has no catch-all, so it stops compiling until then.
@@ -825,6 +826,7 @@ mod tests {
                 | Event::Deployed { .. }
                 | Event::TurnStart { .. }
                 | Event::SquadActivation { .. }
+                | Event::ObjectiveScored { .. }
                 | Event::Activation { .. }
                 | Event::Moved { .. }
                 | Event::StoodUp { .. }

@@ -291,9 +291,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(deck)
     }
 
-    /// The end of a turn: `end_phase` for every model on the table, then `TurnEnd`.
+    /// The end of a turn: `end_phase` for every model on the table, the scenario's objectives
+    /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        if let Some((side, points, areas)) = self.score_objectives() {
+            let name = self.game.sides[side].clone();
+            emit!(self, Event::ObjectiveScored { side: name, points, areas });
+        }
         emit!(self, Event::TurnEnd { turn: self.game.turn });
         Ok(())
     }

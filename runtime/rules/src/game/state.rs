@@ -135,6 +135,10 @@ pub struct Game<'r> {
     pub victory: cav_format::VictoryKind,
     /// Per side, its commander when the scenario is won by keeping one (chosen at the start).
     pub commanders: Vec<Option<usize>>,
+    /// The scenario being played (its objectives), when the game was set up from one.
+    pub scenario: Option<usize>,
+    /// Per side, objective points scored.
+    pub objective_points: Vec<u32>,
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
@@ -175,6 +179,8 @@ impl<'r> Game<'r> {
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),
+            scenario: None,
+            objective_points: Vec::new(),
             sides,
             turn: 0,
             active: None,

@@ -1,11 +1,13 @@
 //! How a game is won beyond "last side standing" (001 L1677-1917): the scenario's victory kind,
 //! surviving threat value, and the victory level of the winner's score over the loser's.
 
-use cav_format::VictoryKind;
 use cav_format::vocab::{RatioRounding, SurvivingFraction};
+use cav_format::{BoardArea, VictoryKind};
 
 use super::engine::{Engine, GameEnd};
 use super::state::Game;
+use crate::compile::ObjectiveDef;
+use crate::geom::P;
 
 impl Game<'_> {
     /// The TV a model still counts for (001 L1769-1789): nothing once destroyed or off the table,
@@ -95,6 +97,9 @@ impl Engine<'_, '_> {
             damage_dealt: self.game.damage_dealt.clone(),
             level: None,
         };
+        if let Some(end) = self.objectives_at_limit() {
+            return end;
+        }
         let Some(table) = &self.game.rules.victory_levels else {
             return draw(format!("turn limit {limit} reached: a draw"));
         };
@@ -142,6 +147,159 @@ impl Engine<'_, '_> {
             ),
             damage_dealt: self.game.damage_dealt.clone(),
             level,
+        }
+    }
+}
+
+/// Is the base of radius `r` at `p` wholly inside `area` (`r` = 0: is its centre inside)?
+pub(crate) fn inside(area: &BoardArea, p: P, r: f64) -> bool {
+    match area {
+        BoardArea::Rect(z) => p.x - r >= z.x && p.x + r <= z.x + z.width && p.y - r >= z.y && p.y + r <= z.y + z.height,
+        BoardArea::Circle { at, radius } => P::new(at[0], at[1]).dist(p) + r <= *radius,
+    }
+}
+
+/// Does the base of radius `r` at `p` touch `area`?
+fn touches(area: &BoardArea, p: P, r: f64) -> bool {
+    match area {
+        BoardArea::Rect(z) => {
+            let cx = p.x.clamp(z.x, z.x + z.width);
+            let cy = p.y.clamp(z.y, z.y + z.height);
+            P::new(cx, cy).dist(p) <= r
+        }
+        BoardArea::Circle { at, radius } => P::new(at[0], at[1]).dist(p) <= radius + r,
+    }
+}
+
+impl Game<'_> {
+    fn objectives(&self) -> Option<&ObjectiveDef> {
+        self.rules.scenarios.get(self.scenario?)?.objectives.as_ref()
+    }
+
+    /// Models that count for objectives: on the table, not mission-killed, touching no neutral area.
+    fn counts_for_objectives(&self, model: usize, o: &ObjectiveDef) -> bool {
+        let m = &self.models[model];
+        let r = self.rules.cards[m.card].base_radius;
+        m.on_table() && !m.mission_kill && !o.neutral.iter().any(|n| touches(n, m.pos, r))
+    }
+
+    /// Who controls each objective area: the one side with a model wholly inside it (001 L2473-2501).
+    pub fn area_control(&self) -> Vec<Option<usize>> {
+        let Some(o) = self.objectives() else { return Vec::new() };
+        o.areas
+            .iter()
+            .map(|area| {
+                let mut present = (0..self.models.len())
+                    .filter(|&i| self.counts_for_objectives(i, o))
+                    .filter(|&i| inside(area, self.models[i].pos, self.rules.cards[self.models[i].card].base_radius))
+                    .map(|i| self.models[i].side);
+                let first = present.next()?;
+                present.all(|s| s == first).then_some(first)
+            })
+            .collect()
+    }
+
+    /// Whether the holder of a `hold_objective` scenario still has a model standing in its areas.
+    pub fn holder_holds(&self) -> Option<bool> {
+        let o = self.objectives()?;
+        let holder = o.holder?;
+        Some((0..self.models.len()).any(|i| {
+            self.models[i].side == holder
+                && self.models[i].on_table()
+                && !self.models[i].mission_kill
+                && o.areas.iter().any(|a| inside(a, self.models[i].pos, 0.0))
+        }))
+    }
+
+    /// A point the side should make for: the nearest objective area it does not control (or,
+    /// holding, the area it must stand in), for bots.
+    pub fn objective_for(&self, model: usize) -> Option<P> {
+        let o = self.objectives()?;
+        let me = &self.models[model];
+        let centre = |a: &BoardArea| match a {
+            BoardArea::Rect(z) => P::new(z.x + z.width / 2.0, z.y + z.height / 2.0),
+            BoardArea::Circle { at, .. } => P::new(at[0], at[1]),
+        };
+        let r = self.rules.cards[me.card].base_radius;
+        let wanted: Vec<P> = match self.victory {
+            VictoryKind::ObjectivePoints => {
+                let control = self.area_control();
+                o.areas
+                    .iter()
+                    .zip(control)
+                    .filter(|(a, c)| *c != Some(me.side) || inside(a, me.pos, r))
+                    .map(|(a, _)| centre(a))
+                    .collect()
+            }
+            VictoryKind::HoldObjective => o.areas.iter().map(centre).collect(),
+            _ => return None,
+        };
+        wanted.into_iter().min_by(|a, b| a.dist(me.pos).total_cmp(&b.dist(me.pos)))
+    }
+}
+
+impl Engine<'_, '_> {
+    /// At the end of a turn of an `objective_points` scenario (from its first scoring turn): the
+    /// side controlling more areas than any other scores. Returns (side, points, areas).
+    pub(crate) fn score_objectives(&mut self) -> Option<(usize, u32, u32)> {
+        if self.game.victory != VictoryKind::ObjectivePoints {
+            return None;
+        }
+        let (from, points) = {
+            let o = self.game.objectives()?;
+            (o.from_turn, o.points)
+        };
+        if self.game.turn < from {
+            return None;
+        }
+        let mut held = vec![0u32; self.game.sides.len()];
+        for side in self.game.area_control().into_iter().flatten() {
+            held[side] += 1;
+        }
+        let best = *held.iter().max()?;
+        let leaders: Vec<usize> = (0..held.len()).filter(|&s| held[s] == best).collect();
+        let [side] = leaders.as_slice() else { return None };
+        if best == 0 {
+            return None;
+        }
+        let total = &mut self.game.objective_points[*side];
+        *total = total.saturating_add(points);
+        Some((*side, points, best))
+    }
+
+    /// The end at the turn limit of a scenario scored by objectives, if it is one.
+    pub(crate) fn objectives_at_limit(&self) -> Option<GameEnd> {
+        let limit = self.game.turn_limit;
+        let end = |winner: Option<usize>, reason: String| GameEnd {
+            winner,
+            turns: self.game.turn,
+            reason,
+            damage_dealt: self.game.damage_dealt.clone(),
+            level: None,
+        };
+        match self.game.victory {
+            VictoryKind::ObjectivePoints if self.game.objectives().is_some() => {
+                let op = &self.game.objective_points;
+                let best = *op.iter().max()?;
+                let leaders: Vec<usize> = (0..op.len()).filter(|&s| op[s] == best).collect();
+                let text: Vec<String> = op.iter().map(u32::to_string).collect();
+                Some(match leaders.as_slice() {
+                    [w] => end(Some(*w), format!("turn limit {limit} reached: objective points {}", text.join(" to "))),
+                    _ => {
+                        end(None, format!("turn limit {limit} reached: objective points {}, a draw", text.join(" to ")))
+                    }
+                })
+            }
+            VictoryKind::HoldObjective => {
+                let holder = self.game.objectives()?.holder?;
+                if self.game.holder_holds()? {
+                    Some(end(Some(holder), format!("{} still holds the objective at the end", self.game.sides[holder])))
+                } else {
+                    let other = (0..self.game.sides.len()).find(|&s| s != holder);
+                    Some(end(other, format!("{} holds nothing of the objective at the end", self.game.sides[holder])))
+                }
+            }
+            _ => None,
         }
     }
 }
