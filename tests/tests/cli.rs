@@ -347,11 +347,11 @@ fn full_rules_scenarios_play_from_rosters() {
     assert!(turns <= 10, "the scenario's own turn limit (10) replaces the ruleset's 12");
     let stderr = String::from_utf8_lossy(&a.stderr);
     assert!(!stderr.contains("not played yet"), "No Man's Land scores its corners: {stderr}");
-    let bridge = cav().args(["play", "a-bridge-too-far", "--ruleset", "full", "--quiet"]).output().unwrap();
+    let salvage = cav().args(["play", "salvage-run", "--ruleset", "full", "--quiet"]).output().unwrap();
     assert!(
-        String::from_utf8_lossy(&bridge.stderr).contains("exits off the table are not played yet"),
+        String::from_utf8_lossy(&salvage.stderr).contains("its objectives are not given as areas"),
         "{}",
-        String::from_utf8_lossy(&bridge.stderr)
+        String::from_utf8_lossy(&salvage.stderr)
     );
     assert!(stderr.contains("side-a fields `wolf-pack`: 2 squads, 11 models, TV 2250 of a 2500 pool"), "{stderr}");
     // A defender's share of the pool (Take that Hill!: 75 %).

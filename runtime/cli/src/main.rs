@@ -100,7 +100,7 @@ enum Command {
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
         Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
         (--tv, --faction); each roster squad activates on its own draw-deck cards. Not played yet there, and said\n\
-        on stderr: objectives and exits (those scenarios end by surviving TV), upgrades.\n\
+        on stderr: Salvage Run's containers, the rescue's operative (those end by surviving TV), upgrades.\n\
         Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
         cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]
@@ -615,6 +615,8 @@ fn play_cmd(
         let card = &rules.cards[u.card];
         let fate = if u.destroyed {
             "destroyed".to_owned()
+        } else if u.exited {
+            "left across its exit edge (scores)".to_owned()
         } else if u.left_board {
             "left the board".to_owned()
         } else {

@@ -65,12 +65,31 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
                 }
                 ix
             });
+            let mut exits = Vec::new();
+            for (i, x) in o.exits.iter().enumerate() {
+                match sides.iter().position(|(n, _)| n == x.side.as_str()) {
+                    Some(ix) => exits.push((ix, x.edge)),
+                    None => {
+                        let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
+                        cx.error(
+                            e,
+                            &format!("/objectives/exits/{i}/side"),
+                            "dangling-ref",
+                            format!("side `{}` has no deployment zone", x.side.as_str()),
+                            "a side named in `deployment:`",
+                            cav_content::diag::did_you_mean(x.side.as_str(), names.iter().map(String::as_str)),
+                        );
+                    }
+                }
+            }
             ObjectiveDef {
                 areas: o.areas.clone(),
                 neutral: o.neutral.clone(),
                 holder,
                 from_turn: o.from_turn,
                 points: o.points,
+                exits,
+                count_destroyed: o.count_destroyed,
             }
         });
         let def = ScenarioDef {

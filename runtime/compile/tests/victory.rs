@@ -166,3 +166,61 @@ fn take_that_hill_goes_to_the_attacker_when_no_defender_stands_on_it_001_l1975_l
     assert_eq!(end_with(P::new(38.0, 25.0)).winner, Some(1), "the defender is on the hill");
     assert_eq!(end_with(P::new(60.0, 40.0)).winner, Some(0), "the defender left the hill");
 }
+
+/// Moves each activated model to one point, then passes.
+struct MoveTo(P);
+
+impl cav_rules::Controller for MoveTo {
+    fn decide(&mut self, g: &Game, _model: usize, _ap: u32) -> cav_rules::Action {
+        if g.used.is_empty() { cav_rules::Action::move_to(self.0) } else { cav_rules::Action::pass() }
+    }
+}
+
+#[test]
+fn a_bridge_too_far_scores_the_tv_that_leaves_across_the_far_edge_001_l2297_l2331() {
+    let rules = without_random_terrain(full_rules());
+    let warg = rules.card("warg").unwrap();
+    let mut game = on_scenario(&rules, "a-bridge-too-far");
+    game.add_model(warg, 0, P::new(70.0, 24.0), 90.0);
+    game.add_model(warg, 1, P::new(30.0, 10.0), 90.0);
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    // side-b may not leave across side-a's exit edge: it stops at the board's edge.
+    engine.game.models[1].pos = P::new(70.0, 10.0);
+    engine.activate(1, &mut MoveTo(P::new(78.0, 10.0))).unwrap();
+    assert!(engine.game.models[1].on_table() && engine.game.models[1].pos.x <= 72.0);
+    // side-a leaves across the right edge and scores its TV.
+    engine.activate(0, &mut MoveTo(P::new(78.0, 24.0))).unwrap();
+    assert!(engine.game.models[0].exited && !engine.game.models[0].on_table());
+    let tv = rules.cards[warg].tv;
+    assert_eq!(engine.game.exit_scores(), vec![tv, 0]);
+    let end = engine.victory().expect("side-a has no model left on the table");
+    assert_eq!(end.winner, Some(0), "{}", end.reason);
+    assert!(end.reason.contains(&format!("exit scores {tv} to 0")), "{}", end.reason);
+}
+
+#[test]
+fn breakthrough_counts_escaped_defenders_and_destroyed_attackers_001_l2106_l2146() {
+    let rules = without_random_terrain(full_rules());
+    let (warg, fenrir) = (rules.card("warg").unwrap(), rules.card("fenrir").unwrap());
+    let mut game = on_scenario(&rules, "breakthrough");
+    game.add_model(fenrir, 0, P::new(3.0, 24.0), 90.0); // attacker, destroyed
+    game.add_model(warg, 0, P::new(3.0, 30.0), 90.0); // attacker
+    game.add_model(warg, 1, P::new(69.0, 24.0), 270.0); // defender, escapes
+    game.add_model(warg, 1, P::new(69.0, 30.0), 270.0); // defender, destroyed
+    game.models[0].destroyed = true;
+    game.models[2].exited = true;
+    game.models[2].left_board = true;
+    game.models[3].destroyed = true;
+    let (w, f) = (rules.cards[warg].tv, rules.cards[fenrir].tv);
+    assert_eq!(
+        game.exit_scores(),
+        vec![w, w + f],
+        "attacker: the defender it destroyed; defender: escaped + destroyed"
+    );
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    assert_eq!(engine.victory().expect("no defender left on the table").winner, Some(1));
+}

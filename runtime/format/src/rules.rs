@@ -864,6 +864,7 @@ pub enum BoardArea {
 pub struct Objectives {
     /// The areas to control or hold. A model controls an area when its base is wholly inside and
     /// no enemy's is; it holds one when its centre is inside.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<BoardArea>,
     /// Models touching these count for nothing (No Man's Land, deployment zones).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -878,6 +879,31 @@ pub struct Objectives {
     #[serde(default = "one_u32")]
     #[schemars(range(max = 1000))]
     pub points: u32,
+    /// `exit_models`: table edges sides score by leaving across (their TV counts). The game ends
+    /// when a side has no model left on the table; the higher score wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<ExitEdge>,
+    /// `exit_models`: a side's score also counts the TV of the enemy models it destroyed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count_destroyed: bool,
+}
+
+/// A side may leave the table across an edge, and scores what leaves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExitEdge {
+    pub side: Id,
+    pub edge: BoardEdge,
+}
+
+/// An edge of the board: left is x = 0, right x = width, bottom y = 0, top y = depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardEdge {
+    Left,
+    Right,
+    Bottom,
+    Top,
 }
 
 fn one_u32() -> u32 {

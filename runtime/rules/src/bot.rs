@@ -211,10 +211,14 @@ impl Controller for Bot {
         // shot is ready from here.
         if let Some(goal) = g.objective_for(model)
             && can_move
-            && goal.dist(me.pos) > 3.0
-            && (fire.is_none() || (far && ap >= 2))
         {
-            return Action::move_to(goal);
+            if goal.dist(me.pos) > 3.0 && (fire.is_none() || (far && ap >= 2)) {
+                return Action::move_to(goal);
+            }
+            // The keeper of an area holds it, shooting when it can.
+            if fire.is_none() && g.kept_area(model).is_some() {
+                return Action::pass();
+            }
         }
         // Close in first; at the right distance lock on (guided missiles, targeting computer), then fire.
         if far && can_move && ap >= 2 {

@@ -243,7 +243,9 @@ impl ScenarioDef {
             f::VictoryKind::HoldObjective if self.objectives.as_ref().is_none_or(|o| o.holder.is_none()) => {
                 Some("no area and holder are given (`objectives:` with `holder:`)")
             }
-            f::VictoryKind::ExitModels => Some("exits off the table are not played yet"),
+            f::VictoryKind::ExitModels if self.objectives.as_ref().is_none_or(|o| o.exits.is_empty()) => {
+                Some("no exit edge is given (`objectives:` with `exits:`)")
+            }
             _ => None,
         }
     }
@@ -257,6 +259,9 @@ pub struct ObjectiveDef {
     pub holder: Option<usize>,
     pub from_turn: u32,
     pub points: u32,
+    /// (side, edge) pairs a side may leave the table across, scoring.
+    pub exits: Vec<(usize, f::BoardEdge)>,
+    pub count_destroyed: bool,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack

@@ -377,8 +377,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         end
     }
 
-    /// Last side with models on the table wins.
+    /// Last side with models on the table wins (in an exit scenario, the higher score once a side
+    /// has none left).
     pub fn victory(&self) -> Option<GameEnd> {
+        if let Some(end) = self.exits_decided() {
+            return Some(end);
+        }
         let alive: Vec<usize> = (0..self.game.sides.len())
             .filter(|&s| self.game.models.iter().any(|u| u.side == s && u.on_table()))
             .collect();

@@ -183,7 +183,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Stay on the board (a retreating model may leave it).
             let inside = next.x >= 0.0 && next.y >= 0.0 && next.x <= g.board.size[0] && next.y <= g.board.size[1];
-            if !inside && !retreating {
+            if !inside && !retreating && !g.may_exit(model, next) {
                 break;
             }
             // Stop at base contact: find the exact touching point along this step.
@@ -219,7 +219,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
         emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
         let b = self.game.board.size;
-        if retreating && (pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1]) {
+        if pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1] {
+            // Off the table: a retreat, or an exit the scenario scores.
+            self.game.models[model].exited = !retreating;
             self.game.models[model].left_board = true;
             emit!(self, Event::LeftBoard { model });
         }

@@ -60,6 +60,8 @@ pub struct Model {
     pub zeroed: bool,
     pub destroyed: bool,
     pub left_board: bool,
+    /// Left across an edge the scenario scores (not a retreat).
+    pub exited: bool,
     pub mission_kill: bool,
     pub activated: bool,
     pub activations: u32,
@@ -274,6 +276,7 @@ impl<'r> Game<'r> {
             zeroed: false,
             destroyed: false,
             left_board: false,
+            exited: false,
             mission_kill: false,
             activated: false,
             squad: None,

@@ -2,7 +2,7 @@
 //! surviving threat value, and the victory level of the winner's score over the loser's.
 
 use cav_format::vocab::{RatioRounding, SurvivingFraction};
-use cav_format::{BoardArea, VictoryKind};
+use cav_format::{BoardArea, BoardEdge, VictoryKind};
 
 use super::engine::{Engine, GameEnd};
 use super::state::Game;
@@ -211,6 +211,28 @@ impl Game<'_> {
         }))
     }
 
+    /// The area this model keeps for its side: one its side controls, where it is the side's
+    /// first model inside (bots hold it there).
+    pub fn kept_area(&self, model: usize) -> Option<&BoardArea> {
+        let o = self.objectives()?;
+        if self.victory != VictoryKind::ObjectivePoints || !self.counts_for_objectives(model, o) {
+            return None;
+        }
+        let side = self.models[model].side;
+        let keeper = |a: &BoardArea| {
+            (0..self.models.len()).find(|&i| {
+                self.models[i].side == side
+                    && self.counts_for_objectives(i, o)
+                    && inside(a, self.models[i].pos, self.rules.cards[self.models[i].card].base_radius)
+            })
+        };
+        o.areas
+            .iter()
+            .zip(self.area_control())
+            .find(|(a, c)| *c == Some(side) && keeper(a) == Some(model))
+            .map(|(a, _)| a)
+    }
+
     /// A point the side should make for: the nearest objective area it does not control (or,
     /// holding, the area it must stand in), for bots.
     pub fn objective_for(&self, model: usize) -> Option<P> {
@@ -220,18 +242,18 @@ impl Game<'_> {
             BoardArea::Rect(z) => P::new(z.x + z.width / 2.0, z.y + z.height / 2.0),
             BoardArea::Circle { at, .. } => P::new(at[0], at[1]),
         };
-        let r = self.rules.cards[me.card].base_radius;
         let wanted: Vec<P> = match self.victory {
             VictoryKind::ObjectivePoints => {
+                // One keeper per area the side holds (its first model inside) stays; the others
+                // make for the areas the side does not hold.
                 let control = self.area_control();
-                o.areas
-                    .iter()
-                    .zip(control)
-                    .filter(|(a, c)| *c != Some(me.side) || inside(a, me.pos, r))
-                    .map(|(a, _)| centre(a))
-                    .collect()
+                if let Some(a) = self.kept_area(model) {
+                    return Some(centre(a));
+                }
+                o.areas.iter().zip(control).filter(|(_, c)| *c != Some(me.side)).map(|(a, _)| centre(a)).collect()
             }
             VictoryKind::HoldObjective => o.areas.iter().map(centre).collect(),
+            VictoryKind::ExitModels => return self.exit_point(model),
             _ => return None,
         };
         wanted.into_iter().min_by(|a, b| a.dist(me.pos).total_cmp(&b.dist(me.pos)))
@@ -290,6 +312,9 @@ impl Engine<'_, '_> {
                     }
                 })
             }
+            VictoryKind::ExitModels if self.game.objectives().is_some_and(|o| !o.exits.is_empty()) => {
+                Some(self.exit_end(format!("turn limit {limit} reached")))
+            }
             VictoryKind::HoldObjective => {
                 let holder = self.game.objectives()?.holder?;
                 if self.game.holder_holds()? {
@@ -300,6 +325,101 @@ impl Engine<'_, '_> {
                 }
             }
             _ => None,
+        }
+    }
+}
+
+impl Game<'_> {
+    /// The edges the model's side may leave the table across, scoring.
+    fn exit_edges(&self, model: usize) -> impl Iterator<Item = BoardEdge> + '_ {
+        let side = self.models[model].side;
+        let exits = match self.victory {
+            VictoryKind::ExitModels => self.objectives().map(|o| o.exits.as_slice()).unwrap_or_default(),
+            _ => &[],
+        };
+        exits.iter().filter(move |(s, _)| *s == side).map(|(_, e)| *e)
+    }
+
+    /// May the model step to `p` off the table, across one of its side's exit edges?
+    pub(crate) fn may_exit(&self, model: usize, p: P) -> bool {
+        let [w, h] = self.board.size;
+        let along_x = (0.0..=w).contains(&p.x);
+        let along_y = (0.0..=h).contains(&p.y);
+        self.exit_edges(model).any(|e| match e {
+            BoardEdge::Left => p.x < 0.0 && along_y,
+            BoardEdge::Right => p.x > w && along_y,
+            BoardEdge::Bottom => p.y < 0.0 && along_x,
+            BoardEdge::Top => p.y > h && along_x,
+        })
+    }
+
+    /// A point past the model's nearest exit edge, for bots.
+    fn exit_point(&self, model: usize) -> Option<P> {
+        let [w, h] = self.board.size;
+        let p = self.models[model].pos;
+        self.exit_edges(model)
+            .map(|e| match e {
+                BoardEdge::Left => P::new(-5.0, p.y),
+                BoardEdge::Right => P::new(w + 5.0, p.y),
+                BoardEdge::Bottom => P::new(p.x, -5.0),
+                BoardEdge::Top => P::new(p.x, h + 5.0),
+            })
+            .min_by(|a, b| a.dist(p).total_cmp(&b.dist(p)))
+    }
+
+    /// Per side, its exit score: the TV of its models that left across an exit edge, plus, where
+    /// the scenario says so, the TV of the enemy models destroyed.
+    pub fn exit_scores(&self) -> Vec<u32> {
+        let count_destroyed = self.objectives().is_some_and(|o| o.count_destroyed);
+        let mut out = vec![0u32; self.sides.len()];
+        for m in &self.models {
+            let tv = self.rules.cards[m.card].tv;
+            if m.exited {
+                out[m.side] = out[m.side].saturating_add(tv);
+            }
+            if count_destroyed && m.destroyed {
+                for (side, score) in out.iter_mut().enumerate() {
+                    if side != m.side {
+                        *score = score.saturating_add(tv);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Engine<'_, '_> {
+    /// An exit scenario ends when a side has no model left on the table: the higher exit score
+    /// wins (001 L2106-2146, L2297-2331).
+    pub(crate) fn exits_decided(&self) -> Option<GameEnd> {
+        if self.game.victory != VictoryKind::ExitModels || self.game.objectives().is_none_or(|o| o.exits.is_empty()) {
+            return None;
+        }
+        let emptied =
+            (0..self.game.sides.len()).find(|&s| !self.game.models.iter().any(|m| m.side == s && m.on_table()))?;
+        Some(self.exit_end(format!("{} has no model left on the table", self.game.sides[emptied])))
+    }
+
+    fn exit_end(&self, why: String) -> GameEnd {
+        let scores = self.game.exit_scores();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let leaders: Vec<usize> = (0..scores.len()).filter(|&s| scores[s] == best).collect();
+        let text: Vec<String> = scores.iter().map(u32::to_string).collect();
+        let winner = match leaders.as_slice() {
+            [w] => Some(*w),
+            _ => None,
+        };
+        GameEnd {
+            winner,
+            turns: self.game.turn,
+            reason: format!(
+                "{why}: exit scores {}{}",
+                text.join(" to "),
+                if winner.is_none() { ", a draw" } else { "" }
+            ),
+            damage_dealt: self.game.damage_dealt.clone(),
+            level: None,
         }
     }
 }
