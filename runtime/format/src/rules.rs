@@ -628,6 +628,11 @@ pub struct Terrain {
     /// `elevation` is the height of the object for line of sight (woods, structures).
     #[serde(default)]
     pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it, whatever its elevation and however
+    /// far it is from both models (woods in the full rules, which have no elevation level);
+    /// otherwise it counts only as tall as both models, next to one of them, or stood in.
+    #[serde(default)]
+    pub cover_when_crossed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,

@@ -117,7 +117,8 @@ pub struct TestAgainst {
     /// Distance base edge to base edge, in inches (to 0.01).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
-    /// The weapon's range band at that distance, by name (`Medium`); `none` beyond the last band.
+    /// The weapon's range band at the range as the ruleset measures it (`sight.range_measured`:
+    /// edge to edge or centre to centre), by name (`Medium`); `none` beyond the last band.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// The weapon's RAV against that model now (hard or soft, current column, criticals).

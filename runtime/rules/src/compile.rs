@@ -135,6 +135,8 @@ pub struct TerrainDef {
     pub cover: f::Cover,
     pub elevation: i32,
     pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it.
+    pub cover_when_crossed: bool,
     pub road: bool,
     pub open: bool,
     /// By move-class index.

@@ -318,10 +318,11 @@ impl<'r> Game<'r> {
         if self.models[model].zeroed { 0 } else { v.map_or(0, i32::from) }
     }
 
-    /// The range band mount `weapon` of `attacker` is in against `target`, if any.
+    /// The range band mount `weapon` of `attacker` is in against `target`, if any (at the range
+    /// as the ruleset measures it).
     pub fn band(&self, attacker: usize, weapon: usize, target: usize) -> Option<usize> {
         let m = self.card(attacker).weapons.get(weapon)?;
-        let dist = self.distance(attacker, target);
+        let dist = self.range(attacker, target);
         self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier)
     }
 
@@ -375,8 +376,13 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            // The three ways cover counts (000 L670-676), cheapest first.
-            let counts = standing_in || area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj || {
+            // Terrain whose cover counts wherever the line crosses it (the line touches it here),
+            // then the three ways cover counts (000 L670-676), cheapest first.
+            let counts = t.cover_when_crossed
+                || standing_in
+                || area.poly.distance(pa) <= ra + adj
+                || area.poly.distance(pd) <= rd + adj
+                || {
                 let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
                 height >= ha && height >= hd
             };
