@@ -271,6 +271,10 @@ pub struct DefensiveFireRules {
 pub struct OverwatchRules {
     /// AP cost of a new delayed shot for a model that stays on over-watch.
     pub refire_cost: u32,
+    /// Model state a model gains when it goes on over-watch (Stationary in the full rules);
+    /// absent = none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Id>,
 }
 
 /// Close combat.

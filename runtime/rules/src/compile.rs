@@ -91,6 +91,9 @@ pub struct Row {
 #[derive(Debug, Clone, Default)]
 pub struct LookupTable {
     pub name: String,
+    /// What the table is indexed by (the combat damage table: the margin of success or the final
+    /// result); `None` for a table the ruleset does not name.
+    pub key: Option<f::LookupKey>,
     pub dice: Option<DiceExpr>,
     pub rows: Vec<Row>,
 }
@@ -241,7 +244,7 @@ pub struct Proc {
     pub setup: f::SetupRules,
     pub run_n_gun: Option<f::RunNGunRules>,
     pub defensive_fire: Option<DefensiveFire>,
-    pub overwatch: Option<f::OverwatchRules>,
+    pub overwatch: Option<Overwatch>,
     pub close_combat: f::CloseCombatRules,
     pub break_away: Option<f::BreakRules>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
@@ -295,6 +298,15 @@ pub struct DefensiveFire {
     pub max_band: usize,
     /// It takes no modifier that helps it.
     pub drops_bonuses: bool,
+}
+
+/// Over-watch, the state resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct Overwatch {
+    /// AP cost of a new delayed shot for a model that stays on over-watch.
+    pub refire_cost: u32,
+    /// The state a model gains when it goes on over-watch.
+    pub state: Option<StateIx>,
 }
 
 /// A model type as the ruleset plays it.

@@ -4,6 +4,7 @@
 use super::engine::{Situation, round2};
 use super::state::cover_rank;
 use super::*;
+use cav_format::LookupKey;
 
 impl<'a, 'r> Engine<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
@@ -55,7 +56,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;
         let out = self.combat_roll(ctx, "combat", r.standard, mods, Some(tp), Some(crit_at), false)?;
-        self.state_test(attacker, weapon, target)?;
+        self.state_test(attacker, weapon, target, out.success)?;
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
             return Ok(());
@@ -66,10 +67,17 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// Shock and the like: the targeted model tests against the rating or gains a state.
-    pub(crate) fn state_test(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
+    /// Shock and the like: the targeted model tests against the rating or gains a state — every
+    /// model targeted, or only a model the roll hit (`hit`), as the `shock-trigger` option says.
+    pub(crate) fn state_test(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        hit: bool,
+    ) -> Result<(), EngineError> {
         let Some((tp, state)) = self.cardr(attacker).weapons[weapon].state_test else { return Ok(()) };
-        if self.rules().engine_options.shock_trigger == ShockTrigger::Hit {
+        if self.rules().engine_options.shock_trigger == ShockTrigger::Hit && !hit {
             return Ok(());
         }
         if self.rules().states[state as usize].immune.contains(&self.cardr(target).model_type) {
@@ -127,18 +135,24 @@ impl<'a, 'r> Engine<'a, 'r> {
         let name = self.cardr(attacker).weapons[weapon].name.clone();
         emit!(self, Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated });
         if penetrated {
-            self.damage_result(ctx.clone(), mos)?;
+            // The damage table says what it is read by: the margin or the final result.
+            let index = match self.rules().damage.key {
+                Some(LookupKey::FinalResult) => mos.saturating_add(rav_total).saturating_sub(av),
+                _ => mos,
+            };
+            self.damage_result(ctx.clone(), index)?;
         }
         self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
         Ok(())
     }
 
-    /// A penetrating hit: the damage table's row for the margin, `damage_table` handlers, and
-    /// what the row gives (damage, a pilot check, states, a critical).
-    fn damage_result(&mut self, ctx: HookCtx, mos: i32) -> Result<(), EngineError> {
+    /// A penetrating hit: the damage table's row for `index` (the margin or the final result, as
+    /// the ruleset reads it), `damage_table` handlers, and what the row gives (damage, a pilot
+    /// check, states, a critical).
+    fn damage_result(&mut self, ctx: HookCtx, index: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
-        let Some(row) = r.damage.row(mos).cloned() else { return Ok(()) };
+        let Some(row) = r.damage.row(index).cloned() else { return Ok(()) };
         let mut factor = 1;
         if r.has_trait(self.cardr(target).model_type, ModelTrait::Infantry) {
             let open = self
@@ -378,7 +392,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 Some(r.critical_success),
                 false,
             )?;
-            self.state_test(attacker, weapon, target)?;
+            self.state_test(attacker, weapon, target, out.success)?;
             if out.success {
                 self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
             }

@@ -383,9 +383,9 @@ impl<'r> Game<'r> {
                 || area.poly.distance(pa) <= ra + adj
                 || area.poly.distance(pd) <= rd + adj
                 || {
-                let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-                height >= ha && height >= hd
-            };
+                    let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+                    height >= ha && height >= hd
+                };
             if counts && cover_rank(t.cover) > cover_rank(best) {
                 best = t.cover;
             }
