@@ -326,6 +326,7 @@ words! {
         Aircraft = "aircraft", I, "Counts as an aircraft for weapons that cannot target aircraft.";
         Structure = "structure", I, "Counts as a structure for weapons that cannot target structures.";
         AllRoundArc = "all-round-arc", I, "Fires in every direction whatever its mounts say (infantry).";
+        NoFacing = "no-facing", I, "Has no facing: it moves in any direction and never pays for turning (infantry).";
         FourLegged = "four-legged", I, "A four-legged model (the `quad-cav` condition).";
         LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
         Flies = "flies", R("flight is not played yet"), "Moves through the air and ignores terrain costs.";
