@@ -172,6 +172,18 @@ pub struct MovementRules {
 pub struct SightRules {
     /// Distance within which cover next to a model counts (inches).
     pub adjacent_cover: f64,
+    /// Cover next to the attacker counts as well as cover next to the target; otherwise only
+    /// cover next to the target does.
+    pub cover_next_to_attacker: bool,
+    /// The cover a terrain object with an elevation level gives (woods aside: see terrain
+    /// `cover_when_crossed`), by how many levels it stands below the target's total elevation: the
+    /// first entry when it is as high as the target or higher, the next one level lower, and so
+    /// on; lower still, none. Empty: every terrain gives the `cover` its document names.
+    pub cover_by_elevation: Vec<Cover>,
+    /// Models whose bases are closer than this (inches) ignore light and heavy cover between
+    /// them; absent: cover counts however close they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover_ignored_within: Option<f64>,
     /// Elevation of a prone model.
     pub prone_height: i32,
     /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
@@ -633,8 +645,9 @@ pub struct Terrain {
     #[serde(default)]
     pub raises_ground: bool,
     /// Its cover counts wherever a line of sight crosses it, whatever its elevation and however
-    /// far it is from both models (woods in the full rules, which have no elevation level);
-    /// otherwise it counts only as tall as both models, next to one of them, or stood in.
+    /// far it is from both models (woods in the full rules, which have no elevation level) —
+    /// except for an attacker standing in it within `adjacent_cover` of its edge; otherwise it
+    /// counts only as tall as both models, next to one of them, or stood in.
     #[serde(default)]
     pub cover_when_crossed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]

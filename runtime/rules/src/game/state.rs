@@ -354,11 +354,17 @@ impl<'r> Game<'r> {
         let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
         let (ha, hd) = (self.height(attacker), self.height(target));
         let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
-        let adj = self.rules.proc.sight.adjacent_cover;
+        let sight = &self.rules.proc.sight;
+        let adj = sight.adjacent_cover;
+        // Models this close ignore light and heavy cover between them.
+        let close = sight.cover_ignored_within.is_some_and(|d| self.distance(attacker, target) < d);
         let mut best = Cover::None;
         for area in &self.board.areas {
             let t = &self.rules.terrains[area.terrain];
-            if t.cover == Cover::None || t.raises_ground && t.elevation <= 0 {
+            // Its cover goes by its height against the target's where the ruleset says so (not
+            // for woods, which have no height), else it is what its document names.
+            let by_elevation = !sight.cover_by_elevation.is_empty() && t.elevation > 0 && !t.cover_when_crossed;
+            if t.cover == Cover::None && !by_elevation || t.raises_ground && t.elevation <= 0 {
                 continue;
             }
             // Cheap rejects first: areas far from both ends and from the line between them.
@@ -376,18 +382,30 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            // Terrain whose cover counts wherever the line crosses it (the line touches it here),
-            // then the three ways cover counts (000 L670-676), cheapest first.
-            let counts = t.cover_when_crossed
-                || standing_in
-                || area.poly.distance(pa) <= ra + adj
-                || area.poly.distance(pd) <= rd + adj
-                || {
-                    let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-                    height >= ha && height >= hd
-                };
-            if counts && cover_rank(t.cover) > cover_rank(best) {
-                best = t.cover;
+            // How tall the object stands: a hill is its level; other objects stand on the ground.
+            let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+            let cover = if by_elevation {
+                let below = (hd - height).max(0) as usize;
+                sight.cover_by_elevation.get(below).copied().unwrap_or(Cover::None)
+            } else {
+                t.cover
+            };
+            if cover == Cover::None || close && cover != Cover::Blocking {
+                continue;
+            }
+            let counts = if t.cover_when_crossed {
+                // Crossed, it counts — but not the attacker's own, while the attacker stands
+                // within the adjacent distance of its edge.
+                standing_in || !area.poly.contains(pa) || area.poly.edge_distance(pa) - ra > adj
+            } else {
+                // The ways cover counts (000 L670-676, 001 L4016-4032), cheapest first.
+                standing_in
+                    || sight.cover_next_to_attacker && area.poly.distance(pa) <= ra + adj
+                    || area.poly.distance(pd) <= rd + adj
+                    || height >= ha && height >= hd
+            };
+            if counts && cover_rank(cover) > cover_rank(best) {
+                best = cover;
             }
         }
         // Other models on the line, as cover objects of the ruleset's kinds (never for guided
