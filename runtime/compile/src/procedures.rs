@@ -84,6 +84,7 @@ pub(crate) fn procedures(
             prone_state,
             wreck_terrain,
             wreck_minimum_radius: p.damage.wreck_minimum_radius,
+            dispersed: p.damage.dispersed,
         },
         repair: p.repair.clone(),
         setup: p.setup.clone(),

@@ -227,6 +227,20 @@ pub struct DamageRules {
     pub wreck_terrain: Id,
     /// Smallest radius of a wreck (inches); otherwise the model's base.
     pub wreck_minimum_radius: f64,
+    /// Damage a model with the `dispersed` trait takes from each successful attack, whatever
+    /// the damage table's row; absent: such models read the table like any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispersed: Option<DispersedDamage>,
+}
+
+/// The damage a `dispersed` model (infantry) takes from a successful attack.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DispersedDamage {
+    /// Damage points per successful attack.
+    pub per_hit: u32,
+    /// Further points when it stands in open terrain (terrain marked `open`, or none).
+    pub in_open: u32,
 }
 
 /// The repair roll.

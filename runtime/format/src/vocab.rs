@@ -327,6 +327,7 @@ words! {
         Structure = "structure", I, "Counts as a structure for weapons that cannot target structures.";
         AllRoundArc = "all-round-arc", I, "Fires in every direction whatever its mounts say (infantry).";
         NoFacing = "no-facing", I, "Has no facing: it moves in any direction and never pays for turning (infantry).";
+        Dispersed = "dispersed", I, "Spread out: each successful attack deals it the ruleset's fixed damage (`procedures.damage.dispersed`) whatever the damage table's row, and no critical damage (infantry).";
         FourLegged = "four-legged", I, "A four-legged model (the `quad-cav` condition).";
         LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
         Flies = "flies", R("flight is not played yet"), "Moves through the air and ignores terrain costs.";
@@ -424,6 +425,7 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
+    Condition { id: "non-infantry", status: I, doc: "The roller's model type lacks the trait `infantry`." },
     Condition {
         id: "close-combat-support",
         status: I,

@@ -289,6 +289,7 @@ pub struct Damage {
     pub prone_state: StateIx,
     pub wreck_terrain: usize,
     pub wreck_minimum_radius: f64,
+    pub dispersed: Option<f::DispersedDamage>,
 }
 
 /// Defensive fire, the band resolved.

@@ -153,21 +153,25 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
         let Some(row) = r.damage.row(index).cloned() else { return Ok(()) };
-        let mut factor = 1;
-        if r.has_trait(self.cardr(target).model_type, ModelTrait::Infantry) {
-            let open = self
-                .game
-                .board
-                .areas
-                .iter()
-                .filter(|x| x.poly.contains(self.game.models[target].pos))
-                .all(|x| r.terrains[x.terrain].open);
-            if open {
-                factor = self.cardr(attacker).weapons[weapon].open_infantry_factor;
+        let ty = self.cardr(target).model_type;
+        let open = || {
+            let at = self.game.models[target].pos;
+            self.game.board.areas.iter().filter(|x| x.poly.contains(at)).all(|x| r.terrains[x.terrain].open)
+        };
+        // A dispersed model (infantry in the full rules) takes the ruleset's fixed damage.
+        let dispersed = r.proc.damage.dispersed.filter(|_| r.has_trait(ty, ModelTrait::Dispersed));
+        let base = match dispersed {
+            Some(d) => d.per_hit + if open() { d.in_open } else { 0 },
+            None => {
+                let mut factor = 1;
+                if r.has_trait(ty, ModelTrait::Infantry) && open() {
+                    factor = self.cardr(attacker).weapons[weapon].open_infantry_factor;
+                }
+                (row.damage + row.damage_both) * factor
             }
-        }
+        };
         let extra = self.call_hooks(HookCtx { point: HookPoint::DamageTable, ..ctx })?.sum(Quantity::Damage);
-        let damage = ((row.damage + row.damage_both) * factor).saturating_add_signed(extra);
+        let damage = base.saturating_add_signed(extra);
         emit!(self, Event::DamageResult { target, row: row.name.clone(), damage });
         self.game.damage_dealt[self.game.models[attacker].side] += damage;
         let p = &mut self.game.models[target].pending;
@@ -181,7 +185,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
         }
         p.states.extend(row.states.iter().copied());
-        if row.critical && r.engine_options.ranged_critical == RangedCritical::Critical {
+        if row.critical && dispersed.is_none() && r.engine_options.ranged_critical == RangedCritical::Critical {
             p.criticals += 1;
         }
         Ok(())

@@ -42,6 +42,7 @@ mod friends_in_contact;
 mod heavy_cover;
 mod light_cover;
 mod los_to_strike_point;
+mod non_infantry;
 mod point_blank;
 mod primary_roll;
 mod quad_cav;
@@ -66,6 +67,7 @@ pub static ALL: &[&Condition] = &[
     &primary_roll::PRIMARY_ROLL,
     &target_locked::TARGET_LOCKED,
     &quad_cav::QUAD_CAV,
+    &non_infantry::NON_INFANTRY,
     &close_combat_support::CLOSE_COMBAT_SUPPORT,
     &failed_break::FAILED_BREAK,
     &friends_in_contact::FRIENDS_IN_CONTACT,
