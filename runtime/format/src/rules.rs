@@ -184,6 +184,9 @@ pub struct SightRules {
     /// them; absent: cover counts however close they are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover_ignored_within: Option<f64>,
+    /// An indirect attack makes no combat roll against a model when blocking cover on the line
+    /// between it and the attacker lies next to either of them (within `adjacent_cover`).
+    pub blocking_cover_stops_indirect: bool,
     /// Elevation of a prone model.
     pub prone_height: i32,
     /// Half the width of a firing arc in degrees (four arcs of 90° → 45).

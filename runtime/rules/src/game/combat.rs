@@ -355,6 +355,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             if !self.game.models[target].on_table() {
                 continue;
             }
+            // Blocking cover between the attacker and the model, next to either, stops the roll
+            // where the ruleset says so.
+            if self.rules().proc.sight.blocking_cover_stops_indirect && self.game.blocking_next_to(attacker, target) {
+                continue;
+            }
             // `area_effect`: each model under the template, before its roll; forbid spares it.
             let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(target).weapon(weapon);
             let mut under = self.call_hooks(ctx.clone())?;
@@ -409,11 +414,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         let g = &self.game;
         let p = g.models[target].pos;
         let reach = g.card(target).base_radius + self.rules().proc.sight.adjacent_cover;
+        let elevation = g.elevation(target);
         g.board
             .areas
             .iter()
             .filter(|area| area.poly.distance(p) <= reach)
-            .map(|area| self.rules().terrains[area.terrain].cover)
+            // Ground it stands on raises it: no cover to it.
+            .filter(|area| !(self.rules().terrains[area.terrain].raises_ground && area.poly.contains(p)))
+            .map(|area| g.area_cover(area, elevation).0)
             .filter(|c| *c != Cover::Blocking)
             .max_by_key(|c| cover_rank(*c))
             .unwrap_or(Cover::None)

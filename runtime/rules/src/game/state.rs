@@ -382,14 +382,7 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            // How tall the object stands: a hill is its level; other objects stand on the ground.
-            let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-            let cover = if by_elevation {
-                let below = (hd - height).max(0) as usize;
-                sight.cover_by_elevation.get(below).copied().unwrap_or(Cover::None)
-            } else {
-                t.cover
-            };
+            let (cover, height) = self.area_cover(area, hd);
             if cover == Cover::None || close && cover != Cover::Blocking {
                 continue;
             }
@@ -432,6 +425,41 @@ impl<'r> Game<'r> {
             }
         }
         (best != Cover::Blocking, best)
+    }
+
+    /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
+    /// tall the area stands: by its height against the target's where the ruleset says so
+    /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
+    /// names.
+    pub fn area_cover(&self, area: &Area, target_elevation: i32) -> (Cover, i32) {
+        let t = &self.rules.terrains[area.terrain];
+        let levels = &self.rules.proc.sight.cover_by_elevation;
+        // A hill is its level; other objects stand on the ground under them.
+        let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+        if levels.is_empty() || t.elevation <= 0 || t.cover_when_crossed {
+            return (t.cover, height);
+        }
+        let below = (target_elevation - height).max(0) as usize;
+        (levels.get(below).copied().unwrap_or(Cover::None), height)
+    }
+
+    /// Whether blocking cover on the line between two models lies next to either of them (within
+    /// the ruleset's adjacent distance): what stops an indirect attack's combat roll where the
+    /// ruleset says so (`sight.blocking_cover_stops_indirect`).
+    pub fn blocking_next_to(&self, attacker: usize, target: usize) -> bool {
+        let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
+        let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
+        let adj = self.rules.proc.sight.adjacent_cover;
+        let hd = self.height(target);
+        self.board.areas.iter().any(|area| {
+            let t = &self.rules.terrains[area.terrain];
+            // Ground a model stands on raises it; it is no cover for or against that model.
+            let stood_on = t.raises_ground && (area.poly.contains(pa) || area.poly.contains(pd));
+            !stood_on
+                && (area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj)
+                && area.poly.touches_segment(pa, pd)
+                && self.area_cover(area, hd).0 == Cover::Blocking
+        })
     }
 
     /// The cover a model gives standing on someone else's line of sight, by the ruleset.
