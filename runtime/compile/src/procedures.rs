@@ -46,6 +46,15 @@ pub(crate) fn procedures(
         refire_cost: o.refire_cost,
         state: o.state.as_ref().map(|id| state(cx, "/procedures/overwatch/state", id)),
     });
+    let mixed_weapons_out_of_range = p.mixed_weapons.as_ref().and_then(|m| {
+        cx.index_of(
+            e,
+            "/procedures/mixed_weapons/out_of_range_band",
+            m.out_of_range_band.as_str(),
+            band_ids,
+            "range band",
+        )
+    });
     let mut model_types = [None; MODEL_TYPES];
     for (ty, m) in &ruleset.model_types {
         model_types[*ty as usize] = Some(ModelTypeDef {
@@ -97,6 +106,7 @@ pub(crate) fn procedures(
         overwatch,
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),
+        mixed_weapons_out_of_range,
         model_types,
     }
 }

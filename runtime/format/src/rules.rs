@@ -117,6 +117,20 @@ pub struct Procedures {
     pub close_combat: CloseCombatRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_away: Option<BreakRules>,
+    /// An attack with several weapon types shares one range band; absent: each weapon rolls at
+    /// its own band.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_weapons: Option<MixedWeaponRules>,
+}
+
+/// Direct-fire attacks with more than one weapon type (by models without the `infantry` trait):
+/// every weapon rolls at the farthest band any of them is in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MixedWeaponRules {
+    /// The band (id) the weapons in range roll at when a declared weapon turns out to be out of
+    /// range.
+    pub out_of_range_band: Id,
 }
 
 /// Rolls in general.

@@ -247,6 +247,9 @@ pub struct Proc {
     pub overwatch: Option<Overwatch>,
     pub close_combat: f::CloseCombatRules,
     pub break_away: Option<f::BreakRules>,
+    /// An attack with several weapon types rolls them all at the farthest band; when one of
+    /// them is out of range, at this band (index).
+    pub mixed_weapons_out_of_range: Option<usize>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
     pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
 }
