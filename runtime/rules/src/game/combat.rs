@@ -22,6 +22,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         let (_, cover) = self.game.sight(attacker, target, m.requires_target_lock);
+        let cover_extra = self.game.cover_extra(attacker, target, m.requires_target_lock);
         emit!(
             self,
             Event::Attack {
@@ -40,6 +41,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             band: Some(band),
             distance,
             cover: Some(cover),
+            cover_extra,
             primary: true,
             salvo_extra,
             weapons_fired,

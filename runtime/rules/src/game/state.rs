@@ -124,7 +124,7 @@ pub struct Game<'r> {
     pub used: Vec<cav_format::ActionKind>,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
-    sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,
+    sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
     /// A `model_state` hook is running (its effects do not call it again).
     pub(crate) in_model_state: bool,
     /// `Engine::start` has run (`game_setup` is called once per game).
@@ -329,6 +329,18 @@ impl<'r> Game<'r> {
     /// Line of sight and the best cover that counts between attacker and defender.
     /// `only_defenders_own`: guided missiles and rockets ignore intervening cover (000 L686).
     pub fn sight(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+        let v = self.sight_full(attacker, target, only_defenders_own);
+        (v.los, v.cover)
+    }
+
+    /// How many points of woods along the line of sight go beyond the cover type's own (the full
+    /// rules' woods stacking: two intervening light woods and the defender's own near its edge
+    /// are heavy cover worth 3), for the `extra-woods` condition.
+    pub fn cover_extra(&self, attacker: usize, target: usize, only_defenders_own: bool) -> i32 {
+        self.sight_full(attacker, target, only_defenders_own).extra
+    }
+
+    fn sight_full(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
         let key = SightKey {
             attacker,
             target,
@@ -350,7 +362,7 @@ impl<'r> Game<'r> {
         v
     }
 
-    fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+    fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
         let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
         let (ha, hd) = (self.height(attacker), self.height(target));
         let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
@@ -359,6 +371,10 @@ impl<'r> Game<'r> {
         // Models this close ignore light and heavy cover between them.
         let close = sight.cover_ignored_within.is_some_and(|d| self.distance(attacker, target) < d);
         let mut best = Cover::None;
+        // Woods (terrain whose cover counts wherever the line crosses it) stack: the points of
+        // all of them make the modifier; only those no model stands in near their edge make the
+        // cover type (001 L4078-4096, L4149-4159).
+        let (mut woods_points, mut stacking_points) = (0, 0);
         for area in &self.board.areas {
             let t = &self.rules.terrains[area.terrain];
             // Its cover goes by its height against the target's where the ruleset says so (not
@@ -397,7 +413,17 @@ impl<'r> Game<'r> {
                     || area.poly.distance(pd) <= rd + adj
                     || height >= ha && height >= hd
             };
-            if counts && cover_rank(cover) > cover_rank(best) {
+            if !counts {
+                continue;
+            }
+            if t.cover_when_crossed {
+                let points = i32::from(cover_rank(cover));
+                woods_points += points;
+                let near_edge = |p: P, r: f64| area.poly.contains(p) && area.poly.edge_distance(p) - r <= adj;
+                if !near_edge(pa, ra) && !near_edge(pd, rd) {
+                    stacking_points += points;
+                }
+            } else if cover_rank(cover) > cover_rank(best) {
                 best = cover;
             }
         }
@@ -424,7 +450,23 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        (best != Cover::Blocking, best)
+        let woods = match stacking_points {
+            0 if woods_points > 0 => Cover::Light,
+            0 => Cover::None,
+            1 => Cover::Light,
+            2 => Cover::Heavy,
+            _ => Cover::Blocking,
+        };
+        let (terrain_points, woods_rank) = (i32::from(cover_rank(best)), cover_rank(woods));
+        if woods_rank > cover_rank(best) {
+            best = woods;
+        }
+        let extra = if best == Cover::Blocking {
+            0
+        } else {
+            (terrain_points.max(woods_points) - i32::from(cover_rank(best))).max(0)
+        };
+        Sight { los: best != Cover::Blocking, cover: best, extra }
     }
 
     /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
@@ -576,6 +618,14 @@ impl<'r> Game<'r> {
         let v = if dc.soft && !dc.hard { soft } else { hard };
         v.map_or(self.rules.proc.rolls.na_rav, i32::from)
     }
+}
+
+/// A line-of-sight answer: is there one, the cover type, and the woods points beyond the type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sight {
+    los: bool,
+    cover: Cover,
+    extra: i32,
 }
 
 /// What a line-of-sight answer depends on.

@@ -37,6 +37,7 @@ mod defender_sa;
 mod defender_state;
 mod defensive_fire;
 mod enemies_in_contact;
+mod extra_woods;
 mod failed_break;
 mod friends_in_contact;
 mod heavy_cover;
@@ -59,6 +60,7 @@ pub static ALL: &[&Condition] = &[
     &point_blank::POINT_BLANK,
     &light_cover::LIGHT_COVER,
     &heavy_cover::HEAVY_COVER,
+    &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
     &run_n_gun::RUN_N_GUN,
     &defensive_fire::DEFENSIVE_FIRE,
