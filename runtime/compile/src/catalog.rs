@@ -119,6 +119,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> 
             cover: t.cover,
             elevation: t.elevation,
             raises_ground: t.raises_ground,
+            cover_when_crossed: t.cover_when_crossed,
             road: t.road,
             open: t.open,
             costs: move_classes.iter().map(|m| cost(t.costs.get(&f::Id(m.clone())))).collect(),

@@ -6,7 +6,9 @@ use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Proc, Rolls, TerrainDef, Traits};
+use cav_rules::compile::{
+    Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits,
+};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -39,6 +41,19 @@ pub(crate) fn procedures(
     }
     let defensive_fire_max_band = p.defensive_fire.as_ref().and_then(|d| {
         cx.index_of(e, "/procedures/defensive_fire/max_band", d.max_band.as_str(), band_ids, "range band")
+    });
+    let overwatch = p.overwatch.as_ref().map(|o| Overwatch {
+        refire_cost: o.refire_cost,
+        state: o.state.as_ref().map(|id| state(cx, "/procedures/overwatch/state", id)),
+    });
+    let mixed_weapons_out_of_range = p.mixed_weapons.as_ref().and_then(|m| {
+        cx.index_of(
+            e,
+            "/procedures/mixed_weapons/out_of_range_band",
+            m.out_of_range_band.as_str(),
+            band_ids,
+            "range band",
+        )
     });
     let mut model_types = [None; MODEL_TYPES];
     for (ty, m) in &ruleset.model_types {
@@ -78,6 +93,7 @@ pub(crate) fn procedures(
             prone_state,
             wreck_terrain,
             wreck_minimum_radius: p.damage.wreck_minimum_radius,
+            dispersed: p.damage.dispersed,
         },
         repair: p.repair.clone(),
         setup: p.setup.clone(),
@@ -87,9 +103,10 @@ pub(crate) fn procedures(
             .as_ref()
             .zip(defensive_fire_max_band)
             .map(|(d, max_band)| DefensiveFire { max_band, drops_bonuses: d.drops_bonuses }),
-        overwatch: p.overwatch.clone(),
+        overwatch,
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),
+        mixed_weapons_out_of_range,
         model_types,
     }
 }

@@ -154,7 +154,30 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
             result: r.effect.result.as_ref().map(|x| x.0.clone()),
         })
         .collect();
-    LookupTable { name: t.name.clone(), dice, rows }
+    LookupTable { name: t.name.clone(), key: Some(t.key), dice, rows }
+}
+
+/// The combat damage table: a lookup table read by a hit's margin of success or final result.
+fn damage_table(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTable {
+    let table = lookup(cx, id.clone(), sign, names);
+    if let Some(key) = table.key
+        && !matches!(key, f::LookupKey::MarginOfSuccess | f::LookupKey::FinalResult)
+        && let Some(e) = id.and_then(|id| cx.rs.get(DocKind::Table, &id))
+    {
+        cx.error(
+            e,
+            "/key",
+            "damage-table-key",
+            format!(
+                "the combat damage table `{}` is keyed by `{}`",
+                e.id,
+                serde_json::to_value(key).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+            ),
+            "`margin_of_success` or `final_result`: what a hit reads the table by",
+            None,
+        );
+    }
+    table
 }
 
 pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i32, names: &Names) -> RollTables {
@@ -177,7 +200,7 @@ pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i3
         pilot: modifiers(cx, pilot, sign, names),
         close_combat: modifiers(cx, optional(TableRole::CloseCombatModifiers), sign, names),
         break_away: modifiers(cx, break_away, sign, names),
-        damage: lookup(cx, damage, sign, names),
+        damage: damage_table(cx, damage, sign, names),
         close_combat_damage: optional(TableRole::CloseCombatDamage).map(|id| lookup(cx, Some(id), sign, names)),
         critical: lookup(cx, critical, sign, names),
         random_terrain: optional(TableRole::RandomTerrain).map(|id| lookup(cx, Some(id), sign, names)),

@@ -133,6 +133,20 @@ pub struct Procedures {
     pub close_combat: CloseCombatRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_away: Option<BreakRules>,
+    /// An attack with several weapon types shares one range band; absent: each weapon rolls at
+    /// its own band.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_weapons: Option<MixedWeaponRules>,
+}
+
+/// Direct-fire attacks with more than one weapon type (by models without the `infantry` trait):
+/// every weapon rolls at the farthest band any of them is in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MixedWeaponRules {
+    /// The band (id) the weapons in range roll at when a declared weapon turns out to be out of
+    /// range.
+    pub out_of_range_band: Id,
 }
 
 /// Rolls in general.
@@ -188,6 +202,21 @@ pub struct MovementRules {
 pub struct SightRules {
     /// Distance within which cover next to a model counts (inches).
     pub adjacent_cover: f64,
+    /// Cover next to the attacker counts as well as cover next to the target; otherwise only
+    /// cover next to the target does.
+    pub cover_next_to_attacker: bool,
+    /// The cover a terrain object with an elevation level gives (woods aside: see terrain
+    /// `cover_when_crossed`), by how many levels it stands below the target's total elevation: the
+    /// first entry when it is as high as the target or higher, the next one level lower, and so
+    /// on; lower still, none. Empty: every terrain gives the `cover` its document names.
+    pub cover_by_elevation: Vec<Cover>,
+    /// Models whose bases are closer than this (inches) ignore light and heavy cover between
+    /// them; absent: cover counts however close they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover_ignored_within: Option<f64>,
+    /// An indirect attack makes no combat roll against a model when blocking cover on the line
+    /// between it and the attacker lies next to either of them (within `adjacent_cover`).
+    pub blocking_cover_stops_indirect: bool,
     /// Elevation of a prone model.
     pub prone_height: i32,
     /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
@@ -231,6 +260,20 @@ pub struct DamageRules {
     pub wreck_terrain: Id,
     /// Smallest radius of a wreck (inches); otherwise the model's base.
     pub wreck_minimum_radius: f64,
+    /// Damage a model with the `dispersed` trait takes from each successful attack, whatever
+    /// the damage table's row; absent: such models read the table like any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispersed: Option<DispersedDamage>,
+}
+
+/// The damage a `dispersed` model (infantry) takes from a successful attack.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DispersedDamage {
+    /// Damage points per successful attack.
+    pub per_hit: u32,
+    /// Further points when it stands in open terrain (terrain marked `open`, or none).
+    pub in_open: u32,
 }
 
 /// The repair roll.
@@ -287,6 +330,10 @@ pub struct DefensiveFireRules {
 pub struct OverwatchRules {
     /// AP cost of a new delayed shot for a model that stays on over-watch.
     pub refire_cost: u32,
+    /// Model state a model gains when it goes on over-watch (Stationary in the full rules);
+    /// absent = none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<Id>,
 }
 
 /// Close combat.
@@ -644,6 +691,12 @@ pub struct Terrain {
     /// `elevation` is the height of the object for line of sight (woods, structures).
     #[serde(default)]
     pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it, whatever its elevation and however
+    /// far it is from both models (woods in the full rules, which have no elevation level) —
+    /// except for an attacker standing in it within `adjacent_cover` of its edge; otherwise it
+    /// counts only as tall as both models, next to one of them, or stood in.
+    #[serde(default)]
+    pub cover_when_crossed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,

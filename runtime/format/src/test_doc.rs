@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::common::Id;
+use crate::common::{Id, Note};
 use crate::rules::Cover;
 
 /// A terrain area of a test board: a circle (`at` + `radius`) or a polygon.
@@ -117,7 +117,8 @@ pub struct TestAgainst {
     /// Distance base edge to base edge, in inches (to 0.01).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
-    /// The weapon's range band at that distance, by name (`Medium`); `none` beyond the last band.
+    /// The weapon's range band at the range as the ruleset measures it (`sight.range_measured`:
+    /// edge to edge or centre to centre), by name (`Medium`); `none` beyond the last band.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
     /// The weapon's RAV against that model now (hard or soft, current column, criticals).
@@ -281,6 +282,10 @@ pub struct Test {
     pub ruleset: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Honesty about the source, as on any document: the reading a test takes of ambiguous text,
+    /// or where the rulebook's own arithmetic is wrong and the test states the correct value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
     #[serde(default = "board")]
     pub board: [f64; 2],
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -326,6 +326,8 @@ words! {
         Aircraft = "aircraft", I, "Counts as an aircraft for weapons that cannot target aircraft.";
         Structure = "structure", I, "Counts as a structure for weapons that cannot target structures.";
         AllRoundArc = "all-round-arc", I, "Fires in every direction whatever its mounts say (infantry).";
+        NoFacing = "no-facing", I, "Has no facing: it moves in any direction and never pays for turning (infantry).";
+        Dispersed = "dispersed", I, "Spread out: each successful attack deals it the ruleset's fixed damage (`procedures.damage.dispersed`) whatever the damage table's row, and no critical damage (infantry).";
         FourLegged = "four-legged", I, "A four-legged model (the `quad-cav` condition).";
         LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
         Flies = "flies", R("flight is not played yet"), "Moves through the air and ignores terrain costs.";
@@ -407,6 +409,11 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition { id: "light-cover", status: I, doc: "The defender has light cover." },
     Condition { id: "heavy-cover", status: I, doc: "The defender has heavy cover." },
+    Condition {
+        id: "extra-woods",
+        status: I,
+        doc: "Woods along the line of sight are worth more points (light 1, heavy 2 each) than the cover type's own modifier (scales per extra point, `per_count`).",
+    },
     Condition { id: "salvo-fire", status: I, doc: "A salvo-fire strike (scales per additional weapon)." },
     Condition { id: "run-n-gun", status: I, doc: "The assault of a run 'n gun action." },
     Condition { id: "defensive-fire", status: I, doc: "A defensive-fire shot." },
@@ -423,6 +430,7 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
+    Condition { id: "non-infantry", status: I, doc: "The roller's model type lacks the trait `infantry`." },
     Condition {
         id: "close-combat-support",
         status: I,

@@ -91,6 +91,9 @@ pub struct Row {
 #[derive(Debug, Clone, Default)]
 pub struct LookupTable {
     pub name: String,
+    /// What the table is indexed by (the combat damage table: the margin of success or the final
+    /// result); `None` for a table the ruleset does not name.
+    pub key: Option<f::LookupKey>,
     pub dice: Option<DiceExpr>,
     pub rows: Vec<Row>,
 }
@@ -135,6 +138,8 @@ pub struct TerrainDef {
     pub cover: f::Cover,
     pub elevation: i32,
     pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it.
+    pub cover_when_crossed: bool,
     pub road: bool,
     pub open: bool,
     /// By move-class index.
@@ -277,9 +282,12 @@ pub struct Proc {
     pub setup: f::SetupRules,
     pub run_n_gun: Option<f::RunNGunRules>,
     pub defensive_fire: Option<DefensiveFire>,
-    pub overwatch: Option<f::OverwatchRules>,
+    pub overwatch: Option<Overwatch>,
     pub close_combat: f::CloseCombatRules,
     pub break_away: Option<f::BreakRules>,
+    /// An attack with several weapon types rolls them all at the farthest band; when one of
+    /// them is out of range, at this band (index).
+    pub mixed_weapons_out_of_range: Option<usize>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
     pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
 }
@@ -322,6 +330,7 @@ pub struct Damage {
     pub prone_state: StateIx,
     pub wreck_terrain: usize,
     pub wreck_minimum_radius: f64,
+    pub dispersed: Option<f::DispersedDamage>,
 }
 
 /// Defensive fire, the band resolved.
@@ -331,6 +340,15 @@ pub struct DefensiveFire {
     pub max_band: usize,
     /// It takes no modifier that helps it.
     pub drops_bonuses: bool,
+}
+
+/// Over-watch, the state resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct Overwatch {
+    /// AP cost of a new delayed shot for a model that stays on over-watch.
+    pub refire_cost: u32,
+    /// The state a model gains when it goes on over-watch.
+    pub state: Option<StateIx>,
 }
 
 /// A model type as the ruleset plays it.

@@ -100,6 +100,11 @@ impl Polygon {
         self.edges().map(|(a, b)| seg_point_dist(a, b, p)).fold(f64::INFINITY, f64::min)
     }
 
+    /// Distance from a point to the polygon's edge, inside or outside.
+    pub fn edge_distance(&self, p: P) -> f64 {
+        self.edges().map(|(a, b)| seg_point_dist(a, b, p)).fold(f64::INFINITY, f64::min)
+    }
+
     fn edges(&self) -> impl Iterator<Item = (P, P)> + '_ {
         let n = self.points.len();
         (0..n).map(move |i| (self.points[i], self.points[(i + 1) % n]))

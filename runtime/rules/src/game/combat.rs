@@ -4,6 +4,7 @@
 use super::engine::{Situation, round2};
 use super::state::cover_rank;
 use super::*;
+use cav_format::LookupKey;
 
 impl<'a, 'r> Engine<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
@@ -21,6 +22,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         let (_, cover) = self.game.sight(attacker, target, m.requires_target_lock);
+        let cover_extra = self.game.cover_extra(attacker, target, m.requires_target_lock);
         emit!(
             self,
             Event::Attack {
@@ -39,6 +41,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             band: Some(band),
             distance,
             cover: Some(cover),
+            cover_extra,
             primary: true,
             salvo_extra,
             weapons_fired,
@@ -55,7 +58,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;
         let out = self.combat_roll(ctx, "combat", r.standard, mods, Some(tp), Some(crit_at), false)?;
-        self.state_test(attacker, weapon, target)?;
+        self.state_test(attacker, weapon, target, out.success)?;
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
             return Ok(());
@@ -66,10 +69,17 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// Shock and the like: the targeted model tests against the rating or gains a state.
-    pub(crate) fn state_test(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
+    /// Shock and the like: the targeted model tests against the rating or gains a state — every
+    /// model targeted, or only a model the roll hit (`hit`), as the `shock-trigger` option says.
+    pub(crate) fn state_test(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        hit: bool,
+    ) -> Result<(), EngineError> {
         let Some((tp, state)) = self.cardr(attacker).weapons[weapon].state_test else { return Ok(()) };
-        if self.rules().engine_options.shock_trigger == ShockTrigger::Hit {
+        if self.rules().engine_options.shock_trigger == ShockTrigger::Hit && !hit {
             return Ok(());
         }
         if self.rules().states[state as usize].immune.contains(&self.cardr(target).model_type) {
@@ -127,33 +137,43 @@ impl<'a, 'r> Engine<'a, 'r> {
         let name = self.cardr(attacker).weapons[weapon].name.clone();
         emit!(self, Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated });
         if penetrated {
-            self.damage_result(ctx.clone(), mos)?;
+            // The damage table says what it is read by: the margin or the final result.
+            let index = match self.rules().damage.key {
+                Some(LookupKey::FinalResult) => mos.saturating_add(rav_total).saturating_sub(av),
+                _ => mos,
+            };
+            self.damage_result(ctx.clone(), index)?;
         }
         self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
         Ok(())
     }
 
-    /// A penetrating hit: the damage table's row for the margin, `damage_table` handlers, and
-    /// what the row gives (damage, a pilot check, states, a critical).
-    fn damage_result(&mut self, ctx: HookCtx, mos: i32) -> Result<(), EngineError> {
+    /// A penetrating hit: the damage table's row for `index` (the margin or the final result, as
+    /// the ruleset reads it), `damage_table` handlers, and what the row gives (damage, a pilot
+    /// check, states, a critical).
+    fn damage_result(&mut self, ctx: HookCtx, index: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
-        let Some(row) = r.damage.row(mos).cloned() else { return Ok(()) };
-        let mut factor = 1;
-        if r.has_trait(self.cardr(target).model_type, ModelTrait::Infantry) {
-            let open = self
-                .game
-                .board
-                .areas
-                .iter()
-                .filter(|x| x.poly.contains(self.game.models[target].pos))
-                .all(|x| r.terrains[x.terrain].open);
-            if open {
-                factor = self.cardr(attacker).weapons[weapon].open_infantry_factor;
+        let Some(row) = r.damage.row(index).cloned() else { return Ok(()) };
+        let ty = self.cardr(target).model_type;
+        let open = || {
+            let at = self.game.models[target].pos;
+            self.game.board.areas.iter().filter(|x| x.poly.contains(at)).all(|x| r.terrains[x.terrain].open)
+        };
+        // A dispersed model (infantry in the full rules) takes the ruleset's fixed damage.
+        let dispersed = r.proc.damage.dispersed.filter(|_| r.has_trait(ty, ModelTrait::Dispersed));
+        let base = match dispersed {
+            Some(d) => d.per_hit + if open() { d.in_open } else { 0 },
+            None => {
+                let mut factor = 1;
+                if r.has_trait(ty, ModelTrait::Infantry) && open() {
+                    factor = self.cardr(attacker).weapons[weapon].open_infantry_factor;
+                }
+                (row.damage + row.damage_both) * factor
             }
-        }
+        };
         let extra = self.call_hooks(HookCtx { point: HookPoint::DamageTable, ..ctx })?.sum(Quantity::Damage);
-        let damage = ((row.damage + row.damage_both) * factor).saturating_add_signed(extra);
+        let damage = base.saturating_add_signed(extra);
         emit!(self, Event::DamageResult { target, row: row.name.clone(), damage });
         self.game.damage_dealt[self.game.models[attacker].side] += damage;
         let p = &mut self.game.models[target].pending;
@@ -167,7 +187,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
         }
         p.states.extend(row.states.iter().copied());
-        if row.critical && r.engine_options.ranged_critical == RangedCritical::Critical {
+        if row.critical && dispersed.is_none() && r.engine_options.ranged_critical == RangedCritical::Critical {
             p.criticals += 1;
         }
         Ok(())
@@ -337,6 +357,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             if !self.game.models[target].on_table() {
                 continue;
             }
+            // Blocking cover between the attacker and the model, next to either, stops the roll
+            // where the ruleset says so.
+            if self.rules().proc.sight.blocking_cover_stops_indirect && self.game.blocking_next_to(attacker, target) {
+                continue;
+            }
             // `area_effect`: each model under the template, before its roll; forbid spares it.
             let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(target).weapon(weapon);
             let mut under = self.call_hooks(ctx.clone())?;
@@ -378,7 +403,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 Some(r.critical_success),
                 false,
             )?;
-            self.state_test(attacker, weapon, target)?;
+            self.state_test(attacker, weapon, target, out.success)?;
             if out.success {
                 self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
             }
@@ -391,11 +416,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         let g = &self.game;
         let p = g.models[target].pos;
         let reach = g.card(target).base_radius + self.rules().proc.sight.adjacent_cover;
+        let elevation = g.elevation(target);
         g.board
             .areas
             .iter()
             .filter(|area| area.poly.distance(p) <= reach)
-            .map(|area| self.rules().terrains[area.terrain].cover)
+            // Ground it stands on raises it: no cover to it.
+            .filter(|area| !(self.rules().terrains[area.terrain].raises_ground && area.poly.contains(p)))
+            .map(|area| g.area_cover(area, elevation).0)
             .filter(|c| *c != Cover::Blocking)
             .max_by_key(|c| cover_rank(*c))
             .unwrap_or(Cover::None)

@@ -77,6 +77,8 @@ pub struct Situation {
     pub band: Option<usize>,
     pub distance: f64,
     pub cover: Option<Cover>,
+    /// Points of cover beyond the cover type's own (woods stacking).
+    pub cover_extra: i32,
     pub primary: bool,
     pub salvo_extra: i32,
     pub attempts: i32,

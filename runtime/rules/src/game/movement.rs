@@ -119,7 +119,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // Backwards the model keeps its facing; forwards it turns to the direction of travel.
         let heading = if reverse { me.facing } else { travel };
-        let turn = angle_diff(me.facing, heading).abs();
+        // A model without a facing never pays for turning.
+        let no_facing = self.rules().has_trait(g.card(model).model_type, ModelTrait::NoFacing);
+        let turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading).abs() };
         let p = &self.rules().proc;
         let extra_turns = if turn <= p.movement.free_turn_degrees + 1e-9 {
             0

@@ -148,7 +148,7 @@ pub struct Game<'r> {
     pub used: Vec<cav_format::ActionKind>,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
-    sight_memo: std::cell::RefCell<Vec<(SightKey, (bool, Cover))>>,
+    sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
     /// A `model_state` hook is running (its effects do not call it again).
     pub(crate) in_model_state: bool,
     /// `Engine::start` has run (`game_setup` is called once per game).
@@ -404,16 +404,29 @@ impl<'r> Game<'r> {
         if self.models[model].zeroed { 0 } else { v.map_or(0, i32::from) }
     }
 
-    /// The range band mount `weapon` of `attacker` is in against `target`, if any.
+    /// The range band mount `weapon` of `attacker` is in against `target`, if any (at the range
+    /// as the ruleset measures it).
     pub fn band(&self, attacker: usize, weapon: usize, target: usize) -> Option<usize> {
         let m = self.card(attacker).weapons.get(weapon)?;
-        let dist = self.distance(attacker, target);
+        let dist = self.range(attacker, target);
         self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier)
     }
 
     /// Line of sight and the best cover that counts between attacker and defender.
     /// `only_defenders_own`: guided missiles and rockets ignore intervening cover (000 L686).
     pub fn sight(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+        let v = self.sight_full(attacker, target, only_defenders_own);
+        (v.los, v.cover)
+    }
+
+    /// How many points of woods along the line of sight go beyond the cover type's own (the full
+    /// rules' woods stacking: two intervening light woods and the defender's own near its edge
+    /// are heavy cover worth 3), for the `extra-woods` condition.
+    pub fn cover_extra(&self, attacker: usize, target: usize, only_defenders_own: bool) -> i32 {
+        self.sight_full(attacker, target, only_defenders_own).extra
+    }
+
+    fn sight_full(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
         let key = SightKey {
             attacker,
             target,
@@ -435,15 +448,25 @@ impl<'r> Game<'r> {
         v
     }
 
-    fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover) {
+    fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
         let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
         let (ha, hd) = (self.height(attacker), self.height(target));
         let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
-        let adj = self.rules.proc.sight.adjacent_cover;
+        let sight = &self.rules.proc.sight;
+        let adj = sight.adjacent_cover;
+        // Models this close ignore light and heavy cover between them.
+        let close = sight.cover_ignored_within.is_some_and(|d| self.distance(attacker, target) < d);
         let mut best = Cover::None;
+        // Woods (terrain whose cover counts wherever the line crosses it) stack: the points of
+        // all of them make the modifier; only those no model stands in near their edge make the
+        // cover type (001 L4078-4096, L4149-4159).
+        let (mut woods_points, mut stacking_points) = (0, 0);
         for area in &self.board.areas {
             let t = &self.rules.terrains[area.terrain];
-            if t.cover == Cover::None || t.raises_ground && t.elevation <= 0 {
+            // Its cover goes by its height against the target's where the ruleset says so (not
+            // for woods, which have no height), else it is what its document names.
+            let by_elevation = !sight.cover_by_elevation.is_empty() && t.elevation > 0 && !t.cover_when_crossed;
+            if t.cover == Cover::None && !by_elevation || t.raises_ground && t.elevation <= 0 {
                 continue;
             }
             // Cheap rejects first: areas far from both ends and from the line between them.
@@ -461,13 +484,33 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            // The three ways cover counts (000 L670-676), cheapest first.
-            let counts = standing_in || area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj || {
-                let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-                height >= ha && height >= hd
+            let (cover, height) = self.area_cover(area, hd);
+            if cover == Cover::None || close && cover != Cover::Blocking {
+                continue;
+            }
+            let counts = if t.cover_when_crossed {
+                // Crossed, it counts — but not the attacker's own, while the attacker stands
+                // within the adjacent distance of its edge.
+                standing_in || !area.poly.contains(pa) || area.poly.edge_distance(pa) - ra > adj
+            } else {
+                // The ways cover counts (000 L670-676, 001 L4016-4032), cheapest first.
+                standing_in
+                    || sight.cover_next_to_attacker && area.poly.distance(pa) <= ra + adj
+                    || area.poly.distance(pd) <= rd + adj
+                    || height >= ha && height >= hd
             };
-            if counts && cover_rank(t.cover) > cover_rank(best) {
-                best = t.cover;
+            if !counts {
+                continue;
+            }
+            if t.cover_when_crossed {
+                let points = i32::from(cover_rank(cover));
+                woods_points += points;
+                let near_edge = |p: P, r: f64| area.poly.contains(p) && area.poly.edge_distance(p) - r <= adj;
+                if !near_edge(pa, ra) && !near_edge(pd, rd) {
+                    stacking_points += points;
+                }
+            } else if cover_rank(cover) > cover_rank(best) {
+                best = cover;
             }
         }
         // Other models on the line, as cover objects of the ruleset's kinds (never for guided
@@ -493,7 +536,58 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        (best != Cover::Blocking, best)
+        let woods = match stacking_points {
+            0 if woods_points > 0 => Cover::Light,
+            0 => Cover::None,
+            1 => Cover::Light,
+            2 => Cover::Heavy,
+            _ => Cover::Blocking,
+        };
+        let (terrain_points, woods_rank) = (i32::from(cover_rank(best)), cover_rank(woods));
+        if woods_rank > cover_rank(best) {
+            best = woods;
+        }
+        let extra = if best == Cover::Blocking {
+            0
+        } else {
+            (terrain_points.max(woods_points) - i32::from(cover_rank(best))).max(0)
+        };
+        Sight { los: best != Cover::Blocking, cover: best, extra }
+    }
+
+    /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
+    /// tall the area stands: by its height against the target's where the ruleset says so
+    /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
+    /// names.
+    pub fn area_cover(&self, area: &Area, target_elevation: i32) -> (Cover, i32) {
+        let t = &self.rules.terrains[area.terrain];
+        let levels = &self.rules.proc.sight.cover_by_elevation;
+        // A hill is its level; other objects stand on the ground under them.
+        let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
+        if levels.is_empty() || t.elevation <= 0 || t.cover_when_crossed {
+            return (t.cover, height);
+        }
+        let below = (target_elevation - height).max(0) as usize;
+        (levels.get(below).copied().unwrap_or(Cover::None), height)
+    }
+
+    /// Whether blocking cover on the line between two models lies next to either of them (within
+    /// the ruleset's adjacent distance): what stops an indirect attack's combat roll where the
+    /// ruleset says so (`sight.blocking_cover_stops_indirect`).
+    pub fn blocking_next_to(&self, attacker: usize, target: usize) -> bool {
+        let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
+        let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
+        let adj = self.rules.proc.sight.adjacent_cover;
+        let hd = self.height(target);
+        self.board.areas.iter().any(|area| {
+            let t = &self.rules.terrains[area.terrain];
+            // Ground a model stands on raises it; it is no cover for or against that model.
+            let stood_on = t.raises_ground && (area.poly.contains(pa) || area.poly.contains(pd));
+            !stood_on
+                && (area.poly.distance(pa) <= ra + adj || area.poly.distance(pd) <= rd + adj)
+                && area.poly.touches_segment(pa, pd)
+                && self.area_cover(area, hd).0 == Cover::Blocking
+        })
     }
 
     /// The cover a model gives standing on someone else's line of sight, by the ruleset.
@@ -610,6 +704,14 @@ impl<'r> Game<'r> {
         let v = if dc.soft && !dc.hard { soft } else { hard };
         v.map_or(self.rules.proc.rolls.na_rav, i32::from)
     }
+}
+
+/// A line-of-sight answer: is there one, the cover type, and the woods points beyond the type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sight {
+    los: bool,
+    cover: Cover,
+    extra: i32,
 }
 
 /// What a line-of-sight answer depends on.

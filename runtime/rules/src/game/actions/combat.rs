@@ -3,7 +3,7 @@
 //! it activated. The attack procedures (rolls, hits, strike points, areas) are `game/combat.rs`.
 
 use cav_format::vocab::ActionKind as ActionWord;
-use cav_format::{HookPoint, Quantity};
+use cav_format::{HookPoint, ModelTrait, Quantity};
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
@@ -94,6 +94,7 @@ impl Engine<'_, '_> {
             return Err(ActionError::Illegal("no weapons declared".into()));
         }
         let mut shots = Vec::new();
+        let mut out_of_range = false;
         for &weapon in weapons {
             let shot = match self.game.shot(attacker, weapon, target, indirect) {
                 Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
@@ -101,12 +102,14 @@ impl Engine<'_, '_> {
             };
             match shot {
                 Err(reason) => {
+                    out_of_range |= reason == OUT_OF_RANGE;
                     let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
                     emit!(self, Event::NoAttack { model: attacker, target, weapon: name, reason });
                 }
                 Ok(s) => shots.push((weapon, s)),
             }
         }
+        let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
         let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, target, ctrl)? };
         if indirect {
             // One strike-point roll for the whole assault, at the range of the first weapon.
@@ -123,6 +126,7 @@ impl Engine<'_, '_> {
                 break;
             }
             let Shot::Direct { band, distance } = shot else { continue };
+            let band = common.unwrap_or(band);
             let m = &self.cardr(attacker).weapons[weapon];
             let quantity = m.quantity;
             for _ in 0..quantity {
@@ -133,6 +137,35 @@ impl Engine<'_, '_> {
             }
         }
         self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+    }
+
+    /// The one band every weapon of a direct attack rolls at, where the ruleset has the
+    /// mixed-weapons rule and the attack declares more than one weapon type: the farthest band
+    /// of those in range, or the ruleset's band when a declared weapon is out of range.
+    fn common_band(
+        &self,
+        attacker: usize,
+        declared: &[usize],
+        shots: &[(usize, Shot)],
+        out_of_range: bool,
+    ) -> Option<usize> {
+        let r = self.rules();
+        let when_out = r.proc.mixed_weapons_out_of_range?;
+        let card = self.cardr(attacker);
+        if r.has_trait(card.model_type, ModelTrait::Infantry) {
+            return None;
+        }
+        let mut types: Vec<&str> =
+            declared.iter().filter_map(|&k| card.weapons.get(k)).map(|m| m.weapon.as_str()).collect();
+        types.sort_unstable();
+        types.dedup();
+        if types.len() < 2 {
+            return None;
+        }
+        if out_of_range {
+            return Some(when_out);
+        }
+        shots.iter().filter_map(|(_, s)| if let Shot::Direct { band, .. } = s { Some(*band) } else { None }).max()
     }
 
     /// A model attacked before its own activation this turn may declare defensive fire.

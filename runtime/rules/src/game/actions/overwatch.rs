@@ -25,7 +25,7 @@ impl ActionKind for Overwatch {
     /// Keeping a watch already held may cost less (the ruleset's re-fire cost).
     fn cost(&self, game: &Game, model: usize) -> Option<u32> {
         let cost = game.rules.action_costs.get(self.id().id()).copied()?;
-        Some(match &game.rules.proc.overwatch {
+        Some(match game.rules.proc.overwatch {
             Some(rule) if game.models[model].has(&OVERWATCH) => rule.refire_cost,
             _ => cost,
         })
@@ -39,6 +39,10 @@ impl ActionKind for Overwatch {
     ) -> Result<(), ActionError> {
         engine.game.models[model].mark(&OVERWATCH);
         emit!(engine, Event::Overwatch { model });
+        // The state the ruleset gives a model on over-watch (the full rules: Stationary).
+        if let Some(state) = engine.rules().proc.overwatch.and_then(|o| o.state) {
+            engine.add_state(model, state)?;
+        }
         Ok(())
     }
 }

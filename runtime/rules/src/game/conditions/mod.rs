@@ -37,11 +37,13 @@ mod defender_sa;
 mod defender_state;
 mod defensive_fire;
 mod enemies_in_contact;
+mod extra_woods;
 mod failed_break;
 mod friends_in_contact;
 mod heavy_cover;
 mod light_cover;
 mod los_to_strike_point;
+mod non_infantry;
 mod point_blank;
 mod primary_roll;
 mod quad_cav;
@@ -58,6 +60,7 @@ pub static ALL: &[&Condition] = &[
     &point_blank::POINT_BLANK,
     &light_cover::LIGHT_COVER,
     &heavy_cover::HEAVY_COVER,
+    &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
     &run_n_gun::RUN_N_GUN,
     &defensive_fire::DEFENSIVE_FIRE,
@@ -66,6 +69,7 @@ pub static ALL: &[&Condition] = &[
     &primary_roll::PRIMARY_ROLL,
     &target_locked::TARGET_LOCKED,
     &quad_cav::QUAD_CAV,
+    &non_infantry::NON_INFANTRY,
     &close_combat_support::CLOSE_COMBAT_SUPPORT,
     &failed_break::FAILED_BREAK,
     &friends_in_contact::FRIENDS_IN_CONTACT,
