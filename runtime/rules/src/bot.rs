@@ -191,7 +191,10 @@ impl Controller for Bot {
                 (h - p.y, P::new(p.x, h + 5.0)),
             ];
             let to = exits.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|e| e.1).unwrap_or(p);
-            if g.move_value(model) == 0 {
+            // A suppressed model may not close on an enemy, even retreating.
+            let suppressed = g.state_blocks(model, |s| s.no_advance);
+            let closes = g.enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));
+            if g.move_value(model) == 0 || (suppressed && closes) {
                 return Action::pass();
             }
             return Action::move_to(to);
