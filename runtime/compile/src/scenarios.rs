@@ -111,7 +111,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
                 cav_content::Diagnostic::warning(
                     "not-implemented",
                     format!(
-                        "scenario victory `{}` is recognised but not played here ({why}): the game ends when a side \
+                        "scenario victory `{}` is recognised but not implemented here ({why}): the game ends when a side \
                          has no models, or at the turn limit by surviving TV",
                         serde_json::to_value(s.victory)
                             .ok()
