@@ -124,7 +124,9 @@ fn cav_lua_rejects_escapes_quickly_with_exit_1() {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{chunk}: {}", String::from_utf8_lossy(&out.stdout));
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "), "{chunk}");
-        assert!(start.elapsed() < std::time::Duration::from_secs(3), "{chunk} took {:?}", start.elapsed());
+        // A hang guard, not a speed target: the sandbox stops a script within 1 s; the bound leaves
+        // room for process start-up on a loaded 2-core machine and still catches a hang.
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "{chunk} took {:?}", start.elapsed());
     }
     let out = cav().args(["lua"]).stdin(std::process::Stdio::null()).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
