@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use cav_rules::event::{Event, Roll};
 use cav_rules::game::Game;
-use cav_rules::setup::SquadCards;
+use cav_rules::setup::RosterForce;
 
 fn name<'g>(g: &'g Game, model: usize) -> &'g str {
     g.models.get(model).map_or("?", |x| x.name.as_str())
@@ -53,6 +53,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::TurnStart { turn } => format!("\nTurn {turn}"),
         Event::ObjectiveScored { side, points, areas } => {
             format!("  {side} controls {areas} objective area(s) and scores {points}")
+        }
+        Event::C3Spent { side, model, what, left } => {
+            format!("  {side} spends a C3 point: {what} for {} ({left} left)", name(g, *model))
         }
         Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
         Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
@@ -169,7 +172,7 @@ pub fn roster_squads(
     sc: usize,
     seed: u64,
     r: &Rosters,
-) -> Result<Result<Vec<Vec<SquadCards>>, InvalidRoster>, String> {
+) -> Result<Result<Vec<RosterForce>, InvalidRoster>, String> {
     let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
     let scenario = &rules.scenarios[sc];
     let Some(force_rules) = cav_forces::force_rules(&rs) else {
@@ -243,7 +246,7 @@ pub fn roster_squads(
                 if upgraded == 1 { "y" } else { "ies" }
             );
         }
-        let squads = cav_forces::squad_cards(&force, rules)?;
+        let squads = cav_forces::roster_force(&rs, &force, rules)?;
         out.push(squads);
     }
     Ok(Ok(out))

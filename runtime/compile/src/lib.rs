@@ -193,6 +193,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let engine_options = procedures::engine_options(ruleset);
+    let c3 = procedures::c3(cx, entry, ruleset, &names);
     tests::check(cx);
 
     Some(Rules {
@@ -231,6 +232,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         proc,
         sign,
         engine_options,
+        c3,
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
     })

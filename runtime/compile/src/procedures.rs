@@ -13,6 +13,20 @@ use cav_rules::compile::{
 use crate::Cx;
 use crate::conditions::Names;
 
+/// The ruleset's C3 section, states and dice resolved.
+pub(crate) fn c3(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, names: &Names) -> Option<cav_rules::compile::C3Def> {
+    let c = ruleset.c3.as_ref()?;
+    let inspire = cx.dice(e, "/c3/inspire_dice", &c.inspire_dice);
+    let rally_clears = c
+        .rally_clears
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| cx.index_of(e, &format!("/c3/rally_clears/{i}"), s.as_str(), &names.states, "model state"))
+        .map(|i| i as u16)
+        .collect();
+    Some(cav_rules::compile::C3Def { uses: c.uses.clone(), inspire, motivate_ap: c.motivate_ap, rally_clears })
+}
+
 pub(crate) fn procedures(
     cx: &mut Cx,
     e: &Entry,

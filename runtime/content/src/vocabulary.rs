@@ -87,6 +87,14 @@ fn check(cx: &mut Cx, doc: &Document) {
         Document::ActionType(a) => cx.action(a),
         Document::Ruleset(r) => {
             cx.options(r);
+            for (i, u) in r.c3.iter().flat_map(|c| c.uses.iter()).enumerate() {
+                if let Status::Recognised(why) = u.status() {
+                    cx.warn(
+                        &format!("/c3/uses/{i}"),
+                        format!("C3 use `{u}` is recognised but not implemented ({why}): no point can be spent on it"),
+                    );
+                }
+            }
             for (ty, rules) in &r.model_types {
                 for (i, t) in rules.traits.iter().enumerate() {
                     if let Status::Recognised(why) = t.status() {

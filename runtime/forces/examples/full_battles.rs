@@ -16,14 +16,14 @@ fn main() {
     let rules = cav_compile::compile_rules(rs).expect("compiles");
     let sc = rules.scenario("this-is-war").expect("scenario");
     // Two rosters, built once (building is not what is measured).
-    let forces: Vec<Vec<cav_rules::setup::SquadCards>> = (0..2)
+    let forces: Vec<cav_rules::setup::RosterForce> = (0..2)
         .map(|side| {
             let req = cav_forces::BuildRequest { faction: "open".into(), tvp, seed: 7 + side };
             let force = cav_forces::build(rs, &req).expect("a legal roster");
-            cav_forces::squad_cards(&force, &rules).expect("cards")
+            cav_forces::roster_force(rs, &force, &rules).expect("cards")
         })
         .collect();
-    let models: usize = forces.iter().flatten().map(|s| s.cards.len()).sum();
+    let models: usize = forces.iter().flat_map(|f| &f.squads).map(|s| s.cards.len()).sum();
     let mut bot = Bot::default();
     let start = Instant::now();
     let (mut turns, mut decided) = (0, 0);

@@ -18,12 +18,13 @@ pub use roster::{Costs, Roster, c3_points, costs, to_yaml};
 use cav_content::Ruleset;
 use cav_format::{Document, ForceRules, Ruleset as RulesetDoc};
 
-/// A roster's squads as the engine deploys them: each squad's name, type and the cards of its
-/// models (`count` copies each), looked up in the compiled rules.
-pub fn squad_cards(
+/// A roster as the engine deploys it: each squad's name, type and the cards of its models
+/// (`count` copies each, looked up in the compiled rules), and the force's C3 pool.
+pub fn roster_force(
+    rs: &Ruleset,
     force: &cav_format::Force,
     rules: &cav_rules::Rules,
-) -> Result<Vec<cav_rules::setup::SquadCards>, String> {
+) -> Result<cav_rules::setup::RosterForce, String> {
     let mut squads = Vec::new();
     for (i, sq) in force.squads.iter().enumerate() {
         let mut cards = Vec::new();
@@ -36,7 +37,7 @@ pub fn squad_cards(
         let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
         squads.push(cav_rules::setup::SquadCards { name, kind: sq.squad_type.as_str().to_owned(), cards });
     }
-    Ok(squads)
+    Ok(cav_rules::setup::RosterForce { squads, c3: c3_points(rs, force) })
 }
 
 /// The ruleset document of a loaded ruleset.

@@ -24,7 +24,7 @@ fn every_scenario_plays_to_a_result_and_repeats_itself() {
                 .map(|side| {
                     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: seed * 10 + side };
                     let f = cav_forces::build(rs, &req).unwrap_or_else(|e| panic!("{} seed {seed}: {e}", s.id));
-                    cav_forces::squad_cards(&f, &rules).unwrap()
+                    cav_forces::roster_force(rs, &f, &rules).unwrap()
                 })
                 .collect();
             let play = || {

@@ -129,6 +129,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "c3_spent",
+        doc: "A force spends a C3 point (inspire, motivate, rally).",
+        keys: &[
+            ("side", Text, "The force's side."),
+            MODEL,
+            ("what", Text, "The use: inspire, motivate or rally."),
+            ("left", Int, "Points left in the pool."),
+        ],
+    },
+    EventKind {
         id: "squad_activation",
         doc: "A draw-deck card activates a squad (per-squad activation); its models' activations follow.",
         keys: &[

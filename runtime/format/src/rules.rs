@@ -29,6 +29,22 @@ pub enum ActivationMode {
     PerSquad,
 }
 
+/// C3 points (001 L1278-1336): single-use points of a force's pool, spent when the force rolls
+/// or activates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct C3Rules {
+    /// The uses players may spend a point on.
+    pub uses: Vec<crate::vocab::C3Use>,
+    /// Inspire: dice added to the roll (`1d6`).
+    pub inspire_dice: String,
+    /// Motivate: action points added.
+    pub motivate_ap: u32,
+    /// Rally: the model states every model of the force sheds.
+    pub rally_clears: Vec<Id>,
+    pub source: String,
+}
+
 /// The cards of the draw deck: `per_side` for each side, `per_unit` for each model (per-model
 /// activation) or squad (per-squad activation) on the table. A unit that leaves play takes its
 /// cards with it unless the option `draw-deck-removal` keeps some (001 L2465-2476).
@@ -101,6 +117,9 @@ pub struct Ruleset {
     pub procedures: Procedures,
     /// Every model type the ruleset plays, with its traits and sizes.
     pub model_types: BTreeMap<ModelType, ModelTypeRules>,
+    /// C3 points: what they buy; left out by a ruleset without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c3: Option<C3Rules>,
     /// How forces are built to a threat value; left out by a ruleset whose scenarios fix forces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub force_building: Option<crate::force::ForceRules>,

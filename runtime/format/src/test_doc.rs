@@ -93,6 +93,10 @@ pub struct TestStep {
     pub weapons: Vec<usize>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
+    /// Spend a C3 point to inspire the action's first target-point roll (the force needs a point:
+    /// the test's `c3:`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub inspire: bool,
     /// Action points the model must have left once this action has resolved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap_left: Option<u32>,
@@ -270,6 +274,10 @@ pub struct TestChoices {
     /// Optional special attributes (ids) it chooses not to use (SMART's trade, …).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decline: Vec<Id>,
+    /// C3 uses its force spends a point on when the engine offers them as this model activates
+    /// (`rally`, `motivate`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spend_c3: Vec<crate::vocab::C3Use>,
 }
 
 /// A scenario test (`cav test`).
@@ -295,6 +303,9 @@ pub struct Test {
     #[serde(default)]
     pub dice: Vec<u32>,
     pub steps: Vec<TestStep>,
+    /// C3 points in each side's pool at the start (side → points).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub c3: BTreeMap<Id, u32>,
     /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
     /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -336,6 +336,16 @@ words! {
 }
 
 words! {
+    /// What a force's C3 points buy (001 L1300-1336), listed in the ruleset's `c3.uses`.
+    C3Use, "C3 use" {
+        Inspire = "inspire", I, "Add the ruleset's inspire dice to one target-point roll (declared with the action).";
+        Motivate = "motivate", I, "One more action point for the model activating now.";
+        Rally = "rally", I, "Every model of the force sheds the states the ruleset lists (Suppressed, Stunned).";
+        SeizeTheInitiative = "seize-the-initiative", R("a model of another squad joining this activation is not played yet"), "Attach a model of a squad that has not activated to the squad activating now.";
+    }
+}
+
+words! {
     /// Action types: the `id` of an `action_type` document names one of these.
     ActionKind, "action" {
         Move = "move", I, "Move, reverse, stand up or go prone.";
@@ -793,6 +803,8 @@ pub fn markdown() -> String {
     table(&mut out, ModelType::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Model traits\n\nGiven per model type by the ruleset (`model_types:`).\n\n");
     table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str("## C3 uses\n\nWhat a C3 point buys, listed in the ruleset's `c3.uses`.\n\n");
+    table(&mut out, C3Use::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Range measurement\n\n`range_measured:` of the ruleset's `sight` procedures.\n\n");
     table(&mut out, RangeMeasure::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str(

@@ -171,6 +171,26 @@ impl Controller for Bot {
         Self::direct_weapons(g, watcher, mover)
     }
 
+    /// C3 points: rally when two models or more are held down, motivate a model that has a shot
+    /// while a point stays in reserve for a rally.
+    fn spend_c3(&mut self, g: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
+        use cav_format::vocab::C3Use;
+        let side = g.models[model].side;
+        let pool = g.c3.get(side).copied().unwrap_or(0);
+        match what {
+            C3Use::Rally => {
+                let clears = g.rules.c3.as_ref().map(|c| c.rally_clears.as_slice()).unwrap_or_default();
+                g.models
+                    .iter()
+                    .filter(|m| m.side == side && m.on_table() && m.states.iter().any(|(s, _)| clears.contains(s)))
+                    .count()
+                    >= 2
+            }
+            C3Use::Motivate => pool >= 2 && g.enemies(model).any(|e| Self::best_fire(g, model, e).is_some()),
+            _ => false,
+        }
+    }
+
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
         if me.prone
@@ -237,7 +257,9 @@ impl Controller for Bot {
         }
         if let Some((weapons, indirect, _)) = &fire {
             let fire = Action::fire(target, weapons.clone());
-            return Action { indirect: *indirect, ..fire };
+            // Inspire a shot while the pool keeps two points for motivating and rallying.
+            let inspire = g.c3.get(me.side).is_some_and(|&n| n >= 3);
+            return Action { indirect: *indirect, inspire, ..fire };
         }
         // Repair when nothing can be hit from here and the model is worth fixing.
         let card = g.card(model);

@@ -256,6 +256,15 @@ impl ScenarioDef {
     }
 }
 
+/// C3 uses, states resolved to indices.
+#[derive(Debug, Clone)]
+pub struct C3Def {
+    pub uses: Vec<cav_format::vocab::C3Use>,
+    pub inspire: DiceExpr,
+    pub motivate_ap: u32,
+    pub rally_clears: Vec<StateIx>,
+}
+
 /// A scenario's scored areas, sides resolved to indices.
 #[derive(Debug, Clone)]
 pub struct ObjectiveDef {
@@ -407,6 +416,8 @@ pub struct Rules {
     pub sign: i32,
     /// The options the engine reads, typed.
     pub engine_options: EngineOptions,
+    /// C3 points and what they buy, when the ruleset has them.
+    pub c3: Option<C3Def>,
     /// Every option of the ruleset with the reading it chose (`id`, value), for scripts to read.
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.

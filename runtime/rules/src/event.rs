@@ -59,6 +59,12 @@ pub enum Event {
         points: u32,
         areas: u32,
     },
+    C3Spent {
+        side: String,
+        model: usize,
+        what: String,
+        left: u32,
+    },
     SquadActivation {
         squad: String,
         side: String,

@@ -9,7 +9,7 @@
 //!   of an activation).
 
 // A prelude for the procedure modules (`use super::*`).
-use cav_format::vocab::{ActionKind as ActionWord, RangedCritical, ShockTrigger};
+use cav_format::vocab::{ActionKind as ActionWord, C3Use, RangedCritical, ShockTrigger};
 use cav_format::{
     Cover, HookEffect, HookPoint, ModelTrait, ModifierScale, ModifierTarget, Quantity, RollKind, StateDuration,
 };

@@ -107,20 +107,29 @@ pub struct SquadCards {
     pub cards: Vec<usize>,
 }
 
+/// A side's force from its roster: its squads and its C3 pool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosterForce {
+    pub squads: Vec<SquadCards>,
+    pub c3: u32,
+}
+
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
 /// terrain as [`scenario_game`], then each side's squads (`forces[side]`) deployed on a grid in
 /// its zone, facing the board's centre, and formed into squads.
 pub fn roster_game<'r>(
     rules: &'r Rules,
     sc: usize,
-    forces: &[Vec<SquadCards>],
+    forces: &[RosterForce],
     dice: &mut dyn Dice,
     log: &mut dyn Sink,
     seed: Option<u64>,
 ) -> Game<'r> {
     let mut game = scenario_game(rules, sc, dice, log, seed);
     let s = &rules.scenarios[sc];
-    for (side, squads) in forces.iter().enumerate().take(s.sides.len()) {
+    for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
+        game.c3[side] = force.c3;
+        let squads = &force.squads;
         let zone = &s.sides[side].1;
         let n = squads.iter().map(|q| q.cards.len()).sum();
         let mut spots = grid(zone, n, rules).into_iter();

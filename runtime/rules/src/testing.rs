@@ -211,6 +211,9 @@ impl Controller for Scripted<'_> {
             }
         }
     }
+    fn spend_c3(&mut self, _: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
+        self.choices.get(&model).is_some_and(|c| c.spend_c3.contains(&what))
+    }
     fn use_special_attribute(&mut self, _: &Game, model: usize, sa: &str, _: Option<usize>, _: Option<usize>) -> bool {
         let Some(c) = self.choices.get(&model) else { return true };
         if c.decline.iter().any(|d| d.as_str() == sa) {
@@ -262,6 +265,11 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         }
     }
     let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
+    for (side, points) in &t.c3 {
+        if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
+            game.c3[i] = *points;
+        }
+    }
     let mut ids = HashMap::new();
     for spec in &t.models {
         let card = rules
@@ -493,6 +501,7 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, 
         to: step.to.map(|[x, y]| P::new(x, y)),
         weapons: step.weapons.clone(),
         indirect: step.indirect,
+        inspire: step.inspire,
     })
 }
 
@@ -815,6 +824,7 @@ mod tests {
             Event::Forbidden { model: 0, what: "move", reason: s() },
             Event::SpecialAction { model: 0, target: Some(1) },
             Event::SquadActivation { squad: s(), side: s(), models: 4 },
+            Event::C3Spent { side: s(), model: 0, what: s(), left: 1 },
             Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
@@ -826,6 +836,7 @@ mod tests {
                 | Event::Deployed { .. }
                 | Event::TurnStart { .. }
                 | Event::SquadActivation { .. }
+                | Event::C3Spent { .. }
                 | Event::ObjectiveScored { .. }
                 | Event::Activation { .. }
                 | Event::Moved { .. }

@@ -36,6 +36,12 @@ pub trait Controller {
     ) -> bool {
         true
     }
+    /// Whether `model`'s force spends a C3 point now on `what`, asked as the model activates:
+    /// Rally first, then Motivate. (Inspire is declared with an action: [`Action::inspire`].) Asked
+    /// only when the force has a point and the ruleset offers the use.
+    fn spend_c3(&mut self, _game: &Game, _model: usize, _what: C3Use) -> bool {
+        false
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -379,6 +385,24 @@ impl<'a, 'r> Engine<'a, 'r> {
         end
     }
 
+    /// Does the model's force have a C3 point, and does the ruleset offer `what`?
+    fn c3_offers(&self, model: usize, what: C3Use) -> bool {
+        let side = self.game.models[model].side;
+        self.game.c3.get(side).is_some_and(|&n| n > 0)
+            && self.rules().c3.as_ref().is_some_and(|c| c.uses.contains(&what))
+    }
+
+    fn spend_c3(&mut self, model: usize, what: C3Use) {
+        let side = self.game.models[model].side;
+        let left = {
+            let pool = &mut self.game.c3[side];
+            *pool = pool.saturating_sub(1);
+            *pool
+        };
+        let side = self.game.sides[side].clone();
+        emit!(self, Event::C3Spent { side, model, what: what.id().to_owned(), left });
+    }
+
     /// Last side with models on the table wins (in an exit scenario, the higher score once a side
     /// has none left).
     pub fn victory(&self) -> Option<GameEnd> {
@@ -414,6 +438,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.active = Some(model);
         self.game.models[model].activated = true;
         self.game.models[model].lock = None; // a target-lock lasts until the model's next activation
+        // Rally before anything else: it may lift a state that would cost this model its actions.
+        if self.c3_offers(model, C3Use::Rally) && ctrl.spend_c3(&self.game, model, C3Use::Rally) {
+            self.spend_c3(model, C3Use::Rally);
+            let side = self.game.models[model].side;
+            let clears = self.rules().c3.as_ref().map(|c| c.rally_clears.clone()).unwrap_or_default();
+            for m in self.game.models.iter_mut().filter(|m| m.side == side) {
+                m.states.retain(|(s, _)| !clears.contains(s));
+            }
+        }
         let me = &self.game.models[model];
         let base = me.ap_set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
@@ -421,6 +454,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
         let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
+        if ap > 0 && self.c3_offers(model, C3Use::Motivate) && ctrl.spend_c3(&self.game, model, C3Use::Motivate) {
+            ap = ap.saturating_add(self.rules().c3.as_ref().map_or(0, |c| c.motivate_ap));
+            self.spend_c3(model, C3Use::Motivate);
+        }
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
         let mut steps = 0;
@@ -463,8 +500,13 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             kind.check(&self.game, model, &action).map_err(|reason| illegal(&self.game, &reason))?;
             self.game.declined = self.ask_optional(model, &action, ctrl);
+            if action.inspire && self.c3_offers(model, C3Use::Inspire) {
+                self.spend_c3(model, C3Use::Inspire);
+                self.game.inspired = true;
+            }
             let resolved = kind.resolve(self, model, &action, ctrl);
             self.game.declined.clear();
+            self.game.inspired = false;
             match resolved {
                 Ok(()) => {}
                 Err(ActionError::Illegal(reason)) => return Err(illegal(&self.game, &reason)),
@@ -610,6 +652,14 @@ impl<'a, 'r> Engine<'a, 'r> {
     ) -> Result<RollOut, EngineError> {
         let thrown = expr.roll(self.dice);
         let model = ctx.model;
+        // A C3 point declared with the action inspires its first target-point roll.
+        if target.is_some()
+            && std::mem::take(&mut self.game.inspired)
+            && let Some(c3) = &self.rules().c3
+        {
+            let (_, extra) = c3.inspire.roll(self.dice);
+            mods.push(ModApplied { source: "C3: Inspire".into(), value: extra });
+        }
         if self.hooks.wants(HookPoint::CombatDice) {
             let total = mods.iter().fold(thrown.1, |t, m| t.saturating_add(m.value));
             let mut ctx = ctx;

@@ -141,6 +141,10 @@ pub struct Game<'r> {
     pub scenario: Option<usize>,
     /// Per side, objective points scored.
     pub objective_points: Vec<u32>,
+    /// Per side, C3 points left in the force's pool.
+    pub c3: Vec<u32>,
+    /// A C3 point inspires the current action's next target-point roll.
+    pub inspired: bool,
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
@@ -183,6 +187,8 @@ impl<'r> Game<'r> {
             commanders: Vec::new(),
             scenario: None,
             objective_points: Vec::new(),
+            c3: vec![0; sides.len()],
+            inspired: false,
             sides,
             turn: 0,
             active: None,

@@ -112,6 +112,8 @@ pub struct Action {
     pub to: Option<P>,
     pub weapons: Vec<usize>,
     pub indirect: bool,
+    /// Spend a C3 point to inspire this action's first target-point roll (declared with it).
+    pub inspire: bool,
 }
 
 impl Action {
@@ -119,7 +121,7 @@ impl Action {
     pub const PASS: &'static str = "pass";
 
     pub fn new(kind: &'static str) -> Action {
-        Action { kind, target: None, to: None, weapons: Vec::new(), indirect: false }
+        Action { kind, target: None, to: None, weapons: Vec::new(), indirect: false, inspire: false }
     }
     pub fn pass() -> Action {
         Action::new(Action::PASS)
