@@ -93,7 +93,8 @@ fn a_flood_of_errors_is_capped_and_counted() {
 
 #[test]
 fn boards_and_dice_a_scenario_cannot_afford() {
-    let text = "kind: patch\ntarget: {kind: scenario, id: stand-and-fight}\nset: {board: [0, -48], terrain_features: 1d4294967295}\n";
+    // A board of no width, dice past their limits, and a game of four billion turns (it would never end).
+    let text = "kind: patch\ntarget: {kind: scenario, id: stand-and-fight}\nset: {board: [0, -48], terrain_features: 1d4294967295, turn_limit: 4294967295}\n";
     let tmp = tempfile::tempdir().unwrap();
     for d in ["content", "mods"] {
         cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
@@ -102,4 +103,5 @@ fn boards_and_dice_a_scenario_cannot_afford() {
     let (code, out, _) = validate(tmp.path());
     assert_eq!(code, Some(1), "{out:.2000}");
     assert!(out.contains("hostile.yaml"), "the errors point at the patch: {out:.3000}");
+    assert!(out.contains("/turn_limit"), "the turn limit is refused: {out:.3000}");
 }

@@ -82,7 +82,23 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
                     }
                 }
             }
+            let destroyer = o.destroyer.as_ref().and_then(|h| {
+                let ix = sides.iter().position(|(n, _)| n == h.as_str());
+                if ix.is_none() {
+                    let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
+                    cx.error(
+                        e,
+                        "/objectives/destroyer",
+                        "dangling-ref",
+                        format!("side `{}` has no deployment zone", h.as_str()),
+                        "a side named in `deployment:`",
+                        cav_content::diag::did_you_mean(h.as_str(), names.iter().map(String::as_str)),
+                    );
+                }
+                ix
+            });
             ObjectiveDef {
+                destroyer,
                 areas: o.areas.clone(),
                 neutral: o.neutral.clone(),
                 holder,
@@ -100,6 +116,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             forces,
             terrain_features,
             turn_limit: s.turn_limit,
+            turn_dice: s.turn_dice.as_deref().map(|d| cx.dice(e, "/turn_dice", d)),
             victory: s.victory,
             terrain,
             objectives,

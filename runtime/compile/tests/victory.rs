@@ -224,3 +224,45 @@ fn breakthrough_counts_escaped_defenders_and_destroyed_attackers_001_l2106_l2146
     let engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
     assert_eq!(engine.victory().expect("no defender left on the table").winner, Some(1));
 }
+
+#[test]
+fn hold_at_all_cost_asks_the_defender_to_destroy_its_own_worth_001_l2160_l2164() {
+    let rules = without_random_terrain(full_rules());
+    let (warg, fenrir) = (rules.card("warg").unwrap(), rules.card("fenrir").unwrap());
+    let (w, f) = (rules.cards[warg].tv, rules.cards[fenrir].tv);
+    assert!(f >= w, "the Fenrir is worth at least a Warg");
+    let end_with = |destroyed: &[usize]| {
+        let mut game = on_scenario(&rules, "hold-at-all-cost");
+        game.add_model(fenrir, 0, P::new(3.0, 10.0), 90.0); // attacker
+        game.add_model(warg, 0, P::new(3.0, 20.0), 90.0); // attacker
+        game.add_model(warg, 1, P::new(60.0, 24.0), 270.0); // defender: its own worth is one Warg
+        for &m in destroyed {
+            game.models[m].destroyed = true;
+        }
+        game.turn = game.turn_limit;
+        let mut dice = SeededDice::new(1);
+        let mut log = Vec::new();
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().unwrap()
+    };
+    let held = end_with(&[1]);
+    assert_eq!(held.winner, Some(1), "a Warg destroyed is the defender's own worth: {}", held.reason);
+    let short = end_with(&[]);
+    assert_eq!(short.winner, Some(0), "{}", short.reason);
+    assert!(short.reason.contains(&format!("destroyed 0 TV, short of its own {w}")), "{}", short.reason);
+}
+
+#[test]
+fn time_stands_still_rolls_its_length_001_l1943_l1973() {
+    let rules = without_random_terrain(full_rules());
+    let sc = rules.scenario("time-stands-still-for-no-one").unwrap();
+    // 1d3 turns, then the two hidden picks: 2 + 3 + 1 = 6 turns.
+    let game = cav_rules::setup::scenario_game(
+        &rules,
+        sc,
+        &mut cav_rules::ForcedDice::new(vec![2, 3, 1]),
+        &mut cav_rules::NoLog,
+        None,
+    );
+    assert_eq!(game.turn_limit, 6);
+}

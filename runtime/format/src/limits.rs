@@ -53,6 +53,10 @@ pub const MAX_DIE_SIDES: u32 = 1_000;
 /// Largest constant a dice expression may add (`1d6+1000`).
 pub const MAX_DICE_BONUS: i32 = 1_000;
 
+/// Longest game in turns (a ruleset's or scenario's `turn_limit`, a rolled `turn_dice`): a game
+/// whose bots never close must still end. The rules suggest 8–12.
+pub const MAX_TURNS: u32 = 1_000;
+
 /// Most terrain features setup places for one scenario, whatever its `terrain_features` dice roll.
 pub const MAX_TERRAIN_FEATURES: usize = 1_000;
 

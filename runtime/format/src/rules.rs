@@ -104,7 +104,8 @@ pub struct Ruleset {
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,
-    /// Turns after which a game is declared a draw if nobody has won.
+    /// Turns after which a game is declared a draw if nobody has won (at most `MAX_TURNS`).
+    #[schemars(range(min = 1, max = crate::limits::MAX_TURNS))]
     pub turn_limit: u32,
     /// Point-blank distance in inches (direct fire at or inside it gets the point-blank modifier).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -909,6 +910,8 @@ pub enum VictoryKind {
     ExitModels,
     /// Keep the commander alive.
     Commander,
+    /// One side (`objectives.destroyer`) must destroy enemy models worth its own starting TV.
+    DestroyedTv,
 }
 
 /// A terrain feature a scenario places: a circle of the terrain type.
@@ -955,6 +958,10 @@ pub struct Objectives {
     /// when a side has no model left on the table; the higher score wins.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exits: Vec<ExitEdge>,
+    /// `destroyed_tv`: the side that wins if the enemy TV it destroys reaches its own starting TV
+    /// (the other side wins otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destroyer: Option<Id>,
     /// `exit_models`: a side's score also counts the TV of the enemy models it destroyed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub count_destroyed: bool,
@@ -1004,9 +1011,13 @@ pub struct Scenario {
     /// Number of terrain features each side places (dice expression) from the random-terrain table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terrain_features: Option<String>,
-    /// Agreed turn limit, if the scenario has one.
+    /// Agreed turn limit, if the scenario has one (at most `MAX_TURNS`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = crate::limits::MAX_TURNS))]
     pub turn_limit: Option<u32>,
+    /// A game length rolled at the start instead (dice expression, `3d3`), kept from the players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_dice: Option<String>,
     pub victory: VictoryKind,
     /// Terrain the scenario sets on the board before any random feature (a central hill).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

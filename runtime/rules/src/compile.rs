@@ -231,6 +231,8 @@ pub struct ScenarioDef {
     pub terrain_features: Option<DiceExpr>,
     /// The scenario's own turn limit, replacing the ruleset's.
     pub turn_limit: Option<u32>,
+    /// A game length rolled at the start, replacing the turn limit.
+    pub turn_dice: Option<DiceExpr>,
     pub victory: f::VictoryKind,
     /// Terrain the scenario places: (terrain, centre, radius).
     pub terrain: Vec<(usize, [f64; 2], f64)>,
@@ -247,6 +249,9 @@ impl ScenarioDef {
             }
             f::VictoryKind::HoldObjective if self.objectives.as_ref().is_none_or(|o| o.holder.is_none()) => {
                 Some("no area and holder are given (`objectives:` with `holder:`)")
+            }
+            f::VictoryKind::DestroyedTv if self.objectives.as_ref().is_none_or(|o| o.destroyer.is_none()) => {
+                Some("no side is named to destroy (`objectives:` with `destroyer:`)")
             }
             f::VictoryKind::ExitModels if self.objectives.as_ref().is_none_or(|o| o.exits.is_empty()) => {
                 Some("no exit edge is given (`objectives:` with `exits:`)")
@@ -273,6 +278,8 @@ pub struct ObjectiveDef {
     pub holder: Option<usize>,
     pub from_turn: u32,
     pub points: u32,
+    /// `destroyed_tv`: the side that must destroy its own starting TV.
+    pub destroyer: Option<usize>,
     /// (side, edge) pairs a side may leave the table across, scoring.
     pub exits: Vec<(usize, f::BoardEdge)>,
     pub count_destroyed: bool,

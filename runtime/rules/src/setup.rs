@@ -24,6 +24,10 @@ pub fn scenario_game<'r>(
     if let Some(limit) = s.turn_limit {
         game.turn_limit = limit;
     }
+    if let Some(d) = s.turn_dice {
+        // The length is rolled now and kept from the controllers (they never read it).
+        game.turn_limit = u32::try_from(d.roll(dice).1).unwrap_or(1).clamp(1, cav_format::limits::MAX_TURNS);
+    }
     game.victory = s.victory;
     if log.enabled() {
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });

@@ -312,6 +312,24 @@ impl Engine<'_, '_> {
                     }
                 })
             }
+            VictoryKind::DestroyedTv => {
+                let destroyer = self.game.objectives()?.destroyer?;
+                let own: u32 = self.game.scores()[destroyer].0;
+                let destroyed: u32 = self
+                    .game
+                    .models
+                    .iter()
+                    .filter(|m| m.side != destroyer && m.destroyed)
+                    .map(|m| self.game.rules.cards[m.card].tv)
+                    .fold(0, u32::saturating_add);
+                let name = &self.game.sides[destroyer];
+                if destroyed >= own {
+                    Some(end(Some(destroyer), format!("{name} destroyed {destroyed} TV, at least its own {own}")))
+                } else {
+                    let other = (0..self.game.sides.len()).find(|&s| s != destroyer);
+                    Some(end(other, format!("{name} destroyed {destroyed} TV, short of its own {own}")))
+                }
+            }
             VictoryKind::ExitModels if self.game.objectives().is_some_and(|o| !o.exits.is_empty()) => {
                 Some(self.exit_end(format!("turn limit {limit} reached")))
             }
