@@ -112,6 +112,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             id: e.id.clone(),
             name: s.name.clone(),
             board: s.board,
+            within: s.deployment.iter().map(|d| d.within.as_ref().map(|w| (w.area.clone(), w.percent))).collect(),
             sides,
             forces,
             terrain_features,

@@ -266,3 +266,26 @@ fn time_stands_still_rolls_its_length_001_l1943_l1973() {
     );
     assert_eq!(game.turn_limit, 6);
 }
+
+#[test]
+fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
+    let rules = without_random_terrain(full_rules());
+    let sc = rules.scenario("take-that-hill").unwrap();
+    let warg = rules.card("warg").unwrap();
+    let force = |n: usize| cav_rules::setup::RosterForce {
+        squads: vec![cav_rules::setup::SquadCards { name: "s".into(), kind: "attack".into(), cards: vec![warg; n] }],
+        c3: 0,
+    };
+    let game = cav_rules::setup::roster_game(
+        &rules,
+        sc,
+        &[force(4), force(5)],
+        &mut cav_rules::ForcedDice::new(vec![]),
+        &mut cav_rules::NoLog,
+        None,
+    );
+    let on_hill = game.models.iter().filter(|m| m.side == 1 && m.pos.dist(P::new(36.0, 24.0)) <= 8.0).count();
+    assert_eq!(on_hill, 3, "5 defenders: 50 % rounded up on the hill, the rest off it");
+    let attacker_zone = &rules.scenarios[sc].sides[0].1;
+    assert!(game.models.iter().filter(|m| m.side == 1).all(|m| m.pos.x > attacker_zone.x + attacker_zone.width));
+}

@@ -875,6 +875,19 @@ pub struct Deployment {
     /// Share of the threat value pool this side gets, in percent.
     #[serde(default = "hundred")]
     pub tv_percent: u32,
+    /// At least a share of the side's models start inside an area (half the defenders on the hill).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<AreaShare>,
+}
+
+/// A share of a side's models that deploy inside an area.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AreaShare {
+    pub area: BoardArea,
+    /// Percent of the side's models, rounded up.
+    #[schemars(range(max = 100))]
+    pub percent: u32,
 }
 
 fn hundred() -> u32 {

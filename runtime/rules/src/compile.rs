@@ -226,6 +226,8 @@ pub struct ScenarioDef {
     pub name: String,
     pub board: [f64; 2],
     pub sides: Vec<(String, f::Rect)>,
+    /// Per side: a share of its models that deploys inside an area (percent).
+    pub within: Vec<Option<(f::BoardArea, u32)>>,
     /// Per side index: the models the scenario places.
     pub forces: Vec<(usize, Vec<Placed>)>,
     pub terrain_features: Option<DiceExpr>,

@@ -36,7 +36,7 @@ pub mod state;
 mod combat;
 mod damage;
 mod movement;
-mod victory;
+pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
 pub use engine::{Answer, Controller, Engine, EngineError, GameEnd};

@@ -135,8 +135,12 @@ pub fn roster_game<'r>(
         game.c3[side] = force.c3;
         let squads = &force.squads;
         let zone = &s.sides[side].1;
-        let n = squads.iter().map(|q| q.cards.len()).sum();
-        let mut spots = grid(zone, n, rules).into_iter();
+        let n: usize = squads.iter().map(|q| q.cards.len()).sum();
+        let mut spots = match s.within.get(side).cloned().flatten() {
+            Some((area, percent)) => split_deployment(zone, &area, percent, n, rules),
+            None => grid(zone, n, rules),
+        }
+        .into_iter();
         for squad in squads {
             let mut members = Vec::new();
             for &card in &squad.cards {
@@ -159,6 +163,42 @@ pub fn roster_game<'r>(
         }
     }
     game
+}
+
+/// `n` spots of which `percent` (rounded up) lie inside `area` and the rest in `zone` outside it.
+fn split_deployment(
+    zone: &cav_format::Rect,
+    area: &cav_format::BoardArea,
+    percent: u32,
+    n: usize,
+    rules: &Rules,
+) -> Vec<[f64; 2]> {
+    let inside = (n * percent.min(100) as usize).div_ceil(100);
+    let square = match area {
+        cav_format::BoardArea::Rect(r) => r.clone(),
+        cav_format::BoardArea::Circle { at, radius } => {
+            let half = radius / std::f64::consts::SQRT_2;
+            cav_format::Rect { x: at[0] - half, y: at[1] - half, width: 2.0 * half, height: 2.0 * half }
+        }
+    };
+    let mut out = grid(&square, inside, rules);
+    let rest = n - inside;
+    let base = rules.cards.iter().map(|c| c.base_radius).fold(0.5f64, f64::max);
+    let clear = |p: &[f64; 2]| !crate::game::victory::inside(area, P::new(p[0], p[1]), -base);
+    // More spots than needed, so enough fall outside the area.
+    let mut extra = rest;
+    loop {
+        let outside: Vec<[f64; 2]> = grid(zone, extra, rules).into_iter().filter(clear).collect();
+        if outside.len() >= rest || extra >= 8 * rest.max(1) {
+            out.extend(outside.into_iter().take(rest));
+            break;
+        }
+        extra += rest.max(1);
+    }
+    // A zone too crowded to keep clear of the area: the last models stand where they can.
+    let short = n - out.len();
+    out.extend(grid(zone, short, rules));
+    out
 }
 
 /// `n` spots on a grid inside `zone`, the widest base apart where they fit (closer when they do
