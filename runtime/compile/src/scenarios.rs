@@ -1,5 +1,6 @@
 //! Scenarios: board, deployment zones, fixed forces and terrain dice.
 
+use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{ObjectiveDef, ScenarioDef, TerrainDef};
 
@@ -15,18 +16,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
         let sides: Vec<(String, f::Rect)> = s.deployment.iter().map(|d| (d.side.0.clone(), d.zone.clone())).collect();
         let mut forces = Vec::new();
         for (side, placements) in &s.forces {
-            let Some(si) = sides.iter().position(|(n, _)| n == side.as_str()) else {
-                let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
-                cx.error(
-                    e,
-                    &format!("/forces/{side}"),
-                    "dangling-ref",
-                    format!("side `{side}` has no deployment zone"),
-                    "a side named in `deployment:`",
-                    cav_content::diag::did_you_mean(side.as_str(), names.iter().map(String::as_str)),
-                );
-                continue;
-            };
+            let Some(si) = side_of(cx, e, &sides, &format!("/forces/{side}"), side) else { continue };
             // Unknown models are dangling references the loader reported.
             let placed = placements
                 .iter()
@@ -50,53 +40,13 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             }
         }
         let objectives = s.objectives.as_ref().map(|o| {
-            let holder = o.holder.as_ref().and_then(|h| {
-                let ix = sides.iter().position(|(n, _)| n == h.as_str());
-                if ix.is_none() {
-                    let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
-                    cx.error(
-                        e,
-                        "/objectives/holder",
-                        "dangling-ref",
-                        format!("side `{}` has no deployment zone", h.as_str()),
-                        "a side named in `deployment:`",
-                        cav_content::diag::did_you_mean(h.as_str(), names.iter().map(String::as_str)),
-                    );
-                }
-                ix
-            });
-            let mut exits = Vec::new();
-            for (i, x) in o.exits.iter().enumerate() {
-                match sides.iter().position(|(n, _)| n == x.side.as_str()) {
-                    Some(ix) => exits.push((ix, x.edge)),
-                    None => {
-                        let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
-                        cx.error(
-                            e,
-                            &format!("/objectives/exits/{i}/side"),
-                            "dangling-ref",
-                            format!("side `{}` has no deployment zone", x.side.as_str()),
-                            "a side named in `deployment:`",
-                            cav_content::diag::did_you_mean(x.side.as_str(), names.iter().map(String::as_str)),
-                        );
-                    }
-                }
-            }
-            let destroyer = o.destroyer.as_ref().and_then(|h| {
-                let ix = sides.iter().position(|(n, _)| n == h.as_str());
-                if ix.is_none() {
-                    let names: Vec<String> = sides.iter().map(|(n, _)| n.clone()).collect();
-                    cx.error(
-                        e,
-                        "/objectives/destroyer",
-                        "dangling-ref",
-                        format!("side `{}` has no deployment zone", h.as_str()),
-                        "a side named in `deployment:`",
-                        cav_content::diag::did_you_mean(h.as_str(), names.iter().map(String::as_str)),
-                    );
-                }
-                ix
-            });
+            let holder = o.holder.as_ref().and_then(|h| side_of(cx, e, &sides, "/objectives/holder", h));
+            let exits = (o.exits.iter().enumerate())
+                .filter_map(|(i, x)| {
+                    side_of(cx, e, &sides, &format!("/objectives/exits/{i}/side"), &x.side).map(|ix| (ix, x.edge))
+                })
+                .collect();
+            let destroyer = o.destroyer.as_ref().and_then(|h| side_of(cx, e, &sides, "/objectives/destroyer", h));
             ObjectiveDef {
                 destroyer,
                 areas: o.areas.clone(),
@@ -145,4 +95,20 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
         out.push(def);
     }
     out
+}
+
+/// The index of a side named in the scenario's `deployment:`, or a located error.
+fn side_of(cx: &mut Cx, e: &Entry, sides: &[(String, f::Rect)], ptr: &str, side: &f::Id) -> Option<usize> {
+    let ix = sides.iter().position(|(n, _)| n == side.as_str());
+    if ix.is_none() {
+        cx.error(
+            e,
+            ptr,
+            "dangling-ref",
+            format!("side `{}` has no deployment zone", side.as_str()),
+            "a side named in `deployment:`",
+            cav_content::diag::did_you_mean(side.as_str(), sides.iter().map(|(n, _)| n.as_str())),
+        );
+    }
+    ix
 }

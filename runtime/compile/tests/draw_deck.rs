@@ -3,18 +3,10 @@
 use cav_rules::game::Board;
 use cav_rules::geom::P;
 use cav_rules::hooks::NoHooks;
-use cav_rules::{Engine, Game, Rules, SeededDice};
+mod common;
 
-fn full_rules() -> Rules {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let mut loaded = cav_content::load(&cav_content::LoadOptions {
-        paths: vec![root.join("content"), root.join("mods/iron-wolves")],
-        library: vec![root.join("content"), root.join("mods")],
-    });
-    let compiled = cav_compile::validate(&mut loaded);
-    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full").unwrap();
-    compiled.into_iter().nth(ix).flatten().expect("the full rules compile")
-}
+use cav_rules::{Engine, Game, Rules, SeededDice};
+use common::full_rules;
 
 /// Two sides with two squads of Wargs each (invented iron-wolves tanks).
 fn two_squads_a_side(rules: &Rules) -> Game<'_> {
