@@ -81,6 +81,11 @@ pub(crate) fn check(cx: &mut Cx) {
         for id in t.reactions.keys() {
             cx.index_of(e, &format!("/reactions/{id}"), id.as_str(), &ids, "test model");
         }
+        // A C3 pool for a side no model of the test is on would silently never be spent.
+        let sides: Vec<String> = t.models.iter().map(|m| m.side.as_str().to_owned()).collect();
+        for side in t.c3.keys() {
+            cx.index_of(e, &format!("/c3/{side}"), side.as_str(), &sides, "side of a test model");
+        }
         for (id, c) in &t.choices {
             cx.index_of(e, &format!("/choices/{id}"), id.as_str(), &ids, "test model");
             for (j, sa) in c.decline.iter().enumerate() {
