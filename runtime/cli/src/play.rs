@@ -205,7 +205,9 @@ pub fn roster_squads(
                     eprintln!("error: {} must hold exactly one valid `kind: force` document", file.display());
                     return Ok(Err(InvalidRoster));
                 };
-                let cav_format::Document::Force(f) = &doc.doc else { unreachable!("read_loose returns forces") };
+                let cav_format::Document::Force(f) = &doc.doc else {
+                    return Err(format!("{} holds no `kind: force` document", file.display()));
+                };
                 let found = cav_forces::check(&rs, f, &|p| doc.prov.locate(p), None);
                 if found.iter().any(|d| d.severity == cav_content::Severity::Error) {
                     eprint!("{}", cav_content::diag::render_errors(&found, &loaded.sources));
