@@ -110,9 +110,8 @@ pub struct ForceRules {
     pub strike_caller_sa: Id,
     /// The special attribute a model needs to use assets placed during play (Combat Engineer).
     pub asset_user_sa: Id,
-    /// The pool the book recommends to start with, and how close two forces should stay.
+    /// The pool the book recommends to start with (the bot's default pool).
     pub recommended_tvp: u32,
-    pub balance_margin: u32,
     /// Where the rulebook sets each rule (cited by the force check).
     pub source: ForceSources,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
