@@ -121,6 +121,7 @@ pub(crate) fn procedures(
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),
         mixed_weapons_out_of_range,
+        multiple_targets: p.multiple_targets,
         model_types,
     }
 }

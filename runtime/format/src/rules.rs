@@ -157,6 +157,23 @@ pub struct Procedures {
     /// its own band.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mixed_weapons: Option<MixedWeaponRules>,
+    /// A combat action may split its weapons between several targets (each extra target is the
+    /// `multiple-targets` condition); absent: a combat action attacks one target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiple_targets: Option<MultipleTargetRules>,
+}
+
+/// Split fire: one combat action, several targets, each with its own weapons.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MultipleTargetRules {
+    /// The targets must all stand in one firing arc of the attacker (front, back, left, right).
+    pub same_arc: bool,
+    /// Every attack rolls at the band of the farthest target.
+    pub farthest_band: bool,
+    /// A target-lock taken this activation on a model the combat action does not attack counts
+    /// as one more target.
+    pub lock_counts: bool,
 }
 
 /// Direct-fire attacks with more than one weapon type (by models without the `infantry` trait):

@@ -91,6 +91,10 @@ pub struct TestStep {
     /// Indexes of the model's weapon mounts (0 = first on the card).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weapons: Vec<usize>,
+    /// Split fire (`fire` only, where the ruleset has `procedures.multiple_targets`): further
+    /// targets of the same combat action, each with its own weapon mounts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<TestSplit>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
     /// Spend a C3 point to inspire the action's first target-point roll (the force needs a point:
@@ -106,6 +110,16 @@ pub struct TestStep {
     /// ended (damage, pilot checks and states land at the end of an activation).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub check: BTreeMap<Id, TestModelState>,
+}
+
+/// One further target of a split combat action.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestSplit {
+    /// Test id of the target.
+    pub target: Id,
+    /// Indexes of the weapon mounts that fire at it.
+    pub weapons: Vec<usize>,
 }
 
 /// What the engine works out between this model and another one (all keys optional; the ones

@@ -459,8 +459,9 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition {
         id: "multiple-targets",
-        status: R("one combat action attacks one target; split fire is not played yet"),
-        doc: "The combat action splits its weapons between several targets.",
+        status: I,
+        doc: "The combat action splits its weapons between several targets, or the model locked onto \
+              another model this activation (counts the targets beyond the first).",
     },
     Condition {
         id: "back-arc",
@@ -506,6 +507,12 @@ pub const CONDITIONS: &[Condition] = &[
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
 pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
+    ConditionFamily {
+        prefix: "squad-sa-",
+        names: FamilyRef::SpecialAttribute,
+        status: I,
+        doc: "Other models of the roller's squad on the table with the special attribute (counts them).",
+    },
     ConditionFamily {
         prefix: "defender-sa-",
         names: FamilyRef::SpecialAttribute,

@@ -306,6 +306,7 @@ pub struct Proc {
     /// An attack with several weapon types rolls them all at the farthest band; when one of
     /// them is out of range, at this band (index).
     pub mixed_weapons_out_of_range: Option<usize>,
+    pub multiple_targets: Option<f::MultipleTargetRules>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
     pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
 }

@@ -40,4 +40,4 @@ pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
 pub use engine::{Answer, Controller, Engine, EngineError, GameEnd};
-pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Shot, Squad};
+pub use state::{Arc, Area, Board, Game, Lasts, Mark, Model, Pending, Shot, Squad};

@@ -495,11 +495,17 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, 
         Some(id) => Some(*ids.get(id.as_str()).ok_or_else(|| format!("`{name}`: unknown target `{id}`"))?),
         None => None,
     };
+    let mut split = Vec::with_capacity(step.split.len());
+    for s in &step.split {
+        let t = *ids.get(s.target.as_str()).ok_or_else(|| format!("`{name}`: unknown split target `{}`", s.target))?;
+        split.push((t, s.weapons.clone()));
+    }
     Ok(Action {
         kind: kind.name(),
         target,
         to: step.to.map(|[x, y]| P::new(x, y)),
         weapons: step.weapons.clone(),
+        split,
         indirect: step.indirect,
         inspire: step.inspire,
     })

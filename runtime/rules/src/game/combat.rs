@@ -46,6 +46,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             salvo_extra,
             weapons_fired,
             defensive,
+            // Split fire counts for the active model's own attacks only, not its answers.
+            extra_targets: if !defensive && self.game.active == Some(attacker) { self.game.extra_targets } else { 0 },
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
@@ -225,6 +227,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             primary: true,
             attempts,
             los_to_point: los,
+            extra_targets: if self.game.active == Some(attacker) { self.game.extra_targets } else { 0 },
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);

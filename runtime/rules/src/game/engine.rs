@@ -93,6 +93,8 @@ pub struct Situation {
     pub failed_break: bool,
     pub defensive: bool,
     pub weapons_fired: i32,
+    /// Targets of the attack beyond the first (split fire, a lock elsewhere).
+    pub extra_targets: i32,
 }
 
 /// What the handlers of one moment asked for that the moment's procedure uses: modifiers by
@@ -460,6 +462,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
+        self.game.extra_targets = 0;
         let mut steps = 0;
         while ap > 0 && self.game.models[model].on_table() {
             steps += 1;
@@ -483,6 +486,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
+            }
+            if !action.split.is_empty() && !kind.splits() {
+                return Err(illegal(&self.game, "only the combat action's fire may split between targets"));
             }
             let counts_as = kind.counts_as();
             if !kind.repeatable() && self.game.used.contains(&counts_as) {
@@ -564,7 +570,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let mut v = match m.scale {
                 ModifierScale::Once => m.value,
                 ModifierScale::PerRating | ModifierScale::PerCount => m.value * times,
-                ModifierScale::PerAdditional => m.value * s.salvo_extra.max(s.attempts).max(s.supporters),
+                ModifierScale::PerAdditional => m.value * times,
                 ModifierScale::PerWeapon => m.value * s.weapons_fired.max(1),
             };
             if let Some(max) = m.max {

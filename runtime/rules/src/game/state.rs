@@ -150,6 +150,9 @@ pub struct Game<'r> {
     pub active: Option<usize>,
     /// Non-repeatable actions the active model has used this activation.
     pub used: Vec<cav_format::ActionKind>,
+    /// Targets beyond the first of the active model's combat action (split fire, a lock on
+    /// another model): the `multiple-targets` condition of its combat rolls this activation.
+    pub extra_targets: i32,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
@@ -165,6 +168,26 @@ pub struct Game<'r> {
     /// (watcher, mover) pairs whose over-watch reaction a script refused during the current move.
     pub(crate) refused_reactions: Vec<(usize, usize)>,
     pub damage_dealt: Vec<u32>,
+}
+
+/// The four firing arcs of a model (001 L3757-3911): quarters around its facing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arc {
+    Front,
+    Right,
+    Back,
+    Left,
+}
+
+impl Arc {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arc::Front => "front",
+            Arc::Right => "right",
+            Arc::Back => "back",
+            Arc::Left => "left",
+        }
+    }
 }
 
 /// What one weapon would do against a target right now.
@@ -193,6 +216,7 @@ impl<'r> Game<'r> {
             turn: 0,
             active: None,
             used: Vec::new(),
+            extra_targets: 0,
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
             started: false,
@@ -699,6 +723,19 @@ impl<'r> Game<'r> {
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
         let off = if rear { 180.0 - off } else { off };
         off <= p.sight.arc_half_width + twist + 1e-9
+    }
+
+    /// The firing arc of `attacker` that `target` stands in (front where the quarter lines fall).
+    pub fn arc_of(&self, attacker: usize, target: usize) -> Arc {
+        let (a, t) = (&self.models[attacker], &self.models[target]);
+        let off = angle_diff(a.facing, a.pos.bearing(t.pos));
+        let half = self.rules.proc.sight.arc_half_width;
+        match off {
+            o if o.abs() <= half + 1e-9 => Arc::Front,
+            o if o.abs() >= 180.0 - half - 1e-9 => Arc::Back,
+            o if o > 0.0 => Arc::Right,
+            _ => Arc::Left,
+        }
     }
 
     pub fn rav(&self, attacker: usize, weapon: usize, target: usize) -> i32 {

@@ -8,7 +8,7 @@ use cav_format::{HookPoint, ModelTrait, Quantity};
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::state::OUT_OF_RANGE;
-use crate::game::{Controller, Engine, EngineError, Lasts, Mark, Shot};
+use crate::game::{Arc, Controller, Engine, EngineError, Lasts, Mark, Shot};
 use crate::hooks::HookCtx;
 
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
@@ -27,6 +27,9 @@ impl ActionKind for Fire {
     fn repeatable(&self) -> bool {
         false
     }
+    fn splits(&self) -> bool {
+        true
+    }
     fn resolve(
         &self,
         engine: &mut Engine,
@@ -35,7 +38,7 @@ impl ActionKind for Fire {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
-        engine.fire(model, target, &action.weapons, action.indirect, 0, ctrl)
+        engine.fire(model, target, &action.weapons, &action.split, action.indirect, 0, ctrl)
     }
 }
 
@@ -43,6 +46,11 @@ impl Action {
     /// Direct fire with these weapon mounts.
     pub fn fire(target: usize, weapons: Vec<usize>) -> Action {
         Action::new(Fire.name()).on(target).with(weapons)
+    }
+    /// Split fire: these weapon mounts at a further target of the same combat action.
+    pub fn and_at(mut self, target: usize, weapons: Vec<usize>) -> Action {
+        self.split.push((target, weapons));
+        self
     }
     /// Indirect fire at the target's strike point.
     pub fn fire_indirect(target: usize, weapons: Vec<usize>) -> Action {
@@ -77,66 +85,151 @@ impl Engine<'_, '_> {
         })
     }
 
-    /// The attack of a combat action (and of run 'n gun, with `run_n_gun` weapons fired).
+    /// The attack of a combat action (and of run 'n gun, with `run_n_gun` weapons fired): the
+    /// weapons fire at `target`, and under split fire (`split`, 001 L5075-5107) further weapons
+    /// at further targets, all in one firing arc and at the farthest target's band where the
+    /// ruleset's `multiple_targets` says so.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn fire(
         &mut self,
         attacker: usize,
         target: usize,
         weapons: &[usize],
+        split: &[(usize, Vec<usize>)],
         indirect: bool,
         run_n_gun: i32,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        if target >= self.game.models.len() || self.game.models[target].side == self.game.models[attacker].side {
-            return Err(ActionError::Illegal("the target is not an enemy model".into()));
-        }
-        if weapons.is_empty() {
-            return Err(ActionError::Illegal("no weapons declared".into()));
-        }
-        let mut shots = Vec::new();
-        let mut out_of_range = false;
-        for &weapon in weapons {
-            let shot = match self.game.shot(attacker, weapon, target, indirect) {
-                Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
-                s => self.declare(attacker, weapon, target, indirect, s)?,
-            };
-            match shot {
-                Err(reason) => {
-                    out_of_range |= reason == OUT_OF_RANGE;
-                    let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
-                    emit!(self, Event::NoAttack { model: attacker, target, weapon: name, reason });
+        let groups: Vec<(usize, &[usize])> =
+            std::iter::once((target, weapons)).chain(split.iter().map(|(t, w)| (*t, w.as_slice()))).collect();
+        self.check_split(attacker, &groups)?;
+        // Declare every group's weapons (and hear the defenders' answers) before any roll.
+        let mut declared = Vec::with_capacity(groups.len());
+        for &(target, weapons) in &groups {
+            let mut shots = Vec::new();
+            let mut out_of_range = false;
+            for &weapon in weapons {
+                let shot = match self.game.shot(attacker, weapon, target, indirect) {
+                    Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
+                    s => self.declare(attacker, weapon, target, indirect, s)?,
+                };
+                match shot {
+                    Err(reason) => {
+                        out_of_range |= reason == OUT_OF_RANGE;
+                        let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
+                        emit!(self, Event::NoAttack { model: attacker, target, weapon: name, reason });
+                    }
+                    Ok(s) => shots.push((weapon, s)),
                 }
-                Ok(s) => shots.push((weapon, s)),
             }
+            let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
+            declared.push((target, shots, common));
         }
-        let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
-        let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, target, ctrl)? };
-        if indirect {
-            // One strike-point roll for the whole assault, at the range of the first weapon.
-            let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { return Ok(()) };
-            let target_pos = self.game.models[target].pos;
-            let point = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?;
-            for (weapon, _) in shots {
-                self.area_attack(attacker, weapon, point, Some(target), 0)?;
-            }
-            return self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from);
+        // Split fire: every attack at the farthest target's band.
+        let farthest = if groups.len() > 1 && self.rules().proc.multiple_targets.is_some_and(|m| m.farthest_band) {
+            declared
+                .iter()
+                .flat_map(|(_, shots, common)| {
+                    shots.iter().filter_map(move |(_, s)| match s {
+                        Shot::Direct { band, .. } => Some(common.unwrap_or(*band)),
+                        Shot::Indirect { band, .. } => Some(*band),
+                        Shot::No(_) => None,
+                    })
+                })
+                .max()
+        } else {
+            None
+        };
+        self.game.extra_targets = self.extra_targets(attacker, &groups);
+        let mut answers = Vec::with_capacity(declared.len());
+        for (target, shots, _) in &declared {
+            let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, *target, ctrl)? };
+            answers.push((*target, answer));
         }
-        for (weapon, shot) in shots {
-            if !self.game.models[target].on_table() {
-                break;
+        for (target, shots, common) in declared {
+            if indirect {
+                // One strike-point roll for the whole assault, at the range of the first weapon.
+                let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { continue };
+                let band = farthest.unwrap_or(band);
+                let target_pos = self.game.models[target].pos;
+                let point = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?;
+                for (weapon, _) in shots {
+                    self.area_attack(attacker, weapon, point, Some(target), 0)?;
+                }
+                continue;
             }
-            let Shot::Direct { band, distance } = shot else { continue };
-            let band = common.unwrap_or(band);
-            let m = &self.cardr(attacker).weapons[weapon];
-            let quantity = m.quantity;
-            for _ in 0..quantity {
-                if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
+            for (weapon, shot) in shots {
+                if !self.game.models[target].on_table() {
                     break;
                 }
-                self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                let Shot::Direct { band, distance } = shot else { continue };
+                let band = farthest.or(common).unwrap_or(band);
+                for _ in 0..self.cardr(attacker).weapons[weapon].quantity {
+                    if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
+                        break;
+                    }
+                    self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                }
             }
         }
-        self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+        for (target, answer) in answers {
+            self.resolve_defensive_fire(attacker, target, answer)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the declared targets and weapons make one legal attack: enemy targets, each named
+    /// once, each weapon mount fired once; more than one target only where the ruleset has split
+    /// fire, and (where it says so) in one firing arc. Indirect split fire rolls one strike point
+    /// per target (the strike-point table has its own multiple-targets row, 001 L4713).
+    fn check_split(&self, attacker: usize, groups: &[(usize, &[usize])]) -> Result<(), ActionError> {
+        let illegal = |why: &str| Err(ActionError::Illegal(why.into()));
+        let g = &self.game;
+        for (i, &(target, weapons)) in groups.iter().enumerate() {
+            if target >= g.models.len() || g.models[target].side == g.models[attacker].side {
+                return illegal("the target is not an enemy model");
+            }
+            if weapons.is_empty() {
+                return illegal("no weapons declared");
+            }
+            if groups[..i].iter().any(|(t, _)| *t == target) {
+                return illegal("a target is named twice: list all its weapons once");
+            }
+            if groups[..i].iter().any(|(_, w)| w.iter().any(|k| weapons.contains(k)))
+                || (1..weapons.len()).any(|k| weapons[..k].contains(&weapons[k]))
+            {
+                return illegal("a weapon mount fires once per combat action");
+            }
+        }
+        if groups.len() == 1 {
+            return Ok(());
+        }
+        let Some(rule) = self.rules().proc.multiple_targets else {
+            return illegal("this ruleset has no split fire: a combat action attacks one target");
+        };
+        if rule.same_arc {
+            let arcs: Vec<Arc> = groups.iter().map(|(t, _)| g.arc_of(attacker, *t)).collect();
+            if arcs.iter().any(|a| *a != arcs[0]) {
+                let names: Vec<&str> = arcs.iter().map(|a| a.name()).collect();
+                return Err(ActionError::Illegal(format!(
+                    "split fire: the targets must stand in one firing arc (they are in the {} arcs)",
+                    names.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Targets beyond the first, for the `multiple-targets` condition: the split fire's further
+    /// targets, and a target-lock taken this activation on a model not attacked where the
+    /// ruleset counts it (001 L5826-5832).
+    fn extra_targets(&self, attacker: usize, groups: &[(usize, &[usize])]) -> i32 {
+        let Some(rule) = self.rules().proc.multiple_targets else { return 0 };
+        let g = &self.game;
+        let locked_elsewhere = rule.lock_counts
+            && g.used.contains(&ActionWord::TargetLock)
+            && g.models[attacker].lock.is_some_and(|l| groups.iter().all(|(t, _)| *t != l));
+        (groups.len() - 1 + usize::from(locked_elsewhere)) as i32
     }
 
     /// The one band every weapon of a direct attack rolls at, where the ruleset has the

@@ -71,6 +71,10 @@ pub trait ActionKind: Sync {
         self.id()
     }
     fn repeatable(&self) -> bool;
+    /// Whether it may split its weapons between targets ([`Action::split`]).
+    fn splits(&self) -> bool {
+        false
+    }
     /// AP it costs `model` now: the pack's cost of [`id`](Self::id); `None` when the ruleset has
     /// no such action type (the ruleset does not have the action).
     fn cost(&self, game: &Game, _model: usize) -> Option<u32> {
@@ -111,6 +115,9 @@ pub struct Action {
     pub target: Option<usize>,
     pub to: Option<P>,
     pub weapons: Vec<usize>,
+    /// Split fire: further targets of the same combat action, each with its own weapon mounts
+    /// (the ruleset's `procedures.multiple_targets`).
+    pub split: Vec<(usize, Vec<usize>)>,
     pub indirect: bool,
     /// Spend a C3 point to inspire this action's first target-point roll (declared with it).
     pub inspire: bool,
@@ -121,7 +128,7 @@ impl Action {
     pub const PASS: &'static str = "pass";
 
     pub fn new(kind: &'static str) -> Action {
-        Action { kind, target: None, to: None, weapons: Vec::new(), indirect: false, inspire: false }
+        Action { kind, target: None, to: None, weapons: Vec::new(), split: Vec::new(), indirect: false, inspire: false }
     }
     pub fn pass() -> Action {
         Action::new(Action::PASS)

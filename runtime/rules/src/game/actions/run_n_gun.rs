@@ -49,7 +49,7 @@ impl ActionKind for RunNGun {
         }
         let card = engine.cardr(model);
         let count: u32 = action.weapons.iter().filter_map(|&weapon| card.weapons.get(weapon)).map(|m| m.quantity).sum();
-        engine.fire(model, target, &action.weapons, false, count as i32, ctrl)
+        engine.fire(model, target, &action.weapons, &[], false, count as i32, ctrl)
     }
 }
 

@@ -2,5 +2,4 @@
 
 use super::*;
 
-pub static CONSECUTIVE_ATTEMPT: Condition =
-    Condition { id: "consecutive-attempt", test: |_, s, _| holds(s.attempts > 0) };
+pub static CONSECUTIVE_ATTEMPT: Condition = Condition { id: "consecutive-attempt", test: |_, s, _| s.attempts.max(0) };

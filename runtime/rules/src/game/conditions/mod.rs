@@ -43,12 +43,14 @@ mod friends_in_contact;
 mod heavy_cover;
 mod light_cover;
 mod los_to_strike_point;
+mod multiple_targets;
 mod non_infantry;
 mod point_blank;
 mod primary_roll;
 mod quad_cav;
 mod run_n_gun;
 mod salvo_fire;
+mod squad_sa;
 mod target_locked;
 
 pub use attacker_state::ATTACKER_STATE;
@@ -62,6 +64,8 @@ pub static ALL: &[&Condition] = &[
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
+    &multiple_targets::MULTIPLE_TARGETS,
+    &squad_sa::SQUAD_SA,
     &run_n_gun::RUN_N_GUN,
     &defensive_fire::DEFENSIVE_FIRE,
     &consecutive_attempt::CONSECUTIVE_ATTEMPT,

@@ -1,5 +1,5 @@
-//! `salvo-fire`: a salvo-fire strike.
+//! `salvo-fire`: a salvo-fire strike (counts the weapons beyond the first).
 
 use super::*;
 
-pub static SALVO_FIRE: Condition = Condition { id: "salvo-fire", test: |_, s, _| holds(s.salvo_extra > 0) };
+pub static SALVO_FIRE: Condition = Condition { id: "salvo-fire", test: |_, s, _| s.salvo_extra.max(0) };
