@@ -37,6 +37,10 @@ pub struct TestModel {
     /// Damage points already taken (the damage-track column follows from it).
     #[serde(default)]
     pub damage: u32,
+    /// Name of its squad: models of one side giving the same name form a squad (squad-mates'
+    /// special attributes, squad activation). Without it a model is a squad of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub squad: Option<Id>,
     /// Model states it starts with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<Id>,

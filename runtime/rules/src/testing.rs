@@ -317,6 +317,18 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             me.mark(&OVERWATCH);
         }
     }
+    let mut squads: Vec<(&str, usize, Vec<usize>)> = Vec::new();
+    for spec in t.models.iter().filter(|m| m.squad.is_some()) {
+        let (name, ix) = (spec.squad.as_ref().map_or("", |s| s.as_str()), ids[spec.id.as_str()]);
+        let side = game.models[ix].side;
+        match squads.iter_mut().find(|(n, s, _)| *n == name && *s == side) {
+            Some((_, _, members)) => members.push(ix),
+            None => squads.push((name, side, vec![ix])),
+        }
+    }
+    for (name, _, members) in squads {
+        game.add_squad(name.to_owned(), String::new(), members);
+    }
     let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
         let me = ids[spec.id.as_str()];
