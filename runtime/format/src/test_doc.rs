@@ -90,6 +90,9 @@ pub struct TestStep {
     pub action: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
+    /// `move-and-shoot`: the point of the path to `to` where the attack is made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Id>,
     /// Indexes of the model's weapon mounts (0 = first on the card).

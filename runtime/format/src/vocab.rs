@@ -360,7 +360,7 @@ words! {
         DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
         Regroup = "regroup", R("squads are not played yet"), "Two under-strength squads merge.";
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
-        MoveAndShoot = "move-and-shoot", R("not played yet"), "A move and an assault in one action.";
+        MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
         DigIn = "dig-in", R("not played yet"), "Infantry dig in for cover.";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
     }

@@ -62,7 +62,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         to: P,
         budget: Option<u32>,
         ctrl: &mut dyn Controller,
-    ) -> Result<(), String> {
+    ) -> Result<u32, String> {
         self.do_move_mode(model, to, budget, false, ctrl)
     }
 
@@ -94,7 +94,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         budget: Option<u32>,
         reverse: bool,
         ctrl: &mut dyn Controller,
-    ) -> Result<(), String> {
+    ) -> Result<u32, String> {
         self.game.refused_reactions.clear();
         let g = &self.game;
         let me = &g.models[model];
@@ -215,11 +215,11 @@ impl<'a, 'r> Engine<'a, 'r> {
                 break;
             }
         }
-        let spent = spent + inch_cost.ceil() as u32;
+        let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1));
         let pos = self.game.models[model].pos;
         let states = &self.game.rules.states;
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
-        emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent.min(mv.max(1)), facing: heading });
+        emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent, facing: heading });
         let b = self.game.board.size;
         if pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1] {
             // Off the table: a retreat, or an exit the scenario scores.
@@ -227,7 +227,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].left_board = true;
             emit!(self, Event::LeftBoard { model });
         }
-        Ok(())
+        Ok(spent)
     }
 
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.

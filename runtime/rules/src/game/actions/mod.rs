@@ -19,6 +19,7 @@ mod break_;
 mod close_combat;
 pub mod combat;
 mod move_;
+mod move_and_shoot;
 mod overwatch;
 mod repair;
 mod run_n_gun;
@@ -38,6 +39,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &move_::GoProne,
     &target_lock::TargetLock,
     &combat::Fire,
+    &move_and_shoot::MoveAndShoot,
     &salvo_fire::SalvoFire,
     &run_n_gun::RunNGun,
     &close_combat::CloseCombat,
@@ -114,6 +116,8 @@ pub struct Action {
     pub kind: &'static str,
     pub target: Option<usize>,
     pub to: Option<P>,
+    /// A point on the way to `to` (move and shoot: where the attack is made).
+    pub via: Option<P>,
     pub weapons: Vec<usize>,
     /// Split fire: further targets of the same combat action, each with its own weapon mounts
     /// (the ruleset's `procedures.multiple_targets`).
@@ -128,7 +132,16 @@ impl Action {
     pub const PASS: &'static str = "pass";
 
     pub fn new(kind: &'static str) -> Action {
-        Action { kind, target: None, to: None, weapons: Vec::new(), split: Vec::new(), indirect: false, inspire: false }
+        Action {
+            kind,
+            target: None,
+            to: None,
+            via: None,
+            weapons: Vec::new(),
+            split: Vec::new(),
+            indirect: false,
+            inspire: false,
+        }
     }
     pub fn pass() -> Action {
         Action::new(Action::PASS)

@@ -51,7 +51,9 @@ impl ActionKind for Move {
     ) -> Result<(), ActionError> {
         let to = action.to().map_err(ActionError::Illegal)?;
         match engine.movement_hook(model, None)? {
-            Ok(budget) => engine.do_move_mode(model, to, budget, self.backwards, ctrl).map_err(ActionError::Illegal),
+            Ok(budget) => {
+                engine.do_move_mode(model, to, budget, self.backwards, ctrl).map(|_| ()).map_err(ActionError::Illegal)
+            }
             Err(reason) => {
                 emit!(engine, Event::Forbidden { model, what: "move", reason });
                 Ok(())

@@ -44,7 +44,9 @@ impl ActionKind for RunNGun {
         let per_move = mv.saturating_sub(if mv <= rule.low_mv { rule.low_mv_penalty } else { rule.mv_penalty });
         // The ruleset's move actions' worth of reduced MV, then the assault.
         match engine.movement_hook(model, Some(per_move * rule.moves))? {
-            Ok(budget) => engine.do_move(model, to, budget, ctrl).map_err(ActionError::Illegal)?,
+            Ok(budget) => {
+                engine.do_move(model, to, budget, ctrl).map_err(ActionError::Illegal)?;
+            }
             Err(reason) => emit!(engine, Event::Forbidden { model, what: "move", reason }),
         }
         let card = engine.cardr(model);
