@@ -117,6 +117,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::MissionKill { model, reason } => {
             format!("    {} is a mission kill ({reason}) and must retreat", name(g, *model))
         }
+        Event::Abandoned { model, reason } => format!("    {} is lost: {reason}", name(g, *model)),
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),

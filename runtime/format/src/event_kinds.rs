@@ -292,6 +292,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         doc: "A model can no longer fight and must leave.",
         keys: &[MODEL, ("reason", Text, "Why.")],
     },
+    EventKind {
+        id: "abandoned",
+        doc: "A model is lost without being shot to pieces: its crew bailed out, or it crashed.",
+        keys: &[MODEL, ("reason", Text, "`bailed out` or `crashed`.")],
+    },
     EventKind { id: "destroyed", doc: "A model is destroyed.", keys: &[MODEL] },
     EventKind { id: "left_board", doc: "A model left the board.", keys: &[MODEL] },
     EventKind { id: "activation_end", doc: "A model's activation ends.", keys: &[MODEL] },

@@ -191,6 +191,10 @@ pub enum Event {
         model: usize,
         reason: String,
     },
+    Abandoned {
+        model: usize,
+        reason: String,
+    },
     Destroyed {
         model: usize,
     },

@@ -824,6 +824,7 @@ mod tests {
             Event::Critical { model: 0, result: s() },
             Event::Repaired { model: 0, points: 1, column: 0 },
             Event::MissionKill { model: 0, reason: s() },
+            Event::Abandoned { model: 0, reason: s() },
             Event::Destroyed { model: 0 },
             Event::LeftBoard { model: 0 },
             Event::ActivationEnd { model: 0 },
@@ -880,6 +881,7 @@ mod tests {
                 | Event::Critical { .. }
                 | Event::Repaired { .. }
                 | Event::MissionKill { .. }
+                | Event::Abandoned { .. }
                 | Event::Destroyed { .. }
                 | Event::LeftBoard { .. }
                 | Event::ActivationEnd { .. }

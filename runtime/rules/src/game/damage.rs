@@ -191,19 +191,45 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// A model that can no longer fight is a mission kill and must leave the table.
+    /// Why a model will never make a combat action again, if it will not.
+    fn never_fights(&self, model: usize) -> Option<&'static str> {
+        let me = &self.game.models[model];
+        let armed = self.cardr(model).weapons.iter().enumerate().any(|(w, _)| !me.out_of_ammo[w]);
+        if self.game.state_blocks(model, |s| s.no_actions && s.duration == StateDuration::Permanent) {
+            Some("disabled")
+        } else if !armed || me.zeroed || me.no_combat {
+            Some("no usable weapon")
+        } else {
+            None
+        }
+    }
+
+    /// Models lost for good at the end of an activation: crews that bail out of a model that can
+    /// neither move nor fight, aircraft that can no longer fly (each by its type's trait); then
+    /// models that can no longer fight become mission kills and must leave the table.
     pub(crate) fn mission_kills(&mut self) {
+        for model in 0..self.game.models.len() {
+            if !self.game.models[model].on_table() || self.game.lasting_move_value(model) > 0 {
+                continue;
+            }
+            let ty = self.cardr(model).model_type;
+            let reason = if self.rules().has_trait(ty, ModelTrait::CrashesAtZeroMv) {
+                "crashed"
+            } else if self.rules().has_trait(ty, ModelTrait::BailsOut) && self.never_fights(model).is_some() {
+                "bailed out"
+            } else {
+                continue;
+            };
+            emit!(self, Event::Abandoned { model, reason: reason.into() });
+            self.destroy(model);
+        }
         for model in 0..self.game.models.len() {
             let me = &self.game.models[model];
             if !me.on_table() || me.mission_kill {
                 continue;
             }
-            let card = self.cardr(model);
-            let armed = card.weapons.iter().enumerate().any(|(w, _)| !me.out_of_ammo[w]) && !me.zeroed && !me.no_combat;
-            let disabled = self.game.state_blocks(model, |s| s.no_actions && s.duration == StateDuration::Permanent);
-            if !armed || disabled {
+            if let Some(reason) = self.never_fights(model) {
                 self.game.models[model].mission_kill = true;
-                let reason = if disabled { "disabled" } else { "no usable weapon" };
                 emit!(self, Event::MissionKill { model, reason: reason.into() });
             }
         }

@@ -390,6 +390,13 @@ impl<'r> Game<'r> {
         (((base + states).max(0) as f64) * me.mv_factor).floor() as u32
     }
 
+    /// The move value damage and criticals leave, states aside: 0 = it will never move again.
+    pub fn lasting_move_value(&self, model: usize) -> u32 {
+        let me = &self.models[model];
+        let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
+        ((base.max(0) as f64) * me.mv_factor).floor() as u32
+    }
+
     pub fn can_fight(&self, model: usize) -> bool {
         let me = &self.models[model];
         !me.no_combat
