@@ -250,6 +250,12 @@ pub fn roster_squads(
             );
         }
         let squads = cav_forces::roster_force(&rs, &force, rules)?;
+        if squads.bonus > 0 {
+            eprintln!(
+                "{side_name}'s force group bonus: {} TV added to its surviving TVP (the pool left unspent and its strike pool, as strike packages are not called in play yet)",
+                squads.bonus
+            );
+        }
         out.push(squads);
     }
     Ok(Ok(out))

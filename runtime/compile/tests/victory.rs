@@ -74,6 +74,26 @@ fn the_victory_level_reads_the_score_ratio_001_l1899_l1917() {
     assert_eq!(at_the_limit(&close).level.as_deref(), Some("Major victory"), "1.963 cuts to 1.9");
 }
 
+/// The book's force group bonus example: A spends 4,890 of a 5,000 pool and uses 100 of 200
+/// strike points (bonus 210), B spends 4,950 (bonus 50); both keep 4,000 TV of models.
+#[test]
+fn the_force_group_bonus_adds_to_the_surviving_tvp_001_l1830_l1845() {
+    let mut rules = full_rules();
+    let keep = card(&mut rules, 4000, 4);
+    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["a".into(), "b".into()]);
+    game.add_model(keep, 0, P::new(10.0, 5.0), 0.0);
+    game.add_model(keep, 1, P::new(10.0, 40.0), 180.0);
+    game.tv_pool = vec![Some(5000), Some(5000)];
+    game.tv_bonus = vec![210, 50];
+    assert_eq!(game.scores(), vec![(5000, 4210), (5000, 4050)]);
+    game.turn = game.turn_limit;
+    let mut dice = SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let end = engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().expect("the limit ends the game");
+    assert_eq!(end.winner, Some(0), "{}", end.reason);
+}
+
 #[test]
 fn losing_the_commander_loses_headhunter_001_l2166_l2192() {
     let mut rules = full_rules();
@@ -267,6 +287,8 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
     let force = |n: usize| cav_rules::setup::RosterForce {
         squads: vec![cav_rules::setup::SquadCards { name: "s".into(), kind: "attack".into(), cards: vec![warg; n] }],
         c3: 0,
+        pool: None,
+        bonus: 0,
     };
     let game = cav_rules::setup::roster_game(
         &rules,

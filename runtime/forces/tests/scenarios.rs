@@ -44,3 +44,22 @@ fn every_scenario_plays_to_a_result_and_repeats_itself() {
     }
     assert!(decided > 0);
 }
+
+/// A roster plays with its pool as the starting TVP and the pool it left unspent, plus its strike
+/// pool (strike packages are not called in play yet, so none of it is used), as its force group
+/// bonus (001 L1830-1845).
+#[test]
+fn a_roster_brings_its_pool_and_its_force_group_bonus() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let rs = loaded.ruleset("cav-full").expect("full rules");
+    let rules = cav_compile::compile_rules(rs).expect("compiles");
+    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
+    let mut f = cav_forces::build(rs, &req).unwrap();
+    f.strike_pool = 40;
+    // A pool 123 above what the roster spends.
+    f.tvp = cav_forces::costs(rs, &f).total() + 123;
+    let force = cav_forces::roster_force(rs, &f, &rules).unwrap();
+    assert_eq!(force.pool, Some(f.tvp));
+    assert_eq!(force.bonus, 123 + 40);
+}

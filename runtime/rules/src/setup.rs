@@ -116,6 +116,11 @@ pub struct SquadCards {
 pub struct RosterForce {
     pub squads: Vec<SquadCards>,
     pub c3: u32,
+    /// The threat value pool the force was built to (its starting TVP); `None`: its models' TV.
+    pub pool: Option<u32>,
+    /// The force group bonus (001 L1830-1845): the pool left unspent, and strike-package points
+    /// not used, added to the surviving TVP at the end.
+    pub bonus: u32,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -133,6 +138,8 @@ pub fn roster_game<'r>(
     let s = &rules.scenarios[sc];
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
         game.c3[side] = force.c3;
+        game.tv_pool[side] = force.pool;
+        game.tv_bonus[side] = force.bonus;
         let squads = &force.squads;
         let zone = &s.sides[side].1;
         let n: usize = squads.iter().map(|q| q.cards.len()).sum();

@@ -141,6 +141,11 @@ pub struct Game<'r> {
     pub scenario: Option<usize>,
     /// Per side, objective points scored.
     pub objective_points: Vec<u32>,
+    /// Per side, the threat value pool its force was built to (`None`: a scenario's fixed force,
+    /// whose starting TVP is its models' TV).
+    pub tv_pool: Vec<Option<u32>>,
+    /// Per side, the force group bonus added to its surviving TVP.
+    pub tv_bonus: Vec<u32>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
     /// A C3 point inspires the current action's next target-point roll.
@@ -211,6 +216,8 @@ impl<'r> Game<'r> {
             scenario: None,
             objective_points: Vec::new(),
             c3: vec![0; sides.len()],
+            tv_pool: vec![None; sides.len()],
+            tv_bonus: vec![0; sides.len()],
             inspired: false,
             sides,
             turn: 0,

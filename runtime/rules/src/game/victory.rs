@@ -26,13 +26,20 @@ impl Game<'_> {
         (card.tv as u64 * left / columns) as u32
     }
 
-    /// Per side: (starting TV, surviving TV).
+    /// Per side: (starting TVP, surviving TVP). The starting TVP is the pool a roster was built
+    /// to, else the models' TV; the surviving TVP adds the force group bonus (001 L1830-1845).
     pub fn scores(&self) -> Vec<(u32, u32)> {
-        let mut out = vec![(0u32, 0u32); self.sides.len()];
+        let mut out: Vec<(u32, u32)> = self.tv_bonus.iter().map(|b| (0, *b)).collect();
+        out.resize(self.sides.len(), (0, 0));
         for (i, m) in self.models.iter().enumerate() {
             let s = &mut out[m.side];
             s.0 = s.0.saturating_add(self.rules.cards[m.card].tv);
             s.1 = s.1.saturating_add(self.surviving_tv(i));
+        }
+        for (s, pool) in out.iter_mut().zip(&self.tv_pool) {
+            if let Some(pool) = pool {
+                s.0 = *pool;
+            }
         }
         out
     }
