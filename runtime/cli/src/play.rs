@@ -117,6 +117,10 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::MissionKill { model, reason } => {
             format!("    {} is a mission kill ({reason}) and must retreat", name(g, *model))
         }
+        Event::Mounted { model, transport } => format!("    {} boards {}", name(g, *model), name(g, *transport)),
+        Event::Dismounted { model, transport, at } => {
+            format!("    {} dismounts from {} at ({:.1}, {:.1})", name(g, *model), name(g, *transport), at.x, at.y)
+        }
         Event::Abandoned { model, reason } => format!("    {} is lost: {reason}", name(g, *model)),
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),

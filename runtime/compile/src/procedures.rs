@@ -7,7 +7,7 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits,
+    Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits, Transport,
 };
 
 use crate::Cx;
@@ -69,6 +69,21 @@ pub(crate) fn procedures(
             "range band",
         )
     });
+    let transport = p.transport.as_ref().map(|t| {
+        let sa = |cx: &mut Cx, ptr: &str, id: &f::Id| {
+            cx.index_of(e, ptr, id.as_str(), &names.sas, "special attribute").unwrap_or(0) as u16
+        };
+        Transport {
+            sa: sa(cx, "/procedures/transport/sa", &t.sa),
+            slots_per_rider: t.slots_per_rider,
+            heavy: t
+                .heavy
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (sa(cx, &format!("/procedures/transport/heavy/{i}/sa"), &h.sa), h.slots))
+                .collect(),
+        }
+    });
     let mut model_types = [None; MODEL_TYPES];
     for (ty, m) in &ruleset.model_types {
         model_types[*ty as usize] = Some(ModelTypeDef {
@@ -122,6 +137,7 @@ pub(crate) fn procedures(
         break_away: p.break_away.clone(),
         mixed_weapons_out_of_range,
         multiple_targets: p.multiple_targets,
+        transport,
         model_types,
     }
 }

@@ -293,6 +293,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("reason", Text, "Why.")],
     },
     EventKind {
+        id: "mounted",
+        doc: "An infantry model boards a transport.",
+        keys: &[MODEL, ("transport", Model, "Test id of the transport.")],
+    },
+    EventKind {
+        id: "dismounted",
+        doc: "An infantry model leaves a transport, placed in base contact with it.",
+        keys: &[MODEL, ("transport", Model, "Test id of the transport."), ("at", Point, "Where it stands.")],
+    },
+    EventKind {
         id: "abandoned",
         doc: "A model is lost without being shot to pieces: its crew bailed out, or it crashed.",
         keys: &[MODEL, ("reason", Text, "`bailed out` or `crashed`.")],

@@ -161,6 +161,31 @@ pub struct Procedures {
     /// `multiple-targets` condition); absent: a combat action attacks one target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiple_targets: Option<MultipleTargetRules>,
+    /// Infantry riding in transports (mount and dismount); absent: nobody rides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<TransportRules>,
+}
+
+/// Transports: models with the `infantry` trait mount a friendly model that has the transport
+/// special attribute, and dismount next to it, with a move action each.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TransportRules {
+    /// The special attribute whose rating is the number of slots a model carries.
+    pub sa: Id,
+    /// Slots a rider takes.
+    pub slots_per_rider: u32,
+    /// Riders that take more slots: those with this special attribute.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heavy: Vec<HeavyRider>,
+}
+
+/// Riders with a special attribute take this many slots.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeavyRider {
+    pub sa: Id,
+    pub slots: u32,
 }
 
 /// Split fire: one combat action, several targets, each with its own weapons.

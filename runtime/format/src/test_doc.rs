@@ -49,6 +49,10 @@ pub struct TestModel {
     /// Test id of the model it holds a target-lock on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Id>,
+    /// Test id of a friendly transport it starts riding in (boarded in an earlier turn; its `at`
+    /// is then not used on the table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<Id>,
     /// Test ids of enemy models it is already in close combat with (from an earlier assault):
     /// both it and they start engaged, so leaving needs the break action. They must be in base
     /// contact.
@@ -187,6 +191,9 @@ pub struct TestModelState {
     /// Test id of the model it holds a target-lock on, or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Id>,
+    /// Test id of the transport it rides in, or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<Id>,
     /// Exactly these weapon mounts are out of ammo.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_ammo: Option<Vec<usize>>,

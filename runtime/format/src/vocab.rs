@@ -100,7 +100,7 @@ words! {
         Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
         SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
-        Transport = "transport", R("transport is not played yet (the full-rules issue)"), "When a model mounts or dismounts.";
+        Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
         TargetLock = "target_lock", I, "When a model declares a target-lock action; forbid refuses it.";
         OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet (the catalog issue)"), "When two models make an opposed roll.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
@@ -169,12 +169,12 @@ impl HookPoint {
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
             H::Activation | H::CombatDice => MOD_CHANGES,
-            H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState => &[Forbid],
+            H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],
             H::StrikePoint | H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc | H::DamageTable => &[AddModifier],
             H::PilotCheck | H::Repair => &[AddModifier],
-            H::Build | H::ForceSelection | H::Transport | H::OpposedRoll => &[],
+            H::Build | H::ForceSelection | H::OpposedRoll => &[],
         }
     }
 
@@ -197,6 +197,7 @@ impl HookPoint {
                 | H::DamageTable
                 | H::OnHit
                 | H::AreaEffect
+                | H::Transport
         )
     }
 
@@ -242,7 +243,8 @@ impl HookPoint {
             H::CritFumble => "model, weapon",
             H::ModelState => "model, state, gained",
             H::PilotCheck | H::Repair => "model",
-            H::Build | H::ForceSelection | H::Transport | H::OpposedRoll => "",
+            H::Transport => "model (the rider), target (the transport), value (1 mounting, 0 dismounting)",
+            H::Build | H::ForceSelection | H::OpposedRoll => "",
         }
     }
 }

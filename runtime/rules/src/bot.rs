@@ -193,6 +193,15 @@ impl Controller for Bot {
 
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
+        // A rider gets out on the side of the nearest enemy (unless it boarded this turn).
+        if let Some(t) = me.aboard {
+            if me.has(&crate::game::actions::MOUNTED) {
+                return Action::pass();
+            }
+            let at = g.models[t].pos;
+            let near = g.enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
+            return Action::dismount(near.map_or(at, |e| g.models[e].pos));
+        }
         if me.prone
             || g.models[model]
                 .states

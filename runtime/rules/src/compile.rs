@@ -307,6 +307,7 @@ pub struct Proc {
     /// them is out of range, at this band (index).
     pub mixed_weapons_out_of_range: Option<usize>,
     pub multiple_targets: Option<f::MultipleTargetRules>,
+    pub transport: Option<Transport>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
     pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
 }
@@ -437,6 +438,15 @@ pub struct Rules {
 /// A set of model traits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Traits(u32);
+
+/// Transports: the special attribute whose rating is the slots, the slots a rider takes, and
+/// riders (by special attribute) that take more.
+#[derive(Debug, Clone, Default)]
+pub struct Transport {
+    pub sa: u16,
+    pub slots_per_rider: u32,
+    pub heavy: Vec<(u16, u32)>,
+}
 
 impl Traits {
     pub fn of(traits: &[ModelTrait]) -> Traits {

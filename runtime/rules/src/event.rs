@@ -191,6 +191,15 @@ pub enum Event {
         model: usize,
         reason: String,
     },
+    Mounted {
+        model: usize,
+        transport: usize,
+    },
+    Dismounted {
+        model: usize,
+        transport: usize,
+        at: P,
+    },
     Abandoned {
         model: usize,
         reason: String,

@@ -284,9 +284,13 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         }
         let pos = P::new(x, y);
         let r = rules.cards[card].base_radius;
-        if let Some((other, _)) = ids.iter().find(|(_, i)| {
+        // A rider is not on the table, so it overlaps nothing.
+        let riding = |id: &str| t.models.iter().any(|m| m.id.as_str() == id && m.aboard.is_some());
+        if let Some((other, _)) = ids.iter().find(|(id, i): &(&String, &usize)| {
             let o: &crate::game::Model = &game.models[**i];
-            o.pos.dist(pos) < r + rules.cards[o.card].base_radius - 1e-9
+            spec.aboard.is_none()
+                && !riding(id.as_str())
+                && o.pos.dist(pos) < r + rules.cards[o.card].base_radius - 1e-9
         }) {
             return Err(format!("model `{}` overlaps model `{other}`", spec.id));
         }
@@ -336,6 +340,14 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             let target =
                 *ids.get(l.as_str()).ok_or_else(|| format!("model `{}` locks on to unknown model `{l}`", spec.id))?;
             game.models[me].lock = Some(target);
+        }
+        if let Some(t) = &spec.aboard {
+            let t = *ids.get(t.as_str()).ok_or_else(|| format!("model `{}` rides in unknown model `{t}`", spec.id))?;
+            if t == me || game.models[t].side != game.models[me].side {
+                return Err(format!("model `{}` must ride in a friendly model", spec.id));
+            }
+            game.models[me].aboard = Some(t);
+            game.models[me].pos = game.models[t].pos;
         }
         for other in &spec.engaged_with {
             let o = *ids
@@ -587,6 +599,9 @@ fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, wa
     if let Some(l) = &want.lock {
         same("target-lock", l.to_string(), got.lock.map_or_else(|| "none".to_owned(), name_of));
     }
+    if let Some(t) = &want.aboard {
+        same("aboard", t.to_string(), got.aboard.map_or_else(|| "none".to_owned(), name_of));
+    }
     if let Some(w) = &want.out_of_ammo {
         let mut w = w.clone();
         w.sort_unstable();
@@ -824,6 +839,8 @@ mod tests {
             Event::Critical { model: 0, result: s() },
             Event::Repaired { model: 0, points: 1, column: 0 },
             Event::MissionKill { model: 0, reason: s() },
+            Event::Mounted { model: 0, transport: 1 },
+            Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
             Event::Destroyed { model: 0 },
             Event::LeftBoard { model: 0 },
@@ -882,6 +899,8 @@ mod tests {
                 | Event::Repaired { .. }
                 | Event::MissionKill { .. }
                 | Event::Abandoned { .. }
+                | Event::Mounted { .. }
+                | Event::Dismounted { .. }
                 | Event::Destroyed { .. }
                 | Event::LeftBoard { .. }
                 | Event::ActivationEnd { .. }

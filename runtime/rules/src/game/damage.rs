@@ -129,6 +129,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         me.destroyed = true;
         let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(self.rules().proc.damage.wreck_minimum_radius));
         emit!(self, Event::Destroyed { model });
+        // Whatever rides in it goes with it (001 L5399).
+        for rider in 0..self.game.models.len() {
+            if self.game.models[rider].aboard == Some(model) && !self.game.models[rider].destroyed {
+                self.game.models[rider].destroyed = true;
+                emit!(self, Event::Destroyed { model: rider });
+            }
+        }
         if self.rules().has_trait(self.cardr(model).model_type, ModelTrait::LeavesWreck) {
             let wreck = self.rules().proc.damage.wreck_terrain;
             self.game.board.areas.push(Area {

@@ -346,7 +346,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
             }
             for m in unit {
-                if !self.game.models[m].on_table() || self.game.models[m].activated {
+                if !self.game.models[m].in_play() || self.game.models[m].activated {
                     continue;
                 }
                 self.activate(m, ctrl)?;
@@ -412,7 +412,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Some(end);
         }
         let alive: Vec<usize> = (0..self.game.sides.len())
-            .filter(|&s| self.game.models.iter().any(|u| u.side == s && u.on_table()))
+            .filter(|&s| self.game.models.iter().any(|u| u.side == s && u.in_play()))
             .collect();
         match alive.len() {
             0 => Some(GameEnd {
@@ -464,7 +464,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.used.clear();
         self.game.extra_targets = 0;
         let mut steps = 0;
-        while ap > 0 && self.game.models[model].on_table() {
+        while ap > 0 && self.game.models[model].in_play() {
             steps += 1;
             if steps > 32 {
                 break; // a controller that never passes
@@ -486,6 +486,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
+            }
+            if self.game.models[model].aboard.is_some() && !kind.from_aboard() {
+                return Err(illegal(&self.game, "a model riding in a transport may only dismount"));
             }
             if !action.split.is_empty() && !kind.splits() {
                 return Err(illegal(&self.game, "only the combat action's fire may split between targets"));

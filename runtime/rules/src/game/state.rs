@@ -63,6 +63,9 @@ pub struct Model {
     /// Left across an edge the scenario scores (not a retreat).
     pub exited: bool,
     pub mission_kill: bool,
+    /// The transport it rides in: off the table, in play (it activates, to dismount, and counts
+    /// for its side), and lost with the transport.
+    pub aboard: Option<usize>,
     pub activated: bool,
     pub activations: u32,
     pub pending: Pending,
@@ -73,7 +76,12 @@ pub struct Model {
 }
 
 impl Model {
+    /// A piece on the table: not destroyed, not gone, not riding in a transport.
     pub fn on_table(&self) -> bool {
+        !self.destroyed && !self.left_board && self.aboard.is_none()
+    }
+    /// Still in the game for its side: on the table or riding in a transport.
+    pub fn in_play(&self) -> bool {
         !self.destroyed && !self.left_board
     }
     pub fn has_state(&self, state: StateIx) -> bool {
@@ -251,7 +259,7 @@ impl<'r> Game<'r> {
         let mut out: Vec<Vec<usize>> = Vec::new();
         let mut squad_slot: Vec<Option<usize>> = vec![None; self.squads.len()];
         for (i, m) in self.models.iter().enumerate() {
-            if m.side != side || !m.on_table() {
+            if m.side != side || !m.in_play() {
                 continue;
             }
             match m.squad.filter(|_| per_squad) {
@@ -275,13 +283,13 @@ impl<'r> Game<'r> {
         let squads = if per_squad {
             self.squads
                 .iter()
-                .filter(|s| s.side == side && s.members.iter().all(|&m| !self.models[m].on_table()))
+                .filter(|s| s.side == side && s.members.iter().all(|&m| !self.models[m].in_play()))
                 .count()
         } else {
             0
         };
         let loners =
-            self.models.iter().filter(|m| m.side == side && !m.on_table() && (m.squad.is_none() || !per_squad)).count();
+            self.models.iter().filter(|m| m.side == side && !m.in_play() && (m.squad.is_none() || !per_squad)).count();
         squads + loners
     }
 
@@ -315,6 +323,7 @@ impl<'r> Game<'r> {
             left_board: false,
             exited: false,
             mission_kill: false,
+            aboard: None,
             activated: false,
             squad: None,
             activations: 0,

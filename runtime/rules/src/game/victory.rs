@@ -15,7 +15,7 @@ impl Game<'_> {
     pub fn surviving_tv(&self, model: usize) -> u32 {
         let m = &self.models[model];
         let card = &self.rules.cards[m.card];
-        if !m.on_table() {
+        if !m.in_play() {
             return 0;
         }
         let columns = card.columns.max(1) as u64;
@@ -73,7 +73,7 @@ impl Engine<'_, '_> {
             return None;
         }
         let keeps: Vec<usize> = (0..self.game.sides.len())
-            .filter(|&s| self.game.commanders.get(s).copied().flatten().is_some_and(|c| self.game.models[c].on_table()))
+            .filter(|&s| self.game.commanders.get(s).copied().flatten().is_some_and(|c| self.game.models[c].in_play()))
             .collect();
         if keeps.len() == self.game.sides.len() {
             return None;
@@ -422,7 +422,7 @@ impl Engine<'_, '_> {
             return None;
         }
         let emptied =
-            (0..self.game.sides.len()).find(|&s| !self.game.models.iter().any(|m| m.side == s && m.on_table()))?;
+            (0..self.game.sides.len()).find(|&s| !self.game.models.iter().any(|m| m.side == s && m.in_play()))?;
         Some(self.exit_end(format!("{} has no model left on the table", self.game.sides[emptied])))
     }
 

@@ -189,6 +189,9 @@ impl Engine<'_, '_> {
             if target >= g.models.len() || g.models[target].side == g.models[attacker].side {
                 return illegal("the target is not an enemy model");
             }
+            if g.models[target].aboard.is_some() {
+                return illegal("the target rides in a transport: attack the transport");
+            }
             if weapons.is_empty() {
                 return illegal("no weapons declared");
             }

@@ -26,10 +26,12 @@ mod run_n_gun;
 mod salvo_fire;
 mod special;
 mod target_lock;
+mod transport;
 
 pub use break_::FAILED_BREAK;
 pub use close_combat::ENGAGED;
 pub use overwatch::OVERWATCH;
+pub use transport::{DISMOUNTED, MOUNTED};
 
 /// Every action the engine knows, one line each.
 pub const ALL: &[&dyn ActionKind] = &[
@@ -46,6 +48,8 @@ pub const ALL: &[&dyn ActionKind] = &[
     &break_::Break,
     &overwatch::Overwatch,
     &repair::Repair,
+    &transport::Mount,
+    &transport::Dismount,
     &special::Special,
 ];
 
@@ -73,6 +77,10 @@ pub trait ActionKind: Sync {
         self.id()
     }
     fn repeatable(&self) -> bool;
+    /// Whether a model riding in a transport may take it (only dismounting).
+    fn from_aboard(&self) -> bool {
+        false
+    }
     /// Whether it may split its weapons between targets ([`Action::split`]).
     fn splits(&self) -> bool {
         false

@@ -60,6 +60,9 @@ impl Engine<'_, '_> {
         if target >= self.game.models.len() || self.game.models[target].side == self.game.models[attacker].side {
             return Err(ActionError::Illegal("the target is not an enemy model".into()));
         }
+        if self.game.models[target].aboard.is_some() {
+            return Err(ActionError::Illegal("the target rides in a transport: attack the transport".into()));
+        }
         let card = self.cardr(attacker);
         let Some(&first) = weapons.first() else { return Err(ActionError::Illegal("no weapons declared".into())) };
         if weapons.iter().any(|&weapon| card.weapons.get(weapon).is_none_or(|m| m.weapon != card.weapons[first].weapon))

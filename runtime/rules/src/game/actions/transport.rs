@@ -1,0 +1,210 @@
+//! Riding in transports (001 L3694-3732): an infantry model in base contact with a friendly model
+//! that has the ruleset's transport special attribute boards it with a move action, and later
+//! dismounts with another, placed in base contact with it (into contact with an enemy too). Not
+//! both in one activation; no room to stand means the action is lost. A rider is off the table
+//! but in play: it activates (to dismount), counts for its side, and dies with its transport.
+//! The `transport` hook point fires before either, and its handlers may forbid it.
+
+use cav_format::vocab::ActionKind as ActionWord;
+use cav_format::{HookPoint, ModelTrait};
+
+use super::{Action, ActionError, ActionKind, ENGAGED};
+use crate::event::Event;
+use crate::game::{Controller, Engine, Game, Lasts, Mark};
+use crate::geom::P;
+use crate::hooks::HookCtx;
+
+/// The model boarded a transport this turn (so it may not dismount in the same activation).
+pub static MOUNTED: Mark = Mark { name: "mounted", lasts: Lasts::Turn };
+/// The model left a transport this turn (so it may not board again in the same activation).
+pub static DISMOUNTED: Mark = Mark { name: "dismounted", lasts: Lasts::Turn };
+
+/// Bearings tried around the transport, from the one asked for outwards, in degrees.
+const PLACEMENT_STEP: f64 = 15.0;
+
+/// Slots `transport` has, and slots its riders fill.
+fn slots(game: &Game, transport: usize) -> (u32, u32) {
+    let Some(t) = &game.rules.proc.transport else { return (0, 0) };
+    let have = game.card(transport).sas.iter().find(|(s, _)| *s == t.sa).map_or(0, |(_, r)| (*r).max(0) as u32);
+    let used = (0..game.models.len())
+        .filter(|&m| game.models[m].aboard == Some(transport) && game.models[m].in_play())
+        .map(|m| rider_slots(game, m))
+        .sum();
+    (have, used)
+}
+
+/// Slots one rider takes: the ruleset's per rider, more for riders with a heavy SA.
+fn rider_slots(game: &Game, model: usize) -> u32 {
+    let Some(t) = &game.rules.proc.transport else { return 0 };
+    let sas = &game.card(model).sas;
+    t.heavy
+        .iter()
+        .filter(|(sa, _)| sas.iter().any(|(s, _)| s == sa))
+        .map(|(_, n)| *n)
+        .max()
+        .unwrap_or(t.slots_per_rider)
+}
+
+/// Board a friendly transport in base contact (`target`).
+pub struct Mount;
+
+impl ActionKind for Mount {
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
+    }
+    fn name(&self) -> &'static str {
+        "mount"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        if game.rules.proc.transport.is_none() {
+            return Err("this ruleset has no transports".into());
+        }
+        if !game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry) {
+            return Err("only infantry ride in transports".into());
+        }
+        let me = &game.models[model];
+        if me.has(&ENGAGED) {
+            return Err("a model in close combat must break before it boards".into());
+        }
+        if me.has(&DISMOUNTED) {
+            return Err("a model may not dismount and mount in one activation".into());
+        }
+        let t = action.target()?;
+        let other = game.models.get(t).ok_or("no such model")?;
+        if other.side != me.side || !other.on_table() || t == model {
+            return Err("the transport must be a friendly model on the table".into());
+        }
+        let (have, used) = slots(game, t);
+        if have == 0 {
+            return Err("that model is not a transport".into());
+        }
+        if game.distance(model, t) > game.rules.proc.movement.contact_distance {
+            return Err("the transport must be in base contact".into());
+        }
+        let need = rider_slots(game, model);
+        if used + need > have {
+            return Err(format!(
+                "no room: the transport has {} of {have} slots free, the model needs {need}",
+                have - used
+            ));
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        _ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let transport = action.target().map_err(ActionError::Illegal)?;
+        let ctx = HookCtx::new(HookPoint::Transport, model).target(transport).value(1.0);
+        if let Some(reason) = engine.call_hooks(ctx)?.forbid {
+            emit!(engine, Event::Forbidden { model, what: "mount", reason });
+            return Ok(());
+        }
+        let pos = engine.game.models[transport].pos;
+        let me = &mut engine.game.models[model];
+        me.aboard = Some(transport);
+        me.pos = pos;
+        me.mark(&MOUNTED);
+        emit!(engine, Event::Mounted { model, transport });
+        Ok(())
+    }
+}
+
+/// Leave the transport, standing in base contact with it on the side of `to` (or the nearest
+/// free spot to it).
+pub struct Dismount;
+
+impl ActionKind for Dismount {
+    fn id(&self) -> ActionWord {
+        ActionWord::Move
+    }
+    fn name(&self) -> &'static str {
+        "dismount"
+    }
+    fn repeatable(&self) -> bool {
+        true
+    }
+    fn from_aboard(&self) -> bool {
+        true
+    }
+    fn check(&self, game: &Game, model: usize, _action: &Action) -> Result<(), String> {
+        let me = &game.models[model];
+        if me.aboard.is_none() {
+            return Err("the model is not riding in a transport".into());
+        }
+        if me.has(&MOUNTED) {
+            return Err("a model may not mount and dismount in one activation".into());
+        }
+        Ok(())
+    }
+    fn resolve(
+        &self,
+        engine: &mut Engine,
+        model: usize,
+        action: &Action,
+        _ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let Some(transport) = engine.game.models[model].aboard else {
+            return Err(ActionError::Illegal("the model is not riding in a transport".into()));
+        };
+        let ctx = HookCtx::new(HookPoint::Transport, model).target(transport).value(0.0);
+        if let Some(reason) = engine.call_hooks(ctx)?.forbid {
+            emit!(engine, Event::Forbidden { model, what: "dismount", reason });
+            return Ok(());
+        }
+        let Some(at) = spot(&engine.game, model, transport, action.to) else {
+            let reason = "no room in base contact with the transport: the action is lost".to_owned();
+            emit!(engine, Event::Forbidden { model, what: "dismount", reason });
+            return Ok(());
+        };
+        let from = engine.game.models[transport].pos;
+        let me = &mut engine.game.models[model];
+        me.aboard = None;
+        me.pos = at;
+        me.facing = from.bearing(at);
+        me.mark(&DISMOUNTED);
+        emit!(engine, Event::Dismounted { model, transport, at });
+        Ok(())
+    }
+}
+
+/// Where a rider stands when it gets out: touching the transport on the side of `towards`
+/// (straight behind it without one), else the nearest bearing on the board clear of other bases.
+fn spot(game: &Game, model: usize, transport: usize, towards: Option<P>) -> Option<P> {
+    let t = &game.models[transport];
+    let r = game.card(model).base_radius;
+    let ring = game.card(transport).base_radius + r + game.rules.proc.movement.contact_distance / 2.0;
+    let want = match towards {
+        Some(p) if p.dist(t.pos) > 1e-9 => t.pos.bearing(p),
+        _ => t.facing + 180.0,
+    };
+    let steps = (180.0 / PLACEMENT_STEP) as i32;
+    (0..=steps)
+        .flat_map(|k| if k == 0 { vec![0.0] } else { vec![k as f64 * PLACEMENT_STEP, -k as f64 * PLACEMENT_STEP] })
+        .map(|off| t.pos + P::heading(want + off).scale(ring))
+        .find(|&p| {
+            game.on_board(p)
+                && (0..game.models.len()).all(|o| {
+                    o == model
+                        || !game.models[o].on_table()
+                        || game.models[o].pos.dist(p) >= game.card(o).base_radius + r - 1e-9
+                })
+        })
+}
+
+impl Action {
+    /// Board the transport `transport` (in base contact).
+    pub fn mount(transport: usize) -> Action {
+        Action::new(Mount.name()).on(transport)
+    }
+    /// Get out of the transport, on the side of `towards`.
+    pub fn dismount(towards: P) -> Action {
+        Action::new(Dismount.name()).at(towards)
+    }
+}
