@@ -51,6 +51,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
         }
         Event::TurnStart { turn } => format!("\nTurn {turn}"),
+        Event::ObjectiveScored { side, points, areas: 0 } => format!("  {side} scores {points} objective point(s)"),
         Event::ObjectiveScored { side, points, areas } => {
             format!("  {side} controls {areas} objective area(s) and scores {points}")
         }
@@ -117,6 +118,14 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::MissionKill { model, reason } => {
             format!("    {} is a mission kill ({reason}) and must retreat", name(g, *model))
         }
+        Event::HvoTaken { model } => format!("    {} picks up the high-value operative", name(g, *model)),
+        Event::HvoDropped { model, at } => {
+            format!("    {} is lost: the high-value operative stays at ({:.1}, {:.1})", name(g, *model), at.x, at.y)
+        }
+        Event::Container { number, what, side } => match side {
+            Some(side) => format!("  container {number} {what} by {side}"),
+            None => format!("  container {number} {what}"),
+        },
         Event::Mounted { model, transport } => format!("    {} boards {}", name(g, *model), name(g, *transport)),
         Event::Dismounted { model, transport, at } => {
             format!("    {} dismounts from {} at ({:.1}, {:.1})", name(g, *model), name(g, *transport), at.x, at.y)

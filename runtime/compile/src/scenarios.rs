@@ -2,7 +2,7 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{ObjectiveDef, ScenarioDef, TerrainDef};
+use cav_rules::compile::{ContainersDef, HvoDef, ObjectiveDef, ScenarioDef, TerrainDef};
 
 use crate::Cx;
 
@@ -47,7 +47,28 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
                 })
                 .collect();
             let destroyer = o.destroyer.as_ref().and_then(|h| side_of(cx, e, &sides, "/objectives/destroyer", h));
+            let hvo = o.hvo.as_ref().and_then(|h| {
+                side_of(cx, e, &sides, "/objectives/hvo/rescuer", &h.rescuer).map(|rescuer| HvoDef {
+                    at: h.at,
+                    radius: h.radius,
+                    rescuer,
+                    edge: h.edge,
+                    others_after_moved: h.others_after_moved,
+                })
+            });
+            let containers = o.containers.as_ref().map(|c| ContainersDef {
+                at: c.at.clone(),
+                die: cx.dice(e, "/objectives/containers/die", &c.die),
+                from_turn: c.from_turn,
+                active_max: c.active_max,
+                radius: c.radius,
+                activations: c.activations,
+                models: c.models,
+                points: c.points,
+            });
             ObjectiveDef {
+                hvo,
+                containers,
                 destroyer,
                 areas: o.areas.clone(),
                 neutral: o.neutral.clone(),

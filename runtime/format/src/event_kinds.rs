@@ -121,11 +121,12 @@ pub const EVENT_KINDS: &[EventKind] = &[
     EventKind { id: "turn_start", doc: "A turn begins.", keys: &[("turn", Int, "The turn number (the first is 1).")] },
     EventKind {
         id: "objective_scored",
-        doc: "At the end of a turn a side controls more of the scenario's areas than any other and scores.",
+        doc: "At the end of a turn a side scores objective points: it controls more of the scenario's areas than any \
+              other, or it salvaged a container.",
         keys: &[
             ("side", Text, "The side."),
             ("points", Int, "Points scored this turn."),
-            ("areas", Int, "Areas it controls."),
+            ("areas", Int, "Areas it controls (0 for a container)."),
         ],
     },
     EventKind {
@@ -291,6 +292,21 @@ pub const EVENT_KINDS: &[EventKind] = &[
         id: "mission_kill",
         doc: "A model can no longer fight and must leave.",
         keys: &[MODEL, ("reason", Text, "Why.")],
+    },
+    EventKind { id: "hvo_taken", doc: "A model picks up the high-value operative (Rescue).", keys: &[MODEL] },
+    EventKind {
+        id: "hvo_dropped",
+        doc: "The high-value operative's carrier is lost: the figure stays where it was.",
+        keys: &[MODEL, ("at", Point, "Where the figure now stands.")],
+    },
+    EventKind {
+        id: "container",
+        doc: "A salvage container changes: it becomes `active`, is `salvaged` by a side, or is `removed`.",
+        keys: &[
+            ("number", Int, "The container's number (first = 1)."),
+            ("what", Text, "`active`, `salvaged` or `removed`."),
+            ("side", Text, "The side that salvaged it (`salvaged` only)."),
+        ],
     },
     EventKind {
         id: "mounted",

@@ -60,6 +60,10 @@ pub const MAX_TURNS: u32 = 1_000;
 /// Most terrain features setup places for one scenario, whatever its `terrain_features` dice roll.
 pub const MAX_TERRAIN_FEATURES: usize = 1_000;
 
+/// Most re-rolls of a "roll again" procedure (a salvage container's activation die re-rolled on
+/// numbers already used): a die that can never name what is wanted must not roll forever.
+pub const MAX_REROLLS: u32 = 100;
+
 // Watch
 /// Shortest quiet period `cav watch` accepts after the last file event before it reloads, in ms.
 /// Below this the debouncer ticks so often that an idle watch keeps a core busy.

@@ -967,6 +967,9 @@ pub enum VictoryKind {
     Commander,
     /// One side (`objectives.destroyer`) must destroy enemy models worth its own starting TV.
     DestroyedTv,
+    /// One side (`objectives.hvo.rescuer`) must carry the high-value operative off the table
+    /// across its edge; every other side wins by stopping it.
+    Rescue,
 }
 
 /// A terrain feature a scenario places: a circle of the terrain type.
@@ -1020,6 +1023,60 @@ pub struct Objectives {
     /// `exit_models`: a side's score also counts the TV of the enemy models it destroyed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub count_destroyed: bool,
+    /// `rescue`: the high-value operative.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hvo: Option<Hvo>,
+    /// `objective_points` by salvage: containers that become active and are salvaged for points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub containers: Option<Containers>,
+}
+
+/// A figure of neither side that models pick up by base contact and carry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hvo {
+    /// Where it starts, inches.
+    pub at: [f64; 2],
+    /// Radius of its base, inches.
+    #[schemars(range(min = 0.1, max = 10.0))]
+    pub radius: f64,
+    /// The side that must carry it home.
+    pub rescuer: Id,
+    /// The edge it must leave the table by, carried by a model of the rescuer.
+    pub edge: BoardEdge,
+    /// Other sides may pick it up only once the rescuer has moved it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub others_after_moved: bool,
+}
+
+/// Numbered containers (first = 1) that start dormant; from a turn on, a die picks one to
+/// become active each turn; a side salvages an active one by staying near it unopposed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Containers {
+    /// Where each stands, inches, in number order.
+    #[schemars(length(min = 1, max = 100))]
+    pub at: Vec<[f64; 2]>,
+    /// The roll at the start of a turn that names the container to activate (re-rolled on one
+    /// already activated).
+    pub die: String,
+    /// The first turn whose start rolls.
+    #[schemars(range(min = 1))]
+    pub from_turn: u32,
+    /// Once this many have been activated, the rest leave the table.
+    pub active_max: u32,
+    /// A model within this distance (centre to container), inches, salvages or contests.
+    #[schemars(range(max = 100.0))]
+    pub radius: f64,
+    /// Activations of its side's models near it, unopposed and uninterrupted, that salvage it.
+    #[schemars(range(min = 1, max = 100))]
+    pub activations: u32,
+    /// Or this many of the side's models near it, unopposed, at the end of one activation.
+    #[schemars(range(min = 1, max = 100))]
+    pub models: u32,
+    /// Objective points a salvaged container is worth (scored when the turn ends).
+    #[schemars(range(max = 1000))]
+    pub points: u32,
 }
 
 /// A side may leave the table across an edge, and scores what leaves.

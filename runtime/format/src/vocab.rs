@@ -597,6 +597,11 @@ pub const OPTIONS: &[EngineOption] = &[
         doc: "How many of its draw-deck cards a squad takes with it when it leaves play (the rest stay and are skipped).",
     },
     EngineOption {
+        id: "salvage-activation-rolls",
+        values: &["every-turn", "first-turn-only"],
+        doc: "When a scenario's containers roll to become active: at the start of every turn from the scenario's first, or of that turn only.",
+    },
+    EngineOption {
         id: "secondary-squad-limit",
         values: &["one-plus-half-primary", "under-twice-primary"],
         doc: "How many secondary squads a force may field for its primary squads (read by the force check).",
@@ -656,6 +661,14 @@ pub enum DeckRemoval {
     OneCard,
 }
 
+/// Rolls that activate salvage containers, by the `salvage-activation-rolls` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SalvageRolls {
+    #[default]
+    EveryTurn,
+    FirstTurnOnly,
+}
+
 /// The engine options as typed values, read from the ruleset's chosen readings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EngineOptions {
@@ -665,6 +678,7 @@ pub struct EngineOptions {
     pub deck_removal: DeckRemoval,
     pub surviving_fraction: SurvivingFraction,
     pub ratio_rounding: RatioRounding,
+    pub salvage_rolls: SalvageRolls,
 }
 
 impl EngineOptions {
@@ -685,6 +699,8 @@ impl EngineOptions {
             ("victory-ratio-rounding", "truncate") => self.ratio_rounding = RatioRounding::Truncate,
             ("draw-deck-removal", "one-card-per-squad") => self.deck_removal = DeckRemoval::OneCard,
             ("draw-deck-removal", "two-cards-per-squad") => self.deck_removal = DeckRemoval::AllCards,
+            ("salvage-activation-rolls", "every-turn") => self.salvage_rolls = SalvageRolls::EveryTurn,
+            ("salvage-activation-rolls", "first-turn-only") => self.salvage_rolls = SalvageRolls::FirstTurnOnly,
             ("secondary-squad-limit", "one-plus-half-primary") => {
                 self.secondary_squad_limit = SecondarySquadLimit::OnePlusHalfPrimary
             }

@@ -244,11 +244,11 @@ impl Controller for Bot {
         if let Some(goal) = g.objective_for(model)
             && can_move
         {
-            if goal.dist(me.pos) > 3.0 && (fire.is_none() || (far && ap >= 2)) {
+            if goal.dist(me.pos) > g.objective_reach() && (fire.is_none() || (far && ap >= 2)) {
                 return Action::move_to(goal);
             }
             // The keeper of an area holds it, shooting when it can.
-            if fire.is_none() && g.kept_area(model).is_some() {
+            if fire.is_none() && (g.kept_area(model).is_some() || g.salvaging(model)) {
                 return Action::pass();
             }
         }

@@ -255,6 +255,9 @@ impl ScenarioDef {
             f::VictoryKind::DestroyedTv if self.objectives.as_ref().is_none_or(|o| o.destroyer.is_none()) => {
                 Some("no side is named to destroy (`objectives:` with `destroyer:`)")
             }
+            f::VictoryKind::Rescue if self.objectives.as_ref().is_none_or(|o| o.hvo.is_none()) => {
+                Some("no high-value operative is given (`objectives:` with `hvo:`)")
+            }
             f::VictoryKind::ExitModels if self.objectives.as_ref().is_none_or(|o| o.exits.is_empty()) => {
                 Some("no exit edge is given (`objectives:` with `exits:`)")
             }
@@ -285,6 +288,31 @@ pub struct ObjectiveDef {
     /// (side, edge) pairs a side may leave the table across, scoring.
     pub exits: Vec<(usize, f::BoardEdge)>,
     pub count_destroyed: bool,
+    /// `rescue`: the HVO, its rescuer side resolved.
+    pub hvo: Option<HvoDef>,
+    /// Salvage containers, their die parsed.
+    pub containers: Option<ContainersDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct HvoDef {
+    pub at: [f64; 2],
+    pub radius: f64,
+    pub rescuer: usize,
+    pub edge: f::BoardEdge,
+    pub others_after_moved: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ContainersDef {
+    pub at: Vec<[f64; 2]>,
+    pub die: DiceExpr,
+    pub from_turn: u32,
+    pub active_max: u32,
+    pub radius: f64,
+    pub activations: u32,
+    pub models: u32,
+    pub points: u32,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack

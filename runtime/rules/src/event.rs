@@ -191,6 +191,19 @@ pub enum Event {
         model: usize,
         reason: String,
     },
+    HvoTaken {
+        model: usize,
+    },
+    HvoDropped {
+        model: usize,
+        at: P,
+    },
+    Container {
+        number: u32,
+        what: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<String>,
+    },
     Mounted {
         model: usize,
         transport: usize,

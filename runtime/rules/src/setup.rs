@@ -34,6 +34,7 @@ pub fn scenario_game<'r>(
     }
     game.scenario = Some(sc);
     game.objective_points = vec![0; game.sides.len()];
+    game.place_mission_pieces();
     for &(t, [x, y], r) in &s.terrain {
         let center = P::new(x, y);
         if log.enabled() {

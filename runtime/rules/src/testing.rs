@@ -839,6 +839,9 @@ mod tests {
             Event::Critical { model: 0, result: s() },
             Event::Repaired { model: 0, points: 1, column: 0 },
             Event::MissionKill { model: 0, reason: s() },
+            Event::HvoTaken { model: 0 },
+            Event::HvoDropped { model: 0, at: P::new(1.0, 2.0) },
+            Event::Container { number: 1, what: "salvaged", side: Some(s()) },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
@@ -900,6 +903,9 @@ mod tests {
                 | Event::MissionKill { .. }
                 | Event::Abandoned { .. }
                 | Event::Mounted { .. }
+                | Event::HvoTaken { .. }
+                | Event::HvoDropped { .. }
+                | Event::Container { .. }
                 | Event::Dismounted { .. }
                 | Event::Destroyed { .. }
                 | Event::LeftBoard { .. }

@@ -79,6 +79,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }
         self.mission_kills();
+        self.salvage(active);
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;
         Ok(())
@@ -124,11 +125,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
     }
 
-    pub(crate) fn destroy(&mut self, model: usize) {
+    /// Remove a model as destroyed: its wreck, the riders it carries and a figure it holds go with it.
+    pub fn destroy(&mut self, model: usize) {
         let me = &mut self.game.models[model];
         me.destroyed = true;
         let (pos, radius) = (me.pos, self.cardr(model).base_radius.max(self.rules().proc.damage.wreck_minimum_radius));
         emit!(self, Event::Destroyed { model });
+        self.hvo_carrier_lost(model);
         // Whatever rides in it goes with it (001 L5399).
         for rider in 0..self.game.models.len() {
             if self.game.models[rider].aboard == Some(model) && !self.game.models[rider].destroyed {

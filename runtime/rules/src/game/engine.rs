@@ -305,6 +305,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        self.score_containers();
         if let Some((side, points, areas)) = self.score_objectives() {
             let name = self.game.sides[side].clone();
             emit!(self, Event::ObjectiveScored { side: name, points, areas });
@@ -372,6 +373,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             model.activated = false;
             model.marks.retain(|m| m.lasts != Lasts::Turn);
         }
+        self.activate_containers();
         self.draw_deck()
     }
 
@@ -408,7 +410,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Last side with models on the table wins (in an exit scenario, the higher score once a side
     /// has none left).
     pub fn victory(&self) -> Option<GameEnd> {
-        if let Some(end) = self.exits_decided() {
+        if let Some(end) = self.exits_decided().or_else(|| self.rescue_decided()) {
             return Some(end);
         }
         let alive: Vec<usize> = (0..self.game.sides.len())

@@ -185,7 +185,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Stay on the board (a retreating model may leave it).
             let inside = next.x >= 0.0 && next.y >= 0.0 && next.x <= g.board.size[0] && next.y <= g.board.size[1];
-            if !inside && !retreating && !g.may_exit(model, next) {
+            if !inside && !retreating && !g.may_exit(model, next) && !g.may_carry_off(model, next) {
                 break;
             }
             // Stop at base contact: find the exact touching point along this step.
@@ -227,6 +227,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].left_board = true;
             emit!(self, Event::LeftBoard { model });
         }
+        self.hvo_after_move(model);
         Ok(spent)
     }
 

@@ -154,6 +154,10 @@ pub struct Game<'r> {
     pub tv_pool: Vec<Option<u32>>,
     /// Per side, the force group bonus added to its surviving TVP.
     pub tv_bonus: Vec<u32>,
+    /// The rescue's high-value operative, where the scenario has one.
+    pub hvo: Option<super::missions::HvoState>,
+    /// The salvage containers, where the scenario has them (number = index + 1).
+    pub containers: Vec<super::missions::Container>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
     /// A C3 point inspires the current action's next target-point roll.
@@ -225,6 +229,8 @@ impl<'r> Game<'r> {
             objective_points: Vec::new(),
             c3: vec![0; sides.len()],
             tv_pool: vec![None; sides.len()],
+            hvo: None,
+            containers: Vec::new(),
             tv_bonus: vec![0; sides.len()],
             inspired: false,
             sides,

@@ -104,7 +104,7 @@ impl Engine<'_, '_> {
             damage_dealt: self.game.damage_dealt.clone(),
             level: None,
         };
-        if let Some(end) = self.objectives_at_limit() {
+        if let Some(end) = self.objectives_at_limit().or_else(|| self.rescue_at_limit()) {
             return end;
         }
         let Some(table) = &self.game.rules.victory_levels else {
@@ -250,6 +250,7 @@ impl Game<'_> {
             BoardArea::Circle { at, .. } => P::new(at[0], at[1]),
         };
         let wanted: Vec<P> = match self.victory {
+            VictoryKind::ObjectivePoints if !self.containers.is_empty() => return self.mission_goal(model),
             VictoryKind::ObjectivePoints => {
                 // One keeper per area the side holds (its first model inside) stays; the others
                 // make for the areas the side does not hold.
@@ -261,6 +262,7 @@ impl Game<'_> {
             }
             VictoryKind::HoldObjective => o.areas.iter().map(centre).collect(),
             VictoryKind::ExitModels => return self.exit_point(model),
+            VictoryKind::Rescue => return self.mission_goal(model),
             _ => return None,
         };
         wanted.into_iter().min_by(|a, b| a.dist(me.pos).total_cmp(&b.dist(me.pos)))
