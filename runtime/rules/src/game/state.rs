@@ -745,6 +745,9 @@ impl<'r> Game<'r> {
         if m.mounts.contains(&cav_format::Mount::T) || self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) {
             return true;
         }
+        if self.rules.has_trait(card.model_type, ModelTrait::MountArcs) {
+            return self.copies_in_arc(attacker, weapon, target) > 0;
+        }
         let p = &self.rules.proc;
         let twist = self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist);
         let bearing = self.models[attacker].pos.bearing(self.models[target].pos);
@@ -752,6 +755,37 @@ impl<'r> Game<'r> {
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
         let off = if rear { 180.0 - off } else { off };
         off <= p.sight.arc_half_width + twist + 1e-9
+    }
+
+    /// How many of a weapon entry's copies may fire at `target`: all of them, except on a model
+    /// whose mounts fire into their own arcs (`mount-arcs`), where a copy fires only if its
+    /// mount's arc (one mount per copy; one mount for all copies) holds the target.
+    pub fn copies_in_arc(&self, attacker: usize, weapon: usize, target: usize) -> u32 {
+        use cav_format::Mount;
+        let card = self.card(attacker);
+        let m = &card.weapons[weapon];
+        if !self.rules.has_trait(card.model_type, ModelTrait::MountArcs) {
+            return m.quantity;
+        }
+        let arc = self.arc_of(attacker, target);
+        let covers = |x: &Mount| match x {
+            Mount::T => true,
+            Mount::F => arc == Arc::Front,
+            Mount::L => arc == Arc::Left,
+            Mount::R => arc == Arc::Right,
+            Mount::B => arc == Arc::Back,
+        };
+        match m.mounts.as_slice() {
+            [] => m.quantity,
+            [one] => {
+                if covers(one) {
+                    m.quantity
+                } else {
+                    0
+                }
+            }
+            many => many.iter().filter(|x| covers(x)).count().min(m.quantity as usize) as u32,
+        }
     }
 
     /// The firing arc of `attacker` that `target` stands in (front where the quarter lines fall).

@@ -164,7 +164,7 @@ impl Engine<'_, '_> {
                 }
                 let Shot::Direct { band, distance } = shot else { continue };
                 let band = farthest.or(common).unwrap_or(band);
-                for _ in 0..self.cardr(attacker).weapons[weapon].quantity {
+                for _ in 0..self.game.copies_in_arc(attacker, weapon, target) {
                     if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
                         break;
                     }
@@ -315,7 +315,7 @@ impl Engine<'_, '_> {
             if band > max {
                 continue;
             }
-            for _ in 0..self.cardr(defender).weapons[k].quantity {
+            for _ in 0..self.game.copies_in_arc(defender, k, attacker) {
                 if self.game.models[attacker].on_table() && !self.game.models[defender].out_of_ammo[k] {
                     self.attack_roll(defender, k, attacker, band, distance, 0, 0, true)?;
                 }

@@ -88,7 +88,7 @@ impl Engine<'_, '_> {
             emit!(self, Event::OverwatchFire { model: watcher, target: mover });
             for k in weapons {
                 if let Shot::Direct { band, distance } = self.game.shot(watcher, k, mover, false) {
-                    for _ in 0..self.cardr(watcher).weapons[k].quantity {
+                    for _ in 0..self.game.copies_in_arc(watcher, k, mover) {
                         if self.game.models[mover].on_table() && !self.game.models[watcher].out_of_ammo[k] {
                             self.attack_roll(watcher, k, mover, band, distance, 0, 0, false)?;
                         }

@@ -69,7 +69,8 @@ impl Engine<'_, '_> {
         {
             return Err(ActionError::Illegal("a salvo uses weapons of one type only".into()));
         }
-        let count: u32 = weapons.iter().map(|&weapon| card.weapons[weapon].quantity).sum();
+        // The copies that bear on the target (a side-mounted weapon of a vehicle, one side only).
+        let count: u32 = weapons.iter().map(|&weapon| self.game.copies_in_arc(attacker, weapon, target)).sum();
         // A salvo is several weapons by definition, not by a number of the rules.
         if count < 2 {
             return Err(ActionError::Illegal("a salvo needs at least two weapons".into()));
