@@ -84,6 +84,13 @@ pub(crate) fn procedures(
                 .collect(),
         }
     });
+    let ms = p.movement_states.clone().unwrap_or_default();
+    let fast_state = ms
+        .fast
+        .as_ref()
+        .map(|f| (state(cx, "/procedures/movement_states/fast/state", &f.state), f.inches, f.any_move.clone()));
+    let still_state =
+        ms.still.as_ref().map(|s| (state(cx, "/procedures/movement_states/still/state", &s.state), s.except.clone()));
     let mut model_types = [None; MODEL_TYPES];
     for (ty, m) in &ruleset.model_types {
         model_types[*ty as usize] = Some(ModelTypeDef {
@@ -138,6 +145,8 @@ pub(crate) fn procedures(
         mixed_weapons_out_of_range,
         multiple_targets: p.multiple_targets,
         transport,
+        fast_state,
+        still_state,
         model_types,
     }
 }

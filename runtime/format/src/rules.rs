@@ -161,9 +161,45 @@ pub struct Procedures {
     /// `multiple-targets` condition); absent: a combat action attacks one target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiple_targets: Option<MultipleTargetRules>,
+    /// States a model gains at the end of its activation by how far it moved; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement_states: Option<MovementStateRules>,
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// States gained by moving fast or not at all, at the end of the model's activation (the states'
+/// own `immune` lists still apply).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementStateRules {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fast: Option<FastMoveState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub still: Option<StillState>,
+}
+
+/// A model that moved forward at least `inches` in one activation gains `state`; one whose model
+/// type has an `any_move` trait gains it with any move.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FastMoveState {
+    pub state: Id,
+    #[schemars(range(min = 0.0, max = crate::limits::MAX_BOARD_INCHES))]
+    pub inches: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any_move: Vec<crate::vocab::ModelTrait>,
+}
+
+/// A model that did not move in its activation gains `state`, unless its model type has one of
+/// the `except` traits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StillState {
+    pub state: Id,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<crate::vocab::ModelTrait>,
 }
 
 /// Transports: models with the `infantry` trait mount a friendly model that has the transport

@@ -336,6 +336,10 @@ pub struct Proc {
     pub mixed_weapons_out_of_range: Option<usize>,
     pub multiple_targets: Option<f::MultipleTargetRules>,
     pub transport: Option<Transport>,
+    /// (state, inches forward, traits that gain it with any move).
+    pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
+    /// (state, traits that never gain it).
+    pub still_state: Option<(StateIx, Vec<ModelTrait>)>,
     /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
     pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
 }

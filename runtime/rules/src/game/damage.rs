@@ -78,10 +78,51 @@ impl<'a, 'r> Engine<'a, 'r> {
         for s in ended {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }
+        self.movement_state(active)?;
         self.mission_kills();
         self.salvage(active);
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;
+        Ok(())
+    }
+
+    /// The start of a model's activation: nothing moved yet, and states that last until now end.
+    pub(crate) fn begin_activation(&mut self, model: usize) {
+        let me = &mut self.game.models[model];
+        (me.moved, me.moved_forward) = (0.0, 0.0);
+        let states = &self.game.rules.states;
+        let ended: Vec<StateIx> = me
+            .states
+            .iter()
+            .filter(|(s, _)| states[*s as usize].duration == StateDuration::UntilNextActivation)
+            .map(|(s, _)| *s)
+            .collect();
+        me.states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilNextActivation);
+        for s in ended {
+            emit!(self, Event::StateEnded { model, state: self.game.rules.states[s as usize].name.clone() });
+        }
+    }
+
+    /// The end of a model's activation: it gains the ruleset's state for moving fast (far enough
+    /// forward, or at all by its type) or for not moving at all.
+    fn movement_state(&mut self, model: usize) -> Result<(), EngineError> {
+        let r = self.rules();
+        let (me, ty) = (&self.game.models[model], self.cardr(model).model_type);
+        if !me.on_table() {
+            return Ok(());
+        }
+        if let Some((state, inches, any_move)) = &r.proc.fast_state {
+            let by_type = any_move.iter().any(|t| r.has_trait(ty, *t)) && me.moved > 0.0;
+            if me.moved_forward + 1e-9 >= *inches || by_type {
+                return self.add_state(model, *state);
+            }
+        }
+        if let Some((state, except)) = &r.proc.still_state
+            && me.moved == 0.0
+            && !except.iter().any(|t| r.has_trait(ty, *t))
+        {
+            return self.add_state(model, *state);
+        }
         Ok(())
     }
 

@@ -465,6 +465,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
         self.game.extra_targets = 0;
+        self.begin_activation(model);
         let mut steps = 0;
         while ap > 0 && self.game.models[model].in_play() {
             steps += 1;

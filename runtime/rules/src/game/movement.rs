@@ -217,6 +217,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1));
         let pos = self.game.models[model].pos;
+        let me = &mut self.game.models[model];
+        me.moved += pos.dist(from);
+        if !reverse {
+            me.moved_forward += pos.dist(from);
+        }
         let states = &self.game.rules.states;
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
         emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent, facing: heading });

@@ -63,6 +63,9 @@ pub struct Model {
     /// Left across an edge the scenario scores (not a retreat).
     pub exited: bool,
     pub mission_kill: bool,
+    /// Inches moved this activation, and of them forward (the movement states).
+    pub moved: f64,
+    pub moved_forward: f64,
     /// The transport it rides in: off the table, in play (it activates, to dismount, and counts
     /// for its side), and lost with the transport.
     pub aboard: Option<usize>,
@@ -330,6 +333,8 @@ impl<'r> Game<'r> {
             exited: false,
             mission_kill: false,
             aboard: None,
+            moved: 0.0,
+            moved_forward: 0.0,
             activated: false,
             squad: None,
             activations: 0,
