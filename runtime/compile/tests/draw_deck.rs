@@ -87,3 +87,48 @@ fn a_card_activates_a_whole_squad() {
         assert_eq!(chunk, ["squad", "model", "model", "model", "model"]);
     }
 }
+
+/// Seizes the initiative once: the first squad to activate takes the first model of a friendly
+/// squad that has not activated; everything else passes.
+struct SeizeOnce(Option<usize>);
+
+impl cav_rules::Controller for SeizeOnce {
+    fn decide(&mut self, _: &Game, _: usize, _: u32) -> cav_rules::Action {
+        cav_rules::Action::pass()
+    }
+    fn seize_initiative(&mut self, g: &Game, squad: usize) -> Option<usize> {
+        if self.0.is_some() {
+            return None;
+        }
+        let side = g.squads[squad].side;
+        let other = (0..g.squads.len()).find(|&s| s != squad && g.squads[s].side == side)?;
+        self.0 = Some(g.squads[other].members[0]);
+        self.0
+    }
+}
+
+#[test]
+fn seizing_the_initiative_brings_a_fresh_squads_model_into_this_activation_001_l1314_l1318() {
+    let rules = full_rules();
+    let mut dice = SeededDice::new(3);
+    let mut log: Vec<cav_rules::Event> = Vec::new();
+    let mut game = two_squads_a_side(&rules);
+    game.c3 = vec![1, 1];
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut ctrl = SeizeOnce(None);
+    engine.play_turn(&mut ctrl).unwrap();
+    let seized = ctrl.0.expect("the first squad seized a model");
+    let side = engine.game.models[seized].side;
+    assert_eq!(engine.game.c3[side], 0, "it cost the side's C3 point");
+    // The seized model activates right after the first squad's four, before its own squad's card.
+    let order: Vec<usize> = log
+        .iter()
+        .filter_map(|e| match e {
+            cav_rules::Event::Activation { model, .. } => Some(*model),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order.iter().filter(|&&m| m == seized).count(), 1, "it activates once: {order:?}");
+    assert_eq!(order.iter().position(|&m| m == seized), Some(4), "{order:?}");
+    assert!(log.iter().any(|e| matches!(e, cav_rules::Event::C3Spent { what, .. } if what == "seize-the-initiative")));
+}

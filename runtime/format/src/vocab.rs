@@ -346,7 +346,7 @@ words! {
         Inspire = "inspire", I, "Add the ruleset's inspire dice to one target-point roll (declared with the action).";
         Motivate = "motivate", I, "One more action point for the model activating now.";
         Rally = "rally", I, "Every model of the force sheds the states the ruleset lists (Suppressed, Stunned).";
-        SeizeTheInitiative = "seize-the-initiative", R("a model of another squad joining this activation is not played yet"), "Attach a model of a squad that has not activated to the squad activating now.";
+        SeizeTheInitiative = "seize-the-initiative", I, "Attach a model of a squad that has not activated to the squad activating now (it activates with it, this turn).";
     }
 }
 

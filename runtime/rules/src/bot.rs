@@ -191,6 +191,21 @@ impl Controller for Bot {
         }
     }
 
+    /// Seize the initiative while the pool keeps two points, with the model of a fresh friendly
+    /// squad that has a shot now.
+    fn seize_initiative(&mut self, g: &Game, squad: usize) -> Option<usize> {
+        let side = g.squads[squad].side;
+        if g.c3.get(side).copied().unwrap_or(0) < 3 {
+            return None;
+        }
+        g.squads
+            .iter()
+            .enumerate()
+            .filter(|(s, q)| *s != squad && q.side == side && q.members.iter().all(|&m| !g.models[m].activated))
+            .flat_map(|(_, q)| q.members.iter().copied())
+            .find(|&m| g.models[m].on_table() && g.enemies(m).any(|e| Self::best_fire(g, m, e).is_some()))
+    }
+
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
         // A rider gets out on the side of the nearest enemy (unless it boarded this turn).

@@ -42,6 +42,12 @@ pub trait Controller {
     fn spend_c3(&mut self, _game: &Game, _model: usize, _what: C3Use) -> bool {
         false
     }
+    /// Seize the Initiative: a model of a friendly squad that has not activated this turn, to
+    /// activate now with `squad` for a C3 point (asked as the squad's activation begins, when the
+    /// ruleset offers it and the force has a point); `None` declines.
+    fn seize_initiative(&mut self, _game: &Game, _squad: usize) -> Option<usize> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -333,7 +339,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         for side in deck {
             // The side's first unit with a model still to activate; a card of a side with none
             // left is skipped.
-            let Some(unit) =
+            let Some(mut unit) =
                 self.game.units(side).into_iter().find(|u| u.iter().any(|&m| !self.game.models[m].activated))
             else {
                 continue;
@@ -345,6 +351,9 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let squad = self.game.squads[s].name.clone();
                 let side = self.game.sides[side].clone();
                 emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
+                if let Some(joined) = self.seize_initiative(s, ctrl) {
+                    unit.push(joined);
+                }
             }
             for m in unit {
                 if !self.game.models[m].in_play() || self.game.models[m].activated {
@@ -394,6 +403,26 @@ impl<'a, 'r> Engine<'a, 'r> {
         let side = self.game.models[model].side;
         self.game.c3.get(side).is_some_and(|&n| n > 0)
             && self.rules().c3.as_ref().is_some_and(|c| c.uses.contains(&what))
+    }
+
+    /// Seize the Initiative (001 L1314-1318): the controller may attach a model of a friendly squad
+    /// that has not activated this turn to `squad`, which activates now; the model activates with
+    /// it (and not again with its own squad this turn).
+    fn seize_initiative(&mut self, squad: usize, ctrl: &mut dyn Controller) -> Option<usize> {
+        let first = *self.game.squads[squad].members.first()?;
+        if !self.c3_offers(first, C3Use::SeizeTheInitiative) {
+            return None;
+        }
+        let m = ctrl.seize_initiative(&self.game, squad)?;
+        let g = &self.game;
+        let model = g.models.get(m)?;
+        let from = model.squad.filter(|&s| s != squad && g.squads[s].side == g.squads[squad].side)?;
+        let fresh = g.squads[from].members.iter().all(|&x| !g.models[x].activated);
+        if !fresh || !model.on_table() {
+            return None;
+        }
+        self.spend_c3(m, C3Use::SeizeTheInitiative);
+        Some(m)
     }
 
     fn spend_c3(&mut self, model: usize, what: C3Use) {
