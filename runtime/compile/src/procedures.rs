@@ -130,6 +130,7 @@ pub(crate) fn procedures(
             wreck_terrain,
             wreck_minimum_radius: p.damage.wreck_minimum_radius,
             dispersed: p.damage.dispersed,
+            mission_kill: p.damage.mission_kill.clone(),
         },
         repair: p.repair.clone(),
         setup: p.setup.clone(),

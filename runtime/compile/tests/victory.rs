@@ -303,3 +303,21 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
     let attacker_zone = &rules.scenarios[sc].sides[0].1;
     assert!(game.models.iter().filter(|m| m.side == 1).all(|m| m.pos.x > attacker_zone.x + attacker_zone.width));
 }
+
+#[test]
+fn a_mission_kill_withdraws_to_its_own_deployment_edge_001_l1801_l1807() {
+    let rules = without_random_terrain(full_rules());
+    let warg = rules.card("warg").unwrap();
+    let mut game = on_scenario(&rules, "this-is-war");
+    // Side 1 deploys along the right edge: its model withdraws right even from the left half.
+    let m = game.add_model(warg, 1, P::new(10.0, 24.0), 0.0);
+    assert!(game.withdraw_point(m).x > 72.0, "{:?}", game.withdraw_point(m));
+    let m = game.add_model(warg, 0, P::new(60.0, 24.0), 0.0);
+    assert!(game.withdraw_point(m).x < 0.0, "{:?}", game.withdraw_point(m));
+    // The other reading: the nearest edge.
+    let mut nearest = rules.clone();
+    nearest.proc.damage.mission_kill.withdraw_to = cav_format::WithdrawTo::NearestEdge;
+    let mut game = on_scenario(&nearest, "this-is-war");
+    let m = game.add_model(warg, 1, P::new(10.0, 24.0), 0.0);
+    assert!(game.withdraw_point(m).x < 0.0);
+}

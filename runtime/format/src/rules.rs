@@ -362,6 +362,35 @@ pub struct DamageRules {
     /// the damage table's row; absent: such models read the table like any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispersed: Option<DispersedDamage>,
+    /// Which models are mission kills and where they withdraw; absent: no model is.
+    #[serde(default)]
+    pub mission_kill: MissionKillRules,
+}
+
+/// Mission kills: models that must leave the table, checked at the end of every activation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MissionKillRules {
+    /// A model that can never make a combat action again (no usable weapon, disabled).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cannot_fight: bool,
+    /// A model in the last column of its damage track.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_column: bool,
+    /// Model types with any of these traits are never mission kills.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<crate::vocab::ModelTrait>,
+    /// Where it goes: off the nearest board edge, or off its own deployment zone's edge.
+    #[serde(default)]
+    pub withdraw_to: WithdrawTo,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum WithdrawTo {
+    #[default]
+    NearestEdge,
+    OwnEdge,
 }
 
 /// The damage a `dispersed` model (infantry) takes from a successful attack.

@@ -226,15 +226,8 @@ impl Controller for Bot {
             return Action::stand_up();
         }
         if me.mission_kill {
-            let [w, h] = g.board.size;
             let p = me.pos;
-            let exits = [
-                (p.x, P::new(-5.0, p.y)),
-                (w - p.x, P::new(w + 5.0, p.y)),
-                (p.y, P::new(p.x, -5.0)),
-                (h - p.y, P::new(p.x, h + 5.0)),
-            ];
-            let to = exits.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|e| e.1).unwrap_or(p);
+            let to = g.withdraw_point(model);
             // A suppressed model may not close on an enemy, even retreating.
             let suppressed = g.state_blocks(model, |s| s.no_advance);
             let closes = g.enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));

@@ -383,6 +383,7 @@ pub struct Damage {
     pub wreck_terrain: usize,
     pub wreck_minimum_radius: f64,
     pub dispersed: Option<f::DispersedDamage>,
+    pub mission_kill: f::MissionKillRules,
 }
 
 /// Defensive fire, the band resolved.

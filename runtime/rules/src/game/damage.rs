@@ -257,7 +257,8 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Models lost for good at the end of an activation: crews that bail out of a model that can
     /// neither move nor fight, aircraft that can no longer fly (each by its type's trait); then
-    /// models that can no longer fight become mission kills and must leave the table.
+    /// the ruleset's mission kills (`procedures.damage.mission_kill`): models that can never fight
+    /// again, or in their last damage column, must leave the table.
     pub(crate) fn mission_kills(&mut self) {
         for model in 0..self.game.models.len() {
             if !self.game.models[model].on_table() || self.game.lasting_move_value(model) > 0 {
@@ -279,7 +280,17 @@ impl<'a, 'r> Engine<'a, 'r> {
             if !me.on_table() || me.mission_kill {
                 continue;
             }
-            if let Some(reason) = self.never_fights(model) {
+            let rule = &self.rules().proc.damage.mission_kill;
+            if rule.except.iter().any(|t| self.rules().has_trait(self.cardr(model).model_type, *t)) {
+                continue;
+            }
+            let last_column = rule.last_column && self.game.column(model) + 1 >= self.cardr(model).columns;
+            let reason = match self.never_fights(model).filter(|_| rule.cannot_fight) {
+                Some(why) => Some(why),
+                None if last_column => Some("last damage column"),
+                None => None,
+            };
+            if let Some(reason) = reason {
                 self.game.models[model].mission_kill = true;
                 emit!(self, Event::MissionKill { model, reason: reason.into() });
             }

@@ -166,6 +166,23 @@ pub(crate) fn inside(area: &BoardArea, p: P, r: f64) -> bool {
     }
 }
 
+/// The board edge a deployment zone lies along, if it touches one (the first of left, right,
+/// bottom, top).
+pub(crate) fn zone_edge(z: &cav_format::Rect, [w, h]: [f64; 2]) -> Option<BoardEdge> {
+    let eps = 1e-6;
+    if z.x <= eps {
+        Some(BoardEdge::Left)
+    } else if z.x + z.width >= w - eps {
+        Some(BoardEdge::Right)
+    } else if z.y <= eps {
+        Some(BoardEdge::Bottom)
+    } else if z.y + z.height >= h - eps {
+        Some(BoardEdge::Top)
+    } else {
+        None
+    }
+}
+
 /// Does the base of radius `r` at `p` touch `area`?
 fn touches(area: &BoardArea, p: P, r: f64) -> bool {
     match area {
@@ -378,6 +395,30 @@ impl Game<'_> {
             BoardEdge::Bottom => p.y < 0.0 && along_x,
             BoardEdge::Top => p.y > h && along_x,
         })
+    }
+
+    /// Where a mission-killed model withdraws to: past its own deployment zone's board edge where
+    /// the ruleset says so and the game has zones, else past the nearest edge.
+    pub fn withdraw_point(&self, model: usize) -> P {
+        let [w, h] = self.board.size;
+        let p = self.models[model].pos;
+        let beyond = |e: BoardEdge| match e {
+            BoardEdge::Left => P::new(-5.0, p.y),
+            BoardEdge::Right => P::new(w + 5.0, p.y),
+            BoardEdge::Bottom => P::new(p.x, -5.0),
+            BoardEdge::Top => P::new(p.x, h + 5.0),
+        };
+        let own = (self.rules.proc.damage.mission_kill.withdraw_to == cav_format::WithdrawTo::OwnEdge)
+            .then(|| self.scenario.and_then(|s| self.rules.scenarios.get(s)))
+            .flatten()
+            .and_then(|s| s.sides.get(self.models[model].side))
+            .and_then(|(_, z)| zone_edge(z, [w, h]));
+        if let Some(edge) = own {
+            return beyond(edge);
+        }
+        let near =
+            [(p.x, BoardEdge::Left), (w - p.x, BoardEdge::Right), (p.y, BoardEdge::Bottom), (h - p.y, BoardEdge::Top)];
+        near.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map_or(p, |(_, e)| beyond(*e))
     }
 
     /// A point past the model's nearest exit edge, for bots.
