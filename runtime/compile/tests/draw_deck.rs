@@ -132,3 +132,54 @@ fn seizing_the_initiative_brings_a_fresh_squads_model_into_this_activation_001_l
     assert_eq!(order.iter().position(|&m| m == seized), Some(4), "{order:?}");
     assert!(log.iter().any(|e| matches!(e, cav_rules::Event::C3Spent { what, .. } if what == "seize-the-initiative")));
 }
+
+/// Every model fires all its weapons at the nearest enemy, once.
+struct FireAtNearest;
+
+impl cav_rules::Controller for FireAtNearest {
+    fn decide(&mut self, g: &Game, model: usize, _: u32) -> cav_rules::Action {
+        let near = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
+        match near {
+            Some(t) if g.used.is_empty() => cav_rules::Action::fire(t, (0..g.card(model).weapons.len()).collect()),
+            _ => cav_rules::Action::pass(),
+        }
+    }
+}
+
+#[test]
+fn damage_lands_when_the_whole_squad_has_activated_001_l5328_l5348() {
+    let rules = full_rules();
+    let warg = rules.card("warg").unwrap();
+    for seed in 1..=5 {
+        let mut game =
+            Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+        for side in 0..2 {
+            let members: Vec<usize> = (0..3)
+                .map(|i| {
+                    game.add_model(
+                        warg,
+                        side,
+                        P::new(20.0 + 4.0 * i as f64, 10.0 + 8.0 * side as f64),
+                        180.0 * side as f64,
+                    )
+                })
+                .collect();
+            game.add_squad(format!("squad {side}"), "attack".into(), members);
+        }
+        let mut dice = SeededDice::new(seed);
+        let mut log: Vec<cav_rules::Event> = Vec::new();
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        engine.play_turn(&mut FireAtNearest).unwrap();
+        // Within each squad's activation, no damage lands before its last model's activation ends.
+        let mut squads = log.iter().enumerate().filter(|(_, e)| matches!(e, cav_rules::Event::SquadActivation { .. }));
+        let (Some((a, _)), Some((b, _))) = (squads.next(), squads.next()) else { panic!("two squad activations") };
+        let first = &log[a..b];
+        let last_end = first.iter().rposition(|e| matches!(e, cav_rules::Event::ActivationEnd { .. })).unwrap();
+        let landed = first.iter().position(|e| matches!(e, cav_rules::Event::DamageApplied { .. }));
+        if let Some(at) = landed {
+            assert!(at > last_end, "seed {seed}: damage landed before the squad finished");
+            return;
+        }
+    }
+    panic!("no seed of 1-5 hit in the first squad's activation: the test proves nothing");
+}

@@ -63,11 +63,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(if gained { forbid } else { None })
     }
 
-    /// Damage, pilot checks, states and criticals land at the end of the activation.
+    /// Damage, pilot checks, states and criticals land at the end of the activation — of the
+    /// whole squad's, while a squad activates (`Game::squad_activating`, 001 L5328-5348).
     pub(crate) fn end_activation(&mut self, active: usize) -> Result<(), EngineError> {
         let r = self.rules();
-        for model in 0..self.game.models.len() {
-            self.resolve_pending(model)?;
+        if !self.game.squad_activating {
+            for model in 0..self.game.models.len() {
+                self.resolve_pending(model)?;
+            }
         }
         // States bounded by activations end with this one.
         let me = &mut self.game.models[active];
@@ -83,6 +86,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.salvage(active);
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;
+        Ok(())
+    }
+
+    /// The end of a squad's activation: what its models' attacks did lands now.
+    pub(crate) fn end_squad_activation(&mut self) -> Result<(), EngineError> {
+        self.game.squad_activating = false;
+        for model in 0..self.game.models.len() {
+            self.resolve_pending(model)?;
+        }
+        self.mission_kills();
         Ok(())
     }
 

@@ -355,15 +355,22 @@ impl<'a, 'r> Engine<'a, 'r> {
                     unit.push(joined);
                 }
             }
+            self.game.squad_activating = unit.len() > 1;
             for m in unit {
                 if !self.game.models[m].in_play() || self.game.models[m].activated {
                     continue;
                 }
                 self.activate(m, ctrl)?;
                 if let Some(end) = self.victory() {
+                    self.end_squad_activation()?;
                     self.end_turn()?;
                     return Ok(Some(self.finish(end)));
                 }
+            }
+            self.end_squad_activation()?;
+            if let Some(end) = self.victory() {
+                self.end_turn()?;
+                return Ok(Some(self.finish(end)));
             }
         }
         self.end_turn()?;

@@ -168,6 +168,8 @@ pub struct Game<'r> {
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
+    /// A squad of several models is activating: damage waits for the last of them.
+    pub squad_activating: bool,
     /// Non-repeatable actions the active model has used this activation.
     pub used: Vec<cav_format::ActionKind>,
     /// Targets beyond the first of the active model's combat action (split fire, a lock on
@@ -240,6 +242,7 @@ impl<'r> Game<'r> {
             turn: 0,
             active: None,
             used: Vec::new(),
+            squad_activating: false,
             extra_targets: 0,
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
