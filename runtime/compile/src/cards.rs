@@ -93,6 +93,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         };
         weapons.push(MountDef {
             weapon: w.weapon.0.clone(),
+            class: def.class.clone(),
             name: def.name.clone(),
             quantity: w.quantity,
             range: match def.range {

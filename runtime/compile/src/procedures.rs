@@ -146,6 +146,7 @@ pub(crate) fn procedures(
         mixed_weapons_out_of_range,
         multiple_targets: p.multiple_targets,
         transport,
+        salvo: p.salvo,
         fast_state,
         still_state,
         model_types,

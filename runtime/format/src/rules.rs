@@ -164,9 +164,21 @@ pub struct Procedures {
     /// States a model gains at the end of its activation by how far it moved; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement_states: Option<MovementStateRules>,
+    /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salvo: Option<SalvoRules>,
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// What a salvo may mix.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SalvoRules {
+    /// Weapons of one system but different classes (light and medium LBGs) fire one salvo, at
+    /// the RAV of the weakest of them.
+    pub mixed_classes: bool,
 }
 
 /// States gained by moving fast or not at all, at the end of the model's activation (the states'

@@ -174,6 +174,8 @@ pub struct Effect {
 #[derive(Debug, Clone)]
 pub struct MountDef {
     pub weapon: String,
+    /// The weapon system (`Laser Bolt Gun`): light and medium guns share it.
+    pub class: String,
     pub name: String,
     pub quantity: u32,
     pub range: f64,
@@ -336,6 +338,7 @@ pub struct Proc {
     pub mixed_weapons_out_of_range: Option<usize>,
     pub multiple_targets: Option<f::MultipleTargetRules>,
     pub transport: Option<Transport>,
+    pub salvo: Option<f::SalvoRules>,
     /// (state, inches forward, traits that gain it with any move).
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).

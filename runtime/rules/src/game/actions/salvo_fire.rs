@@ -65,10 +65,21 @@ impl Engine<'_, '_> {
         }
         let card = self.cardr(attacker);
         let Some(&first) = weapons.first() else { return Err(ActionError::Illegal("no weapons declared".into())) };
-        if weapons.iter().any(|&weapon| card.weapons.get(weapon).is_none_or(|m| m.weapon != card.weapons[first].weapon))
-        {
-            return Err(ActionError::Illegal("a salvo uses weapons of one type only".into()));
+        let mixed = self.rules().proc.salvo.is_some_and(|s| s.mixed_classes);
+        let same = |m: &crate::compile::MountDef| {
+            let f = &card.weapons[first];
+            if mixed { m.class == f.class } else { m.weapon == f.weapon }
+        };
+        if weapons.iter().any(|&weapon| card.weapons.get(weapon).is_none_or(|m| !same(m))) {
+            let what = if mixed { "one weapon system" } else { "one type" };
+            return Err(ActionError::Illegal(format!("a salvo uses weapons of {what} only")));
         }
+        // Mixed classes roll with the weakest one's RAV (001 L5143-5147): it stands for the salvo.
+        let first = if mixed {
+            weapons.iter().copied().min_by_key(|&w| self.game.rav(attacker, w, target)).unwrap_or(first)
+        } else {
+            first
+        };
         // The copies that bear on the target (a side-mounted weapon of a vehicle, one side only).
         let count: u32 = weapons.iter().map(|&weapon| self.game.copies_in_arc(attacker, weapon, target)).sum();
         // A salvo is several weapons by definition, not by a number of the rules.
