@@ -126,6 +126,15 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             Some(side) => format!("  container {number} {what} by {side}"),
             None => format!("  container {number} {what}"),
         },
+        Event::Flight { model, what } => {
+            let how = match *what {
+                "noe" => "flies nap of the earth",
+                "noe-ends" => "climbs out of nap of the earth",
+                "landed" => "lands",
+                _ => "takes off",
+            };
+            format!("    {} {how}", name(g, *model))
+        }
         Event::Mounted { model, transport } => format!("    {} boards {}", name(g, *model), name(g, *transport)),
         Event::Dismounted { model, transport, at } => {
             format!("    {} dismounts from {} at ({:.1}, {:.1})", name(g, *model), name(g, *transport), at.x, at.y)

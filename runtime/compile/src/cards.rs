@@ -135,6 +135,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         ammo_reserve: effect(sas, &model_sas, ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32,
         damage_result: -effect(sas, &model_sas, ModifierTarget::DamageResult).unwrap_or(0),
         base_radius: base / 2.0,
+        airframe: m.airframe,
         weapons,
         sas: model_sas,
         tv: m.tv,

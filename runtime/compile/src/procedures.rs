@@ -7,7 +7,8 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits, Transport,
+    Damage, DefensiveFire, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits,
+    Transport,
 };
 
 use crate::Cx;
@@ -84,6 +85,21 @@ pub(crate) fn procedures(
                 .collect(),
         }
     });
+    let flight = p.flight.as_ref().map(|fl| Flight {
+        noe_extra_cost: fl.noe_extra_cost,
+        noe_exposed_within: fl.noe_exposed_within,
+        landing_fields: (fl.landing_fields.iter().enumerate())
+            .filter_map(|(i, t)| {
+                cx.index_of(
+                    e,
+                    &format!("/procedures/flight/landing_fields/{i}"),
+                    t.as_str(),
+                    &terrain_ids,
+                    "terrain type",
+                )
+            })
+            .collect(),
+    });
     let ms = p.movement_states.clone().unwrap_or_default();
     let fast_state = ms
         .fast
@@ -147,6 +163,7 @@ pub(crate) fn procedures(
         multiple_targets: p.multiple_targets,
         transport,
         salvo: p.salvo,
+        flight,
         fast_state,
         still_state,
         model_types,

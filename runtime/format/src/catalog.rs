@@ -50,6 +50,15 @@ pub enum Mount {
     T,
 }
 
+/// How an aircraft flies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Airframe {
+    Rotor,
+    Vtol,
+    FixedWing,
+}
+
 /// A model's data card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -65,6 +74,10 @@ pub struct Model {
     pub task: Task,
     /// Id of the move class (`walker`, `tracked`, …).
     pub move_class: Id,
+    /// How an aircraft flies: rotor and VTOL aircraft land and take off anywhere, fixed-wing
+    /// ones only on a landing field (001 L3670-3692). Not for other model types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub airframe: Option<Airframe>,
     /// Threat value (points cost).
     pub tv: u32,
     /// Base width across flats in inches (hex base).

@@ -309,6 +309,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "flight",
+        doc: "An aircraft changes how it flies: `noe` (starts flying nap of the earth), `noe-ends`, `landed`, `took-off`.",
+        keys: &[MODEL, ("what", Text, "`noe`, `noe-ends`, `landed` or `took-off`.")],
+    },
+    EventKind {
         id: "mounted",
         doc: "An infantry model boards a transport.",
         keys: &[MODEL, ("transport", Model, "Test id of the transport.")],

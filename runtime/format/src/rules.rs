@@ -167,9 +167,27 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Aircraft in flight: nap of the earth, landing and taking off; absent: aircraft only fly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flight: Option<FlightRules>,
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// Flying (001 L3640-3692, L3734-3750): models whose type has the `flies` trait are in flight
+/// unless landed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlightRules {
+    /// Nap of the earth: MV per inch on top of the normal cost; the move spends the whole MV.
+    pub noe_extra_cost: u32,
+    /// A ground attacker may target an aircraft flying nap of the earth only when it ended its
+    /// activation within this many inches (and in sight).
+    pub noe_exposed_within: f64,
+    /// Landing fields: terrain where fixed-wing aircraft may land and take off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub landing_fields: Vec<Id>,
 }
 
 /// What a salvo may mix.
@@ -339,6 +357,20 @@ pub struct SightRules {
     /// Such a model counts like any cover object (as tall as its elevation, or next to either
     /// model). Empty: models never obstruct a line of sight.
     pub model_cover: Vec<ModelCover>,
+    /// Cover between aircraft in flight and other models; absent: aircraft are seen like any
+    /// model of their height.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aircraft: Option<AircraftSight>,
+}
+
+/// Lines of sight with aircraft in flight (001 L4233-4275): they are seen over all terrain. A
+/// flying target gets cover only from terrain of at least `ground_attacker_cover_elevation` the
+/// line crosses next to its ground attacker; a ground target of a flying attacker only from the
+/// terrain it stands in or next to; models never obstruct.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AircraftSight {
+    pub ground_attacker_cover_elevation: i32,
 }
 
 /// The cover models of some types give when they stand between an attacker and its target.

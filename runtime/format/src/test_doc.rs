@@ -49,6 +49,9 @@ pub struct TestModel {
     /// Test id of the model it holds a target-lock on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Id>,
+    /// An aircraft that starts on the ground (landed in an earlier turn).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub landed: bool,
     /// Test id of a friendly transport it starts riding in (boarded in an earlier turn; its `at`
     /// is then not used on the table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,6 +111,9 @@ pub struct TestStep {
     pub split: Vec<TestSplit>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
+    /// `move`: fly nap of the earth (an aircraft in flight; the move spends its whole MV).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub noe: bool,
     /// Spend a C3 point to inspire the action's first target-point roll (the force needs a point:
     /// the test's `c3:`).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -191,6 +197,12 @@ pub struct TestModelState {
     /// Test id of the model it holds a target-lock on, or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Id>,
+    /// Whether the aircraft is on the ground.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landed: Option<bool>,
+    /// Whether the aircraft flies nap of the earth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noe: Option<bool>,
     /// Test id of the transport it rides in, or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aboard: Option<Id>,

@@ -335,7 +335,7 @@ words! {
         LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
         BailsOut = "bails-out", I, "Its crew abandons it when it can neither move (0 MV from damage or criticals) nor make a combat action again: it counts as destroyed (001 L1819-1826).";
         CrashesAtZeroMv = "crashes-at-zero-mv", I, "Destroyed when damage or criticals take its MV to 0 (aircraft crash, 001 L1827-1829).";
-        Flies = "flies", R("flight is not played yet"), "Moves through the air and ignores terrain costs.";
+        Flies = "flies", I, "In flight unless landed: never in base contact, seen over terrain (`sight.aircraft`), may fly nap of the earth, land and take off (`procedures.flight`). In `movement_states` lists it means \"flying now\".";
         Squad = "squad", R("squads of several bases are not played yet"), "A squad of several bases that acts as one model.";
     }
 }

@@ -108,6 +108,14 @@ impl Bot {
 impl Bot {
     /// Move towards the point `best` inches from the target, preferring a spot in cover nearby
     /// (light or heavy woods, rubble) that the model may enter.
+    /// An aircraft in flight that has no shot this activation closes flying nap of the earth,
+    /// out of sight of the ground (where the ruleset has it).
+    fn low_if_unarmed(g: &Game, model: usize, no_shot: bool, step: Action) -> Action {
+        let moving = step.kind == Action::move_to(P::new(0.0, 0.0)).kind;
+        let low = no_shot && moving && g.flying(model) && g.rules.proc.flight.is_some();
+        Action { noe: low, ..step }
+    }
+
     fn approach(&self, g: &Game, model: usize, target: usize, best: f64) -> Action {
         let tp = g.models[target].pos;
         let dir = g.models[model].pos - tp;
@@ -262,7 +270,7 @@ impl Controller for Bot {
         }
         // Close in first; at the right distance lock on (guided missiles, targeting computer), then fire.
         if far && can_move && ap >= 2 {
-            return self.approach(g, model, target, best);
+            return Self::low_if_unarmed(g, model, fire.is_none(), self.approach(g, model, target, best));
         }
         if ap >= 2
             && g.can_fight(model)
@@ -286,7 +294,7 @@ impl Controller for Bot {
             return Action::repair();
         }
         if far && can_move {
-            return self.approach(g, model, target, best);
+            return Self::low_if_unarmed(g, model, fire.is_none(), self.approach(g, model, target, best));
         }
         // In range but facing away: turn towards the target with a short step.
         let out_of_arc = (0..g.card(model).weapons.len()).any(|w| !g.in_arc(model, w, target));

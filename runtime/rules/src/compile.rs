@@ -214,6 +214,7 @@ pub struct CardDef {
     pub soft: bool,
     pub ammo_reserve: u32,
     pub base_radius: f64,
+    pub airframe: Option<f::Airframe>,
     /// Damage-result reduction (Reinforced), normalised to "points off the margin".
     pub damage_result: i32,
     pub tv: u32,
@@ -339,6 +340,8 @@ pub struct Proc {
     pub multiple_targets: Option<f::MultipleTargetRules>,
     pub transport: Option<Transport>,
     pub salvo: Option<f::SalvoRules>,
+    /// Flight, its landing-field terrains resolved.
+    pub flight: Option<Flight>,
     /// (state, inches forward, traits that gain it with any move).
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).
@@ -474,6 +477,14 @@ pub struct Rules {
 /// A set of model traits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Traits(u32);
+
+/// Flight: nap of the earth and where fixed-wing aircraft land (terrain indices).
+#[derive(Debug, Clone, Default)]
+pub struct Flight {
+    pub noe_extra_cost: u32,
+    pub noe_exposed_within: f64,
+    pub landing_fields: Vec<usize>,
+}
 
 /// Transports: the special attribute whose rating is the slots, the slots a rider takes, and
 /// riders (by special attribute) that take more.

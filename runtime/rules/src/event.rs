@@ -204,6 +204,10 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<String>,
     },
+    Flight {
+        model: usize,
+        what: &'static str,
+    },
     Mounted {
         model: usize,
         transport: usize,

@@ -300,6 +300,7 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         let me = &mut game.models[ix];
         me.damage = spec.damage;
         me.prone = spec.prone;
+        me.landed = spec.landed;
         for s in &spec.states {
             let st = rules.state(s.as_str()).ok_or_else(|| format!("model `{}`: unknown state `{s}`", spec.id))?;
             // A state given by the test lasts through the model's next activation at least.
@@ -531,6 +532,7 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, 
         via: step.via.map(|[x, y]| P::new(x, y)),
         weapons: step.weapons.clone(),
         split,
+        noe: step.noe,
         indirect: step.indirect,
         inspire: step.inspire,
     })
@@ -598,6 +600,12 @@ fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, wa
     }
     if let Some(l) = &want.lock {
         same("target-lock", l.to_string(), got.lock.map_or_else(|| "none".to_owned(), name_of));
+    }
+    if let Some(l) = want.landed {
+        same("landed", l.to_string(), got.landed.to_string());
+    }
+    if let Some(n) = want.noe {
+        same("nap of the earth", n.to_string(), got.noe.to_string());
     }
     if let Some(t) = &want.aboard {
         same("aboard", t.to_string(), got.aboard.map_or_else(|| "none".to_owned(), name_of));
@@ -842,6 +850,7 @@ mod tests {
             Event::HvoTaken { model: 0 },
             Event::HvoDropped { model: 0, at: P::new(1.0, 2.0) },
             Event::Container { number: 1, what: "salvaged", side: Some(s()) },
+            Event::Flight { model: 0, what: "landed" },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
@@ -903,6 +912,7 @@ mod tests {
                 | Event::MissionKill { .. }
                 | Event::Abandoned { .. }
                 | Event::Mounted { .. }
+                | Event::Flight { .. }
                 | Event::HvoTaken { .. }
                 | Event::HvoDropped { .. }
                 | Event::Container { .. }

@@ -81,6 +81,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         for s in ended {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }
+        // It stays nap of the earth only by ending the activation with an NoE move.
+        if !self.game.models[active].noe_last {
+            self.end_noe(active);
+        }
         self.movement_state(active)?;
         self.mission_kills();
         self.salvage(active);
@@ -120,19 +124,20 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// forward, or at all by its type) or for not moving at all.
     fn movement_state(&mut self, model: usize) -> Result<(), EngineError> {
         let r = self.rules();
-        let (me, ty) = (&self.game.models[model], self.cardr(model).model_type);
+        let me = &self.game.models[model];
         if !me.on_table() {
             return Ok(());
         }
+        let g = &self.game;
         if let Some((state, inches, any_move)) = &r.proc.fast_state {
-            let by_type = any_move.iter().any(|t| r.has_trait(ty, *t)) && me.moved > 0.0;
+            let by_type = any_move.iter().any(|t| g.has_trait_now(model, *t)) && me.moved > 0.0;
             if me.moved_forward + 1e-9 >= *inches || by_type {
                 return self.add_state(model, *state);
             }
         }
         if let Some((state, except)) = &r.proc.still_state
             && me.moved == 0.0
-            && !except.iter().any(|t| r.has_trait(ty, *t))
+            && !except.iter().any(|t| g.has_trait_now(model, *t))
         {
             return self.add_state(model, *state);
         }

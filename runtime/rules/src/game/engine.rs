@@ -552,6 +552,12 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.spend_c3(model, C3Use::Inspire);
                 self.game.inspired = true;
             }
+            // Flying nap of the earth ends with a combat action (001 L3749-3750); an NoE move
+            // says so itself, any other action is not one.
+            if counts_as == ActionWord::Combat {
+                self.end_noe(model);
+            }
+            self.game.models[model].noe_last = false;
             let resolved = kind.resolve(self, model, &action, ctrl);
             self.game.declined.clear();
             self.game.inspired = false;

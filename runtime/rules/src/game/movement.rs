@@ -160,6 +160,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
         let retreating = me.mission_kill;
+        // Nap of the earth costs more per inch; aircraft in flight never stop at base contact.
+        let noe_extra = if me.noe { p.flight.as_ref().map_or(0, |f| f.noe_extra_cost) } else { 0 };
+        let flying = g.flying(model);
         self.game.models[model].facing = heading;
         while moved + 1e-9 < total {
             let g = &self.game;
@@ -170,6 +173,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if let Some((c, _)) = road {
                 per_inch = c;
             }
+            per_inch += noe_extra;
             if reverse {
                 match self.reverse_extra(model, mid) {
                     Some(x) => per_inch += x,
@@ -191,7 +195,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             // Stop at base contact: find the exact touching point along this step.
             let mut contact = false;
             if let Some(o) = (0..g.models.len()).find(|&i| {
-                i != model && g.models[i].on_table() && g.models[i].pos.dist(next) < radius + g.card(i).base_radius
+                i != model
+                    && !flying
+                    && g.models[i].on_table()
+                    && !g.flying(i)
+                    && g.models[i].pos.dist(next) < radius + g.card(i).base_radius
             }) {
                 let want = radius + g.card(o).base_radius;
                 let (mut lo, mut hi) = (moved, moved + d);

@@ -63,6 +63,12 @@ pub struct Model {
     /// Left across an edge the scenario scores (not a retreat).
     pub exited: bool,
     pub mission_kill: bool,
+    /// An aircraft on the ground (models that fly are in flight otherwise).
+    pub landed: bool,
+    /// Flying nap of the earth; `noe_last` — its activation's last action so far was an NoE move
+    /// (it stays NoE only if it ends the activation with one).
+    pub noe: bool,
+    pub noe_last: bool,
     /// Inches moved this activation, and of them forward (the movement states).
     pub moved: f64,
     pub moved_forward: f64,
@@ -336,6 +342,9 @@ impl<'r> Game<'r> {
             exited: false,
             mission_kill: false,
             aboard: None,
+            landed: false,
+            noe: false,
+            noe_last: false,
             moved: 0.0,
             moved_forward: 0.0,
             activated: false,
@@ -418,6 +427,16 @@ impl<'r> Game<'r> {
         let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
         let states: i32 = me.states.iter().map(|(s, _)| self.rules.states[*s as usize].move_value).sum();
         (((base + states).max(0) as f64) * me.mv_factor).floor() as u32
+    }
+
+    /// Whether the model is in flight: its type flies and it has not landed.
+    pub fn flying(&self, model: usize) -> bool {
+        self.rules.has_trait(self.card(model).model_type, ModelTrait::Flies) && !self.models[model].landed
+    }
+
+    /// A trait of the model's type as it stands now: `flies` only while in flight.
+    pub fn has_trait_now(&self, model: usize, t: ModelTrait) -> bool {
+        if t == ModelTrait::Flies { self.flying(model) } else { self.rules.has_trait(self.card(model).model_type, t) }
     }
 
     /// The move value damage and criticals leave, states aside: 0 = it will never move again.
@@ -516,6 +535,11 @@ impl<'r> Game<'r> {
     }
 
     fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
+        if let Some(air) = self.rules.proc.sight.aircraft
+            && (self.flying(attacker) || self.flying(target))
+        {
+            return self.sight_with_aircraft(attacker, target, air);
+        }
         let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
         let (ha, hd) = (self.height(attacker), self.height(target));
         let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
@@ -622,6 +646,38 @@ impl<'r> Game<'r> {
         Sight { los: best != Cover::Blocking, cover: best, extra }
     }
 
+    /// Sight where one side flies (001 L4233-4275): a line of sight over terrain and models;
+    /// a flying target's cover is only tall terrain crossed next to its ground attacker, a ground
+    /// target's only the terrain it stands in or next to; between two aircraft, none.
+    fn sight_with_aircraft(&self, attacker: usize, target: usize, air: cav_format::AircraftSight) -> Sight {
+        let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
+        let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
+        let adj = self.rules.proc.sight.adjacent_cover;
+        let (fa, fd) = (self.flying(attacker), self.flying(target));
+        let mut best = Cover::None;
+        for area in &self.board.areas {
+            let t = &self.rules.terrains[area.terrain];
+            let crossed = area.poly.touches_segment(pa, pd);
+            let counts = match (fa, fd) {
+                (false, true) => {
+                    t.elevation >= air.ground_attacker_cover_elevation && crossed && area.poly.distance(pa) <= ra + adj
+                }
+                (true, false) => area.poly.contains(pd) || crossed && area.poly.distance(pd) <= rd + adj,
+                _ => false,
+            };
+            if !counts {
+                continue;
+            }
+            let (cover, _) = self.area_cover(area, self.height(target));
+            if cover_rank(cover) > cover_rank(best) {
+                best = cover;
+            }
+        }
+        // Seen over everything else: only tall terrain hugged by a ground attacker can hide an
+        // aircraft (it is blocking cover there, as for any target next to it).
+        Sight { los: best != Cover::Blocking, cover: best, extra: 0 }
+    }
+
     /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
     /// tall the area stands: by its height against the target's where the ruleset says so
     /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
@@ -710,10 +766,19 @@ impl<'r> Game<'r> {
         let tc = self.card(target).model_type;
         if m.cannot_target.iter().any(|c| match c {
             TargetClass::Infantry => self.rules.has_trait(tc, ModelTrait::Infantry),
-            TargetClass::Aircraft | TargetClass::AircraftInFlight => self.rules.has_trait(tc, ModelTrait::Aircraft),
+            TargetClass::Aircraft => self.rules.has_trait(tc, ModelTrait::Aircraft),
+            TargetClass::AircraftInFlight => self.rules.has_trait(tc, ModelTrait::Aircraft) && self.flying(target),
             TargetClass::Structure => self.rules.has_trait(tc, ModelTrait::Structure),
         }) {
             return Shot::No("cannot attack that kind of model".into());
+        }
+        // Nap of the earth hides an aircraft from the ground, but where it ended its activation
+        // close to the attacker (and in sight: checked below) (001 L3742-3748).
+        if aimed.noe && !self.flying(attacker) {
+            let exposed = self.rules.proc.flight.as_ref().map_or(0.0, |f| f.noe_exposed_within);
+            if self.active == Some(target) || self.range(attacker, target) > exposed {
+                return Shot::No("flying nap of the earth".into());
+            }
         }
         if m.requires_target_lock && me.lock != Some(target) {
             return Shot::No("needs a target-lock".into());

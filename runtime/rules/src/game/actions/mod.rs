@@ -18,6 +18,7 @@ use crate::geom::P;
 mod break_;
 mod close_combat;
 pub mod combat;
+mod flight;
 mod move_;
 mod move_and_shoot;
 mod overwatch;
@@ -48,6 +49,8 @@ pub const ALL: &[&dyn ActionKind] = &[
     &break_::Break,
     &overwatch::Overwatch,
     &repair::Repair,
+    &flight::Land,
+    &flight::TakeOff,
     &transport::Mount,
     &transport::Dismount,
     &special::Special,
@@ -131,6 +134,8 @@ pub struct Action {
     /// (the ruleset's `procedures.multiple_targets`).
     pub split: Vec<(usize, Vec<usize>)>,
     pub indirect: bool,
+    /// A move flown nap of the earth (aircraft in flight).
+    pub noe: bool,
     /// Spend a C3 point to inspire this action's first target-point roll (declared with it).
     pub inspire: bool,
 }
@@ -148,6 +153,7 @@ impl Action {
             weapons: Vec::new(),
             split: Vec::new(),
             indirect: false,
+            noe: false,
             inspire: false,
         }
     }

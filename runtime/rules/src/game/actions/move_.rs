@@ -40,6 +40,17 @@ impl ActionKind for Move {
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         not_engaged(game, model)?;
+        if action.noe {
+            if game.rules.proc.flight.is_none() {
+                return Err("this ruleset has no nap-of-the-earth flight".into());
+            }
+            if !game.flying(model) {
+                return Err("only an aircraft in flight flies nap of the earth".into());
+            }
+        }
+        if game.models[model].landed {
+            return Err("a landed aircraft takes off before it moves".into());
+        }
         action.to().map(|_| ())
     }
     fn resolve(
@@ -49,10 +60,28 @@ impl ActionKind for Move {
         action: &Action,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        let to = action.to().map_err(ActionError::Illegal)?;
+        let mut to = action.to().map_err(ActionError::Illegal)?;
         match engine.movement_hook(model, None)? {
             Ok(budget) => {
-                engine.do_move_mode(model, to, budget, self.backwards, ctrl).map(|_| ()).map_err(ActionError::Illegal)
+                if action.noe {
+                    // Nap of the earth spends the whole MV (001 L3734-3741): the move runs on
+                    // past the point towards which it was declared until the MV is used.
+                    let g = &engine.game;
+                    let extra = g.rules.proc.flight.as_ref().map_or(0, |f| f.noe_extra_cost);
+                    let mv = budget.unwrap_or_else(|| g.move_value(model));
+                    let reach = f64::from(mv) / f64::from(g.rules.proc.movement.open_ground_cost + extra).max(1.0);
+                    let from = g.models[model].pos;
+                    if to.dist(from) > 1e-9 {
+                        to = from + (to - from).scale(reach / to.dist(from));
+                    }
+                    if !engine.game.models[model].noe {
+                        engine.game.models[model].noe = true;
+                        emit!(engine, Event::Flight { model, what: "noe" });
+                    }
+                }
+                let moved = engine.do_move_mode(model, to, budget, self.backwards, ctrl);
+                engine.game.models[model].noe_last = action.noe;
+                moved.map(|_| ()).map_err(ActionError::Illegal)
             }
             Err(reason) => {
                 emit!(engine, Event::Forbidden { model, what: "move", reason });

@@ -81,6 +81,9 @@ impl ActionKind for Mount {
         if have == 0 {
             return Err("that model is not a transport".into());
         }
+        if game.flying(t) {
+            return Err("an aircraft in flight lands before riders board it".into());
+        }
         if game.distance(model, t) > game.rules.proc.movement.contact_distance {
             return Err("the transport must be in base contact".into());
         }
