@@ -100,6 +100,14 @@ pub(crate) fn procedures(
             })
             .collect(),
     });
+    let dig_in = p.dig_in.as_ref().map(|d| {
+        let not_on = (d.not_on.iter().enumerate())
+            .filter_map(|(i, t)| {
+                cx.index_of(e, &format!("/procedures/dig_in/not_on/{i}"), t.as_str(), &terrain_ids, "terrain type")
+            })
+            .collect();
+        (d.cover, not_on)
+    });
     let ms = p.movement_states.clone().unwrap_or_default();
     let fast_state = ms
         .fast
@@ -164,6 +172,8 @@ pub(crate) fn procedures(
         transport,
         salvo: p.salvo,
         flight,
+        dig_in,
+        charge: p.charge,
         fast_state,
         still_state,
         model_types,

@@ -167,12 +167,38 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Infantry digging in; absent: they cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dig_in: Option<DigInRules>,
+    /// Infantry charging into contact at the end of a move; absent: they cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<ChargeRules>,
     /// Aircraft in flight: nap of the earth, landing and taking off; absent: aircraft only fly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flight: Option<FlightRules>,
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// Digging in (infantry): the cover it gives, the terrain it cannot be done in; it also spares
+/// the model the extra damage of the open (`damage.dispersed.in_open`). It lasts until the model
+/// moves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DigInRules {
+    pub cover: Cover,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_on: Vec<Id>,
+}
+
+/// Charging (infantry): after its move, the model goes on straight towards the enemy it charges
+/// for up to `inches`, whatever the MV; short of contact, its activation ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeRules {
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub inches: f64,
 }
 
 /// Flying (001 L3640-3692, L3734-3750): models whose type has the `flies` trait are in flight

@@ -214,7 +214,7 @@ pub struct TestModelState {
     pub ammo_reserve: Option<u32>,
     /// Exactly these marks the actions put on models, in any order: `engaged` (in close combat),
     /// `overwatch`, `fired-out-of-turn` (used defensive or over-watch fire this turn),
-    /// `failed-break`.
+    /// `failed-break`, `dug-in`, `charged`, `mounted`, `dismounted`, `landed-or-took-off`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub marks: Option<Vec<String>>,
     /// Whether it has activated this turn.

@@ -353,7 +353,7 @@ words! {
 words! {
     /// Action types: the `id` of an `action_type` document names one of these.
     ActionKind, "action" {
-        Move = "move", I, "Move, reverse, stand up or go prone.";
+        Move = "move", I, "Move, reverse, stand up, go prone, charge, mount, dismount, land or take off.";
         TargetLock = "target-lock", I, "Lock on to an enemy model (guided missiles need it).";
         Combat = "combat", I, "A direct- or indirect-fire assault.";
         SalvoFire = "salvo-fire", I, "Several weapons of one type fire with one combat roll.";
@@ -366,7 +366,7 @@ words! {
         Regroup = "regroup", R("squads are not played yet"), "Two under-strength squads merge.";
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
-        DigIn = "dig-in", R("not played yet"), "Infantry dig in for cover.";
+        DigIn = "dig-in", I, "Infantry dig in for cover (`procedures.dig_in`), until they move.";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
     }
 }

@@ -342,6 +342,9 @@ pub struct Proc {
     pub salvo: Option<f::SalvoRules>,
     /// Flight, its landing-field terrains resolved.
     pub flight: Option<Flight>,
+    /// Digging in: (cover, terrain indices it cannot be done in).
+    pub dig_in: Option<(f::Cover, Vec<usize>)>,
+    pub charge: Option<f::ChargeRules>,
     /// (state, inches forward, traits that gain it with any move).
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).

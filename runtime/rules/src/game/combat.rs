@@ -158,7 +158,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
         let Some(row) = r.damage.row(index).cloned() else { return Ok(()) };
         let ty = self.cardr(target).model_type;
+        // Dug in, infantry are never "in the open" (001 L5359-5361).
         let open = || {
+            if self.game.models[target].has(&crate::game::actions::DUG_IN) {
+                return false;
+            }
             let at = self.game.models[target].pos;
             self.game.board.areas.iter().filter(|x| x.poly.contains(at)).all(|x| r.terrains[x.terrain].open)
         };

@@ -501,9 +501,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
         self.game.extra_targets = 0;
+        self.game.activation_over = false;
         self.begin_activation(model);
         let mut steps = 0;
-        while ap > 0 && self.game.models[model].in_play() {
+        while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
             steps += 1;
             if steps > 32 {
                 break; // a controller that never passes
@@ -526,7 +527,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
             }
-            if self.game.models[model].aboard.is_some() && !kind.from_aboard() {
+            if self.game.models[model].aboard.is_some() && !kind.taken_aboard() {
                 return Err(illegal(&self.game, "a model riding in a transport may only dismount"));
             }
             if !action.split.is_empty() && !kind.splits() {

@@ -226,6 +226,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1));
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
+        if pos.dist(from) > 1e-9 {
+            me.unmark(&crate::game::actions::DUG_IN);
+        }
         me.moved += pos.dist(from);
         if !reverse {
             me.moved_forward += pos.dist(from);

@@ -174,6 +174,8 @@ pub struct Game<'r> {
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
+    /// The active model's activation ends now, whatever AP it has left (a charge that fell short).
+    pub activation_over: bool,
     /// A squad of several models is activating: damage waits for the last of them.
     pub squad_activating: bool,
     /// Non-repeatable actions the active model has used this activation.
@@ -249,6 +251,7 @@ impl<'r> Game<'r> {
             active: None,
             used: Vec::new(),
             squad_activating: false,
+            activation_over: false,
             extra_targets: 0,
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
@@ -523,7 +526,7 @@ impl<'r> Game<'r> {
             models: self.models_fingerprint(),
         };
         if let Some((_, v)) = self.sight_memo.borrow().iter().find(|(k, _)| *k == key) {
-            return *v;
+            return self.dug_in(target, *v);
         }
         let v = self.sight_uncached(attacker, target, only_defenders_own);
         let mut memo = self.sight_memo.borrow_mut();
@@ -531,7 +534,21 @@ impl<'r> Game<'r> {
             memo.remove(0);
         }
         memo.push((key, v));
-        v
+        self.dug_in(target, v)
+    }
+
+    /// A dug-in target has at least the ruleset's dig-in cover where it is in sight.
+    fn dug_in(&self, target: usize, v: Sight) -> Sight {
+        match &self.rules.proc.dig_in {
+            Some((cover, _))
+                if v.los
+                    && self.models[target].has(&super::actions::DUG_IN)
+                    && cover_rank(*cover) > cover_rank(v.cover) =>
+            {
+                Sight { cover: *cover, ..v }
+            }
+            _ => v,
+        }
     }
 
     fn sight_uncached(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {

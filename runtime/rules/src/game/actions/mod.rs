@@ -16,8 +16,10 @@ use super::{Controller, Engine, EngineError, Game};
 use crate::geom::P;
 
 mod break_;
+mod charge;
 mod close_combat;
 pub mod combat;
+mod dig_in;
 mod flight;
 mod move_;
 mod move_and_shoot;
@@ -31,6 +33,7 @@ mod transport;
 
 pub use break_::FAILED_BREAK;
 pub use close_combat::ENGAGED;
+pub use dig_in::DUG_IN;
 pub use overwatch::OVERWATCH;
 pub use transport::{DISMOUNTED, MOUNTED};
 
@@ -49,6 +52,8 @@ pub const ALL: &[&dyn ActionKind] = &[
     &break_::Break,
     &overwatch::Overwatch,
     &repair::Repair,
+    &charge::Charge,
+    &dig_in::DigIn,
     &flight::Land,
     &flight::TakeOff,
     &transport::Mount,
@@ -81,7 +86,7 @@ pub trait ActionKind: Sync {
     }
     fn repeatable(&self) -> bool;
     /// Whether a model riding in a transport may take it (only dismounting).
-    fn from_aboard(&self) -> bool {
+    fn taken_aboard(&self) -> bool {
         false
     }
     /// Whether it may split its weapons between targets ([`Action::split`]).

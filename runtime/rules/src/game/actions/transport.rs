@@ -133,7 +133,7 @@ impl ActionKind for Dismount {
     fn repeatable(&self) -> bool {
         true
     }
-    fn from_aboard(&self) -> bool {
+    fn taken_aboard(&self) -> bool {
         true
     }
     fn check(&self, game: &Game, model: usize, _action: &Action) -> Result<(), String> {
