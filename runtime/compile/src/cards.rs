@@ -136,6 +136,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         damage_result: -effect(sas, &model_sas, ModifierTarget::DamageResult).unwrap_or(0),
         base_radius: base / 2.0,
         airframe: m.airframe,
+        task: m.task,
         weapons,
         sas: model_sas,
         tv: m.tv,

@@ -183,3 +183,43 @@ fn damage_lands_when_the_whole_squad_has_activated_001_l5328_l5348() {
     }
     panic!("no seed of 1-5 hit in the first squad's activation: the test proves nothing");
 }
+
+/// Sends every pre-game move 3" straight up the board; passes in play.
+struct PreMove;
+
+impl cav_rules::Controller for PreMove {
+    fn decide(&mut self, _: &Game, _: usize, _: u32) -> cav_rules::Action {
+        cav_rules::Action::pass()
+    }
+    fn pre_game_move(&mut self, g: &Game, model: usize) -> Option<P> {
+        Some(g.models[model].pos + P::new(0.0, 3.0))
+    }
+}
+
+#[test]
+fn recon_models_move_once_before_the_first_turn_001_l2648_l2656() {
+    let rules = full_rules();
+    let scout = rules.cards.iter().position(|c| c.task == cav_format::Task::Recon).expect("a recon card");
+    let warg = rules.card("warg").unwrap();
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let recon = game.add_model(scout, 0, P::new(10.0, 5.0), 0.0);
+    let other = game.add_model(warg, 0, P::new(20.0, 5.0), 0.0);
+    game.add_model(warg, 1, P::new(40.0, 43.0), 180.0);
+    let mut dice = SeededDice::new(1);
+    let mut log: Vec<cav_rules::Event> = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.play_turn(&mut PreMove).unwrap();
+    let (recon_at, other_at) = (engine.game.models[recon].pos, engine.game.models[other].pos);
+    let first_turn = log.iter().position(|e| matches!(e, cav_rules::Event::TurnStart { turn: 1 })).unwrap();
+    let moved: Vec<usize> = log[..first_turn]
+        .iter()
+        .filter_map(|e| match e {
+            cav_rules::Event::Moved { model, .. } => Some(*model),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moved, vec![recon], "only the recon model moves before turn 1");
+    assert_eq!(recon_at, P::new(10.0, 8.0));
+    assert_eq!(other_at, P::new(20.0, 5.0));
+}

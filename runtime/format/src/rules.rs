@@ -495,6 +495,10 @@ pub struct RepairRules {
 pub struct SetupRules {
     /// Terrain features are placed as circles of this diameter (inches).
     pub terrain_feature_size: f64,
+    /// After deployment, models with one of these tasks may each make one move action before the
+    /// first turn (the Recon pre-game move, 001 L2650-2656).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pre_game_move: Vec<crate::Task>,
 }
 
 /// Run 'n gun.

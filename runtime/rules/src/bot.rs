@@ -199,6 +199,15 @@ impl Controller for Bot {
         }
     }
 
+    /// A recon model's pre-game move: towards the nearest enemy, as far as it would close anyway.
+    fn pre_game_move(&mut self, g: &Game, model: usize) -> Option<P> {
+        let me = &g.models[model];
+        let target = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))?;
+        let best = self.best_distance(g, model);
+        let step = self.approach(g, model, target, best);
+        step.to.filter(|to| to.dist(me.pos) > 1e-6)
+    }
+
     /// Seize the initiative while the pool keeps two points, with the model of a fresh friendly
     /// squad that has a shot now.
     fn seize_initiative(&mut self, g: &Game, squad: usize) -> Option<usize> {

@@ -215,6 +215,7 @@ pub struct CardDef {
     pub ammo_reserve: u32,
     pub base_radius: f64,
     pub airframe: Option<f::Airframe>,
+    pub task: f::Task,
     /// Damage-result reduction (Reinforced), normalised to "points off the margin".
     pub damage_result: i32,
     pub tv: u32,

@@ -48,6 +48,11 @@ pub trait Controller {
     fn seize_initiative(&mut self, _game: &Game, _squad: usize) -> Option<usize> {
         None
     }
+    /// The pre-game move of a model whose task allows one (`setup.pre_game_move`): where it goes
+    /// with one move action before the first turn; `None` stays.
+    fn pre_game_move(&mut self, _game: &Game, _model: usize) -> Option<P> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -253,6 +258,47 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.each_model(HookPoint::GameSetup)
     }
 
+    /// Before the first turn, each model whose task the ruleset names may make one move action
+    /// (001 L2650-2656), the sides taking turns from one the dice pick (the book lets the draw
+    /// deck set the order).
+    fn pre_game_moves(&mut self, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        let tasks = self.rules().proc.setup.pre_game_move.clone();
+        if tasks.is_empty() {
+            return Ok(());
+        }
+        let mut queues: Vec<Vec<usize>> = (0..self.game.sides.len())
+            .map(|s| {
+                (0..self.game.models.len())
+                    .filter(|&m| self.game.models[m].side == s && self.game.models[m].on_table())
+                    .filter(|&m| tasks.contains(&self.cardr(m).task))
+                    .collect()
+            })
+            .collect();
+        if queues.iter().all(Vec::is_empty) {
+            return Ok(());
+        }
+        let mut side = self.dice.roll(queues.len() as u32) as usize - 1;
+        while queues.iter().any(|q| !q.is_empty()) {
+            if !queues[side].is_empty() {
+                let model = queues[side].remove(0);
+                if let Some(to) = ctrl.pre_game_move(&self.game, model) {
+                    let budget = match self.movement_hook(model, None)? {
+                        Ok(b) => b,
+                        Err(reason) => {
+                            emit!(self, Event::Forbidden { model, what: "move", reason });
+                            continue;
+                        }
+                    };
+                    if let Err(reason) = self.do_move(model, to, budget, ctrl) {
+                        emit!(self, Event::Forbidden { model, what: "pre-game move", reason });
+                    }
+                }
+            }
+            side = (side + 1) % queues.len();
+        }
+        Ok(())
+    }
+
     /// Call a hook point once for every model on the table, in model order.
     fn each_model(&mut self, point: HookPoint) -> Result<(), EngineError> {
         if !self.hooks.wants(point) {
@@ -323,6 +369,9 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// One game turn; returns the end of the game if it ended.
     pub fn play_turn(&mut self, ctrl: &mut dyn Controller) -> Result<Option<GameEnd>, EngineError> {
         self.start()?;
+        if self.game.turn == 0 {
+            self.pre_game_moves(ctrl)?;
+        }
         if let Some(end) = self.victory() {
             return Ok(Some(self.finish(end)));
         }
