@@ -84,6 +84,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             name: s.name.clone(),
             board: s.board,
             within: s.deployment.iter().map(|d| d.within.as_ref().map(|w| (w.area.clone(), w.percent))).collect(),
+            methods: s.deployment.iter().map(|d| d.method).collect(),
             sides,
             forces,
             terrain_features,

@@ -321,3 +321,81 @@ fn a_mission_kill_withdraws_to_its_own_deployment_edge_001_l1801_l1807() {
     let m = game.add_model(warg, 1, P::new(10.0, 24.0), 0.0);
     assert!(game.withdraw_point(m).x < 0.0);
 }
+
+/// Rosters of four Wargs a side on "This is WAR!" with side-b deploying by the given method.
+fn deploying(rules: &Rules, method: cav_format::DeploymentMethod) -> Game<'_> {
+    let mut rules = rules.clone();
+    let sc = rules.scenario("this-is-war").unwrap();
+    rules.scenarios[sc].methods[1] = method;
+    let rules: &'static Rules = Box::leak(Box::new(rules));
+    let warg = rules.card("warg").unwrap();
+    let force = || cav_rules::setup::RosterForce {
+        squads: vec![cav_rules::setup::SquadCards { name: "s".into(), kind: "attack".into(), cards: vec![warg; 4] }],
+        c3: 0,
+        pool: None,
+        bonus: 0,
+    };
+    cav_rules::setup::roster_game(
+        rules,
+        sc,
+        &[force(), force()],
+        &mut cav_rules::ForcedDice::new(vec![]),
+        &mut cav_rules::NoLog,
+        None,
+    )
+}
+
+#[test]
+fn rolling_deployment_enters_across_the_edge_moving_first_001_l2612_l2618() {
+    let rules = without_random_terrain(full_rules());
+    let game = deploying(&rules, cav_format::DeploymentMethod::Rolling);
+    let b: Vec<usize> = (0..game.models.len()).filter(|&m| game.models[m].side == 1).collect();
+    assert!(b.iter().all(|&m| !game.models[m].on_table() && game.models[m].in_play()), "side-b waits off the table");
+    assert!(b.iter().all(|&m| (game.models[m].pos.x - (72.0 - game.card(m).base_radius)).abs() < 1e-9), "on its edge");
+    let mut dice = SeededDice::new(2);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.game.turn = 1;
+    // Its first action must be a move.
+    let refused = engine.activate(b[0], &mut MoveTo(P::new(60.0, 24.0)));
+    assert!(refused.is_ok());
+    assert!(engine.game.models[b[0]].on_table() && engine.game.models[b[0]].pos.x < 72.0 - 1.0);
+    let err = engine.activate(b[1], &mut FireFirst).unwrap_err();
+    assert!(format!("{err:?}").contains("moves first"), "{err:?}");
+}
+
+/// Fires its first weapon at the nearest enemy.
+struct FireFirst;
+
+impl cav_rules::Controller for FireFirst {
+    fn decide(&mut self, g: &Game, model: usize, _ap: u32) -> cav_rules::Action {
+        let t = g.enemies(model).next().unwrap_or(0);
+        if g.used.is_empty() { cav_rules::Action::fire(t, vec![0]) } else { cav_rules::Action::pass() }
+    }
+}
+
+#[test]
+fn a_delayed_side_has_no_cards_before_its_turn_001_l2620_l2646() {
+    let rules = without_random_terrain(full_rules());
+    let game = deploying(&rules, cav_format::DeploymentMethod::Delayed(3));
+    let mut dice = SeededDice::new(2);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.game.turn = 2;
+    assert_eq!(engine.game.units(1).len(), 0, "turn 2 is before its turn");
+    engine.game.turn = 3;
+    assert!(!engine.game.units(1).is_empty(), "from turn 3 it has cards");
+    // Bots play such a game to its end: the side comes on at turn 3 and fights.
+    let game = deploying(&rules, cav_format::DeploymentMethod::Delayed(3));
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut bot = cav_rules::bot::Bot::default();
+    let end = loop {
+        if let Some(end) = engine.play_turn(&mut bot).unwrap() {
+            break end;
+        }
+    };
+    assert!(end.turns >= 3, "{}", end.reason);
+    let entered = log.iter().filter(|e| matches!(e, cav_rules::Event::Deployed { .. })).count();
+    assert_eq!(entered, 4, "side-b's four Wargs come on during play");
+}

@@ -1059,6 +1059,37 @@ pub struct Deployment {
     /// At least a share of the side's models start inside an area (half the defenders on the hill).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within: Option<AreaShare>,
+    /// How the side's squads come onto the table (001 L2606-2664).
+    #[serde(default, skip_serializing_if = "DeploymentMethod::is_standard")]
+    pub method: DeploymentMethod,
+}
+
+/// How a side deploys.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeploymentMethod {
+    /// Placed in the zone before the first turn.
+    #[default]
+    Standard,
+    /// Each squad enters across the zone's table edge when it first activates, its first action a
+    /// move.
+    Rolling,
+    /// As rolling, from this turn on; its squads have no draw-deck cards before.
+    Delayed(#[schemars(range(min = 1, max = crate::limits::MAX_TURNS))] u32),
+}
+
+impl DeploymentMethod {
+    pub fn is_standard(&self) -> bool {
+        *self == DeploymentMethod::Standard
+    }
+    /// The turn the side's squads enter, for the methods that bring them on during play.
+    pub fn enters(&self) -> Option<u32> {
+        match self {
+            DeploymentMethod::Standard => None,
+            DeploymentMethod::Rolling => Some(1),
+            DeploymentMethod::Delayed(t) => Some(*t),
+        }
+    }
 }
 
 /// A share of a side's models that deploy inside an area.

@@ -234,6 +234,13 @@ impl Controller for Bot {
             let near = g.enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
             return Action::dismount(near.map_or(at, |e| g.models[e].pos));
         }
+        // Coming onto the table: the first action is a move, towards the objective or the enemy.
+        if me.has(&crate::game::actions::ENTERING) {
+            let near = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
+            if let Some(to) = g.objective_for(model).or(near.map(|e| g.models[e].pos)) {
+                return Action::move_to(to);
+            }
+        }
         if me.prone
             || g.models[model]
                 .states

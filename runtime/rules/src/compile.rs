@@ -232,6 +232,8 @@ pub struct ScenarioDef {
     pub sides: Vec<(String, f::Rect)>,
     /// Per side: a share of its models that deploys inside an area (percent).
     pub within: Vec<Option<(f::BoardArea, u32)>>,
+    /// Per side: how it deploys.
+    pub methods: Vec<f::DeploymentMethod>,
     /// Per side index: the models the scenario places.
     pub forces: Vec<(usize, Vec<Placed>)>,
     pub terrain_features: Option<DiceExpr>,

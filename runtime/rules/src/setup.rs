@@ -169,8 +169,32 @@ pub fn roster_game<'r>(
             }
             game.add_squad(squad.name.clone(), squad.kind.clone(), members);
         }
+        hold_back(&mut game, side);
     }
     game
+}
+
+/// A side that deploys during play (rolling, delayed) waits off the table, each model where it
+/// will come on: on its zone's table edge, level with its spot in the zone.
+fn hold_back(game: &mut Game, side: usize) {
+    let Some(s) = game.scenario.and_then(|s| game.rules.scenarios.get(s)) else { return };
+    let Some(turn) = s.methods.get(side).and_then(|m| m.enters()) else { return };
+    let Some(edge) = crate::game::victory::zone_edge(&s.sides[side].1, s.board) else { return };
+    let [w, h] = s.board;
+    for m in 0..game.models.len() {
+        if game.models[m].side != side {
+            continue;
+        }
+        let r = game.card(m).base_radius;
+        let p = game.models[m].pos;
+        game.models[m].pos = match edge {
+            cav_format::BoardEdge::Left => P::new(r, p.y),
+            cav_format::BoardEdge::Right => P::new(w - r, p.y),
+            cav_format::BoardEdge::Bottom => P::new(p.x, r),
+            cav_format::BoardEdge::Top => P::new(p.x, h - r),
+        };
+        game.models[m].waiting = Some(turn);
+    }
 }
 
 /// `n` spots of which `percent` (rounded up) lie inside `area` and the rest in `zone` outside it.

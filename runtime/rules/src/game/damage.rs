@@ -103,6 +103,20 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
+    /// A model deploying during play (rolling, delayed) comes onto the table as it activates;
+    /// its first action must be a move.
+    pub(crate) fn enter_table(&mut self, model: usize) {
+        let me = &mut self.game.models[model];
+        if me.waiting.is_none_or(|t| t > self.game.turn) {
+            return;
+        }
+        me.waiting = None;
+        me.mark(&crate::game::actions::ENTERING);
+        let (at, facing, name) = (me.pos, me.facing, me.name.clone());
+        let side = self.game.sides[me.side].clone();
+        emit!(self, Event::Deployed { model, name, side, at, facing });
+    }
+
     /// The start of a model's activation: nothing moved yet, and states that last until now end.
     pub(crate) fn begin_activation(&mut self, model: usize) {
         let me = &mut self.game.models[model];

@@ -551,6 +551,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.used.clear();
         self.game.extra_targets = 0;
         self.game.activation_over = false;
+        self.enter_table(model);
         self.begin_activation(model);
         let mut steps = 0;
         while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
@@ -575,6 +576,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
+            }
+            if self.game.models[model].has(&actions::ENTERING) && kind.id() != ActionWord::Move {
+                return Err(illegal(&self.game, "a model coming onto the table moves first"));
             }
             if self.game.models[model].aboard.is_some() && !kind.taken_aboard() {
                 return Err(illegal(&self.game, "a model riding in a transport may only dismount"));

@@ -63,6 +63,9 @@ pub struct Model {
     /// Left across an edge the scenario scores (not a retreat).
     pub exited: bool,
     pub mission_kill: bool,
+    /// Not yet on the table: it enters across its zone's edge when it activates on or after this
+    /// turn (rolling and delayed deployment), standing at `pos` on the edge.
+    pub waiting: Option<u32>,
     /// An aircraft on the ground (models that fly are in flight otherwise).
     pub landed: bool,
     /// Flying nap of the earth; `noe_last` — its activation's last action so far was an NoE move
@@ -87,7 +90,7 @@ pub struct Model {
 impl Model {
     /// A piece on the table: not destroyed, not gone, not riding in a transport.
     pub fn on_table(&self) -> bool {
-        !self.destroyed && !self.left_board && self.aboard.is_none()
+        !self.destroyed && !self.left_board && self.aboard.is_none() && self.waiting.is_none()
     }
     /// Still in the game for its side: on the table or riding in a transport.
     pub fn in_play(&self) -> bool {
@@ -280,7 +283,8 @@ impl<'r> Game<'r> {
         let mut out: Vec<Vec<usize>> = Vec::new();
         let mut squad_slot: Vec<Option<usize>> = vec![None; self.squads.len()];
         for (i, m) in self.models.iter().enumerate() {
-            if m.side != side || !m.in_play() {
+            // A delayed squad has no cards before its turn.
+            if m.side != side || !m.in_play() || m.waiting.is_some_and(|t| t > self.turn) {
                 continue;
             }
             match m.squad.filter(|_| per_squad) {
@@ -345,6 +349,7 @@ impl<'r> Game<'r> {
             exited: false,
             mission_kill: false,
             aboard: None,
+            waiting: None,
             landed: false,
             noe: false,
             noe_last: false,

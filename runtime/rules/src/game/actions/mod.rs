@@ -34,6 +34,7 @@ mod transport;
 pub use break_::FAILED_BREAK;
 pub use close_combat::ENGAGED;
 pub use dig_in::DUG_IN;
+pub use move_::ENTERING;
 pub use overwatch::OVERWATCH;
 pub use transport::{DISMOUNTED, MOUNTED};
 

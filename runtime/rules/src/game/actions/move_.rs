@@ -8,8 +8,12 @@ use cav_format::vocab::ActionKind as ActionWord;
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::compile::StateIx;
 use crate::event::Event;
-use crate::game::{Controller, Engine, Game};
+use crate::game::{Controller, Engine, Game, Lasts, Mark};
 use crate::geom::P;
+
+/// The model came onto the table this activation: its first action is a move (any kind of Move
+/// action ends it).
+pub static ENTERING: Mark = Mark { name: "entering", lasts: Lasts::NextAction };
 
 /// A model in close combat must break first.
 fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
