@@ -142,3 +142,17 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         tv: m.tv,
     }
 }
+
+/// A small table (001 L1374-1376, option `table-size`): every MV and range value halved, rounding up.
+pub fn halve_for_a_small_table(cards: &mut [CardDef]) {
+    let half = |x: f64| (x / 2.0).ceil();
+    for c in cards {
+        for mv in &mut c.mv {
+            *mv = mv.div_ceil(2);
+        }
+        for w in &mut c.weapons {
+            w.range = half(w.range);
+            w.min_range = half(w.min_range);
+        }
+    }
+}

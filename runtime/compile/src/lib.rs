@@ -12,6 +12,7 @@
 //! vocabulary pass; here they are only resolved.
 
 mod cards;
+pub use cards::halve_for_a_small_table;
 mod catalog;
 mod conditions;
 mod procedures;
@@ -189,10 +190,13 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
-    let (models, cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
+    let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let engine_options = procedures::engine_options(ruleset);
+    if engine_options.small_table {
+        cards::halve_for_a_small_table(&mut cards);
+    }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     tests::check(cx);
 

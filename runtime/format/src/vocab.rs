@@ -598,6 +598,11 @@ pub const OPTIONS: &[EngineOption] = &[
         doc: "How many of its draw-deck cards a squad takes with it when it leaves play (the rest stay and are skipped).",
     },
     EngineOption {
+        id: "table-size",
+        values: &["standard", "small"],
+        doc: "On a small table every move value and weapon range (minimum ranges too) is halved, rounding up.",
+    },
+    EngineOption {
         id: "salvage-activation-rolls",
         values: &["every-turn", "first-turn-only"],
         doc: "When a scenario's containers roll to become active: at the start of every turn from the scenario's first, or of that turn only.",
@@ -680,6 +685,8 @@ pub struct EngineOptions {
     pub surviving_fraction: SurvivingFraction,
     pub ratio_rounding: RatioRounding,
     pub salvage_rolls: SalvageRolls,
+    /// `table-size: small`: MV and ranges halved.
+    pub small_table: bool,
 }
 
 impl EngineOptions {
@@ -700,6 +707,8 @@ impl EngineOptions {
             ("victory-ratio-rounding", "truncate") => self.ratio_rounding = RatioRounding::Truncate,
             ("draw-deck-removal", "one-card-per-squad") => self.deck_removal = DeckRemoval::OneCard,
             ("draw-deck-removal", "two-cards-per-squad") => self.deck_removal = DeckRemoval::AllCards,
+            ("table-size", "standard") => self.small_table = false,
+            ("table-size", "small") => self.small_table = true,
             ("salvage-activation-rolls", "every-turn") => self.salvage_rolls = SalvageRolls::EveryTurn,
             ("salvage-activation-rolls", "first-turn-only") => self.salvage_rolls = SalvageRolls::FirstTurnOnly,
             ("secondary-squad-limit", "one-plus-half-primary") => {
