@@ -122,6 +122,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> 
             cover_when_crossed: t.cover_when_crossed,
             road: t.road,
             open: t.open,
+            structure: t.structure,
             costs: move_classes.iter().map(|m| cost(t.costs.get(&f::Id(m.clone())))).collect(),
             climb: move_classes
                 .iter()

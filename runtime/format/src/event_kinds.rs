@@ -309,6 +309,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "structure_worn",
+        doc: "A model inside a structure was damaged: the structure loses a point of armor class.",
+        keys: &[("at", Point, "The structure's centre."), ("armor_class", Int, "Its armor class now.")],
+    },
+    EventKind {
         id: "flight",
         doc: "An aircraft changes how it flies: `noe` (starts flying nap of the earth), `noe-ends`, `landed`, `took-off`.",
         keys: &[MODEL, ("what", Text, "`noe`, `noe-ends`, `landed` or `took-off`.")],

@@ -898,11 +898,28 @@ pub struct Terrain {
     /// counts only as tall as both models, next to one of them, or stood in.
     #[serde(default)]
     pub cover_when_crossed: bool,
+    /// A structure (001 L5905-6303): its sections' damage points and armor class; a model inside
+    /// adds the armor class to its AV and fires only direct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<StructureDef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// A structure type: damage points per 2"×2" section and armor class (001 L5905-6090).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StructureDef {
+    #[schemars(range(min = 1, max = 1000))]
+    pub damage_points: u32,
+    #[schemars(range(max = 100))]
+    pub armor_class: u32,
+    /// Hard (hardened) or soft.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hard: bool,
 }
 
 /// How long a model state lasts.

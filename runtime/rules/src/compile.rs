@@ -142,6 +142,7 @@ pub struct TerrainDef {
     pub cover_when_crossed: bool,
     pub road: bool,
     pub open: bool,
+    pub structure: Option<f::StructureDef>,
     /// By move-class index.
     pub costs: Vec<Cost>,
     pub climb: Vec<Cost>,

@@ -204,6 +204,10 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<String>,
     },
+    StructureWorn {
+        at: P,
+        armor_class: i32,
+    },
     Flight {
         model: usize,
         what: &'static str,

@@ -851,6 +851,7 @@ mod tests {
             Event::HvoDropped { model: 0, at: P::new(1.0, 2.0) },
             Event::Container { number: 1, what: "salvaged", side: Some(s()) },
             Event::Flight { model: 0, what: "landed" },
+            Event::StructureWorn { at: P::new(1.0, 2.0), armor_class: 3 },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
@@ -913,6 +914,7 @@ mod tests {
                 | Event::Abandoned { .. }
                 | Event::Mounted { .. }
                 | Event::Flight { .. }
+                | Event::StructureWorn { .. }
                 | Event::HvoTaken { .. }
                 | Event::HvoDropped { .. }
                 | Event::Container { .. }

@@ -133,7 +133,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let answer = self.call_hooks(ctx.clone())?;
         let mos = (margin - reduce).max(0).saturating_add(answer.sum(Quantity::Mos)).max(0);
         let rav = self.game.rav(attacker, weapon, target);
-        let av = (self.cardr(target).av[self.game.column(target)] as i32).saturating_add(answer.sum(Quantity::Av));
+        // A model inside a structure adds its armor class to its AV (001 L6184-6190).
+        let shelter = self.game.structure_at(target).map_or(0, |a| self.game.structure_ac(a));
+        let av = (self.cardr(target).av[self.game.column(target)] as i32)
+            .saturating_add(answer.sum(Quantity::Av))
+            .saturating_add(shelter);
         let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav));
         let penetrated = mos.saturating_add(rav_total) >= av;
         let name = self.cardr(attacker).weapons[weapon].name.clone();

@@ -170,6 +170,8 @@ pub struct Game<'r> {
     pub hvo: Option<super::missions::HvoState>,
     /// The salvage containers, where the scenario has them (number = index + 1).
     pub containers: Vec<super::missions::Container>,
+    /// Armor class structures (board areas, by index) have lost: a model inside was damaged.
+    pub structure_wear: Vec<(usize, u32)>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
     /// A C3 point inspires the current action's next target-point roll.
@@ -246,6 +248,7 @@ impl<'r> Game<'r> {
             c3: vec![0; sides.len()],
             tv_pool: vec![None; sides.len()],
             hvo: None,
+            structure_wear: Vec::new(),
             containers: Vec::new(),
             tv_bonus: vec![0; sides.len()],
             inspired: false,
@@ -437,6 +440,24 @@ impl<'r> Game<'r> {
         (((base + states).max(0) as f64) * me.mv_factor).floor() as u32
     }
 
+    /// The structure (board area) a ground model stands inside, if any.
+    pub fn structure_at(&self, model: usize) -> Option<usize> {
+        if self.flying(model) || !self.models[model].on_table() {
+            return None;
+        }
+        let p = self.models[model].pos;
+        (0..self.board.areas.len()).find(|&a| {
+            self.rules.terrains[self.board.areas[a].terrain].structure.is_some() && self.board.areas[a].poly.contains(p)
+        })
+    }
+
+    /// A structure's armor class now: its type's, less what it has lost.
+    pub fn structure_ac(&self, area: usize) -> i32 {
+        let def = self.rules.terrains[self.board.areas[area].terrain].structure;
+        let lost = self.structure_wear.iter().find(|(a, _)| *a == area).map_or(0, |(_, l)| *l);
+        def.map_or(0, |d| d.armor_class as i32 - lost as i32).max(0)
+    }
+
     /// Whether the model is in flight: its type flies and it has not landed.
     pub fn flying(&self, model: usize) -> bool {
         self.rules.has_trait(self.card(model).model_type, ModelTrait::Flies) && !self.models[model].landed
@@ -586,8 +607,9 @@ impl<'r> Game<'r> {
             if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
                 continue;
             }
-            // Ground a model stands on raises it; it is no cover for or against that model.
-            if t.raises_ground && (area.poly.contains(pa) || area.poly.contains(pd)) {
+            // Ground a model stands on raises it; it is no cover for or against that model. A
+            // structure a model is inside shelters it by its armor class, not as cover.
+            if (t.raises_ground || t.structure.is_some()) && (area.poly.contains(pa) || area.poly.contains(pd)) {
                 continue;
             }
             let standing_in = area.poly.contains(pd);
@@ -782,6 +804,9 @@ impl<'r> Game<'r> {
             return Shot::No("out of ammo".into());
         }
         let Some(aimed) = self.models.get(target) else { return Shot::No("no such model".into()) };
+        if indirect && self.structure_at(attacker).is_some() {
+            return Shot::No("from inside a structure a model fires direct only".into());
+        }
         if !aimed.on_table() {
             return Shot::No("target is gone".into());
         }
