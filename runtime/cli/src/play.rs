@@ -126,6 +126,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             Some(side) => format!("  container {number} {what} by {side}"),
             None => format!("  container {number} {what}"),
         },
+        Event::Regrouped { squad, joined, kind, models } => {
+            format!("  {joined} regroups into {squad}: one {kind} squad of {models} models")
+        }
         Event::StructureWorn { at, armor_class } => {
             format!("    the structure at ({:.1}, {:.1}) is down to armor class {armor_class}", at.x, at.y)
         }

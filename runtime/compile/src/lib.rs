@@ -200,10 +200,18 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     tests::check(cx);
 
+    let squad_types = rs
+        .of_kind(DocKind::SquadType)
+        .filter_map(|e| match &e.doc {
+            Some(Document::SquadType(t)) => Some((e.id.clone(), t.max_models)),
+            _ => None,
+        })
+        .collect();
     Some(Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
+        squad_types,
         activation: ruleset.activation,
         draw_deck: ruleset.draw_deck.clone(),
         standard_odds: standard.odds(),

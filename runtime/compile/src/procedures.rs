@@ -174,6 +174,7 @@ pub(crate) fn procedures(
         flight,
         dig_in,
         charge: p.charge,
+        regroup: p.regroup.clone(),
         fast_state,
         still_state,
         model_types,

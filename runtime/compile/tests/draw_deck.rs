@@ -223,3 +223,57 @@ fn recon_models_move_once_before_the_first_turn_001_l2648_l2656() {
     assert_eq!(recon_at, P::new(10.0, 8.0));
     assert_eq!(other_at, P::new(20.0, 5.0));
 }
+
+/// The first model to activate regroups with the first squad of its side that has not acted.
+struct RegroupOnce(Option<usize>);
+
+impl cav_rules::Controller for RegroupOnce {
+    fn decide(&mut self, g: &Game, model: usize, _: u32) -> cav_rules::Action {
+        if self.0.is_none() && g.used.is_empty() {
+            let mine = g.models[model].squad.unwrap();
+            let side = g.models[model].side;
+            let other = (0..g.squads.len())
+                .find(|&s| {
+                    s != mine && g.squads[s].side == side && g.squads[s].members.iter().all(|&m| !g.models[m].activated)
+                })
+                .unwrap();
+            self.0 = Some(model);
+            return cav_rules::Action::regroup(g.squads[other].members[0]);
+        }
+        cav_rules::Action::pass()
+    }
+}
+
+#[test]
+fn regroup_merges_two_squads_and_the_partner_acts_with_1_ap_001_l5722_l5780() {
+    let rules = full_rules();
+    let mut dice = SeededDice::new(3);
+    let mut log: Vec<cav_rules::Event> = Vec::new();
+    let mut engine = Engine { game: two_squads_a_side(&rules), dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut ctrl = RegroupOnce(None);
+    engine.play_turn(&mut ctrl).unwrap();
+    let first = ctrl.0.unwrap();
+    let g = &engine.game;
+    let squad = g.models[first].squad.unwrap();
+    // Two Attack squads of four (at most six): six stay together, two are left out.
+    assert_eq!(g.squads[squad].members.len(), 6);
+    let side = g.models[first].side;
+    assert_eq!(g.models.iter().filter(|m| m.side == side && m.destroyed).count(), 2);
+    let regrouped = log.iter().find_map(|e| match e {
+        cav_rules::Event::Regrouped { models, kind, .. } => Some((*models, kind.clone())),
+        _ => None,
+    });
+    assert_eq!(regrouped, Some((6, "attack".to_owned())));
+    // Every model of the new squad activates in the same squad activation, the others with 1 AP.
+    let acts: Vec<(usize, u32)> = log
+        .iter()
+        .filter_map(|e| match e {
+            cav_rules::Event::Activation { model, ap } => Some((*model, *ap)),
+            _ => None,
+        })
+        .collect();
+    let start = acts.iter().position(|(m, _)| *m == first).unwrap();
+    let together: Vec<(usize, u32)> = acts[start..start + 6].to_vec();
+    assert!(together.iter().all(|(m, _)| g.models[*m].squad == Some(squad)), "{together:?}");
+    assert!(together[1..].iter().all(|(_, ap)| *ap == 1), "{together:?}");
+}

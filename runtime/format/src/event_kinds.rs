@@ -309,6 +309,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "regrouped",
+        doc: "Two squads merge into one (Regroup).",
+        keys: &[
+            ("squad", Text, "The squad that regrouped, which the other joins."),
+            ("joined", Text, "The squad that merged into it."),
+            ("kind", Text, "The new squad's type."),
+            ("models", Int, "Models in it now."),
+        ],
+    },
+    EventKind {
         id: "structure_worn",
         doc: "A model inside a structure was damaged: the structure loses a point of armor class.",
         keys: &[("at", Point, "The structure's centre."), ("armor_class", Int, "Its armor class now.")],

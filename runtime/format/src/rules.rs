@@ -167,6 +167,9 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Regrouping two under-strength squads; absent: squads never merge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regroup: Option<RegroupRules>,
     /// Infantry digging in; absent: they cannot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dig_in: Option<DigInRules>,
@@ -179,6 +182,16 @@ pub struct Procedures {
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// Regroup (001 L5722-5780): two squads below their types' maximum sizes merge; the new squad
+/// keeps a shared type, or becomes `mixed_becomes` when the types differ; models beyond its
+/// maximum leave play; every model of it has `ap_left` AP this activation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegroupRules {
+    pub mixed_becomes: Id,
+    pub ap_left: u32,
 }
 
 /// Digging in (infantry): the cover it gives, the terrain it cannot be done in; it also spares

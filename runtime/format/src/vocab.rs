@@ -363,7 +363,7 @@ words! {
         Overwatch = "overwatch", I, "Hold a direct-fire assault for an enemy that moves in sight later.";
         Repair = "repair", I, "A repair roll.";
         DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
-        Regroup = "regroup", R("squads are not played yet"), "Two under-strength squads merge.";
+        Regroup = "regroup", I, "Two under-strength squads merge (`procedures.regroup`); the partner squad activates with the one that regroups.";
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
         DigIn = "dig-in", I, "Infantry dig in for cover (`procedures.dig_in`), until they move.";

@@ -349,6 +349,7 @@ pub struct Proc {
     /// Digging in: (cover, terrain indices it cannot be done in).
     pub dig_in: Option<(f::Cover, Vec<usize>)>,
     pub charge: Option<f::ChargeRules>,
+    pub regroup: Option<f::RegroupRules>,
     /// (state, inches forward, traits that gain it with any move).
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).
@@ -435,6 +436,8 @@ pub struct Rules {
     pub id: String,
     pub name: String,
     pub action_points: u32,
+    /// Squad types: (id, most models).
+    pub squad_types: Vec<(String, u32)>,
     /// Who a draw-deck card activates (a model, or a squad), and the deck's cards.
     pub activation: f::ActivationMode,
     pub draw_deck: f::DrawDeckRules,

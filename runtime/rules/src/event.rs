@@ -204,6 +204,12 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         side: Option<String>,
     },
+    Regrouped {
+        squad: String,
+        joined: String,
+        kind: String,
+        models: u32,
+    },
     StructureWorn {
         at: P,
         armor_class: i32,

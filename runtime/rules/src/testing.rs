@@ -852,6 +852,7 @@ mod tests {
             Event::Container { number: 1, what: "salvaged", side: Some(s()) },
             Event::Flight { model: 0, what: "landed" },
             Event::StructureWorn { at: P::new(1.0, 2.0), armor_class: 3 },
+            Event::Regrouped { squad: s(), joined: s(), kind: s(), models: 4 },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
@@ -915,6 +916,7 @@ mod tests {
                 | Event::Mounted { .. }
                 | Event::Flight { .. }
                 | Event::StructureWorn { .. }
+                | Event::Regrouped { .. }
                 | Event::HvoTaken { .. }
                 | Event::HvoDropped { .. }
                 | Event::Container { .. }

@@ -405,11 +405,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
             }
             self.game.squad_activating = unit.len() > 1;
-            for m in unit {
+            let mut next = 0;
+            while let Some(&m) = unit.get(next) {
+                next += 1;
                 if !self.game.models[m].in_play() || self.game.models[m].activated {
                     continue;
                 }
                 self.activate(m, ctrl)?;
+                // A regrouped partner squad activates with this one.
+                unit.append(&mut self.game.joined);
                 if let Some(end) = self.victory() {
                     self.end_squad_activation()?;
                     self.end_turn()?;
@@ -536,8 +540,13 @@ impl<'a, 'r> Engine<'a, 'r> {
                 m.states.retain(|(s, _)| !clears.contains(s));
             }
         }
+        let once = self.game.models[model].ap_once.take();
         let me = &self.game.models[model];
-        let base = me.ap_set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
+        let set = match (once, me.ap_set) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let base = set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
         let blocked = self.game.state_blocks(model, |s| s.no_actions);
         // `activation`: handlers may change the action points (a model that may not act stays at 0).

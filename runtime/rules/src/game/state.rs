@@ -51,6 +51,8 @@ pub struct Model {
     pub crit_combat: i32,
     pub crit_ap: i32,
     pub ap_set: Option<u32>,
+    /// Action points of its next activation only (a regrouped squad's models).
+    pub ap_once: Option<u32>,
     /// Action points spent ahead of the model's next activation (reactions such as defensive
     /// fire that cost AP), taken off when it activates.
     pub ap_owed: u32,
@@ -179,6 +181,9 @@ pub struct Game<'r> {
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
+    /// Models that join the activating squad now (a regrouped partner squad): the turn loop
+    /// activates them with it.
+    pub joined: Vec<usize>,
     /// The active model's activation ends now, whatever AP it has left (a charge that fell short).
     pub activation_over: bool,
     /// A squad of several models is activating: damage waits for the last of them.
@@ -258,6 +263,7 @@ impl<'r> Game<'r> {
             used: Vec::new(),
             squad_activating: false,
             activation_over: false,
+            joined: Vec::new(),
             extra_targets: 0,
             sight_memo: std::cell::RefCell::new(Vec::new()),
             in_model_state: false,
@@ -342,6 +348,7 @@ impl<'r> Game<'r> {
             crit_combat: 0,
             crit_ap: 0,
             ap_set: None,
+            ap_once: None,
             ap_owed: 0,
             mv_add: 0,
             mv_factor: 1.0,

@@ -24,6 +24,7 @@ mod flight;
 mod move_;
 mod move_and_shoot;
 mod overwatch;
+mod regroup;
 mod repair;
 mod run_n_gun;
 mod salvo_fire;
@@ -53,6 +54,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &break_::Break,
     &overwatch::Overwatch,
     &repair::Repair,
+    &regroup::Regroup,
     &charge::Charge,
     &dig_in::DigIn,
     &flight::Land,
