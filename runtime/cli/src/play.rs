@@ -129,6 +129,17 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::Regrouped { squad, joined, kind, models } => {
             format!("  {joined} regroups into {squad}: one {kind} squad of {models} models")
         }
+        Event::StructureAttack { model, weapon, at, distance, band } => format!(
+            "    {} fires its {weapon} at the structure at ({:.1}, {:.1}), {distance}\" ({band})",
+            name(g, *model),
+            at.x,
+            at.y
+        ),
+        Event::StructureHit { at, damage, armor_class, damage_points } => format!(
+            "    the structure at ({:.1}, {:.1}) takes {damage} damage: armor class {armor_class}, {damage_points} damage points left",
+            at.x, at.y
+        ),
+        Event::StructureCollapsed { at } => format!("    the structure at ({:.1}, {:.1}) collapses", at.x, at.y),
         Event::StructureWorn { at, armor_class } => {
             format!("    the structure at ({:.1}, {:.1}) is down to armor class {armor_class}", at.x, at.y)
         }

@@ -235,6 +235,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         critical: tables.critical,
         random_terrain: tables.random_terrain,
         victory_levels: tables.victory_levels,
+        structure_damage: tables.structure_damage,
+        structure_critical: tables.structure_critical,
         states,
         move_classes,
         terrains,

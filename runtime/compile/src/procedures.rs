@@ -175,6 +175,11 @@ pub(crate) fn procedures(
         dig_in,
         charge: p.charge,
         regroup: p.regroup.clone(),
+        structure_attacks: p.structure_attacks.as_ref().map(|s| {
+            let ptr = "/procedures/structure_attacks/collapse_terrain";
+            let t = cx.index_of(e, ptr, s.collapse_terrain.as_str(), &terrain_ids, "terrain type").unwrap_or(0);
+            (s.clone(), t)
+        }),
         fast_state,
         still_state,
         model_types,

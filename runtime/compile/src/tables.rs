@@ -20,6 +20,8 @@ pub(crate) struct RollTables {
     pub critical: LookupTable,
     pub random_terrain: Option<LookupTable>,
     pub victory_levels: Option<LookupTable>,
+    pub structure_damage: Option<LookupTable>,
+    pub structure_critical: Option<LookupTable>,
 }
 
 fn role_tag(role: TableRole) -> String {
@@ -152,6 +154,7 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
             weapons_zeroed: r.effect.weapons_zeroed,
             destroyed: r.effect.destroyed,
             result: r.effect.result.as_ref().map(|x| x.0.clone()),
+            value: r.effect.value.map_or(0, |v| v.clamp(-1000, 1000) as i32),
         })
         .collect();
     LookupTable { name: t.name.clone(), key: Some(t.key), dice, rows }
@@ -205,5 +208,7 @@ pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i3
         critical: lookup(cx, critical, sign, names),
         random_terrain: optional(TableRole::RandomTerrain).map(|id| lookup(cx, Some(id), sign, names)),
         victory_levels: optional(TableRole::VictoryLevels).map(|id| lookup(cx, Some(id), sign, names)),
+        structure_damage: optional(TableRole::StructureDamage).map(|id| lookup(cx, Some(id), sign, names)),
+        structure_critical: optional(TableRole::StructureCritical).map(|id| lookup(cx, Some(id), sign, names)),
     }
 }

@@ -319,6 +319,32 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "structure_attack",
+        doc: "A model attacks a structure with one weapon (a combat roll follows).",
+        keys: &[
+            MODEL,
+            ("weapon", Text, "The weapon's name."),
+            ("at", Point, "The point of the structure aimed at."),
+            ("distance", Number, "Range to that point, inches."),
+            ("band", Text, "The range band's name."),
+        ],
+    },
+    EventKind {
+        id: "structure_hit",
+        doc: "A structure takes an attack that reached its armor class (damage 0: it did not), a critical, or fire.",
+        keys: &[
+            ("at", Point, "The structure's centre."),
+            ("damage", Int, "Damage points it took."),
+            ("armor_class", Int, "Its armor class now."),
+            ("damage_points", Int, "Damage points it has left."),
+        ],
+    },
+    EventKind {
+        id: "structure_collapsed",
+        doc: "A structure collapses into rubble; the models inside are hurt or lost.",
+        keys: &[("at", Point, "The structure's centre.")],
+    },
+    EventKind {
         id: "structure_worn",
         doc: "A model inside a structure was damaged: the structure loses a point of armor class.",
         keys: &[("at", Point, "The structure's centre."), ("armor_class", Int, "Its armor class now.")],

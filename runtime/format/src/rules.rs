@@ -167,6 +167,9 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Attacks on structures; absent: structures are not targets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure_attacks: Option<StructureAttackRules>,
     /// Regrouping two under-strength squads; absent: squads never merge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regroup: Option<RegroupRules>,
@@ -182,6 +185,25 @@ pub struct Procedures {
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// Attacking a structure (001 L6170-6303): direct fire at a point of it, a combat roll helped by
+/// `target_bonus` (structures are always stationary), then, when MoS + RAV reaches its armor
+/// class, the structure damage table by the final result, and its critical table. A structure
+/// out of damage points, or whose critical says `collapse_result`, becomes `collapse_terrain`:
+/// models inside of `collapse_removes` types leave play, the others take `collapse_damage`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StructureAttackRules {
+    pub target_bonus: i32,
+    pub collapse_terrain: Id,
+    pub collapse_result: Id,
+    /// The critical result that sets the structure burning (armor class and damage points −1 at
+    /// every turn's end).
+    pub burning_result: Id,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collapse_removes: Vec<ModelType>,
+    pub collapse_damage: u32,
 }
 
 /// Regroup (001 L5722-5780): two squads below their types' maximum sizes merge; the new squad

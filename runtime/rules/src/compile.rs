@@ -86,6 +86,8 @@ pub struct Row {
     pub weapons_zeroed: bool,
     pub destroyed: bool,
     pub result: Option<String>,
+    /// A number the row's `result` names (a structure's armor-class change).
+    pub value: i32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -350,6 +352,8 @@ pub struct Proc {
     pub dig_in: Option<(f::Cover, Vec<usize>)>,
     pub charge: Option<f::ChargeRules>,
     pub regroup: Option<f::RegroupRules>,
+    /// Structure attacks, the collapse terrain resolved.
+    pub structure_attacks: Option<(f::StructureAttackRules, usize)>,
     /// (state, inches forward, traits that gain it with any move).
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).
@@ -465,6 +469,9 @@ pub struct Rules {
     /// Victory levels by the winner-to-loser score ratio in tenths (full rules); without it a game
     /// that reaches its turn limit is a draw.
     pub victory_levels: Option<LookupTable>,
+    /// Attacks on structures: damage by final result, and the critical table.
+    pub structure_damage: Option<LookupTable>,
+    pub structure_critical: Option<LookupTable>,
     pub states: Vec<StateDef>,
     pub move_classes: Vec<String>,
     pub terrains: Vec<TerrainDef>,

@@ -210,6 +210,22 @@ pub enum Event {
         kind: String,
         models: u32,
     },
+    StructureAttack {
+        model: usize,
+        weapon: String,
+        at: P,
+        distance: f64,
+        band: String,
+    },
+    StructureHit {
+        at: P,
+        damage: u32,
+        armor_class: i32,
+        damage_points: u32,
+    },
+    StructureCollapsed {
+        at: P,
+    },
     StructureWorn {
         at: P,
         armor_class: i32,

@@ -37,6 +37,7 @@ mod combat;
 mod damage;
 pub mod missions;
 mod movement;
+pub mod structures;
 pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};

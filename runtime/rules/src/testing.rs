@@ -852,6 +852,9 @@ mod tests {
             Event::Container { number: 1, what: "salvaged", side: Some(s()) },
             Event::Flight { model: 0, what: "landed" },
             Event::StructureWorn { at: P::new(1.0, 2.0), armor_class: 3 },
+            Event::StructureAttack { model: 0, weapon: s(), at: P::new(1.0, 2.0), distance: 1.5, band: s() },
+            Event::StructureHit { at: P::new(1.0, 2.0), damage: 1, armor_class: 3, damage_points: 4 },
+            Event::StructureCollapsed { at: P::new(1.0, 2.0) },
             Event::Regrouped { squad: s(), joined: s(), kind: s(), models: 4 },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
@@ -916,6 +919,9 @@ mod tests {
                 | Event::Mounted { .. }
                 | Event::Flight { .. }
                 | Event::StructureWorn { .. }
+                | Event::StructureAttack { .. }
+                | Event::StructureHit { .. }
+                | Event::StructureCollapsed { .. }
                 | Event::Regrouped { .. }
                 | Event::HvoTaken { .. }
                 | Event::HvoDropped { .. }

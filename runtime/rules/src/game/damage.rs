@@ -167,10 +167,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if p.damage > 0 {
             // The structure around a damaged model loses a point of armor class (001 L6188-6190).
             if let Some(area) = self.game.structure_at(model) {
-                match self.game.structure_wear.iter_mut().find(|(a, _)| *a == area) {
-                    Some((_, lost)) => *lost += 1,
-                    None => self.game.structure_wear.push((area, 1)),
-                }
+                self.game.structure_mut(area).ac_lost += 1;
                 let (at, armor_class) = (self.game.board.areas[area].center, self.game.structure_ac(area));
                 emit!(self, Event::StructureWorn { at, armor_class });
             }

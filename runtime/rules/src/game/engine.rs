@@ -357,6 +357,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        self.structures_burn()?;
         self.score_containers();
         if let Some((side, points, areas)) = self.score_objectives() {
             let name = self.game.sides[side].clone();

@@ -172,8 +172,8 @@ pub struct Game<'r> {
     pub hvo: Option<super::missions::HvoState>,
     /// The salvage containers, where the scenario has them (number = index + 1).
     pub containers: Vec<super::missions::Container>,
-    /// Armor class structures (board areas, by index) have lost: a model inside was damaged.
-    pub structure_wear: Vec<(usize, u32)>,
+    /// What structures (board areas) have suffered: armor class and damage points lost, fire.
+    pub structures: Vec<super::structures::StructureState>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
     /// A C3 point inspires the current action's next target-point roll.
@@ -253,7 +253,7 @@ impl<'r> Game<'r> {
             c3: vec![0; sides.len()],
             tv_pool: vec![None; sides.len()],
             hvo: None,
-            structure_wear: Vec::new(),
+            structures: Vec::new(),
             containers: Vec::new(),
             tv_bonus: vec![0; sides.len()],
             inspired: false,
@@ -456,13 +456,6 @@ impl<'r> Game<'r> {
         (0..self.board.areas.len()).find(|&a| {
             self.rules.terrains[self.board.areas[a].terrain].structure.is_some() && self.board.areas[a].poly.contains(p)
         })
-    }
-
-    /// A structure's armor class now: its type's, less what it has lost.
-    pub fn structure_ac(&self, area: usize) -> i32 {
-        let def = self.rules.terrains[self.board.areas[area].terrain].structure;
-        let lost = self.structure_wear.iter().find(|(a, _)| *a == area).map_or(0, |(_, l)| *l);
-        def.map_or(0, |d| d.armor_class as i32 - lost as i32).max(0)
     }
 
     /// Whether the model is in flight: its type flies and it has not landed.
@@ -867,17 +860,22 @@ impl<'r> Game<'r> {
     /// Is `target` inside the firing arc of mount `weapon` of `attacker`? Front mounts (F, L, R arms) fire into
     /// the front arc, B into the rear, T all round; a torso twist widens the front and rear arcs.
     pub fn in_arc(&self, attacker: usize, weapon: usize, target: usize) -> bool {
+        self.in_arc_at(attacker, weapon, self.models[target].pos)
+    }
+
+    /// `in_arc` for a point of the board (a structure aimed at).
+    pub fn in_arc_at(&self, attacker: usize, weapon: usize, at: P) -> bool {
         let card = self.card(attacker);
         let m = &card.weapons[weapon];
         if m.mounts.contains(&cav_format::Mount::T) || self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) {
             return true;
         }
         if self.rules.has_trait(card.model_type, ModelTrait::MountArcs) {
-            return self.copies_in_arc(attacker, weapon, target) > 0;
+            return self.copies_in_arc_at(attacker, weapon, at) > 0;
         }
         let p = &self.rules.proc;
         let twist = self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist);
-        let bearing = self.models[attacker].pos.bearing(self.models[target].pos);
+        let bearing = self.models[attacker].pos.bearing(at);
         let off = angle_diff(self.models[attacker].facing, bearing).abs();
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
         let off = if rear { 180.0 - off } else { off };
@@ -888,13 +886,18 @@ impl<'r> Game<'r> {
     /// whose mounts fire into their own arcs (`mount-arcs`), where a copy fires only if its
     /// mount's arc (one mount per copy; one mount for all copies) holds the target.
     pub fn copies_in_arc(&self, attacker: usize, weapon: usize, target: usize) -> u32 {
+        self.copies_in_arc_at(attacker, weapon, self.models[target].pos)
+    }
+
+    /// `copies_in_arc` for a point of the board.
+    pub fn copies_in_arc_at(&self, attacker: usize, weapon: usize, at: P) -> u32 {
         use cav_format::Mount;
         let card = self.card(attacker);
         let m = &card.weapons[weapon];
         if !self.rules.has_trait(card.model_type, ModelTrait::MountArcs) {
             return m.quantity;
         }
-        let arc = self.arc_of(attacker, target);
+        let arc = self.arc_at(attacker, at);
         let covers = |x: &Mount| match x {
             Mount::T => true,
             Mount::F => arc == Arc::Front,
@@ -917,8 +920,13 @@ impl<'r> Game<'r> {
 
     /// The firing arc of `attacker` that `target` stands in (front where the quarter lines fall).
     pub fn arc_of(&self, attacker: usize, target: usize) -> Arc {
-        let (a, t) = (&self.models[attacker], &self.models[target]);
-        let off = angle_diff(a.facing, a.pos.bearing(t.pos));
+        self.arc_at(attacker, self.models[target].pos)
+    }
+
+    /// The firing arc of `attacker` a point lies in.
+    pub fn arc_at(&self, attacker: usize, at: P) -> Arc {
+        let a = &self.models[attacker];
+        let off = angle_diff(a.facing, a.pos.bearing(at));
         let half = self.rules.proc.sight.arc_half_width;
         match off {
             o if o.abs() <= half + 1e-9 => Arc::Front,

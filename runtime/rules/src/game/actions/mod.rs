@@ -29,6 +29,7 @@ mod repair;
 mod run_n_gun;
 mod salvo_fire;
 mod special;
+mod structure_fire;
 mod target_lock;
 mod transport;
 
@@ -62,6 +63,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &transport::Mount,
     &transport::Dismount,
     &special::Special,
+    &structure_fire::StructureFire,
 ];
 
 /// Actions the engine plays as reactions, outside the acting model's activation (their cost is

@@ -1,0 +1,206 @@
+//! Structures as targets (001 L6170-6303): what a building has suffered, attacks on it, its
+//! critical results, fire and collapse. A placed structure (a board area whose terrain has a
+//! `structure:`) is one building: its damage points are its type's per 2"×2" section times its
+//! sections, its armor class shared. The numbers are the terrain's, the ruleset's
+//! `procedures.structure_attacks` and its structure tables.
+
+use super::engine::{Engine, EngineError};
+use super::state::Game;
+use crate::compile::LookupTable;
+use crate::event::{Event, ModApplied};
+use crate::geom::P;
+
+/// What one structure has suffered.
+#[derive(Debug, Clone, Default)]
+pub struct StructureState {
+    pub area: usize,
+    pub ac_lost: u32,
+    pub dp_lost: u32,
+    pub burning: bool,
+    pub collapsed: bool,
+}
+
+/// One section is 2"×2" (001 L5905-5910).
+const SECTION_SQUARE_INCHES: f64 = 4.0;
+
+impl Game<'_> {
+    pub(crate) fn structure_mut(&mut self, area: usize) -> &mut StructureState {
+        let i = match self.structures.iter().position(|s| s.area == area) {
+            Some(i) => i,
+            None => {
+                self.structures.push(StructureState { area, ..StructureState::default() });
+                self.structures.len() - 1
+            }
+        };
+        &mut self.structures[i]
+    }
+
+    fn structure_state(&self, area: usize) -> Option<&StructureState> {
+        self.structures.iter().find(|s| s.area == area)
+    }
+
+    /// A structure's armor class now: its type's, less what it has lost.
+    pub fn structure_ac(&self, area: usize) -> i32 {
+        let def = self.rules.terrains[self.board.areas[area].terrain].structure;
+        let lost = self.structure_state(area).map_or(0, |s| s.ac_lost);
+        def.map_or(0, |d| d.armor_class as i32 - lost as i32).max(0)
+    }
+
+    /// Damage points a structure has left: its type's per section, times its sections.
+    pub fn structure_dp(&self, area: usize) -> u32 {
+        let a = &self.board.areas[area];
+        let Some(def) = self.rules.terrains[a.terrain].structure else { return 0 };
+        let pts = &a.poly.points;
+        let twice: f64 =
+            (0..pts.len()).map(|i| pts[i].x * pts[(i + 1) % pts.len()].y - pts[(i + 1) % pts.len()].x * pts[i].y).sum();
+        let sections = ((twice.abs() / 2.0) / SECTION_SQUARE_INCHES).round().max(1.0) as u32;
+        let lost = self.structure_state(area).map_or(0, |s| s.dp_lost);
+        (def.damage_points.saturating_mul(sections)).saturating_sub(lost)
+    }
+
+    /// The standing structure at a point, if any.
+    pub fn structure_at_point(&self, p: P) -> Option<usize> {
+        (0..self.board.areas.len()).find(|&a| {
+            self.rules.terrains[self.board.areas[a].terrain].structure.is_some()
+                && self.board.areas[a].poly.contains(p)
+                && self.structure_state(a).is_none_or(|s| !s.collapsed)
+        })
+    }
+}
+
+impl Engine<'_, '_> {
+    /// One weapon's attack on the structure at `area` (a copy of the weapon; the action checked
+    /// range and arc): a combat roll at the band's TP with the structures' bonus, then damage.
+    pub(crate) fn attack_structure(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        area: usize,
+        band: usize,
+        at: P,
+    ) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some((rule, _)) = &r.proc.structure_attacks else { return Ok(()) };
+        let m = &self.cardr(attacker).weapons[weapon];
+        emit!(
+            self,
+            Event::StructureAttack {
+                model: attacker,
+                weapon: m.name.clone(),
+                at,
+                distance: super::engine::round2(self.game.range_to_point(attacker, at)),
+                band: r.bands[band].name.clone()
+            }
+        );
+        let s = super::engine::Situation {
+            attacker,
+            weapon: Some(weapon),
+            band: Some(band),
+            primary: true,
+            ..Default::default()
+        };
+        let mut mods = self.modifiers(&r.combat_mods, cav_format::ModifierTarget::CombatRoll, &s, true);
+        let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
+        mods.push(ModApplied { source: name, value: rule.target_bonus });
+        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        let out = self.roll(attacker, "combat", r.standard, mods, Some(r.bands[band].combat_tp), Some(crit_at), false);
+        if out.fumble {
+            return self.out_of_ammo(attacker, weapon);
+        }
+        if !out.success {
+            return Ok(());
+        }
+        let hard = r.terrains[self.game.board.areas[area].terrain].structure.is_some_and(|d| d.hard);
+        let (h, sft) = m.rav[self.game.column(attacker)];
+        let rav = if self.game.models[attacker].zeroed {
+            0
+        } else {
+            (if hard { h } else { sft }).map_or(r.proc.rolls.na_rav, i32::from)
+        };
+        let ac = self.game.structure_ac(area);
+        let sum = out.margin.saturating_add(rav);
+        if sum < ac {
+            self.structure_event(area, 0);
+            return Ok(());
+        }
+        let Some(row) = r.structure_damage.as_ref().and_then(|t| t.row(sum - ac)).cloned() else { return Ok(()) };
+        self.game.structure_mut(area).dp_lost += row.damage;
+        self.structure_event(area, row.damage);
+        if row.critical {
+            self.structure_critical(attacker, area)?;
+        }
+        if self.game.structure_dp(area) == 0 {
+            self.collapse(area)?;
+        }
+        Ok(())
+    }
+
+    fn structure_event(&mut self, area: usize, damage: u32) {
+        let (at, armor_class, damage_points) =
+            (self.game.board.areas[area].center, self.game.structure_ac(area), self.game.structure_dp(area));
+        emit!(self, Event::StructureHit { at, damage, armor_class, damage_points });
+    }
+
+    /// A roll on the structure critical table: armor class lost, fire, or collapse.
+    fn structure_critical(&mut self, attacker: usize, area: usize) -> Result<(), EngineError> {
+        let r = self.rules();
+        let (Some((rule, _)), Some(table)) = (&r.proc.structure_attacks, r.structure_critical.as_ref()) else {
+            return Ok(());
+        };
+        let table: &LookupTable = table;
+        let dice = table.dice.unwrap_or(r.standard);
+        let out = self.roll(attacker, "structure-critical", dice, Vec::new(), None, None, false);
+        let Some(row) = table.row(out.total).cloned() else { return Ok(()) };
+        let result = row.result.as_deref().unwrap_or("");
+        if result == rule.collapse_result.as_str() {
+            return self.collapse(area);
+        }
+        let st = self.game.structure_mut(area);
+        if result == rule.burning_result.as_str() {
+            st.burning = true;
+        } else {
+            st.ac_lost = st.ac_lost.saturating_add(row.value.unsigned_abs());
+        }
+        self.structure_event(area, 0);
+        Ok(())
+    }
+
+    /// A structure collapses into the ruleset's collapse terrain; of the models inside, the
+    /// ruleset's types leave play and the others take its collapse damage.
+    pub(crate) fn collapse(&mut self, area: usize) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some((rule, rubble)) = &r.proc.structure_attacks else { return Ok(()) };
+        let inside: Vec<usize> =
+            (0..self.game.models.len()).filter(|&m| self.game.structure_at(m) == Some(area)).collect();
+        self.game.structure_mut(area).collapsed = true;
+        self.game.board.areas[area].terrain = *rubble;
+        emit!(self, Event::StructureCollapsed { at: self.game.board.areas[area].center });
+        for m in inside {
+            if rule.collapse_removes.contains(&self.cardr(m).model_type) {
+                self.destroy(m);
+            } else {
+                self.game.models[m].pending.damage += rule.collapse_damage;
+                if self.game.active.is_none() {
+                    self.resolve_pending(m)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of a turn: burning structures lose a point of armor class and of damage points.
+    pub(crate) fn structures_burn(&mut self) -> Result<(), EngineError> {
+        let burning: Vec<usize> =
+            self.game.structures.iter().filter(|s| s.burning && !s.collapsed).map(|s| s.area).collect();
+        for area in burning {
+            let st = self.game.structure_mut(area);
+            st.ac_lost += 1;
+            st.dp_lost += 1;
+            self.structure_event(area, 1);
+            if self.game.structure_dp(area) == 0 {
+                self.collapse(area)?;
+            }
+        }
+        Ok(())
+    }
+}
