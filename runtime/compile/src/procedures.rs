@@ -175,6 +175,8 @@ pub(crate) fn procedures(
         dig_in,
         charge: p.charge,
         regroup: p.regroup.clone(),
+        stomp: p.stomp.clone(),
+        structure_movement: p.structure_movement.clone(),
         structure_attacks: p.structure_attacks.as_ref().map(|s| {
             let ptr = "/procedures/structure_attacks/collapse_terrain";
             let t = cx.index_of(e, ptr, s.collapse_terrain.as_str(), &terrain_ids, "terrain type").unwrap_or(0);

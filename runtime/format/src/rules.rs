@@ -167,6 +167,12 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Stomping (a move action that destroys a helpless model in contact); absent: nobody stomps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stomp: Option<StompRules>,
+    /// Models pushing into or through structures; absent: they pass at no risk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure_movement: Option<StructureMovementRules>,
     /// Attacks on structures; absent: structures are not targets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure_attacks: Option<StructureAttackRules>,
@@ -185,6 +191,28 @@ pub struct Procedures {
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+}
+
+/// Stomp (001 L5623-5629): a model of a `by` type in base contact with an enemy on its last
+/// damage column destroys it with a move action — a prone one of the `prone` types, or one of the
+/// `standing` types (option `stomp-targets` may drop those).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StompRules {
+    pub by: Vec<ModelType>,
+    pub prone: Vec<ModelType>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<ModelType>,
+}
+
+/// Models of these types moving into or through a structure make an opposed roll for each
+/// 2"×2" section crossed — their EXP against its armor class — and take `damage` for each lost
+/// (001 L6154-6164).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StructureMovementRules {
+    pub model_types: Vec<ModelType>,
+    pub damage: u32,
 }
 
 /// Attacking a structure (001 L6170-6303): direct fire at a point of it, a combat roll helped by

@@ -598,6 +598,11 @@ pub const OPTIONS: &[EngineOption] = &[
         doc: "How many of its draw-deck cards a squad takes with it when it leaves play (the rest stay and are skipped).",
     },
     EngineOption {
+        id: "stomp-targets",
+        values: &["prone-cav-or-vehicle", "prone-only"],
+        doc: "Which models a stomp destroys: the ruleset's prone and standing types, or prone models only.",
+    },
+    EngineOption {
         id: "table-size",
         values: &["standard", "small"],
         doc: "On a small table every move value and weapon range (minimum ranges too) is halved, rounding up.",
@@ -685,6 +690,8 @@ pub struct EngineOptions {
     pub surviving_fraction: SurvivingFraction,
     pub ratio_rounding: RatioRounding,
     pub salvage_rolls: SalvageRolls,
+    /// `stomp-targets: prone-only`: only prone models are stomped.
+    pub stomp_prone_only: bool,
     /// `table-size: small`: MV and ranges halved.
     pub small_table: bool,
 }
@@ -707,6 +714,8 @@ impl EngineOptions {
             ("victory-ratio-rounding", "truncate") => self.ratio_rounding = RatioRounding::Truncate,
             ("draw-deck-removal", "one-card-per-squad") => self.deck_removal = DeckRemoval::OneCard,
             ("draw-deck-removal", "two-cards-per-squad") => self.deck_removal = DeckRemoval::AllCards,
+            ("stomp-targets", "prone-cav-or-vehicle") => self.stomp_prone_only = false,
+            ("stomp-targets", "prone-only") => self.stomp_prone_only = true,
             ("table-size", "standard") => self.small_table = false,
             ("table-size", "small") => self.small_table = true,
             ("salvage-activation-rolls", "every-turn") => self.salvage_rolls = SalvageRolls::EveryTurn,

@@ -352,6 +352,8 @@ pub struct Proc {
     pub dig_in: Option<(f::Cover, Vec<usize>)>,
     pub charge: Option<f::ChargeRules>,
     pub regroup: Option<f::RegroupRules>,
+    pub stomp: Option<f::StompRules>,
+    pub structure_movement: Option<f::StructureMovementRules>,
     /// Structure attacks, the collapse terrain resolved.
     pub structure_attacks: Option<(f::StructureAttackRules, usize)>,
     /// (state, inches forward, traits that gain it with any move).

@@ -244,6 +244,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             emit!(self, Event::LeftBoard { model });
         }
         self.hvo_after_move(model);
+        self.structure_crossing(model, from, pos).map_err(|e| e.to_string())?;
         Ok(spent)
     }
 

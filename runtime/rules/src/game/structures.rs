@@ -188,6 +188,44 @@ impl Engine<'_, '_> {
         Ok(())
     }
 
+    /// A CAV or vehicle that moved from `from` into or through structures: for each 2"×2" section
+    /// of path inside one, an opposed roll of its EXP against the structure's armor class (the
+    /// larger margin wins, ties to the mover); each lost costs the ruleset's damage (001 L6154-6164).
+    pub(crate) fn structure_crossing(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some(rule) = &r.proc.structure_movement else { return Ok(()) };
+        if !rule.model_types.contains(&self.cardr(model).model_type) || self.game.flying(model) {
+            return Ok(());
+        }
+        const STEP: f64 = 0.25;
+        let len = from.dist(to);
+        let steps = (len / STEP).ceil() as usize;
+        let mut inside: Vec<(usize, f64)> = Vec::new();
+        for k in 0..steps {
+            let p = from + (to - from).scale((k as f64 + 0.5) / steps as f64);
+            if let Some(a) = self.game.structure_at_point(p) {
+                match inside.iter_mut().find(|(x, _)| *x == a) {
+                    Some((_, l)) => *l += len / steps as f64,
+                    None => inside.push((a, len / steps as f64)),
+                }
+            }
+        }
+        let Some(exp) = self.cardr(model).exp[self.game.column(model)] else { return Ok(()) };
+        for (area, length) in inside {
+            let sections = (length / 2.0).ceil() as u32;
+            for _ in 0..sections {
+                let ac = self.game.structure_ac(area);
+                let mover =
+                    self.roll(model, "structure-crossing", r.standard, Vec::new(), Some(exp as i32), None, false);
+                let wall = self.roll(model, "structure-resists", r.standard, Vec::new(), Some(ac), None, false);
+                if mover.total - (exp as i32) < wall.total - ac {
+                    self.game.models[model].pending.damage += rule.damage;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The end of a turn: burning structures lose a point of armor class and of damage points.
     pub(crate) fn structures_burn(&mut self) -> Result<(), EngineError> {
         let burning: Vec<usize> =

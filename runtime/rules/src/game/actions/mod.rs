@@ -29,6 +29,7 @@ mod repair;
 mod run_n_gun;
 mod salvo_fire;
 mod special;
+mod stomp;
 mod structure_fire;
 mod target_lock;
 mod transport;
@@ -63,6 +64,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &transport::Mount,
     &transport::Dismount,
     &special::Special,
+    &stomp::Stomp,
     &structure_fire::StructureFire,
 ];
 
