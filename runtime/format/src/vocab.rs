@@ -495,8 +495,8 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition {
         id: "attacker-burning-hacked-stunned-suppressed",
-        status: R("\"any of these states, counted once\" is not evaluated yet"),
-        doc: "The attacker is burning, hacked, stunned or suppressed (one modifier whatever the number).",
+        status: I,
+        doc: "The attacker is burning, hacked, stunned or suppressed (the states of these ids; one modifier whatever the number).",
     },
     Condition {
         id: "defender-sa-chameleon-18-36",

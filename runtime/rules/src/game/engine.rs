@@ -713,6 +713,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let named = |st: StateIx, attacker_side: bool| {
             let def = if attacker_side { &conditions::ATTACKER_STATE } else { &conditions::DEFENDER_STATE };
             table.iter().any(|m| m.cond.is(def, st))
+                || attacker_side
+                    && conditions::ATTACKER_DISRUPTED.names(&r.states[st as usize].id)
+                    && table.iter().any(|m| m.cond.is(&conditions::ATTACKER_DISRUPTED, 0))
         };
         if own {
             for (st, _) in &g.models[a].states {

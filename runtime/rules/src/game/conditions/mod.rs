@@ -27,6 +27,7 @@ impl std::fmt::Debug for Condition {
 }
 
 mod always;
+mod attacker_disrupted;
 mod attacker_sa;
 mod attacker_state;
 mod back_arc;
@@ -53,6 +54,7 @@ mod salvo_fire;
 mod squad_sa;
 mod target_locked;
 
+pub use attacker_disrupted::ATTACKER_DISRUPTED;
 pub use attacker_state::ATTACKER_STATE;
 pub use defender_state::DEFENDER_STATE;
 
@@ -64,6 +66,7 @@ pub static ALL: &[&Condition] = &[
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
+    &attacker_disrupted::ATTACKER_DISRUPTED,
     &multiple_targets::MULTIPLE_TARGETS,
     &squad_sa::SQUAD_SA,
     &run_n_gun::RUN_N_GUN,
