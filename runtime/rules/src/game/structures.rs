@@ -198,6 +198,12 @@ impl Engine<'_, '_> {
             return Ok(());
         }
         const STEP: f64 = 0.25;
+        // Only buildings near the path can be crossed (most moves pass none).
+        let near = |a: &super::state::Area| crate::geom::seg_point_dist(from, to, a.center) <= a.radius;
+        let g = &self.game;
+        if !g.board.areas.iter().any(|a| g.rules.terrains[a.terrain].structure.is_some() && near(a)) {
+            return Ok(());
+        }
         let len = from.dist(to);
         let steps = (len / STEP).ceil() as usize;
         let mut inside: Vec<(usize, f64)> = Vec::new();
