@@ -330,7 +330,7 @@ words! {
         AllRoundArc = "all-round-arc", I, "Fires in every direction whatever its mounts say (infantry).";
         NoFacing = "no-facing", I, "Has no facing: it moves in any direction and never pays for turning (infantry).";
         Dispersed = "dispersed", I, "Spread out: each successful attack deals it the ruleset's fixed damage (`procedures.damage.dispersed`) whatever the damage table's row, and no critical damage (infantry).";
-        MountArcs = "mount-arcs", I, "Each weapon fires only into the arc its mount names: F front, L left, R right, B back; T all round (quad CAVs and vehicles, 001 L3787-3795).";
+        MountArcs = "mount-arcs", I, "Each weapon fires only into the arc its mount names: F front, L left, R right, B back; T all round (quad CAVs and vehicles, 001 L3799-3803).";
         FourLegged = "four-legged", I, "A four-legged model (the `quad-cav` condition).";
         LeavesWreck = "leaves-wreck", I, "A destroyed model leaves a wreck (the ruleset's wreck terrain) where it stood.";
         BailsOut = "bails-out", I, "Its crew abandons it when it can neither move (0 MV from damage or criticals) nor make a combat action again: it counts as destroyed (001 L1819-1826).";
