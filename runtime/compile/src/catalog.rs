@@ -65,6 +65,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
                 script: None,
                 hooks: vec![],
                 optional: false,
+                reach: None,
             });
             continue;
         };
@@ -96,6 +97,10 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
             script: doc.script.clone().map(|m| (m, roots)),
             hooks: doc.hooks.clone(),
             optional: doc.optional,
+            reach: doc.levels.iter().find_map(|l| match l.range {
+                Some(f::Distance::Inches(d)) => Some(d),
+                _ => None,
+            }),
         });
     }
     sas

@@ -162,6 +162,8 @@ pub struct SaDef {
     pub hooks: Vec<f::HookPoint>,
     /// The owner may decline it (the controller is asked before each action).
     pub optional: bool,
+    /// Its reach in inches, where its levels give one (the link range of FCS).
+    pub reach: Option<f64>,
 }
 
 #[derive(Debug, Clone)]
