@@ -97,6 +97,10 @@ pub struct TestStep {
     pub action: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
+    /// `move`: corners of one move action's path before `to` (a facing change at each; only the
+    /// first is free).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<[f64; 2]>,
     /// `move-and-shoot`: the point of the path to `to` where the attack is made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<[f64; 2]>,

@@ -622,6 +622,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.end_noe(model);
             }
             self.game.models[model].noe_last = false;
+            self.game.models[model].free_turn_spent = false;
             let resolved = kind.resolve(self, model, &action, ctrl);
             self.game.declined.clear();
             self.game.inspired = false;

@@ -123,11 +123,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let no_facing = self.rules().has_trait(g.card(model).model_type, ModelTrait::NoFacing);
         let turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading).abs() };
         let p = &self.rules().proc;
-        let extra_turns = if turn <= p.movement.free_turn_degrees + 1e-9 {
-            0
-        } else {
-            ((turn - p.movement.free_turn_degrees) / p.movement.free_turn_degrees).ceil() as u32
-        };
+        // One facing change per move action is free (001 L2963-2989); a later one in the same
+        // action (a path with corners) is paid for in full.
+        let free = if me.free_turn_spent { 0.0 } else { p.movement.free_turn_degrees };
+        let extra_turns =
+            if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.movement.free_turn_degrees.max(1.0)).ceil() as u32 };
         let spent = extra_turns * p.movement.extra_turn_cost;
         let radius = g.card(model).base_radius;
         let dir = P::heading(travel);
@@ -164,6 +164,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let noe_extra = if me.noe { p.flight.as_ref().map_or(0, |f| f.noe_extra_cost) } else { 0 };
         let flying = g.flying(model);
         self.game.models[model].facing = heading;
+        if turn > 1e-9 {
+            self.game.models[model].free_turn_spent = true;
+        }
         while moved + 1e-9 < total {
             let g = &self.game;
             let d = step.min(total - moved);

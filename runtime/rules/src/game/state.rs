@@ -74,6 +74,8 @@ pub struct Model {
     /// (it stays NoE only if it ends the activation with one).
     pub noe: bool,
     pub noe_last: bool,
+    /// The action being taken has used its free facing change.
+    pub free_turn_spent: bool,
     /// Inches moved this activation, and of them forward (the movement states).
     pub moved: f64,
     pub moved_forward: f64,
@@ -359,6 +361,7 @@ impl<'r> Game<'r> {
             exited: false,
             mission_kill: false,
             aboard: None,
+            free_turn_spent: false,
             waiting: None,
             landed: false,
             noe: false,

@@ -141,6 +141,8 @@ pub struct Action {
     pub to: Option<P>,
     /// A point on the way to `to` (move and shoot: where the attack is made).
     pub via: Option<P>,
+    /// A move's corners before `to`: one move action along them, one free facing change.
+    pub path: Vec<P>,
     pub weapons: Vec<usize>,
     /// Split fire: further targets of the same combat action, each with its own weapon mounts
     /// (the ruleset's `procedures.multiple_targets`).
@@ -162,6 +164,7 @@ impl Action {
             target: None,
             to: None,
             via: None,
+            path: Vec::new(),
             weapons: Vec::new(),
             split: Vec::new(),
             indirect: false,

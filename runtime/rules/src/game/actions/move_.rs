@@ -83,7 +83,26 @@ impl ActionKind for Move {
                         emit!(engine, Event::Flight { model, what: "noe" });
                     }
                 }
-                let moved = engine.do_move_mode(model, to, budget, self.backwards, ctrl);
+                // A path: its legs in turn, on one budget.
+                let mut spent = 0;
+                for &corner in &action.path {
+                    let left = budget.unwrap_or_else(|| engine.game.move_value(model)).saturating_sub(spent);
+                    spent += engine
+                        .do_move_mode(model, corner, Some(left), self.backwards, ctrl)
+                        .map_err(ActionError::Illegal)?;
+                    if engine.game.models[model].pos.dist(corner) > 1e-6 {
+                        return Ok(()); // stopped short of a corner: the move ends there
+                    }
+                }
+                let budget = if action.path.is_empty() {
+                    budget
+                } else {
+                    Some(budget.unwrap_or_else(|| engine.game.move_value(model)).saturating_sub(spent))
+                };
+                let moved = match budget {
+                    Some(0) => Ok(0),
+                    b => engine.do_move_mode(model, to, b, self.backwards, ctrl),
+                };
                 engine.game.models[model].noe_last = action.noe;
                 moved.map(|_| ()).map_err(ActionError::Illegal)
             }
