@@ -93,8 +93,8 @@ words! {
     /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
     /// module exports one handler per hook point it uses, named as here.
     HookPoint, "hook point" {
-        Build = "build", R("force building is not played yet (the full-rules issue)"), "When a model is built with its upgrades, before play.";
-        ForceSelection = "force_selection", R("force building is not played yet (the full-rules issue)"), "When a force is chosen to a threat value.";
+        Build = "build", R("rosters are built and checked outside play (`cav force`), and upgrades are not fitted to models yet (the catalog issue): nothing calls it"), "When a model is built with its upgrades, before play.";
+        ForceSelection = "force_selection", R("rosters are built and checked outside play (`cav force`), without scripts yet (the catalog issue): nothing calls it"), "When a force is chosen to a threat value.";
         GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
         DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck (the model does not activate this turn and counts as activated: it cannot fire defensively).";
         Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";

@@ -175,23 +175,23 @@ fn declared_hooks_and_handlers_must_match() {
 fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
     let c = Copy::new();
     let sas = "content/cav-quickstart/special-attributes/quickstart-sas.yaml";
-    c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, transport]");
+    c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, opposed_roll]");
     c.edit(
         "content/cav-quickstart/scripts/strike.luau",
         "return strike",
-        "function strike.transport(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
+        "function strike.opposed_roll(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
     );
     let (diags, sources) = c.check();
-    let w = find(&diags, "not-implemented", "transport");
+    let w = find(&diags, "not-implemented", "opposed_roll");
     assert_eq!(w.severity, Severity::Warning);
     assert_eq!(
         at(w, &sources),
-        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.transport"))
+        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.opposed_roll"))
     );
     assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
     assert_eq!(
         w.message,
-        "hook point `transport` is recognised but not implemented (transport is not played yet (the full-rules issue)): this handler never runs"
+        "hook point `opposed_roll` is recognised but not implemented (opposed rolls (APA, ECM) are not played yet (the catalog issue)): this handler never runs"
     );
     // Declared and handled: nothing else to say.
     assert_eq!(diags.len(), 1, "{diags:#?}");
