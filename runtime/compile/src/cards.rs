@@ -35,6 +35,23 @@ pub(crate) fn cards(
                 Some(format!("add `{}:` to `model_types:` of the ruleset, with its traits and sizes", m.model_type)),
             );
         }
+        // An airframe matters only to an aircraft: elsewhere it would be ignored unsaid.
+        let aircraft =
+            ruleset.model_types.get(&m.model_type).is_some_and(|t| t.traits.contains(&f::ModelTrait::Aircraft));
+        if m.airframe.is_some() && !aircraft && ruleset.model_types.contains_key(&m.model_type) {
+            cx.diags.push(
+                cav_content::Diagnostic::warning(
+                    "not-implemented",
+                    format!(
+                        "`airframe` changes nothing on a {} model: under ruleset `{}` only aircraft land and take off",
+                        m.model_type, ruleset.id
+                    ),
+                )
+                .at(e.prov.locate("/airframe"))
+                .pack(e.pack.clone())
+                .pointer("/airframe"),
+            );
+        }
         cards.push(card(cx, &e.id, m, sas, move_classes, proc));
         models.push((e.id.clone(), m.clone()));
     }
