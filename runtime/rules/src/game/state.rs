@@ -706,8 +706,11 @@ impl<'r> Game<'r> {
             let t = &self.rules.terrains[area.terrain];
             let crossed = area.poly.touches_segment(pa, pd);
             let counts = match (fa, fd) {
+                // Tall terrain hugged by the ground attacker; or woods it stands deep inside, which
+                // screen it both ways (001 L4247-4252).
                 (false, true) => {
                     t.elevation >= air.ground_attacker_cover_elevation && crossed && area.poly.distance(pa) <= ra + adj
+                        || t.cover_when_crossed && area.poly.contains(pa) && area.poly.edge_distance(pa) - ra > adj
                 }
                 (true, false) => area.poly.contains(pd) || crossed && area.poly.distance(pd) <= rd + adj,
                 _ => false,
