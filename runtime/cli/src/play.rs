@@ -152,6 +152,10 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             };
             format!("    {} {how}", name(g, *model))
         }
+        Event::Towing { model, what } => {
+            let how = if *what == "limbered" { "limbers up to be towed" } else { "unlimbers, ready to fire" };
+            format!("    {} {how}", name(g, *model))
+        }
         Event::Mounted { model, transport } => format!("    {} boards {}", name(g, *model), name(g, *transport)),
         Event::Dismounted { model, transport, at } => {
             format!("    {} dismounts from {} at ({:.1}, {:.1})", name(g, *model), name(g, *transport), at.x, at.y)

@@ -170,6 +170,7 @@ pub(crate) fn procedures(
         mixed_weapons_out_of_range,
         multiple_targets: p.multiple_targets,
         transport,
+        towing: p.towing.clone(),
         salvo: p.salvo,
         flight,
         dig_in,

@@ -355,13 +355,18 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("what", Text, "`noe`, `noe-ends`, `landed` or `took-off`.")],
     },
     EventKind {
+        id: "towing",
+        doc: "A towed gun packs up to be towed (`limbered`) or sets up to fire (`unlimbered`).",
+        keys: &[MODEL, ("what", Text, "`limbered` or `unlimbered`.")],
+    },
+    EventKind {
         id: "mounted",
-        doc: "An infantry model boards a transport.",
+        doc: "An infantry model boards a transport, or a towed gun is hitched to its tow.",
         keys: &[MODEL, ("transport", Model, "Test id of the transport.")],
     },
     EventKind {
         id: "dismounted",
-        doc: "An infantry model leaves a transport, placed in base contact with it.",
+        doc: "An infantry model leaves a transport, or a towed gun is unhitched, placed in base contact with it.",
         keys: &[MODEL, ("transport", Model, "Test id of the transport."), ("at", Point, "Where it stands.")],
     },
     EventKind {

@@ -191,6 +191,9 @@ pub struct Procedures {
     /// Infantry riding in transports (mount and dismount); absent: nobody rides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<TransportRules>,
+    /// Towed guns hitched to a tow (mount and dismount), limbered to travel; absent: they never move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub towing: Option<TowingRules>,
 }
 
 /// Stomp (001 L5623-5629): a model of a `by` type in base contact with an enemy on its last
@@ -333,6 +336,18 @@ pub struct TransportRules {
     /// Riders that take more slots: those with this special attribute.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heavy: Vec<HeavyRider>,
+}
+
+/// Towing (001 L11595-11606): a limbered model with the `towed` trait is hitched to a friendly
+/// model of a `tows` type in base contact with a move action, travels as its load (like a rider),
+/// and is unhitched next to it with another.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TowingRules {
+    /// Model types that may tow.
+    pub tows: Vec<ModelType>,
+    /// Towed models one tow takes at a time.
+    pub per_tow: u32,
 }
 
 /// Riders with a special attribute take this many slots.

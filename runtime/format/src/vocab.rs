@@ -300,6 +300,7 @@ words! {
         Infantry = "infantry", I, "An infantry squad.";
         PoweredInfantry = "powered_infantry", I, "A powered-infantry squad.";
         Structure = "structure", I, "A building or fortification.";
+        TowedGun = "towed_gun", I, "A towed gun (anti-tank gun, howitzer): its own model, moved only behind a tow (`procedures.towing`).";
     }
 }
 
@@ -336,6 +337,7 @@ words! {
         BailsOut = "bails-out", I, "Its crew abandons it when it can neither move (0 MV from damage or criticals) nor make a combat action again: it counts as destroyed (001 L1819-1826).";
         CrashesAtZeroMv = "crashes-at-zero-mv", I, "Destroyed when damage or criticals take its MV to 0 (aircraft crash, 001 L1827-1829).";
         Flies = "flies", I, "In flight unless landed: never in base contact, seen over terrain (`sight.aircraft`), may fly nap of the earth, land and take off (`procedures.flight`). In `movement_states` lists it means \"flying now\".";
+        Towed = "towed", I, "Never moves on its own: it limbers (packs up) with the `limber` action, is hitched to a friendly tow in base contact (`mount`, `procedures.towing`) and travels as its load, is unhitched (`dismount`) and unlimbers before it fires again (001 L11595-11606).";
         Squad = "squad", R("squads of several bases are not played yet"), "A squad of several bases that acts as one model.";
     }
 }
@@ -367,6 +369,8 @@ words! {
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
         DigIn = "dig-in", I, "Infantry dig in for cover (`procedures.dig_in`), until they move.";
+        Limber = "limber", I, "A towed gun packs up to be towed; until it unlimbers it does not fire (001 L11599-11603).";
+        Unlimber = "unlimber", I, "A towed gun sets up again where it was unhitched, and may fire from its next action (001 L11599-11603).";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
     }
 }

@@ -14,7 +14,7 @@ use crate::dice::DiceExpr;
 pub type StateIx = u16;
 
 /// Number of `ModelType` variants (arrays indexed by model type).
-pub const MODEL_TYPES: usize = 7;
+pub const MODEL_TYPES: usize = cav_format::ModelType::ALL.len();
 pub type SaIx = u16;
 
 /// A condition as a compiled modifier tests it: the engine's condition (`game::conditions`) and
@@ -347,6 +347,7 @@ pub struct Proc {
     pub mixed_weapons_out_of_range: Option<usize>,
     pub multiple_targets: Option<f::MultipleTargetRules>,
     pub transport: Option<Transport>,
+    pub towing: Option<f::TowingRules>,
     pub salvo: Option<f::SalvoRules>,
     /// Flight, its landing-field terrains resolved.
     pub flight: Option<Flight>,

@@ -234,6 +234,11 @@ pub enum Event {
         model: usize,
         what: &'static str,
     },
+    /// A towed gun packs up (`limbered`) or sets up (`unlimbered`).
+    Towing {
+        model: usize,
+        what: &'static str,
+    },
     Mounted {
         model: usize,
         transport: usize,

@@ -857,6 +857,7 @@ mod tests {
             Event::StructureHit { at: P::new(1.0, 2.0), damage: 1, armor_class: 3, damage_points: 4 },
             Event::StructureCollapsed { at: P::new(1.0, 2.0) },
             Event::Regrouped { squad: s(), joined: s(), kind: s(), models: 4 },
+            Event::Towing { model: 0, what: "limbered" },
             Event::Mounted { model: 0, transport: 1 },
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
@@ -918,6 +919,7 @@ mod tests {
                 | Event::MissionKill { .. }
                 | Event::Abandoned { .. }
                 | Event::Mounted { .. }
+                | Event::Towing { .. }
                 | Event::Flight { .. }
                 | Event::StructureWorn { .. }
                 | Event::StructureAttack { .. }

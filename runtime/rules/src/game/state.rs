@@ -442,7 +442,9 @@ impl<'r> Game<'r> {
     /// Current move value: card column, criticals and states.
     pub fn move_value(&self, model: usize) -> u32 {
         let me = &self.models[model];
-        if self.state_blocks(model, |s| s.no_move) {
+        if self.state_blocks(model, |s| s.no_move)
+            || self.rules.has_trait(self.card(model).model_type, ModelTrait::Towed)
+        {
             return 0;
         }
         let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
@@ -808,6 +810,9 @@ impl<'r> Game<'r> {
         let Some(m) = card.weapons.get(weapon) else { return Shot::No("no such weapon".into()) };
         if me.out_of_ammo[weapon] {
             return Shot::No("out of ammo".into());
+        }
+        if me.has(&crate::game::actions::LIMBERED) {
+            return Shot::No("limbered: the gun unlimbers before it fires".into());
         }
         let Some(aimed) = self.models.get(target) else { return Shot::No("no such model".into()) };
         if indirect && self.structure_at(attacker).is_some() {

@@ -32,6 +32,7 @@ mod special;
 mod stomp;
 mod structure_fire;
 mod target_lock;
+mod towing;
 mod transport;
 
 pub use break_::FAILED_BREAK;
@@ -39,6 +40,7 @@ pub use close_combat::ENGAGED;
 pub use dig_in::DUG_IN;
 pub use move_::ENTERING;
 pub use overwatch::OVERWATCH;
+pub use towing::LIMBERED;
 pub use transport::{DISMOUNTED, MOUNTED};
 
 /// Every action the engine knows, one line each.
@@ -63,6 +65,8 @@ pub const ALL: &[&dyn ActionKind] = &[
     &flight::TakeOff,
     &transport::Mount,
     &transport::Dismount,
+    &towing::Limber,
+    &towing::Unlimber,
     &special::Special,
     &stomp::Stomp,
     &structure_fire::StructureFire,

@@ -4,11 +4,15 @@
 //! both in one activation; no room to stand means the action is lost. A rider is off the table
 //! but in play: it activates (to dismount), counts for its side, and dies with its transport.
 //! The `transport` hook point fires before either, and its handlers may forbid it.
+//!
+//! Towed guns use the same two actions to be hitched to a tow and unhitched (`procedures.towing`,
+//! see `towing.rs`): a limbered gun mounts a friendly model of a towing type, which takes the
+//! ruleset's number of guns whatever its transport slots.
 
 use cav_format::vocab::ActionKind as ActionWord;
 use cav_format::{HookPoint, ModelTrait};
 
-use super::{Action, ActionError, ActionKind, ENGAGED};
+use super::{Action, ActionError, ActionKind, ENGAGED, LIMBERED};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game, Lasts, Mark};
 use crate::geom::P;
@@ -27,7 +31,7 @@ fn slots(game: &Game, transport: usize) -> (u32, u32) {
     let Some(t) = &game.rules.proc.transport else { return (0, 0) };
     let have = game.card(transport).sas.iter().find(|(s, _)| *s == t.sa).map_or(0, |(_, r)| (*r).max(0) as u32);
     let used = (0..game.models.len())
-        .filter(|&m| game.models[m].aboard == Some(transport) && game.models[m].in_play())
+        .filter(|&m| game.models[m].aboard == Some(transport) && game.models[m].in_play() && !is_towed(game, m))
         .map(|m| rider_slots(game, m))
         .sum();
     (have, used)
@@ -45,6 +49,29 @@ fn rider_slots(game: &Game, model: usize) -> u32 {
         .unwrap_or(t.slots_per_rider)
 }
 
+fn is_towed(game: &Game, model: usize) -> bool {
+    game.rules.has_trait(game.card(model).model_type, ModelTrait::Towed)
+}
+
+/// Whether the limbered gun `model` may be hitched to `tow`: the ruleset has towing, the tow's
+/// type tows, and it has room for one more gun.
+fn hitch(game: &Game, model: usize, tow: usize) -> Result<(), String> {
+    let Some(t) = &game.rules.proc.towing else { return Err("this ruleset has no towing".into()) };
+    if !game.models[model].has(&LIMBERED) {
+        return Err("a towed gun limbers before it is hitched".into());
+    }
+    if !t.tows.contains(&game.card(tow).model_type) {
+        return Err(format!("a {} does not tow guns", game.card(tow).model_type));
+    }
+    let towing = (0..game.models.len())
+        .filter(|&m| game.models[m].aboard == Some(tow) && game.models[m].in_play() && is_towed(game, m))
+        .count();
+    if towing as u32 >= t.per_tow {
+        return Err(format!("the tow already has {towing} gun(s) hitched"));
+    }
+    Ok(())
+}
+
 /// Board a friendly transport in base contact (`target`).
 pub struct Mount;
 
@@ -59,11 +86,12 @@ impl ActionKind for Mount {
         true
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
-        if game.rules.proc.transport.is_none() {
+        let towed = is_towed(game, model);
+        if game.rules.proc.transport.is_none() && !towed {
             return Err("this ruleset has no transports".into());
         }
-        if !game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry) {
-            return Err("only infantry ride in transports".into());
+        if !towed && !game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry) {
+            return Err("only infantry ride in transports, and towed guns are hitched to tows".into());
         }
         let me = &game.models[model];
         if me.has(&ENGAGED) {
@@ -77,15 +105,18 @@ impl ActionKind for Mount {
         if other.side != me.side || !other.on_table() || t == model {
             return Err("the transport must be a friendly model on the table".into());
         }
-        let (have, used) = slots(game, t);
-        if have == 0 {
-            return Err("that model is not a transport".into());
-        }
         if game.flying(t) {
             return Err("an aircraft in flight lands before riders board it".into());
         }
         if game.distance(model, t) > game.rules.proc.movement.contact_distance {
             return Err("the transport must be in base contact".into());
+        }
+        if towed {
+            return hitch(game, model, t);
+        }
+        let (have, used) = slots(game, t);
+        if have == 0 {
+            return Err("that model is not a transport".into());
         }
         let need = rider_slots(game, model);
         if used + need > have {
