@@ -1,6 +1,7 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod coverage;
 mod force;
 mod hooks;
 mod new;
@@ -199,6 +200,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Map the catalog: how each special attribute, weapon, upgrade, asset and strike package is
+    /// played (script, data, ruleset, engine), what is not played and why, and the scenario tests
+    /// that prove it.
+    #[command(after_help = "A test proves an entry when it passes on the content as it is and fails once the entry's \
+        behaviour is taken away: a special attribute stripped from every card, weapon and upgrade; a weapon's range \
+        halved, its RAV 0 and its special attributes gone. Every test of every pack runs once per entry that its \
+        models carry, so this takes a while; a progress bar shows on a terminal.\n\
+        Statuses: complete (played, proved, nothing declared left unplayed), partial (proved, part not played), \
+        untested (played, no test fails without it), NOT PLAYED.\n\
+        --check exits 1 unless every entry of the official catalog (cav-full) is complete.\n\
+        Examples:\n  cav coverage\n  cav coverage --format json | jq '.entries[] | select(.status != \"complete\") | .id'\n  \
+        cav coverage --format markdown > docs/coverage.md")]
+    Coverage {
+        #[arg(long, value_enum, default_value_t = CoverageFormat::Human)]
+        format: CoverageFormat,
+        /// Exit 1 unless every official catalog entry is complete.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run Luau code in exactly the sandbox special-attribute scripts get (file, or stdin).
     #[command(after_help = "The sandbox has table, string, math (without random), bit32, utf8, coroutine and buffer; \
         no io, os, debug, package, load or loadstring. `require \"name\"` finds modules in the bundled \
@@ -228,6 +248,13 @@ enum Command {
         #[arg(long)]
         kind: Option<String>,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum CoverageFormat {
+    Human,
+    Json,
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -459,6 +486,27 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let by_point = hooks::exercised(&loaded, &compiled)?;
             let complete = hooks::report(&by_point, format == Format::Json, &mut std::io::stdout().lock());
             Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
+        }
+        Command::Coverage { format, check } => {
+            let mut loaded = load(vec![], root);
+            let compiled = cav_compile::validate(&mut loaded);
+            if loaded.error_count() > 0 {
+                eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+                eprintln!("error: the content has errors; fix them first (`cav validate`)");
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+            let rows = coverage::map(&loaded, &compiled)?;
+            let (fmt, md) = match format {
+                CoverageFormat::Human => (Format::Human, false),
+                CoverageFormat::Json => (Format::Json, false),
+                CoverageFormat::Markdown => (Format::Human, true),
+            };
+            coverage::report(&rows, fmt, md, &mut std::io::stdout().lock());
+            let complete = rows
+                .iter()
+                .filter(|r| r.pack == coverage::CATALOG_PACK)
+                .all(|r| r.status == coverage::Status::Complete);
+            Ok(ExitCode::from(if check && !complete { EXIT_INVALID } else { 0 }))
         }
         Command::Force(cmd) => force::run(cmd, root),
         Command::Play { scenario, ruleset, seed, log, quiet, forces, tv, faction } => {

@@ -11,6 +11,7 @@
 //! `scenarios` and `tests` (what scenario tests name must exist). Words of the vocabulary (condition ids and the like) are checked by the loader's
 //! vocabulary pass; here they are only resolved.
 
+pub mod behaviour;
 mod cards;
 pub use cards::halve_for_a_small_table;
 mod catalog;
@@ -54,6 +55,7 @@ pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
         all.extend(c.diagnostics);
         all.extend(cav_script::check_scripts(rs, &mut loaded.sources));
         all.extend(check_forces(rs));
+        all.extend(unplayed_entries(rs));
         out.push(c.rules);
     }
     loaded.diagnostics.extend(all);
@@ -72,6 +74,32 @@ fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
     for e in rs.of_kind(cav_format::DocKind::Force) {
         if let Some(cav_format::Document::Force(f)) = &e.doc {
             out.extend(cav_forces::check(rs, f, &|p| e.prov.locate(p), Some(&e.pack)));
+        }
+    }
+    out
+}
+
+/// A catalog entry nothing plays (no script, no modifier the engine applies, no rule document
+/// naming it) is a warning at its document, so a card carrying it is never quietly weaker than
+/// the book says. `cav coverage` gives the whole map.
+fn unplayed_entries(rs: &Ruleset) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for kind in behaviour::CATALOG_KINDS {
+        for e in rs.of_kind(kind) {
+            let b = behaviour::behaviour(rs, e);
+            if b.played() {
+                continue;
+            }
+            let ptr = if e.value.get("hooks").is_some() { "/hooks" } else { "" };
+            out.push(
+                Diagnostic::warning(
+                    "not-implemented",
+                    format!("{} `{}` is not played yet: {}", kind.tag().replace('_', " "), e.id, b.gaps.join("; ")),
+                )
+                .at(e.prov.locate(ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr),
+            );
         }
     }
     out

@@ -83,6 +83,19 @@ impl Ruleset {
     pub fn pack(&self, id: &str) -> Option<&PackInfo> {
         self.packs.iter().find(|p| p.id == id)
     }
+
+    /// A copy whose typed documents `change` has edited (values and provenance are kept): how
+    /// `cav coverage` takes one entry's behaviour away to see which tests notice.
+    pub fn with_docs(&self, mut change: impl FnMut(&Entry, &mut Document)) -> Ruleset {
+        let mut out = self.clone();
+        for e in &mut out.entries {
+            if let Some(mut doc) = e.doc.take() {
+                change(e, &mut doc);
+                e.doc = Some(doc);
+            }
+        }
+        out
+    }
 }
 
 /// Lower-case letters and digits only: `Dictator-B` and `dictator b` compare equal.

@@ -1,0 +1,293 @@
+//! `cav coverage`: for every catalog entry (special attributes, weapons, upgrades, assets, strike
+//! packages), how it is played (`cav_compile::behaviour`: script, data, ruleset, engine), what it
+//! declares that nothing plays, and the scenario tests that *prove* it: a test proves an entry
+//! when it passes on the content as it is and fails once the entry's behaviour is taken away
+//! (a special attribute stripped from every card, weapon and upgrade; a weapon's profile
+//! degraded). Everything is read from the content, the vocabulary and the test results, so the
+//! map cannot drift.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{IsTerminal, Write};
+
+use cav_compile::behaviour::{self, Behaviour, CATALOG_KINDS};
+use cav_content::Ruleset;
+use cav_content::ruleset::Entry;
+use cav_format::{DocKind, Document};
+use serde::Serialize;
+
+/// The official catalog the issue counts (214 names, `cav-names.tsv`).
+pub const CATALOG_PACK: &str = "cav-full";
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub kind: &'static str,
+    pub id: String,
+    pub name: String,
+    pub pack: String,
+    pub source: Option<String>,
+    pub status: Status,
+    pub behaviour: Behaviour,
+    /// Passing tests whose models carry the entry.
+    pub tests: Vec<String>,
+    /// Of those, the ones that fail without the entry's behaviour.
+    pub proving: Vec<String>,
+    /// Why the mutation could not be run, if it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unproven_why: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Played, nothing declared left unplayed, and a test fails without it.
+    Complete,
+    /// Played and proved, but part of what it declares is not played.
+    Partial,
+    /// Played, but no test fails without it.
+    Untested,
+    /// Nothing plays it.
+    NotPlayed,
+}
+
+impl Status {
+    fn word(self) -> &'static str {
+        match self {
+            Status::Complete => "complete",
+            Status::Partial => "partial",
+            Status::Untested => "untested",
+            Status::NotPlayed => "NOT PLAYED",
+        }
+    }
+}
+
+/// The map over every ruleset that compiled. An entry met in several rulesets (the Quick-Start
+/// builds on the full rules) gathers the tests of all of them.
+pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) -> Result<Vec<Row>, String> {
+    let mut rows: BTreeMap<(usize, String, String), Row> = BTreeMap::new();
+    let total: usize = loaded
+        .rulesets
+        .iter()
+        .map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind)).count())
+        .sum();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        indicatif::ProgressBar::new(total as u64).with_style(
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} entries ({eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        )
+    });
+    for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
+        if let Some(b) = &bar {
+            b.set_message(format!("proving {}", rs.id));
+        }
+        let tests = crate::ruleset_tests(rs, |_| true);
+        let passed: BTreeSet<&str> = match rules {
+            Some(rules) => {
+                let mut host = cav_script::LuaHost::new(rules, cav_script::Limits::default())
+                    .map_err(|e| format!("scripts: {e}"))?;
+                tests
+                    .iter()
+                    .filter(|t| cav_rules::testing::run_test_with(rules, t, &mut host).passed())
+                    .map(|t| t.id.as_str())
+                    .collect()
+            }
+            None => BTreeSet::new(),
+        };
+        for (k, &kind) in CATALOG_KINDS.iter().enumerate() {
+            for e in rs.of_kind(kind) {
+                if let Some(b) = &bar {
+                    b.inc(1);
+                }
+                let key = (k, e.id.clone(), e.pack.clone());
+                let row = rows.entry(key).or_insert_with(|| Row {
+                    kind: kind.tag(),
+                    id: e.id.clone(),
+                    name: e.name().to_owned(),
+                    pack: e.pack.clone(),
+                    source: e.value.get("source").and_then(|v| v.as_str()).map(str::to_owned),
+                    status: Status::NotPlayed,
+                    behaviour: behaviour::behaviour(rs, e),
+                    tests: Vec::new(),
+                    proving: Vec::new(),
+                    unproven_why: None,
+                });
+                let touching: Vec<&cav_format::Test> =
+                    tests.iter().copied().filter(|t| passed.contains(t.id.as_str()) && touches(rs, t, e)).collect();
+                if touching.is_empty() {
+                    continue;
+                }
+                row.tests.extend(touching.iter().map(|t| t.id.0.clone()));
+                match without(rs, e) {
+                    Err(why) => row.unproven_why = Some(why),
+                    Ok(rules) => {
+                        let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default())
+                            .map_err(|e| format!("scripts: {e}"))?;
+                        for t in touching {
+                            if !cav_rules::testing::run_test_with(&rules, t, &mut host).passed() {
+                                row.proving.push(t.id.0.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut out: Vec<Row> = rows.into_values().collect();
+    for r in &mut out {
+        r.tests.sort();
+        r.tests.dedup();
+        r.proving.sort();
+        r.proving.dedup();
+        r.status = match (r.behaviour.played(), r.proving.is_empty(), r.behaviour.gaps.is_empty()) {
+            (false, _, _) => Status::NotPlayed,
+            (true, true, _) => Status::Untested,
+            (true, false, true) => Status::Complete,
+            (true, false, false) => Status::Partial,
+        };
+    }
+    Ok(out)
+}
+
+/// Whether a test's models carry the entry (on the card, a weapon, a mount).
+fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
+    t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()) {
+        Some(Document::Model(card)) => match e.kind {
+            DocKind::SpecialAttribute => {
+                card.special_attributes.iter().any(|s| s.id().as_str() == e.id)
+                    || card.weapons.iter().any(|w| {
+                        w.special_attributes.iter().any(|s| s.id().as_str() == e.id)
+                            || matches!(rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_ref()),
+                                Some(Document::Weapon(wd)) if wd.special_attributes.iter().any(|s| s.id().as_str() == e.id))
+                    })
+            }
+            DocKind::Weapon => card.weapons.iter().any(|w| w.weapon.as_str() == e.id),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// The ruleset's rules with `e`'s behaviour taken away.
+fn without(rs: &Ruleset, e: &Entry) -> Result<cav_rules::Rules, String> {
+    let id = e.id.as_str();
+    let mutated = match e.kind {
+        DocKind::SpecialAttribute => rs.with_docs(|_, doc| match doc {
+            Document::Model(m) => {
+                m.special_attributes.retain(|s| s.id().as_str() != id);
+                for w in &mut m.weapons {
+                    w.special_attributes.retain(|s| s.id().as_str() != id);
+                }
+            }
+            Document::Weapon(w) => w.special_attributes.retain(|s| s.id().as_str() != id),
+            Document::Upgrade(u) => u.grants.retain(|s| s.id().as_str() != id),
+            _ => {}
+        }),
+        DocKind::Weapon => rs.with_docs(|entry, doc| match doc {
+            Document::Weapon(w) if entry.id == id => {
+                if let cav_format::Distance::Inches(r) = w.range {
+                    w.range = cav_format::Distance::Inches((r / 2.0).floor());
+                }
+                w.rav = cav_format::Rav { hard: Some(0), soft: Some(0) };
+                w.special_attributes.clear();
+                w.cannot_target.clear();
+                w.fire = cav_format::FireMode::Direct;
+                w.requires_target_lock = false;
+            }
+            Document::Model(m) => {
+                for w in m.weapons.iter_mut().filter(|w| w.weapon.as_str() == id) {
+                    w.rav = None;
+                }
+            }
+            _ => {}
+        }),
+        _ => return Err("no test places it".into()),
+    };
+    cav_compile::compile_rules(&mutated).map_err(|e| format!("the ruleset does not compile without it: {e}"))
+}
+
+/// Print the map. `only` keeps the rows of one pack (the official catalog by default).
+pub fn report(rows: &[Row], format: crate::Format, markdown: bool, out: &mut impl Write) {
+    if format == crate::Format::Json {
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "entries": rows })).unwrap_or_default());
+        return;
+    }
+    let mut text = String::new();
+    if markdown {
+        text.push_str(
+            "# Catalog coverage\n\nGenerated by `cav coverage --format markdown`; a test fails when this page is stale.\n\n\
+             How each catalog entry is played and which scenario tests prove it. A test proves an entry when it \
+             passes as the content is and fails once the entry's behaviour is taken away (a special attribute \
+             stripped from every card, weapon and upgrade; a weapon's range halved, RAV 0, no special attributes).\n\n",
+        );
+    }
+    text.push_str(&summary(rows));
+    text.push('\n');
+    for &kind in CATALOG_KINDS.iter() {
+        let of_kind: Vec<&Row> = rows.iter().filter(|r| r.kind == kind.tag()).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        if markdown {
+            text.push_str(&format!(
+                "\n## {}\n\n| entry | pack | status | played by | proving tests | not played |\n|---|---|---|---|---|---|\n",
+                kind.title()
+            ));
+        } else {
+            text.push_str(&format!("\n{}\n", kind.title()));
+        }
+        for r in of_kind {
+            let ways: Vec<String> = r.behaviour.ways.iter().map(|(w, at)| format!("{} ({at})", w.id())).collect();
+            let tests = if r.proving.is_empty() {
+                match (&r.unproven_why, r.tests.is_empty()) {
+                    (Some(why), _) => format!("none: {why}"),
+                    (None, true) => "none: no passing test carries it".to_owned(),
+                    (None, false) => format!("none of {} carrying it fails without it", r.tests.len()),
+                }
+            } else {
+                r.proving.join(", ")
+            };
+            if markdown {
+                text.push_str(&format!(
+                    "| `{}` {} | {} | {} | {} | {} | {} |\n",
+                    r.id,
+                    r.source.as_deref().map(|s| format!("({s})")).unwrap_or_default(),
+                    r.pack,
+                    r.status.word(),
+                    ways.join("; ").replace('|', "\\|"),
+                    tests,
+                    r.behaviour.gaps.join("; ").replace('|', "\\|")
+                ));
+            } else {
+                text.push_str(&format!("  {:<42} {:<10} {}\n", r.id, r.status.word(), ways.join("; ")));
+                text.push_str(&format!("  {:<42} {:<10} tests: {tests}\n", "", ""));
+                for g in &r.behaviour.gaps {
+                    text.push_str(&format!("  {:<42} {:<10} not played: {g}\n", "", ""));
+                }
+            }
+        }
+    }
+    let _ = out.write_all(text.as_bytes());
+}
+
+/// One line per status for the official catalog, one for the rest.
+fn summary(rows: &[Row]) -> String {
+    let mut s = String::new();
+    for (label, official) in [(format!("{CATALOG_PACK} catalog"), true), ("other packs".to_owned(), false)] {
+        let mine: Vec<&Row> = rows.iter().filter(|r| (r.pack == CATALOG_PACK) == official).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let n = |st: Status| mine.iter().filter(|r| r.status == st).count();
+        s.push_str(&format!(
+            "{label}: {} entries — {} complete, {} partial (proved, part of it not played), {} untested (played, no test fails without it), {} not played\n",
+            mine.len(),
+            n(Status::Complete),
+            n(Status::Partial),
+            n(Status::Untested),
+            n(Status::NotPlayed)
+        ));
+    }
+    s
+}

@@ -1,0 +1,177 @@
+//! How a catalog entry (special attribute, weapon, upgrade, asset, strike package) is played,
+//! read from the content and the declared vocabulary, so it cannot drift from either: its own
+//! script, its declarative modifiers, the ruleset documents that name it (a modifier-table
+//! condition `sa-<id>`, a procedure's `sa:` field, force building), or — for a weapon — its
+//! profile, which the engine plays. What it declares and nothing plays is a gap, with the reason.
+//! `cav validate` warns about an entry with no behaviour at all; `cav coverage` prints the map.
+
+use cav_content::Ruleset;
+use cav_content::ruleset::Entry;
+use cav_format::vocab::{self, ConditionWord, Status};
+use cav_format::{DocKind, Document, HookPoint};
+use serde_json::Value;
+
+/// The catalog's document kinds, in the order the map lists them.
+pub const CATALOG_KINDS: [DocKind; 5] =
+    [DocKind::SpecialAttribute, DocKind::Weapon, DocKind::Upgrade, DocKind::Asset, DocKind::Strike];
+
+/// One way an entry is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Way {
+    /// Its own Luau module, through the hook API.
+    Script,
+    /// Its declarative `modifiers:`.
+    Data,
+    /// Ruleset documents name it (conditions, procedures, force building).
+    Ruleset,
+    /// A weapon's profile (range, RAV, fire mode), played by the engine's combat procedure.
+    Profile,
+}
+
+impl Way {
+    pub fn id(self) -> &'static str {
+        match self {
+            Way::Script => "script",
+            Way::Data => "data",
+            Way::Ruleset => "ruleset",
+            Way::Profile => "engine",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Behaviour {
+    /// How it is played, each with where (`modifiers: combat_roll`, `modifier_table x /rows/3/condition`).
+    pub ways: Vec<(Way, String)>,
+    /// What it declares that nothing plays, and why.
+    pub gaps: Vec<String>,
+}
+
+impl Behaviour {
+    pub fn played(&self) -> bool {
+        !self.ways.is_empty()
+    }
+}
+
+/// Why the engine does not play a whole kind of catalog entry yet, if it does not.
+pub fn kind_gap(kind: DocKind) -> Option<&'static str> {
+    match kind {
+        DocKind::Asset => Some("battlefield assets are not placed in play yet"),
+        DocKind::Strike => Some("strike packages are not called in yet"),
+        _ => None,
+    }
+}
+
+/// How `e` (a catalog entry of `rs`) is played.
+pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
+    let mut b = Behaviour::default();
+    let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match &e.doc {
+        Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
+        Some(Document::Upgrade(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
+        Some(Document::Asset(d)) => (&d.hooks, d.script.as_ref(), &[]),
+        Some(Document::Strike(d)) => (&d.hooks, d.script.as_ref(), &[]),
+        Some(Document::Weapon(d)) => {
+            match d.range {
+                cav_format::Distance::Inches(_) => {
+                    b.ways.push((Way::Profile, format!("{} fire, range, RAV", fire_word(d.fire))))
+                }
+                _ => b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range)),
+            }
+            (&d.hooks, d.script.as_ref(), &[])
+        }
+        _ => return b,
+    };
+    if let Some(s) = script {
+        b.ways.push((Way::Script, s.clone()));
+    }
+    for (i, m) in modifiers.iter().enumerate() {
+        let mut why = Vec::new();
+        if let Status::Recognised(r) = m.target.status() {
+            why.push(format!("target `{}`: {r}", m.target));
+        }
+        for w in &m.when {
+            if let Some(Status::Recognised(r)) = condition_status(w.as_str()) {
+                why.push(format!("condition `{w}`: {r}"));
+            }
+        }
+        if why.is_empty() {
+            b.ways.push((Way::Data, format!("modifiers/{i}: {}", m.target)));
+        } else {
+            b.gaps.push(format!("modifiers/{i} ({}) never applies — {}", m.target, why.join("; ")));
+        }
+    }
+    if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade) {
+        for (doc, ptr, word) in mentions(rs, &e.id, e.kind) {
+            match condition_status(&word) {
+                Some(Status::Recognised(r)) => b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}")),
+                _ => b.ways.push((Way::Ruleset, format!("{doc} {ptr}"))),
+            }
+        }
+    }
+    if let Some(why) = kind_gap(e.kind) {
+        b.gaps.push(why.to_owned());
+    }
+    if script.is_none() && !hooks.is_empty() && b.ways.iter().all(|(w, _)| *w == Way::Profile) {
+        let hs: Vec<&str> = hooks.iter().map(|h| h.id()).collect();
+        b.gaps.push(format!(
+            "it declares hook points {} but has no script and nothing in the ruleset plays it",
+            hs.join(", ")
+        ));
+    }
+    b.ways.sort();
+    b.ways.dedup();
+    b
+}
+
+fn fire_word(f: cav_format::FireMode) -> String {
+    serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+fn condition_status(word: &str) -> Option<Status> {
+    match vocab::condition(word)? {
+        ConditionWord::Fixed(c) => Some(c.status),
+        ConditionWord::Family(f, _) => Some(f.status),
+    }
+}
+
+/// Where the ruleset's rule documents (not the catalog, cards or tests) name `id`: as a whole
+/// string value or as a condition of a family that names that kind.
+fn mentions(rs: &Ruleset, id: &str, kind: DocKind) -> Vec<(String, String, String)> {
+    let prefixes: &[&str] = match kind {
+        DocKind::SpecialAttribute => &["sa-", "defender-sa-", "squad-sa-"],
+        _ => &["upgrade-"],
+    };
+    let mut out = Vec::new();
+    for doc in rs.entries() {
+        if !matches!(
+            doc.kind,
+            DocKind::Ruleset
+                | DocKind::ModifierTable
+                | DocKind::Table
+                | DocKind::ModelState
+                | DocKind::SquadType
+                | DocKind::ActionType
+                | DocKind::Terrain
+        ) {
+            continue;
+        }
+        let mut stack: Vec<(String, &Value)> = vec![(String::new(), &doc.value)];
+        while let Some((ptr, v)) = stack.pop() {
+            match v {
+                Value::String(s) => {
+                    let hit = s == id || prefixes.iter().any(|p| s.strip_prefix(p) == Some(id));
+                    // A row's own `id` only names the row; notes are prose.
+                    if hit && !ptr.ends_with("/id") && !ptr.contains("/notes/") {
+                        out.push((format!("{} `{}`", doc.kind.tag(), doc.id), ptr.clone(), s.clone()));
+                    }
+                }
+                Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, x)| (format!("{ptr}/{i}"), x))),
+                Value::Object(o) => stack.extend(o.iter().map(|(k, x)| (format!("{ptr}/{k}"), x))),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
