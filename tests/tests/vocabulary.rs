@@ -129,7 +129,7 @@ fn an_unknown_family_member_an_unknown_test_action_and_an_unplayed_word() {
     let table = tmp.path().join("content/cav-quickstart/tables/modifiers.yaml");
     let line = edit(&table, "condition: defender-knockdown", "condition: defender-knockdwn");
     let sa = tmp.path().join("content/cav-quickstart/special-attributes/quickstart-sas.yaml");
-    edit(&sa, "when: [band-long, primary-roll]", "when: [band-long, primary-roll, direct-fire]");
+    edit(&sa, "when: [band-long, primary-roll]", "when: [band-long, primary-roll, crit-weapon-systems-damaged]");
     let tests = tmp.path().join("content/cav-quickstart/tests/combat.yaml");
     let step = edit(&tests, "do: fire,", "do: fier,");
     let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
@@ -144,7 +144,10 @@ fn an_unknown_family_member_an_unknown_test_action_and_an_unplayed_word() {
     assert_eq!((action["line"].as_u64(), action["hint"].as_str()), (Some(step as u64), Some("did you mean `fire`?")));
     assert!(
         diags.iter().any(|d| d["severity"] == "warning"
-            && d["message"].as_str().unwrap().starts_with("condition `direct-fire` is recognised but not implemented")
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("condition `crit-weapon-systems-damaged` is recognised but not implemented")
             && d["file"].as_str().unwrap().ends_with("quickstart-sas.yaml")),
         "{diags:#?}"
     );

@@ -64,11 +64,8 @@ impl Status {
 /// builds on the full rules) gathers the tests of all of them.
 pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) -> Result<Vec<Row>, String> {
     let mut rows: BTreeMap<(usize, String, String), Row> = BTreeMap::new();
-    let total: usize = loaded
-        .rulesets
-        .iter()
-        .map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind)).count())
-        .sum();
+    let total: usize =
+        loaded.rulesets.iter().map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind)).count()).sum();
     let bar = std::io::stderr().is_terminal().then(|| {
         indicatif::ProgressBar::new(total as u64).with_style(
             indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} entries ({eta})")
@@ -118,10 +115,15 @@ pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) 
                 row.tests.extend(touching.iter().map(|t| t.id.0.clone()));
                 match without(rs, e) {
                     Err(why) => row.unproven_why = Some(why),
-                    Ok(rules) => {
+                    Ok((mutated, rules)) => {
                         let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default())
                             .map_err(|e| format!("scripts: {e}"))?;
                         for t in touching {
+                            // The test as it reads without the entry (an upgrade leaves its models).
+                            let t = match mutated.get(DocKind::Test, t.id.as_str()).and_then(|x| x.doc.as_ref()) {
+                                Some(Document::Test(m)) => m,
+                                _ => t,
+                            };
                             if !cav_rules::testing::run_test_with(&rules, t, &mut host).passed() {
                                 row.proving.push(t.id.0.clone());
                             }
@@ -150,12 +152,20 @@ pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) 
     Ok(out)
 }
 
-/// Whether a test's models carry the entry (on the card, a weapon, a mount).
+/// Whether a test's models carry the entry (on the card, a weapon, a mount, an upgrade).
 fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
+    let granted = |m: &cav_format::TestModel| {
+        m.upgrades.iter().any(|u| match rs.get(DocKind::Upgrade, u.id().as_str()).and_then(|x| x.doc.as_ref()) {
+            Some(Document::Upgrade(up)) => up.grants.iter().any(|g| g.id().as_str() == e.id),
+            _ => false,
+        })
+    };
     t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()) {
         Some(Document::Model(card)) => match e.kind {
+            DocKind::Upgrade => m.upgrades.iter().any(|u| u.id().as_str() == e.id),
             DocKind::SpecialAttribute => {
-                card.special_attributes.iter().any(|s| s.id().as_str() == e.id)
+                granted(m)
+                    || card.special_attributes.iter().any(|s| s.id().as_str() == e.id)
                     || card.weapons.iter().any(|w| {
                         w.special_attributes.iter().any(|s| s.id().as_str() == e.id)
                             || matches!(rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_ref()),
@@ -169,8 +179,8 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
     })
 }
 
-/// The ruleset's rules with `e`'s behaviour taken away.
-fn without(rs: &Ruleset, e: &Entry) -> Result<cav_rules::Rules, String> {
+/// The ruleset with `e`'s behaviour taken away, and its rules.
+fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), String> {
     let id = e.id.as_str();
     let mutated = match e.kind {
         DocKind::SpecialAttribute => rs.with_docs(|_, doc| match doc {
@@ -202,15 +212,28 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<cav_rules::Rules, String> {
             }
             _ => {}
         }),
+        DocKind::Upgrade => rs.with_docs(|_, doc| {
+            if let Document::Test(t) = doc {
+                for m in &mut t.models {
+                    m.upgrades.retain(|u| u.id().as_str() != id);
+                }
+            }
+        }),
         _ => return Err("no test places it".into()),
     };
-    cav_compile::compile_rules(&mutated).map_err(|e| format!("the ruleset does not compile without it: {e}"))
+    let rules =
+        cav_compile::compile_rules(&mutated).map_err(|e| format!("the ruleset does not compile without it: {e}"))?;
+    Ok((mutated, rules))
 }
 
 /// Print the map. `only` keeps the rows of one pack (the official catalog by default).
 pub fn report(rows: &[Row], format: crate::Format, markdown: bool, out: &mut impl Write) {
     if format == crate::Format::Json {
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({ "entries": rows })).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "entries": rows })).unwrap_or_default()
+        );
         return;
     }
     let mut text = String::new();

@@ -234,7 +234,8 @@ enum Command {
     /// Show one resolved document (a model prints as its data card).
     #[command(
         after_help = "ID may be an id (`dictator-b`) or a name (`\"Dictator-B\"`); case and punctuation are ignored.\n\
-        --explain prints every value with the file:line:col that set it, through `extends:` and patches."
+        --explain prints every value with the file:line:col that set it, through `extends:` and patches.\n\
+        Examples:\n  cav show dictator-b\n  cav show invented-lancer --ruleset full --with makeshift-armor,ace-pilot"
     )]
     Show {
         id: String,
@@ -247,6 +248,10 @@ enum Command {
         /// Restrict to one document kind when an id is used by several.
         #[arg(long)]
         kind: Option<String>,
+        /// Fit these upgrades to the model first (repeat, or comma-separated): the card shows
+        /// the TV, MV, AV and special attributes the model plays with.
+        #[arg(long = "with", value_name = "UPGRADE", value_delimiter = ',')]
+        with: Vec<String>,
     },
 }
 
@@ -513,7 +518,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let rosters = play::Rosters { files: forces, tv, faction };
             play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
         }
-        Command::Show { id, explain, ruleset, kind } => {
+        Command::Show { id, explain, ruleset, kind, with } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
             let rulesets = select_rulesets(&loaded, ruleset.as_deref())?;
@@ -536,6 +541,12 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 return Err(format!("`{id}` names several documents ({}); add --kind", kinds.join(", ")));
             }
             let e = hits[0];
+            if !with.is_empty() {
+                let rules =
+                    cav_compile::compile_rules(rs).map_err(|m| format!("ruleset {} does not compile: {m}", rs.id))?;
+                print!("{}", show::fitted(e, rs, rules, &with)?);
+                return Ok(ExitCode::SUCCESS);
+            }
             let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
             print!("{text}");
             Ok(ExitCode::SUCCESS)
@@ -586,7 +597,7 @@ fn play_cmd(
     let compiled = cav_compile::validate(&mut loaded);
     let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
     let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
         eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
         eprintln!("error: the content has errors; fix them before playing (`cav validate` shows warnings too)");
         return Ok(ExitCode::from(EXIT_INVALID));
@@ -610,7 +621,7 @@ fn play_cmd(
     let mut rosters_on_table = None;
     if rules.scenarios[sc].forces.is_empty() {
         // The players bring rosters (or the bot builds them): deployed in each side's zone.
-        match play::roster_squads(&mut loaded, rs.id.as_str(), &rules, sc, seed, &rosters)? {
+        match play::roster_squads(&mut loaded, rs.id.as_str(), &mut rules, sc, seed, &rosters)? {
             Ok(squads) => rosters_on_table = Some(squads),
             Err(play::InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
         }

@@ -212,13 +212,13 @@ pub struct Rosters {
 pub fn roster_squads(
     loaded: &mut cav_content::Loaded,
     ruleset: &str,
-    rules: &cav_rules::Rules,
+    rules: &mut cav_rules::Rules,
     sc: usize,
     seed: u64,
     r: &Rosters,
 ) -> Result<Result<Vec<RosterForce>, InvalidRoster>, String> {
     let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
-    let scenario = &rules.scenarios[sc];
+    let scenario = &rules.scenarios[sc].clone();
     let Some(force_rules) = cav_forces::force_rules(&rs) else {
         return Err(format!(
             "scenario `{}` does not fix its forces and ruleset `{}` does not build them",
@@ -284,14 +284,6 @@ pub fn roster_squads(
             spent.total(),
             force.tvp
         );
-        let upgraded: usize = force.squads.iter().flat_map(|s| &s.models).filter(|m| !m.upgrades.is_empty()).count();
-        if upgraded > 0 {
-            eprintln!(
-                "note: {side_name}'s roster `{}` fits upgrades to {upgraded} model entr{}; upgrades are not fitted to models in play yet (their TV is spent, their effects do not apply)",
-                force.id.as_str(),
-                if upgraded == 1 { "y" } else { "ies" }
-            );
-        }
         let squads = cav_forces::roster_force(&rs, &force, rules)?;
         if squads.bonus > 0 {
             eprintln!(

@@ -18,6 +18,77 @@ pub fn render(e: &Entry, rs: &Ruleset) -> String {
     }
 }
 
+/// The data card of model `e` with `upgrades` fitted by the engine (`Rules::fit`): the values it
+/// plays with, then what each upgrade did.
+pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[String]) -> Result<String, String> {
+    let Some(Document::Model(m)) = &e.doc else {
+        return Err(format!("`{}` is not a model: --with fits upgrades to models", e.id));
+    };
+    let base_ix = rules.card(&e.id).ok_or_else(|| format!("model `{}` is not in ruleset {}", e.id, rs.id))?;
+    let mut ups = Vec::new();
+    for u in upgrades {
+        let hit = rs.find(u).into_iter().find(|x| x.kind == cav_format::DocKind::Upgrade);
+        let ix = hit.and_then(|x| rules.upgrade(&x.id)).ok_or_else(|| {
+            let ids: Vec<&str> = rules.upgrades.iter().map(|x| x.id.as_str()).collect();
+            let hint =
+                cav_content::diag::did_you_mean(u, ids.iter().copied()).map(|h| format!(" ({h})")).unwrap_or_default();
+            format!("no upgrade `{u}` in ruleset {}{hint}", rs.id)
+        })?;
+        ups.push(ix);
+    }
+    let base = rules.cards[base_ix].clone();
+    let fit = rules.fit(base_ix, &ups);
+    let c = &rules.cards[fit];
+    let mut doc = m.clone();
+    doc.tv = c.tv;
+    doc.damage_track.mv = PerColumn::Columns(c.mv.clone());
+    doc.damage_track.av = PerColumn::Columns(c.av.clone());
+    let real = rules.sas.len() - rules.upgrades.len();
+    doc.special_attributes = c
+        .sas
+        .iter()
+        .filter(|(sa, _)| (*sa as usize) < real)
+        .map(|&(sa, rating)| {
+            let id = cav_format::Id(rules.sas[sa as usize].id.clone());
+            let had = m.special_attributes.iter().find(|s| s.id() == &id);
+            match had {
+                Some(s) if s.rating().unwrap_or(1) == rating || s.rating().is_none() && rating == 1 => s.clone(),
+                _ if rating == 1 => cav_format::SaRef::Plain(id),
+                _ => cav_format::SaRef::Rated(cav_format::RatedSa {
+                    sa: id,
+                    rating: Some(rating),
+                    uses: None,
+                    condition: None,
+                }),
+            }
+        })
+        .collect();
+    let mut s = card(&doc, rs);
+    let _ = writeln!(s, "Fitted (cav show --with):");
+    for &u in &ups {
+        let up = &rules.upgrades[u];
+        let tracks = base.columns.saturating_sub(1) as u32;
+        let tv = if up.per_track { up.tv * tracks } else { up.tv };
+        let grants: Vec<&str> = up.grants.iter().map(|(sa, _)| rules.sas[*sa as usize].id.as_str()).collect();
+        let _ = writeln!(
+            s,
+            "  {} — TV +{tv}{}",
+            up.name,
+            if grants.is_empty() { String::new() } else { format!(", grants {}", grants.join(", ")) }
+        );
+    }
+    let delta = |a: &[u32], b: &[u32]| a.first().zip(b.first()).map_or(0, |(x, y)| *y as i64 - *x as i64);
+    let _ = writeln!(
+        s,
+        "  TV {} → {}, MV {:+}, AV {:+} (column 0); roll modifiers and scripts of the upgrades play as the model's own",
+        base.tv,
+        c.tv,
+        delta(&base.mv, &c.mv),
+        delta(&base.av, &c.av)
+    );
+    Ok(s)
+}
+
 /// A data card: header, the damage track as a table of columns, weapons with per-column RAV, SAs.
 fn card(m: &Model, rs: &Ruleset) -> String {
     let dt = &m.damage_track;

@@ -8,7 +8,7 @@
 use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::{self, ConditionWord, Status};
-use cav_format::{DocKind, Document, HookPoint};
+use cav_format::{DocKind, Document, HookPoint, ModifierTarget};
 use serde_json::Value;
 
 /// The catalog's document kinds, in the order the map lists them.
@@ -95,16 +95,36 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                 why.push(format!("condition `{w}`: {r}"));
             }
         }
-        if why.is_empty() {
+        let design = e.kind == DocKind::SpecialAttribute
+            && m.when.is_empty()
+            && matches!(m.target, ModifierTarget::MoveValue | ModifierTarget::ArmorValue);
+        if design {
+            // vocab: a special attribute's card values are its design, in the printed card.
+            b.ways.push((Way::Data, format!("modifiers/{i}: {} (design: in the printed card's values)", m.target)));
+        } else if why.is_empty() {
             b.ways.push((Way::Data, format!("modifiers/{i}: {}", m.target)));
         } else {
             b.gaps.push(format!("modifiers/{i} ({}) never applies — {}", m.target, why.join("; ")));
         }
     }
+    if let Some(Document::Upgrade(u)) = &e.doc {
+        for g in &u.grants {
+            b.ways.push((Way::Data, format!("grants {}", g.id())));
+            let granted = rs.get(DocKind::SpecialAttribute, g.id().as_str());
+            if granted.is_some_and(|sa| !behaviour(rs, sa).played()) {
+                b.gaps.push(format!("it grants `{}`, which is not played", g.id()));
+            }
+        }
+        if !u.profiles.is_empty() && u.script.is_none() {
+            b.gaps.push("its munition profiles are not loaded into launchers yet".into());
+        }
+    }
     if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade) {
         for (doc, ptr, word) in mentions(rs, &e.id, e.kind) {
             match condition_status(&word) {
-                Some(Status::Recognised(r)) => b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}")),
+                Some(Status::Recognised(r)) => {
+                    b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}"))
+                }
                 _ => b.ways.push((Way::Ruleset, format!("{doc} {ptr}"))),
             }
         }

@@ -119,6 +119,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
             },
             rav,
             requires_target_lock: def.requires_target_lock,
+            energy: def.energy,
             indirect: def.fire == f::FireMode::Indirect || effect(sas, &wsas, ModifierTarget::IndirectFire).is_some(),
             min_range: f64::from(effect(sas, &wsas, ModifierTarget::MinimumRange).unwrap_or(0)),
             aoe: f64::from(effect(sas, &wsas, ModifierTarget::AreaOfEffect).unwrap_or(0)),
@@ -134,7 +135,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
     // Unknown move classes are dangling references the loader reported.
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
     let base = m.base_size.or(proc.model_types[m.model_type as usize].map(|t| t.base_size)).unwrap_or(0.0);
-    CardDef {
+    let mut card = CardDef {
         id: id.to_owned(),
         name: m.name.clone(),
         model_type: m.model_type,
@@ -147,17 +148,20 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         ccv: (0..columns)
             .map(|i| dt.ccv.as_ref().and_then(|c| c.at(i)).map(|r| rav_pair(&r)).unwrap_or((None, None)))
             .collect(),
-        hard: effect(sas, &model_sas, ModifierTarget::HardTarget).is_some(),
-        soft: effect(sas, &model_sas, ModifierTarget::SoftTarget).is_some(),
-        ammo_reserve: effect(sas, &model_sas, ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32,
-        damage_result: -effect(sas, &model_sas, ModifierTarget::DamageResult).unwrap_or(0),
+        hard: false,
+        soft: false,
+        ammo_reserve: 0,
+        damage_result: 0,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,
         weapons,
-        sas: model_sas,
+        sas: Vec::new(),
         tv: m.tv,
-    }
+    };
+    card.apply_effects(sas, &model_sas, false);
+    card.sas = model_sas;
+    card
 }
 
 /// A small table (001 L1374-1376, option `table-size`): every MV and range value halved, rounding up.

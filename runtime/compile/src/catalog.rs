@@ -1,7 +1,8 @@
 //! Model states, special attributes (with their declarative effects) and terrain types.
 
+use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Cost, Effect, SaDef, StateDef, TerrainDef};
+use cav_rules::compile::{Cost, Effect, SaDef, StateDef, TerrainDef, UpgradeDef};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -53,7 +54,9 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
         .collect()
 }
 
-pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
+/// The special attributes, then one entry per upgrade carrying its own effects, script and hooks
+/// onto the cards it is fitted to; and the upgrades as `Rules::fit` uses them.
+pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec<UpgradeDef>) {
     let mut sas = Vec::new();
     for e in cx.rs.of_kind(DocKind::SpecialAttribute) {
         let Some(Document::SpecialAttribute(doc)) = &e.doc else {
@@ -69,32 +72,11 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
             });
             continue;
         };
-        let roots = cx.rs.pack(&e.script_pack).map(|p| p.script_roots.clone()).unwrap_or_default();
-        let mut effects = Vec::new();
-        for (i, m) in doc.modifiers.iter().enumerate() {
-            let state = match &m.state {
-                Some(s) => {
-                    let ptr = format!("/modifiers/{i}/state");
-                    match cx.index_of(e, &ptr, s.as_str(), &names.states, "model state") {
-                        Some(ix) => Some(ix as u16),
-                        None => continue,
-                    }
-                }
-                None => None,
-            };
-            effects.push(Effect {
-                target: m.target,
-                value: m.value,
-                per_rating: m.per_rating,
-                when: m.when.iter().map(|w| names.cond(w.as_str())).collect(),
-                state,
-            });
-        }
         sas.push(SaDef {
             id: e.id.clone(),
             name: doc.name.clone(),
-            effects,
-            script: doc.script.clone().map(|m| (m, roots)),
+            effects: effects(cx, e, &doc.modifiers, names),
+            script: script(cx, e, doc.script.as_ref()),
             hooks: doc.hooks.clone(),
             optional: doc.optional,
             reach: doc.levels.iter().find_map(|l| match l.range {
@@ -103,7 +85,70 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> Vec<SaDef> {
             }),
         });
     }
-    sas
+    let mut upgrades = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Upgrade) {
+        let Some(Document::Upgrade(doc)) = &e.doc else {
+            cx.fail_quietly();
+            continue;
+        };
+        // Unknown SA ids are dangling references the loader reported.
+        let grants = doc
+            .grants
+            .iter()
+            .filter_map(|g| {
+                let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
+                Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
+            })
+            .collect();
+        upgrades.push(UpgradeDef {
+            id: e.id.clone(),
+            name: doc.name.clone(),
+            sa: sas.len() as u16,
+            grants,
+            tv: doc.cost.as_ref().map_or(0, |c| c.tv),
+            per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
+        });
+        sas.push(SaDef {
+            id: format!("upgrade:{}", e.id),
+            name: doc.name.clone(),
+            effects: effects(cx, e, &doc.modifiers, names),
+            script: script(cx, e, doc.script.as_ref()),
+            hooks: doc.hooks.clone(),
+            optional: false,
+            reach: None,
+        });
+    }
+    (sas, upgrades)
+}
+
+fn script(cx: &Cx, e: &Entry, module: Option<&String>) -> Option<(String, Vec<std::path::PathBuf>)> {
+    let roots = cx.rs.pack(&e.script_pack).map(|p| p.script_roots.clone()).unwrap_or_default();
+    module.map(|m| (m.clone(), roots))
+}
+
+/// Declarative modifiers → effects, conditions resolved.
+fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for (i, m) in modifiers.iter().enumerate() {
+        let state = match &m.state {
+            Some(s) => {
+                let ptr = format!("/modifiers/{i}/state");
+                match cx.index_of(e, &ptr, s.as_str(), &names.states, "model state") {
+                    Some(ix) => Some(ix as u16),
+                    None => continue,
+                }
+            }
+            None => None,
+        };
+        out.push(Effect {
+            target: m.target,
+            value: m.value,
+            per_rating: m.per_rating,
+            when: m.when.iter().map(|w| names.cond(w.as_str())).collect(),
+            state,
+        });
+    }
+    out
 }
 
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> {

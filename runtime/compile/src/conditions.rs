@@ -14,6 +14,8 @@ pub(crate) struct Names {
     pub states: Vec<String>,
     pub sas: Vec<String>,
     pub bands: Vec<String>,
+    /// Upgrade ids: upgrade `i` rides on a card as special attribute `sas.len() + i`.
+    pub upgrades: Vec<String>,
 }
 
 impl Names {
@@ -22,6 +24,7 @@ impl Names {
             states: rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect(),
             sas: rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect(),
             bands,
+            upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
         }
     }
 
@@ -29,13 +32,14 @@ impl Names {
         let resolved = match vocab::condition(id) {
             Some(ConditionWord::Fixed(c)) => conditions::find(c.id).map(|def| Cond { def, arg: 0 }),
             Some(ConditionWord::Family(f, rest)) => {
-                let ids = match f.names {
-                    FamilyRef::RangeBand => &self.bands,
-                    FamilyRef::ModelState => &self.states,
-                    FamilyRef::SpecialAttribute => &self.sas,
-                    FamilyRef::Upgrade | FamilyRef::CriticalResult => return Cond::NEVER,
+                let (ids, offset) = match f.names {
+                    FamilyRef::RangeBand => (&self.bands, 0),
+                    FamilyRef::ModelState => (&self.states, 0),
+                    FamilyRef::SpecialAttribute => (&self.sas, 0),
+                    FamilyRef::Upgrade => (&self.upgrades, self.sas.len()),
+                    FamilyRef::CriticalResult => return Cond::NEVER,
                 };
-                let arg = ids.iter().position(|x| x == rest);
+                let arg = ids.iter().position(|x| x == rest).map(|i| i + offset);
                 conditions::find(f.prefix).zip(arg).map(|(def, arg)| Cond { def, arg: arg as u16 })
             }
             None => None,

@@ -213,7 +213,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (bands, band_ids, indirect_tp) = tables::range_bands(cx, entry, ruleset);
     let states = catalog::states(cx, sign);
     let names = conditions::Names::new(rs, band_ids.clone());
-    let sas = catalog::special_attributes(cx, &names);
+    let (sas, upgrades) = catalog::special_attributes(cx, &names);
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes);
@@ -269,6 +269,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         move_classes,
         terrains,
         sas,
+        upgrades,
         cards,
         scenarios,
         proc,

@@ -13,6 +13,7 @@ pub(crate) fn check(cx: &mut Cx) {
     let cards: Vec<String> = cx.rs.of_kind(DocKind::Model).map(|e| e.id.clone()).collect();
     let states: Vec<String> = cx.rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect();
     let sas: Vec<String> = cx.rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect();
+    let upgrades: Vec<String> = cx.rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect();
     for e in cx.rs.of_kind(DocKind::Test) {
         let Some(Document::Test(t)) = &e.doc else { continue };
         if t.ruleset.as_str() != cx.rs.id {
@@ -33,6 +34,13 @@ pub(crate) fn check(cx: &mut Cx) {
             cx.index_of(e, &format!("/models/{i}/model"), m.model.as_str(), &cards, "model");
             for (j, s) in m.states.iter().enumerate() {
                 cx.index_of(e, &format!("/models/{i}/states/{j}"), s.as_str(), &states, "model state");
+            }
+            for (j, u) in m.upgrades.iter().enumerate() {
+                let ptr = match u {
+                    cav_format::ForceUpgrade::Plain(_) => format!("/models/{i}/upgrades/{j}"),
+                    cav_format::ForceUpgrade::For(_) => format!("/models/{i}/upgrades/{j}/upgrade"),
+                };
+                cx.index_of(e, &ptr, u.id().as_str(), &upgrades, "upgrade");
             }
             for (j, o) in m.engaged_with.iter().enumerate() {
                 cx.index_of(e, &format!("/models/{i}/engaged_with/{j}"), o.as_str(), &ids, "test model");

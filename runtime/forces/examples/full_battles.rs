@@ -13,14 +13,14 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-full").expect("full rules");
-    let rules = cav_compile::compile_rules(rs).expect("compiles");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let sc = rules.scenario("this-is-war").expect("scenario");
     // Two rosters, built once (building is not what is measured).
     let forces: Vec<cav_rules::setup::RosterForce> = (0..2)
         .map(|side| {
             let req = cav_forces::BuildRequest { faction: "open".into(), tvp, seed: 7 + side };
             let force = cav_forces::build(rs, &req).expect("a legal roster");
-            cav_forces::roster_force(rs, &force, &rules).expect("cards")
+            cav_forces::roster_force(rs, &force, &mut rules).expect("cards")
         })
         .collect();
     let models: usize = forces.iter().flat_map(|f| &f.squads).map(|s| s.cards.len()).sum();

@@ -19,11 +19,12 @@ use cav_content::Ruleset;
 use cav_format::{Document, ForceRules, Ruleset as RulesetDoc};
 
 /// A roster as the engine deploys it: each squad's name, type and the cards of its models
-/// (`count` copies each, looked up in the compiled rules), and the force's C3 pool.
+/// (`count` copies each, looked up in the compiled rules, with their upgrades fitted — the fitted
+/// cards are added to `rules`), and the force's C3 pool.
 pub fn roster_force(
     rs: &Ruleset,
     force: &cav_format::Force,
-    rules: &cav_rules::Rules,
+    rules: &mut cav_rules::Rules,
 ) -> Result<cav_rules::setup::RosterForce, String> {
     let mut squads = Vec::new();
     for (i, sq) in force.squads.iter().enumerate() {
@@ -32,6 +33,15 @@ pub fn roster_force(
             let card = rules
                 .card(m.model.as_str())
                 .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
+            let mut ups = Vec::new();
+            for u in &m.upgrades {
+                ups.push(
+                    rules
+                        .upgrade(u.id().as_str())
+                        .ok_or_else(|| format!("upgrade `{}` is not in the rules", u.id()))?,
+                );
+            }
+            let card = rules.fit(card, &ups);
             cards.extend(std::iter::repeat_n(card, m.count as usize));
         }
         let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));

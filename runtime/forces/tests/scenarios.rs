@@ -15,16 +15,16 @@ fn every_scenario_plays_to_a_result_and_repeats_itself() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-full").expect("full rules");
-    let rules = cav_compile::compile_rules(rs).expect("compiles");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     assert_eq!(rules.scenarios.len(), 10);
     let mut decided = 0;
-    for (sc, s) in rules.scenarios.iter().enumerate() {
+    for (sc, s) in rules.scenarios.clone().iter().enumerate() {
         for seed in 1..=seeds() {
             let forces: Vec<_> = (0..s.sides.len() as u64)
                 .map(|side| {
                     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: seed * 10 + side };
                     let f = cav_forces::build(rs, &req).unwrap_or_else(|e| panic!("{} seed {seed}: {e}", s.id));
-                    cav_forces::roster_force(rs, &f, &rules).unwrap()
+                    cav_forces::roster_force(rs, &f, &mut rules).unwrap()
                 })
                 .collect();
             let play = || {
@@ -53,13 +53,13 @@ fn a_roster_brings_its_pool_and_its_force_group_bonus() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-full").expect("full rules");
-    let rules = cav_compile::compile_rules(rs).expect("compiles");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
     f.strike_pool = 40;
     // A pool 123 above what the roster spends.
     f.tvp = cav_forces::costs(rs, &f).total() + 123;
-    let force = cav_forces::roster_force(rs, &f, &rules).unwrap();
+    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
     assert_eq!(force.pool, Some(f.tvp));
     assert_eq!(force.bonus, 123 + 40);
 }

@@ -153,7 +153,7 @@ fn a_2500_pool_gives_500_for_specializations_and_leaves_2250_for_models_001_l120
 fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
     let loaded = loaded();
     let rs = loaded.ruleset("cav-full").unwrap();
-    let rules = cav_compile::compile_rules(rs).expect("compiles");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     // Force group B: 4,950 TV of models from a pool of 5,000, nothing else: a bonus of 50.
     let b = format!(
         "{}squads:\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 6}}\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 3}}\n      - {{model: m-ex-cav-450}}\n",
@@ -162,7 +162,7 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
     assert_eq!(errors(&b), Vec::<String>::new());
     with_roster(&b, |rs, force| {
         assert_eq!(cav_forces::costs(rs, force).total(), 4950);
-        let side = cav_forces::roster_force(rs, force, &rules).unwrap();
+        let side = cav_forces::roster_force(rs, force, &mut rules).unwrap();
         assert_eq!(side.pool, Some(5000));
         assert_eq!(side.bonus, 50);
     });
@@ -178,7 +178,7 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
     with_roster(&a, |rs, force| {
         let c = cav_forces::costs(rs, force);
         assert_eq!((c.models, c.strike_pool, c.total()), (4690, 200, 4890));
-        let side = cav_forces::roster_force(rs, force, &rules).unwrap();
+        let side = cav_forces::roster_force(rs, force, &mut rules).unwrap();
         assert_eq!(side.bonus, 110 + 200);
     });
 }

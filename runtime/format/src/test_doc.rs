@@ -29,6 +29,10 @@ pub struct TestModel {
     /// Name the test uses for this model.
     pub id: Id,
     pub model: Id,
+    /// Upgrades fitted to it (as a roster gives them): its card, TV and special attributes change
+    /// as `cav show MODEL --with UPGRADE` shows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<crate::force::ForceUpgrade>,
     pub side: Id,
     pub at: [f64; 2],
     /// Degrees, 0 = towards +y, clockwise.

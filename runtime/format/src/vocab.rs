@@ -93,7 +93,7 @@ words! {
     /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
     /// module exports one handler per hook point it uses, named as here.
     HookPoint, "hook point" {
-        Build = "build", R("rosters are built and checked outside play (`cav force`), and upgrades are not fitted to models yet (the catalog issue): nothing calls it"), "When a model is built with its upgrades, before play.";
+        Build = "build", R("an upgrade is fitted by its data (cost, grants, modifiers: `Rules::fit`); no script runs when a model is built yet"), "When a model is built with its upgrades, before play.";
         ForceSelection = "force_selection", R("rosters are built and checked outside play (`cav force`), without scripts yet (the catalog issue): nothing calls it"), "When a force is chosen to a threat value.";
         GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
         DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck (the model does not activate this turn and counts as activated: it cannot fire defensively).";
@@ -258,8 +258,8 @@ words! {
         PilotCheck = "pilot_check", I, "The model's pilot checks.";
         RepairRoll = "repair_roll", I, "The model's repair rolls.";
         DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike (Reinforced).";
-        MoveValue = "move_value", R("card values are not changed by effects yet"), "The model's MV.";
-        ArmorValue = "armor_value", R("card values are not changed by effects yet"), "The model's AV.";
+        MoveValue = "move_value", I, "The model's MV, in every column that is not 0. An upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
+        ArmorValue = "armor_value", I, "The model's AV. Without `when:` as `move_value` (an upgrade's changes the card, a special attribute's is in the printed card); with `when:`, tested against each hit the model takes (the attack is the situation: `energy-weapon`).";
         RangeBand = "range_band", R("range bands are not shifted by effects yet"), "The range band an attack counts as.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
@@ -285,6 +285,7 @@ impl ModifierTarget {
                 | ModifierTarget::StrikePointRoll
                 | ModifierTarget::PilotCheck
                 | ModifierTarget::RepairRoll
+                | ModifierTarget::ArmorValue
         )
     }
 }
@@ -477,25 +478,21 @@ pub const CONDITIONS: &[Condition] = &[
         status: I,
         doc: "The attacker stands in the rear arc of a defender that is not infantry.",
     },
-    Condition {
-        id: "close-combat",
-        status: R("conditions cannot tell a close-combat roll from other rolls yet"),
-        doc: "The roll is a close-combat roll.",
-    },
+    Condition { id: "close-combat", status: I, doc: "The roll is a close-combat roll." },
     Condition {
         id: "direct-fire",
-        status: R("weapon fire modes are not tested by conditions yet"),
-        doc: "The attack is direct fire.",
+        status: I,
+        doc: "The roll is a direct-fire combat roll (not a strike-point or secondary roll, not close combat).",
     },
     Condition {
         id: "energy-weapon",
-        status: R("weapon families are not tested by conditions yet"),
-        doc: "The weapon is an energy weapon.",
+        status: I,
+        doc: "The attack's weapon is an energy weapon (its document's `energy: true`).",
     },
     Condition {
         id: "non-energy-weapon",
-        status: R("weapon families are not tested by conditions yet"),
-        doc: "The weapon is not an energy weapon.",
+        status: I,
+        doc: "The attack's weapon is not an energy weapon (never holds without a weapon).",
     },
     Condition {
         id: "attacker-burning-hacked-stunned-suppressed",
@@ -543,8 +540,8 @@ pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
     ConditionFamily {
         prefix: "upgrade-",
         names: FamilyRef::Upgrade,
-        status: R("upgrades are not fitted to models in play yet"),
-        doc: "The roller's model carries the upgrade.",
+        status: I,
+        doc: "The roller's model carries the upgrade (counts how many were bought).",
     },
     ConditionFamily {
         prefix: "crit-",

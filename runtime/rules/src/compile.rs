@@ -188,6 +188,8 @@ pub struct MountDef {
     pub rav: Vec<(Option<u8>, Option<u8>)>,
     pub sas: Vec<(SaIx, i32)>,
     pub requires_target_lock: bool,
+    /// An energy weapon (ion, laser, particle bolt): the `energy-weapon` condition.
+    pub energy: bool,
     pub indirect: bool,
     pub min_range: f64,
     pub aoe: f64,
@@ -224,6 +226,61 @@ pub struct CardDef {
     /// Damage-result reduction (Reinforced), normalised to "points off the margin".
     pub damage_result: i32,
     pub tv: u32,
+}
+
+impl CardDef {
+    /// Add the card effects of `added` (special attributes with their ratings) to the card: hard
+    /// or soft, ammo reserve, damage-result reduction and — for upgrades fitted to a printed card
+    /// (`values`) — MV and AV. A special attribute's MV and AV effects are part of the card's
+    /// design: the printed values already hold them (the Dictator-B's Improved Armor), so
+    /// compiling a card does not apply them again.
+    pub fn apply_effects(&mut self, sas: &[SaDef], added: &[(SaIx, i32)], values: bool) {
+        let sum = |t: ModifierTarget| SaDef::card_effect(sas, added, t);
+        self.hard |= sum(ModifierTarget::HardTarget).is_some();
+        self.soft |= sum(ModifierTarget::SoftTarget).is_some();
+        self.ammo_reserve =
+            self.ammo_reserve.saturating_add(sum(ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32);
+        self.damage_result -= sum(ModifierTarget::DamageResult).unwrap_or(0);
+        if values {
+            let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
+                for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {
+                    *v = (*v as i32).saturating_add(by).max(0) as u32;
+                }
+            };
+            // A column at MV 0 stays immobile: an upgrade does not repair it.
+            shift(&mut self.mv, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
+            shift(&mut self.av, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
+        }
+    }
+}
+
+impl SaDef {
+    /// Sum of the unconditional (no `when:`) effects on `target` over (SA, rating) pairs; `None`
+    /// when none has one.
+    pub fn card_effect(sas: &[SaDef], list: &[(SaIx, i32)], target: ModifierTarget) -> Option<i32> {
+        let mut found = None;
+        for (s, rating) in list {
+            for e in sas[*s as usize].effects.iter().filter(|e| e.target == target && e.when.is_empty()) {
+                let v = if e.per_rating { e.value * rating } else { e.value };
+                found = Some(found.unwrap_or(0) + v);
+            }
+        }
+        found
+    }
+}
+
+/// An upgrade as the engine fits it (`Rules::fit`).
+#[derive(Debug, Clone)]
+pub struct UpgradeDef {
+    pub id: String,
+    pub name: String,
+    /// Its own entry in `Rules::sas` (id `upgrade:<id>`): effects, script and hooks.
+    pub sa: SaIx,
+    /// Special attributes it grants, with their ratings (uses for limited ones).
+    pub grants: Vec<(SaIx, i32)>,
+    /// Threat value, per damage track when `per_track`.
+    pub tv: u32,
+    pub per_track: bool,
 }
 
 /// A model a scenario places: card, position (or in its zone), facing (or towards the centre).
@@ -480,7 +537,11 @@ pub struct Rules {
     pub states: Vec<StateDef>,
     pub move_classes: Vec<String>,
     pub terrains: Vec<TerrainDef>,
+    /// Special attributes, then one entry per upgrade (`upgrades[i].sa`) that carries the
+    /// upgrade's own effects, script and hooks onto the cards it is fitted to.
     pub sas: Vec<SaDef>,
+    pub upgrades: Vec<UpgradeDef>,
+    /// The models' cards, then any fitted with upgrades (`Rules::fit`).
     pub cards: Vec<CardDef>,
     pub scenarios: Vec<ScenarioDef>,
     pub proc: Proc,
@@ -529,6 +590,49 @@ impl Traits {
 impl Rules {
     pub fn card(&self, id: &str) -> Option<usize> {
         self.cards.iter().position(|c| c.id == id)
+    }
+
+    pub fn upgrade(&self, id: &str) -> Option<usize> {
+        self.upgrades.iter().position(|u| u.id == id)
+    }
+
+    /// The card of `card` with `upgrades` fitted (001 Appendix B): its threat value grows by their
+    /// cost, their granted special attributes join the card's (a rating adds to one it has), each
+    /// upgrade rides on the card as its own special attribute (its modifiers, script and hooks
+    /// play like an SA's; the `upgrade-<id>` condition tests it), and their card effects (MV, AV,
+    /// hard or soft, ammo reserve, damage result) change the card's values. The fitted card is
+    /// added once, under the id `model+upgrade+…`; its index is returned.
+    pub fn fit(&mut self, card: usize, upgrades: &[usize]) -> usize {
+        if upgrades.is_empty() {
+            return card;
+        }
+        let mut id = self.cards[card].id.clone();
+        for &u in upgrades {
+            id.push('+');
+            id.push_str(&self.upgrades[u].id);
+        }
+        if let Some(i) = self.card(&id) {
+            return i;
+        }
+        let mut c = self.cards[card].clone();
+        let tracks = c.columns.saturating_sub(1) as u32;
+        let mut added = Vec::new();
+        for &u in upgrades {
+            let up = &self.upgrades[u];
+            c.tv = c.tv.saturating_add(if up.per_track { up.tv.saturating_mul(tracks) } else { up.tv });
+            added.push((up.sa, 1));
+            added.extend(up.grants.iter().copied());
+        }
+        for &(sa, rating) in &added {
+            match c.sas.iter_mut().find(|(x, _)| *x == sa) {
+                Some(have) => have.1 = have.1.saturating_add(rating),
+                None => c.sas.push((sa, rating)),
+            }
+        }
+        c.apply_effects(&self.sas, &added, true);
+        c.id = id;
+        self.cards.push(c);
+        self.cards.len() - 1
     }
     pub fn scenario(&self, id: &str) -> Option<usize> {
         self.scenarios.iter().position(|s| s.id == id)

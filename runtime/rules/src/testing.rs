@@ -230,6 +230,21 @@ pub fn run_test(rules: &Rules, t: &Test) -> TestOutcome {
 
 pub fn run_test_with(rules: &Rules, t: &Test, hooks: &mut dyn Hooks) -> TestOutcome {
     let mut out = TestOutcome { id: t.id.0.clone(), name: t.name.clone(), failures: Vec::new(), events: Vec::new() };
+    // Models with upgrades play fitted cards, added to a copy of the rules for this test.
+    let fitted;
+    let rules = if t.models.iter().any(|m| !m.upgrades.is_empty()) {
+        let mut own = rules.clone();
+        for m in &t.models {
+            if let Err(e) = fitted_card(&mut own, m) {
+                out.failures.push(e);
+                return out;
+            }
+        }
+        fitted = own;
+        &fitted
+    } else {
+        rules
+    };
     match setup(rules, t) {
         Ok((game, ids)) => play(t, game, &ids, hooks, &mut out),
         // A test may expect its own set-up to be refused (bad input must give a clear error).
@@ -239,6 +254,22 @@ pub fn run_test_with(rules: &Rules, t: &Test, hooks: &mut dyn Hooks) -> TestOutc
         },
     }
     out
+}
+
+/// The card a test model plays: its model's, with its upgrades fitted (added to `rules`).
+fn fitted_card(rules: &mut Rules, spec: &cav_format::TestModel) -> Result<usize, String> {
+    let card = rules
+        .card(spec.model.as_str())
+        .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
+    let mut ups = Vec::new();
+    for u in &spec.upgrades {
+        ups.push(
+            rules
+                .upgrade(u.id().as_str())
+                .ok_or_else(|| format!("model `{}`: unknown upgrade `{}`", spec.id, u.id()))?,
+        );
+    }
+    Ok(rules.fit(card, &ups))
 }
 
 fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
@@ -272,9 +303,12 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
     }
     let mut ids = HashMap::new();
     for spec in &t.models {
-        let card = rules
-            .card(spec.model.as_str())
-            .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
+        let mut id = spec.model.0.clone();
+        for u in &spec.upgrades {
+            id.push('+');
+            id.push_str(u.id().as_str());
+        }
+        let card = rules.card(&id).ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
         let [x, y] = spec.at;
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {
             return Err(format!(

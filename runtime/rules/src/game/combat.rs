@@ -48,6 +48,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             defensive,
             // Split fire counts for the active model's own attacks only, not its answers.
             extra_targets: if !defensive && self.game.active == Some(attacker) { self.game.extra_targets } else { 0 },
+            direct: true,
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
@@ -135,7 +136,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         let rav = self.game.rav(attacker, weapon, target);
         // A model inside a structure adds its armor class to its AV (001 L6184-6190).
         let shelter = self.game.structure_at(target).map_or(0, |a| self.game.structure_ac(a));
+        // The target's conditional AV effects (Reactive Armor against solid rounds, …).
+        let s = Situation { attacker, defender: Some(target), weapon: Some(weapon), band, ..Situation::default() };
         let av = (self.cardr(target).av[self.game.column(target)] as i32)
+            .saturating_add(self.conditional_effects(target, ModifierTarget::ArmorValue, &s))
             .saturating_add(answer.sum(Quantity::Av))
             .saturating_add(shelter);
         let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav));

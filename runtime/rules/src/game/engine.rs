@@ -106,6 +106,10 @@ pub struct Situation {
     pub weapons_fired: i32,
     /// Targets of the attack beyond the first (split fire, a lock elsewhere).
     pub extra_targets: i32,
+    /// A direct-fire combat roll.
+    pub direct: bool,
+    /// A close-combat roll.
+    pub close_combat: bool,
 }
 
 /// What the handlers of one moment asked for that the moment's procedure uses: modifiers by
@@ -661,6 +665,22 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     pub(crate) fn card_dc(&self, model: usize) -> Option<i32> {
         self.cardr(model).dc[self.game.column(model)]
+    }
+
+    /// The sum of `model`'s own declarative effects on `target` that carry `when:` conditions,
+    /// tested in the situation `s` (whose attacker may be another model: the AV a hit meets).
+    /// Their unconditional effects are in the card already.
+    pub(crate) fn conditional_effects(&self, model: usize, target: ModifierTarget, s: &Situation) -> i32 {
+        let r = self.rules();
+        self.game
+            .card(model)
+            .sas
+            .iter()
+            .flat_map(|&(sa, rating)| r.sas[sa as usize].effects.iter().map(move |e| (e, rating)))
+            .filter(|(e, _)| e.target == target && !e.when.is_empty())
+            .filter(|(e, _)| e.when.iter().all(|c| c.times(&self.game, s) > 0))
+            .map(|(e, rating)| if e.per_rating { e.value * rating } else { e.value })
+            .sum()
     }
 
     /// Sum the modifiers of a table and the attacker's declarative effects for one roll.

@@ -97,6 +97,7 @@ impl Engine<'_, '_> {
             weapon: Some(weapon),
             band: Some(band),
             primary: true,
+            direct: !m.indirect,
             ..Default::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, cav_format::ModifierTarget::CombatRoll, &s, true);

@@ -85,6 +85,7 @@ impl Engine<'_, '_> {
                 defender: Some(y),
                 supporters: sup,
                 failed_break: this.game.models[x].has(&FAILED_BREAK),
+                close_combat: true,
                 ..Situation::default()
             };
             let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);

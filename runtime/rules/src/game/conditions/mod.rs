@@ -32,12 +32,15 @@ mod attacker_sa;
 mod attacker_state;
 mod back_arc;
 mod band;
+mod close_combat;
 mod close_combat_support;
 mod consecutive_attempt;
 mod defender_sa;
 mod defender_state;
 mod defensive_fire;
+mod direct_fire;
 mod enemies_in_contact;
+mod energy_weapon;
 mod extra_woods;
 mod failed_break;
 mod friends_in_contact;
@@ -53,6 +56,7 @@ mod run_n_gun;
 mod salvo_fire;
 mod squad_sa;
 mod target_locked;
+mod upgrade;
 
 pub use attacker_disrupted::ATTACKER_DISRUPTED;
 pub use attacker_state::ATTACKER_STATE;
@@ -87,6 +91,11 @@ pub static ALL: &[&Condition] = &[
     &defender_state::DEFENDER_STATE,
     &attacker_sa::ATTACKER_SA,
     &defender_sa::DEFENDER_SA,
+    &direct_fire::DIRECT_FIRE,
+    &close_combat::CLOSE_COMBAT,
+    &energy_weapon::ENERGY_WEAPON,
+    &energy_weapon::NON_ENERGY_WEAPON,
+    &upgrade::UPGRADE,
 ];
 
 /// The condition with this id (a fixed id, or a family's prefix).
