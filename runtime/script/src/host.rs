@@ -197,6 +197,9 @@ impl LuaHost {
         self.sandbox.lua.create_userdata(ModelView {
             index: model,
             names: self.names(game, model),
+            x: me.pos.x,
+            y: me.pos.y,
+            facing: me.facing,
             model_type: card.model_type,
             damage: me.damage,
             columns: card.columns,
@@ -462,6 +465,10 @@ struct Names {
 struct ModelView {
     index: usize,
     names: Names,
+    /// Position on the table (inches) and facing (degrees, 0 = towards +y, clockwise).
+    x: f64,
+    y: f64,
+    facing: f64,
     model_type: ModelType,
     damage: u32,
     columns: usize,
@@ -500,6 +507,9 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("side", |lua, v| lua.create_string(&*v.names.side));
         f.add_field_method_get("model", |lua, v| lua.create_string(&*v.names.model));
         f.add_field_method_get("model_type", |_, v| Ok(v.model_type.id()));
+        f.add_field_method_get("x", |_, v| Ok(v.x));
+        f.add_field_method_get("y", |_, v| Ok(v.y));
+        f.add_field_method_get("facing", |_, v| Ok(v.facing));
         f.add_field_method_get("damage", |_, v| Ok(v.damage));
         f.add_field_method_get("columns", |_, v| Ok(v.columns));
         f.add_field_method_get("column", |_, v| Ok(v.column));
@@ -590,6 +600,9 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("value", |_, v| Ok(v.value));
         f.add_field_method_get("ruleset", |lua, v| lua.create_string(&*v.ruleset));
         f.add_field_method_get("options", |_, v| Ok(v.options.clone()));
+        // The board, through functions valid only while the handler runs (`Host::call`'s scope).
+        f.add_field_function_get("models", |_, ud| ud.named_user_value::<Value>("models"));
+        f.add_field_function_get("range", |_, ud| ud.named_user_value::<Value>("range"));
         for &e in HookEffect::ALL {
             f.add_field_method_get(e.id(), move |_, v| Ok(v.effects[e as usize].clone()));
         }
@@ -667,6 +680,7 @@ impl Hooks for LuaHost {
         let mut views: Option<(AnyUserData, Option<AnyUserData>, Option<Table>)> = None;
         let effects = self.effect_fns.clone();
         let mut queued = Vec::new();
+        let mut ran = 0;
         for (owner, role, sas) in Self::owners(game, ctx) {
             for &(sa, rating) in sas {
                 // An optional special attribute its model declined for this action does nothing.
@@ -714,12 +728,31 @@ impl Hooks for LuaHost {
                         effects: effects.clone(),
                     })
                     .map_err(|e| fail(name, e))?;
-                self.ran |= 1 << ctx.point as u32;
+                ran |= 1 << ctx.point as u32;
                 // Whatever a failed call left behind is not this call's.
                 self.shared.queue.borrow_mut().clear();
-                self.sandbox.arm();
-                let result = handler.call::<Value>(view);
-                self.sandbox.disarm();
+                let this = &*self;
+                let result = lua.scope(|scope| {
+                    // `ctx.models()`: every model in play; `ctx.range(a, b)`: the range between two
+                    // models as the ruleset measures it. Borrowing the game, so only while it runs.
+                    let models = scope.create_function(|lua, ()| {
+                        let t = lua.create_table()?;
+                        for i in (0..game.models.len()).filter(|&i| game.models[i].on_table()) {
+                            t.raw_push(this.model_view(game, i)?)?;
+                        }
+                        Ok(frozen(t))
+                    })?;
+                    let range = scope.create_function(|_, (a, b): (AnyUserData, AnyUserData)| {
+                        let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
+                        Ok(game.range(ix(&a)?, ix(&b)?))
+                    })?;
+                    view.set_named_user_value("models", models)?;
+                    view.set_named_user_value("range", range)?;
+                    this.sandbox.arm();
+                    let r = handler.call::<Value>(&view);
+                    this.sandbox.disarm();
+                    r
+                });
                 let result = result.map_err(|e| {
                     let _ = self.sandbox.lua.gc_collect();
                     let file = handler.info().source.unwrap_or_default();
@@ -738,6 +771,7 @@ impl Hooks for LuaHost {
                 }
             }
         }
+        self.ran |= ran;
         // Only now, with every handler returned, do the effects reach the engine.
         ctx.effects.extend(queued);
         Ok(())
@@ -761,7 +795,7 @@ pub fn definitions() -> String {
     s.push_str(
         "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
          export type CavModel = {\n\
-         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\tdamage: number,\n\
+         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\tweapons: { CavWeapon },\n}\n\n\
@@ -781,7 +815,9 @@ pub fn definitions() -> String {
          \tturn: number,\n\t-- the ruleset's id and its options with the readings chosen\n\truleset: string,\n\toptions: {[string]: string},\n\
          \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\t-- the range band's id (short, medium, …)\n\tband: string?,\n\
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
-         \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n",
+         \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
+         \t-- every model in play (on the table), as views; only while the handler runs\n\tmodels: () -> { CavModel },\n\
+         \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n",
     );
     let sig = |e: HookEffect| match e {
         HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",

@@ -193,3 +193,27 @@ fn damage_states_and_ammo_reach_the_game() {
     assert_eq!(effects, ["apply_state", "spend_ammo", "deal_damage"]);
     assert!(log.iter().any(|e| matches!(e, Event::StateGained { state, .. } if state == "Suppressed")));
 }
+
+/// `ctx.models()` lists every model in play with its position, and `ctx.range(a, b)` measures
+/// between two of them as the ruleset does — what aura-like special attributes (APA, ECM) need.
+#[test]
+fn a_handler_sees_the_board_through_ctx_models_and_ctx_range() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "local m = {}\nfunction m.activation(ctx)\n  local all = ctx.models()\n  local other = all[1]\n  if other.name == ctx.model.name then other = all[2] end\n  print(string.format('%d models; %s at %.1f,%.1f; range %.2f', #all, other.name, other.x, other.y, ctx.range(ctx.model, other)))\nend\nreturn m\n",
+    );
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let printed: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptPrint { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!printed.is_empty());
+    let first = printed[0];
+    assert!(first.starts_with("2 models; "), "{first}");
+    let range: f64 = first.rsplit("range ").next().unwrap().parse().unwrap();
+    assert!(range > 0.0 && range < 100.0, "{first}");
+}
