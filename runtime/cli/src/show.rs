@@ -34,7 +34,7 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
                 cav_content::diag::did_you_mean(u, ids.iter().copied()).map(|h| format!(" ({h})")).unwrap_or_default();
             format!("no upgrade `{u}` in ruleset {}{hint}", rs.id)
         })?;
-        ups.push(ix);
+        ups.push((ix, None));
     }
     let base = rules.cards[base_ix].clone();
     let fit = rules.fit(base_ix, &ups);
@@ -65,7 +65,7 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
         .collect();
     let mut s = card(&doc, rs);
     let _ = writeln!(s, "Fitted (cav show --with):");
-    for &u in &ups {
+    for &(u, _) in &ups {
         let up = &rules.upgrades[u];
         let tracks = base.columns.saturating_sub(1) as u32;
         let tv = if up.per_track { up.tv * tracks } else { up.tv };

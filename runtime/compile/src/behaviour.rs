@@ -8,7 +8,7 @@
 use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::{self, ConditionWord, Status};
-use cav_format::{DocKind, Document, HookPoint, ModifierTarget};
+use cav_format::{DocKind, Document, HookPoint, ModifierTarget, NoteKind};
 use serde_json::Value;
 
 /// The catalog's document kinds, in the order the map lists them.
@@ -66,6 +66,9 @@ pub fn kind_gap(kind: DocKind) -> Option<&'static str> {
 /// How `e` (a catalog entry of `rs`) is played.
 pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
     let mut b = Behaviour::default();
+    if let Some(notes) = notes(e) {
+        b.gaps.extend(notes.iter().filter(|n| n.kind == NoteKind::Unplayed).map(|n| n.text.trim().to_owned()));
+    }
     let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match &e.doc {
         Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Upgrade(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
@@ -115,8 +118,17 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                 b.gaps.push(format!("it grants `{}`, which is not played", g.id()));
             }
         }
-        if !u.profiles.is_empty() && u.script.is_none() {
-            b.gaps.push("its munition profiles are not loaded into launchers yet".into());
+        for p in &u.profiles {
+            let Some(launcher) = &p.launcher else { continue };
+            b.ways.push((Way::Data, format!("profile for {launcher}")));
+            let reach = match rs.get(DocKind::Weapon, launcher.as_str()).and_then(|w| w.doc.as_ref()) {
+                Some(Document::Weapon(w)) => matches!(w.range, cav_format::Distance::Inches(_)),
+                _ => false,
+            };
+            if !reach && !matches!(p.range, Some(cav_format::Distance::Inches(_))) {
+                b.gaps
+                    .push(format!("its profile for {launcher} has no range, nor has the launcher: it is never fired"));
+            }
         }
     }
     if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade) {
@@ -142,6 +154,17 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
     b.ways.sort();
     b.ways.dedup();
     b
+}
+
+fn notes(e: &Entry) -> Option<&[cav_format::Note]> {
+    Some(match e.doc.as_ref()? {
+        Document::SpecialAttribute(d) => &d.notes,
+        Document::Upgrade(d) => &d.notes,
+        Document::Asset(d) => &d.notes,
+        Document::Strike(d) => &d.notes,
+        Document::Weapon(d) => &d.notes,
+        _ => return None,
+    })
 }
 
 fn fire_word(f: cav_format::FireMode) -> String {

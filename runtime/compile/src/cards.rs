@@ -1,8 +1,8 @@
 //! Models as the engine plays them: per-column card values, weapons with their special
 //! attributes resolved, and the declarative effects that are properties of the card.
 
-use cav_format::{self as f, DocKind, Document, ModifierTarget};
-use cav_rules::compile::{CardDef, MountDef, Proc, SaDef, SaIx, StateIx};
+use cav_format::{self as f, DocKind, Document};
+use cav_rules::compile::{CardDef, MountDef, Proc, SaDef, SaIx};
 
 use crate::Cx;
 
@@ -62,29 +62,6 @@ fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {
     (r.hard, r.soft)
 }
 
-/// Sum of one declarative effect over a list of (SA, rating); `None` when no SA has it.
-fn effect(sas: &[SaDef], list: &[(SaIx, i32)], target: ModifierTarget) -> Option<i32> {
-    let mut found = None;
-    for (s, rating) in list {
-        for e in sas[*s as usize].effects.iter().filter(|e| e.target == target) {
-            let v = if e.per_rating { e.value * rating } else { e.value };
-            found = Some(found.unwrap_or(0) + v);
-        }
-    }
-    found
-}
-
-/// The first state test among the SAs: (target point, state).
-fn state_test(sas: &[SaDef], list: &[(SaIx, i32)]) -> Option<(i32, StateIx)> {
-    list.iter().find_map(|(s, rating)| {
-        sas[*s as usize]
-            .effects
-            .iter()
-            .filter(|e| e.target == ModifierTarget::StateTest)
-            .find_map(|e| e.state.map(|st| (if e.per_rating { e.value * rating } else { e.value }, st)))
-    })
-}
-
 fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[String], proc: &Proc) -> CardDef {
     let dt = &m.damage_track;
     let columns = dt.damage_tracks as usize + 1;
@@ -108,7 +85,7 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
             Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
             None => vec![rav_pair(&def.rav); columns],
         };
-        weapons.push(MountDef {
+        let mut mount = MountDef {
             weapon: w.weapon.0.clone(),
             class: def.class.clone(),
             name: def.name.clone(),
@@ -120,17 +97,22 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
             rav,
             requires_target_lock: def.requires_target_lock,
             energy: def.energy,
-            indirect: def.fire == f::FireMode::Indirect || effect(sas, &wsas, ModifierTarget::IndirectFire).is_some(),
-            min_range: f64::from(effect(sas, &wsas, ModifierTarget::MinimumRange).unwrap_or(0)),
-            aoe: f64::from(effect(sas, &wsas, ModifierTarget::AreaOfEffect).unwrap_or(0)),
-            out_of_ammo_on: effect(sas, &wsas, ModifierTarget::OutOfAmmo).unwrap_or(0).max(0) as u32,
-            crit_shift: effect(sas, &wsas, ModifierTarget::CriticalSuccess).unwrap_or(0),
-            state_test: state_test(sas, &wsas),
-            open_infantry_factor: effect(sas, &wsas, ModifierTarget::DamageVsOpenInfantry).unwrap_or(1).max(1) as u32,
+            indirect: def.fire == f::FireMode::Indirect,
+            min_range: 0.0,
+            aoe: 0.0,
+            out_of_ammo_on: 0,
+            crit_shift: 0,
+            state_test: None,
+            open_infantry_factor: 1,
             cannot_target: def.cannot_target.clone(),
             mounts: w.mount.clone(),
             sas: wsas,
-        });
+            munition: None,
+            ammo_dependent: def.ammo_dependent,
+            launcher: None,
+        };
+        mount.derive(sas);
+        weapons.push(mount);
     }
     // Unknown move classes are dangling references the loader reported.
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);

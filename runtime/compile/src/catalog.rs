@@ -2,7 +2,7 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Cost, Effect, SaDef, StateDef, TerrainDef, UpgradeDef};
+use cav_rules::compile::{Cost, Effect, ProfileDef, SaDef, StateDef, TerrainDef, UpgradeDef};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -107,6 +107,30 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             grants,
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
+            profiles: doc
+                .profiles
+                .iter()
+                .filter_map(|p| {
+                    Some(ProfileDef {
+                        launcher: p.launcher.as_ref()?.0.clone(),
+                        rav: p.rav.map(|r| (r.hard, r.soft)),
+                        sas: p
+                            .special_attributes
+                            .iter()
+                            .filter_map(|g| {
+                                let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
+                                Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
+                            })
+                            .collect(),
+                        range: match p.range {
+                            Some(f::Distance::Inches(r)) => Some(r),
+                            _ => None,
+                        },
+                        tv: p.cost.as_ref().map_or(0, |c| c.tv),
+                        per_track: p.cost.as_ref().is_some_and(|c| c.per_damage_track),
+                    })
+                })
+                .collect(),
         });
         sas.push(SaDef {
             id: format!("upgrade:{}", e.id),

@@ -88,6 +88,27 @@ fn unplayed_entries(rs: &Ruleset) -> Vec<Diagnostic> {
         for e in rs.of_kind(kind) {
             let b = behaviour::behaviour(rs, e);
             if b.played() {
+                // What its notes say is not played yet (`kind: unplayed`).
+                let notes = e.value.get("notes").and_then(|n| n.as_array()).map(Vec::as_slice).unwrap_or(&[]);
+                for (i, n) in notes.iter().enumerate() {
+                    if n.get("kind").and_then(|k| k.as_str()) == Some("unplayed") {
+                        let ptr = format!("/notes/{i}");
+                        let text = n.get("text").and_then(|t| t.as_str()).unwrap_or_default().trim();
+                        out.push(
+                            Diagnostic::warning(
+                                "not-implemented",
+                                format!(
+                                    "{} `{}` is played in part; not yet: {text}",
+                                    kind.tag().replace('_', " "),
+                                    e.id
+                                ),
+                            )
+                            .at(e.prov.locate(&ptr))
+                            .pack(e.pack.clone())
+                            .pointer(&ptr),
+                        );
+                    }
+                }
                 continue;
             }
             let ptr = if e.value.get("hooks").is_some() { "/hooks" } else { "" };

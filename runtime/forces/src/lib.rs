@@ -35,11 +35,10 @@ pub fn roster_force(
                 .ok_or_else(|| format!("model `{}` is not in the rules", m.model.as_str()))?;
             let mut ups = Vec::new();
             for u in &m.upgrades {
-                ups.push(
-                    rules
-                        .upgrade(u.id().as_str())
-                        .ok_or_else(|| format!("upgrade `{}` is not in the rules", u.id()))?,
-                );
+                let ix = rules
+                    .upgrade(u.id().as_str())
+                    .ok_or_else(|| format!("upgrade `{}` is not in the rules", u.id()))?;
+                ups.push((ix, u.weapon().map(|w| w.as_str())));
             }
             let card = rules.fit(card, &ups);
             cards.extend(std::iter::repeat_n(card, m.count as usize));

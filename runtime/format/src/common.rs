@@ -207,6 +207,9 @@ pub enum NoteKind {
     Reading,
     Assumed,
     Reconstructed,
+    /// What of the entry the engine does not play yet: `cav coverage` lists it as a gap, so the
+    /// entry is never shown as complete while part of it is missing.
+    Unplayed,
 }
 
 impl NoteKind {

@@ -76,10 +76,12 @@ impl Bot {
         let n = g.card(model).weapons.len();
         let mut options = Vec::new();
         for indirect in [false, true] {
-            let shots: Vec<(usize, Shot)> = (0..n)
+            let mut shots: Vec<(usize, Shot)> = (0..n)
                 .map(|w| (w, g.shot(model, w, target, indirect)))
                 .filter(|(_, s)| !matches!(s, Shot::No(_)))
                 .collect();
+            let keep = Self::one_per_launcher(g, model, shots.iter().map(|(w, _)| *w).collect());
+            shots.retain(|(w, _)| keep.contains(w));
             if !shots.is_empty() {
                 let v = Self::value(g, model, &shots);
                 options.push((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
@@ -166,7 +168,22 @@ impl Bot {
         let ws: Vec<usize> = (0..g.card(model).weapons.len())
             .filter(|&w| matches!(g.shot(model, w, target, false), Shot::Direct { .. }))
             .collect();
+        let ws = Self::one_per_launcher(g, model, ws);
         (!ws.is_empty()).then_some(ws)
+    }
+
+    /// A launcher fires one munition per action: the bot takes the first it may fire.
+    fn one_per_launcher(g: &Game, model: usize, mut ws: Vec<usize>) -> Vec<usize> {
+        let card = g.card(model);
+        let mut seen = Vec::new();
+        ws.retain(|&w| {
+            let l = card.weapons[w].launcher.unwrap_or(w);
+            !seen.contains(&l) && {
+                seen.push(l);
+                true
+            }
+        });
+        ws
     }
 }
 

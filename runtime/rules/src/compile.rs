@@ -201,6 +201,55 @@ pub struct MountDef {
     pub cannot_target: Vec<f::TargetClass>,
     /// Mounting locations (decide the firing arc).
     pub mounts: Vec<f::Mount>,
+    /// The munition (an upgrade's name) the launcher fires, when one was fitted.
+    pub munition: Option<String>,
+    /// Its damage comes from the ammunition bought for it (a howitzer's RAV is NA without).
+    pub ammo_dependent: bool,
+    /// For a second munition of one launcher: the mount of the launcher it is an alternative
+    /// to. A combat action fires one munition per launcher.
+    pub launcher: Option<usize>,
+}
+
+impl MountDef {
+    /// The properties its special attributes give it (indirect fire, minimum range, area of
+    /// effect, out-of-ammo, critical shift, state test, damage against infantry in the open).
+    pub fn derive(&mut self, sas: &[SaDef]) {
+        let sum = |t: ModifierTarget| SaDef::card_effect(sas, &self.sas, t);
+        self.indirect |= sum(ModifierTarget::IndirectFire).is_some();
+        self.min_range = f64::from(sum(ModifierTarget::MinimumRange).unwrap_or(0));
+        self.aoe = f64::from(sum(ModifierTarget::AreaOfEffect).unwrap_or(0));
+        self.out_of_ammo_on = sum(ModifierTarget::OutOfAmmo).unwrap_or(0).max(0) as u32;
+        self.crit_shift = sum(ModifierTarget::CriticalSuccess).unwrap_or(0);
+        self.open_infantry_factor = sum(ModifierTarget::DamageVsOpenInfantry).unwrap_or(1).max(1) as u32;
+        self.state_test = self.sas.iter().find_map(|(s, rating)| {
+            sas[*s as usize]
+                .effects
+                .iter()
+                .filter(|e| e.target == ModifierTarget::StateTest)
+                .find_map(|e| e.state.map(|st| (if e.per_rating { e.value * rating } else { e.value }, st)))
+        });
+    }
+
+    /// The launcher loaded with `p`'s munition (named `munition`).
+    fn loaded(&self, p: &ProfileDef, munition: &str, sas: &[SaDef]) -> MountDef {
+        let mut m = self.clone();
+        m.name = format!("{} ({munition})", self.name);
+        m.munition = Some(munition.to_owned());
+        if let Some(rav) = p.rav {
+            m.rav = vec![rav; m.rav.len()];
+        }
+        if let Some(r) = p.range {
+            m.range = r;
+        }
+        for &(sa, rating) in &p.sas {
+            match m.sas.iter_mut().find(|(x, _)| *x == sa) {
+                Some(have) => have.1 = rating,
+                None => m.sas.push((sa, rating)),
+            }
+        }
+        m.derive(sas);
+        m
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -269,6 +318,20 @@ impl SaDef {
     }
 }
 
+/// A munition's attack profile for one launcher weapon.
+#[derive(Debug, Clone)]
+pub struct ProfileDef {
+    /// The launcher's weapon id.
+    pub launcher: String,
+    /// (hard, soft) RAV; `None` keeps the launcher's.
+    pub rav: Option<(Option<u8>, Option<u8>)>,
+    pub sas: Vec<(SaIx, i32)>,
+    pub range: Option<f64>,
+    /// Threat value, per damage track when `per_track`.
+    pub tv: u32,
+    pub per_track: bool,
+}
+
 /// An upgrade as the engine fits it (`Rules::fit`).
 #[derive(Debug, Clone)]
 pub struct UpgradeDef {
@@ -281,7 +344,13 @@ pub struct UpgradeDef {
     /// Threat value, per damage track when `per_track`.
     pub tv: u32,
     pub per_track: bool,
+    /// A munition's profiles, one per launcher it fits.
+    pub profiles: Vec<ProfileDef>,
 }
+
+/// An upgrade to fit (`Rules::fit`): its index, and for a munition the launcher weapon it is
+/// loaded in (every launcher its profiles name, when `None`).
+pub type Fitting<'a> = (usize, Option<&'a str>);
 
 /// A model a scenario places: card, position (or in its zone), facing (or towards the centre).
 pub type Placed = (usize, Option<[f64; 2]>, Option<f64>);
@@ -592,6 +661,20 @@ impl Rules {
         self.cards.iter().position(|c| c.id == id)
     }
 
+    /// The id of `card` with `upgrades` fitted: `model+upgrade+munition@launcher`.
+    pub fn fitted_id(&self, card: usize, upgrades: &[Fitting]) -> String {
+        let mut id = self.cards[card].id.clone();
+        for &(u, weapon) in upgrades {
+            id.push('+');
+            id.push_str(&self.upgrades[u].id);
+            if let Some(w) = weapon {
+                id.push('@');
+                id.push_str(w);
+            }
+        }
+        id
+    }
+
     pub fn upgrade(&self, id: &str) -> Option<usize> {
         self.upgrades.iter().position(|u| u.id == id)
     }
@@ -602,26 +685,43 @@ impl Rules {
     /// play like an SA's; the `upgrade-<id>` condition tests it), and their card effects (MV, AV,
     /// hard or soft, ammo reserve, damage result) change the card's values. The fitted card is
     /// added once, under the id `model+upgrade+…`; its index is returned.
-    pub fn fit(&mut self, card: usize, upgrades: &[usize]) -> usize {
+    ///
+    /// A munition loads its profile into each launcher mount it is fitted to: the mount fires
+    /// the munition's RAV and special attributes (its cost per launcher joins the TV). A second
+    /// munition of one launcher is a further mount, an alternative to the first (`launcher`).
+    pub fn fit(&mut self, card: usize, upgrades: &[Fitting]) -> usize {
         if upgrades.is_empty() {
             return card;
         }
-        let mut id = self.cards[card].id.clone();
-        for &u in upgrades {
-            id.push('+');
-            id.push_str(&self.upgrades[u].id);
-        }
+        let id = self.fitted_id(card, upgrades);
         if let Some(i) = self.card(&id) {
             return i;
         }
         let mut c = self.cards[card].clone();
         let tracks = c.columns.saturating_sub(1) as u32;
+        let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
         let mut added = Vec::new();
-        for &u in upgrades {
+        for &(u, weapon) in upgrades {
             let up = &self.upgrades[u];
-            c.tv = c.tv.saturating_add(if up.per_track { up.tv.saturating_mul(tracks) } else { up.tv });
+            c.tv = c.tv.saturating_add(cost(up.tv, up.per_track));
             added.push((up.sa, 1));
             added.extend(up.grants.iter().copied());
+            for p in up.profiles.iter().filter(|p| weapon.is_none_or(|w| w == p.launcher)) {
+                let launchers: Vec<usize> = (0..c.weapons.len())
+                    .filter(|&i| c.weapons[i].weapon == p.launcher && c.weapons[i].launcher.is_none())
+                    .collect();
+                for i in launchers {
+                    c.tv = c.tv.saturating_add(cost(p.tv, p.per_track));
+                    let loaded = c.weapons[i].loaded(p, &up.name, &self.sas);
+                    // A launcher whose damage is its ammunition fires the first munition loaded;
+                    // any other launcher keeps its own load beside the munition.
+                    if c.weapons[i].munition.is_none() && c.weapons[i].ammo_dependent {
+                        c.weapons[i] = loaded;
+                    } else {
+                        c.weapons.push(MountDef { launcher: Some(i), ..loaded });
+                    }
+                }
+            }
         }
         for &(sa, rating) in &added {
             match c.sas.iter_mut().find(|(x, _)| *x == sa) {

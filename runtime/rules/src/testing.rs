@@ -261,15 +261,20 @@ fn fitted_card(rules: &mut Rules, spec: &cav_format::TestModel) -> Result<usize,
     let card = rules
         .card(spec.model.as_str())
         .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
-    let mut ups = Vec::new();
-    for u in &spec.upgrades {
-        ups.push(
-            rules
-                .upgrade(u.id().as_str())
-                .ok_or_else(|| format!("model `{}`: unknown upgrade `{}`", spec.id, u.id()))?,
-        );
-    }
+    let ups = fittings(rules, spec)?;
     Ok(rules.fit(card, &ups))
+}
+
+fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<crate::compile::Fitting<'t>>, String> {
+    spec.upgrades
+        .iter()
+        .map(|u| {
+            let ix = rules
+                .upgrade(u.id().as_str())
+                .ok_or_else(|| format!("model `{}`: unknown upgrade `{}`", spec.id, u.id()))?;
+            Ok((ix, u.weapon().map(|w| w.as_str())))
+        })
+        .collect()
 }
 
 fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
@@ -303,12 +308,11 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
     }
     let mut ids = HashMap::new();
     for spec in &t.models {
-        let mut id = spec.model.0.clone();
-        for u in &spec.upgrades {
-            id.push('+');
-            id.push_str(u.id().as_str());
-        }
-        let card = rules.card(&id).ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
+        let card = rules
+            .card(spec.model.as_str())
+            .map(|c| rules.fitted_id(c, &fittings(rules, spec).unwrap_or_default()))
+            .and_then(|id| rules.card(&id))
+            .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
         let [x, y] = spec.at;
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {
             return Err(format!(

@@ -204,6 +204,13 @@ impl Engine<'_, '_> {
                 return illegal("a weapon mount fires once per combat action");
             }
         }
+        // A launcher fires one of its munitions per combat action.
+        let card = g.card(attacker);
+        let launcher = |w: usize| card.weapons.get(w).map(|m| m.launcher.unwrap_or(w));
+        let all: Vec<usize> = groups.iter().flat_map(|(_, w)| w.iter().copied()).collect();
+        if (1..all.len()).any(|k| all[..k].iter().any(|&x| launcher(x).is_some() && launcher(x) == launcher(all[k]))) {
+            return illegal("a launcher fires one munition per combat action");
+        }
         if groups.len() == 1 {
             return Ok(());
         }
