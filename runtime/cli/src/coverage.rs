@@ -160,6 +160,9 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
             _ => false,
         })
     };
+    if e.kind == DocKind::Asset {
+        return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id));
+    }
     t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()) {
         Some(Document::Model(card)) => match e.kind {
             DocKind::Upgrade => m.upgrades.iter().any(|u| u.id().as_str() == e.id),
@@ -217,6 +220,12 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
                 for m in &mut t.models {
                     m.upgrades.retain(|u| u.id().as_str() != id);
                 }
+            }
+        }),
+        // Without the asset, its terrain piece is not on the board.
+        DocKind::Asset => rs.with_docs(|_, doc| {
+            if let Document::Test(t) = doc {
+                t.terrain.retain(|a| a.asset.as_ref().is_none_or(|x| x.as_str() != id));
             }
         }),
         _ => return Err("no test places it".into()),

@@ -57,7 +57,7 @@ impl Behaviour {
 /// Why the engine does not play a whole kind of catalog entry yet, if it does not.
 pub fn kind_gap(kind: DocKind) -> Option<&'static str> {
     match kind {
-        DocKind::Asset => Some("battlefield assets are not placed in play yet"),
+        DocKind::Asset => Some("`cav play` does not place the assets a roster buys yet (scenario tests place them)"),
         DocKind::Strike => Some("strike packages are not called in yet"),
         _ => None,
     }
@@ -72,7 +72,12 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
     let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match &e.doc {
         Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Upgrade(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
-        Some(Document::Asset(d)) => (&d.hooks, d.script.as_ref(), &[]),
+        Some(Document::Asset(d)) => {
+            if let Some(t) = &d.terrain {
+                b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
+            }
+            (&d.hooks, d.script.as_ref(), &[])
+        }
         Some(Document::Strike(d)) => (&d.hooks, d.script.as_ref(), &[]),
         Some(Document::Weapon(d)) => {
             match d.range {

@@ -175,6 +175,21 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
     out
 }
 
+/// Battlefield assets and the terrain piece each is on the table.
+pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<(String, Option<usize>)> {
+    let ids: Vec<String> = terrains.iter().map(|t| t.id.clone()).collect();
+    let mut out = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Asset) {
+        let Some(Document::Asset(a)) = &e.doc else {
+            cx.fail_quietly();
+            continue;
+        };
+        let terrain = a.terrain.as_ref().and_then(|t| cx.index_of(e, "/terrain", t.as_str(), &ids, "terrain"));
+        out.push((e.id.clone(), terrain));
+    }
+    out
+}
+
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> {
     let cost = |c: Option<&f::TerrainCost>| match c {
         Some(f::TerrainCost::PerInch(n)) => Cost::PerInch(*n),

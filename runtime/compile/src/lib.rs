@@ -238,6 +238,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes);
+    let assets = catalog::assets(cx, &terrains);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
@@ -291,6 +292,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         terrains,
         sas,
         upgrades,
+        assets,
         cards,
         scenarios,
         proc,

@@ -397,6 +397,10 @@ pub struct Asset {
     /// Cover it gives to models behind or in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover: Option<crate::rules::Cover>,
+    /// The terrain piece the asset is on the table (its cover, elevation, movement costs, a
+    /// structure's sections): scenario tests place it with `terrain: [{asset: …}]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackProfile>,
     /// Purchase or use limits in our words.

@@ -12,7 +12,12 @@ use crate::rules::Cover;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestTerrain {
-    pub terrain: Id,
+    /// A terrain document; or give `asset`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<Id>,
+    /// A battlefield asset placed as the terrain piece it names (`terrain:` of the asset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asset: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -610,6 +610,8 @@ pub struct Rules {
     /// upgrade's own effects, script and hooks onto the cards it is fitted to.
     pub sas: Vec<SaDef>,
     pub upgrades: Vec<UpgradeDef>,
+    /// Battlefield assets: id and the terrain piece it is on the table, if it is one.
+    pub assets: Vec<(String, Option<usize>)>,
     /// The models' cards, then any fitted with upgrades (`Rules::fit`).
     pub cards: Vec<CardDef>,
     pub scenarios: Vec<ScenarioDef>,

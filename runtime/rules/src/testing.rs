@@ -280,8 +280,19 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<cr
 fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
     let mut areas = Vec::new();
     for (i, a) in t.terrain.iter().enumerate() {
-        let terrain =
-            rules.terrain(a.terrain.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{}`", a.terrain))?;
+        let terrain = match (&a.terrain, &a.asset) {
+            (Some(id), None) => {
+                rules.terrain(id.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{id}`"))?
+            }
+            (None, Some(id)) => match rules.assets.iter().find(|(x, _)| x == id.as_str()) {
+                Some((_, Some(t))) => *t,
+                Some((_, None)) => {
+                    return Err(format!("terrain {i}: asset `{id}` is not a terrain piece (it has no `terrain:`)"));
+                }
+                None => return Err(format!("terrain {i}: unknown asset `{id}`")),
+            },
+            _ => return Err(format!("terrain {i}: give either `terrain` or `asset`")),
+        };
         let (poly, center, radius) = match (a.at, a.radius, a.polygon.is_empty()) {
             (Some([x, y]), Some(r), true) => (Polygon::regular(P::new(x, y), r, 24), P::new(x, y), r),
             (None, None, false) => {
