@@ -60,9 +60,120 @@ impl Status {
     }
 }
 
+/// A section of a rulebook (`kind: rulebook`) with what plays it and the tests that cite it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SectionRow {
+    pub book: String,
+    pub id: String,
+    pub title: String,
+    pub lines: [u32; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Rule documents whose `source:` cites lines of the section (`modifier_table x`, …).
+    pub data: Vec<String>,
+    /// Passing scenario tests whose `source:` cites lines of the section.
+    pub tests: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_played: Option<String>,
+}
+
+/// Every section of every rulebook document of the loaded rulesets, with the rule documents and
+/// the passing tests that cite its lines.
+pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<SectionRow> {
+    let mut rows: BTreeMap<(String, u32, String), SectionRow> = BTreeMap::new();
+    for rs in &loaded.rulesets {
+        for e in rs.of_kind(DocKind::Rulebook) {
+            let Some(Document::Rulebook(book)) = &e.doc else { continue };
+            let cites = |source: &str, s: &cav_format::RuleSection| {
+                cav_format::rulebook::cited_lines(source, &book.book)
+                    .iter()
+                    .any(|&(a, b)| a <= s.lines[1] && b >= s.lines[0])
+            };
+            let sources = rule_sources(rs);
+            for s in &book.sections {
+                let row = rows.entry((book.book.clone(), s.lines[0], s.id.0.clone())).or_insert_with(|| SectionRow {
+                    book: book.book.clone(),
+                    id: s.id.0.clone(),
+                    title: s.title.clone(),
+                    lines: s.lines,
+                    parent: s.parent.as_ref().map(|p| p.0.clone()),
+                    data: Vec::new(),
+                    tests: Vec::new(),
+                    not_played: s.not_played.clone(),
+                });
+                for (doc, source) in &sources {
+                    if cites(source, s) && !row.data.contains(doc) {
+                        row.data.push(doc.clone());
+                    }
+                }
+                for t in rs.of_kind(DocKind::Test) {
+                    if let Some(Document::Test(test)) = &t.doc
+                        && passed.contains(test.id.as_str())
+                        && test.source.as_deref().is_some_and(|src| cites(src, s))
+                        && !row.tests.contains(&test.id.0)
+                    {
+                        row.tests.push(test.id.0.clone());
+                    }
+                }
+            }
+        }
+    }
+    let mut out: Vec<SectionRow> = rows.into_values().collect();
+    for r in &mut out {
+        r.data.sort();
+        r.tests.sort();
+    }
+    out
+}
+
+/// Every `source:` of the ruleset's rule documents (not the catalog, cards or tests), with the
+/// document it belongs to.
+fn rule_sources(rs: &Ruleset) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in rs.entries() {
+        if matches!(
+            e.kind,
+            DocKind::Model
+                | DocKind::Test
+                | DocKind::Force
+                | DocKind::Rulebook
+                | DocKind::Patch
+                | DocKind::SpecialAttribute
+                | DocKind::Weapon
+                | DocKind::Upgrade
+                | DocKind::Asset
+                | DocKind::Strike
+        ) {
+            continue;
+        }
+        let name = format!("{} {}", e.kind.tag(), e.id);
+        let mut stack = vec![e.value.as_ref()];
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::Object(o) => {
+                    for (k, x) in o {
+                        match (k.as_str(), x) {
+                            ("source", serde_json::Value::String(s)) => out.push((name.clone(), s.clone())),
+                            ("notes", _) => {}
+                            _ => stack.push(x),
+                        }
+                    }
+                }
+                serde_json::Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The map over every ruleset that compiled. An entry met in several rulesets (the Quick-Start
 /// builds on the full rules) gathers the tests of all of them.
-pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) -> Result<Vec<Row>, String> {
+pub fn map(
+    loaded: &cav_content::Loaded,
+    compiled: &[Option<cav_rules::Rules>],
+    passed_out: &mut BTreeSet<String>,
+) -> Result<Vec<Row>, String> {
     let mut rows: BTreeMap<(usize, String, String), Row> = BTreeMap::new();
     let total: usize =
         loaded.rulesets.iter().map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind)).count()).sum();
@@ -89,6 +200,7 @@ pub fn map(loaded: &cav_content::Loaded, compiled: &[Option<cav_rules::Rules>]) 
             }
             None => BTreeSet::new(),
         };
+        passed_out.extend(passed.iter().map(|s| s.to_string()));
         for (k, &kind) in CATALOG_KINDS.iter().enumerate() {
             for e in rs.of_kind(kind) {
                 if let Some(b) = &bar {
@@ -235,14 +347,11 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
     Ok((mutated, rules))
 }
 
-/// Print the map. `only` keeps the rows of one pack (the official catalog by default).
-pub fn report(rows: &[Row], format: crate::Format, markdown: bool, out: &mut impl Write) {
+/// Print the map: the catalog, then the rulebooks' sections.
+pub fn report(rows: &[Row], sections: &[SectionRow], format: crate::Format, markdown: bool, out: &mut impl Write) {
     if format == crate::Format::Json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "entries": rows })).unwrap_or_default()
-        );
+        let doc = serde_json::json!({ "entries": rows, "sections": sections });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return;
     }
     let mut text = String::new();
@@ -300,7 +409,53 @@ pub fn report(rows: &[Row], format: crate::Format, markdown: bool, out: &mut imp
             }
         }
     }
+    section_report(sections, markdown, &mut text);
     let _ = out.write_all(text.as_bytes());
+}
+
+fn section_report(sections: &[SectionRow], markdown: bool, text: &mut String) {
+    let mut books: Vec<&str> = sections.iter().map(|s| s.book.as_str()).collect();
+    books.dedup();
+    for book in books {
+        let mine: Vec<&SectionRow> = sections.iter().filter(|s| s.book == book).collect();
+        let tested = mine.iter().filter(|s| !s.tests.is_empty()).count();
+        let unplayed = mine.iter().filter(|s| s.not_played.is_some()).count();
+        let head = format!(
+            "Rulebook {book}: {} sections — {tested} with a passing scenario test citing their lines, {unplayed} not played",
+            mine.len()
+        );
+        if markdown {
+            text.push_str(&format!(
+                "\n## Rulebook {book}\n\n{head}.\n\n| section | lines | rule data citing it | tests citing it | not played |\n|---|---|---|---|---|\n"
+            ));
+        } else {
+            text.push_str(&format!("\n{head}\n"));
+        }
+        for s in mine {
+            let indent = if s.parent.is_some() { "  " } else { "" };
+            let tests = if s.tests.is_empty() { "none".to_owned() } else { s.tests.join(", ") };
+            if markdown {
+                text.push_str(&format!(
+                    "| {indent}{} | {}–{} | {} | {} | {} |\n",
+                    s.title,
+                    s.lines[0],
+                    s.lines[1],
+                    s.data.join(", "),
+                    tests,
+                    s.not_played.as_deref().unwrap_or("")
+                ));
+            } else {
+                text.push_str(&format!("  {indent}{} (L{}-{})\n", s.title, s.lines[0], s.lines[1]));
+                if !s.data.is_empty() {
+                    text.push_str(&format!("  {indent}  data: {}\n", s.data.join(", ")));
+                }
+                text.push_str(&format!("  {indent}  tests: {tests}\n"));
+                if let Some(why) = &s.not_played {
+                    text.push_str(&format!("  {indent}  not played: {why}\n"));
+                }
+            }
+        }
+    }
 }
 
 /// One line per status for the official catalog, one for the rest.

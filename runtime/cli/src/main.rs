@@ -500,13 +500,15 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 eprintln!("error: the content has errors; fix them first (`cav validate`)");
                 return Ok(ExitCode::from(EXIT_INVALID));
             }
-            let rows = coverage::map(&loaded, &compiled)?;
+            let mut passed = std::collections::BTreeSet::new();
+            let rows = coverage::map(&loaded, &compiled, &mut passed)?;
+            let sections = coverage::sections(&loaded, &passed);
             let (fmt, md) = match format {
                 CoverageFormat::Human => (Format::Human, false),
                 CoverageFormat::Json => (Format::Json, false),
                 CoverageFormat::Markdown => (Format::Human, true),
             };
-            coverage::report(&rows, fmt, md, &mut std::io::stdout().lock());
+            coverage::report(&rows, &sections, fmt, md, &mut std::io::stdout().lock());
             let complete = rows
                 .iter()
                 .filter(|r| r.pack == coverage::CATALOG_PACK)

@@ -10,6 +10,7 @@ pub mod event_kinds;
 pub mod force;
 pub mod limits;
 pub mod manifest;
+pub mod rulebook;
 pub mod rules;
 pub mod test_doc;
 pub mod vocab;
@@ -22,6 +23,7 @@ pub use common::*;
 pub use event_kinds::{EVENT_KINDS, EventField, EventKind};
 pub use force::*;
 pub use manifest::*;
+pub use rulebook::{RuleSection, Rulebook};
 pub use rules::*;
 pub use test_doc::*;
 pub use vocab::{ActionKind, HookEffect, HookPoint, ModelTrait, ModelType, ModifierTarget, Quantity, RangeMeasure};
@@ -98,6 +100,7 @@ doc_kinds! {
     Scenario = "scenario": Scenario, "scenarios";
     Patch = "patch": Patch, "patches";
     Test = "test": Test, "scenario tests";
+    Rulebook = "rulebook": Rulebook, "rulebooks";
 }
 
 /// Draft-07 settings: the YAML language server handles draft-07 best.
