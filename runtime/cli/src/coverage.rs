@@ -89,7 +89,7 @@ pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<
                     .iter()
                     .any(|&(a, b)| a <= s.lines[1] && b >= s.lines[0])
             };
-            let sources = rule_sources(rs);
+            let sources = rule_sources(rs, &loaded.sources);
             for s in &book.sections {
                 let row = rows.entry((book.book.clone(), s.lines[0], s.id.0.clone())).or_insert_with(|| SectionRow {
                     book: book.book.clone(),
@@ -128,9 +128,13 @@ pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<
 
 /// Every `source:` of the ruleset's rule documents (not the catalog, cards or tests), with the
 /// document it belongs to.
-fn rule_sources(rs: &Ruleset) -> Vec<(String, String)> {
+fn rule_sources(rs: &Ruleset, files: &cav_content::Sources) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for e in rs.entries() {
+        // Test fixtures (terrain pieces and the like under a `tests/` folder) are not rules.
+        if files.get(e.file).path.components().any(|c| c.as_os_str() == "tests") {
+            continue;
+        }
         if matches!(
             e.kind,
             DocKind::Model
