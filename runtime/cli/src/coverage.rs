@@ -126,13 +126,18 @@ pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<
     out
 }
 
+/// A test fixture: a document under a pack's `tests/` folder (a terrain piece, a special attribute
+/// that only gives the tests a source of some state). Not a rule nor a catalog entry.
+fn is_fixture(files: &cav_content::Sources, e: &cav_content::Entry) -> bool {
+    files.get(e.file).path.components().any(|c| c.as_os_str() == "tests")
+}
+
 /// Every `source:` of the ruleset's rule documents (not the catalog, cards or tests), with the
 /// document it belongs to.
 fn rule_sources(rs: &Ruleset, files: &cav_content::Sources) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for e in rs.entries() {
-        // Test fixtures (terrain pieces and the like under a `tests/` folder) are not rules.
-        if files.get(e.file).path.components().any(|c| c.as_os_str() == "tests") {
+        if is_fixture(files, e) {
             continue;
         }
         if matches!(
@@ -179,8 +184,11 @@ pub fn map(
     passed_out: &mut BTreeSet<String>,
 ) -> Result<Vec<Row>, String> {
     let mut rows: BTreeMap<(usize, String, String), Row> = BTreeMap::new();
-    let total: usize =
-        loaded.rulesets.iter().map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind)).count()).sum();
+    let total: usize = loaded
+        .rulesets
+        .iter()
+        .map(|rs| rs.entries().filter(|e| CATALOG_KINDS.contains(&e.kind) && !is_fixture(&loaded.sources, e)).count())
+        .sum();
     let bar = std::io::stderr().is_terminal().then(|| {
         indicatif::ProgressBar::new(total as u64).with_style(
             indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} entries ({eta})")
@@ -206,7 +214,7 @@ pub fn map(
         };
         passed_out.extend(passed.iter().map(|s| s.to_string()));
         for (k, &kind) in CATALOG_KINDS.iter().enumerate() {
-            for e in rs.of_kind(kind) {
+            for e in rs.of_kind(kind).filter(|e| !is_fixture(&loaded.sources, e)) {
                 if let Some(b) = &bar {
                     b.inc(1);
                 }

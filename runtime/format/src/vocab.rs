@@ -499,16 +499,6 @@ pub const CONDITIONS: &[Condition] = &[
         status: I,
         doc: "The attacker is burning, hacked, stunned or suppressed (the states of these ids; one modifier whatever the number).",
     },
-    Condition {
-        id: "defender-sa-chameleon-18-36",
-        status: R("CHAMELEON is not played yet"),
-        doc: "The defender has CHAMELEON and is 18\"–36\" away.",
-    },
-    Condition {
-        id: "defender-sa-chameleon-over-36",
-        status: R("CHAMELEON is not played yet"),
-        doc: "The defender has CHAMELEON and is more than 36\" away.",
-    },
 ];
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
