@@ -287,6 +287,9 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
     if e.kind == DocKind::Asset {
         return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id));
     }
+    if e.kind == DocKind::Strike {
+        return t.steps.iter().any(|s| s.strike.as_ref().is_some_and(|x| x.as_str() == e.id));
+    }
     t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()) {
         Some(Document::Model(card)) => match e.kind {
             DocKind::Upgrade => m.upgrades.iter().any(|u| u.id().as_str() == e.id),
@@ -351,6 +354,17 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
             if let Document::Test(t) = doc {
                 t.terrain.retain(|a| a.asset.as_ref().is_none_or(|x| x.as_str() != id));
             }
+        }),
+        // Without its attack: half the range, RAV 0, no special attributes (no area, no blaster).
+        DocKind::Strike => rs.with_docs(|entry, doc| match doc {
+            Document::Strike(st) if entry.id == id => {
+                if let Some(cav_format::Distance::Inches(r)) = st.attack.range {
+                    st.attack.range = Some(cav_format::Distance::Inches((r / 2.0).floor()));
+                }
+                st.attack.rav = Some(cav_format::Rav { hard: Some(0), soft: Some(0) });
+                st.attack.special_attributes.clear();
+            }
+            _ => {}
         }),
         _ => return Err("no test places it".into()),
     };

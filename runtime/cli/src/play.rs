@@ -91,6 +91,12 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(r)),
         Event::StrikePoint { at, .. } => format!("      strike point hit at ({:.1}, {:.1})", at.x, at.y),
+        Event::StrikeCalled { model, strike, at, cost, pool_left } => format!(
+            "    {} calls in {strike} at ({:.1}, {:.1}): {cost} TV from the strike pool, {pool_left} left",
+            name(g, *model),
+            at.x,
+            at.y
+        ),
         Event::Drift { to, inches, .. } => format!("      drifts {inches:.0}\" to ({:.1}, {:.1})", to.x, to.y),
         Event::Hit { target, margin, rav, av, penetrated, .. } => format!(
             "      hit: MoS {margin} + RAV {rav} = {} vs AV {av} of {}: {}",

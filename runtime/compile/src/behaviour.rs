@@ -58,7 +58,9 @@ impl Behaviour {
 pub fn kind_gap(kind: DocKind) -> Option<&'static str> {
     match kind {
         DocKind::Asset => Some("`cav play` does not place the assets a roster buys yet (scenario tests place them)"),
-        DocKind::Strike => Some("strike packages are not called in yet"),
+        DocKind::Strike => Some(
+            "`cav play` does not call strikes yet: bots never call them and rosters' strike pools stay off the table (scenario tests call them)",
+        ),
         _ => None,
     }
 }
@@ -78,7 +80,18 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             }
             (&d.hooks, d.script.as_ref(), &[])
         }
-        Some(Document::Strike(d)) => (&d.hooks, d.script.as_ref(), &[]),
+        Some(Document::Strike(d)) => {
+            match d.attack.range {
+                Some(cav_format::Distance::Inches(_)) => {
+                    b.ways.push((Way::Profile, "called in by a strike caller (`call-strike`): range, RAV, area".into()))
+                }
+                _ => b.gaps.push(format!(
+                    "its range is not a distance (`{:?}`): it is not called on a point, so `call-strike` refuses it",
+                    d.attack.range
+                )),
+            }
+            (&d.hooks, d.script.as_ref(), &[])
+        }
         Some(Document::Weapon(d)) => {
             match d.range {
                 cav_format::Distance::Inches(_) => {

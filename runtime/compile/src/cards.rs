@@ -110,6 +110,8 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
             munition: None,
             ammo_dependent: def.ammo_dependent,
             launcher: None,
+            strike: None,
+            preset_tp: None,
         };
         mount.derive(sas);
         weapons.push(mount);

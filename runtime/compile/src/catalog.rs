@@ -2,7 +2,7 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Cost, Effect, ProfileDef, SaDef, StateDef, TerrainDef, UpgradeDef};
+use cav_rules::compile::{Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, TerrainDef, UpgradeDef};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -126,6 +126,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                             Some(f::Distance::Inches(r)) => Some(r),
                             _ => None,
                         },
+                        base_tp: p.base_tp.map(|t| t as i32),
                         tv: p.cost.as_ref().map_or(0, |c| c.tv),
                         per_track: p.cost.as_ref().is_some_and(|c| c.per_damage_track),
                     })
@@ -220,6 +221,65 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> 
                     c => cost(c),
                 })
                 .collect(),
+        });
+    }
+    out
+}
+
+/// The strikes of the battlefield strike packages, each with its attack as a mount a strike caller
+/// carries (`CardDef::arm_strikes`).
+pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
+    let mut out = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Strike) {
+        let Some(Document::Strike(doc)) = &e.doc else {
+            cx.fail_quietly();
+            continue;
+        };
+        let a = &doc.attack;
+        // Unknown SA ids are dangling references the loader reported.
+        let msas: Vec<(u16, i32)> = a
+            .special_attributes
+            .iter()
+            .filter_map(|r| {
+                let ix = sas.iter().position(|s| s.id == r.id().as_str())?;
+                Some((ix as u16, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
+            })
+            .collect();
+        let mut mount = MountDef {
+            weapon: e.id.clone(),
+            class: doc.name.clone(),
+            name: doc.name.clone(),
+            quantity: 1,
+            range: match a.range {
+                Some(f::Distance::Inches(r)) => r,
+                _ => 0.0,
+            },
+            rav: vec![a.rav.map_or((None, None), |r| (r.hard, r.soft))],
+            sas: msas,
+            requires_target_lock: false,
+            energy: false,
+            indirect: true,
+            min_range: 0.0,
+            aoe: 0.0,
+            out_of_ammo_on: 0,
+            crit_shift: 0,
+            state_test: None,
+            open_infantry_factor: 1,
+            cannot_target: Vec::new(),
+            mounts: Vec::new(),
+            munition: None,
+            ammo_dependent: false,
+            launcher: None,
+            strike: Some(out.len() as u16),
+            preset_tp: a.base_tp.map(|t| t as i32),
+        };
+        mount.derive(sas);
+        out.push(StrikeDef {
+            id: e.id.clone(),
+            name: doc.name.clone(),
+            package: doc.package,
+            cost: doc.cost.tv,
+            mount,
         });
     }
     out

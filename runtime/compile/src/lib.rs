@@ -241,6 +241,18 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let assets = catalog::assets(cx, &terrains);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
+    let strikes = catalog::strikes(cx, &sas);
+    let strike_caller = ruleset
+        .force_building
+        .as_ref()
+        .and_then(|f| sas.iter().position(|s| s.id == f.strike_caller_sa.as_str()))
+        .map(|i| i as cav_rules::compile::SaIx);
+    if proc.strike_point_tp.is_some() {
+        for c in &mut cards {
+            c.arm_strikes(&strikes, strike_caller);
+        }
+    }
+    let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let engine_options = procedures::engine_options(ruleset);
@@ -277,6 +289,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         combat_mods: tables.combat,
         indirect_mods: tables.indirect,
         strike_point_mods: tables.strike_point,
+        strike_package_mods: tables.strike_package,
         pilot_mods: tables.pilot,
         close_combat_mods: tables.close_combat,
         break_mods: tables.break_away,
@@ -294,6 +307,9 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         upgrades,
         assets,
         cards,
+        strikes,
+        strike_caller,
+        preset,
         scenarios,
         proc,
         sign,

@@ -175,6 +175,7 @@ pub(crate) fn procedures(
         flight,
         dig_in,
         charge: p.charge,
+        strike_point_tp: p.strike_packages.map(|s| s.strike_point_tp),
         regroup: p.regroup.clone(),
         stomp: p.stomp.clone(),
         structure_movement: p.structure_movement.clone(),

@@ -420,6 +420,17 @@ pub const EVENT_KINDS: &[EventKind] = &[
         doc: "A model takes the Special action its special attribute grants.",
         keys: &[MODEL, ("target", Model, "The model the action names, if any (test id).")],
     },
+    EventKind {
+        id: "strike_called",
+        doc: "A model called in a battlefield strike package from its side's strike pool.",
+        keys: &[
+            MODEL,
+            ("strike", Text, "The strike's name."),
+            ("at", Point, "The point it was called on."),
+            ("cost", Int, "The threat value it took from the pool."),
+            ("pool_left", Int, "The threat value left in the pool of its package."),
+        ],
+    },
 ];
 
 /// The schema of one expected event: `event:` is one of the kinds, and each kind allows only its

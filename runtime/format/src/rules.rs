@@ -194,6 +194,24 @@ pub struct Procedures {
     /// Towed guns hitched to a tow (mount and dismount), limbered to travel; absent: they never move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub towing: Option<TowingRules>,
+    /// Battlefield strike packages called in during play (`call-strike`); absent: nobody calls them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strike_packages: Option<StrikePackageRules>,
+}
+
+/// Calling a battlefield strike package (001 L11009-11071): a model with the caller special
+/// attribute (`force_building.strike_caller_sa`) spends the strike's cost from its side's pool for
+/// the strike's package, names a point within the strike's range of its centre and rolls for the
+/// strike point at `strike_point_tp` (no range bands), with the modifiers of the ruleset's
+/// `strike_package_modifiers` table (the caller's FIST rating), not those of its own weapons'
+/// strike-point rolls. Every model under the strike's area is then attacked
+/// with the strike's profile, on the ruleset's pre-set dice (`dice.preset_tp`) against its
+/// `base_tp`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrikePackageRules {
+    #[schemars(range(min = 2, max = 100))]
+    pub strike_point_tp: i32,
 }
 
 /// Stomp (001 L5623-5629): a model of a `by` type in base contact with an enemy on its last
@@ -660,6 +678,8 @@ pub enum TableRole {
     CombatModifiers,
     IndirectCombatModifiers,
     StrikePointModifiers,
+    /// The strike-point roll of a strike package called in (`procedures.strike_packages`).
+    StrikePackageModifiers,
     PilotCheckModifiers,
     CloseCombatModifiers,
     BreakModifiers,
@@ -682,6 +702,7 @@ impl TableRole {
             TableRole::CombatModifiers
             | TableRole::IndirectCombatModifiers
             | TableRole::StrikePointModifiers
+            | TableRole::StrikePackageModifiers
             | TableRole::PilotCheckModifiers
             | TableRole::CloseCombatModifiers
             | TableRole::BreakModifiers => crate::DocKind::ModifierTable,

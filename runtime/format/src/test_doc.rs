@@ -131,6 +131,9 @@ pub struct TestStep {
     /// the test's `c3:`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub inspire: bool,
+    /// `call-strike`: the strike (id) the model calls in, at `to` or at `target`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strike: Option<Id>,
     /// Action points the model must have left once this action has resolved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap_left: Option<u32>,
@@ -359,6 +362,10 @@ pub struct Test {
     /// C3 points in each side's pool at the start (side → points).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub c3: BTreeMap<Id, u32>,
+    /// Threat value in each side's strike pools at the start (side → package → TV), for
+    /// `call-strike` steps.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub strike_pools: BTreeMap<Id, BTreeMap<crate::StrikePackage, u32>>,
     /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
     /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -370,6 +370,7 @@ words! {
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
         DigIn = "dig-in", I, "Infantry dig in for cover (`procedures.dig_in`), until they move.";
+        CallStrike = "call-strike", I, "A strike caller (FIST) calls in a battlefield strike package from its side's strike pool (`procedures.strike_packages`).";
         Limber = "limber", I, "A towed gun packs up to be towed; until it unlimbers it does not fire (001 L11599-11603).";
         Unlimber = "unlimber", I, "A towed gun sets up again where it was unhitched, and may fire from its next action (001 L11599-11603).";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
@@ -479,6 +480,11 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The attacker stands in the rear arc of a defender that is not infantry.",
     },
     Condition { id: "close-combat", status: I, doc: "The roll is a close-combat roll." },
+    Condition {
+        id: "strike-package",
+        status: I,
+        doc: "The roll is for a battlefield strike package a model called in (`call-strike`).",
+    },
     Condition {
         id: "direct-fire",
         status: I,

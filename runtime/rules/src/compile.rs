@@ -208,6 +208,22 @@ pub struct MountDef {
     /// For a second munition of one launcher: the mount of the launcher it is an alternative
     /// to. A combat action fires one munition per launcher.
     pub launcher: Option<usize>,
+    /// A strike package's attack (index in `Rules::strikes`) that a strike caller carries: only
+    /// `call-strike` fires it, never a combat action.
+    pub strike: Option<u16>,
+    /// A pre-set base target point: its attacks roll the ruleset's pre-set dice against it.
+    pub preset_tp: Option<i32>,
+}
+
+/// A strike of a battlefield strike package, as `call-strike` plays it.
+#[derive(Debug, Clone)]
+pub struct StrikeDef {
+    pub id: String,
+    pub name: String,
+    pub package: f::StrikePackage,
+    pub cost: u32,
+    /// Its attack as a weapon mount (range, RAV, special attributes, pre-set TP).
+    pub mount: MountDef,
 }
 
 impl MountDef {
@@ -233,8 +249,14 @@ impl MountDef {
     /// The launcher loaded with `p`'s munition (named `munition`).
     fn loaded(&self, p: &ProfileDef, munition: &str, sas: &[SaDef]) -> MountDef {
         let mut m = self.clone();
-        m.name = format!("{} ({munition})", self.name);
+        // A launcher already loaded keeps its own name under the new load.
+        let base = match &self.munition {
+            Some(mu) => self.name.strip_suffix(&format!(" ({mu})")).unwrap_or(&self.name),
+            None => &self.name,
+        };
+        m.name = format!("{base} ({munition})");
         m.munition = Some(munition.to_owned());
+        m.preset_tp = p.base_tp;
         if let Some(rav) = p.rav {
             m.rav = vec![rav; m.rav.len()];
         }
@@ -278,6 +300,21 @@ pub struct CardDef {
 }
 
 impl CardDef {
+    /// A strike caller (a model with the ruleset's caller special attribute, FIST) carries every
+    /// strike package's attack as a further mount after its weapons, fired only by `call-strike`;
+    /// whether its side has the pool for one is decided when it calls.
+    pub fn arm_strikes(&mut self, strikes: &[StrikeDef], caller: Option<SaIx>) {
+        let Some(caller) = caller else { return };
+        if !self.sas.iter().any(|(s, _)| *s == caller) || self.weapons.iter().any(|w| w.strike.is_some()) {
+            return;
+        }
+        for s in strikes {
+            let mut m = s.mount.clone();
+            m.rav = vec![m.rav.first().copied().unwrap_or((None, None)); self.columns];
+            self.weapons.push(m);
+        }
+    }
+
     /// Add the card effects of `added` (special attributes with their ratings) to the card: hard
     /// or soft, ammo reserve, damage-result reduction and — for upgrades fitted to a printed card
     /// (`values`) — MV and AV. A special attribute's MV and AV effects are part of the card's
@@ -327,6 +364,8 @@ pub struct ProfileDef {
     pub rav: Option<(Option<u8>, Option<u8>)>,
     pub sas: Vec<(SaIx, i32)>,
     pub range: Option<f64>,
+    /// A pre-set base target point (rolled on the ruleset's pre-set dice).
+    pub base_tp: Option<i32>,
     /// Threat value, per damage track when `per_track`.
     pub tv: u32,
     pub per_track: bool,
@@ -480,6 +519,8 @@ pub struct Proc {
     /// Digging in: (cover, terrain indices it cannot be done in).
     pub dig_in: Option<(f::Cover, Vec<usize>)>,
     pub charge: Option<f::ChargeRules>,
+    /// Strike packages: the strike-point roll's target point.
+    pub strike_point_tp: Option<i32>,
     pub regroup: Option<f::RegroupRules>,
     pub stomp: Option<f::StompRules>,
     pub structure_movement: Option<f::StructureMovementRules>,
@@ -590,6 +631,8 @@ pub struct Rules {
     pub combat_mods: Vec<Mod>,
     pub indirect_mods: Vec<Mod>,
     pub strike_point_mods: Vec<Mod>,
+    /// A strike package's strike-point roll (`tables.strike_package_modifiers`).
+    pub strike_package_mods: Vec<Mod>,
     pub pilot_mods: Vec<Mod>,
     pub close_combat_mods: Vec<Mod>,
     pub break_mods: Vec<Mod>,
@@ -614,6 +657,11 @@ pub struct Rules {
     pub assets: Vec<(String, Option<usize>)>,
     /// The models' cards, then any fitted with upgrades (`Rules::fit`).
     pub cards: Vec<CardDef>,
+    /// Battlefield strike packages (Appendix D) and the special attribute that calls them.
+    pub strikes: Vec<StrikeDef>,
+    pub strike_caller: Option<SaIx>,
+    /// The pre-set dice (`dice.preset_tp`: 3d6 keep the highest two).
+    pub preset: Option<DiceExpr>,
     pub scenarios: Vec<ScenarioDef>,
     pub proc: Proc,
     /// Normalisation factor: +1 when the ruleset adds modifiers to the roll, −1 when to the target.
@@ -732,6 +780,9 @@ impl Rules {
             }
         }
         c.apply_effects(&self.sas, &added, true);
+        if self.proc.strike_point_tp.is_some() {
+            c.arm_strikes(&self.strikes, self.strike_caller);
+        }
         c.id = id;
         self.cards.push(c);
         self.cards.len() - 1

@@ -139,6 +139,13 @@ pub enum Event {
         model: usize,
         at: P,
     },
+    StrikeCalled {
+        model: usize,
+        strike: String,
+        at: P,
+        cost: u32,
+        pool_left: u32,
+    },
     Drift {
         model: usize,
         from: P,

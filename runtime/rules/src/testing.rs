@@ -317,6 +317,11 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             game.c3[i] = *points;
         }
     }
+    for (side, pools) in &t.strike_pools {
+        if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
+            game.strike_pools[i] = pools.clone();
+        }
+    }
     let mut ids = HashMap::new();
     for spec in &t.models {
         let card = rules
@@ -501,7 +506,7 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                     }
                     break;
                 }
-                match step_action(step, ids) {
+                match step_action(step, ids, &engine.game) {
                     Ok(a) => {
                         let then = if step.check.is_empty() { vec![] } else { vec![(i - 1, &step.check)] };
                         plan.push(Planned { step: i - 1, action: a, ap_left: step.ap_left, then })
@@ -559,8 +564,27 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
 }
 
 /// The action a step names (by the engine's action names: [`actions::ALL`]) with what it gives.
-fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, String> {
+fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &Game) -> Result<Action, String> {
     let name = step.action.as_ref().map_or("", |a| a.as_str());
+    // `strike:` names the strike a caller's card carries as a mount (`CardDef::arm_strikes`).
+    let mut weapons = step.weapons.clone();
+    if let Some(strike) = &step.strike {
+        let model = step.model.as_ref().and_then(|m| ids.get(m.as_str())).copied();
+        let card = model.map(|m| game.card(m));
+        let mount = card.and_then(|c| {
+            c.weapons
+                .iter()
+                .position(|w| w.strike.is_some_and(|s| game.rules.strikes[s as usize].id == strike.as_str()))
+        });
+        match mount {
+            Some(m) => weapons = vec![m],
+            None => {
+                return Err(format!(
+                    "`{name}`: the model carries no strike `{strike}` (a strike caller with the ruleset's caller special attribute carries every strike)"
+                ));
+            }
+        }
+    }
     let Some(kind) = actions::find(name) else {
         let known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
         return Err(format!("unknown action `{name}` (known: {}, {END}, {NEXT_TURN})", known.join(", ")));
@@ -580,7 +604,7 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>) -> Result<Action, 
         to: step.to.map(|[x, y]| P::new(x, y)),
         via: step.via.map(|[x, y]| P::new(x, y)),
         path: step.path.iter().map(|&[x, y]| P::new(x, y)).collect(),
-        weapons: step.weapons.clone(),
+        weapons,
         split,
         noe: step.noe,
         indirect: step.indirect,
@@ -887,6 +911,7 @@ mod tests {
             Event::NoAttack { model: 0, target: 1, weapon: s(), reason: s() },
             Event::Roll(roll),
             Event::StrikePoint { model: 0, at: p },
+            Event::StrikeCalled { model: 0, strike: s(), at: p, cost: 50, pool_left: 25 },
             Event::Drift { model: 0, from: p, to: p, inches: 7.0 },
             Event::Hit { model: 0, target: 1, weapon: s(), margin: 1, rav: 6, av: 7, penetrated: true },
             Event::DamageResult { target: 1, row: s(), damage: 1 },
@@ -956,6 +981,7 @@ mod tests {
                 | Event::NoAttack { .. }
                 | Event::Roll(_)
                 | Event::StrikePoint { .. }
+                | Event::StrikeCalled { .. }
                 | Event::Drift { .. }
                 | Event::Hit { .. }
                 | Event::DamageResult { .. }

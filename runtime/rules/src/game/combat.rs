@@ -290,9 +290,16 @@ impl<'a, 'r> Engine<'a, 'r> {
                 from = p;
             }
         }
+        self.drift(attacker, from, r.bands[band].drift_bonus, ctx)
+    }
+
+    /// A missed strike point drifts from `from`: the drift die gives the distance (plus `bonus`
+    /// inches, `drift` modifiers added) and the direction.
+    fn drift(&mut self, attacker: usize, from: P, bonus: u32, ctx: HookCtx) -> Result<P, EngineError> {
+        let r = self.rules();
         let (faces, dist) = r.drift.roll(self.dice);
         let face = faces.first().copied().unwrap_or(1);
-        let inches = f64::from(dist) + f64::from(r.bands[band].drift_bonus);
+        let inches = f64::from(dist) + f64::from(bonus);
         let more = self.call_hooks(HookCtx { point: HookPoint::Drift, ..ctx })?.sum(Quantity::Drift);
         let inches = (inches + f64::from(more)).max(0.0);
         // The die's point gives the direction: the face's share of a full turn, clockwise from the
@@ -304,6 +311,42 @@ impl<'a, 'r> Engine<'a, 'r> {
         let to = from + dir.scale(inches.min(self.board_exit(from, dir)));
         emit!(self, Event::Drift { model: attacker, from, to, inches });
         Ok(to)
+    }
+
+    /// The strike-point roll of a strike package called in (`call-strike`): no range band, the
+    /// ruleset's `strike_point_tp`, the strike-package table's modifiers (the caller's FIST
+    /// rating) and `strike_point` handlers; a miss drifts, with no
+    /// band's extra inches. Returns where the strike lands.
+    pub(crate) fn strike_package_point(
+        &mut self,
+        caller: usize,
+        mount: usize,
+        aim: P,
+        aimed: Option<usize>,
+    ) -> Result<P, EngineError> {
+        let r = self.rules();
+        let Some(tp) = r.proc.strike_point_tp else { return Ok(aim) };
+        let los = aimed.is_some_and(|t| self.game.sight(caller, t, false).0);
+        let s = Situation {
+            attacker: caller,
+            defender: aimed,
+            weapon: Some(mount),
+            distance: self.game.models[caller].pos.dist(aim),
+            primary: true,
+            los_to_point: los,
+            strike: true,
+            ..Situation::default()
+        };
+        let mut mods = self.modifiers(&r.strike_package_mods, ModifierTarget::StrikePointRoll, &s, true);
+        let ctx = HookCtx::new(HookPoint::StrikePoint, caller).target(aimed).weapon(mount);
+        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+        let ten_plus = self.ten_plus(RollKind::StrikePointRoll);
+        let out = self.roll(caller, "strike-point", r.standard, mods, Some(tp), None, ten_plus);
+        if out.success {
+            emit!(self, Event::StrikePoint { model: caller, at: aim });
+            return Ok(aim);
+        }
+        self.drift(caller, aim, 0, ctx)
     }
 
     /// How far from `from` (on the board) along the unit direction `dir` the board's edge is.
@@ -361,6 +404,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area))).clamp(0.0, full);
         let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
+        let (preset_tp, strike) = (m.preset_tp, m.strike.is_some());
+        // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
+        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let victims: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
                 i != attacker
@@ -374,7 +420,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // Blocking cover between the attacker and the model, next to either, stops the roll
             // where the ruleset says so.
-            if self.rules().proc.sight.blocking_cover_stops_indirect && self.game.blocking_next_to(attacker, target) {
+            // (A strike package comes from off the table: the caller's position does not matter.)
+            if !strike
+                && self.rules().proc.sight.blocking_cover_stops_indirect
+                && self.game.blocking_next_to(attacker, target)
+            {
                 continue;
             }
             // `area_effect`: each model under the template, before its roll; forbid spares it.
@@ -403,21 +453,20 @@ impl<'a, 'r> Engine<'a, 'r> {
                 distance: dist,
                 cover: Some(cover),
                 salvo_extra,
+                strike,
                 ..Situation::default()
             };
             let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
             mods.extend(under.take(Quantity::Roll));
             let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx };
             mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
-            let out = self.combat_roll(
-                ctx,
-                "secondary-combat",
-                r.standard,
-                mods,
-                Some(r.indirect_tp),
-                Some(r.critical_success),
-                false,
-            )?;
+            // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
+            // (001 L11065-11071).
+            let (dice, tp) = match (preset_tp, r.preset) {
+                (Some(tp), Some(dice)) => (dice, tp),
+                _ => (r.standard, r.indirect_tp),
+            };
+            let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
             self.state_test(attacker, weapon, target, out.success)?;
             if out.success {
                 self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;

@@ -110,6 +110,8 @@ pub struct Situation {
     pub direct: bool,
     /// A close-combat roll.
     pub close_combat: bool,
+    /// A roll for a strike package called in (its strike point, its attacks).
+    pub strike: bool,
 }
 
 /// What the handlers of one moment asked for that the moment's procedure uses: modifiers by
@@ -835,11 +837,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> RollOut {
-        let nat: u32 = natural.iter().sum();
+        // The natural total of the dice kept (3d6 keeping the highest two: those two).
+        let nat = sum.saturating_sub(expr.plus).max(0) as u32;
         let r = self.rules();
-        // Critical fumbles and successes belong to the ruleset's standard roll (2d6), not to
-        // single dice such as the out-of-ammo d6.
-        let fumble = expr == r.standard && nat <= r.critical_fumble;
+        // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the
+        // pre-set dice that stand in for it, not to single dice such as the out-of-ammo d6.
+        let fumble = (expr == r.standard || Some(expr) == r.preset) && nat <= r.critical_fumble;
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
         if crit && let Some(bonus) = r.critical_bonus {

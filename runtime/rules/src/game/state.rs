@@ -178,6 +178,8 @@ pub struct Game<'r> {
     pub structures: Vec<super::structures::StructureState>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
+    /// Per side, threat value left in its strike pool for each strike package (`call-strike`).
+    pub strike_pools: Vec<std::collections::BTreeMap<cav_format::StrikePackage, u32>>,
     /// A C3 point inspires the current action's next target-point roll.
     pub inspired: bool,
     pub sides: Vec<String>,
@@ -253,6 +255,7 @@ impl<'r> Game<'r> {
             scenario: None,
             objective_points: Vec::new(),
             c3: vec![0; sides.len()],
+            strike_pools: vec![Default::default(); sides.len()],
             tv_pool: vec![None; sides.len()],
             hvo: None,
             structures: Vec::new(),
@@ -808,6 +811,9 @@ impl<'r> Game<'r> {
         let me = &self.models[attacker];
         let card = self.card(attacker);
         let Some(m) = card.weapons.get(weapon) else { return Shot::No("no such weapon".into()) };
+        if m.strike.is_some() {
+            return Shot::No("a strike package is called in (`call-strike`), not fired".into());
+        }
         if me.out_of_ammo[weapon] {
             return Shot::No("out of ammo".into());
         }

@@ -16,6 +16,7 @@ use super::{Controller, Engine, EngineError, Game};
 use crate::geom::P;
 
 mod break_;
+mod call_strike;
 mod charge;
 mod close_combat;
 pub mod combat;
@@ -61,6 +62,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &regroup::Regroup,
     &charge::Charge,
     &dig_in::DigIn,
+    &call_strike::CallStrike,
     &flight::Land,
     &flight::TakeOff,
     &transport::Mount,

@@ -55,6 +55,7 @@ mod quad_cav;
 mod run_n_gun;
 mod salvo_fire;
 mod squad_sa;
+mod strike_package;
 mod target_locked;
 mod upgrade;
 
@@ -93,6 +94,7 @@ pub static ALL: &[&Condition] = &[
     &defender_sa::DEFENDER_SA,
     &direct_fire::DIRECT_FIRE,
     &close_combat::CLOSE_COMBAT,
+    &strike_package::STRIKE_PACKAGE,
     &energy_weapon::ENERGY_WEAPON,
     &energy_weapon::NON_ENERGY_WEAPON,
     &upgrade::UPGRADE,
