@@ -17,8 +17,9 @@ pub struct ModApplied {
 pub struct Roll {
     pub model: usize,
     /// What the roll is for: `combat`, `strike-point`, `secondary-combat`, `pilot-check`, `repair`,
-    /// `state-test`, `out-of-ammo`, `critical`, `drift`, `critical-bonus`.
-    pub kind: &'static str,
+    /// `state-test`, `out-of-ammo`, `critical`, `drift`, `critical-bonus`; a script's roll is
+    /// named by its script (`ctx.roll`).
+    pub kind: std::borrow::Cow<'static, str>,
     pub dice: String,
     pub natural: Vec<u32>,
     pub mods: Vec<ModApplied>,

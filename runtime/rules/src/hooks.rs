@@ -31,6 +31,8 @@ pub struct HookCtx {
     pub value: Option<f64>,
     /// What the handlers asked for, in the order they asked.
     pub effects: Vec<Queued>,
+    /// The rolls handlers made (`ctx.roll_dice`), in order: the engine logs them.
+    pub rolls: Vec<Roll>,
 }
 
 impl HookCtx {
@@ -45,6 +47,7 @@ impl HookCtx {
             state: None,
             value: None,
             effects: Vec::new(),
+            rolls: Vec::new(),
         }
     }
     pub fn target(mut self, t: impl Into<Option<usize>>) -> Self {
@@ -122,9 +125,11 @@ pub trait Hooks {
     fn handles(&self, _game: &Game, _model: usize, point: HookPoint) -> bool {
         self.wants(point)
     }
-    /// Called at `ctx.point`; handlers queue effects in `ctx.effects`. An error stops the game
-    /// cleanly with its message, and the engine applies none of the queued effects.
-    fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String>;
+    /// Called at `ctx.point`; handlers queue effects in `ctx.effects`, and a roll they make
+    /// (`ctx.roll_dice`) comes from `dice`, the game's one dice source, and is kept in
+    /// `ctx.rolls`. An error stops the game cleanly with its message, and the engine applies none
+    /// of the queued effects.
+    fn call(&mut self, game: &Game, dice: &mut dyn crate::dice::Dice, ctx: &mut HookCtx) -> Result<(), String>;
     /// Lines the scripts printed since the last call; the engine puts them in the event log.
     fn take_prints(&mut self) -> Vec<String> {
         Vec::new()
@@ -140,7 +145,7 @@ impl Hooks for NoHooks {
     fn active(&self) -> bool {
         false
     }
-    fn call(&mut self, _: &Game, _: &mut HookCtx) -> Result<(), String> {
+    fn call(&mut self, _: &Game, _: &mut dyn crate::dice::Dice, _: &mut HookCtx) -> Result<(), String> {
         Ok(())
     }
 }

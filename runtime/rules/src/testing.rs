@@ -883,7 +883,7 @@ mod tests {
         let s = || "x".to_owned();
         let roll = Roll {
             model: 0,
-            kind: "combat",
+            kind: "combat".into(),
             dice: s(),
             natural: vec![3, 4],
             mods: vec![ModApplied { source: s(), value: 1 }],

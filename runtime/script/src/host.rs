@@ -16,6 +16,7 @@ use cav_format::vocab::{HANDLER_ORDER, Status};
 use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
 use cav_rules::compile::StateIx;
+use cav_rules::dice::Dice;
 use cav_rules::event::Roll;
 use cav_rules::game::Game;
 use cav_rules::hooks::{Effect, HookCtx, Hooks, Queued};
@@ -603,6 +604,7 @@ impl mlua::UserData for CtxView {
         // The board, through functions valid only while the handler runs (`Host::call`'s scope).
         f.add_field_function_get("models", |_, ud| ud.named_user_value::<Value>("models"));
         f.add_field_function_get("range", |_, ud| ud.named_user_value::<Value>("range"));
+        f.add_field_function_get("roll_dice", |_, ud| ud.named_user_value::<Value>("roll_dice"));
         for &e in HookEffect::ALL {
             f.add_field_method_get(e.id(), move |_, v| Ok(v.effects[e as usize].clone()));
         }
@@ -615,7 +617,7 @@ impl mlua::UserData for CtxView {
 /// `ctx.roll`: the roll in progress.
 fn roll_table(lua: &Lua, r: &Roll) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.set("kind", r.kind)?;
+    t.set("kind", &*r.kind)?;
     t.set("dice", r.dice.as_str())?;
     t.set("natural", frozen(lua.create_sequence_from(r.natural.iter().copied())?))?;
     t.set("natural_total", r.natural.iter().sum::<u32>())?;
@@ -666,7 +668,7 @@ impl Hooks for LuaHost {
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 
-    fn call(&mut self, game: &Game, ctx: &mut HookCtx) -> Result<(), String> {
+    fn call(&mut self, game: &Game, dice: &mut dyn Dice, ctx: &mut HookCtx) -> Result<(), String> {
         let point = ctx.point.id();
         self.shared.moment.set(Moment::of(ctx.point));
         {
@@ -681,6 +683,9 @@ impl Hooks for LuaHost {
         let effects = self.effect_fns.clone();
         let mut queued = Vec::new();
         let mut ran = 0;
+        // `ctx.roll_dice`: the game's one dice source, lent to the handlers in turn.
+        let dice = RefCell::new(dice);
+        let rolls: RefCell<Vec<Roll>> = RefCell::new(Vec::new());
         for (owner, role, sas) in Self::owners(game, ctx) {
             for &(sa, rating) in sas {
                 // An optional special attribute its model declined for this action does nothing.
@@ -746,8 +751,64 @@ impl Hooks for LuaHost {
                         let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
                         Ok(game.range(ix(&a)?, ix(&b)?))
                     })?;
+                    // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a
+                    // target point, logged as a roll of the owner named `label`.
+                    let roll_dice = scope.create_function(|lua, (what, target): (mlua::LuaString, f64)| {
+                        let kind = label(lua, "ctx.roll_dice", "label", &what)?;
+                        if rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
+                            return Err(refused(
+                                lua,
+                                format!("`ctx.roll_dice`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
+                            ));
+                        }
+                        let target = whole(lua, "roll_dice", target, true)?;
+                        let r = &game.rules;
+                        let (natural, total) = r.standard.roll(&mut **dice.borrow_mut());
+                        let nat = total.saturating_sub(r.standard.plus).max(0) as u32;
+                        let fumble = nat <= r.critical_fumble;
+                        let crit = !fumble && nat >= r.critical_success;
+                        let success = !fumble && total >= target;
+                        let t = lua.create_table()?;
+                        t.set("kind", kind.as_str())?;
+                        t.set("dice", r.standard.to_string())?;
+                        t.set("natural", frozen(lua.create_sequence_from(natural.iter().copied())?))?;
+                        t.set("natural_total", nat)?;
+                        t.set("total", total)?;
+                        t.set("target", target)?;
+                        t.set("success", success)?;
+                        t.set(
+                            "critical",
+                            if fumble {
+                                Some("fumble")
+                            } else if crit {
+                                Some("success")
+                            } else {
+                                None
+                            },
+                        )?;
+                        rolls.borrow_mut().push(Roll {
+                            model: owner,
+                            kind: kind.into(),
+                            dice: r.standard.to_string(),
+                            natural,
+                            mods: Vec::new(),
+                            total,
+                            target: Some(target),
+                            margin: Some(total.saturating_sub(target)),
+                            success: Some(success),
+                            critical: if fumble {
+                                Some("fumble")
+                            } else if crit {
+                                Some("success")
+                            } else {
+                                None
+                            },
+                        });
+                        Ok(frozen(t))
+                    })?;
                     view.set_named_user_value("models", models)?;
                     view.set_named_user_value("range", range)?;
+                    view.set_named_user_value("roll_dice", roll_dice)?;
                     this.sandbox.arm();
                     let r = handler.call::<Value>(&view);
                     this.sandbox.disarm();
@@ -772,6 +833,7 @@ impl Hooks for LuaHost {
             }
         }
         self.ran |= ran;
+        ctx.rolls.extend(rolls.into_inner());
         // Only now, with every handler returned, do the effects reach the engine.
         ctx.effects.extend(queued);
         Ok(())
@@ -799,7 +861,7 @@ pub fn definitions() -> String {
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\tweapons: { CavWeapon },\n}\n\n\
-         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n}\n\n",
+         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n",
     );
     s.push_str(&format!(
         "-- What a handler sees. Everything is read-only; the effect functions are the only way to act,\n\
@@ -817,7 +879,8 @@ pub fn definitions() -> String {
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
          \t-- every model in play (on the table), as views; only while the handler runs\n\tmodels: () -> { CavModel },\n\
-         \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n",
+         \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
+         \t-- `ctx.roll_dice(label, target)`: roll the ruleset's standard dice (2d6) against a target point, from the game's\n\t-- one seeded dice source; logged as a roll named `label` of the special attribute's model. At every hook point.\n\troll_dice: (label: string, target: number) -> CavRoll,\n",
     );
     let sig = |e: HookEffect| match e {
         HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",

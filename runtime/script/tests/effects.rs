@@ -112,7 +112,7 @@ fn set_value_at_attack_targets_is_accepted() {
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
     let mut ctx = HookCtx::new(HookPoint::AttackTargets, 1).target(0).weapon(0).value(3.0);
-    host.call(&game, &mut ctx).unwrap();
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx).unwrap();
     let effects: Vec<Effect> = ctx.effects.into_iter().map(|q| q.effect).collect();
     assert_eq!(
         effects,
@@ -216,4 +216,32 @@ fn a_handler_sees_the_board_through_ctx_models_and_ctx_range() {
     assert!(first.starts_with("2 models; "), "{first}");
     let range: f64 = first.rsplit("range ").next().unwrap().parse().unwrap();
     assert!(range > 0.0 && range < 100.0, "{first}");
+}
+
+/// `ctx.roll_dice` throws the game's dice (the forced faces here), judges them against the target
+/// point, and hands the roll back to the engine to log; a handler that rolls without end is
+/// stopped at the per-call limit instead of filling memory.
+#[test]
+fn roll_dice_uses_the_game_dice_and_is_bounded() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { combat_tp = function(ctx)\n  local r = ctx.roll_dice('chaff', 9)\n  if r.success and r.natural_total == 10 then ctx.add_modifier('roll', 'rolled', 1) end\nend }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+    host.call(&game, &mut cav_rules::ForcedDice::new([4, 6]), &mut ctx).unwrap();
+    assert_eq!(ctx.rolls.len(), 1);
+    let r = &ctx.rolls[0];
+    assert_eq!(
+        (r.kind.as_ref(), r.natural.as_slice(), r.total, r.target, r.success),
+        ("chaff", &[4, 6][..], 10, Some(9), Some(true))
+    );
+    assert_eq!(ctx.effects.len(), 1, "the handler saw the roll's result");
+
+    let (rules, _dir) =
+        with_script("wizzo", "return { combat_tp = function(ctx) while true do ctx.roll_dice('again', 7) end end }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("`ctx.roll_dice`: more than 64 rolls in one call"), "{err}");
 }

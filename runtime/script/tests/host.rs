@@ -36,7 +36,7 @@ fn call_at(rules: &Rules, point: HookPoint) -> Result<(Vec<ModApplied>, Option<S
     let game = scenario_game(rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
     let mut host = LuaHost::new(rules, Limits::default())?;
     let mut ctx = HookCtx::new(point, 1).target(0).weapon(0);
-    host.call(&game, &mut ctx)?;
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx)?;
     let mut mods = Vec::new();
     let mut forbid = None;
     for q in ctx.effects {

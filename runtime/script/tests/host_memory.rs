@@ -36,7 +36,7 @@ fn call(rules: &Rules, source: &str, point: HookPoint, times: usize) -> Result<(
     for _ in 0..times {
         let mut ctx = HookCtx::new(point, 1).target(0).weapon(0).value(3.0);
         let start = Instant::now();
-        let r = host.call(&game, &mut ctx);
+        let r = host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx);
         assert!(start.elapsed() < Duration::from_secs(1), "a call took {:?}", start.elapsed());
         r?;
         host.take_prints();
@@ -144,5 +144,5 @@ fn a_host_idle_longer_than_the_budget_still_works() {
     let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
     std::thread::sleep(Duration::from_millis(150));
     let mut ctx = HookCtx::new(HookPoint::AttackDeclare, 1).target(0).weapon(0);
-    host.call(&game, &mut ctx).unwrap();
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx).unwrap();
 }

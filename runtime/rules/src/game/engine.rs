@@ -163,9 +163,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         if !self.hooks.wants(ctx.point) {
             return Ok(Answer::default());
         }
-        let called = self.hooks.call(&self.game, &mut ctx);
+        let called = self.hooks.call(&self.game, self.dice, &mut ctx);
         for text in self.hooks.take_prints() {
             emit!(self, Event::ScriptPrint { model: ctx.model, text });
+        }
+        for r in std::mem::take(&mut ctx.rolls) {
+            emit!(self, Event::Roll(r));
         }
         called.map_err(|message| EngineError::Hook { message })?;
         let mut answer = Answer::default();
@@ -810,7 +813,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             ctx.point = HookPoint::CombatDice;
             ctx.roll = Some(Roll {
                 model,
-                kind,
+                kind: kind.into(),
                 dice: expr.to_string(),
                 natural: thrown.0.clone(),
                 mods: mods.clone(),
@@ -857,7 +860,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self,
             Event::Roll(Roll {
                 model,
-                kind,
+                kind: kind.into(),
                 dice: expr.to_string(),
                 natural,
                 mods,

@@ -104,7 +104,7 @@ impl Engine<'_, '_> {
                 this,
                 Event::Roll(Roll {
                     model: who,
-                    kind: "fumble-bonus",
+                    kind: "fumble-bonus".into(),
                     dice: b.to_string(),
                     natural: faces,
                     mods: vec![],
