@@ -366,3 +366,30 @@ fn full_rules_scenarios_play_from_rosters() {
     assert_eq!(bad.status.code(), Some(1), "an illegal roster is invalid content");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("breaks the force-building rules"));
 }
+
+/// A roster's strike pools reach play: its FIST model (a rifle squad with the Forward Observer
+/// upgrade) calls strikes in from them, and what it spends leaves the pool.
+#[test]
+fn rosters_call_in_strikes_from_their_pools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
+    let spotters = wolf.replace(
+        "{model: wolfpack-rifle-squad, count: 6}",
+        "{model: wolfpack-rifle-squad, count: 6, upgrades: [forward-observer]}",
+    ) + "strike_pools: {artillery: 110}\n";
+    let file = tmp.path().join("spotters.yaml");
+    std::fs::write(&file, spotters).unwrap();
+    let out = cav()
+        .args(["play", "no-man-s-land", "--ruleset", "full", "--seed", "3", "--faction", "iron-wolves", "--force"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("side-a's strike pools: Artillery 110 TV"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("calls in Artillery Bombardment") && stdout.contains("75 TV from the strike pool, 35 left"),
+        "{stdout}"
+    );
+}

@@ -100,8 +100,9 @@ enum Command {
         after_help = "With no arguments: the Quick-Start \"Stand and Fight!\" duel (two Dictator-Bs) on a board with \
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
         Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
-        (--tv, --faction); each roster squad activates on its own draw-deck cards. Not played yet there, and said\n\
-        on stderr: Salvage Run's containers, the rescue's operative (those end by surviving TV), upgrades.\n\
+        (--tv, --faction); each roster squad activates on its own draw-deck cards, its upgrades fitted, and its\n\
+        FIST models call strikes from its `strike_pools`. Not played yet there, and said on stderr: Salvage Run's\n\
+        containers, the rescue's operative (those end by surviving TV), the assets a roster buys.\n\
         Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
         cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]

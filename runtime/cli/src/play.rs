@@ -293,9 +293,20 @@ pub fn roster_squads(
         let squads = cav_forces::roster_force(&rs, &force, rules)?;
         if squads.bonus > 0 {
             eprintln!(
-                "{side_name}'s force group bonus: {} TV added to its surviving TVP (the pool left unspent and its strike pool, as strike packages are not called in play yet)",
+                "{side_name}'s force group bonus: {} TV of the pool left unspent, added to its surviving TVP with what its strike pools still hold at the end",
                 squads.bonus
             );
+        }
+        if !force.assets.is_empty() {
+            let ids: Vec<&str> = force.assets.iter().map(|a| a.asset.as_str()).collect();
+            eprintln!(
+                "note: {side_name}'s battlefield assets ({}) are not placed in `cav play` yet: their TV is spent, they take no part",
+                ids.join(", ")
+            );
+        }
+        if !squads.strike_pools.is_empty() {
+            let pools: Vec<String> = squads.strike_pools.iter().map(|(p, tv)| format!("{p:?} {tv} TV")).collect();
+            eprintln!("{side_name}'s strike pools: {} (its FIST models call strikes from them)", pools.join(", "));
         }
         out.push(squads);
     }

@@ -58,9 +58,6 @@ impl Behaviour {
 pub fn kind_gap(kind: DocKind) -> Option<&'static str> {
     match kind {
         DocKind::Asset => Some("`cav play` does not place the assets a roster buys yet (scenario tests place them)"),
-        DocKind::Strike => Some(
-            "`cav play` does not call strikes yet: bots never call them and rosters' strike pools stay off the table (scenario tests call them)",
-        ),
         _ => None,
     }
 }

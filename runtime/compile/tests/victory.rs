@@ -289,6 +289,7 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
         c3: 0,
         pool: None,
         bonus: 0,
+        strike_pools: Default::default(),
     };
     let game = cav_rules::setup::roster_game(
         &rules,
@@ -334,6 +335,7 @@ fn deploying(rules: &Rules, method: cav_format::DeploymentMethod) -> Game<'_> {
         c3: 0,
         pool: None,
         bonus: 0,
+        strike_pools: Default::default(),
     };
     cav_rules::setup::roster_game(
         rules,

@@ -65,7 +65,7 @@ pub fn build(rs: &Ruleset, req: &BuildRequest) -> Result<Force, String> {
         tvp: req.tvp,
         squads: Vec::new(),
         assets: Vec::new(),
-        strike_pool: 0,
+        strike_pools: Default::default(),
         summary: None,
         notes: Vec::new(),
     };

@@ -570,9 +570,9 @@ impl<'a> Cx<'a> {
                 Some(_) => {}
             }
         }
-        if self.force.strike_pool > 0 && !self.any_model_with(&self.rules.strike_caller_sa) {
+        if self.force.strike_pools.values().any(|&tv| tv > 0) && !self.any_model_with(&self.rules.strike_caller_sa) {
             out.push(self.site.error(
-                "/strike_pool",
+                "/strike_pools",
                 format!(
                     "a strike pool is called in by a model with {}; the force has none",
                     self.rules.strike_caller_sa.as_str()

@@ -46,10 +46,16 @@ pub fn roster_force(
         let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
         squads.push(cav_rules::setup::SquadCards { name, kind: sq.squad_type.as_str().to_owned(), cards });
     }
-    // Strike packages are not called in play yet, so the whole strike pool is unused points.
+    // The pool left unspent; what the strike pools still hold at the end joins it then.
     let spent = roster::costs(rs, force);
-    let bonus = force.tvp.saturating_sub(spent.total()).saturating_add(force.strike_pool);
-    Ok(cav_rules::setup::RosterForce { squads, c3: c3_points(rs, force), pool: Some(force.tvp), bonus })
+    let bonus = force.tvp.saturating_sub(spent.total());
+    Ok(cav_rules::setup::RosterForce {
+        squads,
+        c3: c3_points(rs, force),
+        pool: Some(force.tvp),
+        bonus,
+        strike_pools: force.strike_pools.clone(),
+    })
 }
 
 /// The ruleset document of a loaded ruleset.

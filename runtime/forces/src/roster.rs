@@ -132,7 +132,8 @@ impl Costs {
 /// The force's costs; documents that do not exist cost nothing (the check reports them).
 pub fn costs(rs: &Ruleset, force: &Force) -> Costs {
     let r = Roster::new(rs);
-    let mut c = Costs { strike_pool: force.strike_pool, ..Costs::default() };
+    let pool = force.strike_pools.values().fold(0u32, |a, &b| a.saturating_add(b));
+    let mut c = Costs { strike_pool: pool, ..Costs::default() };
     for m in force.squads.iter().flat_map(|s| &s.models) {
         let Some(model) = r.model(m.model.as_str()) else { continue };
         c.models = c.models.saturating_add(model.tv.saturating_mul(m.count));
@@ -220,8 +221,13 @@ pub fn to_yaml(force: &Force, schema_path: &str) -> String {
             .ok();
         }
     }
-    if force.strike_pool > 0 {
-        let _ = writeln!(s, "strike_pool: {}", force.strike_pool);
+    if !force.strike_pools.is_empty() {
+        let _ = writeln!(s, "strike_pools:");
+        for (package, tv) in &force.strike_pools {
+            let name =
+                serde_json::to_value(package).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let _ = writeln!(s, "  {name}: {tv}");
+        }
     }
     s
 }

@@ -91,14 +91,14 @@ fn the_pool_bounds_models_and_specializations_001_l598_l1211() {
     );
     // 2,400 of models; a 300 strike pool is 250 of bonus + 50 reserved: 2,450 fits.
     let fits = format!(
-        "{HEAD}strike_pool: 300\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 5}}\n      - {{model: m-fist}}\n{}{}",
+        "{HEAD}strike_pools: {{artillery: 300}}\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 5}}\n      - {{model: m-fist}}\n{}{}",
         "  - type: attack\n    models:\n      - {model: m-cav-attack, count: 6}\n".repeat(2),
         "  - type: specialist\n    models:\n      - {model: m-cav-attack, count: 2}\n      - {model: m-fist}\n"
     );
     assert_eq!(errors(&fits), vec![]);
     // 2,470 of models fit the pool alone, but not with the 50 the strike pool takes from it.
     let tight = format!(
-        "{HEAD}strike_pool: 300\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 5}}\n      - {{model: m-fist}}\n{}{}",
+        "{HEAD}strike_pools: {{artillery: 300}}\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 5}}\n      - {{model: m-fist}}\n{}{}",
         "  - type: attack\n    models:\n      - {model: m-cav-attack, count: 6}\n".repeat(3),
         "  - type: specialist\n    models:\n      - {model: m-small-cav, count: 2}\n"
     );
@@ -109,7 +109,7 @@ fn the_pool_bounds_models_and_specializations_001_l598_l1211() {
     );
     // Specializations past bonus (250) + reserve (250).
     let over = format!(
-        "{HEAD}strike_pool: 501\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 3}}\n      - {{model: m-fist}}\n"
+        "{HEAD}strike_pools: {{artillery: 501}}\nsquads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 3}}\n      - {{model: m-fist}}\n"
     );
     one_error(&over, 5, "bonus of 250 and at most 250 reserved from the pool allow 500 (001 L1189-1211)");
 }
@@ -286,7 +286,7 @@ fn upgrades_cost_per_damage_track_001_l8735_l8757() {
 
 #[test]
 fn strikes_need_a_caller_and_unknown_ids_are_named_001_l1259_l1277() {
-    let yaml = format!("{HEAD}strike_pool: 100\nsquads:\n{}", attack_squad());
+    let yaml = format!("{HEAD}strike_pools: {{air: 100}}\nsquads:\n{}", attack_squad());
     one_error(&yaml, 6, "a strike pool is called in by a model with fist; the force has none");
     let typo = format!("{HEAD}squads:\n  - type: atack\n    models:\n      - {{model: m-cav-atack, count: 4}}\n");
     let e = errors(&typo);

@@ -45,9 +45,9 @@ fn every_scenario_plays_to_a_result_and_repeats_itself() {
     assert!(decided > 0);
 }
 
-/// A roster plays with its pool as the starting TVP and the pool it left unspent, plus its strike
-/// pool (strike packages are not called in play yet, so none of it is used), as its force group
-/// bonus (001 L1830-1845).
+/// A roster plays with its pool as the starting TVP, the pool it left unspent as its force group
+/// bonus, and its strike pools for the game; what the strike pools still hold at the end joins the
+/// bonus in the scores (001 L1830-1845).
 #[test]
 fn a_roster_brings_its_pool_and_its_force_group_bonus() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
@@ -56,10 +56,24 @@ fn a_roster_brings_its_pool_and_its_force_group_bonus() {
     let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
-    f.strike_pool = 40;
-    // A pool 123 above what the roster spends.
+    f.strike_pools.insert(cav_format::StrikePackage::Space, 40);
+    // A pool 123 above what the roster spends (strike pools included).
     f.tvp = cav_forces::costs(rs, &f).total() + 123;
     let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
     assert_eq!(force.pool, Some(f.tvp));
-    assert_eq!(force.bonus, 123 + 40);
+    assert_eq!(force.bonus, 123);
+    assert_eq!(force.strike_pools.get(&cav_format::StrikePackage::Space), Some(&40));
+    // The roster has no FIST model: nothing is called, and the 40 TV join the surviving TVP.
+    let sc = rules.scenario("this-is-war").unwrap();
+    let mut dice = cav_rules::SeededDice::new(1);
+    let game =
+        cav_rules::setup::roster_game(&rules, sc, &[force.clone(), force], &mut dice, &mut cav_rules::NoLog, None);
+    let (start, surviving) = game.scores()[0];
+    assert_eq!(start, f.tvp);
+    assert_eq!(
+        surviving,
+        game.models.iter().enumerate().filter(|(_, m)| m.side == 0).map(|(i, _)| game.surviving_tv(i)).sum::<u32>()
+            + 123
+            + 40
+    );
 }

@@ -125,7 +125,7 @@ fn a_2500_pool_gives_500_for_specializations_and_leaves_2250_for_models_001_l120
     // 250 bonus (10 % of 2,500) and 250 reserved from the pool (another 10 %).
     let roster = |cav: &str, strike: u32| {
         format!(
-            "{}strike_pool: {strike}\nsquads:\n  - type: attack\n    models:\n      - {{model: {cav}, count: 1}}\n      - {{model: m-ex-cav-450, count: 3}}\n      - {{model: m-ex-fist-450}}\n",
+            "{}strike_pools: {{artillery: {strike}}}\nsquads:\n  - type: attack\n    models:\n      - {{model: {cav}, count: 1}}\n      - {{model: m-ex-cav-450, count: 3}}\n      - {{model: m-ex-fist-450}}\n",
             head(2500)
         )
     };
@@ -167,11 +167,10 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
         assert_eq!(side.bonus, 50);
     });
     // Force group A: 4,890 TV, of which 200 in the strike pool. The 110 it left unspent and the
-    // strike points it did not call in make its bonus; the book's A called in 100 of the 200
-    // during the battle (bonus 110 + 100 = 210), but strike packages are not called in play, so
-    // the whole 200 is unused here: 110 + 200.
+    // strike points it did not call in make its bonus: the book's A called in 100 of the 200
+    // during the battle, so 110 + 100 = 210 join its surviving TVP.
     let a = format!(
-        "{}strike_pool: 200\nsquads:\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 5}}\n      - {{model: m-ex-fist-450}}\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 3}}\n      - {{model: m-cav-attack, count: 2}}\n      - {{model: m-small-cav}}\n",
+        "{}strike_pools: {{artillery: 200}}\nsquads:\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 5}}\n      - {{model: m-ex-fist-450}}\n  - type: attack\n    models:\n      - {{model: m-ex-cav-500, count: 3}}\n      - {{model: m-cav-attack, count: 2}}\n      - {{model: m-small-cav}}\n",
         head(5000)
     );
     assert_eq!(errors(&a), Vec::<String>::new());
@@ -179,6 +178,15 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
         let c = cav_forces::costs(rs, force);
         assert_eq!((c.models, c.strike_pool, c.total()), (4690, 200, 4890));
         let side = cav_forces::roster_force(rs, force, &mut rules).unwrap();
-        assert_eq!(side.bonus, 110 + 200);
+        assert_eq!(side.bonus, 110);
+        let sc = rules.scenario("this-is-war").unwrap();
+        let mut dice = cav_rules::SeededDice::new(1);
+        let mut game =
+            cav_rules::setup::roster_game(&rules, sc, &[side.clone(), side], &mut dice, &mut cav_rules::NoLog, None);
+        let pool = game.strike_pools[0].get_mut(&cav_format::StrikePackage::Artillery).unwrap();
+        *pool -= 100; // called in during the battle
+        let surviving: u32 =
+            (0..game.models.len()).filter(|&i| game.models[i].side == 0).map(|i| game.surviving_tv(i)).sum();
+        assert_eq!(game.scores()[0].1, surviving + 210);
     });
 }

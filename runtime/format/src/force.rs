@@ -155,10 +155,10 @@ pub struct Force {
     pub squads: Vec<ForceSquad>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assets: Vec<ForceAsset>,
-    /// Threat value put in the strike pool for strike packages called during play.
-    #[serde(default)]
-    #[schemars(range(max = 1000000))]
-    pub strike_pool: u32,
+    /// Threat value put in the strike pool, per strike package (artillery, air, space), for the
+    /// strikes a FIST model calls in during play (001 L11027-11043).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub strike_pools: std::collections::BTreeMap<crate::StrikePackage, u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

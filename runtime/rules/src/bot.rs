@@ -163,6 +163,30 @@ impl Bot {
 }
 
 impl Bot {
+    /// The dearest strike with an attack that the side's pools still pay for and that reaches
+    /// `target` from the caller's centre, called on it; `None` when the Special action is used.
+    fn strike_call(g: &Game, model: usize, target: usize) -> Option<Action> {
+        if g.used.contains(&ActionWord::Special) || g.rules.proc.strike_point_tp.is_none() {
+            return None;
+        }
+        let side = g.models[model].side;
+        let at = g.models[target].pos;
+        let reach = g.models[model].pos.dist(at);
+        let pools = g.strike_pools.get(side)?;
+        g.card(model)
+            .weapons
+            .iter()
+            .enumerate()
+            .filter_map(|(w, m)| {
+                let def = &g.rules.strikes[m.strike? as usize];
+                let left = pools.get(&def.package).copied().unwrap_or(0);
+                let attacks = m.rav.iter().any(|&(h, s)| h.is_some() || s.is_some());
+                (left >= def.cost && attacks && m.range >= reach).then_some((def.cost, w))
+            })
+            .max_by_key(|&(cost, w)| (cost, std::cmp::Reverse(w)))
+            .map(|(_, w)| Action::call_strike(w, at))
+    }
+
     /// Every weapon that can fire directly at `target` now.
     fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
         let ws: Vec<usize> = (0..g.card(model).weapons.len())
@@ -281,6 +305,12 @@ impl Controller for Bot {
         else {
             return Action::pass();
         };
+        // A strike caller first calls in a strike on the nearest enemy, if its side can pay one.
+        if ap >= 1
+            && let Some(call) = Self::strike_call(g, model, target)
+        {
+            return call;
+        }
         let fired = g.used.contains(&ActionWord::Combat) || g.models[model].has(&FIRED_OUT_OF_TURN);
         let fire = if g.can_fight(model) && !fired { Self::best_fire(g, model, target) } else { None };
         let best = self.best_distance(g, model);

@@ -119,9 +119,11 @@ pub struct RosterForce {
     pub c3: u32,
     /// The threat value pool the force was built to (its starting TVP); `None`: its models' TV.
     pub pool: Option<u32>,
-    /// The force group bonus (001 L1830-1845): the pool left unspent, and strike-package points
-    /// not used, added to the surviving TVP at the end.
+    /// The force group bonus (001 L1830-1845): the pool left unspent, added to the surviving TVP
+    /// at the end (with what its strike pools still hold then).
     pub bonus: u32,
+    /// Threat value in its strike pools, per package, for `call-strike`.
+    pub strike_pools: std::collections::BTreeMap<cav_format::StrikePackage, u32>,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -141,6 +143,7 @@ pub fn roster_game<'r>(
         game.c3[side] = force.c3;
         game.tv_pool[side] = force.pool;
         game.tv_bonus[side] = force.bonus;
+        game.strike_pools[side] = force.strike_pools.clone();
         let squads = &force.squads;
         let zone = &s.sides[side].1;
         let n: usize = squads.iter().map(|q| q.cards.len()).sum();

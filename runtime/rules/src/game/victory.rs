@@ -27,9 +27,13 @@ impl Game<'_> {
     }
 
     /// Per side: (starting TVP, surviving TVP). The starting TVP is the pool a roster was built
-    /// to, else the models' TV; the surviving TVP adds the force group bonus (001 L1830-1845).
+    /// to, else the models' TV; the surviving TVP adds the force group bonus (001 L1830-1845): the
+    /// pool left unspent and the strike-package points not called in.
     pub fn scores(&self) -> Vec<(u32, u32)> {
-        let mut out: Vec<(u32, u32)> = self.tv_bonus.iter().map(|b| (0, *b)).collect();
+        let unused =
+            |side: usize| self.strike_pools.get(side).map_or(0, |p| p.values().fold(0u32, |a, &b| a.saturating_add(b)));
+        let mut out: Vec<(u32, u32)> =
+            self.tv_bonus.iter().enumerate().map(|(side, b)| (0, b.saturating_add(unused(side)))).collect();
         out.resize(self.sides.len(), (0, 0));
         for (i, m) in self.models.iter().enumerate() {
             let s = &mut out[m.side];
