@@ -655,6 +655,9 @@ impl Hooks for LuaHost {
 
     fn new_game(&mut self) {
         self.sandbox.new_game();
+        // A new game may bring cards fitted since (a test's upgrades): card indices name other
+        // cards than in the last game, so the names cached per model start again.
+        self.names.borrow_mut().clear();
     }
 
     fn wants(&self, point: HookPoint) -> bool {
