@@ -334,6 +334,7 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
                 w.cannot_target.clear();
                 w.fire = cav_format::FireMode::Direct;
                 w.requires_target_lock = false;
+                w.script = None;
             }
             Document::Model(m) => {
                 for w in m.weapons.iter_mut().filter(|w| w.weapon.as_str() == id) {

@@ -81,6 +81,11 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         };
         let mut wsas: Vec<(SaIx, i32)> = def.special_attributes.iter().filter_map(sa_ix).collect();
         wsas.extend(w.special_attributes.iter().filter_map(sa_ix));
+        // The weapon's own scripted rule (`catalog::special_attributes`).
+        let own = format!("weapon:{}", w.weapon);
+        if let Some(i) = sas.iter().position(|s| s.id == own) {
+            wsas.push((i as SaIx, 1));
+        }
         let rav = match &w.rav {
             Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
             None => vec![rav_pair(&def.rav); columns],

@@ -143,6 +143,23 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             reach: None,
         });
     }
+    // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
+    // its mounts as a special attribute of the weapon (`weapon:<id>`), as an upgrade does on a card.
+    for e in cx.rs.of_kind(DocKind::Weapon) {
+        let Some(Document::Weapon(doc)) = &e.doc else { continue };
+        if doc.script.is_none() {
+            continue;
+        }
+        sas.push(SaDef {
+            id: format!("weapon:{}", e.id),
+            name: doc.name.clone(),
+            effects: Vec::new(),
+            script: script(cx, e, doc.script.as_ref()),
+            hooks: doc.hooks.clone(),
+            optional: false,
+            reach: None,
+        });
+    }
     (sas, upgrades)
 }
 

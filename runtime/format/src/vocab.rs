@@ -168,11 +168,11 @@ impl HookPoint {
         const MOD_CHANGES: &[HookEffect] = &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
-            H::Activation | H::CombatDice => MOD_CHANGES,
+            H::Activation | H::CombatDice | H::StrikePoint => MOD_CHANGES,
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],
-            H::StrikePoint | H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc | H::DamageTable => &[AddModifier],
+            H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc | H::DamageTable => &[AddModifier],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::OpposedRoll => &[],
         }
@@ -238,7 +238,7 @@ impl HookPoint {
             H::StrikePoint | H::CombatTp | H::DamageCalc | H::DamageTable | H::OnHit | H::AreaEffect => {
                 "model, target, weapon, distance, band (of direct and strike-point rolls)"
             }
-            H::Drift => "model, target, weapon, band",
+            H::Drift => "model, target, weapon, band, value (the inches rolled, band extra included)",
             H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
             H::CritFumble => "model, weapon",
             H::ModelState => "model, state, gained",

@@ -25,8 +25,9 @@ use mlua::chunk::ChunkMode;
 use crate::host::AS_TARGET;
 use crate::sandbox::{Limits, Sandbox, find_module, load_module, read_script};
 
-/// Kinds whose scripts the engine runs (`LuaHost::new` reads the special attributes only).
-const RUN_KINDS: &[DocKind] = &[DocKind::SpecialAttribute];
+/// Kinds whose scripts the engine runs (`LuaHost::new` reads every entry of `Rules::sas`: special
+/// attributes, and the `upgrade:` and `weapon:` entries compiled for upgrades and weapons).
+const RUN_KINDS: &[DocKind] = &[DocKind::SpecialAttribute, DocKind::Upgrade, DocKind::Weapon];
 
 /// One module file and the documents that name it.
 struct Module<'a> {
@@ -53,14 +54,14 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
                 Diagnostic::warning(
                     "script-not-run",
                     format!(
-                        "`script:` on {} is recognised but not run yet: the engine runs scripts of special attributes only",
+                        "`script:` on {} is recognised but not run yet: the engine runs scripts of special attributes, upgrades and weapons only",
                         doc_name(e)
                     ),
                 )
                 .at(e.prov.locate("/script"))
                 .pack(e.pack.clone())
                 .pointer("/script")
-                .expected("`script:` on a special attribute"),
+                .expected("`script:` on a special attribute, an upgrade or a weapon"),
             );
         }
         // A module that cannot be found is reported by the loader (`script-missing`).

@@ -249,20 +249,16 @@ fn a_module_that_is_not_a_table_of_functions_is_reported() {
 #[test]
 fn script_on_a_kind_the_engine_does_not_run_is_a_warning() {
     let c = Copy::new();
-    let officer = "content/cav-full/upgrades/officer.yaml";
-    c.edit(
-        officer,
-        "hooks: [force_selection, game_setup]\n",
-        "hooks: [force_selection, game_setup]\nscript: officer\n",
-    );
+    let drone = "content/cav-full/assets/recon-drone.yaml";
+    c.edit(drone, "hooks: [draw_deck]\n", "hooks: [draw_deck]\nscript: recon_drone\n");
     let (diags, sources) = c.check();
-    let w = find(&diags, "script-not-run", "officer");
+    let w = find(&diags, "script-not-run", "recon-drone");
     assert_eq!(w.severity, Severity::Warning);
-    assert_eq!(at(w, &sources), ("officer.yaml".into(), c.line_of(officer, "script: officer")));
+    assert_eq!(at(w, &sources), ("recon-drone.yaml".into(), c.line_of(drone, "script: recon_drone")));
     assert_eq!(w.pointer.as_deref(), Some("/script"));
     assert_eq!(
         w.message,
-        "`script:` on upgrade `officer` is recognised but not run yet: the engine runs scripts of special attributes only"
+        "`script:` on asset `recon-drone` is recognised but not run yet: the engine runs scripts of special attributes, upgrades and weapons only"
     );
 }
 

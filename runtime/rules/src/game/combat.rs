@@ -300,7 +300,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (faces, dist) = r.drift.roll(self.dice);
         let face = faces.first().copied().unwrap_or(1);
         let inches = f64::from(dist) + f64::from(bonus);
-        let more = self.call_hooks(HookCtx { point: HookPoint::Drift, ..ctx })?.sum(Quantity::Drift);
+        let more =
+            self.call_hooks(HookCtx { point: HookPoint::Drift, value: Some(inches), ..ctx })?.sum(Quantity::Drift);
         let inches = (inches + f64::from(more)).max(0.0);
         // The die's point gives the direction: the face's share of a full turn, clockwise from the
         // attacker's facing (a d10 showing 6 → 216°).
