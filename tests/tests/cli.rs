@@ -194,7 +194,7 @@ fn hooks_exits_1_when_a_point_has_no_test() {
     let out = cav().args(["hooks"]).env("CAV_ROOT", tmp.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    let table = text.split("damage_table  [implemented]").nth(1).expect("damage_table listed");
+    let table = text.split("movement  [implemented]").nth(1).expect("movement listed");
     assert!(table.lines().take(6).any(|l| l.contains("tested by:  NO PASSING SCENARIO TEST")), "{text}");
 }
 

@@ -411,7 +411,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
         doc: "A script's handler forbade what a model declared or was about to do.",
         keys: &[
             MODEL,
-            ("what", Text, "`target-lock`, `move`, `reaction` or `draw`."),
+            ("what", Text, "`target-lock`, `move`, `reaction`, `draw` or `damage` (a damage-table row set aside)."),
             ("reason", Text, "The special attribute and its reason."),
         ],
     },

@@ -1058,6 +1058,11 @@ pub struct ModelState {
     pub attacker_modifier: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_value: Option<i32>,
+    /// Action points gained (+) or lost (−) at the start of each of the model's activations while
+    /// the state lasts (an ion disruptor's lost action).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = -10, max = 10))]
+    pub action_points: Option<i32>,
     /// No actions at all during its next activation.
     #[serde(default)]
     pub no_actions: bool,

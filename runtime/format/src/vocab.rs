@@ -112,7 +112,7 @@ words! {
         CritFumble = "crit_fumble", I, "When a roll is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
         Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
         DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
-        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0).";
+        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0); forbid sets the row aside (no damage, states, pilot check or critical: a weapon that does other harm, as an ion disruptor's lost actions).";
         OnHit = "on_hit", I, "After a hit has been resolved against a model (penetrating or not).";
         ModelState = "model_state", I, "When a model is about to gain a state (`ctx.gained` true; forbid prevents it) or has lost one.";
         PilotCheck = "pilot_check", I, "A pilot check; `roll` modifiers.";
@@ -172,7 +172,8 @@ impl HookPoint {
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],
-            H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc | H::DamageTable => &[AddModifier],
+            H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc => &[AddModifier],
+            H::DamageTable => &[AddModifier, Forbid, ApplyState],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::OpposedRoll => &[],
         }
@@ -235,9 +236,10 @@ impl HookPoint {
             H::TargetLock | H::Reaction => "model, target",
             H::AttackDeclare => "model, target, weapon, distance, value (the weapon's range)",
             H::AttackTargets => "model, target (the aimed model, if the point lies on it), weapon, value (the radius)",
-            H::StrikePoint | H::CombatTp | H::DamageCalc | H::DamageTable | H::OnHit | H::AreaEffect => {
+            H::StrikePoint | H::CombatTp | H::DamageCalc | H::OnHit | H::AreaEffect => {
                 "model, target, weapon, distance, band (of direct and strike-point rolls)"
             }
+            H::DamageTable => "model, target, weapon, distance, band, value (the damage points of the row)",
             H::Drift => "model, target, weapon, band, value (the inches rolled, band extra included)",
             H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
             H::CritFumble => "model, weapon",

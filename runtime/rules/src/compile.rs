@@ -118,6 +118,8 @@ pub struct StateDef {
     pub own_roll_modifier: i32,
     pub attacker_modifier: i32,
     pub move_value: i32,
+    /// Action points gained or lost in each activation while it lasts.
+    pub action_points: i32,
     pub no_actions: bool,
     pub no_combat: bool,
     pub no_move: bool,

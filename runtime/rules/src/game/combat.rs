@@ -186,8 +186,12 @@ impl<'a, 'r> Engine<'a, 'r> {
                 (row.damage + row.damage_both) * factor
             }
         };
-        let extra = self.call_hooks(HookCtx { point: HookPoint::DamageTable, ..ctx })?.sum(Quantity::Damage);
-        let damage = base.saturating_add_signed(extra);
+        let answer = self.call_hooks(HookCtx { point: HookPoint::DamageTable, value: Some(f64::from(base)), ..ctx })?;
+        if let Some(reason) = answer.forbid {
+            emit!(self, Event::Forbidden { model: attacker, what: "damage", reason });
+            return Ok(());
+        }
+        let damage = base.saturating_add_signed(answer.sum(Quantity::Damage));
         emit!(self, Event::DamageResult { target, row: row.name.clone(), damage });
         self.game.damage_dealt[self.game.models[attacker].side] += damage;
         let p = &mut self.game.models[target].pending;

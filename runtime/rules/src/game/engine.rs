@@ -558,6 +558,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let base = set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
+        let states = &self.rules().states;
+        let base =
+            base + self.game.models[model].states.iter().map(|(s, _)| states[*s as usize].action_points).sum::<i32>();
         let blocked = self.game.state_blocks(model, |s| s.no_actions);
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
