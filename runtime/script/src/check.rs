@@ -22,7 +22,7 @@ use cav_format::{DocKind, HookPoint};
 use mlua::Value;
 use mlua::chunk::ChunkMode;
 
-use crate::host::AS_TARGET;
+use crate::host::{AS_TARGET, AURA};
 use crate::sandbox::{Limits, Sandbox, find_module, load_module, read_script};
 
 /// Kinds whose scripts the engine runs (`LuaHost::new` reads every entry of `Rules::sas`: special
@@ -185,10 +185,10 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
         return;
     };
 
-    // Every key is a hook point holding a function, or `as_target`: a table of handlers of
-    // hook points that have a target, run when the model is that target.
+    // Every key is a hook point holding a function, or `as_target` / `aura`: a table of handlers
+    // of hook points that have a target, run when the model is that target / any other model.
     let mut handlers: Vec<(String, Loc)> = Vec::new();
-    check_handlers(m, file, &text, &table, false, &mut handlers, diags);
+    check_handlers(m, file, &text, &table, None, &mut handlers, diags);
     handlers.sort_by_key(|(k, l)| (l.start, k.clone()));
 
     // 3. The handlers are exactly each document's `hooks:`.
@@ -237,17 +237,18 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
     }
 }
 
-/// The keys of a module's handler table (`as_target`: of its `as_target` table): each a hook point
-/// (one with a target, under `as_target`) holding a function. Found handlers go to `handlers`.
+/// The keys of a module's handler table (`nested`: of its `as_target` or `aura` table): each a
+/// hook point (one with a target, when nested) holding a function. Found handlers go to `handlers`.
 fn check_handlers(
     m: &Module,
     file: FileId,
     text: &str,
     table: &mlua::Table,
-    as_target: bool,
+    nested: Option<&'static str>,
     handlers: &mut Vec<(String, Loc)>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let as_target = nested.is_some();
     let names: Vec<&str> = HookPoint::ALL.iter().filter(|p| !as_target || p.has_target()).map(|p| p.id()).collect();
     let mut pairs: Vec<(Value, Value)> = table.pairs::<Value, Value>().filter_map(Result::ok).collect();
     pairs.sort_by_cached_key(|(k, _)| k.to_string().unwrap_or_default());
@@ -267,21 +268,21 @@ fn check_handlers(
         };
         let key = s.to_string_lossy();
         let loc = key_loc(file, text, &key);
-        if key == AS_TARGET && !as_target {
+        if let Some(table_key) = [AS_TARGET, AURA].into_iter().find(|k| *k == key).filter(|_| !as_target) {
             match &value {
-                Value::Table(t) => check_handlers(m, file, text, t, true, handlers, diags),
+                Value::Table(t) => check_handlers(m, file, text, t, Some(table_key), handlers, diags),
                 other => diags.push(
                     Diagnostic::error(
                         "script-handler",
                         format!(
-                            "`{AS_TARGET}` of script `{}` is a {}, not a table of handlers",
+                            "`{table_key}` of script `{}` is a {}, not a table of handlers",
                             m.name,
                             lua_type(other)
                         ),
                     )
                     .at(Some(loc))
                     .pack(m.pack.clone())
-                    .expected(format!("`M.{AS_TARGET} = {{ combat_tp = function(ctx) … end }}`")),
+                    .expected(format!("`M.{table_key} = {{ combat_tp = function(ctx) … end }}`")),
                 ),
             }
             continue;
@@ -289,14 +290,18 @@ fn check_handlers(
         if !names.contains(&key.as_str()) {
             let what = if as_target {
                 format!(
-                    "script `{}` has a handler `{AS_TARGET}.{key}`, which is not a hook point with a target",
-                    m.name
+                    "script `{}` has a handler `{}.{key}`, which is not a hook point with a target",
+                    m.name,
+                    nested.unwrap_or(AS_TARGET)
                 )
             } else {
                 format!("script `{}` has a handler `{key}`, which is not a hook point", m.name)
             };
-            let target_note =
-                if as_target { "" } else { " (and `as_target`: handlers run when the model is the target)" };
+            let target_note = if as_target {
+                ""
+            } else {
+                " (and `as_target`: handlers run when the model is the target; `aura`: for every other model)"
+            };
             let hint = did_you_mean(&key, names.iter().copied())
                 .unwrap_or_else(|| format!("hook points: {}{target_note}", names.join(", ")));
             diags.push(

@@ -39,15 +39,27 @@ struct Shared {
 /// moment (the target of an attack, the model under a template): `M.as_target.combat_tp`.
 pub const AS_TARGET: &str = "as_target";
 
+/// The key of a module's table of handlers that run for a model that is neither of a moment's
+/// two models — every other model on the table with the special attribute (a bubble, an array
+/// that helps friends nearby): `M.aura.combat_tp`. Each handler decides by range and side.
+pub const AURA: &str = "aura";
+
 /// One module's handlers, by hook point (`HookPoint as usize`, the index in `HookPoint::ALL`).
 struct Handlers {
     own: Vec<Option<Function>>,
     as_target: Vec<Option<Function>>,
+    aura: Vec<Option<Function>>,
 }
 
 impl Handlers {
-    fn get(&self, point: HookPoint, target: bool) -> Option<&Function> {
-        let by_point = if target { &self.as_target } else { &self.own };
+    /// The handler of `point` for a special attribute in `role` (`model`, `weapon`, `target`,
+    /// `aura`).
+    fn get(&self, point: HookPoint, role: &str) -> Option<&Function> {
+        let by_point = match role {
+            "target" => &self.as_target,
+            "aura" => &self.aura,
+            _ => &self.own,
+        };
         by_point[point as usize].as_ref()
     }
 }
@@ -59,6 +71,8 @@ pub struct LuaHost {
     handlers: Vec<Option<Handlers>>,
     /// Hook points some script handles, by `HookPoint as usize`.
     wanted: Vec<bool>,
+    /// Hook points some script handles in its `aura` table (every other model then looks).
+    aura_wanted: Vec<bool>,
     shared: Rc<Shared>,
     /// `ctx`'s effect functions, in `HookEffect::ALL` order.
     effect_fns: Rc<[Function]>,
@@ -106,7 +120,12 @@ impl LuaHost {
                         Ok(None) => vec![None; HookPoint::ALL.len()],
                         Err(e) => return Err(format!("{}: `{AS_TARGET}`: {e}", sa.name)),
                     };
-                    modules.push(Some(Handlers { own, as_target }));
+                    let aura = match t.raw_get::<Option<Table>>(AURA) {
+                        Ok(Some(at)) => read(&at, "aura.", true)?,
+                        Ok(None) => vec![None; HookPoint::ALL.len()],
+                        Err(e) => return Err(format!("{}: `{AURA}`: {e}", sa.name)),
+                    };
+                    modules.push(Some(Handlers { own, as_target, aura }));
                 }
                 other => {
                     return Err(format!(
@@ -140,12 +159,17 @@ impl LuaHost {
         options.set_readonly(true);
         let wanted = HookPoint::ALL
             .iter()
-            .map(|&p| modules.iter().flatten().any(|h| h.get(p, false).is_some() || h.get(p, true).is_some()))
+            .map(|&p| {
+                modules.iter().flatten().any(|h| ["model", "target", "aura"].iter().any(|r| h.get(p, r).is_some()))
+            })
             .collect();
+        let aura_wanted =
+            HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|h| h.get(p, "aura").is_some())).collect();
         Ok(LuaHost {
             sandbox,
             handlers: modules,
             wanted,
+            aura_wanted,
             shared,
             effect_fns,
             options,
@@ -667,7 +691,7 @@ impl Hooks for LuaHost {
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
         let card = game.card(model);
         let has =
-            |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, false).is_some());
+            |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, "model").is_some());
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 
@@ -689,14 +713,28 @@ impl Hooks for LuaHost {
         // `ctx.roll_dice`: the game's one dice source, lent to the handlers in turn.
         let dice = RefCell::new(dice);
         let rolls: RefCell<Vec<Roll>> = RefCell::new(Vec::new());
-        for (owner, role, sas) in Self::owners(game, ctx) {
+        let mut owners: Vec<Owner> = Self::owners(game, ctx).to_vec();
+        // `aura` handlers: every other model on the table with such a special attribute.
+        if self.aura_wanted[ctx.point as usize] {
+            for i in
+                (0..game.models.len()).filter(|&i| i != ctx.model && Some(i) != ctx.target && game.models[i].on_table())
+            {
+                let sas = game.card(i).sas.as_slice();
+                if sas.iter().any(|(sa, _)| {
+                    self.handlers[*sa as usize].as_ref().is_some_and(|h| h.get(ctx.point, "aura").is_some())
+                }) {
+                    owners.push((i, "aura", sas));
+                }
+            }
+        }
+        for (owner, role, sas) in owners {
             for &(sa, rating) in sas {
                 // An optional special attribute its model declined for this action does nothing.
                 let mount = if role == "weapon" { ctx.weapon } else { None };
                 if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
                     continue;
                 }
-                let handler = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role == "target"));
+                let handler = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role));
                 let Some(handler) = handler.cloned() else { continue };
                 let name = &game.rules.sas[sa as usize].name;
                 if views.is_none() {
@@ -714,8 +752,11 @@ impl Hooks for LuaHost {
                     let (id, name, range) = names.weapons[w].clone();
                     (id, name, range, w)
                 });
-                let owner_view =
-                    if role == "target" { target.clone().unwrap_or_else(|| model.clone()) } else { model.clone() };
+                let owner_view = match role {
+                    "target" => target.clone().unwrap_or_else(|| model.clone()),
+                    "aura" => self.model_view(game, owner).map_err(|e| fail(name, e))?,
+                    _ => model.clone(),
+                };
                 let view = lua
                     .create_userdata(CtxView {
                         point,
@@ -874,7 +915,7 @@ pub fn definitions() -> String {
     ));
     s.push_str(
         "\t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
-         \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\"\n\trole: \"model\" | \"weapon\" | \"target\",\n\
+         \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\", \"aura\" (any other model's)\n\trole: \"model\" | \"weapon\" | \"target\" | \"aura\",\n\
          \t-- the model this special attribute belongs to\n\tself: CavModel,\n\
          \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
          \tturn: number,\n\t-- the ruleset's id and its options with the readings chosen\n\truleset: string,\n\toptions: {[string]: string},\n\
@@ -918,7 +959,9 @@ pub fn definitions() -> String {
     }
     s.push_str(
         "\t-- Handlers that run when the model is the other model of a moment (the target of an attack,\n\
-         \t-- the model under a template): defender-side abilities.\n\tas_target: CavTargetHandlers?,\n}\n\n",
+         \t-- the model under a template): defender-side abilities.\n\tas_target: CavTargetHandlers?,\n\
+         \t-- Handlers that run for every other model on the table with the special attribute (neither the\n\
+         \t-- acting model nor the other one): bubbles and arrays that reach friends or foes by range.\n\taura: CavTargetHandlers?,\n}\n\n",
     );
     s.push_str("-- `as_target` handlers: the hook points that have a target.\nexport type CavTargetHandlers = {\n");
     for p in HookPoint::ALL.iter().filter(|p| p.has_target()) {
