@@ -275,22 +275,11 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             },
             rav: vec![a.rav.map_or((None, None), |r| (r.hard, r.soft))],
             sas: msas,
-            requires_target_lock: false,
-            energy: false,
             indirect: true,
-            min_range: 0.0,
-            aoe: 0.0,
-            out_of_ammo_on: 0,
-            crit_shift: 0,
-            state_test: None,
-            open_infantry_factor: 1,
-            cannot_target: Vec::new(),
-            mounts: Vec::new(),
-            munition: None,
-            ammo_dependent: false,
-            launcher: None,
             strike: Some(out.len() as u16),
             preset_tp: a.base_tp.map(|t| t as i32),
+            // The rest (area, blaster, shock) follows from its special attributes (`derive`).
+            ..MountDef::default()
         };
         mount.derive(sas);
         out.push(StrikeDef {

@@ -178,7 +178,7 @@ pub struct Effect {
 }
 
 /// A weapon as mounted on a card, with its special attributes resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct MountDef {
     pub weapon: String,
     /// The weapon system (`Laser Bolt Gun`): light and medium guns share it.

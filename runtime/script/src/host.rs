@@ -812,6 +812,11 @@ impl Hooks for LuaHost {
                         let fumble = nat <= r.critical_fumble;
                         let crit = !fumble && nat >= r.critical_success;
                         let success = !fumble && total >= target;
+                        let critical = match (fumble, crit) {
+                            (true, _) => Some("fumble"),
+                            (false, true) => Some("success"),
+                            _ => None,
+                        };
                         let t = lua.create_table()?;
                         t.set("kind", kind.as_str())?;
                         t.set("dice", r.standard.to_string())?;
@@ -820,16 +825,7 @@ impl Hooks for LuaHost {
                         t.set("total", total)?;
                         t.set("target", target)?;
                         t.set("success", success)?;
-                        t.set(
-                            "critical",
-                            if fumble {
-                                Some("fumble")
-                            } else if crit {
-                                Some("success")
-                            } else {
-                                None
-                            },
-                        )?;
+                        t.set("critical", critical)?;
                         rolls.borrow_mut().push(Roll {
                             model: owner,
                             kind: kind.into(),
@@ -840,13 +836,7 @@ impl Hooks for LuaHost {
                             target: Some(target),
                             margin: Some(total.saturating_sub(target)),
                             success: Some(success),
-                            critical: if fumble {
-                                Some("fumble")
-                            } else if crit {
-                                Some("success")
-                            } else {
-                                None
-                            },
+                            critical,
                         });
                         Ok(frozen(t))
                     })?;
