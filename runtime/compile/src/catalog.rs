@@ -70,6 +70,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 script: None,
                 hooks: vec![],
                 optional: false,
+                switched_on: false,
                 reach: None,
             });
             continue;
@@ -81,6 +82,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             script: script(cx, e, doc.script.as_ref()),
             hooks: doc.hooks.clone(),
             optional: doc.optional,
+            switched_on: doc.switched_on,
             reach: doc.levels.iter().find_map(|l| match l.range {
                 Some(f::Distance::Inches(d)) => Some(d),
                 _ => None,
@@ -142,6 +144,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             script: script(cx, e, doc.script.as_ref()),
             hooks: doc.hooks.clone(),
             optional: false,
+            switched_on: false,
             reach: None,
         });
     }
@@ -159,6 +162,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             script: script(cx, e, doc.script.as_ref()),
             hooks: doc.hooks.clone(),
             optional: false,
+            switched_on: false,
             reach: None,
         });
     }

@@ -273,6 +273,10 @@ pub struct SpecialAttribute {
     /// act, the player (or bot) is asked, and a declined SA neither modifies nor runs its script.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
+    /// Switched on by the model's Special action each turn (APA, ECM: its script's
+    /// `special_action` handler): bots take that action first in each activation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub switched_on: bool,
     /// Moments of play the SA acts at.
     #[serde(default)]
     pub hooks: Vec<HookPoint>,

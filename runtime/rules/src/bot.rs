@@ -305,6 +305,17 @@ impl Controller for Bot {
         else {
             return Action::pass();
         };
+        // A system switched on each turn (APA, ECM) is switched on first.
+        if ap >= 1
+            && g.scripted
+            && !g.used.contains(&ActionWord::Special)
+            && g.card(model).sas.iter().any(|(sa, _)| {
+                let def = &g.rules.sas[*sa as usize];
+                def.switched_on && def.script.is_some()
+            })
+        {
+            return Action::special(None);
+        }
         // A strike caller first calls in a strike on the nearest enemy, if its side can pay one.
         if ap >= 1
             && let Some(call) = Self::strike_call(g, model, target)

@@ -164,6 +164,8 @@ pub struct SaDef {
     pub hooks: Vec<f::HookPoint>,
     /// The owner may decline it (the controller is asked before each action).
     pub optional: bool,
+    /// Switched on by the Special action each turn (bots take it first).
+    pub switched_on: bool,
     /// Its reach in inches, where its levels give one (the link range of FCS).
     pub reach: Option<f64>,
 }

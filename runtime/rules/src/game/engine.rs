@@ -262,6 +262,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         self.game.started = true;
+        self.game.scripted = self.hooks.active();
         self.choose_commanders();
         self.hooks.new_game();
         self.each_model(HookPoint::GameSetup)

@@ -178,6 +178,9 @@ pub struct Game<'r> {
     pub structures: Vec<super::structures::StructureState>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
+    /// Scripts run in this game (the engine's hooks are active): a controller may take the
+    /// Special actions they grant.
+    pub scripted: bool,
     /// Per side, threat value left in its strike pool for each strike package (`call-strike`).
     pub strike_pools: Vec<std::collections::BTreeMap<cav_format::StrikePackage, u32>>,
     /// A C3 point inspires the current action's next target-point roll.
@@ -255,6 +258,7 @@ impl<'r> Game<'r> {
             scenario: None,
             objective_points: Vec::new(),
             c3: vec![0; sides.len()],
+            scripted: false,
             strike_pools: vec![Default::default(); sides.len()],
             tv_pool: vec![None; sides.len()],
             hvo: None,
