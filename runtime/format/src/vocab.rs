@@ -455,6 +455,11 @@ pub const CONDITIONS: &[Condition] = &[
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
     Condition { id: "non-infantry", status: I, doc: "The roller's model type lacks the trait `infantry`." },
     Condition {
+        id: "defender-in-flight",
+        status: I,
+        doc: "The defender is flying now (an aircraft that has not landed).",
+    },
+    Condition {
         id: "close-combat-support",
         status: I,
         doc: "Supporting models in base contact (scales per supporter).",

@@ -35,6 +35,7 @@ mod band;
 mod close_combat;
 mod close_combat_support;
 mod consecutive_attempt;
+mod defender_in_flight;
 mod defender_sa;
 mod defender_state;
 mod defensive_fire;
@@ -95,6 +96,7 @@ pub static ALL: &[&Condition] = &[
     &direct_fire::DIRECT_FIRE,
     &close_combat::CLOSE_COMBAT,
     &strike_package::STRIKE_PACKAGE,
+    &defender_in_flight::DEFENDER_IN_FLIGHT,
     &energy_weapon::ENERGY_WEAPON,
     &energy_weapon::NON_ENERGY_WEAPON,
     &upgrade::UPGRADE,
