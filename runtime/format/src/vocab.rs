@@ -135,6 +135,7 @@ words! {
         ClearState = "clear_state", I, "`ctx.clear_state(model, state)`: a model loses a state it has.";
         SpendAmmo = "spend_ammo", I, "`ctx.spend_ammo(model, mount)`: a weapon mount (0 = first on the card) runs out of ammo.";
         RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
+        Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
     }
 }
 
@@ -168,7 +169,8 @@ impl HookPoint {
         const MOD_CHANGES: &[HookEffect] = &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
-            H::Activation | H::CombatDice | H::StrikePoint => MOD_CHANGES,
+            H::CombatDice => &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo],
+            H::Activation | H::StrikePoint => MOD_CHANGES,
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],

@@ -111,15 +111,21 @@ impl DiceExpr {
     /// Roll: the natural faces (all of them, in roll order) and the total kept.
     pub fn roll(&self, dice: &mut dyn Dice) -> (Vec<u32>, i32) {
         let faces: Vec<u32> = (0..self.count).map(|_| dice.roll(self.sides)).collect();
+        let total = self.total_of(&faces);
+        (faces, total)
+    }
+
+    /// The total of `faces` as this expression keeps and adds them.
+    pub fn total_of(&self, faces: &[u32]) -> i32 {
         let kept: u32 = match self.keep_highest {
             Some(k) => {
-                let mut sorted = faces.clone();
+                let mut sorted = faces.to_vec();
                 sorted.sort_unstable_by(|a, b| b.cmp(a));
                 sorted.iter().take(k as usize).sum()
             }
             None => faces.iter().sum(),
         };
-        (faces, (kept as i32).saturating_add(self.plus))
+        (kept as i32).saturating_add(self.plus)
     }
 }
 

@@ -111,6 +111,10 @@ pub enum Effect {
         model: usize,
         mount: usize,
     },
+    /// Throw die `die` (0-based) of the roll in progress again.
+    Reroll {
+        die: usize,
+    },
 }
 
 pub trait Hooks {

@@ -11,7 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::limits::{SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE};
+use cav_format::limits::{MAX_DICE, SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE};
 use cav_format::vocab::{HANDLER_ORDER, Status};
 use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
@@ -421,6 +421,13 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
                 } else {
                     Effect::ClearState { model, state }
                 }
+            }
+            HookEffect::Reroll => {
+                let n = number(0, "die")?;
+                if n.fract() != 0.0 || !(1.0..=f64::from(MAX_DICE)).contains(&n) {
+                    return Err(refused(lua, format!("`ctx.reroll`: no die {n} (the dice are numbered from 1)")));
+                }
+                Effect::Reroll { die: n as usize - 1 }
             }
             HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
                 let model = model_arg(lua, effect, &arg(0))?;
@@ -923,6 +930,7 @@ pub fn definitions() -> String {
         HookEffect::DealDamage => "(model: CavModel, points: number) -> ()",
         HookEffect::ApplyState | HookEffect::ClearState => "(model: CavModel, state: string) -> ()",
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => "(model: CavModel, mount: number) -> ()",
+        HookEffect::Reroll => "(die: number) -> ()",
     };
     for &e in HookEffect::ALL {
         let at: Vec<&str> = HookPoint::ALL
@@ -965,11 +973,11 @@ pub fn definitions() -> String {
 mod tests {
     use super::*;
 
-    /// The host indexes its tables by `HookPoint as usize` and its masks by `HookEffect as u8`.
+    /// The host indexes its tables by `HookPoint as usize` and its masks (`u16`) by `HookEffect`.
     #[test]
     fn vocabulary_order_is_the_enum_order() {
         assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
-        assert!(HookEffect::ALL.len() <= 8);
+        assert!(HookEffect::ALL.len() <= 16);
         assert_eq!(accepts(HookPoint::Build), "it accepts nothing: look only");
         assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
     }

@@ -121,6 +121,8 @@ pub struct Answer {
     pub mods: Vec<(Quantity, ModApplied)>,
     pub forbid: Option<String>,
     pub value: Option<f64>,
+    /// The die of the roll in progress to throw again (the first asked for).
+    pub reroll: Option<usize>,
 }
 
 impl Answer {
@@ -232,6 +234,10 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let name = self.rules().states[state as usize].id.clone();
                 log(self, HookEffect::ClearState, Some(model), None, None, Some(name));
                 self.clear_state(model, state)?;
+            }
+            Effect::Reroll { die } => {
+                log(self, HookEffect::Reroll, None, None, Some(die as f64 + 1.0), None);
+                answer.reroll.get_or_insert(die);
             }
             Effect::SpendAmmo { model, mount } | Effect::RestoreAmmo { model, mount } => {
                 let spend = matches!(effect, Effect::SpendAmmo { .. });
@@ -801,7 +807,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> Result<RollOut, EngineError> {
-        let thrown = expr.roll(self.dice);
+        let mut thrown = expr.roll(self.dice);
         let model = ctx.model;
         // A C3 point declared with the action inspires its first target-point roll.
         if target.is_some()
@@ -827,7 +833,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 success: None,
                 critical: None,
             });
-            mods.extend(self.call_hooks(ctx)?.take(Quantity::Roll));
+            let mut answer = self.call_hooks(ctx)?;
+            mods.extend(answer.take(Quantity::Roll));
+            // A re-roll (Full-Auto) throws one die again, never out of a critical fumble.
+            let nat = thrown.1.saturating_sub(expr.plus).max(0) as u32;
+            let fumbled = expr == self.rules().standard && nat <= self.rules().critical_fumble;
+            if let Some(die) = answer.reroll.filter(|&d| d < thrown.0.len() && !fumbled) {
+                thrown.0[die] = self.dice.roll(expr.sides);
+                thrown.1 = expr.total_of(&thrown.0);
+            }
         }
         Ok(self.judge(model, kind, expr, thrown, mods, target, crit_at, ten_plus))
     }
