@@ -135,6 +135,7 @@ words! {
         ClearState = "clear_state", I, "`ctx.clear_state(model, state)`: a model loses a state it has.";
         SpendAmmo = "spend_ammo", I, "`ctx.spend_ammo(model, mount)`: a weapon mount (0 = first on the card) runs out of ammo.";
         RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
+        SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band).";
         Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
     }
 }
@@ -174,7 +175,8 @@ impl HookPoint {
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],
-            H::Drift | H::CombatTp | H::CritFumble | H::DamageCalc => &[AddModifier],
+            H::CombatTp => &[AddModifier, SetDice],
+            H::Drift | H::CritFumble | H::DamageCalc => &[AddModifier],
             H::DamageTable => &[AddModifier, Forbid, ApplyState],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::OpposedRoll => &[],

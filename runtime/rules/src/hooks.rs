@@ -111,6 +111,8 @@ pub enum Effect {
         model: usize,
         mount: usize,
     },
+    /// Throw these dice for the combat roll instead of the standard ones.
+    SetDice(crate::dice::DiceExpr),
     /// Throw die `die` (0-based) of the roll in progress again.
     Reroll {
         die: usize,

@@ -422,6 +422,13 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
                     Effect::ClearState { model, state }
                 }
             }
+            HookEffect::SetDice => {
+                let text = label(lua, "ctx.set_dice", "dice", &string(0, "dice")?)?;
+                match cav_rules::DiceExpr::parse(&text) {
+                    Ok(d) => Effect::SetDice(d),
+                    Err(e) => return Err(refused(lua, format!("`ctx.set_dice`: {e}"))),
+                }
+            }
             HookEffect::Reroll => {
                 let n = number(0, "die")?;
                 if n.fract() != 0.0 || !(1.0..=f64::from(MAX_DICE)).contains(&n) {
@@ -931,6 +938,7 @@ pub fn definitions() -> String {
         HookEffect::ApplyState | HookEffect::ClearState => "(model: CavModel, state: string) -> ()",
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => "(model: CavModel, mount: number) -> ()",
         HookEffect::Reroll => "(die: number) -> ()",
+        HookEffect::SetDice => "(dice: string) -> ()",
     };
     for &e in HookEffect::ALL {
         let at: Vec<&str> = HookPoint::ALL

@@ -96,7 +96,7 @@ fn forbid_at_combat_tp_is_refused() {
     let err = hook_error(play(&rules).0);
     assert!(err.starts_with("Wizzo (combat_tp): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.forbid` is not accepted at `combat_tp` (it accepts `ctx.add_modifier`); see docs/vocabulary.md",
+        "{}:3: `ctx.forbid` is not accepted at `combat_tp` (it accepts `ctx.add_modifier`, `ctx.set_dice`); see docs/vocabulary.md",
         dir.path().join("wizzo.luau").display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");

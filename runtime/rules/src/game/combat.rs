@@ -53,14 +53,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
         let ctx = HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band);
-        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+        let mut answer = self.call_hooks(ctx.clone())?;
+        mods.extend(answer.take(Quantity::Roll));
+        let dice = answer.dice.unwrap_or(r.standard);
         if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
             mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
         // A critical success can never need less than a roll above a critical fumble.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;
-        let out = self.combat_roll(ctx, "combat", r.standard, mods, Some(tp), Some(crit_at), false)?;
+        let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), Some(crit_at), false)?;
         self.state_test(attacker, weapon, target, out.success)?;
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
@@ -464,13 +466,15 @@ impl<'a, 'r> Engine<'a, 'r> {
             let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
             mods.extend(under.take(Quantity::Roll));
             let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx };
-            mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+            let mut answer = self.call_hooks(ctx.clone())?;
+            mods.extend(answer.take(Quantity::Roll));
             // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
-            // (001 L11065-11071).
+            // (001 L11065-11071); a handler may name other dice.
             let (dice, tp) = match (preset_tp, r.preset) {
                 (Some(tp), Some(dice)) => (dice, tp),
                 _ => (r.standard, r.indirect_tp),
             };
+            let dice = answer.dice.unwrap_or(dice);
             let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
             self.state_test(attacker, weapon, target, out.success)?;
             if out.success {

@@ -123,6 +123,8 @@ pub struct Answer {
     pub value: Option<f64>,
     /// The die of the roll in progress to throw again (the first asked for).
     pub reroll: Option<usize>,
+    /// The dice the combat roll throws instead of the standard ones (the last asked for).
+    pub dice: Option<crate::dice::DiceExpr>,
 }
 
 impl Answer {
@@ -234,6 +236,10 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let name = self.rules().states[state as usize].id.clone();
                 log(self, HookEffect::ClearState, Some(model), None, None, Some(name));
                 self.clear_state(model, state)?;
+            }
+            Effect::SetDice(dice) => {
+                log(self, HookEffect::SetDice, None, None, None, Some(dice.to_string()));
+                answer.dice = Some(dice);
             }
             Effect::Reroll { die } => {
                 log(self, HookEffect::Reroll, None, None, Some(die as f64 + 1.0), None);
@@ -861,9 +867,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         // The natural total of the dice kept (3d6 keeping the highest two: those two).
         let nat = sum.saturating_sub(expr.plus).max(0) as u32;
         let r = self.rules();
-        // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the
-        // pre-set dice that stand in for it, not to single dice such as the out-of-ammo d6.
-        let fumble = (expr == r.standard || Some(expr) == r.preset) && nat <= r.critical_fumble;
+        // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the dice
+        // that stand in for it keeping as many (3d6 or 4d6 keeping two), not to single dice such
+        // as the out-of-ammo d6.
+        let kept = expr.keep_highest.unwrap_or(expr.count);
+        let standard_like =
+            expr == r.standard || (expr.sides == r.standard.sides && kept == r.standard.count && expr.plus == 0);
+        let fumble = standard_like && nat <= r.critical_fumble;
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
         if crit && let Some(bonus) = r.critical_bonus {

@@ -91,8 +91,10 @@ impl Engine<'_, '_> {
             let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
             mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
             let ctx = HookCtx::new(HookPoint::CombatTp, x).target(y);
-            mods.extend(this.call_hooks(ctx.clone())?.take(Quantity::Roll));
-            this.combat_roll(ctx, "close-combat", r.standard, mods, None, Some(r.critical_success), false)
+            let mut answer = this.call_hooks(ctx.clone())?;
+            mods.extend(answer.take(Quantity::Roll));
+            let dice = answer.dice.unwrap_or(r.standard);
+            this.combat_roll(ctx, "close-combat", dice, mods, None, Some(r.critical_success), false)
         };
         let ra = roll_for(self, attacker, target, supporters)?;
         let rd = roll_for(self, target, attacker, 0)?;
