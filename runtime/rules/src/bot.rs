@@ -311,7 +311,7 @@ impl Controller for Bot {
             && !g.used.contains(&ActionWord::Special)
             && g.card(model).sas.iter().any(|(sa, _)| {
                 let def = &g.rules.sas[*sa as usize];
-                def.switched_on && def.script.is_some()
+                def.switched_on && def.script.is_some() && def.hooks.contains(&cav_format::HookPoint::SpecialAction)
             })
         {
             return Action::special(None);
