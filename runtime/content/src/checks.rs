@@ -9,8 +9,13 @@ use crate::ruleset::{Entry, Ruleset, normalise_name};
 type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
 
 /// Every check, run over every valid document.
-const CHECKS: &[(&str, Check)] =
-    &[("references", references), ("scripts", scripts), ("damage-track", damage_track), ("table-rows", table_rows)];
+const CHECKS: &[(&str, Check)] = &[
+    ("references", references),
+    ("scripts", scripts),
+    ("switched-on", switched_on),
+    ("damage-track", damage_track),
+    ("table-rows", table_rows),
+];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
@@ -227,6 +232,24 @@ fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>
 }
 
 /// Every per-column value of a data card spells out exactly damage_tracks + 1 columns.
+/// `switched_on: true` asks bots to take the Special action the special attribute's script
+/// grants: without a `special_action` hook there is none, and the flag would do nothing unsaid.
+fn switched_on(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::SpecialAttribute(sa) = doc else { return };
+    if sa.switched_on && !(sa.script.is_some() && sa.hooks.contains(&cav_format::HookPoint::SpecialAction)) {
+        diags.push(
+            Diagnostic::warning(
+                "switched-on",
+                format!("`switched_on` on special attribute `{}` does nothing: it has no scripted `special_action` handler to switch it on", e.id),
+            )
+            .at(e.prov.locate("/switched_on"))
+            .pack(e.pack.clone())
+            .pointer("/switched_on")
+            .expected("`special_action` in `hooks:` and a `script:` that handles it"),
+        );
+    }
+}
+
 fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
     let Document::Model(m) = doc else { return };
     let dt = &m.damage_track;

@@ -303,3 +303,17 @@ fn a_reference_out_of_reach_names_the_pack_that_has_it() {
     assert!(hint.starts_with("pack `variant` defines it"), "{hint}");
     assert!(hint.ends_with("make `fan` depend on `variant`"), "{hint}");
 }
+
+/// `switched_on` on a special attribute with no scripted Special action would do nothing: a
+/// warning at the key says so.
+#[test]
+fn switched_on_without_a_special_action_is_a_warning() {
+    let sa = "kind: special_attribute\nid: jammer\nname: Jammer\napplies_to: model\nparameter: none\nswitched_on: true\nsummary: s\nsource: t\n";
+    let (dir, loaded) = load_tree(&[("base/jammer.yaml", sa.as_bytes())], true);
+    let text = render(dir.path(), &loaded);
+    assert_eq!(loaded.error_count(), 0, "{text}");
+    assert!(
+        text.contains("base/jammer.yaml:6:14 [switched-on] (base) /switched_on: `switched_on` on special attribute `jammer` does nothing"),
+        "{text}"
+    );
+}
