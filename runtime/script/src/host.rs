@@ -33,6 +33,70 @@ struct Shared {
     mounts: RefCell<Vec<usize>>,
     /// State ids, by state index.
     state_ids: Vec<String>,
+    /// Makes `ctx.roll` tables in Luau (`ROLL_TABLE`): its constructor's keys are constants,
+    /// where setting them one by one from Rust made and hashed each key string every time.
+    roll_ctor: Function,
+    /// Lua strings of roll kinds and dice expressions, made once (a ruleset has a handful).
+    words: RefCell<Vec<(Box<str>, mlua::LuaString)>>,
+    /// The moment's board function (made in `Hooks::call`'s scope, borrowing the game and the
+    /// dice), while its handlers run.
+    board: Rc<RefCell<Option<Function>>>,
+    /// `ctx.models`, `ctx.range`, `ctx.roll_dice`, in `Board::ALL` order: made once, they call
+    /// the moment's board function.
+    board_fns: Vec<Function>,
+}
+
+/// The functions of `ctx` that reach the board (the game and its dice), valid only while a
+/// handler runs.
+#[derive(Clone, Copy)]
+enum Board {
+    Models,
+    Range,
+    RollDice,
+}
+
+impl Board {
+    const ALL: [Board; 3] = [Board::Models, Board::Range, Board::RollDice];
+
+    fn id(self) -> &'static str {
+        match self {
+            Board::Models => "models",
+            Board::Range => "range",
+            Board::RollDice => "roll_dice",
+        }
+    }
+}
+
+/// The Luau constructor of `ctx.roll` tables (see `Shared::roll_ctor`).
+const ROLL_TABLE: &str = "local freeze = table.freeze\n\
+return function(kind, dice, natural_total, total, target, ...)\n\
+\treturn freeze({ kind = kind, dice = dice, natural = freeze({ ... }), natural_total = natural_total, total = total, target = target })\n\
+end";
+
+/// At most this many words are kept in `Shared::words`; past it they are made at each use.
+const WORDS_KEPT: usize = 64;
+
+impl Shared {
+    /// The Lua string of a word the engine names often (a roll's kind or dice).
+    fn word(&self, lua: &Lua, text: &str) -> mlua::Result<mlua::LuaString> {
+        let mut words = self.words.borrow_mut();
+        if let Some((_, s)) = words.iter().find(|(w, _)| &**w == text) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(text)?;
+        if words.len() < WORDS_KEPT {
+            words.push((text.into(), s.clone()));
+        }
+        Ok(s)
+    }
+
+    /// `ctx.roll`: the roll in progress, frozen. `kind` is the roll's kind as Lua text.
+    fn roll_table(&self, lua: &Lua, r: &Roll, kind: mlua::LuaString) -> mlua::Result<Table> {
+        let natural_total: u32 = r.natural.iter().sum();
+        let dice = self.word(lua, &r.dice)?;
+        let natural = mlua::Variadic::from_iter(r.natural.iter().copied());
+        self.roll_ctor.call((kind, dice, natural_total, r.total, r.target, natural))
+    }
 }
 
 /// The key of a module's table of handlers that run when the model is the other model of a
@@ -140,11 +204,36 @@ impl LuaHost {
         sandbox.disarm();
         // `HookPoint as usize` indexes the tables below.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
+        let board: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
         let shared = Rc::new(Shared {
             moment: Cell::new(Moment::of(HookPoint::ALL[0])),
             queue: RefCell::new(Vec::new()),
             mounts: RefCell::new(Vec::new()),
             state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
+            roll_ctor: sandbox
+                .lua
+                .load(ROLL_TABLE)
+                .set_name(crate::sandbox::PRELUDE)
+                .eval()
+                .map_err(|e: mlua::Error| e.to_string())?,
+            words: RefCell::new(Vec::new()),
+            board_fns: Board::ALL
+                .iter()
+                .map(|&b| {
+                    let board = board.clone();
+                    sandbox.lua.create_function(move |lua, args: mlua::MultiValue| {
+                        let Some(f) = board.borrow().clone() else {
+                            return Err(refused(
+                                lua,
+                                format!("`ctx.{}` reaches the board only while a handler runs", b.id()),
+                            ));
+                        };
+                        f.call::<Value>((b as u8, args))
+                    })
+                })
+                .collect::<mlua::Result<_>>()
+                .map_err(|e| e.to_string())?,
+            board,
         });
         let effect_fns: Vec<Function> = HookEffect::ALL
             .iter()
@@ -611,12 +700,14 @@ struct CtxView {
     /// Weapon id, name, range and mount: made a table only when a script reads `ctx.weapon`.
     weapon: Option<(Rc<str>, Rc<str>, f64, usize)>,
     band: Option<Rc<str>>,
-    roll: Option<Table>,
+    /// The roll in progress, made a table when a script first reads `ctx.roll`.
+    roll: Option<(Roll, RefCell<Option<Table>>)>,
     state: Option<(Rc<str>, bool)>,
     value: Option<f64>,
     ruleset: Rc<str>,
     options: Table,
     effects: Rc<[Function]>,
+    shared: Rc<Shared>,
 }
 
 impl mlua::UserData for CtxView {
@@ -633,16 +724,22 @@ impl mlua::UserData for CtxView {
             v.weapon.as_ref().map(|(id, name, range, mount)| weapon_table(lua, id, name, *range, *mount)).transpose()
         });
         f.add_field_method_get("band", |lua, v| v.band.as_ref().map(|b| lua.create_string(&**b)).transpose());
-        f.add_field_method_get("roll", |_, v| Ok(v.roll.clone()));
+        f.add_field_method_get("roll", |lua, v| {
+            let Some((roll, table)) = &v.roll else { return Ok(None) };
+            let mut table = table.borrow_mut();
+            if table.is_none() {
+                *table = Some(v.shared.roll_table(lua, roll, v.shared.word(lua, &roll.kind)?)?);
+            }
+            Ok(table.clone())
+        });
         f.add_field_method_get("state", |lua, v| v.state.as_ref().map(|(s, _)| lua.create_string(&**s)).transpose());
         f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
         f.add_field_method_get("ruleset", |lua, v| lua.create_string(&*v.ruleset));
         f.add_field_method_get("options", |_, v| Ok(v.options.clone()));
-        // The board, through functions valid only while the handler runs (`Host::call`'s scope).
-        f.add_field_function_get("models", |_, ud| ud.named_user_value::<Value>("models"));
-        f.add_field_function_get("range", |_, ud| ud.named_user_value::<Value>("range"));
-        f.add_field_function_get("roll_dice", |_, ud| ud.named_user_value::<Value>("roll_dice"));
+        for b in Board::ALL {
+            f.add_field_method_get(b.id(), move |_, v| Ok(v.shared.board_fns[b as usize].clone()));
+        }
         for &e in HookEffect::ALL {
             f.add_field_method_get(e.id(), move |_, v| Ok(v.effects[e as usize].clone()));
         }
@@ -650,18 +747,6 @@ impl mlua::UserData for CtxView {
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
         read_only(m, "ctx");
     }
-}
-
-/// `ctx.roll`: the roll in progress.
-fn roll_table(lua: &Lua, r: &Roll) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("kind", &*r.kind)?;
-    t.set("dice", r.dice.as_str())?;
-    t.set("natural", frozen(lua.create_sequence_from(r.natural.iter().copied())?))?;
-    t.set("natural_total", r.natural.iter().sum::<u32>())?;
-    t.set("total", r.total)?;
-    t.set("target", r.target)?;
-    Ok(frozen(t))
 }
 
 impl LuaHost {
@@ -710,6 +795,35 @@ impl Hooks for LuaHost {
     }
 
     fn call(&mut self, game: &Game, dice: &mut dyn Dice, ctx: &mut HookCtx) -> Result<(), String> {
+        // The handlers that run at this moment, in the documented order; most moments have none,
+        // and then nothing touches Lua.
+        let mut runs: Vec<(usize, &'static str, u16, i32, Function)> = Vec::new();
+        let mut add = |owner: usize, role: &'static str, sas: &[(u16, i32)]| {
+            for &(sa, rating) in sas {
+                // An optional special attribute its model declined for this action does nothing.
+                let mount = if role == "weapon" { ctx.weapon } else { None };
+                if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
+                    continue;
+                }
+                if let Some(handler) = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role)) {
+                    runs.push((owner, role, sa, rating, handler.clone()));
+                }
+            }
+        };
+        for (owner, role, sas) in Self::owners(game, ctx) {
+            add(owner, role, sas);
+        }
+        // `aura` handlers: every other model on the table with such a special attribute.
+        if self.aura_wanted[ctx.point as usize] {
+            for i in
+                (0..game.models.len()).filter(|&i| i != ctx.model && Some(i) != ctx.target && game.models[i].on_table())
+            {
+                add(i, "aura", game.card(i).sas.as_slice());
+            }
+        }
+        if runs.is_empty() {
+            return Ok(());
+        }
         let point = ctx.point.id();
         self.shared.moment.set(Moment::of(ctx.point));
         {
@@ -718,100 +832,38 @@ impl Hooks for LuaHost {
             mounts.extend(game.models.iter().map(|m| game.rules.cards[m.card].weapons.len()));
         }
         let lua = &self.sandbox.lua;
-        let fail = |name: &str, e: mlua::Error| format!("{name} ({point}): {e}");
-        // Views are built once per moment, on first use, and shared by its handlers.
-        let mut views: Option<(AnyUserData, Option<AnyUserData>, Option<Table>)> = None;
-        let effects = self.effect_fns.clone();
-        let mut queued = Vec::new();
-        let mut ran = 0;
         // `ctx.roll_dice`: the game's one dice source, lent to the handlers in turn.
         let dice = RefCell::new(dice);
         let rolls: RefCell<Vec<Roll>> = RefCell::new(Vec::new());
-        let mut owners: Vec<Owner> = Self::owners(game, ctx).to_vec();
-        // `aura` handlers: every other model on the table with such a special attribute.
-        if self.aura_wanted[ctx.point as usize] {
-            for i in
-                (0..game.models.len()).filter(|&i| i != ctx.model && Some(i) != ctx.target && game.models[i].on_table())
-            {
-                let sas = game.card(i).sas.as_slice();
-                if sas.iter().any(|(sa, _)| {
-                    self.handlers[*sa as usize].as_ref().is_some_and(|h| h.get(ctx.point, "aura").is_some())
-                }) {
-                    owners.push((i, "aura", sas));
-                }
-            }
-        }
-        for (owner, role, sas) in owners {
-            for &(sa, rating) in sas {
-                // An optional special attribute its model declined for this action does nothing.
-                let mount = if role == "weapon" { ctx.weapon } else { None };
-                if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
-                    continue;
-                }
-                let handler = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role));
-                let Some(handler) = handler.cloned() else { continue };
-                let name = &game.rules.sas[sa as usize].name;
-                if views.is_none() {
-                    let built = (|| -> mlua::Result<_> {
-                        let model = self.model_view(game, ctx.model)?;
-                        let target = ctx.target.map(|t| self.model_view(game, t)).transpose()?;
-                        let roll = ctx.roll.as_ref().map(|r| roll_table(lua, r)).transpose()?;
-                        Ok((model, target, roll))
-                    })();
-                    views = Some(built.map_err(|e| fail(name, e))?);
-                }
-                let Some((model, target, roll)) = &views else { unreachable!("built above") };
-                let weapon = ctx.weapon.map(|w| {
-                    let names = self.names(game, ctx.model);
-                    let (id, name, range) = names.weapons[w].clone();
-                    (id, name, range, w)
-                });
-                let owner_view = match role {
-                    "target" => target.clone().unwrap_or_else(|| model.clone()),
-                    "aura" => self.model_view(game, owner).map_err(|e| fail(name, e))?,
-                    _ => model.clone(),
-                };
-                let view = lua
-                    .create_userdata(CtxView {
-                        point,
-                        role,
-                        rating,
-                        turn: game.turn,
-                        owner: owner_view,
-                        model: model.clone(),
-                        target: target.clone(),
-                        distance: ctx.target.map(|d| game.distance(ctx.model, d)),
-                        weapon,
-                        band: ctx.band.and_then(|b| self.band_names.get(b).cloned()),
-                        roll: roll.clone(),
-                        state: ctx.state.map(|(s, g)| (Rc::from(self.shared.state_ids[s as usize].as_str()), g)),
-                        value: ctx.value,
-                        ruleset: self.ruleset.clone(),
-                        options: self.options.clone(),
-                        effects: effects.clone(),
-                    })
-                    .map_err(|e| fail(name, e))?;
-                ran |= 1 << ctx.point as u32;
-                // Whatever a failed call left behind is not this call's.
-                self.shared.queue.borrow_mut().clear();
-                let this = &*self;
-                let result = lua.scope(|scope| {
-                    // `ctx.models()`: every model in play; `ctx.range(a, b)`: the range between two
-                    // models as the ruleset measures it. Borrowing the game, so only while it runs.
-                    let models = scope.create_function(|lua, ()| {
+        // The model whose handler runs (`ctx.roll_dice` logs its rolls as that model's).
+        let roller = Cell::new(ctx.model);
+        let this = &*self;
+        // One scope per moment: the board functions borrow the game while the moment's handlers
+        // run, and one `ctx` serves them all (only whose handler it is changes between them).
+        let outcome = lua.scope(|scope| -> mlua::Result<Result<Vec<Queued>, String>> {
+            // The board, borrowed while the moment's handlers run: one scoped function serves
+            // `ctx.models`, `ctx.range` and `ctx.roll_dice` (`Board`), as making a scoped
+            // function costs as much as a handler's whole work.
+            let board = scope.create_function(|lua, (op, args): (u8, mlua::MultiValue)| -> mlua::Result<Value> {
+                match Board::ALL.get(usize::from(op)) {
+                    // `ctx.models()`: every model in play, as views.
+                    Some(Board::Models) => {
                         let t = lua.create_table()?;
                         for i in (0..game.models.len()).filter(|&i| game.models[i].on_table()) {
                             t.raw_push(this.model_view(game, i)?)?;
                         }
-                        Ok(frozen(t))
-                    })?;
-                    let range = scope.create_function(|_, (a, b): (AnyUserData, AnyUserData)| {
+                        Ok(Value::Table(frozen(t)))
+                    }
+                    // `ctx.range(a, b)`: the range between two models as the ruleset measures it.
+                    Some(Board::Range) => {
+                        let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
                         let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
-                        Ok(game.range(ix(&a)?, ix(&b)?))
-                    })?;
-                    // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a
-                    // target point, logged as a roll of the owner named `label`.
-                    let roll_dice = scope.create_function(|lua, (what, target): (mlua::LuaString, f64)| {
+                        Ok(Value::Number(game.range(ix(&a)?, ix(&b)?)))
+                    }
+                    // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a target
+                    // point, logged as a roll of the handler's model named `label`.
+                    Some(Board::RollDice) => {
+                        let (what, target): (mlua::LuaString, f64) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
                         let kind = label(lua, "ctx.roll_dice", "label", &what)?;
                         if rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
                             return Err(refused(
@@ -831,17 +883,8 @@ impl Hooks for LuaHost {
                             (false, true) => Some("success"),
                             _ => None,
                         };
-                        let t = lua.create_table()?;
-                        t.set("kind", kind.as_str())?;
-                        t.set("dice", r.standard.to_string())?;
-                        t.set("natural", frozen(lua.create_sequence_from(natural.iter().copied())?))?;
-                        t.set("natural_total", nat)?;
-                        t.set("total", total)?;
-                        t.set("target", target)?;
-                        t.set("success", success)?;
-                        t.set("critical", critical)?;
-                        rolls.borrow_mut().push(Roll {
-                            model: owner,
+                        let roll = Roll {
+                            model: roller.get(),
                             kind: kind.into(),
                             dice: r.standard.to_string(),
                             natural,
@@ -851,36 +894,97 @@ impl Hooks for LuaHost {
                             margin: Some(total.saturating_sub(target)),
                             success: Some(success),
                             critical,
-                        });
-                        Ok(frozen(t))
-                    })?;
-                    view.set_named_user_value("models", models)?;
-                    view.set_named_user_value("range", range)?;
-                    view.set_named_user_value("roll_dice", roll_dice)?;
-                    this.sandbox.arm();
-                    let r = handler.call::<Value>(&view);
-                    this.sandbox.disarm();
-                    r
-                });
-                let result = result.map_err(|e| {
-                    let _ = self.sandbox.lua.gc_collect();
-                    let file = handler.info().source.unwrap_or_default();
-                    let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
-                    format!("{name} ({point}): {e}")
-                })?;
+                        };
+                        let t = this.shared.roll_table(lua, &roll, what)?;
+                        t.set_readonly(false);
+                        t.raw_set("natural_total", nat)?;
+                        t.raw_set("success", success)?;
+                        t.raw_set("critical", critical)?;
+                        rolls.borrow_mut().push(roll);
+                        Ok(Value::Table(frozen(t)))
+                    }
+                    None => Err(mlua::Error::runtime("no such board function")),
+                }
+            })?;
+            *this.shared.board.borrow_mut() = Some(board);
+            let model = this.model_view(game, ctx.model)?;
+            let target = ctx.target.map(|t| this.model_view(game, t)).transpose()?;
+            let weapon = ctx.weapon.map(|w| {
+                let (id, name, range) = this.names(game, ctx.model).weapons[w].clone();
+                (id, name, range, w)
+            });
+            let view = lua.create_userdata(CtxView {
+                point,
+                role: "model",
+                rating: 0,
+                turn: game.turn,
+                owner: model.clone(),
+                model: model.clone(),
+                target: target.clone(),
+                distance: ctx.target.map(|d| game.distance(ctx.model, d)),
+                weapon,
+                band: ctx.band.and_then(|b| this.band_names.get(b).cloned()),
+                roll: ctx.roll.as_ref().map(|r| (r.clone(), RefCell::new(None))),
+                state: ctx.state.map(|(s, g)| (Rc::from(this.shared.state_ids[s as usize].as_str()), g)),
+                value: ctx.value,
+                ruleset: this.ruleset.clone(),
+                options: this.options.clone(),
+                effects: this.effect_fns.clone(),
+                shared: this.shared.clone(),
+            })?;
+            let mut queued = Vec::new();
+            for (owner, role, sa, rating, handler) in &runs {
+                let name = &game.rules.sas[*sa as usize].name;
+                let owner_view = match *role {
+                    "target" => target.clone().unwrap_or_else(|| model.clone()),
+                    "aura" => this.model_view(game, *owner)?,
+                    _ => model.clone(),
+                };
+                {
+                    let mut v = view.borrow_mut::<CtxView>()?;
+                    v.role = role;
+                    v.rating = *rating;
+                    v.owner = owner_view;
+                }
+                roller.set(*owner);
+                // Whatever a failed call left behind is not this call's.
+                this.shared.queue.borrow_mut().clear();
+                this.sandbox.arm();
+                let result = handler.call::<Value>(&view);
+                this.sandbox.disarm();
+                let result = match result {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = lua.gc_collect();
+                        let file = handler.info().source.unwrap_or_default();
+                        let e = this.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
+                        return Ok(Err(format!("{name} ({point}): {e}")));
+                    }
+                };
                 if !result.is_nil() {
-                    return Err(format!(
+                    return Ok(Err(format!(
                         "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
                         result.type_name(),
                         accepts(ctx.point)
-                    ));
+                    )));
                 }
-                for effect in self.shared.queue.borrow_mut().drain(..) {
-                    queued.push(Queued { by: owner, source: name.clone(), effect });
+                for effect in this.shared.queue.borrow_mut().drain(..) {
+                    queued.push(Queued { by: *owner, source: name.clone(), effect });
                 }
             }
-        }
-        self.ran |= ran;
+            Ok(Ok(queued))
+        });
+        // The scoped function is gone with the scope; say so rather than keep a dead handle.
+        self.shared.board.borrow_mut().take();
+        self.ran |= 1 << ctx.point as u32;
+        let queued = match outcome {
+            Ok(Ok(queued)) => queued,
+            Ok(Err(e)) => return Err(e),
+            Err(e) => {
+                let name = &game.rules.sas[runs[0].2 as usize].name;
+                return Err(format!("{name} ({point}): {e}"));
+            }
+        };
         ctx.rolls.extend(rolls.into_inner());
         // Only now, with every handler returned, do the effects reach the engine.
         ctx.effects.extend(queued);

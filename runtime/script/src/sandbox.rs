@@ -49,7 +49,7 @@ impl Default for Limits {
 }
 
 /// Chunk name of the sandbox's own Lua code (`prelude.luau`); `running_at` looks past it.
-const PRELUDE: &str = "=[sandbox]";
+pub(crate) const PRELUDE: &str = "=[sandbox]";
 
 /// Globals a script never sees (removed before the environment is frozen).
 const REMOVED: &[&str] =

@@ -245,3 +245,24 @@ fn roll_dice_uses_the_game_dice_and_is_bounded() {
     let err = hook_error(play(&rules).0);
     assert!(err.contains("`ctx.roll_dice`: more than 64 rolls in one call"), "{err}");
 }
+
+/// The board functions reach the game only while a handler of a moment runs: one kept from an
+/// earlier moment serves the moment that runs when it is called again, and one called when no
+/// handler runs is refused with a clear message, never a dangling borrow of a past game.
+#[test]
+fn board_functions_reach_the_game_only_while_a_handler_runs() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { store = {}, combat_tp = function(ctx)\n  local store = require('wizzo').store\n  if store.kept == nil then store.kept = ctx.models end\n  print(#store.kept())\nend }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    for _ in 0..2 {
+        let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+        host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap();
+    }
+    assert_eq!(host.take_prints(), ["2", "2"], "a kept ctx.models serves the moment that runs");
+    let err = host.sandbox.run("return require('wizzo').store.kept()", "probe.luau").unwrap_err().to_string();
+    assert!(err.contains("`ctx.models` reaches the board only while a handler runs"), "{err}");
+}
