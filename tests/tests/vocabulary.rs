@@ -154,6 +154,32 @@ fn an_unknown_family_member_an_unknown_test_action_and_an_unplayed_word() {
     );
 }
 
+/// A weapon's special attribute given under conditions (`when:`): each is a vocabulary word,
+/// and one that tests the attacker's special attributes (which would test itself, without end)
+/// is refused where it is written.
+#[test]
+fn a_special_attributes_when_is_checked_and_cannot_test_itself() {
+    let tmp = copy_project();
+    let rac = tmp.path().join("content/cav-full/weapons/light-rotary-autocannon.yaml");
+    let line = edit(&rac, "when: [defender-in-flight]", "when: [sa-improved-range]");
+    let heavy = tmp.path().join("content/cav-full/weapons/heavy-rotary-autocannon.yaml");
+    let typo = edit(&heavy, "when: [defender-in-flight]", "when: [defender-in-flite]");
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = report["diagnostics"].as_array().unwrap();
+    let at = |file: &str, line: usize| {
+        diags
+            .iter()
+            .find(|d| d["code"] == "unknown-condition" && d["file"].as_str().unwrap().ends_with(file))
+            .filter(|d| d["line"] == line as u64)
+            .unwrap_or_else(|| panic!("no unknown-condition at {file}:{line}: {diags:#?}"))
+    };
+    let itself = at("light-rotary-autocannon.yaml", line);
+    assert!(itself["message"].as_str().unwrap().contains("would test itself"), "{itself:#}");
+    at("heavy-rotary-autocannon.yaml", typo);
+}
+
 #[test]
 fn watch_reports_the_same_on_save_and_keeps_the_last_good_rules() {
     let tmp = copy_project();

@@ -59,6 +59,7 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
                     rating: Some(rating),
                     uses: None,
                     condition: None,
+                    when: Vec::new(),
                 }),
             }
         })

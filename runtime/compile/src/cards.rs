@@ -13,6 +13,7 @@ pub(crate) fn cards(
     move_classes: &[String],
     ruleset: &f::Ruleset,
     proc: &Proc,
+    names: &crate::conditions::Names,
 ) -> (Vec<(String, f::Model)>, Vec<CardDef>) {
     let mut models = Vec::new();
     let mut cards = Vec::new();
@@ -52,7 +53,7 @@ pub(crate) fn cards(
                 .pointer("/airframe"),
             );
         }
-        cards.push(card(cx, &e.id, m, sas, move_classes, proc));
+        cards.push(card(cx, &e.id, m, sas, move_classes, proc, names));
         models.push((e.id.clone(), m.clone()));
     }
     (models, cards)
@@ -62,7 +63,15 @@ fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {
     (r.hard, r.soft)
 }
 
-fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[String], proc: &Proc) -> CardDef {
+fn card(
+    cx: &mut Cx,
+    id: &str,
+    m: &f::Model,
+    sas: &[SaDef],
+    move_classes: &[String],
+    proc: &Proc,
+    names: &crate::conditions::Names,
+) -> CardDef {
     let dt = &m.damage_track;
     let columns = dt.damage_tracks as usize + 1;
     let col = |c: &f::PerColumn<u32>| (0..columns).map(|i| c.at(i).unwrap_or(0)).collect::<Vec<_>>();
@@ -81,6 +90,39 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
         };
         let mut wsas: Vec<(SaIx, i32)> = def.special_attributes.iter().filter_map(sa_ix).collect();
         wsas.extend(w.special_attributes.iter().filter_map(sa_ix));
+        // Special attributes given under a condition, and the range bands they shift.
+        let refs = def.special_attributes.iter().chain(&w.special_attributes);
+        let sa_when: Vec<(SaIx, cav_rules::compile::Cond)> = refs
+            .filter_map(|r| match r {
+                f::SaRef::Rated(w) if !w.when.is_empty() => Some((sa_ix(r)?.0, &w.when)),
+                _ => None,
+            })
+            .flat_map(|(sa, when)| {
+                when.iter().map(move |c| {
+                    // A condition on the attacker's special attributes would test itself (the
+                    // vocabulary check refuses it): it never holds rather than recurse.
+                    let c = names.cond(c.as_str());
+                    (
+                        sa,
+                        if c.is(&cav_rules::game::conditions::ATTACKER_SA, c.arg) {
+                            cav_rules::compile::Cond::NEVER
+                        } else {
+                            c
+                        },
+                    )
+                })
+            })
+            .collect();
+        let band_shift = wsas
+            .iter()
+            .flat_map(|&(sa, rating)| {
+                let when = sa_when.iter().filter(move |(s, _)| *s == sa).map(|(_, c)| *c);
+                sas[sa as usize].effects.iter().filter(|e| e.target == f::ModifierTarget::RangeBand).map(move |e| {
+                    let value = if e.per_rating { e.value * rating } else { e.value };
+                    (value, e.when.iter().copied().chain(when.clone()).collect())
+                })
+            })
+            .collect();
         // The weapon's own scripted rule (`catalog::special_attributes`).
         let own = format!("weapon:{}", w.weapon);
         if let Some(i) = sas.iter().position(|s| s.id == own) {
@@ -112,6 +154,8 @@ fn card(cx: &mut Cx, id: &str, m: &f::Model, sas: &[SaDef], move_classes: &[Stri
             cannot_target: def.cannot_target.clone(),
             mounts: w.mount.clone(),
             sas: wsas,
+            sa_when,
+            band_shift,
             munition: None,
             ammo_dependent: def.ammo_dependent,
             launcher: None,

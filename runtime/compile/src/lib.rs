@@ -240,7 +240,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let terrains = catalog::terrains(cx, &move_classes);
     let assets = catalog::assets(cx, &terrains);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
-    let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc);
+    let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     let strikes = catalog::strikes(cx, &sas);
     let strike_caller = ruleset
         .force_building

@@ -83,6 +83,14 @@ fn check(cx: &mut Cx, doc: &Document) {
         }
         // Hook points a script handles are checked with the script (cav-script's `check`).
         Document::SpecialAttribute(sa) => cx.effects(&sa.modifiers),
+        // A special attribute given under a condition (`{sa: improved-range, condition: …}`).
+        Document::Weapon(w) => cx.sa_conditions("/special_attributes", &w.special_attributes),
+        Document::Model(m) => {
+            cx.sa_conditions("/special_attributes", &m.special_attributes);
+            for (i, w) in m.weapons.iter().enumerate() {
+                cx.sa_conditions(&format!("/weapons/{i}/special_attributes"), &w.special_attributes);
+            }
+        }
         Document::Upgrade(u) => cx.effects(&u.modifiers),
         Document::ActionType(a) => cx.action(a),
         Document::Ruleset(r) => {
@@ -164,6 +172,30 @@ impl Cx<'_> {
                         format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
                     );
                 }
+            }
+        }
+    }
+
+    fn sa_conditions(&mut self, ptr: &str, sas: &[cav_format::SaRef]) {
+        for (i, r) in sas.iter().enumerate() {
+            let cav_format::SaRef::Rated(r) = r else { continue };
+            for (j, c) in r.when.iter().enumerate() {
+                let at = format!("{ptr}/{i}/when/{j}");
+                // `sa-…` tests the attacker's special attributes, this one among them.
+                if c.as_str().starts_with("sa-") {
+                    let d = Diagnostic::error(
+                        "unknown-condition",
+                        format!(
+                            "special attribute `{}` cannot be given under condition `{c}`: a condition on special attributes would test itself",
+                            r.sa
+                        ),
+                    )
+                    .expected("a condition that does not depend on the attacker's special attributes");
+                    let d = self.located(d, &at);
+                    self.diags.push(d);
+                    continue;
+                }
+                self.condition(&at, c.as_str(), &format!("special attribute `{}`", r.sa));
             }
         }
     }

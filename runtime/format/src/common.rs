@@ -240,6 +240,12 @@ pub struct RatedSa {
     /// Only under this condition, in our words (e.g. "vs. aircraft only").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// Conditions of the engine's vocabulary that must all hold for it to apply to an attack
+    /// (e.g. `[defender-in-flight]` for "vs. aircraft only"): its effects, its range-band shift
+    /// and its script then apply only when they hold. On a weapon's special attributes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(schema_with = "crate::vocab::conditions_schema")]
+    pub when: Vec<Id>,
 }
 
 impl SaRef {

@@ -266,7 +266,7 @@ words! {
         DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike (Reinforced).";
         MoveValue = "move_value", I, "The model's MV, in every column that is not 0. An upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         ArmorValue = "armor_value", I, "The model's AV. Without `when:` as `move_value` (an upgrade's changes the card, a special attribute's is in the printed card); with `when:`, tested against each hit the model takes (the attack is the situation: `energy-weapon`).";
-        RangeBand = "range_band", R("range bands are not shifted by effects yet"), "The range band an attack counts as.";
+        RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
         AreaOfEffect = "area_of_effect", I, "The weapon's attack hits every model within `value` (× rating) inches of the strike point.";
@@ -292,6 +292,7 @@ impl ModifierTarget {
                 | ModifierTarget::PilotCheck
                 | ModifierTarget::RepairRoll
                 | ModifierTarget::ArmorValue
+                | ModifierTarget::RangeBand
         )
     }
 }
@@ -436,6 +437,11 @@ pub const CONDITIONS: &[Condition] = &[
     },
     Condition { id: "light-cover", status: I, doc: "The defender has light cover." },
     Condition { id: "heavy-cover", status: I, doc: "The defender has heavy cover." },
+    Condition {
+        id: "no-cover",
+        status: I,
+        doc: "The defender has no cover from the attack (with `defender-sa-…`: a model that counts as in cover wherever it stands).",
+    },
     Condition {
         id: "extra-woods",
         status: I,

@@ -191,6 +191,12 @@ pub struct MountDef {
     /// Per damage-track column (hard, soft); `None` = NA.
     pub rav: Vec<(Option<u8>, Option<u8>)>,
     pub sas: Vec<(SaIx, i32)>,
+    /// Special attributes of this mount that apply only while a condition holds
+    /// (`{sa: improved-range, condition: defender-in-flight}`): `Game::mount_sa_holds`.
+    pub sa_when: Vec<(SaIx, Cond)>,
+    /// Range-band shifts of the mount's special attributes (Improved Range: −1, one band
+    /// shorter), with the conditions each needs (its `when:`s and its SA's condition).
+    pub band_shift: Vec<(i32, Vec<Cond>)>,
     pub requires_target_lock: bool,
     /// An energy weapon (ion, laser, particle bolt): the `energy-weapon` condition.
     pub energy: bool,

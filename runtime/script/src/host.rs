@@ -805,6 +805,12 @@ impl Hooks for LuaHost {
                 if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
                     continue;
                 }
+                // A weapon's special attribute given under a condition runs only while it holds.
+                if let Some(w) = mount
+                    && !game.mount_sa_holds(owner, w, sa, ctx.target)
+                {
+                    continue;
+                }
                 if let Some(handler) = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role)) {
                     runs.push((owner, role, sa, rating, handler.clone()));
                 }

@@ -740,7 +740,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let declined = |sa: u16, weapon: Option<usize>| g.active == Some(a) && g.declined.contains(&(sa, weapon));
         let of_card = card.sas.iter().map(|x| (x, None));
         for ((sa, rating), mount) in of_card.chain(weapon_sas.iter().map(|x| (x, s.weapon))) {
-            if declined(*sa, mount) {
+            if declined(*sa, mount) || mount.is_some_and(|w| !g.mount_sa_holds(a, w, *sa, s.defender)) {
                 continue;
             }
             let def = &r.sas[*sa as usize];

@@ -536,7 +536,54 @@ impl<'r> Game<'r> {
     pub fn band(&self, attacker: usize, weapon: usize, target: usize) -> Option<usize> {
         let m = self.card(attacker).weapons.get(weapon)?;
         let dist = self.range(attacker, target);
-        self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier)
+        let band = self.rules.bands.iter().position(|b| dist <= m.range * b.multiplier)?;
+        Some(self.shifted_band(attacker, weapon, Some(target), dist, band))
+    }
+
+    /// The band an attack counts as: the measured `band` shifted by the mount's range-band
+    /// effects that hold against `target` (Improved Range: one band shorter, 001 L7691-7699),
+    /// never past the shortest or the longest band. Out of range stays out of range.
+    pub fn shifted_band(&self, attacker: usize, weapon: usize, target: Option<usize>, dist: f64, band: usize) -> usize {
+        let Some(m) = self.card(attacker).weapons.get(weapon) else { return band };
+        if m.band_shift.is_empty() {
+            return band;
+        }
+        let s = crate::game::engine::Situation {
+            attacker,
+            defender: target,
+            weapon: Some(weapon),
+            band: Some(band),
+            distance: dist,
+            ..Default::default()
+        };
+        let shift: i32 =
+            m.band_shift.iter().filter(|(_, when)| when.iter().all(|c| c.times(self, &s) > 0)).map(|(v, _)| *v).sum();
+        (band as i32 + shift).clamp(0, self.rules.bands.len() as i32 - 1) as usize
+    }
+
+    /// Whether special attribute `sa` of mount `weapon` of `attacker` applies to an attack on
+    /// `target`: a special attribute given under a condition (`MountDef::sa_when`) only while it
+    /// holds.
+    pub fn mount_sa_holds(
+        &self,
+        attacker: usize,
+        weapon: usize,
+        sa: crate::compile::SaIx,
+        target: Option<usize>,
+    ) -> bool {
+        let Some(m) = self.card(attacker).weapons.get(weapon) else { return true };
+        let mut when = m.sa_when.iter().filter(|(s, _)| *s == sa).peekable();
+        if when.peek().is_none() {
+            return true;
+        }
+        let s = crate::game::engine::Situation {
+            attacker,
+            defender: target,
+            weapon: Some(weapon),
+            distance: target.map_or(0.0, |t| self.range(attacker, t)),
+            ..Default::default()
+        };
+        when.all(|(_, c)| c.times(self, &s) > 0)
     }
 
     /// Line of sight and the best cover that counts between attacker and defender.
@@ -865,6 +912,7 @@ impl<'r> Game<'r> {
         let Some(band) = self.rules.bands.iter().position(|b| dist <= range * b.multiplier) else {
             return Shot::No(OUT_OF_RANGE.into());
         };
+        let band = self.shifted_band(attacker, weapon, Some(target), dist, band);
         if indirect {
             return Shot::Indirect { band, distance: dist };
         }

@@ -49,7 +49,12 @@ impl ActionKind for StructureFire {
                 return Err(ActionError::Illegal(format!("no weapon mount {w}")));
             };
             let dist = g.range_to_point(model, at);
-            let band = g.rules.bands.iter().position(|b| dist <= m.range * b.multiplier);
+            let band = g
+                .rules
+                .bands
+                .iter()
+                .position(|b| dist <= m.range * b.multiplier)
+                .map(|b| g.shifted_band(model, w, None, dist, b));
             let why = if g.models[model].out_of_ammo[w] {
                 Some("out of ammo")
             } else if band.is_none() {

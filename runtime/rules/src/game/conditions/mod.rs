@@ -49,6 +49,7 @@ mod heavy_cover;
 mod light_cover;
 mod los_to_strike_point;
 mod multiple_targets;
+mod no_cover;
 mod non_infantry;
 mod point_blank;
 mod primary_roll;
@@ -61,6 +62,7 @@ mod target_locked;
 mod upgrade;
 
 pub use attacker_disrupted::ATTACKER_DISRUPTED;
+pub use attacker_sa::ATTACKER_SA;
 pub use attacker_state::ATTACKER_STATE;
 pub use defender_state::DEFENDER_STATE;
 
@@ -69,6 +71,7 @@ pub static ALL: &[&Condition] = &[
     &always::ALWAYS,
     &point_blank::POINT_BLANK,
     &light_cover::LIGHT_COVER,
+    &no_cover::NO_COVER,
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
