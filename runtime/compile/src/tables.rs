@@ -110,6 +110,7 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
             value: m.value * sign,
             scale: m.scale,
             max: m.max,
+            max_per_weapon: m.max_per_weapon,
             cond: names.cond(m.condition.as_str()),
             also: m.also.iter().map(|c| names.cond(c.as_str())).collect(),
         })

@@ -774,6 +774,10 @@ pub struct SituationModifier {
     /// Largest total this modifier may reach (absolute value).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i32>,
+    /// `max` counts per weapon fired: a cut that may cancel a per-weapon penalty but never turn
+    /// it into a bonus (Assault against Run 'N Gun's +1 per weapon).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub max_per_weapon: bool,
     /// Condition id the engine tests (`light-cover`, `band-long`, `defender-knockdown`, …): a word
     /// of the engine's vocabulary (docs/vocabulary.md).
     #[schemars(schema_with = "crate::vocab::condition_schema")]

@@ -50,6 +50,8 @@ pub struct Mod {
     pub value: i32,
     pub scale: f::ModifierScale,
     pub max: Option<i32>,
+    /// `max` is per weapon fired.
+    pub max_per_weapon: bool,
     pub cond: Cond,
     /// Further conditions that must all hold.
     pub also: Vec<Cond>,

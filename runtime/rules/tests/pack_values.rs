@@ -159,6 +159,7 @@ fn back_arc_holds_only_from_behind() {
         value: 3,
         scale: cav_format::ModifierScale::Once,
         max: None,
+        max_per_weapon: false,
         cond: cav_rules::compile::Cond { def: back, arg: 0 },
         also: vec![],
     });

@@ -728,7 +728,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 ModifierScale::PerWeapon => m.value * s.weapons_fired.max(1),
             };
             if let Some(max) = m.max {
-                v = v.clamp(-max.abs(), max.abs());
+                let max = if m.max_per_weapon { max.abs() * s.weapons_fired.max(1) } else { max.abs() };
+                v = v.clamp(-max, max);
             }
             if v != 0 {
                 out.push(ModApplied { source: name(&m.name), value: v });
