@@ -185,6 +185,7 @@ fn card(
         soft: false,
         ammo_reserve: 0,
         damage_result: 0,
+        repair_critical: false,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

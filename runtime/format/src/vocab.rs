@@ -271,6 +271,8 @@ words! {
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
         AreaOfEffect = "area_of_effect", I, "The weapon's attack hits every model within `value` (× rating) inches of the strike point.";
         IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
+        DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
+        RepairCritical = "repair_critical", I, "Every successful repair roll of the model counts as a critical success (Rugged).";
         HardTarget = "hard_target", I, "The model is a hard target (attackers use their Hard RAV).";
         SoftTarget = "soft_target", I, "The model is a soft target (attackers use their Soft RAV).";
         OutOfAmmo = "out_of_ammo", I, "After a critical fumble, the out-of-ammo die at `value` or less leaves the weapon out of ammo.";

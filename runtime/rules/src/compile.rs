@@ -308,6 +308,8 @@ pub struct CardDef {
     pub task: f::Task,
     /// Damage-result reduction (Reinforced), normalised to "points off the margin".
     pub damage_result: i32,
+    /// Every successful repair counts as a critical success (Rugged).
+    pub repair_critical: bool,
     pub tv: u32,
 }
 
@@ -328,8 +330,9 @@ impl CardDef {
     }
 
     /// Add the card effects of `added` (special attributes with their ratings) to the card: hard
-    /// or soft, ammo reserve, damage-result reduction and — for upgrades fitted to a printed card
-    /// (`values`) — MV and AV. A special attribute's MV and AV effects are part of the card's
+    /// or soft, ammo reserve, damage-result reduction, critical repairs and — for upgrades fitted
+    /// to a printed card (`values`) — MV, AV and DC. A special attribute's MV, AV and DC effects
+    /// are part of the card's
     /// design: the printed values already hold them (the Dictator-B's Improved Armor), so
     /// compiling a card does not apply them again.
     pub fn apply_effects(&mut self, sas: &[SaDef], added: &[(SaIx, i32)], values: bool) {
@@ -339,6 +342,7 @@ impl CardDef {
         self.ammo_reserve =
             self.ammo_reserve.saturating_add(sum(ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32);
         self.damage_result -= sum(ModifierTarget::DamageResult).unwrap_or(0);
+        self.repair_critical |= sum(ModifierTarget::RepairCritical).is_some();
         if values {
             let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
                 for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {
@@ -348,6 +352,10 @@ impl CardDef {
             // A column at MV 0 stays immobile: an upgrade does not repair it.
             shift(&mut self.mv, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
             shift(&mut self.av, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
+            let dc = sum(ModifierTarget::DamageControl).unwrap_or(0);
+            for v in self.dc.iter_mut().flatten() {
+                *v = v.saturating_add(dc);
+            }
         }
     }
 }

@@ -63,7 +63,9 @@ impl Engine<'_, '_> {
         if out.fumble {
             self.game.models[model].pending.damage += r.proc.repair.fumble_damage;
         } else if out.success {
-            let want = if out.crit { r.proc.repair.critical_restores } else { r.proc.repair.restores };
+            // Rugged: every success counts as a critical one.
+            let crit = out.crit || self.game.card(model).repair_critical;
+            let want = if crit { r.proc.repair.critical_restores } else { r.proc.repair.restores };
             let me = &mut self.game.models[model];
             let can = me.damage.saturating_sub(lingering);
             let points = want.min(can);
