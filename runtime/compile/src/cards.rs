@@ -186,6 +186,7 @@ fn card(
         ammo_reserve: 0,
         damage_result: 0,
         repair_critical: false,
+        no_free_turn: false,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

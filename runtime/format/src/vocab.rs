@@ -272,6 +272,7 @@ words! {
         AreaOfEffect = "area_of_effect", I, "The weapon's attack hits every model within `value` (× rating) inches of the strike point.";
         IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
         DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
+        NoFreeTurn = "no_free_turn", I, "The model has no free facing change in its move actions: every facing change is paid for, the ruleset's extra-turn cost per turn of up to its free-turn angle (Reduced Turn).";
         RepairCritical = "repair_critical", I, "Every successful repair roll of the model counts as a critical success (Rugged).";
         HardTarget = "hard_target", I, "The model is a hard target (attackers use their Hard RAV).";
         SoftTarget = "soft_target", I, "The model is a soft target (attackers use their Soft RAV).";

@@ -310,6 +310,8 @@ pub struct CardDef {
     pub damage_result: i32,
     /// Every successful repair counts as a critical success (Rugged).
     pub repair_critical: bool,
+    /// No free facing change in move actions (Reduced Turn).
+    pub no_free_turn: bool,
     pub tv: u32,
 }
 
@@ -343,6 +345,7 @@ impl CardDef {
             self.ammo_reserve.saturating_add(sum(ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32);
         self.damage_result -= sum(ModifierTarget::DamageResult).unwrap_or(0);
         self.repair_critical |= sum(ModifierTarget::RepairCritical).is_some();
+        self.no_free_turn |= sum(ModifierTarget::NoFreeTurn).is_some();
         if values {
             let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
                 for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {

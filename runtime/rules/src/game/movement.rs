@@ -125,7 +125,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let p = &self.rules().proc;
         // One facing change per move action is free (001 L2963-2989); a later one in the same
         // action (a path with corners) is paid for in full.
-        let free = if me.free_turn_spent { 0.0 } else { p.movement.free_turn_degrees };
+        // Reduced Turn: no free facing change at all, every turn is paid for (001 L8059-8067).
+        let free = if me.free_turn_spent || g.card(model).no_free_turn { 0.0 } else { p.movement.free_turn_degrees };
         let extra_turns =
             if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.movement.free_turn_degrees.max(1.0)).ceil() as u32 };
         let spent = extra_turns * p.movement.extra_turn_cost;
