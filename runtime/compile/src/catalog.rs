@@ -214,7 +214,7 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<(String, Optio
     out
 }
 
-pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> {
+pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> Vec<TerrainDef> {
     let cost = |c: Option<&f::TerrainCost>| match c {
         Some(f::TerrainCost::PerInch(n)) => Cost::PerInch(*n),
         Some(f::TerrainCost::Special(f::TerrainCostWord::RoadBonus)) => Cost::RoadBonus,
@@ -243,6 +243,12 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String]) -> Vec<TerrainDef> 
                     None => Cost::PerInch(0),
                     c => cost(c),
                 })
+                .collect(),
+            // Unknown SA ids are dangling references the loader reported.
+            waived_by: t
+                .waived_by
+                .iter()
+                .filter_map(|w| sas.iter().position(|s| s.id == w.as_str()).map(|i| i as cav_rules::compile::SaIx))
                 .collect(),
         });
     }

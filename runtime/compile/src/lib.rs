@@ -237,7 +237,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (sas, upgrades) = catalog::special_attributes(cx, &names);
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
-    let terrains = catalog::terrains(cx, &move_classes);
+    let terrains = catalog::terrains(cx, &move_classes, &sas);
     let assets = catalog::assets(cx, &terrains);
     let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);

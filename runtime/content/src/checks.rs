@@ -137,6 +137,9 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
             for id in t.climb_cost.keys() {
                 r(format!("/climb_cost/{id}"), DocKind::MoveClass, id, diags);
             }
+            for (i, sa) in t.waived_by.iter().enumerate() {
+                r(format!("/waived_by/{i}"), DocKind::SpecialAttribute, sa, diags);
+            }
         }
         Document::ModelState(s) => {
             for (i, id) in s.supersedes.iter().enumerate() {

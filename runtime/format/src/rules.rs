@@ -1005,6 +1005,11 @@ pub struct Terrain {
     /// adds the armor class to its AV and fires only direct.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structure: Option<StructureDef>,
+    /// Special attributes whose models ignore this terrain's movement penalties: they cross it at
+    /// the open-ground cost and climb it for free (Superior Mobility: rough ground, light woods,
+    /// one elevation level). Where their move class may not go, they still may not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waived_by: Vec<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,

@@ -152,6 +152,8 @@ pub struct TerrainDef {
     /// By move-class index.
     pub costs: Vec<Cost>,
     pub climb: Vec<Cost>,
+    /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
+    pub waived_by: Vec<SaIx>,
 }
 
 /// The declarative effects of one special attribute, rating already applied by the user.

@@ -10,6 +10,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let radius = g.card(model).base_radius;
         let mc = g.card(model).move_class;
         let p = &g.rules.proc;
+        let sas = &g.card(model).sas;
+        // Superior Mobility and its like: the terrain's penalties do not apply to this model.
+        let waived = |t: &crate::compile::TerrainDef| {
+            !t.waived_by.is_empty() && sas.iter().any(|(s, _)| t.waived_by.contains(s))
+        };
         let (mut highest, mut count) = (0u32, 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
@@ -22,6 +27,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             // Terrain counts once any part of the base touches it (sampled mid-step).
             if a.poly.distance(mid) <= radius {
                 let c = match t.costs[mc] {
+                    Cost::PerInch(_) if waived(t) => p.movement.open_ground_cost,
                     Cost::PerInch(c) => c,
                     Cost::RoadBonus => p.movement.road_cost,
                     Cost::No => p.movement.open_ground_cost, // not under the base's end: passing its edge
@@ -45,6 +51,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 g.rules.terrains[a.terrain].raises_ground && a.center.dist(next) <= a.radius && a.poly.contains(next)
             })
             .map(|a| match g.rules.terrains[a.terrain].climb[mc] {
+                Cost::PerInch(_) if waived(&g.rules.terrains[a.terrain]) => 0,
                 Cost::PerInch(c) => c,
                 _ => 0,
             })
