@@ -255,6 +255,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
+    let action_free_with = procedures::action_free_with(rs, &sas);
     let engine_options = procedures::engine_options(ruleset);
     if engine_options.small_table {
         cards::halve_for_a_small_table(&mut cards);
@@ -317,5 +318,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         c3,
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
+        action_free_with,
     })
 }

@@ -7,8 +7,8 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, TerrainDef, Traits,
-    Transport,
+    Damage, DefensiveFire, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef, SaIx,
+    TerrainDef, Traits, Transport,
 };
 
 use crate::Cx;
@@ -195,6 +195,20 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The special attributes that make each action type free (`free_with`), by action id.
+pub(crate) fn action_free_with(rs: &Ruleset, sas: &[SaDef]) -> HashMap<String, Vec<SaIx>> {
+    rs.of_kind(DocKind::ActionType)
+        .filter_map(|e| match &e.doc {
+            Some(Document::ActionType(a)) if !a.free_with.is_empty() => {
+                // Unknown SA ids are dangling references the loader reported.
+                let ix = a.free_with.iter().filter_map(|w| sas.iter().position(|s| s.id == w.as_str()));
+                Some((e.id.clone(), ix.map(|i| i as SaIx).collect()))
+            }
             _ => None,
         })
         .collect()

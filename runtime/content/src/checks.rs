@@ -141,6 +141,11 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                 r(format!("/waived_by/{i}"), DocKind::SpecialAttribute, sa, diags);
             }
         }
+        Document::ActionType(a) => {
+            for (i, sa) in a.free_with.iter().enumerate() {
+                r(format!("/free_with/{i}"), DocKind::SpecialAttribute, sa, diags);
+            }
+        }
         Document::ModelState(s) => {
             for (i, id) in s.supersedes.iter().enumerate() {
                 r(format!("/supersedes/{i}"), DocKind::ModelState, id, diags);

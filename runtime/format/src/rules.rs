@@ -1114,6 +1114,10 @@ pub struct ActionType {
     pub category: ActionCategory,
     /// Action points it costs.
     pub cost: u32,
+    /// Special attributes whose models take it for 0 AP (Locked-On's free target-lock); a
+    /// non-repeatable action is still taken once per activation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub free_with: Vec<Id>,
     /// Model types that may take it; empty = all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,

@@ -699,6 +699,8 @@ pub struct Rules {
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
+    /// Special attributes whose models take an action type for 0 AP, by action id.
+    pub action_free_with: HashMap<String, Vec<SaIx>>,
 }
 
 /// A set of model traits.

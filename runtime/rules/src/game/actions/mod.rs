@@ -108,8 +108,16 @@ pub trait ActionKind: Sync {
     }
     /// AP it costs `model` now: the pack's cost of [`id`](Self::id); `None` when the ruleset has
     /// no such action type (the ruleset does not have the action).
-    fn cost(&self, game: &Game, _model: usize) -> Option<u32> {
-        game.rules.action_costs.get(self.id().id()).copied()
+    fn cost(&self, game: &Game, model: usize) -> Option<u32> {
+        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
+        // A special attribute of the model or of one of its weapons that makes it free (Locked-On's
+        // target-lock; HARM munitions carry it on the weapon).
+        let free = game.rules.action_free_with.get(self.id().id()).is_some_and(|with| {
+            let card = game.card(model);
+            let mut sas = card.sas.iter().chain(card.weapons.iter().flat_map(|w| &w.sas));
+            sas.any(|(s, _)| with.contains(s))
+        });
+        Some(if free { 0 } else { cost })
     }
     /// Legality beyond the shared checks, before anything happens; `Err` is the reason.
     fn check(&self, _game: &Game, _model: usize, _action: &Action) -> Result<(), String> {
