@@ -112,10 +112,14 @@ fn unplayed_entries(rs: &Ruleset) -> Vec<Diagnostic> {
                 continue;
             }
             let ptr = if e.value.get("hooks").is_some() { "/hooks" } else { "" };
+            let why = match b.gaps.is_empty() {
+                true => "it has no script, no modifier the engine applies, and no rule document names it".to_owned(),
+                false => b.gaps.join("; "),
+            };
             out.push(
                 Diagnostic::warning(
                     "not-implemented",
-                    format!("{} `{}` is not played yet: {}", kind.tag().replace('_', " "), e.id, b.gaps.join("; ")),
+                    format!("{} `{}` is not played yet: {why}", kind.tag().replace('_', " "), e.id),
                 )
                 .at(e.prov.locate(ptr))
                 .pack(e.pack.clone())
@@ -247,6 +251,12 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         .as_ref()
         .and_then(|f| sas.iter().position(|s| s.id == f.strike_caller_sa.as_str()))
         .map(|i| i as cav_rules::compile::SaIx);
+    // The special attribute whose rating adds points to its force group's C3 pool.
+    let c3_sa = ruleset
+        .force_building
+        .as_ref()
+        .and_then(|f| sas.iter().position(|s| s.id == f.c3_sa.as_str()))
+        .map(|i| i as cav_rules::compile::SaIx);
     if proc.strike_point_tp.is_some() {
         for c in &mut cards {
             c.arm_strikes(&strikes, strike_caller);
@@ -310,6 +320,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         cards,
         strikes,
         strike_caller,
+        c3_sa,
         preset,
         scenarios,
         proc,

@@ -359,7 +359,9 @@ pub struct Test {
     #[serde(default)]
     pub dice: Vec<u32>,
     pub steps: Vec<TestStep>,
-    /// C3 points in each side's pool at the start (side → points).
+    /// C3 points in each side's pool at the start (side → points). Without it, each side's pool
+    /// holds the C3 ratings its models carry or their upgrades grant (001 L1290-1300), as a game
+    /// from rosters does (tests have no squads, so no squad type's points).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub c3: BTreeMap<Id, u32>,
     /// Threat value in each side's strike pools at the start (side → package → TV), for

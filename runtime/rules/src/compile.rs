@@ -685,6 +685,8 @@ pub struct Rules {
     /// Battlefield strike packages (Appendix D) and the special attribute that calls them.
     pub strikes: Vec<StrikeDef>,
     pub strike_caller: Option<SaIx>,
+    /// The special attribute whose rating adds C3 points to its force group's pool (001 L1290-1300).
+    pub c3_sa: Option<SaIx>,
     /// The pre-set dice (`dice.preset_tp`: 3d6 keep the highest two).
     pub preset: Option<DiceExpr>,
     pub scenarios: Vec<ScenarioDef>,

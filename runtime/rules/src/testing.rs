@@ -317,6 +317,7 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             game.c3[i] = *points;
         }
     }
+    let c3_from_models = t.c3.is_empty();
     for (side, pools) in &t.strike_pools {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
             game.strike_pools[i] = pools.clone();
@@ -351,6 +352,10 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         let side = sides.iter().position(|s| *s == spec.side.0).unwrap_or(0);
         let ix = game.add_model(card, side, pos, spec.facing);
         ids.insert(spec.id.0.clone(), ix);
+        if c3_from_models && let Some(c3) = rules.c3_sa {
+            let rating: i32 = rules.cards[card].sas.iter().filter(|(s, _)| *s == c3).map(|(_, r)| (*r).max(0)).sum();
+            game.c3[side] = game.c3[side].saturating_add(rating as u32);
+        }
         let me = &mut game.models[ix];
         me.damage = spec.damage;
         me.prone = spec.prone;
