@@ -168,6 +168,13 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Abandoned { model, reason } => format!("    {} is lost: {reason}", name(g, *model)),
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
+        Event::TerrainLaid { model, terrain, at, radius, activations } => format!(
+            "    {} lays {terrain} ({radius}\" radius) at ({:.1}, {:.1}) for {activations} of its activations",
+            name(g, *model),
+            at.x,
+            at.y
+        ),
+        Event::TerrainLifted { terrain, at } => format!("    the {terrain} at ({:.1}, {:.1}) is gone", at.x, at.y),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),
         Event::SpecialAction { model, target } => format!(

@@ -375,6 +375,22 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("reason", Text, "`bailed out` or `crashed`.")],
     },
     EventKind { id: "destroyed", doc: "A model is destroyed.", keys: &[MODEL] },
+    EventKind {
+        id: "terrain_laid",
+        doc: "A script laid a round piece of terrain (`ctx.place_terrain`: a smoke cloud).",
+        keys: &[
+            ("model", Model, "The model whose special attribute laid it (test id)."),
+            ("terrain", Text, "The terrain type's id."),
+            ("at", Point, "Its centre."),
+            ("radius", Number, "Its radius in inches."),
+            ("activations", Int, "How many of the model's activations are to start before it is lifted."),
+        ],
+    },
+    EventKind {
+        id: "terrain_lifted",
+        doc: "A laid piece of terrain is lifted.",
+        keys: &[("terrain", Text, "The terrain type's id."), ("at", Point, "Its centre.")],
+    },
     EventKind { id: "left_board", doc: "A model left the board.", keys: &[MODEL] },
     EventKind { id: "activation_end", doc: "A model's activation ends.", keys: &[MODEL] },
     EventKind { id: "turn_end", doc: "A turn ends.", keys: &[("turn", Int, "The turn number.")] },

@@ -137,6 +137,7 @@ words! {
         RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
         SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band).";
         Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
+        PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
 }
 
@@ -166,8 +167,9 @@ impl HookPoint {
     pub fn accepts(self) -> &'static [HookEffect] {
         use HookEffect::*;
         use HookPoint as H;
-        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
-        const MOD_CHANGES: &[HookEffect] = &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo];
+        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain];
+        const MOD_CHANGES: &[HookEffect] =
+            &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain];
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
             H::CombatDice => &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo],

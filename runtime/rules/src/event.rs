@@ -263,6 +263,19 @@ pub enum Event {
     Destroyed {
         model: usize,
     },
+    /// A script laid a piece of terrain (`ctx.place_terrain`: a smoke cloud).
+    TerrainLaid {
+        model: usize,
+        terrain: String,
+        at: P,
+        radius: f64,
+        activations: u32,
+    },
+    /// A laid piece of terrain is lifted.
+    TerrainLifted {
+        terrain: String,
+        at: P,
+    },
     LeftBoard {
         model: usize,
     },

@@ -117,6 +117,15 @@ pub enum Effect {
     Reroll {
         die: usize,
     },
+    /// Lay a round piece of terrain type `terrain` (index in `Rules::terrains`), lifted at the
+    /// start of the laying model's `activations`-th next activation.
+    PlaceTerrain {
+        terrain: usize,
+        x: f64,
+        y: f64,
+        radius: f64,
+        activations: u32,
+    },
 }
 
 pub trait Hooks {

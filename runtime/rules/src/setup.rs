@@ -40,7 +40,13 @@ pub fn scenario_game<'r>(
         if log.enabled() {
             log.push(Event::TerrainPlaced { terrain: rules.terrains[t].id.clone(), center, radius: r });
         }
-        game.board.areas.push(Area { terrain: t, poly: Polygon::regular(center, r, 24), center, radius: r });
+        game.board.areas.push(Area {
+            terrain: t,
+            poly: Polygon::regular(center, r, 24),
+            center,
+            radius: r,
+            lasts: None,
+        });
     }
     if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
         let size = rules.proc.setup.terrain_feature_size;
@@ -73,7 +79,13 @@ pub fn scenario_game<'r>(
                 if log.enabled() {
                     log.push(Event::TerrainPlaced { terrain: rules.terrains[t].id.clone(), center, radius: r });
                 }
-                game.board.areas.push(Area { terrain: t, poly: Polygon::regular(center, r, 12), center, radius: r });
+                game.board.areas.push(Area {
+                    terrain: t,
+                    poly: Polygon::regular(center, r, 12),
+                    center,
+                    radius: r,
+                    lasts: None,
+                });
             }
         }
     }

@@ -303,7 +303,7 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             }
             _ => return Err(format!("terrain {i}: give either `at` and `radius`, or `polygon`")),
         };
-        areas.push(Area { terrain, poly, center, radius });
+        areas.push(Area { terrain, poly, center, radius, lasts: None });
     }
     let mut sides: Vec<String> = Vec::new();
     for spec in &t.models {
@@ -941,6 +941,8 @@ mod tests {
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
             Event::Destroyed { model: 0 },
+            Event::TerrainLaid { model: 0, terrain: s(), at: P::new(1.0, 2.0), radius: 3.0, activations: 2 },
+            Event::TerrainLifted { terrain: s(), at: P::new(1.0, 2.0) },
             Event::LeftBoard { model: 0 },
             Event::ActivationEnd { model: 0 },
             Event::TurnEnd { turn: 1 },
@@ -1011,6 +1013,8 @@ mod tests {
                 | Event::Container { .. }
                 | Event::Dismounted { .. }
                 | Event::Destroyed { .. }
+                | Event::TerrainLaid { .. }
+                | Event::TerrainLifted { .. }
                 | Event::LeftBoard { .. }
                 | Event::ActivationEnd { .. }
                 | Event::TurnEnd { .. }

@@ -11,7 +11,9 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::limits::{MAX_DICE, SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE};
+use cav_format::limits::{
+    MAX_BOARD_INCHES, MAX_DICE, MAX_TURNS, SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE,
+};
 use cav_format::vocab::{HANDLER_ORDER, Status};
 use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
 use cav_rules::Rules;
@@ -33,6 +35,8 @@ struct Shared {
     mounts: RefCell<Vec<usize>>,
     /// State ids, by state index.
     state_ids: Vec<String>,
+    /// Terrain type ids, by terrain index (`ctx.place_terrain`).
+    terrain_ids: Vec<String>,
     /// Makes `ctx.roll` tables in Luau (`ROLL_TABLE`): its constructor's keys are constants,
     /// where setting them one by one from Rust made and hashed each key string every time.
     roll_ctor: Function,
@@ -210,6 +214,7 @@ impl LuaHost {
             queue: RefCell::new(Vec::new()),
             mounts: RefCell::new(Vec::new()),
             state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
+            terrain_ids: rules.terrains.iter().map(|t| t.id.clone()).collect(),
             roll_ctor: sandbox
                 .lua
                 .load(ROLL_TABLE)
@@ -524,6 +529,42 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
                     return Err(refused(lua, format!("`ctx.reroll`: no die {n} (the dice are numbered from 1)")));
                 }
                 Effect::Reroll { die: n as usize - 1 }
+            }
+            HookEffect::PlaceTerrain => {
+                let id = string(0, "terrain")?;
+                let Some(terrain) = sh.terrain_ids.iter().position(|t| t.as_bytes() == &id.as_bytes()[..]) else {
+                    let shown = String::from_utf8_lossy(&id.as_bytes()[..id.as_bytes().len().min(SCRIPT_LABEL_BYTES)])
+                        .into_owned();
+                    return Err(refused(
+                        lua,
+                        format!(
+                            "`ctx.place_terrain`: no terrain `{shown}` in this ruleset (its terrain: {})",
+                            sh.terrain_ids.join(", ")
+                        ),
+                    ));
+                };
+                let (x, y) = (number(1, "x")?, number(2, "y")?);
+                let radius = number(3, "radius")?;
+                let activations = number(4, "activations")?;
+                let board = 0.0..=MAX_BOARD_INCHES;
+                if !board.contains(&x) || !board.contains(&y) {
+                    return Err(refused(lua, format!("`ctx.place_terrain`: ({x}, {y}) is not on a table")));
+                }
+                if !(radius > 0.0 && radius <= MAX_BOARD_INCHES) {
+                    return Err(refused(
+                        lua,
+                        format!("`ctx.place_terrain`: radius {radius} is not from 0 to {MAX_BOARD_INCHES} inches"),
+                    ));
+                }
+                if activations.fract() != 0.0 || !(1.0..=f64::from(MAX_TURNS)).contains(&activations) {
+                    return Err(refused(
+                        lua,
+                        format!(
+                            "`ctx.place_terrain`: {activations} activations is not a whole number from 1 to {MAX_TURNS}"
+                        ),
+                    ));
+                }
+                Effect::PlaceTerrain { terrain, x, y, radius, activations: activations as u32 }
             }
             HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
                 let model = model_arg(lua, effect, &arg(0))?;
@@ -869,7 +910,8 @@ impl Hooks for LuaHost {
                     // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a target
                     // point, logged as a roll of the handler's model named `label`.
                     Some(Board::RollDice) => {
-                        let (what, target): (mlua::LuaString, f64) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+                        let (what, target, expr): (mlua::LuaString, Option<f64>, Option<mlua::LuaString>) =
+                            mlua::FromLuaMulti::from_lua_multi(args, lua)?;
                         let kind = label(lua, "ctx.roll_dice", "label", &what)?;
                         if rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
                             return Err(refused(
@@ -877,13 +919,24 @@ impl Hooks for LuaHost {
                                 format!("`ctx.roll_dice`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
                             ));
                         }
-                        let target = whole(lua, "roll_dice", target, true)?;
+                        let target = target.map(|t| whole(lua, "roll_dice", t, true)).transpose()?;
                         let r = &game.rules;
-                        let (natural, total) = r.standard.roll(&mut **dice.borrow_mut());
-                        let nat = total.saturating_sub(r.standard.plus).max(0) as u32;
-                        let fumble = nat <= r.critical_fumble;
-                        let crit = !fumble && nat >= r.critical_success;
-                        let success = !fumble && total >= target;
+                        // Other dice than the standard roll's (`1d6`): no criticals, which belong
+                        // to the standard roll.
+                        let expr = match expr {
+                            None => r.standard,
+                            Some(text) => {
+                                let text = label(lua, "ctx.roll_dice", "dice", &text)?;
+                                cav_rules::DiceExpr::parse(&text)
+                                    .map_err(|e| refused(lua, format!("`ctx.roll_dice`: {e}")))?
+                            }
+                        };
+                        let (natural, total) = expr.roll(&mut **dice.borrow_mut());
+                        let nat = total.saturating_sub(expr.plus).max(0) as u32;
+                        let standard = expr == r.standard;
+                        let fumble = standard && nat <= r.critical_fumble;
+                        let crit = standard && !fumble && nat >= r.critical_success;
+                        let success = target.map(|t| !fumble && total >= t);
                         let critical = match (fumble, crit) {
                             (true, _) => Some("fumble"),
                             (false, true) => Some("success"),
@@ -892,13 +945,13 @@ impl Hooks for LuaHost {
                         let roll = Roll {
                             model: roller.get(),
                             kind: kind.into(),
-                            dice: r.standard.to_string(),
+                            dice: expr.to_string(),
                             natural,
                             mods: Vec::new(),
                             total,
-                            target: Some(target),
-                            margin: Some(total.saturating_sub(target)),
-                            success: Some(success),
+                            target,
+                            margin: target.map(|t| total.saturating_sub(t)),
+                            success,
                             critical,
                         };
                         let t = this.shared.roll_table(lua, &roll, what)?;
@@ -1038,7 +1091,7 @@ pub fn definitions() -> String {
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
          \t-- every model in play (on the table), as views; only while the handler runs\n\tmodels: () -> { CavModel },\n\
          \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
-         \t-- `ctx.roll_dice(label, target)`: roll the ruleset's standard dice (2d6) against a target point, from the game's\n\t-- one seeded dice source; logged as a roll named `label` of the special attribute's model. At every hook point.\n\troll_dice: (label: string, target: number) -> CavRoll,\n",
+         \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n",
     );
     let sig = |e: HookEffect| match e {
         HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",
@@ -1049,6 +1102,9 @@ pub fn definitions() -> String {
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => "(model: CavModel, mount: number) -> ()",
         HookEffect::Reroll => "(die: number) -> ()",
         HookEffect::SetDice => "(dice: string) -> ()",
+        HookEffect::PlaceTerrain => {
+            "(terrain: string, x: number, y: number, radius: number, activations: number) -> ()"
+        }
     };
     for &e in HookEffect::ALL {
         let at: Vec<&str> = HookPoint::ALL

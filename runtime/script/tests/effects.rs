@@ -266,3 +266,31 @@ fn board_functions_reach_the_game_only_while_a_handler_runs() {
     let err = host.sandbox.run("return require('wizzo').store.kept()", "probe.luau").unwrap_err().to_string();
     assert!(err.contains("`ctx.models` reaches the board only while a handler runs"), "{err}");
 }
+
+/// `ctx.place_terrain` lays a piece of one of the ruleset's terrain types; an unknown type is a
+/// script error at the caller's line, and a board that would hold more than
+/// `limits::SCRIPT_PLACED_TERRAIN` laid pieces stops the game instead of growing without end.
+#[test]
+fn place_terrain_is_checked_and_bounded() {
+    let (rules, _dir) =
+        with_script("wizzo", "return { activation = function(ctx)\n  ctx.place_terrain('lava', 10, 10, 2, 1)\nend }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("wizzo.luau:2:") && err.contains("no terrain `lava` in this ruleset"), "{err}");
+
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { activation = function(ctx)\n  ctx.place_terrain('light-woods', 10, 10, 2.5, 0)\nend }",
+    );
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("0 activations is not a whole number from 1"), "{err}");
+
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { activation = function(ctx)\n  for i = 1, 40 do ctx.place_terrain('light-woods', i, 10, 1, 50) end\nend }",
+    );
+    let (end, log) = play(&rules);
+    let laid = log.iter().filter(|e| matches!(e, Event::TerrainLaid { .. })).count();
+    assert_eq!(laid, 64, "both Dictator-Bs lay pieces until the table holds the most it may");
+    let err = hook_error(end);
+    assert!(err.contains("64 laid terrain pieces already lie on the table"), "{err}");
+}

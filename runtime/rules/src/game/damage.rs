@@ -225,6 +225,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 poly: Polygon::regular(pos, radius, 6),
                 center: pos,
                 radius,
+                lasts: None,
             });
         }
     }

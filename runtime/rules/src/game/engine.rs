@@ -245,6 +245,29 @@ impl<'a, 'r> Engine<'a, 'r> {
                 log(self, HookEffect::Reroll, None, None, Some(die as f64 + 1.0), None);
                 answer.reroll.get_or_insert(die);
             }
+            Effect::PlaceTerrain { terrain, x, y, radius, activations } => {
+                let name = self.rules().terrains[terrain].id.clone();
+                log(self, HookEffect::PlaceTerrain, None, None, Some(radius), Some(name.clone()));
+                let laid = self.game.board.areas.iter().filter(|a| a.lasts.is_some()).count();
+                use cav_format::limits::SCRIPT_PLACED_TERRAIN;
+                if laid >= SCRIPT_PLACED_TERRAIN {
+                    return Err(EngineError::Hook {
+                        message: format!(
+                            "{source} ({point}): `ctx.place_terrain`: {SCRIPT_PLACED_TERRAIN} laid terrain pieces already lie on the table"
+                        ),
+                    });
+                }
+                let at = P::new(x, y);
+                self.game.board.areas.push(Area {
+                    terrain,
+                    poly: Polygon::regular(at, radius, 24),
+                    center: at,
+                    radius,
+                    lasts: Some((by, activations)),
+                });
+                self.game.board_version += 1;
+                emit!(self, Event::TerrainLaid { model: by, terrain: name, at, radius, activations });
+            }
             Effect::SpendAmmo { model, mount } | Effect::RestoreAmmo { model, mount } => {
                 let spend = matches!(effect, Effect::SpendAmmo { .. });
                 let name = self.cardr(model).weapons.get(mount).map(|w| w.name.clone());
@@ -256,6 +279,37 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         Ok(())
+    }
+
+    /// Lift laid terrain: at the start of `model`'s activation, the pieces it laid count one more
+    /// of its activations and go when none is left; at the end of a turn (`None`), the pieces of
+    /// models no longer on the table go.
+    fn lift_laid_terrain(&mut self, model: Option<usize>) {
+        let mut lifted = Vec::new();
+        let models = &self.game.models;
+        self.game.board.areas.retain_mut(|a| {
+            let Some((owner, left)) = &mut a.lasts else { return true };
+            let keep = match model {
+                Some(m) if m == *owner => {
+                    *left = left.saturating_sub(1);
+                    *left > 0
+                }
+                Some(_) => true,
+                None => models[*owner].on_table(),
+            };
+            if !keep {
+                lifted.push((a.terrain, a.center));
+            }
+            keep
+        });
+        if lifted.is_empty() {
+            return;
+        }
+        self.game.board_version += 1;
+        for (terrain, at) in lifted {
+            let terrain = self.rules().terrains[terrain].id.clone();
+            emit!(self, Event::TerrainLifted { terrain, at });
+        }
     }
 
     /// Play until a side wins or the turn limit is reached.
@@ -379,6 +433,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        self.lift_laid_terrain(None);
         self.structures_burn()?;
         self.score_containers();
         if let Some((side, points, areas)) = self.score_objectives() {
@@ -575,6 +630,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let base =
             base + self.game.models[model].states.iter().map(|(s, _)| states[*s as usize].action_points).sum::<i32>();
         let blocked = self.game.state_blocks(model, |s| s.no_actions);
+        self.lift_laid_terrain(Some(model));
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
         let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };

@@ -13,6 +13,9 @@ pub struct Area {
     pub poly: Polygon,
     pub center: P,
     pub radius: f64,
+    /// A piece a script laid (`ctx.place_terrain`): the model that laid it and how many of its
+    /// activations are still to start before it is lifted.
+    pub lasts: Option<(usize, u32)>,
 }
 
 #[derive(Debug, Clone)]
@@ -203,6 +206,9 @@ pub struct Game<'r> {
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
+    /// Counts changes to the board's terrain that keep its number of pieces (one laid, one
+    /// lifted), so a remembered line of sight is not taken for the new board's.
+    pub(crate) board_version: u64,
     /// A `model_state` hook is running (its effects do not call it again).
     pub(crate) in_model_state: bool,
     /// `Engine::start` has run (`game_setup` is called once per game).
@@ -275,6 +281,7 @@ impl<'r> Game<'r> {
             joined: Vec::new(),
             extra_targets: 0,
             sight_memo: std::cell::RefCell::new(Vec::new()),
+            board_version: 0,
             in_model_state: false,
             started: false,
             turn_limit: rules.turn_limit,
@@ -608,6 +615,7 @@ impl<'r> Game<'r> {
             pa: self.models[attacker].pos,
             pd: self.models[target].pos,
             areas: self.board.areas.len(),
+            version: self.board_version,
             models: self.models_fingerprint(),
         };
         if let Some((_, v)) = self.sight_memo.borrow().iter().find(|(k, _)| *k == key) {
@@ -1033,6 +1041,7 @@ struct SightKey {
     pa: P,
     pd: P,
     areas: usize,
+    version: u64,
     models: u64,
 }
 
