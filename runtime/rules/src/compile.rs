@@ -361,6 +361,11 @@ impl CardDef {
             for v in self.dc.iter_mut().flatten() {
                 *v = v.saturating_add(dc);
             }
+            if let Some(value) = sum(ModifierTarget::RepairValue) {
+                for v in self.dc.iter_mut().filter(|v| v.is_none()) {
+                    *v = Some(value);
+                }
+            }
         }
     }
 }
