@@ -187,6 +187,7 @@ fn card(
         damage_result: 0,
         repair_critical: false,
         no_free_turn: false,
+        free_mount: false,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

@@ -275,6 +275,7 @@ words! {
         IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
         DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         NoFreeTurn = "no_free_turn", I, "The model has no free facing change in its move actions: every facing change is paid for, the ruleset's extra-turn cost per turn of up to its free-turn angle (Reduced Turn).";
+        FreeMount = "free_mount", I, "The model mounts and dismounts ground transports (not aircraft) for 0 AP (Storm).";
         RepairValue = "repair_value", I, "The damage-control value a model whose card has none repairs with (Medic: infantry repair at 3); fitted by an upgrade, it fills the card's empty DC columns.";
         RepairCritical = "repair_critical", I, "Every successful repair roll of the model counts as a critical success (Rugged).";
         HardTarget = "hard_target", I, "The model is a hard target (attackers use their Hard RAV).";

@@ -314,6 +314,8 @@ pub struct CardDef {
     pub repair_critical: bool,
     /// No free facing change in move actions (Reduced Turn).
     pub no_free_turn: bool,
+    /// Mounts and dismounts ground transports for 0 AP (Storm).
+    pub free_mount: bool,
     pub tv: u32,
 }
 
@@ -348,6 +350,7 @@ impl CardDef {
         self.damage_result -= sum(ModifierTarget::DamageResult).unwrap_or(0);
         self.repair_critical |= sum(ModifierTarget::RepairCritical).is_some();
         self.no_free_turn |= sum(ModifierTarget::NoFreeTurn).is_some();
+        self.free_mount |= sum(ModifierTarget::FreeMount).is_some();
         if values {
             let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
                 for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {

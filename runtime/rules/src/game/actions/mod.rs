@@ -108,7 +108,7 @@ pub trait ActionKind: Sync {
     }
     /// AP it costs `model` now: the pack's cost of [`id`](Self::id); `None` when the ruleset has
     /// no such action type (the ruleset does not have the action).
-    fn cost(&self, game: &Game, model: usize) -> Option<u32> {
+    fn cost(&self, game: &Game, model: usize, _action: &Action) -> Option<u32> {
         let cost = game.rules.action_costs.get(self.id().id()).copied()?;
         // A special attribute of the model or of one of its weapons that makes it free (Locked-On's
         // target-lock; HARM munitions carry it on the weapon).

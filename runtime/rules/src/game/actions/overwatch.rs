@@ -23,7 +23,7 @@ impl ActionKind for Overwatch {
         false
     }
     /// Keeping a watch already held may cost less (the ruleset's re-fire cost).
-    fn cost(&self, game: &Game, model: usize) -> Option<u32> {
+    fn cost(&self, game: &Game, model: usize, _: &Action) -> Option<u32> {
         let cost = game.rules.action_costs.get(self.id().id()).copied()?;
         Some(match game.rules.proc.overwatch {
             Some(rule) if game.models[model].has(&OVERWATCH) => rule.refire_cost,

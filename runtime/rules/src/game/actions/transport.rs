@@ -72,6 +72,15 @@ fn hitch(game: &Game, model: usize, tow: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Storm: getting into or out of a ground transport (not an aircraft) is a free action (001
+/// L8453-8461).
+fn free_mount(game: &Game, model: usize, transport: Option<usize>) -> bool {
+    game.card(model).free_mount
+        && transport
+            .filter(|&t| t < game.models.len())
+            .is_some_and(|t| !game.rules.has_trait(game.card(t).model_type, ModelTrait::Aircraft))
+}
+
 /// Board a friendly transport in base contact (`target`).
 pub struct Mount;
 
@@ -84,6 +93,10 @@ impl ActionKind for Mount {
     }
     fn repeatable(&self) -> bool {
         true
+    }
+    fn cost(&self, game: &Game, model: usize, action: &Action) -> Option<u32> {
+        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
+        Some(if free_mount(game, model, action.target) { 0 } else { cost })
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         let towed = is_towed(game, model);
@@ -163,6 +176,10 @@ impl ActionKind for Dismount {
     }
     fn repeatable(&self) -> bool {
         true
+    }
+    fn cost(&self, game: &Game, model: usize, _: &Action) -> Option<u32> {
+        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
+        Some(if free_mount(game, model, game.models[model].aboard) { 0 } else { cost })
     }
     fn taken_aboard(&self) -> bool {
         true
