@@ -115,7 +115,10 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
         }
         let design = e.kind == DocKind::SpecialAttribute
             && m.when.is_empty()
-            && matches!(m.target, ModifierTarget::MoveValue | ModifierTarget::ArmorValue);
+            && matches!(
+                m.target,
+                ModifierTarget::MoveValue | ModifierTarget::ArmorValue | ModifierTarget::DamageControl
+            );
         if design {
             // vocab: a special attribute's card values are its design, in the printed card.
             b.ways.push((Way::Data, format!("modifiers/{i}: {} (design: in the printed card's values)", m.target)));
@@ -143,6 +146,16 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             if !reach && !matches!(p.range, Some(cav_format::Distance::Inches(_))) {
                 b.gaps
                     .push(format!("its profile for {launcher} has no range, nor has the launcher: it is never fired"));
+            }
+        }
+    }
+    // A special attribute that calls a strike on its own terms (Satellite Uplink).
+    if e.kind == DocKind::SpecialAttribute {
+        for s in rs.of_kind(DocKind::Strike) {
+            if let Some(Document::Strike(d)) = &s.doc
+                && d.called_by.iter().any(|c| c.sa.as_str() == e.id)
+            {
+                b.ways.push((Way::Data, format!("calls strike `{}` (its called_by)", s.id)));
             }
         }
     }

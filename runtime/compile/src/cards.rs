@@ -161,6 +161,7 @@ fn card(
             launcher: None,
             strike: None,
             preset_tp: None,
+            combat_rolls: 1,
         };
         mount.derive(sas);
         weapons.push(mount);

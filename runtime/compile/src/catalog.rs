@@ -2,7 +2,9 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, TerrainDef, UpgradeDef};
+use cav_rules::compile::{
+    Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef, UpgradeDef,
+};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -288,16 +290,32 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             indirect: true,
             strike: Some(out.len() as u16),
             preset_tp: a.base_tp.map(|t| t as i32),
+            combat_rolls: a.combat_rolls.unwrap_or(1).min(cav_format::limits::MAX_REROLLS),
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()
         };
         mount.derive(sas);
+        let called_by = doc
+            .called_by
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                // Unknown SA ids are dangling references the loader reported.
+                let sa = sas.iter().position(|s| s.id == c.sa.as_str())? as u16;
+                let authorization = c
+                    .authorization
+                    .as_ref()
+                    .map(|a| (cx.dice(e, &format!("/called_by/{i}/authorization/dice"), &a.dice), a.target));
+                Some(StrikeTerms { sa: Some(sa), ap: c.ap, pays: c.pays, authorization })
+            })
+            .collect();
         out.push(StrikeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
             package: doc.package,
             cost: doc.cost.tv,
             mount,
+            called_by,
         });
     }
     out

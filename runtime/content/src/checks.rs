@@ -89,7 +89,12 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                 sa_refs(rs, e, "/attack/special_attributes", &att.special_attributes, diags);
             }
         }
-        Document::Strike(s) => sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags),
+        Document::Strike(s) => {
+            sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags);
+            for (i, c) in s.called_by.iter().enumerate() {
+                r(format!("/called_by/{i}/sa"), DocKind::SpecialAttribute, &c.sa, diags);
+            }
+        }
         Document::Ruleset(rules) => {
             for (role, id) in &rules.tables {
                 let kind = role.doc_kind();

@@ -334,6 +334,11 @@ pub struct AttackProfile {
     /// Pre-set base target point (rolled on the ruleset's pre-set dice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_tp: Option<u32>,
+    /// Separate combat rolls each model under the attack takes (Orbital Precision Strike: 3);
+    /// absent: one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 10))]
+    pub combat_rolls: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<Cost>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -431,6 +436,36 @@ pub enum StrikePackage {
     Space,
 }
 
+/// A special attribute that calls a strike, and on what terms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeCaller {
+    /// Id of the special attribute.
+    pub sa: Id,
+    /// Action points the call costs; absent: the `call-strike` action's cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap: Option<u32>,
+    /// Whether the strike's cost leaves the side's strike pool (false: the special attribute
+    /// brings the strike itself).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub pays: bool,
+    /// A roll that must reach its target point before the strike-point roll, or there is no
+    /// strike (the BattleNet's authorization: 1d6 against 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authorization: Option<Authorization>,
+}
+
+/// A roll a strike call must pass.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Authorization {
+    /// The dice (`1d6`).
+    pub dice: String,
+    /// The target point the dice must reach.
+    #[schemars(range(min = -100, max = 100))]
+    pub target: i32,
+}
+
 /// A strike of a battlefield strike package (Appendix D).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -440,6 +475,10 @@ pub struct Strike {
     pub package: StrikePackage,
     pub attack: AttackProfile,
     pub cost: Cost,
+    /// Special attributes that call this strike on their own terms, besides the ruleset's strike
+    /// caller (Satellite Uplink's Hammer Strike, 001 L8202-8218).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub called_by: Vec<StrikeCaller>,
     #[serde(default)]
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -450,4 +489,12 @@ pub struct Strike {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }

@@ -179,9 +179,10 @@ impl Bot {
             .enumerate()
             .filter_map(|(w, m)| {
                 let def = &g.rules.strikes[m.strike? as usize];
+                let terms = g.card(model).strike_terms(def, g.rules.strike_caller)?;
                 let left = pools.get(&def.package).copied().unwrap_or(0);
                 let attacks = m.rav.iter().any(|&(h, s)| h.is_some() || s.is_some());
-                (left >= def.cost && attacks && m.range >= reach).then_some((def.cost, w))
+                ((!terms.pays || left >= def.cost) && attacks && m.range >= reach).then_some((def.cost, w))
             })
             .max_by_key(|&(cost, w)| (cost, std::cmp::Reverse(w)))
             .map(|(_, w)| Action::call_strike(w, at))

@@ -226,6 +226,8 @@ pub struct MountDef {
     /// `call-strike` fires it, never a combat action.
     pub strike: Option<u16>,
     /// A pre-set base target point: its attacks roll the ruleset's pre-set dice against it.
+    /// Combat rolls each model under its area takes (0 or 1: one; Orbital Precision Strike: 3).
+    pub combat_rolls: u32,
     pub preset_tp: Option<i32>,
 }
 
@@ -238,6 +240,27 @@ pub struct StrikeDef {
     pub cost: u32,
     /// Its attack as a weapon mount (range, RAV, special attributes, pre-set TP).
     pub mount: MountDef,
+    /// Special attributes that call it on their own terms, besides the ruleset's strike caller.
+    pub called_by: Vec<StrikeTerms>,
+}
+
+/// On what terms a model calls a strike: the ruleset's strike caller pays from the side's pool
+/// with the `call-strike` action's AP; another special attribute (`called_by`) may differ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StrikeTerms {
+    /// The special attribute that calls (`None`: the ruleset's strike caller).
+    pub sa: Option<SaIx>,
+    /// AP the call costs; `None`: the action's cost.
+    pub ap: Option<u32>,
+    /// The strike's cost leaves the side's pool.
+    pub pays: bool,
+    /// Dice and target point of a roll the call must pass first.
+    pub authorization: Option<(DiceExpr, i32)>,
+}
+
+impl StrikeTerms {
+    /// The ruleset's strike caller's terms.
+    pub const CALLER: StrikeTerms = StrikeTerms { sa: None, ap: None, pays: true, authorization: None };
 }
 
 impl MountDef {
@@ -324,15 +347,27 @@ impl CardDef {
     /// strike package's attack as a further mount after its weapons, fired only by `call-strike`;
     /// whether its side has the pool for one is decided when it calls.
     pub fn arm_strikes(&mut self, strikes: &[StrikeDef], caller: Option<SaIx>) {
-        let Some(caller) = caller else { return };
-        if !self.sas.iter().any(|(s, _)| *s == caller) || self.weapons.iter().any(|w| w.strike.is_some()) {
+        if self.weapons.iter().any(|w| w.strike.is_some()) {
             return;
         }
         for s in strikes {
+            if self.strike_terms(s, caller).is_none() {
+                continue;
+            }
             let mut m = s.mount.clone();
             m.rav = vec![m.rav.first().copied().unwrap_or((None, None)); self.columns];
             self.weapons.push(m);
         }
+    }
+
+    /// On what terms this card calls strike `s`: as the ruleset's strike caller (`caller`), else
+    /// through a special attribute of the strike's `called_by`; `None`: it does not call it.
+    pub fn strike_terms(&self, s: &StrikeDef, caller: Option<SaIx>) -> Option<StrikeTerms> {
+        let has = |sa: SaIx| self.sas.iter().any(|(x, _)| *x == sa);
+        if caller.is_some_and(has) {
+            return Some(StrikeTerms::CALLER);
+        }
+        s.called_by.iter().find(|t| t.sa.is_some_and(has)).copied()
     }
 
     /// Add the card effects of `added` (special attributes with their ratings) to the card: hard

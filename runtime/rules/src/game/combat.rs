@@ -411,7 +411,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area))).clamp(0.0, full);
         let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
-        let (preset_tp, strike) = (m.preset_tp, m.strike.is_some());
+        let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let victims: Vec<usize> = (0..self.game.models.len())
@@ -463,22 +463,29 @@ impl<'a, 'r> Engine<'a, 'r> {
                 strike,
                 ..Situation::default()
             };
-            let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
-            mods.extend(under.take(Quantity::Roll));
-            let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx };
-            let mut answer = self.call_hooks(ctx.clone())?;
-            mods.extend(answer.take(Quantity::Roll));
-            // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
-            // (001 L11065-11071); a handler may name other dice.
-            let (dice, tp) = match (preset_tp, r.preset) {
-                (Some(tp), Some(dice)) => (dice, tp),
-                _ => (r.standard, r.indirect_tp),
-            };
-            let dice = answer.dice.unwrap_or(dice);
-            let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
-            self.state_test(attacker, weapon, target, out.success)?;
-            if out.success {
-                self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
+            let under_mods = under.take(Quantity::Roll);
+            // Some attacks make several separate rolls against each model (the Hammer Strike: 3).
+            for _ in 0..rolls {
+                if !self.game.models[target].on_table() {
+                    break;
+                }
+                let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
+                mods.extend(under_mods.iter().cloned());
+                let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx.clone() };
+                let mut answer = self.call_hooks(ctx.clone())?;
+                mods.extend(answer.take(Quantity::Roll));
+                // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
+                // (001 L11065-11071); a handler may name other dice.
+                let (dice, tp) = match (preset_tp, r.preset) {
+                    (Some(tp), Some(dice)) => (dice, tp),
+                    _ => (r.standard, r.indirect_tp),
+                };
+                let dice = answer.dice.unwrap_or(dice);
+                let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
+                self.state_test(attacker, weapon, target, out.success)?;
+                if out.success {
+                    self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
+                }
             }
         }
         Ok(())

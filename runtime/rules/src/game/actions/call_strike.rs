@@ -9,26 +9,37 @@
 use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
+use crate::compile::StrikeTerms;
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 
 pub struct CallStrike;
 
+/// The strike `action` names and on what terms `model` calls it.
+fn terms(game: &Game, model: usize, action: &Action) -> Option<(usize, StrikeTerms)> {
+    let &[w] = action.weapons.as_slice() else { return None };
+    let card = game.card(model);
+    let s = card.weapons.get(w).and_then(|m| m.strike)?;
+    card.strike_terms(&game.rules.strikes[s as usize], game.rules.strike_caller).map(|t| (w, t))
+}
+
 /// The strike mount named, the point aimed at, and the aimed model if the call names one.
 fn call(game: &Game, model: usize, action: &Action) -> Result<(usize, P), String> {
     if game.rules.proc.strike_point_tp.is_none() {
         return Err("this ruleset has no strike packages".into());
     }
-    let &[w] = action.weapons.as_slice() else { return Err("call-strike names one strike".into()) };
-    let card = game.card(model);
-    let Some(s) = card.weapons.get(w).and_then(|m| m.strike) else {
+    if action.weapons.len() != 1 {
+        return Err("call-strike names one strike".into());
+    }
+    let Some((w, terms)) = terms(game, model, action) else {
         return Err("only a strike caller calls strikes, and only the strikes it carries".into());
     };
+    let Some(s) = game.card(model).weapons[w].strike else { return Err("not a strike".into()) };
     let def = &game.rules.strikes[s as usize];
     let side = game.models[model].side;
     let left = game.strike_pools[side].get(&def.package).copied().unwrap_or(0);
-    if left < def.cost {
+    if terms.pays && left < def.cost {
         return Err(format!(
             "{} costs {} TV and the side's {:?} strike pool holds {left}",
             def.name, def.cost, def.package
@@ -63,6 +74,11 @@ impl ActionKind for CallStrike {
     fn repeatable(&self) -> bool {
         false
     }
+    /// The call-strike action's cost, or what the caller's terms say (Satellite Uplink: 0 AP).
+    fn cost(&self, game: &Game, model: usize, action: &Action) -> Option<u32> {
+        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
+        Some(terms(game, model, action).and_then(|(_, t)| t.ap).unwrap_or(cost))
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         call(game, model, action).map(|_| ())
     }
@@ -78,10 +94,20 @@ impl ActionKind for CallStrike {
         let Some(s) = engine.cardr(model).weapons[w].strike else { return Ok(()) };
         let def = &r.strikes[s as usize];
         let side = engine.game.models[model].side;
+        let terms = terms(&engine.game, model, action).map_or(StrikeTerms::CALLER, |(_, t)| t);
+        // The authorization the caller's terms ask for (the BattleNet's 1d6 against 6): no strike
+        // without it.
+        if let Some((dice, tp)) = terms.authorization {
+            let out = engine.roll(model, "authorization", dice, Vec::new(), Some(tp), None, false);
+            if !out.success {
+                return Ok(());
+            }
+        }
+        let cost = if terms.pays { def.cost } else { 0 };
         let pool = engine.game.strike_pools[side].entry(def.package).or_default();
-        *pool = pool.saturating_sub(def.cost);
+        *pool = pool.saturating_sub(cost);
         let pool_left = *pool;
-        emit!(engine, Event::StrikeCalled { model, strike: def.name.clone(), at: aim, cost: def.cost, pool_left });
+        emit!(engine, Event::StrikeCalled { model, strike: def.name.clone(), at: aim, cost, pool_left });
         let point = engine.strike_package_point(model, w, aim, action.target)?;
         // A strike with no RAV at all (a smoke screen) makes no attack.
         if engine.cardr(model).weapons[w].rav.iter().any(|&(h, s)| h.is_some() || s.is_some()) {
