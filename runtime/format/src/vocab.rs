@@ -102,7 +102,7 @@ words! {
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
         Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
         TargetLock = "target_lock", I, "When a model declares a target-lock action; forbid refuses it.";
-        OpposedRoll = "opposed_roll", R("opposed rolls (APA, ECM) are not played yet (the catalog issue)"), "When two models make an opposed roll.";
+        OpposedRoll = "opposed_roll", R("an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it"), "When two models make an opposed roll.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
         AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers or set_value change the radius (never above the weapon's), `rav` modifiers add to the RAV of every hit.";
         StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
@@ -275,6 +275,7 @@ words! {
         IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
         DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         NoFreeTurn = "no_free_turn", I, "The model has no free facing change in its move actions: every facing change is paid for, the ruleset's extra-turn cost per turn of up to its free-turn angle (Reduced Turn).";
+        OpposedRoll = "opposed_roll", I, "The model's opposed rolls for keeping an APA or ECM running in a contest of bubbles (`ctx.opposed_roll`): + helps it (Veteran Pilot +1).";
         FreeMount = "free_mount", I, "The model mounts and dismounts ground transports (not aircraft) for 0 AP (Storm).";
         RepairValue = "repair_value", I, "The damage-control value a model whose card has none repairs with (Medic: infantry repair at 3); fitted by an upgrade, it fills the card's empty DC columns.";
         RepairCritical = "repair_critical", I, "Every successful repair roll of the model counts as a critical success (Rugged).";

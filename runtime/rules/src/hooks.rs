@@ -29,6 +29,8 @@ pub struct HookCtx {
     pub state: Option<(StateIx, bool)>,
     /// The value the moment offers (`ctx.value`): a radius, a range, a move value.
     pub value: Option<f64>,
+    /// The attack is defensive fire (`ctx.defensive`): some bonuses do not apply to it.
+    pub defensive: bool,
     /// What the handlers asked for, in the order they asked.
     pub effects: Vec<Queued>,
     /// The rolls handlers made (`ctx.roll_dice`), in order: the engine logs them.
@@ -46,6 +48,7 @@ impl HookCtx {
             roll: None,
             state: None,
             value: None,
+            defensive: false,
             effects: Vec::new(),
             rolls: Vec::new(),
         }
@@ -64,6 +67,10 @@ impl HookCtx {
     }
     pub fn value(mut self, v: f64) -> Self {
         self.value = Some(v);
+        self
+    }
+    pub fn defensive(mut self, d: bool) -> Self {
+        self.defensive = d;
         self
     }
 }

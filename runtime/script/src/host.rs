@@ -15,7 +15,7 @@ use cav_format::limits::{
     MAX_BOARD_INCHES, MAX_DICE, MAX_TURNS, SCRIPT_EFFECTS_PER_CALL, SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE,
 };
 use cav_format::vocab::{HANDLER_ORDER, Status};
-use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
+use cav_format::{HookEffect, HookPoint, ModelType, ModifierTarget, Quantity};
 use cav_rules::Rules;
 use cav_rules::compile::StateIx;
 use cav_rules::dice::Dice;
@@ -57,16 +57,18 @@ enum Board {
     Models,
     Range,
     RollDice,
+    OpposedRoll,
 }
 
 impl Board {
-    const ALL: [Board; 3] = [Board::Models, Board::Range, Board::RollDice];
+    const ALL: [Board; 4] = [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll];
 
     fn id(self) -> &'static str {
         match self {
             Board::Models => "models",
             Board::Range => "range",
             Board::RollDice => "roll_dice",
+            Board::OpposedRoll => "opposed_roll",
         }
     }
 }
@@ -301,6 +303,7 @@ impl LuaHost {
                         .map(|w| (Rc::from(w.weapon.as_str()), Rc::from(w.name.as_str()), w.range))
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
+                    ratings: card.sas.iter().map(|(_, r)| *r).collect(),
                 };
                 cache[model] = Some((me.card, me.side, n.clone()));
                 n
@@ -626,8 +629,9 @@ struct Names {
     model: Rc<str>,
     /// Per mount: weapon id, name, range.
     weapons: Rc<[WeaponNames]>,
-    /// The card's special attributes (ids).
+    /// The card's special attributes (ids) and their ratings.
     sas: Rc<[Rc<str>]>,
+    ratings: Rc<[i32]>,
 }
 
 /// What a script sees of a model. Built per call without touching Lua beyond one userdata.
@@ -701,6 +705,10 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("special_attributes", |lua, v| {
             Ok(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?))
         });
+        f.add_field_method_get("ratings", |lua, v| {
+            let pairs = v.names.sas.iter().map(|s| &**s).zip(v.names.ratings.iter().copied());
+            Ok(frozen(lua.create_table_from(pairs)?))
+        });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;
             for (mount, (id, name, range)) in v.names.weapons.iter().enumerate() {
@@ -745,6 +753,7 @@ struct CtxView {
     roll: Option<(Roll, RefCell<Option<Table>>)>,
     state: Option<(Rc<str>, bool)>,
     value: Option<f64>,
+    defensive: bool,
     ruleset: Rc<str>,
     options: Table,
     effects: Rc<[Function]>,
@@ -776,6 +785,7 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("state", |lua, v| v.state.as_ref().map(|(s, _)| lua.create_string(&**s)).transpose());
         f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
+        f.add_field_method_get("defensive", |_, v| Ok(v.defensive));
         f.add_field_method_get("ruleset", |lua, v| lua.create_string(&*v.ruleset));
         f.add_field_method_get("options", |_, v| Ok(v.options.clone()));
         for b in Board::ALL {
@@ -882,8 +892,10 @@ impl Hooks for LuaHost {
         // `ctx.roll_dice`: the game's one dice source, lent to the handlers in turn.
         let dice = RefCell::new(dice);
         let rolls: RefCell<Vec<Roll>> = RefCell::new(Vec::new());
-        // The model whose handler runs (`ctx.roll_dice` logs its rolls as that model's).
+        // The model whose handler runs (`ctx.roll_dice` logs its rolls as that model's), and its
+        // special attribute.
         let roller = Cell::new(ctx.model);
+        let current_sa = Cell::new(runs[0].2);
         let this = &*self;
         // One scope per moment: the board functions borrow the game while the moment's handlers
         // run, and one `ctx` serves them all (only whose handler it is changes between them).
@@ -962,6 +974,70 @@ impl Hooks for LuaHost {
                         rolls.borrow_mut().push(roll);
                         Ok(Value::Table(frozen(t)))
                     }
+                    // `ctx.opposed_roll(label, other, bonus, other_bonus)`: this model and `other`
+                    // each roll the standard dice plus the bonus given and their `opposed_roll`
+                    // effects (pilots); the larger margin over the model's own EXP wins (the larger
+                    // total where a card has no EXP), ties to this model, which starts it.
+                    Some(Board::OpposedRoll) => {
+                        let (what, other, bonus, other_bonus): (mlua::LuaString, AnyUserData, f64, f64) =
+                            mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+                        let kind = label(lua, "ctx.opposed_roll", "label", &what)?;
+                        if rolls.borrow().len() + 2 > SCRIPT_EFFECTS_PER_CALL {
+                            return Err(refused(
+                                lua,
+                                format!("`ctx.opposed_roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
+                            ));
+                        }
+                        let other = other.borrow::<ModelView>().map(|v| v.index).map_err(|_| {
+                            refused(lua, "`ctx.opposed_roll` needs a model view (ctx.target, ctx.models()[i])".into())
+                        })?;
+                        let bonus = whole(lua, "opposed_roll", bonus, true)?;
+                        let other_bonus = whole(lua, "opposed_roll", other_bonus, true)?;
+                        let me = roller.get();
+                        let sa_name = game.rules.sas[current_sa.get() as usize].name.clone();
+                        let throw = |m: usize, bonus: i32| {
+                            let r = &game.rules;
+                            let card = game.card(m);
+                            let mut mods = Vec::new();
+                            if bonus != 0 {
+                                mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus });
+                            }
+                            for &(sa, rating) in &card.sas {
+                                let def = &r.sas[sa as usize];
+                                for e in def.effects.iter().filter(|e| e.target == ModifierTarget::OpposedRoll) {
+                                    let value = if e.per_rating { e.value * rating } else { e.value };
+                                    mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value });
+                                }
+                            }
+                            let (natural, sum) = r.standard.roll(&mut **dice.borrow_mut());
+                            let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
+                            let exp = card.exp[game.column(m)].map(|e| e as i32);
+                            Roll {
+                                model: m,
+                                kind: kind.clone().into(),
+                                dice: r.standard.to_string(),
+                                natural,
+                                mods,
+                                total,
+                                target: exp,
+                                margin: exp.map(|e| total.saturating_sub(e)),
+                                success: None,
+                                critical: None,
+                            }
+                        };
+                        let mine = throw(me, bonus);
+                        let theirs = throw(other, other_bonus);
+                        let score = |r: &Roll| r.margin.unwrap_or(r.total);
+                        let won = score(&mine) >= score(&theirs);
+                        let t = lua.create_table()?;
+                        t.raw_set("won", won)?;
+                        t.raw_set("mine", this.shared.roll_table(lua, &mine, lua.create_string(&kind)?)?)?;
+                        t.raw_set("theirs", this.shared.roll_table(lua, &theirs, lua.create_string(&kind)?)?)?;
+                        let mut log = rolls.borrow_mut();
+                        log.push(Roll { success: Some(won), ..mine });
+                        log.push(Roll { success: Some(!won), ..theirs });
+                        Ok(Value::Table(frozen(t)))
+                    }
                     None => Err(mlua::Error::runtime("no such board function")),
                 }
             })?;
@@ -986,6 +1062,7 @@ impl Hooks for LuaHost {
                 roll: ctx.roll.as_ref().map(|r| (r.clone(), RefCell::new(None))),
                 state: ctx.state.map(|(s, g)| (Rc::from(this.shared.state_ids[s as usize].as_str()), g)),
                 value: ctx.value,
+                defensive: ctx.defensive,
                 ruleset: this.ruleset.clone(),
                 options: this.options.clone(),
                 effects: this.effect_fns.clone(),
@@ -1006,6 +1083,7 @@ impl Hooks for LuaHost {
                     v.owner = owner_view;
                 }
                 roller.set(*owner);
+                current_sa.set(*sa);
                 // Whatever a failed call left behind is not this call's.
                 this.shared.queue.borrow_mut().clear();
                 this.sandbox.arm();
@@ -1071,8 +1149,9 @@ pub fn definitions() -> String {
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
-         \tspecial_attributes: { string },\n\tweapons: { CavWeapon },\n}\n\n\
-         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n",
+         \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
+         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n\
+         export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n",
     );
     s.push_str(&format!(
         "-- What a handler sees. Everything is read-only; the effect functions are the only way to act,\n\
@@ -1089,9 +1168,11 @@ pub fn definitions() -> String {
          \tmodel: CavModel,\n\ttarget: CavModel?,\n\tweapon: CavWeapon?,\n\tdistance: number?,\n\t-- the range band's id (short, medium, …)\n\tband: string?,\n\
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
+         \t-- the attack is defensive fire (combat_tp and combat_dice of a direct attack)\n\tdefensive: boolean,\n\
          \t-- every model in play (on the table), as views; only while the handler runs\n\tmodels: () -> { CavModel },\n\
          \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
-         \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n",
+         \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
+         \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n",
     );
     let sig = |e: HookEffect| match e {
         HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",

@@ -191,7 +191,7 @@ fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
     assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
     assert_eq!(
         w.message,
-        "hook point `opposed_roll` is recognised but not implemented (opposed rolls (APA, ECM) are not played yet (the catalog issue)): this handler never runs"
+        "hook point `opposed_roll` is recognised but not implemented (an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it): this handler never runs"
     );
     // Declared and handled: nothing else to say.
     assert_eq!(diags.len(), 1, "{diags:#?}");

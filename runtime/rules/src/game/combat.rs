@@ -52,7 +52,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
-        let ctx = HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band);
+        let ctx =
+            HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band).defensive(defensive);
         let mut answer = self.call_hooks(ctx.clone())?;
         mods.extend(answer.take(Quantity::Roll));
         let dice = answer.dice.unwrap_or(r.standard);
