@@ -70,6 +70,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::StoodUp { model } => format!("    {} stands up", name(g, *model)),
         Event::WentProne { model } => format!("    {} goes prone", name(g, *model)),
         Event::TargetLock { model, target } => format!("    {} locks on to {}", name(g, *model), name(g, *target)),
+        Event::LockShared { model, from, target } => {
+            format!("    {} shares its lock on {} with {}", name(g, *from), name(g, *target), name(g, *model))
+        }
         Event::Overwatch { model } => format!("    {} goes on over-watch", name(g, *model)),
         Event::OverwatchFire { model, target } => {
             format!("    {} on over-watch stops {} and fires", name(g, *model), name(g, *target))

@@ -189,6 +189,7 @@ fn card(
         repair_critical: false,
         no_free_turn: false,
         free_mount: false,
+        share_lock: None,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

@@ -167,6 +167,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
     EventKind { id: "stood_up", doc: "A prone model stood up.", keys: &[MODEL] },
     EventKind { id: "went_prone", doc: "A model went prone.", keys: &[MODEL] },
     EventKind { id: "target_lock", doc: "A model locked on to a target.", keys: &[MODEL, TARGET] },
+    EventKind {
+        id: "lock_shared",
+        doc: "A squad mate's target-lock passed on to the model (EST).",
+        keys: &[MODEL, ("from", Model, "The squad mate that locked on (test id)."), TARGET],
+    },
     EventKind { id: "overwatch", doc: "A model went on over-watch.", keys: &[MODEL] },
     EventKind {
         id: "overwatch_fire",

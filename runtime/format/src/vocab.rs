@@ -276,6 +276,7 @@ words! {
         DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         NoFreeTurn = "no_free_turn", I, "The model has no free facing change in its move actions: every facing change is paid for, the ruleset's extra-turn cost per turn of up to its free-turn angle (Reduced Turn).";
         OpposedRoll = "opposed_roll", I, "The model's opposed rolls for keeping an APA or ECM running in a contest of bubbles (`ctx.opposed_roll`): + helps it (Veteran Pilot +1).";
+        ShareLock = "share_lock", I, "The model's target-locks on enemies within `value` inches pass at once, for 0 AP, to every other model of its squad (EST); a shared lock does not help an advanced targeting computer (`own-target-lock`).";
         FreeMount = "free_mount", I, "The model mounts and dismounts ground transports (not aircraft) for 0 AP (Storm).";
         RepairValue = "repair_value", I, "The damage-control value a model whose card has none repairs with (Medic: infantry repair at 3); fitted by an upgrade, it fills the card's empty DC columns.";
         RepairCritical = "repair_critical", I, "Every successful repair roll of the model counts as a critical success (Rugged).";
@@ -470,6 +471,11 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template).",
     },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
+    Condition {
+        id: "own-target-lock",
+        status: I,
+        doc: "The attacker holds a target-lock on the defender that it took itself, not one a squad mate shared (EST).",
+    },
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
     Condition { id: "non-infantry", status: I, doc: "The roller's model type lacks the trait `infantry`." },
     Condition {

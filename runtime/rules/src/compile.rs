@@ -339,6 +339,8 @@ pub struct CardDef {
     pub no_free_turn: bool,
     /// Mounts and dismounts ground transports for 0 AP (Storm).
     pub free_mount: bool,
+    /// Its target-locks on enemies within this many inches pass to its squad mates (EST).
+    pub share_lock: Option<f64>,
     pub tv: u32,
 }
 
@@ -386,6 +388,9 @@ impl CardDef {
         self.repair_critical |= sum(ModifierTarget::RepairCritical).is_some();
         self.no_free_turn |= sum(ModifierTarget::NoFreeTurn).is_some();
         self.free_mount |= sum(ModifierTarget::FreeMount).is_some();
+        if let Some(inches) = sum(ModifierTarget::ShareLock) {
+            self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
+        }
         if values {
             let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
                 for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {

@@ -92,6 +92,12 @@ pub enum Event {
         model: usize,
         target: usize,
     },
+    /// A squad mate's target-lock passed on to the model (EST).
+    LockShared {
+        model: usize,
+        from: usize,
+        target: usize,
+    },
     Overwatch {
         model: usize,
     },

@@ -908,6 +908,7 @@ mod tests {
             Event::StoodUp { model: 0 },
             Event::WentProne { model: 0 },
             Event::TargetLock { model: 0, target: 1 },
+            Event::LockShared { model: 0, from: 1, target: 2 },
             Event::Overwatch { model: 0 },
             Event::OverwatchFire { model: 0, target: 1 },
             Event::DefensiveFire { model: 0, target: 1 },
@@ -980,6 +981,7 @@ mod tests {
                 | Event::StoodUp { .. }
                 | Event::WentProne { .. }
                 | Event::TargetLock { .. }
+                | Event::LockShared { .. }
                 | Event::Overwatch { .. }
                 | Event::OverwatchFire { .. }
                 | Event::DefensiveFire { .. }

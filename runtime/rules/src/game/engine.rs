@@ -608,7 +608,16 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub fn activate(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
         self.game.active = Some(model);
         self.game.models[model].activated = true;
-        self.game.models[model].lock = None; // a target-lock lasts until the model's next activation
+        // A target-lock lasts until the next activation of the model that took it: its own, and
+        // those it shared with its squad (EST), which the mates keep through their activations.
+        if self.game.models[model].lock_from.is_none() {
+            self.game.models[model].lock = None;
+        }
+        for m in &mut self.game.models {
+            if m.lock_from == Some(model) {
+                (m.lock, m.lock_from) = (None, None);
+            }
+        }
         // Rally before anything else: it may lift a state that would cost this model its actions.
         if self.c3_offers(model, C3Use::Rally) && ctrl.spend_c3(&self.game, model, C3Use::Rally) {
             self.spend_c3(model, C3Use::Rally);

@@ -49,6 +49,8 @@ pub struct Model {
     pub states: Vec<(StateIx, u32)>,
     pub prone: bool,
     pub lock: Option<usize>,
+    /// The squad mate that shared the lock (EST), when the model did not take it itself.
+    pub lock_from: Option<usize>,
     pub out_of_ammo: Vec<bool>,
     pub ammo_reserve: u32,
     pub crit_combat: i32,
@@ -359,6 +361,7 @@ impl<'r> Game<'r> {
             states: Vec::new(),
             prone: false,
             lock: None,
+            lock_from: None,
             out_of_ammo: vec![false; c.weapons.len()],
             ammo_reserve: c.ammo_reserve,
             crit_combat: 0,

@@ -42,7 +42,21 @@ impl ActionKind for TargetLock {
             return Ok(());
         }
         engine.game.models[model].lock = Some(target);
+        engine.game.models[model].lock_from = None;
         emit!(engine, Event::TargetLock { model, target });
+        // EST: the lock on an enemy within its range passes to the squad at once (001 L7251-7267).
+        let g = &engine.game;
+        if let (Some(reach), Some(squad)) = (g.card(model).share_lock, g.models[model].squad)
+            && g.range(model, target) <= reach
+        {
+            let mates: Vec<usize> =
+                g.squads[squad].members.iter().copied().filter(|&m| m != model && g.models[m].on_table()).collect();
+            for mate in mates {
+                engine.game.models[mate].lock = Some(target);
+                engine.game.models[mate].lock_from = Some(model);
+                emit!(engine, Event::LockShared { model: mate, from: model, target });
+            }
+        }
         Ok(())
     }
 }

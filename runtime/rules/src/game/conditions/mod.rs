@@ -51,6 +51,7 @@ mod los_to_strike_point;
 mod multiple_targets;
 mod no_cover;
 mod non_infantry;
+mod own_target_lock;
 mod point_blank;
 mod primary_roll;
 mod quad_cav;
@@ -72,6 +73,7 @@ pub static ALL: &[&Condition] = &[
     &point_blank::POINT_BLANK,
     &light_cover::LIGHT_COVER,
     &no_cover::NO_COVER,
+    &own_target_lock::OWN_TARGET_LOCK,
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
