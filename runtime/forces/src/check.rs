@@ -70,6 +70,7 @@ pub fn check(rs: &Ruleset, force: &Force, locate: &dyn Fn(&str) -> Option<Loc>, 
     cx.squads(&mut out);
     cx.squad_counts(&mut out);
     cx.upgrades(&mut out);
+    cx.uniques(&mut out);
     cx.assets_and_strikes(&mut out);
     cx.threat_value(&mut out);
     out
@@ -441,6 +442,35 @@ impl<'a> Cx<'a> {
     }
 
     /// Each model's upgrades: they exist, fit the model, one of each (001 L1213-1235).
+    /// A model with the ruleset's unique special attribute (Unique) appears once at most in the
+    /// force group, counting every squad and every `count` (001 L8666-8680).
+    fn uniques(&self, out: &mut Vec<Diagnostic>) {
+        let Some(unique) = &self.rules.unique_sa else { return };
+        let cite = self.rs.get(DocKind::SpecialAttribute, unique.as_str()).and_then(|e| match &e.doc {
+            Some(Document::SpecialAttribute(sa)) => sa.source.as_deref(),
+            _ => None,
+        });
+        let mut fielded: BTreeMap<&str, u32> = BTreeMap::new();
+        for (si, sq) in self.force.squads.iter().enumerate() {
+            for (mi, m) in sq.models.iter().enumerate() {
+                let Some(model) = self.r.model(m.model.as_str()) else { continue };
+                if !self.r.special_attributes(model, &m.upgrades).iter().any(|(sa, _)| *sa == unique.as_str()) {
+                    continue;
+                }
+                let n = fielded.entry(m.model.as_str()).or_default();
+                *n = n.saturating_add(m.count);
+                if *n > 1 {
+                    out.push(self.site.error(
+                        &format!("/squads/{si}/models/{mi}/model"),
+                        format!("`{}` is {unique}: a force group fields at most one", m.model.as_str()),
+                        "one model of each unique kind in the whole force group",
+                        cite,
+                    ));
+                }
+            }
+        }
+    }
+
     fn upgrades(&self, out: &mut Vec<Diagnostic>) {
         let mut in_force: BTreeMap<&str, u32> = BTreeMap::new();
         for (si, sq) in self.force.squads.iter().enumerate() {

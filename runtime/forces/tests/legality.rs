@@ -314,3 +314,21 @@ fn the_bot_builds_legal_forces_deterministically() {
     let b = cav_forces::build(rs, &cav_forces::BuildRequest { faction: "fixture-major".into(), tvp: 2500, seed: 2 });
     assert_ne!(a.unwrap(), b.unwrap(), "seeds differ");
 }
+
+/// A model with Unique is fielded once at most in the whole force group: a second one, in the same
+/// squad or another, is an error at the model that is one too many (001 L8666-8680).
+#[test]
+fn a_unique_model_is_fielded_once_001_l8666_l8680() {
+    let one = format!(
+        "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-unique}}\n      - {{model: m-cav-attack, count: 3}}\n"
+    );
+    assert_eq!(errors(&one), vec![]);
+    let twice = format!(
+        "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-unique, count: 2}}\n      - {{model: m-cav-attack, count: 2}}\n"
+    );
+    one_error(&twice, 9, "`m-cav-unique` is unique: a force group fields at most one");
+    let apart = format!(
+        "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-unique}}\n      - {{model: m-cav-attack, count: 3}}\n  - type: attack\n    models:\n      - {{model: m-cav-unique}}\n      - {{model: m-cav-attack, count: 3}}\n"
+    );
+    one_error(&apart, 13, "a force group fields at most one");
+}

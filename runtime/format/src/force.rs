@@ -110,6 +110,9 @@ pub struct ForceRules {
     pub strike_caller_sa: Id,
     /// The special attribute a model needs to use assets placed during play (Combat Engineer).
     pub asset_user_sa: Id,
+    /// The special attribute of which a force group may field one model at most (Unique).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique_sa: Option<Id>,
     /// The pool the book recommends to start with (the bot's default pool).
     pub recommended_tvp: u32,
     /// Where the rulebook sets each rule (cited by the force check).
