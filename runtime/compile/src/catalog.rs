@@ -252,6 +252,14 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
                 .iter()
                 .filter_map(|w| sas.iter().position(|s| s.id == w.as_str()).map(|i| i as cav_rules::compile::SaIx))
                 .collect(),
+            entered_with: t
+                .entered_with
+                .iter()
+                .filter_map(|w| {
+                    let i = sas.iter().position(|s| s.id == w.sa.as_str())?;
+                    Some((i as cav_rules::compile::SaIx, w.extra))
+                })
+                .collect(),
         });
     }
     out

@@ -145,6 +145,9 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
             for (i, sa) in t.waived_by.iter().enumerate() {
                 r(format!("/waived_by/{i}"), DocKind::SpecialAttribute, sa, diags);
             }
+            for (i, w) in t.entered_with.iter().enumerate() {
+                r(format!("/entered_with/{i}/sa"), DocKind::SpecialAttribute, &w.sa, diags);
+            }
         }
         Document::ActionType(a) => {
             for (i, sa) in a.free_with.iter().enumerate() {

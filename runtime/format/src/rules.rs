@@ -1010,11 +1010,26 @@ pub struct Terrain {
     /// one elevation level). Where their move class may not go, they still may not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waived_by: Vec<Id>,
+    /// Special attributes whose models may enter it where their move class may not, at the
+    /// open-ground cost plus `extra` MV per inch (Amphibious through water); such a model is
+    /// under it, and fires no weapon there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entered_with: Vec<EnteredWith>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub source: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// A special attribute that lets its models enter a terrain their move class may not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnteredWith {
+    pub sa: Id,
+    /// MV per inch on top of the open-ground cost.
+    #[schemars(range(max = 100))]
+    pub extra: u32,
 }
 
 /// A structure type: damage points per 2"×2" section and armor class (001 L5905-6090).

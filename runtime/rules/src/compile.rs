@@ -154,6 +154,9 @@ pub struct TerrainDef {
     pub climb: Vec<Cost>,
     /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
     pub waived_by: Vec<SaIx>,
+    /// Special attributes whose models enter it where their move class may not, with the MV per
+    /// inch they pay on top of the open-ground cost (Amphibious).
+    pub entered_with: Vec<(SaIx, u32)>,
 }
 
 /// The declarative effects of one special attribute, rating already applied by the user.

@@ -15,18 +15,23 @@ impl<'a, 'r> Engine<'a, 'r> {
         let waived = |t: &crate::compile::TerrainDef| {
             !t.waived_by.is_empty() && sas.iter().any(|(s, _)| t.waived_by.contains(s))
         };
+        // Amphibious and its like: terrain the move class may not enter, at the open cost + extra.
+        let entered = |t: &crate::compile::TerrainDef| {
+            t.entered_with.iter().find(|(w, _)| sas.iter().any(|(s, _)| s == w)).map(|(_, extra)| *extra)
+        };
         let (mut highest, mut count) = (0u32, 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
                 continue; // far away: no polygon test needed
             }
             let t = &g.rules.terrains[a.terrain];
-            if t.costs[mc] == Cost::No && a.poly.distance(next) <= radius {
+            if t.costs[mc] == Cost::No && entered(t).is_none() && a.poly.distance(next) <= radius {
                 return None;
             }
             // Terrain counts once any part of the base touches it (sampled mid-step).
             if a.poly.distance(mid) <= radius {
                 let c = match t.costs[mc] {
+                    Cost::No if let Some(extra) = entered(t) => p.movement.open_ground_cost.saturating_add(extra),
                     Cost::PerInch(_) if waived(t) => p.movement.open_ground_cost,
                     Cost::PerInch(c) => c,
                     Cost::RoadBonus => p.movement.road_cost,

@@ -571,6 +571,19 @@ impl<'r> Game<'r> {
         (band as i32 + shift).clamp(0, self.rules.bands.len() as i32 - 1) as usize
     }
 
+    /// Whether the model stands in terrain its move class may not enter, where only a special
+    /// attribute brought it (Amphibious under water, 001 L6649-6655).
+    pub fn underwater(&self, model: usize) -> bool {
+        let (pos, mc) = (self.models[model].pos, self.card(model).move_class);
+        self.board.areas.iter().any(|a| {
+            let t = &self.rules.terrains[a.terrain];
+            !t.entered_with.is_empty()
+                && t.costs[mc] == crate::compile::Cost::No
+                && a.center.dist(pos) <= a.radius
+                && a.poly.contains(pos)
+        })
+    }
+
     /// Whether special attribute `sa` of mount `weapon` of `attacker` applies to an attack on
     /// `target`: a special attribute given under a condition (`MountDef::sa_when`) only while it
     /// holds.
@@ -878,6 +891,9 @@ impl<'r> Game<'r> {
         }
         if me.out_of_ammo[weapon] {
             return Shot::No("out of ammo".into());
+        }
+        if self.underwater(attacker) {
+            return Shot::No("under water: its weapons cannot fire".into());
         }
         if me.has(&crate::game::actions::LIMBERED) {
             return Shot::No("limbered: the gun unlimbers before it fires".into());
