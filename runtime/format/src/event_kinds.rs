@@ -432,7 +432,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         doc: "A script's handler forbade what a model declared or was about to do.",
         keys: &[
             MODEL,
-            ("what", Text, "`target-lock`, `move`, `reaction`, `draw` or `damage` (a damage-table row set aside)."),
+            (
+                "what",
+                Text,
+                "`target-lock`, `move`, `reaction`, `draw`, `damage` (a damage-table row set aside) or `attack` (a shot or munition stopped before its roll).",
+            ),
             ("reason", Text, "The special attribute and its reason."),
         ],
     },

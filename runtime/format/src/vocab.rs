@@ -173,11 +173,14 @@ impl HookPoint {
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
             H::CombatDice => &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo],
-            H::Activation | H::StrikePoint => MOD_CHANGES,
+            H::Activation => MOD_CHANGES,
+            H::StrikePoint => {
+                &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain]
+            }
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
             H::AttackTargets => &[AddModifier, SetValue],
-            H::CombatTp => &[AddModifier, SetDice],
+            H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState],
             H::Drift | H::CritFumble | H::DamageCalc => &[AddModifier],
             H::DamageTable => &[AddModifier, Forbid, ApplyState],
             H::PilotCheck | H::Repair => &[AddModifier],

@@ -91,12 +91,13 @@ fn add_modifier_at_combat_tp_shows_up_in_the_roll() {
 }
 
 #[test]
-fn forbid_at_combat_tp_is_refused() {
-    let (rules, dir) = with_script("wizzo", "return {\n  combat_tp = function(ctx)\n    ctx.forbid('no')\n  end,\n}\n");
+fn forbid_at_activation_is_refused() {
+    let (rules, dir) =
+        with_script("wizzo", "return {\n  activation = function(ctx)\n    ctx.forbid('no')\n  end,\n}\n");
     let err = hook_error(play(&rules).0);
-    assert!(err.starts_with("Wizzo (combat_tp): "), "{err}");
+    assert!(err.starts_with("Wizzo (activation): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.forbid` is not accepted at `combat_tp` (it accepts `ctx.add_modifier`, `ctx.set_dice`); see docs/vocabulary.md",
+        "{}:3: `ctx.forbid` is not accepted at `activation` (it accepts `ctx.add_modifier`, `ctx.deal_damage`, `ctx.apply_state`, `ctx.clear_state`, `ctx.spend_ammo`, `ctx.restore_ammo`, `ctx.place_terrain`); see docs/vocabulary.md",
         dir.path().join("wizzo.luau").display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");

@@ -55,6 +55,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let ctx =
             HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band).defensive(defensive);
         let mut answer = self.call_hooks(ctx.clone())?;
+        // A handler may stop this weapon's shot before it is rolled (Point Defense).
+        if let Some(reason) = answer.forbid {
+            emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
+            return Ok(());
+        }
         mods.extend(answer.take(Quantity::Roll));
         let dice = answer.dice.unwrap_or(r.standard);
         if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
@@ -224,13 +229,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         distance: f64,
         aim: P,
         ctrl: &mut dyn Controller,
-    ) -> Result<P, EngineError> {
+    ) -> Result<Option<P>, EngineError> {
         let r = self.rules();
         let attempts = match self.game.models[attacker].strike_memory {
             Some((p, n, hit)) if p.dist(aim) < 0.5 => {
                 if hit {
                     emit!(self, Event::StrikePoint { model: attacker, at: aim });
-                    return Ok(aim); // a repeat at a point already hit needs no roll
+                    return Ok(Some(aim)); // a repeat at a point already hit needs no roll
                 }
                 n as i32
             }
@@ -251,7 +256,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);
         let ctx = HookCtx::new(HookPoint::StrikePoint, attacker).target(target).weapon(weapon).band(band);
-        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+        let mut answer = self.call_hooks(ctx.clone())?;
+        // A handler may stop the munition before it lands (Point Defense shoots it down).
+        if let Some(reason) = answer.forbid {
+            emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
+            return Ok(None);
+        }
+        mods.extend(answer.take(Quantity::Roll));
         let tp = r.bands[band].strike_point_tp;
         let out = self.roll(
             attacker,
@@ -265,7 +276,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.models[attacker].strike_memory = Some((aim, attempts as u32 + 1, out.success));
         if out.success {
             emit!(self, Event::StrikePoint { model: attacker, at: aim });
-            return Ok(aim);
+            return Ok(Some(aim));
         }
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
@@ -297,7 +308,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 from = p;
             }
         }
-        self.drift(attacker, from, r.bands[band].drift_bonus, ctx)
+        self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some)
     }
 
     /// A missed strike point drifts from `from`: the drift die gives the distance (plus `bonus`
@@ -474,6 +485,10 @@ impl<'a, 'r> Engine<'a, 'r> {
                 mods.extend(under_mods.iter().cloned());
                 let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx.clone() };
                 let mut answer = self.call_hooks(ctx.clone())?;
+                if let Some(reason) = answer.forbid {
+                    emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
+                    continue;
+                }
                 mods.extend(answer.take(Quantity::Roll));
                 // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
                 // (001 L11065-11071); a handler may name other dice.

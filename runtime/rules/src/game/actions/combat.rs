@@ -152,7 +152,9 @@ impl Engine<'_, '_> {
                 let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { continue };
                 let band = farthest.unwrap_or(band);
                 let target_pos = self.game.models[target].pos;
-                let point = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?;
+                let Some(point) = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)? else {
+                    continue; // stopped before it landed
+                };
                 for (weapon, _) in shots {
                     self.area_attack(attacker, weapon, point, Some(target), 0)?;
                 }

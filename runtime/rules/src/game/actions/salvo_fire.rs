@@ -113,8 +113,9 @@ impl Engine<'_, '_> {
             Shot::Indirect { band, distance } => {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 let aim = self.game.models[target].pos;
-                let point = self.strike_point(attacker, target, first, band, distance, aim, ctrl)?;
-                self.area_attack(attacker, first, point, Some(target), extra)?;
+                if let Some(point) = self.strike_point(attacker, target, first, band, distance, aim, ctrl)? {
+                    self.area_attack(attacker, first, point, Some(target), extra)?;
+                }
                 self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
             }
             Shot::No(reason) => {
