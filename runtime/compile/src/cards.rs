@@ -157,6 +157,7 @@ fn card(
             sa_when,
             band_shift,
             munition: None,
+            munition_id: None,
             ammo_dependent: def.ammo_dependent,
             launcher: None,
             strike: None,

@@ -178,7 +178,8 @@ impl HookPoint {
                 &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain]
             }
             H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
-            H::Movement | H::AttackDeclare | H::AreaEffect => &[AddModifier, Forbid],
+            H::Movement | H::AttackDeclare => &[AddModifier, Forbid],
+            H::AreaEffect => &[AddModifier, Forbid, ApplyState],
             H::AttackTargets => &[AddModifier, SetValue],
             H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState],
             H::Drift | H::CritFumble | H::DamageCalc => &[AddModifier],

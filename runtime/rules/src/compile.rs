@@ -220,6 +220,8 @@ pub struct MountDef {
     pub mounts: Vec<f::Mount>,
     /// The munition (an upgrade's name) the launcher fires, when one was fitted.
     pub munition: Option<String>,
+    /// That munition's upgrade id (what scripts see as `weapon.munition`).
+    pub munition_id: Option<String>,
     /// Its damage comes from the ammunition bought for it (a howitzer's RAV is NA without).
     pub ammo_dependent: bool,
     /// For a second munition of one launcher: the mount of the launcher it is an alternative
@@ -287,7 +289,7 @@ impl MountDef {
     }
 
     /// The launcher loaded with `p`'s munition (named `munition`).
-    fn loaded(&self, p: &ProfileDef, munition: &str, sas: &[SaDef]) -> MountDef {
+    fn loaded(&self, p: &ProfileDef, munition: &str, munition_id: &str, sas: &[SaDef]) -> MountDef {
         let mut m = self.clone();
         // A launcher already loaded keeps its own name under the new load.
         let base = match &self.munition {
@@ -296,6 +298,7 @@ impl MountDef {
         };
         m.name = format!("{base} ({munition})");
         m.munition = Some(munition.to_owned());
+        m.munition_id = Some(munition_id.to_owned());
         m.preset_tp = p.base_tp;
         if let Some(rav) = p.rav {
             m.rav = vec![rav; m.rav.len()];
@@ -842,7 +845,7 @@ impl Rules {
                     .collect();
                 for i in launchers {
                     c.tv = c.tv.saturating_add(cost(p.tv, p.per_track));
-                    let loaded = c.weapons[i].loaded(p, &up.name, &self.sas);
+                    let loaded = c.weapons[i].loaded(p, &up.name, &up.id, &self.sas);
                     // A launcher whose damage is its ammunition fires the first munition loaded;
                     // any other launcher keeps its own load beside the munition.
                     if c.weapons[i].munition.is_none() && c.weapons[i].ammo_dependent {

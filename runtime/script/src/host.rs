@@ -300,13 +300,12 @@ impl LuaHost {
                     weapons: card
                         .weapons
                         .iter()
-                        .map(|w| {
-                            (
-                                Rc::from(w.weapon.as_str()),
-                                Rc::from(w.name.as_str()),
-                                Rc::from(w.class.as_str()),
-                                w.range,
-                            )
+                        .map(|w| WeaponNames {
+                            id: Rc::from(w.weapon.as_str()),
+                            name: Rc::from(w.name.as_str()),
+                            class: Rc::from(w.class.as_str()),
+                            munition: w.munition_id.as_deref().map(Rc::from),
+                            range: w.range,
                         })
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
@@ -622,11 +621,16 @@ fn caller(lua: &Lua) -> Option<(String, usize)> {
     })
 }
 
-/// A weapon mount's id, name, class and range.
-type WeaponNames = (Rc<str>, Rc<str>, Rc<str>, f64);
-
-/// `ctx.weapon`: a weapon mount's id, name, class, range and mount index.
-type WeaponSeen = (Rc<str>, Rc<str>, Rc<str>, f64, usize);
+/// What a script sees of a weapon mount (`weapon_table`).
+#[derive(Clone)]
+struct WeaponNames {
+    id: Rc<str>,
+    name: Rc<str>,
+    class: Rc<str>,
+    /// The munition (upgrade id) a launcher is loaded with.
+    munition: Option<Rc<str>>,
+    range: f64,
+}
 
 /// Whose handlers run at a moment: the owner model, its role, and its special attributes
 /// (index in `Rules::sas`, rating).
@@ -721,8 +725,8 @@ impl mlua::UserData for ModelView {
         });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;
-            for (mount, (id, name, class, range)) in v.names.weapons.iter().enumerate() {
-                let w = weapon_table(lua, id, name, class, *range, mount)?;
+            for (mount, w) in v.names.weapons.iter().enumerate() {
+                let w = weapon_table(lua, w, mount)?;
                 w.set_readonly(false);
                 w.set("out_of_ammo", v.out_of_ammo.get(mount).copied().unwrap_or(false))?;
                 t.raw_push(frozen(w))?;
@@ -735,12 +739,17 @@ impl mlua::UserData for ModelView {
     }
 }
 
-fn weapon_table(lua: &Lua, id: &str, name: &str, class: &str, range: f64, mount: usize) -> mlua::Result<Table> {
+fn weapon_table(lua: &Lua, w: &WeaponNames, mount: usize) -> mlua::Result<Table> {
+    let munition = match &w.munition {
+        Some(m) => Value::String(lua.create_string(&**m)?),
+        None => Value::Nil,
+    };
     let t = lua.create_table_from([
-        ("id", Value::String(lua.create_string(id)?)),
-        ("name", Value::String(lua.create_string(name)?)),
-        ("class", Value::String(lua.create_string(class)?)),
-        ("range", Value::Number(range)),
+        ("id", Value::String(lua.create_string(&*w.id)?)),
+        ("name", Value::String(lua.create_string(&*w.name)?)),
+        ("class", Value::String(lua.create_string(&*w.class)?)),
+        ("munition", munition),
+        ("range", Value::Number(w.range)),
         ("mount", Value::Integer(mount as i64)),
     ])?;
     Ok(frozen(t))
@@ -758,7 +767,7 @@ struct CtxView {
     target: Option<AnyUserData>,
     distance: Option<f64>,
     /// Weapon id, name, class, range and mount: made a table only when a script reads `ctx.weapon`.
-    weapon: Option<WeaponSeen>,
+    weapon: Option<(WeaponNames, usize)>,
     band: Option<Rc<str>>,
     /// The roll in progress, made a table when a script first reads `ctx.roll`.
     roll: Option<(Roll, RefCell<Option<Table>>)>,
@@ -782,10 +791,7 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
         f.add_field_method_get("weapon", |lua, v| {
-            v.weapon
-                .as_ref()
-                .map(|(id, name, class, range, mount)| weapon_table(lua, id, name, class, *range, *mount))
-                .transpose()
+            v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, w, *mount)).transpose()
         });
         f.add_field_method_get("band", |lua, v| v.band.as_ref().map(|b| lua.create_string(&**b)).transpose());
         f.add_field_method_get("roll", |lua, v| {
@@ -1059,8 +1065,7 @@ impl Hooks for LuaHost {
             let model = this.model_view(game, ctx.model)?;
             let target = ctx.target.map(|t| this.model_view(game, t)).transpose()?;
             let weapon = ctx.weapon.map(|w| {
-                let (id, name, class, range) = this.names(game, ctx.model).weapons[w].clone();
-                (id, name, class, range, w)
+                (this.names(game, ctx.model).weapons[w].clone(), w)
             });
             let view = lua.create_userdata(CtxView {
                 point,
@@ -1158,7 +1163,7 @@ pub fn definitions() -> String {
     s.push_str(&format!("export type CavModelType = {}\n\n", words(ModelType::ALL.iter().map(|t| t.id()).collect())));
     s.push_str(&format!("export type CavQuantity = {}\n\n", words(Quantity::ALL.iter().map(|t| t.id()).collect())));
     s.push_str(
-        "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
+        "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\t-- the munition (upgrade id) a launcher is loaded with\n\tmunition: string?,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
          export type CavModel = {\n\
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\

@@ -449,7 +449,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             // `area_effect`: each model under the template, before its roll; forbid spares it.
             let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(target).weapon(weapon);
             let mut under = self.call_hooks(ctx.clone())?;
-            if under.forbid.is_some() {
+            if let Some(reason) = under.forbid.take() {
+                emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
                 continue;
             }
             let dist = self.game.range(attacker, target);
