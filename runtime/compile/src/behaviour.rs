@@ -149,6 +149,13 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             }
         }
     }
+    // A special attribute that brings others with it (Orbital Flight); what they do is their own
+    // entries' (not followed here: grants may form a cycle).
+    if let Some(Document::SpecialAttribute(sa)) = &e.doc {
+        for g in &sa.grants {
+            b.ways.push((Way::Data, format!("grants {}", g.id())));
+        }
+    }
     // A special attribute that calls a strike on its own terms (Satellite Uplink).
     if e.kind == DocKind::SpecialAttribute {
         for s in rs.of_kind(DocKind::Strike) {

@@ -82,6 +82,8 @@ fn card(
             .map(|i| (i as SaIx, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
     };
     let model_sas: Vec<(SaIx, i32)> = m.special_attributes.iter().filter_map(sa_ix).collect();
+    // And what they grant (Orbital Flight: Reduced Turn and Shielded).
+    let model_sas = SaDef::with_grants(sas, &model_sas);
     let mut weapons = Vec::new();
     for w in &m.weapons {
         let Some(Document::Weapon(def)) = cx.doc(DocKind::Weapon, w.weapon.as_str()) else {

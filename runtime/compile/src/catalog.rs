@@ -74,6 +74,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 optional: false,
                 switched_on: false,
                 reach: None,
+                grants: vec![],
             });
             continue;
         };
@@ -89,6 +90,15 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 Some(f::Distance::Inches(d)) => Some(d),
                 _ => None,
             }),
+            // Unknown SA ids are dangling references the loader reported.
+            grants: doc
+                .grants
+                .iter()
+                .filter_map(|g| {
+                    let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
+                    Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
+                })
+                .collect(),
         });
     }
     let mut upgrades = Vec::new();
@@ -148,6 +158,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             optional: false,
             switched_on: false,
             reach: None,
+            grants: Vec::new(),
         });
     }
     // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
@@ -166,6 +177,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             optional: false,
             switched_on: false,
             reach: None,
+            grants: Vec::new(),
         });
     }
     (sas, upgrades)

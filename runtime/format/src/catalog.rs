@@ -277,6 +277,10 @@ pub struct SpecialAttribute {
     /// `special_action` handler): bots take that action first in each activation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub switched_on: bool,
+    /// Special attributes a model with this one has as well (Orbital Flight: Reduced Turn and
+    /// Shielded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<SaRef>,
     /// Moments of play the SA acts at.
     #[serde(default)]
     pub hooks: Vec<HookPoint>,

@@ -175,6 +175,8 @@ pub struct SaDef {
     pub switched_on: bool,
     /// Its reach in inches, where its levels give one (the link range of FCS).
     pub reach: Option<f64>,
+    /// Special attributes a model with this one has as well, with their ratings.
+    pub grants: Vec<(SaIx, i32)>,
 }
 
 #[derive(Debug, Clone)]
@@ -420,6 +422,22 @@ impl CardDef {
 }
 
 impl SaDef {
+    /// `list` with the special attributes its members grant (and theirs in turn), each once.
+    pub fn with_grants(sas: &[SaDef], list: &[(SaIx, i32)]) -> Vec<(SaIx, i32)> {
+        let mut out = list.to_vec();
+        let mut next = 0;
+        while next < out.len() {
+            let (sa, _) = out[next];
+            for &(g, rating) in &sas[sa as usize].grants {
+                if !out.iter().any(|(x, _)| *x == g) {
+                    out.push((g, rating));
+                }
+            }
+            next += 1;
+        }
+        out
+    }
+
     /// Sum of the unconditional (no `when:`) effects on `target` over (SA, rating) pairs; `None`
     /// when none has one.
     pub fn card_effect(sas: &[SaDef], list: &[(SaIx, i32)], target: ModifierTarget) -> Option<i32> {
@@ -856,6 +874,8 @@ impl Rules {
                 }
             }
         }
+        // What the added special attributes grant in turn (the SA an upgrade grants may grant more).
+        let added = SaDef::with_grants(&self.sas, &added);
         for &(sa, rating) in &added {
             match c.sas.iter_mut().find(|(x, _)| *x == sa) {
                 Some(have) => have.1 = have.1.saturating_add(rating),
