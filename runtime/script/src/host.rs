@@ -310,6 +310,7 @@ impl LuaHost {
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
                     ratings: card.sas.iter().map(|(_, r)| *r).collect(),
+                    tables: Rc::new(RefCell::new((None, None))),
                 };
                 cache[model] = Some((me.card, me.side, n.clone()));
                 n
@@ -345,6 +346,7 @@ impl LuaHost {
             out_of_ammo: me.out_of_ammo.clone(),
             ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
+            states_table: RefCell::new(None),
             shared: self.shared.clone(),
         })
     }
@@ -646,6 +648,9 @@ struct Names {
     /// The card's special attributes (ids) and their ratings.
     sas: Rc<[Rc<str>]>,
     ratings: Rc<[i32]>,
+    /// The frozen `special_attributes` and `ratings` tables, made on first read and shared by
+    /// every view of the model this game (a loop over `ctx.models()` reads them for each model).
+    tables: Rc<RefCell<(Option<Table>, Option<Table>)>>,
 }
 
 /// What a script sees of a model. Built per call without touching Lua beyond one userdata.
@@ -674,6 +679,8 @@ struct ModelView {
     out_of_ammo: Vec<bool>,
     ammo_reserve: u32,
     states: Vec<StateIx>,
+    /// The frozen `states` table, made on first read.
+    states_table: RefCell<Option<Table>>,
     shared: Rc<Shared>,
 }
 
@@ -713,15 +720,27 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("on_table", |_, v| Ok(v.on_table));
         f.add_field_method_get("ammo_reserve", |_, v| Ok(v.ammo_reserve));
         f.add_field_method_get("states", |lua, v| {
-            let t = lua.create_sequence_from(v.states.iter().map(|s| v.shared.state_ids[*s as usize].as_str()))?;
-            Ok(frozen(t))
+            let mut cached = v.states_table.borrow_mut();
+            if cached.is_none() {
+                let ids = v.states.iter().map(|s| v.shared.state_ids[*s as usize].as_str());
+                *cached = Some(frozen(lua.create_sequence_from(ids)?));
+            }
+            Ok(cached.clone())
         });
         f.add_field_method_get("special_attributes", |lua, v| {
-            Ok(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?))
+            let mut cached = v.names.tables.borrow_mut();
+            if cached.0.is_none() {
+                cached.0 = Some(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?));
+            }
+            Ok(cached.0.clone())
         });
         f.add_field_method_get("ratings", |lua, v| {
-            let pairs = v.names.sas.iter().map(|s| &**s).zip(v.names.ratings.iter().copied());
-            Ok(frozen(lua.create_table_from(pairs)?))
+            let mut cached = v.names.tables.borrow_mut();
+            if cached.1.is_none() {
+                let pairs = v.names.sas.iter().map(|s| &**s).zip(v.names.ratings.iter().copied());
+                cached.1 = Some(frozen(lua.create_table_from(pairs)?));
+            }
+            Ok(cached.1.clone())
         });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;
@@ -916,6 +935,7 @@ impl Hooks for LuaHost {
         // special attribute.
         let roller = Cell::new(ctx.model);
         let current_sa = Cell::new(runs[0].2);
+        let all_models: RefCell<Option<Table>> = RefCell::new(None);
         let this = &*self;
         // One scope per moment: the board functions borrow the game while the moment's handlers
         // run, and one `ctx` serves them all (only whose handler it is changes between them).
@@ -925,13 +945,34 @@ impl Hooks for LuaHost {
             // function costs as much as a handler's whole work.
             let board = scope.create_function(|lua, (op, args): (u8, mlua::MultiValue)| -> mlua::Result<Value> {
                 match Board::ALL.get(usize::from(op)) {
-                    // `ctx.models()`: every model in play, as views.
+                    // `ctx.models()`: every model in play, as views (made once a moment: the board
+                    // does not change while its handlers run).
+                    // `ctx.models(state)`: only those in that state (views are made only for them).
                     Some(Board::Models) => {
+                        let state: Option<mlua::LuaString> = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+                        let state = state
+                            .map(|s| state_arg(lua, &this.shared, HookEffect::ApplyState, &s).map_err(|_| {
+                                refused(lua, "`ctx.models(state)`: no such state in this ruleset".into())
+                            }))
+                            .transpose()?;
+                        if state.is_none()
+                            && let Some(t) = &*all_models.borrow()
+                        {
+                            return Ok(Value::Table(t.clone()));
+                        }
                         let t = lua.create_table()?;
-                        for i in (0..game.models.len()).filter(|&i| game.models[i].on_table()) {
+                        let wanted = |i: usize| {
+                            game.models[i].on_table()
+                                && state.is_none_or(|s| game.models[i].states.iter().any(|(x, _)| *x == s))
+                        };
+                        for i in (0..game.models.len()).filter(|&i| wanted(i)) {
                             t.raw_push(this.model_view(game, i)?)?;
                         }
-                        Ok(Value::Table(frozen(t)))
+                        let t = frozen(t);
+                        if state.is_none() {
+                            *all_models.borrow_mut() = Some(t.clone());
+                        }
+                        Ok(Value::Table(t))
                     }
                     // `ctx.range(a, b)`: the range between two models as the ruleset measures it.
                     Some(Board::Range) => {
@@ -1188,7 +1229,7 @@ pub fn definitions() -> String {
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
          \t-- the attack is defensive fire (combat_tp and combat_dice of a direct attack)\n\tdefensive: boolean,\n\
-         \t-- every model in play (on the table), as views; only while the handler runs\n\tmodels: () -> { CavModel },\n\
+         \t-- every model in play (on the table), as views; with a state id, only those in that state\n\tmodels: (state: string?) -> { CavModel },\n\
          \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
          \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
          \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n",

@@ -295,3 +295,23 @@ fn place_terrain_is_checked_and_bounded() {
     let err = hook_error(end);
     assert!(err.contains("64 laid terrain pieces already lie on the table"), "{err}");
 }
+
+/// `ctx.models(state)` lists only the models in that state; a state the ruleset does not have is
+/// a script error, not an empty list that would hide a typo.
+#[test]
+fn models_filtered_by_state() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { activation = function(ctx)\n  print(#ctx.models(), #ctx.models('knockdown'))\nend }",
+    );
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let first = log.iter().find_map(|e| match e {
+        Event::ScriptPrint { text, .. } => Some(text.clone()),
+        _ => None,
+    });
+    assert_eq!(first.as_deref(), Some("2\t0"));
+    let (rules, _dir) = with_script("wizzo", "return { activation = function(ctx)\n  ctx.models('knockdwn')\nend }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("wizzo.luau:2:") && err.contains("`ctx.models(state)`: no such state"), "{err}");
+}
