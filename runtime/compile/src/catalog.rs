@@ -90,15 +90,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 Some(f::Distance::Inches(d)) => Some(d),
                 _ => None,
             }),
-            // Unknown SA ids are dangling references the loader reported.
-            grants: doc
-                .grants
-                .iter()
-                .filter_map(|g| {
-                    let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
-                    Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
-                })
-                .collect(),
+            grants: sa_refs(names, &doc.grants),
         });
     }
     let mut upgrades = Vec::new();
@@ -107,15 +99,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             cx.fail_quietly();
             continue;
         };
-        // Unknown SA ids are dangling references the loader reported.
-        let grants = doc
-            .grants
-            .iter()
-            .filter_map(|g| {
-                let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
-                Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
-            })
-            .collect();
+        let grants = sa_refs(names, &doc.grants);
         upgrades.push(UpgradeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
@@ -130,14 +114,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                     Some(ProfileDef {
                         launcher: p.launcher.as_ref()?.0.clone(),
                         rav: p.rav.map(|r| (r.hard, r.soft)),
-                        sas: p
-                            .special_attributes
-                            .iter()
-                            .filter_map(|g| {
-                                let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
-                                Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
-                            })
-                            .collect(),
+                        sas: sa_refs(names, &p.special_attributes),
                         range: match p.range {
                             Some(f::Distance::Inches(r)) => Some(r),
                             _ => None,
@@ -181,6 +158,17 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
         });
     }
     (sas, upgrades)
+}
+
+/// Special attribute references with their ratings (uses for limited ones); unknown ids are
+/// dangling references the loader reported.
+fn sa_refs(names: &Names, refs: &[f::SaRef]) -> Vec<(u16, i32)> {
+    refs.iter()
+        .filter_map(|g| {
+            let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
+            Some((ix as u16, g.rating().or(g.uses().map(|u| u as i32)).unwrap_or(1)))
+        })
+        .collect()
 }
 
 fn script(cx: &Cx, e: &Entry, module: Option<&String>) -> Option<(String, Vec<std::path::PathBuf>)> {
