@@ -178,6 +178,26 @@ fn a_special_attributes_when_is_checked_and_cannot_test_itself() {
     let itself = at("light-rotary-autocannon.yaml", line);
     assert!(itself["message"].as_str().unwrap().contains("would test itself"), "{itself:#}");
     at("heavy-rotary-autocannon.yaml", typo);
+
+    // On a model's own special attribute (not a weapon's) `when:` would be ignored: a warning.
+    let tmp = copy_project();
+    let fixture = tmp.path().join("content/cav-full/tests/fixtures-sa-scripts.yaml");
+    let line = edit(
+        &fixture,
+        "special_attributes: [hard, rugged]",
+        "special_attributes: [hard, {sa: rugged, when: [always]}]",
+    );
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let w = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| {
+            d["severity"] == "warning" && d["message"].as_str().unwrap().starts_with("`when:` is not tested here")
+        })
+        .unwrap_or_else(|| panic!("no warning for a model's `when:`: {report:#}"));
+    assert_eq!(w["line"], line as u64);
 }
 
 #[test]

@@ -86,12 +86,24 @@ fn check(cx: &mut Cx, doc: &Document) {
         // A special attribute given under a condition (`{sa: improved-range, condition: …}`).
         Document::Weapon(w) => cx.sa_conditions("/special_attributes", &w.special_attributes),
         Document::Model(m) => {
-            cx.sa_conditions("/special_attributes", &m.special_attributes);
+            cx.sa_when_untested("/special_attributes", &m.special_attributes);
             for (i, w) in m.weapons.iter().enumerate() {
                 cx.sa_conditions(&format!("/weapons/{i}/special_attributes"), &w.special_attributes);
             }
         }
-        Document::Upgrade(u) => cx.effects(&u.modifiers),
+        Document::Upgrade(u) => {
+            cx.effects(&u.modifiers);
+            cx.sa_when_untested("/grants", &u.grants);
+            for (i, p) in u.profiles.iter().enumerate() {
+                cx.sa_when_untested(&format!("/profiles/{i}/special_attributes"), &p.special_attributes);
+            }
+        }
+        Document::Strike(s) => cx.sa_when_untested("/attack/special_attributes", &s.attack.special_attributes),
+        Document::Asset(a) => {
+            if let Some(att) = &a.attack {
+                cx.sa_when_untested("/attack/special_attributes", &att.special_attributes);
+            }
+        }
         Document::ActionType(a) => cx.action(a),
         Document::Ruleset(r) => {
             cx.options(r);
@@ -172,6 +184,24 @@ impl Cx<'_> {
                         format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
                     );
                 }
+            }
+        }
+    }
+
+    /// `when:` is tested for a weapon's special attributes only (the attack it is part of is the
+    /// situation): elsewhere it would be ignored, so it is a warning that says so.
+    fn sa_when_untested(&mut self, ptr: &str, sas: &[cav_format::SaRef]) {
+        for (i, r) in sas.iter().enumerate() {
+            if let cav_format::SaRef::Rated(r) = r
+                && !r.when.is_empty()
+            {
+                self.warn(
+                    &format!("{ptr}/{i}/when"),
+                    format!(
+                        "`when:` is not tested here (only on a weapon's special attributes): `{}` always applies, whatever the conditions",
+                        r.sa
+                    ),
+                );
             }
         }
     }
