@@ -240,3 +240,19 @@ fn watch_reports_the_same_on_save_and_keeps_the_last_good_rules() {
     }
     assert!(text.contains("did you mean `light-cover`?"), "{text}");
 }
+
+/// Special attributes that grant each other (a hostile or careless pack) end: each is followed
+/// once, so validation, coverage and play finish and the model has both.
+#[test]
+fn special_attributes_granting_each_other_end() {
+    let tmp = copy_project();
+    let sas = tmp.path().join("content/cav-full/special-attributes");
+    edit(&sas.join("rugged.yaml"), "hooks: [repair]\n", "grants: [reduced-turn]\nhooks: [repair]\n");
+    edit(&sas.join("reduced-turn.yaml"), "hooks: [movement]\n", "grants: [rugged]\nhooks: [movement]\n");
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["test", "--filter", "rugged"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["coverage", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code().map(|c| c <= 1), Some(true), "{}", String::from_utf8_lossy(&out.stderr));
+}

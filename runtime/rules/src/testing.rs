@@ -166,7 +166,7 @@ impl Controller for Scripted<'_> {
             self.settle(game, g, Some(ap), next.is_some());
         }
         let Some(p) = next else { return Action::pass() };
-        let cost = actions::find(p.action.kind).and_then(|k| k.cost(game, model, &p.action)).unwrap_or(0);
+        let cost = actions::find(p.action.kind).and_then(|k| actions::cost_of(k, game, model, &p.action)).unwrap_or(0);
         self.given = Some(Given { step: p.step, model, ap_left: p.ap_left, then: p.then, ap_before: ap, cost });
         p.action
     }

@@ -671,7 +671,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let Some(kind) = actions::find(action.kind) else {
                 return Err(illegal(&self.game, "no such action"));
             };
-            let Some(cost) = kind.cost(&self.game, model, &action) else {
+            let Some(cost) = actions::cost_of(kind, &self.game, model, &action) else {
                 return Err(illegal(&self.game, "this ruleset has no such action type"));
             };
             if cost > ap {

@@ -108,16 +108,9 @@ pub trait ActionKind: Sync {
     }
     /// AP it costs `model` now: the pack's cost of [`id`](Self::id); `None` when the ruleset has
     /// no such action type (the ruleset does not have the action).
-    fn cost(&self, game: &Game, model: usize, _action: &Action) -> Option<u32> {
-        let cost = game.rules.action_costs.get(self.id().id()).copied()?;
-        // A special attribute of the model or of one of its weapons that makes it free (Locked-On's
-        // target-lock; HARM munitions carry it on the weapon).
-        let free = game.rules.action_free_with.get(self.id().id()).is_some_and(|with| {
-            let card = game.card(model);
-            let mut sas = card.sas.iter().chain(card.weapons.iter().flat_map(|w| &w.sas));
-            sas.any(|(s, _)| with.contains(s))
-        });
-        Some(if free { 0 } else { cost })
+    /// (Callers use [`cost_of`], which also applies the action type's `free_with`.)
+    fn cost(&self, game: &Game, _model: usize, _action: &Action) -> Option<u32> {
+        game.rules.action_costs.get(self.id().id()).copied()
     }
     /// Legality beyond the shared checks, before anything happens; `Err` is the reason.
     fn check(&self, _game: &Game, _model: usize, _action: &Action) -> Result<(), String> {
@@ -130,6 +123,19 @@ pub trait ActionKind: Sync {
         action: &Action,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError>;
+}
+
+/// AP `action` costs `model` now: its kind's cost, or none where a special attribute of the model
+/// or of one of its weapons makes the action type free (`free_with`: Locked-On's target-lock;
+/// HARM munitions carry it on the weapon) — whatever the kind's own reckoning.
+pub fn cost_of(kind: &dyn ActionKind, game: &Game, model: usize, action: &Action) -> Option<u32> {
+    let cost = kind.cost(game, model, action)?;
+    let free = game.rules.action_free_with.get(kind.id().id()).is_some_and(|with| {
+        let card = game.card(model);
+        let mut sas = card.sas.iter().chain(card.weapons.iter().flat_map(|w| &w.sas));
+        sas.any(|(s, _)| with.contains(s))
+    });
+    Some(if free { 0 } else { cost })
 }
 
 /// Why an action stopped: it was not allowed (the game stops with the reason), or the engine failed.
