@@ -109,6 +109,7 @@ words! {
         Drift = "drift", I, "When a missed strike point drifts; `drift` modifiers add inches.";
         CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
         CombatDice = "combat_dice", I, "After the combat dice are thrown, before they are judged: `ctx.roll` holds the natural dice; `roll` modifiers still count.";
+        CombatEnd = "combat_end", I, "After a combat action's attacks (and run 'n gun's), once for each weapon type that fired: `ctx.weapon` is its first mount that fired, `ctx.value` how many of its mounts fired (an Overdrive system's overheating roll).";
         CritFumble = "crit_fumble", I, "When a roll is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
         Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
         DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
@@ -171,7 +172,7 @@ impl HookPoint {
         const MOD_CHANGES: &[HookEffect] =
             &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain];
         match self {
-            H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase => CHANGES,
+            H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase | H::CombatEnd => CHANGES,
             H::CombatDice => &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo],
             H::Activation => MOD_CHANGES,
             H::StrikePoint => {
@@ -182,7 +183,8 @@ impl HookPoint {
             H::AreaEffect => &[AddModifier, Forbid, ApplyState],
             H::AttackTargets => &[AddModifier, SetValue],
             H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState],
-            H::Drift | H::CritFumble | H::DamageCalc => &[AddModifier],
+            H::CritFumble => &[AddModifier, ApplyState],
+            H::Drift | H::DamageCalc => &[AddModifier],
             H::DamageTable => &[AddModifier, Forbid, ApplyState],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::OpposedRoll => &[],
@@ -253,6 +255,7 @@ impl HookPoint {
             H::Drift => "model, target, weapon, band, value (the inches rolled, band extra included)",
             H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
             H::CritFumble => "model, weapon",
+            H::CombatEnd => "model, weapon (the type's first mount that fired), value (how many of its mounts fired)",
             H::ModelState => "model, state, gained",
             H::PilotCheck | H::Repair => "model",
             H::Transport => "model (the rider), target (the transport), value (1 mounting, 0 dismounting)",

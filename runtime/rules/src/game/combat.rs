@@ -106,11 +106,12 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     pub(crate) fn out_of_ammo(&mut self, attacker: usize, weapon: usize) -> Result<(), EngineError> {
+        // `crit_fumble` hears every critical fumble, whether or not the weapon can run dry.
+        let mods = self.call_hooks(HookCtx::new(HookPoint::CritFumble, attacker).weapon(weapon))?.take(Quantity::Roll);
         let on = self.cardr(attacker).weapons[weapon].out_of_ammo_on;
         if on == 0 {
             return Ok(());
         }
-        let mods = self.call_hooks(HookCtx::new(HookPoint::CritFumble, attacker).weapon(weapon))?.take(Quantity::Roll);
         let die = self.rules().proc.rolls.out_of_ammo_die;
         let out = self.roll(attacker, "out-of-ammo", die, mods, None, None, false);
         if out.total <= on as i32 {

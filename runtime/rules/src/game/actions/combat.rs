@@ -142,6 +142,8 @@ impl Engine<'_, '_> {
         };
         self.game.extra_targets = self.extra_targets(attacker, &groups);
         let mut answers = Vec::with_capacity(declared.len());
+        // Each mount's copy that fired, once per attack made.
+        let mut fired = Vec::new();
         for (target, shots, _) in &declared {
             let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, *target, ctrl)? };
             answers.push((*target, answer));
@@ -157,6 +159,7 @@ impl Engine<'_, '_> {
                 };
                 for (weapon, _) in shots {
                     self.area_attack(attacker, weapon, point, Some(target), 0)?;
+                    fired.push(weapon);
                 }
                 continue;
             }
@@ -171,11 +174,39 @@ impl Engine<'_, '_> {
                         break;
                     }
                     self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                    fired.push(weapon);
                 }
             }
         }
+        self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
             self.resolve_defensive_fire(attacker, target, answer)?;
+        }
+        Ok(())
+    }
+
+    /// `combat_end`: once for each weapon system (class) that fired, with the number of its
+    /// attacks made (an Overdrive system's overheating roll counts every weapon shot).
+    fn combat_end(&mut self, attacker: usize, fired: &[usize]) -> Result<(), ActionError> {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut systems: Vec<(usize, u32)> = Vec::new();
+        let card = self.cardr(attacker);
+        for &w in fired {
+            let class = card.weapons[w].class.as_str();
+            match seen.iter().position(|c| *c == class) {
+                Some(i) => systems[i].1 += 1,
+                None => {
+                    seen.push(class);
+                    systems.push((w, 1));
+                }
+            }
+        }
+        for (weapon, shots) in systems {
+            if !self.game.models[attacker].on_table() {
+                break;
+            }
+            let ctx = HookCtx::new(HookPoint::CombatEnd, attacker).weapon(weapon).value(f64::from(shots));
+            self.call_hooks(ctx)?;
         }
         Ok(())
     }
