@@ -104,7 +104,7 @@ words! {
         TargetLock = "target_lock", I, "When a model declares a target-lock action; forbid refuses it.";
         OpposedRoll = "opposed_roll", R("an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it"), "When two models make an opposed roll.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
-        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers or set_value change the radius (never above the weapon's), `rav` modifiers add to the RAV of every hit.";
+        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers change the radius (widening it by at most `limits::SCRIPT_AREA_GROWTH` inches), set_value lowers it, `rav` modifiers add to the RAV of every hit.";
         StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
         Drift = "drift", I, "When a missed strike point drifts; `drift` modifiers add inches.";
         CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
@@ -150,7 +150,7 @@ words! {
         Ap = "ap", I, "The action points of the activation.";
         Mv = "mv", I, "The move value for this move.";
         Range = "range", I, "The weapon's range (inches) for this attack.";
-        Area = "area", I, "The radius (inches) of the area attack; never above the weapon's.";
+        Area = "area", I, "The radius (inches) of the area attack; never below 0, nor more than `limits::SCRIPT_AREA_GROWTH` above the weapon's.";
         Rav = "rav", I, "The attack's RAV.";
         Av = "av", I, "The target's AV against this hit.";
         Mos = "mos", I, "The hit's margin of success.";

@@ -329,6 +329,7 @@ impl LuaHost {
             x: me.pos.x,
             y: me.pos.y,
             facing: me.facing,
+            base: card.base_radius,
             model_type: card.model_type,
             damage: me.damage,
             columns: card.columns,
@@ -661,6 +662,8 @@ struct ModelView {
     x: f64,
     y: f64,
     facing: f64,
+    /// Base radius (inches): how far past a model's centre a template or a measurement reaches it.
+    base: f64,
     model_type: ModelType,
     damage: u32,
     columns: usize,
@@ -704,6 +707,7 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("x", |_, v| Ok(v.x));
         f.add_field_method_get("y", |_, v| Ok(v.y));
         f.add_field_method_get("facing", |_, v| Ok(v.facing));
+        f.add_field_method_get("base", |_, v| Ok(v.base));
         f.add_field_method_get("damage", |_, v| Ok(v.damage));
         f.add_field_method_get("columns", |_, v| Ok(v.columns));
         f.add_field_method_get("column", |_, v| Ok(v.column));
@@ -1206,7 +1210,7 @@ pub fn definitions() -> String {
     s.push_str(
         "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\t-- the munition (upgrade id) a launcher is loaded with\n\tmunition: string?,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
          export type CavModel = {\n\
-         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\tdamage: number,\n\
+         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\

@@ -151,7 +151,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             .saturating_add(self.conditional_effects(target, ModifierTarget::ArmorValue, &s))
             .saturating_add(answer.sum(Quantity::Av))
             .saturating_add(shelter);
-        let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav));
+        // Modifiers never take an attack's RAV below 0 (SMART's trade, 001 L8345-8350).
+        let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav)).max(rav.min(0));
         let penetrated = mos.saturating_add(rav_total) >= av;
         let name = self.cardr(attacker).weapons[weapon].name.clone();
         emit!(self, Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated });
@@ -417,11 +418,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // The aimed model counts as the target only if the final point lies on its base.
         let aimed = aimed.filter(|&target| self.game.models[target].pos.dist(point) <= self.cardr(target).base_radius);
-        // `attack_targets`: the area may shrink (never grow) and the RAV of every hit may change.
+        // `attack_targets`: the area may change (a set value only shrinks it; modifiers widen it
+        // by at most `SCRIPT_AREA_GROWTH`) and the RAV of every hit may change.
         let full = m.aoe;
         let ctx = HookCtx::new(HookPoint::AttackTargets, attacker).target(aimed).weapon(weapon).value(full);
         let answer = self.call_hooks(ctx)?;
-        let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area))).clamp(0.0, full);
+        let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area)))
+            .clamp(0.0, full + cav_format::limits::SCRIPT_AREA_GROWTH);
         let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
