@@ -59,6 +59,19 @@ pub(crate) fn cards(
     (models, cards)
 }
 
+/// What a weapon's special attributes add to its profile's RAV of one kind (`hard_rav`, `soft_rav`).
+pub(crate) fn design_bonus(sas: &[SaDef], wsas: &[(SaIx, i32)], target: f::ModifierTarget) -> i32 {
+    wsas.iter()
+        .flat_map(|&(sa, rating)| {
+            sas[sa as usize]
+                .effects
+                .iter()
+                .filter(move |e| e.target == target)
+                .map(move |e| if e.per_rating { e.value.saturating_mul(rating) } else { e.value })
+        })
+        .fold(0i32, |a, b| a.saturating_add(b))
+}
+
 fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {
     (r.hard, r.soft)
 }
@@ -132,7 +145,15 @@ fn card(
         }
         let rav = match &w.rav {
             Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
-            None => vec![rav_pair(&def.rav); columns],
+            // The profile's RAV with the design bonuses a printed card would already show
+            // (Piercing, Shredder, Ultra); NA stays NA.
+            None => {
+                let bonus = |t| design_bonus(sas, &wsas, t);
+                let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
+                let (hard, soft) = rav_pair(&def.rav);
+                let pair = (add(hard, bonus(f::ModifierTarget::HardRav)), add(soft, bonus(f::ModifierTarget::SoftRav)));
+                vec![pair; columns]
+            }
         };
         let mut mount = MountDef {
             weapon: w.weapon.0.clone(),

@@ -15,6 +15,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("switched-on", switched_on),
     ("damage-track", damage_track),
     ("table-rows", table_rows),
+    ("design-rav", design_rav),
 ];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
@@ -307,6 +308,63 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
                     .pack(e.pack.clone())
                     .pointer(ptr)
                     .expected("one mounting location per weapon"),
+            );
+        }
+    }
+}
+
+/// A weapon whose special attributes add to its RAV by design (Piercing: `hard_rav`) and whose
+/// card prints its RAV: the first column should be the profile's plus the bonus. A card that
+/// prints something else is not refused (the book's own cards differ in places) but said.
+fn design_rav(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::Model(m) = doc else { return };
+    for (i, w) in m.weapons.iter().enumerate() {
+        let Some(printed) = w.rav.as_ref().and_then(|c| c.at(0)) else { continue };
+        let Some(Document::Weapon(def)) = rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_ref())
+        else {
+            continue;
+        };
+        let bonus = |target: ModifierTarget| -> Option<(i32, Vec<String>)> {
+            let mut sum = 0i32;
+            let mut names = Vec::new();
+            for r in def.special_attributes.iter().chain(&w.special_attributes) {
+                let Some(Document::SpecialAttribute(sa)) =
+                    rs.get(DocKind::SpecialAttribute, r.id().as_str()).and_then(|x| x.doc.as_ref())
+                else {
+                    continue;
+                };
+                for md in sa.modifiers.iter().filter(|md| md.target == target) {
+                    let rating = r.rating().unwrap_or(1);
+                    sum = sum.saturating_add(if md.per_rating { md.value.saturating_mul(rating) } else { md.value });
+                    names.push(sa.name.clone());
+                }
+            }
+            (!names.is_empty()).then_some((sum, names))
+        };
+        for (target, kind, base, shown) in [
+            (ModifierTarget::HardRav, "Hard", def.rav.hard, printed.hard),
+            (ModifierTarget::SoftRav, "Soft", def.rav.soft, printed.soft),
+        ] {
+            let (Some((by, names)), Some(base)) = (bonus(target), base) else { continue };
+            let want = (i32::from(base) + by).clamp(0, 255);
+            if shown.map(i32::from) == Some(want) {
+                continue;
+            }
+            let ptr = format!("/weapons/{i}/rav");
+            let shown = shown.map_or("NA".to_owned(), |v| v.to_string());
+            diags.push(
+                Diagnostic::warning(
+                    "design-rav",
+                    format!(
+                        "the card prints {kind} RAV {shown} for `{}` in its first column, but the profile's {base} with {} makes {want}",
+                        w.weapon.as_str(),
+                        names.join(", ")
+                    ),
+                )
+                .at(e.prov.locate(&ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(format!("{kind} RAV {want} in the first column, or no `rav:` (the engine adds the bonus to the profile)")),
             );
         }
     }

@@ -317,3 +317,24 @@ fn switched_on_without_a_special_action_is_a_warning() {
         "{text}"
     );
 }
+
+/// A card that prints a weapon's RAV must show the design bonus of its special attributes
+/// (Piercing: +1 Hard) in its first column; when it does not, a warning names the sum expected.
+#[test]
+fn printed_rav_without_its_design_bonus_is_a_warning() {
+    let sa = "kind: special_attribute\nid: piercing\nname: Piercing\napplies_to: weapon\nparameter: none\nmodifiers: [{target: hard_rav, value: 1}]\nsummary: s\nsource: t\n";
+    let card = |rav: &str| {
+        MODEL.replace("    mount: [L, R]\n", &format!("    mount: [L, R]\n    special_attributes: [piercing]\n    rav: {rav}\n"))
+    };
+    for (rav, warned) in [("5/2", true), ("6/2", false)] {
+        let model = card(rav);
+        let (dir, loaded) =
+            load_tree(&[("base/piercing.yaml", sa.as_bytes()), ("base/model.yaml", model.as_bytes())], true);
+        let text = render(dir.path(), &loaded);
+        assert_eq!(loaded.error_count(), 0, "{text}");
+        let said = text.contains(
+            "base/model.yaml:18:10 [design-rav] (base) /weapons/0/rav: the card prints Hard RAV 5 for `medium-mac` in its first column, but the profile's 5 with Piercing makes 6",
+        );
+        assert_eq!(said, warned, "{rav}: {text}");
+    }
+}

@@ -275,6 +275,8 @@ words! {
         DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike (Reinforced).";
         MoveValue = "move_value", I, "The model's MV, in every column that is not 0. An upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         ArmorValue = "armor_value", I, "The model's AV. Without `when:` as `move_value` (an upgrade's changes the card, a special attribute's is in the printed card); with `when:`, tested against each hit the model takes (the attack is the situation: `energy-weapon`).";
+        HardRav = "hard_rav", I, "A weapon's Hard RAV (Piercing, Ultra), in every column where it is not NA. Part of the card's design: a card that prints the weapon's RAV already holds it (`cav validate` warns when its first column does not); a card that leaves the RAV to the weapon's profile gets it added.";
+        SoftRav = "soft_rav", I, "A weapon's Soft RAV (Shredder, Ultra); as `hard_rav`.";
         RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
