@@ -285,7 +285,8 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
         })
     };
     if e.kind == DocKind::Asset {
-        return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id));
+        return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id))
+            || t.assets.values().any(|held| held.keys().any(|a| a.as_str() == e.id));
     }
     if e.kind == DocKind::Strike {
         return t.steps.iter().any(|s| s.strike.as_ref().is_some_and(|x| x.as_str() == e.id));
@@ -350,10 +351,13 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
                 }
             }
         }),
-        // Without the asset, its terrain piece is not on the board.
+        // Without the asset, its terrain piece is not on the board and no side holds it.
         DocKind::Asset => rs.with_docs(|_, doc| {
             if let Document::Test(t) = doc {
                 t.terrain.retain(|a| a.asset.as_ref().is_none_or(|x| x.as_str() != id));
+                for held in t.assets.values_mut() {
+                    held.retain(|a, _| a.as_str() != id);
+                }
             }
         }),
         // Without its attack: half the range, RAV 0, no special attributes (no area, no blaster).

@@ -94,6 +94,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(r)),
         Event::StrikePoint { at, .. } => format!("      strike point hit at ({:.1}, {:.1})", at.x, at.y),
+        Event::AssetUsed { side, asset, detail, left } => format!("  {side} uses {asset}: {detail} ({left} left)"),
         Event::StrikeCalled { model, strike, at, cost, pool_left } => format!(
             "    {} calls in {strike} at ({:.1}, {:.1}): {cost} TV from the strike pool, {pool_left} left",
             name(g, *model),
@@ -307,10 +308,17 @@ pub fn roster_squads(
                 squads.bonus
             );
         }
-        if !force.assets.is_empty() {
-            let ids: Vec<&str> = force.assets.iter().map(|a| a.asset.as_str()).collect();
+        let held = |id: &str| rules.assets.iter().any(|d| d.id == id && d.held());
+        let (in_hand, unplaced): (Vec<&cav_format::ForceAsset>, Vec<_>) =
+            force.assets.iter().partition(|a| held(a.asset.as_str()));
+        if !in_hand.is_empty() {
+            let ids: Vec<String> = in_hand.iter().map(|a| format!("{} × {}", a.asset.as_str(), a.count)).collect();
+            eprintln!("{side_name} holds {} off the table", ids.join(", "));
+        }
+        if !unplaced.is_empty() {
+            let ids: Vec<&str> = unplaced.iter().map(|a| a.asset.as_str()).collect();
             eprintln!(
-                "note: {side_name}'s battlefield assets ({}) are not placed in `cav play` yet: their TV is spent, they take no part",
+                "note: {side_name}'s battlefield assets ({}) are not placed on the table in `cav play` yet: their TV is spent, they take no part",
                 ids.join(", ")
             );
         }

@@ -3,7 +3,7 @@
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef, UpgradeDef,
+    AssetDef, Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef, UpgradeDef,
 };
 
 use crate::Cx;
@@ -202,7 +202,7 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
 }
 
 /// Battlefield assets and the terrain piece each is on the table.
-pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<(String, Option<usize>)> {
+pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
     let ids: Vec<String> = terrains.iter().map(|t| t.id.clone()).collect();
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Asset) {
@@ -211,7 +211,17 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<(String, Optio
             continue;
         };
         let terrain = a.terrain.as_ref().and_then(|t| cx.index_of(e, "/terrain", t.as_str(), &ids, "terrain"));
-        out.push((e.id.clone(), terrain));
+        let sum = |target: f::ModifierTarget| -> Option<i32> {
+            a.modifiers.iter().filter(|m| m.target == target).map(|m| m.value).reduce(|x, y| x.saturating_add(y))
+        };
+        out.push(AssetDef {
+            id: e.id.clone(),
+            name: a.name.clone(),
+            terrain,
+            deck_cards: sum(f::ModifierTarget::DrawDeckCard).unwrap_or(0).max(0) as u32,
+            skip_card: sum(f::ModifierTarget::SkipCard).is_some(),
+            reload_ammo_bins: sum(f::ModifierTarget::ReloadAmmoBins).is_some(),
+        });
     }
     out
 }

@@ -290,6 +290,7 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
         pool: None,
         bonus: 0,
         strike_pools: Default::default(),
+        held: Vec::new(),
     };
     let game = cav_rules::setup::roster_game(
         &rules,
@@ -336,6 +337,7 @@ fn deploying(rules: &Rules, method: cav_format::DeploymentMethod) -> Game<'_> {
         pool: None,
         bonus: 0,
         strike_pools: Default::default(),
+        held: Vec::new(),
     };
     cav_rules::setup::roster_game(
         rules,

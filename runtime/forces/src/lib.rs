@@ -55,6 +55,14 @@ pub fn roster_force(
         pool: Some(force.tvp),
         bonus,
         strike_pools: force.strike_pools.clone(),
+        held: force
+            .assets
+            .iter()
+            .filter_map(|a| {
+                let ix = rules.assets.iter().position(|d| d.id == a.asset.as_str() && d.held())?;
+                Some((ix, a.count))
+            })
+            .collect(),
     })
 }
 

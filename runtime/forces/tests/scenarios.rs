@@ -77,3 +77,25 @@ fn a_roster_brings_its_pool_and_its_force_group_bonus() {
             + 40
     );
 }
+
+/// The assets a roster buys that act from a side's hand (SIGINT, recon drones, resupply drops)
+/// go to its side in `cav play`; terrain-piece assets are not among them.
+#[test]
+fn a_roster_holds_the_assets_it_bought_off_the_table() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let rs = loaded.ruleset("cav-full").expect("full rules");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
+    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
+    let mut f = cav_forces::build(rs, &req).unwrap();
+    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count };
+    f.assets = vec![asset("sigint", 2), asset("trench", 1), asset("recon-drone", 1)];
+    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
+    let held: Vec<(&str, u32)> = force.held.iter().map(|&(a, n)| (rules.assets[a].id.as_str(), n)).collect();
+    assert_eq!(held, [("sigint", 2), ("recon-drone", 1)]);
+    let sc = rules.scenario("this-is-war").unwrap();
+    let mut dice = cav_rules::SeededDice::new(1);
+    let game =
+        cav_rules::setup::roster_game(&rules, sc, &[force.clone(), force], &mut dice, &mut cav_rules::NoLog, None);
+    assert_eq!(game.held[1].len(), 2);
+}

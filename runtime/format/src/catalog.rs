@@ -423,6 +423,10 @@ pub struct Asset {
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// What the asset does while a side holds it off the table (`draw_deck_card`,
+    /// `skip_card`, `reload_ammo_bins`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<Modifier>,
     pub summary: String,
     /// Where the rulebook defines it (`001 L8473`); leave it out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]

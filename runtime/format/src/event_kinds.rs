@@ -446,6 +446,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("target", Model, "The model the action names, if any (test id).")],
     },
     EventKind {
+        id: "asset_used",
+        doc: "A side used a battlefield asset it holds off the table (SIGINT's cards, a recon drone, a resupply drop).",
+        keys: &[
+            ("side", Text, "The side."),
+            ("asset", Text, "The asset's name."),
+            ("detail", Text, "What it did."),
+            ("left", Int, "How many of it the side still holds."),
+        ],
+    },
+    EventKind {
         id: "strike_called",
         doc: "A model called in a battlefield strike package from its side's strike pool.",
         keys: &[

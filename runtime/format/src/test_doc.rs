@@ -99,9 +99,11 @@ pub struct TestStep {
     pub model: Option<Id>,
     /// The action's name as the engine lists it (`move`, `reverse`, `stand-up`, `go-prone`,
     /// `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`, `break`, `overwatch`,
-    /// `repair`), `end` to close the activation early, or `next-turn` to end the turn and start
+    /// `repair`), `end` to close the activation early, `next-turn` to end the turn and start
     /// the next (the engine's own turn code: marks that last a turn expire, every model may
-    /// activate again).
+    /// activate again), or `play-turn` to end the turn and play the next as a game does (the
+    /// draw deck shuffled with the test's dice, one die per card after the first; each card
+    /// activates its side's next model, which passes), then start the one after.
     #[serde(rename = "do", default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -368,6 +370,11 @@ pub struct Test {
     /// `call-strike` steps.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub strike_pools: BTreeMap<Id, BTreeMap<crate::StrikePackage, u32>>,
+    /// Battlefield assets each side holds off the table (side → asset → how many): SIGINT
+    /// cards, recon drones, resupply drops — the assets whose `modifiers:` act from a side's
+    /// hand rather than as a terrain piece (those go in `terrain:`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assets: BTreeMap<Id, BTreeMap<Id, u32>>,
     /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
     /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -277,6 +277,9 @@ words! {
         ArmorValue = "armor_value", I, "The model's AV. Without `when:` as `move_value` (an upgrade's changes the card, a special attribute's is in the printed card); with `when:`, tested against each hit the model takes (the attack is the situation: `energy-weapon`).";
         HardRav = "hard_rav", I, "A weapon's Hard RAV (Piercing, Ultra), in every column where it is not NA. Part of the card's design: a card that prints the weapon's RAV already holds it (`cav validate` warns when its first column does not); a card that leaves the RAV to the weapon's profile gets it added.";
         SoftRav = "soft_rav", I, "A weapon's Soft RAV (Shredder, Ultra); as `hard_rav`.";
+        DrawDeckCard = "draw_deck_card", I, "On an asset a side holds: each one adds `value` cards of the side's colour to every turn's draw deck (SIGINT).";
+        SkipCard = "skip_card", I, "On an asset a side holds: once per turn the side may send the card just drawn to the bottom of the draw deck and draw again; the asset is used up (Recon Drone). The bot skips the first enemy card of a turn.";
+        ReloadAmmoBins = "reload_ammo_bins", I, "On an asset a side holds: in an end phase it refills every Ammo Bin of the side's models; the asset is used up. It is used at the first end phase in which one of the side's bins is spent (Resupply Drop).";
         RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";

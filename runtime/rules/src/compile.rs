@@ -703,6 +703,28 @@ pub struct ModelTypeDef {
     pub torso_twist: f64,
 }
 
+/// A battlefield asset (Appendix C): a terrain piece (`terrain`), or something a side holds off
+/// the table and uses (`Game::held`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssetDef {
+    pub id: String,
+    pub name: String,
+    pub terrain: Option<usize>,
+    /// Cards of the holder's colour each one adds to every turn's draw deck (SIGINT).
+    pub deck_cards: u32,
+    /// Used up to send a drawn card to the bottom of the deck (Recon Drone).
+    pub skip_card: bool,
+    /// Used up in an end phase to refill the side's Ammo Bins (Resupply Drop).
+    pub reload_ammo_bins: bool,
+}
+
+impl AssetDef {
+    /// Whether the asset acts from a side's hand (`Game::held`) rather than as a terrain piece.
+    pub fn held(&self) -> bool {
+        self.deck_cards > 0 || self.skip_card || self.reload_ammo_bins
+    }
+}
+
 /// Everything the engine needs, indexed.
 #[derive(Debug, Clone)]
 pub struct Rules {
@@ -750,8 +772,9 @@ pub struct Rules {
     /// upgrade's own effects, script and hooks onto the cards it is fitted to.
     pub sas: Vec<SaDef>,
     pub upgrades: Vec<UpgradeDef>,
-    /// Battlefield assets: id and the terrain piece it is on the table, if it is one.
-    pub assets: Vec<(String, Option<usize>)>,
+    /// Battlefield assets: the terrain piece each is on the table, or what it does from a
+    /// side's hand.
+    pub assets: Vec<AssetDef>,
     /// The models' cards, then any fitted with upgrades (`Rules::fit`).
     pub cards: Vec<CardDef>,
     /// Battlefield strike packages (Appendix D) and the special attribute that calls them.

@@ -146,6 +146,14 @@ pub enum Event {
         model: usize,
         at: P,
     },
+    AssetUsed {
+        side: String,
+        asset: String,
+        /// What it did, in words.
+        detail: String,
+        /// How many of it the side holds still.
+        left: u32,
+    },
     StrikeCalled {
         model: usize,
         strike: String,

@@ -136,6 +136,9 @@ pub struct RosterForce {
     pub bonus: u32,
     /// Threat value in its strike pools, per package, for `call-strike`.
     pub strike_pools: std::collections::BTreeMap<cav_format::StrikePackage, u32>,
+    /// Battlefield assets it holds off the table (`Rules::assets` index, how many): those whose
+    /// effects act from a side's hand (`AssetDef::held`).
+    pub held: Vec<(usize, u32)>,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -156,6 +159,7 @@ pub fn roster_game<'r>(
         game.tv_pool[side] = force.pool;
         game.tv_bonus[side] = force.bonus;
         game.strike_pools[side] = force.strike_pools.clone();
+        game.held[side] = force.held.clone();
         let squads = &force.squads;
         let zone = &s.sides[side].1;
         let n: usize = squads.iter().map(|q| q.cards.len()).sum();

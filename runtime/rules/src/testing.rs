@@ -24,6 +24,10 @@ use crate::hooks::{Hooks, NoHooks};
 pub const END: &str = "end";
 /// `do: next-turn` ends the turn and starts the next.
 pub const NEXT_TURN: &str = "next-turn";
+/// `do: play-turn` ends the turn, then plays the next one as a game does: the draw deck shuffled
+/// with the test's dice (one die per card after the first), each card drawn activating its side's
+/// next model, which passes; then the turn after starts.
+pub const PLAY_TURN: &str = "play-turn";
 
 /// How close an over-watch `at:` point must be to the mover (the engine offers the chance every
 /// half inch).
@@ -284,9 +288,9 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             (Some(id), None) => {
                 rules.terrain(id.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{id}`"))?
             }
-            (None, Some(id)) => match rules.assets.iter().find(|(x, _)| x == id.as_str()) {
-                Some((_, Some(t))) => *t,
-                Some((_, None)) => {
+            (None, Some(id)) => match rules.assets.iter().find(|a| a.id == id.as_str()).map(|a| a.terrain) {
+                Some(Some(t)) => t,
+                Some(None) => {
                     return Err(format!("terrain {i}: asset `{id}` is not a terrain piece (it has no `terrain:`)"));
                 }
                 None => return Err(format!("terrain {i}: unknown asset `{id}`")),
@@ -321,6 +325,20 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
     for (side, pools) in &t.strike_pools {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
             game.strike_pools[i] = pools.clone();
+        }
+    }
+    for (side, assets) in &t.assets {
+        let Some(i) = sides.iter().position(|s| s == side.as_str()) else {
+            return Err(format!("assets: no model is on side `{side}`"));
+        };
+        for (id, &count) in assets {
+            let Some(ix) = rules.assets.iter().position(|a| a.id == id.as_str()) else {
+                return Err(format!("assets: unknown asset `{id}`"));
+            };
+            if !rules.assets[ix].held() {
+                return Err(format!("assets: `{id}` does nothing from a side's hand: place it with `terrain: [{{asset: {id}, …}}]`"));
+            }
+            game.held[i].push((ix, count));
         }
     }
     let mut ids = HashMap::new();
@@ -437,8 +455,10 @@ fn step_shape(step: &TestStep) -> Option<String> {
             Some(format!("a step without `do:` is a check and names no model (`{m}`); give the models inside `check:`"))
         }
         (None, None) if step.check.is_empty() => Some("a step needs `do:` or `check:`".into()),
-        (Some(NEXT_TURN), Some(m)) => Some(format!("`next-turn` ends the turn for every model; drop `model: {m}`")),
-        (Some(a), None) if a != NEXT_TURN => Some(format!("`{a}` needs the `model:` that acts")),
+        (Some(a @ (NEXT_TURN | PLAY_TURN)), Some(m)) => {
+            Some(format!("`{a}` ends the turn for every model; drop `model: {m}`"))
+        }
+        (Some(a), None) if a != NEXT_TURN && a != PLAY_TURN => Some(format!("`{a}` needs the `model:` that acts")),
         _ => None,
     }
 }
@@ -470,6 +490,18 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 i += 1;
                 continue;
             };
+            if action.as_str() == PLAY_TURN {
+                // Every model passes: the plan holds no action for a drawn card. The turn after
+                // starts, as after `next-turn`.
+                let turn = engine.end_turn().and_then(|_| engine.play_turn(&mut ctrl)).and_then(|_| engine.begin_turn());
+                if let Err(e) = turn {
+                    error = Some(e.to_string());
+                    break;
+                }
+                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                i += 1;
+                continue;
+            }
             if action.as_str() == NEXT_TURN {
                 if let Err(e) = engine.end_turn().and_then(|_| engine.begin_turn()) {
                     error = Some(e.to_string());
@@ -964,6 +996,7 @@ mod tests {
             Event::SquadActivation { squad: s(), side: s(), models: 4 },
             Event::C3Spent { side: s(), model: 0, what: s(), left: 1 },
             Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
+            Event::AssetUsed { side: s(), asset: s(), detail: s(), left: 1 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
         // match has no catch-all, so it stops compiling until then.
@@ -991,6 +1024,7 @@ mod tests {
                 | Event::Roll(_)
                 | Event::StrikePoint { .. }
                 | Event::StrikeCalled { .. }
+                | Event::AssetUsed { .. }
                 | Event::Drift { .. }
                 | Event::Hit { .. }
                 | Event::DamageResult { .. }

@@ -36,6 +36,14 @@ pub trait Controller {
     ) -> bool {
         true
     }
+    /// Whether `side` sends the card just drawn (a card of side `card`) to the bottom of the draw
+    /// deck with a recon drone it holds (asked once a turn per side holding one, while it has
+    /// not used one this turn). By default: the first card of an enemy that would activate a
+    /// model.
+    fn skip_card(&mut self, game: &Game, side: usize, card: usize) -> bool {
+        card != side
+            && game.units(card).iter().flatten().any(|&m| game.models[m].in_play() && !game.models[m].activated)
+    }
     /// Whether `model`'s force spends a C3 point now on `what`, asked as the model activates:
     /// Rally first, then Motivate. (Inspire is declared with an action: [`Action::inspire`].) Asked
     /// only when the force has a point and the ruleset offers the use.
@@ -426,13 +434,89 @@ impl<'a, 'r> Engine<'a, 'r> {
                 deck.extend(std::iter::repeat_n(side, left * self.game.units_gone(side)));
             }
         }
+        // Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
+        for side in 0..self.game.sides.len() {
+            for i in 0..self.game.held[side].len() {
+                let (asset, count) = self.game.held[side][i];
+                let def = &self.rules().assets[asset];
+                let cards = def.deck_cards.saturating_mul(count).min(cav_format::limits::HELD_DECK_CARDS);
+                if cards == 0 {
+                    continue;
+                }
+                deck.extend(std::iter::repeat_n(side, cards as usize));
+                let (name, side_name) = (def.name.clone(), self.game.sides[side].clone());
+                let detail = format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
+                emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left: count });
+            }
+        }
         Ok(deck)
+    }
+
+    /// A side holding an asset that skips a drawn card (a recon drone) may send `deck[at]` to the
+    /// bottom of the deck, once a turn (001 L10823-10840): the controller of the side decides.
+    fn skip_card(&mut self, deck: &mut Vec<usize>, at: usize, ctrl: &mut dyn Controller) {
+        for side in 0..self.game.sides.len() {
+            if self.game.skipped_in_turn[side] == self.game.turn {
+                continue;
+            }
+            let Some(slot) = self.game.held[side]
+                .iter()
+                .position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
+            else {
+                continue;
+            };
+            let asset = self.game.held[side][slot].0;
+            if !ctrl.skip_card(&self.game, side, deck[at]) {
+                continue;
+            }
+            self.game.skipped_in_turn[side] = self.game.turn;
+            self.game.held[side][slot].1 -= 1;
+            let card = deck.remove(at);
+            deck.push(card);
+            let (name, side_name) = (self.rules().assets[asset].name.clone(), self.game.sides[side].clone());
+            let detail = format!("{}'s card goes to the bottom of the draw deck", self.game.sides[card]);
+            let left = self.game.held[side][slot].1;
+            emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left });
+            return;
+        }
+    }
+
+    /// The end phase's use of held assets: a side whose models have spent Ammo Bins refills them
+    /// all with an asset that reloads them (a resupply drop, 001 L10870-10882), used up.
+    fn reload_ammo_bins(&mut self) {
+        for side in 0..self.game.sides.len() {
+            let Some(slot) = self.game.held[side]
+                .iter()
+                .position(|&(a, n)| n > 0 && self.rules().assets[a].reload_ammo_bins)
+            else {
+                continue;
+            };
+            let spent: Vec<usize> = (0..self.game.models.len())
+                .filter(|&m| {
+                    let me = &self.game.models[m];
+                    me.side == side && me.on_table() && me.ammo_reserve < self.game.card(m).ammo_reserve
+                })
+                .collect();
+            if spent.is_empty() {
+                continue;
+            }
+            for &m in &spent {
+                self.game.models[m].ammo_reserve = self.game.card(m).ammo_reserve;
+            }
+            self.game.held[side][slot].1 -= 1;
+            let asset = self.game.held[side][slot].0;
+            let (name, side_name) = (self.rules().assets[asset].name.clone(), self.game.sides[side].clone());
+            let detail = format!("the Ammo Bins of {} model(s) refilled", spent.len());
+            let left = self.game.held[side][slot].1;
+            emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left });
+        }
     }
 
     /// The end of a turn: `end_phase` for every model on the table, the scenario's objectives
     /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        self.reload_ammo_bins();
         self.lift_laid_terrain(None);
         self.structures_burn()?;
         self.score_containers();
@@ -463,7 +547,12 @@ impl<'a, 'r> Engine<'a, 'r> {
             let j = self.dice.roll(i as u32 + 1) as usize - 1;
             deck.swap(i, j);
         }
-        for side in deck {
+        let mut at = 0;
+        while at < deck.len() {
+            // A held recon drone may send the card to the bottom of the deck, once a side a turn.
+            self.skip_card(&mut deck, at, ctrl);
+            let side = deck[at];
+            at += 1;
             // The side's first unit with a model still to activate; a card of a side with none
             // left is skipped.
             let Some(mut unit) =

@@ -188,6 +188,10 @@ pub struct Game<'r> {
     pub scripted: bool,
     /// Per side, threat value left in its strike pool for each strike package (`call-strike`).
     pub strike_pools: Vec<std::collections::BTreeMap<cav_format::StrikePackage, u32>>,
+    /// Per side, the battlefield assets it holds off the table (`Rules::assets` index, how many).
+    pub held: Vec<Vec<(usize, u32)>>,
+    /// Per side, the turn it last skipped a drawn card with a held asset (one a turn).
+    pub skipped_in_turn: Vec<u32>,
     /// A C3 point inspires the current action's next target-point roll.
     pub inspired: bool,
     pub sides: Vec<String>,
@@ -268,6 +272,8 @@ impl<'r> Game<'r> {
             c3: vec![0; sides.len()],
             scripted: false,
             strike_pools: vec![Default::default(); sides.len()],
+            held: vec![Vec::new(); sides.len()],
+            skipped_in_turn: vec![0; sides.len()],
             tv_pool: vec![None; sides.len()],
             hvo: None,
             structures: Vec::new(),
