@@ -221,6 +221,8 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
             deck_cards: sum(f::ModifierTarget::DrawDeckCard).unwrap_or(0).max(0) as u32,
             skip_card: sum(f::ModifierTarget::SkipCard).is_some(),
             reload_ammo_bins: sum(f::ModifierTarget::ReloadAmmoBins).is_some(),
+            field_repair: sum(f::ModifierTarget::FieldRepair).unwrap_or(0).max(0) as u32,
+            field_repair_lingering: sum(f::ModifierTarget::FieldRepairLingering).unwrap_or(0).max(0) as u32,
         });
     }
     out

@@ -251,6 +251,11 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         .as_ref()
         .and_then(|f| sas.iter().position(|s| s.id == f.strike_caller_sa.as_str()))
         .map(|i| i as cav_rules::compile::SaIx);
+    let asset_user = ruleset
+        .force_building
+        .as_ref()
+        .and_then(|f| sas.iter().position(|s| s.id == f.asset_user_sa.as_str()))
+        .map(|i| i as cav_rules::compile::SaIx);
     // The special attribute whose rating adds points to its force group's C3 pool.
     let c3_sa = ruleset
         .force_building
@@ -320,6 +325,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         cards,
         strikes,
         strike_caller,
+        asset_user,
         c3_sa,
         preset,
         scenarios,

@@ -317,6 +317,13 @@ impl Controller for Bot {
         {
             return Action::special(None);
         }
+        // A combat engineer mends a damaged friend in contact with a field repair asset.
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && let Some(friend) = crate::game::actions::field_repair_target(g, model)
+        {
+            return Action::field_repair(friend);
+        }
         // A strike caller first calls in a strike on the nearest enemy, if its side can pay one.
         if ap >= 1
             && let Some(call) = Self::strike_call(g, model, target)

@@ -716,12 +716,16 @@ pub struct AssetDef {
     pub skip_card: bool,
     /// Used up in an end phase to refill the side's Ammo Bins (Resupply Drop).
     pub reload_ammo_bins: bool,
+    /// Used up by a `field-repair` action: damage points mended, lingering damage excepted, and
+    /// the lingering points mended instead when only those are left (Field Repair Modules).
+    pub field_repair: u32,
+    pub field_repair_lingering: u32,
 }
 
 impl AssetDef {
     /// Whether the asset acts from a side's hand (`Game::held`) rather than as a terrain piece.
     pub fn held(&self) -> bool {
-        self.deck_cards > 0 || self.skip_card || self.reload_ammo_bins
+        self.deck_cards > 0 || self.skip_card || self.reload_ammo_bins || self.field_repair > 0
     }
 }
 
@@ -780,6 +784,9 @@ pub struct Rules {
     /// Battlefield strike packages (Appendix D) and the special attribute that calls them.
     pub strikes: Vec<StrikeDef>,
     pub strike_caller: Option<SaIx>,
+    /// The special attribute a model needs to use the assets placed during play (Combat
+    /// Engineer, `force_building.asset_user_sa`): the `field-repair` action.
+    pub asset_user: Option<SaIx>,
     /// The special attribute whose rating adds C3 points to its force group's pool (001 L1290-1300).
     pub c3_sa: Option<SaIx>,
     /// The pre-set dice (`dice.preset_tp`: 3d6 keep the highest two).

@@ -21,6 +21,7 @@ mod charge;
 mod close_combat;
 pub mod combat;
 mod dig_in;
+mod field_repair;
 mod flight;
 mod move_;
 mod move_and_shoot;
@@ -39,6 +40,7 @@ mod transport;
 pub use break_::FAILED_BREAK;
 pub use close_combat::ENGAGED;
 pub use dig_in::DUG_IN;
+pub use field_repair::field_repair_target;
 pub use move_::ENTERING;
 pub use overwatch::OVERWATCH;
 pub use towing::LIMBERED;
@@ -62,6 +64,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &regroup::Regroup,
     &charge::Charge,
     &dig_in::DigIn,
+    &field_repair::FieldRepair,
     &call_strike::CallStrike,
     &flight::Land,
     &flight::TakeOff,
