@@ -7,7 +7,7 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef, SaIx,
+    Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef, SaIx,
     TerrainDef, Traits, Transport,
 };
 
@@ -146,6 +146,21 @@ pub(crate) fn procedures(
             contact_distance: mv.contact_distance,
         },
         sight: p.sight.clone(),
+        fire_over: p
+            .sight
+            .fire_over
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FireOverDef {
+                sa: cx
+                    .index_of(e, &format!("/procedures/sight/fire_over/{i}/sa"), f.sa.as_str(), &names.sas, "special attribute")
+                    .map(|ix| ix as SaIx),
+                model_types: f.model_types.clone(),
+                within: f.within,
+                max_elevation: f.max_elevation,
+                counts_as: f.counts_as,
+            })
+            .collect(),
         damage: Damage {
             pilot_check_tp: p.damage.pilot_check_tp.map(|v| v as i32),
             pilot_fumble_damage: p.damage.pilot_fumble_damage,

@@ -483,6 +483,30 @@ pub struct SightRules {
     /// model of their height.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aircraft: Option<AircraftSight>,
+    /// Models that fire over low terrain next to them (Pop-Up, a turreted vehicle hull-down):
+    /// that terrain does not stop their own line of sight, and against them it gives the cover
+    /// the entry names (or what it always gives).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fire_over: Vec<FireOver>,
+}
+
+/// One way of firing over low terrain next to the model (`sight.fire_over`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FireOver {
+    /// The special attribute that lets the model do it (`pop-up`, `turret`).
+    pub sa: Id,
+    /// Only models of these types; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    /// How close (inches, edge of base to edge of terrain) the terrain must be.
+    pub within: f64,
+    /// The highest elevation level of terrain it fires over (E1: 1).
+    pub max_elevation: i32,
+    /// The cover that terrain gives against attacks on the model instead of what it would
+    /// (hull-down: heavy); absent: the model keeps its cover.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts_as: Option<Cover>,
 }
 
 /// Lines of sight with aircraft in flight (001 L4233-4275): they are seen over all terrain. A

@@ -588,6 +588,16 @@ pub struct ContainersDef {
     pub points: u32,
 }
 
+/// A way of firing over low terrain next to the model (`sight.fire_over`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FireOverDef {
+    pub sa: Option<SaIx>,
+    pub model_types: Vec<f::ModelType>,
+    pub within: f64,
+    pub max_elevation: i32,
+    pub counts_as: Option<f::Cover>,
+}
+
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack
 /// gives them (`procedures:` of the ruleset document), ids resolved to indices. A section that
 /// is `None` is a rule the ruleset does not have.
@@ -596,6 +606,8 @@ pub struct Proc {
     pub rolls: Rolls,
     pub movement: Movement,
     pub sight: f::SightRules,
+    /// `sight.fire_over` with its special attributes resolved (an unknown one is never held).
+    pub fire_over: Vec<FireOverDef>,
     pub damage: Damage,
     pub repair: f::RepairRules,
     pub setup: f::SetupRules,

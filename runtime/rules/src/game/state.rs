@@ -708,7 +708,15 @@ impl<'r> Game<'r> {
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
-            let (cover, height) = self.area_cover(area, hd);
+            // Low terrain the attacker fires over (Pop-Up, hull-down) does not stop its sight.
+            if self.fires_over(attacker, area).is_some() {
+                continue;
+            }
+            let (mut cover, height) = self.area_cover(area, hd);
+            // Against a model firing over it, it gives the cover the ruleset says (hull-down: heavy).
+            if let Some(c) = self.fires_over(target, area).and_then(|f| f.counts_as) {
+                cover = c;
+            }
             if cover == Cover::None || close && cover != Cover::Blocking {
                 continue;
             }
@@ -818,6 +826,25 @@ impl<'r> Game<'r> {
     /// tall the area stands: by its height against the target's where the ruleset says so
     /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
     /// names.
+    /// The ruleset's way for `model` to fire over `area` (`sight.fire_over`), if it has one:
+    /// its special attribute and type, terrain no higher than the entry's level beside it (not
+    /// under it).
+    pub fn fires_over(&self, model: usize, area: &Area) -> Option<&crate::compile::FireOverDef> {
+        let rules = &self.rules.proc.fire_over;
+        if rules.is_empty() {
+            return None;
+        }
+        let (card, pos) = (self.card(model), self.models[model].pos);
+        let elevation = self.rules.terrains[area.terrain].elevation;
+        rules.iter().find(|f| {
+            f.sa.is_some_and(|sa| card.sas.iter().any(|(s, _)| *s == sa))
+                && (f.model_types.is_empty() || f.model_types.contains(&card.model_type))
+                && (1..=f.max_elevation).contains(&elevation)
+                && !area.poly.contains(pos)
+                && area.poly.distance(pos) <= card.base_radius + f.within
+        })
+    }
+
     pub fn area_cover(&self, area: &Area, target_elevation: i32) -> (Cover, i32) {
         let t = &self.rules.terrains[area.terrain];
         let levels = &self.rules.proc.sight.cover_by_elevation;
