@@ -214,6 +214,7 @@ fn card(
         no_free_turn: false,
         free_mount: false,
         share_lock: None,
+        tag: None,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

@@ -27,6 +27,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                 no_combat: s.no_combat,
                 no_move: s.no_move,
                 no_advance: s.no_advance,
+                painted: s.painted,
                 // Unknown ids are dangling references the loader reported.
                 supersedes: s
                     .supersedes
@@ -50,6 +51,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     no_combat: false,
                     no_move: false,
                     no_advance: false,
+                    painted: false,
                     supersedes: vec![],
                     immune: vec![],
                 }

@@ -1123,6 +1123,10 @@ pub struct ModelState {
     /// Cannot move closer to any enemy.
     #[serde(default)]
     pub no_advance: bool,
+    /// Painted by a TAG: weapons that need a target-lock may engage the model without one, and
+    /// the `tagged` condition holds against it. The `tag` action gives the first such state.
+    #[serde(default)]
+    pub painted: bool,
     /// States this one replaces while it lasts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supersedes: Vec<Id>,

@@ -282,6 +282,7 @@ words! {
         ReloadAmmoBins = "reload_ammo_bins", I, "On an asset a side holds: in an end phase it refills every Ammo Bin of the side's models; the asset is used up. It is used at the first end phase in which one of the side's bins is spent (Resupply Drop).";
         FieldRepair = "field_repair", I, "On an asset a side holds: a model with the ruleset's asset-user special attribute (`force_building.asset_user_sa`, Combat Engineer) uses it up with the `field-repair` Special action to mend `value` points of a friend's damage, lingering damage excepted, with no roll; the friend must be in base contact and have a damage-control value (CAVs and vehicles).";
         FieldRepairLingering = "field_repair_lingering", I, "On an asset with `field_repair`: when only lingering damage is left, it mends `value` points of that instead (Level II Field Repair Module).";
+        Tag = "tag", I, "The model carries a TAG laser designator reaching `value` inches: its own weapons that need a target-lock fire without one at an enemy in its line of sight and reach (painting it as part of the combat action), the `tagged` condition holds for its attacks on such an enemy, and the `tag` action paints an enemy for its whole side.";
         RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
@@ -398,6 +399,7 @@ words! {
         DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
         Regroup = "regroup", I, "Two under-strength squads merge (`procedures.regroup`); the partner squad activates with the one that regroups.";
         FieldRepair = "field-repair", I, "A model with the asset-user special attribute (Combat Engineer) uses a field repair asset its side holds on a friend in base contact: damage mended with no roll (`field_repair` effects). Counts as the model's Special action.";
+        Tag = "tag", I, "A model with the `tag` effect paints an enemy within its TAG's reach and line of sight for its side: the enemy gains the ruleset's painted state (a TAG used as a Special action). Counts as the model's Special action.";
         Special = "special", I, "A special action an SA offers (its script's `special_action` handler says what it does).";
         MoveAndShoot = "move-and-shoot", I, "A move and an assault in one action.";
         DigIn = "dig-in", I, "Infantry dig in for cover (`procedures.dig_in`), until they move.";
@@ -486,6 +488,11 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template).",
     },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
+    Condition {
+        id: "tagged",
+        status: I,
+        doc: "The defender is painted for the attacker by a TAG: its own (the `tag` effect's reach, in sight) or a friend's `tag` action (a state with `painted`).",
+    },
     Condition {
         id: "own-target-lock",
         status: I,

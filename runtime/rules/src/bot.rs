@@ -93,7 +93,7 @@ impl Bot {
     /// A guided missile that a lock would let fire at `target`.
     fn lock_helps(g: &Game, model: usize, target: usize) -> bool {
         let me = &g.models[model];
-        if me.lock == Some(target) {
+        if me.lock == Some(target) || g.painted(model, target) {
             return false;
         }
         let card = g.card(model);
@@ -323,6 +323,22 @@ impl Controller for Bot {
             && let Some(friend) = crate::game::actions::field_repair_target(g, model)
         {
             return Action::field_repair(friend);
+        }
+        // A TAG paints the nearest enemy for friends yet to act whose guided missiles want a lock.
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && g.card(model).tag.is_some()
+            && !g.models[target].states.iter().any(|(s, _)| g.rules.states[*s as usize].painted)
+            && (0..g.models.len()).any(|f| {
+                f != model
+                    && g.models[f].side == me.side
+                    && g.models[f].on_table()
+                    && !g.models[f].activated
+                    && Self::lock_helps(g, f, target)
+            })
+            && crate::game::actions::find("tag").is_some_and(|k| k.check(g, model, &Action::tag(target)).is_ok())
+        {
+            return Action::tag(target);
         }
         // A strike caller first calls in a strike on the nearest enemy, if its side can pay one.
         if ap >= 1

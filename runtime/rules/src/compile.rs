@@ -126,6 +126,8 @@ pub struct StateDef {
     pub no_combat: bool,
     pub no_move: bool,
     pub no_advance: bool,
+    /// A TAG's paint (`Game::painted`).
+    pub painted: bool,
     pub supersedes: Vec<StateIx>,
     pub immune: Vec<f::ModelType>,
 }
@@ -349,6 +351,8 @@ pub struct CardDef {
     pub free_mount: bool,
     /// Its target-locks on enemies within this many inches pass to its squad mates (EST).
     pub share_lock: Option<f64>,
+    /// The reach (inches) of its TAG laser designator, if it has one (`Game::painted`).
+    pub tag: Option<f64>,
     pub tv: u32,
 }
 
@@ -398,6 +402,9 @@ impl CardDef {
         self.free_mount |= sum(ModifierTarget::FreeMount).is_some();
         if let Some(inches) = sum(ModifierTarget::ShareLock) {
             self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
+        }
+        if let Some(inches) = sum(ModifierTarget::Tag) {
+            self.tag = Some(f64::from(inches.max(0)).max(self.tag.unwrap_or(0.0)));
         }
         if values {
             let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {

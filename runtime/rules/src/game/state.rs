@@ -955,7 +955,7 @@ impl<'r> Game<'r> {
                 return Shot::No("flying nap of the earth".into());
             }
         }
-        if m.requires_target_lock && me.lock != Some(target) {
+        if m.requires_target_lock && me.lock != Some(target) && !self.painted(attacker, target) {
             return Shot::No("needs a target-lock".into());
         }
         if indirect && !(m.indirect || m.requires_target_lock) {
@@ -984,6 +984,19 @@ impl<'r> Game<'r> {
             return Shot::No("no line of sight".into());
         }
         Shot::Direct { band, distance: dist }
+    }
+
+    /// Whether `target` is painted for `attacker`'s weapons (a TAG, 001 L8528-8560): it is in a
+    /// painted state (the `tag` action of a model of another side), or the attacker carries a
+    /// TAG that reaches it in its line of sight (painting it as part of its combat action).
+    pub fn painted(&self, attacker: usize, target: usize) -> bool {
+        let states = &self.rules.states;
+        let me = &self.models[target];
+        (me.side != self.models[attacker].side && me.states.iter().any(|(s, _)| states[*s as usize].painted))
+            || self
+                .card(attacker)
+                .tag
+                .is_some_and(|reach| self.range(attacker, target) <= reach && self.sight(attacker, target, false).0)
     }
 
     /// Is `target` inside the firing arc of mount `weapon` of `attacker`? Front mounts (F, L, R arms) fire into

@@ -32,6 +32,7 @@ mod run_n_gun;
 mod salvo_fire;
 mod special;
 mod stomp;
+mod tag;
 mod structure_fire;
 mod target_lock;
 mod towing;
@@ -74,6 +75,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &towing::Unlimber,
     &special::Special,
     &stomp::Stomp,
+    &tag::Tag,
     &structure_fire::StructureFire,
 ];
 

@@ -59,6 +59,7 @@ mod run_n_gun;
 mod salvo_fire;
 mod squad_sa;
 mod strike_package;
+mod tagged;
 mod target_locked;
 mod upgrade;
 
@@ -86,6 +87,7 @@ pub static ALL: &[&Condition] = &[
     &los_to_strike_point::LOS_TO_STRIKE_POINT,
     &primary_roll::PRIMARY_ROLL,
     &target_locked::TARGET_LOCKED,
+    &tagged::TAGGED,
     &quad_cav::QUAD_CAV,
     &non_infantry::NON_INFANTRY,
     &close_combat_support::CLOSE_COMBAT_SUPPORT,

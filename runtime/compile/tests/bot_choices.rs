@@ -1,4 +1,4 @@
-//! Assets a side holds off the table, as bots use them in a game.
+//! Choices bots make where the rules give one: field repair modules, TAG paint.
 
 use cav_rules::Controller;
 use cav_rules::game::Board;
@@ -28,4 +28,26 @@ fn a_bot_engineer_uses_a_field_repair_module_on_a_damaged_friend() {
     game.held[0].push((module, 1));
     let action = bot.decide(&game, me, 2);
     assert_eq!((action.kind, action.target), ("field-repair", Some(heavy)), "{action:?}");
+}
+
+/// A bot with a TAG paints the nearest enemy when a friend yet to act carries guided missiles
+/// that would want a target-lock on it; with no such friend it does not.
+#[test]
+fn a_bot_paints_with_its_tag_for_a_friend_with_guided_missiles() {
+    let rules = full_rules();
+    let (spotter, cav) = (rules.card("test-full-tag-cav").unwrap(), rules.card("test-full-assault-cav").unwrap());
+    let plain = rules.card("test-full-plain-vehicle").unwrap();
+    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let me = game.add_model(spotter, 0, P::new(20.0, 5.0), 0.0);
+    let friend = game.add_model(cav, 0, P::new(10.0, 5.0), 0.0);
+    let enemy = game.add_model(cav, 1, P::new(15.0, 19.0), 180.0);
+    let mut bot = cav_rules::bot::Bot::default();
+    let action = bot.decide(&game, me, 2);
+    assert_eq!((action.kind, action.target), ("tag", Some(enemy)), "{action:?}");
+    // The friend has acted, or carries no guided missile: no paint.
+    game.models[friend].activated = true;
+    assert_ne!(bot.decide(&game, me, 2).kind, "tag");
+    game.models[friend].activated = false;
+    game.models[friend].card = plain;
+    assert_ne!(bot.decide(&game, me, 2).kind, "tag");
 }
