@@ -7,8 +7,8 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef, SaIx,
-    TerrainDef, Traits, Transport,
+    Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef,
+    SaIx, TerrainDef, Traits, Transport,
 };
 
 use crate::Cx;
@@ -153,7 +153,13 @@ pub(crate) fn procedures(
             .enumerate()
             .map(|(i, f)| FireOverDef {
                 sa: cx
-                    .index_of(e, &format!("/procedures/sight/fire_over/{i}/sa"), f.sa.as_str(), &names.sas, "special attribute")
+                    .index_of(
+                        e,
+                        &format!("/procedures/sight/fire_over/{i}/sa"),
+                        f.sa.as_str(),
+                        &names.sas,
+                        "special attribute",
+                    )
                     .map(|ix| ix as SaIx),
                 model_types: f.model_types.clone(),
                 within: f.within,

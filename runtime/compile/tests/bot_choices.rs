@@ -15,7 +15,8 @@ fn a_bot_engineer_uses_a_field_repair_module_on_a_damaged_friend() {
     let rules = full_rules();
     let (engineer, cav) = (rules.card("test-full-engineer-cav").unwrap(), rules.card("test-full-assault-cav").unwrap());
     let module = rules.assets.iter().position(|a| a.id == "level-i-field-repair-module").unwrap();
-    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
     let me = game.add_model(engineer, 0, P::new(10.0, 5.0), 0.0);
     let light = game.add_model(cav, 0, P::new(11.5, 5.0), 0.0);
     let heavy = game.add_model(cav, 0, P::new(8.5, 5.0), 0.0);
@@ -37,7 +38,8 @@ fn a_bot_paints_with_its_tag_for_a_friend_with_guided_missiles() {
     let rules = full_rules();
     let (spotter, cav) = (rules.card("test-full-tag-cav").unwrap(), rules.card("test-full-assault-cav").unwrap());
     let plain = rules.card("test-full-plain-vehicle").unwrap();
-    let mut game = Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
     let me = game.add_model(spotter, 0, P::new(20.0, 5.0), 0.0);
     let friend = game.add_model(cav, 0, P::new(10.0, 5.0), 0.0);
     let enemy = game.add_model(cav, 1, P::new(15.0, 19.0), 180.0);

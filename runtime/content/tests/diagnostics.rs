@@ -324,7 +324,10 @@ fn switched_on_without_a_special_action_is_a_warning() {
 fn printed_rav_without_its_design_bonus_is_a_warning() {
     let sa = "kind: special_attribute\nid: piercing\nname: Piercing\napplies_to: weapon\nparameter: none\nmodifiers: [{target: hard_rav, value: 1}]\nsummary: s\nsource: t\n";
     let card = |rav: &str| {
-        MODEL.replace("    mount: [L, R]\n", &format!("    mount: [L, R]\n    special_attributes: [piercing]\n    rav: {rav}\n"))
+        MODEL.replace(
+            "    mount: [L, R]\n",
+            &format!("    mount: [L, R]\n    special_attributes: [piercing]\n    rav: {rav}\n"),
+        )
     };
     for (rav, warned) in [("5/2", true), ("6/2", false)] {
         let model = card(rav);

@@ -336,7 +336,9 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
                 return Err(format!("assets: unknown asset `{id}`"));
             };
             if !rules.assets[ix].held() {
-                return Err(format!("assets: `{id}` does nothing from a side's hand: place it with `terrain: [{{asset: {id}, …}}]`"));
+                return Err(format!(
+                    "assets: `{id}` does nothing from a side's hand: place it with `terrain: [{{asset: {id}, …}}]`"
+                ));
             }
             game.held[i].push((ix, count));
         }
@@ -493,7 +495,8 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             if action.as_str() == PLAY_TURN {
                 // Every model passes: the plan holds no action for a drawn card. The turn after
                 // starts, as after `next-turn`.
-                let turn = engine.end_turn().and_then(|_| engine.play_turn(&mut ctrl)).and_then(|_| engine.begin_turn());
+                let turn =
+                    engine.end_turn().and_then(|_| engine.play_turn(&mut ctrl)).and_then(|_| engine.begin_turn());
                 if let Err(e) = turn {
                     error = Some(e.to_string());
                     break;

@@ -249,16 +249,20 @@ fn a_module_that_is_not_a_table_of_functions_is_reported() {
 #[test]
 fn script_on_a_kind_the_engine_does_not_run_is_a_warning() {
     let c = Copy::new();
-    let drone = "content/cav-full/assets/recon-drone.yaml";
-    c.edit(drone, "hooks: [draw_deck]\n", "hooks: [draw_deck]\nscript: recon_drone\n");
+    let bunker = "content/cav-full/assets/bunker-weapon-emplacement.yaml";
+    c.edit(
+        bunker,
+        "hooks: [game_setup, draw_deck, attack_declare]\n",
+        "hooks: [game_setup, draw_deck, attack_declare]\nscript: bunker\n",
+    );
     let (diags, sources) = c.check();
-    let w = find(&diags, "script-not-run", "recon-drone");
+    let w = find(&diags, "script-not-run", "bunker-weapon-emplacement");
     assert_eq!(w.severity, Severity::Warning);
-    assert_eq!(at(w, &sources), ("recon-drone.yaml".into(), c.line_of(drone, "script: recon_drone")));
+    assert_eq!(at(w, &sources), ("bunker-weapon-emplacement.yaml".into(), c.line_of(bunker, "script: bunker")));
     assert_eq!(w.pointer.as_deref(), Some("/script"));
     assert_eq!(
         w.message,
-        "`script:` on asset `recon-drone` is recognised but not run yet: the engine runs scripts of special attributes, upgrades and weapons only"
+        "`script:` on asset `bunker-weapon-emplacement` is recognised but not run yet: the engine runs scripts of special attributes, upgrades and weapons only"
     );
 }
 

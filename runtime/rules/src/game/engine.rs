@@ -445,7 +445,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
                 deck.extend(std::iter::repeat_n(side, cards as usize));
                 let (name, side_name) = (def.name.clone(), self.game.sides[side].clone());
-                let detail = format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
+                let detail =
+                    format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
                 emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left: count });
             }
         }
@@ -459,9 +460,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             if self.game.skipped_in_turn[side] == self.game.turn {
                 continue;
             }
-            let Some(slot) = self.game.held[side]
-                .iter()
-                .position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
+            let Some(slot) = self.game.held[side].iter().position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
             else {
                 continue;
             };
@@ -485,9 +484,8 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// all with an asset that reloads them (a resupply drop, 001 L10870-10882), used up.
     fn reload_ammo_bins(&mut self) {
         for side in 0..self.game.sides.len() {
-            let Some(slot) = self.game.held[side]
-                .iter()
-                .position(|&(a, n)| n > 0 && self.rules().assets[a].reload_ammo_bins)
+            let Some(slot) =
+                self.game.held[side].iter().position(|&(a, n)| n > 0 && self.rules().assets[a].reload_ammo_bins)
             else {
                 continue;
             };

@@ -17,11 +17,7 @@ fn mends(game: &Game, asset: usize, target: usize) -> u32 {
     let def = &game.rules.assets[asset];
     let lingering = game.rules.proc.repair.lingering_damage;
     let damage = game.models[target].damage;
-    if damage > lingering {
-        def.field_repair.min(damage - lingering)
-    } else {
-        def.field_repair_lingering.min(damage)
-    }
+    if damage > lingering { def.field_repair.min(damage - lingering) } else { def.field_repair_lingering.min(damage) }
 }
 
 /// The side's held field repair asset (its slot in `Game::held`) that would mend most on
@@ -40,7 +36,10 @@ fn best_asset(game: &Game, side: usize, target: usize) -> Option<(usize, u32)> {
 fn refusal(game: &Game, model: usize, target: usize) -> Option<String> {
     let user = game.rules.asset_user;
     if !user.is_some_and(|u| game.card(model).sas.iter().any(|(s, _)| *s == u)) {
-        return Some("only a model with the ruleset's asset-user special attribute (Combat Engineer) uses field repair assets".into());
+        return Some(
+            "only a model with the ruleset's asset-user special attribute (Combat Engineer) uses field repair assets"
+                .into(),
+        );
     }
     let (me, it) = (&game.models[model], &game.models[target]);
     if target == model || it.side != me.side || !it.on_table() {
