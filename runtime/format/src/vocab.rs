@@ -101,7 +101,7 @@ words! {
         SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
         Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
-        TargetLock = "target_lock", I, "When a model declares a target-lock action; forbid refuses it.";
+        TargetLock = "target_lock", I, "When a model declares a target-lock action or paints a target with its TAG (the `tag` action); forbid refuses it.";
         OpposedRoll = "opposed_roll", R("an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it"), "When two models make an opposed roll.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
         AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers change the radius (widening it by at most `limits::SCRIPT_AREA_GROWTH` inches), set_value lowers it, `rav` modifiers add to the RAV of every hit.";
@@ -178,7 +178,8 @@ impl HookPoint {
             H::StrikePoint => {
                 &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain]
             }
-            H::DrawDeck | H::TargetLock | H::Reaction | H::ModelState | H::Transport => &[Forbid],
+            H::TargetLock => &[Forbid, ApplyState],
+            H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare => &[AddModifier, Forbid],
             H::AreaEffect => &[AddModifier, Forbid, ApplyState],
             H::AttackTargets => &[AddModifier, SetValue],
