@@ -215,6 +215,7 @@ fn card(
         free_mount: false,
         share_lock: None,
         tag: None,
+        airborne: false,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

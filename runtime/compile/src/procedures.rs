@@ -83,6 +83,15 @@ pub(crate) fn procedures(
                 .enumerate()
                 .map(|(i, h)| (sa(cx, &format!("/procedures/transport/heavy/{i}/sa"), &h.sa), h.slots))
                 .collect(),
+            carriers: t
+                .carriers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let riders = c.riders.iter().map(|(ty, n)| (*ty, *n)).collect();
+                    (sa(cx, &format!("/procedures/transport/carriers/{i}/sa"), &c.sa), c.slots_per_level, riders)
+                })
+                .collect(),
         }
     });
     let flight = p.flight.as_ref().map(|fl| Flight {

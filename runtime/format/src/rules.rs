@@ -354,6 +354,20 @@ pub struct TransportRules {
     /// Riders that take more slots: those with this special attribute.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heavy: Vec<HeavyRider>,
+    /// Further carriers of models that are not infantry (a dropship's CAVs and vehicles): the
+    /// special attribute, its slots per rating level, and the slots each rider type takes (a type
+    /// not listed does not ride in it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carriers: Vec<Carrier>,
+}
+
+/// A carrier of non-infantry riders (`transport.carriers`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Carrier {
+    pub sa: Id,
+    pub slots_per_level: u32,
+    pub riders: BTreeMap<ModelType, u32>,
 }
 
 /// Towing (001 L11595-11606): a limbered model with the `towed` trait is hitched to a friendly

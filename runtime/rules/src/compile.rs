@@ -353,6 +353,8 @@ pub struct CardDef {
     pub share_lock: Option<f64>,
     /// The reach (inches) of its TAG laser designator, if it has one (`Game::painted`).
     pub tag: Option<f64>,
+    /// It may dismount from an aircraft in flight (Airborne).
+    pub airborne: bool,
     pub tv: u32,
 }
 
@@ -403,6 +405,7 @@ impl CardDef {
         if let Some(inches) = sum(ModifierTarget::ShareLock) {
             self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
         }
+        self.airborne |= sum(ModifierTarget::Airborne).is_some();
         if let Some(inches) = sum(ModifierTarget::Tag) {
             self.tag = Some(f64::from(inches.max(0)).max(self.tag.unwrap_or(0.0)));
         }
@@ -845,6 +848,8 @@ pub struct Transport {
     pub sa: u16,
     pub slots_per_rider: u32,
     pub heavy: Vec<(u16, u32)>,
+    /// Carriers of non-infantry riders: special attribute, slots per level, slots per rider type.
+    pub carriers: Vec<(u16, u32, Vec<(f::ModelType, u32)>)>,
 }
 
 impl Traits {

@@ -26,20 +26,48 @@ pub static DISMOUNTED: Mark = Mark { name: "dismounted", lasts: Lasts::Turn };
 /// Bearings tried around the transport, from the one asked for outwards, in degrees.
 const PLACEMENT_STEP: f64 = 15.0;
 
-/// Slots `transport` has, and slots its riders fill.
-fn slots(game: &Game, transport: usize) -> (u32, u32) {
+/// Which of `transport`'s holds a rider of `model`'s kind rides in: `None` the infantry slots of
+/// the transport special attribute, `Some(i)` the ruleset's carrier `i` (a dropship).
+type Hold = Option<usize>;
+
+/// The hold `model` would ride in on `transport`, if it may ride in it at all.
+fn hold_for(game: &Game, model: usize, transport: usize) -> Option<Hold> {
+    let t = game.rules.proc.transport.as_ref()?;
+    let ty = game.card(model).model_type;
+    if game.rules.has_trait(ty, ModelTrait::Infantry) {
+        return Some(None);
+    }
+    let sas = &game.card(transport).sas;
+    t.carriers
+        .iter()
+        .position(|(sa, _, riders)| sas.iter().any(|(s, _)| s == sa) && riders.iter().any(|(r, _)| *r == ty))
+        .map(Some)
+}
+
+/// Slots `transport` has in a hold, and slots its riders there fill.
+fn slots(game: &Game, transport: usize, hold: Hold) -> (u32, u32) {
     let Some(t) = &game.rules.proc.transport else { return (0, 0) };
-    let have = game.card(transport).sas.iter().find(|(s, _)| *s == t.sa).map_or(0, |(_, r)| (*r).max(0) as u32);
+    let rating = |sa: u16| game.card(transport).sas.iter().find(|(s, _)| *s == sa).map_or(0, |(_, r)| (*r).max(0) as u32);
+    let have = match hold {
+        None => rating(t.sa),
+        Some(i) => rating(t.carriers[i].0).saturating_mul(t.carriers[i].1),
+    };
     let used = (0..game.models.len())
         .filter(|&m| game.models[m].aboard == Some(transport) && game.models[m].in_play() && !is_towed(game, m))
-        .map(|m| rider_slots(game, m))
+        .filter(|&m| hold_for(game, m, transport) == Some(hold))
+        .map(|m| rider_slots(game, m, hold))
         .sum();
     (have, used)
 }
 
-/// Slots one rider takes: the ruleset's per rider, more for riders with a heavy SA.
-fn rider_slots(game: &Game, model: usize) -> u32 {
+/// Slots one rider takes: the ruleset's per rider, more for riders with a heavy SA; in a
+/// carrier, what the carrier gives for its type.
+fn rider_slots(game: &Game, model: usize, hold: Hold) -> u32 {
     let Some(t) = &game.rules.proc.transport else { return 0 };
+    if let Some(i) = hold {
+        let ty = game.card(model).model_type;
+        return t.carriers[i].2.iter().find(|(r, _)| *r == ty).map_or(0, |(_, n)| *n);
+    }
     let sas = &game.card(model).sas;
     t.heavy
         .iter()
@@ -103,9 +131,6 @@ impl ActionKind for Mount {
         if game.rules.proc.transport.is_none() && !towed {
             return Err("this ruleset has no transports".into());
         }
-        if !towed && !game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry) {
-            return Err("only infantry ride in transports, and towed guns are hitched to tows".into());
-        }
         let me = &game.models[model];
         if me.has(&ENGAGED) {
             return Err("a model in close combat must break before it boards".into());
@@ -127,11 +152,14 @@ impl ActionKind for Mount {
         if towed {
             return hitch(game, model, t);
         }
-        let (have, used) = slots(game, t);
+        let Some(hold) = hold_for(game, model, t) else {
+            return Err("only infantry ride in transports (and the model types a carrier such as a dropship takes); towed guns are hitched to tows".into());
+        };
+        let (have, used) = slots(game, t, hold);
         if have == 0 {
             return Err("that model is not a transport".into());
         }
-        let need = rider_slots(game, model);
+        let need = rider_slots(game, model, hold);
         if used + need > have {
             return Err(format!(
                 "no room: the transport has {} of {have} slots free, the model needs {need}",
@@ -191,6 +219,10 @@ impl ActionKind for Dismount {
         }
         if me.has(&MOUNTED) {
             return Err("a model may not mount and dismount in one activation".into());
+        }
+        // From an aircraft in flight only Airborne infantry jump (001 L6497-6507).
+        if me.aboard.is_some_and(|t| game.flying(t)) && !game.card(model).airborne {
+            return Err("the aircraft flies: riders get out once it has landed (Airborne infantry may jump)".into());
         }
         Ok(())
     }
