@@ -216,6 +216,7 @@ fn card(
         share_lock: None,
         tag: None,
         airborne: false,
+        gun_ports: 0,
         base_radius: base / 2.0,
         airframe: m.airframe,
         task: m.task,

@@ -285,6 +285,7 @@ words! {
         FieldRepairLingering = "field_repair_lingering", I, "On an asset with `field_repair`: when only lingering damage is left, it mends `value` points of that instead (Level II Field Repair Module).";
         Tag = "tag", I, "The model carries a TAG laser designator reaching `value` inches: its own weapons that need a target-lock fire without one at an enemy in its line of sight and reach (painting it as part of the combat action), the `tagged` condition holds for its attacks on such an enemy, and the `tag` action paints an enemy for its whole side.";
         Airborne = "airborne", I, "The infantry model may dismount from an aircraft in flight (a drop along its flight path); without it riders get out of a landed aircraft only.";
+        GunPorts = "gun_ports", I, "The transport has `value` (× rating) gun ports: each turn that many of its infantry riders may make a direct-fire combat action from inside, from where it stands (Gun Port).";
         RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";

@@ -355,6 +355,8 @@ pub struct CardDef {
     pub tag: Option<f64>,
     /// It may dismount from an aircraft in flight (Airborne).
     pub airborne: bool,
+    /// Gun ports its riders fire through, each once a turn (Gun Port).
+    pub gun_ports: u32,
     pub tv: u32,
 }
 
@@ -406,6 +408,7 @@ impl CardDef {
             self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
         }
         self.airborne |= sum(ModifierTarget::Airborne).is_some();
+        self.gun_ports = self.gun_ports.saturating_add(sum(ModifierTarget::GunPorts).unwrap_or(0).max(0) as u32);
         if let Some(inches) = sum(ModifierTarget::Tag) {
             self.tag = Some(f64::from(inches.max(0)).max(self.tag.unwrap_or(0.0)));
         }

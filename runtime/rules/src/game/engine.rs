@@ -767,8 +767,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             if self.game.models[model].has(&actions::ENTERING) && kind.id() != ActionWord::Move {
                 return Err(illegal(&self.game, "a model coming onto the table moves first"));
             }
-            if self.game.models[model].aboard.is_some() && !kind.taken_aboard() {
-                return Err(illegal(&self.game, "a model riding in a transport may only dismount"));
+            if self.game.models[model].aboard.is_some() && !kind.taken_aboard(&self.game, model) {
+                return Err(illegal(
+                    &self.game,
+                    "a model riding in a transport may only dismount (or fire through a free gun port)",
+                ));
             }
             if !action.split.is_empty() && !kind.splits() {
                 return Err(illegal(&self.game, "only the combat action's fire may split between targets"));

@@ -8,11 +8,24 @@ use cav_format::{HookPoint, ModelTrait, Quantity};
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::state::OUT_OF_RANGE;
-use crate::game::{Arc, Controller, Engine, EngineError, Lasts, Mark, Shot};
+use crate::game::{Arc, Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
 use crate::hooks::HookCtx;
 
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
+/// The rider fired through one of its transport's gun ports this turn.
+pub static FIRED_FROM_PORT: Mark = Mark { name: "fired-from-port", lasts: Lasts::Turn };
+
+/// Whether `model` rides in a transport with a gun port no other rider has fired through this
+/// turn (Gun Port, 001 L7520-7530): infantry only.
+fn port_free(game: &Game, model: usize) -> bool {
+    let Some(t) = game.models[model].aboard else { return false };
+    let ports = game.card(t).gun_ports;
+    let used = (0..game.models.len())
+        .filter(|&m| game.models[m].aboard == Some(t) && game.models[m].has(&FIRED_FROM_PORT))
+        .count() as u32;
+    ports > used && game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry)
+}
 
 /// One combat action: the listed weapon mounts fire at `target`.
 pub struct Fire;
@@ -30,6 +43,15 @@ impl ActionKind for Fire {
     fn splits(&self) -> bool {
         true
     }
+    fn taken_aboard(&self, game: &Game, model: usize) -> bool {
+        port_free(game, model)
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        if game.models[model].aboard.is_some() && action.indirect {
+            return Err("a gun port serves direct fire only".into());
+        }
+        Ok(())
+    }
     fn resolve(
         &self,
         engine: &mut Engine,
@@ -38,6 +60,13 @@ impl ActionKind for Fire {
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
+        // Through a gun port the rider shoots from where its transport stands.
+        if let Some(t) = engine.game.models[model].aboard {
+            let (pos, facing) = (engine.game.models[t].pos, engine.game.models[t].facing);
+            let me = &mut engine.game.models[model];
+            (me.pos, me.facing) = (pos, facing);
+            me.mark(&FIRED_FROM_PORT);
+        }
         engine.fire(model, target, &action.weapons, &action.split, action.indirect, 0, ctrl)
     }
 }

@@ -103,8 +103,9 @@ pub trait ActionKind: Sync {
         self.id()
     }
     fn repeatable(&self) -> bool;
-    /// Whether a model riding in a transport may take it (only dismounting).
-    fn taken_aboard(&self) -> bool {
+    /// Whether `model`, riding in a transport, may take it now (dismounting; firing through a
+    /// free gun port).
+    fn taken_aboard(&self, _game: &Game, _model: usize) -> bool {
         false
     }
     /// Whether it may split its weapons between targets ([`Action::split`]).

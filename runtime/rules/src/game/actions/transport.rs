@@ -209,7 +209,7 @@ impl ActionKind for Dismount {
         let cost = game.rules.action_costs.get(self.id().id()).copied()?;
         Some(if free_mount(game, model, game.models[model].aboard) { 0 } else { cost })
     }
-    fn taken_aboard(&self) -> bool {
+    fn taken_aboard(&self, _: &Game, _: usize) -> bool {
         true
     }
     fn check(&self, game: &Game, model: usize, _action: &Action) -> Result<(), String> {
