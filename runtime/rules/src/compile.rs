@@ -357,6 +357,8 @@ pub struct CardDef {
     pub airborne: bool,
     /// Gun ports its riders fire through, each once a turn (Gun Port).
     pub gun_ports: u32,
+    /// Its reach in a chain of indirect fire (Chain-Fire Pod), and whether it may start one.
+    pub chain_fire: Option<(f64, bool)>,
     pub tv: u32,
 }
 
@@ -408,6 +410,11 @@ impl CardDef {
             self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
         }
         self.airborne |= sum(ModifierTarget::Airborne).is_some();
+        let (starts, joins) = (sum(ModifierTarget::ChainFire), sum(ModifierTarget::ChainFireJoin));
+        if let Some(reach) = starts.max(joins) {
+            let (old_reach, old_starts) = self.chain_fire.unwrap_or((0.0, false));
+            self.chain_fire = Some((f64::from(reach.max(0)).max(old_reach), starts.is_some() || old_starts));
+        }
         self.gun_ports = self.gun_ports.saturating_add(sum(ModifierTarget::GunPorts).unwrap_or(0).max(0) as u32);
         if let Some(inches) = sum(ModifierTarget::Tag) {
             self.tag = Some(f64::from(inches.max(0)).max(self.tag.unwrap_or(0.0)));

@@ -265,6 +265,21 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(None);
         }
         mods.extend(answer.take(Quantity::Roll));
+        // Chain-Fire Pod: a squad mate's roll at this target this turn stands for this one.
+        let chain = (self.cardr(attacker).chain_fire.zip(self.game.models[attacker].squad))
+            .filter(|((reach, _), _)| self.game.range(attacker, target) <= *reach);
+        let turn = self.game.turn;
+        if let Some((_, squad)) = chain
+            && let Some(link) = self.game.chains.iter().find(|c| (c.0, c.1, c.2) == (squad, target, turn)).map(|c| c.3)
+        {
+            return match link {
+                Some(point) => {
+                    emit!(self, Event::StrikePoint { model: attacker, at: point });
+                    Ok(Some(point))
+                }
+                None => self.drift(attacker, aim, r.bands[band].drift_bonus, ctx).map(Some),
+            };
+        }
         let tp = r.bands[band].strike_point_tp;
         let out = self.roll(
             attacker,
@@ -276,6 +291,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.ten_plus(RollKind::StrikePointRoll),
         );
         self.game.models[attacker].strike_memory = Some((aim, attempts as u32 + 1, out.success));
+        // The first of a chain, holding a target-lock on the target, sets it for its squad mates.
+        if let Some(((_, true), squad)) = chain
+            && self.game.models[attacker].lock == Some(target)
+            && !self.game.chains.iter().any(|c| (c.0, c.1, c.2) == (squad, target, turn))
+        {
+            self.game.chains.retain(|c| c.2 == turn);
+            self.game.chains.push((squad, target, turn, out.success.then_some(aim)));
+        }
         if out.success {
             emit!(self, Event::StrikePoint { model: attacker, at: aim });
             return Ok(Some(aim));

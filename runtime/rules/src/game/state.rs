@@ -192,6 +192,9 @@ pub struct Game<'r> {
     pub held: Vec<Vec<(usize, u32)>>,
     /// Per side, the turn it last skipped a drawn card with a held asset (one a turn).
     pub skipped_in_turn: Vec<u32>,
+    /// Chains of indirect fire started this game (Chain-Fire Pod): squad, target, turn, and the
+    /// strike point if the first roll landed (`None`: it missed).
+    pub chains: Vec<(usize, usize, u32, Option<P>)>,
     /// A C3 point inspires the current action's next target-point roll.
     pub inspired: bool,
     pub sides: Vec<String>,
@@ -274,6 +277,7 @@ impl<'r> Game<'r> {
             strike_pools: vec![Default::default(); sides.len()],
             held: vec![Vec::new(); sides.len()],
             skipped_in_turn: vec![0; sides.len()],
+            chains: Vec::new(),
             tv_pool: vec![None; sides.len()],
             hvo: None,
             structures: Vec::new(),

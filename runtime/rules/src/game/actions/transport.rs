@@ -47,7 +47,8 @@ fn hold_for(game: &Game, model: usize, transport: usize) -> Option<Hold> {
 /// Slots `transport` has in a hold, and slots its riders there fill.
 fn slots(game: &Game, transport: usize, hold: Hold) -> (u32, u32) {
     let Some(t) = &game.rules.proc.transport else { return (0, 0) };
-    let rating = |sa: u16| game.card(transport).sas.iter().find(|(s, _)| *s == sa).map_or(0, |(_, r)| (*r).max(0) as u32);
+    let rating =
+        |sa: u16| game.card(transport).sas.iter().find(|(s, _)| *s == sa).map_or(0, |(_, r)| (*r).max(0) as u32);
     let have = match hold {
         None => rating(t.sa),
         Some(i) => rating(t.carriers[i].0).saturating_mul(t.carriers[i].1),
