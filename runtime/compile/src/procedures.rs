@@ -194,6 +194,11 @@ pub(crate) fn procedures(
             .as_ref()
             .zip(defensive_fire_max_band)
             .map(|(d, max_band)| DefensiveFire { max_band, drops_bonuses: d.drops_bonuses }),
+        counter_battery: p.counter_battery.as_ref().and_then(|c| {
+            let sa =
+                cx.index_of(e, "/procedures/counter_battery/sa", c.sa.as_str(), &names.sas, "special attribute")?;
+            Some((sa as SaIx, c.within))
+        }),
         overwatch,
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),

@@ -184,6 +184,14 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[("model", Model, "The defender (test id)."), ("target", Model, "The attacker it answers (test id).")],
     },
     EventKind {
+        id: "counter_battery",
+        doc: "A model with Counter-Battery answers an enemy's artillery at once, at the firing model's place.",
+        keys: &[
+            ("model", Model, "The answering model (test id)."),
+            ("target", Model, "The artillery it answers (test id)."),
+        ],
+    },
+    EventKind {
         id: "close_combat",
         doc: "A close-combat assault.",
         keys: &[MODEL, TARGET, ("supporters", Int, "Supporting attackers counted.")],

@@ -148,6 +148,8 @@ pub struct Procedures {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defensive_fire: Option<DefensiveFireRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_battery: Option<CounterBatteryRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwatch: Option<OverwatchRules>,
     #[serde(default)]
     pub close_combat: CloseCombatRules,
@@ -657,6 +659,18 @@ pub struct DefensiveFireRules {
     /// Defensive fire takes no modifier that helps it (Quick-Start); otherwise the combat
     /// modifier table's `defensive-fire` row applies like any other.
     pub drops_bonuses: bool,
+}
+
+/// Counter-battery fire: a model with the special attribute `sa`, targeted by an enemy's
+/// indirect attack or with an enemy strike point landing within `within` inches, answers at once
+/// with an indirect attack whose strike point is the firing model's place, no strike-point roll
+/// (the `counter-battery` action type's cost, paid from its next activation; the combat roll's
+/// `counter-battery` row) — unless it made a combat action this turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterBatteryRules {
+    pub sa: Id,
+    pub within: f64,
 }
 
 /// Over-watch.

@@ -324,6 +324,10 @@ pub struct TestChoices {
     /// `reactions:` entry for over-watch.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwatch: Option<TestOverwatch>,
+    /// Weapon mounts it answers enemy artillery with when the ruleset offers counter-battery
+    /// fire. (Takes the place of its `reactions:` entry for counter-battery fire.)
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counter_battery: Vec<usize>,
     /// As the defender of an indirect attack whose strike-point roll is a critical fumble: where
     /// it moves the strike point. It must be one of the points the engine offers (within 0.05");
     /// the test fails with the list otherwise.

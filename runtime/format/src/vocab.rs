@@ -401,6 +401,7 @@ words! {
         Break = "break", I, "Leave close combat.";
         Overwatch = "overwatch", I, "Hold a direct-fire assault for an enemy that moves in sight later.";
         Repair = "repair", I, "A repair roll.";
+        CounterBattery = "counter-battery", I, "Answer an enemy's artillery at once with indirect fire at its place (`procedures.counter_battery`, a reaction).";
         DefensiveFire = "defensive-fire", I, "Shoot back at an attacker before activating (a reaction).";
         Regroup = "regroup", I, "Two under-strength squads merge (`procedures.regroup`); the partner squad activates with the one that regroups.";
         FieldRepair = "field-repair", I, "A model with the asset-user special attribute (Combat Engineer) uses a field repair asset its side holds on a friend in base contact: damage mended with no roll (`field_repair` effects). Counts as the model's Special action.";
@@ -493,6 +494,11 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The combat or strike-point roll of the attack itself (not a secondary roll against a model under the template).",
     },
     Condition { id: "target-locked", status: I, doc: "The attacker holds a target-lock on the defender." },
+    Condition {
+        id: "counter-battery",
+        status: I,
+        doc: "The roll belongs to a counter-battery answer to enemy artillery (`procedures.counter_battery`).",
+    },
     Condition {
         id: "tagged",
         status: I,

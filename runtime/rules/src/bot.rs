@@ -217,6 +217,18 @@ impl Controller for Bot {
         Self::direct_weapons(g, defender, attacker)
     }
 
+    /// Counter-battery: every indirect weapon that reaches the enemy artillery answers.
+    fn counter_battery(&mut self, g: &Game, model: usize, attacker: usize) -> Option<Vec<usize>> {
+        let weapons: Vec<usize> = (0..g.card(model).weapons.len())
+            .filter(|&k| {
+                g.card(model).weapons[k].indirect
+                    && !g.models[model].out_of_ammo[k]
+                    && matches!(g.shot(model, k, attacker, true), crate::game::Shot::Indirect { .. })
+            })
+            .collect();
+        (!weapons.is_empty()).then_some(weapons)
+    }
+
     fn overwatch_fire(&mut self, g: &Game, watcher: usize, mover: usize) -> Option<Vec<usize>> {
         Self::direct_weapons(g, watcher, mover)
     }

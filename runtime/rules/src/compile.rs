@@ -633,6 +633,9 @@ pub struct Proc {
     pub setup: f::SetupRules,
     pub run_n_gun: Option<f::RunNGunRules>,
     pub defensive_fire: Option<DefensiveFire>,
+    /// Counter-battery fire: the special attribute that answers, and how near a strike point
+    /// must land to call for it.
+    pub counter_battery: Option<(SaIx, f64)>,
     pub overwatch: Option<Overwatch>,
     pub close_combat: f::CloseCombatRules,
     pub break_away: Option<f::BreakRules>,

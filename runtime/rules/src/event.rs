@@ -146,6 +146,11 @@ pub enum Event {
         model: usize,
         at: P,
     },
+    /// A model answers an enemy's artillery at once (counter-battery fire).
+    CounterBattery {
+        model: usize,
+        target: usize,
+    },
     AssetUsed {
         side: String,
         asset: String,

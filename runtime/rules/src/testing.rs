@@ -146,6 +146,9 @@ impl<'t> Scripted<'t> {
                     out.push(format!("choices.{id}.overwatch: `{id}` never fired on over-watch{at}"));
                 }
             }
+            if !c.counter_battery.is_empty() && !was("counter-battery") {
+                out.push(format!("choices.{id}.counter_battery: the engine never offered `{id}` counter-battery fire"));
+            }
             if c.relocate_strike_point.is_some() && !was("relocate") {
                 out.push(format!(
                     "choices.{id}.relocate_strike_point: the engine never asked `{id}` where to move a fumbled strike point"
@@ -180,6 +183,13 @@ impl Controller for Scripted<'_> {
             return if w.is_empty() { None } else { Some(w.clone()) };
         }
         self.reactions.get(&defender).cloned()
+    }
+    fn counter_battery(&mut self, _: &Game, model: usize, _: usize) -> Option<Vec<usize>> {
+        self.offered.insert((model, "counter-battery".into()));
+        match self.choices.get(&model).map(|c| &c.counter_battery).filter(|w| !w.is_empty()) {
+            Some(w) => Some(w.clone()),
+            None => self.reactions.get(&model).cloned(),
+        }
     }
     fn overwatch_fire(&mut self, game: &Game, watcher: usize, mover: usize) -> Option<Vec<usize>> {
         if let Some(o) = self.choices.get(&watcher).and_then(|c| c.overwatch.as_ref()) {
@@ -1000,6 +1010,7 @@ mod tests {
             Event::C3Spent { side: s(), model: 0, what: s(), left: 1 },
             Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
             Event::AssetUsed { side: s(), asset: s(), detail: s(), left: 1 },
+            Event::CounterBattery { model: 0, target: 1 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
         // match has no catch-all, so it stops compiling until then.
@@ -1028,6 +1039,7 @@ mod tests {
                 | Event::StrikePoint { .. }
                 | Event::StrikeCalled { .. }
                 | Event::AssetUsed { .. }
+                | Event::CounterBattery { .. }
                 | Event::Drift { .. }
                 | Event::Hit { .. }
                 | Event::DamageResult { .. }

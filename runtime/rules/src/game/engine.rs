@@ -17,6 +17,11 @@ pub trait Controller {
     fn defensive_fire(&mut self, _game: &Game, _defender: usize, _attacker: usize) -> Option<Vec<usize>> {
         None
     }
+    /// `model`, which has Counter-Battery, may answer `attacker`'s artillery at once with these
+    /// indirect-fire weapons, at the attacker's place (`procedures.counter_battery`).
+    fn counter_battery(&mut self, _game: &Game, _model: usize, _attacker: usize) -> Option<Vec<usize>> {
+        None
+    }
     /// `watcher` on over-watch may stop `mover` now and fire these weapons at it.
     fn overwatch_fire(&mut self, _game: &Game, _watcher: usize, _mover: usize) -> Option<Vec<usize>> {
         None

@@ -212,6 +212,8 @@ pub struct Game<'r> {
     /// Targets beyond the first of the active model's combat action (split fire, a lock on
     /// another model): the `multiple-targets` condition of its combat rolls this activation.
     pub extra_targets: i32,
+    /// A counter-battery answer is being resolved (the `counter-battery` condition).
+    pub counter_battery: bool,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
@@ -292,6 +294,7 @@ impl<'r> Game<'r> {
             activation_over: false,
             joined: Vec::new(),
             extra_targets: 0,
+            counter_battery: false,
             sight_memo: std::cell::RefCell::new(Vec::new()),
             board_version: 0,
             in_model_state: false,

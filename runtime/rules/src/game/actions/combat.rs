@@ -13,6 +13,8 @@ use crate::hooks::HookCtx;
 
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
+/// The model made a combat action this turn (no counter-battery answer after one).
+pub static MADE_COMBAT_ACTION: Mark = Mark { name: "made-combat-action", lasts: Lasts::Turn };
 /// The rider fired through one of its transport's gun ports this turn.
 pub static FIRED_FROM_PORT: Mark = Mark { name: "fired-from-port", lasts: Lasts::Turn };
 
@@ -132,6 +134,9 @@ impl Engine<'_, '_> {
         let groups: Vec<(usize, &[usize])> =
             std::iter::once((target, weapons)).chain(split.iter().map(|(t, w)| (*t, w.as_slice()))).collect();
         self.check_split(attacker, &groups)?;
+        self.game.models[attacker].mark(&MADE_COMBAT_ACTION);
+        // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
+        let mut landed: Vec<(usize, crate::geom::P)> = Vec::new();
         // Declare every group's weapons (and hear the defenders' answers) before any roll.
         let mut declared = Vec::with_capacity(groups.len());
         for &(target, weapons) in &groups {
@@ -186,6 +191,7 @@ impl Engine<'_, '_> {
                 let Some(point) = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)? else {
                     continue; // stopped before it landed
                 };
+                landed.push((target, point));
                 for (weapon, _) in shots {
                     self.area_attack(attacker, weapon, point, Some(target), 0)?;
                     fired.push(weapon);
@@ -210,6 +216,72 @@ impl Engine<'_, '_> {
         self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
             self.resolve_defensive_fire(attacker, target, answer)?;
+        }
+        self.counter_battery(attacker, &landed, ctrl)?;
+        Ok(())
+    }
+
+    /// Counter-battery fire (001 L7031-7070): each enemy with the ruleset's counter-battery
+    /// special attribute that `attacker`'s indirect fire aimed at, or whose strike point landed
+    /// within reach of, may answer at once — unless it made a combat action this turn — with
+    /// indirect weapons that reach the attacker: no strike-point roll, the point is the
+    /// attacker's place, and the combat roll's `counter-battery` row applies.
+    fn counter_battery(
+        &mut self,
+        attacker: usize,
+        landed: &[(usize, crate::geom::P)],
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let Some((sa, within)) = self.rules().proc.counter_battery else { return Ok(()) };
+        if landed.is_empty() {
+            return Ok(());
+        }
+        let side = self.game.models[attacker].side;
+        for m in 0..self.game.models.len() {
+            let g = &self.game;
+            let me = &g.models[m];
+            let called = landed.iter().any(|&(t, p)| t == m || me.pos.dist(p) <= within);
+            if me.side == side
+                || !me.on_table()
+                || !called
+                || me.has(&MADE_COMBAT_ACTION)
+                || me.has(&FIRED_OUT_OF_TURN)
+                || !g.card(m).sas.iter().any(|(s, _)| *s == sa)
+                || !g.can_fight(m)
+                || !g.models[attacker].on_table()
+            {
+                continue;
+            }
+            let reach = |k: usize| {
+                matches!(g.shot(m, k, attacker, true), Shot::Indirect { .. }) && g.card(m).weapons[k].indirect
+            };
+            if !(0..g.card(m).weapons.len()).any(reach) {
+                continue;
+            }
+            if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, m).target(attacker))?.forbid {
+                emit!(self, Event::Forbidden { model: m, what: "reaction", reason });
+                continue;
+            }
+            let Some(weapons) = ctrl.counter_battery(&self.game, m, attacker) else { continue };
+            self.game.models[m].mark(&FIRED_OUT_OF_TURN);
+            self.game.models[m].mark(&MADE_COMBAT_ACTION);
+            let cost = self.rules().action_costs.get(ActionWord::CounterBattery.id()).copied().unwrap_or(0);
+            self.game.models[m].ap_owed += cost;
+            emit!(self, Event::CounterBattery { model: m, target: attacker });
+            let at = self.game.models[attacker].pos;
+            self.game.counter_battery = true;
+            for k in weapons {
+                let g = &self.game;
+                if k < g.card(m).weapons.len()
+                    && g.card(m).weapons[k].indirect
+                    && matches!(g.shot(m, k, attacker, true), Shot::Indirect { .. })
+                    && !g.models[m].out_of_ammo[k]
+                {
+                    emit!(self, Event::StrikePoint { model: m, at });
+                    self.area_attack(m, k, at, Some(attacker), 0)?;
+                }
+            }
+            self.game.counter_battery = false;
         }
         Ok(())
     }

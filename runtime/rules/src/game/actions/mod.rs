@@ -81,7 +81,7 @@ pub const ALL: &[&dyn ActionKind] = &[
 
 /// Actions the engine plays as reactions, outside the acting model's activation (their cost is
 /// paid from the reacting model's next activation).
-pub const REACTIONS: &[ActionWord] = &[ActionWord::DefensiveFire];
+pub const REACTIONS: &[ActionWord] = &[ActionWord::DefensiveFire, ActionWord::CounterBattery];
 
 /// The action named `name`, if the engine has it.
 pub fn find(name: &str) -> Option<&'static dyn ActionKind> {

@@ -35,6 +35,7 @@ mod band;
 mod close_combat;
 mod close_combat_support;
 mod consecutive_attempt;
+mod counter_battery;
 mod defender_in_flight;
 mod defender_sa;
 mod defender_state;
@@ -88,6 +89,7 @@ pub static ALL: &[&Condition] = &[
     &primary_roll::PRIMARY_ROLL,
     &target_locked::TARGET_LOCKED,
     &tagged::TAGGED,
+    &counter_battery::COUNTER_BATTERY,
     &quad_cav::QUAD_CAV,
     &non_infantry::NON_INFANTRY,
     &close_combat_support::CLOSE_COMBAT_SUPPORT,
