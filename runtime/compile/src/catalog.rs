@@ -225,6 +225,9 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
             reload_ammo_bins: sum(f::ModifierTarget::ReloadAmmoBins).is_some(),
             field_repair: sum(f::ModifierTarget::FieldRepair).unwrap_or(0).max(0) as u32,
             field_repair_lingering: sum(f::ModifierTarget::FieldRepairLingering).unwrap_or(0).max(0) as u32,
+            laid_wall: sum(f::ModifierTarget::LaidWallLength)
+                .zip(sum(f::ModifierTarget::LaidWallWidth))
+                .map(|(l, w)| (f64::from(l.max(0)), f64::from(w.max(0)))),
         });
     }
     out

@@ -755,12 +755,18 @@ pub struct AssetDef {
     /// the lingering points mended instead when only those are left (Field Repair Modules).
     pub field_repair: u32,
     pub field_repair_lingering: u32,
+    /// A wall a combat engineer lays with `lay-barrier` (length, thickness in inches).
+    pub laid_wall: Option<(f64, f64)>,
 }
 
 impl AssetDef {
     /// Whether the asset acts from a side's hand (`Game::held`) rather than as a terrain piece.
     pub fn held(&self) -> bool {
-        self.deck_cards > 0 || self.skip_card || self.reload_ammo_bins || self.field_repair > 0
+        self.deck_cards > 0
+            || self.skip_card
+            || self.reload_ammo_bins
+            || self.field_repair > 0
+            || self.laid_wall.is_some()
     }
 }
 

@@ -23,6 +23,7 @@ pub mod combat;
 mod dig_in;
 mod field_repair;
 mod flight;
+mod lay_barrier;
 mod move_;
 mod move_and_shoot;
 mod overwatch;
@@ -66,6 +67,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &charge::Charge,
     &dig_in::DigIn,
     &field_repair::FieldRepair,
+    &lay_barrier::LayBarrier,
     &call_strike::CallStrike,
     &flight::Land,
     &flight::TakeOff,
