@@ -635,6 +635,22 @@ pub struct SetupRules {
     /// first turn (the Recon pre-game move, 001 L2650-2656).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pre_game_move: Vec<crate::Task>,
+    /// Models with this special attribute may be held back at deployment and placed as they
+    /// activate (Ambush).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ambush: Option<AmbushRules>,
+}
+
+/// Where a model held back in ambush may be placed (`setup.ambush`): not in the opponent's half
+/// of the board (the half nearer its deployment zone), not within `enemy_within` inches of an
+/// enemy, nor within `recon_within` of an enemy of one of the `recon` tasks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmbushRules {
+    pub sa: Id,
+    pub enemy_within: f64,
+    pub recon_within: f64,
+    pub recon: Vec<crate::Task>,
 }
 
 /// Run 'n gun.

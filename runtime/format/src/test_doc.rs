@@ -82,6 +82,10 @@ pub struct TestModel {
     /// It has already activated this turn (so, for one, it may not use defensive fire).
     #[serde(default, skip_serializing_if = "is_false")]
     pub activated: bool,
+    /// Held back in ambush (`setup.ambush`): off the table until it activates, when it is
+    /// placed (`choices.ambush_at`, or the engine's choice); `at` is where it waits.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ambush: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -328,6 +332,9 @@ pub struct TestChoices {
     /// fire. (Takes the place of its `reactions:` entry for counter-battery fire.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_battery: Vec<usize>,
+    /// Held back in ambush: where it is placed as it activates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ambush_at: Option<[f64; 2]>,
     /// As the defender of an indirect attack whose strike-point roll is a critical fumble: where
     /// it moves the strike point. It must be one of the points the engine offers (within 0.05");
     /// the test fails with the list otherwise.

@@ -175,7 +175,10 @@ pub fn roster_game<'r>(
                 let pos = P::new(x, y);
                 let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
                 let u = game.add_model(card, side, pos, facing);
-                if log.enabled() {
+                // A bot holds every model with Ambush back, to be placed as it activates.
+                if ambusher(rules, card) && game.models[u].waiting.is_none() {
+                    (game.models[u].ambush, game.models[u].waiting) = (true, Some(1));
+                } else if log.enabled() {
                     log.push(Event::Deployed {
                         model: u,
                         name: game.models[u].name.clone(),
@@ -191,6 +194,16 @@ pub fn roster_game<'r>(
         hold_back(&mut game, side);
     }
     game
+}
+
+/// Whether models of `card` may be held back in ambush (`setup.ambush`): the card or one of its
+/// weapons (a crewed gun) has the special attribute.
+pub(crate) fn ambusher(rules: &Rules, card: usize) -> bool {
+    let Some(a) = &rules.proc.setup.ambush else { return false };
+    let c = &rules.cards[card];
+    let named =
+        |sas: &[(crate::compile::SaIx, i32)]| sas.iter().any(|(s, _)| rules.sas[*s as usize].id == a.sa.as_str());
+    named(&c.sas) || c.weapons.iter().any(|w| named(&w.sas))
 }
 
 /// A side that deploys during play (rolling, delayed) waits off the table, each model where it

@@ -146,6 +146,9 @@ impl<'t> Scripted<'t> {
                     out.push(format!("choices.{id}.overwatch: `{id}` never fired on over-watch{at}"));
                 }
             }
+            if c.ambush_at.is_some() && !was("ambush") {
+                out.push(format!("choices.{id}.ambush_at: `{id}` was never placed from ambush"));
+            }
             if !c.counter_battery.is_empty() && !was("counter-battery") {
                 out.push(format!("choices.{id}.counter_battery: the engine never offered `{id}` counter-battery fire"));
             }
@@ -183,6 +186,15 @@ impl Controller for Scripted<'_> {
             return if w.is_empty() { None } else { Some(w.clone()) };
         }
         self.reactions.get(&defender).cloned()
+    }
+    fn ambush_at(&mut self, game: &Game, model: usize) -> Option<P> {
+        match self.choices.get(&model).and_then(|c| c.ambush_at) {
+            Some([x, y]) => {
+                self.offered.insert((model, "ambush".into()));
+                Some(P::new(x, y))
+            }
+            None => game.ambush_spots(model).first().copied(),
+        }
     }
     fn counter_battery(&mut self, _: &Game, model: usize, _: usize) -> Option<Vec<usize>> {
         self.offered.insert((model, "counter-battery".into()));
@@ -409,6 +421,15 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         }
         if spec.overwatch {
             me.mark(&OVERWATCH);
+        }
+        if spec.ambush {
+            if !crate::setup::ambusher(rules, card) {
+                return Err(format!(
+                    "model `{}` is held back in ambush without the ruleset's ambush special attribute",
+                    spec.id
+                ));
+            }
+            (me.ambush, me.waiting) = (true, Some(1));
         }
     }
     let mut squads: Vec<(&str, usize, Vec<usize>)> = Vec::new();

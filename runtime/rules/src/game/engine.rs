@@ -22,6 +22,11 @@ pub trait Controller {
     fn counter_battery(&mut self, _game: &Game, _model: usize, _attacker: usize) -> Option<Vec<usize>> {
         None
     }
+    /// Where `model`, held back in ambush, is placed as it activates; `None` keeps it hidden this
+    /// activation. By default: the legal place nearest to an enemy (`Game::ambush_spots`).
+    fn ambush_at(&mut self, game: &Game, model: usize) -> Option<P> {
+        game.ambush_spots(model).first().copied()
+    }
     /// `watcher` on over-watch may stop `mover` now and fire these weapons at it.
     fn overwatch_fire(&mut self, _game: &Game, _watcher: usize, _mover: usize) -> Option<Vec<usize>> {
         None
@@ -694,6 +699,31 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
     }
 
+    /// A model held back in ambush is placed where its controller says (001 L6519-6535), facing
+    /// the nearest enemy, free to act; a place the ruleset forbids is an illegal choice.
+    fn spring_ambush(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        let Some(at) = ctrl.ambush_at(&self.game, model) else { return Ok(()) };
+        if let Some(reason) = self.game.ambush_refusal(model, at) {
+            return Err(EngineError::IllegalAction {
+                model: self.game.models[model].name.clone(),
+                action: format!("ambush at ({:.2}, {:.2})", at.x, at.y),
+                reason,
+            });
+        }
+        let facing = self
+            .game
+            .enemies(model)
+            .filter(|&e| self.game.models[e].on_table())
+            .min_by(|&a, &b| at.dist(self.game.models[a].pos).total_cmp(&at.dist(self.game.models[b].pos)))
+            .map_or(self.game.models[model].facing, |e| at.bearing(self.game.models[e].pos));
+        let me = &mut self.game.models[model];
+        (me.pos, me.facing, me.waiting, me.ambush) = (at, facing, None, false);
+        let name = me.name.clone();
+        let side = self.game.sides[me.side].clone();
+        emit!(self, Event::Deployed { model, name, side, at, facing });
+        Ok(())
+    }
+
     /// Run one activation of `model` (normally the draw deck decides; scenario tests call this
     /// directly). Here are only the checks every action shares — action points and cost, once per
     /// activation, combat after reacting, can the model fight; the rest is the action's module.
@@ -743,6 +773,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.used.clear();
         self.game.extra_targets = 0;
         self.game.activation_over = false;
+        if self.game.models[model].ambush && self.game.models[model].waiting.is_some_and(|t| t <= self.game.turn) {
+            self.spring_ambush(model, ctrl)?;
+            if self.game.models[model].waiting.is_some() {
+                ap = 0; // still hidden: nowhere to spring from yet, or its player waits
+            }
+        }
         self.enter_table(model);
         self.begin_activation(model);
         let mut steps = 0;

@@ -73,6 +73,9 @@ pub struct Model {
     /// Not yet on the table: it enters across its zone's edge when it activates on or after this
     /// turn (rolling and delayed deployment), standing at `pos` on the edge.
     pub waiting: Option<u32>,
+    /// Held back in ambush: while `waiting`, it is placed anywhere the ruleset's `setup.ambush`
+    /// allows as it activates, not on an edge.
+    pub ambush: bool,
     /// An aircraft on the ground (models that fly are in flight otherwise).
     pub landed: bool,
     /// Flying nap of the earth; `noe_last` — its activation's last action so far was an NoE move
@@ -393,6 +396,7 @@ impl<'r> Game<'r> {
             aboard: None,
             free_turn_spent: false,
             waiting: None,
+            ambush: false,
             landed: false,
             noe: false,
             noe_last: false,
@@ -991,6 +995,78 @@ impl<'r> Game<'r> {
             return Shot::No("no line of sight".into());
         }
         Shot::Direct { band, distance: dist }
+    }
+
+    /// Why `model`, held back in ambush, may not be placed at `p` (`setup.ambush`, 001
+    /// L6519-6535), if it may not: off the board or on another base, in the opponent's half (the
+    /// half nearer its deployment zone, where the scenario has zones), too near an enemy, or too
+    /// near an enemy recon model.
+    pub fn ambush_refusal(&self, model: usize, p: P) -> Option<String> {
+        let Some(rule) = &self.rules.proc.setup.ambush else { return Some("this ruleset has no ambush".into()) };
+        let r = self.card(model).base_radius;
+        let [w, h] = self.board.size;
+        if p.x < r || p.y < r || p.x > w - r || p.y > h - r {
+            return Some("off the board".into());
+        }
+        let side = self.models[model].side;
+        if let Some(sc) = self.scenario.map(|s| &self.rules.scenarios[s]) {
+            let centre = |z: &cav_format::Rect| P::new(z.x + z.width / 2.0, z.y + z.height / 2.0);
+            let own = sc.sides.get(side).map(|(_, z)| centre(z));
+            let nearer_foe = sc
+                .sides
+                .iter()
+                .enumerate()
+                .any(|(i, (_, z))| i != side && own.is_some_and(|o| p.dist(centre(z)) < p.dist(o)));
+            if nearer_foe {
+                return Some("in the opponent's half of the board".into());
+            }
+        }
+        for (i, other) in self.models.iter().enumerate() {
+            if i == model || !other.on_table() {
+                continue;
+            }
+            let gap = p.dist(other.pos) - r - self.card(i).base_radius;
+            if gap < -1e-9 {
+                return Some(format!("on {}'s base", other.name));
+            }
+            if other.side == side {
+                continue;
+            }
+            if gap <= rule.enemy_within {
+                return Some(format!("within {}\" of an enemy", rule.enemy_within));
+            }
+            if rule.recon.contains(&self.card(i).task) && gap <= rule.recon_within {
+                return Some(format!("within {}\" of an enemy recon model", rule.recon_within));
+            }
+        }
+        None
+    }
+
+    /// Legal places for `model` held back in ambush, nearest to an enemy first: rings around
+    /// each enemy just beyond the ruleset's distances, and the way from where it waits to each
+    /// enemy, inch by inch.
+    pub fn ambush_spots(&self, model: usize) -> Vec<P> {
+        let Some(rule) = &self.rules.proc.setup.ambush else { return Vec::new() };
+        let (me, r) = (self.models[model].pos, self.card(model).base_radius);
+        let mut spots: Vec<P> = vec![me];
+        let enemies: Vec<usize> = (0..self.models.len())
+            .filter(|&i| self.models[i].side != self.models[model].side && self.models[i].on_table())
+            .collect();
+        for &i in &enemies {
+            let other = self.models[i].pos;
+            let reach = if rule.recon.contains(&self.card(i).task) { rule.recon_within } else { rule.enemy_within };
+            for extra in [0.25, 2.0, 6.0] {
+                let ring = reach + r + self.card(i).base_radius + extra;
+                spots.extend((0..24).map(|k| other + P::heading(f64::from(k) * 15.0).scale(ring)));
+            }
+            let steps = me.dist(other).min(200.0) as usize;
+            let dir = other - me;
+            spots.extend((1..steps).map(|k| me + dir.scale(k as f64 / steps as f64)));
+        }
+        spots.retain(|&p| self.ambush_refusal(model, p).is_none());
+        let nearest_enemy = |p: P| enemies.iter().map(|&e| p.dist(self.models[e].pos)).fold(f64::INFINITY, f64::min);
+        spots.sort_by(|a, b| nearest_enemy(*a).total_cmp(&nearest_enemy(*b)));
+        spots
     }
 
     /// Whether `target` is painted for `attacker`'s weapons (a TAG, 001 L8528-8560): it is in a
