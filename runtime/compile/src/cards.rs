@@ -217,6 +217,7 @@ fn card(
         tag: None,
         airborne: false,
         gun_ports: 0,
+        improved_handling: false,
         chain_fire: None,
         base_radius: base / 2.0,
         airframe: m.airframe,

@@ -36,7 +36,7 @@ pub mod state;
 mod combat;
 mod damage;
 pub mod missions;
-mod movement;
+pub(crate) mod movement;
 pub mod structures;
 pub(crate) mod victory;
 

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// How a move action goes: forwards, turning to its direction; backwards, keeping its facing
+/// (`reverse`); or sideways or diagonally forwards keeping its facing (`shift`, Improved
+/// Handling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stride {
+    Forward,
+    Reverse,
+    Shift,
+}
+
 impl<'a, 'r> Engine<'a, 'r> {
     /// Cost in MV per inch and the ground level at a step of a move, or `None` where the model
     /// may not go (prohibited terrain touched at the step's end).
@@ -75,7 +85,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         budget: Option<u32>,
         ctrl: &mut dyn Controller,
     ) -> Result<u32, String> {
-        self.do_move_mode(model, to, budget, false, ctrl)
+        self.do_move_mode(model, to, budget, Stride::Forward, ctrl)
     }
 
     /// `movement`: before a move action's path is paid, handlers may refuse the move (`Ok(Err)`)
@@ -104,9 +114,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         model: usize,
         to: P,
         budget: Option<u32>,
-        reverse: bool,
+        stride: Stride,
         ctrl: &mut dyn Controller,
     ) -> Result<u32, String> {
+        let reverse = stride == Stride::Reverse;
         self.game.refused_reactions.clear();
         let g = &self.game;
         let me = &g.models[model];
@@ -129,8 +140,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         if reverse && angle_diff(me.facing, travel).abs() < 90.0 {
             return Err("moving backwards needs a point behind the model".into());
         }
-        // Backwards the model keeps its facing; forwards it turns to the direction of travel.
-        let heading = if reverse { me.facing } else { travel };
+        if stride == Stride::Shift && angle_diff(me.facing, travel).abs() > 90.0 + 1e-9 {
+            return Err("a shift goes sideways or forwards, not back".into());
+        }
+        // Backwards or shifting the model keeps its facing; forwards it turns to the direction
+        // of travel.
+        let heading = if stride == Stride::Forward { travel } else { me.facing };
         // A model without a facing never pays for turning.
         let no_facing = self.rules().has_trait(g.card(model).model_type, ModelTrait::NoFacing);
         let turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading).abs() };
@@ -246,7 +261,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             me.unmark(&crate::game::actions::DUG_IN);
         }
         me.moved += pos.dist(from);
-        if !reverse {
+        if stride == Stride::Forward {
             me.moved_forward += pos.dist(from);
         }
         let states = &self.game.rules.states;

@@ -52,6 +52,7 @@ pub use transport::{DISMOUNTED, MOUNTED};
 pub const ALL: &[&dyn ActionKind] = &[
     &move_::FORWARD,
     &move_::BACKWARD,
+    &move_::SHIFT,
     &move_::StandUp,
     &move_::GoProne,
     &target_lock::TargetLock,

@@ -8,6 +8,7 @@ use cav_format::vocab::ActionKind as ActionWord;
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::compile::StateIx;
 use crate::event::Event;
+use crate::game::movement::Stride;
 use crate::game::{Controller, Engine, Game, Lasts, Mark};
 use crate::geom::P;
 
@@ -23,27 +24,36 @@ fn not_engaged(game: &Game, model: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Straight towards a point, turning to face it first (`move`), or backwards towards a point
-/// behind the model, keeping its facing (`reverse`).
+/// Straight towards a point, turning to face it first (`move`), backwards towards a point
+/// behind the model, keeping its facing (`reverse`), or sideways or diagonally forwards keeping
+/// its facing (`shift`: a model with Improved Handling).
 pub struct Move {
-    backwards: bool,
+    stride: Stride,
 }
 
-pub static FORWARD: Move = Move { backwards: false };
-pub static BACKWARD: Move = Move { backwards: true };
+pub static FORWARD: Move = Move { stride: Stride::Forward };
+pub static BACKWARD: Move = Move { stride: Stride::Reverse };
+pub static SHIFT: Move = Move { stride: Stride::Shift };
 
 impl ActionKind for Move {
     fn id(&self) -> ActionWord {
         ActionWord::Move
     }
     fn name(&self) -> &'static str {
-        if self.backwards { "reverse" } else { ActionWord::Move.id() }
+        match self.stride {
+            Stride::Forward => ActionWord::Move.id(),
+            Stride::Reverse => "reverse",
+            Stride::Shift => "shift",
+        }
     }
     fn repeatable(&self) -> bool {
         true
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         not_engaged(game, model)?;
+        if self.stride == Stride::Shift && !game.card(model).improved_handling {
+            return Err("only a model with Improved Handling shifts without turning".into());
+        }
         if action.noe {
             if game.rules.proc.flight.is_none() {
                 return Err("this ruleset has no nap-of-the-earth flight".into());
@@ -88,7 +98,7 @@ impl ActionKind for Move {
                 for &corner in &action.path {
                     let left = budget.unwrap_or_else(|| engine.game.move_value(model)).saturating_sub(spent);
                     spent += engine
-                        .do_move_mode(model, corner, Some(left), self.backwards, ctrl)
+                        .do_move_mode(model, corner, Some(left), self.stride, ctrl)
                         .map_err(ActionError::Illegal)?;
                     if engine.game.models[model].pos.dist(corner) > 1e-6 {
                         return Ok(()); // stopped short of a corner: the move ends there
@@ -101,7 +111,7 @@ impl ActionKind for Move {
                 };
                 let moved = match budget {
                     Some(0) => Ok(0),
-                    b => engine.do_move_mode(model, to, b, self.backwards, ctrl),
+                    b => engine.do_move_mode(model, to, b, self.stride, ctrl),
                 };
                 engine.game.models[model].noe_last = action.noe;
                 moved.map(|_| ()).map_err(ActionError::Illegal)
