@@ -870,9 +870,12 @@ pub struct Transport {
     pub sa: u16,
     pub slots_per_rider: u32,
     pub heavy: Vec<(u16, u32)>,
-    /// Carriers of non-infantry riders: special attribute, slots per level, slots per rider type.
-    pub carriers: Vec<(u16, u32, Vec<(f::ModelType, u32)>)>,
+    /// Carriers of non-infantry riders (a dropship).
+    pub carriers: Vec<Carrier>,
 }
+
+/// A carrier of non-infantry riders: special attribute, slots per level, slots per rider type.
+pub type Carrier = (u16, u32, Vec<(f::ModelType, u32)>);
 
 impl Traits {
     pub fn of(traits: &[ModelTrait]) -> Traits {
