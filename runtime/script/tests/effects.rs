@@ -72,7 +72,7 @@ fn add_modifier_at_a_look_only_point_stops_the_game() {
     let file = dir.path().join("wizzo.luau");
     assert!(err.starts_with("Wizzo (target_lock): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.add_modifier` is not accepted at `target_lock` (it accepts `ctx.forbid`); see docs/vocabulary.md",
+        "{}:3: `ctx.add_modifier` is not accepted at `target_lock` (it accepts `ctx.forbid`, `ctx.apply_state`); see docs/vocabulary.md",
         file.display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
