@@ -16,6 +16,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("damage-track", damage_track),
     ("table-rows", table_rows),
     ("design-rav", design_rav),
+    ("held-asset-effects", held_asset_effects),
 ];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
@@ -310,6 +311,55 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
                     .expected("one mounting location per weapon"),
             );
         }
+    }
+}
+
+/// The effects an asset has from a side's hand (SIGINT's cards, a recon drone, field repair, a
+/// nano barrier): they mean nothing on a special attribute or upgrade, and an asset has no other
+/// `modifiers:`. Either way round the engine would ignore the word: an error.
+const HELD_ASSET_EFFECTS: &[ModifierTarget] = &[
+    ModifierTarget::DrawDeckCard,
+    ModifierTarget::SkipCard,
+    ModifierTarget::ReloadAmmoBins,
+    ModifierTarget::FieldRepair,
+    ModifierTarget::FieldRepairLingering,
+    ModifierTarget::LaidWallLength,
+    ModifierTarget::LaidWallWidth,
+];
+
+fn held_asset_effects(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let (modifiers, asset) = match doc {
+        Document::Asset(a) => (&a.modifiers, true),
+        Document::SpecialAttribute(s) => (&s.modifiers, false),
+        Document::Upgrade(u) => (&u.modifiers, false),
+        _ => return,
+    };
+    for (i, m) in modifiers.iter().enumerate() {
+        if HELD_ASSET_EFFECTS.contains(&m.target) == asset {
+            continue;
+        }
+        let ptr = format!("/modifiers/{i}/target");
+        let (message, expected) = if asset {
+            (
+                format!("`{}` is not an effect an asset has: the engine would ignore it on asset `{}`", m.target, e.id),
+                "an asset's effect from a side's hand: draw_deck_card, skip_card, reload_ammo_bins, field_repair, field_repair_lingering, laid_wall_length, laid_wall_width",
+            )
+        } else {
+            (
+                format!(
+                    "`{}` is an effect of an asset a side holds: the engine would ignore it on `{}`",
+                    m.target, e.id
+                ),
+                "an effect of a special attribute or upgrade (docs/vocabulary.md)",
+            )
+        };
+        diags.push(
+            Diagnostic::error("held-asset-effects", message)
+                .at(e.prov.locate(&ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(expected),
+        );
     }
 }
 

@@ -341,3 +341,22 @@ fn printed_rav_without_its_design_bonus_is_a_warning() {
         assert_eq!(said, warned, "{rav}: {text}");
     }
 }
+
+/// An effect of an asset held off the table on a special attribute, or another effect on an
+/// asset, would be ignored by the engine: an error at the target.
+#[test]
+fn held_asset_effects_belong_to_assets_only() {
+    let sa = "kind: special_attribute\nid: spy\nname: Spy\napplies_to: model\nparameter: none\nmodifiers: [{target: draw_deck_card, value: 1}]\nsummary: s\nsource: t\n";
+    let asset = "kind: asset\nid: drone\nname: Drone\ncost: {tv: 5}\nplacement: draw_deck\nmodifiers: [{target: combat_roll, value: 1}]\nsummary: s\nsource: t\n";
+    let (dir, loaded) = load_tree(&[("base/spy.yaml", sa.as_bytes()), ("base/drone.yaml", asset.as_bytes())], true);
+    let text = render(dir.path(), &loaded);
+    assert_eq!(loaded.error_count(), 2, "{text}");
+    assert!(
+        text.contains("base/spy.yaml:6:22 [held-asset-effects] (base) /modifiers/0/target: `draw_deck_card` is an effect of an asset a side holds"),
+        "{text}"
+    );
+    assert!(
+        text.contains("base/drone.yaml:6:22 [held-asset-effects] (base) /modifiers/0/target: `combat_roll` is not an effect an asset has"),
+        "{text}"
+    );
+}
