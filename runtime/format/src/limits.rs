@@ -100,8 +100,8 @@ pub const SCRIPT_LABEL_BYTES: usize = 200;
 pub const SCRIPT_MODIFIER_VALUE: i32 = 1_000;
 /// Effects (modifiers, damage, states, …) one handler call may ask for.
 pub const SCRIPT_EFFECTS_PER_CALL: usize = 64;
-/// Cards a side's held assets (SIGINT) add to one turn's draw deck: a deck of millions of cards
-/// from a hostile `count` would exhaust memory.
+/// Cards all of a side's held assets (SIGINT) add to one turn's draw deck together: a deck of
+/// millions of cards from a hostile `count` would exhaust memory.
 pub const HELD_DECK_CARDS: u32 = 256;
 /// Inches `area` modifiers (`attack_targets`) may widen an area attack beyond the weapon's own
 /// radius (SMART: 1): a bound, so that no script blankets the table.

@@ -446,10 +446,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
         for side in 0..self.game.sides.len() {
+            let mut room = cav_format::limits::HELD_DECK_CARDS;
             for i in 0..self.game.held[side].len() {
                 let (asset, count) = self.game.held[side][i];
                 let def = &self.rules().assets[asset];
-                let cards = def.deck_cards.saturating_mul(count).min(cav_format::limits::HELD_DECK_CARDS);
+                let cards = def.deck_cards.saturating_mul(count).min(room);
+                room -= cards;
                 if cards == 0 {
                     continue;
                 }

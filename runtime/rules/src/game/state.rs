@@ -1069,6 +1069,12 @@ impl<'r> Game<'r> {
         spots
     }
 
+    /// Whether `model` carries the ruleset's asset-user special attribute (Combat Engineer): the
+    /// models that use field repair modules and lay barriers.
+    pub fn asset_user(&self, model: usize) -> bool {
+        self.rules.asset_user.is_some_and(|u| self.card(model).sas.iter().any(|(s, _)| *s == u))
+    }
+
     /// Whether `target` is painted for `attacker`'s weapons (a TAG, 001 L8528-8560): it is in a
     /// painted state (the `tag` action of a model of another side), or the attacker carries a
     /// TAG that reaches it in its line of sight (painting it as part of its combat action).

@@ -34,8 +34,7 @@ fn best_asset(game: &Game, side: usize, target: usize) -> Option<(usize, u32)> {
 
 /// Why `model` cannot field-repair `target` now, if it cannot.
 fn refusal(game: &Game, model: usize, target: usize) -> Option<String> {
-    let user = game.rules.asset_user;
-    if !user.is_some_and(|u| game.card(model).sas.iter().any(|(s, _)| *s == u)) {
+    if !game.asset_user(model) {
         return Some(
             "only a model with the ruleset's asset-user special attribute (Combat Engineer) uses field repair assets"
                 .into(),

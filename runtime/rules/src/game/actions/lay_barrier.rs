@@ -45,8 +45,7 @@ impl ActionKind for LayBarrier {
         false
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
-        let user = game.rules.asset_user;
-        if !user.is_some_and(|u| game.card(model).sas.iter().any(|(s, _)| *s == u)) {
+        if !game.asset_user(model) {
             return Err(
                 "only a model with the ruleset's asset-user special attribute (Combat Engineer) lays barriers".into()
             );

@@ -4,13 +4,11 @@
 //! target-lock (`Game::painted`). (A TAG used within a combat action needs no action: the
 //! attacker's own weapons see the paint.)
 
-use cav_format::HookPoint;
 use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
-use crate::hooks::HookCtx;
 
 pub struct Tag;
 
@@ -62,9 +60,7 @@ impl ActionKind for Tag {
         };
         emit!(engine, Event::SpecialAction { model, target: Some(target) });
         // A targeting attempt, as a target-lock is: counter-measures may block it.
-        let ctx = HookCtx::new(HookPoint::TargetLock, model).target(target);
-        if let Some(reason) = engine.call_hooks(ctx)?.forbid {
-            emit!(engine, Event::Forbidden { model, what: "tag", reason });
+        if !engine.targeting_attempt(model, target, "tag")? {
             return Ok(());
         }
         engine.add_state(target, state as crate::compile::StateIx)?;

@@ -6,7 +6,7 @@ use cav_format::vocab::ActionKind as ActionWord;
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
-use crate::game::{Controller, Engine, Game};
+use crate::game::{Controller, Engine, EngineError, Game};
 use crate::hooks::HookCtx;
 
 pub struct TargetLock;
@@ -36,9 +36,7 @@ impl ActionKind for TargetLock {
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
-        if let Some(reason) = engine.call_hooks(HookCtx::new(HookPoint::TargetLock, model).target(target))?.forbid {
-            // Declared and paid for, but a script refused it.
-            emit!(engine, Event::Forbidden { model, what: "target-lock", reason });
+        if !engine.targeting_attempt(model, target, "target-lock")? {
             return Ok(());
         }
         engine.game.models[model].lock = Some(target);
@@ -64,5 +62,26 @@ impl ActionKind for TargetLock {
 impl Action {
     pub fn target_lock(target: usize) -> Action {
         Action::new(TargetLock.name()).on(target)
+    }
+}
+
+impl Engine<'_, '_> {
+    /// A targeting attempt on `target` (a target-lock, a TAG's paint): `target_lock` handlers may
+    /// refuse it (Counter-Measures), which is logged as `what` forbidden. Declared and paid for
+    /// either way; `false` when refused.
+    pub(crate) fn targeting_attempt(
+        &mut self,
+        model: usize,
+        target: usize,
+        what: &'static str,
+    ) -> Result<bool, EngineError> {
+        let ctx = HookCtx::new(HookPoint::TargetLock, model).target(target);
+        match self.call_hooks(ctx)?.forbid {
+            Some(reason) => {
+                emit!(self, Event::Forbidden { model, what, reason });
+                Ok(false)
+            }
+            None => Ok(true),
+        }
     }
 }
