@@ -250,7 +250,9 @@ enum Command {
         #[arg(long)]
         kind: Option<String>,
         /// Fit these upgrades to the model first (repeat, or comma-separated): the card shows
-        /// the TV, MV, AV and special attributes the model plays with.
+        /// the TV, MV, AV and special attributes the model plays with. `UPGRADE@WEAPON` names a
+        /// munition's launcher; `UPGRADE@WEAPON=CHOICE` the weapon type and the grant taken by an
+        /// upgrade that grants one of several (`amped-weapons@medium-mac=piercing`).
         #[arg(long = "with", value_name = "UPGRADE", value_delimiter = ',')]
         with: Vec<String>,
     },

@@ -26,7 +26,10 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     };
     let base_ix = rules.card(&e.id).ok_or_else(|| format!("model `{}` is not in ruleset {}", e.id, rs.id))?;
     let mut ups = Vec::new();
-    for u in upgrades {
+    for spec in upgrades {
+        // `upgrade[@weapon][=choice]`: the launcher or weapon type, and the grant chosen.
+        let (rest, choice) = spec.split_once('=').map_or((spec.as_str(), None), |(a, c)| (a, Some(c)));
+        let (u, weapon) = rest.split_once('@').map_or((rest, None), |(a, w)| (a, Some(w)));
         let hit = rs.find(u).into_iter().find(|x| x.kind == cav_format::DocKind::Upgrade);
         let ix = hit.and_then(|x| rules.upgrade(&x.id)).ok_or_else(|| {
             let ids: Vec<&str> = rules.upgrades.iter().map(|x| x.id.as_str()).collect();
@@ -34,7 +37,16 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
                 cav_content::diag::did_you_mean(u, ids.iter().copied()).map(|h| format!(" ({h})")).unwrap_or_default();
             format!("no upgrade `{u}` in ruleset {}{hint}", rs.id)
         })?;
-        ups.push((ix, None));
+        if rules.upgrades[ix].choose_grant && (weapon.is_none() || choice.is_none()) {
+            let grants: Vec<&str> =
+                rules.upgrades[ix].grants.iter().map(|(sa, _)| rules.sas[*sa as usize].id.as_str()).collect();
+            return Err(format!(
+                "{} grants one of {} to one weapon type: write `{u}@WEAPON=CHOICE`",
+                rules.upgrades[ix].name,
+                grants.join(", ")
+            ));
+        }
+        ups.push(cav_rules::compile::Fitting { upgrade: ix, weapon, choice });
     }
     let base = rules.cards[base_ix].clone();
     let fit = rules.fit(base_ix, &ups);
@@ -43,6 +55,15 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     doc.tv = c.tv;
     doc.damage_track.mv = PerColumn::Columns(c.mv.clone());
     doc.damage_track.av = PerColumn::Columns(c.av.clone());
+    // A mount whose RAV an upgrade changed (Amped Weapons) shows the RAV it plays with.
+    for (w, (was, now)) in doc.weapons.iter_mut().zip(base.weapons.iter().zip(&c.weapons)) {
+        if was.rav != now.rav {
+            w.rav = Some(PerColumn::Columns(now.rav.iter().map(|&(hard, soft)| Rav { hard, soft }).collect()));
+            for &(sa, _) in now.sas.iter().filter(|x| !was.sas.contains(x)) {
+                w.special_attributes.push(cav_format::SaRef::Plain(cav_format::Id(rules.sas[sa as usize].id.clone())));
+            }
+        }
+    }
     let real = rules.sas.len() - rules.upgrades.len();
     doc.special_attributes = c
         .sas
@@ -66,11 +87,14 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
         .collect();
     let mut s = card(&doc, rs);
     let _ = writeln!(s, "Fitted (cav show --with):");
-    for &(u, _) in &ups {
-        let up = &rules.upgrades[u];
+    for f in &ups {
+        let up = &rules.upgrades[f.upgrade];
         let tracks = base.columns.saturating_sub(1) as u32;
         let tv = if up.per_track { up.tv * tracks } else { up.tv };
-        let grants: Vec<&str> = up.grants.iter().map(|(sa, _)| rules.sas[*sa as usize].id.as_str()).collect();
+        let grants: Vec<String> = match (up.choose_grant, f.choice, f.weapon) {
+            (true, Some(c), Some(w)) => vec![format!("{c} to its {w}")],
+            _ => up.grants.iter().map(|(sa, _)| rules.sas[*sa as usize].id.clone()).collect(),
+        };
         let _ = writeln!(
             s,
             "  {} — TV +{tv}{}",

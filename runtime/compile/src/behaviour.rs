@@ -125,7 +125,13 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             );
         if design {
             // vocab: a special attribute's card values are its design, in the printed card.
-            b.ways.push((Way::Data, format!("modifiers/{i}: {} (design: in the printed card's values)", m.target)));
+            b.ways.push((
+                Way::Data,
+                format!(
+                    "modifiers/{i}: {} (design: in a printed card's values, applied to a `values: chassis` card)",
+                    m.target
+                ),
+            ));
         } else if why.is_empty() {
             b.ways.push((Way::Data, format!("modifiers/{i}: {}", m.target)));
         } else {

@@ -226,7 +226,13 @@ fn card(
         sas: Vec::new(),
         tv: m.tv,
     };
-    card.apply_effects(sas, &model_sas, false);
+    let chassis = dt.values == f::CardValues::Chassis;
+    card.apply_effects(sas, &model_sas, chassis);
+    if chassis {
+        // The weapons' design changes to the carrier (a crewed weapon's Encumbered), once per mount.
+        let weapon_sas: Vec<(SaIx, i32)> = card.weapons.iter().flat_map(|w| w.sas.iter().copied()).collect();
+        card.apply_values(sas, &weapon_sas);
+    }
     card.sas = model_sas;
     card
 }

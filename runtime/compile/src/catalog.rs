@@ -107,6 +107,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             name: doc.name.clone(),
             sa: sas.len() as u16,
             grants,
+            choose_grant: doc.choose_grant,
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
             profiles: doc

@@ -539,7 +539,29 @@ impl<'a> Cx<'a> {
                             ));
                         }
                     }
-                    let key = (up.id.as_str(), u.weapon().map(Id::as_str));
+                    if up.choose_grant {
+                        let carries = u.weapon().is_some_and(|w| model.weapons.iter().any(|m| m.weapon == *w));
+                        let chosen = u.choice().is_some_and(|c| up.grants.iter().any(|g| g.id() == c));
+                        if !carries || !chosen {
+                            let grants = list(up.grants.iter().map(|g| g.id().as_str()));
+                            let weapons = match list(model.weapons.iter().map(|m| m.weapon.as_str())) {
+                                w if w.is_empty() => "none: the model carries no weapon".to_owned(),
+                                w => format!("one of {w}"),
+                            };
+                            out.push(self.site.error(
+                                &ptr,
+                                format!(
+                                    "{} grants one of {grants} to one weapon type of the model: name the weapon (`weapon:`, {weapons}) and the grant taken (`choice:`)",
+                                    up.name
+                                ),
+                                "`{upgrade: ID, weapon: WEAPON, choice: SPECIAL-ATTRIBUTE}`",
+                                cite,
+                            ));
+                        }
+                    }
+                    // An upgrade for a weapon type is still once per model (Amped Weapons); a
+                    // munition is once per launcher.
+                    let key = (up.id.as_str(), u.weapon().map(Id::as_str).filter(|_| !up.choose_grant));
                     if seen.contains(&key) {
                         out.push(self.site.error(
                             &ptr,

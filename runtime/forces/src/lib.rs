@@ -38,7 +38,11 @@ pub fn roster_force(
                 let ix = rules
                     .upgrade(u.id().as_str())
                     .ok_or_else(|| format!("upgrade `{}` is not in the rules", u.id()))?;
-                ups.push((ix, u.weapon().map(|w| w.as_str())));
+                ups.push(cav_rules::compile::Fitting {
+                    upgrade: ix,
+                    weapon: u.weapon().map(|w| w.as_str()),
+                    choice: u.choice().map(|c| c.as_str()),
+                });
             }
             let card = rules.fit(card, &ups);
             cards.extend(std::iter::repeat_n(card, m.count as usize));

@@ -201,9 +201,12 @@ pub fn to_yaml(force: &Force, schema_path: &str) -> String {
                 let ups: Vec<String> = m
                     .upgrades
                     .iter()
-                    .map(|u| match u.weapon() {
-                        Some(w) => format!("{{upgrade: {}, weapon: {}}}", u.id().as_str(), w.as_str()),
-                        None => u.id().as_str().to_owned(),
+                    .map(|u| match (u.weapon(), u.choice()) {
+                        (Some(w), Some(c)) => {
+                            format!("{{upgrade: {}, weapon: {}, choice: {}}}", u.id().as_str(), w.as_str(), c.as_str())
+                        }
+                        (Some(w), None) => format!("{{upgrade: {}, weapon: {}}}", u.id().as_str(), w.as_str()),
+                        _ => u.id().as_str().to_owned(),
                     })
                     .collect();
                 let _ = write!(line, ", upgrades: [{}]", ups.join(", "));

@@ -252,6 +252,13 @@ fn upgrades_fit_their_model_once_each_001_l1213_l1235() {
     one_error(&with("officer"), 10, "Officer needs a model of 4+ damage tracks; `m-small-cav` has 2");
     one_error(&with("reactive-armor, ablative-emulsion"), 10, "already has a armor upgrade");
     one_error(&with("high-explosive"), 10, "carries none of the launchers High-Explosive is made for");
+    // Amped Weapons grants Piercing or Shredder to one weapon type the model carries (001 L9477).
+    one_error(&with("amped-weapons"), 10, "name the weapon (`weapon:`, none: the model carries no weapon)");
+    one_error(
+        &with("{upgrade: amped-weapons, weapon: medium-mac, choice: piercing}"),
+        10,
+        "Amped Weapons grants one of piercing or shredder to one weapon type of the model",
+    );
     // Officer: once per force group.
     let two_officers = format!(
         "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 2, upgrades: [officer]}}\n      - {{model: m-cav-attack, count: 2}}\n"

@@ -118,6 +118,29 @@ pub struct DamageTrack {
     /// Close-combat value Hard/Soft per column; Quick-Start cards only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ccv: Option<PerColumn<Rav>>,
+    /// What the MV, AV and DC columns hold. `printed` (the default): the card as the book prints
+    /// it, with its special attributes' design changes (Improved Armor's +1 AV, Encumbered's −1 MV)
+    /// already in the numbers. `chassis`: the bare chassis, as a community author designing a unit
+    /// writes it; the engine applies those design changes when it compiles the card.
+    #[serde(default, skip_serializing_if = "CardValues::is_printed")]
+    pub values: CardValues,
+}
+
+/// Whether a card's MV, AV and DC already hold its special attributes' design changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardValues {
+    /// As printed: the design changes are in the numbers.
+    #[default]
+    Printed,
+    /// The bare chassis: the engine applies the design changes.
+    Chassis,
+}
+
+impl CardValues {
+    fn is_printed(&self) -> bool {
+        *self == CardValues::Printed
+    }
 }
 
 /// A weapon system as mounted on a model.
@@ -369,6 +392,11 @@ pub struct Upgrade {
     /// Special attributes the upgrade grants.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<SaRef>,
+    /// The grants are alternatives for one weapon type (Amped Weapons: Piercing or Shredder): a
+    /// roster fitting the upgrade names the weapon (`weapon:`) and the grant it takes (`choice:`),
+    /// and only that weapon's mounts get it, with its RAV effects.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub choose_grant: bool,
     /// Upgrades in the same group exclude each other (`movement`, `armor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_group: Option<Id>,

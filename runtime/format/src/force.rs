@@ -205,9 +205,13 @@ pub enum ForceUpgrade {
 #[serde(deny_unknown_fields)]
 pub struct UpgradeFor {
     pub upgrade: Id,
-    /// The launcher a munition is loaded in (a weapon of the model).
+    /// The launcher a munition is loaded in, or the weapon type an upgrade that chooses a grant
+    /// works on (a weapon of the model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weapon: Option<Id>,
+    /// The special attribute taken, of an upgrade whose grants are alternatives (`choose_grant`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<Id>,
 }
 
 impl ForceUpgrade {
@@ -221,6 +225,12 @@ impl ForceUpgrade {
         match self {
             ForceUpgrade::Plain(_) => None,
             ForceUpgrade::For(u) => u.weapon.as_ref(),
+        }
+    }
+    pub fn choice(&self) -> Option<&Id> {
+        match self {
+            ForceUpgrade::Plain(_) => None,
+            ForceUpgrade::For(u) => u.choice.as_ref(),
         }
     }
 }

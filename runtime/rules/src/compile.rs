@@ -393,11 +393,10 @@ impl CardDef {
     }
 
     /// Add the card effects of `added` (special attributes with their ratings) to the card: hard
-    /// or soft, ammo reserve, damage-result reduction, critical repairs and — for upgrades fitted
-    /// to a printed card (`values`) — MV, AV and DC. A special attribute's MV, AV and DC effects
-    /// are part of the card's
-    /// design: the printed values already hold them (the Dictator-B's Improved Armor), so
-    /// compiling a card does not apply them again.
+    /// or soft, ammo reserve, damage-result reduction, critical repairs and — with `values`, for
+    /// upgrades and for cards written as their bare chassis — MV, AV and DC. A special attribute's
+    /// MV, AV and DC effects are part of the card's design: printed values already hold them (the
+    /// Dictator-B's Improved Armor), so compiling a printed card does not apply them again.
     pub fn apply_effects(&mut self, sas: &[SaDef], added: &[(SaIx, i32)], values: bool) {
         let sum = |t: ModifierTarget| SaDef::card_effect(sas, added, t);
         self.hard |= sum(ModifierTarget::HardTarget).is_some();
@@ -423,22 +422,30 @@ impl CardDef {
             self.tag = Some(f64::from(inches.max(0)).max(self.tag.unwrap_or(0.0)));
         }
         if values {
-            let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
-                for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {
-                    *v = (*v as i32).saturating_add(by).max(0) as u32;
-                }
-            };
-            // A column at MV 0 stays immobile: an upgrade does not repair it.
-            shift(&mut self.mv, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
-            shift(&mut self.av, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
-            let dc = sum(ModifierTarget::DamageControl).unwrap_or(0);
-            for v in self.dc.iter_mut().flatten() {
-                *v = v.saturating_add(dc);
+            self.apply_values(sas, added);
+        }
+    }
+
+    /// Add the MV, AV and DC effects (and a repair value where the card has no DC) of `added`
+    /// to the card's columns: an upgrade fitted to it, or the design of a card written as its
+    /// bare chassis (`values: chassis`).
+    pub fn apply_values(&mut self, sas: &[SaDef], added: &[(SaIx, i32)]) {
+        let sum = |t: ModifierTarget| SaDef::card_effect(sas, added, t);
+        let shift = |col: &mut Vec<u32>, by: i32, keep_zero: bool| {
+            for v in col.iter_mut().filter(|v| !keep_zero || **v > 0) {
+                *v = (*v as i32).saturating_add(by).max(0) as u32;
             }
-            if let Some(value) = sum(ModifierTarget::RepairValue) {
-                for v in self.dc.iter_mut().filter(|v| v.is_none()) {
-                    *v = Some(value);
-                }
+        };
+        // A column at MV 0 stays immobile: an upgrade does not repair it.
+        shift(&mut self.mv, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
+        shift(&mut self.av, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
+        let dc = sum(ModifierTarget::DamageControl).unwrap_or(0);
+        for v in self.dc.iter_mut().flatten() {
+            *v = v.saturating_add(dc);
+        }
+        if let Some(value) = sum(ModifierTarget::RepairValue) {
+            for v in self.dc.iter_mut().filter(|v| v.is_none()) {
+                *v = Some(value);
             }
         }
     }
@@ -505,11 +512,27 @@ pub struct UpgradeDef {
     pub per_track: bool,
     /// A munition's profiles, one per launcher it fits.
     pub profiles: Vec<ProfileDef>,
+    /// Its grants are alternatives for one weapon type (`Fitting::choice`).
+    pub choose_grant: bool,
 }
 
-/// An upgrade to fit (`Rules::fit`): its index, and for a munition the launcher weapon it is
-/// loaded in (every launcher its profiles name, when `None`).
-pub type Fitting<'a> = (usize, Option<&'a str>);
+/// An upgrade to fit (`Rules::fit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fitting<'a> {
+    /// Index in `Rules::upgrades`.
+    pub upgrade: usize,
+    /// For a munition, the launcher weapon it is loaded in (every launcher its profiles name,
+    /// when `None`); for an upgrade that chooses a grant, the weapon type that takes it.
+    pub weapon: Option<&'a str>,
+    /// The grant taken, of an upgrade whose grants are alternatives.
+    pub choice: Option<&'a str>,
+}
+
+impl<'a> Fitting<'a> {
+    pub fn plain(upgrade: usize) -> Self {
+        Fitting { upgrade, weapon: None, choice: None }
+    }
+}
 
 /// A model a scenario places: card, position (or in its zone), facing (or towards the centre).
 pub type Placed = (usize, Option<[f64; 2]>, Option<f64>);
@@ -894,12 +917,16 @@ impl Rules {
     /// The id of `card` with `upgrades` fitted: `model+upgrade+munition@launcher`.
     pub fn fitted_id(&self, card: usize, upgrades: &[Fitting]) -> String {
         let mut id = self.cards[card].id.clone();
-        for &(u, weapon) in upgrades {
+        for f in upgrades {
             id.push('+');
-            id.push_str(&self.upgrades[u].id);
-            if let Some(w) = weapon {
+            id.push_str(&self.upgrades[f.upgrade].id);
+            if let Some(w) = f.weapon {
                 id.push('@');
                 id.push_str(w);
+            }
+            if let Some(c) = f.choice {
+                id.push('=');
+                id.push_str(c);
             }
         }
         id
@@ -931,11 +958,28 @@ impl Rules {
         let tracks = c.columns.saturating_sub(1) as u32;
         let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
         let mut added = Vec::new();
-        for &(u, weapon) in upgrades {
-            let up = &self.upgrades[u];
+        for &Fitting { upgrade, weapon, choice } in upgrades {
+            let up = &self.upgrades[upgrade];
             c.tv = c.tv.saturating_add(cost(up.tv, up.per_track));
             added.push((up.sa, 1));
-            added.extend(up.grants.iter().copied());
+            if up.choose_grant {
+                // The chosen grant goes to the named weapon's mounts, RAV effects and all (a
+                // missing or unknown choice grants nothing: the force check names it).
+                let chosen = up.grants.iter().find(|(sa, _)| choice == Some(self.sas[*sa as usize].id.as_str()));
+                if let (Some(&(sa, rating)), Some(w)) = (chosen, weapon) {
+                    let by = |t| SaDef::card_effect(&self.sas, &[(sa, rating)], t).unwrap_or(0);
+                    let (hard, soft) = (by(ModifierTarget::HardRav), by(ModifierTarget::SoftRav));
+                    let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
+                    for m in c.weapons.iter_mut().filter(|m| m.weapon == w) {
+                        m.sas.push((sa, rating));
+                        for r in &mut m.rav {
+                            *r = (add(r.0, hard), add(r.1, soft));
+                        }
+                    }
+                }
+            } else {
+                added.extend(up.grants.iter().copied());
+            }
             for p in up.profiles.iter().filter(|p| weapon.is_none_or(|w| w == p.launcher)) {
                 let launchers: Vec<usize> = (0..c.weapons.len())
                     .filter(|&i| c.weapons[i].weapon == p.launcher && c.weapons[i].launcher.is_none())

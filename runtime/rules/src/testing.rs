@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use cav_format::{EventField, EventKind, Id, Test, TestChoices, TestModelState, TestStep};
 use serde_json::Value;
 
-use crate::compile::Rules;
+use crate::compile::{Fitting, Rules};
 use crate::dice::ForcedDice;
 use crate::event::Event;
 use crate::game::actions::{ENGAGED, OVERWATCH};
@@ -262,7 +262,10 @@ pub fn run_test_with(rules: &Rules, t: &Test, hooks: &mut dyn Hooks) -> TestOutc
         let mut own = rules.clone();
         for m in &t.models {
             if let Err(e) = fitted_card(&mut own, m) {
-                out.failures.push(e);
+                // As with set-up, a test may expect the fitting refused.
+                if !t.expect.error.as_ref().is_some_and(|want| e.contains(want.as_str())) {
+                    out.failures.push(e);
+                }
                 return out;
             }
         }
@@ -291,14 +294,21 @@ fn fitted_card(rules: &mut Rules, spec: &cav_format::TestModel) -> Result<usize,
     Ok(rules.fit(card, &ups))
 }
 
-fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<crate::compile::Fitting<'t>>, String> {
+fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fitting<'t>>, String> {
     spec.upgrades
         .iter()
         .map(|u| {
             let ix = rules
                 .upgrade(u.id().as_str())
                 .ok_or_else(|| format!("model `{}`: unknown upgrade `{}`", spec.id, u.id()))?;
-            Ok((ix, u.weapon().map(|w| w.as_str())))
+            let up = &rules.upgrades[ix];
+            if up.choose_grant && (u.weapon().is_none() || u.choice().is_none()) {
+                return Err(format!(
+                    "model `{}`: {} grants one of its special attributes to one weapon type: give `weapon:` and `choice:`",
+                    spec.id, up.name
+                ));
+            }
+            Ok(Fitting { upgrade: ix, weapon: u.weapon().map(|w| w.as_str()), choice: u.choice().map(|c| c.as_str()) })
         })
         .collect()
 }
