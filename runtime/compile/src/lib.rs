@@ -256,6 +256,21 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         .as_ref()
         .and_then(|f| sas.iter().position(|s| s.id == f.asset_user_sa.as_str()))
         .map(|i| i as cav_rules::compile::SaIx);
+    let unique_sa = ruleset
+        .force_building
+        .as_ref()
+        .and_then(|f| f.unique_sa.as_ref())
+        .and_then(|u| sas.iter().position(|s| s.id == u.as_str()))
+        .map(|i| i as cav_rules::compile::SaIx);
+    let reserved = ruleset
+        .force_building
+        .iter()
+        .flat_map(|f| &f.reserved)
+        .filter_map(|r| {
+            let sa = sas.iter().position(|s| s.id == r.sa.as_str())?;
+            Some((sa as cav_rules::compile::SaIx, r.squad_type.0.clone()))
+        })
+        .collect();
     // The special attribute whose rating adds points to its force group's C3 pool.
     let c3_sa = ruleset
         .force_building
@@ -326,6 +341,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         strikes,
         strike_caller,
         asset_user,
+        unique_sa,
+        reserved,
         c3_sa,
         preset,
         scenarios,

@@ -393,6 +393,12 @@ pub struct Test {
     /// The choices each model's player makes where the rules give one (test id → choices).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub choices: BTreeMap<Id, TestChoices>,
+    /// The squad type (a ruleset squad type) of squads the models name (`squad:`), for the rules
+    /// that follow the type: how many models it holds (regroup) and the special attributes
+    /// reserved to a type (Specialist). A squad not listed has no type, and none of those rules
+    /// applies to it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub squad_types: BTreeMap<Id, Id>,
     pub expect: TestExpect,
 }
 

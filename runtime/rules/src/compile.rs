@@ -854,6 +854,12 @@ pub struct Rules {
     /// The special attribute a model needs to use the assets placed during play (Combat
     /// Engineer, `force_building.asset_user_sa`): the `field-repair` action.
     pub asset_user: Option<SaIx>,
+    /// The special attribute of which a side fields one model of a kind at most (Unique,
+    /// `force_building.unique_sa`).
+    pub unique_sa: Option<SaIx>,
+    /// Special attributes whose models serve only in one squad type (Specialist,
+    /// `force_building.reserved`).
+    pub reserved: Vec<(SaIx, String)>,
     /// The special attribute whose rating adds C3 points to its force group's pool (001 L1290-1300).
     pub c3_sa: Option<SaIx>,
     /// The pre-set dice (`dice.preset_tp`: 3d6 keep the highest two).

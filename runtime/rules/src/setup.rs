@@ -2,7 +2,7 @@
 
 use cav_format::limits::MAX_TERRAIN_FEATURES;
 
-use crate::compile::Rules;
+use crate::compile::{Rules, SaIx};
 use crate::dice::Dice;
 use crate::event::{Event, Sink};
 use crate::game::{Area, Board, Game};
@@ -194,6 +194,43 @@ pub fn roster_game<'r>(
         hold_back(&mut game, side);
     }
     game
+}
+
+/// What the sides field breaks no rule of the ruleset's force building that holds for models on
+/// the table: one model of each kind with the unique special attribute per side (001
+/// L8666-8680), and models with a reserved special attribute only in squads of its type (001
+/// L845-885; a squad with no type, as a test may form, follows no squad-type rule). Rosters are
+/// checked in full before play (`cav force check`); this guards the forces a test places.
+pub fn composition(game: &Game) -> Result<(), String> {
+    let rules = game.rules;
+    let has = |m: usize, sa: SaIx| rules.cards[game.models[m].card].sas.iter().any(|&(x, _)| x == sa);
+    if let Some(unique) = rules.unique_sa {
+        let mut seen: Vec<(usize, &str)> = Vec::new();
+        for m in (0..game.models.len()).filter(|&m| has(m, unique)) {
+            // A fitted card (`model+upgrade`) is still the same kind of model.
+            let card = &rules.cards[game.models[m].card].id;
+            let kind = card.split('+').next().unwrap_or(card);
+            let side = game.models[m].side;
+            if seen.contains(&(side, kind)) {
+                return Err(format!(
+                    "{} fields two `{kind}`: it is {}, and a force group fields at most one",
+                    game.sides[side], rules.sas[unique as usize].name
+                ));
+            }
+            seen.push((side, kind));
+        }
+    }
+    for q in game.squads.iter().filter(|q| !q.kind.is_empty()) {
+        for &m in &q.members {
+            if let Some((sa, ty)) = rules.reserved.iter().find(|(sa, ty)| has(m, *sa) && *ty != q.kind) {
+                return Err(format!(
+                    "`{}` has {} and may only serve in a {ty} squad, not in {} ({})",
+                    rules.cards[game.models[m].card].id, rules.sas[*sa as usize].name, q.name, q.kind
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether models of `card` may be held back in ambush (`setup.ambush`): the card or one of its

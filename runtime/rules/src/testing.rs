@@ -451,9 +451,20 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             None => squads.push((name, side, vec![ix])),
         }
     }
-    for (name, _, members) in squads {
-        game.add_squad(name.to_owned(), String::new(), members);
+    for (name, ty) in &t.squad_types {
+        if !squads.iter().any(|(n, _, _)| *n == name.as_str()) {
+            return Err(format!("squad_types: no model is in squad `{name}`"));
+        }
+        if !rules.squad_types.iter().any(|(id, _)| id == ty.as_str()) {
+            let known: Vec<&str> = rules.squad_types.iter().map(|(id, _)| id.as_str()).collect();
+            return Err(format!("squad_types: `{ty}` is not a squad type of the ruleset ({})", known.join(", ")));
+        }
     }
+    for (name, _, members) in squads {
+        let kind = t.squad_types.iter().find(|(n, _)| n.as_str() == name).map_or(String::new(), |(_, ty)| ty.0.clone());
+        game.add_squad(name.to_owned(), kind, members);
+    }
+    crate::setup::composition(&game)?;
     let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
         let me = ids[spec.id.as_str()];
