@@ -310,6 +310,12 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
     })
 }
 
+/// Whether weapon `id` makes an attack of its own (its range is a distance).
+fn launches(rs: &Ruleset, id: &str) -> bool {
+    matches!(rs.get(DocKind::Weapon, id).and_then(|x| x.doc.as_ref()),
+        Some(Document::Weapon(w)) if matches!(w.range, cav_format::Distance::Inches(_)))
+}
+
 /// The ruleset with `e`'s behaviour taken away, and its rules.
 fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), String> {
     let id = e.id.as_str();
@@ -324,6 +330,12 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
             Document::Weapon(w) => w.special_attributes.retain(|s| s.id().as_str() != id),
             Document::Upgrade(u) => u.grants.retain(|s| s.id().as_str() != id),
             _ => {}
+        }),
+        // A launcher with no attack of its own (a pylon): without it, models do not carry it.
+        DocKind::Weapon if !launches(rs, id) => rs.with_docs(|_, doc| {
+            if let Document::Model(m) = doc {
+                m.weapons.retain(|w| w.weapon.as_str() != id);
+            }
         }),
         DocKind::Weapon => rs.with_docs(|entry, doc| match doc {
             Document::Weapon(w) if entry.id == id => {

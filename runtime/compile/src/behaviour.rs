@@ -98,7 +98,25 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                 cav_format::Distance::Inches(_) => {
                     b.ways.push((Way::Profile, format!("{} fire, range, RAV", fire_word(d.fire))))
                 }
-                _ => b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range)),
+                _ => {
+                    // A launcher with no attack of its own (a pylon) fires the munitions loaded in it.
+                    let loads: Vec<&str> = rs
+                        .of_kind(DocKind::Upgrade)
+                        .filter(|u| match &u.doc {
+                            Some(Document::Upgrade(up)) => {
+                                up.profiles.iter().any(|p| p.launcher.as_ref().is_some_and(|l| l.as_str() == e.id))
+                            }
+                            _ => false,
+                        })
+                        .map(|u| u.id.as_str())
+                        .collect();
+                    if loads.is_empty() {
+                        b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range))
+                    } else {
+                        b.ways
+                            .push((Way::Profile, format!("a launcher: it fires what is loaded ({})", loads.join(", "))))
+                    }
+                }
             }
             (&d.hooks, d.script.as_ref(), &[])
         }

@@ -186,6 +186,9 @@ fn card(
             strike: None,
             preset_tp: None,
             combat_rolls: 1,
+            single_use: false,
+            dropped: None,
+            strip: None,
         };
         mount.derive(sas);
         weapons.push(mount);

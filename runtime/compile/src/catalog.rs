@@ -125,6 +125,26 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                         base_tp: p.base_tp.map(|t| t as i32),
                         tv: p.cost.as_ref().map_or(0, |c| c.tv),
                         per_track: p.cost.as_ref().is_some_and(|c| c.per_damage_track),
+                        // Unknown weapon ids are dangling references the loader reported.
+                        fires_as: p.fires_as.as_ref().and_then(|w| match cx.doc(DocKind::Weapon, w.as_str()) {
+                            Some(Document::Weapon(d)) => Some(Box::new(MountDef {
+                                weapon: w.0.clone(),
+                                range: match d.range {
+                                    f::Distance::Inches(r) => r,
+                                    _ => 0.0,
+                                },
+                                rav: vec![(d.rav.hard, d.rav.soft)],
+                                indirect: d.fire == f::FireMode::Indirect,
+                                requires_target_lock: d.requires_target_lock,
+                                cannot_target: d.cannot_target.clone(),
+                                sas: sa_refs(names, &d.special_attributes),
+                                ..MountDef::default()
+                            })),
+                            _ => None,
+                        }),
+                        single_use: p.single_use,
+                        dropped: p.dropped,
+                        strip: p.strip.map(|s| (s.length, s.width)),
                     })
                 })
                 .collect(),
@@ -165,6 +185,26 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
 
 /// Special attribute references with their ratings (uses for limited ones); unknown ids are
 /// dangling references the loader reported.
+/// The profile keys only a munition's profile plays are errors elsewhere: they would be ignored.
+fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackProfile) {
+    let used = [
+        ("fires_as", p.fires_as.is_some()),
+        ("single_use", p.single_use),
+        ("dropped", p.dropped.is_some()),
+        ("strip", p.strip.is_some()),
+    ];
+    for (key, _) in used.iter().filter(|(_, set)| *set) {
+        cx.error(
+            e,
+            &format!("{at}/{key}"),
+            "munition-only",
+            format!("`{key}` is played on a munition's profile (an upgrade's `profiles:`) only"),
+            "no such key here",
+            Some(format!("remove `{key}`")),
+        );
+    }
+}
+
 fn sa_refs(names: &Names, refs: &[f::SaRef]) -> Vec<(u16, i32)> {
     refs.iter()
         .filter_map(|g| {
@@ -213,6 +253,9 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
             cx.fail_quietly();
             continue;
         };
+        if let Some(att) = &a.attack {
+            munition_only(cx, e, "/attack", att);
+        }
         let terrain = a.terrain.as_ref().and_then(|t| cx.index_of(e, "/terrain", t.as_str(), &ids, "terrain"));
         let sum = |target: f::ModifierTarget| -> Option<i32> {
             a.modifiers.iter().filter(|m| m.target == target).map(|m| m.value).reduce(|x, y| x.saturating_add(y))
@@ -293,6 +336,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             continue;
         };
         let a = &doc.attack;
+        munition_only(cx, e, "/attack", a);
         // Unknown SA ids are dangling references the loader reported.
         let msas: Vec<(u16, i32)> = a
             .special_attributes

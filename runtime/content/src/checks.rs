@@ -83,6 +83,9 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                 if let Some(l) = &p.launcher {
                     r(format!("/profiles/{i}/launcher"), DocKind::Weapon, l, diags);
                 }
+                if let Some(w) = &p.fires_as {
+                    r(format!("/profiles/{i}/fires_as"), DocKind::Weapon, w, diags);
+                }
                 sa_refs(rs, e, &format!("/profiles/{i}/special_attributes"), &p.special_attributes, diags);
             }
             sa_refs(rs, e, "/grants", &u.grants, diags);

@@ -370,6 +370,44 @@ pub struct AttackProfile {
     pub cost: Option<Cost>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Munitions only: the munition fires as this weapon (its range, fire mode, target-lock
+    /// need, the targets it cannot attack and its special attributes), with the profile's RAV,
+    /// range and special attributes over them (a pylon's guided missile fires as the Medium
+    /// Guided Missile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fires_as: Option<Id>,
+    /// Munitions only: the mount fires once in the game, then it is spent (out of ammo).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub single_use: bool,
+    /// Munitions only: a bomb dropped from an aircraft in flight (not nap of the earth) on the
+    /// ground beneath it, as an indirect attack with no strike-point roll: `exact` lands where
+    /// the aircraft is, `drifts` always drifts from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<Dropped>,
+    /// Munitions only: the bomb's area is a strip this long and wide, centred on the drop point
+    /// along the aircraft's heading, instead of a circle (the Bomb Rack's carpet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strip: Option<Strip>,
+}
+
+/// How a dropped bomb lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Dropped {
+    /// On the point beneath the aircraft.
+    Exact,
+    /// It always drifts from the point beneath the aircraft (no range band's extra inches).
+    Drifts,
+}
+
+/// A strip-shaped area, in inches.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Strip {
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub length: f64,
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub width: f64,
 }
 
 /// A battlefield upgrade (Appendix B).

@@ -238,6 +238,13 @@ pub struct MountDef {
     /// Combat rolls each model under its area takes (0 or 1: one; Orbital Precision Strike: 3).
     pub combat_rolls: u32,
     pub preset_tp: Option<i32>,
+    /// It fires once in the game, then is out of ammo (a pylon's munition).
+    pub single_use: bool,
+    /// A bomb dropped on the ground beneath an aircraft in flight (`Engine::fire`).
+    pub dropped: Option<f::Dropped>,
+    /// (length, width) of a strip-shaped area along the attacker's heading, replacing the
+    /// circle of `aoe`.
+    pub strip: Option<(f64, f64)>,
 }
 
 /// A strike of a battlefield strike package, as `call-strike` plays it.
@@ -304,6 +311,23 @@ impl MountDef {
         m.munition = Some(munition.to_owned());
         m.munition_id = Some(munition_id.to_owned());
         m.preset_tp = p.base_tp;
+        if let Some(base) = &p.fires_as {
+            m.range = base.range;
+            m.indirect = base.indirect;
+            m.requires_target_lock = base.requires_target_lock;
+            m.cannot_target = base.cannot_target.clone();
+            m.rav = vec![base.rav.first().copied().unwrap_or((None, None)); m.rav.len()];
+            for &(sa, rating) in &base.sas {
+                if !m.sas.iter().any(|(x, _)| *x == sa) {
+                    m.sas.push((sa, rating));
+                }
+            }
+        }
+        m.single_use = p.single_use;
+        m.dropped = p.dropped;
+        m.strip = p.strip;
+        // A bomb is an indirect attack (its area, the pre-set dice), made from above.
+        m.indirect |= p.dropped.is_some();
         if let Some(rav) = p.rav {
             m.rav = vec![rav; m.rav.len()];
         }
@@ -496,6 +520,12 @@ pub struct ProfileDef {
     /// Threat value, per damage track when `per_track`.
     pub tv: u32,
     pub per_track: bool,
+    /// The weapon it fires as (`fires_as`): range, fire mode and the rest, under the profile's.
+    pub fires_as: Option<Box<MountDef>>,
+    pub single_use: bool,
+    pub dropped: Option<f::Dropped>,
+    /// (length, width) of a strip-shaped area.
+    pub strip: Option<(f64, f64)>,
 }
 
 /// An upgrade as the engine fits it (`Rules::fit`).

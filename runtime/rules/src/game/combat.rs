@@ -338,7 +338,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// A missed strike point drifts from `from`: the drift die gives the distance (plus `bonus`
     /// inches, `drift` modifiers added) and the direction.
-    fn drift(&mut self, attacker: usize, from: P, bonus: u32, ctx: HookCtx) -> Result<P, EngineError> {
+    pub(crate) fn drift(&mut self, attacker: usize, from: P, bonus: u32, ctx: HookCtx) -> Result<P, EngineError> {
         let r = self.rules();
         let (faces, dist) = r.drift.roll(self.dice);
         let face = faces.first().copied().unwrap_or(1);
@@ -436,7 +436,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         let max = m.range * r.bands.last().map_or(1.0, |b| b.multiplier);
-        if self.game.range_to_point(attacker, point) > max {
+        // (A bomb has no reach: it falls where it falls.)
+        if m.dropped.is_none() && self.game.range_to_point(attacker, point) > max {
             return Ok(()); // drifted beyond the weapon's reach
         }
         // The aimed model counts as the target only if the final point lies on its base.
@@ -451,13 +452,21 @@ impl<'a, 'r> Engine<'a, 'r> {
         let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
+        // A strip (a bomb rack's carpet) lies along the attacker's heading, centred on the point.
+        let strip = m.strip.map(|(length, width)| {
+            (crate::game::state::strip_ends(point, self.game.models[attacker].facing, length), width / 2.0)
+        });
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let victims: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
+                let (at, base) = (self.game.models[i].pos, self.cardr(i).base_radius);
                 i != attacker
                     && self.game.models[i].on_table()
-                    && self.game.models[i].pos.dist(point) <= radius + self.cardr(i).base_radius
+                    && match strip {
+                        Some(((a, b), half)) => crate::geom::seg_point_dist(a, b, at) <= half + base,
+                        None => at.dist(point) <= radius + base,
+                    }
             })
             .collect();
         for target in victims {

@@ -966,6 +966,29 @@ impl<'r> Game<'r> {
                 return Shot::No("flying nap of the earth".into());
             }
         }
+        // A bomb falls on the ground beneath the aircraft: it reaches what lies under its area
+        // there, with no range band (001 L9278-9310, L9505-9549, L9187-9235).
+        if m.dropped.is_some() {
+            if !self.flying(attacker) || me.noe {
+                return Shot::No("a bomb is dropped from an aircraft in flight, not nap of the earth".into());
+            }
+            if !indirect {
+                return Shot::No("fires only indirectly".into());
+            }
+            let under = self.card(target).base_radius;
+            let dist = self.models[target].pos.dist(me.pos);
+            let reach = match m.strip {
+                Some((length, width)) => {
+                    let (a, b) = strip_ends(me.pos, me.facing, length);
+                    crate::geom::seg_point_dist(a, b, self.models[target].pos) <= width / 2.0 + under
+                }
+                None => dist <= m.aoe + under,
+            };
+            if !reach {
+                return Shot::No("not beneath the bomb's area".into());
+            }
+            return Shot::Indirect { band: 0, distance: dist };
+        }
         if m.requires_target_lock && me.lock != Some(target) && !self.painted(attacker, target) {
             return Shot::No("needs a target-lock".into());
         }
@@ -1206,4 +1229,10 @@ pub(super) fn cover_rank(c: Cover) -> u8 {
         Cover::Heavy => 2,
         Cover::Blocking => 3,
     }
+}
+
+/// The two ends of a strip `length` long centred on `at`, along `facing` (a bomb rack's carpet).
+pub(crate) fn strip_ends(at: P, facing: f64, length: f64) -> (P, P) {
+    let half = P::heading(facing).scale(length / 2.0);
+    (at + half.scale(-1.0), at + half)
 }

@@ -134,6 +134,14 @@ impl Engine<'_, '_> {
         let groups: Vec<(usize, &[usize])> =
             std::iter::once((target, weapons)).chain(split.iter().map(|(t, w)| (*t, w.as_slice()))).collect();
         self.check_split(attacker, &groups)?;
+        // Bombs fall beneath the aircraft: they are not aimed with other weapons.
+        let card = self.cardr(attacker);
+        let bombs = weapons.iter().filter(|&&w| card.weapons.get(w).is_some_and(|m| m.dropped.is_some())).count();
+        if bombs > 0 && (bombs != weapons.len() || !split.is_empty()) {
+            return Err(ActionError::Illegal(
+                "bombs are dropped on their own: declare no other weapon with them".into(),
+            ));
+        }
         self.game.models[attacker].mark(&MADE_COMBAT_ACTION);
         // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
         let mut landed: Vec<(usize, crate::geom::P)> = Vec::new();
@@ -188,7 +196,24 @@ impl Engine<'_, '_> {
                 let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { continue };
                 let band = farthest.unwrap_or(band);
                 let target_pos = self.game.models[target].pos;
-                let Some(point) = self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)? else {
+                let dropped = self.cardr(attacker).weapons[first].dropped;
+                let point = match dropped {
+                    // A bomb: no strike-point roll; it lands beneath the aircraft, or drifts from there.
+                    Some(how) => {
+                        let below = self.game.models[attacker].pos;
+                        let point = match how {
+                            cav_format::Dropped::Exact => below,
+                            cav_format::Dropped::Drifts => {
+                                let ctx = HookCtx::new(HookPoint::Drift, attacker).target(Some(target)).weapon(first);
+                                self.drift(attacker, below, 0, ctx)?
+                            }
+                        };
+                        emit!(self, Event::StrikePoint { model: attacker, at: point });
+                        Some(point)
+                    }
+                    None => self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?,
+                };
+                let Some(point) = point else {
                     continue; // stopped before it landed
                 };
                 landed.push((target, point));
@@ -211,6 +236,15 @@ impl Engine<'_, '_> {
                     self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
                     fired.push(weapon);
                 }
+            }
+        }
+        // A single-use munition is spent once it has fired.
+        for &w in &fired {
+            let m = &self.cardr(attacker).weapons[w];
+            if m.single_use && !self.game.models[attacker].out_of_ammo[w] {
+                let weapon = m.name.clone();
+                self.game.models[attacker].out_of_ammo[w] = true;
+                emit!(self, Event::OutOfAmmo { model: attacker, weapon, saved_by_reserve: false });
             }
         }
         self.combat_end(attacker, &fired)?;
