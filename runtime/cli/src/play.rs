@@ -77,6 +77,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::OverwatchFire { model, target } => {
             format!("    {} on over-watch stops {} and fires", name(g, *model), name(g, *target))
         }
+        Event::CloseDefense { model, target } => {
+            format!("    {} strikes first at {} attacking from close quarters", name(g, *model), name(g, *target))
+        }
         Event::CounterBattery { model, target } => {
             format!("    {} answers with counter-battery fire at {}", name(g, *model), name(g, *target))
         }

@@ -189,6 +189,8 @@ fn card(
             single_use: false,
             dropped: None,
             strip: None,
+            reaction: false,
+            fixed_tp: None,
         };
         mount.derive(sas);
         weapons.push(mount);

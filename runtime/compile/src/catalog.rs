@@ -108,6 +108,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             sa: sas.len() as u16,
             grants,
             choose_grant: doc.choose_grant,
+            single_use_grants: doc.single_use_grants,
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
             profiles: doc

@@ -243,7 +243,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes, &sas);
     let assets = catalog::assets(cx, &terrains);
-    let proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
+    let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     let strikes = catalog::strikes(cx, &sas);
     let strike_caller = ruleset
@@ -277,6 +277,13 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         .as_ref()
         .and_then(|f| sas.iter().position(|s| s.id == f.c3_sa.as_str()))
         .map(|i| i as cav_rules::compile::SaIx);
+    if let Some(cd) = &mut proc.close_defense {
+        cd.mount.name = sas[cd.sa as usize].name.clone();
+        cd.mount.derive(&sas);
+    }
+    for c in &mut cards {
+        c.arm_close_defense(proc.close_defense.as_ref());
+    }
     if proc.strike_point_tp.is_some() {
         for c in &mut cards {
             c.arm_strikes(&strikes, strike_caller);

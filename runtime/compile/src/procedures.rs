@@ -199,6 +199,37 @@ pub(crate) fn procedures(
                 cx.index_of(e, "/procedures/counter_battery/sa", c.sa.as_str(), &names.sas, "special attribute")?;
             Some((sa as SaIx, c.within))
         }),
+        close_defense: p.close_defense.as_ref().and_then(|c| {
+            let sa = cx.index_of(e, "/procedures/close_defense/sa", c.sa.as_str(), &names.sas, "special attribute")?;
+            let sas = c
+                .special_attributes
+                .iter()
+                .filter_map(|r| {
+                    let ix = names.sas.iter().position(|x| x == r.id().as_str())?;
+                    Some((ix as SaIx, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
+                })
+                .collect();
+            Some(cav_rules::compile::CloseDefenseDef {
+                sa: sa as SaIx,
+                against: c.against,
+                reach: c.reach,
+                cost: c.cost,
+                mount: cav_rules::compile::MountDef {
+                    weapon: format!("close-defense:{}", c.sa),
+                    class: c.sa.0.clone(),
+                    name: c.sa.0.clone(),
+                    quantity: 1,
+                    range: c.reach,
+                    rav: vec![(c.rav.hard, c.rav.soft)],
+                    sas,
+                    indirect: true,
+                    reaction: true,
+                    fixed_tp: Some(c.tp as i32),
+                    combat_rolls: 1,
+                    ..Default::default()
+                },
+            })
+        }),
         overwatch,
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),

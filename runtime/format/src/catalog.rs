@@ -435,6 +435,10 @@ pub struct Upgrade {
     /// and only that weapon's mounts get it, with its RAV effects.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub choose_grant: bool,
+    /// What its grants arm is spent once used (the Claymore's one Anti-Infantry blast): the
+    /// close-defense reaction of a model that has it only from this upgrade fires once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub single_use_grants: bool,
     /// Upgrades in the same group exclude each other (`movement`, `armor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_group: Option<Id>,

@@ -184,6 +184,14 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[("model", Model, "The defender (test id)."), ("target", Model, "The attacker it answers (test id).")],
     },
     EventKind {
+        id: "close_defense",
+        doc: "A model attacked from close quarters strikes first with its close-defense reaction (Anti-Infantry).",
+        keys: &[
+            ("model", Model, "The defender striking first (test id)."),
+            ("target", Model, "The attacker it answers (test id)."),
+        ],
+    },
+    EventKind {
         id: "counter_battery",
         doc: "A model with Counter-Battery answers an enemy's artillery at once, at the firing model's place.",
         keys: &[

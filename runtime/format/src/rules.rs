@@ -150,6 +150,8 @@ pub struct Procedures {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter_battery: Option<CounterBatteryRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_defense: Option<CloseDefenseRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwatch: Option<OverwatchRules>,
     #[serde(default)]
     pub close_combat: CloseCombatRules,
@@ -687,6 +689,27 @@ pub struct DefensiveFireRules {
 pub struct CounterBatteryRules {
     pub sa: Id,
     pub within: f64,
+}
+
+/// A reaction at close quarters (Anti-Infantry): a model with the special attribute `sa`,
+/// attacked (combat or close combat) by an enemy model with the trait `against` from within
+/// `reach` inches, may strike first, before that attack's rolls: an area attack centred on
+/// itself with `rav` and `special_attributes` (its area, Limited Ammo, …), each combat roll on
+/// the standard dice against `tp`. It costs `cost` AP, paid from its next activation, and is
+/// refused when that would leave it owing more than a whole activation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseDefenseRules {
+    pub sa: Id,
+    pub against: crate::ModelTrait,
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub reach: f64,
+    pub cost: u32,
+    #[schemars(range(max = 100))]
+    pub tp: u32,
+    pub rav: crate::Rav,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_attributes: Vec<crate::SaRef>,
 }
 
 /// Over-watch.

@@ -332,6 +332,10 @@ pub struct TestChoices {
     /// fire. (Takes the place of its `reactions:` entry for counter-battery fire.)
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_battery: Vec<usize>,
+    /// Strikes first with its close-defense reaction (Anti-Infantry,
+    /// `procedures.close_defense`) when the engine offers it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub close_defense: bool,
     /// Held back in ambush: where it is placed as it activates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambush_at: Option<[f64; 2]>,

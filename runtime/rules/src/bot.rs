@@ -217,6 +217,11 @@ impl Controller for Bot {
         Self::direct_weapons(g, defender, attacker)
     }
 
+    /// Close defense: always, when offered.
+    fn close_defense(&mut self, _: &Game, _: usize, _: usize) -> bool {
+        true
+    }
+
     /// Counter-battery: every indirect weapon that reaches the enemy artillery answers.
     fn counter_battery(&mut self, g: &Game, model: usize, attacker: usize) -> Option<Vec<usize>> {
         let weapons: Vec<usize> = (0..g.card(model).weapons.len())

@@ -245,6 +245,10 @@ pub struct MountDef {
     /// (length, width) of a strip-shaped area along the attacker's heading, replacing the
     /// circle of `aoe`.
     pub strip: Option<(f64, f64)>,
+    /// Fired only as the close-defense reaction (`procedures.close_defense`).
+    pub reaction: bool,
+    /// Its combat rolls are on the standard dice against this fixed target point.
+    pub fixed_tp: Option<i32>,
 }
 
 /// A strike of a battlefield strike package, as `call-strike` plays it.
@@ -392,6 +396,17 @@ impl CardDef {
     /// A strike caller (a model with the ruleset's caller special attribute, FIST) carries every
     /// strike package's attack as a further mount after its weapons, fired only by `call-strike`;
     /// whether its side has the pool for one is decided when it calls.
+    /// Give a card with the close-defense special attribute its reaction's mount (once).
+    pub fn arm_close_defense(&mut self, cd: Option<&CloseDefenseDef>) {
+        let Some(cd) = cd else { return };
+        if self.weapons.iter().any(|w| w.reaction) || !self.sas.iter().any(|(x, _)| *x == cd.sa) {
+            return;
+        }
+        let mut m = cd.mount.clone();
+        m.rav = vec![m.rav.first().copied().unwrap_or((None, None)); self.columns];
+        self.weapons.push(m);
+    }
+
     pub fn arm_strikes(&mut self, strikes: &[StrikeDef], caller: Option<SaIx>) {
         if self.weapons.iter().any(|w| w.strike.is_some()) {
             return;
@@ -528,6 +543,18 @@ pub struct ProfileDef {
     pub strip: Option<(f64, f64)>,
 }
 
+/// `procedures.close_defense` compiled: the special attribute that has it, the trait of the
+/// attackers it answers, how close they must be, its AP cost, and the attack, as the mount a
+/// card with the special attribute carries (`CardDef::arm_close_defense`).
+#[derive(Debug, Clone)]
+pub struct CloseDefenseDef {
+    pub sa: SaIx,
+    pub against: f::ModelTrait,
+    pub reach: f64,
+    pub cost: u32,
+    pub mount: MountDef,
+}
+
 /// An upgrade as the engine fits it (`Rules::fit`).
 #[derive(Debug, Clone)]
 pub struct UpgradeDef {
@@ -544,6 +571,8 @@ pub struct UpgradeDef {
     pub profiles: Vec<ProfileDef>,
     /// Its grants are alternatives for one weapon type (`Fitting::choice`).
     pub choose_grant: bool,
+    /// What its grants arm is spent once used (`Upgrade::single_use_grants`).
+    pub single_use_grants: bool,
 }
 
 /// An upgrade to fit (`Rules::fit`).
@@ -692,6 +721,8 @@ pub struct Proc {
     /// Counter-battery fire: the special attribute that answers, and how near a strike point
     /// must land to call for it.
     pub counter_battery: Option<(SaIx, f64)>,
+    /// The close-defense reaction (Anti-Infantry), armed on the cards with its special attribute.
+    pub close_defense: Option<CloseDefenseDef>,
     pub overwatch: Option<Overwatch>,
     pub close_combat: f::CloseCombatRules,
     pub break_away: Option<f::BreakRules>,
@@ -991,6 +1022,9 @@ impl Rules {
             return i;
         }
         let mut c = self.cards[card].clone();
+        // A reaction the card has of its own is not made single-use by an upgrade granting it again.
+        let had_reaction = c.weapons.iter().any(|w| w.reaction);
+        let mut spent_once = false;
         let tracks = c.columns.saturating_sub(1) as u32;
         let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
         let mut added = Vec::new();
@@ -1015,6 +1049,7 @@ impl Rules {
                 }
             } else {
                 added.extend(up.grants.iter().copied());
+                spent_once |= up.single_use_grants;
             }
             for p in up.profiles.iter().filter(|p| weapon.is_none_or(|w| w == p.launcher)) {
                 let launchers: Vec<usize> = (0..c.weapons.len())
@@ -1042,6 +1077,12 @@ impl Rules {
             }
         }
         c.apply_effects(&self.sas, &added, true);
+        c.arm_close_defense(self.proc.close_defense.as_ref());
+        if spent_once && !had_reaction {
+            for w in c.weapons.iter_mut().filter(|w| w.reaction) {
+                w.single_use = true;
+            }
+        }
         if self.proc.strike_point_tp.is_some() {
             c.arm_strikes(&self.strikes, self.strike_caller);
         }

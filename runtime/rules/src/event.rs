@@ -151,6 +151,11 @@ pub enum Event {
         model: usize,
         target: usize,
     },
+    /// A model attacked from close quarters strikes first (`procedures.close_defense`).
+    CloseDefense {
+        model: usize,
+        target: usize,
+    },
     AssetUsed {
         side: String,
         asset: String,

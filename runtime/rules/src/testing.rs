@@ -149,6 +149,11 @@ impl<'t> Scripted<'t> {
             if c.ambush_at.is_some() && !was("ambush") {
                 out.push(format!("choices.{id}.ambush_at: `{id}` was never placed from ambush"));
             }
+            if c.close_defense && !was("close-defense") {
+                out.push(format!(
+                    "choices.{id}.close_defense: the engine never offered `{id}` its close-defense reaction"
+                ));
+            }
             if !c.counter_battery.is_empty() && !was("counter-battery") {
                 out.push(format!("choices.{id}.counter_battery: the engine never offered `{id}` counter-battery fire"));
             }
@@ -195,6 +200,10 @@ impl Controller for Scripted<'_> {
             }
             None => game.ambush_spots(model).first().copied(),
         }
+    }
+    fn close_defense(&mut self, _: &Game, model: usize, _: usize) -> bool {
+        self.offered.insert((model, "close-defense".into()));
+        self.choices.get(&model).is_some_and(|c| c.close_defense)
     }
     fn counter_battery(&mut self, _: &Game, model: usize, _: usize) -> Option<Vec<usize>> {
         self.offered.insert((model, "counter-battery".into()));
@@ -1053,6 +1062,7 @@ mod tests {
             Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
             Event::AssetUsed { side: s(), asset: s(), detail: s(), left: 1 },
             Event::CounterBattery { model: 0, target: 1 },
+            Event::CloseDefense { model: 0, target: 1 },
         ];
         // A new variant of `Event` must be added above (and to `cav_format::EVENT_KINDS`): this
         // match has no catch-all, so it stops compiling until then.
@@ -1082,6 +1092,7 @@ mod tests {
                 | Event::StrikeCalled { .. }
                 | Event::AssetUsed { .. }
                 | Event::CounterBattery { .. }
+                | Event::CloseDefense { .. }
                 | Event::Drift { .. }
                 | Event::Hit { .. }
                 | Event::DamageResult { .. }

@@ -452,6 +452,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let extra_rav = answer.sum(Quantity::Rav);
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
+        let fixed_tp = m.fixed_tp;
         // A strip (a bomb rack's carpet) lies along the attacker's heading, centred on the point.
         let strip = m.strip.map(|(length, width)| {
             (crate::game::state::strip_ends(point, self.game.models[attacker].facing, length), width / 2.0)
@@ -529,8 +530,9 @@ impl<'a, 'r> Engine<'a, 'r> {
                 mods.extend(answer.take(Quantity::Roll));
                 // A strike package's (or any profile's) pre-set base TP rolls the pre-set dice
                 // (001 L11065-11071); a handler may name other dice.
-                let (dice, tp) = match (preset_tp, r.preset) {
-                    (Some(tp), Some(dice)) => (dice, tp),
+                let (dice, tp) = match (fixed_tp, preset_tp, r.preset) {
+                    (Some(tp), _, _) => (r.standard, tp),
+                    (None, Some(tp), Some(dice)) => (dice, tp),
                     _ => (r.standard, r.indirect_tp),
                 };
                 let dice = answer.dice.unwrap_or(dice);

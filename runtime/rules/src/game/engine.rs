@@ -22,6 +22,11 @@ pub trait Controller {
     fn counter_battery(&mut self, _game: &Game, _model: usize, _attacker: usize) -> Option<Vec<usize>> {
         None
     }
+    /// `model`, attacked from close quarters by `attacker`, may strike first with its
+    /// close-defense reaction (`procedures.close_defense`, Anti-Infantry).
+    fn close_defense(&mut self, _game: &Game, _model: usize, _attacker: usize) -> bool {
+        false
+    }
     /// Where `model`, held back in ambush, is placed as it activates; `None` keeps it hidden this
     /// activation. By default: the legal place nearest to an enemy (`Game::ambush_spots`).
     fn ambush_at(&mut self, game: &Game, model: usize) -> Option<P> {

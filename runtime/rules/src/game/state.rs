@@ -933,6 +933,9 @@ impl<'r> Game<'r> {
         if m.strike.is_some() {
             return Shot::No("a strike package is called in (`call-strike`), not fired".into());
         }
+        if m.reaction {
+            return Shot::No("it strikes only as a reaction, when attacked from close quarters".into());
+        }
         if me.out_of_ammo[weapon] {
             return Shot::No("out of ammo".into());
         }

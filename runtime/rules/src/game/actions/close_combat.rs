@@ -32,9 +32,16 @@ impl ActionKind for CloseCombat {
         engine: &mut Engine,
         model: usize,
         action: &Action,
-        _: &mut dyn Controller,
+        ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
+        // Attacked from close quarters, the target may strike first (Anti-Infantry).
+        if target < engine.game.models.len() && engine.game.models[target].side != engine.game.models[model].side {
+            engine.close_defense(model, target, ctrl)?;
+            if !engine.game.models[model].in_play() || !engine.game.can_fight(model) {
+                return Ok(());
+            }
+        }
         engine.close_combat(model, target)
     }
 }

@@ -183,6 +183,18 @@ impl Engine<'_, '_> {
             None
         };
         self.game.extra_targets = self.extra_targets(attacker, &groups);
+        // Attacked from close quarters, a target may strike first (Anti-Infantry); an attacker
+        // out of the fight by then (a handler's doing: damage waits for the activation's end)
+        // makes no attack.
+        for (target, shots, _) in &declared {
+            if !shots.is_empty() {
+                self.close_defense(attacker, *target, ctrl)?;
+            }
+        }
+        if !self.game.models[attacker].in_play() || !self.game.can_fight(attacker) {
+            self.game.extra_targets = 0;
+            return Ok(());
+        }
         let mut answers = Vec::with_capacity(declared.len());
         // Each mount's copy that fired, once per attack made.
         let mut fired = Vec::new();
@@ -316,6 +328,49 @@ impl Engine<'_, '_> {
                 }
             }
             self.game.counter_battery = false;
+        }
+        Ok(())
+    }
+
+    /// The close-defense reaction (`procedures.close_defense`, Anti-Infantry, 001 L6714-6750):
+    /// `defender`, attacked by `attacker` (a model with the procedure's trait) from within its
+    /// reach, may strike first — if it can fight, its reaction mount has ammo, and paying the
+    /// cost from its next activation leaves it owing no more than a whole one — with an area
+    /// attack centred on itself.
+    pub(crate) fn close_defense(
+        &mut self,
+        attacker: usize,
+        defender: usize,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let Some(cd) = &self.rules().proc.close_defense else { return Ok(()) };
+        let g = &self.game;
+        let Some(k) = g.card(defender).weapons.iter().position(|w| w.reaction) else { return Ok(()) };
+        let me = &g.models[defender];
+        if !g.has_trait_now(attacker, cd.against)
+            || !me.on_table()
+            || !g.can_fight(defender)
+            || me.out_of_ammo[k]
+            || me.ap_owed + cd.cost > self.rules().action_points
+            || g.range(defender, attacker) > cd.reach
+        {
+            return Ok(());
+        }
+        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, defender).target(attacker))?.forbid {
+            emit!(self, Event::Forbidden { model: defender, what: "reaction", reason });
+            return Ok(());
+        }
+        if !ctrl.close_defense(&self.game, defender, attacker) {
+            return Ok(());
+        }
+        self.game.models[defender].ap_owed += cd.cost;
+        emit!(self, Event::CloseDefense { model: defender, target: attacker });
+        let at = self.game.models[defender].pos;
+        self.area_attack(defender, k, at, Some(attacker), 0)?;
+        if self.cardr(defender).weapons[k].single_use && !self.game.models[defender].out_of_ammo[k] {
+            let weapon = self.cardr(defender).weapons[k].name.clone();
+            self.game.models[defender].out_of_ammo[k] = true;
+            emit!(self, Event::OutOfAmmo { model: defender, weapon, saved_by_reserve: false });
         }
         Ok(())
     }
