@@ -741,6 +741,14 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
                             game_names.models[last].name = u.id.to_string();
                         }
                     }
+                    // Minefields attack through models laid after the test's own, in terrain order.
+                    for a in t.terrain.iter().filter_map(|a| a.asset.as_ref()) {
+                        if rules.assets.iter().any(|x| x.id == a.as_str() && x.mines.is_some()) {
+                            game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
+                            let last = game_names.models.len() - 1;
+                            game_names.models[last].name = format!("the {a}");
+                        }
+                    }
                     for e in &r.events {
                         if let Some(line) = play::narrate(&game_names, e) {
                             let _ = writeln!(out, "  |{line}");

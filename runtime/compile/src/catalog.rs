@@ -3,7 +3,8 @@
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    AssetDef, Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef, UpgradeDef,
+    AssetDef, CardDef, Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef,
+    UpgradeDef,
 };
 
 use crate::Cx;
@@ -246,9 +247,17 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
 }
 
 /// Battlefield assets and the terrain piece each is on the table.
-pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
+/// The assets, and the cards of those that attack on their own (minefields; `AssetDef::mines`
+/// holds an index into these, which the caller shifts past the models' cards).
+pub(crate) fn assets(
+    cx: &mut Cx,
+    terrains: &[TerrainDef],
+    sas: &[SaDef],
+    names: &Names,
+) -> (Vec<AssetDef>, Vec<CardDef>) {
     let ids: Vec<String> = terrains.iter().map(|t| t.id.clone()).collect();
     let mut out = Vec::new();
+    let mut cards = Vec::new();
     for e in cx.rs.of_kind(DocKind::Asset) {
         let Some(Document::Asset(a)) = &e.doc else {
             cx.fail_quietly();
@@ -261,7 +270,38 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
         let sum = |target: f::ModifierTarget| -> Option<i32> {
             a.modifiers.iter().filter(|m| m.target == target).map(|m| m.value).reduce(|x, y| x.saturating_add(y))
         };
+        let mines = match (&a.mines, &a.attack) {
+            (Some(m), Some(att)) => {
+                let mut mount = MountDef {
+                    weapon: e.id.clone(),
+                    class: a.name.clone(),
+                    name: a.name.clone(),
+                    quantity: 1,
+                    rav: vec![att.rav.map_or((None, None), |r| (r.hard, r.soft))],
+                    sas: sa_refs(names, &att.special_attributes),
+                    preset_tp: att.base_tp.map(|t| t as i32),
+                    combat_rolls: 1,
+                    ..MountDef::default()
+                };
+                mount.derive(sas);
+                cards.push(CardDef::for_asset(&e.id, &a.name, mount));
+                Some((m.against, m.charges, cards.len() - 1))
+            }
+            (Some(_), None) => {
+                cx.error(
+                    e,
+                    "/mines",
+                    "mines-attack",
+                    format!("minefield `{}` has no `attack:` to attack with", e.id),
+                    "an `attack:` profile (RAV, base_tp) beside `mines:`",
+                    Some("add `attack: {rav: …, base_tp: …}`".into()),
+                );
+                None
+            }
+            _ => None,
+        };
         out.push(AssetDef {
+            mines,
             id: e.id.clone(),
             name: a.name.clone(),
             terrain,
@@ -275,7 +315,7 @@ pub(crate) fn assets(cx: &mut Cx, terrains: &[TerrainDef]) -> Vec<AssetDef> {
                 .map(|(l, w)| (f64::from(l.max(0)), f64::from(w.max(0)))),
         });
     }
-    out
+    (out, cards)
 }
 
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> Vec<TerrainDef> {
@@ -329,7 +369,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
 
 /// The strikes of the battlefield strike packages, each with its attack as a mount a strike caller
 /// carries (`CardDef::arm_strikes`).
-pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
+pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<StrikeDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Strike) {
         let Some(Document::Strike(doc)) = &e.doc else {
@@ -380,6 +420,19 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
                 Some(StrikeTerms { sa: Some(sa), ap: c.ap, pays: c.pays, authorization })
             })
             .collect();
+        // Unknown asset ids are dangling references the loader reported.
+        let lays = doc.lays.as_ref().and_then(|a| assets.iter().position(|x| x.id == a.as_str()));
+        if let Some(ix) = lays.filter(|&ix| assets[ix].mines.is_none()) {
+            cx.error(
+                e,
+                "/lays",
+                "lays-minefield",
+                format!("strike `{}` lays `{}`, which is not a minefield (it has no `mines:`)", e.id, assets[ix].id),
+                "a minefield asset",
+                None,
+            );
+        }
+        let lays = lays.filter(|&ix| assets[ix].mines.is_some());
         out.push(StrikeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
@@ -387,6 +440,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             cost: doc.cost.tv,
             mount,
             called_by,
+            lays,
         });
     }
     out

@@ -242,10 +242,17 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes, &sas);
-    let assets = catalog::assets(cx, &terrains);
+    let (mut assets, asset_cards) = catalog::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
-    let strikes = catalog::strikes(cx, &sas);
+    // The cards of assets that attack on their own follow the models' cards.
+    for a in &mut assets {
+        if let Some((_, _, card)) = &mut a.mines {
+            *card += cards.len();
+        }
+    }
+    cards.extend(asset_cards);
+    let strikes = catalog::strikes(cx, &sas, &assets);
     let strike_caller = ruleset
         .force_building
         .as_ref()

@@ -97,6 +97,9 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
         }
         Document::Strike(s) => {
             sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags);
+            if let Some(a) = &s.lays {
+                r("/lays".into(), DocKind::Asset, a, diags);
+            }
             for (i, c) in s.called_by.iter().enumerate() {
                 r(format!("/called_by/{i}/sa"), DocKind::SpecialAttribute, &c.sa, diags);
             }

@@ -466,6 +466,28 @@ pub enum AssetPlacement {
     DrawDeck,
 }
 
+/// A minefield (001 L10701-10761): it attacks each enemy model (of the kind `against`) that
+/// touches it during a move action, once per action, with the asset's `attack` (its RAV, its
+/// base target point on the pre-set dice), and is spent after `charges` attacks. Models of the
+/// side that laid it pass safely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Mines {
+    pub against: MinesAgainst,
+    #[schemars(range(min = 1, max = 100))]
+    pub charges: u32,
+}
+
+/// What a minefield attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MinesAgainst {
+    /// Models on the ground (not aircraft in flight).
+    Ground,
+    /// Aircraft flying nap of the earth over it.
+    LowFlying,
+}
+
 /// A battlefield asset (Appendix C).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -486,6 +508,9 @@ pub struct Asset {
     pub terrain: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackProfile>,
+    /// A minefield: scenario tests lay it with `terrain: [{asset: …, side: …}]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mines: Option<Mines>,
     /// Purchase or use limits in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
@@ -552,6 +577,10 @@ pub struct Strike {
     pub name: String,
     pub package: StrikePackage,
     pub attack: AttackProfile,
+    /// The strike lays this minefield (an asset with `mines:`) at its final point, its template
+    /// the strike's area, instead of attacking there (FASCAM). Its mines spare no side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lays: Option<Id>,
     pub cost: Cost,
     /// Special attributes that call this strike on their own terms, besides the ruleset's strike
     /// caller (Satellite Uplink's Hammer Strike, 001 L8202-8218).

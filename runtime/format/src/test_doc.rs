@@ -25,6 +25,9 @@ pub struct TestTerrain {
     /// Corner points in inches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub polygon: Vec<[f64; 2]>,
+    /// The side that laid a minefield (`mines:` of the asset): its models pass safely.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Id>,
 }
 
 /// A model placed by a test, with the state it starts in.

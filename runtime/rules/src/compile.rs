@@ -262,6 +262,8 @@ pub struct StrikeDef {
     pub mount: MountDef,
     /// Special attributes that call it on their own terms, besides the ruleset's strike caller.
     pub called_by: Vec<StrikeTerms>,
+    /// The minefield (asset index) it lays where it lands, instead of attacking (FASCAM).
+    pub lays: Option<usize>,
 }
 
 /// On what terms a model calls a strike: the ruleset's strike caller pays from the side's pool
@@ -396,6 +398,42 @@ impl CardDef {
     /// A strike caller (a model with the ruleset's caller special attribute, FIST) carries every
     /// strike package's attack as a further mount after its weapons, fired only by `call-strike`;
     /// whether its side has the pool for one is decided when it calls.
+    /// The card of an asset that attacks on its own (a minefield): its attack as its one weapon,
+    /// no move, no armour; it never stands on the table.
+    pub fn for_asset(id: &str, name: &str, mount: MountDef) -> CardDef {
+        CardDef {
+            id: format!("asset:{id}"),
+            name: name.to_owned(),
+            model_type: f::ModelType::Structure,
+            move_class: 0,
+            columns: 1,
+            mv: vec![0],
+            av: vec![0],
+            dc: vec![None],
+            exp: vec![None],
+            ccv: vec![(None, None)],
+            weapons: vec![mount],
+            sas: Vec::new(),
+            hard: false,
+            soft: false,
+            ammo_reserve: 0,
+            base_radius: 0.0,
+            airframe: None,
+            task: f::Task::Attack,
+            damage_result: 0,
+            repair_critical: false,
+            no_free_turn: false,
+            free_mount: false,
+            share_lock: None,
+            tag: None,
+            airborne: false,
+            gun_ports: 0,
+            improved_handling: false,
+            chain_fire: None,
+            tv: 0,
+        }
+    }
+
     /// Give a card with the close-defense special attribute its reaction's mount (once).
     pub fn arm_close_defense(&mut self, cd: Option<&CloseDefenseDef>) {
         let Some(cd) = cd else { return };
@@ -844,6 +882,9 @@ pub struct AssetDef {
     pub field_repair_lingering: u32,
     /// A wall a combat engineer lays with `lay-barrier` (length, thickness in inches).
     pub laid_wall: Option<(f64, f64)>,
+    /// A minefield: what it attacks, its charges, and the card its attack is the one weapon of
+    /// (the laying side's off-table model that makes the attacks, `Game::minefields`).
+    pub mines: Option<(f::MinesAgainst, u32, usize)>,
 }
 
 impl AssetDef {

@@ -324,7 +324,25 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fi
 
 fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
     let mut areas = Vec::new();
+    // Minefields, laid once the sides are known: (asset, side id, template).
+    let mut minefields = Vec::new();
     for (i, a) in t.terrain.iter().enumerate() {
+        let mines = a.asset.as_ref().and_then(|id| rules.assets.iter().position(|x| x.id == id.as_str()));
+        if let Some(ix) = mines.filter(|&ix| rules.assets[ix].mines.is_some()) {
+            let Some(side) = &a.side else {
+                return Err(format!("terrain {i}: minefield `{}` needs the `side` that laid it", rules.assets[ix].id));
+            };
+            let area = match (a.at, a.radius, a.polygon.is_empty()) {
+                (Some([x, y]), Some(r), true) => Polygon::regular(P::new(x, y), r, 24),
+                (None, None, false) => Polygon { points: a.polygon.iter().map(|[x, y]| P::new(*x, *y)).collect() },
+                _ => return Err(format!("terrain {i}: give either `at` and `radius`, or `polygon`")),
+            };
+            minefields.push((ix, side.as_str(), area));
+            continue;
+        }
+        if a.side.is_some() {
+            return Err(format!("terrain {i}: only a minefield is laid by a side (`side`)"));
+        }
         let terrain = match (&a.terrain, &a.asset) {
             (Some(id), None) => {
                 rules.terrain(id.as_str()).ok_or_else(|| format!("terrain {i}: unknown terrain `{id}`"))?
@@ -474,6 +492,12 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         game.add_squad(name.to_owned(), kind, members);
     }
     crate::setup::composition(&game)?;
+    for (asset, side, area) in minefields {
+        let Some(side) = sides.iter().position(|s| s == side) else {
+            return Err(format!("terrain: no model is on side `{side}`, which lays a minefield"));
+        };
+        game.lay_minefield(asset, Some(side), side, area)?;
+    }
     let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
         let me = ids[spec.id.as_str()];

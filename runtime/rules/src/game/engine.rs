@@ -851,6 +851,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             self.game.models[model].noe_last = false;
             self.game.models[model].free_turn_spent = false;
+            self.game.mined.clear();
             let resolved = kind.resolve(self, model, &action, ctrl);
             self.game.declined.clear();
             self.game.inspired = false;

@@ -276,6 +276,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         self.hvo_after_move(model);
         self.structure_crossing(model, from, pos).map_err(|e| e.to_string())?;
+        self.minefields_crossed(model, from, pos).map_err(|e| e.to_string())?;
         Ok(spent)
     }
 
@@ -295,5 +296,84 @@ impl<'a, 'r> Engine<'a, 'r> {
             .collect::<Option<Vec<u32>>>()?
             .into_iter()
             .max()
+    }
+
+    /// Minefields (001 L10701-10761): each enemy minefield of the mover's kind (on the ground, or
+    /// flying nap of the earth) that its base touched on the way from `from` to `to` attacks it
+    /// once this action, with the asset's profile on the pre-set dice, and loses a charge; at
+    /// none left it is spent. Damage lands at the end of the activation, as all damage does, so
+    /// attacking as the move ends is the book's "before the move is finished".
+    pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
+        if self.game.minefields.is_empty() || !self.game.models[model].on_table() {
+            return Ok(());
+        }
+        let radius = self.game.card(model).base_radius;
+        let touches = |area: &crate::geom::Polygon| {
+            area.touches_segment(from, to)
+                || area.points.iter().enumerate().any(|(i, &c)| {
+                    let d = area.points[(i + 1) % area.points.len()];
+                    crate::geom::seg_point_dist(from, to, c) <= radius
+                        || crate::geom::seg_point_dist(c, d, from) <= radius
+                        || crate::geom::seg_point_dist(c, d, to) <= radius
+                })
+        };
+        for f in 0..self.game.minefields.len() {
+            let g = &self.game;
+            let mf = &g.minefields[f];
+            let Some((against, _, _)) = g.rules.assets[mf.asset].mines else { continue };
+            let kind = match against {
+                cav_format::MinesAgainst::Ground => !g.flying(model),
+                cav_format::MinesAgainst::LowFlying => g.flying(model) && g.models[model].noe,
+            };
+            if mf.side == Some(g.models[model].side)
+                || mf.charges == 0
+                || g.mined.contains(&f)
+                || !kind
+                || !touches(&mf.area)
+            {
+                continue;
+            }
+            self.game.mined.push(f);
+            self.game.minefields[f].charges -= 1;
+            let mine = self.game.minefields[f].model;
+            self.mine_attack(mine, model)?;
+            if self.game.minefields[f].charges == 0 {
+                let mf = &self.game.minefields[f];
+                let owner = self.game.models[mf.model].side;
+                let (side, asset) = (self.game.sides[owner].clone(), self.game.rules.assets[mf.asset].name.clone());
+                emit!(self, Event::AssetUsed { side, asset, detail: "the minefield is spent".into(), left: 0 });
+            }
+            if !self.game.models[model].on_table() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// A minefield's attack on `target`: the pre-set dice against the profile's base target
+    /// point (`combat_tp` handlers may change it), then the hit as any weapon's.
+    fn mine_attack(&mut self, mine: usize, target: usize) -> Result<(), EngineError> {
+        let r = self.rules();
+        let m = &self.cardr(mine).weapons[0];
+        let (name, preset_tp) = (m.name.clone(), m.preset_tp);
+        emit!(self, Event::Attack { model: mine, target, weapon: name, mode: "mines", distance: 0.0, band: None });
+        let (dice, tp) = match (preset_tp, r.preset) {
+            (Some(tp), Some(dice)) => (dice, tp),
+            _ => (r.standard, preset_tp.unwrap_or(r.indirect_tp)),
+        };
+        let ctx = HookCtx::new(HookPoint::CombatTp, mine).target(target).weapon(0);
+        let mut answer = self.call_hooks(ctx.clone())?;
+        if let Some(reason) = answer.forbid {
+            emit!(self, Event::Forbidden { model: mine, what: "attack", reason });
+            return Ok(());
+        }
+        let mods = answer.take(Quantity::Roll);
+        let dice = answer.dice.unwrap_or(dice);
+        let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(r.critical_success), false)?;
+        self.state_test(mine, 0, target, out.success)?;
+        if out.success {
+            self.hit(mine, 0, target, out.margin, 0, None)?;
+        }
+        Ok(())
     }
 }

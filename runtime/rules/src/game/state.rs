@@ -73,6 +73,9 @@ pub struct Model {
     /// Not yet on the table: it enters across its zone's edge when it activates on or after this
     /// turn (rolling and delayed deployment), standing at `pos` on the edge.
     pub waiting: Option<u32>,
+    /// Not a model of the force: an asset that attacks on its own (a minefield's attacker,
+    /// `Game::minefields`). It never stands on the table, activates or is attacked.
+    pub asset: bool,
     /// Held back in ambush: while `waiting`, it is placed anywhere the ruleset's `setup.ambush`
     /// allows as it activates, not on an edge.
     pub ambush: bool,
@@ -102,11 +105,11 @@ pub struct Model {
 impl Model {
     /// A piece on the table: not destroyed, not gone, not riding in a transport.
     pub fn on_table(&self) -> bool {
-        !self.destroyed && !self.left_board && self.aboard.is_none() && self.waiting.is_none()
+        !self.destroyed && !self.left_board && self.aboard.is_none() && self.waiting.is_none() && !self.asset
     }
     /// Still in the game for its side: on the table or riding in a transport.
     pub fn in_play(&self) -> bool {
-        !self.destroyed && !self.left_board
+        !self.destroyed && !self.left_board && !self.asset
     }
     pub fn has_state(&self, state: StateIx) -> bool {
         self.states.iter().any(|(x, _)| *x == state)
@@ -234,6 +237,10 @@ pub struct Game<'r> {
     pub declined: Vec<(u16, Option<usize>)>,
     /// (watcher, mover) pairs whose over-watch reaction a script refused during the current move.
     pub(crate) refused_reactions: Vec<(usize, usize)>,
+    /// Minefields on the table (001 L10701-10761).
+    pub minefields: Vec<Minefield>,
+    /// The minefields that attacked during the current action (one attack per action each).
+    pub(crate) mined: Vec<usize>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -305,6 +312,8 @@ impl<'r> Game<'r> {
             turn_limit: rules.turn_limit,
             declined: Vec::new(),
             refused_reactions: Vec::new(),
+            minefields: Vec::new(),
+            mined: Vec::new(),
         }
     }
 
@@ -396,6 +405,7 @@ impl<'r> Game<'r> {
             aboard: None,
             free_turn_spent: false,
             waiting: None,
+            asset: false,
             ambush: false,
             landed: false,
             noe: false,
@@ -1238,4 +1248,36 @@ pub(super) fn cover_rank(c: Cover) -> u8 {
 pub(crate) fn strip_ends(at: P, facing: f64, length: f64) -> (P, P) {
     let half = P::heading(facing).scale(length / 2.0);
     (at + half.scale(-1.0), at + half)
+}
+
+/// A minefield on the table: the asset, the side that laid it, its template, the charges left,
+/// and the off-table model of the laying side that makes its attacks.
+#[derive(Debug, Clone)]
+pub struct Minefield {
+    pub asset: usize,
+    /// The side whose models pass safely; `None`: its mines spare no one (FASCAM).
+    pub side: Option<usize>,
+    pub area: Polygon,
+    pub charges: u32,
+    pub model: usize,
+}
+
+impl Game<'_> {
+    /// Lay minefield `asset` (one with `mines`) on `area`, sparing `side`'s models (none: it
+    /// spares no one; its attacks are then made in the name of `owner`, the side that laid it).
+    pub fn lay_minefield(
+        &mut self,
+        asset: usize,
+        side: Option<usize>,
+        owner: usize,
+        area: Polygon,
+    ) -> Result<(), String> {
+        let a = self.rules.assets.get(asset).ok_or("no such asset")?;
+        let Some((_, charges, card)) = a.mines else { return Err(format!("asset `{}` is not a minefield", a.id)) };
+        let at = area.points.iter().fold(P::default(), |acc, p| acc + *p).scale(1.0 / area.points.len().max(1) as f64);
+        let model = self.add_model(card, owner, at, 0.0);
+        self.models[model].asset = true;
+        self.minefields.push(Minefield { asset, side, area, charges, model });
+        Ok(())
+    }
 }
