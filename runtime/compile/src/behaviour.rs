@@ -98,6 +98,12 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                 cav_format::Distance::Inches(_) => {
                     b.ways.push((Way::Profile, format!("{} fire, range, RAV", fire_word(d.fire))))
                 }
+                _ if d.template.is_some() => b.ways.push((
+                    Way::Profile,
+                    d.template.as_ref().map_or(String::new(), |t| {
+                        format!("template: a {}\"×{}\" strip, no roll, gives {}", t.length, t.width, t.gives)
+                    }),
+                )),
                 _ => {
                     // A launcher with no attack of its own (a pylon) fires the munitions loaded in it.
                     let loads: Vec<&str> = rs

@@ -191,6 +191,11 @@ fn card(
             strip: None,
             reaction: false,
             fixed_tp: None,
+            // Unknown state ids are dangling references the loader reported.
+            template: def.template.as_ref().and_then(|t| {
+                let state = names.states.iter().position(|s| s == t.gives.as_str())?;
+                Some((t.length, t.width, state as cav_rules::compile::StateIx))
+            }),
         };
         mount.derive(sas);
         weapons.push(mount);

@@ -76,7 +76,12 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
             }
             sa_refs(rs, e, "/special_attributes", &m.special_attributes, diags);
         }
-        Document::Weapon(w) => sa_refs(rs, e, "/special_attributes", &w.special_attributes, diags),
+        Document::Weapon(w) => {
+            sa_refs(rs, e, "/special_attributes", &w.special_attributes, diags);
+            if let Some(t) = &w.template {
+                r("/template/gives".into(), DocKind::ModelState, &t.gives, diags);
+            }
+        }
         Document::SpecialAttribute(sa) => sa_refs(rs, e, "/grants", &sa.grants, diags),
         Document::Upgrade(u) => {
             for (i, p) in u.profiles.iter().enumerate() {

@@ -223,6 +223,11 @@ pub struct Weapon {
     /// The firing model must hold a target-lock on the target (guided missiles).
     #[serde(default)]
     pub requires_target_lock: bool,
+    /// A template weapon's (`fire: template`) strip, laid from the front of the firer's base
+    /// towards the target: every model whose base it touches, friend or foe, gains the model
+    /// state `gives`, with no combat roll (the Flamethrower's Burning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<WeaponTemplate>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -408,6 +413,18 @@ pub struct Strip {
     pub length: f64,
     #[schemars(range(min = 0.0, max = 1000.0))]
     pub width: f64,
+}
+
+/// The strip a template weapon lays (`Weapon::template`), in inches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponTemplate {
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub length: f64,
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub width: f64,
+    /// The model state every model under it gains.
+    pub gives: Id,
 }
 
 /// A battlefield upgrade (Appendix B).

@@ -247,6 +247,9 @@ pub struct MountDef {
     pub strip: Option<(f64, f64)>,
     /// Fired only as the close-defense reaction (`procedures.close_defense`).
     pub reaction: bool,
+    /// A template weapon: (length, width) of its strip from the front of the base, and the
+    /// state it gives every model under it, with no roll (`Engine::template_attack`).
+    pub template: Option<(f64, f64, StateIx)>,
     /// Its combat rolls are on the standard dice against this fixed target point.
     pub fixed_tp: Option<i32>,
 }

@@ -1002,6 +1002,24 @@ impl<'r> Game<'r> {
             }
             return Shot::Indirect { band: 0, distance: dist };
         }
+        // A template weapon reaches what its strip, laid towards the target, touches.
+        if let Some((length, width, _)) = m.template {
+            if indirect {
+                return Shot::No("a template weapon fires direct only".into());
+            }
+            let (a, b) = self.template_strip(attacker, aimed.pos, length);
+            let dist = self.range(attacker, target);
+            if crate::geom::seg_point_dist(a, b, aimed.pos) > width / 2.0 + self.card(target).base_radius {
+                return Shot::No("beyond the template".into());
+            }
+            if !self.in_arc(attacker, weapon, target) {
+                return Shot::No("outside the weapon's firing arc".into());
+            }
+            if !self.sight(attacker, target, false).0 {
+                return Shot::No("no line of sight".into());
+            }
+            return Shot::Direct { band: 0, distance: dist };
+        }
         if m.requires_target_lock && me.lock != Some(target) && !self.painted(attacker, target) {
             return Shot::No("needs a target-lock".into());
         }
@@ -1263,6 +1281,15 @@ pub struct Minefield {
 }
 
 impl Game<'_> {
+    /// The strip of a template weapon of `model` laid towards `towards`: from the front of its
+    /// base, `length` inches on.
+    pub fn template_strip(&self, model: usize, towards: P, length: f64) -> (P, P) {
+        let me = &self.models[model];
+        let dir = P::heading(me.pos.bearing(towards));
+        let start = me.pos + dir.scale(self.card(model).base_radius);
+        (start, start + dir.scale(length))
+    }
+
     /// Lay minefield `asset` (one with `mines`) on `area`, sparing `side`'s models (none: it
     /// spares no one; its attacks are then made in the name of `owner`, the side that laid it).
     pub fn lay_minefield(

@@ -240,6 +240,11 @@ impl Engine<'_, '_> {
                     break;
                 }
                 let Shot::Direct { band, distance } = shot else { continue };
+                if self.cardr(attacker).weapons[weapon].template.is_some() {
+                    self.template_attack(attacker, weapon, target)?;
+                    fired.push(weapon);
+                    continue;
+                }
                 let band = farthest.or(common).unwrap_or(band);
                 for _ in 0..self.game.copies_in_arc(attacker, weapon, target) {
                     if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
@@ -328,6 +333,45 @@ impl Engine<'_, '_> {
                 }
             }
             self.game.counter_battery = false;
+        }
+        Ok(())
+    }
+
+    /// A template weapon's attack (the Flamethrower, 001 L11913-11963): no combat roll; every
+    /// model on the table whose base its strip touches, friend or foe, gains the weapon's state
+    /// (`area_effect` handlers may spare one).
+    fn template_attack(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
+        let m = &self.cardr(attacker).weapons[weapon];
+        let Some((length, width, state)) = m.template else { return Ok(()) };
+        let name = m.name.clone();
+        let (a, b) = self.game.template_strip(attacker, self.game.models[target].pos, length);
+        let under: Vec<usize> = (0..self.game.models.len())
+            .filter(|&i| {
+                i != attacker
+                    && self.game.models[i].on_table()
+                    && crate::geom::seg_point_dist(a, b, self.game.models[i].pos)
+                        <= width / 2.0 + self.cardr(i).base_radius
+            })
+            .collect();
+        for victim in under {
+            let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(victim).weapon(weapon);
+            if let Some(reason) = self.call_hooks(ctx)?.forbid {
+                emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
+                continue;
+            }
+            let distance = (self.game.range(attacker, victim) * 100.0).round() / 100.0;
+            emit!(
+                self,
+                Event::Attack {
+                    model: attacker,
+                    target: victim,
+                    weapon: name.clone(),
+                    mode: "template",
+                    distance,
+                    band: None
+                }
+            );
+            self.add_state(victim, state)?;
         }
         Ok(())
     }
