@@ -187,7 +187,18 @@ pub(crate) fn procedures(
             mission_kill: p.damage.mission_kill.clone(),
         },
         repair: p.repair.clone(),
-        setup: p.setup.clone(),
+        setup: {
+            if let Some(d) = &p.setup.orbital_drop {
+                cx.index_of(
+                    e,
+                    "/procedures/setup/orbital_drop/upgrade",
+                    d.upgrade.as_str(),
+                    &names.upgrades,
+                    "upgrade",
+                );
+            }
+            p.setup.clone()
+        },
         run_n_gun: p.run_n_gun.clone(),
         defensive_fire: p
             .defensive_fire

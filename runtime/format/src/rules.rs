@@ -641,6 +641,23 @@ pub struct SetupRules {
     /// activate (Ambush).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambush: Option<AmbushRules>,
+    /// Models fitted with this upgrade stay off the table at set-up and drop in as they activate
+    /// (the Orbital Drop Strike Team).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orbital_drop: Option<OrbitalDropRules>,
+}
+
+/// An orbital drop (`setup.orbital_drop`): a model with the `upgrade`, held back, names a
+/// landing zone as it activates, not within `enemy_within` inches of an enemy; it drifts from
+/// there (the ruleset's drift dice, no range band's extra inches) and lands, which costs it
+/// `cost` AP of that activation. A model landing on another's base is set beside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OrbitalDropRules {
+    pub upgrade: Id,
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub enemy_within: f64,
+    pub cost: u32,
 }
 
 /// Where a model held back in ambush may be placed (`setup.ambush`): not in the opponent's half

@@ -176,7 +176,9 @@ pub fn roster_game<'r>(
                 let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
                 let u = game.add_model(card, side, pos, facing);
                 // A bot holds every model with Ambush back, to be placed as it activates.
-                if ambusher(rules, card) && game.models[u].waiting.is_none() {
+                if game.drops_in(card) {
+                    (game.models[u].dropping, game.models[u].waiting) = (true, Some(1));
+                } else if ambusher(rules, card) && game.models[u].waiting.is_none() {
                     (game.models[u].ambush, game.models[u].waiting) = (true, Some(1));
                 } else if log.enabled() {
                     log.push(Event::Deployed {

@@ -468,6 +468,12 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
             }
             (me.ambush, me.waiting) = (true, Some(1));
         }
+        // A model fitted for an orbital drop waits off the table (its `at` is not used) and
+        // lands as it activates.
+        if game.drops_in(card) {
+            let me = &mut game.models[ix];
+            (me.dropping, me.waiting) = (true, Some(1));
+        }
     }
     let mut squads: Vec<(&str, usize, Vec<usize>)> = Vec::new();
     for spec in t.models.iter().filter(|m| m.squad.is_some()) {

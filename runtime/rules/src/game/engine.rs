@@ -709,13 +709,19 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// A model held back in ambush is placed where its controller says (001 L6519-6535), facing
     /// the nearest enemy, free to act; a place the ruleset forbids is an illegal choice.
     fn spring_ambush(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
-        let Some(at) = ctrl.ambush_at(&self.game, model) else { return Ok(()) };
+        let Some(mut at) = ctrl.ambush_at(&self.game, model) else { return Ok(()) };
         if let Some(reason) = self.game.ambush_refusal(model, at) {
             return Err(EngineError::IllegalAction {
                 model: self.game.models[model].name.clone(),
                 action: format!("ambush at ({:.2}, {:.2})", at.x, at.y),
                 reason,
             });
+        }
+        // An orbital drop drifts from the landing zone named, and is set beside any base it lands on.
+        if self.game.models[model].dropping {
+            let ctx = HookCtx::new(HookPoint::Drift, model);
+            at = self.drift(model, at, 0, ctx)?;
+            at = self.game.beside_bases(model, at);
         }
         let facing = self
             .game
@@ -724,7 +730,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             .min_by(|&a, &b| at.dist(self.game.models[a].pos).total_cmp(&at.dist(self.game.models[b].pos)))
             .map_or(self.game.models[model].facing, |e| at.bearing(self.game.models[e].pos));
         let me = &mut self.game.models[model];
-        (me.pos, me.facing, me.waiting, me.ambush) = (at, facing, None, false);
+        (me.pos, me.facing, me.waiting, me.ambush, me.dropping) = (at, facing, None, false, false);
         let name = me.name.clone();
         let side = self.game.sides[me.side].clone();
         emit!(self, Event::Deployed { model, name, side, at, facing });
@@ -780,10 +786,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.used.clear();
         self.game.extra_targets = 0;
         self.game.activation_over = false;
-        if self.game.models[model].ambush && self.game.models[model].waiting.is_some_and(|t| t <= self.game.turn) {
+        let me = &self.game.models[model];
+        if (me.ambush || me.dropping) && me.waiting.is_some_and(|t| t <= self.game.turn) {
+            let dropping = me.dropping;
             self.spring_ambush(model, ctrl)?;
             if self.game.models[model].waiting.is_some() {
                 ap = 0; // still hidden: nowhere to spring from yet, or its player waits
+            } else if dropping {
+                // The drop is the activation's move action.
+                let cost = self.rules().proc.setup.orbital_drop.as_ref().map_or(0, |d| d.cost);
+                ap = ap.saturating_sub(cost);
             }
         }
         self.enter_table(model);

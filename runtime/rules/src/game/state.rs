@@ -76,6 +76,8 @@ pub struct Model {
     /// Not a model of the force: an asset that attacks on its own (a minefield's attacker,
     /// `Game::minefields`). It never stands on the table, activates or is attacked.
     pub asset: bool,
+    /// Held back for an orbital drop (`setup.orbital_drop`): it lands as it activates.
+    pub dropping: bool,
     /// Held back in ambush: while `waiting`, it is placed anywhere the ruleset's `setup.ambush`
     /// allows as it activates, not on an edge.
     pub ambush: bool,
@@ -406,6 +408,7 @@ impl<'r> Game<'r> {
             free_turn_spent: false,
             waiting: None,
             asset: false,
+            dropping: false,
             ambush: false,
             landed: false,
             noe: false,
@@ -1056,6 +1059,9 @@ impl<'r> Game<'r> {
     /// half nearer its deployment zone, where the scenario has zones), too near an enemy, or too
     /// near an enemy recon model.
     pub fn ambush_refusal(&self, model: usize, p: P) -> Option<String> {
+        if self.models[model].dropping {
+            return self.drop_refusal(model, p);
+        }
         let Some(rule) = &self.rules.proc.setup.ambush else { return Some("this ruleset has no ambush".into()) };
         let r = self.card(model).base_radius;
         let [w, h] = self.board.size;
@@ -1096,10 +1102,79 @@ impl<'r> Game<'r> {
         None
     }
 
+    /// Why `model`, held back for an orbital drop, may not name `p` as its landing zone, if it
+    /// may not: off the board, or within the ruleset's distance of an enemy (001 L10215-10293).
+    pub fn drop_refusal(&self, model: usize, p: P) -> Option<String> {
+        let Some(rule) = &self.rules.proc.setup.orbital_drop else {
+            return Some("this ruleset has no orbital drop".into());
+        };
+        let r = self.card(model).base_radius;
+        let [w, h] = self.board.size;
+        if p.x < r || p.y < r || p.x > w - r || p.y > h - r {
+            return Some("off the board".into());
+        }
+        for i in self.enemies(model).filter(|&i| self.models[i].on_table()) {
+            if p.dist(self.models[i].pos) - r - self.card(i).base_radius < rule.enemy_within {
+                return Some(format!("within {}\" of an enemy", rule.enemy_within));
+            }
+        }
+        None
+    }
+
+    /// Where `model` stands when it lands at `p`: there, or the nearest place around it on the
+    /// board that is on no other model's base.
+    pub fn beside_bases(&self, model: usize, p: P) -> P {
+        let r = self.card(model).base_radius;
+        let [w, h] = self.board.size;
+        let free = |q: P| {
+            q.x >= r
+                && q.y >= r
+                && q.x <= w - r
+                && q.y <= h - r
+                && (0..self.models.len()).all(|i| {
+                    i == model
+                        || !self.models[i].on_table()
+                        || self.flying(i)
+                        || q.dist(self.models[i].pos) >= r + self.card(i).base_radius - 1e-9
+                })
+        };
+        if free(p) {
+            return p;
+        }
+        for ring in 1..=200 {
+            let d = f64::from(ring) * 0.25;
+            if let Some(q) = (0..24).map(|k| p + P::heading(f64::from(k) * 15.0).scale(d)).find(|&q| free(q)) {
+                return q;
+            }
+        }
+        p
+    }
+
+    /// Whether models of `card` drop in (`setup.orbital_drop`): the card carries its upgrade.
+    pub fn drops_in(&self, card: usize) -> bool {
+        let Some(rule) = &self.rules.proc.setup.orbital_drop else { return false };
+        let Some(u) = self.rules.upgrade(rule.upgrade.as_str()) else { return false };
+        let sa = self.rules.upgrades[u].sa;
+        self.rules.cards[card].sas.iter().any(|(x, _)| *x == sa)
+    }
+
     /// Legal places for `model` held back in ambush, nearest to an enemy first: rings around
     /// each enemy just beyond the ruleset's distances, and the way from where it waits to each
     /// enemy, inch by inch.
     pub fn ambush_spots(&self, model: usize) -> Vec<P> {
+        if self.models[model].dropping {
+            let Some(rule) = &self.rules.proc.setup.orbital_drop else { return Vec::new() };
+            let r = self.card(model).base_radius;
+            let mut spots = Vec::new();
+            for i in self.enemies(model).filter(|&i| self.models[i].on_table()) {
+                for extra in [0.25, 2.0, 6.0] {
+                    let ring = rule.enemy_within + r + self.card(i).base_radius + extra;
+                    spots.extend((0..24).map(|k| self.models[i].pos + P::heading(f64::from(k) * 15.0).scale(ring)));
+                }
+            }
+            spots.retain(|&p| self.drop_refusal(model, p).is_none());
+            return spots;
+        }
         let Some(rule) = &self.rules.proc.setup.ambush else { return Vec::new() };
         let (me, r) = (self.models[model].pos, self.card(model).base_radius);
         let mut spots: Vec<P> = vec![me];
