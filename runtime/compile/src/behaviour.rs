@@ -27,6 +27,9 @@ pub enum Way {
     Ruleset,
     /// A weapon's profile (range, RAV, fire mode), played by the engine's combat procedure.
     Profile,
+    /// An engine mechanism made for what the entry is (a minefield, a template, a launcher):
+    /// it plays the moments the entry's hook points name.
+    Mechanism,
 }
 
 impl Way {
@@ -35,7 +38,7 @@ impl Way {
             Way::Script => "script",
             Way::Data => "data",
             Way::Ruleset => "ruleset",
-            Way::Profile => "engine",
+            Way::Profile | Way::Mechanism => "engine",
         }
     }
 }
@@ -79,6 +82,12 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             if let Some(t) = &d.terrain {
                 b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
             }
+            if let Some(m) = &d.mines {
+                b.ways.push((
+                    Way::Mechanism,
+                    format!("a minefield ({} charges): its attack on enemies moving over it", m.charges),
+                ));
+            }
             (&d.hooks, d.script.as_ref(), &d.modifiers)
         }
         Some(Document::Strike(d)) => {
@@ -99,7 +108,7 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                     b.ways.push((Way::Profile, format!("{} fire, range, RAV", fire_word(d.fire))))
                 }
                 _ if d.template.is_some() => b.ways.push((
-                    Way::Profile,
+                    Way::Mechanism,
                     d.template.as_ref().map_or(String::new(), |t| {
                         format!("template: a {}\"×{}\" strip, no roll, gives {}", t.length, t.width, t.gives)
                     }),
@@ -119,8 +128,10 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                     if loads.is_empty() {
                         b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range))
                     } else {
-                        b.ways
-                            .push((Way::Profile, format!("a launcher: it fires what is loaded ({})", loads.join(", "))))
+                        b.ways.push((
+                            Way::Mechanism,
+                            format!("a launcher: it fires what is loaded ({})", loads.join(", ")),
+                        ))
                     }
                 }
             }
