@@ -749,6 +749,17 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
                             game_names.models[last].name = format!("the {a}");
                         }
                     }
+                    // Models the game brought in later (a cruise missile) are named as they deploy.
+                    for e in &r.events {
+                        if let cav_rules::event::Event::Deployed { model, name, .. } = e
+                            && *model >= game_names.models.len()
+                        {
+                            while game_names.models.len() <= *model {
+                                game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
+                            }
+                            game_names.models[*model].name = name.clone();
+                        }
+                    }
                     for e in &r.events {
                         if let Some(line) = play::narrate(&game_names, e) {
                             let _ = writeln!(out, "  |{line}");

@@ -187,6 +187,34 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
 
 /// Special attribute references with their ratings (uses for limited ones); unknown ids are
 /// dangling references the loader reported.
+/// The strikes that fly in as models (`missile:`): each gets its own card — the model's, with
+/// the strike's attack as its one weapon — added to `cards`.
+pub(crate) fn missiles(cx: &mut Cx, strikes: &mut [StrikeDef], cards: &mut Vec<CardDef>) {
+    for e in cx.rs.of_kind(DocKind::Strike) {
+        let Some(Document::Strike(doc)) = &e.doc else { continue };
+        let Some(m) = &doc.missile else { continue };
+        let Some(s) = strikes.iter_mut().find(|s| s.id == e.id) else { continue };
+        // Unknown model ids are dangling references the loader reported.
+        let Some(body) = cards.iter().position(|c| c.id == m.model.as_str()) else { continue };
+        let mut card = cards[body].clone();
+        let mut mount = s.mount.clone();
+        mount.strike = None;
+        mount.rav = vec![mount.rav.first().copied().unwrap_or((None, None)); card.columns];
+        card.weapons = vec![mount];
+        card.id = format!("strike:{}", e.id);
+        card.name = doc.name.clone();
+        card.tv = 0;
+        cards.push(card);
+        s.missile = Some(cav_rules::compile::MissileDef {
+            card: cards.len() - 1,
+            launcher: m.launcher.as_ref().map(|l| l.0.clone()),
+            first_moves: m.first_moves,
+            moves: m.moves,
+            destroys_soft: m.destroys_soft,
+        });
+    }
+}
+
 /// The profile keys only a munition's profile plays are errors elsewhere: they would be ignored.
 fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackProfile) {
     let used = [
@@ -441,6 +469,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<St
             mount,
             called_by,
             lays,
+            missile: None, // `missiles`, once the cards are built
         });
     }
     out

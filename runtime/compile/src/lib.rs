@@ -252,7 +252,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         }
     }
     cards.extend(asset_cards);
-    let strikes = catalog::strikes(cx, &sas, &assets);
+    let mut strikes = catalog::strikes(cx, &sas, &assets);
+    catalog::missiles(cx, &mut strikes, &mut cards);
     let strike_caller = ruleset
         .force_building
         .as_ref()

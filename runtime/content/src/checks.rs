@@ -105,6 +105,12 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
             if let Some(a) = &s.lays {
                 r("/lays".into(), DocKind::Asset, a, diags);
             }
+            if let Some(m) = &s.missile {
+                r("/missile/model".into(), DocKind::Model, &m.model, diags);
+                if let Some(l) = &m.launcher {
+                    r("/missile/launcher".into(), DocKind::Weapon, l, diags);
+                }
+            }
             for (i, c) in s.called_by.iter().enumerate() {
                 r(format!("/called_by/{i}/sa"), DocKind::SpecialAttribute, &c.sa, diags);
             }

@@ -427,6 +427,28 @@ pub struct WeaponTemplate {
     pub gives: Id,
 }
 
+/// A strike that flies in as a model (`Strike::missile`): the model card it flies as (its MV,
+/// AV, base; its attack is the strike's), placed at the launch point — in front of a friendly
+/// model carrying the `launcher` weapon, else on the board edge nearest the caller — facing the
+/// point the caller names; it makes `first_moves` moves at once and `moves` more each time the
+/// caller activates (straight on once the caller is gone, at the end of each turn), towards that
+/// point and on past it. The first model it touches (or, with an area, the point it touches
+/// something at) takes the strike's attack on the pre-set dice, and the missile is gone;
+/// `destroys_soft`: soft models under its area are destroyed with no roll.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeMissile {
+    pub model: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launcher: Option<Id>,
+    #[schemars(range(max = 10))]
+    pub first_moves: u32,
+    #[schemars(range(max = 10))]
+    pub moves: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub destroys_soft: bool,
+}
+
 /// A battlefield upgrade (Appendix B).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -598,6 +620,10 @@ pub struct Strike {
     /// the strike's area, instead of attacking there (FASCAM). Its mines spare no side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lays: Option<Id>,
+    /// The strike is a missile that flies in as a model (the Cruise Missiles), instead of landing
+    /// on a strike point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missile: Option<StrikeMissile>,
     pub cost: Cost,
     /// Special attributes that call this strike on their own terms, besides the ruleset's strike
     /// caller (Satellite Uplink's Hammer Strike, 001 L8202-8218).

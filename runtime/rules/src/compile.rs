@@ -267,6 +267,18 @@ pub struct StrikeDef {
     pub called_by: Vec<StrikeTerms>,
     /// The minefield (asset index) it lays where it lands, instead of attacking (FASCAM).
     pub lays: Option<usize>,
+    pub missile: Option<MissileDef>,
+}
+
+/// A strike that flies in as a model (`f::StrikeMissile`): the card it flies as (the model's,
+/// with the strike's attack as its one weapon), the launcher weapon, and its moves.
+#[derive(Debug, Clone)]
+pub struct MissileDef {
+    pub card: usize,
+    pub launcher: Option<String>,
+    pub first_moves: u32,
+    pub moves: u32,
+    pub destroys_soft: bool,
 }
 
 /// On what terms a model calls a strike: the ruleset's strike caller pays from the side's pool

@@ -531,6 +531,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// scored, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
+        self.orphan_missiles()?;
         self.reload_ammo_bins();
         self.lift_laid_terrain(None);
         self.structures_burn()?;
@@ -800,6 +801,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         self.enter_table(model);
         self.begin_activation(model);
+        // The missiles it called fly with it.
+        self.missiles_with(model)?;
         let mut steps = 0;
         while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
             steps += 1;

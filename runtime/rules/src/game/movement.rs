@@ -336,7 +336,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.mined.push(f);
             self.game.minefields[f].charges -= 1;
             let mine = self.game.minefields[f].model;
-            self.mine_attack(mine, model)?;
+            self.preset_attack(mine, 0, model, "mines")?;
             if self.game.minefields[f].charges == 0 {
                 let mf = &self.game.minefields[f];
                 let owner = self.game.models[mf.model].side;
@@ -350,18 +350,26 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// A minefield's attack on `target`: the pre-set dice against the profile's base target
-    /// point (`combat_tp` handlers may change it), then the hit as any weapon's.
-    fn mine_attack(&mut self, mine: usize, target: usize) -> Result<(), EngineError> {
+    /// An attack on `target` with no strike point and no range (a minefield's, a missile's
+    /// blast): the pre-set dice against the mount's base target point (`combat_tp` handlers may
+    /// change it), then the hit as any weapon's.
+    /// `mode` names the attack in its event (`mines`, `missile`).
+    pub(crate) fn preset_attack(
+        &mut self,
+        mine: usize,
+        weapon: usize,
+        target: usize,
+        mode: &'static str,
+    ) -> Result<(), EngineError> {
         let r = self.rules();
-        let m = &self.cardr(mine).weapons[0];
+        let m = &self.cardr(mine).weapons[weapon];
         let (name, preset_tp) = (m.name.clone(), m.preset_tp);
-        emit!(self, Event::Attack { model: mine, target, weapon: name, mode: "mines", distance: 0.0, band: None });
+        emit!(self, Event::Attack { model: mine, target, weapon: name, mode, distance: 0.0, band: None });
         let (dice, tp) = match (preset_tp, r.preset) {
             (Some(tp), Some(dice)) => (dice, tp),
             _ => (r.standard, preset_tp.unwrap_or(r.indirect_tp)),
         };
-        let ctx = HookCtx::new(HookPoint::CombatTp, mine).target(target).weapon(0);
+        let ctx = HookCtx::new(HookPoint::CombatTp, mine).target(target).weapon(weapon);
         let mut answer = self.call_hooks(ctx.clone())?;
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: mine, what: "attack", reason });
@@ -370,9 +378,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mods = answer.take(Quantity::Roll);
         let dice = answer.dice.unwrap_or(dice);
         let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(r.critical_success), false)?;
-        self.state_test(mine, 0, target, out.success)?;
+        self.state_test(mine, weapon, target, out.success)?;
         if out.success {
-            self.hit(mine, 0, target, out.margin, 0, None)?;
+            self.hit(mine, weapon, target, out.margin, 0, None)?;
         }
         Ok(())
     }

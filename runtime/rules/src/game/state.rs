@@ -78,6 +78,9 @@ pub struct Model {
     pub asset: bool,
     /// Held back for an orbital drop (`setup.orbital_drop`): it lands as it activates.
     pub dropping: bool,
+    /// A strike flying in as a model (a cruise missile): it has no card of its own in the draw
+    /// deck, and moves when its caller activates (`Engine::missile_flies`).
+    pub missile: Option<Missile>,
     /// Held back in ambush: while `waiting`, it is placed anywhere the ruleset's `setup.ambush`
     /// allows as it activates, not on an edge.
     pub ambush: bool,
@@ -109,9 +112,10 @@ impl Model {
     pub fn on_table(&self) -> bool {
         !self.destroyed && !self.left_board && self.aboard.is_none() && self.waiting.is_none() && !self.asset
     }
-    /// Still in the game for its side: on the table or riding in a transport.
+    /// Still in the game for its side: on the table or riding in a transport (a missile in
+    /// flight is on the table but not one of the side's forces).
     pub fn in_play(&self) -> bool {
-        !self.destroyed && !self.left_board && !self.asset
+        !self.destroyed && !self.left_board && !self.asset && self.missile.is_none()
     }
     pub fn has_state(&self, state: StateIx) -> bool {
         self.states.iter().any(|(x, _)| *x == state)
@@ -337,8 +341,8 @@ impl<'r> Game<'r> {
         let mut out: Vec<Vec<usize>> = Vec::new();
         let mut squad_slot: Vec<Option<usize>> = vec![None; self.squads.len()];
         for (i, m) in self.models.iter().enumerate() {
-            // A delayed squad has no cards before its turn.
-            if m.side != side || !m.in_play() || m.waiting.is_some_and(|t| t > self.turn) {
+            // A delayed squad has no cards before its turn; a missile flies with its caller.
+            if m.side != side || !m.in_play() || m.waiting.is_some_and(|t| t > self.turn) || m.missile.is_some() {
                 continue;
             }
             match m.squad.filter(|_| per_squad) {
@@ -409,6 +413,7 @@ impl<'r> Game<'r> {
             waiting: None,
             asset: false,
             dropping: false,
+            missile: None,
             ambush: false,
             landed: false,
             noe: false,
@@ -1341,6 +1346,14 @@ pub(super) fn cover_rank(c: Cover) -> u8 {
 pub(crate) fn strip_ends(at: P, facing: f64, length: f64) -> (P, P) {
     let half = P::heading(facing).scale(length / 2.0);
     (at + half.scale(-1.0), at + half)
+}
+
+/// A missile in flight: the model that called it, the strike, and the point it flies at.
+#[derive(Debug, Clone, Copy)]
+pub struct Missile {
+    pub caller: usize,
+    pub strike: usize,
+    pub aim: P,
 }
 
 /// A minefield on the table: the asset, the side that laid it, its template, the charges left,

@@ -50,6 +50,10 @@ fn call(game: &Game, model: usize, action: &Action) -> Result<(usize, P), String
         (None, Some(t)) if t < game.models.len() && game.models[t].on_table() => game.models[t].pos,
         _ => return Err("call-strike needs a point (`to`) or a model on the table (`target`)".into()),
     };
+    // A missile flies wherever it is sent; anything else lands within its range.
+    if def.missile.is_some() {
+        return Ok((w, aim));
+    }
     if def.mount.range <= 0.0 {
         return Err(format!("{} is not called on a point (its range is not a distance): not played yet", def.name));
     }
@@ -108,6 +112,9 @@ impl ActionKind for CallStrike {
         *pool = pool.saturating_sub(cost);
         let pool_left = *pool;
         emit!(engine, Event::StrikeCalled { model, strike: def.name.clone(), at: aim, cost, pool_left });
+        if def.missile.is_some() {
+            return Ok(engine.launch_missile(model, s as usize, aim)?);
+        }
         let point = engine.strike_package_point(model, w, aim, action.target)?;
         // A strike that lays a minefield (FASCAM) makes no attack where it lands.
         if let Some(asset) = def.lays {

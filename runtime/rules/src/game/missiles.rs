@@ -1,0 +1,179 @@
+//! Strikes that fly in as models (the Cruise Missiles, 001 L11217-11339, `Strike::missile`):
+//! launched by `call-strike` at the launch point, a missile moves at once and again each time
+//! its caller activates (straight on, at each turn's end, once the caller is gone), towards the
+//! point named and on past it, and detonates against the first enemy model or structure it
+//! touches.
+//! It is a model of the caller's side on the table — it can be shot down — but has no card in
+//! the draw deck (`Game::units`).
+
+use super::*;
+use crate::game::state::Missile;
+
+/// How finely a missile's path is searched for the first base it touches, in inches.
+const STEP: f64 = 0.25;
+
+impl Engine<'_, '_> {
+    /// Launch strike `strike`'s missile for `caller` towards `aim`: in front of a friendly
+    /// model on the table carrying the strike's launcher weapon, else on the board edge nearest
+    /// the caller; then its first moves.
+    pub(crate) fn launch_missile(&mut self, caller: usize, strike: usize, aim: P) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some(def) = r.strikes[strike].missile.as_ref() else { return Ok(()) };
+        let g = &self.game;
+        let side = g.models[caller].side;
+        let radius = r.cards[def.card].base_radius;
+        let launcher = def.launcher.as_deref().and_then(|w| {
+            (0..g.models.len()).find(|&i| {
+                g.models[i].side == side && g.models[i].on_table() && g.card(i).weapons.iter().any(|m| m.weapon == w)
+            })
+        });
+        let from = match launcher {
+            Some(l) => {
+                let dir = P::heading(g.models[l].pos.bearing(aim));
+                g.models[l].pos + dir.scale(g.card(l).base_radius + radius + 0.05)
+            }
+            None => {
+                let p = g.models[caller].pos;
+                let [w, h] = g.board.size;
+                let edges = [
+                    (p.x, P::new(radius, p.y)),
+                    (w - p.x, P::new(w - radius, p.y)),
+                    (p.y, P::new(p.x, radius)),
+                    (h - p.y, P::new(p.x, h - radius)),
+                ];
+                edges.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map_or(p, |e| e.1)
+            }
+        };
+        let facing = from.bearing(aim);
+        let m = self.game.add_model(def.card, side, from, facing);
+        self.game.models[m].missile = Some(Missile { caller, strike, aim });
+        let (name, side_name) = (self.game.models[m].name.clone(), self.game.sides[side].clone());
+        emit!(self, Event::Deployed { model: m, name, side: side_name, at: from, facing });
+        self.missile_flies(m, def.first_moves)
+    }
+
+    /// `moves` full moves of missile `m`: towards its aim while it is ahead, then straight on;
+    /// it stops at the first base or structure its own base touches and detonates there, and
+    /// leaves play off the board's edge.
+    pub(crate) fn missile_flies(&mut self, m: usize, moves: u32) -> Result<(), EngineError> {
+        for _ in 0..moves {
+            let g = &self.game;
+            let Some(missile) = g.models[m].missile else { return Ok(()) };
+            if !g.models[m].on_table() {
+                return Ok(());
+            }
+            let from = g.models[m].pos;
+            let heading = if from.dist(missile.aim) > 1e-6 { from.bearing(missile.aim) } else { g.models[m].facing };
+            let dir = P::heading(heading);
+            let mv = f64::from(g.move_value(m));
+            let r = g.card(m).base_radius;
+            let [w, h] = g.board.size;
+            let mut at = from;
+            let mut hit: Option<Option<usize>> = None;
+            let mut gone = false;
+            let mut moved = 0.0;
+            while moved + 1e-9 < mv {
+                let next = from + dir.scale((moved + STEP).min(mv));
+                if next.x < 0.0 || next.y < 0.0 || next.x > w || next.y > h {
+                    gone = true;
+                    at = next;
+                    break;
+                }
+                // Its own side's models it flies over (they are on its guidance's friend list).
+                let side = g.models[m].side;
+                let touched = (0..g.models.len()).find(|&i| {
+                    i != m
+                        && g.models[i].side != side
+                        && g.models[i].on_table()
+                        && next.dist(g.models[i].pos) < r + g.card(i).base_radius
+                });
+                at = next;
+                moved = (moved + STEP).min(mv);
+                if let Some(t) = touched {
+                    hit = Some(Some(t));
+                    break;
+                }
+                if g.structure_at_point(next).is_some() {
+                    hit = Some(None);
+                    break;
+                }
+            }
+            self.game.models[m].pos = at;
+            self.game.models[m].facing = heading;
+            emit!(self, Event::Moved { model: m, from, to: at, mv_spent: moved.ceil() as u32, facing: heading });
+            if gone {
+                self.game.models[m].left_board = true;
+                emit!(self, Event::LeftBoard { model: m });
+                return Ok(());
+            }
+            if let Some(target) = hit {
+                return self.detonate(m, at, target);
+            }
+        }
+        Ok(())
+    }
+
+    /// The missile `m` detonates at `at` against `target` (or a structure): its attack on the
+    /// pre-set dice — over its area where it has one, soft models there destroyed outright when
+    /// the strike says so — and it is gone.
+    fn detonate(&mut self, m: usize, at: P, target: Option<usize>) -> Result<(), EngineError> {
+        let Some(missile) = self.game.models[m].missile else { return Ok(()) };
+        emit!(self, Event::StrikePoint { model: m, at });
+        let r = self.rules();
+        let destroys_soft = r.strikes[missile.strike].missile.as_ref().is_some_and(|d| d.destroys_soft);
+        let aoe = self.cardr(m).weapons[0].aoe;
+        if aoe > 0.0 {
+            if destroys_soft {
+                let soft: Vec<usize> = (0..self.game.models.len())
+                    .filter(|&i| {
+                        i != m
+                            && self.game.models[i].on_table()
+                            && self.cardr(i).soft
+                            && !self.cardr(i).hard
+                            && self.game.models[i].pos.dist(at) <= aoe + self.cardr(i).base_radius
+                    })
+                    .collect();
+                for i in soft {
+                    emit!(self, Event::Abandoned { model: i, reason: "vaporised by the blast".into() });
+                    self.destroy(i);
+                }
+            }
+            self.area_attack(m, 0, at, target, 0)?;
+        } else if let Some(t) = target {
+            self.preset_attack(m, 0, t, "missile")?;
+        }
+        self.game.models[m].missile = None;
+        self.destroy(m);
+        Ok(())
+    }
+
+    /// Each missile `caller` called makes its moves as the caller activates.
+    pub(crate) fn missiles_with(&mut self, caller: usize) -> Result<(), EngineError> {
+        let mine: Vec<usize> = (0..self.game.models.len())
+            .filter(|&i| {
+                self.game.models[i].missile.is_some_and(|x| x.caller == caller) && self.game.models[i].on_table()
+            })
+            .collect();
+        for m in mine {
+            let Some(x) = self.game.models[m].missile else { continue };
+            let moves = self.rules().strikes[x.strike].missile.as_ref().map_or(0, |d| d.moves);
+            self.missile_flies(m, moves)?;
+        }
+        Ok(())
+    }
+
+    /// At a turn's end, each missile whose caller is out of play flies straight on.
+    pub(crate) fn orphan_missiles(&mut self) -> Result<(), EngineError> {
+        for m in 0..self.game.models.len() {
+            let Some(x) = self.game.models[m].missile else { continue };
+            if !self.game.models[m].on_table() || self.game.models[x.caller].in_play() {
+                continue;
+            }
+            let ahead = self.game.models[m].pos + P::heading(self.game.models[m].facing).scale(1000.0);
+            self.game.models[m].missile = Some(Missile { aim: ahead, ..x });
+            let moves = self.rules().strikes[x.strike].missile.as_ref().map_or(0, |d| d.moves);
+            self.missile_flies(m, moves)?;
+        }
+        Ok(())
+    }
+}
