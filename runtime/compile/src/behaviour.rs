@@ -92,6 +92,12 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
         }
         Some(Document::Strike(d)) => {
             match d.attack.range {
+                _ if d.missile.is_some() => b.ways.push((
+                    Way::Mechanism,
+                    d.missile.as_ref().map_or(String::new(), |m| {
+                        format!("called in by a strike caller, it flies in as a model (`{}`)", m.model)
+                    }),
+                )),
                 Some(cav_format::Distance::Inches(_)) => {
                     b.ways.push((Way::Profile, "called in by a strike caller (`call-strike`): range, RAV, area".into()))
                 }
@@ -125,7 +131,22 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
                         })
                         .map(|u| u.id.as_str())
                         .collect();
-                    if loads.is_empty() {
+                    // … or is the launch point of strikes that fly in (cruise missiles).
+                    let launches: Vec<&str> = rs
+                        .of_kind(DocKind::Strike)
+                        .filter(|x| match &x.doc {
+                            Some(Document::Strike(st)) => st
+                                .missile
+                                .as_ref()
+                                .and_then(|m| m.launcher.as_ref())
+                                .is_some_and(|l| l.as_str() == e.id),
+                            _ => false,
+                        })
+                        .map(|x| x.id.as_str())
+                        .collect();
+                    if !launches.is_empty() {
+                        b.ways.push((Way::Mechanism, format!("the launch point of {}", launches.join(", "))));
+                    } else if loads.is_empty() {
                         b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range))
                     } else {
                         b.ways.push((
