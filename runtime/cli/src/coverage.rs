@@ -285,8 +285,13 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
         })
     };
     if e.kind == DocKind::Asset {
+        let emplaced = |m: &cav_format::TestModel| {
+            matches!(rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()),
+                Some(Document::Model(card)) if card.emplacement.as_ref().is_some_and(|a| a.as_str() == e.id))
+        };
         return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id))
-            || t.assets.values().any(|held| held.keys().any(|a| a.as_str() == e.id));
+            || t.assets.values().any(|held| held.keys().any(|a| a.as_str() == e.id))
+            || t.models.iter().any(emplaced);
     }
     if e.kind == DocKind::Strike {
         return t.steps.iter().any(|s| s.strike.as_ref().is_some_and(|x| x.as_str() == e.id));
@@ -363,14 +368,17 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
                 }
             }
         }),
-        // Without the asset, its terrain piece is not on the board and no side holds it.
-        DocKind::Asset => rs.with_docs(|_, doc| {
-            if let Document::Test(t) = doc {
+        // Without the asset, its terrain piece is not on the board, no side holds it, and the
+        // cards of its emplacements are plain cards.
+        DocKind::Asset => rs.with_docs(|_, doc| match doc {
+            Document::Test(t) => {
                 t.terrain.retain(|a| a.asset.as_ref().is_none_or(|x| x.as_str() != id));
                 for held in t.assets.values_mut() {
                     held.retain(|a, _| a.as_str() != id);
                 }
             }
+            Document::Model(m) if m.emplacement.as_ref().is_some_and(|a| a.as_str() == id) => m.emplacement = None,
+            _ => {}
         }),
         // Without its attack: half the range, RAV 0, no special attributes (no area, no blaster).
         DocKind::Strike => rs.with_docs(|entry, doc| match doc {

@@ -82,6 +82,12 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
             if let Some(t) = &d.terrain {
                 b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
             }
+            if d.emplacement.is_some() {
+                b.ways.push((
+                    Way::Mechanism,
+                    "a weapon emplacement: the cards naming it stand in its piece and share one card".into(),
+                ));
+            }
             if let Some(m) = &d.mines {
                 b.ways.push((
                     Way::Mechanism,

@@ -230,6 +230,7 @@ fn card(
         improved_handling: false,
         chain_fire: None,
         base_radius: base / 2.0,
+        emplacement: None, // set once the assets are known (`lib.rs`)
         airframe: m.airframe,
         task: m.task,
         weapons,

@@ -329,6 +329,7 @@ pub(crate) fn assets(
             _ => None,
         };
         out.push(AssetDef {
+            emplacement_ap: a.emplacement.map(|x| x.action_points),
             mines,
             id: e.id.clone(),
             name: a.name.clone(),

@@ -245,6 +245,23 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (mut assets, asset_cards) = catalog::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
+    // Cards that are an asset's weapon emplacement.
+    for ((_, m), card) in models.iter().zip(cards.iter_mut()) {
+        let Some(a) = &m.emplacement else { continue };
+        card.emplacement = assets.iter().position(|x| x.id == a.as_str() && x.emplacement_ap.is_some());
+        if card.emplacement.is_none() && assets.iter().any(|x| x.id == a.as_str()) {
+            if let Some(e) = cx.rs.get(DocKind::Model, &card.id) {
+                cx.error(
+                    e,
+                    "/emplacement",
+                    "emplacement",
+                    format!("asset `{a}` is not a weapon emplacement (it has no `emplacement:`)"),
+                    "an asset with `emplacement:`",
+                    None,
+                );
+            }
+        }
+    }
     // The cards of assets that attack on their own follow the models' cards.
     for a in &mut assets {
         if let Some((_, _, card)) = &mut a.mines {

@@ -75,6 +75,9 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                 sa_refs(rs, e, &format!("/weapons/{i}/special_attributes"), &w.special_attributes, diags);
             }
             sa_refs(rs, e, "/special_attributes", &m.special_attributes, diags);
+            if let Some(a) = &m.emplacement {
+                r("/emplacement".into(), DocKind::Asset, a, diags);
+            }
         }
         Document::Weapon(w) => {
             sa_refs(rs, e, "/special_attributes", &w.special_attributes, diags);

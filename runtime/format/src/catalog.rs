@@ -88,6 +88,11 @@ pub struct Model {
     pub weapons: Vec<WeaponMount>,
     #[serde(default)]
     pub special_attributes: Vec<SaRef>,
+    /// This card is the weapon of a battlefield asset's emplacement (an asset with
+    /// `emplacement:`, the Bunker Weapon Emplacement): it stands in the asset's terrain piece,
+    /// is attacked only through it, and fires on its side's one emplacement card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emplacement: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     /// Where the card comes from, e.g. `000 L222`.
@@ -517,6 +522,16 @@ pub struct Mines {
     pub charges: u32,
 }
 
+/// A weapon emplacement (001 L10544-10564): each of its weapon cards stands in the asset's
+/// `terrain:` piece, laid under it; a side's emplacements share one activation (one draw-deck
+/// card), in which each has `action_points`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Emplacement {
+    #[schemars(range(max = 10))]
+    pub action_points: u32,
+}
+
 /// What a minefield attacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -550,6 +565,9 @@ pub struct Asset {
     /// A minefield: scenario tests lay it with `terrain: [{asset: …, side: …}]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mines: Option<Mines>,
+    /// A weapon emplacement: model cards naming this asset (`emplacement:`) are its weapons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emplacement: Option<Emplacement>,
     /// Purchase or use limits in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,

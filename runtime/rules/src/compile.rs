@@ -407,6 +407,8 @@ pub struct CardDef {
     /// Its reach in a chain of indirect fire (Chain-Fire Pod), and whether it may start one.
     pub chain_fire: Option<(f64, bool)>,
     pub tv: u32,
+    /// The asset (index) whose weapon emplacement this card is (`Model::emplacement`).
+    pub emplacement: Option<usize>,
 }
 
 impl CardDef {
@@ -446,6 +448,7 @@ impl CardDef {
             improved_handling: false,
             chain_fire: None,
             tv: 0,
+            emplacement: None,
         }
     }
 
@@ -900,6 +903,9 @@ pub struct AssetDef {
     /// A minefield: what it attacks, its charges, and the card its attack is the one weapon of
     /// (the laying side's off-table model that makes the attacks, `Game::minefields`).
     pub mines: Option<(f::MinesAgainst, u32, usize)>,
+    /// A weapon emplacement: the action points each of its weapons has in the side's shared
+    /// activation.
+    pub emplacement_ap: Option<u32>,
 }
 
 impl AssetDef {

@@ -175,6 +175,7 @@ pub fn roster_game<'r>(
                 let pos = P::new(x, y);
                 let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
                 let u = game.add_model(card, side, pos, facing);
+                game.place_emplacement(u);
                 // A bot holds every model with Ambush back, to be placed as it activates.
                 if game.drops_in(card) {
                     (game.models[u].dropping, game.models[u].waiting) = (true, Some(1));

@@ -430,6 +430,7 @@ fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, us
         }
         let side = sides.iter().position(|s| *s == spec.side.0).unwrap_or(0);
         let ix = game.add_model(card, side, pos, spec.facing);
+        game.place_emplacement(ix);
         ids.insert(spec.id.0.clone(), ix);
         if c3_from_models && let Some(c3) = rules.c3_sa {
             let rating: i32 = rules.cards[card].sas.iter().filter(|(s, _)| *s == c3).map(|(_, r)| (*r).max(0)).sum();

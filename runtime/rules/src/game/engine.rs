@@ -779,6 +779,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
         let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
+        // A weapon emplacement fires once on its side's card.
+        if let Some(limit) = self.cardr(model).emplacement.and_then(|a| self.rules().assets[a].emplacement_ap) {
+            ap = ap.min(limit);
+        }
         if ap > 0 && self.c3_offers(model, C3Use::Motivate) && ctrl.spend_c3(&self.game, model, C3Use::Motivate) {
             ap = ap.saturating_add(self.rules().c3.as_ref().map_or(0, |c| c.motivate_ap));
             self.spend_c3(model, C3Use::Motivate);

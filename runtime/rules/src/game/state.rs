@@ -340,9 +340,21 @@ impl<'r> Game<'r> {
         let per_squad = self.rules.activation == cav_format::ActivationMode::PerSquad;
         let mut out: Vec<Vec<usize>> = Vec::new();
         let mut squad_slot: Vec<Option<usize>> = vec![None; self.squads.len()];
+        // A side's weapon emplacements share one card (001 L10544-10564).
+        let mut emplacements: Option<usize> = None;
         for (i, m) in self.models.iter().enumerate() {
             // A delayed squad has no cards before its turn; a missile flies with its caller.
             if m.side != side || !m.in_play() || m.waiting.is_some_and(|t| t > self.turn) || m.missile.is_some() {
+                continue;
+            }
+            if self.card(i).emplacement.is_some() {
+                match emplacements {
+                    Some(slot) => out[slot].push(i),
+                    None => {
+                        emplacements = Some(out.len());
+                        out.push(vec![i]);
+                    }
+                }
                 continue;
             }
             match m.squad.filter(|_| per_squad) {
@@ -954,6 +966,9 @@ impl<'r> Game<'r> {
         if m.reaction {
             return Shot::No("it strikes only as a reaction, when attacked from close quarters".into());
         }
+        if self.models.get(target).is_some_and(|t| self.card_of(t).emplacement.is_some()) {
+            return Shot::No("an emplacement is attacked through its bunker (fire at the structure)".into());
+        }
         if me.out_of_ammo[weapon] {
             return Shot::No("out of ammo".into());
         }
@@ -1369,6 +1384,27 @@ pub struct Minefield {
 }
 
 impl Game<'_> {
+    fn card_of(&self, m: &Model) -> &crate::compile::CardDef {
+        &self.rules.cards[m.card]
+    }
+
+    /// Lay the terrain piece of weapon emplacement `model` (its asset's `terrain:`, as wide as
+    /// its base, square to its facing) under it.
+    pub fn place_emplacement(&mut self, model: usize) {
+        let Some(asset) = self.card(model).emplacement else { return };
+        let Some(terrain) = self.rules.assets[asset].terrain else { return };
+        let (at, half, facing) = (self.models[model].pos, self.card(model).base_radius, self.models[model].facing);
+        let corners = [45.0, 135.0, 225.0, 315.0].map(|a: f64| at + P::heading(facing + a).scale(half * 2f64.sqrt()));
+        self.board.areas.push(Area {
+            terrain,
+            poly: Polygon { points: corners.to_vec() },
+            center: at,
+            radius: half * 2f64.sqrt(),
+            lasts: None,
+        });
+        self.board_version += 1;
+    }
+
     /// The strip of a template weapon of `model` laid towards `towards`: from the front of its
     /// base, `length` inches on.
     pub fn template_strip(&self, model: usize, towards: P, length: f64) -> (P, P) {
