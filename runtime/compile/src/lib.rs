@@ -249,17 +249,18 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     for ((_, m), card) in models.iter().zip(cards.iter_mut()) {
         let Some(a) = &m.emplacement else { continue };
         card.emplacement = assets.iter().position(|x| x.id == a.as_str() && x.emplacement_ap.is_some());
-        if card.emplacement.is_none() && assets.iter().any(|x| x.id == a.as_str()) {
-            if let Some(e) = cx.rs.get(DocKind::Model, &card.id) {
-                cx.error(
-                    e,
-                    "/emplacement",
-                    "emplacement",
-                    format!("asset `{a}` is not a weapon emplacement (it has no `emplacement:`)"),
-                    "an asset with `emplacement:`",
-                    None,
-                );
-            }
+        if card.emplacement.is_none()
+            && assets.iter().any(|x| x.id == a.as_str())
+            && let Some(e) = cx.rs.get(DocKind::Model, &card.id)
+        {
+            cx.error(
+                e,
+                "/emplacement",
+                "emplacement",
+                format!("asset `{a}` is not a weapon emplacement (it has no `emplacement:`)"),
+                "an asset with `emplacement:`",
+                None,
+            );
         }
     }
     // The cards of assets that attack on their own follow the models' cards.
