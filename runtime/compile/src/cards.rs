@@ -204,11 +204,7 @@ fn card(
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
     let base = m.base_size.or(proc.model_types[m.model_type as usize].map(|t| t.base_size)).unwrap_or(0.0);
     let mut card = CardDef {
-        id: id.to_owned(),
-        name: m.name.clone(),
-        model_type: m.model_type,
         move_class,
-        columns,
         mv: col(&dt.mv),
         av: col(&dt.av),
         dc: (0..columns).map(|i| dt.dc.as_ref().and_then(|c| c.at(i))).collect(),
@@ -216,26 +212,13 @@ fn card(
         ccv: (0..columns)
             .map(|i| dt.ccv.as_ref().and_then(|c| c.at(i)).map(|r| rav_pair(&r)).unwrap_or((None, None)))
             .collect(),
-        hard: false,
-        soft: false,
-        ammo_reserve: 0,
-        damage_result: 0,
-        repair_critical: false,
-        no_free_turn: false,
-        free_mount: false,
-        share_lock: None,
-        tag: None,
-        airborne: false,
-        gun_ports: 0,
-        improved_handling: false,
-        chain_fire: None,
+        // (`emplacement` is set once the assets are known, `lib.rs`.)
         base_radius: base / 2.0,
-        emplacement: None, // set once the assets are known (`lib.rs`)
         airframe: m.airframe,
         task: m.task,
         weapons,
-        sas: Vec::new(),
         tv: m.tv,
+        ..CardDef::blank(id.to_owned(), m.name.clone(), m.model_type, columns)
     };
     let chassis = dt.values == f::CardValues::Chassis;
     card.apply_effects(sas, &model_sas, chassis);

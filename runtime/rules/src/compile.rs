@@ -419,17 +419,26 @@ impl CardDef {
     /// no move, no armour; it never stands on the table.
     pub fn for_asset(id: &str, name: &str, mount: MountDef) -> CardDef {
         CardDef {
-            id: format!("asset:{id}"),
-            name: name.to_owned(),
-            model_type: f::ModelType::Structure,
-            move_class: 0,
-            columns: 1,
-            mv: vec![0],
-            av: vec![0],
-            dc: vec![None],
-            exp: vec![None],
-            ccv: vec![(None, None)],
             weapons: vec![mount],
+            ..CardDef::blank(format!("asset:{id}"), name.to_owned(), f::ModelType::Structure, 1)
+        }
+    }
+
+    /// A card of `columns` columns with zero values, no weapons and every card effect off: what
+    /// the compiler fills in from a model document, its special attributes and upgrades.
+    pub fn blank(id: String, name: String, model_type: f::ModelType, columns: usize) -> CardDef {
+        CardDef {
+            id,
+            name,
+            model_type,
+            move_class: 0,
+            columns,
+            mv: vec![0; columns],
+            av: vec![0; columns],
+            dc: vec![None; columns],
+            exp: vec![None; columns],
+            ccv: vec![(None, None); columns],
+            weapons: Vec::new(),
             sas: Vec::new(),
             hard: false,
             soft: false,
