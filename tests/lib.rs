@@ -3,19 +3,37 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// The project root (the workspace).
 pub fn root() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).canonicalize().unwrap()
 }
 
-/// The `cav` binary, built first (a no-op when `cargo test --workspace` already built it), run
-/// with `CAV_ROOT` set to `project`.
+/// The `cav` binary, built first (a no-op when `cargo test --workspace` already built it). Cargo
+/// says where it put it, so a `CARGO_TARGET_DIR` or a shared target directory is no matter.
+pub fn cav_bin() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .args(["build", "-q", "-p", "cav-cli", "--message-format=json"])
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "cav")
+            .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+            .expect("cargo names the cav executable it built")
+    })
+    .clone()
+}
+
+/// The `cav` binary, run with `CAV_ROOT` set to `project`.
 pub fn cav_in(project: &Path) -> Command {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    let mut c = Command::new(root().join("target/debug/cav"));
+    let mut c = Command::new(cav_bin());
     c.env("CAV_ROOT", project);
     c
 }

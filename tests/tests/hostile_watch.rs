@@ -12,10 +12,7 @@ fn root() -> PathBuf {
 
 /// Run `cav` with these arguments; kill it after 20 s (a watch that does not refuse runs forever).
 fn cav(args: &[&str]) -> Output {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    let mut child = Command::new(root().join("target/debug/cav"))
+    let mut child = Command::new(cav_tests::cav_bin())
         .args(args)
         .env("CAV_ROOT", root())
         .stdin(Stdio::null())

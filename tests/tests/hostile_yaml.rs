@@ -14,10 +14,7 @@ fn root() -> PathBuf {
 }
 
 fn cav_exe() -> PathBuf {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    root().join("target/debug/cav")
+    cav_tests::cav_bin()
 }
 
 /// A copy of the project with `text` as a file of the example mod.

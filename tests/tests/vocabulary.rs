@@ -15,10 +15,7 @@ fn root() -> PathBuf {
 }
 
 fn cav() -> Command {
-    let status =
-        Command::new(env!("CARGO")).args(["build", "-q", "-p", "cav-cli"]).current_dir(root()).status().unwrap();
-    assert!(status.success());
-    Command::new(root().join("target/debug/cav"))
+    Command::new(cav_tests::cav_bin())
 }
 
 fn copy_project() -> tempfile::TempDir {
