@@ -93,6 +93,16 @@ fn play_is_deterministic_and_seeds_differ() {
 }
 
 #[test]
+fn play_refuses_an_unwritable_log_before_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("no-such-dir").join("game.jsonl");
+    let out = cav().args(["play", "--log"]).arg(&log).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty(), "no game was played: {}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
 fn cav_test_runs_the_quickstart_examples() {
     let out = cav().args(["test", "content/cav-quickstart"]).current_dir(root()).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

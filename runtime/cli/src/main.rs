@@ -598,6 +598,11 @@ fn play_cmd(
     quiet: bool,
     rosters: play::Rosters,
 ) -> Result<ExitCode, String> {
+    // A log that cannot be written is said before the game, not after it.
+    let log_file = match &log {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?),
+        None => None,
+    };
     let mut loaded = load(vec![], root);
     let compiled = cav_compile::validate(&mut loaded);
     let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
@@ -654,13 +659,13 @@ fn play_cmd(
             }
         }
     }
-    if let Some(path) = log {
-        let mut text = String::new();
+    if let (Some(path), Some(file)) = (&log, log_file) {
+        let mut w = std::io::BufWriter::new(file);
         for e in &events {
-            text.push_str(&serde_json::to_string(e).map_err(|e| e.to_string())?);
-            text.push('\n');
+            serde_json::to_writer(&mut w, e).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            w.write_all(b"\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        w.flush().map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let end = match result {
         Ok(end) => end,
