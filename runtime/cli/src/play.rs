@@ -108,6 +108,16 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             at.y
         ),
         Event::Drift { to, inches, .. } => format!("      drifts {inches:.0}\" to ({:.1}, {:.1})", to.x, to.y),
+        // An NA RAV (the ruleset's `na_rav`, plus any bonus) cannot hurt the target: say so.
+        Event::Hit { target, margin, rav, av, penetrated, .. }
+            if g.rules.proc.rolls.na_rav < 0 && *rav <= g.rules.proc.rolls.na_rav / 2 =>
+        {
+            format!(
+                "      hit: MoS {margin}, RAV NA against {} (AV {av}): {}",
+                name(g, *target),
+                if *penetrated { "penetrates" } else { "it cannot hurt it" }
+            )
+        }
         Event::Hit { target, margin, rav, av, penetrated, .. } => format!(
             "      hit: MoS {margin} + RAV {rav} = {} vs AV {av} of {}: {}",
             margin + rav,
