@@ -154,7 +154,7 @@ enum Command {
         /// Seed of the replay.
         #[arg(long, default_value_t = 1, requires = "run")]
         seed: u64,
-        /// After each reload, re-run the packs' scenario tests.
+        /// After each reload, re-run the packs' scenario tests and name those that fail.
         #[arg(long)]
         test: bool,
         /// Quiet period in milliseconds after the last file event before reloading (5 to 5000).

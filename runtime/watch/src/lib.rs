@@ -187,8 +187,9 @@ fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Resul
     Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events })
 }
 
-fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize, usize) {
-    let (mut pass, mut fail) = (0, 0);
+/// The ruleset's tests: how many pass, and the ids of those that fail.
+fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize, Vec<String>) {
+    let (mut pass, mut fail) = (0, Vec::new());
     for rs in live_loaded.rulesets.iter().filter(|r| r.id == rules.id) {
         for e in rs.of_kind(cav_format::DocKind::Test) {
             if let Some(cav_format::Document::Test(t)) = &e.doc
@@ -197,7 +198,7 @@ fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize,
                 if cav_rules::testing::run_test_with(rules, t, host).passed() {
                     pass += 1;
                 } else {
-                    fail += 1;
+                    fail.push(t.id.0.clone());
                 }
             }
         }
@@ -372,14 +373,20 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                         }
                     },
                     After::Test => {
-                        let t = run_tests(&loaded, &rules, &mut host);
+                        let (pass, failing) = run_tests(&loaded, &rules, &mut host);
                         let was = live
                             .as_ref()
                             .and_then(|l| l.tests)
                             .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
                             .unwrap_or_default();
-                        let _ = writeln!(out, "  tests: {} passed, {} failed{was}", t.0, t.1);
-                        tests = Some(t);
+                        let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
+                        // Name them (the first 20): the author wants to know which, not how many.
+                        if !failing.is_empty() {
+                            let more = failing.len().saturating_sub(20);
+                            let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+                            let _ = writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
+                        }
+                        tests = Some((pass, failing.len()));
                     }
                     After::Nothing => {}
                 }

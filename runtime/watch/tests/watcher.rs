@@ -147,6 +147,8 @@ fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
     s.expect("reloaded");
     let t = s.expect("  tests:");
     assert!(t.contains(" 2 failed"), "{t}");
+    let failing = s.expect("  failing:");
+    assert!(failing.contains("qs-sa-strike"), "the failing tests are named: {failing}");
 
     // A script that does not compile: reported, the last good rules (and scripts) stay.
     std::fs::write(&script, "return { attack_declare = function(ctx) end\n").unwrap();
