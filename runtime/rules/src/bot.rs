@@ -319,7 +319,11 @@ impl Controller for Bot {
             }
             return Action::move_to(to);
         }
-        let Some(target) = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
+        // The nearest enemy it can attack: an emplacement is attacked through its bunker.
+        let Some(target) = g
+            .enemies(model)
+            .filter(|&e| g.card(e).emplacement.is_none())
+            .min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
         else {
             return Action::pass();
         };

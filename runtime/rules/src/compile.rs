@@ -1113,6 +1113,7 @@ impl Rules {
                     let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
                     for m in c.weapons.iter_mut().filter(|m| m.weapon == w) {
                         m.sas.push((sa, rating));
+                        m.derive(&self.sas);
                         for r in &mut m.rav {
                             *r = (add(r.0, hard), add(r.1, soft));
                         }

@@ -311,11 +311,16 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fi
                 .upgrade(u.id().as_str())
                 .ok_or_else(|| format!("model `{}`: unknown upgrade `{}`", spec.id, u.id()))?;
             let up = &rules.upgrades[ix];
-            if up.choose_grant && (u.weapon().is_none() || u.choice().is_none()) {
-                return Err(format!(
-                    "model `{}`: {} grants one of its special attributes to one weapon type: give `weapon:` and `choice:`",
-                    spec.id, up.name
-                ));
+            if up.choose_grant {
+                let card = rules.card(spec.model.as_str()).map(|c| &rules.cards[c]);
+                let carried = u.weapon().is_some_and(|w| card.is_some_and(|c| c.weapons.iter().any(|m| m.weapon == w.as_str())));
+                let granted = u.choice().is_some_and(|c| up.grants.iter().any(|(sa, _)| rules.sas[*sa as usize].id == c.as_str()));
+                if !carried || !granted {
+                    return Err(format!(
+                        "model `{}`: {} grants one of its special attributes to one weapon type: give `weapon:` (one it carries) and `choice:` (one of its grants)",
+                        spec.id, up.name
+                    ));
+                }
             }
             Ok(Fitting { upgrade: ix, weapon: u.weapon().map(|w| w.as_str()), choice: u.choice().map(|c| c.as_str()) })
         })

@@ -21,6 +21,13 @@ impl<'a, 'r> Engine<'a, 'r> {
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
+        // A template weapon lays its strip whatever the path that fires it (a reaction too).
+        if m.template.is_some() {
+            return self.template_attack(attacker, weapon, target);
+        }
+        if m.single_use {
+            self.game.single_use_fired.push((attacker, weapon));
+        }
         let (_, cover) = self.game.sight(attacker, target, m.requires_target_lock);
         let cover_extra = self.game.cover_extra(attacker, target, m.requires_target_lock);
         emit!(
@@ -435,6 +442,9 @@ impl<'a, 'r> Engine<'a, 'r> {
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
+        if m.single_use {
+            self.game.single_use_fired.push((attacker, weapon));
+        }
         let max = m.range * r.bands.last().map_or(1.0, |b| b.multiplier);
         // (A bomb has no reach: it falls where it falls.)
         if m.dropped.is_none() && self.game.range_to_point(attacker, point) > max {
@@ -562,5 +572,17 @@ impl<'a, 'r> Engine<'a, 'r> {
             .filter(|c| *c != Cover::Blocking)
             .max_by_key(|c| cover_rank(*c))
             .unwrap_or(Cover::None)
+    }
+
+    /// Single-use mounts that fired (by any path: the action, a reaction during it) are spent,
+    /// once the action is over: the copies of one mount fire together (`single_use`).
+    pub(crate) fn spend_single_use(&mut self) {
+        for (m, w) in std::mem::take(&mut self.game.single_use_fired) {
+            if self.game.models[m].out_of_ammo.get(w).is_some_and(|spent| !spent) {
+                self.game.models[m].out_of_ammo[w] = true;
+                let weapon = self.cardr(m).weapons[w].name.clone();
+                emit!(self, Event::OutOfAmmo { model: m, weapon, saved_by_reserve: false });
+            }
+        }
     }
 }

@@ -107,7 +107,8 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// its first action must be a move.
     pub(crate) fn enter_table(&mut self, model: usize) {
         let me = &mut self.game.models[model];
-        if me.waiting.is_none_or(|t| t > self.game.turn) {
+        // (A model held back in ambush or for a drop is placed as it springs, not on an edge.)
+        if me.waiting.is_none_or(|t| t > self.game.turn) || me.ambush || me.dropping {
             return;
         }
         me.waiting = None;

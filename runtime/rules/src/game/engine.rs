@@ -532,6 +532,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
         self.orphan_missiles()?;
+        self.spend_single_use();
         self.reload_ammo_bins();
         self.lift_laid_terrain(None);
         self.structures_burn()?;
@@ -872,6 +873,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].free_turn_spent = false;
             self.game.mined.clear();
             let resolved = kind.resolve(self, model, &action, ctrl);
+            self.spend_single_use();
             self.game.declined.clear();
             self.game.inspired = false;
             match resolved {

@@ -100,6 +100,11 @@ impl Engine<'_, '_> {
             }
             self.game.models[m].pos = at;
             self.game.models[m].facing = heading;
+            // Past (or at) its aim it flies straight on, not back.
+            if from.dist(missile.aim) <= moved + 1e-6 {
+                let on = at + dir.scale(1000.0);
+                self.game.models[m].missile = Some(Missile { aim: on, ..missile });
+            }
             emit!(self, Event::Moved { model: m, from, to: at, mv_spent: moved.ceil() as u32, facing: heading });
             if gone {
                 self.game.models[m].left_board = true;
@@ -142,8 +147,9 @@ impl Engine<'_, '_> {
         } else if let Some(t) = target {
             self.preset_attack(m, 0, t, "missile")?;
         }
-        self.game.models[m].missile = None;
-        self.destroy(m);
+        // Gone (no wreck: nothing of it is left to lie on the table).
+        self.game.models[m].destroyed = true;
+        emit!(self, Event::Abandoned { model: m, reason: "detonated".into() });
         Ok(())
     }
 
@@ -173,6 +179,10 @@ impl Engine<'_, '_> {
             self.game.models[m].missile = Some(Missile { aim: ahead, ..x });
             let moves = self.rules().strikes[x.strike].missile.as_ref().map_or(0, |d| d.moves);
             self.missile_flies(m, moves)?;
+        }
+        // Outside any activation, what they did lands now.
+        for i in 0..self.game.models.len() {
+            self.resolve_pending(i)?;
         }
         Ok(())
     }

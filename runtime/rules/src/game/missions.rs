@@ -70,7 +70,7 @@ impl Game<'_> {
 
     /// Models that may salvage or contest a container: on the table and not mission-killed.
     fn salvager(&self, model: usize) -> bool {
-        self.models[model].on_table() && !self.models[model].mission_kill
+        self.models[model].on_table() && self.models[model].missile.is_none() && !self.models[model].mission_kill
     }
 
     /// May the model step to `p` off the table carrying the HVO home?

@@ -327,13 +327,13 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             if mf.side == Some(g.models[model].side)
                 || mf.charges == 0
-                || g.mined.contains(&f)
+                || g.mined.contains(&(f, model))
                 || !kind
                 || !touches(&mf.area)
             {
                 continue;
             }
-            self.game.mined.push(f);
+            self.game.mined.push((f, model));
             self.game.minefields[f].charges -= 1;
             let mine = self.game.minefields[f].model;
             self.preset_attack(mine, 0, model, "mines")?;

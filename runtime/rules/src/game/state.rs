@@ -245,8 +245,10 @@ pub struct Game<'r> {
     pub(crate) refused_reactions: Vec<(usize, usize)>,
     /// Minefields on the table (001 L10701-10761).
     pub minefields: Vec<Minefield>,
-    /// The minefields that attacked during the current action (one attack per action each).
-    pub(crate) mined: Vec<usize>,
+    /// (minefield, model) pairs attacked during the current action (one attack per action each).
+    pub(crate) mined: Vec<(usize, usize)>,
+    /// (model, mount) of single-use mounts that fired in the current action.
+    pub(crate) single_use_fired: Vec<(usize, usize)>,
     pub damage_dealt: Vec<u32>,
 }
 
@@ -320,6 +322,7 @@ impl<'r> Game<'r> {
             refused_reactions: Vec::new(),
             minefields: Vec::new(),
             mined: Vec::new(),
+            single_use_fired: Vec::new(),
         }
     }
 
@@ -383,8 +386,12 @@ impl<'r> Game<'r> {
         } else {
             0
         };
-        let loners =
-            self.models.iter().filter(|m| m.side == side && !m.in_play() && (m.squad.is_none() || !per_squad)).count();
+        let loners = self
+            .models
+            .iter()
+            .filter(|m| m.side == side && !m.in_play() && !m.asset && m.missile.is_none())
+            .filter(|m| m.squad.is_none() || !per_squad)
+            .count();
         squads + loners
     }
 

@@ -208,7 +208,7 @@ impl Game<'_> {
     fn counts_for_objectives(&self, model: usize, o: &ObjectiveDef) -> bool {
         let m = &self.models[model];
         let r = self.rules.cards[m.card].base_radius;
-        m.on_table() && !m.mission_kill && !o.neutral.iter().any(|n| touches(n, m.pos, r))
+        m.on_table() && m.missile.is_none() && !m.mission_kill && !o.neutral.iter().any(|n| touches(n, m.pos, r))
     }
 
     /// Who controls each objective area: the one side with a model wholly inside it (001 L2473-2501).
@@ -234,6 +234,7 @@ impl Game<'_> {
         Some((0..self.models.len()).any(|i| {
             self.models[i].side == holder
                 && self.models[i].on_table()
+                && self.models[i].missile.is_none()
                 && !self.models[i].mission_kill
                 && o.areas.iter().any(|a| inside(a, self.models[i].pos, 0.0))
         }))

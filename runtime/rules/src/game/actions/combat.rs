@@ -134,9 +134,10 @@ impl Engine<'_, '_> {
         let groups: Vec<(usize, &[usize])> =
             std::iter::once((target, weapons)).chain(split.iter().map(|(t, w)| (*t, w.as_slice()))).collect();
         self.check_split(attacker, &groups)?;
-        // Bombs fall beneath the aircraft: they are not aimed with other weapons.
+        // Bombs fall beneath the aircraft: they are not aimed with other weapons, nor split.
         let card = self.cardr(attacker);
-        let bombs = weapons.iter().filter(|&&w| card.weapons.get(w).is_some_and(|m| m.dropped.is_some())).count();
+        let is_bomb = |w: &usize| card.weapons.get(*w).is_some_and(|m| m.dropped.is_some());
+        let bombs = groups.iter().flat_map(|(_, w)| w.iter()).filter(|w| is_bomb(w)).count();
         if bombs > 0 && (bombs != weapons.len() || !split.is_empty()) {
             return Err(ActionError::Illegal(
                 "bombs are dropped on their own: declare no other weapon with them".into(),
@@ -255,15 +256,6 @@ impl Engine<'_, '_> {
                 }
             }
         }
-        // A single-use munition is spent once it has fired.
-        for &w in &fired {
-            let m = &self.cardr(attacker).weapons[w];
-            if m.single_use && !self.game.models[attacker].out_of_ammo[w] {
-                let weapon = m.name.clone();
-                self.game.models[attacker].out_of_ammo[w] = true;
-                emit!(self, Event::OutOfAmmo { model: attacker, weapon, saved_by_reserve: false });
-            }
-        }
         self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
             self.resolve_defensive_fire(attacker, target, answer)?;
@@ -340,7 +332,7 @@ impl Engine<'_, '_> {
     /// A template weapon's attack (the Flamethrower, 001 L11913-11963): no combat roll; every
     /// model on the table whose base its strip touches, friend or foe, gains the weapon's state
     /// (`area_effect` handlers may spare one).
-    fn template_attack(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
+    pub(crate) fn template_attack(&mut self, attacker: usize, weapon: usize, target: usize) -> Result<(), EngineError> {
         let m = &self.cardr(attacker).weapons[weapon];
         let Some((length, width, state)) = m.template else { return Ok(()) };
         let name = m.name.clone();
@@ -395,7 +387,7 @@ impl Engine<'_, '_> {
             || !me.on_table()
             || !g.can_fight(defender)
             || me.out_of_ammo[k]
-            || me.ap_owed + cd.cost > self.rules().action_points
+            || me.ap_owed.saturating_add(cd.cost) > self.rules().action_points
             || g.range(defender, attacker) > cd.reach
         {
             return Ok(());
@@ -410,13 +402,7 @@ impl Engine<'_, '_> {
         self.game.models[defender].ap_owed += cd.cost;
         emit!(self, Event::CloseDefense { model: defender, target: attacker });
         let at = self.game.models[defender].pos;
-        self.area_attack(defender, k, at, Some(attacker), 0)?;
-        if self.cardr(defender).weapons[k].single_use && !self.game.models[defender].out_of_ammo[k] {
-            let weapon = self.cardr(defender).weapons[k].name.clone();
-            self.game.models[defender].out_of_ammo[k] = true;
-            emit!(self, Event::OutOfAmmo { model: defender, weapon, saved_by_reserve: false });
-        }
-        Ok(())
+        self.area_attack(defender, k, at, Some(attacker), 0)
     }
 
     /// `combat_end`: once for each weapon system (class) that fired, with the number of its
