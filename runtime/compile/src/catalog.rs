@@ -103,6 +103,19 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             continue;
         };
         let grants = sa_refs(names, &doc.grants);
+        // A strip is the area of a dropped bomb; on any other profile nothing would read it.
+        for (i, p) in doc.profiles.iter().enumerate() {
+            if p.strip.is_some() && p.dropped.is_none() {
+                cx.error(
+                    e,
+                    &format!("/profiles/{i}/strip"),
+                    "strip-without-drop",
+                    "`strip` is the area of a dropped bomb: this profile has no `dropped`".to_owned(),
+                    "`dropped: exact` or `dropped: drifts` beside `strip`",
+                    Some("add `dropped:` or remove `strip`".into()),
+                );
+            }
+        }
         upgrades.push(UpgradeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
