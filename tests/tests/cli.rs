@@ -251,20 +251,17 @@ fn a_test_its_pack_cannot_run_fails_and_free_mods_run_everywhere() {
     );
 }
 
-/// `cav new`: a pack, a model, a scripted special attribute and a test, each written from its
-/// template into the right folder, validating at every step; the test passes; nothing is
-/// overwritten.
+/// The modder's first hour, from an empty directory outside the project (as with an installed
+/// `cav` and `--root`): a pack, a weapon, a model armed with it, a scripted special attribute, a
+/// test and a scenario, each from `cav new`; the pack validates, its test passes under both
+/// rulesets, its scenario plays under both, and `cav test` inside the pack's folder runs its tests
+/// only. Nothing lands in the project's mods/, nothing is overwritten, a bad id is refused.
 #[test]
-fn cav_new_scaffolds_a_pack_that_validates_and_tests() {
+fn cav_new_scaffolds_a_pack_that_validates_and_tests_under_both_rulesets() {
     let tmp = tempfile::tempdir().unwrap();
-    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
-    let run = |args: &[&str]| cav_tests::cav_in(tmp.path()).args(args).current_dir(tmp.path()).output().unwrap();
-    for args in [
-        &["new", "pack", "ember-hounds"][..],
-        &["new", "model", "ember-hound", "--pack", "mods/ember-hounds"],
-        &["new", "sa", "flare-coil", "--pack", "mods/ember-hounds"],
-        &["new", "test", "hound-fires", "--pack", "mods/ember-hounds"],
-    ] {
+    let run_in = |dir: &std::path::Path, args: &[&str]| cav().args(args).current_dir(dir).output().unwrap();
+    let run = |args: &[&str]| run_in(tmp.path(), args);
+    let ok = |args: &[&str]| {
         let out = run(args);
         assert!(
             out.status.success(),
@@ -272,27 +269,65 @@ fn cav_new_scaffolds_a_pack_that_validates_and_tests() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for args in [
+        &["new", "pack", "my-faction"][..],
+        &["new", "weapon", "ember-gun", "--pack", "my-faction"],
+        &["new", "model", "ember-hound", "--pack", "my-faction"],
+        &["new", "sa", "flare-coil", "--script", "--pack", "my-faction"],
+        &["new", "test", "hound-fires", "--pack", "my-faction"],
+        &["new", "scenario", "hound-duel", "--pack", "my-faction"],
+    ] {
+        let said = ok(args);
+        assert!(said.contains("validates (it joins cav-full, cav-quickstart)"), "{args:?}: {said}");
     }
-    let pack = tmp.path().join("mods/ember-hounds");
+    assert!(!root().join("mods/my-faction").exists(), "outside the project, the pack is made here");
+    let pack = tmp.path().join("my-faction");
     for file in [
         "pack.yaml",
+        "weapons/ember-gun.yaml",
         "models/ember-hound.yaml",
         "special-attributes/flare-coil.yaml",
         "scripts/flare_coil.luau",
         "tests/hound-fires.yaml",
+        "scenarios/hound-duel.yaml",
     ] {
         let text = std::fs::read_to_string(pack.join(file)).unwrap();
         if file.ends_with(".yaml") {
-            assert!(text.starts_with("# yaml-language-server: $schema="), "{file} has no modeline");
+            let schema = text.lines().next().unwrap().strip_prefix("# yaml-language-server: $schema=").unwrap();
+            assert!(
+                pack.join(file).parent().unwrap().join(schema).is_file(),
+                "{file}: modeline {schema} leads nowhere"
+            );
         }
     }
-    let out = run(&["test", "mods/ember-hounds"]);
-    assert!(String::from_utf8_lossy(&out.stdout).ends_with("1 passed, 0 failed\n"));
-    let again = run(&["new", "model", "ember-hound", "--pack", "mods/ember-hounds"]);
+    let model = std::fs::read_to_string(pack.join("models/ember-hound.yaml")).unwrap();
+    assert!(model.contains("weapon: ember-gun"), "the model carries the pack's own weapon");
+    let valid = ok(&["validate", "my-faction", "--deny", "warnings"]);
+    assert!(valid.starts_with("ok: "), "{valid}");
+    let tested = ok(&["test", "my-faction"]);
+    assert!(tested.contains("test hound-fires [cav-full] ... ok"), "{tested}");
+    assert!(tested.contains("test hound-fires [cav-quickstart] ... ok"), "{tested}");
+    assert!(tested.ends_with("2 passed, 0 failed\n"), "{tested}");
+    for ruleset in ["quickstart", "full"] {
+        let played = ok(&["play", "hound-duel", "--ruleset", ruleset, "--quiet"]);
+        assert!(played.contains("winner:"), "{ruleset}: {played}");
+    }
+    // In the pack's own folder, `cav test` runs the pack's tests, not the whole library's.
+    let here = run_in(&pack, &["test"]);
+    assert!(String::from_utf8_lossy(&here.stdout).ends_with("2 passed, 0 failed\n"));
+
+    let again = run(&["new", "model", "ember-hound", "--pack", "my-faction"]);
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists; nothing was written"));
-    let bad = run(&["new", "model", "Bad Id", "--pack", "mods/ember-hounds"]);
+    let bad = run(&["new", "model", "Bad Id", "--pack", "my-faction"]);
     assert_eq!(bad.status.code(), Some(2));
+    let no_model = tempfile::tempdir().unwrap();
+    assert!(run_in(no_model.path(), &["new", "pack", "empty"]).status.success());
+    let test_first = run_in(no_model.path(), &["new", "test", "t", "--pack", "empty"]);
+    assert_eq!(test_first.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&test_first.stderr).contains("cav new model ID"));
 }
 
 /// Rosters: the bot's force passes the check; a broken roster fails with file:line and the rule's

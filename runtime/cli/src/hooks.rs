@@ -8,7 +8,6 @@ use std::io::Write;
 
 use cav_format::HookPoint;
 use cav_format::vocab::HANDLER_ORDER;
-use serde_json::json;
 
 /// The tests (id, passed) that ran a handler at each hook point, by `HookPoint as usize`.
 pub fn exercised(
@@ -16,6 +15,8 @@ pub fn exercised(
     compiled: &[Option<cav_rules::Rules>],
 ) -> Result<Vec<Vec<(String, bool)>>, String> {
     let mut by_point: Vec<Vec<(String, bool)>> = vec![Vec::new(); HookPoint::ALL.len()];
+    let total: usize = loaded.rulesets.iter().map(|rs| crate::ruleset_tests(rs, |_| true).len()).sum();
+    let bar = crate::progress(total as u64, "running the tests");
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
         let Some(rules) = rules else { continue };
         let tests = crate::ruleset_tests(rs, |_| true);
@@ -26,6 +27,7 @@ pub fn exercised(
             cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
         for t in tests {
             host.take_ran();
+            bar.inc(1);
             let outcome = cav_rules::testing::run_test_with(rules, t, &mut host);
             let ran = host.take_ran();
             for &p in HookPoint::ALL {
@@ -35,6 +37,7 @@ pub fn exercised(
             }
         }
     }
+    bar.finish_and_clear();
     Ok(by_point)
 }
 
@@ -52,23 +55,25 @@ pub fn report(by_point: &[Vec<(String, bool)>], json: bool, out: &mut impl Write
         rows.push((p, passing, failing));
     }
     if json {
-        let points: Vec<_> = rows
-            .iter()
-            .map(|(p, passing, failing)| {
-                json!({
-                    "id": p.id(),
-                    "status": if p.status().implemented() { "implemented".to_owned() } else { p.status().describe() },
-                    "when": p.doc(),
-                    "ctx": p.ctx_fields(),
-                    "as_target": p.has_target(),
-                    "effects": p.accepts().iter().map(|e| e.id()).collect::<Vec<_>>(),
-                    "quantities": p.quantities().iter().map(|q| q.id()).collect::<Vec<_>>(),
-                    "tests": passing,
-                    "failing_tests": failing,
+        let strs = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let doc = crate::reports::HooksReport {
+            handler_order: HANDLER_ORDER.to_owned(),
+            hook_points: rows
+                .iter()
+                .map(|(p, passing, failing)| crate::reports::HookPointOut {
+                    id: p.id().to_owned(),
+                    status: if p.status().implemented() { "implemented".to_owned() } else { p.status().describe() },
+                    when: p.doc().to_owned(),
+                    ctx: p.ctx_fields().to_string(),
+                    as_target: p.has_target(),
+                    effects: p.accepts().iter().map(|e| e.id().to_owned()).collect(),
+                    quantities: p.quantities().iter().map(|q| q.id().to_owned()).collect(),
+                    tests: strs(passing),
+                    failing_tests: strs(failing),
                 })
-            })
-            .collect();
-        let doc = json!({ "handler_order": HANDLER_ORDER, "hook_points": points, "complete": complete });
+                .collect(),
+            complete,
+        };
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return complete;
     }

@@ -2,10 +2,13 @@
 //! system layout and exit codes; everything else lives in the library crates.
 
 mod coverage;
+mod docs;
+mod editor;
 mod force;
 mod hooks;
 mod new;
 mod play;
+mod reports;
 mod show;
 
 use std::io::{IsTerminal, Write};
@@ -69,17 +72,26 @@ enum Command {
         #[arg(long, value_enum, value_name = "warnings")]
         deny: Option<Deny>,
     },
-    /// Write the JSON Schemas of every document kind (draft-07, for editors) and the Luau
-    /// definitions of the hook API (cav-hooks.d.luau, for luau-lsp) to schemas/, and the
+    /// Write the JSON Schemas of every document kind (draft-07, for editors), the editor schemas
+    /// (the same with the ids of content/ and mods/ for every reference) to schemas/editor/, the
+    /// Luau definitions of the hook API (cav-hooks.d.luau, for luau-lsp) to schemas/, and the
     /// engine's vocabulary reference to docs/vocabulary.md.
     #[command(
-        after_help = "Add `# yaml-language-server: $schema=<path>/schemas/model.schema.json` as the first line of a \
-        YAML file to get completion and checking in editors that use the YAML language server."
+        after_help = "Add `# yaml-language-server: $schema=<path>/schemas/editor/model.schema.json` as the first line of a \
+        YAML file to get completion and checking in editors that use the YAML language server: keys, the engine's \
+        words and the ids of the content (weapons, special attributes, move classes…), a dangling id flagged as you type. \
+        The editor schemas carry the ids of content/ and mods/: rerun `cav schema` after adding or renaming documents.\n\n\
+        Examples:\n  cav schema                                   everything, ids of content/ and mods/\n  \
+        cav schema --ids ../my-pack --out ../my-pack/.schemas   editor schemas with the ids your pack sees"
     )]
     Schema {
         /// Directory to write to (default: <root>/schemas).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Write only the editor schemas, with the ids of these packs and every pack they load
+        /// alongside, to --out (default: <root>/schemas/editor).
+        #[arg(long, value_name = "PATH", num_args = 1..)]
+        ids: Vec<PathBuf>,
         /// Only check that the files are up to date; exit 1 if not.
         #[arg(long)]
         check: bool,
@@ -87,13 +99,17 @@ enum Command {
     /// Count documents per kind and pack, or list the documents of one kind.
     #[command(after_help = "Kinds: model, weapon, special_attribute, upgrade, asset, strike, ruleset, range_bands, \
         modifier_table, table, move_class, terrain, model_state, action_type, squad_type, scenario.\n\
-        Examples:\n  cav list\n  cav list weapon --ruleset cav-quickstart")]
+        With a kind, each document prints with a line of stats (TV, MV/AV/DC, range and RAV, hooks…).\n\
+        Examples:\n  cav list\n  cav list weapon --ruleset cav-quickstart\n  cav list model --format json | jq '.rulesets[].packs[].entries[].id'")]
     List {
         /// A document kind, e.g. `weapon` or `special_attribute`.
         kind: Option<String>,
         /// Only this ruleset (pack id, or `full` / `quickstart`).
         #[arg(long)]
         ruleset: Option<String>,
+        /// `json`: the report schemas/reports/list.schema.json describes.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Play a scenario between two bots, headless and deterministic, and tell it turn by turn.
     #[command(
@@ -164,7 +180,9 @@ enum Command {
     },
     /// Run the scenario tests (`kind: test` documents) of packs and print `N passed, N failed`.
     #[command(after_help = "With no arguments: the tests of every bundled pack and mod.\n\
-        Examples:\n  cav test\n  cav test content/cav-quickstart\n  cav test --filter damage")]
+        Examples:\n  cav test\n  cav test content/cav-quickstart\n  cav test --filter damage\n  \
+        cav test --junit report.xml       and a JUnit report for the CI system\n  \
+        cav test --format json | jq '.tests[] | select(.passed | not) | .id'")]
     Test {
         /// Pack directories (default: content/ and mods/).
         paths: Vec<PathBuf>,
@@ -174,22 +192,40 @@ enum Command {
         /// Print the event log of failing tests.
         #[arg(long)]
         verbose: bool,
+        /// `json`: every run with its failures, as schemas/reports/test.schema.json describes.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Also write a JUnit XML report to FILE (schemas/reports/junit.xsd), for CI systems.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
     },
-    /// Start a pack, a model, a scripted special attribute or a scenario test from a valid,
-    /// commented template (with the editor modeline), then validate the pack.
-    #[command(after_help = "Nothing is overwritten. Paths are relative to the project root.\n\
-        Examples:\n  cav new pack ember-hounds                                   mods/ember-hounds/\n  \
-        cav new model ember-hound --pack mods/ember-hounds          models/ember-hound.yaml\n  \
-        cav new sa flare-coil --pack mods/ember-hounds              its document and scripts/flare_coil.luau\n  \
-        cav new test hound-fires --pack mods/ember-hounds           tests/hound-fires.yaml")]
+    /// Start a pack, a weapon, a model, a special attribute (scripted or not), a scenario or a
+    /// scenario test from a valid, commented template with the editor modeline, then validate the
+    /// pack.
+    #[command(after_help = "Nothing is overwritten. A new pack goes into mods/ inside a project checkout, else into \
+        the working directory (--dir chooses); --pack is a path as you would type it. The pack depends on the full \
+        rules, so it joins both rulesets, and the generated test runs under both.\n\
+        Examples (from any directory):\n  cav new pack ember-hounds\n  \
+        cav new weapon ember-gun --pack ember-hounds              weapons/ember-gun.yaml\n  \
+        cav new model ember-hound --pack ember-hounds             models/ember-hound.yaml, armed with ember-gun\n  \
+        cav new sa flare-coil --script --pack ember-hounds        its document and scripts/flare_coil.luau\n  \
+        cav new test hound-fires --pack ember-hounds              tests/hound-fires.yaml\n  \
+        cav new scenario hound-duel --pack ember-hounds           scenarios/hound-duel.yaml (`cav play hound-duel`)\n  \
+        cav test ember-hounds                                     the test, under the Quick-Start and the full rules")]
     New {
         #[arg(value_enum)]
         what: new::What,
         /// The new document's id (or the pack's): lower-case letters, digits and dashes.
         id: String,
         /// The pack to write into (not for `pack`).
-        #[arg(long, value_name = "DIR", required_if_eq_any([("what", "model"), ("what", "sa"), ("what", "test")]))]
+        #[arg(long, value_name = "DIR", required_if_eq_any([("what", "model"), ("what", "weapon"), ("what", "sa"), ("what", "scenario"), ("what", "test")]))]
         pack: Option<PathBuf>,
+        /// `pack` only: the directory to make the pack in.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// `sa` only: give it a Luau module in the pack's scripts/ (a `combat_tp` handler to edit).
+        #[arg(long)]
+        script: bool,
     },
     /// List every hook point a script can handle: when it fires, what `ctx` holds, which effects
     /// and quantities it accepts, and the scenario tests that exercise it.
@@ -217,6 +253,21 @@ enum Command {
         #[arg(long, value_enum, default_value_t = CoverageFormat::Human)]
         format: CoverageFormat,
         /// Exit 1 unless every official catalog entry is complete.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Write the reference under docs/reference/: one page per document kind (every field by
+    /// path: type, allowed values, default, required, meaning, an example from the bundled
+    /// content, rulebook lines), the catalog of every loaded ruleset, and an index.
+    #[command(after_help = "Generated from the JSON Schemas and the content loaded from content/ and mods/; the \
+        output is sorted and dated nowhere, so the same code and content give the same files.\n\
+        --check writes nothing and exits 1 naming the stale files (CI runs it).\n\
+        Examples:\n  cav docs\n  cav docs --check\n  cav docs --out /tmp/reference")]
+    Docs {
+        /// Directory to write to (default: <root>/docs/reference).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Only check that the files are up to date; exit 1 if not.
         #[arg(long)]
         check: bool,
     },
@@ -255,6 +306,10 @@ enum Command {
         /// upgrade that grants one of several (`amped-weapons@medium-mac=piercing`).
         #[arg(long = "with", value_name = "UPGRADE", value_delimiter = ',')]
         with: Vec<String>,
+        /// `json`: the resolved document and (with --explain) where each value came from, as
+        /// schemas/reports/show.schema.json describes.
+        #[arg(long, value_enum, default_value_t = Format::Human, conflicts_with = "with")]
+        format: Format,
     },
 }
 
@@ -300,24 +355,61 @@ fn generated_files(root: &Path, out: Option<PathBuf>) -> Vec<(PathBuf, String)> 
         .into_iter()
         .map(|(name, schema)| (dir.join(name), cav_format::render_schema(&schema)))
         .collect();
+    files.extend(editor::files(&dir.join(editor::DIR), &editor::catalog(&load(library(root), root))));
     files.push((dir.join("cav-hooks.d.luau"), cav_script::definitions()));
+    for (name, schema) in reports::schemas() {
+        files.push((dir.join("reports").join(name), cav_format::render_schema(&schema)));
+    }
+    files.push((dir.join("reports/junit.xsd"), reports::JUNIT_XSD.to_owned()));
     files.push((root.join("docs/vocabulary.md"), cav_format::vocab::markdown()));
     files
 }
 
+/// Whether two paths name the same directory (however they were spelled).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok().is_some_and(|a| std::fs::canonicalize(b).is_ok_and(|b| a == b))
+}
+
+/// The working directory, when `cav` runs outside the project (an installed `cav` in a mod's own
+/// folder) and the directory is a pack or holds packs.
+fn packs_here(root: &Path) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    let inside = std::fs::canonicalize(root).is_ok_and(|r| cwd.starts_with(r));
+    let holds = cwd.join("pack.yaml").is_file()
+        || std::fs::read_dir(&cwd)
+            .is_ok_and(|d| d.filter_map(|e| e.ok()).any(|e| e.path().join("pack.yaml").is_file()));
+    (!inside && holds).then_some(cwd)
+}
+
+/// Where packs are found: the project's content/ and mods/, and the packs of the working
+/// directory outside the project.
 fn library(root: &Path) -> Vec<PathBuf> {
-    vec![root.join("content"), root.join("mods")]
+    let mut dirs = vec![root.join("content"), root.join("mods")];
+    dirs.extend(packs_here(root));
+    dirs
 }
 
 /// Load with a spinner on an interactive terminal (large trees take a moment).
 fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
-    let paths = if paths.is_empty() { library(root) } else { paths };
+    // No paths: the author's own packs when run in their folder, else everything.
+    let paths =
+        if paths.is_empty() { packs_here(root).map(|d| vec![d]).unwrap_or_else(|| library(root)) } else { paths };
+    let mut cache = cav_content::pack::Cache::default();
     let spinner = std::io::stderr().is_terminal().then(|| {
         let s = indicatif::ProgressBar::new_spinner().with_message("loading content packs…");
         s.enable_steady_tick(std::time::Duration::from_millis(80));
+        // The count of files read, from the loader as it goes.
+        let (bar, read) = (s.clone(), cache.files_read.clone());
+        std::thread::spawn(move || {
+            while !bar.is_finished() {
+                let n = read.load(std::sync::atomic::Ordering::Relaxed);
+                bar.set_message(format!("loading content packs… {n} files read"));
+                std::thread::sleep(std::time::Duration::from_millis(80));
+            }
+        });
         s
     });
-    let loaded = cav_content::load(&LoadOptions { paths, library: library(root) });
+    let loaded = cav_content::load_cached(&LoadOptions { paths, library: library(root) }, &mut cache);
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
@@ -334,13 +426,25 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let failed = errors > 0 || deny.is_some() && warnings > 0;
             match format {
                 Format::Json => {
-                    let out = serde_json::json!({
-                        "valid": !failed,
-                        "errors": errors,
-                        "warnings": warnings,
-                        "packs": loaded.packs.iter().map(|p| serde_json::json!({"id": p.id, "version": p.version, "documents": p.documents})).collect::<Vec<_>>(),
-                        "diagnostics": cav_content::diag::to_json(&loaded.diagnostics, &loaded.sources),
-                    });
+                    let out = reports::ValidateReport {
+                        valid: !failed,
+                        errors,
+                        warnings,
+                        packs: loaded
+                            .packs
+                            .iter()
+                            .map(|p| reports::PackRef {
+                                id: p.id.clone(),
+                                version: p.version.clone(),
+                                documents: p.documents,
+                            })
+                            .collect(),
+                        diagnostics: serde_json::from_value(cav_content::diag::to_json(
+                            &loaded.diagnostics,
+                            &loaded.sources,
+                        ))
+                        .map_err(|e| format!("diagnostics do not fit their report: {e}"))?,
+                    };
                     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
                 }
                 Format::Human => {
@@ -375,9 +479,15 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::from(if failed { EXIT_INVALID } else { 0 }))
         }
-        Command::Schema { out, check } => {
+        Command::Schema { out, check, ids } => {
             let mut stale = Vec::new();
-            for (path, text) in generated_files(root, out) {
+            let files = if ids.is_empty() {
+                generated_files(root, out)
+            } else {
+                let dir = out.unwrap_or_else(|| root.join("schemas").join(editor::DIR));
+                editor::files(&dir, &editor::catalog(&load(ids, root)))
+            };
+            for (path, text) in files {
                 if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
                     continue;
                 }
@@ -392,7 +502,11 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 }
             }
             if check && !stale.is_empty() {
-                println!("stale: {} (run `cav schema`)", stale.join(", "));
+                println!(
+                    "stale: {} (run `cav schema`; the editor schemas in schemas/editor/ carry the ids of content/ and \
+                     mods/, so adding, renaming or removing a document needs it too)",
+                    stale.join(", ")
+                );
                 return Ok(ExitCode::from(EXIT_INVALID));
             }
             if check {
@@ -400,35 +514,52 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::List { kind, ruleset } => {
+        Command::List { kind, ruleset, format } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
-            let mut out = std::io::stdout().lock();
+            let mut report = reports::ListReport { rulesets: Vec::new() };
             for rs in select_rulesets(&loaded, ruleset.as_deref())? {
-                let _ = writeln!(out, "ruleset {} ({} packs)", rs.id, rs.packs.len());
+                let mut packs = Vec::new();
                 for p in &rs.packs {
-                    let entries: Vec<_> = rs.entries().filter(|e| e.pack == p.id).collect();
-                    match kind {
-                        None => {
+                    let of_pack: Vec<_> = rs.entries().filter(|e| e.pack == p.id).collect();
+                    let counts = DocKind::ALL
+                        .iter()
+                        .filter_map(|&k| {
+                            let n = of_pack.iter().filter(|e| e.kind == k).count();
+                            (n > 0).then(|| (k.tag().to_owned(), n))
+                        })
+                        .collect();
+                    let entries = of_pack
+                        .iter()
+                        .filter(|e| Some(e.kind) == kind)
+                        .map(|e| reports::ListEntry {
+                            kind: e.kind.tag().to_owned(),
+                            id: e.id.clone(),
+                            name: e.name().to_owned(),
+                            stats: show::stats(e),
+                        })
+                        .collect();
+                    packs.push(reports::ListPack { id: p.id.clone(), version: p.version.to_string(), counts, entries });
+                }
+                report.rulesets.push(reports::ListRuleset { id: rs.id.clone(), packs });
+            }
+            let mut out = std::io::stdout().lock();
+            if format == Format::Json {
+                let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            } else {
+                for rs in &report.rulesets {
+                    let _ = writeln!(out, "ruleset {} ({} packs)", rs.id, rs.packs.len());
+                    for p in &rs.packs {
+                        if kind.is_none() {
                             let counts: Vec<String> = DocKind::ALL
                                 .iter()
-                                .filter_map(|&k| {
-                                    let n = entries.iter().filter(|e| e.kind == k).count();
-                                    (n > 0).then(|| format!("{n} {}", k.title()))
-                                })
+                                .filter_map(|k| p.counts.get(k.tag()).map(|n| format!("{n} {}", k.title())))
                                 .collect();
-                            let _ = writeln!(
-                                out,
-                                "  {} {}: {}",
-                                p.id,
-                                p.version,
-                                if counts.is_empty() { "no documents".into() } else { counts.join(", ") }
-                            );
+                            let counts = if counts.is_empty() { "no documents".into() } else { counts.join(", ") };
+                            let _ = writeln!(out, "  {} {}: {counts}", p.id, p.version);
                         }
-                        Some(k) => {
-                            for e in entries.iter().filter(|e| e.kind == k) {
-                                let _ = writeln!(out, "  {:<40} {:<40} {}", e.id, e.name(), p.id);
-                            }
+                        for e in &p.entries {
+                            let _ = writeln!(out, "  {:<36} {:<32} {:<14} {}", e.id, e.name, p.id, e.stats);
                         }
                     }
                 }
@@ -437,6 +568,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
         }
         Command::Lua { file } => lua_cmd(root, file),
+        Command::Docs { out, check } => docs::run(root, out, check),
         Command::Watch { paths, ruleset, run, seed, test, debounce_ms } => {
             let after = match (run, test) {
                 (Some(scenario), _) => cav_watch::After::Run { scenario, seed },
@@ -461,26 +593,66 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             cav_watch::watch(&opts, &mut std::io::stdout(), stop)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Test { paths, filter, verbose } => test_cmd(root, paths, filter, verbose),
-        Command::New { what, id, pack } => {
-            let pack = pack.unwrap_or_else(|| PathBuf::from(format!("mods/{id}")));
-            if what != new::What::Pack && !root.join(&pack).join("pack.yaml").is_file() {
+        Command::Test { paths, filter, verbose, format, junit } => {
+            test_cmd(root, paths, filter, verbose, format, junit)
+        }
+        Command::New { what, id, pack, dir, script } => {
+            let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+            let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+            let pack = match (what, pack) {
+                (new::What::Pack, _) => {
+                    // Inside a project checkout a mod belongs in its mods/; elsewhere, here.
+                    let dir =
+                        dir.unwrap_or_else(|| if cwd.starts_with(&root) { root.join("mods") } else { cwd.clone() });
+                    cwd.join(dir).join(&id)
+                }
+                (_, Some(p)) => cwd.join(p),
+                (_, None) => return Err("--pack DIR is required".to_owned()),
+            };
+            if what != new::What::Pack && !pack.join("pack.yaml").is_file() {
                 return Err(format!(
                     "{} is not a pack (no pack.yaml); start one with `cav new pack ID`",
                     pack.display()
                 ));
             }
-            let files = new::files(what, &id, &pack)?;
-            for path in new::write(root, &files)? {
-                println!("wrote {}", path.display());
+            if script && what != new::What::Sa {
+                return Err("--script is for `cav new sa`".to_owned());
             }
-            let mut loaded = load(vec![root.join(&pack)], root);
+            // Modelines point at editor schemas that complete ids: the project's own inside it
+            // (refreshed below with the new ids), else the pack's `.schemas/`.
+            let inside = pack.starts_with(&root);
+            let schemas = if inside { root.join("schemas").join(editor::DIR) } else { pack.join(".schemas") };
+            let files = new::files(what, &id, &new::Target { pack: &pack, schemas: &schemas, script })?;
+            for path in new::write(&files)? {
+                println!("wrote {}", path.strip_prefix(&cwd).unwrap_or(&path).display());
+            }
+            let mut loaded = load(vec![pack.clone()], &root);
             cav_compile::validate(&mut loaded);
+            let pack_id = loaded.packs.iter().find(|p| same_dir(&p.dir, &pack)).map(|p| p.id.clone());
+            eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
             if loaded.error_count() > 0 {
-                eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
                 return Ok(ExitCode::from(EXIT_INVALID));
             }
-            println!("ok: {} validates; next: edit the files, then `cav validate {}`", pack.display(), pack.display());
+            let catalog = if inside { editor::catalog(&load(vec![], &root)) } else { editor::catalog(&loaded) };
+            for (path, text) in editor::files(&schemas, &catalog) {
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    if let Some(dir) = path.parent() {
+                        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    }
+                    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+            }
+            let shown = pack.strip_prefix(&cwd).unwrap_or(&pack).display().to_string();
+            let joins: Vec<&str> = loaded
+                .rulesets
+                .iter()
+                .filter(|r| r.packs.iter().any(|p| Some(&p.id) == pack_id.as_ref()))
+                .map(|r| r.id.as_str())
+                .collect();
+            println!(
+                "ok: {shown} validates (it joins {}); next: edit the files, then `cav validate {shown}`",
+                joins.join(", ")
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Hooks { format } => {
@@ -523,7 +695,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let rosters = play::Rosters { files: forces, tv, faction };
             play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
         }
-        Command::Show { id, explain, ruleset, kind, with } => {
+        Command::Show { id, explain, ruleset, kind, with, format } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
             let rulesets = select_rulesets(&loaded, ruleset.as_deref())?;
@@ -550,6 +722,19 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 let rules =
                     cav_compile::compile_rules(rs).map_err(|m| format!("ruleset {} does not compile: {m}", rs.id))?;
                 print!("{}", show::fitted(e, rs, rules, &with)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            if format == Format::Json {
+                let report = reports::ShowReport {
+                    kind: e.kind.tag().to_owned(),
+                    id: e.id.clone(),
+                    name: e.name().to_owned(),
+                    pack: e.pack.clone(),
+                    ruleset: rs.id.clone(),
+                    document: (*e.value).clone(),
+                    provenance: explain.then(|| show::provenance(e, &loaded.sources)),
+                };
+                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
                 return Ok(ExitCode::SUCCESS);
             }
             let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
@@ -702,7 +887,19 @@ fn play_cmd(
     Ok(ExitCode::SUCCESS)
 }
 
-fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: bool) -> Result<ExitCode, String> {
+fn test_cmd(
+    root: &Path,
+    paths: Vec<PathBuf>,
+    filter: Option<String>,
+    verbose: bool,
+    format: Format,
+    junit: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    // An unwritable report path fails before the tests run, not after.
+    let junit_file = junit
+        .as_ref()
+        .map(|p| std::fs::File::create(p).map_err(|e| format!("cannot write the JUnit report {}: {e}", p.display())))
+        .transpose()?;
     let mut loaded = load(paths, root);
     let compiled = cav_compile::validate(&mut loaded);
     if loaded.error_count() > 0 {
@@ -710,107 +907,165 @@ fn test_cmd(root: &Path, paths: Vec<PathBuf>, filter: Option<String>, verbose: b
         eprintln!("error: the content has errors; fix them before testing (`cav validate` shows warnings too)");
         return Ok(ExitCode::from(EXIT_INVALID));
     }
+    let human = format == Format::Human;
     let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
-    let (mut passed, mut failed) = (0, 0);
+    let keep = |e: &cav_content::Entry| {
+        packs.contains(&e.pack.as_str()) && filter.as_ref().is_none_or(|f| e.id.contains(f.as_str()))
+    };
+    let total: usize = loaded.rulesets.iter().map(|rs| ruleset_test_entries(rs, keep).len()).sum();
+    let bar = progress(total as u64, "testing");
+    let mut report = reports::TestReport { passed: 0, failed: 0, tests: Vec::new() };
     let mut out = std::io::stdout().lock();
+    let mut say = |line: String| {
+        if human {
+            bar.suspend(|| writeln!(out, "{line}")).ok();
+        }
+    };
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
-        let tests = ruleset_tests(rs, |e| {
-            packs.contains(&e.pack.as_str()) && filter.as_ref().is_none_or(|f| e.id.contains(f.as_str()))
-        });
+        let tests = ruleset_test_entries(rs, keep);
         if tests.is_empty() {
             continue;
         }
         let Some(rules) = rules else { return Ok(ExitCode::from(EXIT_INVALID)) };
         let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
-        for t in tests {
+        for (e, t) in tests {
+            bar.set_message(t.id.to_string());
             let r = cav_rules::testing::run_test_with(&rules, t, &mut host);
+            bar.inc(1);
+            // A test that names no ruleset runs under each its pack joins: say which run this is.
+            let under = if t.ruleset.is_none() { format!(" [{}]", rs.id) } else { String::new() };
             if r.passed() {
-                passed += 1;
-                let _ = writeln!(out, "test {} ... ok", r.id);
+                say(format!("test {}{under} ... ok", r.id));
             } else {
-                failed += 1;
-                let _ = writeln!(out, "test {} ... FAILED ({})", r.id, r.name);
+                say(format!("test {}{under} ... FAILED ({})", r.id, r.name));
                 for f in &r.failures {
-                    let _ = writeln!(out, "  {f}");
+                    say(format!("  {f}"));
                 }
                 if verbose {
-                    let mut game_names = cav_rules::game::Game::new(
-                        &rules,
-                        cav_rules::game::Board { size: t.board, areas: vec![] },
-                        vec![],
-                    );
-                    for u in &t.models {
-                        if let Some(c) = rules.card(u.model.as_str()) {
-                            game_names.add_model(c, 0, cav_rules::geom::P::default(), 0.0);
-                            let last = game_names.models.len() - 1;
-                            game_names.models[last].name = u.id.to_string();
-                        }
-                    }
-                    // Minefields attack through models laid after the test's own, in terrain order.
-                    for a in t.terrain.iter().filter_map(|a| a.asset.as_ref()) {
-                        if rules.assets.iter().any(|x| x.id == a.as_str() && x.mines.is_some()) {
-                            game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
-                            let last = game_names.models.len() - 1;
-                            game_names.models[last].name = format!("the {a}");
-                        }
-                    }
-                    // Models the game brought in later (a cruise missile) are named as they deploy.
-                    for e in &r.events {
-                        if let cav_rules::event::Event::Deployed { model, name, .. } = e
-                            && *model >= game_names.models.len()
-                        {
-                            while game_names.models.len() <= *model {
-                                game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
-                            }
-                            game_names.models[*model].name = name.clone();
-                        }
-                    }
-                    for e in &r.events {
-                        if let Some(line) = play::narrate(&game_names, e) {
-                            let _ = writeln!(out, "  |{line}");
-                        }
+                    for line in narrate_test(&rules, t, &r.events) {
+                        say(format!("  |{line}"));
                     }
                 }
             }
+            report.tests.push(reports::TestOutcome {
+                id: r.id.to_string(),
+                name: r.name.to_string(),
+                pack: e.pack.clone(),
+                ruleset: rs.id.clone(),
+                passed: r.passed(),
+                failures: r.failures.iter().map(ToString::to_string).collect(),
+                source: t.source.clone(),
+            });
         }
     }
+    bar.finish_and_clear();
     // A test written for a ruleset its pack does not join never ran above: that is a failure,
     // not a skip.
     let mut seen = std::collections::BTreeSet::new();
     for rs in &loaded.rulesets {
-        for e in rs.of_kind(DocKind::Test).filter(|e| packs.contains(&e.pack.as_str())) {
+        for e in rs.of_kind(DocKind::Test).filter(|e| keep(e)) {
             let Some(cav_format::Document::Test(t)) = &e.doc else { continue };
-            if filter.as_ref().is_some_and(|f| !e.id.contains(f.as_str())) || !seen.insert(e.id.clone()) {
+            if !seen.insert(e.id.clone()) {
                 continue;
             }
             let joined: Vec<&str> =
                 loaded.rulesets.iter().filter(|r| r.pack(&e.pack).is_some()).map(|r| r.id.as_str()).collect();
-            if !joined.contains(&t.ruleset.as_str()) {
-                failed += 1;
-                let _ = writeln!(
-                    out,
-                    "test {} ... FAILED (it is for ruleset `{}`, which pack `{}` does not join: it joins {}; \
-                     make the pack depend on `{}` or a pack it builds on)",
-                    e.id,
-                    t.ruleset,
+            if let Some(ruleset) = &t.ruleset
+                && !joined.contains(&ruleset.as_str())
+            {
+                let why = format!(
+                    "it is for ruleset `{ruleset}`, which pack `{}` does not join: it joins {}; \
+                     make the pack depend on `{ruleset}` or a pack it builds on",
                     e.pack,
                     joined.join(", "),
-                    t.ruleset
                 );
+                say(format!("test {} ... FAILED ({why})", e.id));
+                report.tests.push(reports::TestOutcome {
+                    id: e.id.clone(),
+                    name: t.name.clone(),
+                    pack: e.pack.clone(),
+                    ruleset: ruleset.to_string(),
+                    passed: false,
+                    failures: vec![why],
+                    source: t.source.clone(),
+                });
             }
         }
     }
-    let _ = writeln!(out, "{passed} passed, {failed} failed");
-    Ok(ExitCode::from(if failed == 0 { 0 } else { EXIT_INVALID }))
+    report.passed = report.tests.iter().filter(|t| t.passed).count();
+    report.failed = report.tests.len() - report.passed;
+    if human {
+        let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
+    } else {
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    if let (Some(mut file), Some(path)) = (junit_file, junit) {
+        file.write_all(reports::junit(&report).as_bytes())
+            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
+    }
+    Ok(ExitCode::from(if report.failed == 0 { 0 } else { EXIT_INVALID }))
+}
+
+/// The narrative of a test's events, with the test's own model names (`cav test --verbose`).
+fn narrate_test(rules: &cav_rules::Rules, t: &cav_format::Test, events: &[cav_rules::event::Event]) -> Vec<String> {
+    let mut game_names =
+        cav_rules::game::Game::new(rules, cav_rules::game::Board { size: t.board, areas: vec![] }, vec![]);
+    for u in &t.models {
+        if let Some(c) = rules.card(u.model.as_str()) {
+            game_names.add_model(c, 0, cav_rules::geom::P::default(), 0.0);
+            let last = game_names.models.len() - 1;
+            game_names.models[last].name = u.id.to_string();
+        }
+    }
+    // Minefields attack through models laid after the test's own, in terrain order.
+    for a in t.terrain.iter().filter_map(|a| a.asset.as_ref()) {
+        if rules.assets.iter().any(|x| x.id == a.as_str() && x.mines.is_some()) {
+            game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
+            let last = game_names.models.len() - 1;
+            game_names.models[last].name = format!("the {a}");
+        }
+    }
+    // Models the game brought in later (a cruise missile) are named as they deploy.
+    for e in events {
+        if let cav_rules::event::Event::Deployed { model, name, .. } = e
+            && *model >= game_names.models.len()
+        {
+            while game_names.models.len() <= *model {
+                game_names.add_model(0, 0, cav_rules::geom::P::default(), 0.0);
+            }
+            game_names.models[*model].name = name.clone();
+        }
+    }
+    events.iter().filter_map(|e| play::narrate(&game_names, e)).collect()
+}
+
+/// A progress bar on an interactive terminal (stderr), hidden when piped.
+fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len).with_prefix(what.to_owned());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {wide_msg}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }
 
 /// The scenario tests that run under ruleset `rs` (those written for it), of the entries `keep`
 /// accepts.
 fn ruleset_tests(rs: &cav_content::Ruleset, keep: impl Fn(&cav_content::Entry) -> bool) -> Vec<&cav_format::Test> {
+    ruleset_test_entries(rs, keep).into_iter().map(|(_, t)| t).collect()
+}
+
+/// [`ruleset_tests`], with each test's entry (its pack).
+fn ruleset_test_entries(
+    rs: &cav_content::Ruleset,
+    keep: impl Fn(&cav_content::Entry) -> bool,
+) -> Vec<(&cav_content::Entry, &cav_format::Test)> {
     rs.of_kind(DocKind::Test)
         .filter(|e| keep(e))
         .filter_map(|e| match &e.doc {
-            Some(cav_format::Document::Test(t)) if t.ruleset.as_str() == rs.id => Some(t),
+            Some(cav_format::Document::Test(t)) if t.runs_under(&rs.id) => Some((e, t)),
             _ => None,
         })
         .collect()

@@ -1,22 +1,28 @@
 //! `cav new`: scaffolding. Writes valid, commented files with the editor modeline into the right
 //! folder of a pack, refuses to overwrite anything, then validates the pack so the author starts
-//! from something that loads.
+//! from something that loads. A new pack depends on the full rules, so it joins both rulesets, and
+//! its generated test names no ruleset, so it runs under both.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use clap::ValueEnum;
 
 /// What `cav new` can write.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
 pub enum What {
-    /// A new mod under mods/: pack.yaml, a README and the folders.
+    /// A new mod: pack.yaml, a README and the folders.
     Pack,
-    /// An invented model (a CAV data card) in PACK/models/.
+    /// An invented model (a CAV data card) in PACK/models/, armed with the pack's first weapon.
     Model,
-    /// A scripted special attribute: its document in PACK/special-attributes/ and its Luau module
-    /// in PACK/scripts/.
+    /// An invented weapon in PACK/weapons/.
+    Weapon,
+    /// A special attribute in PACK/special-attributes/ (with `--script`, its Luau module in
+    /// PACK/scripts/ too).
     Sa,
-    /// A scenario test in PACK/tests/.
+    /// A scenario in PACK/scenarios/: two of the pack's first model facing each other.
+    Scenario,
+    /// A scenario test in PACK/tests/ with the pack's first model, run under every ruleset the
+    /// pack joins.
     Test,
 }
 
@@ -28,110 +34,243 @@ fn valid_id(id: &str) -> bool {
         && !id.starts_with('-')
 }
 
-/// The files to write (path relative to the project root, text).
-pub fn files(what: What, id: &str, pack: &Path) -> Result<Vec<(PathBuf, String)>, String> {
-    if !valid_id(id) {
-        return Err(format!("`{id}` is not an id: use lower-case letters, digits and dashes (e.g. `ember-hound`)"));
+/// What the templates need to know about the pack they write into.
+pub struct Target<'a> {
+    /// The pack directory (for `pack`: the new pack's directory).
+    pub pack: &'a Path,
+    /// The directory of the editor schemas the modelines point at.
+    pub schemas: &'a Path,
+    /// `sa --script`: write the Luau module too.
+    pub script: bool,
+}
+
+/// `to` relative to directory `from` (both absolute), for modelines that work wherever the pack
+/// lives; an absolute path when they share no more than the file system's root.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let (f, t): (Vec<Component>, Vec<Component>) = (from.components().collect(), to.components().collect());
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    if common <= 1 {
+        return to.to_path_buf();
     }
-    let schema = |kind: &str, depth: usize| {
-        format!("# yaml-language-server: $schema={}schemas/{kind}.schema.json\n", "../".repeat(depth))
-    };
-    let name = id.split('-').map(|w| {
-        let mut c = w.chars();
-        c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
-    });
-    let name: Vec<String> = name.collect();
-    let name = name.join(" ");
-    let module = id.replace('-', "_");
-    Ok(match what {
-        What::Pack => vec![
-            (
-                PathBuf::from(format!("mods/{id}/pack.yaml")),
-                format!(
-                    "{}id: {id}\nname: {name}\nversion: 0.1.0\nkind: extension\ndescription: >-\n  What this pack adds, in a sentence or two.\n\
-                     authors: [you]\nlicense: CC0-1.0\n# The rulesets this pack builds on. `cav-full` brings the full rules' catalog (weapons,\n\
-                     # special attributes) and joins the Quick-Start too, which builds on it; no `depends:` at all\n# joins every ruleset.\n\
-                     depends: [\"cav-full >= 1.0\"]\n# Where the Luau modules of scripted special attributes live, inside the pack.\nscripts: [scripts]\n",
-                    schema("pack", 2)
-                ),
-            ),
-            (
-                PathBuf::from(format!("mods/{id}/scripts/README.md")),
-                "The Luau modules of this pack's scripted special attributes (`script:` names them).\n".to_owned(),
-            ),
-            (
-                PathBuf::from(format!("mods/{id}/README.md")),
-                format!(
-                    "# {name}\n\nInvented content for CAV: Strike Operations.\n\n- `cav new model ID --pack mods/{id}` adds a data card\n\
-                     - `cav new sa ID --pack mods/{id}` adds a scripted special attribute\n- `cav new test ID --pack mods/{id}` adds a scenario test\n\
-                     - `cav validate mods/{id}` checks everything; `cav test mods/{id}` runs the tests\n"
-                ),
-            ),
-        ],
-        What::Model => vec![(
-            pack.join(format!("models/{id}.yaml")),
-            format!(
-                "{}# Invented: not a unit of CAV: Strike Operations. One value per damage-track column.\nkind: model\nid: {id}\nname: {name}\n\
-                 faction: Example\nmodel_type: cav\nchassis: medium\ntask: attack\nmove_class: walker\ntv: 400\ndamage_track:\n  damage_tracks: 4\n\
-                 \x20 #    column:  0    1    2    3    4\n  mv:         [7,   7,   6,   5,   4]\n  av:         [6,   6,   5,   5,   4]\n\
-                 \x20 exp:        [6,   6,   7,   7,   8]\n  dc:         [3,   2,   1,   0,  -1]\n  ccv:        [4/4, 4/4, 3/3, 3/3, 2/2]\n\
-                 weapons:\n  - weapon: medium-mac        # any weapon id of the rulesets (`cav list weapon`)\n    quantity: 1\n    mount: [R]\n\
-                 \x20   rav: [5/2, 5/2, 4/2, 4/1, 3/1]\nspecial_attributes:\n  - hard\nsummary: >-\n  What the model is, in your own words.\n",
-                schema("model", 3)
-            ),
-        )],
-        What::Sa => vec![
-            (
-                pack.join(format!("special-attributes/{id}.yaml")),
-                format!(
-                    "{}# Invented: not a rule of CAV: Strike Operations.\nkind: special_attribute\nid: {id}\nname: {name}\napplies_to: weapon\n\
-                     parameter: none\nlevels:\n  - {{tv: 10}}\n# The hook points its script handles (`cav hooks` lists them all).\nhooks: [combat_tp]\n\
-                     script: {module}\nsummary: >-\n  What it does, in your own words.\n",
-                    schema("special_attribute", 3)
-                ),
-            ),
-            (
-                pack.join(format!("scripts/{module}.luau")),
-                format!(
-                    "--!strict\n-- {name}: what it does. `cav hooks` lists every hook point, what `ctx` holds there and\n\
-                     -- what it accepts; docs/modding-lua.md walks through a complete example.\nlocal m = {{}}\n\n\
-                     -- The combat roll of an attack made with a weapon that has this special attribute.\n\
-                     function m.combat_tp(ctx: CavContext)\n\tif ctx.band == \"short\" then\n\t\tctx.add_modifier(\"roll\", \"{name}\", 1)\n\tend\nend\n\n\
-                     return m\n"
-                ),
-            ),
-        ],
-        What::Test => vec![(
-            pack.join(format!("tests/{id}.yaml")),
-            format!(
-                "{}kind: test\nid: {id}\nname: \"What this test shows\"\n# The ruleset it runs under: cav-quickstart or cav-full.\nruleset: cav-quickstart\n\
-                 models:\n  - {{id: red, model: dictator-b, side: red, at: [10, 5]}}\n  - {{id: blue, model: dictator-b, side: blue, at: [10, 16], facing: 180}}\n\
-                 # Forced die faces, in the order the engine asks for them: the two MACs both miss.\ndice: [1, 2, 1, 2]\n\
-                 steps:\n  - {{model: red, do: fire, target: blue, weapons: [0]}}\n\
-                 expect:\n  events:\n    - {{event: attack, model: red, target: blue, band: Short}}\n\
-                 \x20   - {{event: roll, kind: combat, natural: [1, 2], success: false}}\n  absent:\n    - {{event: hit}}\n",
-                schema("test", 3)
-            ),
-        )],
+    let mut out = PathBuf::new();
+    for _ in common..f.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// The id of the first document of `folder` in the pack (sorted by file name), if any.
+fn first_id(pack: &Path, folder: &str) -> Option<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(pack.join(folder))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+        .collect();
+    files.sort();
+    files.iter().find_map(|f| {
+        let text = std::fs::read_to_string(f).ok()?;
+        text.lines().find_map(|l| l.strip_prefix("id: ").map(|s| s.trim().trim_matches('"').to_owned()))
     })
 }
 
-/// Write the files under `root`, refusing to overwrite any that exists.
-pub fn write(root: &Path, files: &[(PathBuf, String)]) -> Result<Vec<PathBuf>, String> {
+/// The files to write (absolute paths, text).
+pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>, String> {
+    if !valid_id(id) {
+        return Err(format!("`{id}` is not an id: use lower-case letters, digits and dashes (e.g. `ember-hound`)"));
+    }
+    let modeline = |file: &Path, kind: &str| {
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let schema = relative(dir, &t.schemas.join(format!("{kind}.schema.json")));
+        format!("# yaml-language-server: $schema={}\n", schema.display())
+    };
+    let name: Vec<String> = id
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect();
+    let name = name.join(" ");
+    let module = id.replace('-', "_");
+    let pack = t.pack;
+    let model = first_id(pack, "models");
+    let need_model = |what: &str| {
+        model.clone().ok_or_else(|| {
+            format!(
+                "{what} places the pack's own model, and {} has none yet: start one with `cav new model ID`",
+                pack.display()
+            )
+        })
+    };
+    Ok(match what {
+        What::Pack => {
+            let file = pack.join("pack.yaml");
+            vec![
+                (
+                    file.clone(),
+                    format!(
+                        "{}id: {id}\nname: {name}\nversion: 0.1.0\nkind: extension\ndescription: >-\n  What this pack adds, in a sentence or two.\n\
+                         authors: [you]\nlicense: CC0-1.0\n# The rulesets this pack builds on. `cav-full` brings the full rules' catalog (weapons,\n\
+                         # special attributes) and joins the Quick-Start too, which builds on it; no `depends:` at all\n# joins every ruleset.\n\
+                         depends: [\"cav-full >= 1.0\"]\n# Where the Luau modules of scripted special attributes live, inside the pack.\nscripts: [scripts]\n",
+                        modeline(&file, "pack")
+                    ),
+                ),
+                (
+                    pack.join("scripts/README.md"),
+                    "The Luau modules of this pack's scripted special attributes (`script:` names them).\n".to_owned(),
+                ),
+                (
+                    pack.join("README.md"),
+                    format!(
+                        "# {name}\n\nInvented content for CAV: Strike Operations.\n\n\
+                         - `cav new weapon ID --pack {p}` adds a weapon\n\
+                         - `cav new model ID --pack {p}` adds a data card (armed with the pack's first weapon)\n\
+                         - `cav new sa ID --script --pack {p}` adds a scripted special attribute\n\
+                         - `cav new test ID --pack {p}` adds a scenario test, `cav new scenario ID --pack {p}` a scenario\n\
+                         - `cav validate {p}` checks everything; `cav test {p}` runs the tests under both rulesets\n",
+                        p = id
+                    ),
+                ),
+            ]
+        }
+        What::Model => {
+            let file = pack.join(format!("models/{id}.yaml"));
+            let weapon = first_id(pack, "weapons");
+            let (weapon, why) = match &weapon {
+                Some(w) => (w.as_str(), "the pack's first weapon"),
+                None => ("medium-mac", "any weapon id of the rulesets (`cav list weapon`)"),
+            };
+            vec![(
+                file.clone(),
+                format!(
+                    "{}# Invented: not a unit of CAV: Strike Operations. One value per damage-track column.\nkind: model\nid: {id}\nname: {name}\n\
+                     faction: Example\nmodel_type: cav\nchassis: medium\ntask: attack\nmove_class: walker\ntv: 400\ndamage_track:\n  damage_tracks: 4\n\
+                     \x20 #    column:  0    1    2    3    4\n  mv:         [7,   7,   6,   5,   4]\n  av:         [6,   6,   5,   5,   4]\n\
+                     \x20 exp:        [6,   6,   7,   7,   8]\n  dc:         [3,   2,   1,   0,  -1]\n  ccv:        [4/4, 4/4, 3/3, 3/3, 2/2]\n\
+                     weapons:\n  - weapon: {weapon}        # {why}\n    quantity: 1\n    mount: [R]\n\
+                     \x20   rav: [5/2, 5/2, 4/2, 4/1, 3/1]\nspecial_attributes:\n  - hard\nsummary: >-\n  What the model is, in your own words.\n",
+                    modeline(&file, "model")
+                ),
+            )]
+        }
+        What::Weapon => {
+            let file = pack.join(format!("weapons/{id}.yaml"));
+            vec![(
+                file.clone(),
+                format!(
+                    "{}# Invented: not a weapon of CAV: Strike Operations.\nkind: weapon\nid: {id}\nname: {name}\n\
+                     # The weapon's family, as data cards group them (e.g. `Autocannon`).\nclass: Coil Gun\nfire: direct\n\
+                     # Short range band in inches; medium, long and extreme follow from the ruleset's range bands.\nrange: 12\n\
+                     # Hard / Soft RAV of the weapon type; each model's card gives its own per damage-track column.\nrav: \"4/2\"\n\
+                     # Special attributes by id (`cav list special_attribute`), with a rating where they take one.\n\
+                     special_attributes: [ammo]\nhard_points: 2\ntv: 80\nsummary: >-\n  What the weapon is, in your own words.\n",
+                    modeline(&file, "weapon")
+                ),
+            )]
+        }
+        What::Sa => {
+            let file = pack.join(format!("special-attributes/{id}.yaml"));
+            let behaviour = if t.script {
+                format!(
+                    "# The hook points its script handles (`cav hooks` lists them all).\nhooks: [combat_tp]\nscript: {module}\n"
+                )
+            } else {
+                "# A special attribute with no script and no data behaviour is recognised but does nothing:\n\
+                 # `cav validate` warns. `cav new sa ID --script` starts one with a Luau module.\n"
+                    .to_owned()
+            };
+            let mut files = vec![(
+                file.clone(),
+                format!(
+                    "{}# Invented: not a rule of CAV: Strike Operations.\nkind: special_attribute\nid: {id}\nname: {name}\napplies_to: weapon\n\
+                     parameter: none\nlevels:\n  - {{tv: 10}}\n{behaviour}summary: >-\n  What it does, in your own words.\n",
+                    modeline(&file, "special_attribute")
+                ),
+            )];
+            if t.script {
+                files.push((
+                    pack.join(format!("scripts/{module}.luau")),
+                    format!(
+                        "--!strict\n-- {name}: what it does. `cav hooks` lists every hook point, what `ctx` holds there and\n\
+                         -- what it accepts; docs/modding-lua.md walks through a complete example.\nlocal m: CavHandlers = {{}}\n\n\
+                         -- The combat roll of an attack made with a weapon that has this special attribute.\n\
+                         function m.combat_tp(ctx: CavContext)\n\tif ctx.band == \"short\" then\n\t\tctx.add_modifier(\"roll\", \"{name}\", 1)\n\tend\nend\n\n\
+                         return m\n"
+                    ),
+                ));
+            }
+            files
+        }
+        What::Scenario => {
+            let model = need_model("a scenario")?;
+            let file = pack.join(format!("scenarios/{id}.yaml"));
+            vec![(
+                file.clone(),
+                format!(
+                    "{}# Invented: not a scenario of CAV: Strike Operations.\nkind: scenario\nid: {id}\nname: {name}\nboard: [48, 48]\n\
+                     deployment:\n  - side: red\n    zone: {{x: 0, y: 0, width: 48, height: 6}}\n  - side: black\n    zone: {{x: 0, y: 42, width: 48, height: 6}}\n\
+                     # The models each side fields; leave `forces:` out to let players bring rosters (full rules).\n\
+                     forces:\n  red:\n    - model: {model}\n  black:\n    - model: {model}\n\
+                     # Random terrain: how many features, rolled.\nterrain_features: 1d6+1\nvictory: last_standing\n\
+                     summary: >-\n  What the battle is about, in your own words. Play it: `cav play {id}`.\n",
+                    modeline(&file, "scenario")
+                ),
+            )]
+        }
+        What::Test => {
+            let model = need_model("a test")?;
+            let file = pack.join(format!("tests/{id}.yaml"));
+            vec![(
+                file.clone(),
+                format!(
+                    "{}kind: test\nid: {id}\nname: \"{name}: the first weapon fires and misses on a forced 3\"\n\
+                     # No `ruleset:`: the test runs under every ruleset the pack joins (add `ruleset: cav-full` to pin one).\n\
+                     models:\n  - {{id: red, model: {model}, side: red, at: [10, 5]}}\n  - {{id: blue, model: {model}, side: blue, at: [10, 16], facing: 180}}\n\
+                     # Forced die faces, in the order the engine asks for them: the combat roll is 1 + 2.\ndice: [1, 2]\n\
+                     steps:\n  - {{model: red, do: fire, target: blue, weapons: [0]}}\n\
+                     expect:\n  events:\n    - {{event: attack, model: red, target: blue}}\n\
+                     \x20   - {{event: roll, kind: combat, natural: [1, 2], success: false}}\n  absent:\n    - {{event: hit}}\n",
+                    modeline(&file, "test")
+                ),
+            )]
+        }
+    })
+}
+
+/// Write the files, refusing to overwrite any that exists.
+pub fn write(files: &[(PathBuf, String)]) -> Result<Vec<PathBuf>, String> {
     for (path, _) in files {
-        let full = root.join(path);
-        if full.exists() {
-            return Err(format!("{} already exists; nothing was written", full.display()));
+        if path.exists() {
+            return Err(format!("{} already exists; nothing was written", path.display()));
         }
     }
     let mut written = Vec::new();
     for (path, text) in files {
-        let full = root.join(path);
-        if let Some(dir) = full.parent() {
+        if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        std::fs::write(&full, text).map_err(|e| format!("cannot write {}: {e}", full.display()))?;
-        written.push(full);
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(path.clone());
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative;
+    use std::path::Path;
+
+    #[test]
+    fn modeline_paths_are_relative_where_they_can_be() {
+        assert_eq!(
+            relative(Path::new("/a/mods/x/models"), Path::new("/a/schemas/m.json")),
+            Path::new("../../../schemas/m.json")
+        );
+        assert_eq!(relative(Path::new("/tmp/x"), Path::new("/tmp/x/s.json")), Path::new("s.json"));
+        assert_eq!(relative(Path::new("/tmp/x"), Path::new("/opt/s.json")), Path::new("/opt/s.json"));
+    }
 }

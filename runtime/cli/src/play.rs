@@ -109,18 +109,23 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         ),
         Event::Drift { to, inches, .. } => format!("      drifts {inches:.0}\" to ({:.1}, {:.1})", to.x, to.y),
         // An NA RAV (the ruleset's `na_rav`, plus any bonus) cannot hurt the target: say so.
-        Event::Hit { target, margin, rav, av, penetrated, .. }
+        Event::Hit { target, margin, rav, av, penetrated, changes, .. }
             if g.rules.proc.rolls.na_rav < 0 && *rav <= g.rules.proc.rolls.na_rav / 2 =>
         {
             format!(
-                "      hit: MoS {margin}, RAV NA against {} (AV {av}): {}",
+                "      hit: MoS {margin}{}, RAV NA against {} (AV {av}{}): {}",
+                why(changes, "MoS"),
                 name(g, *target),
+                why(changes, "AV"),
                 if *penetrated { "penetrates" } else { "it cannot hurt it" }
             )
         }
-        Event::Hit { target, margin, rav, av, penetrated, .. } => format!(
-            "      hit: MoS {margin} + RAV {rav} = {} vs AV {av} of {}: {}",
+        Event::Hit { target, margin, rav, av, penetrated, changes, .. } => format!(
+            "      hit: MoS {margin}{} + RAV {rav}{} = {} vs AV {av}{} of {}: {}",
+            why(changes, "MoS"),
+            why(changes, "RAV"),
             margin + rav,
+            why(changes, "AV"),
             name(g, *target),
             if *penetrated { "penetrates" } else { "deflected" }
         ),
@@ -135,7 +140,10 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::DamageApplied { model, points, column, total } => {
             format!("    {} takes {points} damage ({total} in all, column {column})", name(g, *model))
         }
-        Event::StateGained { model, state } => format!("    {} is {state}", name(g, *model)),
+        Event::StateGained { model, state } => {
+            let said = g.rules.states.iter().find(|s| s.name == *state).and_then(|s| s.narrative.clone());
+            format!("    {} {}", name(g, *model), said.unwrap_or_else(|| format!("is {state}")))
+        }
         Event::StateEnded { model, state } => format!("    {} is no longer {state}", name(g, *model)),
         Event::Critical { model, result } => format!("    {} critical damage: {result}", name(g, *model)),
         Event::Repaired { model, points, column } => {
@@ -349,3 +357,13 @@ pub fn roster_squads(
 
 /// A roster file that is not a legal force (already reported on stderr): invalid content, exit 1.
 pub struct InvalidRoster;
+
+/// What changed a hit's margin, RAV or AV, and why: ` (−1 Reinforced, +1 Overcharge)`.
+fn why(changes: &[cav_rules::event::HitChange], to: &str) -> String {
+    let parts: Vec<String> = changes
+        .iter()
+        .filter(|c| c.to == to)
+        .map(|c| format!("{}{} {}", if c.value < 0 { "−" } else { "+" }, c.value.unsigned_abs(), c.source))
+        .collect();
+    if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
+}

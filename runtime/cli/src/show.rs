@@ -119,11 +119,17 @@ fn card(m: &Model, rs: &Ruleset) -> String {
     let dt = &m.damage_track;
     let cols = dt.damage_tracks as usize + 1;
     let mut s = String::new();
-    let chassis = m.chassis.map(|c| format!("{c:?} ")).unwrap_or_default();
+    let words = |x: &dyn erased::Tag| book_words(&x.tag());
+    let chassis = m.chassis.map(|c| format!("{} ", words(&c))).unwrap_or_default();
     let _ = writeln!(
         s,
-        "{} — {} {chassis}{:?} ({:?}), move class {}, TV {}",
-        m.name, m.faction, m.model_type, m.task, m.move_class, m.tv
+        "{} — {} {chassis}{} ({}), move class {}, TV {}",
+        m.name,
+        m.faction,
+        words(&m.model_type),
+        words(&m.task),
+        m.move_class,
+        m.tv
     );
     let _ = writeln!(s, "Damage track: {} DT (columns 0–{})", dt.damage_tracks, dt.damage_tracks);
     let mut row = |label: &str, cells: Vec<String>| {
@@ -272,6 +278,134 @@ pub fn explain(e: &Entry, sources: &Sources) -> String {
     s
 }
 
+/// Where each value came from, by JSON pointer (`cav show --explain --format json`).
+pub fn provenance(e: &Entry, sources: &Sources) -> std::collections::BTreeMap<String, String> {
+    let mut leaves = Vec::new();
+    collect_leaves(&e.value, String::new(), &mut leaves);
+    leaves
+        .into_iter()
+        .map(|(ptr, _)| {
+            let from = e
+                .prov
+                .values
+                .get(&ptr)
+                .map(|l| format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col))
+                .unwrap_or_else(|| "(default)".into());
+            (ptr, from)
+        })
+        .collect()
+}
+
+/// One line of stats for `cav list KIND`: what an author scans a list for, read off the resolved
+/// document (so patches and inheritance show).
+pub fn stats(e: &Entry) -> String {
+    let v = &*e.value;
+    fn text(x: &Value) -> String {
+        match x {
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            // `{tv: 5, per_damage_track: true}` reads `tv 5 per_damage_track`.
+            Value::Object(o) => o
+                .iter()
+                .map(|(k, v)| if *v == Value::Bool(true) { k.clone() } else { format!("{k} {}", text(v)) })
+                .collect::<Vec<_>>()
+                .join(" "),
+            other => other.to_string(),
+        }
+    }
+    // A per-column value's first column (a fresh model), or the value itself.
+    let first = |x: &Value| match x {
+        Value::Array(a) => a.first().map(text).unwrap_or_default(),
+        other => text(other),
+    };
+    let sas = |x: &Value| -> String {
+        let names: Vec<String> = x
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| match s {
+                Value::Object(o) => {
+                    let id = o.get("sa").map(text).unwrap_or_default();
+                    match o.get("rating") {
+                        Some(r) => format!("{id} {}", text(r)),
+                        None => id,
+                    }
+                }
+                other => text(other),
+            })
+            .collect();
+        names.join(", ")
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let put = |parts: &mut Vec<String>, label: &str, x: Option<&Value>| {
+        if let Some(x) = x.filter(|x| !x.is_null()) {
+            let t = text(x);
+            if !t.is_empty() {
+                parts.push(if label.is_empty() { t } else { format!("{label} {t}") });
+            }
+        }
+    };
+    match e.kind {
+        cav_format::DocKind::Model => {
+            put(&mut parts, "", v.get("model_type"));
+            put(&mut parts, "", v.get("chassis"));
+            put(&mut parts, "TV", v.get("tv"));
+            let dt = v.get("damage_track");
+            if let Some(dt) = dt {
+                let col: Vec<String> = ["mv", "av", "dc"]
+                    .iter()
+                    .filter_map(|k| {
+                        dt.get(*k).map(first).filter(|x| !x.is_empty()).map(|x| format!("{} {x}", k.to_uppercase()))
+                    })
+                    .collect();
+                parts.push(format!("{} ({} DT)", col.join(" "), dt.get("damage_tracks").map(text).unwrap_or_default()));
+            }
+            let weapons: Vec<String> = v
+                .get("weapons")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|w| {
+                    let n = w.get("quantity").and_then(Value::as_u64).unwrap_or(1);
+                    let id = w.get("weapon").map(text).unwrap_or_default();
+                    if n > 1 { format!("{n}× {id}") } else { id }
+                })
+                .collect();
+            if !weapons.is_empty() {
+                parts.push(weapons.join(", "));
+            }
+        }
+        cav_format::DocKind::Weapon => {
+            put(&mut parts, "", v.get("fire"));
+            put(&mut parts, "RNG", v.get("range"));
+            put(&mut parts, "RAV", v.get("rav"));
+            put(&mut parts, "TV", v.get("tv"));
+            let s = v.get("special_attributes").map(sas).unwrap_or_default();
+            if !s.is_empty() {
+                parts.push(s);
+            }
+        }
+        cav_format::DocKind::SpecialAttribute => {
+            put(&mut parts, "on", v.get("applies_to"));
+            put(&mut parts, "script", v.get("script"));
+            if let Some(h) = v.get("hooks").and_then(Value::as_array).filter(|h| !h.is_empty()) {
+                parts.push(format!("hooks {}", h.iter().map(text).collect::<Vec<_>>().join(", ")));
+            }
+        }
+        cav_format::DocKind::Upgrade | cav_format::DocKind::Asset | cav_format::DocKind::Strike => {
+            put(&mut parts, "TV", v.get("tv"));
+            put(&mut parts, "cost", v.get("cost"));
+            let s = v.get("grants").map(sas).unwrap_or_default();
+            if !s.is_empty() {
+                parts.push(format!("grants {s}"));
+            }
+        }
+        _ => {}
+    }
+    put(&mut parts, "from", v.get("source"));
+    parts.join(" · ")
+}
+
 fn collect_leaves(v: &Value, ptr: String, out: &mut Vec<(String, String)>) {
     match v {
         Value::Object(m) if !m.is_empty() => {
@@ -285,5 +419,50 @@ fn collect_leaves(v: &Value, ptr: String, out: &mut Vec<(String, String)>) {
             }
         }
         other => out.push((ptr, other.to_string())),
+    }
+}
+
+/// A vocabulary word as the book writes it: `extra_large` → "Extra-Large", `quad_cav` → "Quad
+/// CAV", `fire_support` → "Fire Support".
+pub fn book_words(id: &str) -> String {
+    let mut out = String::new();
+    for (i, w) in id.split('_').enumerate() {
+        if i > 0 {
+            out.push(if out.ends_with("Extra") { '-' } else { ' ' });
+        }
+        match w {
+            "cav" => out.push_str("CAV"),
+            _ => {
+                let mut c = w.chars();
+                if let Some(f) = c.next() {
+                    out.extend(f.to_uppercase());
+                    out.push_str(c.as_str());
+                }
+            }
+        }
+    }
+    out
+}
+
+mod erased {
+    /// A serde unit-variant enum's written form (`extra_large`).
+    pub trait Tag {
+        fn tag(&self) -> String;
+    }
+    impl<T: serde::Serialize> Tag for T {
+        fn tag(&self) -> String {
+            serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn words_read_as_the_book_writes_them() {
+        assert_eq!(super::book_words("extra_large"), "Extra-Large");
+        assert_eq!(super::book_words("quad_cav"), "Quad CAV");
+        assert_eq!(super::book_words("cav"), "CAV");
+        assert_eq!(super::book_words("fire_support"), "Fire Support");
     }
 }

@@ -18,6 +18,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
             Some(Document::ModelState(s)) => StateDef {
                 id: e.id.clone(),
                 name: s.name.clone(),
+                narrative: s.narrative.clone(),
                 duration: s.duration,
                 activations: s.activations.unwrap_or(1),
                 own_roll_modifier: s.own_roll_modifier.unwrap_or(0) * sign,
@@ -42,6 +43,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                 StateDef {
                     id: e.id.clone(),
                     name: e.name().to_owned(),
+                    narrative: None,
                     duration: f::StateDuration::Permanent,
                     activations: 0,
                     own_roll_modifier: 0,

@@ -58,6 +58,13 @@ pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
         all.extend(unplayed_entries(rs));
         out.push(c.rules);
     }
+    // Warnings about the library (packs loaded only because a requested pack builds on them) are
+    // not the author's to fix, as for the loader's own checks; errors always show, since they stop
+    // the ruleset the requested packs play in.
+    let requested: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
+    all.retain(|d| {
+        d.severity == cav_content::diag::Severity::Error || d.pack.as_deref().is_none_or(|p| requested.contains(&p))
+    });
     loaded.diagnostics.extend(all);
     cav_content::diag::normalise(&mut loaded.diagnostics, &loaded.sources);
     out

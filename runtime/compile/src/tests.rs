@@ -16,7 +16,7 @@ pub(crate) fn check(cx: &mut Cx) {
     let upgrades: Vec<String> = cx.rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect();
     for e in cx.rs.of_kind(DocKind::Test) {
         let Some(Document::Test(t)) = &e.doc else { continue };
-        if t.ruleset.as_str() != cx.rs.id {
+        if !t.runs_under(&cx.rs.id) {
             continue;
         }
         let ids: Vec<String> = t.models.iter().map(|m| m.id.0.clone()).collect();

@@ -55,76 +55,20 @@ fn reference(rs: &Ruleset, e: &Entry, ptr: String, kind: DocKind, id: &str, diag
     );
 }
 
-fn sa_refs(rs: &Ruleset, e: &Entry, base: &str, sas: &[SaRef], diags: &mut Vec<Diagnostic>) {
-    for (i, s) in sas.iter().enumerate() {
-        let ptr = match s {
-            SaRef::Plain(_) => format!("{base}/{i}"),
-            SaRef::Rated(_) => format!("{base}/{i}/sa"),
-        };
-        reference(rs, e, ptr, DocKind::SpecialAttribute, s.id().as_str(), diags);
-    }
-}
-
+/// Every reference the document makes, as its kind's schema declares them (`x-cav-ref` on the
+/// types of `cav-format`, read by `cav_format::refs`: the same declaration the editor schemas are
+/// made from), must name a document of that kind. Scenario tests and rosters are left to
+/// `cav-compile` and `cav-forces`, which check what they name in context (test model ids beside
+/// document ids; the ruleset a test runs under; the ruleset's force-building rules).
 fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
-    let r = |ptr: String, kind, id: &Id, diags: &mut Vec<Diagnostic>| reference(rs, e, ptr, kind, id.as_str(), diags);
+    if matches!(doc, Document::Test(_) | Document::Force(_)) {
+        return;
+    }
+    for r in cav_format::refs::references(e.kind, &e.value) {
+        reference(rs, e, r.pointer, r.kind, r.id, diags);
+    }
     match doc {
-        Document::Model(m) => {
-            r("/move_class".into(), DocKind::MoveClass, &m.move_class, diags);
-            for (i, w) in m.weapons.iter().enumerate() {
-                r(format!("/weapons/{i}/weapon"), DocKind::Weapon, &w.weapon, diags);
-                sa_refs(rs, e, &format!("/weapons/{i}/special_attributes"), &w.special_attributes, diags);
-            }
-            sa_refs(rs, e, "/special_attributes", &m.special_attributes, diags);
-            if let Some(a) = &m.emplacement {
-                r("/emplacement".into(), DocKind::Asset, a, diags);
-            }
-        }
-        Document::Weapon(w) => {
-            sa_refs(rs, e, "/special_attributes", &w.special_attributes, diags);
-            if let Some(t) = &w.template {
-                r("/template/gives".into(), DocKind::ModelState, &t.gives, diags);
-            }
-        }
-        Document::SpecialAttribute(sa) => sa_refs(rs, e, "/grants", &sa.grants, diags),
-        Document::Upgrade(u) => {
-            for (i, p) in u.profiles.iter().enumerate() {
-                if let Some(l) = &p.launcher {
-                    r(format!("/profiles/{i}/launcher"), DocKind::Weapon, l, diags);
-                }
-                if let Some(w) = &p.fires_as {
-                    r(format!("/profiles/{i}/fires_as"), DocKind::Weapon, w, diags);
-                }
-                sa_refs(rs, e, &format!("/profiles/{i}/special_attributes"), &p.special_attributes, diags);
-            }
-            sa_refs(rs, e, "/grants", &u.grants, diags);
-        }
-        Document::Asset(a) => {
-            if let Some(att) = &a.attack {
-                sa_refs(rs, e, "/attack/special_attributes", &att.special_attributes, diags);
-            }
-        }
-        Document::Strike(s) => {
-            sa_refs(rs, e, "/attack/special_attributes", &s.attack.special_attributes, diags);
-            if let Some(a) = &s.lays {
-                r("/lays".into(), DocKind::Asset, a, diags);
-            }
-            if let Some(m) = &s.missile {
-                r("/missile/model".into(), DocKind::Model, &m.model, diags);
-                if let Some(l) = &m.launcher {
-                    r("/missile/launcher".into(), DocKind::Weapon, l, diags);
-                }
-            }
-            for (i, c) in s.called_by.iter().enumerate() {
-                r(format!("/called_by/{i}/sa"), DocKind::SpecialAttribute, &c.sa, diags);
-            }
-        }
         Document::Ruleset(rules) => {
-            for (role, id) in &rules.tables {
-                let kind = role.doc_kind();
-                let role_tag =
-                    serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-                r(format!("/tables/{role_tag}"), kind, id, diags);
-            }
             for (i, o) in rules.options.iter().enumerate() {
                 if !o.choices.contains(&o.default) {
                     diags.push(
@@ -142,9 +86,6 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
         }
         Document::Table(t) => {
             for (i, row) in t.rows.iter().enumerate() {
-                for (j, s) in row.effect.states.iter().enumerate() {
-                    r(format!("/rows/{i}/effect/states/{j}"), DocKind::ModelState, s, diags);
-                }
                 for (j, f) in row.footnotes.iter().enumerate() {
                     if !t.footnotes.iter().any(|n| &n.id == f) {
                         diags.push(
@@ -155,37 +96,6 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
                                 .expected("the id of an entry of `footnotes`"),
                         );
                     }
-                }
-            }
-        }
-        Document::Terrain(t) => {
-            for id in t.costs.keys() {
-                r(format!("/costs/{id}"), DocKind::MoveClass, id, diags);
-            }
-            for id in t.climb_cost.keys() {
-                r(format!("/climb_cost/{id}"), DocKind::MoveClass, id, diags);
-            }
-            for (i, sa) in t.waived_by.iter().enumerate() {
-                r(format!("/waived_by/{i}"), DocKind::SpecialAttribute, sa, diags);
-            }
-            for (i, w) in t.entered_with.iter().enumerate() {
-                r(format!("/entered_with/{i}/sa"), DocKind::SpecialAttribute, &w.sa, diags);
-            }
-        }
-        Document::ActionType(a) => {
-            for (i, sa) in a.free_with.iter().enumerate() {
-                r(format!("/free_with/{i}"), DocKind::SpecialAttribute, sa, diags);
-            }
-        }
-        Document::ModelState(s) => {
-            for (i, id) in s.supersedes.iter().enumerate() {
-                r(format!("/supersedes/{i}"), DocKind::ModelState, id, diags);
-            }
-        }
-        Document::Scenario(s) => {
-            for (side, placements) in &s.forces {
-                for (i, p) in placements.iter().enumerate() {
-                    r(format!("/forces/{side}/{i}/model"), DocKind::Model, &p.model, diags);
                 }
             }
         }

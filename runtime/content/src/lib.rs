@@ -211,6 +211,10 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
             path.is_none_or(|p| only_files.contains(&p))
         });
     }
+    // Warnings about library packs (loaded only because a requested pack builds on them) are not
+    // the author's to fix; errors show, since they stop the rulesets the requested packs join.
+    let requested_ids: BTreeSet<&str> = requested.iter().map(|&i| packs[i].id.as_str()).collect();
+    diags.retain(|d| d.severity == Severity::Error || d.pack.as_deref().is_none_or(|p| requested_ids.contains(p)));
     diag::normalise(&mut diags, &sources);
     let summaries = requested
         .iter()

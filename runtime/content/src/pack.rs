@@ -86,6 +86,8 @@ pub struct Cache {
     used: std::collections::HashSet<FileId>,
     /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).
     emptied: usize,
+    /// Files read so far, for a progress display on another thread.
+    pub files_read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Cache {
@@ -485,6 +487,7 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
     }
     diags.extend(outside.iter().map(|p| outside_pack(p, &pack.id)));
     for path in files {
+        cache.files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Checked again as it is read: every file must resolve inside the pack.
         let file = match read_in_pack(&path, &pack.real_dir, &pack.id, cache) {
             Ok(f) => f,

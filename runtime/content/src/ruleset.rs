@@ -111,6 +111,9 @@ struct Builder<'a> {
     index: HashMap<(DocKind, String), usize>,
     /// Raw `extends` target of each entry still to resolve.
     pending_extends: HashMap<usize, (String, Option<Loc>)>,
+    /// Entries whose `extends` could not be resolved (reported once, there): the keys they would
+    /// have inherited are not reported missing as well.
+    broken_extends: std::collections::HashSet<usize>,
     diags: Vec<Diagnostic>,
 }
 
@@ -123,6 +126,7 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
         removed: Vec::new(),
         index: HashMap::new(),
         pending_extends: HashMap::new(),
+        broken_extends: Default::default(),
         diags: Vec::new(),
     };
     let mut by_id: Option<HashMap<&str, usize>> = None;
@@ -325,6 +329,7 @@ impl Builder<'_> {
                 .hint(did_you_mean(&parent, ids))
                 .missing(kind, &parent),
             );
+            self.broken_extends.insert(i);
             return;
         };
         chain.push(i);
@@ -340,6 +345,7 @@ impl Builder<'_> {
                 .pointer("/extends")
                 .expected("a chain of `extends` that ends"),
             );
+            self.broken_extends.insert(i);
             chain.pop();
             return;
         }
@@ -428,7 +434,13 @@ impl Builder<'_> {
             if self.removed[i] {
                 continue;
             }
-            if !self.validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut self.diags) {
+            let mut found = Vec::new();
+            let valid = self.validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut found);
+            if self.broken_extends.contains(&i) {
+                found.retain(|d| d.code != "missing-field");
+            }
+            self.diags.append(&mut found);
+            if !valid {
                 continue;
             }
             match Document::decode(e.kind, strip_meta((*e.value).clone())) {

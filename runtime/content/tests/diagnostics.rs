@@ -302,6 +302,9 @@ fn a_reference_out_of_reach_names_the_pack_that_has_it() {
     let hint = d.hint.as_deref().unwrap_or_default();
     assert!(hint.starts_with("pack `variant` defines it"), "{hint}");
     assert!(hint.ends_with("make `fan` depend on `variant`"), "{hint}");
+    // Said once, and not again as the keys the copy would have inherited.
+    let fan: Vec<_> = loaded.diagnostics.iter().filter(|d| d.pack.as_deref() == Some("fan")).collect();
+    assert_eq!(fan.len(), 1, "{fan:#?}");
 }
 
 /// `switched_on` on a special attribute with no scripted Special action would do nothing: a

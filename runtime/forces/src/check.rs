@@ -206,7 +206,7 @@ impl<'a> Cx<'a> {
                     if let Some(res) = self.rules.reserved.iter().find(|x| x.sa.as_str() == sa)
                         && res.squad_type != sq.squad_type
                     {
-                        let cite = self.r.squad_type(res.squad_type.as_str()).map(|t| t.source.as_str());
+                        let cite = self.r.squad_type(res.squad_type.as_str()).and_then(|t| t.source.as_deref());
                         out.push(self.site.error(
                             &format!("{ptr}/model"),
                             format!(
@@ -234,7 +234,7 @@ impl<'a> Cx<'a> {
         sq_len: usize,
         out: &mut Vec<Diagnostic>,
     ) {
-        let cite = Some(ty.source.as_str());
+        let cite = ty.source.as_deref();
         let is_transport = |m: &Model| ty.transports && m.task == self.rules.transport_task;
         let (transports, troops): (Vec<_>, Vec<_>) = members.iter().partition(|(_, m, _)| is_transport(m));
         // Model types and tasks.
@@ -411,7 +411,7 @@ impl<'a> Cx<'a> {
                     &format!("/squads/{}/type", idx[max as usize]),
                     format!("a force group fields at most {max} {}; this one has {}", ty.name, idx.len()),
                     "no more squads of the type than it allows",
-                    Some(&ty.source),
+                    ty.source.as_deref(),
                 ));
             }
         }

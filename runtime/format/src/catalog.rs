@@ -73,6 +73,7 @@ pub struct Model {
     pub chassis: Option<Chassis>,
     pub task: Task,
     /// Id of the move class (`walker`, `tracked`, …).
+    #[schemars(extend("x-cav-ref" = "move_class"))]
     pub move_class: Id,
     /// How an aircraft flies: rotor and VTOL aircraft land and take off anywhere, fixed-wing
     /// ones only on a landing field (001 L3670-3692). Not for other model types.
@@ -92,6 +93,7 @@ pub struct Model {
     /// `emplacement:`, the Bunker Weapon Emplacement): it stands in the asset's terrain piece,
     /// is attacked only through it, and fires on its side's one emplacement card.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "asset"))]
     pub emplacement: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
@@ -153,6 +155,7 @@ impl CardValues {
 #[serde(deny_unknown_fields)]
 pub struct WeaponMount {
     /// Id of the weapon system.
+    #[schemars(extend("x-cav-ref" = "weapon"))]
     pub weapon: Id,
     #[serde(default = "one")]
     #[schemars(range(min = 1, max = 99))]
@@ -361,6 +364,7 @@ pub struct Cost {
 pub struct AttackProfile {
     /// Launcher weapon id for munitions; absent for assets and strikes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
     pub launcher: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Distance>,
@@ -385,6 +389,7 @@ pub struct AttackProfile {
     /// range and special attributes over them (a pylon's guided missile fires as the Medium
     /// Guided Missile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
     pub fires_as: Option<Id>,
     /// Munitions only: the mount fires once in the game, then it is spent (out of ammo).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -429,6 +434,7 @@ pub struct WeaponTemplate {
     #[schemars(range(min = 0.0, max = 1000.0))]
     pub width: f64,
     /// The model state every model under it gains.
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub gives: Id,
 }
 
@@ -443,8 +449,10 @@ pub struct WeaponTemplate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StrikeMissile {
+    #[schemars(extend("x-cav-ref" = "model"))]
     pub model: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
     pub launcher: Option<Id>,
     #[schemars(range(max = 10))]
     pub first_moves: u32,
@@ -559,6 +567,7 @@ pub struct Asset {
     /// The terrain piece the asset is on the table (its cover, elevation, movement costs, a
     /// structure's sections): scenario tests place it with `terrain: [{asset: …}]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
     pub terrain: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackProfile>,
@@ -601,6 +610,7 @@ pub enum StrikePackage {
 #[serde(deny_unknown_fields)]
 pub struct StrikeCaller {
     /// Id of the special attribute.
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     /// Action points the call costs; absent: the `call-strike` action's cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -637,6 +647,7 @@ pub struct Strike {
     /// The strike lays this minefield (an asset with `mines:`) at its final point, its template
     /// the strike's area, instead of attacking there (FASCAM). Its mines spare no side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "asset"))]
     pub lays: Option<Id>,
     /// The strike is a missile that flies in as a model (the Cruise Missiles), instead of landing
     /// on a strike point.

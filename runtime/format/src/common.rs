@@ -222,6 +222,7 @@ impl NoteKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum SaRef {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     Plain(Id),
     Rated(RatedSa),
 }
@@ -230,6 +231,7 @@ pub enum SaRef {
 #[serde(deny_unknown_fields)]
 pub struct RatedSa {
     /// Id of the special attribute.
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     /// Rating level (`Blaster 2` → 2), or the parameter in brackets (`Minimum Range (14)` → 14).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -184,6 +184,7 @@ pub struct ForceSquad {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForceModel {
+    #[schemars(extend("x-cav-ref" = "model"))]
     pub model: Id,
     #[serde(default = "one", skip_serializing_if = "is_one")]
     #[schemars(range(min = 1, max = 99))]
@@ -197,6 +198,7 @@ pub struct ForceModel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ForceUpgrade {
+    #[schemars(extend("x-cav-ref" = "upgrade"))]
     Plain(Id),
     For(UpgradeFor),
 }
@@ -204,13 +206,16 @@ pub enum ForceUpgrade {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpgradeFor {
+    #[schemars(extend("x-cav-ref" = "upgrade"))]
     pub upgrade: Id,
     /// The launcher a munition is loaded in, or the weapon type an upgrade that chooses a grant
     /// works on (a weapon of the model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
     pub weapon: Option<Id>,
     /// The special attribute taken, of an upgrade whose grants are alternatives (`choose_grant`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub choice: Option<Id>,
 }
 
@@ -239,6 +244,7 @@ impl ForceUpgrade {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForceAsset {
+    #[schemars(extend("x-cav-ref" = "asset"))]
     pub asset: Id,
     #[serde(default = "one", skip_serializing_if = "is_one")]
     #[schemars(range(min = 1, max = 99))]

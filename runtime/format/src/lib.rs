@@ -10,6 +10,7 @@ pub mod event_kinds;
 pub mod force;
 pub mod limits;
 pub mod manifest;
+pub mod refs;
 pub mod rulebook;
 pub mod rules;
 pub mod test_doc;

@@ -41,8 +41,11 @@ pub struct C3Rules {
     /// Motivate: action points added.
     pub motivate_ap: u32,
     /// Rally: the model states every model of the force sheds.
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub rally_clears: Vec<Id>,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The cards of the draw deck: `per_side` for each side, `per_unit` for each model (per-model
@@ -111,6 +114,7 @@ pub struct Ruleset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point_blank: Option<f64>,
     /// Ids of the tables the procedures use, by role.
+    #[schemars(schema_with = "tables_schema")]
     pub tables: BTreeMap<TableRole, Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<RulesetOption>,
@@ -329,6 +333,7 @@ pub struct MovementStateRules {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FastMoveState {
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub state: Id,
     #[schemars(range(min = 0.0, max = crate::limits::MAX_BOARD_INCHES))]
     pub inches: f64,
@@ -341,6 +346,7 @@ pub struct FastMoveState {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StillState {
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub state: Id,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub except: Vec<crate::vocab::ModelTrait>,
@@ -352,6 +358,7 @@ pub struct StillState {
 #[serde(deny_unknown_fields)]
 pub struct TransportRules {
     /// The special attribute whose rating is the number of slots a model carries.
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     /// Slots a rider takes.
     pub slots_per_rider: u32,
@@ -369,6 +376,7 @@ pub struct TransportRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Carrier {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     pub slots_per_level: u32,
     pub riders: BTreeMap<ModelType, u32>,
@@ -390,6 +398,7 @@ pub struct TowingRules {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HeavyRider {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     pub slots: u32,
 }
@@ -513,6 +522,7 @@ pub struct SightRules {
 #[serde(deny_unknown_fields)]
 pub struct FireOver {
     /// The special attribute that lets the model do it (`pop-up`, `turret`).
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     /// Only models of these types; empty: any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -666,6 +676,7 @@ pub struct OrbitalDropRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AmbushRules {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     pub enemy_within: f64,
     pub recon_within: f64,
@@ -704,6 +715,7 @@ pub struct DefensiveFireRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CounterBatteryRules {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     pub within: f64,
 }
@@ -717,6 +729,7 @@ pub struct CounterBatteryRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CloseDefenseRules {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     pub against: crate::ModelTrait,
     #[schemars(range(min = 0.0, max = 1000.0))]
@@ -802,6 +815,40 @@ pub enum TableRole {
     Drift,
 }
 
+/// `tables:`: one key per role, each the id of a document of the kind that plays it (the
+/// `x-cav-ref` of `refs.rs`, so the reference check and the editor schemas know the kind).
+fn tables_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    fn roles(
+        v: &serde_json::Value,
+        doc: Option<&serde_json::Value>,
+        out: &mut Vec<(serde_json::Value, serde_json::Value)>,
+    ) {
+        let doc = v.get("description").or(doc);
+        if let Some(c) = v.get("const") {
+            out.push((c.clone(), doc.cloned().unwrap_or_default()));
+        }
+        for e in v.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
+            out.push((e.clone(), serde_json::Value::Null));
+        }
+        for b in v.get("oneOf").and_then(|b| b.as_array()).into_iter().flatten() {
+            roles(b, None, out);
+        }
+    }
+    let mut found = Vec::new();
+    roles(&<TableRole as JsonSchema>::json_schema(g).to_value(), None, &mut found);
+    let id = g.subschema_for::<Id>().to_value();
+    let mut props = serde_json::Map::new();
+    for (tag, doc) in found {
+        let (Ok(role), Some(name)) = (serde_json::from_value::<TableRole>(tag.clone()), tag.as_str()) else { continue };
+        let mut p = serde_json::json!({"allOf": [id], "x-cav-ref": role.doc_kind().tag()});
+        if doc.is_string() {
+            p["description"] = doc;
+        }
+        props.insert(name.to_owned(), p);
+    }
+    schemars::json_schema!({"type": "object", "properties": props, "additionalProperties": false})
+}
+
 impl TableRole {
     /// The kind of document that plays this role.
     pub fn doc_kind(self) -> crate::DocKind {
@@ -847,7 +894,9 @@ pub struct RangeBands {
     /// Target point of the combat roll against models caught by a successful strike point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indirect_combat_tp: Option<u32>,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -925,7 +974,9 @@ pub struct ModifierTable {
     pub name: String,
     pub roll: RollKind,
     pub modifiers: Vec<SituationModifier>,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -961,6 +1012,7 @@ pub struct Outcome {
     pub pilot_check: Option<i32>,
     /// Model states applied (ids of model-state documents).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub states: Vec<Id>,
     /// Roll on the critical damage table.
     #[serde(default)]
@@ -1035,7 +1087,9 @@ pub struct Table {
     pub rows: Vec<TableRow>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub footnotes: Vec<Footnote>,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -1090,8 +1144,10 @@ pub struct Terrain {
     pub elevation: i32,
     /// Extra cost per elevation level climbed, by move class (for hills and structures).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(extend("x-cav-ref-keys" = "move_class"))]
     pub climb_cost: BTreeMap<Id, TerrainCost>,
     /// MV cost per inch by move class id.
+    #[schemars(extend("x-cav-ref-keys" = "move_class"))]
     pub costs: BTreeMap<Id, TerrainCost>,
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
@@ -1117,6 +1173,7 @@ pub struct Terrain {
     /// the open-ground cost and climb it for free (Superior Mobility: rough ground, light woods,
     /// one elevation level). Where their move class may not go, they still may not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub waived_by: Vec<Id>,
     /// Special attributes whose models may enter it where their move class may not, at the
     /// open-ground cost plus `extra` MV per inch (Amphibious through water); such a model is
@@ -1125,7 +1182,9 @@ pub struct Terrain {
     pub entered_with: Vec<EnteredWith>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -1134,6 +1193,7 @@ pub struct Terrain {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnteredWith {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Id,
     /// MV per inch on top of the open-ground cost.
     #[schemars(range(max = 100))]
@@ -1179,6 +1239,10 @@ pub enum StateDuration {
 pub struct ModelState {
     pub id: Id,
     pub name: String,
+    /// How a game's narrative says a model enters the state, in the book's words (`is knocked
+    /// down`); left out: `is <name>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative: Option<String>,
     pub duration: StateDuration,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activations: Option<u32>,
@@ -1213,12 +1277,15 @@ pub struct ModelState {
     pub painted: bool,
     /// States this one replaces while it lasts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub supersedes: Vec<Id>,
     /// Model types that cannot receive the state.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immune: Vec<ModelType>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -1244,12 +1311,15 @@ pub struct ActionType {
     /// Special attributes whose models take it for 0 AP (Locked-On's free target-lock); a
     /// non-repeatable action is still taken once per activation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub free_with: Vec<Id>,
     /// Model types that may take it; empty = all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -1293,7 +1363,9 @@ pub struct SquadType {
     #[serde(default)]
     pub c3_points: u32,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }
@@ -1371,6 +1443,7 @@ fn hundred() -> u32 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForcePlacement {
+    #[schemars(extend("x-cav-ref" = "model"))]
     pub model: Id,
     /// Where; omitted = the side deploys it in its zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1407,6 +1480,7 @@ pub enum VictoryKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedTerrain {
+    #[schemars(extend("x-cav-ref" = "terrain"))]
     pub terrain: Id,
     /// Centre on the board, inches.
     pub at: [f64; 2],
@@ -1573,7 +1647,9 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub special_rules: Vec<String>,
     pub summary: String,
-    pub source: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
 }

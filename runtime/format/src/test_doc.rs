@@ -14,9 +14,11 @@ use crate::rules::Cover;
 pub struct TestTerrain {
     /// A terrain document; or give `asset`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
     pub terrain: Option<Id>,
     /// A battlefield asset placed as the terrain piece it names (`terrain:` of the asset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "asset"))]
     pub asset: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[f64; 2]>,
@@ -36,6 +38,7 @@ pub struct TestTerrain {
 pub struct TestModel {
     /// Name the test uses for this model.
     pub id: Id,
+    #[schemars(extend("x-cav-ref" = "model"))]
     pub model: Id,
     /// Upgrades fitted to it (as a roster gives them): its card, TV and special attributes change
     /// as `cav show MODEL --with UPGRADE` shows.
@@ -55,6 +58,7 @@ pub struct TestModel {
     pub squad: Option<Id>,
     /// Model states it starts with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub states: Vec<Id>,
     #[serde(default)]
     pub prone: bool,
@@ -142,6 +146,7 @@ pub struct TestStep {
     pub inspire: bool,
     /// `call-strike`: the strike (id) the model calls in, at `to` or at `target`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "strike"))]
     pub strike: Option<Id>,
     /// Action points the model must have left once this action has resolved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -207,6 +212,7 @@ pub struct TestModelState {
     pub damage: Option<u32>,
     /// Exactly these model states (ids), in any order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
     pub states: Option<Vec<Id>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destroyed: Option<bool>,
@@ -349,11 +355,19 @@ pub struct TestChoices {
     pub relocate_strike_point: Option<[f64; 2]>,
     /// Optional special attributes (ids) it chooses not to use (SMART's trade, …).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub decline: Vec<Id>,
     /// C3 uses its force spends a point on when the engine offers them as this model activates
     /// (`rally`, `motivate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spend_c3: Vec<crate::vocab::C3Use>,
+}
+
+impl Test {
+    /// Whether the test runs under ruleset `id`: the one it names, or any when it names none.
+    pub fn runs_under(&self, id: &str) -> bool {
+        self.ruleset.as_ref().is_none_or(|r| r.as_str() == id)
+    }
 }
 
 /// A scenario test (`cav test`).
@@ -362,8 +376,11 @@ pub struct TestChoices {
 pub struct Test {
     pub id: Id,
     pub name: String,
-    /// The ruleset pack id the test runs under.
-    pub ruleset: Id,
+    /// The ruleset pack id the test runs under. Left out, the test runs under every ruleset its
+    /// pack joins (a mod's test that holds under both the Quick-Start and the full rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "ruleset"))]
+    pub ruleset: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Honesty about the source, as on any document: the reading a test takes of ambiguous text,

@@ -115,6 +115,8 @@ impl LookupTable {
 pub struct StateDef {
     pub id: String,
     pub name: String,
+    /// How the narrative says a model enters it (`is knocked down`).
+    pub narrative: Option<String>,
     pub duration: f::StateDuration,
     pub activations: u32,
     pub own_roll_modifier: i32,

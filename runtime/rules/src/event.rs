@@ -12,6 +12,14 @@ pub struct ModApplied {
     pub value: i32,
 }
 
+/// One change to a hit's margin of success, RAV or AV (`to`: `MoS`, `RAV`, `AV`), and its source.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HitChange {
+    pub to: &'static str,
+    pub source: String,
+    pub value: i32,
+}
+
 /// A dice roll with everything that went into it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Roll {
@@ -185,6 +193,10 @@ pub enum Event {
         rav: i32,
         av: i32,
         penetrated: bool,
+        /// What changed the margin, the RAV or the AV from the roll's margin and the cards'
+        /// values, with its source (the narrative's "why"); empty when nothing did.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<HitChange>,
     },
     DamageResult {
         target: usize,

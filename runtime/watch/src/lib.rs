@@ -74,6 +74,10 @@ struct Outcome {
     turns: u32,
     damage: Vec<u32>,
     events: Vec<Event>,
+    /// The sides, and each model's name as the narrative gives it, by index: the diff names
+    /// models, not indices.
+    sides: Vec<String>,
+    names: Vec<String>,
 }
 
 /// Hidden files and directories (discovery skips them), editor temp, swap and backup files.
@@ -184,7 +188,10 @@ fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Resul
     let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: host };
     let end = engine.play(&mut Bot::default()).map_err(|e| e.to_string())?;
     let winner = end.winner.map(|w| engine.game.sides[w].clone());
-    Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events })
+    let names = engine.game.models.iter().map(|m| m.name.clone()).collect();
+    let sides = engine.game.sides.clone();
+    drop(engine);
+    Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events, sides, names })
 }
 
 /// The ruleset's tests: how many pass, and the ids of those that fail.
@@ -193,7 +200,7 @@ fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize,
     for rs in live_loaded.rulesets.iter().filter(|r| r.id == rules.id) {
         for e in rs.of_kind(cav_format::DocKind::Test) {
             if let Some(cav_format::Document::Test(t)) = &e.doc
-                && t.ruleset.as_str() == rules.id
+                && t.runs_under(&rules.id)
             {
                 if cav_rules::testing::run_test_with(rules, t, host).passed() {
                     pass += 1;
@@ -237,35 +244,58 @@ fn changes(old: &Loaded, new: &Loaded, ruleset: &str) -> String {
     format!("{}{}", parts.join(", "), if n > 6 { format!(" and {} more", n - 6) } else { String::new() })
 }
 
+/// Damage dealt by each side, named: `red 8, black 10`.
+fn damage_by_side(o: &Outcome) -> String {
+    let parts: Vec<String> = o
+        .damage
+        .iter()
+        .enumerate()
+        .map(|(i, d)| format!("{} {d}", o.sides.get(i).map_or("?", String::as_str)))
+        .collect();
+    parts.join(", ")
+}
+
+/// An event as JSON with its model indices replaced by the models' names.
+fn named(e: &Event, names: &[String]) -> String {
+    let mut v = serde_json::to_value(e).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        for key in ["model", "target", "by", "from", "transport"] {
+            if let Some(name) = o.get(key).and_then(serde_json::Value::as_u64).and_then(|i| names.get(i as usize)) {
+                o.insert(key.to_owned(), name.clone().into());
+            }
+        }
+    }
+    v.to_string()
+}
+
 fn compare(out: &mut dyn Write, old: Option<&Outcome>, new: &Outcome) {
     let _ = writeln!(
         out,
-        "  replay: winner {}, {} turns, damage {:?}",
+        "  replay: winner {}, {} turns, damage dealt {}",
         new.winner.as_deref().unwrap_or("none"),
         new.turns,
-        new.damage
+        damage_by_side(new)
     );
     let Some(old) = old else { return };
     if old.winner != new.winner || old.turns != new.turns || old.damage != new.damage {
         let _ = writeln!(
             out,
-            "  changed: winner {} → {}, turns {} → {}, damage {:?} → {:?}",
+            "  changed: winner {} → {}, turns {} → {}, damage dealt {} → {}",
             old.winner.as_deref().unwrap_or("none"),
             new.winner.as_deref().unwrap_or("none"),
             old.turns,
             new.turns,
-            old.damage,
-            new.damage
+            damage_by_side(old),
+            damage_by_side(new)
         );
     }
     match old.events.iter().zip(&new.events).position(|(a, b)| a != b) {
         Some(i) => {
-            let j = |e: &Event| serde_json::to_string(e).unwrap_or_default();
             let _ = writeln!(
                 out,
                 "  first different event (#{i}):\n    was: {}\n    now: {}",
-                j(&old.events[i]),
-                j(&new.events[i])
+                named(&old.events[i], &old.names),
+                named(&new.events[i], &new.names)
             );
         }
         None if old.events.len() != new.events.len() => {
@@ -335,75 +365,87 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let mut cache = Cache::default();
     let mut live: Option<Live> = None;
     let started = Instant::now();
-    let reload = |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant| {
-        let mut loaded = cav_content::load_cached(&load_opts, cache);
-        // The loaded sources are a copy: the cache keeps only the files this load read.
-        cache.sweep();
-        let compiled = cav_compile::validate(&mut loaded);
-        match build(&loaded, compiled, &opts.ruleset) {
-            Ok((rules, mut host)) => {
-                let what = match live.as_ref() {
-                    Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
-                    None => format!("{} documents", loaded.documents),
-                };
-                let ms = since.elapsed().as_secs_f64() * 1000.0;
-                // A rule that is recognised but not played must not hide behind "reloaded": show
-                // the warnings this save brought (the first load only counts them).
-                let warnings = match live.as_ref() {
-                    Some(l) => new_warnings(Some(&l.loaded), &loaded),
-                    None => vec![],
-                };
-                let _ = write!(out, "{}", cav_content::diag::render_human(&warnings, &loaded.sources));
-                let n = loaded.diagnostics.len();
-                let counted =
-                    if n == 0 { String::new() } else { format!(", {n} warning{}", if n == 1 { "" } else { "s" }) };
-                let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms{counted}", rules.id);
-                let mut outcome = None;
-                let mut tests = None;
-                let stopping = stop.load(Ordering::Relaxed);
-                match &opts.after {
-                    _ if stopping => {}
-                    After::Run { scenario, seed } => match replay(&rules, &mut host, scenario, *seed) {
-                        Ok(o) => {
-                            compare(out, live.as_ref().and_then(|l| l.outcome.as_ref()), &o);
-                            outcome = Some(o);
-                        }
-                        Err(e) => {
-                            let _ = writeln!(out, "  replay failed: {e}");
-                        }
-                    },
-                    After::Test => {
-                        let (pass, failing) = run_tests(&loaded, &rules, &mut host);
-                        let was = live
-                            .as_ref()
-                            .and_then(|l| l.tests)
-                            .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
-                            .unwrap_or_default();
-                        let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
-                        // Name them (the first 20): the author wants to know which, not how many.
-                        if !failing.is_empty() {
-                            let more = failing.len().saturating_sub(20);
-                            let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-                            let _ = writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
-                        }
-                        tests = Some((pass, failing.len()));
+    let reload =
+        |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant, scripts: &[PathBuf]| {
+            let mut loaded = cav_content::load_cached(&load_opts, cache);
+            // The loaded sources are a copy: the cache keeps only the files this load read.
+            cache.sweep();
+            let compiled = cav_compile::validate(&mut loaded);
+            match build(&loaded, compiled, &opts.ruleset) {
+                Ok((rules, mut host)) => {
+                    let mut what = match live.as_ref() {
+                        Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
+                        None => format!("{} documents", loaded.documents),
+                    };
+                    // A script edit changes no document: name the scripts saved.
+                    if live.is_some() && !scripts.is_empty() {
+                        let named: Vec<String> =
+                            scripts.iter().map(|p| format!("script {}", cav_content::diag::display_path(p))).collect();
+                        what = if what == "no document changed" {
+                            named.join(", ")
+                        } else {
+                            format!("{what}, {}", named.join(", "))
+                        };
                     }
-                    After::Nothing => {}
+                    let ms = since.elapsed().as_secs_f64() * 1000.0;
+                    // A rule that is recognised but not played must not hide behind "reloaded": show
+                    // the warnings this save brought (the first load only counts them).
+                    let warnings = match live.as_ref() {
+                        Some(l) => new_warnings(Some(&l.loaded), &loaded),
+                        None => vec![],
+                    };
+                    let _ = write!(out, "{}", cav_content::diag::render_human(&warnings, &loaded.sources));
+                    let n = loaded.diagnostics.len();
+                    let counted =
+                        if n == 0 { String::new() } else { format!(", {n} warning{}", if n == 1 { "" } else { "s" }) };
+                    let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms{counted}", rules.id);
+                    let mut outcome = None;
+                    let mut tests = None;
+                    let stopping = stop.load(Ordering::Relaxed);
+                    match &opts.after {
+                        _ if stopping => {}
+                        After::Run { scenario, seed } => match replay(&rules, &mut host, scenario, *seed) {
+                            Ok(o) => {
+                                compare(out, live.as_ref().and_then(|l| l.outcome.as_ref()), &o);
+                                outcome = Some(o);
+                            }
+                            Err(e) => {
+                                let _ = writeln!(out, "  replay failed: {e}");
+                            }
+                        },
+                        After::Test => {
+                            let (pass, failing) = run_tests(&loaded, &rules, &mut host);
+                            let was = live
+                                .as_ref()
+                                .and_then(|l| l.tests)
+                                .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
+                                .unwrap_or_default();
+                            let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
+                            // Name them (the first 20): the author wants to know which, not how many.
+                            if !failing.is_empty() {
+                                let more = failing.len().saturating_sub(20);
+                                let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+                                let _ =
+                                    writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
+                            }
+                            tests = Some((pass, failing.len()));
+                        }
+                        After::Nothing => {}
+                    }
+                    *live = Some(Live { loaded, outcome, tests });
                 }
-                *live = Some(Live { loaded, outcome, tests });
-            }
-            Err(errors) => {
-                let _ = write!(out, "{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-                for e in &errors {
-                    let _ = writeln!(out, "error: {e}");
+                Err(errors) => {
+                    let _ = write!(out, "{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+                    for e in &errors {
+                        let _ = writeln!(out, "error: {e}");
+                    }
+                    let n = loaded.error_count() + errors.len();
+                    let what = if live.is_some() { "kept last good rules" } else { "no good rules yet" };
+                    let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
                 }
-                let n = loaded.error_count() + errors.len();
-                let what = if live.is_some() { "kept last good rules" } else { "no good rules yet" };
-                let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
             }
-        }
-        let _ = out.flush();
-    };
+            let _ = out.flush();
+        };
     // Watch before the first load, so that a save made while it runs is not missed.
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer =
@@ -415,7 +457,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     for r in &roots {
         debouncer.watch(r, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
     }
-    reload(&mut cache, &mut live, out, started);
+    reload(&mut cache, &mut live, out, started, &[]);
     let _ = writeln!(
         out,
         "watching {} (Ctrl-C stops)",
@@ -449,7 +491,16 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         }
         let since = events.iter().filter(|e| calls_for_reload(&e.event, &cache)).map(|e| e.time).min();
         let Some(since) = since else { continue };
-        reload(&mut cache, &mut live, out, since);
+        let mut scripts: Vec<PathBuf> = events
+            .iter()
+            .filter(|e| !matches!(e.event.kind, notify::EventKind::Access(_)))
+            .flat_map(|e| e.event.paths.iter())
+            .filter(|p| !is_ignored_name(p) && matches!(p.extension().and_then(|x| x.to_str()), Some("lua" | "luau")))
+            .cloned()
+            .collect();
+        scripts.sort();
+        scripts.dedup();
+        reload(&mut cache, &mut live, out, since, &scripts);
     }
     let _ = writeln!(out, "stopped");
     Ok(())

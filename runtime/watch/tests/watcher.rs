@@ -144,7 +144,8 @@ fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
 
     // A script that no longer forbids anything: the two Strike tests (fire, salvo) now fail.
     std::fs::write(&script, "return { attack_declare = function(ctx) end }\n").unwrap();
-    s.expect("reloaded");
+    let reloaded = s.expect("reloaded");
+    assert!(reloaded.contains("script ") && reloaded.contains("strike.luau"), "the script is named: {reloaded}");
     let t = s.expect("  tests:");
     assert!(t.contains(" 2 failed"), "{t}");
     let failing = s.expect("  failing:");
@@ -173,6 +174,9 @@ fn run_replays_the_scenario_and_shows_the_first_difference() {
     s.expect("  replay:");
     let diff = s.expect("  first different event");
     assert!(diff.contains("(#"), "{diff}");
+    // Models by name, not by index.
+    let was = s.expect("    was:");
+    assert!(was.contains(r#""model":"red Dictator-B""#) || was.contains(r#""model":"black Dictator-B""#), "{was}");
     // Restoring it replays the original game again.
     std::fs::write(&card, &text).unwrap();
     s.expect("reloaded");

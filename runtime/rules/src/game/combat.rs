@@ -4,6 +4,7 @@
 use super::engine::{Situation, round2};
 use super::state::cover_rank;
 use super::*;
+use crate::event::HitChange;
 use cav_format::LookupKey;
 
 impl<'a, 'r> Engine<'a, 'r> {
@@ -82,7 +83,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         if out.success {
-            self.hit(attacker, weapon, target, out.margin, 0, Some(band))?;
+            self.hit(attacker, weapon, target, out.margin, &[], Some(band))?;
         }
         Ok(())
     }
@@ -142,27 +143,75 @@ impl<'a, 'r> Engine<'a, 'r> {
         weapon: usize,
         target: usize,
         margin: i32,
-        extra_rav: i32,
+        extra_rav: &[ModApplied],
         band: Option<usize>,
     ) -> Result<(), EngineError> {
         let reduce = self.cardr(target).damage_result;
         let ctx = HookCtx::new(HookPoint::DamageCalc, attacker).target(target).weapon(weapon).band(band);
-        let answer = self.call_hooks(ctx.clone())?;
+        let mut answer = self.call_hooks(ctx.clone())?;
         let mos = (margin - reduce).max(0).saturating_add(answer.sum(Quantity::Mos)).max(0);
         let rav = self.game.rav(attacker, weapon, target);
         // A model inside a structure adds its armor class to its AV (001 L6184-6190).
         let shelter = self.game.structure_at(target).map_or(0, |a| self.game.structure_ac(a));
         // The target's conditional AV effects (Reactive Armor against solid rounds, …).
         let s = Situation { attacker, defender: Some(target), weapon: Some(weapon), band, ..Situation::default() };
+        let conditional = self.conditional_effects(target, ModifierTarget::ArmorValue, &s);
         let av = (self.cardr(target).av[self.game.column(target)] as i32)
-            .saturating_add(self.conditional_effects(target, ModifierTarget::ArmorValue, &s))
+            .saturating_add(conditional)
             .saturating_add(answer.sum(Quantity::Av))
             .saturating_add(shelter);
         // Modifiers never take an attack's RAV below 0 (SMART's trade, 001 L8345-8350).
-        let rav_total = rav.saturating_add(extra_rav).saturating_add(answer.sum(Quantity::Rav)).max(rav.min(0));
+        let extra = extra_rav.iter().fold(0i32, |a, m| a.saturating_add(m.value));
+        let rav_total = rav.saturating_add(extra).saturating_add(answer.sum(Quantity::Rav)).max(rav.min(0));
         let penetrated = mos.saturating_add(rav_total) >= av;
         let name = self.cardr(attacker).weapons[weapon].name.clone();
-        emit!(self, Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated });
+        // Why the numbers differ from the roll's margin and the cards (only when logging: names
+        // cost allocations).
+        let mut changes = Vec::new();
+        if self.log.enabled() {
+            let sas_with = |model: usize, t: ModifierTarget| -> String {
+                let r = self.rules();
+                let names: Vec<&str> = self
+                    .cardr(model)
+                    .sas
+                    .iter()
+                    .map(|&(sa, _)| &r.sas[sa as usize])
+                    .filter(|sa| sa.effects.iter().any(|e| e.target == t))
+                    .map(|sa| sa.name.as_str())
+                    .collect();
+                if names.is_empty() { "the target's card".to_owned() } else { names.join(", ") }
+            };
+            let cut = margin.max(0).min(reduce);
+            if cut != 0 {
+                changes.push(HitChange {
+                    to: "MoS",
+                    source: sas_with(target, ModifierTarget::DamageResult),
+                    value: -cut,
+                });
+            }
+            for (to, q) in [("MoS", Quantity::Mos), ("RAV", Quantity::Rav), ("AV", Quantity::Av)] {
+                changes.extend(answer.take(q).into_iter().map(|m| HitChange { to, source: m.source, value: m.value }));
+            }
+            changes.extend(extra_rav.iter().map(|m| HitChange { to: "RAV", source: m.source.clone(), value: m.value }));
+            if conditional != 0 {
+                changes.push(HitChange {
+                    to: "AV",
+                    source: sas_with(target, ModifierTarget::ArmorValue),
+                    value: conditional,
+                });
+            }
+            if shelter != 0 {
+                changes.push(HitChange {
+                    to: "AV",
+                    source: "inside a structure (its armor class)".to_owned(),
+                    value: shelter,
+                });
+            }
+        }
+        emit!(
+            self,
+            Event::Hit { model: attacker, target, weapon: name, margin: mos, rav: rav_total, av, penetrated, changes }
+        );
         if penetrated {
             // The damage table says what it is read by: the margin or the final result.
             let index = match self.rules().damage.key {
@@ -459,7 +508,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let answer = self.call_hooks(ctx)?;
         let radius = (answer.value.unwrap_or(full) + f64::from(answer.sum(Quantity::Area)))
             .clamp(0.0, full + cav_format::limits::SCRIPT_AREA_GROWTH);
-        let extra_rav = answer.sum(Quantity::Rav);
+        let extra_rav: Vec<ModApplied> =
+            answer.mods.iter().filter(|(q, _)| *q == Quantity::Rav).map(|(_, m)| m.clone()).collect();
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         let fixed_tp = m.fixed_tp;
@@ -549,7 +599,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
                 self.state_test(attacker, weapon, target, out.success)?;
                 if out.success {
-                    self.hit(attacker, weapon, target, out.margin, extra_rav, None)?;
+                    self.hit(attacker, weapon, target, out.margin, &extra_rav, None)?;
                 }
             }
         }

@@ -380,7 +380,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(r.critical_success), false)?;
         self.state_test(mine, weapon, target, out.success)?;
         if out.success {
-            self.hit(mine, weapon, target, out.margin, 0, None)?;
+            self.hit(mine, weapon, target, out.margin, &[], None)?;
         }
         Ok(())
     }

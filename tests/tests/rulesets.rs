@@ -1,0 +1,68 @@
+//! Which rulesets a mod joins, on the real content: a Quick-Start-only mod changes nothing of the
+//! full rules, and the example mod plays under both.
+
+use std::path::Path;
+
+use cav_content::LoadOptions;
+use cav_tests::root;
+
+/// Every resolved document of ruleset `id` (kind, id, pack, value), in a stable order.
+fn resolved(mods: Option<&Path>, id: &str) -> Vec<String> {
+    let mut library = vec![root().join("content")];
+    library.extend(mods.map(Path::to_path_buf));
+    let loaded = cav_content::load(&LoadOptions { paths: library.clone(), library });
+    assert_eq!(loaded.error_count(), 0, "{:#?}", loaded.diagnostics);
+    let rs = loaded.ruleset(id).unwrap_or_else(|| panic!("ruleset {id} loads"));
+    let mut docs: Vec<String> = rs.entries().map(|e| format!("{:?} {} {} {}", e.kind, e.id, e.pack, e.value)).collect();
+    docs.sort();
+    docs
+}
+
+/// A house-rule mod for the Quick-Start (it depends on `cav-quickstart`, patches the Quick-Start's
+/// MAC and adds a model): under the Quick-Start it changes the documents; under the full rules the
+/// resolved documents are identical to those without it.
+#[test]
+fn a_quickstart_only_mod_changes_nothing_under_the_full_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = tmp.path().join("qs-house-rules");
+    std::fs::create_dir_all(m.join("patches")).unwrap();
+    std::fs::write(
+        m.join("pack.yaml"),
+        "id: qs-house-rules\nname: QS house rules\nversion: 1.0.0\nkind: extension\ndepends: [\"cav-quickstart >= 1.0\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("patches/mac.yaml"),
+        "kind: patch\ntarget: {kind: weapon, id: medium-mac}\nsummary: house rule\nset:\n  tv: 1\n  range: 30\n",
+    )
+    .unwrap();
+    std::fs::write(
+        m.join("patches/copy.yaml"),
+        "kind: model\nid: house-dictator\nextends: dictator-b\nname: House Dictator\n",
+    )
+    .unwrap();
+    let (qs_without, qs_with) = (resolved(None, "cav-quickstart"), resolved(Some(tmp.path()), "cav-quickstart"));
+    assert_ne!(qs_without, qs_with, "the mod does change the Quick-Start");
+    assert!(qs_with.iter().any(|d| d.contains("house-dictator")));
+    assert_eq!(resolved(None, "cav-full"), resolved(Some(tmp.path()), "cav-full"), "the full rules are untouched");
+}
+
+/// The example mod (`iron-wolves`, built on the full rules' catalog) joins both rulesets and a
+/// game with its models plays under each.
+#[test]
+fn the_example_mod_plays_under_both_rulesets() {
+    let loaded = cav_content::load(&LoadOptions {
+        paths: vec![root().join("mods/iron-wolves")],
+        library: vec![root().join("content"), root().join("mods")],
+    });
+    for id in ["cav-full", "cav-quickstart"] {
+        let rs = loaded.ruleset(id).unwrap();
+        assert!(rs.pack("iron-wolves").is_some(), "iron-wolves joins {id}");
+        assert!(rs.get(cav_format::DocKind::Model, "warg").is_some());
+    }
+    let out = cav_tests::cav_in(&root()).args(["test", "mods/iron-wolves"]).current_dir(root()).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("test iron-wolves-warg-under-the-quickstart ... ok"), "{said}");
+    assert!(said.contains("test iron-wolves-warg-under-the-full-rules ... ok"), "{said}");
+}
