@@ -306,6 +306,7 @@ fn cav_new_scaffolds_a_pack_that_validates_and_tests_under_both_rulesets() {
     assert!(model.contains("weapon: ember-gun"), "the model carries the pack's own weapon");
     let valid = ok(&["validate", "my-faction", "--deny", "warnings"]);
     assert!(valid.starts_with("ok: "), "{valid}");
+    assert!(valid.contains("  my-faction joins cav-full, cav-quickstart\n"), "the pack says where it plays: {valid}");
     let tested = ok(&["test", "my-faction"]);
     assert!(tested.contains("test hound-fires [cav-full] ... ok"), "{tested}");
     assert!(tested.contains("test hound-fires [cav-quickstart] ... ok"), "{tested}");

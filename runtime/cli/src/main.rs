@@ -10,6 +10,7 @@ mod new;
 mod play;
 mod reports;
 mod show;
+mod sim;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -148,6 +149,10 @@ enum Command {
         #[arg(long, default_value = "open")]
         faction: String,
     },
+    /// Play N games of a scenario with bots on both sides, on every core, and report win rates
+    /// (with 95 % intervals), game length, damage and weapon statistics; `cav sim merge` adds
+    /// the results of shards.
+    Sim(sim::SimCommand),
     /// Watch packs and scripts; on every save reload, swap in valid rules at once, keep the last
     /// good ones when a save breaks something.
     #[command(
@@ -466,6 +471,17 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                             loaded.packs.len(),
                             packs.join(", ")
                         );
+                        // Which rulesets each mod asked about plays in (a mod may join several).
+                        for p in loaded.packs.iter().filter(|p| p.kind == cav_format::PackKind::Extension).take(NAMED) {
+                            let joins: Vec<&str> = loaded
+                                .rulesets
+                                .iter()
+                                .filter(|r| r.pack(&p.id).is_some())
+                                .map(|r| r.id.as_str())
+                                .collect();
+                            let joins = if joins.is_empty() { "no ruleset".to_owned() } else { joins.join(", ") };
+                            println!("  {} joins {joins}", p.id);
+                        }
                     } else {
                         println!(
                             "{}{warned} in {} documents of {} packs{}",
@@ -695,6 +711,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             let rosters = play::Rosters { files: forces, tv, faction };
             play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
         }
+        Command::Sim(cmd) => sim::run(cmd, root),
         Command::Show { id, explain, ruleset, kind, with, format } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);

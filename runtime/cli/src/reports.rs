@@ -165,6 +165,7 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
         one::<ShowReport>("show"),
         one::<TestReport>("test"),
         one::<HooksReport>("hooks"),
+        one::<cav_lab::SimResult>("sim"),
     ]
 }
 

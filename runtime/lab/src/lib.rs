@@ -1,0 +1,357 @@
+//! The balance lab: play batches of games of a scenario with bots on both sides, in parallel, and
+//! keep statistics that merge exactly.
+//!
+//! A [`SimResult`] holds only counts and sums (never an average), so two results of the same
+//! content over seed ranges that do not overlap merge into exactly the result of one run over
+//! both ranges, whatever the order, the thread count or the machine. Means, deviations and rates
+//! are computed when printed. No terminal code lives here: `cav sim` (runtime/cli) prints.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+
+use cav_rules::bot::Bot;
+use cav_rules::setup::scenario_game;
+use cav_rules::{Engine, Event, Rules, SeededDice, Sink};
+use rayon::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Seeds `first`, `first + 1`, … `first + count - 1`; seed `s` plays with `SeededDice::new(s)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct SeedRange {
+    pub first: u64,
+    pub count: u64,
+}
+
+impl SeedRange {
+    /// One past the last seed.
+    pub fn end(&self) -> u64 {
+        self.first.saturating_add(self.count)
+    }
+}
+
+/// What one weapon (by name) did over the games. Close-combat damage is under `(close combat)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct WeaponStats {
+    /// Attacks made with it (`attack` events).
+    pub shots: u64,
+    /// Attacks whose roll succeeded (`hit` events).
+    pub hits: u64,
+    /// Hits that beat the target's armor.
+    pub penetrations: u64,
+    /// Damage its penetrating hits dealt (the damage table's results, `damage_result` events).
+    pub damage: u64,
+}
+
+impl WeaponStats {
+    fn add(&mut self, o: &WeaponStats) {
+        self.shots += o.shots;
+        self.hits += o.hits;
+        self.penetrations += o.penetrations;
+        self.damage += o.damage;
+    }
+}
+
+/// The statistics of a batch of games: counts and sums only, so [`SimResult::merge`] is exact.
+/// Maps are sorted, so the JSON of equal results is equal byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SimResult {
+    /// The scenario's id.
+    pub scenario: String,
+    /// The ruleset's id (`cav-quickstart`, `cav-full`, …).
+    pub ruleset: String,
+    /// SHA-256 of the exact content played: every resolved document of the ruleset and every
+    /// script source of its packs (`cav_lab::content_hash`).
+    pub content_hash: String,
+    /// The scenario's sides, in its order.
+    pub sides: Vec<String>,
+    /// The seeds played: sorted, adjacent ranges joined, never overlapping.
+    pub seeds: Vec<SeedRange>,
+    /// Games played (one per seed).
+    pub games: u64,
+    /// Games won, per side (every side present).
+    pub wins: BTreeMap<String, u64>,
+    /// Games no side won.
+    pub draws: u64,
+    /// Sum of the games' lengths in turns.
+    pub turns_sum: u64,
+    /// Sum of the squares of the games' lengths (for the deviation).
+    pub turns_sq_sum: u64,
+    /// Games by length in turns.
+    pub turns: BTreeMap<u32, u64>,
+    /// Damage dealt, per side (every side present), summed over the games.
+    pub damage: BTreeMap<String, u64>,
+    /// Per weapon name.
+    pub weapons: BTreeMap<String, WeaponStats>,
+    /// States inflicted (`state_gained` events), per state name.
+    pub states: BTreeMap<String, u64>,
+}
+
+impl SimResult {
+    /// No game yet: the identity of [`SimResult::merge`].
+    pub fn empty(scenario: &str, ruleset: &str, content_hash: &str, sides: &[String]) -> SimResult {
+        SimResult {
+            scenario: scenario.to_owned(),
+            ruleset: ruleset.to_owned(),
+            content_hash: content_hash.to_owned(),
+            sides: sides.to_vec(),
+            seeds: Vec::new(),
+            games: 0,
+            wins: sides.iter().map(|s| (s.clone(), 0)).collect(),
+            draws: 0,
+            turns_sum: 0,
+            turns_sq_sum: 0,
+            turns: BTreeMap::new(),
+            damage: sides.iter().map(|s| (s.clone(), 0)).collect(),
+            weapons: BTreeMap::new(),
+            states: BTreeMap::new(),
+        }
+    }
+
+    /// The two results as one. Refused when they are of different content, scenario, ruleset or
+    /// sides, or when their seeds overlap (a game would count twice).
+    pub fn merge(mut a: SimResult, b: &SimResult) -> Result<SimResult, String> {
+        if a.content_hash != b.content_hash {
+            return Err(format!(
+                "the results are of different content (hash {} and {}): rerun both on the same content",
+                short(&a.content_hash),
+                short(&b.content_hash)
+            ));
+        }
+        if a.scenario != b.scenario {
+            return Err(format!("the results are of different scenarios (`{}` and `{}`)", a.scenario, b.scenario));
+        }
+        if a.ruleset != b.ruleset {
+            return Err(format!("the results are of different rulesets (`{}` and `{}`)", a.ruleset, b.ruleset));
+        }
+        if a.sides != b.sides {
+            return Err(format!("the results have different sides ({:?} and {:?})", a.sides, b.sides));
+        }
+        let mut seeds = a.seeds.clone();
+        seeds.extend(b.seeds.iter().copied());
+        seeds.sort();
+        let mut joined: Vec<SeedRange> = Vec::with_capacity(seeds.len());
+        for r in seeds.into_iter().filter(|r| r.count > 0) {
+            match joined.last_mut() {
+                Some(last) if r.first < last.end() => {
+                    return Err(format!(
+                        "the results overlap: seeds {}..{} and {}..{} were both played (a game would count twice)",
+                        last.first,
+                        last.end(),
+                        r.first,
+                        r.end()
+                    ));
+                }
+                Some(last) if r.first == last.end() => last.count += r.count,
+                _ => joined.push(r),
+            }
+        }
+        a.seeds = joined;
+        a.games += b.games;
+        add_all(&mut a.wins, &b.wins);
+        a.draws += b.draws;
+        a.turns_sum += b.turns_sum;
+        a.turns_sq_sum += b.turns_sq_sum;
+        add_all(&mut a.turns, &b.turns);
+        add_all(&mut a.damage, &b.damage);
+        for (w, s) in &b.weapons {
+            a.weapons.entry(w.clone()).or_default().add(s);
+        }
+        add_all(&mut a.states, &b.states);
+        Ok(a)
+    }
+
+    /// Mean game length in turns (computed from the sums; 0 with no game).
+    pub fn mean_turns(&self) -> f64 {
+        if self.games == 0 { 0.0 } else { self.turns_sum as f64 / self.games as f64 }
+    }
+
+    /// Sample standard deviation of the game length (0 with fewer than two games).
+    pub fn sd_turns(&self) -> f64 {
+        if self.games < 2 {
+            return 0.0;
+        }
+        let n = self.games as f64;
+        let (s, q) = (self.turns_sum as f64, self.turns_sq_sum as f64);
+        ((q - s * s / n) / (n - 1.0)).max(0.0).sqrt()
+    }
+}
+
+fn add_all<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+    for (k, v) in from {
+        *into.entry(k.clone()).or_default() += v;
+    }
+}
+
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
+}
+
+/// The Wilson score interval at 95 % (z = 1.96) for `successes` out of `n`: `(low, high)`.
+/// `(0, 1)` when `n` is 0.
+pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, successes as f64 / n as f64);
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// SHA-256 (hex) of the exact content a ruleset plays: every resolved document as JSON, sorted
+/// by kind and id, then every file under its packs' script roots (pack load order, paths sorted,
+/// each named by pack and path inside the root, so the hash does not depend on where the
+/// checkout is).
+pub fn content_hash(rs: &cav_content::Ruleset) -> Result<String, String> {
+    let mut h = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    };
+    field(rs.id.as_bytes());
+    let mut entries: Vec<_> = rs.entries().collect();
+    entries.sort_by(|a, b| (a.kind.tag(), &a.id).cmp(&(b.kind.tag(), &b.id)));
+    for e in entries {
+        field(e.kind.tag().as_bytes());
+        field(e.id.as_bytes());
+        field(&serde_json::to_vec(&*e.value).map_err(|err| err.to_string())?);
+    }
+    for p in &rs.packs {
+        for root in &p.script_roots {
+            let root = if root.is_absolute() { root.clone() } else { p.dir.join(root) };
+            let mut files = Vec::new();
+            for f in walkdir::WalkDir::new(&root).sort_by_file_name() {
+                let f = f.map_err(|e| format!("cannot read the scripts under {}: {e}", root.display()))?;
+                if f.file_type().is_file() {
+                    files.push(f.into_path());
+                }
+            }
+            for f in files {
+                let rel = f.strip_prefix(&root).unwrap_or(Path::new(""));
+                field(p.id.as_bytes());
+                field(rel.to_string_lossy().as_bytes());
+                field(&std::fs::read(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?);
+            }
+        }
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// An event sink that counts as the game goes (the log itself is not kept).
+struct Tally {
+    /// The weapon whose damage the next damage result is: set by a hit, or a close combat.
+    current: Option<String>,
+    weapons: BTreeMap<String, WeaponStats>,
+    states: BTreeMap<String, u64>,
+}
+
+impl Sink for Tally {
+    fn enabled(&self) -> bool {
+        true
+    }
+
+    fn push(&mut self, e: Event) {
+        match e {
+            Event::Attack { weapon, .. } => {
+                self.weapons.entry(weapon).or_default().shots += 1;
+                self.current = None;
+            }
+            Event::Hit { weapon, penetrated, .. } => {
+                let w = self.weapons.entry(weapon.clone()).or_default();
+                w.hits += 1;
+                w.penetrations += u64::from(penetrated);
+                self.current = Some(weapon);
+            }
+            Event::CloseCombat { .. } => self.current = Some("(close combat)".to_owned()),
+            Event::DamageResult { damage, .. } => {
+                let w = self.current.clone().unwrap_or_else(|| "(other)".to_owned());
+                self.weapons.entry(w).or_default().damage += u64::from(damage);
+            }
+            Event::StateGained { state, .. } => *self.states.entry(state).or_default() += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Play one game (seed `seed`) and return it as a result of one game.
+fn play_one(
+    rules: &Rules,
+    host: &mut cav_script::LuaHost,
+    sc: usize,
+    seed: u64,
+    empty: &SimResult,
+) -> Result<SimResult, String> {
+    let mut dice = SeededDice::new(seed);
+    let mut tally = Tally { current: None, weapons: BTreeMap::new(), states: BTreeMap::new() };
+    let game = scenario_game(rules, sc, &mut dice, &mut tally, Some(seed));
+    let mut engine = Engine { game, dice: &mut dice, log: &mut tally, hooks: host };
+    let end = engine.play(&mut Bot::default()).map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
+    let sides = engine.game.sides.clone();
+    drop(engine);
+    let mut r = empty.clone();
+    r.seeds = vec![SeedRange { first: seed, count: 1 }];
+    r.games = 1;
+    match end.winner {
+        Some(w) => *r.wins.entry(sides[w].clone()).or_default() += 1,
+        None => r.draws = 1,
+    }
+    r.turns_sum = u64::from(end.turns);
+    r.turns_sq_sum = u64::from(end.turns) * u64::from(end.turns);
+    r.turns.insert(end.turns, 1);
+    for (side, d) in sides.iter().zip(&end.damage_dealt) {
+        *r.damage.entry(side.clone()).or_default() += u64::from(*d);
+    }
+    r.weapons = tally.weapons;
+    r.states = tally.states;
+    Ok(r)
+}
+
+/// Play the scenario once per seed of `seeds`, bots on both sides, on rayon's pool (each worker
+/// with its own Lua host), calling `progress` after each game. The result does not depend on the
+/// thread count: every game is played from its own seed, and merging is exact.
+///
+/// Only scenarios that fix their forces are played (one whose players bring rosters is refused).
+pub fn run(
+    rules: &Rules,
+    content_hash: &str,
+    scenario: &str,
+    seeds: Range<u64>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimResult, String> {
+    let sc = rules.scenario(scenario).ok_or_else(|| {
+        let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+        format!("no scenario `{scenario}` in {}; scenarios: {}", rules.id, ids.join(", "))
+    })?;
+    let def = &rules.scenarios[sc];
+    if def.forces.is_empty() {
+        return Err(format!(
+            "scenario `{scenario}` does not fix its forces (the players bring rosters); `cav sim` plays only \
+             scenarios with forces"
+        ));
+    }
+    let sides: Vec<String> = def.sides.iter().map(|(n, _)| n.clone()).collect();
+    let empty = SimResult::empty(&def.id, &rules.id, content_hash, &sides);
+    // The scripts load once here, so a broken script is one clear error, not one per worker.
+    cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+    seeds
+        .into_par_iter()
+        .map_init(
+            || cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}")),
+            |host, seed| {
+                let host = host.as_mut().map_err(|e| e.clone())?;
+                let r = play_one(rules, host, sc, seed, &empty);
+                progress();
+                r
+            },
+        )
+        .try_fold(|| empty.clone(), |acc, r| SimResult::merge(acc, &r?))
+        .try_reduce(|| empty.clone(), |a, b| SimResult::merge(a, &b))
+}
+
+#[cfg(test)]
+mod tests;
