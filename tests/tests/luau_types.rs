@@ -76,3 +76,19 @@ fn a_misspelled_handler_is_a_type_error() {
     let errs = errors(&mut c, &typo);
     assert!(errs.iter().any(|e| e.contains("add_modifer")), "a misspelled effect is not flagged: {errs:?}");
 }
+
+/// The module `cav new sa ID --script` writes type-checks as it stands: an author starts from a
+/// script the checker accepts, typed as the handler table.
+#[test]
+fn the_scaffolded_script_type_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = cav_tests::cav_in(&cav_tests::root()).args(args).current_dir(tmp.path()).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(&["new", "pack", "typed"]);
+    run(&["new", "sa", "flare-coil", "--script", "--pack", "typed"]);
+    let script = std::fs::read_to_string(tmp.path().join("typed/scripts/flare_coil.luau")).unwrap();
+    assert!(script.contains(": CavHandlers = {}"), "{script}");
+    assert_eq!(errors(&mut checker(), &script), Vec::<String>::new());
+}

@@ -110,9 +110,15 @@ fn four_shards_merge_into_the_whole_run_byte_for_byte() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("different content"));
 
-    // The human table of a merged result.
-    let out = cav().args(["sim", "merge", "--format", "human"]).arg(&whole).output().unwrap();
-    ok(&out, "merge --format human");
+    // The human table of a merged result, and its charts.
+    let charts = tmp.path().join("charts");
+    let out = cav().args(["sim", "merge", "--format", "human", "--plot"]).arg(&charts).arg(&whole).output().unwrap();
+    ok(&out, "merge --format human --plot");
+    for chart in ["win-rates.svg", "turns.svg", "weapons.svg"] {
+        let svg = std::fs::read_to_string(charts.join(chart)).unwrap();
+        assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"), "{chart}");
+        assert!(svg.contains(r#"<g class="bar""#), "{chart} has no bars");
+    }
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("200 games") && text.contains("95 % interval") && text.contains("Medium MAC"), "{text}");
 }

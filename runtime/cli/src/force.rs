@@ -174,7 +174,7 @@ fn build(root: &Path, faction: &str, tv: u32, seed: u64, want: &str, out: Option
     let force = cav_forces::build(rs, &cav_forces::BuildRequest { faction: faction.to_owned(), tvp: tv, seed })?;
     let schema = match &out {
         Some(p) => relative_schema(root, p),
-        None => "schemas/force.schema.json".to_owned(),
+        None => "schemas/editor/force.schema.json".to_owned(),
     };
     let text = cav_forces::to_yaml(&force, &schema);
     match out {
@@ -190,7 +190,7 @@ fn build(root: &Path, faction: &str, tv: u32, seed: u64, want: &str, out: Option
 
 /// The schema's path as seen from the file written, for the editor modeline.
 fn relative_schema(root: &Path, file: &Path) -> String {
-    let schema = root.join("schemas/force.schema.json");
+    let schema = root.join("schemas/editor/force.schema.json");
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     match (schema.canonicalize(), dir.canonicalize()) {
         (Ok(s), Ok(d)) => {

@@ -266,14 +266,8 @@ pub fn explain(e: &Entry, sources: &Sources) -> String {
     collect_leaves(&e.value, String::new(), &mut leaves);
     let width = leaves.iter().map(|(p, v)| p.len() + v.len() + 3).max().unwrap_or(0).min(70);
     for (ptr, val) in leaves {
-        let from = e
-            .prov
-            .values
-            .get(&ptr)
-            .map(|l| format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col))
-            .unwrap_or_else(|| "(default)".into());
         let lhs = format!("{ptr} = {val}");
-        let _ = writeln!(s, "{lhs:<width$}  ← {from}");
+        let _ = writeln!(s, "{lhs:<width$}  ← {}", set_by(e, sources, &ptr));
     }
     s
 }
@@ -285,15 +279,19 @@ pub fn provenance(e: &Entry, sources: &Sources) -> std::collections::BTreeMap<St
     leaves
         .into_iter()
         .map(|(ptr, _)| {
-            let from = e
-                .prov
-                .values
-                .get(&ptr)
-                .map(|l| format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col))
-                .unwrap_or_else(|| "(default)".into());
+            let from = set_by(e, sources, &ptr);
             (ptr, from)
         })
         .collect()
+}
+
+/// The file:line:col that set the value at `ptr`, or `(default)`.
+fn set_by(e: &Entry, sources: &Sources, ptr: &str) -> String {
+    e.prov
+        .values
+        .get(ptr)
+        .map(|l| format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col))
+        .unwrap_or_else(|| "(default)".into())
 }
 
 /// One line of stats for `cav list KIND`: what an author scans a list for, read off the resolved

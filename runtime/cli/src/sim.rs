@@ -30,7 +30,8 @@ use crate::{EXIT_INVALID, Format, load, select_rulesets};
     cav sim stand-and-fight --games 1000 --seed 500 --format json --out run.json\n  \
     cav sim stand-and-fight --games 1000 --shard 2/4 --format json --out shard2.json\n  \
     cav sim merge shard1.json shard2.json shard3.json shard4.json --out all.json\n  \
-    cav sim merge all.json --format human"
+    cav sim merge all.json --format human\n  \
+    cav sim stand-and-fight --games 10000 --plot charts/      win-rates.svg, turns.svg, weapons.svg"
 )]
 pub struct SimCommand {
     #[command(subcommand)]
@@ -56,6 +57,9 @@ pub struct SimCommand {
     /// Write the output to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also write SVG charts to DIR: win rates with their 95 % intervals, game lengths, weapons.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -72,12 +76,15 @@ enum SimSub {
         /// Write the output to FILE instead of standard output.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Also write SVG charts of the merged result to DIR.
+        #[arg(long, value_name = "DIR")]
+        plot: Option<PathBuf>,
     },
 }
 
 pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
-    if let Some(SimSub::Merge { files, format, out }) = cmd.merge {
-        return merge(&files, format, out.as_deref());
+    if let Some(SimSub::Merge { files, format, out, plot }) = cmd.merge {
+        return merge(&files, format, out.as_deref(), plot.as_deref());
     }
     let (Some(scenario), Some(games)) = (cmd.scenario, cmd.games) else {
         return Err("name a scenario and --games N".into());
@@ -149,7 +156,21 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         eprintln!("{} games in {secs:.1} s ({:.0} games/s)", result.games, result.games as f64 / secs.max(1e-9));
     }
     write_out(&result, cmd.format, cmd.out.as_deref(), file)?;
+    if let Some(dir) = &cmd.plot {
+        plot(&result, dir)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The SVG charts of a result, written to `dir` (made if missing); their paths on stderr.
+fn plot(r: &SimResult, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (name, svg) in cav_lab::plot::charts(r) {
+        let path = dir.join(name);
+        std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 /// Seeds S..S+N, or the i-th of n contiguous slices of them (`--shard i/n`, 1-based).
@@ -167,7 +188,7 @@ fn seed_slice(seed: u64, games: u64, shard: Option<&str>) -> Result<std::ops::Ra
     Ok(at(i - 1)..at(i))
 }
 
-fn merge(files: &[PathBuf], format: Format, out: Option<&Path>) -> Result<ExitCode, String> {
+fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option<&Path>) -> Result<ExitCode, String> {
     let mut merged: Option<SimResult> = None;
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
@@ -184,6 +205,9 @@ fn merge(files: &[PathBuf], format: Format, out: Option<&Path>) -> Result<ExitCo
         None => None,
     };
     write_out(&merged, format, out, file)?;
+    if let Some(dir) = plot_dir {
+        plot(&merged, dir)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -353,5 +353,7 @@ pub fn run(
         .try_reduce(|| empty.clone(), |a, b| SimResult::merge(a, &b))
 }
 
+pub mod plot;
+
 #[cfg(test)]
 mod tests;

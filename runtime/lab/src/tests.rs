@@ -140,3 +140,38 @@ fn unknown_scenario_is_refused() {
     let err = run(&rules, "x", "no-such-scenario", 0..1, &|| ()).unwrap_err();
     assert!(err.contains("no scenario `no-such-scenario`"), "{err}");
 }
+
+/// The charts are well-formed XML with one bar per side (and draws), per game length and per
+/// weapon; the win-rate bars carry their Wilson interval; names are escaped.
+#[test]
+fn charts_are_well_formed_svg_with_a_bar_per_row() {
+    let mut r = result(1, 100);
+    r.weapons.insert("<Rail & Gun>".into(), WeaponStats { shots: 10, hits: 5, penetrations: 1, damage: 1 });
+    r.turns.insert(5, 7);
+    for (name, svg) in plot::charts(&r) {
+        let mut reader = quick_xml::Reader::from_str(&svg);
+        let mut depth = 0i32;
+        loop {
+            match reader.read_event() {
+                Ok(quick_xml::events::Event::Start(_)) => depth += 1,
+                Ok(quick_xml::events::Event::End(_)) => depth -= 1,
+                Ok(quick_xml::events::Event::Eof) => break,
+                Ok(_) => {}
+                Err(e) => panic!("{name} is not well-formed at {}: {e}", reader.buffer_position()),
+            }
+        }
+        assert_eq!(depth, 0, "{name}: unbalanced elements");
+        assert!(svg.contains(r#"<svg xmlns="http://www.w3.org/2000/svg""#), "{name}");
+        let bars = svg.matches(r#"<g class="bar""#).count();
+        let expected = match name {
+            "win-rates.svg" => 3, // red, black, draws
+            "turns.svg" => 2,     // 3 turns and 5 turns
+            "weapons.svg" => 2,
+            other => panic!("unexpected chart {other}"),
+        };
+        assert_eq!(bars, expected, "{name}");
+    }
+    let wins = plot::win_rates(&r);
+    assert!(wins.contains("50.0 % [40.4, 59.6]"), "red won 50 of 100: {wins}");
+    assert!(plot::weapons(&r).contains("&lt;Rail &amp; Gun&gt;"));
+}

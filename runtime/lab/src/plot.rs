@@ -1,0 +1,163 @@
+//! SVG charts of a [`SimResult`] (`cav sim --plot DIR`): win rates with their 95 % intervals, the
+//! game lengths, and each weapon's hit and penetration rates. Plain SVG 1.1, no script, no
+//! external reference, so a browser opens the files as they are.
+
+use std::fmt::Write;
+
+use crate::{SimResult, wilson};
+
+const W: f64 = 640.0;
+const LEFT: f64 = 150.0;
+const RIGHT: f64 = 40.0;
+const ROW: f64 = 28.0;
+const TOP: f64 = 48.0;
+
+/// Text escaped for XML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn open(out: &mut String, height: f64, title: &str) {
+    let _ = write!(
+        out,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}" font-family="sans-serif" font-size="12">
+<title>{}</title>
+<rect width="100%" height="100%" fill="white"/>
+<text x="{}" y="24" font-size="15" font-weight="bold">{}</text>
+"#,
+        esc(title),
+        LEFT / 10.0,
+        esc(title)
+    );
+}
+
+/// A horizontal axis from 0 to 100 % under `rows` rows.
+fn percent_axis(out: &mut String, rows: usize) {
+    let bottom = TOP + rows as f64 * ROW;
+    let span = W - LEFT - RIGHT;
+    for p in [0, 25, 50, 75, 100] {
+        let x = LEFT + span * f64::from(p) / 100.0;
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#555">{p} %</text>"##,
+            bottom + 16.0
+        );
+    }
+}
+
+/// Win rate of each side and the draw rate, each a bar with its Wilson 95 % interval.
+pub fn win_rates(r: &SimResult) -> String {
+    let mut rows: Vec<(String, u64)> =
+        r.sides.iter().map(|s| (s.clone(), r.wins.get(s).copied().unwrap_or(0))).collect();
+    rows.push(("draws".to_owned(), r.draws));
+    let height = TOP + rows.len() as f64 * ROW + 40.0;
+    let mut out = String::new();
+    open(&mut out, height, &format!("{}: win rates over {} games (95 % intervals)", r.scenario, r.games));
+    percent_axis(&mut out, rows.len());
+    let span = W - LEFT - RIGHT;
+    for (i, (name, n)) in rows.iter().enumerate() {
+        let y = TOP + i as f64 * ROW;
+        let rate = if r.games == 0 { 0.0 } else { *n as f64 / r.games as f64 };
+        let (lo, hi) = wilson(*n, r.games);
+        let _ = writeln!(
+            out,
+            r##"<g class="bar" data-side="{}"><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{LEFT}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"/><line class="interval" x1="{:.1}" x2="{:.1}" y1="{:.1}" y2="{:.1}" stroke="black" stroke-width="2"/><text x="{:.1}" y="{:.1}">{:.1} % [{:.1}, {:.1}]</text></g>"##,
+            esc(name),
+            LEFT - 8.0,
+            y + ROW * 0.6,
+            esc(name),
+            y + 4.0,
+            span * rate,
+            ROW - 8.0,
+            LEFT + span * lo,
+            LEFT + span * hi,
+            y + ROW / 2.0,
+            y + ROW / 2.0,
+            LEFT + span * hi + 6.0,
+            y + ROW * 0.6,
+            rate * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Games by length in turns: a histogram.
+pub fn turns(r: &SimResult) -> String {
+    let height = 320.0;
+    let mut out = String::new();
+    open(&mut out, height, &format!("{}: game length in turns ({} games)", r.scenario, r.games));
+    let (Some((&first, _)), Some((&last, _))) = (r.turns.first_key_value(), r.turns.last_key_value()) else {
+        out.push_str("</svg>\n");
+        return out;
+    };
+    let most = r.turns.values().copied().max().unwrap_or(1).max(1);
+    let (x0, x1, y0, y1) = (60.0, W - RIGHT, TOP, height - 40.0);
+    let n = (last - first + 1) as f64;
+    let bw = (x1 - x0) / n;
+    let _ = writeln!(out, r##"<line x1="{x0}" y1="{y1}" x2="{x1}" y2="{y1}" stroke="#555"/>"##);
+    for (&t, &count) in &r.turns {
+        let h = (y1 - y0) * count as f64 / most as f64;
+        let x = x0 + (t - first) as f64 * bw;
+        let _ = writeln!(
+            out,
+            r##"<g class="bar" data-turns="{t}"><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{h:.1}" fill="#6a9f58"><title>{t} turns: {count} games</title></rect><text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#555">{t}</text></g>"##,
+            x + 1.0,
+            y1 - h,
+            (bw - 2.0).max(1.0),
+            x + bw / 2.0,
+            y1 + 16.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        r##"<text x="{x0}" y="{:.1}" fill="#555">mean {:.2} turns, sd {:.2}; tallest bar {most} games</text>"##,
+        height - 8.0,
+        r.mean_turns(),
+        r.sd_turns()
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Each weapon's hit rate (hits per shot) and penetration rate (penetrations per hit).
+pub fn weapons(r: &SimResult) -> String {
+    let rows: Vec<(&String, &crate::WeaponStats)> = r.weapons.iter().filter(|(_, w)| w.shots > 0).collect();
+    let height = TOP + rows.len() as f64 * ROW + 56.0;
+    let mut out = String::new();
+    open(&mut out, height, &format!("{}: weapons — hit rate (blue) and penetrations per hit (orange)", r.scenario));
+    percent_axis(&mut out, rows.len());
+    let span = W - LEFT - RIGHT;
+    for (i, (name, w)) in rows.iter().enumerate() {
+        let y = TOP + i as f64 * ROW;
+        let hit = w.hits as f64 / w.shots as f64;
+        let pen = if w.hits == 0 { 0.0 } else { w.penetrations as f64 / w.hits as f64 };
+        let _ = writeln!(
+            out,
+            r##"<g class="bar" data-weapon="{}"><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{LEFT}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"><title>{} shots, {} hits</title></rect><rect x="{LEFT}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#e08a2e"><title>{} penetrations</title></rect></g>"##,
+            esc(name),
+            LEFT - 8.0,
+            y + ROW * 0.6,
+            esc(name),
+            y + 3.0,
+            span * hit,
+            (ROW - 6.0) / 2.0,
+            w.shots,
+            w.hits,
+            y + 3.0 + (ROW - 6.0) / 2.0,
+            span * pen,
+            (ROW - 6.0) / 2.0,
+            w.penetrations
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Every chart, with its file name.
+pub fn charts(r: &SimResult) -> Vec<(&'static str, String)> {
+    vec![("win-rates.svg", win_rates(r)), ("turns.svg", turns(r)), ("weapons.svg", weapons(r))]
+}
