@@ -7,6 +7,7 @@ mod editor;
 mod force;
 mod hooks;
 mod new;
+mod odds;
 mod play;
 mod reports;
 mod show;
@@ -153,6 +154,8 @@ enum Command {
     /// (with 95 % intervals), game length, damage and weapon statistics; `cav sim merge` adds
     /// the results of shards.
     Sim(sim::SimCommand),
+    /// The exact odds of one attack: every outcome as a fraction, through the real procedures.
+    Odds(odds::OddsCommand),
     /// Watch packs and scripts; on every save reload, swap in valid rules at once, keep the last
     /// good ones when a save breaks something.
     #[command(
@@ -332,6 +335,13 @@ enum Format {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` that stops reading ends `cav` quietly, as it does any Unix tool,
+    // instead of a panic on the next print (Rust ignores SIGPIPE by default).
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let root = cli.root.clone().unwrap_or_else(find_root);
     match run(cli.command, &root) {
@@ -712,6 +722,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
         }
         Command::Sim(cmd) => sim::run(cmd, root),
+        Command::Odds(cmd) => odds::run(cmd, root),
         Command::Show { id, explain, ruleset, kind, with, format } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);

@@ -13,6 +13,12 @@ use rand_core::{Rng, SeedableRng};
 pub trait Dice {
     /// One die with `sides` faces: 1..=sides.
     fn roll(&mut self, sides: u32) -> u32;
+    /// Faces for a roll of `expr` whose caller reads only their total, when these dice pick the
+    /// total rather than each die: the exact-odds enumeration (`cav_rules::odds`) walks the 11
+    /// totals of 2d6 instead of its 36 faces. `None` (play, tests): every die is rolled.
+    fn faces_for_total(&mut self, _expr: &DiceExpr) -> Option<Vec<u32>> {
+        None
+    }
 }
 
 /// Seeded, reproducible dice for play and simulation.
@@ -113,6 +119,18 @@ impl DiceExpr {
         let faces: Vec<u32> = (0..self.count).map(|_| dice.roll(self.sides)).collect();
         let total = self.total_of(&faces);
         (faces, total)
+    }
+
+    /// Roll when only the total matters to the caller (the faces are still shown): the same as
+    /// [`roll`](Self::roll) for every dice source but an enumeration, which may choose the total.
+    pub fn roll_total(&self, dice: &mut dyn Dice) -> (Vec<u32>, i32) {
+        match dice.faces_for_total(self) {
+            Some(faces) => {
+                let total = self.total_of(&faces);
+                (faces, total)
+            }
+            None => self.roll(dice),
+        }
     }
 
     /// The total of `faces` as this expression keeps and adds them.

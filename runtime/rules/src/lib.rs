@@ -8,6 +8,7 @@ pub mod event;
 pub mod game;
 pub mod geom;
 pub mod hooks;
+pub mod odds;
 pub mod setup;
 
 pub use compile::Rules;

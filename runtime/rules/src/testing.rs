@@ -327,7 +327,7 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fi
         .collect()
 }
 
-fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
+pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
     let mut areas = Vec::new();
     // Minefields, laid once the sides are known: (asset, side id, template).
     let mut minefields = Vec::new();

@@ -1022,7 +1022,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> RollOut {
-        let thrown = expr.roll(self.dice);
+        let thrown = expr.roll_total(self.dice);
         self.judge(model, kind, expr, thrown, mods, target, crit_at, ten_plus)
     }
 
@@ -1039,14 +1039,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> Result<RollOut, EngineError> {
-        let mut thrown = expr.roll(self.dice);
+        // `combat_dice` handlers read each die (and may throw one again); else only the total counts.
+        let mut thrown =
+            if self.hooks.wants(HookPoint::CombatDice) { expr.roll(self.dice) } else { expr.roll_total(self.dice) };
         let model = ctx.model;
         // A C3 point declared with the action inspires its first target-point roll.
         if target.is_some()
             && std::mem::take(&mut self.game.inspired)
             && let Some(c3) = &self.rules().c3
         {
-            let (_, extra) = c3.inspire.roll(self.dice);
+            let (_, extra) = c3.inspire.roll_total(self.dice);
             mods.push(ModApplied { source: "C3: Inspire".into(), value: extra });
         }
         if self.hooks.wants(HookPoint::CombatDice) {
@@ -1103,7 +1105,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
         if crit && let Some(bonus) = r.critical_bonus {
-            let (_, v) = bonus.roll(self.dice);
+            let (_, v) = bonus.roll_total(self.dice);
             mods.push(ModApplied { source: "critical success bonus die".into(), value: v });
         }
         // Saturating: modifiers come from packs and scripts, and must not wrap a total around.

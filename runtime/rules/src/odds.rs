@@ -1,0 +1,533 @@
+//! Exact odds of one attack (`cav odds`): every sequence of die faces the real procedures ask
+//! for is played once, through the engine's own activation, hooks included, so the odds cannot
+//! drift from the rules the games play. Nothing here models the rules a second time: a run is
+//! an ordinary activation with dice that answer from a path, and the path walks, depth first,
+//! every face of every die the run asked for (an odometer over the rolls actually made, so a
+//! roll that happens only on some branches — a pilot check after a penetrating hit — is
+//! enumerated only there). A leaf's chance is the product of 1/sides of its rolls; outcomes
+//! are summed as exact fractions.
+
+use std::collections::BTreeMap;
+use std::collections::HashMap;
+
+use cav_format::Test;
+
+use crate::compile::Rules;
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::game::{Action, Controller, Engine, EngineError, Game};
+use crate::hooks::Hooks;
+
+/// The most die sequences one attack may enumerate (a safety net for a hostile pack whose
+/// hooks roll without end: the run stops with an error instead of eating the machine).
+pub const MAX_LEAVES: u64 = 2_000_000;
+/// The most dice one branch of one attack may roll.
+pub const MAX_ROLLS: usize = 32;
+
+/// The attack to weigh: an attacker firing weapon mounts at a target at a range.
+#[derive(Debug, Clone, Default)]
+pub struct AttackSpec {
+    /// Model ids (documents of kind `model`).
+    pub attacker: String,
+    pub target: String,
+    /// The attacker's weapon mounts (0 = first on its card); empty = every mount.
+    pub weapons: Vec<usize>,
+    /// The range between the two, as the ruleset measures it (edge to edge or centre to centre).
+    pub range: f64,
+    /// Model states each starts with (ids of `model_state` documents).
+    pub attacker_states: Vec<String>,
+    pub target_states: Vec<String>,
+    /// Damage points each has already taken (the damage-track column follows from them).
+    pub attacker_damage: u32,
+    pub target_damage: u32,
+    /// A terrain piece (id) the target stands in, for its cover.
+    pub cover: Option<String>,
+}
+
+/// What one attack came to: the facts a player reads off the table.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Outcome {
+    /// Why no attack was rolled (a handler forbade it), if none was.
+    pub no_attack: Option<String>,
+    /// Combat rolls that hit, and hits that penetrated.
+    pub hits: u32,
+    pub penetrations: u32,
+    /// Damage points the target took (all sources, criticals included).
+    pub damage: u32,
+    /// States the target gained, sorted.
+    pub states: Vec<String>,
+    /// Critical-damage results the target suffered, sorted.
+    pub criticals: Vec<String>,
+    pub destroyed: bool,
+    /// A weapon ran dry (a critical fumble on a weapon that can).
+    pub out_of_ammo: bool,
+    /// Damage the attacker took (a row that hurts both).
+    pub attacker_damage: u32,
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(why) = &self.no_attack {
+            return write!(f, "no attack ({why})");
+        }
+        let mut parts: Vec<String> = Vec::new();
+        let hits = if self.hits == 1 { "1 hit".to_owned() } else { format!("{} hits", self.hits) };
+        parts.push(match (self.hits, self.penetrations) {
+            (0, _) => "miss".into(),
+            (_, 0) => format!("{hits}, none penetrates"),
+            (h, p) if h == p => format!("{hits}, penetrating"),
+            (_, p) => format!("{hits}, {p} penetrating"),
+        });
+        if self.damage > 0 {
+            parts.push(format!("{} damage", self.damage));
+        }
+        parts.extend(self.states.iter().cloned());
+        parts.extend(self.criticals.iter().map(|c| format!("critical: {c}")));
+        if self.destroyed {
+            parts.push("destroyed".into());
+        }
+        if self.out_of_ammo {
+            parts.push("out of ammo".into());
+        }
+        if self.attacker_damage > 0 {
+            parts.push(format!("attacker takes {}", self.attacker_damage));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// An exact probability: `num / den`, reduced. Die sequences have denominators that are
+/// products of die sizes; a sum of them stays exact in 128 bits for any attack
+/// [`MAX_ROLLS`] allows with the dice a pack may name (checked, never wrapping).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chance {
+    pub num: u128,
+    pub den: u128,
+}
+
+impl Chance {
+    pub const ZERO: Chance = Chance { num: 0, den: 1 };
+
+    pub fn value(&self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    fn checked_add(self, other: Chance) -> Option<Chance> {
+        let g = gcd(self.den, other.den);
+        let den = (self.den / g).checked_mul(other.den)?;
+        let num = self.num.checked_mul(den / self.den)?.checked_add(other.num.checked_mul(den / other.den)?)?;
+        let g = gcd(num, den).max(1);
+        Some(Chance { num: num / g, den: den / g })
+    }
+}
+
+impl std::fmt::Display for Chance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The exact odds of an attack: every distinct outcome with its chance (the chances sum to 1).
+#[derive(Debug, Clone)]
+pub struct AttackOdds {
+    /// Most likely first (ties by outcome, so the order is stable).
+    pub outcomes: Vec<(Outcome, Chance)>,
+    /// Die sequences played.
+    pub leaves: u64,
+    /// The range band the attack was made at, and the weapons fired (names).
+    pub band: String,
+    pub weapons: Vec<String>,
+}
+
+impl AttackOdds {
+    /// The chance of every outcome that satisfies `pred`, exactly.
+    pub fn chance(&self, pred: impl Fn(&Outcome) -> bool) -> Chance {
+        self.outcomes.iter().filter(|(o, _)| pred(o)).fold(Chance::ZERO, |a, (_, c)| {
+            a.checked_add(*c).expect("sums of the enumerated chances fit: they were summed once already")
+        })
+    }
+}
+
+/// An attack set up on a board, ready to be played once per die sequence.
+pub struct Attack<'r> {
+    game: Game<'r>,
+    attacker: usize,
+    target: usize,
+    action: Action,
+    pub band: String,
+    pub weapons: Vec<String>,
+}
+
+impl<'r> Attack<'r> {
+    /// Place the two models `spec.range` apart (the attacker facing the target, the target facing
+    /// back), with the states, damage and cover asked for. Errors name what is wrong (an unknown
+    /// model or state, a weapon mount the card lacks, a target out of the weapon's reach).
+    /// The game starts here, once (`game_setup` handlers run with seeded dice, seed 0): every run
+    /// of the attack then plays on from that same moment, and the scripts' per-game caches
+    /// stay warm between runs.
+    pub fn new(rules: &'r Rules, spec: &AttackSpec, hooks: &mut dyn Hooks) -> Result<Attack<'r>, String> {
+        if !(spec.range.is_finite() && (0.0..=1000.0).contains(&spec.range)) {
+            return Err(format!("range {} is not a distance in inches between 0 and 1000", spec.range));
+        }
+        let card = rules.card(&spec.attacker).ok_or_else(|| format!("unknown model `{}`", spec.attacker))?;
+        rules.card(&spec.target).ok_or_else(|| format!("unknown model `{}`", spec.target))?;
+        let mounts = rules.cards[card].weapons.len();
+        let weapons: Vec<usize> = if spec.weapons.is_empty() { (0..mounts).collect() } else { spec.weapons.clone() };
+        if let Some(&w) = weapons.iter().find(|&&w| w >= mounts) {
+            return Err(format!(
+                "`{}` has {mounts} weapon mounts (0 to {}); there is no mount {w}",
+                spec.attacker,
+                mounts.saturating_sub(1)
+            ));
+        }
+        let place = |x: f64| -> Result<(Game<'r>, HashMap<String, usize>), String> {
+            let (y, x0) = (spec.range + 60.0, 30.0);
+            let mut terrain = Vec::new();
+            if let Some(t) = &spec.cover {
+                terrain.push(serde_json::json!({"terrain": t, "at": [x0 + x, y], "radius": 2.0}));
+            }
+            let doc = serde_json::json!({
+                "id": "odds", "name": "odds",
+                "board": [x0 + x + 30.0, 2.0 * y],
+                "terrain": terrain,
+                "models": [
+                    {"id": "attacker", "model": spec.attacker, "side": "attacker", "at": [x0, y], "facing": 90.0,
+                     "states": spec.attacker_states, "damage": spec.attacker_damage},
+                    {"id": "target", "model": spec.target, "side": "target", "at": [x0 + x, y], "facing": 270.0,
+                     "states": spec.target_states, "damage": spec.target_damage},
+                ],
+                "steps": [], "expect": {},
+            });
+            let t: Test = serde_json::from_value(doc).map_err(|e| format!("cannot set up the attack: {e}"))?;
+            crate::testing::setup(rules, &t)
+        };
+        // Centre to centre first, then corrected by the gap the ruleset measures (bases).
+        let (probe, _) = place(spec.range + 10.0)?;
+        let offset = (spec.range + 10.0) - probe.range(0, 1);
+        let (game, ids) = place(spec.range + offset)?;
+        let (attacker, target) = (ids["attacker"], ids["target"]);
+        let mut engine =
+            Engine { game, dice: &mut crate::dice::SeededDice::new(0), log: &mut crate::event::NoLog, hooks };
+        engine.start().map_err(|e| e.to_string())?;
+        let mut game = engine.game;
+        game.turn = 1;
+        let band = weapons
+            .first()
+            .and_then(|&w| game.band(attacker, w, target))
+            .map(|b| rules.bands[b].name.clone())
+            .ok_or_else(|| {
+            format!("the target is out of reach of `{}`'s weapon at {} inches", spec.attacker, spec.range)
+        })?;
+        let names = weapons.iter().map(|&w| rules.cards[card].weapons[w].name.clone()).collect();
+        Ok(Attack { game, attacker, target, action: Action::fire(target, weapons), band, weapons: names })
+    }
+
+    /// Play the attack once with these dice; what happened.
+    pub fn play(&self, dice: &mut dyn Dice, hooks: &mut dyn Hooks, events: &mut Vec<Event>) -> Result<Outcome, String> {
+        events.clear();
+        let mut ctrl = Once(Some(self.action.clone()));
+        let mut engine = Engine { game: self.game.clone(), dice, log: events, hooks };
+        match engine.activate(self.attacker, &mut ctrl) {
+            Ok(()) => {}
+            Err(EngineError::IllegalAction { reason, .. }) => {
+                return Err(format!("the attack is not allowed: {reason}"));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+        Ok(read(events, self.attacker, self.target))
+    }
+}
+
+/// A copy of `card` whose mounts `weapons` fire `shots` copies each (a card's "2× Medium MAC"
+/// fires two shots; the odds of one shot need one), added to `rules`; its id.
+pub fn with_shots(rules: &mut Rules, card: usize, weapons: &[usize], shots: u32) -> Result<String, String> {
+    let mut c = rules.cards[card].clone();
+    for &w in weapons {
+        let m = c.weapons.get_mut(w).ok_or_else(|| format!("`{}` has no weapon mount {w}", c.id))?;
+        if shots == 0 || shots > m.quantity {
+            return Err(format!("`{}` carries {} × {}: it cannot fire {shots} shots of it", c.id, m.quantity, m.name));
+        }
+        m.quantity = shots;
+    }
+    c.id = format!("{}#{shots}-shot", c.id);
+    let id = c.id.clone();
+    if rules.card(&id).is_none() {
+        rules.cards.push(c);
+    }
+    Ok(id)
+}
+
+/// Hands the engine one action, then passes.
+struct Once(Option<Action>);
+
+impl Controller for Once {
+    fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
+        self.0.take().unwrap_or_else(Action::pass)
+    }
+}
+
+/// The outcome, read off the events of one run.
+fn read(events: &[Event], attacker: usize, target: usize) -> Outcome {
+    let mut o = Outcome::default();
+    let mut rolled = false;
+    for e in events {
+        match e {
+            Event::Roll(r) if r.model == attacker && (r.kind == "combat" || r.kind == "secondary-combat") => {
+                rolled = true;
+            }
+            Event::Forbidden { reason, .. } if !rolled => o.no_attack = Some(reason.clone()),
+            Event::NoAttack { reason, .. } if !rolled => o.no_attack = Some(reason.clone()),
+            Event::Hit { target: t, penetrated, .. } if *t == target => {
+                o.hits += 1;
+                o.penetrations += u32::from(*penetrated);
+            }
+            Event::DamageApplied { model, points, .. } if *model == target => o.damage += points,
+            Event::DamageApplied { model, points, .. } if *model == attacker => o.attacker_damage += points,
+            Event::StateGained { model, state } if *model == target => o.states.push(state.clone()),
+            Event::Critical { model, result } if *model == target => o.criticals.push(result.clone()),
+            Event::Destroyed { model } if *model == target => o.destroyed = true,
+            Event::OutOfAmmo { model, saved_by_reserve: false, .. } if *model == attacker => o.out_of_ammo = true,
+            _ => {}
+        }
+    }
+    if rolled {
+        o.no_attack = None;
+    } else if o.no_attack.is_none() {
+        o.no_attack = Some("no combat roll was made".into());
+    }
+    o.states.sort();
+    o.criticals.sort();
+    o
+}
+
+/// One roll on a path: which of its `choices` this branch takes. A die's choices are its faces
+/// (each 1/sides); a roll whose caller reads only the total (`Dice::faces_for_total`) chooses
+/// among the totals, each weighted by the ways the dice make it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Step {
+    choice: u32,
+    choices: u32,
+    kind: StepKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum StepKind {
+    Die(u32),
+    /// `count` dice of `sides` faces, no dice dropped, no bonus: totals count..=count·sides.
+    Total {
+        count: u32,
+        sides: u32,
+    },
+}
+
+/// The most dice of one roll summed as totals (their ways are counted by convolution).
+const MAX_TOTAL_DICE: u32 = 8;
+/// The largest die whose totals are walked rather than its faces.
+const MAX_TOTAL_SIDES: u32 = 100;
+
+impl Step {
+    /// This step's chance as (ways, out of); `table` keeps the ways of each kind of total.
+    fn weight(&self, table: &mut HashMap<(u32, u32), Vec<u64>>) -> (u128, u128) {
+        match self.kind {
+            StepKind::Die(sides) => (1, u128::from(sides)),
+            StepKind::Total { count, sides } => {
+                let ways = table.entry((count, sides)).or_insert_with(|| ways(count, sides))[self.choice as usize];
+                (u128::from(ways), u128::from(sides).pow(count))
+            }
+        }
+    }
+}
+
+/// The number of ways `count` dice of `sides` faces make each total from `count` up.
+fn ways(count: u32, sides: u32) -> Vec<u64> {
+    let mut w = vec![1u64];
+    for _ in 0..count {
+        let mut next = vec![0u64; w.len() + sides as usize - 1];
+        for (i, &x) in w.iter().enumerate() {
+            for f in 0..sides as usize {
+                next[i + f] += x;
+            }
+        }
+        w = next;
+    }
+    w
+}
+
+/// Dice that answer from a path of choices, extending it with the first choice past its end.
+struct PathDice<'p> {
+    path: &'p mut Vec<Step>,
+    at: usize,
+    /// Set when a roll asked for other dice than this path's earlier run at the same point
+    /// (the procedure is not a function of its dice), or past [`MAX_ROLLS`].
+    broken: Option<String>,
+    /// Walk the totals of rolls whose callers read only the total (else every face).
+    totals: bool,
+}
+
+impl PathDice<'_> {
+    fn next(&mut self, kind: StepKind, choices: u32) -> u32 {
+        let choice = match self.path.get(self.at) {
+            Some(step) if step.kind == kind => step.choice,
+            Some(step) => {
+                self.broken.get_or_insert(format!(
+                    "roll {} asked for {kind:?} where it asked {:?} before",
+                    self.at + 1,
+                    step.kind
+                ));
+                0
+            }
+            None if self.path.len() >= MAX_ROLLS => {
+                self.broken.get_or_insert(format!("one attack rolled more than {MAX_ROLLS} times"));
+                0
+            }
+            None => {
+                self.path.push(Step { choice: 0, choices, kind });
+                0
+            }
+        };
+        self.at += 1;
+        choice
+    }
+}
+
+impl Dice for PathDice<'_> {
+    fn roll(&mut self, sides: u32) -> u32 {
+        let sides = sides.max(1);
+        self.next(StepKind::Die(sides), sides) + 1
+    }
+
+    fn faces_for_total(&mut self, expr: &crate::dice::DiceExpr) -> Option<Vec<u32>> {
+        let (count, sides) = (expr.count, expr.sides);
+        if !self.totals
+            || expr.keep_highest.is_some()
+            || !(2..=MAX_TOTAL_DICE).contains(&count)
+            || sides > MAX_TOTAL_SIDES
+        {
+            return None;
+        }
+        let extra = self.next(StepKind::Total { count, sides }, count * (sides - 1) + 1);
+        // Faces that make the total: fill the dice in turn (the order is immaterial to a total).
+        let mut left = extra;
+        Some(
+            (0..count)
+                .map(|_| {
+                    let f = left.min(sides - 1);
+                    left -= f;
+                    f + 1
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Enumerate every die sequence of the attack: exact odds.
+pub fn exact(attack: &Attack, hooks: &mut dyn Hooks) -> Result<AttackOdds, String> {
+    enumerate(attack, hooks, true)
+}
+
+/// [`exact`] walking every face of every die, even where only a total is read: the same odds
+/// by the long way, which checks the shortcut.
+pub fn exact_by_faces(attack: &Attack, hooks: &mut dyn Hooks) -> Result<AttackOdds, String> {
+    enumerate(attack, hooks, false)
+}
+
+fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool) -> Result<AttackOdds, String> {
+    let mut path: Vec<Step> = Vec::new();
+    let mut events = Vec::new();
+    // Chances grouped by outcome and denominator: integer sums first, fractions once at the end.
+    let mut tally: HashMap<Outcome, BTreeMap<u128, u128>> = HashMap::new();
+    let mut leaves = 0u64;
+    let mut table = HashMap::new();
+    let too_many = || "too many dice to weigh exactly".to_string();
+    loop {
+        let mut dice = PathDice { path: &mut path, at: 0, broken: None, totals };
+        let outcome = attack.play(&mut dice, hooks, &mut events)?;
+        let (used, broken) = (dice.at, dice.broken);
+        if let Some(why) = broken {
+            return Err(format!("the attack's dice cannot be enumerated: {why}"));
+        }
+        path.truncate(used);
+        let (num, den) = path
+            .iter()
+            .try_fold((1u128, 1u128), |(n, d), step| {
+                let (w, of) = step.weight(&mut table);
+                Some((n.checked_mul(w)?, d.checked_mul(of)?))
+            })
+            .ok_or_else(too_many)?;
+        let sum = tally.entry(outcome).or_default().entry(den).or_default();
+        *sum = sum.checked_add(num).ok_or_else(too_many)?;
+        leaves += 1;
+        if leaves > MAX_LEAVES {
+            return Err(format!("the attack has more than {MAX_LEAVES} die sequences: too many to enumerate"));
+        }
+        // The odometer: the last roll not on its last choice turns; the rolls after it go.
+        while path.last().is_some_and(|s| s.choice + 1 >= s.choices) {
+            path.pop();
+        }
+        match path.last_mut() {
+            Some(last) => last.choice += 1,
+            None => break,
+        }
+    }
+    let mut outcomes = Vec::with_capacity(tally.len());
+    for (o, by_den) in tally {
+        let mut c = Chance::ZERO;
+        for (den, n) in by_den {
+            let g = gcd(n, den).max(1);
+            c = c.checked_add(Chance { num: n / g, den: den / g }).ok_or_else(too_many)?;
+        }
+        outcomes.push((o, c));
+    }
+    outcomes.sort_by(|(a, x), (b, y)| {
+        // x > y ⇔ x.num·y.den > y.num·x.den; compare as f64 first, exactly when equal.
+        y.value().partial_cmp(&x.value()).unwrap_or(std::cmp::Ordering::Equal).then_with(|| a.cmp(b))
+    });
+    Ok(AttackOdds { outcomes, leaves, band: attack.band.clone(), weapons: attack.weapons.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ways_count_the_faces_that_make_each_total() {
+        assert_eq!(ways(2, 6), vec![1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+        assert_eq!(ways(3, 6).iter().sum::<u64>(), 216);
+        assert_eq!(ways(3, 6)[10 - 3], 27, "3d6 makes 10 in 27 ways");
+    }
+
+    #[test]
+    fn a_total_walks_its_totals_with_faces_that_make_it() {
+        let mut path = Vec::new();
+        let expr = crate::dice::DiceExpr::parse("2d6").unwrap();
+        let mut seen = Vec::new();
+        loop {
+            let mut d = PathDice { path: &mut path, at: 0, broken: None, totals: true };
+            let (faces, total) = expr.roll_total(&mut d);
+            assert!(faces.iter().all(|f| (1..=6).contains(f)), "{faces:?}");
+            seen.push((total, path[0].weight(&mut HashMap::new())));
+            if path[0].choice + 1 >= path[0].choices {
+                break;
+            }
+            path[0].choice += 1;
+        }
+        let totals: Vec<i32> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(totals, (2..=12).collect::<Vec<_>>());
+        assert_eq!(seen[5].1, (6, 36), "7 in six ways of 36");
+    }
+
+    #[test]
+    fn chances_add_exactly() {
+        let a = Chance { num: 1, den: 6 };
+        let b = Chance { num: 1, den: 4 };
+        assert_eq!(a.checked_add(b), Some(Chance { num: 5, den: 12 }));
+        assert_eq!(Chance { num: u128::MAX, den: 1 }.checked_add(Chance { num: 1, den: 1 }), None);
+    }
+}
