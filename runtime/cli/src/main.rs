@@ -1,17 +1,21 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod card;
 mod coverage;
 mod docs;
 mod editor;
 mod force;
 mod hooks;
+mod map;
 mod new;
 mod odds;
 mod play;
+mod replay;
 mod reports;
 mod show;
 mod sim;
+mod viewer;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -150,12 +154,38 @@ enum Command {
         #[arg(long, default_value = "open")]
         faction: String,
     },
+    /// Replay an event log of `cav play --log` on the current content: say what changed since it
+    /// was written, and whether the game still plays event for event the same.
+    Replay(replay::ReplayCommand),
     /// Play N games of a scenario with bots on both sides, on every core, and report win rates
     /// (with 95 % intervals), game length, damage and weapon statistics; `cav sim merge` adds
     /// the results of shards.
     Sim(sim::SimCommand),
     /// The exact odds of one attack: every outcome as a fraction, through the real procedures.
     Odds(odds::OddsCommand),
+    /// Draw the board of a game at the start of a turn, as SVG: terrain, models with bases,
+    /// facings and arcs, lines of sight with cover and range, a model's range-band rings.
+    Map(map::MapCommand),
+    /// Draw models' data cards as the book lays them out, as SVG: name, type, TV, the damage
+    /// track with every column (MV, AV, DC, CCV, each weapon's RAV), weapons with range, mounts
+    /// and special attributes, the model's special attributes; values the pack notes as assumed
+    /// (lost in the source's text) are marked.
+    #[command(after_help = "Examples:\n  cav card dictator-b --svg dictator-b.svg\n  \
+        cav card dictator-b cobra --svg two.svg                 two cards on one page\n  \
+        cav card --pack iron-wolves --svg iron-wolves.svg       a faction sheet: every model of the pack")]
+    Card {
+        /// Model ids (several are drawn one above the other).
+        ids: Vec<String>,
+        /// Every model of this pack (a faction sheet).
+        #[arg(long, required_unless_present = "ids")]
+        pack: Option<String>,
+        /// Look in this ruleset (pack id, or `full` / `quickstart`).
+        #[arg(long, default_value = "quickstart")]
+        ruleset: String,
+        /// Write the SVG to FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: PathBuf,
+    },
     /// Watch packs and scripts; on every save reload, swap in valid rules at once, keep the last
     /// good ones when a save breaks something.
     #[command(
@@ -719,10 +749,44 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
         Command::Force(cmd) => force::run(cmd, root),
         Command::Play { scenario, ruleset, seed, log, quiet, forces, tv, faction } => {
             let rosters = play::Rosters { files: forces, tv, faction };
-            play_cmd(root, scenario, &ruleset, seed, log, quiet, rosters)
+            play::run(root, scenario, &ruleset, seed, log, quiet, rosters)
         }
+        Command::Replay(cmd) => replay::run(cmd, root),
         Command::Sim(cmd) => sim::run(cmd, root),
         Command::Odds(cmd) => odds::run(cmd, root),
+        Command::Map(cmd) => map::run(cmd, root),
+        Command::Card { ids, pack, ruleset, svg } => {
+            let loaded = load(vec![], root);
+            let rs = select_rulesets(&loaded, Some(&ruleset))?.into_iter().next().ok_or("no ruleset")?;
+            let model = |e: &cav_content::Entry| match &e.doc {
+                Some(cav_format::Document::Model(m)) => Some(card::data(m, rs)),
+                _ => None,
+            };
+            let mut cards = Vec::new();
+            for id in &ids {
+                let Some(e) = rs.get(DocKind::Model, id) else {
+                    let all: Vec<&str> =
+                        rs.entries().filter(|e| e.kind == DocKind::Model).map(|e| e.id.as_str()).collect();
+                    let hint = cav_content::diag::did_you_mean(id, all.iter().copied())
+                        .map(|h| format!(" ({h})"))
+                        .unwrap_or_default();
+                    return Err(format!("no model `{id}` in {}{hint}", rs.id));
+                };
+                cards.extend(model(e));
+            }
+            if let Some(p) = &pack {
+                let mut of: Vec<&cav_content::Entry> =
+                    rs.entries().filter(|e| e.kind == DocKind::Model && e.pack == *p).collect();
+                if of.is_empty() {
+                    return Err(format!("pack `{p}` has no models in {} (`cav list model` lists them by pack)", rs.id));
+                }
+                of.sort_by(|a, b| a.id.cmp(&b.id));
+                cards.extend(of.into_iter().filter_map(model));
+            }
+            std::fs::write(&svg, card::svg(&cards)).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
+            eprintln!("wrote {} ({} card{})", svg.display(), cards.len(), if cards.len() == 1 { "" } else { "s" });
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Show { id, explain, ruleset, kind, with, format } => {
             let kind = kind.map(|k| parse_kind(&k)).transpose()?;
             let loaded = load(vec![], root);
@@ -800,119 +864,6 @@ fn report_errors(loaded: &Loaded) {
             if n == 1 { "" } else { "s" }
         );
     }
-}
-
-fn play_cmd(
-    root: &Path,
-    scenario: Option<String>,
-    ruleset: &str,
-    seed: u64,
-    log: Option<PathBuf>,
-    quiet: bool,
-    rosters: play::Rosters,
-) -> Result<ExitCode, String> {
-    // A log that cannot be written is said before the game, not after it.
-    let log_file = match &log {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?),
-        None => None,
-    };
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
-    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
-        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them before playing (`cav validate` shows warnings too)");
-        return Ok(ExitCode::from(EXIT_INVALID));
-    };
-    let sc = match &scenario {
-        Some(id) => rules.scenario(id).ok_or_else(|| {
-            let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
-            format!("no scenario `{id}` in {}; scenarios: {}", rules.id, ids.join(", "))
-        })?,
-        None => match rules.scenarios.iter().position(|s| !s.forces.is_empty()) {
-            Some(i) => i,
-            None if cav_forces::force_rules(&rs).is_some() && !rules.scenarios.is_empty() => 0,
-            None => {
-                return Err(format!(
-                    "ruleset {} has no scenario that fixes its forces; name one with forces",
-                    rules.id
-                ));
-            }
-        },
-    };
-    let mut rosters_on_table = None;
-    if rules.scenarios[sc].forces.is_empty() {
-        // The players bring rosters (or the bot builds them): deployed in each side's zone.
-        match play::roster_squads(&mut loaded, rs.id.as_str(), &mut rules, sc, seed, &rosters)? {
-            Ok(squads) => rosters_on_table = Some(squads),
-            Err(play::InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
-        }
-    } else if !rosters.files.is_empty() {
-        return Err(format!(
-            "scenario `{}` fixes its forces; --force is for scenarios that do not",
-            rules.scenarios[sc].id
-        ));
-    }
-    let mut dice = cav_rules::SeededDice::new(seed);
-    let mut events: Vec<cav_rules::Event> = Vec::new();
-    let game = match &rosters_on_table {
-        Some(forces) => cav_rules::setup::roster_game(&rules, sc, forces, &mut dice, &mut events, Some(seed)),
-        None => cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut events, Some(seed)),
-    };
-    let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
-    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
-    let result = engine.play(&mut cav_rules::bot::Bot::default());
-    let game = engine.game;
-    let mut out = std::io::stdout().lock();
-    if !quiet {
-        for e in &events {
-            if let Some(line) = play::narrate(&game, e) {
-                let _ = writeln!(out, "{line}");
-            }
-        }
-    }
-    if let (Some(path), Some(file)) = (&log, log_file) {
-        let mut w = std::io::BufWriter::new(file);
-        for e in &events {
-            serde_json::to_writer(&mut w, e).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            w.write_all(b"\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
-        w.flush().map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let end = match result {
-        Ok(end) => end,
-        Err(e) => {
-            eprintln!("error: the game stopped: {e}");
-            return Ok(ExitCode::from(EXIT_INVALID));
-        }
-    };
-    let _ = writeln!(out, "\nSummary");
-    let _ = writeln!(out, "  winner: {}", end.winner.map_or("none (draw)".to_owned(), |w| game.sides[w].clone()));
-    let _ = writeln!(out, "  turns: {}", end.turns);
-    for (side, dealt) in game.sides.iter().zip(&end.damage_dealt) {
-        let _ = writeln!(out, "  damage dealt by {side}: {dealt}");
-    }
-    for u in &game.models {
-        let card = &rules.cards[u.card];
-        let fate = if u.destroyed {
-            "destroyed".to_owned()
-        } else if u.exited {
-            "left across its exit edge (scores)".to_owned()
-        } else if u.left_board {
-            "left the board".to_owned()
-        } else {
-            let states: Vec<&str> = u.states.iter().map(|(s, _)| rules.states[*s as usize].name.as_str()).collect();
-            format!(
-                "{} damage of {} tracks{}",
-                u.damage,
-                card.columns - 1,
-                if states.is_empty() { String::new() } else { format!(", {}", states.join(", ")) }
-            )
-        };
-        let _ = writeln!(out, "  {}: {fate}", u.name);
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn test_cmd(

@@ -1,10 +1,164 @@
-//! `cav play`: a headless game between bots, told as a narrative; the event log as JSONL.
+//! `cav play`: a headless game between bots, told as a narrative; the event log as JSONL, its
+//! first line the header `cav replay` reads (`replay.rs`).
 
 use std::fmt::Write;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use cav_rules::event::{Event, Roll};
-use cav_rules::game::Game;
+use cav_rules::game::{EngineError, Game, GameEnd};
 use cav_rules::setup::RosterForce;
+
+use crate::replay::{self, SideForce};
+use crate::{EXIT_INVALID, load, lua_host, select_rulesets};
+
+/// `cav play`: set the game up, play it, tell it, and write the log when asked.
+pub fn run(
+    root: &Path,
+    scenario: Option<String>,
+    ruleset: &str,
+    seed: u64,
+    log: Option<PathBuf>,
+    quiet: bool,
+    rosters: Rosters,
+) -> Result<ExitCode, String> {
+    // A log that cannot be written is said before the game, not after it.
+    let log_file = match &log {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?),
+        None => None,
+    };
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
+    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
+    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
+    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them before playing (`cav validate` shows warnings too)");
+        return Ok(ExitCode::from(EXIT_INVALID));
+    };
+    // What the log is pinned to, read before the game so a problem stops it first.
+    let pins = log.as_ref().map(|_| replay::pins(&rs)).transpose()?;
+    let sc = match &scenario {
+        Some(id) => rules.scenario(id).ok_or_else(|| {
+            let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+            format!("no scenario `{id}` in {}; scenarios: {}", rules.id, ids.join(", "))
+        })?,
+        None => match rules.scenarios.iter().position(|s| !s.forces.is_empty()) {
+            Some(i) => i,
+            None if cav_forces::force_rules(&rs).is_some() && !rules.scenarios.is_empty() => 0,
+            None => {
+                return Err(format!(
+                    "ruleset {} has no scenario that fixes its forces; name one with forces",
+                    rules.id
+                ));
+            }
+        },
+    };
+    let mut rosters_on_table = None;
+    let mut forces = Vec::new();
+    if rules.scenarios[sc].forces.is_empty() {
+        // The players bring rosters (or the bot builds them): deployed in each side's zone.
+        match roster_squads(&mut loaded, &rs, &mut rules, sc, seed, &Chosen::Now(&rosters))? {
+            Ok((squads, chosen)) => {
+                rosters_on_table = Some(squads);
+                forces = chosen;
+            }
+            Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
+        }
+    } else if !rosters.files.is_empty() {
+        return Err(format!(
+            "scenario `{}` fixes its forces; --force is for scenarios that do not",
+            rules.scenarios[sc].id
+        ));
+    }
+    let Some(played) = play_game(&rules, sc, rosters_on_table.as_deref(), seed) else {
+        return Ok(ExitCode::from(EXIT_INVALID));
+    };
+    let Played { game, events, result } = played;
+    let mut out = std::io::stdout().lock();
+    if !quiet {
+        for e in &events {
+            if let Some(line) = narrate(&game, e) {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    if let (Some(path), Some(file), Some(pins)) = (&log, log_file, pins) {
+        let header = replay::Header::new(&rs.id, &rules.scenarios[sc].id, seed, events.len(), forces, pins);
+        let werr = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+        let mut w = std::io::BufWriter::new(file);
+        serde_json::to_writer(&mut w, &header).map_err(|e| werr(&e))?;
+        w.write_all(b"\n").map_err(|e| werr(&e))?;
+        for e in &events {
+            serde_json::to_writer(&mut w, e).map_err(|e| werr(&e))?;
+            w.write_all(b"\n").map_err(|e| werr(&e))?;
+        }
+        w.flush().map_err(|e| werr(&e))?;
+    }
+    let end = match result {
+        Ok(end) => end,
+        Err(e) => {
+            eprintln!("error: the game stopped: {e}");
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+    };
+    let _ = writeln!(out, "\nSummary");
+    let _ = writeln!(out, "  winner: {}", end.winner.map_or("none (draw)".to_owned(), |w| game.sides[w].clone()));
+    let _ = writeln!(out, "  turns: {}", end.turns);
+    for (side, dealt) in game.sides.iter().zip(&end.damage_dealt) {
+        let _ = writeln!(out, "  damage dealt by {side}: {dealt}");
+    }
+    for u in &game.models {
+        let card = &rules.cards[u.card];
+        let fate = if u.destroyed {
+            "destroyed".to_owned()
+        } else if u.exited {
+            "left across its exit edge (scores)".to_owned()
+        } else if u.left_board {
+            "left the board".to_owned()
+        } else {
+            let states: Vec<&str> = u.states.iter().map(|(s, _)| rules.states[*s as usize].name.as_str()).collect();
+            format!(
+                "{} damage of {} tracks{}",
+                u.damage,
+                card.columns - 1,
+                if states.is_empty() { String::new() } else { format!(", {}", states.join(", ")) }
+            )
+        };
+        let _ = writeln!(out, "  {}: {fate}", u.name);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A game played to its end (or to the error that stopped it).
+pub struct Played<'r> {
+    pub game: Game<'r>,
+    pub events: Vec<Event>,
+    pub result: Result<GameEnd, EngineError>,
+}
+
+/// Scenario `sc` played by the bots from `seed`, with the rosters on the table for a scenario
+/// that leaves forces to the players. `cav play` and `cav replay` both play here, so a replay is
+/// the same game. `None`: the scripts did not load (said on stderr).
+pub fn play_game<'r>(
+    rules: &'r cav_rules::Rules,
+    sc: usize,
+    rosters: Option<&[RosterForce]>,
+    seed: u64,
+) -> Option<Played<'r>> {
+    let mut dice = cav_rules::SeededDice::new(seed);
+    let mut events: Vec<Event> = Vec::new();
+    let game = match rosters {
+        Some(forces) => cav_rules::setup::roster_game(rules, sc, forces, &mut dice, &mut events, Some(seed)),
+        None => cav_rules::setup::scenario_game(rules, sc, &mut dice, &mut events, Some(seed)),
+    };
+    let mut host = lua_host(rules)?;
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
+    let result = engine.play(&mut cav_rules::bot::Bot::default());
+    let game = engine.game;
+    Some(Played { game, events, result })
+}
 
 fn name<'g>(g: &'g Game, model: usize) -> &'g str {
     g.models.get(model).map_or("?", |x| x.name.as_str())
@@ -248,41 +402,67 @@ pub struct Rosters {
     pub faction: String,
 }
 
-/// Each side's roster — the file given for it, or one the bot builds — as squads of cards.
-/// Says on stderr what of a roster is not played yet.
+/// Each side's roster as squads of cards on the table, and as the log's header records it.
+pub type Fielded = (Vec<RosterForce>, Vec<SideForce>);
+
+/// Where each side's roster comes from: chosen now (a `--force` file, or the bot's), or as a log
+/// recorded them (`cav replay`).
+pub enum Chosen<'a> {
+    Now(&'a Rosters),
+    Recorded(&'a [SideForce]),
+}
+
+/// Each side's roster — the file given for it, one the bot builds, or the one a log recorded —
+/// as squads of cards, with the rosters as chosen (for the log's header). Rosters chosen now are
+/// told on stderr (what each side fields, what of a roster is not played yet); recorded ones not.
 pub fn roster_squads(
     loaded: &mut cav_content::Loaded,
-    ruleset: &str,
+    rs: &cav_content::Ruleset,
     rules: &mut cav_rules::Rules,
     sc: usize,
     seed: u64,
-    r: &Rosters,
-) -> Result<Result<Vec<RosterForce>, InvalidRoster>, String> {
-    let rs = loaded.ruleset(ruleset).cloned().ok_or("no ruleset")?;
+    chosen: &Chosen,
+) -> Result<Result<Fielded, InvalidRoster>, String> {
     let scenario = &rules.scenarios[sc].clone();
-    let Some(force_rules) = cav_forces::force_rules(&rs) else {
+    let Some(force_rules) = cav_forces::force_rules(rs) else {
         return Err(format!(
             "scenario `{}` does not fix its forces and ruleset `{}` does not build them",
             scenario.id, rs.id
         ));
     };
-    if r.files.len() > scenario.sides.len() {
-        return Err(format!("{} rosters for the {} sides of `{}`", r.files.len(), scenario.sides.len(), scenario.id));
+    let given = match chosen {
+        Chosen::Now(r) => r.files.len(),
+        Chosen::Recorded(f) => f.len(),
+    };
+    if given > scenario.sides.len() {
+        return Err(format!("{given} rosters for the {} sides of `{}`", scenario.sides.len(), scenario.id));
     }
     let scenario_doc = match rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref()) {
         Some(cav_format::Document::Scenario(d)) => Some(d.clone()),
         _ => None,
     };
     let scenario_doc = scenario_doc.as_ref();
-    if let Some(why) = scenario.unplayed_victory() {
+    if let Some(why) = scenario.unplayed_victory().filter(|_| matches!(chosen, Chosen::Now(_))) {
         eprintln!(
             "note: the victory conditions of `{}` are not played yet ({why}); the game ends when a side has no models left, or at the turn limit by surviving TV",
             scenario.id
         );
     }
-    let mut out = Vec::new();
+    let (mut out, mut sides) = (Vec::new(), Vec::new());
     for (side, (side_name, _)) in scenario.sides.iter().enumerate() {
-        let force = match r.files.get(side) {
+        let (r, file) = match chosen {
+            Chosen::Now(r) => (r, r.files.get(side)),
+            Chosen::Recorded(f) => {
+                let Some(f) = f.get(side) else {
+                    return Err(format!("the log records no roster for side {side_name} of `{}`", scenario.id));
+                };
+                let squads = cav_forces::roster_force(rs, &f.force, rules)?;
+                out.push(squads);
+                sides.push(f.clone());
+                continue;
+            }
+        };
+        let force = match file {
             Some(file) => {
                 let (docs, diags) = cav_content::read_loose(loaded, file, cav_format::DocKind::Force);
                 let [doc] = docs.as_slice() else {
@@ -293,7 +473,7 @@ pub fn roster_squads(
                 let cav_format::Document::Force(f) = &doc.doc else {
                     return Err(format!("{} holds no `kind: force` document", file.display()));
                 };
-                let found = cav_forces::check(&rs, f, &|p| doc.prov.locate(p), None);
+                let found = cav_forces::check(rs, f, &|p| doc.prov.locate(p), None);
                 if found.iter().any(|d| d.severity == cav_content::Severity::Error) {
                     eprint!("{}", cav_content::diag::render_errors(&found, &loaded.sources));
                     eprintln!(
@@ -313,10 +493,12 @@ pub fn roster_squads(
                     tvp,
                     seed: seed.wrapping_mul(1_000).wrapping_add(side as u64),
                 };
-                cav_forces::build(&rs, &req)?
+                cav_forces::build(rs, &req)?
             }
         };
-        let spent = cav_forces::costs(&rs, &force);
+        let from = if file.is_some() { "roster" } else { "bot" };
+        sides.push(SideForce { side: side_name.clone(), from: from.to_owned(), force: force.clone() });
+        let spent = cav_forces::costs(rs, &force);
         let models: u32 = force.squads.iter().flat_map(|s| &s.models).map(|m| m.count).sum();
         eprintln!(
             "{side_name} fields `{}`: {} squads, {models} models, TV {} of a {} pool",
@@ -325,7 +507,7 @@ pub fn roster_squads(
             spent.total(),
             force.tvp
         );
-        let squads = cav_forces::roster_force(&rs, &force, rules)?;
+        let squads = cav_forces::roster_force(rs, &force, rules)?;
         if squads.bonus > 0 {
             eprintln!(
                 "{side_name}'s force group bonus: {} TV of the pool left unspent, added to its surviving TVP with what its strike pools still hold at the end",
@@ -352,7 +534,7 @@ pub fn roster_squads(
         }
         out.push(squads);
     }
-    Ok(Ok(out))
+    Ok(Ok((out, sides)))
 }
 
 /// A roster file that is not a legal force (already reported on stderr): invalid content, exit 1.

@@ -116,89 +116,44 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
 
 /// A data card: header, the damage track as a table of columns, weapons with per-column RAV, SAs.
 fn card(m: &Model, rs: &Ruleset) -> String {
-    let dt = &m.damage_track;
-    let cols = dt.damage_tracks as usize + 1;
+    let c = crate::card::data(m, rs);
     let mut s = String::new();
-    let words = |x: &dyn erased::Tag| book_words(&x.tag());
-    let chassis = m.chassis.map(|c| format!("{} ", words(&c))).unwrap_or_default();
-    let _ = writeln!(
-        s,
-        "{} — {} {chassis}{} ({}), move class {}, TV {}",
-        m.name,
-        m.faction,
-        words(&m.model_type),
-        words(&m.task),
-        m.move_class,
-        m.tv
-    );
-    let _ = writeln!(s, "Damage track: {} DT (columns 0–{})", dt.damage_tracks, dt.damage_tracks);
-    let mut row = |label: &str, cells: Vec<String>| {
+    let _ = writeln!(s, "{} — {}, move class {}, TV {}", c.name, c.kind, c.move_class, c.tv);
+    let _ = writeln!(s, "Damage track: {} DT (columns 0–{})", c.damage_tracks, c.damage_tracks);
+    let row = |s: &mut String, label: &str, cells: &mut dyn Iterator<Item = String>| {
         let _ = write!(s, "  {label:<18}");
         for c in cells {
             let _ = write!(s, "{c:>6}");
         }
         s.push('\n');
     };
-    row("column", (0..cols).map(|c| c.to_string()).collect());
-    row("MV", per_col(&dt.mv, cols));
-    row("AV", per_col(&dt.av, cols));
-    if let Some(dc) = &dt.dc {
-        row("DC", per_col(dc, cols));
-    }
-    if let Some(exp) = &dt.exp {
-        row("EXP", per_col(exp, cols));
-    }
-    if let Some(ccv) = &dt.ccv {
-        row("CCV", per_col(ccv, cols));
+    row(&mut s, "column", &mut (0..=c.damage_tracks).map(|c| c.to_string()));
+    for (label, cells) in &c.rows {
+        row(&mut s, label, &mut cells.iter().map(|x| x.text.clone()));
     }
     let _ = writeln!(s, "Weapons:");
-    for w in &m.weapons {
-        let def = rs.get(cav_format::DocKind::Weapon, w.weapon.as_str()).and_then(|e| match &e.doc {
-            Some(Document::Weapon(w)) => Some(w),
-            _ => None,
-        });
-        let name = def.map_or(w.weapon.as_str(), |d| d.name.as_str());
-        let mounts: Vec<String> = w.mount.iter().map(|m| format!("{m:?}")).collect();
-        let rng = def.map(|d| match &d.range {
-            cav_format::Distance::Inches(i) => format!("RNG {i}\""),
-            cav_format::Distance::Special(sp) => format!("RNG {sp:?}"),
-        });
-        let mut sas: Vec<String> = def.map(|d| d.special_attributes.iter().map(sa_text).collect()).unwrap_or_default();
-        sas.extend(w.special_attributes.iter().map(sa_text));
-        let _ = writeln!(
-            s,
-            "  {}× {name} ({}) {} {}",
-            w.quantity,
-            mounts.join("/"),
-            rng.unwrap_or_default(),
-            sas.join(", ")
-        );
-        let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
-        if let Some(rav) = rav {
-            let _ = write!(s, "  {:<18}", "  RAV");
-            for c in per_col::<Rav>(&rav, cols) {
-                let _ = write!(s, "{c:>6}");
-            }
-            s.push('\n');
+    for w in &c.weapons {
+        let _ = writeln!(s, "  {} {}", w.title, w.sas.join(", "));
+        if let Some(rav) = &w.rav {
+            row(&mut s, "  RAV", &mut rav.iter().map(|x| x.text.clone()));
         }
     }
-    let sas: Vec<String> = m.special_attributes.iter().map(sa_text).collect();
-    let _ = writeln!(s, "Special attributes: {}", if sas.is_empty() { "none".into() } else { sas.join(", ") });
-    if let Some(src) = &m.source {
+    let _ = writeln!(s, "Special attributes: {}", if c.sas.is_empty() { "none".into() } else { c.sas.join(", ") });
+    if let Some(src) = &c.source {
         let _ = writeln!(s, "Source: {src}");
     }
-    for n in &m.notes {
-        let field = n.field.as_deref().map(|f| format!(" [{f}]")).unwrap_or_default();
-        let _ = writeln!(s, "Note ({:?}){field}: {}", n.kind, n.text);
+    for (kind, field, text) in &c.notes {
+        let field = field.as_deref().map(|f| format!(" [{f}]")).unwrap_or_default();
+        let _ = writeln!(s, "Note ({kind}){field}: {text}");
     }
     s
 }
 
-fn per_col<T: Clone + std::fmt::Display>(v: &PerColumn<T>, cols: usize) -> Vec<String> {
+pub(crate) fn per_col<T: Clone + std::fmt::Display>(v: &PerColumn<T>, cols: usize) -> Vec<String> {
     (0..cols).map(|c| v.at(c).map(|x| x.to_string()).unwrap_or_else(|| "-".into())).collect()
 }
 
-fn sa_text(s: &cav_format::SaRef) -> String {
+pub(crate) fn sa_text(s: &cav_format::SaRef) -> String {
     let mut t = s.id().to_string();
     if let Some(r) = s.rating() {
         let _ = write!(t, " {r}");
@@ -442,7 +397,7 @@ pub fn book_words(id: &str) -> String {
     out
 }
 
-mod erased {
+pub(crate) mod erased {
     /// A serde unit-variant enum's written form (`extra_large`).
     pub trait Tag {
         fn tag(&self) -> String;

@@ -1,0 +1,277 @@
+//! A model's data card as the book lays it out: the values of a resolved `kind: model` document
+//! gathered once (`CardData`), drawn as text by `cav show` and as SVG by `cav card --svg`
+//! (a faction sheet: every model card of a pack on one page). A value the pack notes as
+//! `assumed` (lost in the source's extraction and filled in) is marked on the card.
+
+use std::fmt::Write as _;
+
+use cav_content::Ruleset;
+use cav_format::{Document, Model, NoteKind, PerColumn, Rav};
+
+use crate::show::{book_words, per_col, sa_text};
+
+/// One cell of the damage track: its text and whether the value was assumed.
+pub struct Cell {
+    pub text: String,
+    pub assumed: bool,
+}
+
+pub struct WeaponLine {
+    /// "2× Medium MAC (L/R) RNG 12\"".
+    pub title: String,
+    /// Its special attributes, weapon's and mount's.
+    pub sas: Vec<String>,
+    pub rav: Option<Vec<Cell>>,
+}
+
+pub struct CardData {
+    pub id: String,
+    pub name: String,
+    /// "Rach Extra-Large CAV (Attack)".
+    pub kind: String,
+    pub move_class: String,
+    pub tv: String,
+    pub tv_assumed: bool,
+    pub damage_tracks: u32,
+    /// MV, AV, then DC, EXP, CCV where the card has them.
+    pub rows: Vec<(&'static str, Vec<Cell>)>,
+    pub weapons: Vec<WeaponLine>,
+    pub sas: Vec<String>,
+    pub source: Option<String>,
+    /// (kind, field, text) of every note.
+    pub notes: Vec<(String, Option<String>, String)>,
+}
+
+/// Whether the value at `ptr` (or a value holding it) is noted as assumed.
+fn assumed(m: &Model, ptr: &str) -> bool {
+    m.notes.iter().any(|n| {
+        n.kind == NoteKind::Assumed
+            && n.field
+                .as_deref()
+                .is_some_and(|f| ptr == f || ptr.strip_prefix(f).is_some_and(|rest| rest.starts_with('/')))
+    })
+}
+
+fn cells(m: &Model, ptr: &str, texts: Vec<String>) -> Vec<Cell> {
+    texts.into_iter().enumerate().map(|(i, text)| Cell { text, assumed: assumed(m, &format!("{ptr}/{i}")) }).collect()
+}
+
+pub fn data(m: &Model, rs: &Ruleset) -> CardData {
+    let dt = &m.damage_track;
+    let cols = dt.damage_tracks as usize + 1;
+    let chassis = m.chassis.map(|c| format!("{} ", book_words(&crate::show::erased::Tag::tag(&c)))).unwrap_or_default();
+    let words = |x: &dyn crate::show::erased::Tag| book_words(&x.tag());
+    let mut rows = vec![
+        ("MV", cells(m, "/damage_track/mv", per_col(&dt.mv, cols))),
+        ("AV", cells(m, "/damage_track/av", per_col(&dt.av, cols))),
+    ];
+    if let Some(r) = &dt.dc {
+        rows.push(("DC", cells(m, "/damage_track/dc", per_col(r, cols))));
+    }
+    if let Some(r) = &dt.exp {
+        rows.push(("EXP", cells(m, "/damage_track/exp", per_col(r, cols))));
+    }
+    if let Some(r) = &dt.ccv {
+        rows.push(("CCV", cells(m, "/damage_track/ccv", per_col(r, cols))));
+    }
+    let weapons = m
+        .weapons
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let def = rs.get(cav_format::DocKind::Weapon, w.weapon.as_str()).and_then(|e| match &e.doc {
+                Some(Document::Weapon(w)) => Some(w),
+                _ => None,
+            });
+            let name = def.map_or(w.weapon.as_str(), |d| d.name.as_str());
+            let mounts: Vec<String> = w.mount.iter().map(|m| format!("{m:?}")).collect();
+            let rng = def
+                .map(|d| match &d.range {
+                    cav_format::Distance::Inches(i) => format!(" RNG {i}\""),
+                    cav_format::Distance::Special(sp) => format!(" RNG {sp:?}"),
+                })
+                .unwrap_or_default();
+            let mut sas: Vec<String> =
+                def.map(|d| d.special_attributes.iter().map(sa_text).collect()).unwrap_or_default();
+            sas.extend(w.special_attributes.iter().map(sa_text));
+            let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
+            WeaponLine {
+                title: format!("{}× {name} ({}){rng}", w.quantity, mounts.join("/")),
+                sas,
+                rav: rav.map(|r| cells(m, &format!("/weapons/{i}/rav"), per_col::<Rav>(&r, cols))),
+            }
+        })
+        .collect();
+    CardData {
+        id: m.id.0.clone(),
+        name: m.name.clone(),
+        kind: format!("{} {chassis}{} ({})", m.faction, words(&m.model_type), words(&m.task)),
+        move_class: m.move_class.0.clone(),
+        tv: m.tv.to_string(),
+        tv_assumed: assumed(m, "/tv"),
+        damage_tracks: dt.damage_tracks,
+        rows,
+        weapons,
+        sas: m.special_attributes.iter().map(sa_text).collect(),
+        source: m.source.clone(),
+        notes: m.notes.iter().map(|n| (format!("{:?}", n.kind), n.field.clone(), n.text.clone())).collect(),
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const CELL_W: f64 = 38.0;
+const LABEL_W: f64 = 200.0;
+/// Width of a character of 12-px text, near enough to size the card around its longest line.
+const CHAR_W: f64 = 6.4;
+const ROW_H: f64 = 20.0;
+
+/// The card's height on the page, for stacking cards into a sheet.
+fn height(c: &CardData) -> f64 {
+    let rows = 1 + c.rows.len() + c.weapons.iter().filter(|w| w.rav.is_some()).count();
+    76.0 + ROW_H * rows as f64 + 20.0 * c.weapons.len() as f64 + 44.0 + if has_assumed(c) { 18.0 } else { 0.0 }
+}
+
+fn has_assumed(c: &CardData) -> bool {
+    let rav = c.weapons.iter().flat_map(|w| w.rav.iter().flatten());
+    c.tv_assumed || c.rows.iter().flat_map(|r| &r.1).chain(rav).any(|x| x.assumed)
+}
+
+fn width(c: &CardData) -> f64 {
+    let lines = c
+        .weapons
+        .iter()
+        .map(|w| 28 + w.title.chars().count() + w.sas.iter().map(|s| s.chars().count() + 2).sum::<usize>());
+    let longest = lines.chain([c.sas.iter().map(|s| s.chars().count() + 2).sum::<usize>() + 36]).max().unwrap_or(0);
+    (LABEL_W + CELL_W * (c.damage_tracks as f64 + 1.0) + 20.0).max(CHAR_W * longest as f64).max(560.0)
+}
+
+/// One card at (x, y) as an SVG group.
+fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
+    let (w, h) = (width(c), height(c));
+    let _ = writeln!(out, "<g class=\"card\" id=\"card-{}\" transform=\"translate({x},{y})\">", esc(&c.id));
+    let _ = writeln!(
+        out,
+        "<rect class=\"frame\" width=\"{w}\" height=\"{h}\" rx=\"8\" fill=\"#f7f5ef\" stroke=\"#333\" stroke-width=\"1.5\"/>"
+    );
+    let _ = writeln!(out, "<rect width=\"{w}\" height=\"34\" rx=\"8\" fill=\"#2f3e46\"/>");
+    let _ = writeln!(
+        out,
+        "<text class=\"name\" x=\"12\" y=\"23\" font-size=\"17\" font-weight=\"bold\" fill=\"white\">{}</text>",
+        esc(&c.name)
+    );
+    let tv_mark = if c.tv_assumed { "*" } else { "" };
+    let _ = writeln!(
+        out,
+        "<text class=\"tv\" x=\"{:.0}\" y=\"23\" font-size=\"15\" fill=\"white\" text-anchor=\"end\">TV {}{tv_mark}</text>",
+        w - 12.0,
+        esc(&c.tv)
+    );
+    let _ = writeln!(
+        out,
+        "<text class=\"kind\" x=\"12\" y=\"52\" font-size=\"12\">{} · move class {}</text>",
+        esc(&c.kind),
+        esc(&c.move_class)
+    );
+    // The damage track: a header of columns, then a row per value.
+    let mut ty = 76.0;
+    let row = |out: &mut String, ty: f64, label: &str, cells: &[Cell], class: &str| {
+        let _ = write!(
+            out,
+            "<g class=\"{class}\"><text x=\"12\" y=\"{:.0}\" font-size=\"12\" font-weight=\"bold\">{}</text>",
+            ty - 5.0,
+            esc(label)
+        );
+        for (i, cell) in cells.iter().enumerate() {
+            let cx = LABEL_W + CELL_W * i as f64;
+            if cell.assumed {
+                let _ = write!(
+                    out,
+                    "<rect class=\"assumed\" x=\"{cx:.0}\" y=\"{:.0}\" width=\"{CELL_W}\" height=\"{ROW_H}\" fill=\"#e9e2c8\" stroke=\"#b59f3b\" stroke-dasharray=\"3 2\"/>",
+                    ty - ROW_H + 2.0
+                );
+            }
+            let (style, mark) = if cell.assumed { (" font-style=\"italic\"", "*") } else { ("", "") };
+            let _ = write!(
+                out,
+                "<text x=\"{:.0}\" y=\"{:.0}\" font-size=\"12\" text-anchor=\"middle\"{style}>{}{mark}</text>",
+                cx + CELL_W / 2.0,
+                ty - 5.0,
+                esc(&cell.text)
+            );
+        }
+        out.push_str("</g>\n");
+    };
+    let header: Vec<Cell> = (0..=c.damage_tracks).map(|i| Cell { text: i.to_string(), assumed: false }).collect();
+    let _ = writeln!(
+        out,
+        "<rect x=\"{LABEL_W}\" y=\"{:.0}\" width=\"{:.0}\" height=\"{ROW_H}\" fill=\"#d8d2c0\"/>",
+        ty - ROW_H + 2.0,
+        CELL_W * header.len() as f64
+    );
+    row(out, ty, "damage track", &header, "columns");
+    for (label, cells) in &c.rows {
+        ty += ROW_H;
+        row(out, ty, label, cells, &format!("row row-{}", label.to_ascii_lowercase()));
+    }
+    for wl in &c.weapons {
+        if let Some(rav) = &wl.rav {
+            ty += ROW_H;
+            let label = wl.title.split(" (").next().unwrap_or(&wl.title).to_owned();
+            row(
+                out,
+                ty,
+                &format!("RAV {}", label.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '×' || ch == ' ')),
+                rav,
+                "row rav",
+            );
+        }
+    }
+    ty += 26.0;
+    let _ = writeln!(out, "<text x=\"12\" y=\"{ty:.0}\" font-size=\"12\" font-weight=\"bold\">Weapons</text>");
+    for wl in &c.weapons {
+        ty += 20.0;
+        let sas = if wl.sas.is_empty() { String::new() } else { format!(" — {}", wl.sas.join(", ")) };
+        let _ = writeln!(
+            out,
+            "<text class=\"weapon\" x=\"20\" y=\"{ty:.0}\" font-size=\"12\">{}{}</text>",
+            esc(&wl.title),
+            esc(&sas)
+        );
+    }
+    ty += 24.0;
+    let sas = if c.sas.is_empty() { "none".to_owned() } else { c.sas.join(", ") };
+    let _ = writeln!(
+        out,
+        "<text class=\"sas\" x=\"12\" y=\"{ty:.0}\" font-size=\"12\"><tspan font-weight=\"bold\">Special attributes:</tspan> {}</text>",
+        esc(&sas)
+    );
+    if has_assumed(c) {
+        ty += 18.0;
+        let _ = writeln!(
+            out,
+            "<text class=\"legend\" x=\"12\" y=\"{ty:.0}\" font-size=\"10\" font-style=\"italic\" fill=\"#7a6a22\">* assumed: lost in the source's text and filled in (see `cav show {} --explain` and its notes)</text>",
+            esc(&c.id)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// Cards stacked one above the other on one page.
+pub fn svg(cards: &[CardData]) -> String {
+    let w = cards.iter().map(width).fold(560.0, f64::max) + 20.0;
+    let h: f64 = cards.iter().map(|c| height(c) + 14.0).sum::<f64>() + 6.0;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n<title>{}</title>\n",
+        esc(&cards.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "))
+    );
+    let mut y = 10.0;
+    for c in cards {
+        draw(c, 10.0, y, &mut s);
+        y += height(c) + 14.0;
+    }
+    s.push_str("</svg>\n");
+    s
+}

@@ -1,0 +1,126 @@
+//! The replay viewer in a real browser: `cav replay game.jsonl --html FILE` is opened in headless
+//! Chromium (the distribution's package; `scripts/test` installs it where missing) at chosen
+//! events (`#N`), and the page the browser built — the DOM after its script ran — must show the
+//! models where the log puts them and the roll with the log's dice, modifiers and numbers. A
+//! screenshot is kept in `target/test-artifacts/replay.png`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use cav_tests::root;
+use serde_json::Value;
+
+fn cav() -> Command {
+    let mut c = cav_tests::cav_in(&root());
+    c.current_dir(root());
+    c
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser"] {
+        if let Ok(out) = Command::new("sh").arg("-c").arg(format!("command -v {name}")).output()
+            && out.status.success()
+        {
+            return PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        }
+    }
+    panic!("headless Chromium is not installed: `scripts/test` installs the distribution's `chromium` package");
+}
+
+fn browser(page: &Path, event: usize, extra: &[&str]) -> Output {
+    let profile = tempfile::tempdir().unwrap();
+    Command::new(chromium())
+        .args(["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1200,800"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(extra)
+        .arg(format!("file://{}#{event}", page.display()))
+        .output()
+        .unwrap()
+}
+
+/// The DOM Chromium built for the page at `#event`.
+fn dom(page: &Path, event: usize) -> String {
+    let out = browser(page, event, &["--dump-dom"]);
+    assert!(out.status.success(), "chromium: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[test]
+fn a_replayed_game_steps_through_in_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    let page = tmp.path().join("replay.html");
+    let out = cav().args(["play", "--seed", "1", "--quiet", "--log"]).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = cav().arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<link"), "no network");
+    // The events as the viewer numbers them: the log's records that are events.
+    let events: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["event"].is_string())
+        .collect();
+    // Where each model stands after event n, by the log.
+    let positions = |n: usize| {
+        let mut at = std::collections::BTreeMap::new();
+        for e in &events[..=n] {
+            match e["event"].as_str().unwrap() {
+                "deployed" => {
+                    at.insert(e["model"].as_u64().unwrap(), (e["name"].as_str().unwrap().to_owned(), e["at"].clone()));
+                }
+                "moved" => {
+                    let m = at.get_mut(&e["model"].as_u64().unwrap()).unwrap();
+                    m.1 = e["to"].clone();
+                }
+                _ => {}
+            }
+        }
+        at
+    };
+    let hit = events.iter().position(|e| e["event"] == "hit" && e["penetrated"] == true).expect("a penetrating hit");
+    let roll = (0..hit).rev().find(|&i| events[i]["event"] == "roll" && events[i]["kind"] == "combat").unwrap();
+    for n in [roll, hit] {
+        let d = dom(&page, n);
+        assert!(d.contains(&format!("id=\"event-index\">{n}<")), "event {n}");
+        for (name, at) in positions(n).values() {
+            let want = format!("data-name=\"{}\" data-x=\"{}\" data-y=\"{}\"", esc(name), at["x"], at["y"]);
+            assert!(d.contains(&want.replace(".0\"", "\"")), "event {n}: {want}");
+        }
+        // The roll panel shows the combat roll before the hit, with its dice, sources and numbers.
+        let r = &events[roll];
+        assert!(d.contains(&format!("id=\"roll-total\">{}<", r["total"])), "event {n}: total {}", r["total"]);
+        assert!(d.contains(&format!("id=\"roll-target\">{}<", r["target"])), "event {n}");
+        for face in r["natural"].as_array().unwrap() {
+            assert!(d.contains(&format!("<span class=\"die\">{face}</span>")), "event {n}: die {face}");
+        }
+        for m in r["mods"].as_array().unwrap() {
+            assert!(d.contains(&esc(m["source"].as_str().unwrap())), "event {n}: {m}");
+        }
+    }
+    // The last event: the loser is destroyed, and the damage panel says how much each took.
+    let last = events.len() - 1;
+    let d = dom(&page, last);
+    let destroyed = events.iter().filter(|e| e["event"] == "destroyed").count();
+    assert!(destroyed > 0);
+    assert_eq!(d.matches("data-destroyed=\"true\"").count(), destroyed);
+    assert!(d.contains("of 9 damage"), "the Dictator-B's nine damage tracks");
+    // A screenshot of a mid-game moment, kept for people to look at.
+    let shots = root().join("target/test-artifacts");
+    std::fs::create_dir_all(&shots).unwrap();
+    let png = shots.join("replay.png");
+    let _ = std::fs::remove_file(&png);
+    let out = browser(&page, hit, &[&format!("--screenshot={}", png.display())]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(std::fs::metadata(&png).map(|m| m.len() > 10_000).unwrap_or(false), "a screenshot at {}", png.display());
+}
