@@ -124,3 +124,18 @@ fn the_readme_map_is_fresh() {
     );
     assert!(std::fs::read_to_string(root().join("README.md")).unwrap().contains("docs/images/stand-and-fight-map.svg"));
 }
+
+#[test]
+fn play_draws_the_board_as_the_game_ended_with_its_wreck() {
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("end.svg");
+    let out = cav().args(["play", "--seed", "3", "--quiet", "--svg"]).arg(&svg).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    xmllint(&svg);
+    let body = std::fs::read_to_string(&svg).unwrap();
+    // Seed 3: black wins, red is destroyed (the summary says so).
+    assert!(text(&out).contains("red Dictator-B: destroyed"), "{}", text(&out));
+    assert!(body.contains("<g class=\"model destroyed\" data-name=\"red Dictator-B\""));
+    assert!(body.contains("<g class=\"model\" data-name=\"black Dictator-B\""));
+    assert_eq!(body.matches("<g class=\"sight\"").count(), 0, "no enemies left to see");
+}

@@ -143,6 +143,9 @@ enum Command {
         /// Print only the summary, not the narrative.
         #[arg(long)]
         quiet: bool,
+        /// Also draw the board as the game ended, as SVG (`cav map` draws it as a turn starts).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
         /// leaves forces to the players; a side without one gets a roster built by the bot.
         #[arg(long = "force", value_name = "FILE")]
@@ -747,9 +750,9 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::from(if check && !complete { EXIT_INVALID } else { 0 }))
         }
         Command::Force(cmd) => force::run(cmd, root),
-        Command::Play { scenario, ruleset, seed, log, quiet, forces, tv, faction } => {
+        Command::Play { scenario, ruleset, seed, log, quiet, svg, forces, tv, faction } => {
             let rosters = play::Rosters { files: forces, tv, faction };
-            play::run(root, scenario, &ruleset, seed, log, quiet, rosters)
+            play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters)
         }
         Command::Replay(cmd) => replay::run(cmd, root),
         Command::Sim(cmd) => sim::run(cmd, root),

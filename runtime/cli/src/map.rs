@@ -224,7 +224,9 @@ pub fn svg(game: &Game, title: &str, rings: usize) -> String {
     }
     // Models: base, front arc, facing, name.
     let half = game.rules.proc.sight.arc_half_width;
-    for (i, m) in game.models.iter().enumerate().filter(|(_, m)| m.on_table()) {
+    // Wrecks stay where they fell (drawn faded); models off the table are not drawn.
+    let drawn = |m: &cav_rules::game::Model| m.on_table() || (m.destroyed && !m.left_board && m.aboard.is_none());
+    for (i, m) in game.models.iter().enumerate().filter(|(_, m)| drawn(m)) {
         let card = game.card(i);
         let colour = SIDE_COLOURS[m.side % SIDE_COLOURS.len()];
         let (cx, cy) = px(m.pos);

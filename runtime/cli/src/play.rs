@@ -14,13 +14,22 @@ use crate::replay::{self, SideForce};
 use crate::{EXIT_INVALID, load, lua_host, select_rulesets};
 
 /// `cav play`: set the game up, play it, tell it, and write the log when asked.
+/// What `cav play` writes besides its summary.
+pub struct Outputs {
+    /// The event log (JSON lines, a header first).
+    pub log: Option<PathBuf>,
+    /// The board as the game ended, as SVG.
+    pub svg: Option<PathBuf>,
+    /// The summary only, no narrative.
+    pub quiet: bool,
+}
+
 pub fn run(
     root: &Path,
     scenario: Option<String>,
     ruleset: &str,
     seed: u64,
-    log: Option<PathBuf>,
-    quiet: bool,
+    Outputs { log, svg, quiet }: Outputs,
     rosters: Rosters,
 ) -> Result<ExitCode, String> {
     // A log that cannot be written is said before the game, not after it.
@@ -95,6 +104,11 @@ pub fn run(
             w.write_all(b"\n").map_err(|e| werr(&e))?;
         }
         w.flush().map_err(|e| werr(&e))?;
+    }
+    if let Some(path) = &svg {
+        let title = format!("{} — seed {seed}, as the game ended", rules.scenarios[sc].name);
+        std::fs::write(path, crate::map::svg(&game, &title, 0))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let end = match result {
         Ok(end) => end,
