@@ -139,3 +139,20 @@ fn play_draws_the_board_as_the_game_ended_with_its_wreck() {
     assert!(body.contains("<g class=\"model\" data-name=\"black Dictator-B\""));
     assert_eq!(body.matches("<g class=\"sight\"").count(), 0, "no enemies left to see");
 }
+
+/// Seed 61: in turn 4 a missed strike point drifts (the `drift` event of `cav play --seed 61`).
+#[test]
+fn the_map_shows_the_last_turns_drift() {
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("map.svg");
+    let out =
+        cav().args(["map", "stand-and-fight", "--seed", "61", "--turn", "5", "--svg"]).arg(&svg).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    xmllint(&svg);
+    let body = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(body.matches("<g class=\"drift\"").count(), 1);
+    let out =
+        cav().args(["map", "stand-and-fight", "--seed", "61", "--turn", "4", "--svg"]).arg(&svg).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read_to_string(&svg).unwrap().matches("<g class=\"drift\"").count(), 0, "turn 3 had none");
+}

@@ -66,8 +66,9 @@ pub fn run(cmd: MapCommand, root: &Path) -> Result<ExitCode, String> {
     }
     let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut dice = SeededDice::new(cmd.seed);
+    let mut events: Vec<cav_rules::Event> = Vec::new();
     let game = cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
-    let mut engine = Engine { game, dice: &mut dice, log: &mut NoLog, hooks: &mut host };
+    let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
     let mut bot = cav_rules::bot::Bot::default();
     let mut ended = None;
     for _ in 1..cmd.turn {
@@ -77,6 +78,9 @@ pub fn run(cmd: MapCommand, root: &Path) -> Result<ExitCode, String> {
         }
     }
     let game = &engine.game;
+    // The strike points and drift of the turn just played.
+    let since = events.iter().rposition(|e| matches!(e, cav_rules::Event::TurnStart { .. })).unwrap_or(0);
+    let marks = &events[since..];
     let rings = match &cmd.rings {
         None => 0,
         Some(r) => (0..game.models.len())
@@ -88,7 +92,7 @@ pub fn run(cmd: MapCommand, root: &Path) -> Result<ExitCode, String> {
         None => format!("start of turn {}", cmd.turn),
     };
     let title = format!("{} — seed {}, {moment}", rules.scenarios[sc].name, cmd.seed);
-    std::fs::write(&cmd.svg, svg(game, &title, rings))
+    std::fs::write(&cmd.svg, svg(game, &title, rings, marks))
         .map_err(|e| format!("cannot write {}: {e}", cmd.svg.display()))?;
     eprintln!("wrote {} ({title})", cmd.svg.display());
     Ok(ExitCode::SUCCESS)
@@ -123,9 +127,11 @@ fn fill(t: &cav_rules::compile::TerrainDef) -> (&'static str, f64) {
     (colour, (0.35 + 0.12 * f64::from(t.elevation.clamp(0, 4))).min(0.85))
 }
 
-pub fn svg(game: &Game, title: &str, rings: usize) -> String {
+/// The board of `game`; `marks`: events whose strike points and drift are drawn (the last
+/// turn's).
+pub fn svg(game: &Game, title: &str, rings: usize, marks: &[cav_rules::Event]) -> String {
     let [bw, bh] = [game.board.size[0], game.board.size[1]];
-    let (w, h) = (bw * SCALE + 2.0 * MARGIN, bh * SCALE + 2.0 * MARGIN + 60.0);
+    let (w, h) = (bw * SCALE + 2.0 * MARGIN, bh * SCALE + 2.0 * MARGIN + 76.0);
     // Board inches → page pixels; +y is up the page, as facings count (0 = +y, clockwise).
     let px = |p: P| (MARGIN + p.x * SCALE, MARGIN + 30.0 + (bh - p.y) * SCALE);
     let mut s = format!(
@@ -222,6 +228,40 @@ pub fn svg(game: &Game, title: &str, rings: usize) -> String {
             );
         }
     }
+    // Strike points (a cross) and where a missed one drifted (an arrow to the point it fell).
+    for e in marks {
+        match e {
+            cav_rules::Event::StrikePoint { model, at } => {
+                let (x, y) = px(*at);
+                let _ = writeln!(
+                    s,
+                    "<g class=\"strike-point\" stroke=\"#8e44ad\" stroke-width=\"2\"><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>\
+                     <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/><title>strike point of {}</title></g>",
+                    x - 6.0,
+                    y - 6.0,
+                    x + 6.0,
+                    y + 6.0,
+                    x - 6.0,
+                    y + 6.0,
+                    x + 6.0,
+                    y - 6.0,
+                    esc(&game.models[*model].name)
+                );
+            }
+            cav_rules::Event::Drift { model, from, to, inches } => {
+                let ((fx, fy), (tx, ty)) = (px(*from), px(*to));
+                let _ = writeln!(
+                    s,
+                    "<g class=\"drift\"><line x1=\"{fx:.1}\" y1=\"{fy:.1}\" x2=\"{tx:.1}\" y2=\"{ty:.1}\" stroke=\"#8e44ad\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>\
+                     <circle cx=\"{tx:.1}\" cy=\"{ty:.1}\" r=\"4\" fill=\"#8e44ad\"/>\
+                     <text x=\"{tx:.1}\" y=\"{:.1}\" font-size=\"10\" fill=\"#8e44ad\" text-anchor=\"middle\">drifted {inches:.1}\" ({})</text></g>",
+                    ty - 7.0,
+                    esc(&game.models[*model].name)
+                );
+            }
+            _ => {}
+        }
+    }
     // Models: base, front arc, facing, name.
     let half = game.rules.proc.sight.arc_half_width;
     // Wrecks stay where they fell (drawn faded); models off the table are not drawn.
@@ -262,7 +302,10 @@ pub fn svg(game: &Game, title: &str, rings: usize) -> String {
         s,
         "<text class=\"legend\" x=\"{MARGIN}\" y=\"{ly:.0}\" font-size=\"11\">1 square = 6\" · lines of sight: \
          <tspan fill=\"#2e8b57\">clear</tspan>, <tspan fill=\"#e0a100\">light cover</tspan>, \
-         <tspan fill=\"#c0392b\">heavy cover</tspan>, <tspan fill=\"#9a9a9a\">none</tspan> · shaded wedge: front arc</text>"
+         <tspan fill=\"#c0392b\">heavy cover</tspan>, <tspan fill=\"#9a9a9a\">none</tspan> · shaded wedge: front arc</text>\n\
+         <text class=\"legend\" x=\"{MARGIN}\" y=\"{:.0}\" font-size=\"11\" fill=\"#8e44ad\">× strike point, ● where a missed one \
+         drifted (the last turn's) · dotted rings: where each range band of the ringed model's first weapon ends</text>",
+        ly + 16.0
     );
     s.push_str("</svg>\n");
     s

@@ -107,7 +107,8 @@ pub fn run(
     }
     if let Some(path) = &svg {
         let title = format!("{} — seed {seed}, as the game ended", rules.scenarios[sc].name);
-        std::fs::write(path, crate::map::svg(&game, &title, 0))
+        let since = events.iter().rposition(|e| matches!(e, Event::TurnStart { .. })).unwrap_or(0);
+        std::fs::write(path, crate::map::svg(&game, &title, 0, &events[since..]))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let end = match result {

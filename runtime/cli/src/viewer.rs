@@ -95,7 +95,7 @@ function describe(e) {
 // The game as it stands after event n: replayed from the start (games are short).
 let models = {};
 function stateAt(n) {
-  const s = { board: [48, 48], terrain: [], models: {}, roll: null, attack: null, active: null };
+  const s = { board: [48, 48], terrain: [], models: {}, roll: null, attack: null, active: null, marks: [] };
   models = s.models;
   for (let i = 0; i <= n && i < events.length; i++) {
     const e = events[i];
@@ -105,7 +105,8 @@ function stateAt(n) {
       case "deployed": s.models[e.model] = { name: e.name, side: e.side, x: e.at.x, y: e.at.y, facing: e.facing,
         damage: 0, destroyed: false, states: [] }; break;
       case "moved": if (s.models[e.model]) Object.assign(s.models[e.model], { x: e.to.x, y: e.to.y, facing: e.facing }); break;
-      case "activation": s.active = e.model; s.attack = null; break;
+      case "activation": s.active = e.model; s.attack = null; s.marks = []; break;
+      case "strike_point": case "drift": s.marks.push(e); break;
       case "attack": s.attack = e; break;
       case "roll": s.roll = { e, index: i }; break;
       case "damage_applied": if (s.models[e.model]) s.models[e.model].damage = e.total; break;
@@ -133,6 +134,18 @@ function draw(n) {
   if (s.attack && s.models[s.attack.model] && s.models[s.attack.target]) {
     const [ax, ay] = px(s.models[s.attack.model]), [tx, ty] = px(s.models[s.attack.target]);
     svg += `<line id="attack-line" x1="${ax}" y1="${ay}" x2="${tx}" y2="${ty}" stroke="#e67e22" stroke-width="2.5" stroke-dasharray="6 3"/>`;
+  }
+  for (const k of s.marks) {
+    if (k.event === "strike_point") {
+      const [x, y] = px(k.at);
+      svg += `<g class="strike-point" stroke="#8e44ad" stroke-width="2"><line x1="${x - 6}" y1="${y - 6}" x2="${x + 6}" y2="${y + 6}"/>` +
+        `<line x1="${x - 6}" y1="${y + 6}" x2="${x + 6}" y2="${y - 6}"/></g>`;
+    } else {
+      const [fx, fy] = px(k.from), [tx, ty] = px(k.to);
+      svg += `<g class="drift"><line x1="${fx}" y1="${fy}" x2="${tx}" y2="${ty}" stroke="#8e44ad" stroke-dasharray="4 2"/>` +
+        `<circle cx="${tx}" cy="${ty}" r="4" fill="#8e44ad"/><text x="${tx}" y="${ty - 7}" font-size="10" fill="#8e44ad"` +
+        ` text-anchor="middle">drifted ${(+k.inches).toFixed(1)}"</text></g>`;
+    }
   }
   for (const [i, m] of Object.entries(s.models)) {
     const [cx, cy] = px(m), r = 1.2 * scale, a = m.facing * Math.PI / 180;
