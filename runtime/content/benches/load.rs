@@ -1,4 +1,5 @@
-//! Load and validate a generated pack of 5,000 model data cards.
+//! Load and validate a generated pack of 5,000 model data cards, and the bundled content (the
+//! official packs and the example mods, as `cav validate` loads them cold).
 //! Run: `cargo bench -p cav-content --bench load`
 
 use std::path::PathBuf;
@@ -44,6 +45,17 @@ fn tree() -> &'static PathBuf {
 fn load_5000_models() -> usize {
     let loaded = load(&LoadOptions { paths: vec![tree().clone()], library: vec![] });
     assert_eq!(loaded.error_count(), 0, "generated tree must be valid");
+    loaded.documents
+}
+
+#[divan::bench(sample_count = 20)]
+fn load_bundled_content() -> usize {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let loaded = load(&LoadOptions {
+        paths: vec![root.join("content"), root.join("mods")],
+        library: vec![root.join("content"), root.join("mods")],
+    });
+    assert_eq!(loaded.error_count(), 0, "bundled content must be valid");
     loaded.documents
 }
 
