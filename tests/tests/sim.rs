@@ -1,7 +1,10 @@
 //! End-to-end: `cav sim` (the balance lab) on the Quick-Start duel: shards run as separate
 //! processes merge into exactly the unsharded result, overlapping or foreign results are refused,
-//! usage errors exit 2.
+//! usage errors exit 2. `cav sim --vs`: a change that must matter moves the paired difference
+//! the expected way with an interval clear of 0, one the scenario never reads is reported as no
+//! difference, paired shards merge byte for byte, bad changes exit 2 saying what was expected.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -159,4 +162,289 @@ fn usage_errors_exit_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+/// The rows of `cav sim --format csv`: (run, quantity, name) → (value, low, high).
+/// (run, quantity, name) → (value, low, high).
+type CsvRows = BTreeMap<(String, String, String), (f64, Option<f64>, Option<f64>)>;
+
+fn csv_rows(text: &str) -> CsvRows {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("run,quantity,name,games,value,low,high"), "{text}");
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 7, "{l}");
+            let num = |s: &str| (!s.is_empty()).then(|| s.parse::<f64>().unwrap());
+            ((f[0].to_owned(), f[1].to_owned(), f[2].to_owned()), (num(f[4]).unwrap(), num(f[5]), num(f[6])))
+        })
+        .collect()
+}
+
+/// A `B-A` row: the mean difference and its paired interval.
+fn diff(rows: &CsvRows, quantity: &str, name: &str) -> (f64, f64, f64) {
+    let (v, lo, hi) = rows[&("B-A".to_owned(), quantity.to_owned(), name.to_owned())];
+    (v, lo.unwrap(), hi.unwrap())
+}
+
+/// Black fielding a Gnat (an extra-small CAV) instead of a Dictator-B must lose far more often,
+/// and the paired interval must say so; the table states the change; --plot draws the differences.
+#[test]
+fn vs_a_much_weaker_model_loses_and_the_paired_interval_says_so() {
+    let vs = ["sim", "stand-and-fight", "--games", "100", "--vs", "swap:dictator-b=gnat@black"];
+    let out = cav().args(vs).args(["--format", "csv"]).output().unwrap();
+    ok(&out, "--vs --format csv");
+    let rows = csv_rows(&String::from_utf8_lossy(&out.stdout));
+    let (black, lo, hi) = diff(&rows, "win_rate", "black");
+    assert!(black < -0.2 && hi < 0.0 && lo <= black, "black's win rate B − A: {black} [{lo}, {hi}]");
+    let (red, lo, _) = diff(&rows, "win_rate", "red");
+    assert!(red > 0.2 && lo > 0.0, "red's win rate B − A: {red} [{lo}, …]");
+    let (dmg, _, hi) = diff(&rows, "damage_per_game", "black");
+    assert!(hi < 0.0, "a Gnat deals less damage: {dmg}");
+    // A's and B's own rows are there too, B's with the Gnat's weapon.
+    assert!(rows.contains_key(&("A".into(), "win_rate".into(), "black".into())));
+    assert!(rows.keys().any(|(run, q, w)| run == "B" && q == "hit_rate" && w.contains("Autocannon")), "{rows:?}");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let out = cav().args(vs).arg("--plot").arg(tmp.path()).output().unwrap();
+    ok(&out, "--vs human --plot");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("B: --vs swap:dictator-b=gnat@black (content "), "{text}");
+    assert!(text.contains("B − A, paired by seed (swap:dictator-b=gnat@black)"), "{text}");
+    let black_row = text.lines().find(|l| l.trim_start().starts_with("black wins")).unwrap();
+    assert!(black_row.contains(" pp") && black_row.ends_with('*'), "{black_row}");
+    let svg = std::fs::read_to_string(tmp.path().join("differences.svg")).unwrap();
+    assert_eq!(svg.matches(r#"<g class="diff""#).count(), 6, "3 rates, turns, 2 damages");
+    for chart in ["a-win-rates.svg", "b-win-rates.svg", "b-weapons.svg"] {
+        assert!(tmp.path().join(chart).is_file(), "{chart}");
+    }
+}
+
+/// Without its Advanced Targeting Computer the Dictator-B hits less, so the duel lasts longer:
+/// the paired interval of the mean length is above 0, B's MAC hit rate below A's.
+#[test]
+fn vs_removing_a_weapon_critical_sa_lengthens_the_games() {
+    let out = cav()
+        .args(["sim", "stand-and-fight", "--games", "200", "--format", "csv"])
+        .args(["--vs", "remove-sa:advanced-targeting-computer"])
+        .output()
+        .unwrap();
+    ok(&out, "remove-sa");
+    let rows = csv_rows(&String::from_utf8_lossy(&out.stdout));
+    let (turns, lo, hi) = diff(&rows, "mean_turns", "");
+    assert!(lo > 0.0, "games get longer: {turns} [{lo}, {hi}]");
+    let hit = |run: &str| rows[&(run.to_owned(), "hit_rate".to_owned(), "Medium MAC".to_owned())].0;
+    assert!(hit("B") < hit("A"), "the MAC hits less without the computer: {} vs {}", hit("B"), hit("A"));
+}
+
+/// The Quick-Start has no victory-levels table, so how a victory ratio is rounded cannot matter:
+/// B plays every seed exactly as A, and the report says so instead of showing a noisy difference.
+#[test]
+fn vs_an_option_the_scenario_never_reads_is_reported_as_no_difference() {
+    let vs = ["sim", "stand-and-fight", "--games", "60", "--vs", "option:victory-ratio-rounding=truncate"];
+    let out = cav().args(vs).output().unwrap();
+    ok(&out, "no-op option, human");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("no difference: B played all 60 games to the same result as A"), "{text}");
+    let out = cav().args(vs).args(["--format", "json"]).output().unwrap();
+    ok(&out, "no-op option, json");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["change"], "option:victory-ratio-rounding=truncate");
+    assert_eq!(r["paired"]["games_changed"], 0, "{r}");
+    let outcomes = r["paired"]["outcomes"].as_array().unwrap();
+    for (i, row) in outcomes.iter().enumerate() {
+        for (j, n) in row.as_array().unwrap().iter().enumerate() {
+            assert!(i == j || n == 0, "outcome {i} under A became {j} under B: {r}");
+        }
+    }
+    assert_ne!(r["a"]["content_hash"], r["b"]["content_hash"], "B is other content");
+    let (mut a, mut b) = (r["a"].clone(), r["b"].clone());
+    a["content_hash"] = "".into();
+    b["content_hash"] = "".into();
+    assert_eq!(a, b, "B's statistics are A's");
+}
+
+/// `--vs` shards run as separate processes merge into the unsharded paired run byte for byte; the
+/// result holds to its schema; merge refuses another B, another change, or a plain result.
+#[test]
+fn vs_shards_merge_into_the_whole_run_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vs = ["sim", "stand-and-fight", "--games", "90", "--format", "json", "--vs", "remove-sa:reinforced"];
+    let whole = tmp.path().join("whole.json");
+    ok(&cav().args(vs).arg("--out").arg(&whole).output().unwrap(), "whole");
+    let shards: Vec<_> = (1..=3).map(|i| tmp.path().join(format!("s{i}.json"))).collect();
+    let children: Vec<_> = shards
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            cav()
+                .args(vs)
+                .arg("--shard")
+                .arg(format!("{}/3", i + 1))
+                .arg("--out")
+                .arg(p)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (i, c) in children.into_iter().enumerate() {
+        ok(&c.wait_with_output().unwrap(), &format!("shard {}/3", i + 1));
+    }
+    let merged = tmp.path().join("merged.json");
+    let out =
+        cav().args(["sim", "merge"]).args([&shards[1], &shards[2], &shards[0]]).arg("--out").arg(&merged).output();
+    ok(&out.unwrap(), "merge");
+    assert_eq!(
+        String::from_utf8(read(&merged)).unwrap(),
+        String::from_utf8(read(&whole)).unwrap(),
+        "the merged paired shards are the whole paired run, byte for byte"
+    );
+
+    let r: serde_json::Value = serde_json::from_slice(&read(&whole)).unwrap();
+    assert_eq!(r["a"]["games"], 90);
+    assert_eq!(r["b"]["seeds"], serde_json::json!([{"first": 1, "count": 90}]));
+    let pairs: u64 = r["paired"]["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 90);
+    let path = root().join("schemas/reports/sim-vs.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = v.iter_errors(&r).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    let refused = |name: &str, edit: &dyn Fn(&mut serde_json::Value), says: &str| {
+        let f = tmp.path().join(name);
+        let mut v: serde_json::Value = serde_json::from_slice(&read(&shards[1])).unwrap();
+        edit(&mut v);
+        std::fs::write(&f, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+        let out = cav().args(["sim", "merge"]).arg(&shards[0]).arg(&f).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{name}: {err}");
+    };
+    refused(
+        "other-b.json",
+        &|v| v["b"]["content_hash"] = "0000".into(),
+        "B (remove-sa:reinforced): the results are of different content",
+    );
+    refused("other-change.json", &|v| v["change"] = "remove-sa:hard".into(), "different changes");
+    refused("plain.json", &|v| *v = v["a"].clone(), "a paired result (`--vs`) and a plain one do not merge");
+
+    let out = cav().args(["sim", "merge", "--format", "human"]).arg(&merged).output().unwrap();
+    ok(&out, "merge --format human");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("90 paired games") && text.contains("B: --vs remove-sa:reinforced"), "{text}");
+}
+
+/// A change that names nothing, asks for what already is, or leaves the rules as they are: exit
+/// 2, saying what was expected.
+#[test]
+fn vs_bad_changes_exit_2_with_what_was_expected() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A working copy of an installed mod whose only change (a weapon's TV) the engine never plays.
+    let copy = tmp.path().join("iron-wolves");
+    std::fs::create_dir_all(copy.join("patches")).unwrap();
+    for entry in walk(&root().join("mods/iron-wolves")) {
+        let rel = entry.strip_prefix(root().join("mods/iron-wolves")).unwrap();
+        std::fs::create_dir_all(copy.join(rel).parent().unwrap()).unwrap();
+        std::fs::copy(&entry, copy.join(rel)).unwrap();
+    }
+    let patch = copy.join("patches/light-autocannon-tv.yaml");
+    let text = std::fs::read_to_string(&patch).unwrap();
+    assert!(text.contains("tv: 44"));
+    std::fs::write(&patch, text.replace("tv: 44", "tv: 40")).unwrap();
+    let copy = format!("mod:{}", copy.display());
+
+    let cases: [(&str, &str); 13] = [
+        (
+            "swap:dictator-b",
+            "a swap is MODEL=OTHER[@SIDE]; expected swap:MODEL=OTHER[@SIDE], remove-sa:SA[@MODEL], option:NAME=VALUE or mod:PATH",
+        ),
+        ("nerf:dictator-b", "unknown kind of change `nerf`"),
+        ("swap:dictator-b=gnatt@black", "no model `gnatt` in cav-quickstart (did you mean `gnat`?)"),
+        ("swap:dictator-b=gnat@blue", "no side `blue`: expected one of red, black"),
+        ("swap:warden=gnat", "fields no `warden`: expected a model it fields (dictator-b)"),
+        ("remove-sa:piercng", "no special attribute `piercng` in cav-quickstart (did you mean `piercing`?)"),
+        ("remove-sa:piercing@warden", "model `warden` has no special attribute `piercing` on its card or mounts"),
+        (
+            "option:ranged-critcal=no-critical",
+            "no option `ranged-critcal` in cav-quickstart or the engine (did you mean `ranged-critical`?)",
+        ),
+        (
+            "option:ranged-critical=never",
+            "option `ranged-critical` of cav-quickstart has no value `never`: expected one of critical, no-critical",
+        ),
+        ("option:ranged-critical=critical", "is already `critical`: expected another of its values (no-critical)"),
+        ("mod:mods/iron-wolves", "pack `iron-wolves` is already loaded in cav-quickstart as it is"),
+        ("mod:no/such/dir", "no such file or directory"),
+        (&copy, "leaves the compiled rules as they are"),
+    ];
+    for (change, says) in cases {
+        let out = cav().args(["sim", "stand-and-fight", "--games", "5", "--vs", change]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{change}: {err}");
+        assert!(err.contains(says), "{change}: {err}");
+        assert!(out.stdout.is_empty(), "{change}: no result");
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() { out.extend(walk(&p)) } else { out.push(p) }
+    }
+    out
+}
+
+/// `mod:PATH`: a pack outside the library joins B; the result names it by id and version.
+#[test]
+fn vs_a_mod_pack_is_loaded_for_b() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("heavier");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: heavier-dictator\nname: Heavier Dictator\nversion: 0.1.0\nkind: extension\ndepends: [\"cav-quickstart >= 1.0\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("armor.yaml"),
+        "kind: patch\ntarget: {kind: model, id: dictator-b}\nset:\n  damage_track:\n    av: [9, 9, 8, 8, 7, 7, 7, 6, 6, 5]\n",
+    )
+    .unwrap();
+    let out = cav()
+        .args(["sim", "stand-and-fight", "--games", "150", "--format", "json", "--vs"])
+        .arg(format!("mod:{}", pack.display()))
+        .output()
+        .unwrap();
+    ok(&out, "mod:PATH");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["change"], "mod:heavier-dictator 0.1.0", "by id and version, not by path");
+    let (a, b) = (r["a"]["turns_sum"].as_u64().unwrap(), r["b"]["turns_sum"].as_u64().unwrap());
+    assert!(b > a + 150, "two more points of armour make the duel last longer: {a} → {b} turns");
+}
+
+/// A relative `--root` pins the same content as an absolute one (the script roots are not
+/// joined twice).
+#[test]
+fn a_relative_root_hashes_the_same_content() {
+    let hash = |c: &mut Command| -> String {
+        let out = c.args(["sim", "stand-and-fight", "--games", "2", "--format", "json"]).output().unwrap();
+        ok(&out, "sim");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["content_hash"].as_str().unwrap().to_owned()
+    };
+    let project = root();
+    let parent = project.parent().unwrap();
+    let mut relative = Command::new(cav_tests::cav_bin());
+    relative.current_dir(parent).arg("--root").arg(project.file_name().unwrap());
+    assert_eq!(hash(&mut relative), hash(&mut cav()));
 }

@@ -402,7 +402,7 @@ fn monte_carlo(rules: &Rules, spec: &AttackSpec, odds: &AttackOdds, n: u64, seed
     let mut failed = 0;
     for (o, c) in &odds.outcomes {
         let k = counts.get(o).copied().unwrap_or(0);
-        let (lo, hi) = wilson_z(k, n, Z);
+        let (lo, hi) = cav_lab::wilson_z(k, n, Z);
         let ok = (lo..=hi).contains(&c.value());
         failed += usize::from(!ok);
         println!(
@@ -461,18 +461,6 @@ fn chart(title: &str, odds: &AttackOdds) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-/// The Wilson score interval of `k` successes in `n` at `z` standard deviations.
-fn wilson_z(k: u64, n: u64, z: f64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (n, p) = (n as f64, k as f64 / n as f64);
-    let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 #[cfg(test)]

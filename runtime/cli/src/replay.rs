@@ -157,17 +157,7 @@ impl Digest {
 
 /// The pins of a ruleset's content as loaded now.
 pub fn pins(rs: &cav_content::Ruleset) -> Result<Pins, String> {
-    // A pack's script roots are its directory joined with the manifest's paths, relative when
-    // `--root` is; `content_hash` would join the directory a second time, so it gets them whole.
-    let content_hash = if rs.packs.iter().flat_map(|p| &p.script_roots).all(|r| r.is_absolute()) {
-        cav_lab::content_hash(rs)?
-    } else {
-        let mut whole = rs.clone();
-        for r in whole.packs.iter_mut().flat_map(|p| p.script_roots.iter_mut()) {
-            *r = std::path::absolute(&*r).map_err(|e| format!("cannot read {}: {e}", r.display()))?;
-        }
-        cav_lab::content_hash(&whole)?
-    };
+    let content_hash = cav_lab::content_hash(rs)?;
     let packs = rs.packs.iter().map(|p| PackPin { id: p.id.clone(), version: p.version.to_string() }).collect();
     let mut documents: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for e in rs.entries() {

@@ -166,6 +166,7 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
         one::<TestReport>("test"),
         one::<HooksReport>("hooks"),
         one::<cav_lab::SimResult>("sim"),
+        one::<cav_lab::VsResult>("sim-vs"),
     ]
 }
 

@@ -1,15 +1,27 @@
 //! `cav sim`: many bot games of a scenario in parallel, and their statistics (the balance lab,
-//! runtime/lab); `cav sim merge`: results of shards as one.
+//! runtime/lab); `cav sim --vs CHANGE`: every seed again with one change, and the paired
+//! difference; `cav sim merge`: results of shards as one.
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cav_lab::{SimResult, wilson};
-use clap::{Args, Subcommand};
+use cav_lab::{Change, SimResult, VsResult, wilson};
+use clap::{Args, Subcommand, ValueEnum};
 
-use crate::{EXIT_INVALID, Format, load, select_rulesets};
+use crate::{EXIT_INVALID, load, select_rulesets};
+
+/// What `cav sim` and `cav sim merge` write.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    /// The table.
+    Human,
+    /// Every count and sum, sorted (what `cav sim merge` reads).
+    Json,
+    /// One row per quantity: run, quantity, name, games, value, low, high.
+    Csv,
+}
 
 #[derive(Args)]
 #[command(
@@ -24,14 +36,30 @@ use crate::{EXIT_INVALID, Format, load, select_rulesets};
     the unsharded run.\n\
     Win rates carry their Wilson 95 % score interval; mean turns ± the sample standard deviation; a weapon's hit rate \
     is hits per shot, its penetration rate penetrating hits per hit.\n\
-    Exit codes: 0 success, 1 invalid content (or a game stopped), 2 usage (unknown scenario, bad --shard, results \
-    that do not merge).\n\
+    --vs CHANGE plays every seed twice: A as the content is, B with the change; both are reported as above, then \
+    B − A for each side's win rate, the draw rate, the mean length and each side's damage per game, with a 95 % \
+    interval computed from the per-game differences of the same seed (d̄ ± 1.96·s/√n, s the sample deviation of \
+    the differences), which the pairing makes much tighter than two separate runs. Changes, applied to the \
+    content as patches of a generated pack (so B is loaded, checked and compiled as any content is):\n  \
+    swap:MODEL=OTHER[@SIDE]   the scenario fields OTHER wherever (on SIDE) it fields MODEL\n  \
+    remove-sa:SA[@MODEL]      SA taken off every model card, weapon mount and weapon (or MODEL's card and mounts)\n  \
+    option:NAME=VALUE         the ruleset plays another value of an option (one it declares, or an engine option)\n  \
+    mod:PATH                  the pack(s) at PATH loaded too (one with a loaded pack's id replaces it)\n\
+    A change that names nothing, asks for what already is, or leaves the compiled rules as they are is refused \
+    (exit 2). --format json of a --vs run (schemas/reports/sim-vs.schema.json) holds A, B (with its own content \
+    hash) and the paired counts and sums, so its shards merge byte for byte too.\n\
+    Exit codes: 0 success, 1 invalid content (or a game stopped), 2 usage (unknown scenario, bad --shard or --vs, \
+    results that do not merge).\n\
     Examples:\n  cav sim stand-and-fight --games 2000\n  \
     cav sim stand-and-fight --games 1000 --seed 500 --format json --out run.json\n  \
     cav sim stand-and-fight --games 1000 --shard 2/4 --format json --out shard2.json\n  \
     cav sim merge shard1.json shard2.json shard3.json shard4.json --out all.json\n  \
     cav sim merge all.json --format human\n  \
-    cav sim stand-and-fight --games 10000 --plot charts/      win-rates.svg, turns.svg, weapons.svg"
+    cav sim stand-and-fight --games 10000 --plot charts/      win-rates.svg, turns.svg, weapons.svg\n  \
+    cav sim stand-and-fight --games 2000 --vs swap:dictator-b=warden@black\n  \
+    cav sim stand-and-fight --games 2000 --vs remove-sa:advanced-targeting-computer\n  \
+    cav sim stand-and-fight --games 2000 --vs option:ranged-critical=no-critical --plot charts/\n  \
+    cav sim stand-and-fight --games 2000 --vs mod:../my-mod --format csv"
 )]
 pub struct SimCommand {
     #[command(subcommand)]
@@ -51,7 +79,12 @@ pub struct SimCommand {
     /// Play only the i-th of n contiguous slices of the seeds (1-based: `1/4` … `4/4`).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// `json`: the result with every count and sum, sorted (for `cav sim merge`).
+    /// Play every seed with this change too (B) and report B − A, paired by seed:
+    /// `swap:MODEL=OTHER[@SIDE]`, `remove-sa:SA[@MODEL]`, `option:NAME=VALUE` or `mod:PATH`.
+    #[arg(long, value_name = "CHANGE")]
+    vs: Option<String>,
+    /// `json`: the result with every count and sum, sorted (for `cav sim merge`); `csv`: one row
+    /// per quantity.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Write the output to FILE instead of standard output.
@@ -65,7 +98,7 @@ pub struct SimCommand {
 #[derive(Subcommand)]
 enum SimSub {
     /// Add the JSON results of `cav sim` runs (shards) into one: the same content, scenario and
-    /// ruleset, seeds that do not overlap.
+    /// ruleset, seeds that do not overlap (and, for `--vs` runs, the same change and B content).
     Merge {
         /// Result files written by `cav sim --format json`.
         #[arg(required = true)]
@@ -90,6 +123,7 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         return Err("name a scenario and --games N".into());
     };
     let seeds = seed_slice(cmd.seed, games, cmd.shard.as_deref())?;
+    let change = cmd.vs.as_deref().map(Change::parse).transpose().map_err(|e| format!("--vs {e}"))?;
     // An output that cannot be written is said before the games, not after them.
     let file = match &cmd.out {
         Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
@@ -120,13 +154,24 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         ));
     }
     let hash = cav_lab::content_hash(rs)?;
+    // B, when asked for: loaded, checked and compiled as any content is.
+    let b = match &change {
+        Some(c) => match content_b(c, rs, &rules, &scenario, root)? {
+            Ok(b) => Some(b),
+            Err(code) => return Ok(code),
+        },
+        None => None,
+    };
     // The workers only count (an atomic add); a thread of its own moves the bar, so the games
     // never wait on the bar's lock.
     let done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let bar = std::io::stderr().is_terminal().then(|| {
+        let what = if b.is_some() { "seeds (A and B)" } else { "games" };
         let bar = indicatif::ProgressBar::new(seeds.end - seeds.start).with_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}} elapsed, {{eta}} left"
+            ))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         let (b, n) = (bar.clone(), done.clone());
         std::thread::spawn(move || {
@@ -138,9 +183,21 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         bar
     });
     let started = std::time::Instant::now();
-    let result = cav_lab::run(&rules, &hash, &scenario, seeds, &|| {
+    let progress = || {
         done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    });
+    };
+    let result = match &b {
+        Some(b) => cav_lab::run_vs(
+            cav_lab::Arm { rules: &rules, content_hash: &hash },
+            cav_lab::Arm { rules: &b.rules, content_hash: &b.hash },
+            &b.change,
+            &scenario,
+            seeds,
+            &progress,
+        )
+        .map(Run::Vs),
+        None => cav_lab::run(&rules, &hash, &scenario, seeds, &progress).map(Run::Plain),
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -153,7 +210,11 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     };
     if cmd.format == Format::Human {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!("{} games in {secs:.1} s ({:.0} games/s)", result.games, result.games as f64 / secs.max(1e-9));
+        let (n, what) = match &result {
+            Run::Plain(r) => (r.games, "games"),
+            Run::Vs(r) => (2 * r.a.games, "games (A and B)"),
+        };
+        eprintln!("{n} {what} in {secs:.1} s ({:.0} games/s)", n as f64 / secs.max(1e-9));
     }
     write_out(&result, cmd.format, cmd.out.as_deref(), file)?;
     if let Some(dir) = &cmd.plot {
@@ -162,10 +223,132 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A plain result or a paired one (one value per run: its size does not matter).
+#[allow(clippy::large_enum_variant)]
+enum Run {
+    Plain(SimResult),
+    Vs(VsResult),
+}
+
+/// The B side of a paired run.
+struct ContentB {
+    rules: cav_rules::Rules,
+    hash: String,
+    /// The change as results record it (`mod:` by pack ids and versions, not by path).
+    change: String,
+}
+
+/// Load, check and compile the content with `change`. A change that names nothing or changes
+/// nothing is `Err` (exit 2); content that the change leaves with errors is reported here and
+/// gives `Ok(Err(exit code))`.
+fn content_b(
+    change: &Change,
+    rs: &cav_content::Ruleset,
+    rules: &cav_rules::Rules,
+    scenario: &str,
+    root: &Path,
+) -> Result<Result<ContentB, ExitCode>, String> {
+    let spec = change.spec();
+    let mut mods: Vec<(String, String)> = Vec::new(); // (id, version) of the packs `mod:` adds
+    let (extra, replaced, temp) = match change {
+        Change::AddPacks { path } => {
+            if !path.exists() {
+                return Err(format!(
+                    "--vs {spec}: no such file or directory: expected a pack directory or a folder of packs"
+                ));
+            }
+            let mut diags = Vec::new();
+            let dirs = cav_content::pack::discover(path, &mut diags);
+            let mut cache = cav_content::pack::Cache::default();
+            let mut ids = Vec::new();
+            for d in &dirs {
+                if let Some(p) = cav_content::pack::read_manifest(d, &mut cache, &mut Vec::new()) {
+                    let canon = |x: &Path| x.canonicalize().unwrap_or_else(|_| x.to_owned());
+                    if let Some(same) = rs.packs.iter().find(|q| canon(&q.dir) == canon(d)) {
+                        return Err(format!(
+                            "--vs {spec}: pack `{}` is already loaded in {} as it is (from {}), so B would be A: \
+                             expected a pack that is not, or a working copy elsewhere",
+                            same.id,
+                            rs.id,
+                            d.display()
+                        ));
+                    }
+                    mods.push((p.id.clone(), p.version.to_string()));
+                    ids.push(p.id);
+                }
+            }
+            if mods.is_empty() {
+                return Err(format!(
+                    "--vs {spec}: no pack there: expected a directory with a pack.yaml, or one whose sub-directories have one"
+                ));
+            }
+            (dirs, ids, None)
+        }
+        _ => {
+            let patches = change.patches(rs, scenario).map_err(|e| format!("--vs {spec}: {e}"))?;
+            for n in &patches.notes {
+                eprintln!("note: --vs {spec}: {n}");
+            }
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+            let dir = std::env::temp_dir().join(format!("cav-sim-vs-{}-{nanos}", std::process::id()));
+            let pack = cav_lab::change::write_pack(&dir, rs, &spec, &patches.docs);
+            let pack = match pack {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    return Err(e);
+                }
+            };
+            (vec![pack], vec![], Some(dir))
+        }
+    };
+    let mut loaded = load(cav_lab::change::b_paths(rs, &extra, &replaced), root);
+    let compiled = cav_compile::validate(&mut loaded);
+    if let Some(dir) = temp {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let Some(ix) = loaded.rulesets.iter().position(|r| r.id == rs.id) else {
+        return Err(format!("--vs {spec}: ruleset {} is not loaded any more", rs.id));
+    };
+    let rs_b = &loaded.rulesets[ix];
+    for (id, _) in &mods {
+        if rs_b.pack(id).is_none() {
+            return Err(format!(
+                "--vs {spec}: pack `{id}` does not join {}: expected a pack whose dependencies are in it",
+                rs.id
+            ));
+        }
+    }
+    let Some(rules_b) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: with --vs {spec} the content has errors (above)");
+        return Ok(Err(ExitCode::from(EXIT_INVALID)));
+    };
+    if cav_lab::same_rules(rules, &rules_b) {
+        return Err(format!(
+            "--vs {spec} leaves the compiled rules as they are (nothing the engine plays changes): expected a change \
+             that does"
+        ));
+    }
+    let hash = cav_lab::content_hash(rs_b)?;
+    let change = match change {
+        Change::AddPacks { .. } => {
+            let names: Vec<String> = mods.iter().map(|(id, v)| format!("{id} {v}")).collect();
+            format!("mod:{}", names.join(", "))
+        }
+        _ => spec,
+    };
+    Ok(Ok(ContentB { rules: rules_b, hash, change }))
+}
+
 /// The SVG charts of a result, written to `dir` (made if missing); their paths on stderr.
-fn plot(r: &SimResult, dir: &Path) -> Result<(), String> {
+fn plot(r: &Run, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (name, svg) in cav_lab::plot::charts(r) {
+    let charts: Vec<(String, String)> = match r {
+        Run::Plain(r) => cav_lab::plot::charts(r).into_iter().map(|(n, s)| (n.to_owned(), s)).collect(),
+        Run::Vs(r) => cav_lab::plot::charts_vs(r),
+    };
+    for (name, svg) in charts {
         let path = dir.join(name);
         std::fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
@@ -189,14 +372,22 @@ fn seed_slice(seed: u64, games: u64, shard: Option<&str>) -> Result<std::ops::Ra
 }
 
 fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option<&Path>) -> Result<ExitCode, String> {
-    let mut merged: Option<SimResult> = None;
+    let mut merged: Option<Run> = None;
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        let r: SimResult = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a result of `cav sim --format json`: {e}", f.display()))?;
-        merged = Some(match merged {
-            None => r,
-            Some(m) => SimResult::merge(m, &r).map_err(|e| format!("cannot merge {}: {e}", f.display()))?,
+        let not = |e: serde_json::Error| format!("{} is not a result of `cav sim --format json`: {e}", f.display());
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(not)?;
+        let r = if value.get("paired").is_some() {
+            Run::Vs(serde_json::from_value(value).map_err(not)?)
+        } else {
+            Run::Plain(serde_json::from_value(value).map_err(not)?)
+        };
+        let cannot = |e: String| format!("cannot merge {}: {e}", f.display());
+        merged = Some(match (merged, r) {
+            (None, r) => r,
+            (Some(Run::Plain(m)), Run::Plain(r)) => Run::Plain(SimResult::merge(m, &r).map_err(cannot)?),
+            (Some(Run::Vs(m)), Run::Vs(r)) => Run::Vs(VsResult::merge(m, &r).map_err(cannot)?),
+            _ => return Err(cannot("a paired result (`--vs`) and a plain one do not merge".into())),
         });
     }
     let merged = merged.ok_or("no file to merge")?;
@@ -211,10 +402,13 @@ fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_out(r: &SimResult, format: Format, path: Option<&Path>, file: Option<std::fs::File>) -> Result<(), String> {
-    let text = match format {
-        Format::Json => serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n",
-        Format::Human => human(r),
+fn write_out(r: &Run, format: Format, path: Option<&Path>, file: Option<std::fs::File>) -> Result<(), String> {
+    let text = match (format, r) {
+        (Format::Json, Run::Plain(r)) => serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n",
+        (Format::Json, Run::Vs(r)) => serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n",
+        (Format::Human, Run::Plain(r)) => human(r),
+        (Format::Human, Run::Vs(r)) => human_vs(r),
+        (Format::Csv, r) => csv(r),
     };
     match (path, file) {
         (Some(p), Some(mut f)) => {
@@ -225,6 +419,131 @@ fn write_out(r: &SimResult, format: Format, path: Option<&Path>, file: Option<st
             Ok(())
         }
     }
+}
+
+/// A signed figure: percentage points for a rate, else the number.
+fn signed(x: f64, rate: bool) -> String {
+    if rate { format!("{:+.1}", 100.0 * x) } else { format!("{x:+.2}") }
+}
+
+/// The paired report: what B changes, A's and B's tables, then B − A with its intervals.
+fn human_vs(r: &VsResult) -> String {
+    let mut o = String::new();
+    let seeds: Vec<String> = r.a.seeds.iter().map(|s| format!("{}..{}", s.first, s.end())).collect();
+    let short = |h: &str| h.get(..12).unwrap_or(h).to_owned();
+    let _ = writeln!(
+        o,
+        "{} ({}): {} paired games, seeds {}\n  A: as the content is (content {})\n  B: --vs {} (content {})\n",
+        r.a.scenario,
+        r.a.ruleset,
+        r.a.games,
+        if seeds.is_empty() { "none".to_owned() } else { seeds.join(", ") },
+        short(&r.a.content_hash),
+        r.change,
+        short(&r.b.content_hash)
+    );
+    let _ = writeln!(o, "A — as is\n{}", indent(&human(&r.a)));
+    let _ = writeln!(o, "B — {}\n{}", r.change, indent(&human(&r.b)));
+    let _ = writeln!(o, "B − A, paired by seed ({}): 95 % interval from the per-game differences", r.change);
+    let rows = r.rows();
+    let w = rows.iter().map(|d| d.name.len()).max().unwrap_or(0).max(8);
+    let _ = writeln!(o, "  {:w$}  {:>8}  {:>8}  {:>9}  {:>18}", "", "A", "B", "B − A", "95 % interval");
+    for d in &rows {
+        let val = |x: f64| if d.rate { pct(x) } else { format!("{x:.2}") };
+        let unit = if d.rate { " pp" } else { "" };
+        let interval = match d.diff.interval {
+            Some((lo, hi)) => format!("[{}, {}]", signed(lo, d.rate), signed(hi, d.rate)),
+            None => "-".to_owned(),
+        };
+        let mark = if d.diff.excludes_zero() { "  *" } else { "" };
+        let _ = writeln!(
+            o,
+            "  {:w$}  {:>8}  {:>8}  {:>9}  {interval:>18}{mark}",
+            d.name,
+            val(d.a),
+            val(d.b),
+            format!("{}{unit}", signed(d.diff.mean, d.rate))
+        );
+    }
+    let _ = writeln!(o, "  (pp: percentage points; *: the interval leaves out 0)");
+    let n = r.a.games;
+    if r.paired.games_changed == 0 {
+        let _ = writeln!(
+            o,
+            "\n  no difference: B played all {n} games to the same result as A (winner, turns, damage, weapons, \
+             states) — the change does nothing in this scenario"
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "\n  B changed the winner (or a draw) in {} of {n} games, and the result at all (winner, turns, damage, \
+             weapons, states) in {}",
+            r.outcomes_changed(),
+            r.paired.games_changed
+        );
+    }
+    o
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| if l.is_empty() { String::new() } else { format!("  {l}\n") }).collect()
+}
+
+/// One row per quantity: `run` (A, B, B-A), `quantity`, `name` (a side or a weapon), games, the
+/// value and its 95 % interval where there is one (Wilson for a rate of one run, the paired
+/// interval for B-A).
+fn csv(r: &Run) -> String {
+    fn field(s: &str) -> String {
+        if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() }
+    }
+    let mut o = String::from("run,quantity,name,games,value,low,high\n");
+    let mut row = |run: &str, q: &str, name: &str, games: u64, v: f64, ci: Option<(f64, f64)>| {
+        let (lo, hi) = ci.map_or((String::new(), String::new()), |(l, h)| (format!("{l:.6}"), format!("{h:.6}")));
+        let _ = writeln!(o, "{run},{q},{},{games},{v:.6},{lo},{hi}", field(name));
+    };
+    let mut one = |run: &str, r: &SimResult| {
+        let n = r.games;
+        let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        for s in &r.sides {
+            let w = r.wins.get(s).copied().unwrap_or(0);
+            row(run, "win_rate", s, n, per(w), Some(wilson(w, n)));
+        }
+        row(run, "draw_rate", "", n, per(r.draws), Some(wilson(r.draws, n)));
+        row(run, "mean_turns", "", n, r.mean_turns(), None);
+        for s in &r.sides {
+            row(run, "damage_per_game", s, n, per(r.damage.get(s).copied().unwrap_or(0)), None);
+        }
+        for (w, st) in &r.weapons {
+            if st.shots > 0 {
+                row(run, "hit_rate", w, n, st.hits as f64 / st.shots as f64, Some(wilson(st.hits, st.shots)));
+                row(run, "damage_per_shot", w, n, st.damage as f64 / st.shots as f64, None);
+            }
+            if st.hits > 0 {
+                let p = st.penetrations as f64 / st.hits as f64;
+                row(run, "penetrations_per_hit", w, n, p, Some(wilson(st.penetrations, st.hits)));
+            }
+        }
+    };
+    match r {
+        Run::Plain(r) => one("A", r),
+        Run::Vs(v) => {
+            one("A", &v.a);
+            one("B", &v.b);
+            for d in v.rows() {
+                let (q, name) = match d.name.as_str() {
+                    "draws" => ("draw_rate", String::new()),
+                    "turns" => ("mean_turns", String::new()),
+                    n => match (n.strip_suffix(" wins"), n.strip_suffix(" damage")) {
+                        (Some(s), _) => ("win_rate", s.to_owned()),
+                        (_, Some(s)) => ("damage_per_game", s.to_owned()),
+                        _ => (n, String::new()),
+                    },
+                };
+                row("B-A", q, &name, v.a.games, d.diff.mean, d.diff.interval);
+            }
+        }
+    }
+    o
 }
 
 fn pct(x: f64) -> String {

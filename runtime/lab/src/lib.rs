@@ -192,11 +192,15 @@ fn short(hash: &str) -> &str {
 /// The Wilson score interval at 95 % (z = 1.96) for `successes` out of `n`: `(low, high)`.
 /// `(0, 1)` when `n` is 0.
 pub fn wilson(successes: u64, n: u64) -> (f64, f64) {
+    wilson_z(successes, n, 1.959_963_984_540_054)
+}
+
+/// The Wilson score interval of `k` successes in `n` at `z` standard deviations.
+pub fn wilson_z(k: u64, n: u64, z: f64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_984_540_054_f64;
-    let (n, p) = (n as f64, successes as f64 / n as f64);
+    let (n, p) = (n as f64, k as f64 / n as f64);
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
@@ -222,17 +226,18 @@ pub fn content_hash(rs: &cav_content::Ruleset) -> Result<String, String> {
         field(&serde_json::to_vec(&*e.value).map_err(|err| err.to_string())?);
     }
     for p in &rs.packs {
+        // A script root is the pack's directory joined with the manifest's path already
+        // (relative when `--root` is): used as it is, read relative to the working directory.
         for root in &p.script_roots {
-            let root = if root.is_absolute() { root.clone() } else { p.dir.join(root) };
             let mut files = Vec::new();
-            for f in walkdir::WalkDir::new(&root).sort_by_file_name() {
+            for f in walkdir::WalkDir::new(root).sort_by_file_name() {
                 let f = f.map_err(|e| format!("cannot read the scripts under {}: {e}", root.display()))?;
                 if f.file_type().is_file() {
                     files.push(f.into_path());
                 }
             }
             for f in files {
-                let rel = f.strip_prefix(&root).unwrap_or(Path::new(""));
+                let rel = f.strip_prefix(root).unwrap_or(Path::new(""));
                 field(p.id.as_bytes());
                 field(rel.to_string_lossy().as_bytes());
                 field(&std::fs::read(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?);
@@ -311,18 +316,9 @@ fn play_one(
     Ok(r)
 }
 
-/// Play the scenario once per seed of `seeds`, bots on both sides, on rayon's pool (each worker
-/// with its own Lua host), calling `progress` after each game. The result does not depend on the
-/// thread count: every game is played from its own seed, and merging is exact.
-///
-/// Only scenarios that fix their forces are played (one whose players bring rosters is refused).
-pub fn run(
-    rules: &Rules,
-    content_hash: &str,
-    scenario: &str,
-    seeds: Range<u64>,
-    progress: &(dyn Fn() + Sync),
-) -> Result<SimResult, String> {
+/// The scenario's index in `rules` and the empty result of its games. Only scenarios that fix
+/// their forces are played (one whose players bring rosters is refused).
+fn scenario_setup(rules: &Rules, content_hash: &str, scenario: &str) -> Result<(usize, SimResult), String> {
     let sc = rules.scenario(scenario).ok_or_else(|| {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
         format!("no scenario `{scenario}` in {}; scenarios: {}", rules.id, ids.join(", "))
@@ -335,7 +331,22 @@ pub fn run(
         ));
     }
     let sides: Vec<String> = def.sides.iter().map(|(n, _)| n.clone()).collect();
-    let empty = SimResult::empty(&def.id, &rules.id, content_hash, &sides);
+    Ok((sc, SimResult::empty(&def.id, &rules.id, content_hash, &sides)))
+}
+
+/// Play the scenario once per seed of `seeds`, bots on both sides, on rayon's pool (each worker
+/// with its own Lua host), calling `progress` after each game. The result does not depend on the
+/// thread count: every game is played from its own seed, and merging is exact.
+///
+/// Only scenarios that fix their forces are played (one whose players bring rosters is refused).
+pub fn run(
+    rules: &Rules,
+    content_hash: &str,
+    scenario: &str,
+    seeds: Range<u64>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimResult, String> {
+    let (sc, empty) = scenario_setup(rules, content_hash, scenario)?;
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
     seeds
@@ -353,7 +364,12 @@ pub fn run(
         .try_reduce(|| empty.clone(), |a, b| SimResult::merge(a, &b))
 }
 
+pub mod change;
 pub mod plot;
+pub mod vs;
+
+pub use change::Change;
+pub use vs::{Arm, Diff, DiffRow, Paired, VsResult, paired_diff, run_vs, same_rules};
 
 #[cfg(test)]
 mod tests;

@@ -18,10 +18,14 @@ fn esc(s: &str) -> String {
 }
 
 fn open(out: &mut String, height: f64, title: &str) {
+    open_w(out, W, height, title);
+}
+
+fn open_w(out: &mut String, width: f64, height: f64, title: &str) {
     let _ = write!(
         out,
         r#"<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}" font-family="sans-serif" font-size="12">
+<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">
 <title>{}</title>
 <rect width="100%" height="100%" fill="white"/>
 <text x="{}" y="24" font-size="15" font-weight="bold">{}</text>
@@ -160,4 +164,99 @@ pub fn weapons(r: &SimResult) -> String {
 /// Every chart, with its file name.
 pub fn charts(r: &SimResult) -> Vec<(&'static str, String)> {
     vec![("win-rates.svg", win_rates(r)), ("turns.svg", turns(r)), ("weapons.svg", weapons(r))]
+}
+
+/// The paired differences B − A of a `--vs` run, each a dot at the mean with its 95 % interval
+/// (from the per-game differences) around a zero line: win and draw rates in percentage points in
+/// one panel, turns and damage per game in another (each panel on its own symmetric scale).
+pub fn differences(r: &crate::VsResult) -> String {
+    let rows = r.rows();
+    let (rates, means): (Vec<&crate::DiffRow>, Vec<&crate::DiffRow>) = rows.iter().partition(|d| d.rate);
+    let panel_gap = 44.0;
+    let width = W + 140.0;
+    let height = TOP + 20.0 + (rates.len() + means.len()) as f64 * ROW + 2.0 * panel_gap + 30.0;
+    let mut out = String::new();
+    open_w(&mut out, width, height, &format!("{}: B − A over {} paired games", r.a.scenario, r.a.games));
+    let _ = writeln!(out, r##"<text x="{:.1}" y="44" fill="#333">B: {}</text>"##, LEFT / 10.0, esc(&r.change));
+    let span = W - LEFT - RIGHT - 40.0;
+    let mut y = TOP + 20.0;
+    for (title, panel, scale) in [("rates (percentage points)", &rates, 100.0), ("per game", &means, 1.0)] {
+        // A symmetric axis wide enough for every interval of the panel.
+        let reach = panel
+            .iter()
+            .flat_map(|d| {
+                let (lo, hi) = d.diff.interval.unwrap_or((d.diff.mean, d.diff.mean));
+                [lo.abs(), hi.abs(), d.diff.mean.abs()]
+            })
+            .fold(0.0f64, f64::max)
+            * scale;
+        let reach = if reach > 0.0 { nice(reach) } else { 1.0 };
+        let x = |v: f64| LEFT + span / 2.0 + span / 2.0 * (v * scale / reach).clamp(-1.0, 1.0);
+        let bottom = y + 8.0 + panel.len() as f64 * ROW;
+        let _ = writeln!(out, r##"<text x="{:.1}" y="{:.1}" fill="#555">{}</text>"##, LEFT / 10.0, y + 4.0, esc(title));
+        for t in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+            let xv = LEFT + span / 2.0 + span / 2.0 * t;
+            let colour = if t == 0.0 { "#555" } else { "#ddd" };
+            let _ = writeln!(
+                out,
+                r##"<line x1="{xv:.1}" y1="{:.1}" x2="{xv:.1}" y2="{bottom:.1}" stroke="{colour}"/><text x="{xv:.1}" y="{:.1}" text-anchor="middle" fill="#555">{:+}</text>"##,
+                y + 8.0,
+                bottom + 14.0,
+                t * reach
+            );
+        }
+        for (i, d) in panel.iter().enumerate() {
+            let cy = y + 8.0 + i as f64 * ROW + ROW / 2.0;
+            let colour = if d.diff.excludes_zero() { "#c0392b" } else { "#4a7ab5" };
+            let unit = if d.rate { " pp" } else { "" };
+            let label = match d.diff.interval {
+                Some((lo, hi)) => {
+                    format!("{:+.2}{unit} [{:+.2}, {:+.2}]", d.diff.mean * scale, lo * scale, hi * scale)
+                }
+                None => format!("{:+.2}{unit} (no interval under 2 games)", d.diff.mean * scale),
+            };
+            let (lo, hi) = d.diff.interval.unwrap_or((d.diff.mean, d.diff.mean));
+            let _ = writeln!(
+                out,
+                r##"<g class="diff" data-row="{}"><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><line class="interval" x1="{:.1}" x2="{:.1}" y1="{cy:.1}" y2="{cy:.1}" stroke="{colour}" stroke-width="2"/><circle cx="{:.1}" cy="{cy:.1}" r="4" fill="{colour}"/><text x="{:.1}" y="{:.1}">{}</text></g>"##,
+                esc(&d.name),
+                LEFT - 8.0,
+                cy + 4.0,
+                esc(&d.name),
+                x(lo),
+                x(hi),
+                x(d.diff.mean),
+                LEFT + span + 16.0,
+                cy + 4.0,
+                esc(&label)
+            );
+        }
+        y = bottom + panel_gap;
+    }
+    let _ = writeln!(
+        out,
+        r##"<text x="{:.1}" y="{:.1}" fill="#555">red: the 95 % interval leaves out 0; {} of {} games played differently</text>"##,
+        LEFT / 10.0,
+        height - 10.0,
+        r.paired.games_changed,
+        r.a.games
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The smallest of 1, 2, 2.5, 5 × 10ⁿ at or above `x` (> 0).
+fn nice(x: f64) -> f64 {
+    let p = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|v| *v >= x).unwrap_or(10.0 * p)
+}
+
+/// Every chart of a paired run, with its file name: the differences, then A's and B's own charts
+/// (`a-…`, `b-…`).
+pub fn charts_vs(r: &crate::VsResult) -> Vec<(String, String)> {
+    let mut out = vec![("differences.svg".to_owned(), differences(r))];
+    for (prefix, run) in [("a", &r.a), ("b", &r.b)] {
+        out.extend(charts(run).into_iter().map(|(name, svg)| (format!("{prefix}-{name}"), svg)));
+    }
+    out
 }

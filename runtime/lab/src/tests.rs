@@ -95,8 +95,12 @@ fn turn_statistics_come_from_the_sums() {
     assert!(near(r.sd_turns(), (8.0f64 / 3.0).sqrt()));
 }
 
+fn root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 fn quickstart() -> (cav_content::Ruleset, Rules) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = root();
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-quickstart").expect("the Quick-Start ruleset").clone();
     let rules = cav_compile::compile_rules(&rs).expect("compiles");
@@ -174,4 +178,311 @@ fn charts_are_well_formed_svg_with_a_bar_per_row() {
     let wins = plot::win_rates(&r);
     assert!(wins.contains("50.0 % [40.4, 59.6]"), "red won 50 of 100: {wins}");
     assert!(plot::weapons(&r).contains("&lt;Rail &amp; Gun&gt;"));
+}
+
+// --- Paired runs (`cav sim --vs`) ---
+
+/// The paired interval, by hand: 10 games, B wins 3 that A lost and loses 1 that A won.
+/// d = +1 three times, −1 once, 0 six times: Σd = 2, Σd² = 4, mean 0.2,
+/// s² = (4 − 2²/10) / 9 = 0.4, s/√n = √0.04 = 0.2, half-width 1.959964 × 0.2 = 0.391993.
+#[test]
+fn paired_interval_matches_a_hand_computed_example() {
+    let d = paired_diff(10, 2, 4);
+    assert!(near(d.mean, 0.2));
+    let (lo, hi) = d.interval.unwrap();
+    assert!(near(lo, -0.191993) && near(hi, 0.591993), "{lo} {hi}");
+    assert!(!d.excludes_zero());
+    // Turns 1, 2, 0, −1, 3 longer under B: Σ = 5, Σ² = 15, mean 1, s² = (15 − 25/5) / 4 = 2.5,
+    // s/√n = √0.5, half-width 1.385904.
+    let d = paired_diff(5, 5, 15);
+    let (lo, hi) = d.interval.unwrap();
+    assert!(near(d.mean, 1.0) && near(lo, -0.385904) && near(hi, 2.385904), "{lo} {hi}");
+    // Every game one turn longer: no spread, the interval is the point, and it leaves out 0.
+    let d = paired_diff(4, 4, 4);
+    assert_eq!(d.interval, Some((1.0, 1.0)));
+    assert!(d.excludes_zero());
+    // Nothing changed: [0, 0], which does not leave out 0.
+    assert_eq!(paired_diff(7, 0, 0).interval, Some((0.0, 0.0)));
+    assert!(!paired_diff(7, 0, 0).excludes_zero());
+    assert_eq!(paired_diff(1, 1, 1).interval, None);
+    assert_eq!(paired_diff(0, 0, 0).interval, None);
+}
+
+/// A paired result of 10 games built by hand: rows are A's outcome (red, black, draw), columns B's.
+fn vs_result(first: u64) -> VsResult {
+    let sides = ["red".to_owned(), "black".to_owned()];
+    let mut a = result(first, 10);
+    let mut b = result(first, 10);
+    b.content_hash = "b-hash".into();
+    let mut paired = Paired::empty(&sides);
+    // A: red 5, black 4, draw 1. B: red 7, black 2, draw 1.
+    paired.outcomes = vec![vec![4, 1, 0], vec![3, 1, 0], vec![0, 0, 1]];
+    a.wins.insert("red".into(), 5);
+    a.wins.insert("black".into(), 4);
+    a.draws = 1;
+    b.wins.insert("red".into(), 7);
+    b.wins.insert("black".into(), 2);
+    b.draws = 1;
+    paired.games_changed = 6;
+    paired.turns_diff_sum = 5;
+    paired.turns_diff_sq_sum = 15;
+    VsResult { change: "swap:x=y".into(), a, b, paired }
+}
+
+#[test]
+fn outcome_differences_come_from_the_paired_table() {
+    let r = vs_result(0);
+    // Red: gained 3 (black → red), lost 1 (red → black): the hand example above.
+    let red = r.outcome_diff(0);
+    assert!(near(red.mean, 0.2) && red.interval.is_some_and(|(lo, _)| near(lo, -0.191993)));
+    // Black: gained 1, lost 3.
+    assert!(near(r.outcome_diff(1).mean, -0.2));
+    // Draws: none changed.
+    assert_eq!(r.outcome_diff(2).interval, Some((0.0, 0.0)));
+    assert_eq!(r.outcomes_changed(), 4);
+    let rows = r.rows();
+    let names: Vec<&str> = rows.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["red wins", "black wins", "draws", "turns", "red damage", "black damage"]);
+    assert!(near(rows[0].a, 0.5) && near(rows[0].b, 0.7));
+    assert!(near(rows[3].diff.mean, 0.5), "turns: Σd = 5 over 10 games");
+}
+
+#[test]
+fn paired_results_merge_exactly_and_refuse_other_changes_or_content() {
+    let (x, y) = (vs_result(0), vs_result(10));
+    let xy = VsResult::merge(x.clone(), &y).unwrap();
+    let yx = VsResult::merge(y.clone(), &x).unwrap();
+    assert_eq!(serde_json::to_string(&xy).unwrap(), serde_json::to_string(&yx).unwrap());
+    assert_eq!(xy.a.games, 20);
+    assert_eq!(xy.paired.outcomes, vec![vec![8, 2, 0], vec![6, 2, 0], vec![0, 0, 2]]);
+    assert_eq!((xy.paired.games_changed, xy.paired.turns_diff_sum, xy.paired.turns_diff_sq_sum), (12, 10, 30));
+    let back: VsResult = serde_json::from_str(&serde_json::to_string(&xy).unwrap()).unwrap();
+    assert_eq!(back, xy);
+
+    assert!(VsResult::merge(x.clone(), &x).unwrap_err().contains("overlap"));
+    let mut other = y.clone();
+    other.change = "swap:x=z".into();
+    assert!(VsResult::merge(x.clone(), &other).unwrap_err().contains("different changes"));
+    let mut other = y.clone();
+    other.b.content_hash = "another-b".into();
+    let err = VsResult::merge(x.clone(), &other).unwrap_err();
+    assert!(err.starts_with("B (swap:x=y)") && err.contains("different content"), "{err}");
+    let mut other = y;
+    other.a.content_hash = "another-a".into();
+    assert!(VsResult::merge(x, &other).unwrap_err().starts_with("A (as is)"));
+}
+
+#[test]
+fn changes_parse_and_say_what_they_expect() {
+    use change::Change;
+    let cases = [
+        ("swap:dictator-b=gnat", Change::Swap { model: "dictator-b".into(), with: "gnat".into(), side: None }),
+        (
+            "swap: dictator-b = gnat @ black",
+            Change::Swap { model: "dictator-b".into(), with: "gnat".into(), side: Some("black".into()) },
+        ),
+        ("remove-sa:piercing", Change::RemoveSa { sa: "piercing".into(), model: None }),
+        ("remove-sa:piercing@dictator-b", Change::RemoveSa { sa: "piercing".into(), model: Some("dictator-b".into()) }),
+        ("option:table-size=small", Change::SetOption { name: "table-size".into(), value: "small".into() }),
+        ("mod:../my-mod", Change::AddPacks { path: "../my-mod".into() }),
+    ];
+    for (text, want) in cases {
+        let c = Change::parse(text).unwrap();
+        assert_eq!(c, want, "{text}");
+        assert_eq!(Change::parse(&c.spec()).unwrap(), c, "the canonical spelling parses back");
+    }
+    for bad in
+        ["swap", "swap:dictator-b", "swap:=gnat", "swap:a=b@", "remove-sa:", "option:x", "option:=1", "mod:", "tweak:x"]
+    {
+        let err = Change::parse(bad).unwrap_err();
+        assert!(err.contains("expected swap:MODEL=OTHER[@SIDE]"), "{bad}: {err}");
+    }
+}
+
+/// The patches each change makes to the Quick-Start, and the changes that name nothing.
+#[test]
+fn changes_become_patches_or_say_what_they_miss() {
+    use change::Change;
+    let (rs, _) = quickstart();
+    let patches = |s: &str| Change::parse(s).unwrap().patches(&rs, "stand-and-fight");
+    let p = patches("swap:Dictator-B=gnat@black").unwrap();
+    assert_eq!(p.docs.len(), 1);
+    assert_eq!(p.docs[0]["target"], serde_json::json!({"kind": "scenario", "id": "stand-and-fight"}));
+    assert_eq!(p.docs[0]["set"]["forces"], serde_json::json!({"black": [{"model": "gnat"}]}), "only black's list");
+    let both = patches("swap:dictator-b=gnat").unwrap();
+    assert_eq!(both.docs[0]["set"]["forces"].as_object().unwrap().len(), 2);
+
+    let p = patches("remove-sa:piercing@dictator-b").unwrap();
+    assert_eq!(p.docs[0]["remove"], serde_json::json!(["/weapons/0/special_attributes/0"]));
+    // Everywhere: every model and weapon that has it, each list emptied from its end.
+    let p = patches("remove-sa:advanced-targeting-computer").unwrap();
+    assert!(p.docs.iter().any(|d| d["target"]["id"] == "dictator-b"));
+    for d in &p.docs {
+        // Within one list the last item goes first, so the earlier pointers still hold.
+        let ptrs: Vec<&str> = d["remove"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        for w in ptrs.windows(2) {
+            let (a, b) = (w[0].rsplit_once('/').unwrap(), w[1].rsplit_once('/').unwrap());
+            if a.0 == b.0 {
+                assert!(a.1.parse::<usize>().unwrap() > b.1.parse::<usize>().unwrap(), "{ptrs:?}");
+            }
+        }
+    }
+    assert_eq!(
+        change::removal_order(vec!["/s/3".into(), "/w/0/s/1".into(), "/s/10".into(), "/w/0/s/2".into()]),
+        ["/w/0/s/2", "/w/0/s/1", "/s/10", "/s/3"]
+    );
+    let p = patches("option:ranged-critical=no-critical").unwrap();
+    let opts = p.docs[0]["set"]["options"].as_array().unwrap();
+    let rc = opts.iter().find(|o| o["id"] == "ranged-critical").unwrap();
+    assert_eq!(rc["default"], "no-critical");
+    assert!(p.notes.is_empty());
+    // An engine option the Quick-Start does not declare is declared, with the engine's values.
+    let p = patches("option:table-size=small").unwrap();
+    let opts = p.docs[0]["set"]["options"].as_array().unwrap();
+    let ts = opts.iter().find(|o| o["id"] == "table-size").unwrap();
+    assert_eq!((ts["default"].as_str(), ts["choices"].as_array().unwrap().len()), (Some("small"), 2));
+    // A reading the engine does not read: allowed, with a note.
+    let p = patches("option:qs-dictator-dc-alignment=columns-2-9").unwrap();
+    assert!(p.notes[0].contains("does not read"), "{:?}", p.notes);
+
+    for (bad, says) in [
+        ("swap:dictator-b=gnatt", "no model `gnatt` in cav-quickstart (did you mean `gnat`?)"),
+        ("swap:dictator-b=gnat@blue", "no side `blue`: expected one of red, black"),
+        ("swap:warden=gnat", "fields no `warden`: expected a model it fields (dictator-b)"),
+        ("swap:dictator-b=dictator-b", "for itself changes nothing"),
+        ("remove-sa:no-such-sa", "no special attribute `no-such-sa`"),
+        ("remove-sa:piercing@warden", "model `warden` has no special attribute `piercing`"),
+        ("remove-sa:aoe@dictator-b", "on its weapon light-rockets-10 itself"),
+        ("option:no-such-option=1", "no option `no-such-option` in cav-quickstart or the engine"),
+        ("option:ranged-critical=sometimes", "has no value `sometimes`: expected one of critical, no-critical"),
+        ("option:ranged-critical=critical", "is already `critical`"),
+        ("option:table-size=standard", "already plays `standard`, the engine's default"),
+        ("option:table-size=huge", "engine option `table-size` has no value `huge`"),
+    ] {
+        let err = patches(bad).unwrap_err();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    // A special attribute no model, mount or weapon carries (every bundled one is carried by
+    // some model, so a pack of the test adds one), and one that only models outside the
+    // scenario carry.
+    let tmp = std::env::temp_dir().join(format!("cav-lab-unused-sa-{}", std::process::id()));
+    std::fs::create_dir_all(tmp.join("unused")).unwrap();
+    std::fs::write(
+        tmp.join("unused/pack.yaml"),
+        "id: unused-sa\nname: Unused SA\nversion: 1.0.0\nkind: extension\ndepends: [\"cav-full >= 1.0\"]\n",
+    )
+    .unwrap();
+    let hard = std::fs::read_to_string(root().join("content/cav-full/special-attributes/hard.yaml")).unwrap();
+    std::fs::write(tmp.join("unused/sa.yaml"), hard.replace("id: hard\n", "id: never-carried\n")).unwrap();
+    let loaded = cav_content::load(&cav_content::LoadOptions {
+        paths: vec![root().join("content"), tmp.join("unused")],
+        library: vec![root().join("content")],
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    let rs2 = loaded.ruleset("cav-quickstart").unwrap();
+    let err = Change::parse("remove-sa:never-carried").unwrap().patches(rs2, "stand-and-fight").unwrap_err();
+    assert!(err.contains("no model card, weapon mount or weapon in cav-quickstart has the special attribute"), "{err}");
+    let p = patches("remove-sa:orbital-flight").unwrap();
+    assert!(
+        p.notes[0]
+            .contains("no model scenario `stand-and-fight` fields carries `orbital-flight` (it fields dictator-b)"),
+        "{:?}",
+        p.notes
+    );
+}
+
+/// B as `cav sim --vs` builds it: the generated pack loaded with the ruleset's own packs, through
+/// the loader and the compiler. A change of nothing the engine plays compiles to the same rules;
+/// a real one does not, and B's content hash is its own.
+#[test]
+fn the_generated_pack_loads_and_compiles_as_content() {
+    use change::{Change, b_paths, write_pack};
+    let (rs, rules) = quickstart();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let tmp = std::env::temp_dir().join(format!("cav-lab-test-{}", std::process::id()));
+    let load_b = |name: &str, patches: &[serde_json::Value]| {
+        let dir = tmp.join(name);
+        let pack = write_pack(&dir, &rs, name, patches).unwrap();
+        let loaded = cav_content::load(&cav_content::LoadOptions {
+            paths: b_paths(&rs, &[pack], &[]),
+            library: vec![root.join("content"), root.join("mods")],
+        });
+        let errors: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == cav_content::Severity::Error)
+            .map(|d| d.message.clone())
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        let rs_b = loaded.ruleset(&rs.id).unwrap().clone();
+        let rules_b = cav_compile::compile_rules(&rs_b).unwrap();
+        (rs_b, rules_b)
+    };
+    // Only a summary: other content, the same rules.
+    let summary = serde_json::json!({"kind": "patch", "target": {"kind": "model", "id": "dictator-b"},
+        "set": {"summary": "Reworded."}});
+    let (rs_b, rules_b) = load_b("summary", &[summary]);
+    assert!(same_rules(&rules, &rules_b), "a summary is not played");
+    assert_ne!(content_hash(&rs_b).unwrap(), content_hash(&rs).unwrap());
+    assert!(rs_b.pack(change::PACK_ID).is_some(), "the generated pack joins the ruleset");
+    // Nothing at all: the same content, hash for hash (the pack's own documents are patches only).
+    let (rs_b, rules_b) = load_b("nothing", &[]);
+    assert!(same_rules(&rules, &rules_b));
+    assert_eq!(content_hash(&rs_b).unwrap(), content_hash(&rs).unwrap());
+    // An engine option: compiled in.
+    let p = Change::parse("option:table-size=small").unwrap().patches(&rs, "stand-and-fight").unwrap();
+    let (_, rules_b) = load_b("table", &p.docs);
+    assert!(!same_rules(&rules, &rules_b));
+    assert!(rules_b.engine_options.small_table && !rules.engine_options.small_table);
+    // A swap: black fields a Gnat.
+    let p = Change::parse("swap:dictator-b=gnat@black").unwrap().patches(&rs, "stand-and-fight").unwrap();
+    let (rs_b, rules_b) = load_b("swap", &p.docs);
+    assert!(!same_rules(&rules, &rules_b));
+    let _ = std::fs::remove_dir_all(&tmp);
+
+    // Played paired: black's win rate falls, red's rises, each interval clear of 0; the same
+    // seeds played twice on one thread or four give the same JSON.
+    let (ha, hb) = (content_hash(&rs).unwrap(), content_hash(&rs_b).unwrap());
+    let arm_a = Arm { rules: &rules, content_hash: &ha };
+    let arm_b = Arm { rules: &rules_b, content_hash: &hb };
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| run_vs(arm_a, arm_b, "swap:dictator-b=gnat@black", "stand-and-fight", 1..101, &|| ())).unwrap()
+    };
+    let r = on(1);
+    assert_eq!(serde_json::to_string(&r).unwrap(), serde_json::to_string(&on(4)).unwrap());
+    assert_eq!(r.a.content_hash, ha);
+    assert_eq!(r.b.content_hash, hb);
+    assert_eq!(r.paired.outcomes.iter().flatten().sum::<u64>(), 100);
+    let (red, black) = (r.outcome_diff(0), r.outcome_diff(1));
+    assert!(red.interval.unwrap().0 > 0.0, "red gains against a Gnat: {red:?}");
+    assert!(black.interval.unwrap().1 < 0.0, "black loses with a Gnat: {black:?}");
+    // A's half is exactly the plain run of the same seeds.
+    assert_eq!(r.a, run(&rules, &ha, "stand-and-fight", 1..101, &|| ()).unwrap());
+    // Halves merge into the whole.
+    let half =
+        |s: Range<u64>| run_vs(arm_a, arm_b, "swap:dictator-b=gnat@black", "stand-and-fight", s, &|| ()).unwrap();
+    assert_eq!(VsResult::merge(half(51..101), &half(1..51)).unwrap(), r);
+}
+
+/// The differences chart: well-formed, one row per compared quantity, intervals that leave out 0
+/// drawn in red.
+#[test]
+fn differences_chart_has_a_row_per_quantity() {
+    let r = vs_result(0);
+    let svg = plot::differences(&r);
+    let mut reader = quick_xml::Reader::from_str(&svg);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed: {e}\n{svg}"),
+        }
+    }
+    assert_eq!(svg.matches(r#"<g class="diff""#).count(), 6, "{svg}");
+    assert!(svg.contains("swap:x=y"), "the chart states the change");
+    assert!(svg.contains("+20.00 pp [-19.20, +59.20]"), "red's difference with its interval: {svg}");
+    let names: Vec<String> = plot::charts_vs(&r).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names[0], "differences.svg");
+    assert!(names.contains(&"a-win-rates.svg".to_owned()) && names.contains(&"b-weapons.svg".to_owned()));
 }
