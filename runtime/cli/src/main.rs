@@ -1053,6 +1053,21 @@ fn ruleset_test_entries(
         .collect()
 }
 
+/// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id); `None`
+/// once the content's errors are printed (the caller exits 1: invalid content).
+fn compiled_rules(root: &Path, ruleset: &str) -> Result<Option<cav_rules::Rules>, String> {
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
+    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
+    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
+    let rules = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0);
+    if rules.is_none() {
+        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
+        eprintln!("error: the content has errors; fix them first (`cav validate`)");
+    }
+    Ok(rules)
+}
+
 /// The scripts of the packs, loaded for play; a script that fails to load is invalid content
 /// (exit 1), not a usage error.
 fn lua_host(rules: &cav_rules::Rules) -> Option<cav_script::LuaHost> {

@@ -12,7 +12,7 @@ use cav_rules::geom::P;
 use cav_rules::{Engine, Game, NoLog, SeededDice};
 use clap::Args;
 
-use crate::{EXIT_INVALID, load, lua_host, select_rulesets};
+use crate::{EXIT_INVALID, lua_host};
 
 #[derive(Args)]
 #[command(
@@ -45,15 +45,7 @@ pub struct MapCommand {
 }
 
 pub fn run(cmd: MapCommand, root: &Path) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(&cmd.ruleset))?.into_iter().next().ok_or("no ruleset")?;
-    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
-        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them first (`cav validate`)");
-        return Ok(ExitCode::from(EXIT_INVALID));
-    };
+    let Some(rules) = crate::compiled_rules(root, &cmd.ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let sc = rules.scenario(&cmd.scenario).ok_or_else(|| {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
         format!("no scenario `{}` in {}; scenarios: {}", cmd.scenario, rules.id, ids.join(", "))

@@ -12,7 +12,7 @@ use cav_rules::{Rules, SeededDice};
 use clap::Args;
 use serde::Serialize;
 
-use crate::{EXIT_INVALID, Format, load, lua_host, select_rulesets};
+use crate::{EXIT_INVALID, Format, lua_host};
 
 #[derive(Args)]
 #[command(after_help = "Every die the attack rolls is enumerated through the engine's own procedures and the packs' \
@@ -117,15 +117,7 @@ impl From<Chance> for Fraction {
 }
 
 pub fn run(cmd: OddsCommand, root: &Path) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(&cmd.ruleset))?.into_iter().next().ok_or("no ruleset")?;
-    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
-        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them first (`cav validate`)");
-        return Ok(ExitCode::from(EXIT_INVALID));
-    };
+    let Some(rules) = crate::compiled_rules(root, &cmd.ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut rules = rules;
     let card = rules.card(&cmd.attacker).ok_or_else(|| unknown(&rules, "model", &cmd.attacker))?;
     let weapons = mounts(&rules, card, &cmd.weapon)?;
