@@ -147,13 +147,51 @@ fn a_simulated_game_replays_with_cav_play() {
     }
 }
 
+/// A full-rules scenario whose players bring rosters: a roster file for one side, the bot's for
+/// the other (built once, from the first seed); two shards merge into the whole run byte for byte,
+/// and a shard that fielded another roster is refused as other content.
+#[test]
+fn roster_scenarios_simulate_and_their_shards_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = |extra: &[&str], out: &Path| {
+        let o = cav()
+            .args(["sim", "no-man-s-land", "--ruleset", "full", "--games", "4", "--format", "json"])
+            .args(["--force", "mods/iron-wolves/forces/wolf-pack.yaml", "--faction", "iron-wolves"])
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        ok(&o, &format!("{extra:?}"));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let whole = tmp.path().join("whole.json");
+    let told = sim(&[], &whole);
+    assert!(told.contains("side-a fields `wolf-pack`"), "what each side fields is told: {told}");
+    let (s1, s2) = (tmp.path().join("s1.json"), tmp.path().join("s2.json"));
+    sim(&["--shard", "1/2"], &s1);
+    sim(&["--shard", "2/2"], &s2);
+    let merged = cav().args(["sim", "merge"]).arg(&s2).arg(&s1).output().unwrap();
+    ok(&merged, "merge");
+    assert_eq!(String::from_utf8_lossy(&merged.stdout), String::from_utf8_lossy(&read(&whole)));
+    let r: serde_json::Value = serde_json::from_slice(&read(&whole)).unwrap();
+    assert_eq!(r["games"], 4);
+    assert!(r["bands"].as_object().is_some_and(|b| !b.is_empty()), "hit rates per band: {r}");
+    // Another roster for side b: other content, so the merge refuses it.
+    let other = tmp.path().join("other.json");
+    sim(&["--shard", "2/2", "--tv", "1500"], &other);
+    let refused = cav().args(["sim", "merge"]).arg(&s1).arg(&other).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("different content"));
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let cases: [(&[&str], &str); 5] = [
         (&["sim", "stand-and-fight", "--games", "10", "--shard", "5/4"], "--shard `5/4`"),
         (&["sim", "stand-and-fight", "--games", "10", "--shard", "two"], "expected I/N"),
         (&["sim", "stand-and-figth", "--games", "10"], "no scenario `stand-and-figth`"),
-        (&["sim", "this-is-war", "--ruleset", "full", "--games", "10"], "leaves forces to the players"),
+        (&["sim", "stand-and-fight", "--games", "10", "--force", "x.yaml"], "fixes its forces"),
         (&["sim", "stand-and-fight"], "--games"),
     ];
     for (args, says) in cases {
@@ -165,7 +203,6 @@ fn usage_errors_exit_2() {
 }
 
 /// The rows of `cav sim --format csv`: (run, quantity, name) → (value, low, high).
-/// (run, quantity, name) → (value, low, high).
 type CsvRows = BTreeMap<(String, String, String), (f64, Option<f64>, Option<f64>)>;
 
 fn csv_rows(text: &str) -> CsvRows {
@@ -173,12 +210,31 @@ fn csv_rows(text: &str) -> CsvRows {
     assert_eq!(lines.next(), Some("run,quantity,name,games,value,low,high"), "{text}");
     lines
         .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
+            let f = csv_fields(l);
             assert_eq!(f.len(), 7, "{l}");
             let num = |s: &str| (!s.is_empty()).then(|| s.parse::<f64>().unwrap());
-            ((f[0].to_owned(), f[1].to_owned(), f[2].to_owned()), (num(f[4]).unwrap(), num(f[5]), num(f[6])))
+            ((f[0].clone(), f[1].clone(), f[2].clone()), (num(&f[4]).unwrap(), num(&f[5]), num(&f[6])))
         })
         .collect()
+}
+
+/// The fields of one CSV line (RFC 4180: a quoted field may hold commas and doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    fields.push(cur);
+    fields
 }
 
 /// A `B-A` row: the mean difference and its paired interval.

@@ -10,6 +10,8 @@ use std::process::ExitCode;
 use cav_lab::{Change, SimResult, VsResult, wilson};
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::play::{Chosen, InvalidRoster};
+use crate::replay::SideForce;
 use crate::{EXIT_INVALID, load, select_rulesets};
 
 /// What `cav sim` and `cav sim merge` write.
@@ -29,7 +31,9 @@ enum Format {
     subcommand_negates_reqs = true,
     after_help = "Game k plays with seed S+k (S = --seed), so a game is replayed by `cav play SCENARIO --seed S+k`; the \
     games run on every core, one Lua host per worker, and the result does not depend on the thread count.\n\
-    Only scenarios that fix their forces are played (the Quick-Start's); others are refused (exit 2).\n\
+    A scenario that leaves forces to the players plays rosters: --force FILE per side in the scenario's side order, \
+    and the bot builds the others (--tv, --faction) once, from the first seed; every game, and B, field the same \
+    rosters, and the result's content hash includes them (so shards of other rosters do not merge).\n\
     --shard i/n plays the i-th of n contiguous slices of the seeds, so n machines (or processes) can share a run; \
     `cav sim merge` adds their JSON results and refuses results of other content or overlapping seeds. The result \
     holds only counts and sums (schemas/reports/sim.schema.json), so the merge of the n shards is byte-identical to \
@@ -59,12 +63,13 @@ enum Format {
     cav sim stand-and-fight --games 2000 --vs swap:dictator-b=warden@black\n  \
     cav sim stand-and-fight --games 2000 --vs remove-sa:advanced-targeting-computer\n  \
     cav sim stand-and-fight --games 2000 --vs option:ranged-critical=no-critical --plot charts/\n  \
-    cav sim stand-and-fight --games 2000 --vs mod:../my-mod --format csv"
+    cav sim stand-and-fight --games 2000 --vs mod:../my-mod --format csv\n  \
+    cav sim no-man-s-land --ruleset full --games 200 --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
 )]
 pub struct SimCommand {
     #[command(subcommand)]
     merge: Option<SimSub>,
-    /// Scenario id (one that fixes its forces: `cav list scenario`).
+    /// Scenario id (`cav list scenario`): one that fixes its forces, or one whose players bring rosters (--force).
     #[arg(required = true)]
     scenario: Option<String>,
     /// Ruleset: `quickstart`, `full`, or a ruleset pack id.
@@ -90,9 +95,21 @@ pub struct SimCommand {
     /// Write the output to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Also write SVG charts to DIR: win rates with their 95 % intervals, game lengths, weapons.
+    /// Also write SVG charts to DIR: win rates with their 95 % intervals, game lengths, damage
+    /// per game, weapons by range band.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
+    /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
+    /// leaves forces to the players; a side without one gets a roster the bot builds from the
+    /// first seed. Every game fields the same rosters.
+    #[arg(long = "force", value_name = "FILE")]
+    forces: Vec<PathBuf>,
+    /// Threat value pool of the rosters the bot builds (default: the ruleset's recommended pool).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    tv: Option<u32>,
+    /// Faction of the rosters the bot builds.
+    #[arg(long, default_value = "open")]
+    faction: String,
 }
 
 #[derive(Subcommand)]
@@ -131,14 +148,15 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     };
     let mut loaded = load(vec![], root);
     let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(&cmd.ruleset))?.into_iter().next().ok_or("no ruleset")?;
+    let rs = select_rulesets(&loaded, Some(&cmd.ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
+    let rs = &rs;
     let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
         eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
         eprintln!("error: the content has errors; fix them before simulating (`cav validate` shows warnings too)");
         return Ok(ExitCode::from(EXIT_INVALID));
     };
-    // Usage errors (exit 2) before any game: the scenario must exist and fix its forces.
+    // Usage errors (exit 2) before any game: the scenario must exist.
     let Some(sc) = rules.scenario(&scenario) else {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
         let hint = cav_content::diag::did_you_mean(&scenario, ids.iter().copied())
@@ -146,22 +164,34 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
             .unwrap_or_default();
         return Err(format!("no scenario `{scenario}` in {}{hint}; scenarios: {}", rules.id, ids.join(", ")));
     };
+    // Rosters, where the players bring them: chosen once (files, or the bot's from the first
+    // seed), the same for every game and for B.
+    let mut rosters = None;
+    let mut hash = cav_lab::content_hash(rs)?;
     if rules.scenarios[sc].forces.is_empty() {
-        return Err(format!(
-            "scenario `{scenario}` leaves forces to the players (rosters); `cav sim` plays only scenarios that fix \
-             their forces for now (`cav play {scenario} --ruleset {}` plays one game with bot-built rosters)",
-            cmd.ruleset
-        ));
+        let chosen = crate::play::Rosters { files: cmd.forces.clone(), tv: cmd.tv, faction: cmd.faction.clone() };
+        match crate::play::roster_squads(&mut loaded, rs, &mut rules, sc, cmd.seed, &Chosen::Now(&chosen))? {
+            Ok((squads, sides)) => {
+                hash = cav_lab::rosters_hash(&hash, &sides)?;
+                rosters = Some((squads, sides));
+            }
+            Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
+        }
+    } else if !cmd.forces.is_empty() {
+        return Err(format!("scenario `{scenario}` fixes its forces; --force is for scenarios that do not"));
     }
-    let hash = cav_lab::content_hash(rs)?;
     // B, when asked for: loaded, checked and compiled as any content is.
     let b = match &change {
-        Some(c) => match content_b(c, rs, &rules, &scenario, root)? {
-            Ok(b) => Some(b),
-            Err(code) => return Ok(code),
-        },
+        Some(c) => {
+            let recorded = rosters.as_ref().map(|(_, sides)| sides.as_slice());
+            match content_b(c, rs, &rules, &scenario, root, recorded, cmd.seed)? {
+                Ok(b) => Some(b),
+                Err(code) => return Ok(code),
+            }
+        }
         None => None,
     };
+    let squads = rosters.as_ref().map(|(squads, _)| squads.as_slice());
     // The workers only count (an atomic add); a thread of its own moves the bar, so the games
     // never wait on the bar's lock.
     let done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -188,15 +218,21 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     };
     let result = match &b {
         Some(b) => cav_lab::run_vs(
-            cav_lab::Arm { rules: &rules, content_hash: &hash },
-            cav_lab::Arm { rules: &b.rules, content_hash: &b.hash },
+            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads },
+            cav_lab::Arm { rules: &b.rules, content_hash: &b.hash, rosters: b.rosters.as_deref() },
             &b.change,
             &scenario,
             seeds,
             &progress,
         )
         .map(Run::Vs),
-        None => cav_lab::run(&rules, &hash, &scenario, seeds, &progress).map(Run::Plain),
+        None => cav_lab::run(
+            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads },
+            &scenario,
+            seeds,
+            &progress,
+        )
+        .map(Run::Plain),
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -234,19 +270,23 @@ enum Run {
 struct ContentB {
     rules: cav_rules::Rules,
     hash: String,
+    /// A's rosters fielded under B's content, where the players bring rosters.
+    rosters: Option<Vec<cav_rules::setup::RosterForce>>,
     /// The change as results record it (`mod:` by pack ids and versions, not by path).
     change: String,
 }
 
-/// Load, check and compile the content with `change`. A change that names nothing or changes
-/// nothing is `Err` (exit 2); content that the change leaves with errors is reported here and
-/// gives `Ok(Err(exit code))`.
+/// Load, check and compile the content with `change` (and field A's rosters in it, where the
+/// players bring them). A change that names nothing or changes nothing is `Err` (exit 2);
+/// content that the change leaves with errors is reported here and gives `Ok(Err(exit code))`.
 fn content_b(
     change: &Change,
     rs: &cav_content::Ruleset,
     rules: &cav_rules::Rules,
     scenario: &str,
     root: &Path,
+    recorded: Option<&[SideForce]>,
+    seed: u64,
 ) -> Result<Result<ContentB, ExitCode>, String> {
     let spec = change.spec();
     let mut mods: Vec<(String, String)> = Vec::new(); // (id, version) of the packs `mod:` adds
@@ -310,7 +350,7 @@ fn content_b(
     let Some(ix) = loaded.rulesets.iter().position(|r| r.id == rs.id) else {
         return Err(format!("--vs {spec}: ruleset {} is not loaded any more", rs.id));
     };
-    let rs_b = &loaded.rulesets[ix];
+    let rs_b = &loaded.rulesets[ix].clone();
     for (id, _) in &mods {
         if rs_b.pack(id).is_none() {
             return Err(format!(
@@ -319,18 +359,29 @@ fn content_b(
             ));
         }
     }
-    let Some(rules_b) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
+    let Some(mut rules_b) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
         eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
         eprintln!("error: with --vs {spec} the content has errors (above)");
         return Ok(Err(ExitCode::from(EXIT_INVALID)));
     };
+    let mut rosters = None;
+    if let Some(recorded) = recorded {
+        let sc = rules_b.scenario(scenario).ok_or_else(|| format!("--vs {spec}: no scenario `{scenario}` in B"))?;
+        match crate::play::roster_squads(&mut loaded, rs_b, &mut rules_b, sc, seed, &Chosen::Recorded(recorded))? {
+            Ok((squads, _)) => rosters = Some(squads),
+            Err(InvalidRoster) => return Ok(Err(ExitCode::from(EXIT_INVALID))),
+        }
+    }
     if cav_lab::same_rules(rules, &rules_b) {
         return Err(format!(
             "--vs {spec} leaves the compiled rules as they are (nothing the engine plays changes): expected a change \
              that does"
         ));
     }
-    let hash = cav_lab::content_hash(rs_b)?;
+    let mut hash = cav_lab::content_hash(rs_b)?;
+    if let Some(recorded) = recorded {
+        hash = cav_lab::rosters_hash(&hash, &recorded)?;
+    }
     let change = match change {
         Change::AddPacks { .. } => {
             let names: Vec<String> = mods.iter().map(|(id, v)| format!("{id} {v}")).collect();
@@ -338,7 +389,7 @@ fn content_b(
         }
         _ => spec,
     };
-    Ok(Ok(ContentB { rules: rules_b, hash, change }))
+    Ok(Ok(ContentB { rules: rules_b, hash, change, rosters }))
 }
 
 /// The SVG charts of a result, written to `dir` (made if missing); their paths on stderr.
@@ -523,6 +574,29 @@ fn csv(r: &Run) -> String {
                 row(run, "penetrations_per_hit", w, n, p, Some(wilson(st.penetrations, st.hits)));
             }
         }
+        for (w, bands) in &r.bands {
+            for (band, st) in bands.iter().filter(|(_, s)| s.shots > 0) {
+                let name = format!("{w} · {band}");
+                row(
+                    run,
+                    "hit_rate_at_band",
+                    &name,
+                    n,
+                    st.hits as f64 / st.shots as f64,
+                    Some(wilson(st.hits, st.shots)),
+                );
+            }
+        }
+        for (m, d) in &r.model_damage {
+            row(run, "model_damage_per_game", m, n, per(*d), None);
+        }
+        for (src, m) in &r.modifiers {
+            row(run, "modifier_rolls_per_game", src, n, per(m.rolls), None);
+            if m.rolls > 0 {
+                let d = m.decided as f64 / m.rolls as f64;
+                row(run, "modifier_decided_per_roll", src, n, d, Some(wilson(m.decided, m.rolls)));
+            }
+        }
     };
     match r {
         Run::Plain(r) => one("A", r),
@@ -623,9 +697,61 @@ fn human(r: &SimResult) -> String {
             );
         }
     }
+    if !r.bands.is_empty() {
+        let rows: Vec<(String, &cav_lab::WeaponStats)> =
+            r.bands.iter().flat_map(|(w, b)| b.iter().map(move |(band, s)| (format!("{w} · {band}"), s))).collect();
+        let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(18);
+        let _ = writeln!(
+            o,
+            "\n  {:w$}  {:>8}  {:>8}  {:>18}  {:>8}",
+            "weapon · range band", "shots", "hit rate", "95 % interval", "dmg/shot"
+        );
+        for (name, s) in rows {
+            let (lo, hi) = wilson(s.hits, s.shots);
+            let per = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.damage as f64 / s.shots as f64) };
+            let pad = w - name.chars().count().min(w);
+            let _ = writeln!(
+                o,
+                "  {name}{:pad$}  {:>8}  {:>8}  {:>18}  {per:>8}",
+                "",
+                s.shots,
+                rate(s.hits, s.shots),
+                format!("[{}, {}]", pct(lo), pct(hi))
+            );
+        }
+    }
+    if !r.model_damage.is_empty() {
+        let w = r.model_damage.keys().map(String::len).max().unwrap_or(0).max(5);
+        let _ = writeln!(o, "\n  {:w$}  {:>9}  {:>8}", "model", "damage", "per game");
+        for (m, d) in &r.model_damage {
+            let per = if r.games == 0 { 0.0 } else { *d as f64 / r.games as f64 };
+            let _ = writeln!(o, "  {m:w$}  {d:>9}  {per:>8.2}");
+        }
+    }
     if !r.states.is_empty() {
         let parts: Vec<String> = r.states.iter().map(|(s, n)| format!("{s} {n}")).collect();
         let _ = writeln!(o, "\n  states inflicted: {}", parts.join(", "));
+    }
+    if !r.modifiers.is_empty() {
+        // Most used first: what changes the most rolls is what a balance question is about.
+        let mut rows: Vec<(&String, &cav_lab::ModifierStats)> = r.modifiers.iter().collect();
+        rows.sort_by(|a, b| (b.1.rolls + b.1.hits).cmp(&(a.1.rolls + a.1.hits)).then(a.0.cmp(b.0)));
+        let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(15);
+        let _ = writeln!(
+            o,
+            "\n  {:w$}  {:>8}  {:>8}  {:>8}  {:>9}",
+            "modifier source", "rolls", "decided", "per game", "hits"
+        );
+        for (name, m) in rows {
+            let per = if r.games == 0 { 0.0 } else { m.rolls as f64 / r.games as f64 };
+            let pad = w - name.chars().count().min(w);
+            let _ = writeln!(o, "  {name}{:pad$}  {:>8}  {:>8}  {per:>8.2}  {:>9}", "", m.rolls, m.decided, m.hits);
+        }
+        let _ = writeln!(
+            o,
+            "  (rolls: rolls it changed; decided: rolls that without it would have gone the other way; hits: hits \
+             whose margin, RAV or AV it changed)"
+        );
     }
     o
 }

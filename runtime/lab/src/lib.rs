@@ -11,7 +11,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use cav_rules::bot::Bot;
-use cav_rules::setup::scenario_game;
+use cav_rules::setup::{RosterForce, roster_game, scenario_game};
 use cav_rules::{Engine, Event, Rules, SeededDice, Sink};
 use rayon::prelude::*;
 use schemars::JsonSchema;
@@ -54,6 +54,26 @@ impl WeaponStats {
     }
 }
 
+/// What one modifier source (a special attribute, a table's row, a state, …) did to rolls and hits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ModifierStats {
+    /// Rolls it changed (a modifier of non-zero value in a `roll` event).
+    pub rolls: u64,
+    /// Of those, rolls whose success it decided: without its value the roll would have failed
+    /// where it succeeded, or succeeded where it failed (a natural critical is never decided).
+    pub decided: u64,
+    /// Hits whose margin of success, RAV or AV it changed (`hit` events' changes).
+    pub hits: u64,
+}
+
+impl ModifierStats {
+    fn add(&mut self, o: &ModifierStats) {
+        self.rolls += o.rolls;
+        self.decided += o.decided;
+        self.hits += o.hits;
+    }
+}
+
 /// The statistics of a batch of games: counts and sums only, so [`SimResult::merge`] is exact.
 /// Maps are sorted, so the JSON of equal results is equal byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -83,10 +103,20 @@ pub struct SimResult {
     pub turns: BTreeMap<u32, u64>,
     /// Damage dealt, per side (every side present), summed over the games.
     pub damage: BTreeMap<String, u64>,
+    /// Games by the damage a side dealt in them, per side (every side present).
+    pub damage_games: BTreeMap<String, BTreeMap<u32, u64>>,
+    /// Damage dealt per model, by its name in the game (which names its side: `red Dictator-B`);
+    /// models of one name are summed.
+    pub model_damage: BTreeMap<String, u64>,
     /// Per weapon name.
     pub weapons: BTreeMap<String, WeaponStats>,
+    /// Per weapon name, then per range band of its attacks (`-` where an attack has none:
+    /// template weapons, bombs); close combat is not here.
+    pub bands: BTreeMap<String, BTreeMap<String, WeaponStats>>,
     /// States inflicted (`state_gained` events), per state name.
     pub states: BTreeMap<String, u64>,
+    /// Per modifier source: how often it changed a roll or a hit, and decided a roll.
+    pub modifiers: BTreeMap<String, ModifierStats>,
 }
 
 impl SimResult {
@@ -105,8 +135,12 @@ impl SimResult {
             turns_sq_sum: 0,
             turns: BTreeMap::new(),
             damage: sides.iter().map(|s| (s.clone(), 0)).collect(),
+            damage_games: sides.iter().map(|s| (s.clone(), BTreeMap::new())).collect(),
+            model_damage: BTreeMap::new(),
             weapons: BTreeMap::new(),
+            bands: BTreeMap::new(),
             states: BTreeMap::new(),
+            modifiers: BTreeMap::new(),
         }
     }
 
@@ -156,10 +190,23 @@ impl SimResult {
         a.turns_sq_sum += b.turns_sq_sum;
         add_all(&mut a.turns, &b.turns);
         add_all(&mut a.damage, &b.damage);
+        for (side, d) in &b.damage_games {
+            add_all(a.damage_games.entry(side.clone()).or_default(), d);
+        }
+        add_all(&mut a.model_damage, &b.model_damage);
         for (w, s) in &b.weapons {
             a.weapons.entry(w.clone()).or_default().add(s);
         }
+        for (w, bands) in &b.bands {
+            let into = a.bands.entry(w.clone()).or_default();
+            for (band, s) in bands {
+                into.entry(band.clone()).or_default().add(s);
+            }
+        }
         add_all(&mut a.states, &b.states);
+        for (m, s) in &b.modifiers {
+            a.modifiers.entry(m.clone()).or_default().add(s);
+        }
         Ok(a)
     }
 
@@ -248,11 +295,30 @@ pub fn content_hash(rs: &cav_content::Ruleset) -> Result<String, String> {
 }
 
 /// An event sink that counts as the game goes (the log itself is not kept).
+#[derive(Default)]
 struct Tally {
-    /// The weapon whose damage the next damage result is: set by a hit, or a close combat.
-    current: Option<String>,
+    /// The weapon (and band) whose damage the next damage result is: set by an attack, a hit or
+    /// a close combat.
+    current: Option<(String, Option<String>)>,
+    /// The model the next damage result is dealt by.
+    attacker: Option<usize>,
     weapons: BTreeMap<String, WeaponStats>,
+    bands: BTreeMap<String, BTreeMap<String, WeaponStats>>,
     states: BTreeMap<String, u64>,
+    /// Damage dealt per model index.
+    by_model: BTreeMap<usize, u64>,
+    modifiers: BTreeMap<String, ModifierStats>,
+}
+
+impl Tally {
+    /// The statistics of the current weapon, overall and in its band.
+    fn count(&mut self, f: impl Fn(&mut WeaponStats)) {
+        let Some((weapon, band)) = &self.current else { return };
+        f(self.weapons.entry(weapon.clone()).or_default());
+        if let Some(band) = band {
+            f(self.bands.entry(weapon.clone()).or_default().entry(band.clone()).or_default());
+        }
+    }
 }
 
 impl Sink for Tally {
@@ -262,22 +328,49 @@ impl Sink for Tally {
 
     fn push(&mut self, e: Event) {
         match e {
-            Event::Attack { weapon, .. } => {
-                self.weapons.entry(weapon).or_default().shots += 1;
-                self.current = None;
+            Event::Attack { model, weapon, band, .. } => {
+                self.current = Some((weapon, Some(band.unwrap_or_else(|| "-".to_owned()))));
+                self.attacker = Some(model);
+                self.count(|w| w.shots += 1);
             }
-            Event::Hit { weapon, penetrated, .. } => {
-                let w = self.weapons.entry(weapon.clone()).or_default();
-                w.hits += 1;
-                w.penetrations += u64::from(penetrated);
-                self.current = Some(weapon);
+            Event::Hit { model, weapon, penetrated, changes, .. } => {
+                // A hit without its attack (a strike's, a reaction's) counts under its weapon only.
+                if self.current.as_ref().is_none_or(|(w, _)| *w != weapon) {
+                    self.current = Some((weapon, None));
+                }
+                self.attacker = Some(model);
+                self.count(|w| {
+                    w.hits += 1;
+                    w.penetrations += u64::from(penetrated);
+                });
+                for c in changes.iter().filter(|c| c.value != 0) {
+                    self.modifiers.entry(c.source.clone()).or_default().hits += 1;
+                }
             }
-            Event::CloseCombat { .. } => self.current = Some("(close combat)".to_owned()),
+            Event::CloseCombat { model, .. } => {
+                self.current = Some(("(close combat)".to_owned(), None));
+                self.attacker = Some(model);
+            }
             Event::DamageResult { damage, .. } => {
-                let w = self.current.clone().unwrap_or_else(|| "(other)".to_owned());
-                self.weapons.entry(w).or_default().damage += u64::from(damage);
+                if self.current.is_none() {
+                    self.current = Some(("(other)".to_owned(), None));
+                }
+                self.count(|w| w.damage += u64::from(damage));
+                if let Some(m) = self.attacker {
+                    *self.by_model.entry(m).or_default() += u64::from(damage);
+                }
             }
             Event::StateGained { state, .. } => *self.states.entry(state).or_default() += 1,
+            Event::Roll(r) => {
+                for m in r.mods.iter().filter(|m| m.value != 0) {
+                    let s = self.modifiers.entry(m.source.clone()).or_default();
+                    s.rolls += 1;
+                    // Success is a margin of 0 or more unless the dice were a natural critical.
+                    if let (Some(ok), Some(margin), None) = (r.success, r.margin, r.critical) {
+                        s.decided += u64::from((margin - m.value >= 0) != ok);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -285,18 +378,23 @@ impl Sink for Tally {
 
 /// Play one game (seed `seed`) and return it as a result of one game.
 fn play_one(
-    rules: &Rules,
+    arm: &Arm,
     host: &mut cav_script::LuaHost,
     sc: usize,
     seed: u64,
     empty: &SimResult,
 ) -> Result<SimResult, String> {
     let mut dice = SeededDice::new(seed);
-    let mut tally = Tally { current: None, weapons: BTreeMap::new(), states: BTreeMap::new() };
-    let game = scenario_game(rules, sc, &mut dice, &mut tally, Some(seed));
+    let mut tally = Tally::default();
+    let game = match arm.rosters {
+        Some(forces) => roster_game(arm.rules, sc, forces, &mut dice, &mut tally, Some(seed)),
+        None => scenario_game(arm.rules, sc, &mut dice, &mut tally, Some(seed)),
+    };
     let mut engine = Engine { game, dice: &mut dice, log: &mut tally, hooks: host };
     let end = engine.play(&mut Bot::default()).map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
     let sides = engine.game.sides.clone();
+    // A model's name in the game already says its side ("red Dictator-B").
+    let models: Vec<String> = engine.game.models.iter().map(|m| m.name.clone()).collect();
     drop(engine);
     let mut r = empty.clone();
     r.seeds = vec![SeedRange { first: seed, count: 1 }];
@@ -310,43 +408,69 @@ fn play_one(
     r.turns.insert(end.turns, 1);
     for (side, d) in sides.iter().zip(&end.damage_dealt) {
         *r.damage.entry(side.clone()).or_default() += u64::from(*d);
+        *r.damage_games.entry(side.clone()).or_default().entry(*d).or_default() += 1;
+    }
+    for (m, d) in tally.by_model {
+        let name = models.get(m).cloned().unwrap_or_else(|| format!("model {m}"));
+        *r.model_damage.entry(name).or_default() += d;
     }
     r.weapons = tally.weapons;
+    r.bands = tally.bands;
     r.states = tally.states;
+    r.modifiers = tally.modifiers;
     Ok(r)
 }
 
-/// The scenario's index in `rules` and the empty result of its games. Only scenarios that fix
-/// their forces are played (one whose players bring rosters is refused).
-fn scenario_setup(rules: &Rules, content_hash: &str, scenario: &str) -> Result<(usize, SimResult), String> {
+/// The scenario's index in `rules` and the empty result of its games. A scenario whose players
+/// bring rosters is played only with rosters.
+fn scenario_setup(arm: &Arm, scenario: &str) -> Result<(usize, SimResult), String> {
+    let (rules, content_hash) = (arm.rules, arm.content_hash);
     let sc = rules.scenario(scenario).ok_or_else(|| {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
         format!("no scenario `{scenario}` in {}; scenarios: {}", rules.id, ids.join(", "))
     })?;
     let def = &rules.scenarios[sc];
-    if def.forces.is_empty() {
+    if def.forces.is_empty() && arm.rosters.is_none() {
         return Err(format!(
-            "scenario `{scenario}` does not fix its forces (the players bring rosters); `cav sim` plays only \
-             scenarios with forces"
+            "scenario `{scenario}` does not fix its forces (the players bring rosters): give each side a roster"
         ));
+    }
+    if let Some(r) = arm.rosters.filter(|r| r.len() != def.sides.len()) {
+        return Err(format!("{} rosters for the {} sides of `{scenario}`", r.len(), def.sides.len()));
     }
     let sides: Vec<String> = def.sides.iter().map(|(n, _)| n.clone()).collect();
     Ok((sc, SimResult::empty(&def.id, &rules.id, content_hash, &sides)))
+}
+
+/// What one arm of a run plays: compiled rules, the hash of their content, and the rosters on the
+/// table for a scenario whose players bring them (the same rosters every game).
+#[derive(Clone, Copy)]
+pub struct Arm<'a> {
+    pub rules: &'a Rules,
+    /// [`content_hash`] of the content, with [`rosters_hash`] folded in where rosters play.
+    pub content_hash: &'a str,
+    pub rosters: Option<&'a [RosterForce]>,
+}
+
+/// The content hash of a run with rosters: SHA-256 of the content's hash and the rosters' JSON,
+/// so results of other rosters are refused by `merge` as results of other content are.
+pub fn rosters_hash(content_hash: &str, rosters: &impl Serialize) -> Result<String, String> {
+    let json = serde_json::to_vec(rosters).map_err(|e| format!("rosters: {e}"))?;
+    let mut h = Sha256::new();
+    h.update(content_hash.as_bytes());
+    h.update(b"\0rosters\0");
+    h.update(&json);
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Play the scenario once per seed of `seeds`, bots on both sides, on rayon's pool (each worker
 /// with its own Lua host), calling `progress` after each game. The result does not depend on the
 /// thread count: every game is played from its own seed, and merging is exact.
 ///
-/// Only scenarios that fix their forces are played (one whose players bring rosters is refused).
-pub fn run(
-    rules: &Rules,
-    content_hash: &str,
-    scenario: &str,
-    seeds: Range<u64>,
-    progress: &(dyn Fn() + Sync),
-) -> Result<SimResult, String> {
-    let (sc, empty) = scenario_setup(rules, content_hash, scenario)?;
+/// A scenario whose players bring rosters is played with `arm.rosters` (refused without).
+pub fn run(arm: Arm, scenario: &str, seeds: Range<u64>, progress: &(dyn Fn() + Sync)) -> Result<SimResult, String> {
+    let (sc, empty) = scenario_setup(&arm, scenario)?;
+    let rules = arm.rules;
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
     seeds
@@ -355,7 +479,7 @@ pub fn run(
             || cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}")),
             |host, seed| {
                 let host = host.as_mut().map_err(|e| e.clone())?;
-                let r = play_one(rules, host, sc, seed, &empty);
+                let r = play_one(&arm, host, sc, seed, &empty);
                 progress();
                 r
             },
@@ -369,7 +493,7 @@ pub mod plot;
 pub mod vs;
 
 pub use change::Change;
-pub use vs::{Arm, Diff, DiffRow, Paired, VsResult, paired_diff, run_vs, same_rules};
+pub use vs::{Diff, DiffRow, Paired, VsResult, paired_diff, run_vs, same_rules};
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! SVG charts of a [`SimResult`] (`cav sim --plot DIR`): win rates with their 95 % intervals, the
-//! game lengths, and each weapon's hit and penetration rates. Plain SVG 1.1, no script, no
+//! game lengths, the damage per game, each weapon's hit and penetration rates, and its hit rate
+//! per range band. Plain SVG 1.1, no script, no
 //! external reference, so a browser opens the files as they are.
 
 use std::fmt::Write;
@@ -161,9 +162,108 @@ pub fn weapons(r: &SimResult) -> String {
     out
 }
 
+/// Each weapon's hit rate at each range band, with its Wilson 95 % interval.
+pub fn bands(r: &SimResult) -> String {
+    let rows: Vec<(String, &crate::WeaponStats)> = r
+        .bands
+        .iter()
+        .flat_map(|(w, bands)| bands.iter().map(move |(b, s)| (format!("{w} · {b}"), s)))
+        .filter(|(_, s)| s.shots > 0)
+        .collect();
+    let (left, width) = (260.0, W + 120.0);
+    let height = TOP + rows.len() as f64 * ROW + 40.0;
+    let mut out = String::new();
+    open_w(&mut out, width, height, &format!("{}: hit rate by weapon and range band (95 % intervals)", r.scenario));
+    let span = width - left - RIGHT - 90.0;
+    let bottom = TOP + rows.len() as f64 * ROW;
+    for p in [0, 25, 50, 75, 100] {
+        let x = left + span * f64::from(p) / 100.0;
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#555">{p} %</text>"##,
+            bottom + 16.0
+        );
+    }
+    for (i, (name, s)) in rows.iter().enumerate() {
+        let y = TOP + i as f64 * ROW;
+        let rate = s.hits as f64 / s.shots as f64;
+        let (lo, hi) = wilson(s.hits, s.shots);
+        let _ = writeln!(
+            out,
+            r##"<g class="bar" data-band="{}"><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{left}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4a7ab5"><title>{} shots, {} hits</title></rect><line class="interval" x1="{:.1}" x2="{:.1}" y1="{:.1}" y2="{:.1}" stroke="black" stroke-width="2"/><text x="{:.1}" y="{:.1}">{:.1} % of {}</text></g>"##,
+            esc(name),
+            left - 8.0,
+            y + ROW * 0.6,
+            esc(name),
+            y + 4.0,
+            span * rate,
+            ROW - 8.0,
+            s.shots,
+            s.hits,
+            left + span * lo,
+            left + span * hi,
+            y + ROW / 2.0,
+            y + ROW / 2.0,
+            left + span * hi + 6.0,
+            y + ROW * 0.6,
+            rate * 100.0,
+            s.shots
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Games by the damage each side dealt in them: a histogram per side, one above the other.
+pub fn damage(r: &SimResult) -> String {
+    const PANEL: f64 = 200.0;
+    let height = TOP + r.sides.len() as f64 * (PANEL + 30.0) + 10.0;
+    let mut out = String::new();
+    open(&mut out, height, &format!("{}: damage dealt per game, by side ({} games)", r.scenario, r.games));
+    let last = r.damage_games.values().filter_map(|h| h.last_key_value()).map(|(d, _)| *d).max().unwrap_or(0);
+    let (x0, x1) = (60.0, W - RIGHT);
+    let bw = (x1 - x0) / f64::from(last + 1);
+    for (i, side) in r.sides.iter().enumerate() {
+        let empty = std::collections::BTreeMap::new();
+        let h = r.damage_games.get(side).unwrap_or(&empty);
+        let most = h.values().copied().max().unwrap_or(1).max(1);
+        let y0 = TOP + i as f64 * (PANEL + 30.0) + 18.0;
+        let y1 = y0 + PANEL - 40.0;
+        let per = if r.games == 0 { 0.0 } else { r.damage.get(side).copied().unwrap_or(0) as f64 / r.games as f64 };
+        let _ = writeln!(
+            out,
+            r##"<text x="{x0}" y="{:.1}" font-weight="bold">{} — mean {per:.2} damage per game; tallest bar {most} games</text><line x1="{x0}" y1="{y1:.1}" x2="{x1}" y2="{y1:.1}" stroke="#555"/>"##,
+            y0 - 4.0,
+            esc(side)
+        );
+        for (&d, &count) in h {
+            let bh = (y1 - y0 - 10.0) * count as f64 / most as f64;
+            let x = x0 + f64::from(d) * bw;
+            let _ = writeln!(
+                out,
+                r##"<g class="bar" data-side="{}" data-damage="{d}"><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#b5544a"><title>{d} damage: {count} games</title></rect><text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#555">{d}</text></g>"##,
+                esc(side),
+                x + 1.0,
+                y1 - bh,
+                (bw - 2.0).max(1.0),
+                x + bw / 2.0,
+                y1 + 16.0
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
 /// Every chart, with its file name.
 pub fn charts(r: &SimResult) -> Vec<(&'static str, String)> {
-    vec![("win-rates.svg", win_rates(r)), ("turns.svg", turns(r)), ("weapons.svg", weapons(r))]
+    vec![
+        ("win-rates.svg", win_rates(r)),
+        ("turns.svg", turns(r)),
+        ("damage.svg", damage(r)),
+        ("weapons.svg", weapons(r)),
+        ("bands.svg", bands(r)),
+    ]
 }
 
 /// The paired differences B − A of a `--vs` run, each a dot at the mean with its 95 % interval

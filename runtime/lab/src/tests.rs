@@ -1,5 +1,9 @@
 use super::*;
 
+fn arm<'a>(rules: &'a Rules, content_hash: &'a str) -> Arm<'a> {
+    Arm { rules, content_hash, rosters: None }
+}
+
 fn result(first: u64, count: u64) -> SimResult {
     let sides = ["red".to_owned(), "black".to_owned()];
     let mut r = SimResult::empty("duel", "cav-quickstart", "abc", &sides);
@@ -120,7 +124,7 @@ fn result_does_not_depend_on_the_thread_count() {
     };
     let on = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        let r = pool.install(|| run(&rules, &hash, "stand-and-fight", 5..45, &progress)).unwrap();
+        let r = pool.install(|| run(arm(&rules, &hash), "stand-and-fight", 5..45, &progress)).unwrap();
         serde_json::to_string_pretty(&r).unwrap()
     };
     let (one, four) = (on(1), on(4));
@@ -133,15 +137,57 @@ fn result_does_not_depend_on_the_thread_count() {
     assert_eq!(r.turns.values().sum::<u64>(), 40);
     assert!(r.weapons.values().any(|w| w.shots > 0 && w.hits > 0), "the bots fire and hit: {:?}", r.weapons);
     assert_eq!(r.weapons.values().map(|w| w.damage).sum::<u64>(), r.damage.values().sum::<u64>());
+    // Every attack is in one band of its weapon; every game in each side's damage histogram.
+    for (w, bands) in &r.bands {
+        assert_eq!(bands.values().map(|b| b.shots).sum::<u64>(), r.weapons[w].shots, "{w}: {bands:?}");
+    }
+    assert!(r.bands["Medium MAC"].len() > 1, "the MAC fires at more than one band: {:?}", r.bands);
+    for side in &r.sides {
+        let h = &r.damage_games[side];
+        assert_eq!(h.values().sum::<u64>(), 40);
+        assert_eq!(h.iter().map(|(d, n)| u64::from(*d) * n).sum::<u64>(), r.damage[side]);
+    }
+    assert_eq!(r.model_damage.values().sum::<u64>(), r.damage.values().sum::<u64>());
+    assert_eq!(r.model_damage.len(), 2, "one Dictator-B a side: {:?}", r.model_damage);
+    let wizzo = r.modifiers["SA: Wizzo (primary roll)"];
+    assert!(wizzo.rolls > 0 && wizzo.decided > 0 && wizzo.decided < wizzo.rolls, "{wizzo:?}");
     // Two halves merged are the whole.
-    let half = |s: Range<u64>| run(&rules, &hash, "stand-and-fight", s, &|| ()).unwrap();
+    let half = |s: Range<u64>| run(arm(&rules, &hash), "stand-and-fight", s, &|| ()).unwrap();
     assert_eq!(SimResult::merge(half(25..45), &half(5..25)).unwrap(), r);
+}
+
+/// A modifier decides a roll when, without its value, the roll would have gone the other way;
+/// never when the dice were a natural critical.
+#[test]
+fn a_modifier_decides_the_rolls_its_value_turns() {
+    let roll = |margin: i32, success: bool, critical: Option<&'static str>, value: i32| {
+        Event::Roll(cav_rules::event::Roll {
+            model: 0,
+            kind: "combat".into(),
+            dice: "2d6".into(),
+            natural: vec![3, 4],
+            mods: vec![cav_rules::event::ModApplied { source: "SA: Test".into(), value }],
+            total: 7,
+            target: Some(7 - margin),
+            margin: Some(margin),
+            success: Some(success),
+            critical,
+        })
+    };
+    let mut t = Tally::default();
+    t.push(roll(0, true, None, 1)); // would have missed by 1: decided
+    t.push(roll(2, true, None, 1)); // hits anyway
+    t.push(roll(-1, false, None, -1)); // would have hit: decided
+    t.push(roll(-3, false, None, -1)); // misses anyway
+    t.push(roll(0, true, Some("success"), 5)); // a natural critical
+    t.push(roll(0, true, None, 0)); // a modifier of 0 changes nothing
+    assert_eq!(t.modifiers["SA: Test"], ModifierStats { rolls: 5, decided: 2, hits: 0 });
 }
 
 #[test]
 fn unknown_scenario_is_refused() {
     let (_, rules) = quickstart();
-    let err = run(&rules, "x", "no-such-scenario", 0..1, &|| ()).unwrap_err();
+    let err = run(arm(&rules, "x"), "no-such-scenario", 0..1, &|| ()).unwrap_err();
     assert!(err.contains("no scenario `no-such-scenario`"), "{err}");
 }
 
@@ -152,6 +198,10 @@ fn charts_are_well_formed_svg_with_a_bar_per_row() {
     let mut r = result(1, 100);
     r.weapons.insert("<Rail & Gun>".into(), WeaponStats { shots: 10, hits: 5, penetrations: 1, damage: 1 });
     r.turns.insert(5, 7);
+    r.damage_games.insert("red".into(), [(0, 60), (4, 40)].into());
+    r.damage_games.insert("black".into(), [(5, 100)].into());
+    let band = |shots, hits| WeaponStats { shots, hits, penetrations: 0, damage: 0 };
+    r.bands.insert("<Rail & Gun>".into(), [("Short".to_owned(), band(6, 4)), ("Long".to_owned(), band(4, 1))].into());
     for (name, svg) in plot::charts(&r) {
         let mut reader = quick_xml::Reader::from_str(&svg);
         let mut depth = 0i32;
@@ -171,6 +221,8 @@ fn charts_are_well_formed_svg_with_a_bar_per_row() {
             "win-rates.svg" => 3, // red, black, draws
             "turns.svg" => 2,     // 3 turns and 5 turns
             "weapons.svg" => 2,
+            "damage.svg" => 3, // red 0 and 4, black 5
+            "bands.svg" => 2,  // the rail gun at short and long
             other => panic!("unexpected chart {other}"),
         };
         assert_eq!(bars, expected, "{name}");
@@ -178,6 +230,9 @@ fn charts_are_well_formed_svg_with_a_bar_per_row() {
     let wins = plot::win_rates(&r);
     assert!(wins.contains("50.0 % [40.4, 59.6]"), "red won 50 of 100: {wins}");
     assert!(plot::weapons(&r).contains("&lt;Rail &amp; Gun&gt;"));
+    let bands = plot::bands(&r);
+    assert!(bands.contains("&lt;Rail &amp; Gun&gt; · Short") && bands.contains("66.7 % of 6"), "{bands}");
+    assert!(plot::damage(&r).contains("black — mean 5.00 damage per game"));
 }
 
 // --- Paired runs (`cav sim --vs`) ---
@@ -443,8 +498,8 @@ fn the_generated_pack_loads_and_compiles_as_content() {
     // Played paired: black's win rate falls, red's rises, each interval clear of 0; the same
     // seeds played twice on one thread or four give the same JSON.
     let (ha, hb) = (content_hash(&rs).unwrap(), content_hash(&rs_b).unwrap());
-    let arm_a = Arm { rules: &rules, content_hash: &ha };
-    let arm_b = Arm { rules: &rules_b, content_hash: &hb };
+    let arm_a = arm(&rules, &ha);
+    let arm_b = arm(&rules_b, &hb);
     let on = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| run_vs(arm_a, arm_b, "swap:dictator-b=gnat@black", "stand-and-fight", 1..101, &|| ())).unwrap()
@@ -458,7 +513,7 @@ fn the_generated_pack_loads_and_compiles_as_content() {
     assert!(red.interval.unwrap().0 > 0.0, "red gains against a Gnat: {red:?}");
     assert!(black.interval.unwrap().1 < 0.0, "black loses with a Gnat: {black:?}");
     // A's half is exactly the plain run of the same seeds.
-    assert_eq!(r.a, run(&rules, &ha, "stand-and-fight", 1..101, &|| ()).unwrap());
+    assert_eq!(r.a, run(arm(&rules, &ha), "stand-and-fight", 1..101, &|| ()).unwrap());
     // Halves merge into the whole.
     let half =
         |s: Range<u64>| run_vs(arm_a, arm_b, "swap:dictator-b=gnat@black", "stand-and-fight", s, &|| ()).unwrap();

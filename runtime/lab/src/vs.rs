@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{SimResult, play_one, scenario_setup};
+use crate::{Arm, SimResult, play_one, scenario_setup};
 
 /// The paired statistics of A and B over the same seeds: counts and sums only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -240,13 +240,6 @@ impl VsResult {
     }
 }
 
-/// One side of a paired run: the compiled rules and the hash of the content they come from.
-#[derive(Clone, Copy)]
-pub struct Arm<'a> {
-    pub rules: &'a Rules,
-    pub content_hash: &'a str,
-}
-
 /// Play every seed of `seeds` under A and under B (bots on both sides, rayon's pool, each worker
 /// with a Lua host per arm), calling `progress` after each pair. As [`crate::run`], the result
 /// does not depend on the thread count. B must play the same scenario with the same sides.
@@ -258,9 +251,8 @@ pub fn run_vs(
     seeds: Range<u64>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<VsResult, String> {
-    let (sc_a, empty_a) = scenario_setup(a.rules, a.content_hash, scenario)?;
-    let (sc_b, empty_b) =
-        scenario_setup(b.rules, b.content_hash, scenario).map_err(|e| format!("with {change}: {e}"))?;
+    let (sc_a, empty_a) = scenario_setup(&a, scenario)?;
+    let (sc_b, empty_b) = scenario_setup(&b, scenario).map_err(|e| format!("with {change}: {e}"))?;
     if empty_a.sides != empty_b.sides {
         return Err(format!(
             "with {change} scenario `{scenario}` has other sides ({:?}, not {:?}): the games cannot be paired",
@@ -286,8 +278,8 @@ pub fn run_vs(
             |(ha, hb), seed| {
                 let ha = ha.as_mut().map_err(|e| e.clone())?;
                 let hb = hb.as_mut().map_err(|e| e.clone())?;
-                let ga = play_one(a.rules, ha, sc_a, seed, &empty_a)?;
-                let gb = play_one(b.rules, hb, sc_b, seed, &empty_b).map_err(|e| format!("with {change}: {e}"))?;
+                let ga = play_one(&a, ha, sc_a, seed, &empty_a)?;
+                let gb = play_one(&b, hb, sc_b, seed, &empty_b).map_err(|e| format!("with {change}: {e}"))?;
                 progress();
                 let paired = Paired::of_game(&ga, &gb);
                 Ok(VsResult { change: change.to_owned(), a: ga, b: gb, paired })
