@@ -213,6 +213,7 @@ pub fn map(
             None => BTreeSet::new(),
         };
         passed_out.extend(passed.iter().map(|s| s.to_string()));
+        let index = behaviour::Mentions::of(rs);
         for (k, &kind) in CATALOG_KINDS.iter().enumerate() {
             for e in rs.of_kind(kind).filter(|e| !is_fixture(&loaded.sources, e)) {
                 if let Some(b) = &bar {
@@ -226,7 +227,7 @@ pub fn map(
                     pack: e.pack.clone(),
                     source: e.value.get("source").and_then(|v| v.as_str()).map(str::to_owned),
                     status: Status::NotPlayed,
-                    behaviour: behaviour::behaviour(rs, e),
+                    behaviour: behaviour::behaviour_in(rs, e, &index),
                     tests: Vec::new(),
                     proving: Vec::new(),
                     unproven_why: None,

@@ -69,8 +69,14 @@ fn play_gap(e: &Entry) -> Option<&'static str> {
     }
 }
 
-/// How `e` (a catalog entry of `rs`) is played.
+/// How `e` (a catalog entry of `rs`) is played. Asking of many entries, build [`Mentions`] once
+/// and call [`behaviour_in`].
 pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
+    behaviour_in(rs, e, &Mentions::of(rs))
+}
+
+/// [`behaviour`] with the ruleset's rule documents indexed once.
+pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
     let mut b = Behaviour::default();
     if let Some(notes) = notes(e) {
         b.gaps.extend(notes.iter().filter(|n| n.kind == NoteKind::Unplayed).map(|n| n.text.trim().to_owned()));
@@ -204,7 +210,7 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
         for g in &u.grants {
             b.ways.push((Way::Data, format!("grants {}", g.id())));
             let granted = rs.get(DocKind::SpecialAttribute, g.id().as_str());
-            if granted.is_some_and(|sa| !behaviour(rs, sa).played()) {
+            if granted.is_some_and(|sa| !behaviour_in(rs, sa, index).played()) {
                 b.gaps.push(format!("it grants `{}`, which is not played", g.id()));
             }
         }
@@ -239,7 +245,7 @@ pub fn behaviour(rs: &Ruleset, e: &Entry) -> Behaviour {
         }
     }
     if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade) {
-        for (doc, ptr, word) in mentions(rs, &e.id, e.kind) {
+        for (doc, ptr, word) in index.mentions(&e.id, e.kind) {
             match condition_status(&word) {
                 Some(Status::Recognised(r)) => {
                     b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}"))
@@ -285,43 +291,61 @@ fn condition_status(word: &str) -> Option<Status> {
     }
 }
 
-/// Where the ruleset's rule documents (not the catalog, cards or tests) name `id`: as a whole
-/// string value or as a condition of a family that names that kind.
-fn mentions(rs: &Ruleset, id: &str, kind: DocKind) -> Vec<(String, String, String)> {
-    let prefixes: &[&str] = match kind {
-        DocKind::SpecialAttribute => &["sa-", "defender-sa-", "squad-sa-"],
-        _ => &["upgrade-"],
-    };
-    let mut out = Vec::new();
-    for doc in rs.entries() {
-        if !matches!(
-            doc.kind,
-            DocKind::Ruleset
-                | DocKind::ModifierTable
-                | DocKind::Table
-                | DocKind::ModelState
-                | DocKind::SquadType
-                | DocKind::ActionType
-                | DocKind::Terrain
-        ) {
-            continue;
-        }
-        let mut stack: Vec<(String, &Value)> = vec![(String::new(), &doc.value)];
-        while let Some((ptr, v)) = stack.pop() {
-            match v {
-                Value::String(s) => {
-                    let hit = s == id || prefixes.iter().any(|p| s.strip_prefix(p) == Some(id));
+/// Every text value of the ruleset's rule documents (rulesets, modifier tables, tables, states,
+/// squad and action types, terrain) by the text, with where it stands: built once per ruleset,
+/// since every special attribute and upgrade asks which rule rows name it.
+pub struct Mentions {
+    by_text: std::collections::HashMap<String, Vec<(String, String)>>,
+}
+
+impl Mentions {
+    pub fn of(rs: &Ruleset) -> Mentions {
+        let mut by_text: std::collections::HashMap<String, Vec<(String, String)>> = Default::default();
+        for doc in rs.entries() {
+            if !matches!(
+                doc.kind,
+                DocKind::Ruleset
+                    | DocKind::ModifierTable
+                    | DocKind::Table
+                    | DocKind::ModelState
+                    | DocKind::SquadType
+                    | DocKind::ActionType
+                    | DocKind::Terrain
+            ) {
+                continue;
+            }
+            let label = format!("{} `{}`", doc.kind.tag(), doc.id);
+            let mut stack: Vec<(String, &Value)> = vec![(String::new(), &doc.value)];
+            while let Some((ptr, v)) = stack.pop() {
+                match v {
                     // A row's own `id` only names the row; notes are prose.
-                    if hit && !ptr.ends_with("/id") && !ptr.contains("/notes/") {
-                        out.push((format!("{} `{}`", doc.kind.tag(), doc.id), ptr.clone(), s.clone()));
+                    Value::String(s) if !ptr.ends_with("/id") && !ptr.contains("/notes/") => {
+                        by_text.entry(s.clone()).or_default().push((label.clone(), ptr));
                     }
+                    Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, x)| (format!("{ptr}/{i}"), x))),
+                    Value::Object(o) => stack.extend(o.iter().map(|(k, x)| (format!("{ptr}/{k}"), x))),
+                    _ => {}
                 }
-                Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, x)| (format!("{ptr}/{i}"), x))),
-                Value::Object(o) => stack.extend(o.iter().map(|(k, x)| (format!("{ptr}/{k}"), x))),
-                _ => {}
             }
         }
+        Mentions { by_text }
     }
-    out.sort();
-    out
+
+    /// Where the rule documents name `id` (a special attribute or upgrade), as (document, pointer,
+    /// the word), sorted: the id itself or a condition word built on it (`sa-ID`, …).
+    fn mentions(&self, id: &str, kind: DocKind) -> Vec<(String, String, String)> {
+        let prefixes: &[&str] = match kind {
+            DocKind::SpecialAttribute => &["sa-", "defender-sa-", "squad-sa-"],
+            _ => &["upgrade-"],
+        };
+        let mut out = Vec::new();
+        let words = std::iter::once(id.to_owned()).chain(prefixes.iter().map(|p| format!("{p}{id}")));
+        for word in words {
+            for (doc, ptr) in self.by_text.get(&word).into_iter().flatten() {
+                out.push((doc.clone(), ptr.clone(), word.clone()));
+            }
+        }
+        out.sort();
+        out
+    }
 }

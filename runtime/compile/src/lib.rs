@@ -91,9 +91,10 @@ fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
 /// the book says. `cav coverage` gives the whole map.
 fn unplayed_entries(rs: &Ruleset) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let index = behaviour::Mentions::of(rs);
     for kind in behaviour::CATALOG_KINDS {
         for e in rs.of_kind(kind) {
-            let b = behaviour::behaviour(rs, e);
+            let b = behaviour::behaviour_in(rs, e, &index);
             if b.played() {
                 // What its notes say is not played yet (`kind: unplayed`).
                 let notes = e.value.get("notes").and_then(|n| n.as_array()).map(Vec::as_slice).unwrap_or(&[]);

@@ -51,7 +51,9 @@ fn main() {
             std::fs::write(path, edited).unwrap();
             let (at, line) = wait("reloaded");
             save_to_live.push((at - saved).as_secs_f64() * 1e3);
-            if let Some(ms) = line.rsplit(" in ").next().and_then(|t| t.trim_end_matches(" ms").parse::<f64>().ok()) {
+            // "reloaded R (what) in 12.3 ms[, N warnings]"
+            let ms = line.rsplit(" in ").next().and_then(|t| t.split(" ms").next()).and_then(|t| t.parse::<f64>().ok());
+            if let Some(ms) = ms {
                 reported.push(ms);
             }
         }
