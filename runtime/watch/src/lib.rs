@@ -60,6 +60,27 @@ impl WatchOptions {
     }
 }
 
+/// A digest of a content file's text, `None` for what is not a readable file of at most
+/// `MAX_FILE_BYTES` (a directory, a removed file).
+fn digest(p: &Path) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let meta = std::fs::metadata(p).ok()?;
+    if !meta.is_file() || meta.len() > cav_format::limits::MAX_FILE_BYTES {
+        return None;
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    std::fs::read(p).ok()?.hash(&mut h);
+    Some(h.finish())
+}
+
+/// What the watchers send the loop.
+enum Msg {
+    /// Changes, after the quiet period.
+    Debounced(DebounceEventResult),
+    /// A content file closed after writing (a completed save), when it happened.
+    Written(Instant, Vec<PathBuf>),
+}
+
 /// The last good rules: replaced whole by a valid reload, never by a broken one.
 struct Live {
     loaded: Loaded,
@@ -447,16 +468,39 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             let _ = out.flush();
         };
     // Watch before the first load, so that a save made while it runs is not missed.
-    let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer =
-        new_debouncer(opts.debounce, Some(opts.debounce / 4), tx).map_err(|e| format!("cannot watch: {e}"))?;
+    // Two watchers feed one channel: the debouncer (every kind of change, after a quiet period)
+    // and, where the platform reports it (inotify), a file closed after writing, which is a
+    // completed save and is reloaded at once, without waiting out the quiet period.
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let debounced = tx.clone();
+    let mut debouncer = new_debouncer(opts.debounce, Some(opts.debounce / 4), move |r: DebounceEventResult| {
+        let _ = debounced.send(Msg::Debounced(r));
+    })
+    .map_err(|e| format!("cannot watch: {e}"))?;
+    let mut written = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
+        if let Ok(e) = r
+            && matches!(
+                e.kind,
+                notify::EventKind::Access(notify::event::AccessKind::Close(notify::event::AccessMode::Write))
+            )
+            && e.paths.iter().any(|p| is_content_file(p))
+        {
+            let _ = tx.send(Msg::Written(Instant::now(), e.paths));
+        }
+    })
+    .map_err(|e| format!("cannot watch: {e}"))?;
     let mut roots: Vec<PathBuf> =
         load_opts.paths.iter().chain(&opts.library).chain(&opts.extra).filter(|p| p.exists()).cloned().collect();
     roots.sort();
     roots.dedup();
     for r in &roots {
         debouncer.watch(r, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
+        notify::Watcher::watch(&mut written, r, RecursiveMode::Recursive)
+            .map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
     }
+    let mut read_from = Instant::now();
+    // The text of each file a reload was made for, as read just before it (a digest).
+    let mut live_text: std::collections::HashMap<PathBuf, u64> = Default::default();
     reload(&mut cache, &mut live, out, started, &[]);
     let _ = writeln!(
         out,
@@ -466,40 +510,60 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let _ = out.flush();
     while !stop.load(Ordering::Relaxed) {
         let first = match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(Ok(events)) => events,
-            Ok(Err(errors)) => {
-                for e in errors {
-                    let _ = writeln!(out, "watch error: {e}");
-                }
-                continue;
-            }
+            Ok(m) => m,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         // Coalesce bursts: take everything already queued (events that came during the last
         // reload are here too).
-        let mut events = first;
-        while let Ok(more) = rx.try_recv() {
-            match more {
-                Ok(more) => events.extend(more),
-                Err(errors) => {
+        let mut since: Option<Instant> = None;
+        let mut changed: Vec<PathBuf> = Vec::new();
+        let mut take = |m: Msg, out: &mut dyn Write| {
+            let (at, paths): (Instant, Vec<PathBuf>) = match m {
+                Msg::Written(at, paths) => (at, paths),
+                Msg::Debounced(Err(errors)) => {
                     for e in errors {
                         let _ = writeln!(out, "watch error: {e}");
                     }
+                    return;
                 }
-            }
+                Msg::Debounced(Ok(events)) => {
+                    // An event from before the last reload began reading is already in it (a
+                    // write reloaded at once comes back here after the quiet period).
+                    let fresh: Vec<_> = events
+                        .into_iter()
+                        .filter(|e| e.time >= read_from && calls_for_reload(&e.event, &cache))
+                        .collect();
+                    let Some(at) = fresh.iter().map(|e| e.time).min() else { return };
+                    (at, fresh.into_iter().flat_map(|e| e.event.paths).collect())
+                }
+            };
+            since = Some(since.map_or(at, |s| s.min(at)));
+            changed.extend(paths);
+        };
+        take(first, out);
+        while let Ok(more) = rx.try_recv() {
+            take(more, out);
         }
-        let since = events.iter().filter(|e| calls_for_reload(&e.event, &cache)).map(|e| e.time).min();
         let Some(since) = since else { continue };
-        let mut scripts: Vec<PathBuf> = events
-            .iter()
-            .filter(|e| !matches!(e.event.kind, notify::EventKind::Access(_)))
-            .flat_map(|e| e.event.paths.iter())
+        changed.sort();
+        changed.dedup();
+        // Files whose text is what the live rules were loaded from need no reload (the quiet
+        // period's report of a save already reloaded at once); anything else does.
+        if changed.iter().all(|p| digest(p).is_some_and(|d| live_text.get(p) == Some(&d))) {
+            continue;
+        }
+        for p in &changed {
+            match digest(p) {
+                Some(d) => live_text.insert(p.clone(), d),
+                None => live_text.remove(p),
+            };
+        }
+        let scripts: Vec<PathBuf> = changed
+            .into_iter()
             .filter(|p| !is_ignored_name(p) && matches!(p.extension().and_then(|x| x.to_str()), Some("lua" | "luau")))
-            .cloned()
             .collect();
-        scripts.sort();
-        scripts.dedup();
+        read_from = Instant::now();
         reload(&mut cache, &mut live, out, since, &scripts);
     }
     let _ = writeln!(out, "stopped");

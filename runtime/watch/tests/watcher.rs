@@ -27,6 +27,10 @@ impl Session {
     }
 
     fn start_with(ruleset: &str, after: After) -> Session {
+        Session::start_opts(ruleset, after, None)
+    }
+
+    fn start_opts(ruleset: &str, after: After, debounce: Option<Duration>) -> Session {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -34,7 +38,8 @@ impl Session {
             cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
         let root = dir.path().to_owned();
-        let opts = WatchOptions::for_root(&root, ruleset, after);
+        let mut opts = WatchOptions::for_root(&root, ruleset, after);
+        opts.debounce = debounce.unwrap_or(opts.debounce);
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -182,6 +187,36 @@ fn run_replays_the_scenario_and_shows_the_first_difference() {
     s.expect("reloaded");
     s.expect("  replay:");
     s.expect("  changed:");
+}
+
+/// A completed save (the file closed after writing, which inotify reports) is reloaded at once,
+/// not after the quiet period; when the quiet period then reports the same save, the rules are
+/// already live and nothing is reloaded twice.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_completed_save_is_live_before_the_quiet_period_and_reloads_once() {
+    let quiet = Duration::from_millis(cav_format::limits::WATCH_DEBOUNCE_MAX_MS);
+    let s = Session::start_opts("quickstart", After::Nothing, Some(quiet));
+    let card = s.path("content/cav-quickstart/models/dictator-b.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    let saved = Instant::now();
+    std::fs::write(&card, text.replace("\ntv: 800\n", "\ntv: 801\n")).unwrap();
+    let deadline = saved + quiet;
+    let line = loop {
+        let (at, line) =
+            s.rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .unwrap_or_else(|_| panic!("the save was not live within the {} ms quiet period", quiet.as_millis()));
+        if line.starts_with("reloaded") {
+            assert!(at < deadline, "live only after the quiet period: {line}");
+            break line;
+        }
+    };
+    assert!(line.contains("model dictator-b"), "{line}");
+    // The quiet period ends and reports the save: no second reload.
+    let after = deadline + Duration::from_secs(2);
+    while let Ok((_, line)) = s.rx.recv_timeout(after.saturating_duration_since(Instant::now())) {
+        assert!(!line.starts_with("reloaded") && !line.starts_with("kept"), "reloaded twice: {line}");
+    }
 }
 
 /// Wait for a `reloaded` line that contains `what`, skipping other reloads (at most 20 s).
