@@ -48,6 +48,17 @@ fn load_5000_models() -> usize {
     loaded.documents
 }
 
+/// The YAML reading alone of the 5,000 model files, on one core.
+#[divan::bench(sample_count = 5)]
+fn parse_5000_models(bencher: divan::Bencher) {
+    let texts: Vec<String> = (0..MODELS)
+        .map(|i| std::fs::read_to_string(tree().join(format!("models/unit-{i:05}.yaml"))).unwrap())
+        .collect();
+    bencher.bench(|| {
+        texts.iter().map(|t| cav_content::yaml::parse(t, cav_content::FileId(0)).map_or(0, |d| d.len())).sum::<usize>()
+    });
+}
+
 #[divan::bench(sample_count = 20)]
 fn load_bundled_content() -> usize {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

@@ -20,14 +20,23 @@ const CHECKS: &[(&str, Check)] = &[
 ];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
-    for e in rs.entries() {
-        if let Some(doc) = &e.doc {
-            for (_, check) in CHECKS {
-                check(rs, e, doc, &mut diags);
+    use rayon::prelude::*;
+    // The checks of one document only read the ruleset: documents on every core, their
+    // diagnostics then in document order.
+    let entries: Vec<&Entry> = rs.entries().collect();
+    let per_doc: Vec<Vec<Diagnostic>> = entries
+        .par_iter()
+        .map(|e| {
+            let mut diags = Vec::new();
+            if let Some(doc) = &e.doc {
+                for (_, check) in CHECKS {
+                    check(rs, e, doc, &mut diags);
+                }
             }
-        }
-    }
+            diags
+        })
+        .collect();
+    let mut diags: Vec<Diagnostic> = per_doc.into_iter().flatten().collect();
     notes_options(rs, &mut diags);
     crate::vocabulary::run(rs, &mut diags);
     diags

@@ -70,12 +70,9 @@ pub fn load(opts: &LoadOptions) -> Loaded {
 }
 
 /// Load and validate content, reusing what `cache` holds from earlier loads: files whose text is
-/// unchanged are not parsed again, and the schema validators are compiled once.
+/// unchanged are not parsed again.
 pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let mut diags = Vec::new();
-    if cache.validators.is_none() {
-        cache.validators = Some(schema::Validators::new());
-    }
 
     // 1. Find pack directories: requested ones first, then the library.
     let mut requested_dirs = Vec::new();
@@ -173,12 +170,22 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     }
 
     // 4. Build and check each ruleset.
-    let validators = cache.validators.as_ref().expect("set above");
+    let validators = schema::Validators::shared();
+    // The rulesets only read the packs: built side by side, then taken in order.
+    let built: Vec<(Ruleset, Vec<Diagnostic>)> = {
+        use rayon::prelude::*;
+        sets.par_iter()
+            .map(|set| {
+                let (rs, mut d) = ruleset::build(&packs, set, validators);
+                d.extend(checks::run(&rs));
+                (rs, d)
+            })
+            .collect()
+    };
     let mut rulesets = Vec::new();
     let mut found = Vec::new();
-    for set in &sets {
-        let (rs, d) = ruleset::build(&packs, set, validators);
-        found.extend(d.into_iter().chain(checks::run(&rs)).map(|d| (rulesets.len(), d)));
+    for (rs, d) in built {
+        found.extend(d.into_iter().map(|d| (rulesets.len(), d)));
         rulesets.push(rs);
     }
     // A reference to a document of a pack the referring pack does not build on: say which pack
@@ -254,7 +261,7 @@ pub fn read_loose(loaded: &mut Loaded, path: &Path, kind: cav_format::DocKind) -
         Ok(d) => d,
         Err(d) => return (Vec::new(), d),
     };
-    let validators = schema::Validators::new();
+    let validators = schema::Validators::shared();
     let mut out = Vec::new();
     for d in docs {
         let tag = d.value.get("kind").and_then(serde_json::Value::as_str);

@@ -75,13 +75,12 @@ pub struct Pack {
 }
 
 /// Files read and parsed by earlier loads, so a reload reads every file but parses only those
-/// whose text changed (watch mode), and the schema validators compiled once.
+/// whose text changed (watch mode).
 #[derive(Default)]
 pub struct Cache {
     pub sources: Sources,
     by_path: std::collections::HashMap<PathBuf, FileId>,
     parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
-    pub(crate) validators: Option<crate::schema::Validators>,
     /// Files read since the last [`Cache::sweep`]; the others are old versions or gone.
     used: std::collections::HashSet<FileId>,
     /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).
@@ -158,6 +157,20 @@ impl Cache {
         (0..self.sources.len() as u32).map(|i| self.sources.get(FileId(i)).text.len()).sum()
     }
 
+    /// Parse these files (on every core) and keep the results for [`Cache::parse`].
+    fn parse_all(&mut self, files: &[FileId]) {
+        use rayon::prelude::*;
+        let sources = &self.sources;
+        let parsed: Vec<_> = files
+            .par_iter()
+            .map(|&f| {
+                let text = sources.get(f).text.clone();
+                (f, yaml::parse(&text, f))
+            })
+            .collect();
+        self.parsed.extend(parsed);
+    }
+
     /// Parse a file once; later loads of the unchanged file reuse the result.
     fn parse(&mut self, file: FileId) -> Result<Vec<YamlDoc>, Vec<Diagnostic>> {
         if let Some(r) = self.parsed.get(&file) {
@@ -178,12 +191,21 @@ pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<F
 /// Read a file of a pack: `path` must resolve inside the pack's real directory (see
 /// [`resolve_inside`]); the text is read from the resolved path and shown under `path`.
 pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache) -> Result<FileId, Box<Diagnostic>> {
+    let raw = read_raw_in_pack(path, real_dir, pack)?;
+    record(path, raw, cache, Some(pack))
+}
+
+/// [`read_in_pack`] up to the text, without the cache (so files can be read side by side).
+fn read_raw_in_pack(path: &Path, real_dir: &Path, pack: &str) -> Result<RawText, Box<Diagnostic>> {
     match resolve_inside(real_dir, path) {
-        Some(real) => read_resolved(path, &real, cache, Some(pack)),
+        Some(real) => read_raw(path, &real, Some(pack)),
         None if path.canonicalize().is_ok() => Err(Box::new(outside_pack(path, pack))),
         None => Err(Box::new(Diagnostic::error("io", "cannot read file: not found").path(path).pack(pack))),
     }
 }
+
+/// A file's bytes, as UTF-8 text if they are.
+type RawText = Result<String, std::string::FromUtf8Error>;
 
 /// Open a file whose path was resolved inside its pack: a link swapped in at the last step since
 /// is refused (`O_NOFOLLOW`), and a FIFO swapped in does not block the open (`O_NONBLOCK`; the
@@ -201,12 +223,20 @@ fn open_no_follow(real: &Path) -> std::io::Result<std::fs::File> {
 
 /// Read `real` (already checked), recorded under the name `path`.
 fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
-    let with_pack = |d: Diagnostic| {
-        Box::new(match pack {
-            Some(p) => d.pack(p),
-            None => d,
-        })
-    };
+    let raw = read_raw(path, real, pack)?;
+    record(path, raw, cache, pack)
+}
+
+fn in_pack(d: Diagnostic, pack: Option<&str>) -> Box<Diagnostic> {
+    Box::new(match pack {
+        Some(p) => d.pack(p),
+        None => d,
+    })
+}
+
+/// Read `real` (already checked) within the size limit; `path` names it in diagnostics.
+fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<RawText, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| in_pack(d, pack);
     // Open first, then look at what was opened: the checks below apply to the very file read,
     // even if the path changes in between (no link at the last step, no blocking on a FIFO).
     let file = open_no_follow(real)
@@ -234,7 +264,13 @@ fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(with_pack(Diagnostic::error("too-large", "file grew over the size limit while read").path(path)));
     }
-    match String::from_utf8(bytes) {
+    Ok(String::from_utf8(bytes))
+}
+
+/// Record text read from `path` in the cache; text that is not UTF-8 becomes a diagnostic.
+fn record(path: &Path, raw: RawText, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| in_pack(d, pack);
+    match raw {
         Ok(text) => Ok(cache.add(path, text)),
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
@@ -358,7 +394,7 @@ pub fn read_manifest(dir: &Path, cache: &mut Cache, diags: &mut Vec<Diagnostic>)
         return None;
     };
     let before = diags.len();
-    cache.validators.get_or_insert_with(crate::schema::Validators::new).check_manifest(&doc, &dir_name, diags);
+    crate::schema::Validators::shared().check_manifest(&doc, &dir_name, diags);
     if diags.len() > before {
         return None;
     }
@@ -486,10 +522,27 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
         }
     }
     diags.extend(outside.iter().map(|p| outside_pack(p, &pack.id)));
-    for path in files {
-        cache.files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        // Checked again as it is read: every file must resolve inside the pack.
-        let file = match read_in_pack(&path, &pack.real_dir, &pack.id, cache) {
+    // Files are read side by side (the calls wait on the disk), then recorded in order.
+    let raw: Vec<_> = {
+        use rayon::prelude::*;
+        let files_read = &cache.files_read;
+        files
+            .par_iter()
+            .map(|path| {
+                files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                // Checked again as it is read: every file must resolve inside the pack.
+                read_raw_in_pack(path, &pack.real_dir, &pack.id)
+            })
+            .collect()
+    };
+    let read: Vec<_> =
+        files.iter().zip(raw).map(|(path, r)| r.and_then(|raw| record(path, raw, cache, Some(&pack.id)))).collect();
+    // The files are independent: parse the new ones on every core, then take them in order.
+    let fresh: Vec<FileId> =
+        read.iter().filter_map(|r| r.as_ref().ok().copied()).filter(|f| !cache.parsed.contains_key(f)).collect();
+    cache.parse_all(&fresh);
+    for r in read {
+        let file = match r {
             Ok(f) => f,
             Err(d) => {
                 diags.push(*d);

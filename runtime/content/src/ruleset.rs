@@ -430,27 +430,43 @@ impl Builder<'_> {
     }
 
     fn validate(&mut self) {
-        for (i, e) in self.entries.iter_mut().enumerate() {
-            if self.removed[i] {
-                continue;
-            }
-            let mut found = Vec::new();
-            let valid = self.validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut found);
-            if self.broken_extends.contains(&i) {
-                found.retain(|d| d.code != "missing-field");
+        use rayon::prelude::*;
+        let (validators, removed, broken) = (self.validators, &self.removed, &self.broken_extends);
+        // Each entry is checked on its own: on every core, the results then taken in order.
+        let checked: Vec<(Option<Document>, Vec<Diagnostic>)> = self
+            .entries
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                if removed[i] {
+                    return (None, Vec::new());
+                }
+                let mut found = Vec::new();
+                let valid = validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut found);
+                if broken.contains(&i) {
+                    found.retain(|d| d.code != "missing-field");
+                }
+                if !valid {
+                    return (None, found);
+                }
+                match Document::decode(e.kind, strip_meta((*e.value).clone())) {
+                    Ok(d) => (Some(d), found),
+                    Err(err) => {
+                        found.push(
+                            Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))
+                                .at(Some(e.root))
+                                .pack(e.pack.clone()),
+                        );
+                        (None, found)
+                    }
+                }
+            })
+            .collect();
+        for (e, (doc, mut found)) in self.entries.iter_mut().zip(checked) {
+            if doc.is_some() {
+                e.doc = doc;
             }
             self.diags.append(&mut found);
-            if !valid {
-                continue;
-            }
-            match Document::decode(e.kind, strip_meta((*e.value).clone())) {
-                Ok(d) => e.doc = Some(d),
-                Err(err) => self.diags.push(
-                    Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))
-                        .at(Some(e.root))
-                        .pack(e.pack.clone()),
-                ),
-            }
         }
     }
 }

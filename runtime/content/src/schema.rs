@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::yaml::{Provenance, YamlDoc, escape};
 
-/// One compiled validator per document kind, plus the manifest's; compiled once per load.
+/// One compiled validator per document kind, plus the manifest's.
 pub struct Validators {
     kinds: HashMap<DocKind, (Value, Validator)>,
     manifest: (Value, Validator),
@@ -33,6 +33,13 @@ impl Validators {
             kinds: DocKind::ALL.iter().map(|&k| (k, compile(cav_format::schema_for_kind(k)))).collect(),
             manifest: compile(cav_format::manifest_schema()),
         }
+    }
+
+    /// The validators of this process: the schemas are fixed at build time, so they are compiled
+    /// once, not per load (compiling them is most of a small load).
+    pub fn shared() -> &'static Validators {
+        static SHARED: std::sync::OnceLock<Validators> = std::sync::OnceLock::new();
+        SHARED.get_or_init(Validators::new)
     }
 
     pub fn check_manifest(&self, doc: &YamlDoc, pack: &str, diags: &mut Vec<Diagnostic>) {
