@@ -1,14 +1,26 @@
 //! Quick-Start duels with the pack scripts (Strike, SMART) running in the Lua host, against the
 //! same duels with hooks disabled; prints games per second of each and the ratio.
 //! `cargo run --release -p cav-script --example scripted_duels -- 3000`
+//!
+//! The scripts run under the sandbox's limits except its wall-clock cap per call
+//! (`Limits::time`), which is raised to `SCRIPT_TIME` here: under callgrind (`scripts/bench-games`)
+//! everything runs some fifty times slower and loading a module would trip the real cap of
+//! 100 ms. The step budget, which stops a runaway loop whatever the machine, is unchanged.
 
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cav_rules::hooks::{Hooks, NoHooks};
 use cav_rules::{Engine, NoLog, Rules, SeededDice, bot::Bot, setup::scenario_game};
 use cav_script::{Limits, LuaHost};
 
+/// The wall-clock cap of one call in this benchmark: far above any slowdown of the bundled
+/// scripts, even under valgrind.
+const SCRIPT_TIME: Duration = Duration::from_secs(60);
+
+/// `n` games; not inlined, so that callgrind can count its instructions alone
+/// (`--toggle-collect=scripted_duels::run`, as `scripts/bench-games` does).
+#[inline(never)]
 fn run(rules: &Rules, n: u64, hooks: &mut dyn Hooks) -> f64 {
     let sc = rules.scenario("stand-and-fight").expect("scenario");
     let mut bot = Bot::default();
@@ -33,7 +45,7 @@ fn main() {
         println!("hooks off: {:.0} games/s", run(&rules, n, &mut NoHooks));
         return;
     }
-    let mut host = LuaHost::new(&rules, Limits::default()).expect("scripts load");
+    let mut host = LuaHost::new(&rules, Limits { time: SCRIPT_TIME, ..Limits::default() }).expect("scripts load");
     if mode == "scripted" {
         println!("scripted SAs: {:.0} games/s", run(&rules, n, &mut host));
         return;

@@ -9,6 +9,7 @@
 //! are queued and handed to the engine only when every handler has returned.
 
 use std::cell::{Cell, RefCell};
+use std::ptr::NonNull;
 use std::rc::Rc;
 
 use cav_format::limits::{
@@ -26,13 +27,14 @@ use mlua::{AnyUserData, Function, Lua, Table, Value};
 
 use crate::sandbox::{Limits, Sandbox, find_module, load_module};
 
-/// What the effect functions share with the host: the moment being called and the effects the
-/// running handler has asked for.
+/// What the effect and board functions share with the host: the moment being called, the
+/// effects the running handler has asked for, and the board while a moment's handlers run.
 struct Shared {
     moment: Cell<Moment>,
     queue: RefCell<Vec<Effect>>,
-    /// Weapon mounts per model, for checking `mount` arguments.
-    mounts: RefCell<Vec<usize>>,
+    /// The moment being called (the game, its dice, the rolls made), lent by `Hooks::call` for
+    /// exactly as long as its handlers run (`Lent`), `None` otherwise. See `Shared::live`.
+    live: Cell<Option<NonNull<Live<'static, 'static>>>>,
     /// State ids, by state index.
     state_ids: Vec<String>,
     /// Terrain type ids, by terrain index (`ctx.place_terrain`).
@@ -42,12 +44,43 @@ struct Shared {
     roll_ctor: Function,
     /// Lua strings of roll kinds and dice expressions, made once (a ruleset has a handful).
     words: RefCell<Vec<(Box<str>, mlua::LuaString)>>,
-    /// The moment's board function (made in `Hooks::call`'s scope, borrowing the game and the
-    /// dice), while its handlers run.
-    board: Rc<RefCell<Option<Function>>>,
-    /// `ctx.models`, `ctx.range`, `ctx.roll_dice`, in `Board::ALL` order: made once, they call
-    /// the moment's board function.
-    board_fns: Vec<Function>,
+    /// Names per model, shared by its views (model index → card, side, names).
+    names: RefCell<Vec<Option<(usize, usize, Names)>>>,
+    /// Lua strings made once, for the fields scripts read most: hook point ids (by
+    /// `HookPoint as usize`), roles (by `Role as usize`), model types (by `ModelType as usize`),
+    /// state ids (by state index), range bands (by band index) and the ruleset's id.
+    points: Vec<mlua::LuaString>,
+    roles: Vec<mlua::LuaString>,
+    model_types: Vec<mlua::LuaString>,
+    states: Vec<mlua::LuaString>,
+    bands: Vec<mlua::LuaString>,
+    ruleset: mlua::LuaString,
+}
+
+/// A moment whose handlers are running: what the board functions (`ctx.models`, `ctx.range`,
+/// `ctx.roll_dice`, `ctx.opposed_roll`) and the effect functions reach.
+struct Live<'g, 'r> {
+    game: &'g Game<'r>,
+    /// The game's one dice source, lent to the handlers in turn.
+    dice: RefCell<&'g mut dyn Dice>,
+    /// The rolls handlers made (`ctx.roll_dice`), for the engine to log.
+    rolls: RefCell<Vec<Roll>>,
+    /// The model whose handler runs (`ctx.roll_dice` logs its rolls as that model's), and its
+    /// special attribute.
+    roller: Cell<usize>,
+    current_sa: Cell<u16>,
+    /// `ctx.models()`, made once a moment: the board does not change while its handlers run.
+    all_models: RefCell<Option<Table>>,
+}
+
+/// The lending of a `Live` to the Lua functions (`Shared::lend`): ends when dropped, also when
+/// a panic unwinds through `Hooks::call`.
+struct Lent<'s>(&'s Shared);
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.0.live.set(None);
+    }
 }
 
 /// The functions of `ctx` that reach the board (the game and its dice), valid only while a
@@ -103,6 +136,141 @@ impl Shared {
         let natural = mlua::Variadic::from_iter(r.natural.iter().copied());
         self.roll_ctor.call((kind, dice, natural_total, r.total, r.target, natural))
     }
+
+    /// Lend `live` to the Lua functions until the guard returned is dropped.
+    fn lend<'s>(&'s self, live: &'s Live<'_, '_>) -> Lent<'s> {
+        self.live.set(Some(NonNull::from(live).cast()));
+        Lent(self)
+    }
+
+    /// The moment whose handlers are running, or `None` between calls (a script that kept a
+    /// function of `ctx` and calls it later).
+    fn live<R>(&self, f: impl FnOnce(Option<&Live<'_, '_>>) -> R) -> R {
+        // SAFETY: `live` is set only by `lend`, from a `&'s Live` that outlives the `Lent<'s>`
+        // guard it returns, and the guard clears it when dropped (also on unwinding); so a
+        // pointer found here points at a `Live` that is alive and that nothing borrows mutably
+        // (`Hooks::call` keeps only shared borrows of it; its mutable parts are `Cell`s and
+        // `RefCell`s). Lua is single-threaded and `Shared` is not `Send`. The lifetimes erased
+        // by `lend` never leave `f`, which works for any lifetimes.
+        f(self.live.get().map(|p| unsafe { p.as_ref() }))
+    }
+
+    /// The names a model's view shows, shared with every view of it.
+    fn names(&self, game: &Game, model: usize) -> Names {
+        let me = &game.models[model];
+        let mut cache = self.names.borrow_mut();
+        if cache.len() <= model {
+            cache.resize(model + 1, None);
+        }
+        match &cache[model] {
+            Some((card, side, n)) if *card == me.card && *side == me.side => n.clone(),
+            _ => {
+                let card = game.card(model);
+                let n = Names {
+                    name: Rc::from(me.name.as_str()),
+                    side: Rc::from(game.sides[me.side].as_str()),
+                    model: Rc::from(card.id.as_str()),
+                    weapons: card
+                        .weapons
+                        .iter()
+                        .map(|w| WeaponNames {
+                            id: Rc::from(w.weapon.as_str()),
+                            name: Rc::from(w.name.as_str()),
+                            class: Rc::from(w.class.as_str()),
+                            munition: w.munition_id.as_deref().map(Rc::from),
+                            range: w.range,
+                        })
+                        .collect(),
+                    sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
+                    ratings: card.sas.iter().map(|(_, r)| *r).collect(),
+                    made: Rc::new(RefCell::new(Made::default())),
+                };
+                cache[model] = Some((me.card, me.side, n.clone()));
+                n
+            }
+        }
+    }
+}
+
+/// A read-only view of a model: a userdata whose fields are made Lua values only when read.
+fn model_view(lua: &Lua, shared: &Rc<Shared>, game: &Game, model: usize) -> mlua::Result<AnyUserData> {
+    lua.create_userdata(ModelView {
+        index: model,
+        snap: Snapshot::of(game, model),
+        names: shared.names(game, model),
+        states_table: RefCell::new(None),
+        shared: shared.clone(),
+    })
+}
+
+/// A model's view in a `ctx` (`ctx.model`, `ctx.target`, `ctx.self`), made a userdata only when
+/// a script first reads it — most handlers read one of them, or none. What it shows is taken
+/// when the moment is called, so it is the same whenever it is read.
+struct LazyView {
+    index: usize,
+    /// What the view will show, until it is made.
+    shows: RefCell<Option<(Snapshot, Names)>>,
+    made: RefCell<Option<AnyUserData>>,
+}
+
+impl LazyView {
+    fn new(shared: &Shared, game: &Game, model: usize) -> Rc<LazyView> {
+        Rc::new(LazyView {
+            index: model,
+            shows: RefCell::new(Some((Snapshot::of(game, model), shared.names(game, model)))),
+            made: RefCell::new(None),
+        })
+    }
+
+    /// The view, made on first read and the same userdata afterwards.
+    fn get(&self, lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<AnyUserData> {
+        if let Some(view) = &*self.made.borrow() {
+            return Ok(view.clone());
+        }
+        let Some((snap, names)) = self.shows.borrow_mut().take() else {
+            return Err(mlua::Error::runtime("a model view was lost"));
+        };
+        let view = lua.create_userdata(ModelView {
+            index: self.index,
+            snap,
+            names,
+            states_table: RefCell::new(None),
+            shared: shared.clone(),
+        })?;
+        *self.made.borrow_mut() = Some(view.clone());
+        Ok(view)
+    }
+}
+
+impl Snapshot {
+    fn of(game: &Game, model: usize) -> Snapshot {
+        let me = &game.models[model];
+        let card = game.card(model);
+        let column = game.column(model);
+        Snapshot {
+            x: me.pos.x,
+            y: me.pos.y,
+            facing: me.facing,
+            base: card.base_radius,
+            model_type: card.model_type,
+            damage: me.damage,
+            columns: card.columns,
+            column,
+            mv: game.move_value(model),
+            av: card.av[column],
+            dc: card.dc[column],
+            exp: card.exp[column],
+            ccv: card.ccv[column],
+            tv: card.tv,
+            hard: card.hard,
+            soft: card.soft,
+            prone: me.prone,
+            on_table: me.on_table(),
+            out_of_ammo: me.out_of_ammo.clone(),
+            ammo_reserve: me.ammo_reserve,
+            states: me.states.iter().map(|(s, _)| *s).collect(),
+        }
+    }
 }
 
 /// The key of a module's table of handlers that run when the model is the other model of a
@@ -114,24 +282,84 @@ pub const AS_TARGET: &str = "as_target";
 /// that helps friends nearby): `M.aura.combat_tp`. Each handler decides by range and side.
 pub const AURA: &str = "aura";
 
+/// Whose special attribute a handler is (`ctx.role`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The acting model's own.
+    Model,
+    /// Its weapon's.
+    Weapon,
+    /// The other model's (`as_target`).
+    Target,
+    /// Any other model's on the table (`aura`).
+    Aura,
+}
+
+impl Role {
+    const ALL: [Role; 4] = [Role::Model, Role::Weapon, Role::Target, Role::Aura];
+
+    fn id(self) -> &'static str {
+        match self {
+            Role::Model => "model",
+            Role::Weapon => "weapon",
+            Role::Target => "target",
+            Role::Aura => "aura",
+        }
+    }
+}
+
 /// One module's handlers, by hook point (`HookPoint as usize`, the index in `HookPoint::ALL`).
 struct Handlers {
     own: Vec<Option<Function>>,
     as_target: Vec<Option<Function>>,
     aura: Vec<Option<Function>>,
+    /// The hook points each of `own`, `as_target` and `aura` handles (bit `HookPoint as u32`):
+    /// a call asks these before anything else.
+    masks: [u64; 3],
 }
 
 impl Handlers {
-    /// The handler of `point` for a special attribute in `role` (`model`, `weapon`, `target`,
-    /// `aura`).
-    fn get(&self, point: HookPoint, role: &str) -> Option<&Function> {
+    fn new(own: Vec<Option<Function>>, as_target: Vec<Option<Function>>, aura: Vec<Option<Function>>) -> Handlers {
+        let mask = |by_point: &[Option<Function>]| {
+            by_point.iter().enumerate().filter(|(_, f)| f.is_some()).fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        let masks = [mask(&own), mask(&as_target), mask(&aura)];
+        Handlers { own, as_target, aura, masks }
+    }
+
+    fn slot(role: Role) -> usize {
+        match role {
+            Role::Model | Role::Weapon => 0,
+            Role::Target => 1,
+            Role::Aura => 2,
+        }
+    }
+
+    /// Whether a special attribute in `role` has a handler of `point`.
+    #[inline]
+    fn has(&self, point: HookPoint, role: Role) -> bool {
+        self.masks[Self::slot(role)] & (1 << point as u32) != 0
+    }
+
+    /// The handler of `point` for a special attribute in `role`.
+    fn get(&self, point: HookPoint, role: Role) -> Option<&Function> {
         let by_point = match role {
-            "target" => &self.as_target,
-            "aura" => &self.aura,
-            _ => &self.own,
+            Role::Target => &self.as_target,
+            Role::Aura => &self.aura,
+            Role::Model | Role::Weapon => &self.own,
         };
         by_point[point as usize].as_ref()
     }
+}
+
+/// What every `ctx` holds that does not change between moments: made once.
+struct CtxFns {
+    /// `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, in `Board::ALL` order.
+    board: Vec<Function>,
+    /// The effect functions, in `HookEffect::ALL` order.
+    effects: Vec<Function>,
+    /// `ctx.options`: the ruleset's options and the readings chosen (read-only).
+    options: Table,
 }
 
 pub struct LuaHost {
@@ -139,19 +367,18 @@ pub struct LuaHost {
     /// Handlers per special attribute (index as in `Rules::sas`): looked up once at load so a
     /// call finds them without touching Lua.
     handlers: Vec<Option<Handlers>>,
+    /// `Handlers::masks` per special attribute (none for one without a script), packed so that
+    /// the many moments at which no handler of a model runs are told apart quickly.
+    /// Indexed `[slot][special attribute]` (`Handlers::slot`).
+    masks: [Vec<u64>; 3],
     /// Hook points some script handles, by `HookPoint as usize`.
     wanted: Vec<bool>,
     /// Hook points some script handles in its `aura` table (every other model then looks).
     aura_wanted: Vec<bool>,
+    /// What each hook point accepts, by `HookPoint as usize`.
+    moments: Vec<Moment>,
     shared: Rc<Shared>,
-    /// `ctx`'s effect functions, in `HookEffect::ALL` order.
-    effect_fns: Rc<[Function]>,
-    /// `ctx.options`: the ruleset's options and the readings chosen (read-only).
-    options: Table,
-    ruleset: Rc<str>,
-    /// Names per model, shared by its views (model index → card, side, names).
-    names: RefCell<Vec<Option<(usize, usize, Names)>>>,
-    band_names: Vec<Rc<str>>,
+    fns: Rc<CtxFns>,
     /// Hook points at which a handler ran since `take_ran` (bit `HookPoint as u32`).
     ran: u64,
 }
@@ -195,7 +422,7 @@ impl LuaHost {
                         Ok(None) => vec![None; HookPoint::ALL.len()],
                         Err(e) => return Err(format!("{}: `{AURA}`: {e}", sa.name)),
                     };
-                    modules.push(Some(Handlers { own, as_target, aura }));
+                    modules.push(Some(Handlers::new(own, as_target, aura)));
                 }
                 other => {
                     return Err(format!(
@@ -208,13 +435,15 @@ impl LuaHost {
             }
         }
         sandbox.disarm();
-        // `HookPoint as usize` indexes the tables below.
+        // `HookPoint as usize` indexes the tables below, and the masks are `u64`.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
-        let board: Rc<RefCell<Option<Function>>> = Rc::new(RefCell::new(None));
+        debug_assert!(HookPoint::ALL.len() <= 64);
+        debug_assert!(ModelType::ALL.iter().enumerate().all(|(i, t)| *t as usize == i));
+        debug_assert!(Role::ALL.iter().enumerate().all(|(i, r)| *r as usize == i));
         let shared = Rc::new(Shared {
             moment: Cell::new(Moment::of(HookPoint::ALL[0])),
             queue: RefCell::new(Vec::new()),
-            mounts: RefCell::new(Vec::new()),
+            live: Cell::new(None),
             state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
             terrain_ids: rules.terrains.iter().map(|t| t.id.clone()).collect(),
             roll_ctor: sandbox
@@ -224,54 +453,45 @@ impl LuaHost {
                 .eval()
                 .map_err(|e: mlua::Error| e.to_string())?,
             words: RefCell::new(Vec::new()),
-            board_fns: Board::ALL
-                .iter()
-                .map(|&b| {
-                    let board = board.clone();
-                    sandbox.lua.create_function(move |lua, args: mlua::MultiValue| {
-                        let Some(f) = board.borrow().clone() else {
-                            return Err(refused(
-                                lua,
-                                format!("`ctx.{}` reaches the board only while a handler runs", b.id()),
-                            ));
-                        };
-                        f.call::<Value>((b as u8, args))
-                    })
-                })
-                .collect::<mlua::Result<_>>()
-                .map_err(|e| e.to_string())?,
-            board,
+            names: RefCell::new(Vec::new()),
+            points: strings(&sandbox.lua, HookPoint::ALL.iter().map(|p| p.id()))?,
+            roles: strings(&sandbox.lua, Role::ALL.iter().map(|r| r.id()))?,
+            model_types: strings(&sandbox.lua, ModelType::ALL.iter().map(|t| t.id()))?,
+            states: strings(&sandbox.lua, rules.states.iter().map(|s| s.id.as_str()))?,
+            bands: strings(&sandbox.lua, rules.bands.iter().map(|b| b.id.as_str()))?,
+            ruleset: sandbox.lua.create_string(&rules.id).map_err(|e| e.to_string())?,
         });
-        let effect_fns: Vec<Function> = HookEffect::ALL
+        let board = Board::ALL
+            .iter()
+            .map(|&b| board_fn(&sandbox.lua, &shared, b))
+            .collect::<mlua::Result<_>>()
+            .map_err(|e| e.to_string())?;
+        let effects = HookEffect::ALL
             .iter()
             .map(|&e| effect_fn(&sandbox.lua, &shared, e))
             .collect::<mlua::Result<_>>()
             .map_err(|e| e.to_string())?;
-        let effect_fns: Rc<[Function]> = effect_fns.into();
         let options = sandbox
             .lua
             .create_table_from(rules.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| e.to_string())?;
         options.set_readonly(true);
+        let roles = [Role::Model, Role::Target, Role::Aura];
         let wanted = HookPoint::ALL
             .iter()
-            .map(|&p| {
-                modules.iter().flatten().any(|h| ["model", "target", "aura"].iter().any(|r| h.get(p, r).is_some()))
-            })
+            .map(|&p| modules.iter().flatten().any(|h| roles.iter().any(|&r| h.has(p, r))))
             .collect();
         let aura_wanted =
-            HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|h| h.get(p, "aura").is_some())).collect();
+            HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|h| h.has(p, Role::Aura))).collect();
         Ok(LuaHost {
             sandbox,
+            masks: [0, 1, 2].map(|slot| modules.iter().map(|h| h.as_ref().map_or(0, |h| h.masks[slot])).collect()),
             handlers: modules,
             wanted,
             aura_wanted,
+            moments: HookPoint::ALL.iter().map(|&p| Moment::of(p)).collect(),
             shared,
-            effect_fns,
-            options,
-            ruleset: Rc::from(rules.id.as_str()),
-            names: RefCell::new(Vec::new()),
-            band_names: rules.bands.iter().map(|b| Rc::from(b.id.as_str())).collect(),
+            fns: Rc::new(CtxFns { board, effects, options }),
             ran: 0,
         })
     }
@@ -281,75 +501,184 @@ impl LuaHost {
     pub fn take_ran(&mut self) -> u64 {
         std::mem::take(&mut self.ran)
     }
+}
 
-    /// The names a model's view shows, shared with every view of it.
-    fn names(&self, game: &Game, model: usize) -> Names {
-        let me = &game.models[model];
-        let mut cache = self.names.borrow_mut();
-        if cache.len() <= model {
-            cache.resize(model + 1, None);
-        }
-        match &cache[model] {
-            Some((card, side, n)) if *card == me.card && *side == me.side => n.clone(),
-            _ => {
-                let card = game.card(model);
-                let n = Names {
-                    name: Rc::from(me.name.as_str()),
-                    side: Rc::from(game.sides[me.side].as_str()),
-                    model: Rc::from(card.id.as_str()),
-                    weapons: card
-                        .weapons
-                        .iter()
-                        .map(|w| WeaponNames {
-                            id: Rc::from(w.weapon.as_str()),
-                            name: Rc::from(w.name.as_str()),
-                            class: Rc::from(w.class.as_str()),
-                            munition: w.munition_id.as_deref().map(Rc::from),
-                            range: w.range,
-                        })
-                        .collect(),
-                    sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
-                    ratings: card.sas.iter().map(|(_, r)| *r).collect(),
-                    tables: Rc::new(RefCell::new((None, None))),
-                };
-                cache[model] = Some((me.card, me.side, n.clone()));
-                n
-            }
-        }
-    }
+/// Lua strings of `words`, made once.
+fn strings<'w>(lua: &Lua, words: impl Iterator<Item = &'w str>) -> Result<Vec<mlua::LuaString>, String> {
+    words.map(|w| lua.create_string(w)).collect::<mlua::Result<_>>().map_err(|e| e.to_string())
+}
 
-    /// A read-only view of a model: a userdata whose fields are read only when a script asks.
-    fn model_view(&self, game: &Game, model: usize) -> mlua::Result<AnyUserData> {
-        let me = &game.models[model];
-        let card = game.card(model);
-        let column = game.column(model);
-        self.sandbox.lua.create_userdata(ModelView {
-            index: model,
-            names: self.names(game, model),
-            x: me.pos.x,
-            y: me.pos.y,
-            facing: me.facing,
-            base: card.base_radius,
-            model_type: card.model_type,
-            damage: me.damage,
-            columns: card.columns,
-            column,
-            mv: game.move_value(model),
-            av: card.av[column],
-            dc: card.dc[column],
-            exp: card.exp[column],
-            ccv: card.ccv[column],
-            tv: card.tv,
-            hard: card.hard,
-            soft: card.soft,
-            prone: me.prone,
-            on_table: me.on_table(),
-            out_of_ammo: me.out_of_ammo.clone(),
-            ammo_reserve: me.ammo_reserve,
-            states: me.states.iter().map(|(s, _)| *s).collect(),
-            states_table: RefCell::new(None),
-            shared: self.shared.clone(),
+/// One of `ctx`'s board functions (`Board`), made once: it reaches the moment lent while a
+/// handler runs (`Shared::live`) and refuses between calls.
+fn board_fn(lua: &Lua, shared: &Rc<Shared>, b: Board) -> mlua::Result<Function> {
+    let sh = shared.clone();
+    lua.create_function(move |lua, args: mlua::MultiValue| -> mlua::Result<Value> {
+        sh.live(|live| {
+            let Some(live) = live else {
+                return Err(refused(lua, format!("`ctx.{}` reaches the board only while a handler runs", b.id())));
+            };
+            board_call(lua, &sh, live, b, args)
         })
+    })
+}
+
+/// A call of a board function while `live`'s handlers run.
+fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    match b {
+        // `ctx.models()`: every model in play, as views (made once a moment: the board
+        // does not change while its handlers run).
+        // `ctx.models(state)`: only those in that state (views are made only for them).
+        Board::Models => {
+            let state: Option<mlua::LuaString> = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+            let state = state
+                .map(|s| {
+                    state_arg(lua, sh, HookEffect::ApplyState, &s)
+                        .map_err(|_| refused(lua, "`ctx.models(state)`: no such state in this ruleset".into()))
+                })
+                .transpose()?;
+            if state.is_none()
+                && let Some(t) = &*live.all_models.borrow()
+            {
+                return Ok(Value::Table(t.clone()));
+            }
+            let t = lua.create_table()?;
+            let wanted = |i: usize| {
+                game.models[i].on_table() && state.is_none_or(|s| game.models[i].states.iter().any(|(x, _)| *x == s))
+            };
+            for i in (0..game.models.len()).filter(|&i| wanted(i)) {
+                t.raw_push(model_view(lua, sh, game, i)?)?;
+            }
+            let t = frozen(t);
+            if state.is_none() {
+                *live.all_models.borrow_mut() = Some(t.clone());
+            }
+            Ok(Value::Table(t))
+        }
+        // `ctx.range(a, b)`: the range between two models as the ruleset measures it.
+        Board::Range => {
+            let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+            let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
+            Ok(Value::Number(game.range(ix(&a)?, ix(&b)?)))
+        }
+        // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a target
+        // point, logged as a roll of the handler's model named `label`.
+        Board::RollDice => {
+            let (what, target, expr): (mlua::LuaString, Option<f64>, Option<mlua::LuaString>) =
+                mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+            let kind = label(lua, "ctx.roll_dice", "label", &what)?;
+            if live.rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
+                return Err(refused(
+                    lua,
+                    format!("`ctx.roll_dice`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
+                ));
+            }
+            let target = target.map(|t| whole(lua, "roll_dice", t, true)).transpose()?;
+            let r = &game.rules;
+            // Other dice than the standard roll's (`1d6`): no criticals, which belong
+            // to the standard roll.
+            let expr = match expr {
+                None => r.standard,
+                Some(text) => {
+                    let text = label(lua, "ctx.roll_dice", "dice", &text)?;
+                    cav_rules::DiceExpr::parse(&text).map_err(|e| refused(lua, format!("`ctx.roll_dice`: {e}")))?
+                }
+            };
+            let (natural, total) = expr.roll(&mut **live.dice.borrow_mut());
+            let nat = total.saturating_sub(expr.plus).max(0) as u32;
+            let standard = expr == r.standard;
+            let fumble = standard && nat <= r.critical_fumble;
+            let crit = standard && !fumble && nat >= r.critical_success;
+            let success = target.map(|t| !fumble && total >= t);
+            let critical = match (fumble, crit) {
+                (true, _) => Some("fumble"),
+                (false, true) => Some("success"),
+                _ => None,
+            };
+            let roll = Roll {
+                model: live.roller.get(),
+                kind: kind.into(),
+                dice: expr.to_string(),
+                natural,
+                mods: Vec::new(),
+                total,
+                target,
+                margin: target.map(|t| total.saturating_sub(t)),
+                success,
+                critical,
+            };
+            let t = sh.roll_table(lua, &roll, what)?;
+            t.set_readonly(false);
+            t.raw_set("natural_total", nat)?;
+            t.raw_set("success", success)?;
+            t.raw_set("critical", critical)?;
+            live.rolls.borrow_mut().push(roll);
+            Ok(Value::Table(frozen(t)))
+        }
+        // `ctx.opposed_roll(label, other, bonus, other_bonus)`: this model and `other`
+        // each roll the standard dice plus the bonus given and their `opposed_roll`
+        // effects (pilots); the larger margin over the model's own EXP wins (the larger
+        // total where a card has no EXP), ties to this model, which starts it.
+        Board::OpposedRoll => {
+            let (what, other, bonus, other_bonus): (mlua::LuaString, AnyUserData, f64, f64) =
+                mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+            let kind = label(lua, "ctx.opposed_roll", "label", &what)?;
+            if live.rolls.borrow().len() + 2 > SCRIPT_EFFECTS_PER_CALL {
+                return Err(refused(
+                    lua,
+                    format!("`ctx.opposed_roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
+                ));
+            }
+            let other = other.borrow::<ModelView>().map(|v| v.index).map_err(|_| {
+                refused(lua, "`ctx.opposed_roll` needs a model view (ctx.target, ctx.models()[i])".into())
+            })?;
+            let bonus = whole(lua, "opposed_roll", bonus, true)?;
+            let other_bonus = whole(lua, "opposed_roll", other_bonus, true)?;
+            let me = live.roller.get();
+            let sa_name = game.rules.sas[live.current_sa.get() as usize].name.clone();
+            let throw = |m: usize, bonus: i32| {
+                let r = &game.rules;
+                let card = game.card(m);
+                let mut mods = Vec::new();
+                if bonus != 0 {
+                    mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus });
+                }
+                for &(sa, rating) in &card.sas {
+                    let def = &r.sas[sa as usize];
+                    for e in def.effects.iter().filter(|e| e.target == ModifierTarget::OpposedRoll) {
+                        let value = if e.per_rating { e.value * rating } else { e.value };
+                        mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value });
+                    }
+                }
+                let (natural, sum) = r.standard.roll(&mut **live.dice.borrow_mut());
+                let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
+                let exp = card.exp[game.column(m)].map(|e| e as i32);
+                Roll {
+                    model: m,
+                    kind: kind.clone().into(),
+                    dice: r.standard.to_string(),
+                    natural,
+                    mods,
+                    total,
+                    target: exp,
+                    margin: exp.map(|e| total.saturating_sub(e)),
+                    success: None,
+                    critical: None,
+                }
+            };
+            let mine = throw(me, bonus);
+            let theirs = throw(other, other_bonus);
+            let score = |r: &Roll| r.margin.unwrap_or(r.total);
+            let won = score(&mine) >= score(&theirs);
+            let t = lua.create_table()?;
+            t.raw_set("won", won)?;
+            t.raw_set("mine", sh.roll_table(lua, &mine, lua.create_string(&kind)?)?)?;
+            t.raw_set("theirs", sh.roll_table(lua, &theirs, lua.create_string(&kind)?)?)?;
+            let mut log = live.rolls.borrow_mut();
+            log.push(Roll { success: Some(won), ..mine });
+            log.push(Roll { success: Some(!won), ..theirs });
+            Ok(Value::Table(frozen(t)))
+        }
     }
 }
 
@@ -474,7 +803,11 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
         };
         let mount = |model: usize, i: usize| {
             let n = number(i, "mount")?;
-            let mounts = sh.mounts.borrow().get(model).copied().unwrap_or(0);
+            // The mounts of the model's card in the game being called (none between calls).
+            let mounts = sh.live(|live| {
+                live.and_then(|l| l.game.models.get(model).map(|m| l.game.rules.cards[m.card].weapons.len()))
+                    .unwrap_or(0)
+            });
             if n.fract() == 0.0 && n >= 0.0 && n < mounts as f64 {
                 Ok(n as usize)
             } else {
@@ -637,7 +970,7 @@ struct WeaponNames {
 
 /// Whose handlers run at a moment: the owner model, its role, and its special attributes
 /// (index in `Rules::sas`, rating).
-type Owner<'g> = (usize, &'static str, &'g [(u16, i32)]);
+type Owner<'g> = (usize, Role, &'g [(u16, i32)]);
 
 #[derive(Clone)]
 struct Names {
@@ -649,15 +982,53 @@ struct Names {
     /// The card's special attributes (ids) and their ratings.
     sas: Rc<[Rc<str>]>,
     ratings: Rc<[i32]>,
-    /// The frozen `special_attributes` and `ratings` tables, made on first read and shared by
-    /// every view of the model this game (a loop over `ctx.models()` reads them for each model).
-    tables: Rc<RefCell<(Option<Table>, Option<Table>)>>,
+    /// The frozen `special_attributes` and `ratings` tables and the name strings, made on first
+    /// read and shared by every view of the model this game (a loop over `ctx.models()` reads
+    /// them for each model).
+    made: Rc<RefCell<Made>>,
 }
 
-/// What a script sees of a model. Built per call without touching Lua beyond one userdata.
+/// What `Names` makes Lua values of when first read.
+#[derive(Default)]
+struct Made {
+    sas: Option<Table>,
+    ratings: Option<Table>,
+    name: Option<mlua::LuaString>,
+    side: Option<mlua::LuaString>,
+    model: Option<mlua::LuaString>,
+}
+
+impl Names {
+    /// The Lua string of one of the names (`text`), made on first read.
+    fn string(
+        &self,
+        lua: &Lua,
+        slot: impl Fn(&mut Made) -> &mut Option<mlua::LuaString>,
+        text: &str,
+    ) -> mlua::Result<mlua::LuaString> {
+        let mut made = self.made.borrow_mut();
+        let slot = slot(&mut made);
+        if let Some(s) = slot {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(text)?;
+        *slot = Some(s.clone());
+        Ok(s)
+    }
+}
+
+/// What a script sees of a model: one userdata, whose fields are made Lua values only when read.
 struct ModelView {
     index: usize,
+    snap: Snapshot,
     names: Names,
+    /// The frozen `states` table, made on first read.
+    states_table: RefCell<Option<Table>>,
+    shared: Rc<Shared>,
+}
+
+/// What a model view shows of its model, besides its names (`Names`).
+struct Snapshot {
     /// Position on the table (inches) and facing (degrees, 0 = towards +y, clockwise).
     x: f64,
     y: f64,
@@ -682,9 +1053,6 @@ struct ModelView {
     out_of_ammo: Vec<bool>,
     ammo_reserve: u32,
     states: Vec<StateIx>,
-    /// The frozen `states` table, made on first read.
-    states_table: RefCell<Option<Table>>,
-    shared: Rc<Shared>,
 }
 
 fn read_only<T>(methods: &mut impl mlua::UserDataMethods<T>, what: &'static str) {
@@ -700,58 +1068,58 @@ fn frozen(t: Table) -> Table {
 
 impl mlua::UserData for ModelView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
-        f.add_field_method_get("name", |lua, v| lua.create_string(&*v.names.name));
-        f.add_field_method_get("side", |lua, v| lua.create_string(&*v.names.side));
-        f.add_field_method_get("model", |lua, v| lua.create_string(&*v.names.model));
-        f.add_field_method_get("model_type", |_, v| Ok(v.model_type.id()));
-        f.add_field_method_get("x", |_, v| Ok(v.x));
-        f.add_field_method_get("y", |_, v| Ok(v.y));
-        f.add_field_method_get("facing", |_, v| Ok(v.facing));
-        f.add_field_method_get("base", |_, v| Ok(v.base));
-        f.add_field_method_get("damage", |_, v| Ok(v.damage));
-        f.add_field_method_get("columns", |_, v| Ok(v.columns));
-        f.add_field_method_get("column", |_, v| Ok(v.column));
-        f.add_field_method_get("mv", |_, v| Ok(v.mv));
-        f.add_field_method_get("av", |_, v| Ok(v.av));
-        f.add_field_method_get("dc", |_, v| Ok(v.dc));
-        f.add_field_method_get("exp", |_, v| Ok(v.exp));
-        f.add_field_method_get("ccv_hard", |_, v| Ok(v.ccv.0));
-        f.add_field_method_get("ccv_soft", |_, v| Ok(v.ccv.1));
-        f.add_field_method_get("tv", |_, v| Ok(v.tv));
-        f.add_field_method_get("hard", |_, v| Ok(v.hard));
-        f.add_field_method_get("soft", |_, v| Ok(v.soft));
-        f.add_field_method_get("prone", |_, v| Ok(v.prone));
-        f.add_field_method_get("on_table", |_, v| Ok(v.on_table));
-        f.add_field_method_get("ammo_reserve", |_, v| Ok(v.ammo_reserve));
+        f.add_field_method_get("name", |lua, v| v.names.string(lua, |m| &mut m.name, &v.names.name));
+        f.add_field_method_get("side", |lua, v| v.names.string(lua, |m| &mut m.side, &v.names.side));
+        f.add_field_method_get("model", |lua, v| v.names.string(lua, |m| &mut m.model, &v.names.model));
+        f.add_field_method_get("model_type", |_, v| Ok(v.shared.model_types[v.snap.model_type as usize].clone()));
+        f.add_field_method_get("x", |_, v| Ok(v.snap.x));
+        f.add_field_method_get("y", |_, v| Ok(v.snap.y));
+        f.add_field_method_get("facing", |_, v| Ok(v.snap.facing));
+        f.add_field_method_get("base", |_, v| Ok(v.snap.base));
+        f.add_field_method_get("damage", |_, v| Ok(v.snap.damage));
+        f.add_field_method_get("columns", |_, v| Ok(v.snap.columns));
+        f.add_field_method_get("column", |_, v| Ok(v.snap.column));
+        f.add_field_method_get("mv", |_, v| Ok(v.snap.mv));
+        f.add_field_method_get("av", |_, v| Ok(v.snap.av));
+        f.add_field_method_get("dc", |_, v| Ok(v.snap.dc));
+        f.add_field_method_get("exp", |_, v| Ok(v.snap.exp));
+        f.add_field_method_get("ccv_hard", |_, v| Ok(v.snap.ccv.0));
+        f.add_field_method_get("ccv_soft", |_, v| Ok(v.snap.ccv.1));
+        f.add_field_method_get("tv", |_, v| Ok(v.snap.tv));
+        f.add_field_method_get("hard", |_, v| Ok(v.snap.hard));
+        f.add_field_method_get("soft", |_, v| Ok(v.snap.soft));
+        f.add_field_method_get("prone", |_, v| Ok(v.snap.prone));
+        f.add_field_method_get("on_table", |_, v| Ok(v.snap.on_table));
+        f.add_field_method_get("ammo_reserve", |_, v| Ok(v.snap.ammo_reserve));
         f.add_field_method_get("states", |lua, v| {
             let mut cached = v.states_table.borrow_mut();
             if cached.is_none() {
-                let ids = v.states.iter().map(|s| v.shared.state_ids[*s as usize].as_str());
+                let ids = v.snap.states.iter().map(|s| v.shared.state_ids[*s as usize].as_str());
                 *cached = Some(frozen(lua.create_sequence_from(ids)?));
             }
             Ok(cached.clone())
         });
         f.add_field_method_get("special_attributes", |lua, v| {
-            let mut cached = v.names.tables.borrow_mut();
-            if cached.0.is_none() {
-                cached.0 = Some(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?));
+            let mut cached = v.names.made.borrow_mut();
+            if cached.sas.is_none() {
+                cached.sas = Some(frozen(lua.create_sequence_from(v.names.sas.iter().map(|s| &**s))?));
             }
-            Ok(cached.0.clone())
+            Ok(cached.sas.clone())
         });
         f.add_field_method_get("ratings", |lua, v| {
-            let mut cached = v.names.tables.borrow_mut();
-            if cached.1.is_none() {
+            let mut cached = v.names.made.borrow_mut();
+            if cached.ratings.is_none() {
                 let pairs = v.names.sas.iter().map(|s| &**s).zip(v.names.ratings.iter().copied());
-                cached.1 = Some(frozen(lua.create_table_from(pairs)?));
+                cached.ratings = Some(frozen(lua.create_table_from(pairs)?));
             }
-            Ok(cached.1.clone())
+            Ok(cached.ratings.clone())
         });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;
             for (mount, w) in v.names.weapons.iter().enumerate() {
                 let w = weapon_table(lua, w, mount)?;
                 w.set_readonly(false);
-                w.set("out_of_ammo", v.out_of_ammo.get(mount).copied().unwrap_or(false))?;
+                w.set("out_of_ammo", v.snap.out_of_ammo.get(mount).copied().unwrap_or(false))?;
                 t.raw_push(frozen(w))?;
             }
             Ok(frozen(t))
@@ -781,42 +1149,41 @@ fn weapon_table(lua: &Lua, w: &WeaponNames, mount: usize) -> mlua::Result<Table>
 /// `ctx`: the moment, read-only, with the effect functions (each refuses to act where the moment
 /// does not accept its effect).
 struct CtxView {
-    point: &'static str,
-    role: &'static str,
+    point: HookPoint,
+    role: Role,
     rating: i32,
     turn: u32,
-    owner: AnyUserData,
-    model: AnyUserData,
-    target: Option<AnyUserData>,
+    owner: Rc<LazyView>,
+    model: Rc<LazyView>,
+    target: Option<Rc<LazyView>>,
     distance: Option<f64>,
     /// Weapon id, name, class, range and mount: made a table only when a script reads `ctx.weapon`.
     weapon: Option<(WeaponNames, usize)>,
-    band: Option<Rc<str>>,
+    /// The range band (index in `Rules::bands`).
+    band: Option<usize>,
     /// The roll in progress, made a table when a script first reads `ctx.roll`.
     roll: Option<(Roll, RefCell<Option<Table>>)>,
-    state: Option<(Rc<str>, bool)>,
+    state: Option<(StateIx, bool)>,
     value: Option<f64>,
     defensive: bool,
-    ruleset: Rc<str>,
-    options: Table,
-    effects: Rc<[Function]>,
+    fns: Rc<CtxFns>,
     shared: Rc<Shared>,
 }
 
 impl mlua::UserData for CtxView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
-        f.add_field_method_get("point", |_, v| Ok(v.point));
-        f.add_field_method_get("role", |_, v| Ok(v.role));
+        f.add_field_method_get("point", |_, v| Ok(v.shared.points[v.point as usize].clone()));
+        f.add_field_method_get("role", |_, v| Ok(v.shared.roles[v.role as usize].clone()));
         f.add_field_method_get("rating", |_, v| Ok(v.rating));
         f.add_field_method_get("turn", |_, v| Ok(v.turn));
-        f.add_field_method_get("self", |_, v| Ok(v.owner.clone()));
-        f.add_field_method_get("model", |_, v| Ok(v.model.clone()));
-        f.add_field_method_get("target", |_, v| Ok(v.target.clone()));
+        f.add_field_method_get("self", |lua, v| v.owner.get(lua, &v.shared));
+        f.add_field_method_get("model", |lua, v| v.model.get(lua, &v.shared));
+        f.add_field_method_get("target", |lua, v| v.target.as_ref().map(|t| t.get(lua, &v.shared)).transpose());
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
         f.add_field_method_get("weapon", |lua, v| {
             v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, w, *mount)).transpose()
         });
-        f.add_field_method_get("band", |lua, v| v.band.as_ref().map(|b| lua.create_string(&**b)).transpose());
+        f.add_field_method_get("band", |_, v| Ok(v.band.map(|b| v.shared.bands[b].clone())));
         f.add_field_method_get("roll", |lua, v| {
             let Some((roll, table)) = &v.roll else { return Ok(None) };
             let mut table = table.borrow_mut();
@@ -825,17 +1192,17 @@ impl mlua::UserData for CtxView {
             }
             Ok(table.clone())
         });
-        f.add_field_method_get("state", |lua, v| v.state.as_ref().map(|(s, _)| lua.create_string(&**s)).transpose());
+        f.add_field_method_get("state", |_, v| Ok(v.state.map(|(s, _)| v.shared.states[s as usize].clone())));
         f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
         f.add_field_method_get("defensive", |_, v| Ok(v.defensive));
-        f.add_field_method_get("ruleset", |lua, v| lua.create_string(&*v.ruleset));
-        f.add_field_method_get("options", |_, v| Ok(v.options.clone()));
+        f.add_field_method_get("ruleset", |_, v| Ok(v.shared.ruleset.clone()));
+        f.add_field_method_get("options", |_, v| Ok(v.fns.options.clone()));
         for b in Board::ALL {
-            f.add_field_method_get(b.id(), move |_, v| Ok(v.shared.board_fns[b as usize].clone()));
+            f.add_field_method_get(b.id(), move |_, v| Ok(v.fns.board[b as usize].clone()));
         }
         for &e in HookEffect::ALL {
-            f.add_field_method_get(e.id(), move |_, v| Ok(v.effects[e as usize].clone()));
+            f.add_field_method_get(e.id(), move |_, v| Ok(v.fns.effects[e as usize].clone()));
         }
     }
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
@@ -854,12 +1221,142 @@ impl LuaHost {
             _ => &[],
         };
         [
-            (ctx.model, "model", card.sas.as_slice()),
-            (ctx.model, "weapon", weapon_sas),
-            (ctx.target.unwrap_or(ctx.model), "target", target_sas),
+            (ctx.model, Role::Model, card.sas.as_slice()),
+            (ctx.model, Role::Weapon, weapon_sas),
+            (ctx.target.unwrap_or(ctx.model), Role::Target, target_sas),
         ]
     }
+
+    /// The handlers that run at this moment, in the documented order: (owner model, role,
+    /// special attribute, rating, handler).
+    fn runs<'h>(&'h self, game: &Game, ctx: &HookCtx) -> Vec<Run<'h>> {
+        let mut runs: Vec<Run<'h>> = Vec::new();
+        let bit = 1u64 << ctx.point as u32;
+        let mut add = |owner: usize, role: Role, sas: &[(u16, i32)]| {
+            // Most models have no handler here: that is asked first, in one tight pass, as it is
+            // the cheapest question (the others below only ever take a handler away).
+            let masks = &self.masks[Handlers::slot(role)];
+            let handled = |sa: u16| masks.get(usize::from(sa)).is_some_and(|m| m & bit != 0);
+            if !sas.iter().any(|&(sa, _)| handled(sa)) {
+                return;
+            }
+            for &(sa, rating) in sas {
+                if !handled(sa) {
+                    continue;
+                }
+                let Some(h) = self.handlers[sa as usize].as_ref() else { continue };
+                // An optional special attribute its model declined for this action does nothing.
+                let mount = if role == Role::Weapon { ctx.weapon } else { None };
+                if role != Role::Target && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
+                    continue;
+                }
+                // A weapon's special attribute given under a condition runs only while it holds.
+                if let Some(w) = mount
+                    && !game.mount_sa_holds(owner, w, sa, ctx.target)
+                {
+                    continue;
+                }
+                if let Some(handler) = h.get(ctx.point, role) {
+                    runs.push((owner, role, sa, rating, handler));
+                }
+            }
+        };
+        for (owner, role, sas) in Self::owners(game, ctx) {
+            add(owner, role, sas);
+        }
+        // `aura` handlers: every other model on the table with such a special attribute.
+        if self.aura_wanted[ctx.point as usize] {
+            for i in
+                (0..game.models.len()).filter(|&i| i != ctx.model && Some(i) != ctx.target && game.models[i].on_table())
+            {
+                add(i, Role::Aura, game.card(i).sas.as_slice());
+            }
+        }
+        runs
+    }
+
+    /// Run the moment's handlers in order, `live` lent to them; the effects they queued, or the
+    /// message of the first that failed.
+    fn run_handlers(
+        &self,
+        game: &Game,
+        ctx: &HookCtx,
+        runs: &[Run<'_>],
+        live: &Live<'_, '_>,
+    ) -> mlua::Result<Result<Vec<Queued>, String>> {
+        let lua = &self.sandbox.lua;
+        let point = ctx.point.id();
+        let shared = &self.shared;
+        // A fresh `ctx` each moment (a script may keep one), whose model views are made when
+        // first read.
+        let model = LazyView::new(shared, game, ctx.model);
+        let target = ctx.target.map(|t| LazyView::new(shared, game, t));
+        let weapon = ctx.weapon.map(|w| (shared.names(game, ctx.model).weapons[w].clone(), w));
+        let view = lua.create_userdata(CtxView {
+            point: ctx.point,
+            role: Role::Model,
+            rating: 0,
+            turn: game.turn,
+            owner: model.clone(),
+            model: model.clone(),
+            target: target.clone(),
+            distance: ctx.target.map(|d| game.distance(ctx.model, d)),
+            weapon,
+            band: ctx.band.filter(|&b| b < shared.bands.len()),
+            roll: ctx.roll.as_ref().map(|r| (r.clone(), RefCell::new(None))),
+            state: ctx.state,
+            value: ctx.value,
+            defensive: ctx.defensive,
+            fns: self.fns.clone(),
+            shared: shared.clone(),
+        })?;
+        let mut queued = Vec::new();
+        for &(owner, role, sa, rating, handler) in runs {
+            let name = &game.rules.sas[sa as usize].name;
+            let owner_view = match role {
+                Role::Target => target.clone().unwrap_or_else(|| model.clone()),
+                Role::Aura => LazyView::new(shared, game, owner),
+                Role::Model | Role::Weapon => model.clone(),
+            };
+            {
+                let mut v = view.borrow_mut::<CtxView>()?;
+                v.role = role;
+                v.rating = rating;
+                v.owner = owner_view;
+            }
+            live.roller.set(owner);
+            live.current_sa.set(sa);
+            // Whatever a failed call left behind is not this call's.
+            shared.queue.borrow_mut().clear();
+            self.sandbox.arm();
+            let result = handler.call::<Value>(&view);
+            self.sandbox.disarm();
+            let result = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = lua.gc_collect();
+                    let file = handler.info().source.unwrap_or_default();
+                    let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
+                    return Ok(Err(format!("{name} ({point}): {e}")));
+                }
+            };
+            if !result.is_nil() {
+                return Ok(Err(format!(
+                    "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
+                    result.type_name(),
+                    accepts(ctx.point)
+                )));
+            }
+            for effect in shared.queue.borrow_mut().drain(..) {
+                queued.push(Queued { by: owner, source: name.clone(), effect });
+            }
+        }
+        Ok(Ok(queued))
+    }
 }
+
+/// One handler that runs at a moment: (owner model, role, special attribute, rating, handler).
+type Run<'h> = (usize, Role, u16, i32, &'h Function);
 
 impl Hooks for LuaHost {
     fn active(&self) -> bool {
@@ -874,7 +1371,7 @@ impl Hooks for LuaHost {
         self.sandbox.new_game();
         // A new game may bring cards fitted since (a test's upgrades): card indices name other
         // cards than in the last game, so the names cached per model start again.
-        self.names.borrow_mut().clear();
+        self.shared.names.borrow_mut().clear();
     }
 
     fn wants(&self, point: HookPoint) -> bool {
@@ -883,310 +1380,43 @@ impl Hooks for LuaHost {
 
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
         let card = game.card(model);
-        let has =
-            |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.get(point, "model").is_some());
+        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.has(point, Role::Model));
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 
     fn call(&mut self, game: &Game, dice: &mut dyn Dice, ctx: &mut HookCtx) -> Result<(), String> {
         // The handlers that run at this moment, in the documented order; most moments have none,
         // and then nothing touches Lua.
-        let mut runs: Vec<(usize, &'static str, u16, i32, Function)> = Vec::new();
-        let mut add = |owner: usize, role: &'static str, sas: &[(u16, i32)]| {
-            for &(sa, rating) in sas {
-                // An optional special attribute its model declined for this action does nothing.
-                let mount = if role == "weapon" { ctx.weapon } else { None };
-                if role != "target" && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
-                    continue;
-                }
-                // A weapon's special attribute given under a condition runs only while it holds.
-                if let Some(w) = mount
-                    && !game.mount_sa_holds(owner, w, sa, ctx.target)
-                {
-                    continue;
-                }
-                if let Some(handler) = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role)) {
-                    runs.push((owner, role, sa, rating, handler.clone()));
-                }
-            }
-        };
-        for (owner, role, sas) in Self::owners(game, ctx) {
-            add(owner, role, sas);
-        }
-        // `aura` handlers: every other model on the table with such a special attribute.
-        if self.aura_wanted[ctx.point as usize] {
-            for i in
-                (0..game.models.len()).filter(|&i| i != ctx.model && Some(i) != ctx.target && game.models[i].on_table())
-            {
-                add(i, "aura", game.card(i).sas.as_slice());
-            }
-        }
-        if runs.is_empty() {
+        let runs = self.runs(game, ctx);
+        let Some(&(_, _, first_sa, _, _)) = runs.first() else {
             return Ok(());
-        }
-        let point = ctx.point.id();
-        self.shared.moment.set(Moment::of(ctx.point));
-        {
-            let mut mounts = self.shared.mounts.borrow_mut();
-            mounts.clear();
-            mounts.extend(game.models.iter().map(|m| game.rules.cards[m.card].weapons.len()));
-        }
-        let lua = &self.sandbox.lua;
-        // `ctx.roll_dice`: the game's one dice source, lent to the handlers in turn.
-        let dice = RefCell::new(dice);
-        let rolls: RefCell<Vec<Roll>> = RefCell::new(Vec::new());
-        // The model whose handler runs (`ctx.roll_dice` logs its rolls as that model's), and its
-        // special attribute.
-        let roller = Cell::new(ctx.model);
-        let current_sa = Cell::new(runs[0].2);
-        let all_models: RefCell<Option<Table>> = RefCell::new(None);
-        let this = &*self;
-        // One scope per moment: the board functions borrow the game while the moment's handlers
-        // run, and one `ctx` serves them all (only whose handler it is changes between them).
-        let outcome = lua.scope(|scope| -> mlua::Result<Result<Vec<Queued>, String>> {
-            // The board, borrowed while the moment's handlers run: one scoped function serves
-            // `ctx.models`, `ctx.range` and `ctx.roll_dice` (`Board`), as making a scoped
-            // function costs as much as a handler's whole work.
-            let board = scope.create_function(|lua, (op, args): (u8, mlua::MultiValue)| -> mlua::Result<Value> {
-                match Board::ALL.get(usize::from(op)) {
-                    // `ctx.models()`: every model in play, as views (made once a moment: the board
-                    // does not change while its handlers run).
-                    // `ctx.models(state)`: only those in that state (views are made only for them).
-                    Some(Board::Models) => {
-                        let state: Option<mlua::LuaString> = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
-                        let state = state
-                            .map(|s| state_arg(lua, &this.shared, HookEffect::ApplyState, &s).map_err(|_| {
-                                refused(lua, "`ctx.models(state)`: no such state in this ruleset".into())
-                            }))
-                            .transpose()?;
-                        if state.is_none()
-                            && let Some(t) = &*all_models.borrow()
-                        {
-                            return Ok(Value::Table(t.clone()));
-                        }
-                        let t = lua.create_table()?;
-                        let wanted = |i: usize| {
-                            game.models[i].on_table()
-                                && state.is_none_or(|s| game.models[i].states.iter().any(|(x, _)| *x == s))
-                        };
-                        for i in (0..game.models.len()).filter(|&i| wanted(i)) {
-                            t.raw_push(this.model_view(game, i)?)?;
-                        }
-                        let t = frozen(t);
-                        if state.is_none() {
-                            *all_models.borrow_mut() = Some(t.clone());
-                        }
-                        Ok(Value::Table(t))
-                    }
-                    // `ctx.range(a, b)`: the range between two models as the ruleset measures it.
-                    Some(Board::Range) => {
-                        let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
-                        let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
-                        Ok(Value::Number(game.range(ix(&a)?, ix(&b)?)))
-                    }
-                    // `ctx.roll_dice(label, target)`: the ruleset's standard dice against a target
-                    // point, logged as a roll of the handler's model named `label`.
-                    Some(Board::RollDice) => {
-                        let (what, target, expr): (mlua::LuaString, Option<f64>, Option<mlua::LuaString>) =
-                            mlua::FromLuaMulti::from_lua_multi(args, lua)?;
-                        let kind = label(lua, "ctx.roll_dice", "label", &what)?;
-                        if rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
-                            return Err(refused(
-                                lua,
-                                format!("`ctx.roll_dice`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
-                            ));
-                        }
-                        let target = target.map(|t| whole(lua, "roll_dice", t, true)).transpose()?;
-                        let r = &game.rules;
-                        // Other dice than the standard roll's (`1d6`): no criticals, which belong
-                        // to the standard roll.
-                        let expr = match expr {
-                            None => r.standard,
-                            Some(text) => {
-                                let text = label(lua, "ctx.roll_dice", "dice", &text)?;
-                                cav_rules::DiceExpr::parse(&text)
-                                    .map_err(|e| refused(lua, format!("`ctx.roll_dice`: {e}")))?
-                            }
-                        };
-                        let (natural, total) = expr.roll(&mut **dice.borrow_mut());
-                        let nat = total.saturating_sub(expr.plus).max(0) as u32;
-                        let standard = expr == r.standard;
-                        let fumble = standard && nat <= r.critical_fumble;
-                        let crit = standard && !fumble && nat >= r.critical_success;
-                        let success = target.map(|t| !fumble && total >= t);
-                        let critical = match (fumble, crit) {
-                            (true, _) => Some("fumble"),
-                            (false, true) => Some("success"),
-                            _ => None,
-                        };
-                        let roll = Roll {
-                            model: roller.get(),
-                            kind: kind.into(),
-                            dice: expr.to_string(),
-                            natural,
-                            mods: Vec::new(),
-                            total,
-                            target,
-                            margin: target.map(|t| total.saturating_sub(t)),
-                            success,
-                            critical,
-                        };
-                        let t = this.shared.roll_table(lua, &roll, what)?;
-                        t.set_readonly(false);
-                        t.raw_set("natural_total", nat)?;
-                        t.raw_set("success", success)?;
-                        t.raw_set("critical", critical)?;
-                        rolls.borrow_mut().push(roll);
-                        Ok(Value::Table(frozen(t)))
-                    }
-                    // `ctx.opposed_roll(label, other, bonus, other_bonus)`: this model and `other`
-                    // each roll the standard dice plus the bonus given and their `opposed_roll`
-                    // effects (pilots); the larger margin over the model's own EXP wins (the larger
-                    // total where a card has no EXP), ties to this model, which starts it.
-                    Some(Board::OpposedRoll) => {
-                        let (what, other, bonus, other_bonus): (mlua::LuaString, AnyUserData, f64, f64) =
-                            mlua::FromLuaMulti::from_lua_multi(args, lua)?;
-                        let kind = label(lua, "ctx.opposed_roll", "label", &what)?;
-                        if rolls.borrow().len() + 2 > SCRIPT_EFFECTS_PER_CALL {
-                            return Err(refused(
-                                lua,
-                                format!("`ctx.opposed_roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call"),
-                            ));
-                        }
-                        let other = other.borrow::<ModelView>().map(|v| v.index).map_err(|_| {
-                            refused(lua, "`ctx.opposed_roll` needs a model view (ctx.target, ctx.models()[i])".into())
-                        })?;
-                        let bonus = whole(lua, "opposed_roll", bonus, true)?;
-                        let other_bonus = whole(lua, "opposed_roll", other_bonus, true)?;
-                        let me = roller.get();
-                        let sa_name = game.rules.sas[current_sa.get() as usize].name.clone();
-                        let throw = |m: usize, bonus: i32| {
-                            let r = &game.rules;
-                            let card = game.card(m);
-                            let mut mods = Vec::new();
-                            if bonus != 0 {
-                                mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus });
-                            }
-                            for &(sa, rating) in &card.sas {
-                                let def = &r.sas[sa as usize];
-                                for e in def.effects.iter().filter(|e| e.target == ModifierTarget::OpposedRoll) {
-                                    let value = if e.per_rating { e.value * rating } else { e.value };
-                                    mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value });
-                                }
-                            }
-                            let (natural, sum) = r.standard.roll(&mut **dice.borrow_mut());
-                            let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
-                            let exp = card.exp[game.column(m)].map(|e| e as i32);
-                            Roll {
-                                model: m,
-                                kind: kind.clone().into(),
-                                dice: r.standard.to_string(),
-                                natural,
-                                mods,
-                                total,
-                                target: exp,
-                                margin: exp.map(|e| total.saturating_sub(e)),
-                                success: None,
-                                critical: None,
-                            }
-                        };
-                        let mine = throw(me, bonus);
-                        let theirs = throw(other, other_bonus);
-                        let score = |r: &Roll| r.margin.unwrap_or(r.total);
-                        let won = score(&mine) >= score(&theirs);
-                        let t = lua.create_table()?;
-                        t.raw_set("won", won)?;
-                        t.raw_set("mine", this.shared.roll_table(lua, &mine, lua.create_string(&kind)?)?)?;
-                        t.raw_set("theirs", this.shared.roll_table(lua, &theirs, lua.create_string(&kind)?)?)?;
-                        let mut log = rolls.borrow_mut();
-                        log.push(Roll { success: Some(won), ..mine });
-                        log.push(Roll { success: Some(!won), ..theirs });
-                        Ok(Value::Table(frozen(t)))
-                    }
-                    None => Err(mlua::Error::runtime("no such board function")),
-                }
-            })?;
-            *this.shared.board.borrow_mut() = Some(board);
-            let model = this.model_view(game, ctx.model)?;
-            let target = ctx.target.map(|t| this.model_view(game, t)).transpose()?;
-            let weapon = ctx.weapon.map(|w| {
-                (this.names(game, ctx.model).weapons[w].clone(), w)
-            });
-            let view = lua.create_userdata(CtxView {
-                point,
-                role: "model",
-                rating: 0,
-                turn: game.turn,
-                owner: model.clone(),
-                model: model.clone(),
-                target: target.clone(),
-                distance: ctx.target.map(|d| game.distance(ctx.model, d)),
-                weapon,
-                band: ctx.band.and_then(|b| this.band_names.get(b).cloned()),
-                roll: ctx.roll.as_ref().map(|r| (r.clone(), RefCell::new(None))),
-                state: ctx.state.map(|(s, g)| (Rc::from(this.shared.state_ids[s as usize].as_str()), g)),
-                value: ctx.value,
-                defensive: ctx.defensive,
-                ruleset: this.ruleset.clone(),
-                options: this.options.clone(),
-                effects: this.effect_fns.clone(),
-                shared: this.shared.clone(),
-            })?;
-            let mut queued = Vec::new();
-            for (owner, role, sa, rating, handler) in &runs {
-                let name = &game.rules.sas[*sa as usize].name;
-                let owner_view = match *role {
-                    "target" => target.clone().unwrap_or_else(|| model.clone()),
-                    "aura" => this.model_view(game, *owner)?,
-                    _ => model.clone(),
-                };
-                {
-                    let mut v = view.borrow_mut::<CtxView>()?;
-                    v.role = role;
-                    v.rating = *rating;
-                    v.owner = owner_view;
-                }
-                roller.set(*owner);
-                current_sa.set(*sa);
-                // Whatever a failed call left behind is not this call's.
-                this.shared.queue.borrow_mut().clear();
-                this.sandbox.arm();
-                let result = handler.call::<Value>(&view);
-                this.sandbox.disarm();
-                let result = match result {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let _ = lua.gc_collect();
-                        let file = handler.info().source.unwrap_or_default();
-                        let e = this.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
-                        return Ok(Err(format!("{name} ({point}): {e}")));
-                    }
-                };
-                if !result.is_nil() {
-                    return Ok(Err(format!(
-                        "{name} ({point}): a handler returns nothing, but it returned a {} (a handler acts through ctx; at `{point}` {})",
-                        result.type_name(),
-                        accepts(ctx.point)
-                    )));
-                }
-                for effect in this.shared.queue.borrow_mut().drain(..) {
-                    queued.push(Queued { by: *owner, source: name.clone(), effect });
-                }
-            }
-            Ok(Ok(queued))
-        });
-        // The scoped function is gone with the scope; say so rather than keep a dead handle.
-        self.shared.board.borrow_mut().take();
+        };
+        self.shared.moment.set(self.moments[ctx.point as usize]);
+        // What the board and effect functions reach while the moment's handlers run (one `ctx`
+        // serves them all: only whose handler it is changes between them).
+        let live = Live {
+            game,
+            dice: RefCell::new(dice),
+            rolls: RefCell::new(Vec::new()),
+            roller: Cell::new(ctx.model),
+            current_sa: Cell::new(first_sa),
+            all_models: RefCell::new(None),
+        };
+        let outcome = {
+            let _lent = self.shared.lend(&live);
+            self.run_handlers(game, ctx, &runs, &live)
+        };
+        drop(runs);
         self.ran |= 1 << ctx.point as u32;
         let queued = match outcome {
             Ok(Ok(queued)) => queued,
             Ok(Err(e)) => return Err(e),
             Err(e) => {
-                let name = &game.rules.sas[runs[0].2 as usize].name;
-                return Err(format!("{name} ({point}): {e}"));
+                let name = &game.rules.sas[first_sa as usize].name;
+                return Err(format!("{name} ({}): {e}", ctx.point.id()));
             }
         };
-        ctx.rolls.extend(rolls.into_inner());
+        ctx.rolls.extend(live.rolls.into_inner());
         // Only now, with every handler returned, do the effects reach the engine.
         ctx.effects.extend(queued);
         Ok(())
