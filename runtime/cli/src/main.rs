@@ -146,16 +146,8 @@ enum Command {
         /// Also draw the board as the game ended, as SVG (`cav map` draws it as a turn starts).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
-        /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
-        /// leaves forces to the players; a side without one gets a roster built by the bot.
-        #[arg(long = "force", value_name = "FILE")]
-        forces: Vec<PathBuf>,
-        /// Threat value pool of the rosters the bot builds (default: the ruleset's recommended pool).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        tv: Option<u32>,
-        /// Faction of the rosters the bot builds.
-        #[arg(long, default_value = "open")]
-        faction: String,
+        #[command(flatten)]
+        rosters: play::Rosters,
     },
     /// Replay an event log of `cav play --log` on the current content: say what changed since it
     /// was written, and whether the game still plays event for event the same.
@@ -751,8 +743,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::from(if check && !complete { EXIT_INVALID } else { 0 }))
         }
         Command::Force(cmd) => force::run(cmd, root),
-        Command::Play { scenario, ruleset, seed, log, quiet, svg, forces, tv, faction } => {
-            let rosters = play::Rosters { files: forces, tv, faction };
+        Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {
             play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters)
         }
         Command::Replay(cmd) => replay::run(cmd, root),

@@ -410,10 +410,19 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
     })
 }
 
-/// Rosters for a scenario that leaves forces to the players (`cav play --force …`).
+/// Rosters for a scenario that leaves forces to the players: the options `cav play` and
+/// `cav sim` share.
+#[derive(clap::Args, Clone)]
 pub struct Rosters {
+    /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
+    /// leaves forces to the players; a side without one gets a roster built by the bot.
+    #[arg(long = "force", value_name = "FILE")]
     pub files: Vec<std::path::PathBuf>,
+    /// Threat value pool of the rosters the bot builds (default: the ruleset's recommended pool).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub tv: Option<u32>,
+    /// Faction of the rosters the bot builds.
+    #[arg(long, default_value = "open")]
     pub faction: String,
 }
 

@@ -99,17 +99,10 @@ pub struct SimCommand {
     /// per game, weapons by range band.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
-    /// A roster (`kind: force` file) per side, in the scenario's side order, for a scenario that
-    /// leaves forces to the players; a side without one gets a roster the bot builds from the
-    /// first seed. Every game fields the same rosters.
-    #[arg(long = "force", value_name = "FILE")]
-    forces: Vec<PathBuf>,
-    /// Threat value pool of the rosters the bot builds (default: the ruleset's recommended pool).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    tv: Option<u32>,
-    /// Faction of the rosters the bot builds.
-    #[arg(long, default_value = "open")]
-    faction: String,
+    // The rosters (--force, --tv, --faction, as in `cav play`); the bot builds missing ones once,
+    // from the first seed, and every game fields the same rosters.
+    #[command(flatten)]
+    rosters: crate::play::Rosters,
 }
 
 #[derive(Subcommand)]
@@ -169,7 +162,7 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     let mut rosters = None;
     let mut hash = cav_lab::content_hash(rs)?;
     if rules.scenarios[sc].forces.is_empty() {
-        let chosen = crate::play::Rosters { files: cmd.forces.clone(), tv: cmd.tv, faction: cmd.faction.clone() };
+        let chosen = cmd.rosters.clone();
         match crate::play::roster_squads(&mut loaded, rs, &mut rules, sc, cmd.seed, &Chosen::Now(&chosen))? {
             Ok((squads, sides)) => {
                 hash = cav_lab::rosters_hash(&hash, &sides)?;
@@ -177,7 +170,7 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
             }
             Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
         }
-    } else if !cmd.forces.is_empty() {
+    } else if !cmd.rosters.files.is_empty() {
         return Err(format!("scenario `{scenario}` fixes its forces; --force is for scenarios that do not"));
     }
     // B, when asked for: loaded, checked and compiled as any content is.
@@ -325,7 +318,11 @@ fn content_b(
             (dirs, ids, None)
         }
         _ => {
-            let patches = change.patches(rs, scenario).map_err(|e| format!("--vs {spec}: {e}"))?;
+            let rostered: Option<Vec<String>> = recorded.map(|sides| {
+                let models = sides.iter().flat_map(|s| &s.force.squads).flat_map(|q| &q.models);
+                models.map(|m| m.model.to_string()).collect()
+            });
+            let patches = change.patches(rs, scenario, rostered.as_deref()).map_err(|e| format!("--vs {spec}: {e}"))?;
             for n in &patches.notes {
                 eprintln!("note: --vs {spec}: {n}");
             }

@@ -94,13 +94,14 @@ impl Change {
         }
     }
 
-    /// The patches that make this change to `rs`, for `scenario` (whose forces a swap edits).
-    /// `mod:` has none (its packs are loaded as they are). An error when the change names
-    /// nothing, or asks for what already is.
-    pub fn patches(&self, rs: &Ruleset, scenario: &str) -> Result<Patches, String> {
+    /// The patches that make this change to `rs`, for `scenario` (whose forces a swap edits);
+    /// `rostered` lists the models the players' rosters field, where the scenario leaves forces
+    /// to them. `mod:` has none (its packs are loaded as they are). An error when the change
+    /// names nothing, or asks for what already is.
+    pub fn patches(&self, rs: &Ruleset, scenario: &str, rostered: Option<&[String]>) -> Result<Patches, String> {
         match self {
             Change::Swap { model, with, side } => swap(rs, scenario, model, with, side.as_deref()),
-            Change::RemoveSa { sa, model } => remove_sa(rs, scenario, sa, model.as_deref()),
+            Change::RemoveSa { sa, model } => remove_sa(rs, scenario, rostered, sa, model.as_deref()),
             Change::SetOption { name, value } => set_option(rs, name, value),
             Change::AddPacks { .. } => Ok(Patches::default()),
         }
@@ -226,19 +227,28 @@ pub(crate) fn removal_order(mut ptrs: Vec<String>) -> Vec<String> {
     ptrs
 }
 
-fn remove_sa(rs: &Ruleset, scenario: &str, sa: &str, model: Option<&str>) -> Result<Patches, String> {
+fn remove_sa(
+    rs: &Ruleset,
+    scenario: &str,
+    rostered: Option<&[String]>,
+    sa: &str,
+    model: Option<&str>,
+) -> Result<Patches, String> {
     let sa = resolve(rs, DocKind::SpecialAttribute, sa, "special attribute")?;
     let summary = format!("cav sim --vs: without `{sa}`");
-    // The models and weapons the scenario fields, for the note below.
-    let mut fielded: Vec<String> = forces(rs, scenario)
-        .map(|f| {
-            f.values()
-                .filter_map(Value::as_array)
-                .flatten()
-                .filter_map(|p| p.get("model").and_then(Value::as_str).map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    // The models and weapons the games field (the scenario's, or the rosters'), for the note below.
+    let mut fielded: Vec<String> = match rostered {
+        Some(models) => models.to_vec(),
+        None => forces(rs, scenario)
+            .map(|f| {
+                f.values()
+                    .filter_map(Value::as_array)
+                    .flatten()
+                    .filter_map(|p| p.get("model").and_then(Value::as_str).map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
     fielded.sort();
     fielded.dedup();
     let weapons_of = |m: &Value| -> Vec<String> {
@@ -308,7 +318,8 @@ fn remove_sa(rs: &Ruleset, scenario: &str, sa: &str, model: Option<&str>) -> Res
     });
     if !reaches {
         notes.push(format!(
-            "no model scenario `{scenario}` fields carries `{sa}` (it fields {}): expect no difference",
+            "no model {} carries `{sa}` (it fields {}): expect no difference",
+            if rostered.is_some() { "the rosters field".to_owned() } else { format!("scenario `{scenario}` fields") },
             fielded.join(", ")
         ));
     }

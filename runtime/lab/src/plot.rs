@@ -37,12 +37,11 @@ fn open_w(out: &mut String, width: f64, height: f64, title: &str) {
     );
 }
 
-/// A horizontal axis from 0 to 100 % under `rows` rows.
-fn percent_axis(out: &mut String, rows: usize) {
+/// A horizontal axis from 0 to 100 % under `rows` rows, `span` wide from `left`.
+fn percent_axis(out: &mut String, rows: usize, left: f64, span: f64) {
     let bottom = TOP + rows as f64 * ROW;
-    let span = W - LEFT - RIGHT;
     for p in [0, 25, 50, 75, 100] {
-        let x = LEFT + span * f64::from(p) / 100.0;
+        let x = left + span * f64::from(p) / 100.0;
         let _ = writeln!(
             out,
             r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#555">{p} %</text>"##,
@@ -59,7 +58,7 @@ pub fn win_rates(r: &SimResult) -> String {
     let height = TOP + rows.len() as f64 * ROW + 40.0;
     let mut out = String::new();
     open(&mut out, height, &format!("{}: win rates over {} games (95 % intervals)", r.scenario, r.games));
-    percent_axis(&mut out, rows.len());
+    percent_axis(&mut out, rows.len(), LEFT, W - LEFT - RIGHT);
     let span = W - LEFT - RIGHT;
     for (i, (name, n)) in rows.iter().enumerate() {
         let y = TOP + i as f64 * ROW;
@@ -134,7 +133,7 @@ pub fn weapons(r: &SimResult) -> String {
     let height = TOP + rows.len() as f64 * ROW + 56.0;
     let mut out = String::new();
     open(&mut out, height, &format!("{}: weapons — hit rate (blue) and penetrations per hit (orange)", r.scenario));
-    percent_axis(&mut out, rows.len());
+    percent_axis(&mut out, rows.len(), LEFT, W - LEFT - RIGHT);
     let span = W - LEFT - RIGHT;
     for (i, (name, w)) in rows.iter().enumerate() {
         let y = TOP + i as f64 * ROW;
@@ -175,15 +174,7 @@ pub fn bands(r: &SimResult) -> String {
     let mut out = String::new();
     open_w(&mut out, width, height, &format!("{}: hit rate by weapon and range band (95 % intervals)", r.scenario));
     let span = width - left - RIGHT - 90.0;
-    let bottom = TOP + rows.len() as f64 * ROW;
-    for p in [0, 25, 50, 75, 100] {
-        let x = left + span * f64::from(p) / 100.0;
-        let _ = writeln!(
-            out,
-            r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#555">{p} %</text>"##,
-            bottom + 16.0
-        );
-    }
+    percent_axis(&mut out, rows.len(), left, span);
     for (i, (name, s)) in rows.iter().enumerate() {
         let y = TOP + i as f64 * ROW;
         let rate = s.hits as f64 / s.shots as f64;

@@ -359,7 +359,7 @@ fn changes_parse_and_say_what_they_expect() {
 fn changes_become_patches_or_say_what_they_miss() {
     use change::Change;
     let (rs, _) = quickstart();
-    let patches = |s: &str| Change::parse(s).unwrap().patches(&rs, "stand-and-fight");
+    let patches = |s: &str| Change::parse(s).unwrap().patches(&rs, "stand-and-fight", None);
     let p = patches("swap:Dictator-B=gnat@black").unwrap();
     assert_eq!(p.docs.len(), 1);
     assert_eq!(p.docs[0]["target"], serde_json::json!({"kind": "scenario", "id": "stand-and-fight"}));
@@ -435,12 +435,25 @@ fn changes_become_patches_or_say_what_they_miss() {
     });
     let _ = std::fs::remove_dir_all(&tmp);
     let rs2 = loaded.ruleset("cav-quickstart").unwrap();
-    let err = Change::parse("remove-sa:never-carried").unwrap().patches(rs2, "stand-and-fight").unwrap_err();
+    let err = Change::parse("remove-sa:never-carried").unwrap().patches(rs2, "stand-and-fight", None).unwrap_err();
     assert!(err.contains("no model card, weapon mount or weapon in cav-quickstart has the special attribute"), "{err}");
     let p = patches("remove-sa:orbital-flight").unwrap();
     assert!(
         p.notes[0]
             .contains("no model scenario `stand-and-fight` fields carries `orbital-flight` (it fields dictator-b)"),
+        "{:?}",
+        p.notes
+    );
+    // Where the players bring rosters, the note looks at the rosters' models instead.
+    let carrier = p.docs.iter().find(|d| d["target"]["kind"] == "model").expect("a model carries it");
+    let carrier = carrier["target"]["id"].as_str().unwrap().to_owned();
+    let on_rosters = |models: &[String]| {
+        Change::parse("remove-sa:orbital-flight").unwrap().patches(&rs, "stand-and-fight", Some(models)).unwrap()
+    };
+    assert_eq!(on_rosters(&[carrier, "dictator-b".into()]).notes, Vec::<String>::new());
+    let p = on_rosters(&["dictator-b".into()]);
+    assert!(
+        p.notes[0].contains("no model the rosters field carries `orbital-flight` (it fields dictator-b)"),
         "{:?}",
         p.notes
     );
@@ -485,12 +498,12 @@ fn the_generated_pack_loads_and_compiles_as_content() {
     assert!(same_rules(&rules, &rules_b));
     assert_eq!(content_hash(&rs_b).unwrap(), content_hash(&rs).unwrap());
     // An engine option: compiled in.
-    let p = Change::parse("option:table-size=small").unwrap().patches(&rs, "stand-and-fight").unwrap();
+    let p = Change::parse("option:table-size=small").unwrap().patches(&rs, "stand-and-fight", None).unwrap();
     let (_, rules_b) = load_b("table", &p.docs);
     assert!(!same_rules(&rules, &rules_b));
     assert!(rules_b.engine_options.small_table && !rules.engine_options.small_table);
     // A swap: black fields a Gnat.
-    let p = Change::parse("swap:dictator-b=gnat@black").unwrap().patches(&rs, "stand-and-fight").unwrap();
+    let p = Change::parse("swap:dictator-b=gnat@black").unwrap().patches(&rs, "stand-and-fight", None).unwrap();
     let (rs_b, rules_b) = load_b("swap", &p.docs);
     assert!(!same_rules(&rules, &rules_b));
     let _ = std::fs::remove_dir_all(&tmp);
