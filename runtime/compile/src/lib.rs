@@ -48,15 +48,31 @@ pub fn compile(rs: &Ruleset) -> Compiled {
 /// deduplicated). Returns the rules of each ruleset, in `loaded.rulesets` order, where they
 /// compiled without error.
 pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
+    use rayon::prelude::*;
+    // The script checks add the script files to `sources`, so they run one ruleset after the
+    // other (the files get the same ids whatever the thread count); the rest only reads the
+    // ruleset and runs beside them. The diagnostics are then taken in the order they always were.
+    let (rulesets, sources) = (&loaded.rulesets, &mut loaded.sources);
+    let (scripts, compiled): (Vec<Vec<Diagnostic>>, Vec<_>) = rayon::join(
+        || rulesets.iter().map(|rs| cav_script::check_scripts(rs, sources)).collect(),
+        || {
+            rulesets
+                .par_iter()
+                .map(|rs| {
+                    let c = compile(rs);
+                    (c.rules, c.diagnostics, check_forces(rs), unplayed_entries(rs))
+                })
+                .collect()
+        },
+    );
     let mut all = Vec::new();
     let mut out = Vec::new();
-    for rs in &loaded.rulesets {
-        let c = compile(rs);
-        all.extend(c.diagnostics);
-        all.extend(cav_script::check_scripts(rs, &mut loaded.sources));
-        all.extend(check_forces(rs));
-        all.extend(unplayed_entries(rs));
-        out.push(c.rules);
+    for ((rules, compile_diags, forces, unplayed), script_diags) in compiled.into_iter().zip(scripts) {
+        all.extend(compile_diags);
+        all.extend(script_diags);
+        all.extend(forces);
+        all.extend(unplayed);
+        out.push(rules);
     }
     // Warnings about the library (packs loaded only because a requested pack builds on them) are
     // not the author's to fix, as for the loader's own checks; errors always show, since they stop

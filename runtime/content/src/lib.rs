@@ -172,21 +172,26 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     // 4. Build and check each ruleset.
     let validators = schema::Validators::shared();
     // The rulesets only read the packs: built side by side, then taken in order.
-    let built: Vec<(Ruleset, Vec<Diagnostic>)> = {
+    // What the last load checked is reused for the entries that did not change; this load's
+    // records replace it, so the memo holds the last load's entries only.
+    let memo = std::mem::take(&mut cache.checked);
+    let built: Vec<(Ruleset, Vec<Diagnostic>, ruleset::Checked)> = {
         use rayon::prelude::*;
         sets.par_iter()
             .map(|set| {
-                let (rs, mut d) = ruleset::build(&packs, set, validators);
+                let (rs, mut d, checked) = ruleset::build(&packs, set, validators, &memo);
                 d.extend(checks::run(&rs));
-                (rs, d)
+                (rs, d, checked)
             })
             .collect()
     };
     let mut rulesets = Vec::new();
     let mut found = Vec::new();
-    for (rs, d) in built {
+    let mut parts = Vec::new();
+    for (rs, d, checked) in built {
         found.extend(d.into_iter().map(|d| (rulesets.len(), d)));
         rulesets.push(rs);
+        parts.push(checked);
     }
     // A reference to a document of a pack the referring pack does not build on: say which pack
     // has it and which dependency would bring it in (it may be loaded in this ruleset, out of
@@ -207,9 +212,12 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();
     for &i in requested.difference(&in_sets) {
         let set = pack::LoadSet { root: i, order: vec![i] };
-        let (_, d) = ruleset::build(&packs, &set, validators);
+        let (_, d, checked) = ruleset::build(&packs, &set, validators, &memo);
         diags.extend(d);
+        parts.push(checked);
     }
+    drop(memo);
+    cache.checked = ruleset::Checked::new(validators, parts);
 
     let sources = cache.sources.clone();
     if !only_files.is_empty() {

@@ -81,6 +81,8 @@ pub struct Cache {
     pub sources: Sources,
     by_path: std::collections::HashMap<PathBuf, FileId>,
     parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
+    /// The schema checks and decoding of the last load's entries (see [`crate::ruleset::Checked`]).
+    pub(crate) checked: crate::ruleset::Checked,
     /// Files read since the last [`Cache::sweep`]; the others are old versions or gone.
     used: std::collections::HashSet<FileId>,
     /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).

@@ -103,9 +103,111 @@ pub fn normalise_name(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// The schema check and typed decoding of the entries of earlier loads, so that a reload (watch
+/// mode) redoes them only for entries whose resolved value changed: they are most of a load.
+/// Looked up by kind, id and pack; a hit needs everything else the result depends on to be
+/// equal too: the value (key order included: it orders maps and diagnostics), its provenance
+/// (every location, so a shifted line or a renumbered file misses), the root and whether its
+/// `extends` was broken. Only the validators it was made with may use it. [`build`] returns the
+/// records of one ruleset; the caller keeps those of the last load only, so it stays bounded.
+#[derive(Default, Clone)]
+pub struct Checked {
+    /// The id of the validators the records were made with (0: none yet).
+    validators: u64,
+    map: HashMap<(DocKind, String, String), Vec<Arc<CheckedEntry>>>,
+    /// `extends:` resolved, by the addresses of the child's and the parent's value and
+    /// provenance. The records hold those Arcs, so an address cannot be reused by another value
+    /// while it is here, and values behind an `Arc` are never changed in place while shared
+    /// (`Arc::make_mut` copies): an equal address is the same, unchanged value. An unchanged
+    /// chain thus keeps its resolved Arcs from load to load, and the check above finds them.
+    extended: HashMap<[usize; 4], Arc<Extended>>,
+}
+
+#[derive(Debug)]
+struct Extended {
+    inputs: (Arc<Value>, Arc<Provenance>, Arc<Value>, Arc<Provenance>),
+    value: Arc<Value>,
+    prov: Arc<Provenance>,
+}
+
+fn extends_key(child: &Entry, parent: &Entry) -> [usize; 4] {
+    [
+        Arc::as_ptr(&child.value) as usize,
+        Arc::as_ptr(&child.prov) as usize,
+        Arc::as_ptr(&parent.value) as usize,
+        Arc::as_ptr(&parent.prov) as usize,
+    ]
+}
+
+#[derive(Debug)]
+struct CheckedEntry {
+    value: Arc<Value>,
+    prov: Arc<Provenance>,
+    root: Loc,
+    broken: bool,
+    doc: Option<Document>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// The records of one or more [`build`]s with these validators, together.
+    pub fn new(validators: &Validators, parts: impl IntoIterator<Item = Checked>) -> Checked {
+        let mut out = Checked { validators: validators.id(), ..Checked::default() };
+        for part in parts {
+            out.extended.extend(part.extended);
+            for (k, v) in part.map {
+                let slot = out.map.entry(k).or_default();
+                for rec in v {
+                    // Rulesets that share a pack share most of its entries: keep one record each.
+                    if !slot.iter().any(|r| Arc::ptr_eq(r, &rec)) {
+                        slot.push(rec);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.values().map(Vec::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    fn find(&self, validators: &Validators, e: &Entry, broken: bool) -> Option<&Arc<CheckedEntry>> {
+        if self.validators != validators.id() {
+            return None;
+        }
+        let recs = self.map.get(&(e.kind, e.id.clone(), e.pack.clone()))?;
+        recs.iter().find(|r| {
+            r.root == e.root
+                && r.broken == broken
+                // The memo holds its Arcs, so an equal address is the same, unchanged value.
+                && (Arc::ptr_eq(&r.value, &e.value) || same(&r.value, &e.value))
+                && (Arc::ptr_eq(&r.prov, &e.prov) || *r.prov == *e.prov)
+        })
+    }
+}
+
+/// Equal values with their mapping keys in the same order (`Value`'s `==` ignores key order).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b)),
+        _ => a == b,
+    }
+}
+
 struct Builder<'a> {
     packs: &'a [Pack],
     validators: &'a Validators,
+    memo: &'a Checked,
+    /// This build's records, for the next load's memo.
+    checked: Checked,
     entries: Vec<Entry>,
     removed: Vec<bool>,
     index: HashMap<(DocKind, String), usize>,
@@ -117,11 +219,19 @@ struct Builder<'a> {
     diags: Vec<Diagnostic>,
 }
 
-/// Build the ruleset of one load set.
-pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset, Vec<Diagnostic>) {
+/// Build the ruleset of one load set, reusing the checks `memo` holds; also returns this build's
+/// records (see [`Checked`]).
+pub fn build(
+    packs: &[Pack],
+    set: &LoadSet,
+    validators: &Validators,
+    memo: &Checked,
+) -> (Ruleset, Vec<Diagnostic>, Checked) {
     let mut b = Builder {
         packs,
         validators,
+        memo,
+        checked: Checked::default(),
         entries: Vec::new(),
         removed: Vec::new(),
         index: HashMap::new(),
@@ -149,7 +259,7 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
         }
     }
     b.validate();
-    let Builder { entries, removed, diags, .. } = b;
+    let Builder { entries, removed, diags, checked, .. } = b;
     let entries: Vec<Entry> = entries.into_iter().zip(removed).filter(|(_, r)| !r).map(|(e, _)| e).collect();
     let index = entries.iter().enumerate().map(|(i, e)| ((e.kind, e.id.clone()), i)).collect();
     let pack_infos = set
@@ -167,7 +277,7 @@ pub fn build(packs: &[Pack], set: &LoadSet, validators: &Validators) -> (Ruleset
             }
         })
         .collect();
-    (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index }, diags)
+    (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index }, diags, checked)
 }
 
 /// Pack ids a pack may build on: itself and its dependency closure.
@@ -351,6 +461,28 @@ impl Builder<'_> {
         }
         self.resolve_extends(pi, visible, chain);
         chain.pop();
+        let key = extends_key(&self.entries[i], &self.entries[pi]);
+        let memo = (self.memo.validators == self.validators.id()).then(|| self.memo.extended.get(&key)).flatten();
+        if let Some(x) = memo {
+            let (e, p) = (&self.entries[i], &self.entries[pi]);
+            debug_assert!(
+                Arc::ptr_eq(&x.inputs.0, &e.value)
+                    && Arc::ptr_eq(&x.inputs.1, &e.prov)
+                    && Arc::ptr_eq(&x.inputs.2, &p.value)
+                    && Arc::ptr_eq(&x.inputs.3, &p.prov)
+            );
+            let x = x.clone();
+            self.entries[i].value = x.value.clone();
+            self.entries[i].prov = x.prov.clone();
+            self.checked.extended.insert(key, x);
+            return;
+        }
+        let inputs = (
+            self.entries[i].value.clone(),
+            self.entries[i].prov.clone(),
+            self.entries[pi].value.clone(),
+            self.entries[pi].prov.clone(),
+        );
         let mut value = (*self.entries[pi].value).clone();
         let mut prov = (*self.entries[pi].prov).clone();
         if let Some(o) = value.as_object_mut() {
@@ -358,8 +490,10 @@ impl Builder<'_> {
         }
         let child = &self.entries[i];
         merge(&mut value, &mut prov, &child.value, &child.prov, &mut String::new());
-        self.entries[i].value = Arc::new(value);
-        self.entries[i].prov = Arc::new(prov);
+        let x = Extended { inputs, value: Arc::new(value), prov: Arc::new(prov) };
+        self.entries[i].value = x.value.clone();
+        self.entries[i].prov = x.prov.clone();
+        self.checked.extended.insert(key, Arc::new(x));
     }
 
     fn apply_patch(&mut self, p: usize, raw: &RawDoc, visible: &BTreeSet<String>) {
@@ -431,42 +565,61 @@ impl Builder<'_> {
 
     fn validate(&mut self) {
         use rayon::prelude::*;
-        let (validators, removed, broken) = (self.validators, &self.removed, &self.broken_extends);
+        let (validators, memo, removed, broken) = (self.validators, self.memo, &self.removed, &self.broken_extends);
         // Each entry is checked on its own: on every core, the results then taken in order.
-        let checked: Vec<(Option<Document>, Vec<Diagnostic>)> = self
+        let checked: Vec<Option<Arc<CheckedEntry>>> = self
             .entries
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
                 if removed[i] {
-                    return (None, Vec::new());
+                    return None;
                 }
-                let mut found = Vec::new();
-                let valid = validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut found);
-                if broken.contains(&i) {
-                    found.retain(|d| d.code != "missing-field");
+                let broken = broken.contains(&i);
+                if let Some(rec) = memo.find(validators, e, broken) {
+                    return Some(rec.clone());
                 }
-                if !valid {
-                    return (None, found);
-                }
-                match Document::decode(e.kind, strip_meta((*e.value).clone())) {
-                    Ok(d) => (Some(d), found),
-                    Err(err) => {
-                        found.push(
-                            Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))
-                                .at(Some(e.root))
-                                .pack(e.pack.clone()),
-                        );
-                        (None, found)
-                    }
-                }
+                let (doc, diags) = check_entry(validators, e, broken);
+                Some(Arc::new(CheckedEntry {
+                    value: e.value.clone(),
+                    prov: e.prov.clone(),
+                    root: e.root,
+                    broken,
+                    doc,
+                    diags,
+                }))
             })
             .collect();
-        for (e, (doc, mut found)) in self.entries.iter_mut().zip(checked) {
-            if doc.is_some() {
-                e.doc = doc;
+        for (e, rec) in self.entries.iter_mut().zip(checked) {
+            let Some(rec) = rec else { continue };
+            if rec.doc.is_some() {
+                e.doc.clone_from(&rec.doc);
             }
-            self.diags.append(&mut found);
+            self.diags.extend(rec.diags.iter().cloned());
+            self.checked.map.entry((e.kind, e.id.clone(), e.pack.clone())).or_default().push(rec);
+        }
+    }
+}
+
+/// The schema check and typed decoding of one resolved entry.
+fn check_entry(validators: &Validators, e: &Entry, broken: bool) -> (Option<Document>, Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let valid = validators.check(e.kind, &e.value, &e.prov, &e.pack, &mut found);
+    if broken {
+        found.retain(|d| d.code != "missing-field");
+    }
+    if !valid {
+        return (None, found);
+    }
+    match Document::decode(e.kind, strip_meta((*e.value).clone())) {
+        Ok(d) => (Some(d), found),
+        Err(err) => {
+            found.push(
+                Diagnostic::error("schema", format!("{} `{}`: {err}", e.kind.tag(), e.id))
+                    .at(Some(e.root))
+                    .pack(e.pack.clone()),
+            );
+            (None, found)
         }
     }
 }

@@ -14,6 +14,9 @@ use crate::yaml::{Provenance, YamlDoc, escape};
 pub struct Validators {
     kinds: HashMap<DocKind, (Value, Validator)>,
     manifest: (Value, Validator),
+    /// Unique in the process (never 0), so results checked by one set of validators are never
+    /// taken for another's (an address could be reused once a set is dropped).
+    id: u64,
 }
 
 impl Default for Validators {
@@ -32,7 +35,16 @@ impl Validators {
         Validators {
             kinds: DocKind::ALL.iter().map(|&k| (k, compile(cav_format::schema_for_kind(k)))).collect(),
             manifest: compile(cav_format::manifest_schema()),
+            id: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         }
+    }
+
+    /// This set's id (see the field).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The validators of this process: the schemas are fixed at build time, so they are compiled

@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 use crate::diag::{Diagnostic, FileId, Loc, Pos};
 
 /// Where each value of a document came from: JSON pointer → location of the value, and of its key.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Provenance {
     pub values: BTreeMap<String, Loc>,
     pub keys: BTreeMap<String, Loc>,
