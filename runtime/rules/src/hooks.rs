@@ -142,6 +142,20 @@ pub trait Hooks {
     fn wants(&self, _point: HookPoint) -> bool {
         self.active()
     }
+    /// Whether a handler may run at this moment: `wants`, narrowed to the models and the weapon
+    /// of the moment (`model`'s card, `weapon`'s mount, `target`'s card, any aura on the table).
+    /// The engine asks it before building a context's costlier parts and skips the call when it
+    /// says no, so it may say yes when no handler runs, never no when one would.
+    fn wants_at(
+        &mut self,
+        _game: &Game,
+        point: HookPoint,
+        _model: usize,
+        _target: Option<usize>,
+        _weapon: Option<usize>,
+    ) -> bool {
+        self.wants(point)
+    }
     /// Whether a handler of `model`'s own special attributes (card or weapons) handles `point`
     /// (the Special action is legal only then).
     fn handles(&self, _game: &Game, _model: usize, point: HookPoint) -> bool {

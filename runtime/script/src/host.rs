@@ -44,8 +44,10 @@ struct Shared {
     roll_ctor: Function,
     /// Lua strings of roll kinds and dice expressions, made once (a ruleset has a handful).
     words: RefCell<Vec<(Box<str>, mlua::LuaString)>>,
-    /// Names per model, shared by its views (model index → card, side, names).
-    names: RefCell<Vec<Option<(usize, usize, Names)>>>,
+    /// Names per model, shared by its views (by model index).
+    names: RefCell<Vec<Option<CachedNames>>>,
+    /// The game being played, counted from 0 (`Hooks::new_game`): what `names` were shown in.
+    game: Cell<u64>,
     /// Lua strings made once, for the fields scripts read most: hook point ids (by
     /// `HookPoint as usize`), roles (by `Role as usize`), model types (by `ModelType as usize`),
     /// state ids (by state index), range bands (by band index) and the ruleset's id.
@@ -158,13 +160,23 @@ impl Shared {
     /// The names a model's view shows, shared with every view of it.
     fn names(&self, game: &Game, model: usize) -> Names {
         let me = &game.models[model];
+        let now = self.game.get();
         let mut cache = self.names.borrow_mut();
         if cache.len() <= model {
             cache.resize(model + 1, None);
         }
-        match &cache[model] {
-            Some((card, side, n)) if *card == me.card && *side == me.side => n.clone(),
-            _ => {
+        match &mut cache[model] {
+            Some(e) if e.card == me.card && e.side == me.side && e.game == now => e.names.clone(),
+            // The last game's: a new game may bring other rules (a test's upgrades), whose card
+            // indices name other cards, so they are kept only if they read the same — their
+            // strings, that is: the Lua values made of them start again with the game, as
+            // everything else its scripts see.
+            Some(e) if e.card == me.card && e.side == me.side && e.names.show(game, model) => {
+                e.names.made = Rc::default();
+                e.game = now;
+                e.names.clone()
+            }
+            slot => {
                 let card = game.card(model);
                 let n = Names {
                     name: Rc::from(me.name.as_str()),
@@ -183,13 +195,23 @@ impl Shared {
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
                     ratings: card.sas.iter().map(|(_, r)| *r).collect(),
-                    made: Rc::new(RefCell::new(Made::default())),
+                    made: Rc::default(),
                 };
-                cache[model] = Some((me.card, me.side, n.clone()));
+                *slot = Some(CachedNames { card: me.card, side: me.side, game: now, names: n.clone() });
                 n
             }
         }
     }
+}
+
+/// A model's names in `Shared::names`: its card and side, and the game (`Shared::game`) they
+/// were last shown in.
+#[derive(Clone)]
+struct CachedNames {
+    card: usize,
+    side: usize,
+    game: u64,
+    names: Names,
 }
 
 /// A read-only view of a model: a userdata whose fields are made Lua values only when read.
@@ -381,6 +403,31 @@ pub struct LuaHost {
     fns: Rc<CtxFns>,
     /// Hook points at which a handler ran since `take_ran` (bit `HookPoint as u32`).
     ran: u64,
+    /// The hook points each card's handlers handle (`CardPoints`), by card index, made when a
+    /// moment first asks about the card (`wants_at`); forgotten when a new game starts, as a new
+    /// game may bring other rules (a test's upgrades), whose card indices name other cards.
+    cards: Vec<Option<CardPoints>>,
+    /// The address of the rules `cards` was made from: a guard, should a caller drive games of
+    /// other rules without starting them (`Hooks::new_game`).
+    cards_of: usize,
+    /// The `aura` hook points of the game's models (`CardPoints::aura`, all of them together, on
+    /// the table or not), and how many models that counts: models join a game (missiles), they
+    /// never leave it nor change card. Most games have no aura at most points, and this says so
+    /// without a pass over the models. Forgotten with `cards`.
+    auras: (usize, u64),
+}
+
+/// The hook points (bit `HookPoint as u32`) a card's special attributes have handlers of, per
+/// role: most moments involve no model with a handler, and `wants_at` tells them from these alone.
+struct CardPoints {
+    /// Its own special attributes, when it is the moment's model (`Role::Model`).
+    model: u64,
+    /// Per mount, its weapon's special attributes (`Role::Weapon`).
+    weapons: Vec<u64>,
+    /// Its own, when it is the other model (`as_target`).
+    target: u64,
+    /// Its own, for any other model's moment (`aura`).
+    aura: u64,
 }
 
 impl LuaHost {
@@ -454,6 +501,7 @@ impl LuaHost {
                 .map_err(|e: mlua::Error| e.to_string())?,
             words: RefCell::new(Vec::new()),
             names: RefCell::new(Vec::new()),
+            game: Cell::new(0),
             points: strings(&sandbox.lua, HookPoint::ALL.iter().map(|p| p.id()))?,
             roles: strings(&sandbox.lua, Role::ALL.iter().map(|r| r.id()))?,
             model_types: strings(&sandbox.lua, ModelType::ALL.iter().map(|t| t.id()))?,
@@ -493,6 +541,9 @@ impl LuaHost {
             shared,
             fns: Rc::new(CtxFns { board, effects, options }),
             ran: 0,
+            cards: Vec::new(),
+            cards_of: 0,
+            auras: (0, 0),
         })
     }
 
@@ -999,6 +1050,27 @@ struct Made {
 }
 
 impl Names {
+    /// Whether these are the names `model` of `game` shows (made for it in another game).
+    fn show(&self, game: &Game, model: usize) -> bool {
+        let me = &game.models[model];
+        let card = game.card(model);
+        let weapon = |(n, w): (&WeaponNames, &cav_rules::compile::MountDef)| {
+            *n.id == *w.weapon
+                && *n.name == *w.name
+                && *n.class == *w.class
+                && n.munition.as_deref() == w.munition_id.as_deref()
+                && n.range.to_bits() == w.range.to_bits()
+        };
+        *self.name == *me.name
+            && *self.side == *game.sides[me.side]
+            && *self.model == *card.id
+            && self.weapons.len() == card.weapons.len()
+            && self.weapons.iter().zip(&card.weapons).all(weapon)
+            && self.sas.len() == card.sas.len()
+            && self.sas.iter().zip(&card.sas).all(|(n, (sa, _))| **n == *game.rules.sas[*sa as usize].id)
+            && self.ratings.iter().copied().eq(card.sas.iter().map(|(_, r)| *r))
+    }
+
     /// The Lua string of one of the names (`text`), made on first read.
     fn string(
         &self,
@@ -1227,6 +1299,62 @@ impl LuaHost {
         ]
     }
 
+    /// The hook points `model`'s card has handlers of (`CardPoints`), made on first use. Asked at
+    /// nearly every moment, so the common case (made already) is kept small enough to inline.
+    #[inline]
+    fn card_points(&mut self, game: &Game, model: usize) -> &CardPoints {
+        let ix = game.models[model].card;
+        let rules: *const Rules = game.rules;
+        if self.cards_of != rules as usize || !matches!(self.cards.get(ix), Some(Some(_))) {
+            self.make_card_points(game, model);
+        }
+        self.cards[ix].as_ref().expect("made above")
+    }
+
+    #[cold]
+    fn make_card_points(&mut self, game: &Game, model: usize) {
+        self.forget_other_rules(game);
+        let ix = game.models[model].card;
+        if self.cards.len() <= ix {
+            self.cards.resize_with(ix + 1, || None);
+        }
+        let of = |role: Role, sas: &[(u16, i32)]| {
+            let by_sa = &self.masks[Handlers::slot(role)];
+            sas.iter().fold(0u64, |m, &(sa, _)| m | by_sa.get(usize::from(sa)).copied().unwrap_or(0))
+        };
+        let card = game.card(model);
+        let points = CardPoints {
+            model: of(Role::Model, &card.sas),
+            weapons: card.weapons.iter().map(|w| of(Role::Weapon, &w.sas)).collect(),
+            target: of(Role::Target, &card.sas),
+            aura: of(Role::Aura, &card.sas),
+        };
+        self.cards[ix] = Some(points);
+    }
+
+    /// Forget `cards` and `auras` if they were made from other rules than `game`'s.
+    fn forget_other_rules(&mut self, game: &Game) {
+        let rules: *const Rules = game.rules;
+        if self.cards_of != rules as usize {
+            self.cards.clear();
+            self.auras = (0, 0);
+            self.cards_of = rules as usize;
+        }
+    }
+
+    /// The `aura` hook points of every model of the game (`LuaHost::auras`).
+    fn auras(&mut self, game: &Game) -> u64 {
+        self.forget_other_rules(game);
+        let (counted, mut points) = self.auras;
+        if counted != game.models.len() {
+            for i in counted..game.models.len() {
+                points |= self.card_points(game, i).aura;
+            }
+            self.auras = (game.models.len(), points);
+        }
+        points
+    }
+
     /// The handlers that run at this moment, in the documented order: (owner model, role,
     /// special attribute, rating, handler).
     fn runs<'h>(&'h self, game: &Game, ctx: &HookCtx) -> Vec<Run<'h>> {
@@ -1369,13 +1497,52 @@ impl Hooks for LuaHost {
 
     fn new_game(&mut self) {
         self.sandbox.new_game();
-        // A new game may bring cards fitted since (a test's upgrades): card indices name other
-        // cards than in the last game, so the names cached per model start again.
-        self.shared.names.borrow_mut().clear();
+        // The names cached per model are checked again before this game shows them (`names`).
+        self.shared.game.set(self.shared.game.get() + 1);
+        self.cards.clear();
+        self.auras = (0, 0);
     }
 
     fn wants(&self, point: HookPoint) -> bool {
         self.wanted[point as usize]
+    }
+
+    fn wants_at(
+        &mut self,
+        game: &Game,
+        point: HookPoint,
+        model: usize,
+        target: Option<usize>,
+        weapon: Option<usize>,
+    ) -> bool {
+        if !self.wanted[point as usize] {
+            return false;
+        }
+        // Lines printed outside any handler (a module's top level, as it loaded) go to the log at
+        // the next call: that call must still happen.
+        if self.sandbox.has_prints() {
+            return true;
+        }
+        // The same models as `runs` asks (`owners`, then the auras), by card; `runs` may still
+        // find nothing to run (a declined or conditional special attribute).
+        let bit = 1u64 << point as u32;
+        let own = self.card_points(game, model);
+        if own.model & bit != 0 || weapon.and_then(|w| own.weapons.get(w)).is_some_and(|m| m & bit != 0) {
+            return true;
+        }
+        if let Some(t) = target.filter(|&t| t != model)
+            && self.card_points(game, t).target & bit != 0
+        {
+            return true;
+        }
+        self.aura_wanted[point as usize]
+            && self.auras(game) & bit != 0
+            && (0..game.models.len()).any(|i| {
+                i != model
+                    && Some(i) != target
+                    && game.models[i].on_table()
+                    && self.card_points(game, i).aura & bit != 0
+            })
     }
 
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {

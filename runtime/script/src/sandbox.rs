@@ -235,6 +235,11 @@ impl Sandbox {
         self.printed.set((0, 0));
     }
 
+    /// Whether lines printed wait to be taken (`take_prints`).
+    pub fn has_prints(&self) -> bool {
+        !self.prints.borrow().is_empty()
+    }
+
     pub fn take_prints(&self) -> Vec<String> {
         std::mem::take(&mut self.prints.borrow_mut())
     }

@@ -187,7 +187,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// and ammo now; modifiers, a forbid and a changed value are returned for the caller's
     /// procedure to use. A failing handler stops the game before anything is applied.
     pub(crate) fn call_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
-        if !self.hooks.wants(ctx.point) {
+        if !self.hooks.wants_at(&self.game, ctx.point, ctx.model, ctx.target, ctx.weapon) {
             return Ok(Answer::default());
         }
         let called = self.hooks.call(&self.game, self.dice, &mut ctx);
@@ -1051,7 +1051,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             let (_, extra) = c3.inspire.roll_total(self.dice);
             mods.push(ModApplied { source: "C3: Inspire".into(), value: extra });
         }
-        if self.hooks.wants(HookPoint::CombatDice) {
+        // (Asked before the roll is copied into the context: most combat rolls have no handler.)
+        if self.hooks.wants_at(&self.game, HookPoint::CombatDice, model, ctx.target, ctx.weapon) {
             let total = mods.iter().fold(thrown.1, |t, m| t.saturating_add(m.value));
             let mut ctx = ctx;
             ctx.point = HookPoint::CombatDice;
