@@ -1,8 +1,6 @@
 //! A bot that plays sensibly: closes to its weapons' best distance, locks on before firing guided
 //! missiles, fires what is in range, repairs when it cannot shoot, retreats on a mission kill.
 
-use std::collections::HashMap;
-
 use cav_format::vocab::ActionKind as ActionWord;
 
 use crate::game::actions::combat::FIRED_OUT_OF_TURN;
@@ -11,8 +9,8 @@ use crate::geom::P;
 
 #[derive(Default)]
 pub struct Bot {
-    /// Best distance to fight at, per card.
-    best: HashMap<usize, f64>,
+    /// Best distance to fight at, per card (index of `Rules::cards`; `None`: not reckoned yet).
+    best: Vec<Option<f64>>,
 }
 
 /// Chance that the ruleset's standard roll reaches `tp`.
@@ -23,7 +21,7 @@ fn chance(rules: &crate::Rules, tp: i32) -> f64 {
 impl Bot {
     fn best_distance(&mut self, g: &Game, model: usize) -> f64 {
         let card_ix = g.models[model].card;
-        if let Some(d) = self.best.get(&card_ix) {
+        if let Some(Some(d)) = self.best.get(card_ix) {
             return *d;
         }
         let card = g.card(model);
@@ -46,7 +44,10 @@ impl Bot {
                 best = (score, d);
             }
         }
-        self.best.insert(card_ix, best.1);
+        if self.best.len() <= card_ix {
+            self.best.resize(card_ix + 1, None);
+        }
+        self.best[card_ix] = Some(best.1);
         best.1
     }
 
@@ -73,21 +74,29 @@ impl Bot {
 
     /// The better of a direct and an indirect combat action against `target`, if any weapon can fire.
     fn best_fire(g: &Game, model: usize, target: usize) -> Option<(Vec<usize>, bool, f64)> {
-        let n = g.card(model).weapons.len();
-        let mut options = Vec::new();
-        for indirect in [false, true] {
-            let mut shots: Vec<(usize, Shot)> = (0..n)
-                .map(|w| (w, g.shot(model, w, target, indirect)))
-                .filter(|(_, s)| !matches!(s, Shot::No(_)))
-                .collect();
-            let keep = Self::one_per_launcher(g, model, shots.iter().map(|(w, _)| *w).collect());
-            shots.retain(|(w, _)| keep.contains(w));
+        let card = g.card(model);
+        // One shooter for both ways of firing: what depends on the model alone is read once.
+        let shooter = g.shooter(model);
+        let launcher = |w: usize| card.weapons[w].launcher.unwrap_or(w);
+        let mut options = [None, None];
+        for (option, indirect) in options.iter_mut().zip([false, true]) {
+            let mut shots: Vec<(usize, Shot)> = Vec::new();
+            for w in 0..card.weapons.len() {
+                // A launcher fires one munition per action (`one_per_launcher`): the first it may
+                // fire; the others need not be asked about.
+                if shots.iter().any(|&(k, _)| launcher(k) == launcher(w)) {
+                    continue;
+                }
+                if let Some(shot) = shooter.shot(w, target, indirect) {
+                    shots.push((w, shot));
+                }
+            }
             if !shots.is_empty() {
                 let v = Self::value(g, model, &shots);
-                options.push((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
+                *option = Some((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
             }
         }
-        options.into_iter().max_by(|a, b| a.2.total_cmp(&b.2))
+        options.into_iter().flatten().max_by(|a, b| a.2.total_cmp(&b.2))
     }
 
     /// A guided missile that a lock would let fire at `target`.
@@ -190,8 +199,9 @@ impl Bot {
 
     /// Every weapon that can fire directly at `target` now.
     fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
+        let shooter = g.shooter(model);
         let ws: Vec<usize> = (0..g.card(model).weapons.len())
-            .filter(|&w| matches!(g.shot(model, w, target, false), Shot::Direct { .. }))
+            .filter(|&w| matches!(shooter.shot(w, target, false), Some(Shot::Direct { .. })))
             .collect();
         let ws = Self::one_per_launcher(g, model, ws);
         (!ws.is_empty()).then_some(ws)
@@ -200,14 +210,17 @@ impl Bot {
     /// A launcher fires one munition per action: the bot takes the first it may fire.
     fn one_per_launcher(g: &Game, model: usize, mut ws: Vec<usize>) -> Vec<usize> {
         let card = g.card(model);
-        let mut seen = Vec::new();
-        ws.retain(|&w| {
-            let l = card.weapons[w].launcher.unwrap_or(w);
-            !seen.contains(&l) && {
-                seen.push(l);
-                true
+        let launcher = |w: usize| card.weapons[w].launcher.unwrap_or(w);
+        // Kept in place: a weapon stays if no weapon kept before it shares its launcher.
+        let mut kept = 0;
+        for i in 0..ws.len() {
+            let w = ws[i];
+            if !ws[..kept].iter().any(|&k| launcher(k) == launcher(w)) {
+                ws[kept] = w;
+                kept += 1;
             }
-        });
+        }
+        ws.truncate(kept);
         ws
     }
 }
@@ -224,11 +237,12 @@ impl Controller for Bot {
 
     /// Counter-battery: every indirect weapon that reaches the enemy artillery answers.
     fn counter_battery(&mut self, g: &Game, model: usize, attacker: usize) -> Option<Vec<usize>> {
+        let shooter = g.shooter(model);
         let weapons: Vec<usize> = (0..g.card(model).weapons.len())
             .filter(|&k| {
                 g.card(model).weapons[k].indirect
                     && !g.models[model].out_of_ammo[k]
-                    && matches!(g.shot(model, k, attacker, true), crate::game::Shot::Indirect { .. })
+                    && matches!(shooter.shot(k, attacker, true), Some(Shot::Indirect { .. }))
             })
             .collect();
         (!weapons.is_empty()).then_some(weapons)
@@ -416,8 +430,9 @@ impl Controller for Bot {
             return Self::low_if_unarmed(g, model, fire.is_none(), self.approach(g, model, target, best));
         }
         // In range but facing away: turn towards the target with a short step.
-        let out_of_arc = (0..g.card(model).weapons.len()).any(|w| !g.in_arc(model, w, target));
-        if fire.is_none() && !fired && out_of_arc && can_move && g.move_value(model) >= 2 {
+        // Asked last: the arcs need a bearing per weapon, and only matter without a shot.
+        let out_of_arc = || (0..g.card(model).weapons.len()).any(|w| !g.in_arc(model, w, target));
+        if fire.is_none() && !fired && can_move && g.move_value(model) >= 2 && out_of_arc() {
             let (p, tp) = (g.models[model].pos, g.models[target].pos);
             let dir = tp - p;
             return Action::move_to(p + dir.scale(0.25 / dir.len().max(1e-6)));

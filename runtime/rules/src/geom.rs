@@ -60,6 +60,36 @@ pub fn angle_diff(a: f64, b: f64) -> f64 {
     if d > 180.0 { d - 360.0 } else { d }
 }
 
+/// `f` of the (cos, sin) of each corner's angle of a regular polygon of `sides` sides. Kept per
+/// thread for a few side counts: every terrain piece of a scenario asks for the same ones (the
+/// sines and cosines were most of setting up a game), and the values are exactly the ones
+/// computed afresh, so the polygons are too.
+fn with_unit_corners<T>(sides: usize, f: impl FnOnce(&[(f64, f64)]) -> T) -> T {
+    /// Side count, and (cos, sin) per corner.
+    type Kept = Vec<(usize, Vec<(f64, f64)>)>;
+    thread_local! {
+        static CORNERS: std::cell::RefCell<Kept> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    CORNERS.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some((_, corners)) = kept.iter().find(|(n, _)| *n == sides) {
+            return f(corners);
+        }
+        let corners: Vec<(f64, f64)> = (0..sides)
+            .map(|i| {
+                let a = std::f64::consts::TAU * i as f64 / sides as f64;
+                (a.cos(), a.sin())
+            })
+            .collect();
+        let out = f(&corners);
+        // A few side counts are all a ruleset uses; an odd request is not kept.
+        if kept.len() < 8 {
+            kept.push((sides, corners));
+        }
+        out
+    })
+}
+
 /// A simple polygon (a terrain area).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Polygon {
@@ -69,12 +99,9 @@ pub struct Polygon {
 impl Polygon {
     /// A regular polygon approximating a circle: terrain features are placed as these.
     pub fn regular(center: P, radius: f64, sides: usize) -> Polygon {
-        let points = (0..sides)
-            .map(|i| {
-                let a = std::f64::consts::TAU * i as f64 / sides as f64;
-                P::new(center.x + radius * a.cos(), center.y + radius * a.sin())
-            })
-            .collect();
+        let points = with_unit_corners(sides, |corners| {
+            corners.iter().map(|&(cos, sin)| P::new(center.x + radius * cos, center.y + radius * sin)).collect()
+        });
         Polygon { points }
     }
 

@@ -29,8 +29,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.single_use {
             self.game.single_use_fired.push((attacker, weapon));
         }
-        let (_, cover) = self.game.sight(attacker, target, m.requires_target_lock);
-        let cover_extra = self.game.cover_extra(attacker, target, m.requires_target_lock);
+        let (_, cover, cover_extra) = self.game.sight_cover(attacker, target, m.requires_target_lock);
         emit!(
             self,
             Event::Attack {
@@ -62,7 +61,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut mods = self.modifiers(&r.combat_mods, ModifierTarget::CombatRoll, &s, true);
         let ctx =
             HookCtx::new(HookPoint::CombatTp, attacker).target(target).weapon(weapon).band(band).defensive(defensive);
-        let mut answer = self.call_hooks(ctx.clone())?;
+        let mut answer = self.call_hooks_on_copy(&ctx)?;
         // A handler may stop this weapon's shot before it is rolled (Point Defense).
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
@@ -148,7 +147,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     ) -> Result<(), EngineError> {
         let reduce = self.cardr(target).damage_result;
         let ctx = HookCtx::new(HookPoint::DamageCalc, attacker).target(target).weapon(weapon).band(band);
-        let mut answer = self.call_hooks(ctx.clone())?;
+        let mut answer = self.call_hooks_on_copy(&ctx)?;
         let mos = (margin - reduce).max(0).saturating_add(answer.sum(Quantity::Mos)).max(0);
         let rav = self.game.rav(attacker, weapon, target);
         // A model inside a structure adds its armor class to its AV (001 L6184-6190).
@@ -164,7 +163,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let extra = extra_rav.iter().fold(0i32, |a, m| a.saturating_add(m.value));
         let rav_total = rav.saturating_add(extra).saturating_add(answer.sum(Quantity::Rav)).max(rav.min(0));
         let penetrated = mos.saturating_add(rav_total) >= av;
-        let name = self.cardr(attacker).weapons[weapon].name.clone();
+        // The weapon's name is only read by the log (a copy costs an allocation).
+        let name = if self.log.enabled() { self.cardr(attacker).weapons[weapon].name.clone() } else { String::new() };
         // Why the numbers differ from the roll's margin and the cards (only when logging: names
         // cost allocations).
         let mut changes = Vec::new();
@@ -230,7 +230,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     fn damage_result(&mut self, ctx: HookCtx, index: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
-        let Some(row) = r.damage.row(index).cloned() else { return Ok(()) };
+        let Some(row) = r.damage.row(index) else { return Ok(()) };
         let ty = self.cardr(target).model_type;
         // Dug in, infantry are never "in the open" (001 L5359-5361).
         let open = || {
@@ -314,7 +314,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);
         let ctx = HookCtx::new(HookPoint::StrikePoint, attacker).target(target).weapon(weapon).band(band);
-        let mut answer = self.call_hooks(ctx.clone())?;
+        let mut answer = self.call_hooks_on_copy(&ctx)?;
         // A handler may stop the munition before it lands (Point Defense shoots it down).
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
@@ -439,7 +439,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let mut mods = self.modifiers(&r.strike_package_mods, ModifierTarget::StrikePointRoll, &s, true);
         let ctx = HookCtx::new(HookPoint::StrikePoint, caller).target(aimed).weapon(mount);
-        mods.extend(self.call_hooks(ctx.clone())?.take(Quantity::Roll));
+        mods.extend(self.call_hooks_on_copy(&ctx)?.take(Quantity::Roll));
         let ten_plus = self.ten_plus(RollKind::StrikePointRoll);
         let out = self.roll(caller, "strike-point", r.standard, mods, Some(tp), None, ten_plus);
         if out.success {
@@ -545,7 +545,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             // `area_effect`: each model under the template, before its roll; forbid spares it.
             let ctx = HookCtx::new(HookPoint::AreaEffect, attacker).target(target).weapon(weapon);
-            let mut under = self.call_hooks(ctx.clone())?;
+            let mut under = self.call_hooks_on_copy(&ctx)?;
             if let Some(reason) = under.forbid.take() {
                 emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
                 continue;
@@ -582,7 +582,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 let mut mods = self.modifiers(&r.indirect_mods, ModifierTarget::CombatRoll, &s, false);
                 mods.extend(under_mods.iter().cloned());
                 let ctx = HookCtx { point: HookPoint::CombatTp, ..ctx.clone() };
-                let mut answer = self.call_hooks(ctx.clone())?;
+                let mut answer = self.call_hooks_on_copy(&ctx)?;
                 if let Some(reason) = answer.forbid {
                     emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
                     continue;

@@ -186,10 +186,24 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Call the hooks of a moment and apply what the handlers queued, in order: damage, states
     /// and ammo now; modifiers, a forbid and a changed value are returned for the caller's
     /// procedure to use. A failing handler stops the game before anything is applied.
-    pub(crate) fn call_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
+    pub(crate) fn call_hooks(&mut self, ctx: HookCtx) -> Result<Answer, EngineError> {
         if !self.hooks.wants_at(&self.game, ctx.point, ctx.model, ctx.target, ctx.weapon) {
             return Ok(Answer::default());
         }
+        self.run_hooks(ctx)
+    }
+
+    /// `call_hooks(ctx.clone())` for a caller that keeps `ctx` for a later moment: the copy is
+    /// made only when a handler may run (`wants_at`, asked once as `call_hooks` asks it).
+    pub(crate) fn call_hooks_on_copy(&mut self, ctx: &HookCtx) -> Result<Answer, EngineError> {
+        if !self.hooks.wants_at(&self.game, ctx.point, ctx.model, ctx.target, ctx.weapon) {
+            return Ok(Answer::default());
+        }
+        self.run_hooks(ctx.clone())
+    }
+
+    /// The handlers of `ctx`'s moment, once `wants_at` said they may run.
+    fn run_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
         let called = self.hooks.call(&self.game, self.dice, &mut ctx);
         for text in self.hooks.take_prints() {
             emit!(self, Event::ScriptPrint { model: ctx.model, text });

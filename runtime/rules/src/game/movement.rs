@@ -370,7 +370,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             _ => (r.standard, preset_tp.unwrap_or(r.indirect_tp)),
         };
         let ctx = HookCtx::new(HookPoint::CombatTp, mine).target(target).weapon(weapon);
-        let mut answer = self.call_hooks(ctx.clone())?;
+        let mut answer = self.call_hooks_on_copy(&ctx)?;
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: mine, what: "attack", reason });
             return Ok(());

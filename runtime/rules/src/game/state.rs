@@ -530,7 +530,12 @@ impl<'r> Game<'r> {
         }
         let p = self.models[model].pos;
         (0..self.board.areas.len()).find(|&a| {
-            self.rules.terrains[self.board.areas[a].terrain].structure.is_some() && self.board.areas[a].poly.contains(p)
+            let area = &self.board.areas[a];
+            // Every area's corners lie within its radius of its centre (to rounding, allowed for
+            // here): a point farther out cannot be inside, and the polygon test need not run.
+            self.rules.terrains[area.terrain].structure.is_some()
+                && area.center.dist(p) <= area.radius.abs() * (1.0 + 1e-9) + 1e-9
+                && area.poly.contains(p)
         })
     }
 
@@ -675,6 +680,12 @@ impl<'r> Game<'r> {
     /// are heavy cover worth 3), for the `extra-woods` condition.
     pub fn cover_extra(&self, attacker: usize, target: usize, only_defenders_own: bool) -> i32 {
         self.sight_full(attacker, target, only_defenders_own).extra
+    }
+
+    /// `sight`'s cover and `cover_extra` together (one line of sight asked for both).
+    pub fn sight_cover(&self, attacker: usize, target: usize, only_defenders_own: bool) -> (bool, Cover, i32) {
+        let v = self.sight_full(attacker, target, only_defenders_own);
+        (v.los, v.cover, v.extra)
     }
 
     fn sight_full(&self, attacker: usize, target: usize, only_defenders_own: bool) -> Sight {
@@ -964,123 +975,210 @@ impl<'r> Game<'r> {
     /// `shot`, with the weapon's range changed by `more_range` inches (a script's `range`
     /// modifier at `attack_declare`).
     pub fn shot_with(&self, attacker: usize, weapon: usize, target: usize, indirect: bool, more_range: f64) -> Shot {
-        let me = &self.models[attacker];
-        let card = self.card(attacker);
-        let Some(m) = card.weapons.get(weapon) else { return Shot::No("no such weapon".into()) };
+        self.shooter(attacker).answer(weapon, target, indirect, more_range).unwrap_or_else(|why| Shot::No(why.text()))
+    }
+
+    /// The questions `shot` asks of `attacker` alone, answered once for every weapon and target
+    /// asked about through it (a bot weighing all its weapons, direct and indirect).
+    pub fn shooter(&self, attacker: usize) -> Shooter<'_, 'r> {
+        Shooter {
+            g: self,
+            attacker,
+            underwater: std::cell::OnceCell::new(),
+            in_structure: std::cell::OnceCell::new(),
+            turn: std::cell::Cell::new(None),
+            los: std::cell::Cell::new(None),
+        }
+    }
+}
+
+/// Why a weapon may not attack: a fixed sentence, or one built only when someone reads it (a
+/// caller asking only *whether* a weapon can fire never allocates the text).
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    Said(&'static str),
+    InsideMinRange(f64),
+}
+
+impl Refusal {
+    fn text(self) -> String {
+        match self {
+            Refusal::Said(s) => s.to_owned(),
+            Refusal::InsideMinRange(r) => format!("inside minimum range {r}\""),
+        }
+    }
+}
+
+/// `Game::shot` for one attacker, remembering what depends on the attacker alone (whether it is
+/// under water, whether it stands in a structure) between questions. The answers stay valid
+/// while it lives: it borrows the game, so the state cannot change under it.
+pub struct Shooter<'g, 'r> {
+    g: &'g Game<'r>,
+    attacker: usize,
+    underwater: std::cell::OnceCell<bool>,
+    in_structure: std::cell::OnceCell<bool>,
+    /// The last target asked about and the attacker's turn towards it (`Game::turn_to`): the
+    /// same for every weapon.
+    turn: std::cell::Cell<Option<(usize, f64)>>,
+    /// The last line of sight asked about: target, guided (`only_defenders_own`), and whether
+    /// there is one. Every weapon of the same kind asks the same question.
+    los: std::cell::Cell<Option<(usize, bool, bool)>>,
+}
+
+impl Shooter<'_, '_> {
+    /// What `Game::shot` answers, without its reason when the weapon cannot attack: `None` for
+    /// every `Shot::No`.
+    pub fn shot(&self, weapon: usize, target: usize, indirect: bool) -> Option<Shot> {
+        self.answer(weapon, target, indirect, 0.0).ok()
+    }
+
+    /// `Game::in_arc` for the shooter's weapon, its turn towards `target` remembered.
+    fn in_arc(&self, weapon: usize, target: usize) -> bool {
+        let (g, attacker, at) = (self.g, self.attacker, self.g.models[target].pos);
+        g.in_arc_turned(attacker, weapon, at, || match self.turn.get() {
+            Some((t, v)) if t == target => v,
+            _ => {
+                let v = g.turn_to(attacker, at);
+                self.turn.set(Some((target, v)));
+                v
+            }
+        })
+    }
+
+    /// Whether `Game::sight` finds a line of sight to `target`, remembered for the next weapon.
+    fn los(&self, target: usize, only_defenders_own: bool) -> bool {
+        match self.los.get() {
+            Some((t, own, v)) if t == target && own == only_defenders_own => v,
+            _ => {
+                let v = self.g.sight(self.attacker, target, only_defenders_own).0;
+                self.los.set(Some((target, only_defenders_own, v)));
+                v
+            }
+        }
+    }
+
+    /// `Game::shot_with`, the refusal kept cheap. The checks and their order are `shot_with`'s.
+    fn answer(&self, weapon: usize, target: usize, indirect: bool, more_range: f64) -> Result<Shot, Refusal> {
+        use Refusal::Said;
+        let (g, attacker) = (self.g, self.attacker);
+        let me = &g.models[attacker];
+        let card = g.card(attacker);
+        let Some(m) = card.weapons.get(weapon) else { return Err(Said("no such weapon")) };
         if m.strike.is_some() {
-            return Shot::No("a strike package is called in (`call-strike`), not fired".into());
+            return Err(Said("a strike package is called in (`call-strike`), not fired"));
         }
         if m.reaction {
-            return Shot::No("it strikes only as a reaction, when attacked from close quarters".into());
+            return Err(Said("it strikes only as a reaction, when attacked from close quarters"));
         }
-        if self.models.get(target).is_some_and(|t| self.card_of(t).emplacement.is_some()) {
-            return Shot::No("an emplacement is attacked through its bunker (fire at the structure)".into());
+        if g.models.get(target).is_some_and(|t| g.card_of(t).emplacement.is_some()) {
+            return Err(Said("an emplacement is attacked through its bunker (fire at the structure)"));
         }
         if me.out_of_ammo[weapon] {
-            return Shot::No("out of ammo".into());
+            return Err(Said("out of ammo"));
         }
-        if self.underwater(attacker) {
-            return Shot::No("under water: its weapons cannot fire".into());
+        if *self.underwater.get_or_init(|| g.underwater(attacker)) {
+            return Err(Said("under water: its weapons cannot fire"));
         }
         if me.has(&crate::game::actions::LIMBERED) {
-            return Shot::No("limbered: the gun unlimbers before it fires".into());
+            return Err(Said("limbered: the gun unlimbers before it fires"));
         }
-        let Some(aimed) = self.models.get(target) else { return Shot::No("no such model".into()) };
-        if indirect && self.structure_at(attacker).is_some() {
-            return Shot::No("from inside a structure a model fires direct only".into());
+        let Some(aimed) = g.models.get(target) else { return Err(Said("no such model")) };
+        if indirect && *self.in_structure.get_or_init(|| g.structure_at(attacker).is_some()) {
+            return Err(Said("from inside a structure a model fires direct only"));
         }
         if !aimed.on_table() {
-            return Shot::No("target is gone".into());
+            return Err(Said("target is gone"));
         }
-        let tc = self.card(target).model_type;
+        let tc = g.card(target).model_type;
         if m.cannot_target.iter().any(|c| match c {
-            TargetClass::Infantry => self.rules.has_trait(tc, ModelTrait::Infantry),
-            TargetClass::Aircraft => self.rules.has_trait(tc, ModelTrait::Aircraft),
-            TargetClass::AircraftInFlight => self.rules.has_trait(tc, ModelTrait::Aircraft) && self.flying(target),
-            TargetClass::Structure => self.rules.has_trait(tc, ModelTrait::Structure),
+            TargetClass::Infantry => g.rules.has_trait(tc, ModelTrait::Infantry),
+            TargetClass::Aircraft => g.rules.has_trait(tc, ModelTrait::Aircraft),
+            TargetClass::AircraftInFlight => g.rules.has_trait(tc, ModelTrait::Aircraft) && g.flying(target),
+            TargetClass::Structure => g.rules.has_trait(tc, ModelTrait::Structure),
         }) {
-            return Shot::No("cannot attack that kind of model".into());
+            return Err(Said("cannot attack that kind of model"));
         }
         // Nap of the earth hides an aircraft from the ground, but where it ended its activation
         // close to the attacker (and in sight: checked below) (001 L3742-3748).
-        if aimed.noe && !self.flying(attacker) {
-            let exposed = self.rules.proc.flight.as_ref().map_or(0.0, |f| f.noe_exposed_within);
-            if self.active == Some(target) || self.range(attacker, target) > exposed {
-                return Shot::No("flying nap of the earth".into());
+        if aimed.noe && !g.flying(attacker) {
+            let exposed = g.rules.proc.flight.as_ref().map_or(0.0, |f| f.noe_exposed_within);
+            if g.active == Some(target) || g.range(attacker, target) > exposed {
+                return Err(Said("flying nap of the earth"));
             }
         }
         // A bomb falls on the ground beneath the aircraft: it reaches what lies under its area
         // there, with no range band (001 L9278-9310, L9505-9549, L9187-9235).
         if m.dropped.is_some() {
-            if !self.flying(attacker) || me.noe {
-                return Shot::No("a bomb is dropped from an aircraft in flight, not nap of the earth".into());
+            if !g.flying(attacker) || me.noe {
+                return Err(Said("a bomb is dropped from an aircraft in flight, not nap of the earth"));
             }
             if !indirect {
-                return Shot::No("fires only indirectly".into());
+                return Err(Said("fires only indirectly"));
             }
-            let under = self.card(target).base_radius;
-            let dist = self.models[target].pos.dist(me.pos);
+            let under = g.card(target).base_radius;
+            let dist = g.models[target].pos.dist(me.pos);
             let reach = match m.strip {
                 Some((length, width)) => {
                     let (a, b) = strip_ends(me.pos, me.facing, length);
-                    crate::geom::seg_point_dist(a, b, self.models[target].pos) <= width / 2.0 + under
+                    crate::geom::seg_point_dist(a, b, g.models[target].pos) <= width / 2.0 + under
                 }
                 None => dist <= m.aoe + under,
             };
             if !reach {
-                return Shot::No("not beneath the bomb's area".into());
+                return Err(Said("not beneath the bomb's area"));
             }
-            return Shot::Indirect { band: 0, distance: dist };
+            return Ok(Shot::Indirect { band: 0, distance: dist });
         }
         // A template weapon reaches what its strip, laid towards the target, touches.
         if let Some((length, width, _)) = m.template {
             if indirect {
-                return Shot::No("a template weapon fires direct only".into());
+                return Err(Said("a template weapon fires direct only"));
             }
-            let (a, b) = self.template_strip(attacker, aimed.pos, length);
-            let dist = self.range(attacker, target);
-            if crate::geom::seg_point_dist(a, b, aimed.pos) > width / 2.0 + self.card(target).base_radius {
-                return Shot::No("beyond the template".into());
+            let (a, b) = g.template_strip(attacker, aimed.pos, length);
+            let dist = g.range(attacker, target);
+            if crate::geom::seg_point_dist(a, b, aimed.pos) > width / 2.0 + g.card(target).base_radius {
+                return Err(Said("beyond the template"));
             }
-            if !self.in_arc(attacker, weapon, target) {
-                return Shot::No("outside the weapon's firing arc".into());
+            if !self.in_arc(weapon, target) {
+                return Err(Said("outside the weapon's firing arc"));
             }
-            if !self.sight(attacker, target, false).0 {
-                return Shot::No("no line of sight".into());
+            if !self.los(target, false) {
+                return Err(Said("no line of sight"));
             }
-            return Shot::Direct { band: 0, distance: dist };
+            return Ok(Shot::Direct { band: 0, distance: dist });
         }
-        if m.requires_target_lock && me.lock != Some(target) && !self.painted(attacker, target) {
-            return Shot::No("needs a target-lock".into());
+        if m.requires_target_lock && me.lock != Some(target) && !g.painted(attacker, target) {
+            return Err(Said("needs a target-lock"));
         }
         if indirect && !(m.indirect || m.requires_target_lock) {
-            return Shot::No("cannot fire indirectly".into());
+            return Err(Said("cannot fire indirectly"));
         }
         if !indirect && m.indirect {
-            return Shot::No("fires only indirectly".into());
+            return Err(Said("fires only indirectly"));
         }
-        let dist = self.range(attacker, target);
+        let dist = g.range(attacker, target);
         if m.min_range > 0.0 && dist <= m.min_range {
-            return Shot::No(format!("inside minimum range {}\"", m.min_range));
+            return Err(Refusal::InsideMinRange(m.min_range));
         }
         let range = (m.range + more_range).max(0.0);
-        let Some(band) = self.rules.bands.iter().position(|b| dist <= range * b.multiplier) else {
-            return Shot::No(OUT_OF_RANGE.into());
+        let Some(band) = g.rules.bands.iter().position(|b| dist <= range * b.multiplier) else {
+            return Err(Said(OUT_OF_RANGE));
         };
-        let band = self.shifted_band(attacker, weapon, Some(target), dist, band);
+        let band = g.shifted_band(attacker, weapon, Some(target), dist, band);
         if indirect {
-            return Shot::Indirect { band, distance: dist };
+            return Ok(Shot::Indirect { band, distance: dist });
         }
-        if !self.in_arc(attacker, weapon, target) {
-            return Shot::No("outside the weapon's firing arc".into());
+        if !self.in_arc(weapon, target) {
+            return Err(Said("outside the weapon's firing arc"));
         }
-        let (los, _) = self.sight(attacker, target, m.requires_target_lock);
-        if !los {
-            return Shot::No("no line of sight".into());
+        if !self.los(target, m.requires_target_lock) {
+            return Err(Said("no line of sight"));
         }
-        Shot::Direct { band, distance: dist }
+        Ok(Shot::Direct { band, distance: dist })
     }
+}
 
+impl Game<'_> {
     /// Why `model`, held back in ambush, may not be placed at `p` (`setup.ambush`, 001
     /// L6519-6535), if it may not: off the board or on another base, in the opponent's half (the
     /// half nearer its deployment zone, where the scenario has zones), too near an enemy, or too
@@ -1252,6 +1350,17 @@ impl<'r> Game<'r> {
 
     /// `in_arc` for a point of the board (a structure aimed at).
     pub fn in_arc_at(&self, attacker: usize, weapon: usize, at: P) -> bool {
+        self.in_arc_turned(attacker, weapon, at, || self.turn_to(attacker, at))
+    }
+
+    /// How far `attacker` would turn to face `at`, in degrees (signed, -180 to 180).
+    fn turn_to(&self, attacker: usize, at: P) -> f64 {
+        let a = &self.models[attacker];
+        angle_diff(a.facing, a.pos.bearing(at))
+    }
+
+    /// `in_arc_at`, with `turn` giving `turn_to(attacker, at)` when the arc depends on it.
+    fn in_arc_turned(&self, attacker: usize, weapon: usize, at: P, turn: impl FnOnce() -> f64) -> bool {
         let card = self.card(attacker);
         let m = &card.weapons[weapon];
         if m.mounts.contains(&cav_format::Mount::T) || self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) {
@@ -1262,8 +1371,7 @@ impl<'r> Game<'r> {
         }
         let p = &self.rules.proc;
         let twist = self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist);
-        let bearing = self.models[attacker].pos.bearing(at);
-        let off = angle_diff(self.models[attacker].facing, bearing).abs();
+        let off = turn().abs();
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
         let off = if rear { 180.0 - off } else { off };
         off <= p.sight.arc_half_width + twist + 1e-9

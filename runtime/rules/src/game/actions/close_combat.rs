@@ -98,7 +98,7 @@ impl Engine<'_, '_> {
             let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
             mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
             let ctx = HookCtx::new(HookPoint::CombatTp, x).target(y);
-            let mut answer = this.call_hooks(ctx.clone())?;
+            let mut answer = this.call_hooks_on_copy(&ctx)?;
             mods.extend(answer.take(Quantity::Roll));
             let dice = answer.dice.unwrap_or(r.standard);
             this.combat_roll(ctx, "close-combat", dice, mods, None, Some(r.critical_success), false)

@@ -295,8 +295,9 @@ impl Engine<'_, '_> {
             {
                 continue;
             }
+            let shooter = g.shooter(m);
             let reach = |k: usize| {
-                matches!(g.shot(m, k, attacker, true), Shot::Indirect { .. }) && g.card(m).weapons[k].indirect
+                matches!(shooter.shot(k, attacker, true), Some(Shot::Indirect { .. })) && g.card(m).weapons[k].indirect
             };
             if !(0..g.card(m).weapons.len()).any(reach) {
                 continue;
@@ -317,7 +318,7 @@ impl Engine<'_, '_> {
                 let g = &self.game;
                 if k < g.card(m).weapons.len()
                     && g.card(m).weapons[k].indirect
-                    && matches!(g.shot(m, k, attacker, true), Shot::Indirect { .. })
+                    && matches!(g.shooter(m).shot(k, attacker, true), Some(Shot::Indirect { .. }))
                     && !g.models[m].out_of_ammo[k]
                 {
                     emit!(self, Event::StrikePoint { model: m, at });
@@ -543,8 +544,9 @@ impl Engine<'_, '_> {
             return Ok(None);
         }
         let n = self.cardr(defender).weapons.len();
-        let possible = (0..n)
-            .any(|k| matches!(self.game.shot(defender, k, attacker, false), Shot::Direct { band, .. } if band <= max));
+        let shooter = self.game.shooter(defender);
+        let possible =
+            (0..n).any(|k| matches!(shooter.shot(k, attacker, false), Some(Shot::Direct { band, .. }) if band <= max));
         if !possible {
             return Ok(None);
         }
@@ -571,7 +573,9 @@ impl Engine<'_, '_> {
         let Some(weapons) = weapons else { return Ok(()) };
         let max = self.rules().proc.defensive_fire.map_or(0, |d| d.max_band);
         for k in weapons {
-            let Shot::Direct { band, distance } = self.game.shot(defender, k, attacker, false) else { continue };
+            let Some(Shot::Direct { band, distance }) = self.game.shooter(defender).shot(k, attacker, false) else {
+                continue;
+            };
             if band > max {
                 continue;
             }

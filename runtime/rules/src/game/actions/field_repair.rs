@@ -32,26 +32,26 @@ fn best_asset(game: &Game, side: usize, target: usize) -> Option<(usize, u32)> {
         .max_by_key(|&(slot, points)| (points, std::cmp::Reverse(slot)))
 }
 
-/// Why `model` cannot field-repair `target` now, if it cannot.
-fn refusal(game: &Game, model: usize, target: usize) -> Option<String> {
+/// Why `model` cannot field-repair `target` now, if it cannot (a fixed sentence: controllers ask
+/// about every model at every decision, and only `check` needs it as text).
+fn refusal(game: &Game, model: usize, target: usize) -> Option<&'static str> {
     if !game.asset_user(model) {
         return Some(
-            "only a model with the ruleset's asset-user special attribute (Combat Engineer) uses field repair assets"
-                .into(),
+            "only a model with the ruleset's asset-user special attribute (Combat Engineer) uses field repair assets",
         );
     }
     let (me, it) = (&game.models[model], &game.models[target]);
     if target == model || it.side != me.side || !it.on_table() {
-        return Some("field repair mends another model of the side, on the table".into());
+        return Some("field repair mends another model of the side, on the table");
     }
     if game.card(target).dc[game.column(target)].is_none() {
-        return Some("the model has no damage-control value: field repair cannot mend it".into());
+        return Some("the model has no damage-control value: field repair cannot mend it");
     }
     if game.distance(model, target) > game.rules.proc.movement.contact_distance {
-        return Some("field repair needs base contact".into());
+        return Some("field repair needs base contact");
     }
     if best_asset(game, me.side, target).is_none() {
-        return Some("the side holds no field repair asset that would mend this model's damage".into());
+        return Some("the side holds no field repair asset that would mend this model's damage");
     }
     None
 }
@@ -78,7 +78,7 @@ impl ActionKind for FieldRepair {
         if target >= game.models.len() {
             return Err("no such model".into());
         }
-        refusal(game, model, target).map_or(Ok(()), Err)
+        refusal(game, model, target).map_or(Ok(()), |why| Err(why.to_owned()))
     }
     fn resolve(
         &self,

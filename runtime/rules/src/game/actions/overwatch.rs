@@ -68,7 +68,8 @@ impl Engine<'_, '_> {
                 continue;
             }
             let n = self.game.card(watcher).weapons.len();
-            let can = (0..n).any(|k| matches!(self.game.shot(watcher, k, mover, false), Shot::Direct { .. }));
+            let shooter = self.game.shooter(watcher);
+            let can = (0..n).any(|k| matches!(shooter.shot(k, mover, false), Some(Shot::Direct { .. })));
             if !can {
                 continue;
             }
@@ -87,7 +88,7 @@ impl Engine<'_, '_> {
             self.game.models[watcher].mark(&FIRED_OUT_OF_TURN);
             emit!(self, Event::OverwatchFire { model: watcher, target: mover });
             for k in weapons {
-                if let Shot::Direct { band, distance } = self.game.shot(watcher, k, mover, false) {
+                if let Some(Shot::Direct { band, distance }) = self.game.shooter(watcher).shot(k, mover, false) {
                     for _ in 0..self.game.copies_in_arc(watcher, k, mover) {
                         if self.game.models[mover].on_table() && !self.game.models[watcher].out_of_ammo[k] {
                             self.attack_roll(watcher, k, mover, band, distance, 0, 0, false)?;
