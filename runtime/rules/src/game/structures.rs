@@ -175,6 +175,9 @@ impl Engine<'_, '_> {
             (0..self.game.models.len()).filter(|&m| self.game.structure_at(m) == Some(area)).collect();
         self.game.structure_mut(area).collapsed = true;
         self.game.board.areas[area].terrain = *rubble;
+        // The piece keeps its place in the list but is other terrain now: a line of sight
+        // remembered across it (keyed by the board's version) is no longer the board's.
+        self.game.board_version += 1;
         emit!(self, Event::StructureCollapsed { at: self.game.board.areas[area].center });
         for m in inside {
             if rule.collapse_removes.contains(&self.cardr(m).model_type) {
