@@ -20,7 +20,6 @@ use cav_content::{Entry, Ruleset};
 use cav_format::vocab::Status;
 use cav_format::{DocKind, HookPoint};
 use mlua::Value;
-use mlua::chunk::ChunkMode;
 
 use crate::host::{AS_TARGET, AURA};
 use crate::sandbox::{Limits, Sandbox, find_module, load_module, read_script};
@@ -134,7 +133,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
     };
 
     // 1. It compiles (not run).
-    let compiled = sandbox.lua.load(&*text).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).into_function();
+    let compiled = crate::bytecode::chunk(&sandbox.lua, &text, format!("@{chunk}")).into_function();
     if let Err(err) = compiled {
         let (loc, msg) = located(&error_text(&err));
         diags.push(

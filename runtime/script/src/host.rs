@@ -288,7 +288,7 @@ impl Snapshot {
             soft: card.soft,
             prone: me.prone,
             on_table: me.on_table(),
-            out_of_ammo: me.out_of_ammo.clone(),
+            out_of_ammo: OutOfAmmo::of(&me.out_of_ammo),
             ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
         }
@@ -403,6 +403,8 @@ pub struct LuaHost {
     fns: Rc<CtxFns>,
     /// Hook points at which a handler ran since `take_ran` (bit `HookPoint as u32`).
     ran: u64,
+    /// The handlers of the moment being called (`LuaHost::runs`): kept to be filled again.
+    runs: Vec<Run>,
     /// The hook points each card's handlers handle (`CardPoints`), by card index, made when a
     /// moment first asks about the card (`wants_at`); forgotten when a new game starts, as a new
     /// game may bring other rules (a test's upgrades), whose card indices name other cards.
@@ -541,6 +543,7 @@ impl LuaHost {
             shared,
             fns: Rc::new(CtxFns { board, effects, options }),
             ran: 0,
+            runs: Vec::new(),
             cards: Vec::new(),
             cards_of: 0,
             auras: (0, 0),
@@ -1122,9 +1125,35 @@ struct Snapshot {
     soft: bool,
     prone: bool,
     on_table: bool,
-    out_of_ammo: Vec<bool>,
+    out_of_ammo: OutOfAmmo,
     ammo_reserve: u32,
     states: Vec<StateIx>,
+}
+
+/// Which mounts of a model are out of ammunition: the first 64 as bits (a snapshot is taken for
+/// every model of every handled moment, and this one needs no allocation), any further ones as a
+/// list (empty, so not allocated, on every card there is).
+struct OutOfAmmo {
+    first: u64,
+    rest: Vec<bool>,
+}
+
+impl OutOfAmmo {
+    fn of(mounts: &[bool]) -> OutOfAmmo {
+        let (first, rest) = mounts.split_at(mounts.len().min(64));
+        OutOfAmmo {
+            first: first.iter().enumerate().fold(0, |m, (i, &out)| m | u64::from(out) << i),
+            rest: rest.to_vec(),
+        }
+    }
+
+    /// Whether `mount` is out of ammunition (`false` past the model's mounts).
+    fn get(&self, mount: usize) -> bool {
+        match mount.checked_sub(64) {
+            None => self.first & 1 << mount != 0,
+            Some(i) => self.rest.get(i).copied().unwrap_or(false),
+        }
+    }
 }
 
 fn read_only<T>(methods: &mut impl mlua::UserDataMethods<T>, what: &'static str) {
@@ -1191,7 +1220,7 @@ impl mlua::UserData for ModelView {
             for (mount, w) in v.names.weapons.iter().enumerate() {
                 let w = weapon_table(lua, w, mount)?;
                 w.set_readonly(false);
-                w.set("out_of_ammo", v.snap.out_of_ammo.get(mount).copied().unwrap_or(false))?;
+                w.set("out_of_ammo", v.snap.out_of_ammo.get(mount))?;
                 t.raw_push(frozen(w))?;
             }
             Ok(frozen(t))
@@ -1355,10 +1384,10 @@ impl LuaHost {
         points
     }
 
-    /// The handlers that run at this moment, in the documented order: (owner model, role,
-    /// special attribute, rating, handler).
-    fn runs<'h>(&'h self, game: &Game, ctx: &HookCtx) -> Vec<Run<'h>> {
-        let mut runs: Vec<Run<'h>> = Vec::new();
+    /// The handlers that run at this moment, in the documented order, into `runs` (emptied
+    /// first): (owner model, role, special attribute, rating) of each.
+    fn runs(&self, game: &Game, ctx: &HookCtx, runs: &mut Vec<Run>) {
+        runs.clear();
         let bit = 1u64 << ctx.point as u32;
         let mut add = |owner: usize, role: Role, sas: &[(u16, i32)]| {
             // Most models have no handler here: that is asked first, in one tight pass, as it is
@@ -1384,8 +1413,8 @@ impl LuaHost {
                 {
                     continue;
                 }
-                if let Some(handler) = h.get(ctx.point, role) {
-                    runs.push((owner, role, sa, rating, handler));
+                if h.get(ctx.point, role).is_some() {
+                    runs.push((owner, role, sa, rating));
                 }
             }
         };
@@ -1400,7 +1429,6 @@ impl LuaHost {
                 add(i, Role::Aura, game.card(i).sas.as_slice());
             }
         }
-        runs
     }
 
     /// Run the moment's handlers in order, `live` lent to them; the effects they queued, or the
@@ -1409,7 +1437,7 @@ impl LuaHost {
         &self,
         game: &Game,
         ctx: &HookCtx,
-        runs: &[Run<'_>],
+        runs: &[Run],
         live: &Live<'_, '_>,
     ) -> mlua::Result<Result<Vec<Queued>, String>> {
         let lua = &self.sandbox.lua;
@@ -1439,7 +1467,11 @@ impl LuaHost {
             shared: shared.clone(),
         })?;
         let mut queued = Vec::new();
-        for &(owner, role, sa, rating, handler) in runs {
+        for &(owner, role, sa, rating) in runs {
+            // `runs` took only special attributes with a handler here.
+            let Some(handler) = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role)) else {
+                continue;
+            };
             let name = &game.rules.sas[sa as usize].name;
             let owner_view = match role {
                 Role::Target => target.clone().unwrap_or_else(|| model.clone()),
@@ -1483,8 +1515,8 @@ impl LuaHost {
     }
 }
 
-/// One handler that runs at a moment: (owner model, role, special attribute, rating, handler).
-type Run<'h> = (usize, Role, u16, i32, &'h Function);
+/// One handler that runs at a moment: (owner model, role, special attribute, rating).
+type Run = (usize, Role, u16, i32);
 
 impl Hooks for LuaHost {
     fn active(&self) -> bool {
@@ -1554,8 +1586,11 @@ impl Hooks for LuaHost {
     fn call(&mut self, game: &Game, dice: &mut dyn Dice, ctx: &mut HookCtx) -> Result<(), String> {
         // The handlers that run at this moment, in the documented order; most moments have none,
         // and then nothing touches Lua.
-        let runs = self.runs(game, ctx);
-        let Some(&(_, _, first_sa, _, _)) = runs.first() else {
+        // Into a list kept between calls: a handled moment makes no allocation for it.
+        let mut runs = std::mem::take(&mut self.runs);
+        self.runs(game, ctx, &mut runs);
+        let Some(&(_, _, first_sa, _)) = runs.first() else {
+            self.runs = runs;
             return Ok(());
         };
         self.shared.moment.set(self.moments[ctx.point as usize]);
@@ -1573,7 +1608,7 @@ impl Hooks for LuaHost {
             let _lent = self.shared.lend(&live);
             self.run_handlers(game, ctx, &runs, &live)
         };
-        drop(runs);
+        self.runs = runs;
         self.ran |= 1 << ctx.point as u32;
         let queued = match outcome {
             Ok(Ok(queued)) => queued,
@@ -1696,5 +1731,17 @@ mod tests {
         assert!(HookEffect::ALL.len() <= 16);
         assert_eq!(accepts(HookPoint::Build), "it accepts nothing: look only");
         assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
+    }
+
+    /// `OutOfAmmo` reads as the list it was made from, past 64 mounts too, and `false` past them.
+    #[test]
+    fn out_of_ammo_reads_as_the_list() {
+        for n in [0, 1, 3, 63, 64, 65, 130] {
+            let mounts: Vec<bool> = (0..n).map(|i| i % 3 == 1 || i == 64).collect();
+            let o = OutOfAmmo::of(&mounts);
+            for i in 0..n + 70 {
+                assert_eq!(o.get(i), mounts.get(i).copied().unwrap_or(false), "{n} mounts, mount {i}");
+            }
+        }
     }
 }

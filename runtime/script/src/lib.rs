@@ -1,6 +1,7 @@
 //! The sandboxed Luau host: special-attribute behaviour from pack scripts, through the rules
 //! engine's `Hooks` trait. See `docs/modding-lua.md`.
 
+mod bytecode;
 pub mod check;
 pub mod host;
 pub mod sandbox;

@@ -16,8 +16,9 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use cav_format::limits;
-use mlua::chunk::ChunkMode;
 use mlua::{Lua, LuaOptions, StdLib, Table, Value, VmState};
+
+use crate::bytecode;
 
 pub use cav_format::limits::MAX_SCRIPT_BYTES;
 
@@ -177,9 +178,7 @@ impl Sandbox {
             })?,
         )?;
         // Wrap the library functions whose C work a script could make unbounded.
-        lua.load(include_str!("prelude.luau"))
-            .set_name(PRELUDE)
-            .set_mode(ChunkMode::Text)
+        bytecode::chunk(&lua, include_str!("prelude.luau"), PRELUDE.to_owned())
             .call::<()>((limits::SCRIPT_PATTERN_WORK, limits::SCRIPT_TABLE_MOVE))?;
         lua.sandbox(true)?;
         let steps = Rc::new(Cell::new(0u64));
@@ -244,15 +243,12 @@ impl Sandbox {
         std::mem::take(&mut self.prints.borrow_mut())
     }
 
-    /// Run a chunk of source text (never bytecode) under the budget; returns its results as text.
+    /// Run a chunk of source text (never bytecode: text that looks like it is refused) under the
+    /// budget; returns its results as text.
     pub fn run(&self, source: &str, name: &str) -> mlua::Result<Vec<String>> {
         self.arm();
         check_size(source.len(), name)?;
-        let result = self
-            .lua
-            .load(source)
-            .set_name(format!("@{name}"))
-            .set_mode(ChunkMode::Text)
+        let result = bytecode::chunk(&self.lua, source, format!("@{name}"))
             .into_function()
             .and_then(|f| f.call::<mlua::MultiValue>(()))
             .map(|values| values.iter().map(|v| v.to_string().unwrap_or_else(|_| format!("{v:?}"))).collect());
@@ -342,8 +338,7 @@ pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
     let meta = lua.create_table()?;
     meta.raw_set("__index", lua.globals())?;
     env.set_metatable(Some(meta))?;
-    let f =
-        lua.load(&text).set_name(format!("@{name}")).set_mode(ChunkMode::Text).set_environment(env).into_function()?;
+    let f = bytecode::chunk(lua, &text, format!("@{name}")).set_environment(env).into_function()?;
     let value: Value = f.call(())?;
     if let Value::Table(t) = &value {
         t.set_readonly(true);
