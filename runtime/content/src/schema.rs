@@ -1,6 +1,7 @@
 //! JSON Schema validation of documents, with errors turned into located diagnostics.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use cav_format::DocKind;
 use jsonschema::error::ValidationErrorKind;
@@ -10,10 +11,13 @@ use serde_json::Value;
 use crate::diag::{Diagnostic, did_you_mean};
 use crate::yaml::{Provenance, YamlDoc, escape};
 
-/// One compiled validator per document kind, plus the manifest's.
+/// One compiled validator per document kind, plus the manifest's, each compiled when first
+/// needed: compiling all of them is most of a small load, and a pack of models needs four.
+/// Threads that check documents of the same kind wait for its one compile (`OnceLock`); other
+/// kinds compile beside it.
 pub struct Validators {
-    kinds: HashMap<DocKind, (Value, Validator)>,
-    manifest: (Value, Validator),
+    kinds: HashMap<DocKind, OnceLock<(Value, Validator)>>,
+    manifest: OnceLock<(Value, Validator)>,
     /// Unique in the process (never 0), so results checked by one set of validators are never
     /// taken for another's (an address could be reused once a set is dropped).
     id: u64,
@@ -25,21 +29,26 @@ impl Default for Validators {
     }
 }
 
+fn compile(schema: Value) -> (Value, Validator) {
+    // Our own generated schemas always compile; a failure here is a bug in cav-format.
+    let v = jsonschema::validator_for(&schema).expect("generated schema compiles");
+    (schema, v)
+}
+
 impl Validators {
     pub fn new() -> Self {
-        let compile = |schema: Value| {
-            // Our own generated schemas always compile; a failure here is a bug in cav-format.
-            let v = jsonschema::validator_for(&schema).expect("generated schema compiles");
-            (schema, v)
-        };
         Validators {
-            kinds: DocKind::ALL.iter().map(|&k| (k, compile(cav_format::schema_for_kind(k)))).collect(),
-            manifest: compile(cav_format::manifest_schema()),
+            kinds: DocKind::ALL.iter().map(|&k| (k, OnceLock::new())).collect(),
+            manifest: OnceLock::new(),
             id: {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
                 NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
         }
+    }
+
+    fn kind(&self, kind: DocKind) -> &(Value, Validator) {
+        self.kinds[&kind].get_or_init(|| compile(cav_format::schema_for_kind(kind)))
     }
 
     /// This set's id (see the field).
@@ -55,7 +64,7 @@ impl Validators {
     }
 
     pub fn check_manifest(&self, doc: &YamlDoc, pack: &str, diags: &mut Vec<Diagnostic>) {
-        let (schema, v) = &self.manifest;
+        let (schema, v) = self.manifest.get_or_init(|| compile(cav_format::manifest_schema()));
         report(v, schema, &doc.value, &doc.prov, pack, diags);
     }
 
@@ -68,7 +77,7 @@ impl Validators {
         pack: &str,
         diags: &mut Vec<Diagnostic>,
     ) -> bool {
-        let (schema, v) = &self.kinds[&kind];
+        let (schema, v) = self.kind(kind);
         if v.is_valid(value) {
             return true;
         }

@@ -86,18 +86,28 @@ impl Serialize for Rav {
 
 impl<'de> Deserialize<'de> for Rav {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(u8),
-            Text(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Int(v) => Ok(Rav { hard: Some(v), soft: Some(v) }),
-            Raw::Text(t) => {
-                Rav::parse(&t).ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a RAV like `5/2`")))
+        // A visitor, not an untagged enum: serde tries an untagged enum's variants in turn and
+        // builds an error message for each one that fails, which made RAVs the costliest part of
+        // decoding a model (every `5/2` first failed as an integer).
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Rav;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a RAV like `5/2`, `4` or `NA/1`")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Rav, E> {
+                let v = u8::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))?;
+                Ok(Rav { hard: Some(v), soft: Some(v) })
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Rav, E> {
+                let u = u64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))?;
+                self.visit_u64(u)
+            }
+            fn visit_str<E: serde::de::Error>(self, t: &str) -> Result<Rav, E> {
+                Rav::parse(t).ok_or_else(|| E::custom(format!("`{t}` is not a RAV like `5/2`")))
             }
         }
+        d.deserialize_any(V)
     }
 }
 
@@ -116,11 +126,48 @@ impl JsonSchema for Rav {
 }
 
 /// A value that is the same in every damage-track column, or one value per column (column 0 first).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PerColumn<T> {
     Columns(Vec<T>),
     Same(T),
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerColumn<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // A visitor, not `#[serde(untagged)]` (which buffers the value and tries each variant,
+        // building an error for each miss): a sequence is the columns, anything else one value.
+        use serde::de::IntoDeserializer;
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = PerColumn<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("one value, or a list of one value per damage-track column")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                Vec::<T>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(PerColumn::Columns)
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(PerColumn::Same)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(PerColumn::Same)
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(PerColumn::Same)
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(PerColumn::Same)
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(PerColumn::Same)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(PerColumn::Same)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 impl<T: Clone> PerColumn<T> {
@@ -309,4 +356,45 @@ pub struct Modifier {
     /// Model state the effect applies (`shock` → `suppressed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Id>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rav(h: Option<u8>, s: Option<u8>) -> Rav {
+        Rav { hard: h, soft: s }
+    }
+
+    #[test]
+    fn ravs_decode_from_numbers_and_card_text() {
+        let de = |v| serde_json::from_value::<Rav>(v);
+        assert_eq!(de(json!(4)).unwrap(), rav(Some(4), Some(4)));
+        assert_eq!(de(json!("5/2")).unwrap(), rav(Some(5), Some(2)));
+        assert_eq!(de(json!("NA/1")).unwrap(), rav(None, Some(1)));
+        assert_eq!(de(json!("NA")).unwrap(), rav(None, None));
+        assert!(de(json!(256)).unwrap_err().to_string().contains("a RAV like"));
+        assert!(de(json!(-1)).unwrap_err().to_string().contains("a RAV like"));
+        assert!(de(json!("5/x")).unwrap_err().to_string().contains("`5/x` is not a RAV"));
+        assert!(de(json!([5])).is_err());
+    }
+
+    #[test]
+    fn per_column_values_are_one_value_or_a_list() {
+        let ravs = serde_json::from_value::<PerColumn<Rav>>(json!(["6/2", 5, "NA/1"])).unwrap();
+        assert_eq!(ravs, PerColumn::Columns(vec![rav(Some(6), Some(2)), rav(Some(5), Some(5)), rav(None, Some(1))]));
+        assert_eq!(
+            serde_json::from_value::<PerColumn<Rav>>(json!("4/3")).unwrap(),
+            PerColumn::Same(rav(Some(4), Some(3)))
+        );
+        assert_eq!(serde_json::from_value::<PerColumn<u32>>(json!(7)).unwrap(), PerColumn::Same(7));
+        assert_eq!(serde_json::from_value::<PerColumn<i32>>(json!([-1, 2])).unwrap(), PerColumn::Columns(vec![-1, 2]));
+        assert!(serde_json::from_value::<PerColumn<u32>>(json!(-3)).is_err());
+        assert!(serde_json::from_value::<PerColumn<u32>>(json!(["a"])).is_err());
+        assert!(serde_json::from_value::<PerColumn<u32>>(json!({"a": 1})).is_err());
+        // What serializes reads back.
+        let back = serde_json::to_value(&ravs).unwrap();
+        assert_eq!(serde_json::from_value::<PerColumn<Rav>>(back).unwrap(), ravs);
+    }
 }
