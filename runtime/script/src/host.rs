@@ -172,13 +172,13 @@ impl Shared {
             // strings, that is: the Lua values made of them start again with the game, as
             // everything else its scripts see.
             Some(e) if e.card == me.card && e.side == me.side && e.names.show(game, model) => {
-                e.names.made = Rc::default();
+                e.names = Names(Rc::new(NamesData { made: Rc::default(), ..(*e.names.0).clone() }));
                 e.game = now;
                 e.names.clone()
             }
             slot => {
                 let card = game.card(model);
-                let n = Names {
+                let n = Names(Rc::new(NamesData {
                     name: Rc::from(me.name.as_str()),
                     side: Rc::from(game.sides[me.side].as_str()),
                     model: Rc::from(card.id.as_str()),
@@ -196,7 +196,7 @@ impl Shared {
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
                     ratings: card.sas.iter().map(|(_, r)| *r).collect(),
                     made: Rc::default(),
-                };
+                }));
                 *slot = Some(CachedNames { card: me.card, side: me.side, game: now, names: n.clone() });
                 n
             }
@@ -236,12 +236,17 @@ struct LazyView {
 }
 
 impl LazyView {
-    fn new(shared: &Shared, game: &Game, model: usize) -> Rc<LazyView> {
-        Rc::new(LazyView {
+    fn new(shared: &Shared, game: &Game, model: usize) -> LazyView {
+        LazyView::with(game, model, shared.names(game, model))
+    }
+
+    /// A view of `model` showing `names` (`Shared::names` of it, already asked for).
+    fn with(game: &Game, model: usize, names: Names) -> LazyView {
+        LazyView {
             index: model,
-            shows: RefCell::new(Some((Snapshot::of(game, model), shared.names(game, model)))),
+            shows: RefCell::new(Some((Snapshot::of(game, model), names))),
             made: RefCell::new(None),
-        })
+        }
     }
 
     /// The view, made on first read and the same userdata afterwards.
@@ -533,6 +538,8 @@ impl LuaHost {
             .collect();
         let aura_wanted =
             HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|h| h.has(p, Role::Aura))).collect();
+        let fns = Rc::new(CtxFns { board, effects, options });
+        register_views(&sandbox.lua, &shared, &fns).map_err(|e| e.to_string())?;
         Ok(LuaHost {
             sandbox,
             masks: [0, 1, 2].map(|slot| modules.iter().map(|h| h.as_ref().map_or(0, |h| h.masks[slot])).collect()),
@@ -541,7 +548,7 @@ impl LuaHost {
             aura_wanted,
             moments: HookPoint::ALL.iter().map(|&p| Moment::of(p)).collect(),
             shared,
-            fns: Rc::new(CtxFns { board, effects, options }),
+            fns,
             ran: 0,
             runs: Vec::new(),
             cards: Vec::new(),
@@ -555,6 +562,75 @@ impl LuaHost {
     pub fn take_ran(&mut self) -> u64 {
         std::mem::take(&mut self.ran)
     }
+}
+
+/// Make the metatables of `ctx` and of model views now, with the scripts loaded: mlua makes a
+/// userdata type's metatable (running its helper chunks) when the first value of the type is
+/// made, which would otherwise be in the first handled moment of a run. The values made here
+/// show nothing and are dropped at once.
+fn register_views(lua: &Lua, shared: &Rc<Shared>, fns: &Rc<CtxFns>) -> mlua::Result<()> {
+    let names = || {
+        Names(Rc::new(NamesData {
+            name: Rc::from(""),
+            side: Rc::from(""),
+            model: Rc::from(""),
+            weapons: Rc::from([]),
+            sas: Rc::from([]),
+            ratings: Rc::from([]),
+            made: Rc::default(),
+        }))
+    };
+    let snap = Snapshot {
+        x: 0.0,
+        y: 0.0,
+        facing: 0.0,
+        base: 0.0,
+        model_type: ModelType::ALL[0],
+        damage: 0,
+        columns: 0,
+        column: 0,
+        mv: 0,
+        av: 0,
+        dc: None,
+        exp: None,
+        ccv: (None, None),
+        tv: 0,
+        hard: false,
+        soft: false,
+        prone: false,
+        on_table: false,
+        out_of_ammo: OutOfAmmo { first: 0, rest: Vec::new() },
+        ammo_reserve: 0,
+        states: Vec::new(),
+    };
+    let empty = || LazyView { index: 0, shows: RefCell::new(None), made: RefCell::new(None) };
+    lua.create_userdata(ModelView {
+        index: 0,
+        snap,
+        names: names(),
+        states_table: RefCell::new(None),
+        shared: shared.clone(),
+    })?;
+    lua.create_userdata(CtxView {
+        point: HookPoint::ALL[0],
+        role: Role::Model,
+        rating: 0,
+        turn: 0,
+        owner: SelfView::Model,
+        model: empty(),
+        target: None,
+        aura: None,
+        distance: None,
+        weapon: None,
+        band: None,
+        roll: None,
+        state: None,
+        value: None,
+        defensive: false,
+        fns: fns.clone(),
+        shared: shared.clone(),
+    })?;
+    Ok(())
 }
 
 /// Lua strings of `words`, made once.
@@ -1026,8 +1102,21 @@ struct WeaponNames {
 /// (index in `Rules::sas`, rating).
 type Owner<'g> = (usize, Role, &'g [(u16, i32)]);
 
+/// What the views of a model show of its card and side (`NamesData`), shared: a view is made
+/// at every handled moment, and this is one count to raise.
 #[derive(Clone)]
-struct Names {
+struct Names(Rc<NamesData>);
+
+impl std::ops::Deref for Names {
+    type Target = NamesData;
+
+    fn deref(&self) -> &NamesData {
+        &self.0
+    }
+}
+
+#[derive(Clone)]
+struct NamesData {
     name: Rc<str>,
     side: Rc<str>,
     model: Rc<str>,
@@ -1052,7 +1141,7 @@ struct Made {
     model: Option<mlua::LuaString>,
 }
 
-impl Names {
+impl NamesData {
     /// Whether these are the names `model` of `game` shows (made for it in another game).
     fn show(&self, game: &Game, model: usize) -> bool {
         let me = &game.models[model];
@@ -1254,12 +1343,17 @@ struct CtxView {
     role: Role,
     rating: i32,
     turn: u32,
-    owner: Rc<LazyView>,
-    model: Rc<LazyView>,
-    target: Option<Rc<LazyView>>,
+    /// Whose view `ctx.self` is: the moment's model, its target, or `aura`'s.
+    owner: SelfView,
+    /// The views of the moment, held by the `ctx` itself (no allocation of their own).
+    model: LazyView,
+    target: Option<LazyView>,
+    /// The view of the model whose `aura` handler runs (`SelfView::Aura`), fresh for each.
+    aura: Option<LazyView>,
     distance: Option<f64>,
-    /// Weapon id, name, class, range and mount: made a table only when a script reads `ctx.weapon`.
-    weapon: Option<(WeaponNames, usize)>,
+    /// The model's weapons (`Names::weapons`) and the mount: made a table only when a script
+    /// reads `ctx.weapon`.
+    weapon: Option<(Rc<[WeaponNames]>, usize)>,
     /// The range band (index in `Rules::bands`).
     band: Option<usize>,
     /// The roll in progress, made a table when a script first reads `ctx.roll`.
@@ -1271,18 +1365,37 @@ struct CtxView {
     shared: Rc<Shared>,
 }
 
+/// Whose view `ctx.self` is (`CtxView::owner`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SelfView {
+    Model,
+    Target,
+    Aura,
+}
+
+impl CtxView {
+    /// The view `ctx.self` reads.
+    fn owner_view(&self) -> &LazyView {
+        match (self.owner, &self.target, &self.aura) {
+            (SelfView::Target, Some(t), _) => t,
+            (SelfView::Aura, _, Some(a)) => a,
+            _ => &self.model,
+        }
+    }
+}
+
 impl mlua::UserData for CtxView {
     fn add_fields<F: mlua::UserDataFields<Self>>(f: &mut F) {
         f.add_field_method_get("point", |_, v| Ok(v.shared.points[v.point as usize].clone()));
         f.add_field_method_get("role", |_, v| Ok(v.shared.roles[v.role as usize].clone()));
         f.add_field_method_get("rating", |_, v| Ok(v.rating));
         f.add_field_method_get("turn", |_, v| Ok(v.turn));
-        f.add_field_method_get("self", |lua, v| v.owner.get(lua, &v.shared));
+        f.add_field_method_get("self", |lua, v| v.owner_view().get(lua, &v.shared));
         f.add_field_method_get("model", |lua, v| v.model.get(lua, &v.shared));
         f.add_field_method_get("target", |lua, v| v.target.as_ref().map(|t| t.get(lua, &v.shared)).transpose());
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
         f.add_field_method_get("weapon", |lua, v| {
-            v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, w, *mount)).transpose()
+            v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, &w[*mount], *mount)).transpose()
         });
         f.add_field_method_get("band", |_, v| Ok(v.band.map(|b| v.shared.bands[b].clone())));
         f.add_field_method_get("roll", |lua, v| {
@@ -1445,17 +1558,19 @@ impl LuaHost {
         let shared = &self.shared;
         // A fresh `ctx` each moment (a script may keep one), whose model views are made when
         // first read.
-        let model = LazyView::new(shared, game, ctx.model);
+        let names = shared.names(game, ctx.model);
+        let weapon = ctx.weapon.map(|w| (names.weapons.clone(), w));
+        let model = LazyView::with(game, ctx.model, names);
         let target = ctx.target.map(|t| LazyView::new(shared, game, t));
-        let weapon = ctx.weapon.map(|w| (shared.names(game, ctx.model).weapons[w].clone(), w));
         let view = lua.create_userdata(CtxView {
             point: ctx.point,
             role: Role::Model,
             rating: 0,
             turn: game.turn,
-            owner: model.clone(),
-            model: model.clone(),
-            target: target.clone(),
+            owner: SelfView::Model,
+            model,
+            target,
+            aura: None,
             distance: ctx.target.map(|d| game.distance(ctx.model, d)),
             weapon,
             band: ctx.band.filter(|&b| b < shared.bands.len()),
@@ -1473,16 +1588,18 @@ impl LuaHost {
                 continue;
             };
             let name = &game.rules.sas[sa as usize].name;
-            let owner_view = match role {
-                Role::Target => target.clone().unwrap_or_else(|| model.clone()),
-                Role::Aura => LazyView::new(shared, game, owner),
-                Role::Model | Role::Weapon => model.clone(),
-            };
             {
                 let mut v = view.borrow_mut::<CtxView>()?;
                 v.role = role;
                 v.rating = rating;
-                v.owner = owner_view;
+                v.owner = match role {
+                    Role::Target => SelfView::Target,
+                    Role::Aura => {
+                        v.aura = Some(LazyView::new(shared, game, owner));
+                        SelfView::Aura
+                    }
+                    Role::Model | Role::Weapon => SelfView::Model,
+                };
             }
             live.roller.set(owner);
             live.current_sa.set(sa);
