@@ -498,9 +498,17 @@ fn a_relative_root_hashes_the_same_content() {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["content_hash"].as_str().unwrap().to_owned()
     };
+    // Run from an empty directory, the project reached by `../..`: the project's own parent may
+    // hold packs of its own, which `cav` run there would load as the author's packs.
     let project = root();
-    let parent = project.parent().unwrap();
+    let here = tempfile::tempdir().unwrap();
+    let here_path = here.path().canonicalize().unwrap();
+    let ups = here_path.components().count() - 1; // every component but the root
+    let relative_root: std::path::PathBuf = std::iter::repeat_n(std::path::Path::new(".."), ups)
+        .collect::<std::path::PathBuf>()
+        .join(project.strip_prefix("/").unwrap());
+    assert!(relative_root.is_relative());
     let mut relative = Command::new(cav_tests::cav_bin());
-    relative.current_dir(parent).arg("--root").arg(project.file_name().unwrap());
+    relative.current_dir(&here_path).arg("--root").arg(&relative_root);
     assert_eq!(hash(&mut relative), hash(&mut cav()));
 }
