@@ -459,8 +459,10 @@ fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
 }
 
 /// Free a large structure on another thread. Freeing every document of a big pack one by one
-/// costs as much as a fifth of `cav validate`, and a one-shot command need not wait for it: the
-/// process exits when `main` returns, whether or not the thread has finished.
+/// costs as much as a fifth of `cav validate`: `load` frees its file cache this way for every
+/// command (play, sim and the rest go on at once instead of waiting), and a one-shot command
+/// frees its documents too, since the process exits when `main` returns, whether or not the
+/// thread has finished.
 fn drop_in_background<T: Send + 'static>(t: T) {
     if std::thread::Builder::new().spawn(move || drop(t)).is_err() {
         // No thread to spare: the value was moved into the closure and is freed with it here.
