@@ -77,20 +77,9 @@ impl Bot {
         let card = g.card(model);
         // One shooter for both ways of firing: what depends on the model alone is read once.
         let shooter = g.shooter(model);
-        let launcher = |w: usize| card.weapons[w].launcher.unwrap_or(w);
         let mut options = [None, None];
         for (option, indirect) in options.iter_mut().zip([false, true]) {
-            let mut shots: Vec<(usize, Shot)> = Vec::new();
-            for w in 0..card.weapons.len() {
-                // A launcher fires one munition per action (`one_per_launcher`): the first it may
-                // fire; the others need not be asked about.
-                if shots.iter().any(|&(k, _)| launcher(k) == launcher(w)) {
-                    continue;
-                }
-                if let Some(shot) = shooter.shot(w, target, indirect) {
-                    shots.push((w, shot));
-                }
-            }
+            let shots = Self::one_per_launcher(card, |w| shooter.shot(w, target, indirect));
             if !shots.is_empty() {
                 let v = Self::value(g, model, &shots);
                 *option = Some((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
@@ -200,28 +189,33 @@ impl Bot {
     /// Every weapon that can fire directly at `target` now.
     fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
         let shooter = g.shooter(model);
-        let ws: Vec<usize> = (0..g.card(model).weapons.len())
-            .filter(|&w| matches!(shooter.shot(w, target, false), Some(Shot::Direct { .. })))
-            .collect();
-        let ws = Self::one_per_launcher(g, model, ws);
+        let ws: Vec<usize> = Self::one_per_launcher(g.card(model), |w| {
+            matches!(shooter.shot(w, target, false), Some(Shot::Direct { .. })).then_some(())
+        })
+        .into_iter()
+        .map(|(w, ())| w)
+        .collect();
         (!ws.is_empty()).then_some(ws)
     }
 
-    /// A launcher fires one munition per action: the bot takes the first it may fire.
-    fn one_per_launcher(g: &Game, model: usize, mut ws: Vec<usize>) -> Vec<usize> {
-        let card = g.card(model);
+    /// A launcher fires one munition per action: the bot takes the first it may fire. The
+    /// mounts of `card` in order that `fires` answers for (the rest of a launcher's munitions
+    /// are not asked about once one fires), with the answers.
+    fn one_per_launcher<T>(
+        card: &crate::compile::CardDef,
+        mut fires: impl FnMut(usize) -> Option<T>,
+    ) -> Vec<(usize, T)> {
         let launcher = |w: usize| card.weapons[w].launcher.unwrap_or(w);
-        // Kept in place: a weapon stays if no weapon kept before it shares its launcher.
-        let mut kept = 0;
-        for i in 0..ws.len() {
-            let w = ws[i];
-            if !ws[..kept].iter().any(|&k| launcher(k) == launcher(w)) {
-                ws[kept] = w;
-                kept += 1;
+        let mut kept: Vec<(usize, T)> = Vec::new();
+        for w in 0..card.weapons.len() {
+            if kept.iter().any(|&(k, _)| launcher(k) == launcher(w)) {
+                continue;
+            }
+            if let Some(x) = fires(w) {
+                kept.push((w, x));
             }
         }
-        ws.truncate(kept);
-        ws
+        kept
     }
 }
 

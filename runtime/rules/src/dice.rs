@@ -226,6 +226,21 @@ impl DiceExpr {
     }
 }
 
+impl DiceExpr {
+    /// The expression as `Display` writes it (`2d6`, `3d6kh2`, `1d6+1`), without formatting
+    /// for the plain dice most rolls use (a roll's event names its dice at every roll).
+    pub fn label(&self) -> std::borrow::Cow<'static, str> {
+        const D6: [&str; 9] = ["0d6", "1d6", "2d6", "3d6", "4d6", "5d6", "6d6", "7d6", "8d6"];
+        const ONE: [&str; 13] =
+            ["1d0", "1d1", "1d2", "1d3", "1d4", "1d5", "1d6", "1d7", "1d8", "1d9", "1d10", "1d11", "1d12"];
+        match (self.count, self.sides, self.keep_highest, self.plus) {
+            (c @ 0..=8, 6, None, 0) => std::borrow::Cow::Borrowed(D6[c as usize]),
+            (1, s @ 0..=12, None, 0) => std::borrow::Cow::Borrowed(ONE[s as usize]),
+            _ => std::borrow::Cow::Owned(self.to_string()),
+        }
+    }
+}
+
 impl fmt::Display for DiceExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}d{}", self.count, self.sides)?;
@@ -242,6 +257,18 @@ impl fmt::Display for DiceExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_is_the_expression_displayed() {
+        for count in 0..=10 {
+            for sides in 0..=20 {
+                for (keep_highest, plus) in [(None, 0), (Some(2), 0), (None, 1), (None, -1)] {
+                    let e = DiceExpr { count, sides, keep_highest, plus };
+                    assert_eq!(e.label(), e.to_string());
+                }
+            }
+        }
+    }
 
     #[test]
     fn seeded_dice_are_reproducible_and_in_range() {

@@ -28,7 +28,8 @@ pub struct Roll {
     /// `state-test`, `out-of-ammo`, `critical`, `drift`, `critical-bonus`; a script's roll is
     /// named by its script (`ctx.roll`).
     pub kind: std::borrow::Cow<'static, str>,
-    pub dice: String,
+    /// The dice rolled (`DiceExpr::label`).
+    pub dice: std::borrow::Cow<'static, str>,
     pub natural: Vec<u32>,
     pub mods: Vec<ModApplied>,
     pub total: i32,

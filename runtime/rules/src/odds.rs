@@ -163,6 +163,9 @@ pub struct Attack<'r> {
     action: Action,
     pub band: String,
     pub weapons: Vec<String>,
+    /// The game the last run played in, made `game` again for the next (`Game::copy_from`
+    /// keeps its buffers: a run's copy costs no allocation).
+    spare: std::cell::RefCell<Option<Game<'r>>>,
 }
 
 impl<'r> Attack<'r> {
@@ -226,15 +229,32 @@ impl<'r> Attack<'r> {
             format!("the target is out of reach of `{}`'s weapon at {} inches", spec.attacker, spec.range)
         })?;
         let names = weapons.iter().map(|&w| rules.cards[card].weapons[w].name.clone()).collect();
-        Ok(Attack { game, attacker, target, action: Action::fire(target, weapons), band, weapons: names })
+        Ok(Attack {
+            game,
+            attacker,
+            target,
+            action: Action::fire(target, weapons),
+            band,
+            weapons: names,
+            spare: std::cell::RefCell::new(None),
+        })
     }
 
     /// Play the attack once with these dice; what happened.
     pub fn play(&self, dice: &mut dyn Dice, hooks: &mut dyn Hooks, events: &mut Vec<Event>) -> Result<Outcome, String> {
         events.clear();
         let mut ctrl = Once(Some(self.action.clone()));
-        let mut engine = Engine { game: self.game.clone(), dice, log: events, hooks };
-        match engine.activate(self.attacker, &mut ctrl) {
+        let game = match self.spare.take() {
+            Some(mut game) => {
+                game.copy_from(&self.game);
+                game
+            }
+            None => self.game.clone(),
+        };
+        let mut engine = Engine { game, dice, log: events, hooks };
+        let played = engine.activate(self.attacker, &mut ctrl);
+        self.spare.replace(Some(engine.game));
+        match played {
             Ok(()) => {}
             Err(EngineError::IllegalAction { reason, .. }) => {
                 return Err(format!("the attack is not allowed: {reason}"));
@@ -333,13 +353,20 @@ const MAX_TOTAL_DICE: u32 = 8;
 const MAX_TOTAL_SIDES: u32 = 100;
 
 impl Step {
-    /// This step's chance as (ways, out of); `table` keeps the ways of each kind of total.
-    fn weight(&self, table: &mut HashMap<(u32, u32), Vec<u64>>) -> (u128, u128) {
+    /// This step's chance as (ways, out of); `table` keeps the ways of each kind of total (an
+    /// attack rolls few kinds: a list is searched faster than a map is hashed, at every leaf).
+    fn weight(&self, table: &mut Vec<((u32, u32), Vec<u64>)>) -> (u128, u128) {
         match self.kind {
             StepKind::Die(sides) => (1, u128::from(sides)),
             StepKind::Total { count, sides } => {
-                let ways = table.entry((count, sides)).or_insert_with(|| ways(count, sides))[self.choice as usize];
-                (u128::from(ways), u128::from(sides).pow(count))
+                let at = match table.iter().position(|(k, _)| *k == (count, sides)) {
+                    Some(at) => at,
+                    None => {
+                        table.push(((count, sides), ways(count, sides)));
+                        table.len() - 1
+                    }
+                };
+                (u128::from(table[at].1[self.choice as usize]), u128::from(sides).pow(count))
             }
         }
     }
@@ -442,9 +469,10 @@ fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool) -> Result<Att
     let mut path: Vec<Step> = Vec::new();
     let mut events = Vec::new();
     // Chances grouped by outcome and denominator: integer sums first, fractions once at the end.
-    let mut tally: HashMap<Outcome, BTreeMap<u128, u128>> = HashMap::new();
+    // (Ordered: an attack has few outcomes, compared faster than an outcome is hashed.)
+    let mut tally: BTreeMap<Outcome, BTreeMap<u128, u128>> = BTreeMap::new();
     let mut leaves = 0u64;
-    let mut table = HashMap::new();
+    let mut table = Vec::new();
     let too_many = || "too many dice to weigh exactly".to_string();
     loop {
         let mut dice = PathDice { path: &mut path, at: 0, broken: None, totals };
@@ -512,7 +540,7 @@ mod tests {
             let mut d = PathDice { path: &mut path, at: 0, broken: None, totals: true };
             let (faces, total) = expr.roll_total(&mut d);
             assert!(faces.iter().all(|f| (1..=6).contains(f)), "{faces:?}");
-            seen.push((total, path[0].weight(&mut HashMap::new())));
+            seen.push((total, path[0].weight(&mut Vec::new())));
             if path[0].choice + 1 >= path[0].choices {
                 break;
             }

@@ -1021,7 +1021,7 @@ mod tests {
         let roll = Roll {
             model: 0,
             kind: "combat".into(),
-            dice: s(),
+            dice: s().into(),
             natural: vec![3, 4],
             mods: vec![ModApplied { source: s(), value: 1 }],
             total: 8,

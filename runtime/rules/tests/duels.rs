@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, hooks::NoHooks, setup::scenario_game};
+use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, event::NoLog, hooks::NoHooks, setup::scenario_game};
 
 fn rules() -> Rules {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -116,4 +116,28 @@ fn any_controller_input_ends_in_a_result_not_a_panic() {
         }
     }
     assert!(illegal > 0 && ok > 0 && ok + illegal == n, "ok {ok}, illegal {illegal}");
+}
+
+/// `Game::copy_from` (the odds' replay) makes a game the very game `clone` would, whichever way
+/// the two games differ: one played to its end made the start again, and the start made the end.
+#[test]
+fn a_game_copied_into_another_is_its_clone() {
+    let rules = rules();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    for seed in [1, 7] {
+        let mut dice = SeededDice::new(seed);
+        let start = scenario_game(&rules, sc, &mut dice, &mut NoLog, Some(seed));
+        let mut engine = Engine { game: start.clone(), dice: &mut dice, log: &mut NoLog, hooks: &mut NoHooks };
+        engine.play(&mut Bot::default()).unwrap();
+        let end = engine.game;
+        let (mut a, mut b) = (end.clone(), start.clone());
+        // Models to drop and models to add.
+        a.models.push(a.models[0].clone());
+        b.models.pop();
+        a.copy_from(&start);
+        b.copy_from(&end);
+        assert_eq!(format!("{a:?}"), format!("{start:?}"), "seed {seed}");
+        assert_eq!(format!("{b:?}"), format!("{end:?}"), "seed {seed}");
+        assert_ne!(format!("{start:?}"), format!("{end:?}"), "seed {seed}: the game changed");
+    }
 }

@@ -228,6 +228,7 @@ fn model_view(lua: &Lua, shared: &Rc<Shared>, game: &Game, model: usize) -> mlua
 /// A model's view in a `ctx` (`ctx.model`, `ctx.target`, `ctx.self`), made a userdata only when
 /// a script first reads it — most handlers read one of them, or none. What it shows is taken
 /// when the moment is called, so it is the same whenever it is read.
+#[derive(Default)]
 struct LazyView {
     index: usize,
     /// What the view will show, until it is made.
@@ -569,67 +570,9 @@ impl LuaHost {
 /// made, which would otherwise be in the first handled moment of a run. The values made here
 /// show nothing and are dropped at once.
 fn register_views(lua: &Lua, shared: &Rc<Shared>, fns: &Rc<CtxFns>) -> mlua::Result<()> {
-    let names = || {
-        Names(Rc::new(NamesData {
-            name: Rc::from(""),
-            side: Rc::from(""),
-            model: Rc::from(""),
-            weapons: Rc::from([]),
-            sas: Rc::from([]),
-            ratings: Rc::from([]),
-            made: Rc::default(),
-        }))
-    };
-    let snap = Snapshot {
-        x: 0.0,
-        y: 0.0,
-        facing: 0.0,
-        base: 0.0,
-        model_type: ModelType::ALL[0],
-        damage: 0,
-        columns: 0,
-        column: 0,
-        mv: 0,
-        av: 0,
-        dc: None,
-        exp: None,
-        ccv: (None, None),
-        tv: 0,
-        hard: false,
-        soft: false,
-        prone: false,
-        on_table: false,
-        out_of_ammo: OutOfAmmo { first: 0, rest: Vec::new() },
-        ammo_reserve: 0,
-        states: Vec::new(),
-    };
-    let empty = || LazyView { index: 0, shows: RefCell::new(None), made: RefCell::new(None) };
-    lua.create_userdata(ModelView {
-        index: 0,
-        snap,
-        names: names(),
-        states_table: RefCell::new(None),
-        shared: shared.clone(),
-    })?;
-    lua.create_userdata(CtxView {
-        point: HookPoint::ALL[0],
-        role: Role::Model,
-        rating: 0,
-        turn: 0,
-        owner: SelfView::Model,
-        model: empty(),
-        target: None,
-        aura: None,
-        distance: None,
-        weapon: None,
-        band: None,
-        roll: None,
-        state: None,
-        value: None,
-        defensive: false,
-        fns: fns.clone(),
-        shared: shared.clone(),
-    })?;
+    let blank = LazyView { shows: RefCell::new(Some(Default::default())), ..LazyView::default() };
+    blank.get(lua, shared)?;
+    lua.create_userdata(CtxView::new(HookPoint::ALL[0], blank, fns, shared))?;
     Ok(())
 }
 
@@ -728,7 +671,7 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
             let roll = Roll {
                 model: live.roller.get(),
                 kind: kind.into(),
-                dice: expr.to_string(),
+                dice: expr.label(),
                 natural,
                 mods: Vec::new(),
                 total,
@@ -786,7 +729,7 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
                 Roll {
                     model: m,
                     kind: kind.clone().into(),
-                    dice: r.standard.to_string(),
+                    dice: r.standard.label(),
                     natural,
                     mods,
                     total,
@@ -1104,7 +1047,7 @@ type Owner<'g> = (usize, Role, &'g [(u16, i32)]);
 
 /// What the views of a model show of its card and side (`NamesData`), shared: a view is made
 /// at every handled moment, and this is one count to raise.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Names(Rc<NamesData>);
 
 impl std::ops::Deref for Names {
@@ -1115,7 +1058,7 @@ impl std::ops::Deref for Names {
     }
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct NamesData {
     name: Rc<str>,
     side: Rc<str>,
@@ -1219,9 +1162,39 @@ struct Snapshot {
     states: Vec<StateIx>,
 }
 
+impl Default for Snapshot {
+    /// A view of nothing (`register_views`'s).
+    fn default() -> Snapshot {
+        Snapshot {
+            x: 0.0,
+            y: 0.0,
+            facing: 0.0,
+            base: 0.0,
+            model_type: ModelType::ALL[0],
+            damage: 0,
+            columns: 0,
+            column: 0,
+            mv: 0,
+            av: 0,
+            dc: None,
+            exp: None,
+            ccv: (None, None),
+            tv: 0,
+            hard: false,
+            soft: false,
+            prone: false,
+            on_table: false,
+            out_of_ammo: OutOfAmmo::default(),
+            ammo_reserve: 0,
+            states: Vec::new(),
+        }
+    }
+}
+
 /// Which mounts of a model are out of ammunition: the first 64 as bits (a snapshot is taken for
 /// every model of every handled moment, and this one needs no allocation), any further ones as a
 /// list (empty, so not allocated, on every card there is).
+#[derive(Default)]
 struct OutOfAmmo {
     first: u64,
     rest: Vec<bool>,
@@ -1374,6 +1347,29 @@ enum SelfView {
 }
 
 impl CtxView {
+    /// A `ctx` at `point` showing `model` as the moment's model, and nothing else yet.
+    fn new(point: HookPoint, model: LazyView, fns: &Rc<CtxFns>, shared: &Rc<Shared>) -> CtxView {
+        CtxView {
+            point,
+            role: Role::Model,
+            rating: 0,
+            turn: 0,
+            owner: SelfView::Model,
+            model,
+            target: None,
+            aura: None,
+            distance: None,
+            weapon: None,
+            band: None,
+            roll: None,
+            state: None,
+            value: None,
+            defensive: false,
+            fns: fns.clone(),
+            shared: shared.clone(),
+        }
+    }
+
     /// The view `ctx.self` reads.
     fn owner_view(&self) -> &LazyView {
         match (self.owner, &self.target, &self.aura) {
@@ -1563,14 +1559,8 @@ impl LuaHost {
         let model = LazyView::with(game, ctx.model, names);
         let target = ctx.target.map(|t| LazyView::new(shared, game, t));
         let view = lua.create_userdata(CtxView {
-            point: ctx.point,
-            role: Role::Model,
-            rating: 0,
             turn: game.turn,
-            owner: SelfView::Model,
-            model,
             target,
-            aura: None,
             distance: ctx.target.map(|d| game.distance(ctx.model, d)),
             weapon,
             band: ctx.band.filter(|&b| b < shared.bands.len()),
@@ -1578,8 +1568,7 @@ impl LuaHost {
             state: ctx.state,
             value: ctx.value,
             defensive: ctx.defensive,
-            fns: self.fns.clone(),
-            shared: shared.clone(),
+            ..CtxView::new(ctx.point, model, &self.fns, shared)
         })?;
         let mut queued = Vec::new();
         for &(owner, role, sa, rating) in runs {

@@ -1073,7 +1073,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             ctx.roll = Some(Roll {
                 model,
                 kind: kind.into(),
-                dice: expr.to_string(),
+                dice: expr.label(),
                 natural: thrown.0.clone(),
                 mods: mods.clone(),
                 total,
@@ -1132,7 +1132,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             Event::Roll(Roll {
                 model,
                 kind: kind.into(),
-                dice: expr.to_string(),
+                dice: expr.label(),
                 natural,
                 mods,
                 total,

@@ -154,6 +154,196 @@ pub enum Lasts {
     Cleared,
 }
 
+impl Model {
+    /// `*self = src.clone()`, keeping the buffers `self` holds (its name, states, mounts):
+    /// `Game::copy_from`'s. Every field is named, so one added to `Model` is not forgotten here.
+    fn copy_from(&mut self, src: &Model) {
+        let Model {
+            name,
+            side,
+            squad,
+            card,
+            pos,
+            facing,
+            damage,
+            states,
+            prone,
+            lock,
+            lock_from,
+            out_of_ammo,
+            ammo_reserve,
+            crit_combat,
+            crit_ap,
+            ap_set,
+            ap_once,
+            ap_owed,
+            mv_add,
+            mv_factor,
+            no_combat,
+            zeroed,
+            destroyed,
+            left_board,
+            exited,
+            mission_kill,
+            waiting,
+            asset,
+            dropping,
+            missile,
+            ambush,
+            landed,
+            noe,
+            noe_last,
+            free_turn_spent,
+            moved,
+            moved_forward,
+            aboard,
+            activated,
+            activations,
+            pending,
+            strike_memory,
+            marks,
+        } = src;
+        self.name.clone_from(name);
+        self.side.clone_from(side);
+        self.squad.clone_from(squad);
+        self.card.clone_from(card);
+        self.pos.clone_from(pos);
+        self.facing.clone_from(facing);
+        self.damage.clone_from(damage);
+        self.states.clone_from(states);
+        self.prone.clone_from(prone);
+        self.lock.clone_from(lock);
+        self.lock_from.clone_from(lock_from);
+        self.out_of_ammo.clone_from(out_of_ammo);
+        self.ammo_reserve.clone_from(ammo_reserve);
+        self.crit_combat.clone_from(crit_combat);
+        self.crit_ap.clone_from(crit_ap);
+        self.ap_set.clone_from(ap_set);
+        self.ap_once.clone_from(ap_once);
+        self.ap_owed.clone_from(ap_owed);
+        self.mv_add.clone_from(mv_add);
+        self.mv_factor.clone_from(mv_factor);
+        self.no_combat.clone_from(no_combat);
+        self.zeroed.clone_from(zeroed);
+        self.destroyed.clone_from(destroyed);
+        self.left_board.clone_from(left_board);
+        self.exited.clone_from(exited);
+        self.mission_kill.clone_from(mission_kill);
+        self.waiting.clone_from(waiting);
+        self.asset.clone_from(asset);
+        self.dropping.clone_from(dropping);
+        self.missile.clone_from(missile);
+        self.ambush.clone_from(ambush);
+        self.landed.clone_from(landed);
+        self.noe.clone_from(noe);
+        self.noe_last.clone_from(noe_last);
+        self.free_turn_spent.clone_from(free_turn_spent);
+        self.moved.clone_from(moved);
+        self.moved_forward.clone_from(moved_forward);
+        self.aboard.clone_from(aboard);
+        self.activated.clone_from(activated);
+        self.activations.clone_from(activations);
+        self.pending.clone_from(pending);
+        self.strike_memory.clone_from(strike_memory);
+        self.marks.clone_from(marks);
+    }
+}
+
+impl<'r> Game<'r> {
+    /// `*self = src.clone()`, keeping the buffers `self` holds where it can (the odds replay an
+    /// attack from one game once per die sequence, in the same game each time). Every field is
+    /// named, so one added to `Game` is not forgotten here.
+    pub fn copy_from(&mut self, src: &Game<'r>) {
+        let Game {
+            rules,
+            board,
+            models,
+            squads,
+            victory,
+            commanders,
+            scenario,
+            objective_points,
+            tv_pool,
+            tv_bonus,
+            hvo,
+            containers,
+            structures,
+            c3,
+            scripted,
+            strike_pools,
+            held,
+            skipped_in_turn,
+            chains,
+            inspired,
+            sides,
+            turn,
+            active,
+            joined,
+            activation_over,
+            squad_activating,
+            used,
+            extra_targets,
+            counter_battery,
+            sight_memo,
+            board_version,
+            in_model_state,
+            started,
+            turn_limit,
+            declined,
+            refused_reactions,
+            minefields,
+            mined,
+            single_use_fired,
+            damage_dealt,
+        } = src;
+        self.models.truncate(models.len());
+        let kept = self.models.len();
+        for (m, from) in self.models.iter_mut().zip(models) {
+            m.copy_from(from);
+        }
+        self.models.extend_from_slice(&models[kept..]);
+        self.rules.clone_from(rules);
+        self.board.clone_from(board);
+        self.squads.clone_from(squads);
+        self.victory.clone_from(victory);
+        self.commanders.clone_from(commanders);
+        self.scenario.clone_from(scenario);
+        self.objective_points.clone_from(objective_points);
+        self.tv_pool.clone_from(tv_pool);
+        self.tv_bonus.clone_from(tv_bonus);
+        self.hvo.clone_from(hvo);
+        self.containers.clone_from(containers);
+        self.structures.clone_from(structures);
+        self.c3.clone_from(c3);
+        self.scripted.clone_from(scripted);
+        self.strike_pools.clone_from(strike_pools);
+        self.held.clone_from(held);
+        self.skipped_in_turn.clone_from(skipped_in_turn);
+        self.chains.clone_from(chains);
+        self.inspired.clone_from(inspired);
+        self.sides.clone_from(sides);
+        self.turn.clone_from(turn);
+        self.active.clone_from(active);
+        self.joined.clone_from(joined);
+        self.activation_over.clone_from(activation_over);
+        self.squad_activating.clone_from(squad_activating);
+        self.used.clone_from(used);
+        self.extra_targets.clone_from(extra_targets);
+        self.counter_battery.clone_from(counter_battery);
+        self.sight_memo.clone_from(sight_memo);
+        self.board_version.clone_from(board_version);
+        self.in_model_state.clone_from(in_model_state);
+        self.started.clone_from(started);
+        self.turn_limit.clone_from(turn_limit);
+        self.declined.clone_from(declined);
+        self.refused_reactions.clone_from(refused_reactions);
+        self.minefields.clone_from(minefields);
+        self.mined.clone_from(mined);
+        self.single_use_fired.clone_from(single_use_fired);
+        self.damage_dealt.clone_from(damage_dealt);
+    }
+}
+
 /// Effects waiting for the end of the current activation.
 #[derive(Debug, Clone, Default)]
 pub struct Pending {
@@ -987,7 +1177,6 @@ impl<'r> Game<'r> {
             underwater: std::cell::OnceCell::new(),
             in_structure: std::cell::OnceCell::new(),
             turn: std::cell::Cell::new(None),
-            los: std::cell::Cell::new(None),
         }
     }
 }
@@ -1020,9 +1209,6 @@ pub struct Shooter<'g, 'r> {
     /// The last target asked about and the attacker's turn towards it (`Game::turn_to`): the
     /// same for every weapon.
     turn: std::cell::Cell<Option<(usize, f64)>>,
-    /// The last line of sight asked about: target, guided (`only_defenders_own`), and whether
-    /// there is one. Every weapon of the same kind asks the same question.
-    los: std::cell::Cell<Option<(usize, bool, bool)>>,
 }
 
 impl Shooter<'_, '_> {
@@ -1045,16 +1231,9 @@ impl Shooter<'_, '_> {
         })
     }
 
-    /// Whether `Game::sight` finds a line of sight to `target`, remembered for the next weapon.
+    /// Whether `Game::sight` finds a line of sight to `target` (memoised there).
     fn los(&self, target: usize, only_defenders_own: bool) -> bool {
-        match self.los.get() {
-            Some((t, own, v)) if t == target && own == only_defenders_own => v,
-            _ => {
-                let v = self.g.sight(self.attacker, target, only_defenders_own).0;
-                self.los.set(Some((target, only_defenders_own, v)));
-                v
-            }
-        }
+        self.g.sight(self.attacker, target, only_defenders_own).0
     }
 
     /// `Game::shot_with`, the refusal kept cheap. The checks and their order are `shot_with`'s.

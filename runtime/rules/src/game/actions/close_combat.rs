@@ -114,7 +114,7 @@ impl Engine<'_, '_> {
                 Event::Roll(Roll {
                     model: who,
                     kind: "fumble-bonus".into(),
-                    dice: b.to_string(),
+                    dice: b.label(),
                     natural: faces,
                     mods: vec![],
                     total: v,

@@ -149,7 +149,7 @@ impl Engine<'_, '_> {
         // Declare every group's weapons (and hear the defenders' answers) before any roll.
         let mut declared = Vec::with_capacity(groups.len());
         for &(target, weapons) in &groups {
-            let mut shots = Vec::new();
+            let mut shots = Vec::with_capacity(weapons.len());
             let mut out_of_range = false;
             for &weapon in weapons {
                 let shot = match self.game.shot(attacker, weapon, target, indirect) {
@@ -409,6 +409,10 @@ impl Engine<'_, '_> {
     /// `combat_end`: once for each weapon system (class) that fired, with the number of its
     /// attacks made (an Overdrive system's overheating roll counts every weapon shot).
     fn combat_end(&mut self, attacker: usize, fired: &[usize]) -> Result<(), ActionError> {
+        // Most rulesets handle no combat end: the weapon systems need not be counted then.
+        if !self.hooks.wants(HookPoint::CombatEnd) {
+            return Ok(());
+        }
         let mut seen: Vec<&str> = Vec::new();
         let mut systems: Vec<(usize, u32)> = Vec::new();
         let card = self.cardr(attacker);
