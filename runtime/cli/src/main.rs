@@ -186,6 +186,8 @@ enum Command {
     #[command(
         after_help = "Each reload prints one line starting `reloaded` (what changed, milliseconds from the file \
         event to the new rules being live) or, after the located diagnostics, one starting `kept last good`.\n\
+        A save of scripts alone is made live with the live rules first (the scripts checked again); the full \
+        reload then follows and prints a line only when it finds something the quick one did not.\n\
         Paths must exist and the root must hold packs; a debounce outside 5..=5000 ms is refused (exit 2).\n\
         Ctrl-C stops once the running reload step ends; a second Ctrl-C stops at once.\n\
         Examples:\n  cav watch\n  cav watch --run stand-and-fight --seed 3     replay and show what the edit changed\n  \

@@ -48,6 +48,47 @@ pub fn compile(rs: &Ruleset) -> Compiled {
 /// deduplicated). Returns the rules of each ruleset, in `loaded.rulesets` order, where they
 /// compiled without error.
 pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
+    validate_parts(loaded).rules
+}
+
+/// What [`validate`] found, kept apart so that a reload that changes only script files can check
+/// the scripts again and put the diagnostics together exactly as `validate` would have
+/// ([`Validated::assemble`]), without compiling again.
+#[derive(Debug, Clone)]
+pub struct Validated {
+    /// The rules of each ruleset, in `loaded.rulesets` order, where they compiled without error.
+    pub rules: Vec<Option<Rules>>,
+    /// The loader's diagnostics (before `validate` added its own).
+    pub loader: Vec<Diagnostic>,
+    /// Per ruleset, in `loaded.rulesets` order: compile, scripts, forces and unplayed entries.
+    pub parts: Vec<[Vec<Diagnostic>; 4]>,
+    /// The packs asked for (their warnings show; the library's do not).
+    pub requested: Vec<String>,
+}
+
+/// Index of the script diagnostics in [`Validated::parts`].
+pub const SCRIPT_PART: usize = 1;
+
+impl Validated {
+    /// The diagnostics `validate` leaves in `loaded.diagnostics`, from the parts: the same order
+    /// before deduplication, so the same duplicate is kept.
+    pub fn assemble(&self, sources: &cav_content::diag::Sources) -> Vec<Diagnostic> {
+        // Warnings about the library (packs loaded only because a requested pack builds on them)
+        // are not the author's to fix, as for the loader's own checks; errors always show, since
+        // they stop the ruleset the requested packs play in.
+        let shown = |d: &&Diagnostic| {
+            d.severity == cav_content::diag::Severity::Error
+                || d.pack.as_deref().is_none_or(|p| self.requested.iter().any(|r| r == p))
+        };
+        let mut all = self.loader.clone();
+        all.extend(self.parts.iter().flatten().flatten().filter(shown).cloned());
+        cav_content::diag::normalise(&mut all, sources);
+        all
+    }
+}
+
+/// [`validate`], keeping its parts apart (see [`Validated`]).
+pub fn validate_parts(loaded: &mut cav_content::Loaded) -> Validated {
     use rayon::prelude::*;
     // The script checks add the script files to `sources`, so they run one ruleset after the
     // other (the files get the same ids whatever the thread count); the rest only reads the
@@ -65,25 +106,16 @@ pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
                 .collect()
         },
     );
-    let mut all = Vec::new();
-    let mut out = Vec::new();
-    for ((rules, compile_diags, forces, unplayed), script_diags) in compiled.into_iter().zip(scripts) {
-        all.extend(compile_diags);
-        all.extend(script_diags);
-        all.extend(forces);
-        all.extend(unplayed);
-        out.push(rules);
+    let mut parts = Vec::new();
+    let mut rules = Vec::new();
+    for ((r, compile_diags, forces, unplayed), script_diags) in compiled.into_iter().zip(scripts) {
+        parts.push([compile_diags, script_diags, forces, unplayed]);
+        rules.push(r);
     }
-    // Warnings about the library (packs loaded only because a requested pack builds on them) are
-    // not the author's to fix, as for the loader's own checks; errors always show, since they stop
-    // the ruleset the requested packs play in.
-    let requested: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
-    all.retain(|d| {
-        d.severity == cav_content::diag::Severity::Error || d.pack.as_deref().is_none_or(|p| requested.contains(&p))
-    });
-    loaded.diagnostics.extend(all);
-    cav_content::diag::normalise(&mut loaded.diagnostics, &loaded.sources);
-    out
+    let requested = loaded.packs.iter().map(|p| p.id.clone()).collect();
+    let v = Validated { rules, loader: std::mem::take(&mut loaded.diagnostics), parts, requested };
+    loaded.diagnostics = v.assemble(&loaded.sources);
+    v
 }
 
 /// The rosters (`kind: force`) a ruleset's packs carry, held to its force-building rules. A

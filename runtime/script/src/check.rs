@@ -360,7 +360,9 @@ fn add_source(sources: &mut Sources, path: &Path, text: Arc<str>) -> FileId {
         .map(FileId)
         .find(|&id| {
             let f = sources.get(id);
-            f.path == path && *f.text == *text
+            // The length first: comparing paths goes component by component, and every file
+            // of the load is tried for every module.
+            f.text.len() == text.len() && f.path == path && *f.text == *text
         })
         .unwrap_or_else(|| sources.add(path, text))
 }

@@ -1,5 +1,7 @@
 //! Hot reload: watch packs and scripts, reload on save, swap in valid rules at once, keep the
-//! last good rules (and scripts) when a save breaks something, and show what changed.
+//! last good rules (and scripts) when a save breaks something, and show what changed. A save of
+//! scripts alone is made live from the live rules first (the quick path), then checked by the
+//! full reload.
 //!
 //! The loop blocks on the watcher's channel (no busy waiting) and checks a stop flag between
 //! waits, so Ctrl-C ends it cleanly.
@@ -8,10 +10,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use cav_content::diag::{Diagnostic, FileId, Sources};
 use cav_content::{LoadOptions, Loaded, pack::Cache};
 use cav_format::limits::{WATCH_DEBOUNCE_MAX_MS, WATCH_DEBOUNCE_MIN_MS};
 use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, setup::scenario_game};
@@ -43,6 +46,21 @@ pub struct WatchOptions {
     pub after: After,
     /// Quiet period after the last file event before reloading.
     pub debounce: Duration,
+    /// Take the quick path for a save that changed only scripts (`scripts_only` says how); the full
+    /// reload follows it either way. Off, every save is reloaded in full (the reference the
+    /// tests compare the quick path with).
+    pub quick: bool,
+    /// Reloads counted, for tests and benchmarks.
+    pub counts: Arc<Counts>,
+}
+
+/// Reloads counted by [`watch`].
+#[derive(Debug, Default)]
+pub struct Counts {
+    /// Saves the quick path took (it made them live, or kept the last good rules).
+    pub quick: AtomicUsize,
+    /// Full reloads ended, the first load included (counted after their output).
+    pub full: AtomicUsize,
 }
 
 impl WatchOptions {
@@ -56,6 +74,8 @@ impl WatchOptions {
             ruleset: ruleset.to_owned(),
             after,
             debounce: Duration::from_millis(20),
+            quick: true,
+            counts: Arc::default(),
         }
     }
 }
@@ -84,8 +104,137 @@ enum Msg {
 /// The last good rules: replaced whole by a valid reload, never by a broken one.
 struct Live {
     loaded: Loaded,
+    /// The watched ruleset compiled from `loaded`: a save of scripts alone cannot change it.
+    rules: Rules,
     outcome: Option<Outcome>,
     tests: Option<(usize, usize)>,
+    /// What the last full reload found, kept while its documents are those of `loaded` (it made
+    /// them live, or it failed with the same resolved values): a save of scripts alone starts
+    /// from it. `None` once the files hold other documents, so that the next save is reloaded in
+    /// full.
+    basis: Option<Basis>,
+}
+
+/// The last full reload's diagnostics in parts (its rules moved to [`Live`]) and the sources
+/// they point into.
+struct Basis {
+    validated: cav_compile::Validated,
+    sources: Sources,
+}
+
+/// What the quick path made of a save, for the full reload that follows to check: whether it
+/// made new scripts live, and its diagnostics as [`diagnostic_keys`].
+struct Expected {
+    ok: bool,
+    keys: Vec<String>,
+}
+
+/// Diagnostics as comparable text, sorted: two loads number their files differently, so a
+/// diagnostic is compared by what it says and where, not by file id.
+fn diagnostic_keys(diags: &[Diagnostic], sources: &Sources) -> Vec<String> {
+    let mut keys: Vec<String> = diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{:?} {} {} | {} | {:?} {:?} {:?} {:?}",
+                d.severity,
+                d.code,
+                d.location(sources),
+                d.message,
+                d.pack,
+                d.pointer,
+                d.expected,
+                d.hint
+            )
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// Do two loads have the same rulesets with the same resolved documents?
+fn same_values(a: &Loaded, b: &Loaded) -> bool {
+    a.rulesets.len() == b.rulesets.len()
+        && a.rulesets.iter().zip(&b.rulesets).all(|(x, y)| {
+            let index = |r: &cav_content::Ruleset| -> BTreeMap<(cav_format::DocKind, String), Arc<serde_json::Value>> {
+                r.entries().map(|e| ((e.kind, e.id.clone()), e.value.clone())).collect()
+            };
+            let (ix, iy) = (index(x), index(y));
+            x.id == y.id
+                && ix.len() == iy.len()
+                && ix.iter().zip(&iy).all(|((ka, va), (kb, vb))| ka == kb && (Arc::ptr_eq(va, vb) || va == vb))
+        })
+}
+
+fn is_script(p: &Path) -> bool {
+    !is_ignored_name(p) && matches!(p.extension().and_then(|e| e.to_str()), Some("lua" | "luau"))
+}
+
+/// What the quick path made of a save of scripts.
+struct Quick {
+    /// The diagnostics the full reload is expected to find, and the sources they point into.
+    diagnostics: Vec<Diagnostic>,
+    sources: Sources,
+    /// The new scripts loaded with the live rules, or why they cannot be.
+    host: Result<LuaHost, Vec<String>>,
+}
+
+/// The quick path for a save that changed only script files. The loader reads no script (it
+/// checks only that each `script:` module file exists inside its root), so such a save changes
+/// no document and the live documents and compiled rules stay: check again the scripts of the
+/// rulesets whose script roots hold a changed file (`require` cannot leave the roots), put the
+/// diagnostics together as `cav_compile::validate` does, and load the scripts into a new host.
+///
+/// `None` (reload in full) when the save may be more than an edit of scripts the last full
+/// reload read: a script created, removed or made a link can change what the loader finds
+/// (`script-missing`, a module leading outside its root), and without a [`Basis`] the live
+/// documents may not be those of the files.
+fn scripts_only(live: &Live, changed: &[PathBuf]) -> Option<Quick> {
+    let basis = live.basis.as_ref()?;
+    if changed.is_empty() || basis.validated.parts.len() != live.loaded.rulesets.len() {
+        return None;
+    }
+    let read_last_time = |p: &Path| (0..basis.sources.len() as u32).any(|i| basis.sources.get(FileId(i)).path == p);
+    // The checks know a script by its canonical path (the watcher may report it through the
+    // roots as given). The file itself must not be a link: making one is not an edit.
+    let mut files = Vec::new();
+    for p in changed {
+        let meta = std::fs::symlink_metadata(p).ok()?;
+        let file = std::fs::canonicalize(p).ok()?;
+        if !is_script(p) || !meta.is_file() || !read_last_time(&file) {
+            return None;
+        }
+        files.push(file);
+    }
+    let mut validated = basis.validated.clone();
+    let mut sources = basis.sources.clone();
+    // The scripts are checked on one core while the new host loads them on the other: the host
+    // is thrown away when the check finds an error, as the full reload would not make it.
+    let (host, checked) = std::thread::scope(|scope| {
+        let check = std::thread::Builder::new().spawn_scoped(scope, || {
+            for (rs, parts) in live.loaded.rulesets.iter().zip(&mut validated.parts) {
+                let roots: Vec<PathBuf> = rs
+                    .packs
+                    .iter()
+                    .flat_map(|p| &p.script_roots)
+                    .map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.clone()))
+                    .collect();
+                if files.iter().any(|p| roots.iter().any(|r| p.starts_with(r))) {
+                    parts[cav_compile::SCRIPT_PART] = cav_script::check_scripts(rs, &mut sources);
+                }
+            }
+        });
+        let host = LuaHost::new(&live.rules, Limits::default()).map_err(|e| vec![format!("scripts: {e}")]);
+        (host, check.map(|c| c.join().is_ok()))
+    });
+    // No thread for the check, or a check that panicked: the full reload will tell.
+    if checked.ok() != Some(true) {
+        return None;
+    }
+    let diagnostics = validated.assemble(&sources);
+    let host =
+        if diagnostics.iter().any(|d| d.severity == cav_content::diag::Severity::Error) { Err(vec![]) } else { host };
+    Some(Quick { diagnostics, sources, host })
 }
 
 /// The outcome of a replay, for comparing two versions of the rules.
@@ -195,10 +344,10 @@ fn build(loaded: &Loaded, compiled: Vec<Option<Rules>>, ruleset: &str) -> Result
 }
 
 /// Warnings of `new` that `old` did not have (what the last save introduced).
-fn new_warnings(old: Option<&Loaded>, new: &Loaded) -> Vec<cav_content::diag::Diagnostic> {
-    let key = |d: &cav_content::diag::Diagnostic| (d.code, d.message.clone(), d.pack.clone(), d.pointer.clone());
-    let seen: std::collections::HashSet<_> = old.map(|l| l.diagnostics.iter().map(key).collect()).unwrap_or_default();
-    new.diagnostics.iter().filter(|d| !seen.contains(&key(d))).cloned().collect()
+fn new_warnings(old: &[Diagnostic], new: &[Diagnostic]) -> Vec<Diagnostic> {
+    let key = |d: &Diagnostic| (d.code, d.message.clone(), d.pack.clone(), d.pointer.clone());
+    let seen: std::collections::HashSet<_> = old.iter().map(key).collect();
+    new.iter().filter(|d| !seen.contains(&key(d))).cloned().collect()
 }
 
 fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Result<Outcome, String> {
@@ -328,6 +477,89 @@ fn compare(out: &mut dyn Write, old: Option<&Outcome>, new: &Outcome) {
     }
 }
 
+/// `script a.luau, script b.luau`: what a save of scripts changed.
+fn script_names(scripts: &[PathBuf]) -> String {
+    let named: Vec<String> = scripts.iter().map(|p| format!("script {}", cav_content::diag::display_path(p))).collect();
+    named.join(", ")
+}
+
+/// What a reload made live, for [`announce`].
+struct Announce<'a> {
+    /// The rules live until now (`None` at the first load).
+    live: Option<&'a Live>,
+    /// The documents now live, and the diagnostics before (`None` at the first load) and now.
+    loaded: &'a Loaded,
+    old: Option<&'a [Diagnostic]>,
+    diagnostics: &'a [Diagnostic],
+    sources: &'a Sources,
+    what: &'a str,
+    since: Instant,
+}
+
+/// The `reloaded` line, after the warnings the save brought, then the replay or the tests asked
+/// for. Returns their results, for the next reload to compare with.
+fn announce(
+    out: &mut dyn Write,
+    opts: &WatchOptions,
+    stop: &AtomicBool,
+    now: Announce,
+    rules: &Rules,
+    host: &mut LuaHost,
+) -> (Option<Outcome>, Option<(usize, usize)>) {
+    let ms = now.since.elapsed().as_secs_f64() * 1000.0;
+    // A rule that is recognised but not played must not hide behind "reloaded": show the
+    // warnings this save brought (the first load only counts them).
+    let warnings = now.old.map(|old| new_warnings(old, now.diagnostics)).unwrap_or_default();
+    let _ = write!(out, "{}", cav_content::diag::render_human(&warnings, now.sources));
+    let n = now.diagnostics.len();
+    let counted = if n == 0 { String::new() } else { format!(", {n} warning{}", if n == 1 { "" } else { "s" }) };
+    let _ = writeln!(out, "reloaded {} ({}) in {ms:.1} ms{counted}", rules.id, now.what);
+    let mut outcome = None;
+    let mut tests = None;
+    match &opts.after {
+        _ if stop.load(Ordering::Relaxed) => {}
+        After::Run { scenario, seed } => match replay(rules, host, scenario, *seed) {
+            Ok(o) => {
+                compare(out, now.live.and_then(|l| l.outcome.as_ref()), &o);
+                outcome = Some(o);
+            }
+            Err(e) => {
+                let _ = writeln!(out, "  replay failed: {e}");
+            }
+        },
+        After::Test => {
+            let (pass, failing) = run_tests(now.loaded, rules, host);
+            let was = now
+                .live
+                .and_then(|l| l.tests)
+                .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
+            // Name them (the first 20): the author wants to know which, not how many.
+            if !failing.is_empty() {
+                let more = failing.len().saturating_sub(20);
+                let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+                let _ = writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
+            }
+            tests = Some((pass, failing.len()));
+        }
+        After::Nothing => {}
+    }
+    (outcome, tests)
+}
+
+/// A reload that cannot be made live: its diagnostics, the reasons beyond them, and the
+/// `kept last good` line.
+fn kept_last_good(out: &mut dyn Write, diags: &[Diagnostic], sources: &Sources, errors: &[String], had_live: bool) {
+    let _ = write!(out, "{}", cav_content::diag::render_human(diags, sources));
+    for e in errors {
+        let _ = writeln!(out, "error: {e}");
+    }
+    let n = diags.iter().filter(|d| d.severity == cav_content::diag::Severity::Error).count() + errors.len();
+    let what = if had_live { "kept last good rules" } else { "no good rules yet" };
+    let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
+}
+
 /// Copy a directory tree (to watch or edit a copy of the content).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
@@ -373,6 +605,10 @@ impl Write for LineSink {
 /// Watch until `stop` is set. Output goes to `out`, one line per reload (`reloaded …` or
 /// `kept last good …`), with diagnostics before a `kept last good` line.
 ///
+/// A save of scripts alone takes the quick path (`scripts_only`): its line comes first, then the
+/// full reload runs at once and prints nothing when it agrees; when it does not, it says so in
+/// one line, then prints its own result, which is live from then on.
+///
 /// Settings that cannot work (see [`check_options`]) are refused before anything is watched.
 /// A reload runs on this thread: file events that arrive meanwhile queue in the channel and
 /// start one more reload when it ends; `stop` is checked between the reload's steps (load,
@@ -386,87 +622,133 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let mut cache = Cache::default();
     let mut live: Option<Live> = None;
     let started = Instant::now();
-    let reload =
-        |cache: &mut Cache, live: &mut Option<Live>, out: &mut dyn Write, since: Instant, scripts: &[PathBuf]| {
-            let mut loaded = cav_content::load_cached(&load_opts, cache);
-            // The loaded sources are a copy: the cache keeps only the files this load read.
-            cache.sweep();
-            let compiled = cav_compile::validate(&mut loaded);
-            match build(&loaded, compiled, &opts.ruleset) {
-                Ok((rules, mut host)) => {
-                    let mut what = match live.as_ref() {
-                        Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
-                        None => format!("{} documents", loaded.documents),
-                    };
-                    // A script edit changes no document: name the scripts saved.
-                    if live.is_some() && !scripts.is_empty() {
-                        let named: Vec<String> =
-                            scripts.iter().map(|p| format!("script {}", cav_content::diag::display_path(p))).collect();
-                        what = if what == "no document changed" {
-                            named.join(", ")
-                        } else {
-                            format!("{what}, {}", named.join(", "))
-                        };
+    // A full reload: every file (from the cache where unchanged), every ruleset checked. After
+    // the quick path, `expect` is what it made live: the full reload says nothing when it finds
+    // the same, and says so and puts its own result live when it does not (the quick path saw
+    // only the scripts).
+    let reload = |cache: &mut Cache,
+                  live: &mut Option<Live>,
+                  out: &mut dyn Write,
+                  since: Instant,
+                  scripts: &[PathBuf],
+                  expect: Option<Expected>| {
+        let mut loaded = cav_content::load_cached(&load_opts, cache);
+        // The loaded sources are a copy: the cache keeps only the files this load read.
+        cache.sweep();
+        let mut validated = cav_compile::validate_parts(&mut loaded);
+        let compiled = std::mem::take(&mut validated.rules);
+        let built = build(&loaded, compiled, &opts.ruleset);
+        // Only asked when needed (it compares every document), never before a `reloaded` line.
+        let same_docs =
+            |live: &Option<Live>, loaded: &Loaded| live.as_ref().is_some_and(|l| same_values(&l.loaded, loaded));
+        if let Some(expect) = expect {
+            let mut differs = Vec::new();
+            if !same_docs(live, &loaded) {
+                differs.push("resolved documents");
+            }
+            if expect.keys != diagnostic_keys(&loaded.diagnostics, &loaded.sources) {
+                differs.push("diagnostics");
+            }
+            if expect.ok != built.is_ok() {
+                differs.push(if built.is_ok() { "its rules load" } else { "its rules do not load" });
+            }
+            if differs.is_empty() {
+                if let Some(l) = live.as_mut() {
+                    let basis = Basis { validated, sources: loaded.sources.clone() };
+                    if let Ok((rules, _)) = built {
+                        l.loaded = loaded;
+                        l.rules = rules;
                     }
-                    let ms = since.elapsed().as_secs_f64() * 1000.0;
-                    // A rule that is recognised but not played must not hide behind "reloaded": show
-                    // the warnings this save brought (the first load only counts them).
-                    let warnings = match live.as_ref() {
-                        Some(l) => new_warnings(Some(&l.loaded), &loaded),
-                        None => vec![],
-                    };
-                    let _ = write!(out, "{}", cav_content::diag::render_human(&warnings, &loaded.sources));
-                    let n = loaded.diagnostics.len();
-                    let counted =
-                        if n == 0 { String::new() } else { format!(", {n} warning{}", if n == 1 { "" } else { "s" }) };
-                    let _ = writeln!(out, "reloaded {} ({what}) in {ms:.1} ms{counted}", rules.id);
-                    let mut outcome = None;
-                    let mut tests = None;
-                    let stopping = stop.load(Ordering::Relaxed);
-                    match &opts.after {
-                        _ if stopping => {}
-                        After::Run { scenario, seed } => match replay(&rules, &mut host, scenario, *seed) {
-                            Ok(o) => {
-                                compare(out, live.as_ref().and_then(|l| l.outcome.as_ref()), &o);
-                                outcome = Some(o);
-                            }
-                            Err(e) => {
-                                let _ = writeln!(out, "  replay failed: {e}");
-                            }
-                        },
-                        After::Test => {
-                            let (pass, failing) = run_tests(&loaded, &rules, &mut host);
-                            let was = live
-                                .as_ref()
-                                .and_then(|l| l.tests)
-                                .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
-                                .unwrap_or_default();
-                            let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
-                            // Name them (the first 20): the author wants to know which, not how many.
-                            if !failing.is_empty() {
-                                let more = failing.len().saturating_sub(20);
-                                let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-                                let _ =
-                                    writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
-                            }
-                            tests = Some((pass, failing.len()));
-                        }
-                        After::Nothing => {}
-                    }
-                    *live = Some(Live { loaded, outcome, tests });
+                    l.basis = Some(basis);
                 }
-                Err(errors) => {
-                    let _ = write!(out, "{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-                    for e in &errors {
-                        let _ = writeln!(out, "error: {e}");
-                    }
-                    let n = loaded.error_count() + errors.len();
-                    let what = if live.is_some() { "kept last good rules" } else { "no good rules yet" };
-                    let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
+                let _ = out.flush();
+                opts.counts.full.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            let _ = writeln!(
+                out,
+                "the full reload differs from the quick reload of the scripts ({}); its result follows",
+                differs.join(", ")
+            );
+        }
+        match built {
+            Ok((rules, mut host)) => {
+                let mut what = match live.as_ref() {
+                    Some(l) => changes(&l.loaded, &loaded, &opts.ruleset),
+                    None => format!("{} documents", loaded.documents),
+                };
+                // A script edit changes no document: name the scripts saved.
+                if live.is_some() && !scripts.is_empty() {
+                    what = if what == "no document changed" {
+                        script_names(scripts)
+                    } else {
+                        format!("{what}, {}", script_names(scripts))
+                    };
+                }
+                // The first load only counts its warnings.
+                let old = live.as_ref().map(|l| l.loaded.diagnostics.as_slice());
+                let now = Announce {
+                    live: live.as_ref(),
+                    loaded: &loaded,
+                    old,
+                    diagnostics: &loaded.diagnostics,
+                    sources: &loaded.sources,
+                    what: &what,
+                    since,
+                };
+                let (outcome, tests) = announce(out, opts, &stop, now, &rules, &mut host);
+                let basis = Some(Basis { validated, sources: loaded.sources.clone() });
+                *live = Some(Live { loaded, rules, outcome, tests, basis });
+            }
+            Err(errors) => {
+                kept_last_good(out, &loaded.diagnostics, &loaded.sources, &errors, live.is_some());
+                // The files still hold the live documents when only scripts (or files that make
+                // no document) are broken: the next save of scripts alone can start from here.
+                let same = same_docs(live, &loaded);
+                if let Some(l) = live.as_mut() {
+                    l.basis = same.then(|| Basis { validated, sources: loaded.sources.clone() });
                 }
             }
-            let _ = out.flush();
+        }
+        let _ = out.flush();
+        opts.counts.full.fetch_add(1, Ordering::Relaxed);
+    };
+    // The quick path (see `scripts_only`): the `reloaded` line comes from it, then the full
+    // reload checks it. `None` when it does not apply.
+    let quick = |live: &mut Option<Live>, out: &mut dyn Write, since: Instant, scripts: &[PathBuf]| {
+        let l = live.as_mut()?;
+        let q = scripts_only(l, scripts)?;
+        opts.counts.quick.fetch_add(1, Ordering::Relaxed);
+        let ok = q.host.is_ok();
+        // What the full reload checks, taken after the output (it is not needed to go live).
+        let keys = match q.host {
+            Ok(mut host) => {
+                let what = script_names(scripts);
+                let now = Announce {
+                    live: Some(l),
+                    loaded: &l.loaded,
+                    old: Some(&l.loaded.diagnostics),
+                    diagnostics: &q.diagnostics,
+                    sources: &q.sources,
+                    what: &what,
+                    since,
+                };
+                let (outcome, tests) = announce(out, opts, &stop, now, &l.rules, &mut host);
+                let _ = out.flush();
+                (l.outcome, l.tests) = (outcome, tests);
+                let keys = diagnostic_keys(&q.diagnostics, &q.sources);
+                l.loaded.diagnostics = q.diagnostics;
+                l.loaded.sources = q.sources;
+                keys
+            }
+            Err(errors) => {
+                kept_last_good(out, &q.diagnostics, &q.sources, &errors, true);
+                let _ = out.flush();
+                diagnostic_keys(&q.diagnostics, &q.sources)
+            }
         };
+        Some(Expected { ok, keys })
+    };
     // Watch before the first load, so that a save made while it runs is not missed.
     // Two watchers feed one channel: the debouncer (every kind of change, after a quiet period)
     // and, where the platform reports it (inotify), a file closed after writing, which is a
@@ -501,7 +783,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let mut read_from = Instant::now();
     // The text of each file a reload was made for, as read just before it (a digest).
     let mut live_text: std::collections::HashMap<PathBuf, u64> = Default::default();
-    reload(&mut cache, &mut live, out, started, &[]);
+    reload(&mut cache, &mut live, out, started, &[], None);
     let _ = writeln!(
         out,
         "watching {} (Ctrl-C stops)",
@@ -559,12 +841,21 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                 None => live_text.remove(p),
             };
         }
-        let scripts: Vec<PathBuf> = changed
-            .into_iter()
-            .filter(|p| !is_ignored_name(p) && matches!(p.extension().and_then(|x| x.to_str()), Some("lua" | "luau")))
-            .collect();
+        let scripts: Vec<PathBuf> = changed.iter().filter(|p| is_script(p)).cloned().collect();
         read_from = Instant::now();
-        reload(&mut cache, &mut live, out, since, &scripts);
+        // Scripts alone: the quick path makes them live first, then the full reload checks it
+        // (unless stopping). Events that come meanwhile queue for the next turn of the loop.
+        // An editor's temporary file, renamed over the script it saved, is gone: nothing reads it.
+        let gone_temp = |p: &PathBuf| is_ignored_name(p) && !p.exists();
+        let only_scripts = changed.iter().all(|p| is_script(p) || gone_temp(p));
+        let expect = if opts.quick && !scripts.is_empty() && only_scripts {
+            quick(&mut live, out, since, &scripts)
+        } else {
+            None
+        };
+        if expect.is_none() || !stop.load(Ordering::Relaxed) {
+            reload(&mut cache, &mut live, out, since, &scripts, expect);
+        }
     }
     let _ = writeln!(out, "stopped");
     Ok(())

@@ -1,0 +1,55 @@
+//! The work of a script save on the bundled content, quick path against full reload, in
+//! instructions (wall clock on a shared machine says little):
+//! `valgrind --tool=callgrind --dump-before='quick_cost::quick' --dump-after='quick_cost::quick'
+//!  --dump-before='quick_cost::full' --dump-after='quick_cost::full' target/release/examples/quick_cost`
+//! (the dump after each function holds its cost). Without valgrind it prints wall-clock times.
+use std::path::Path;
+use std::time::Instant;
+
+use cav_content::{LoadOptions, Loaded, pack::Cache};
+use cav_script::{Limits, LuaHost, check_scripts};
+
+/// What `cav watch` does before its `reloaded` line on a full reload: load (from the cache),
+/// validate every ruleset, load the watched ruleset's scripts.
+#[inline(never)]
+fn full(opts: &LoadOptions, cache: &mut Cache) -> Loaded {
+    let mut loaded = cav_content::load_cached(opts, cache);
+    cache.sweep();
+    let mut v = cav_compile::validate_parts(&mut loaded);
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-quickstart").unwrap();
+    let rules = v.rules.swap_remove(ix).unwrap();
+    drop(LuaHost::new(&rules, Limits::default()).unwrap());
+    loaded
+}
+
+/// What the quick path does for a save of a Quick-Start script: check that ruleset's scripts
+/// again (on one core), load the scripts with the kept rules (on the other), put the
+/// diagnostics together.
+#[inline(never)]
+fn quick(loaded: &Loaded, parts: &cav_compile::Validated, rules: &cav_rules::Rules) {
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-quickstart").unwrap();
+    let mut parts = parts.clone();
+    let mut sources = loaded.sources.clone();
+    parts.parts[ix][cav_compile::SCRIPT_PART] = check_scripts(&loaded.rulesets[ix], &mut sources);
+    drop(LuaHost::new(rules, Limits::default()).unwrap());
+    drop(parts.assemble(&sources));
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let opts = LoadOptions {
+        paths: vec![root.join("content"), root.join("mods")],
+        library: vec![root.join("content"), root.join("mods")],
+    };
+    let mut cache = Cache::default();
+    let mut loaded = cav_content::load_cached(&opts, &mut cache);
+    let mut v = cav_compile::validate_parts(&mut loaded);
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-quickstart").unwrap();
+    let rules = v.rules.swap_remove(ix).unwrap();
+    let t = Instant::now();
+    quick(&loaded, &v, &rules);
+    let q = t.elapsed();
+    let t = Instant::now();
+    drop(full(&opts, &mut cache));
+    println!("quick path {:.1} ms, full reload {:.1} ms", q.as_secs_f64() * 1e3, t.elapsed().as_secs_f64() * 1e3);
+}
