@@ -172,9 +172,9 @@ impl<'r> Attack<'r> {
     /// Place the two models `spec.range` apart (the attacker facing the target, the target facing
     /// back), with the states, damage and cover asked for. Errors name what is wrong (an unknown
     /// model or state, a weapon mount the card lacks, a target out of the weapon's reach).
-    /// The game starts here, once (`game_setup` handlers run with seeded dice, seed 0): every run
-    /// of the attack then plays on from that same moment, and the scripts' per-game caches
-    /// stay warm between runs.
+    /// The game is checked to start here (`game_setup` handlers run with seeded dice, seed 0);
+    /// every run of the attack starts it again the same way (`play`), so each die sequence is
+    /// a game of its own: scripts start from fresh modules, whatever earlier sequences did.
     pub fn new(rules: &'r Rules, spec: &AttackSpec, hooks: &mut dyn Hooks) -> Result<Attack<'r>, String> {
         if !(spec.range.is_finite() && (0.0..=1000.0).contains(&spec.range)) {
             return Err(format!("range {} is not a distance in inches between 0 and 1000", spec.range));
@@ -216,11 +216,8 @@ impl<'r> Attack<'r> {
         let offset = (spec.range + 10.0) - probe.range(0, 1);
         let (game, ids) = place(spec.range + offset)?;
         let (attacker, target) = (ids["attacker"], ids["target"]);
-        let mut engine =
-            Engine { game, dice: &mut crate::dice::SeededDice::new(0), log: &mut crate::event::NoLog, hooks };
-        engine.start().map_err(|e| e.to_string())?;
-        let mut game = engine.game;
-        game.turn = 1;
+        // Started once here so a failing `game_setup` is reported before any die is weighed.
+        start(game.clone(), hooks)?;
         let band = weapons
             .first()
             .and_then(|&w| game.band(attacker, w, target))
@@ -251,6 +248,7 @@ impl<'r> Attack<'r> {
             }
             None => self.game.clone(),
         };
+        let game = start(game, hooks)?;
         let mut engine = Engine { game, dice, log: events, hooks };
         let played = engine.activate(self.attacker, &mut ctrl);
         self.spare.replace(Some(engine.game));
@@ -263,6 +261,16 @@ impl<'r> Attack<'r> {
         }
         Ok(read(events, self.attacker, self.target))
     }
+}
+
+/// Start `game` (a new game for the hooks: fresh script modules; `game_setup` with seeded dice,
+/// seed 0, its events not kept), then its first turn.
+fn start<'r>(game: Game<'r>, hooks: &mut dyn Hooks) -> Result<Game<'r>, String> {
+    let mut engine = Engine { game, dice: &mut crate::dice::SeededDice::new(0), log: &mut crate::event::NoLog, hooks };
+    engine.start().map_err(|e| e.to_string())?;
+    let mut game = engine.game;
+    game.turn = 1;
+    Ok(game)
 }
 
 /// A copy of `card` whose mounts `weapons` fire `shots` copies each (a card's "2× Medium MAC"

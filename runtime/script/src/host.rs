@@ -25,7 +25,7 @@ use cav_rules::game::Game;
 use cav_rules::hooks::{Effect, HookCtx, Hooks, Queued};
 use mlua::{AnyUserData, Function, Lua, Table, Value};
 
-use crate::sandbox::{Limits, Sandbox, find_module, load_module};
+use crate::sandbox::{Limits, Sandbox, find_module, instantiate, load_chunk};
 
 /// What the effect and board functions share with the host: the moment being called, the
 /// effects the running handler has asked for, and the board while a moment's handlers run.
@@ -355,18 +355,44 @@ impl Handlers {
         Handlers { own, as_target, aura, masks }
     }
 
+    /// The handlers of the value special attribute `name`'s module (at `path`) returned.
+    fn read(value: Value, name: &str, path: &std::path::Path) -> Result<Handlers, String> {
+        let t = match value {
+            Value::Table(t) => t,
+            other => {
+                return Err(format!(
+                    "{name}: module {} returned {}, not a table of handlers",
+                    path.display(),
+                    other.type_name()
+                ));
+            }
+        };
+        let read = |t: &Table, prefix: &str, only_targets: bool| -> Result<Vec<Option<Function>>, String> {
+            HookPoint::ALL
+                .iter()
+                .map(|&p| match only_targets && !p.has_target() {
+                    true => Ok(None),
+                    false => t.raw_get(p.id()).map_err(|e| format!("{name}: handler `{prefix}{p}`: {e}")),
+                })
+                .collect()
+        };
+        let own = read(&t, "", false)?;
+        let mut by_role = [AS_TARGET, AURA].into_iter().map(|key| match t.raw_get::<Option<Table>>(key) {
+            Ok(Some(at)) => read(&at, &format!("{key}."), true),
+            Ok(None) => Ok(vec![None; HookPoint::ALL.len()]),
+            Err(e) => Err(format!("{name}: `{key}`: {e}")),
+        });
+        let as_target = by_role.next().expect("two roles")?;
+        let aura = by_role.next().expect("two roles")?;
+        Ok(Handlers::new(own, as_target, aura))
+    }
+
     fn slot(role: Role) -> usize {
         match role {
             Role::Model | Role::Weapon => 0,
             Role::Target => 1,
             Role::Aura => 2,
         }
-    }
-
-    /// Whether a special attribute in `role` has a handler of `point`.
-    #[inline]
-    fn has(&self, point: HookPoint, role: Role) -> bool {
-        self.masks[Self::slot(role)] & (1 << point as u32) != 0
     }
 
     /// The handler of `point` for a special attribute in `role`.
@@ -377,6 +403,30 @@ impl Handlers {
             Role::Model | Role::Weapon => &self.own,
         };
         by_point[point as usize].as_ref()
+    }
+}
+
+/// A special attribute's script module: its chunk, read and compiled once, and the instance of
+/// the game being played. Every game runs a new instance (`sandbox::instantiate`), made when
+/// one of its handlers first runs in that game, so what a module keeps in its locals, tables and
+/// globals lives for one game: games, shards, odds sequences and tests do not depend on what ran
+/// before them on the same thread.
+struct Module {
+    chunk: Function,
+    /// Where it was read from (for messages).
+    path: std::path::PathBuf,
+    /// The hook points it handles (`Handlers::masks`), as its instance at load returned them;
+    /// every later instance must return the same.
+    masks: [u64; 3],
+    /// The instance of game `.0` (`Shared::game`).
+    instance: RefCell<(u64, Handlers)>,
+}
+
+impl Module {
+    /// Whether the module has a handler of `point` in `role`.
+    #[inline]
+    fn has(&self, point: HookPoint, role: Role) -> bool {
+        self.masks[Handlers::slot(role)] & (1 << point as u32) != 0
     }
 }
 
@@ -392,9 +442,9 @@ struct CtxFns {
 
 pub struct LuaHost {
     pub sandbox: Sandbox,
-    /// Handlers per special attribute (index as in `Rules::sas`): looked up once at load so a
-    /// call finds them without touching Lua.
-    handlers: Vec<Option<Handlers>>,
+    /// The script module per special attribute (index as in `Rules::sas`); its handlers are
+    /// looked up as an instance is made, so a call finds them without searching Lua tables.
+    modules: Vec<Option<Module>>,
     /// `Handlers::masks` per special attribute (none for one without a script), packed so that
     /// the many moments at which no handler of a model runs are told apart quickly.
     /// Indexed `[slot][special attribute]` (`Handlers::slot`).
@@ -453,43 +503,16 @@ impl LuaHost {
             let path =
                 find_module(roots, module).ok_or_else(|| format!("{}: script module `{module}` not found", sa.name))?;
             sandbox.arm();
-            match load_module(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))? {
-                Value::Table(t) => {
-                    let read = |t: &Table, prefix: &str, only_targets: bool| -> Result<Vec<Option<Function>>, String> {
-                        HookPoint::ALL
-                            .iter()
-                            .map(|&p| match only_targets && !p.has_target() {
-                                true => Ok(None),
-                                false => {
-                                    t.raw_get(p.id()).map_err(|e| format!("{}: handler `{prefix}{p}`: {e}", sa.name))
-                                }
-                            })
-                            .collect()
-                    };
-                    let own = read(&t, "", false)?;
-                    let as_target = match t.raw_get::<Option<Table>>(AS_TARGET) {
-                        Ok(Some(at)) => read(&at, "as_target.", true)?,
-                        Ok(None) => vec![None; HookPoint::ALL.len()],
-                        Err(e) => return Err(format!("{}: `{AS_TARGET}`: {e}", sa.name)),
-                    };
-                    let aura = match t.raw_get::<Option<Table>>(AURA) {
-                        Ok(Some(at)) => read(&at, "aura.", true)?,
-                        Ok(None) => vec![None; HookPoint::ALL.len()],
-                        Err(e) => return Err(format!("{}: `{AURA}`: {e}", sa.name)),
-                    };
-                    modules.push(Some(Handlers::new(own, as_target, aura)));
-                }
-                other => {
-                    return Err(format!(
-                        "{}: module {} returned {}, not a table of handlers",
-                        sa.name,
-                        path.display(),
-                        other.type_name()
-                    ));
-                }
-            }
+            let chunk = load_chunk(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))?;
+            let handlers = instantiate(&sandbox.lua, &chunk)
+                .map_err(|e| format!("{}: {e}", sa.name))
+                .and_then(|v| Handlers::read(v, &sa.name, &path))?;
+            modules.push(Some(Module { chunk, path, masks: handlers.masks, instance: RefCell::new((0, handlers)) }));
         }
         sandbox.disarm();
+        // That instance only told which hook points each module handles: every game makes its
+        // own (`Module::instance`), and what it printed as it loaded is printed by each game's.
+        sandbox.new_game();
         // `HookPoint as usize` indexes the tables below, and the masks are `u64`.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         debug_assert!(HookPoint::ALL.len() <= 64);
@@ -535,16 +558,16 @@ impl LuaHost {
         let roles = [Role::Model, Role::Target, Role::Aura];
         let wanted = HookPoint::ALL
             .iter()
-            .map(|&p| modules.iter().flatten().any(|h| roles.iter().any(|&r| h.has(p, r))))
+            .map(|&p| modules.iter().flatten().any(|m| roles.iter().any(|&r| m.has(p, r))))
             .collect();
         let aura_wanted =
-            HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|h| h.has(p, Role::Aura))).collect();
+            HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|m| m.has(p, Role::Aura))).collect();
         let fns = Rc::new(CtxFns { board, effects, options });
         register_views(&sandbox.lua, &shared, &fns).map_err(|e| e.to_string())?;
         Ok(LuaHost {
             sandbox,
-            masks: [0, 1, 2].map(|slot| modules.iter().map(|h| h.as_ref().map_or(0, |h| h.masks[slot])).collect()),
-            handlers: modules,
+            masks: [0, 1, 2].map(|slot| modules.iter().map(|m| m.as_ref().map_or(0, |m| m.masks[slot])).collect()),
+            modules,
             wanted,
             aura_wanted,
             moments: HookPoint::ALL.iter().map(|&p| Moment::of(p)).collect(),
@@ -1510,7 +1533,6 @@ impl LuaHost {
                 if !handled(sa) {
                     continue;
                 }
-                let Some(h) = self.handlers[sa as usize].as_ref() else { continue };
                 // An optional special attribute its model declined for this action does nothing.
                 let mount = if role == Role::Weapon { ctx.weapon } else { None };
                 if role != Role::Target && game.active == Some(owner) && game.declined.contains(&(sa, mount)) {
@@ -1522,9 +1544,7 @@ impl LuaHost {
                 {
                     continue;
                 }
-                if h.get(ctx.point, role).is_some() {
-                    runs.push((owner, role, sa, rating));
-                }
+                runs.push((owner, role, sa, rating));
             }
         };
         for (owner, role, sas) in Self::owners(game, ctx) {
@@ -1538,6 +1558,35 @@ impl LuaHost {
                 add(i, Role::Aura, game.card(i).sas.as_slice());
             }
         }
+    }
+
+    /// The handler of `point` in `role` of special attribute `sa`'s module in this game: the
+    /// module is instantiated first if this game has not run it yet. `Err` if the new instance
+    /// fails or handles other hook points than the module did as it loaded (its top level read
+    /// something a handler changed: a module shared through `require`).
+    fn handler(&self, sa: u16, point: HookPoint, role: Role, name: &str) -> Result<Option<Function>, String> {
+        let Some(module) = self.modules[sa as usize].as_ref() else { return Ok(None) };
+        let game = self.shared.game.get();
+        if module.instance.borrow().0 != game {
+            self.sandbox.arm();
+            let value = instantiate(&self.sandbox.lua, &module.chunk);
+            self.sandbox.disarm();
+            let value = value.map_err(|e| {
+                let _ = self.sandbox.lua.gc_collect();
+                let file = module.path.display().to_string();
+                format!("{name}: {}", self.sandbox.locate_memory_error(e, &file))
+            })?;
+            let handlers = Handlers::read(value, name, &module.path)?;
+            if handlers.masks != module.masks {
+                return Err(format!(
+                    "{name}: module {} handles other hook points in this game than when it loaded: its top \
+                     level must not depend on what handlers change (module state lives for one game)",
+                    module.path.display()
+                ));
+            }
+            *module.instance.borrow_mut() = (game, handlers);
+        }
+        Ok(module.instance.borrow().1.get(point, role).cloned())
     }
 
     /// Run the moment's handlers in order, `live` lent to them; the effects they queued, or the
@@ -1572,11 +1621,13 @@ impl LuaHost {
         })?;
         let mut queued = Vec::new();
         for &(owner, role, sa, rating) in runs {
-            // `runs` took only special attributes with a handler here.
-            let Some(handler) = self.handlers[sa as usize].as_ref().and_then(|h| h.get(ctx.point, role)) else {
-                continue;
-            };
             let name = &game.rules.sas[sa as usize].name;
+            // `runs` took only special attributes whose module has a handler here.
+            let handler = match self.handler(sa, ctx.point, role, name) {
+                Ok(Some(handler)) => handler,
+                Ok(None) => continue,
+                Err(e) => return Ok(Err(e)),
+            };
             {
                 let mut v = view.borrow_mut::<CtxView>()?;
                 v.role = role;
@@ -1685,7 +1736,7 @@ impl Hooks for LuaHost {
 
     fn handles(&self, game: &Game, model: usize, point: HookPoint) -> bool {
         let card = game.card(model);
-        let has = |sa: &(u16, i32)| self.handlers[sa.0 as usize].as_ref().is_some_and(|h| h.has(point, Role::Model));
+        let has = |sa: &(u16, i32)| self.modules[sa.0 as usize].as_ref().is_some_and(|m| m.has(point, Role::Model));
         card.sas.iter().any(has) || card.weapons.iter().any(|w| w.sas.iter().any(has))
     }
 

@@ -11,12 +11,13 @@
 //! happens outside the Lua heap, where the memory cap does not reach).
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use cav_format::limits;
-use mlua::{Lua, LuaOptions, StdLib, Table, Value, VmState};
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
 use crate::bytecode;
 
@@ -67,6 +68,9 @@ pub struct Sandbox {
     /// Where the running script was when its memory passed three quarters of the cap.
     high_water: Rc<RefCell<(usize, Option<String>)>>,
     limits: Limits,
+    /// The modules `require` gave in this game, by name: emptied by `new_game`, so every game
+    /// instantiates them afresh (a module's state lives for one game).
+    required: Table,
 }
 
 /// The only module names `require` accepts: dotted lower-case paths.
@@ -162,17 +166,29 @@ impl Sandbox {
                 Ok(())
             })?,
         )?;
-        // `require`: modules from the script roots only, loaded once, frozen.
-        let cache = lua.create_table()?;
+        // `require`: modules from the script roots only, read and compiled once (`chunks`),
+        // instantiated once per game (`required`, emptied by `new_game`), frozen.
+        let required = lua.create_table()?;
+        let chunks: Rc<RefCell<HashMap<String, Function>>> = Rc::default();
         let roots = Rc::new(roots);
+        let cache = required.clone();
         g.raw_set(
             "require",
             lua.create_function(move |lua, name: String| {
                 if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
                     return Ok(m);
                 }
-                let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
-                let value = load_module(lua, &path)?;
+                let chunk = chunks.borrow().get(&name).cloned();
+                let chunk = match chunk {
+                    Some(chunk) => chunk,
+                    None => {
+                        let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
+                        let chunk = load_chunk(lua, &path)?;
+                        chunks.borrow_mut().insert(name.clone(), chunk.clone());
+                        chunk
+                    }
+                };
+                let value = instantiate(lua, &chunk)?;
                 cache.raw_set(name.as_str(), value.clone())?;
                 Ok(value)
             })?,
@@ -212,7 +228,7 @@ impl Sandbox {
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits })
+        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits, required })
     }
 
     /// Reset the budget before a call.
@@ -229,9 +245,14 @@ impl Sandbox {
         self.deadline.set(None);
     }
 
-    /// A new game starts: reset the per-game budgets.
+    /// A new game starts: reset the per-game budgets, forget lines not yet taken and the
+    /// modules `require` gave, so nothing the last game did reaches this one.
     pub fn new_game(&self) {
         self.printed.set((0, 0));
+        self.prints.borrow_mut().clear();
+        // `clear` fails only on a read-only table, which `required` never is.
+        let cleared = self.required.clear();
+        debug_assert!(cleared.is_ok());
     }
 
     /// Whether lines printed wait to be taken (`take_prints`).
@@ -322,10 +343,16 @@ pub fn read_script(path: &Path) -> mlua::Result<String> {
 }
 
 /// Load a module file as text in its own environment; its returned table is frozen so no other
-/// script can change it.
+/// script can change it. (`load_chunk` then `instantiate`.)
 /// `path` should come from [`find_module`]; whatever it is, only a regular file outside `/proc`,
 /// `/dev` and `/sys` is read.
 pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
+    instantiate(lua, &load_chunk(lua, path)?)
+}
+
+/// Read and compile a module file (as text: see [`load_module`]) without running it: the chunk
+/// [`instantiate`] makes instances of.
+pub fn load_chunk(lua: &Lua, path: &Path) -> mlua::Result<Function> {
     let cannot = |e: &dyn std::fmt::Display| mlua::Error::runtime(format!("cannot read {}: {e}", path.display()));
     let real = path.canonicalize().map_err(|e| cannot(&e))?;
     if ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r)) || !real.is_file() {
@@ -333,12 +360,22 @@ pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
     }
     let text = read_script(&real)?;
     let name = path.display().to_string();
+    bytecode::chunk(lua, &text, format!("@{name}")).into_function()
+}
+
+/// Run a module's chunk as a new instance: a copy of it (`deep_clone`: the compiled code is
+/// shared) in an environment of its own, so its top-level locals, the tables it makes and the
+/// globals it writes are new, whatever earlier instances did. Its returned table is frozen so no
+/// other script can change it.
+pub fn instantiate(lua: &Lua, chunk: &Function) -> mlua::Result<Value> {
     // Its own environment: globals it writes stay its own (the shared ones are read-only).
     let env = lua.create_table()?;
     let meta = lua.create_table()?;
     meta.raw_set("__index", lua.globals())?;
+    meta.set_readonly(true);
     env.set_metatable(Some(meta))?;
-    let f = bytecode::chunk(lua, &text, format!("@{name}")).set_environment(env).into_function()?;
+    let f = chunk.deep_clone()?;
+    f.set_environment(env)?;
     let value: Value = f.call(())?;
     if let Value::Table(t) = &value {
         t.set_readonly(true);

@@ -1,0 +1,98 @@
+//! A script module's state lives for one game: every game on a host starts from fresh module
+//! instances (their locals, tables and globals, and what `require` gives), whatever the games
+//! before it did; what a module prints as it loads is printed in every game.
+
+use std::path::{Path, PathBuf};
+
+use cav_format::HookPoint;
+use cav_rules::hooks::{HookCtx, Hooks};
+use cav_rules::{Event, NoLog, Rules, SeededDice, setup::scenario_game};
+use cav_script::{Limits, LuaHost};
+
+/// The Quick-Start rules whose special attributes `scripts` (id, source) run the given Luau,
+/// with `shared.luau` beside them for `require`.
+fn rules_with(scripts: &[(&str, &str)], shared: &str) -> (Rules, tempfile::TempDir) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let mut rules = cav_compile::compile_rules(loaded.ruleset("cav-quickstart").unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shared.luau"), shared).unwrap();
+    for (id, source) in scripts {
+        std::fs::write(dir.path().join(format!("{id}.luau")), source).unwrap();
+        let sa = rules.sas.iter_mut().find(|s| s.id == *id).unwrap();
+        sa.script = Some(((*id).into(), vec![PathBuf::from(dir.path())]));
+    }
+    (rules, dir)
+}
+
+/// The Quick-Start duel with seed 3 on `host`; what the scripts printed, in order.
+fn duel_prints(rules: &Rules, host: &mut LuaHost) -> Vec<String> {
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut dice = SeededDice::new(3);
+    let mut log = Vec::new();
+    let game = scenario_game(rules, sc, &mut dice, &mut NoLog, None);
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: host };
+    engine.play(&mut cav_rules::bot::Bot::default()).unwrap();
+    log.into_iter()
+        .filter_map(|e| match e {
+            Event::ScriptPrint { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect()
+}
+
+const COUNTING_STRIKE: &str = "
+local shared = require('shared')
+print('strike loads')
+local calls = 0
+seen = 0 -- a global of the module's own environment
+local m = {}
+function m.attack_declare(ctx)
+  calls += 1
+  seen += 1
+  print('declare', calls, seen, shared.bump())
+end
+return m
+";
+
+const COUNTER: &str = "local n = 0\nreturn { bump = function() n += 1 return n end, get = function() return n end }";
+
+#[test]
+fn every_game_on_a_host_starts_from_fresh_modules() {
+    let (rules, _dir) = rules_with(&[("strike", COUNTING_STRIKE)], COUNTER);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let first = duel_prints(&rules, &mut host);
+    assert_eq!(first.first().map(String::as_str), Some("strike loads"), "the load's print is the game's: {first:?}");
+    assert_eq!(first.iter().filter(|p| *p == "strike loads").count(), 1, "one instance a game: {first:?}");
+    assert!(first.contains(&"declare\t1\t1\t1".to_owned()), "{first:?}");
+    assert!(first.contains(&"declare\t2\t2\t2".to_owned()), "the state lives through the game: {first:?}");
+    // The same game again on the same host: the same prints, counting from 1 again.
+    assert_eq!(duel_prints(&rules, &mut host), first);
+    // And on a fresh host.
+    let mut fresh = LuaHost::new(&rules, Limits::default()).unwrap();
+    assert_eq!(duel_prints(&rules, &mut fresh), first);
+}
+
+/// A module's top level runs when its first handler of a game does, so it could read what
+/// other handlers changed in a module both `require`; a top level that then returns other
+/// handlers than it did at load is an error naming it, not a rule silently dropped.
+#[test]
+fn a_module_whose_handlers_depend_on_game_state_at_load_is_an_error() {
+    let smart = "local s = require('shared')\nreturn { attack_declare = function(ctx) s.bump() end }";
+    let strike =
+        "local s = require('shared')\nif s.get() > 0 then return {} end\nreturn { attack_declare = function(ctx) end }";
+    let (rules, _dir) = rules_with(&[("smart", smart), ("strike", strike)], COUNTER);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    host.new_game();
+    // Red's Light Rockets (mount 2, Smart) first, then its Medium MACs (mount 0, Strike).
+    let mut rockets = HookCtx::new(HookPoint::AttackDeclare, 1).target(0).weapon(2);
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut rockets).unwrap();
+    let mut macs = HookCtx::new(HookPoint::AttackDeclare, 1).target(0).weapon(0);
+    let err = host.call(&game, &mut cav_rules::ForcedDice::default(), &mut macs).unwrap_err();
+    assert!(err.contains("Strike") && err.contains("strike.luau") && err.contains("other hook points"), "{err}");
+    // In a new game, the MACs first: the module loads as it did.
+    host.new_game();
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut macs).unwrap();
+}

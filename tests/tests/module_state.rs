@@ -1,0 +1,157 @@
+//! Same seed, same content, same result, whatever ran before on the thread: a script's module
+//! state (locals, tables, what `require` gave) lives for one game. The fixture pack
+//! `tests/data/module-state` holds special attributes that count in module-level locals; with
+//! the bundled content it goes into a project of its own (the bundled content is left as it is).
+//! Before every game got fresh modules, each of these failed: two `cav sim` runs differed, so
+//! did thread counts and shards, the second of two identical scenario tests failed, and the
+//! exact odds gave the +1 of "the first combat roll of a game" to the first die sequence only.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use cav_tests::root;
+
+/// A project with the bundled content and the fixture pack as a mod.
+fn project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    let fixture = root().join("tests/data/module-state");
+    cav_watch::copy_tree(&fixture, &tmp.path().join("mods/module-state")).unwrap();
+    tmp
+}
+
+fn cav(project: &Path) -> Command {
+    let mut c = cav_tests::cav_in(project);
+    c.current_dir(project);
+    c
+}
+
+fn ok(out: &Output, what: &str) -> Vec<u8> {
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\n{}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout.clone()
+}
+
+/// `cav sim ARGS --format json` run once, on `threads` worker threads; its JSON.
+fn sim(project: &Path, args: &[&str], threads: usize) -> Vec<u8> {
+    let out = cav(project)
+        .env("RAYON_NUM_THREADS", threads.to_string())
+        .arg("sim")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    ok(&out, &format!("cav sim {} on {threads} threads", args.join(" ")))
+}
+
+/// The same JSON from two runs, from 1 and from 2 worker threads, and from two shards merged.
+fn assert_reproducible(project: &Path, args: &[&str]) {
+    let what = args.join(" ");
+    let first = sim(project, args, 2);
+    assert_eq!(first, sim(project, args, 2), "{what}: two runs differ");
+    assert_eq!(first, sim(project, args, 1), "{what}: 1 and 2 worker threads differ");
+    let tmp = tempfile::tempdir().unwrap();
+    let shards: Vec<PathBuf> = (1..=2).map(|i| tmp.path().join(format!("s{i}.json"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let out = cav(project)
+            .arg("sim")
+            .args(args)
+            .args(["--format", "json", "--shard", &format!("{}/2", i + 1), "--out"])
+            .arg(shard)
+            .output()
+            .unwrap();
+        ok(&out, &format!("{what}: shard {}/2", i + 1));
+    }
+    let merged = cav(project).args(["sim", "merge", "--format", "json"]).args(&shards).output().unwrap();
+    assert_eq!(first, ok(&merged, "merge"), "{what}: the merged shards differ from the whole run");
+}
+
+/// The issue's reproducer: "every third activation gains 1 AP", counted in a module-level local.
+#[test]
+fn a_counting_script_simulates_the_same_across_runs_threads_and_shards() {
+    let p = project();
+    // The script does act in these games (or the comparison below would prove nothing).
+    let log = p.path().join("game.jsonl");
+    let out = cav(p.path()).args(["play", "memo-fight", "--seed", "1", "--quiet", "--log"]).arg(&log).output().unwrap();
+    ok(&out, "cav play memo-fight");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.lines().any(|l| l.contains("\"script_effect\"") && l.contains("\"Memo\"")),
+        "Memo adds its action point in the game"
+    );
+    assert_reproducible(p.path(), &["memo-fight", "--games", "40", "--seed", "1"]);
+}
+
+/// Two identical scenario tests of "the first activation of a game gains 1 AP" (counted in a
+/// module shared through `require`): each passes alone, and both pass in one run.
+#[test]
+fn a_scenario_test_passes_alone_and_after_any_other() {
+    let p = project();
+    let pack = p.path().join("mods/module-state");
+    let all = cav(p.path()).arg("test").arg(&pack).output().unwrap();
+    let text = String::from_utf8_lossy(&ok(&all, "both tests")).into_owned();
+    assert!(text.contains("2 passed, 0 failed"), "{text}");
+    for id in ["first-wind-a", "first-wind-b"] {
+        let alone = cav(p.path()).arg("test").arg(&pack).args(["--filter", id]).output().unwrap();
+        let text = String::from_utf8_lossy(&ok(&alone, id)).into_owned();
+        assert!(text.contains("1 passed, 0 failed"), "{id} alone: {text}");
+    }
+}
+
+/// Exact odds: every die sequence is a game of its own, so "the first combat roll of a game gets
+/// +1" helps every sequence, exactly as a +1 on every roll does (Steady).
+#[test]
+fn exact_odds_weigh_every_die_sequence_from_fresh_modules() {
+    let p = project();
+    let odds = |attacker: &str| -> serde_json::Value {
+        let out = cav(p.path())
+            .args([
+                "odds",
+                attacker,
+                "medium-mac",
+                "dictator-b",
+                "--band",
+                "medium",
+                "--shots",
+                "1",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&ok(&out, attacker)).unwrap();
+        v["outcomes"].clone()
+    };
+    let (first_shot, steady, bare) = (odds("first-shot-b"), odds("steady-b"), odds("bare-b"));
+    assert_ne!(steady, bare, "+1 on the roll changes the odds (against the same card without it)");
+    assert_eq!(first_shot, steady, "each sequence's first roll gets the +1");
+}
+
+/// Every scenario of the bundled content, and the example mods' faction and roster, simulate to
+/// the same JSON across runs, thread counts and shardings (the full rules' games run scripts:
+/// Full-Auto, Slow-Fire, Smoke, ECM…).
+#[test]
+fn bundled_scenarios_and_example_mods_simulate_the_same_across_runs_threads_and_shards() {
+    let project = root();
+    assert_reproducible(&project, &["stand-and-fight", "--games", "40", "--seed", "3"]);
+    let scenarios = std::fs::read_dir(project.join("content/cav-full/scenarios")).unwrap();
+    let mut ids: Vec<String> = scenarios
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    assert!(ids.len() >= 10, "the full rules' ten scenarios: {ids:?}");
+    for id in &ids {
+        assert_reproducible(&project, &[id, "--ruleset", "full", "--tv", "1000", "--games", "8", "--seed", "5"]);
+    }
+    let wolves = project.join("mods/iron-wolves/forces/wolf-pack.yaml");
+    let wolves = wolves.to_str().unwrap();
+    let args = ["no-man-s-land", "--ruleset", "full", "--force", wolves, "--faction", "iron-wolves", "--games", "8"];
+    assert_reproducible(&project, &args);
+}
