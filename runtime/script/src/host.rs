@@ -336,26 +336,22 @@ impl Role {
     }
 }
 
-/// One module's handlers, by hook point (`HookPoint as usize`, the index in `HookPoint::ALL`).
+/// A module's handlers of one role, by hook point (`HookPoint as usize`, the index in
+/// `HookPoint::ALL`).
+type ByPoint = [Option<Function>; HookPoint::ALL.len()];
+
+/// One module's handlers: its own, its `as_target` table's and its `aura` table's.
 struct Handlers {
-    own: Vec<Option<Function>>,
-    as_target: Vec<Option<Function>>,
-    aura: Vec<Option<Function>>,
+    by_role: [ByPoint; 3],
     /// The hook points each of `own`, `as_target` and `aura` handles (bit `HookPoint as u32`):
     /// a call asks these before anything else.
     masks: [u64; 3],
 }
 
 impl Handlers {
-    fn new(own: Vec<Option<Function>>, as_target: Vec<Option<Function>>, aura: Vec<Option<Function>>) -> Handlers {
-        let mask = |by_point: &[Option<Function>]| {
-            by_point.iter().enumerate().filter(|(_, f)| f.is_some()).fold(0u64, |m, (i, _)| m | 1 << i)
-        };
-        let masks = [mask(&own), mask(&as_target), mask(&aura)];
-        Handlers { own, as_target, aura, masks }
-    }
-
-    /// The handlers of the value special attribute `name`'s module (at `path`) returned.
+    /// The handlers of the value special attribute `name`'s module (at `path`) returned. One
+    /// pass over the table's own keys (a module has a handful) rather than a lookup per hook
+    /// point: this runs once a game for every module the game uses.
     fn read(value: Value, name: &str, path: &std::path::Path) -> Result<Handlers, String> {
         let t = match value {
             Value::Table(t) => t,
@@ -367,24 +363,63 @@ impl Handlers {
                 ));
             }
         };
-        let read = |t: &Table, prefix: &str, only_targets: bool| -> Result<Vec<Option<Function>>, String> {
-            HookPoint::ALL
-                .iter()
-                .map(|&p| match only_targets && !p.has_target() {
-                    true => Ok(None),
-                    false => t.raw_get(p.id()).map_err(|e| format!("{name}: handler `{prefix}{p}`: {e}")),
-                })
-                .collect()
+        let mut by_role: [ByPoint; 3] = std::array::from_fn(|_| std::array::from_fn(|_| None));
+        let mut wrong = None;
+        let mut roles = [None, None];
+        let mut read = |t: &Table, slot: usize, roles: Option<&mut [Option<Table>; 2]>| {
+            let prefix = [(0, ""), (1, "as_target."), (2, "aura.")][slot].1;
+            let mut roles = roles;
+            t.for_each(|key: Value, value: Value| {
+                let Value::String(key) = key else { return Ok(()) };
+                let key = key.as_bytes();
+                if let Some(roles) = roles.as_deref_mut()
+                    && let Some(r) = [AS_TARGET, AURA].iter().position(|k| k.as_bytes() == &*key)
+                {
+                    match value {
+                        Value::Table(t) => roles[r] = Some(t),
+                        Value::Nil => {}
+                        other => {
+                            let what = [AS_TARGET, AURA][r];
+                            wrong.get_or_insert(format!(
+                                "{name}: `{what}` is a {}, not a table of handlers",
+                                other.type_name()
+                            ));
+                        }
+                    }
+                    return Ok(());
+                }
+                let Some(p) = HookPoint::ALL.iter().find(|p| p.id().as_bytes() == &*key) else { return Ok(()) };
+                if slot > 0 && !p.has_target() {
+                    return Ok(());
+                }
+                match value {
+                    Value::Function(f) => by_role[slot][*p as usize] = Some(f),
+                    Value::Nil => {}
+                    other => {
+                        wrong.get_or_insert(format!(
+                            "{name}: handler `{prefix}{p}` is a {}, not a function",
+                            other.type_name()
+                        ));
+                    }
+                }
+                Ok(())
+            })
+            .map_err(|e| format!("{name}: {e}"))
         };
-        let own = read(&t, "", false)?;
-        let mut by_role = [AS_TARGET, AURA].into_iter().map(|key| match t.raw_get::<Option<Table>>(key) {
-            Ok(Some(at)) => read(&at, &format!("{key}."), true),
-            Ok(None) => Ok(vec![None; HookPoint::ALL.len()]),
-            Err(e) => Err(format!("{name}: `{key}`: {e}")),
-        });
-        let as_target = by_role.next().expect("two roles")?;
-        let aura = by_role.next().expect("two roles")?;
-        Ok(Handlers::new(own, as_target, aura))
+        read(&t, 0, Some(&mut roles))?;
+        for (r, table) in roles.iter().enumerate() {
+            if let Some(table) = table {
+                read(table, r + 1, None)?;
+            }
+        }
+        if let Some(wrong) = wrong {
+            return Err(wrong);
+        }
+        let mask = |by_point: &ByPoint| {
+            by_point.iter().enumerate().filter(|(_, f)| f.is_some()).fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        let masks = [mask(&by_role[0]), mask(&by_role[1]), mask(&by_role[2])];
+        Ok(Handlers { by_role, masks })
     }
 
     fn slot(role: Role) -> usize {
@@ -397,12 +432,7 @@ impl Handlers {
 
     /// The handler of `point` for a special attribute in `role`.
     fn get(&self, point: HookPoint, role: Role) -> Option<&Function> {
-        let by_point = match role {
-            Role::Target => &self.as_target,
-            Role::Aura => &self.aura,
-            Role::Model | Role::Weapon => &self.own,
-        };
-        by_point[point as usize].as_ref()
+        self.by_role[Self::slot(role)][point as usize].as_ref()
     }
 }
 
@@ -504,7 +534,7 @@ impl LuaHost {
                 find_module(roots, module).ok_or_else(|| format!("{}: script module `{module}` not found", sa.name))?;
             sandbox.arm();
             let chunk = load_chunk(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))?;
-            let handlers = instantiate(&sandbox.lua, &chunk)
+            let handlers = instantiate(&sandbox.lua, &chunk, &sandbox.module_env)
                 .map_err(|e| format!("{}: {e}", sa.name))
                 .and_then(|v| Handlers::read(v, &sa.name, &path))?;
             modules.push(Some(Module { chunk, path, masks: handlers.masks, instance: RefCell::new((0, handlers)) }));
@@ -1569,7 +1599,7 @@ impl LuaHost {
         let game = self.shared.game.get();
         if module.instance.borrow().0 != game {
             self.sandbox.arm();
-            let value = instantiate(&self.sandbox.lua, &module.chunk);
+            let value = instantiate(&self.sandbox.lua, &module.chunk, &self.sandbox.module_env);
             self.sandbox.disarm();
             let value = value.map_err(|e| {
                 let _ = self.sandbox.lua.gc_collect();

@@ -71,6 +71,8 @@ pub struct Sandbox {
     /// The modules `require` gave in this game, by name: emptied by `new_game`, so every game
     /// instantiates them afresh (a module's state lives for one game).
     required: Table,
+    /// The metatable of every module instance's environment (`instantiate`).
+    pub module_env: Table,
 }
 
 /// The only module names `require` accepts: dotted lower-case paths.
@@ -169,6 +171,12 @@ impl Sandbox {
         // `require`: modules from the script roots only, read and compiled once (`chunks`),
         // instantiated once per game (`required`, emptied by `new_game`), frozen.
         let required = lua.create_table()?;
+        // Every module instance's environment reads the shared globals through this one
+        // metatable (read-only: no script reaches it, and none could change it if one did).
+        let module_env = lua.create_table()?;
+        module_env.raw_set("__index", lua.globals())?;
+        module_env.set_readonly(true);
+        let meta = module_env.clone();
         let chunks: Rc<RefCell<HashMap<String, Function>>> = Rc::default();
         let roots = Rc::new(roots);
         let cache = required.clone();
@@ -188,7 +196,7 @@ impl Sandbox {
                         chunk
                     }
                 };
-                let value = instantiate(lua, &chunk)?;
+                let value = instantiate(lua, &chunk, &meta)?;
                 cache.raw_set(name.as_str(), value.clone())?;
                 Ok(value)
             })?,
@@ -228,7 +236,7 @@ impl Sandbox {
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits, required })
+        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits, required, module_env })
     }
 
     /// Reset the budget before a call.
@@ -346,8 +354,8 @@ pub fn read_script(path: &Path) -> mlua::Result<String> {
 /// script can change it. (`load_chunk` then `instantiate`.)
 /// `path` should come from [`find_module`]; whatever it is, only a regular file outside `/proc`,
 /// `/dev` and `/sys` is read.
-pub fn load_module(lua: &Lua, path: &Path) -> mlua::Result<Value> {
-    instantiate(lua, &load_chunk(lua, path)?)
+pub fn load_module(sandbox: &Sandbox, path: &Path) -> mlua::Result<Value> {
+    instantiate(&sandbox.lua, &load_chunk(&sandbox.lua, path)?, &sandbox.module_env)
 }
 
 /// Read and compile a module file (as text: see [`load_module`]) without running it: the chunk
@@ -366,14 +374,11 @@ pub fn load_chunk(lua: &Lua, path: &Path) -> mlua::Result<Function> {
 /// Run a module's chunk as a new instance: a copy of it (`deep_clone`: the compiled code is
 /// shared) in an environment of its own, so its top-level locals, the tables it makes and the
 /// globals it writes are new, whatever earlier instances did. Its returned table is frozen so no
-/// other script can change it.
-pub fn instantiate(lua: &Lua, chunk: &Function) -> mlua::Result<Value> {
+/// other script can change it. `meta` is `Sandbox::module_env`.
+pub fn instantiate(lua: &Lua, chunk: &Function, meta: &Table) -> mlua::Result<Value> {
     // Its own environment: globals it writes stay its own (the shared ones are read-only).
     let env = lua.create_table()?;
-    let meta = lua.create_table()?;
-    meta.raw_set("__index", lua.globals())?;
-    meta.set_readonly(true);
-    env.set_metatable(Some(meta))?;
+    env.set_metatable(Some(meta.clone()))?;
     let f = chunk.deep_clone()?;
     f.set_environment(env)?;
     let value: Value = f.call(())?;

@@ -91,7 +91,7 @@ fn modules_from_the_cache_behave_as_from_text() {
         let bad = sb.run("return require('bad')", "main.luau").unwrap_err().to_string();
         assert!(bad.contains(&format!("{}:2:", roots[0].join("bad.luau").display())), "{bad}");
         sb.arm();
-        let direct = load_module(&sb.lua, &roots[0].join("bad.luau")).unwrap_err().to_string();
+        let direct = load_module(&sb, &roots[0].join("bad.luau")).unwrap_err().to_string();
         sb.disarm();
         seen.push((err, bad, direct));
     }
