@@ -170,7 +170,8 @@ pub trait Hooks {
     fn take_prints(&mut self) -> Vec<String> {
         Vec::new()
     }
-    /// A new game starts (per-game budgets, such as printed bytes, start again).
+    /// A new game starts (`Engine::start`): nothing of an earlier game may reach it — script
+    /// modules start afresh, per-game budgets (printed bytes) start again.
     fn new_game(&mut self) {}
 }
 
