@@ -148,7 +148,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
 
     // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers.
     sandbox.arm();
-    let value = load_module(&sandbox, &m.path);
+    let value = load_module(sandbox, &m.path);
     sandbox.disarm();
     let value = match value {
         Ok(v) => v,
