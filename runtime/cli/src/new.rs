@@ -113,7 +113,7 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
                     file.clone(),
                     format!(
                         "{}id: {id}\nname: {name}\nversion: 0.1.0\nkind: extension\ndescription: >-\n  What this pack adds, in a sentence or two.\n\
-                         authors: [you]\nlicense: CC0-1.0\n# The rulesets this pack builds on. `cav-full` brings the full rules' catalog (weapons,\n\
+                         authors: [you]\n# An SPDX license expression (https://spdx.org/licenses/), checked by `cav validate`.\nlicense: CC0-1.0\n# The rulesets this pack builds on. `cav-full` brings the full rules' catalog (weapons,\n\
                          # special attributes) and joins the Quick-Start too, which builds on it; no `depends:` at all\n# joins every ruleset.\n\
                          depends: [\"cav-full >= 1.0\"]\n# Where the Luau modules of scripted special attributes live, inside the pack.\nscripts: [scripts]\n",
                         modeline(&file, "pack")

@@ -28,8 +28,15 @@ pub struct Manifest {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub authors: Vec<String>,
+    /// The pack's license, as an SPDX license expression: `CC0-1.0`, `CC-BY-4.0`,
+    /// `MIT OR Apache-2.0` (https://spdx.org/licenses/). A license without an SPDX id is
+    /// `LicenseRef-<name>`, with its text in the pack at `LICENSES/LicenseRef-<name>.txt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
+    /// What the license does not cover, in words: the game's names, stats and rules, which the
+    /// pack cites as facts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license_note: Option<String>,
     /// Dependencies, one string each: `cav-full >= 1.0` (required), `? other-pack` (optional,
     /// loaded first when present), `! rival-pack` (incompatible: never loaded together).
     #[serde(default)]
