@@ -96,3 +96,25 @@ fn a_module_whose_handlers_depend_on_game_state_at_load_is_an_error() {
     host.new_game();
     host.call(&game, &mut cav_rules::ForcedDice::default(), &mut macs).unwrap();
 }
+
+/// Weak tables would show when memory is collected — which depends on the games played before on
+/// the same Lua state, not on this one — so modules may not make them, and a metatable is frozen
+/// once set so `__mode` cannot be added later. Ordinary metatables work as before.
+#[test]
+fn weak_tables_are_refused_and_metatables_frozen_once_set() {
+    let sb = cav_script::Sandbox::new(Limits::default(), vec![]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let module = |name: &str, source: &str| -> Result<String, String> {
+        let path = dir.path().join(name);
+        std::fs::write(&path, source).unwrap();
+        cav_script::sandbox::load_module(&sb, &path)
+            .map(|v| v.to_string().unwrap_or_default())
+            .map_err(|e| e.to_string())
+    };
+    let err = module("weak.luau", "local cache = setmetatable({}, {__mode = 'k'})\nreturn {}").unwrap_err();
+    assert!(err.contains("weak.luau:1") && err.contains("weak tables (`__mode`) are not available"), "{err}");
+    let err = module("late.luau", "local mt = {}\nlocal t = setmetatable({}, mt)\nmt.__mode = 'k'\nreturn {}").unwrap_err();
+    assert!(err.contains("late.luau:3"), "{err}");
+    let class = "local C = {}\nC.__index = C\nfunction C.get(s) return s.v end\nreturn setmetatable({v = 3}, C):get()";
+    assert_eq!(module("class.luau", class).unwrap(), "3");
+}
