@@ -1,5 +1,5 @@
 //! Any text as a special attribute's Luau module, in exactly the sandbox play uses: compiled,
-//! run once for its handler table, then every handler called. Every call must end (a value or a
+//! instantiated for its handler table (twice: two games), then every handler called. Every call must end (a value or a
 //! located error) within the sandbox's limits, and the sandbox must stay usable.
 #![no_main]
 
@@ -12,12 +12,19 @@ fuzz_target!(|data: &[u8]| {
     sandbox.arm();
     // Text only, as every path of the host loads scripts (bytecode is never accepted).
     let chunk = sandbox.lua.load(data).set_name("fuzz").set_mode(mlua::chunk::ChunkMode::Text);
-    let Ok(module) = chunk.eval::<Value>() else { return };
-    if let Value::Table(t) = module {
-        for (_, f) in t.pairs::<Value, Value>().flatten() {
-            if let Value::Function(f) = f {
-                sandbox.arm();
-                let _ = f.call::<Value>(());
+    let Ok(chunk) = chunk.into_function() else { return };
+    // Two games, as the host plays them: each runs a fresh instance of the module in an
+    // environment of its own, then its handlers.
+    for _ in 0..2 {
+        sandbox.new_game();
+        sandbox.arm();
+        let Ok(module) = cav_script::sandbox::instantiate(&sandbox.lua, &chunk, &sandbox.module_env) else { return };
+        if let Value::Table(t) = module {
+            for (_, f) in t.pairs::<Value, Value>().flatten() {
+                if let Value::Function(f) = f {
+                    sandbox.arm();
+                    let _ = f.call::<Value>(());
+                }
             }
         }
     }
