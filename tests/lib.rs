@@ -37,3 +37,16 @@ pub fn cav_in(project: &Path) -> Command {
     c.env("CAV_ROOT", project);
     c
 }
+
+/// Assert that a command succeeded, showing its exit code and output when it did not; its
+/// standard output.
+pub fn succeeded(out: &std::process::Output, what: &str) -> Vec<u8> {
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\n{}\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout.clone()
+}

@@ -7,9 +7,9 @@
 //! exact odds gave the +1 of "the first combat roll of a game" to the first die sequence only.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use cav_tests::root;
+use cav_tests::{root, succeeded as ok};
 
 /// A project with the bundled content and the fixture pack as a mod.
 fn project() -> tempfile::TempDir {
@@ -24,17 +24,6 @@ fn cav(project: &Path) -> Command {
     let mut c = cav_tests::cav_in(project);
     c.current_dir(project);
     c
-}
-
-fn ok(out: &Output, what: &str) -> Vec<u8> {
-    assert!(
-        out.status.success(),
-        "{what}: exit {:?}\n{}\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout.clone()
 }
 
 /// `cav sim ARGS --format json` run once, on `threads` worker threads; its JSON.

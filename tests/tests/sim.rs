@@ -17,13 +17,7 @@ fn cav() -> Command {
 }
 
 fn ok(out: &Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what}: exit {:?}\n{}\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cav_tests::succeeded(out, what);
 }
 
 fn read(p: &Path) -> Vec<u8> {

@@ -113,7 +113,8 @@ fn weak_tables_are_refused_and_metatables_frozen_once_set() {
     };
     let err = module("weak.luau", "local cache = setmetatable({}, {__mode = 'k'})\nreturn {}").unwrap_err();
     assert!(err.contains("weak.luau:1") && err.contains("weak tables (`__mode`) are not available"), "{err}");
-    let err = module("late.luau", "local mt = {}\nlocal t = setmetatable({}, mt)\nmt.__mode = 'k'\nreturn {}").unwrap_err();
+    let err =
+        module("late.luau", "local mt = {}\nlocal t = setmetatable({}, mt)\nmt.__mode = 'k'\nreturn {}").unwrap_err();
     assert!(err.contains("late.luau:3"), "{err}");
     let class = "local C = {}\nC.__index = C\nfunction C.get(s) return s.v end\nreturn setmetatable({v = 3}, C):get()";
     assert_eq!(module("class.luau", class).unwrap(), "3");
