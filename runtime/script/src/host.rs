@@ -366,9 +366,10 @@ impl Handlers {
         let mut by_role: [ByPoint; 3] = std::array::from_fn(|_| std::array::from_fn(|_| None));
         let mut wrong = None;
         let mut roles = [None, None];
-        let mut read = |t: &Table, slot: usize, roles: Option<&mut [Option<Table>; 2]>| {
-            let prefix = [(0, ""), (1, "as_target."), (2, "aura.")][slot].1;
-            let mut roles = roles;
+        // `slot` as in `Handlers::slot`; `roles` collects the `as_target` and `aura` tables (the
+        // module's own table only).
+        let mut read = |t: &Table, slot: usize, mut roles: Option<&mut [Option<Table>; 2]>| {
+            let prefix = ["", "as_target.", "aura."][slot];
             t.for_each(|key: Value, value: Value| {
                 let Value::String(key) = key else { return Ok(()) };
                 let key = key.as_bytes();
