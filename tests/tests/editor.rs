@@ -261,7 +261,29 @@ fn editor_schemas() -> tempfile::TempDir {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    // The manifest's editor schema names no ids: `--ids` leaves it out, the committed one is it
+    // (`cav schema --check` keeps it fresh).
+    let pack = "schemas/editor/pack.schema.json";
+    std::fs::copy(root.join(pack), dir.path().join(pack)).unwrap();
     dir
+}
+
+/// The schema file a bundled file's modeline names, inside `project` (which must hold it).
+fn modeline_schema(project: &Path, rel: &Path, text: &str) -> PathBuf {
+    let line = text.lines().next().unwrap();
+    let schema_rel = line.trim_start_matches("# yaml-language-server: $schema=").trim();
+    // Lexically, as an editor resolves it against the file's URI (the file's folders need not exist).
+    let mut schema = PathBuf::new();
+    for c in project.join(rel.parent().unwrap()).join(schema_rel).components() {
+        match c {
+            std::path::Component::ParentDir => {
+                schema.pop();
+            }
+            c => schema.push(c),
+        }
+    }
+    assert!(schema.is_file(), "{}: its modeline's schema {} does not exist", rel.display(), schema.display());
+    schema
 }
 
 /// A real data card (mods/iron-wolves' Fenrir) with its modeline pointing at the editor schema:
@@ -354,4 +376,198 @@ fn yaml_language_server_types_scenario_tests() {
     let items = lsp.complete(&uri, line, 6);
     let names = labels(&items);
     assert!(names.contains(&"target") && names.contains(&"band"), "the keys of an attack event: {names:?}");
+}
+
+impl Lsp {
+    /// The diagnostics of each of `uris` (opened already): every message is read until each has
+    /// its first publication and the server has been quiet for a while (it publishes a file's
+    /// syntax first, then its schema check); the latest publication of each counts.
+    fn diagnostics_of_all(&mut self, uris: &[String]) -> std::collections::BTreeMap<String, Vec<Value>> {
+        let mut latest: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+        let wanted: std::collections::BTreeSet<&str> = uris.iter().map(String::as_str).collect();
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let take = |m: &Value, latest: &mut std::collections::BTreeMap<String, Vec<Value>>| {
+            if m["method"] == "textDocument/publishDiagnostics"
+                && let Some(uri) = m["params"]["uri"].as_str().filter(|u| wanted.contains(u))
+            {
+                latest.insert(uri.to_owned(), m["params"]["diagnostics"].as_array().cloned().unwrap_or_default());
+            }
+        };
+        for m in std::mem::take(&mut self.pending) {
+            take(&m, &mut latest);
+        }
+        loop {
+            let quiet = if latest.len() == wanted.len() { Duration::from_millis(1500) } else { TIMEOUT };
+            match self.next((Instant::now() + quiet).min(deadline)) {
+                Some(m) => take(&m, &mut latest),
+                None => break,
+            }
+        }
+        let missing: Vec<&&str> = wanted.iter().filter(|u| !latest.contains_key(**u)).collect();
+        assert!(missing.is_empty(), "no diagnostics published for {missing:?}");
+        latest
+    }
+}
+
+/// Every YAML file of content/ and mods/ that carries the modeline, at the path it has in the
+/// project: (path relative to the project, text).
+fn bundled_files_with_modelines() -> Vec<(PathBuf, String)> {
+    let root = cav_tests::root();
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("content"), root.join("mods")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "yaml") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                if text.starts_with("# yaml-language-server: $schema=") {
+                    files.push((p.strip_prefix(&root).unwrap().to_owned(), text));
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// What an editor user sees on the bundled and example packs: not one diagnostic on any file
+/// with the modeline — variants (`extends:`) included, whose missing fields come from their
+/// parent — while a misspelled key, a word outside an enumeration and a dangling id in a
+/// variant are each flagged on their line.
+#[test]
+fn yaml_language_server_accepts_every_bundled_file_and_flags_mistakes_in_a_variant() {
+    let Some(server) = server() else { return };
+    let project = editor_schemas();
+    let files = bundled_files_with_modelines();
+    assert!(files.len() > 300, "the bundled files with a modeline: {}", files.len());
+    let variants = files.iter().filter(|(_, t)| t.lines().any(|l| l.starts_with("extends: "))).count();
+    assert!(variants >= 5, "variants among them: {variants}");
+    let mut lsp = Lsp::start(&server, project.path());
+    let mut uris = Vec::new();
+    for (rel, text) in &files {
+        modeline_schema(project.path(), rel, text); // it resolves, or the file would go unchecked
+        let uri = file_uri(&project.path().join(rel));
+        lsp.open(&uri, text);
+        uris.push(uri);
+    }
+    let all = lsp.diagnostics_of_all(&uris);
+    let flagged: Vec<String> = all
+        .iter()
+        .filter(|(_, d)| !d.is_empty())
+        .map(|(uri, d)| {
+            let msgs: Vec<String> = d
+                .iter()
+                .map(|x| format!("{}: {}", x["range"]["start"]["line"].as_u64().unwrap_or(0) + 1, x["message"]))
+                .collect();
+            format!("{uri}\n    {}", msgs.join("\n    "))
+        })
+        .collect();
+    assert!(flagged.is_empty(), "{} files show diagnostics:\n{}", flagged.len(), flagged.join("\n"));
+
+    // `cav new model --extends` writes a variant the editor accepts as it is.
+    let mods = tempfile::tempdir().unwrap();
+    let new = |args: &[&str]| {
+        let out =
+            cav_tests::cav_in(&cav_tests::root()).arg("new").args(args).current_dir(mods.path()).output().unwrap();
+        cav_tests::succeeded(&out, &format!("cav new {}", args.join(" ")));
+    };
+    new(&["pack", "ember-hounds", "--dir", "."]);
+    new(&["weapon", "ember-gun", "--pack", "ember-hounds"]);
+    new(&["model", "ember-hound", "--pack", "ember-hounds"]);
+    new(&["model", "ember-alpha", "--extends", "ember-hound", "--pack", "ember-hounds"]);
+    let path = mods.path().join("ember-hounds/models/ember-alpha.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("extends: ember-hound"), "{text}");
+    let uri = file_uri(&path);
+    lsp.open(&uri, &text);
+    let diags = lsp.diagnostics(&uri);
+    assert!(diags.is_empty(), "the variant `cav new` writes is flagged: {diags:#?}");
+
+    // A variant with one mistake at a time: each is flagged on its own line.
+    let lancer = std::fs::read_to_string(cav_tests::root().join("mods/iron-wolves/models/warg-lancer.yaml")).unwrap();
+    let mutations = [
+        ("a misspelled key", "tv: 250", "tvv: 250", "tvv"),
+        ("a word outside the enumeration", "name: Warg Lancer", "name: Warg Lancer\nmodel_type: mech", "model_type"),
+        ("a dangling id", "- weapon: light-machine-gun", "- weapon: light-machine-gunn", "light-machine-gunn"),
+    ];
+    for (i, (what, from, to, needle)) in mutations.iter().enumerate() {
+        let text = lancer.replacen(from, to, 1);
+        assert_ne!(text, lancer, "{what}: the mutation applies");
+        let uri = file_uri(&project.path().join(format!("mods/iron-wolves/models/mutated-{i}.yaml")));
+        lsp.open(&uri, &text);
+        let diags = lsp.diagnostics(&uri);
+        let (line, _) = after(&text, needle);
+        assert!(
+            diags.iter().any(|d| d["range"]["start"]["line"] == line),
+            "{what} is not flagged on line {}: {diags:#?}",
+            line + 1
+        );
+    }
+}
+
+/// ajv-cli, pinned in tools/bench (`npm ci --prefix tools/bench`), or `None` (loudly) without
+/// node.
+fn ajv() -> Option<PathBuf> {
+    server()?;
+    let bin = cav_tests::root().join("tools/bench/node_modules/.bin/ajv");
+    assert!(bin.is_file(), "ajv-cli is not installed: run `npm ci --prefix tools/bench` (scripts/test does)");
+    Some(bin)
+}
+
+/// `ajv validate` in strict mode (union types allowed; the schemas' annotation keywords declared
+/// by tools/bench/cav-keywords.js) of the JSON files in `docs` against `schema`.
+fn ajv_validate(ajv: &Path, schema: &Path, docs: &Path) -> (bool, String) {
+    let out = Command::new("node")
+        .arg(ajv)
+        .args(["validate", "--spec=draft7", "--strict=true", "--allow-union-types", "--all-errors", "-c"])
+        .arg(cav_tests::root().join("tools/bench/cav-keywords.js"))
+        .arg("-s")
+        .arg(schema)
+        .arg("-d")
+        .arg(docs.join("*.json"))
+        .output()
+        .expect("node runs ajv");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+/// A standard validator agrees: every document of every bundled file with a modeline passes its
+/// editor schema under Ajv's strict mode (which also refuses the schema itself for an unknown
+/// format or keyword, or a `required` key it does not declare), variants included; a document
+/// with a misspelled key does not.
+#[test]
+fn ajv_in_strict_mode_accepts_every_bundled_document() {
+    let Some(ajv) = ajv() else { return };
+    let project = editor_schemas();
+    let docs = tempfile::tempdir().unwrap();
+    // Documents grouped by the schema their file's modeline names.
+    let mut by_schema: std::collections::BTreeMap<PathBuf, usize> = Default::default();
+    for (rel, text) in bundled_files_with_modelines() {
+        let schema = modeline_schema(project.path(), &rel, &text);
+        let parsed = cav_content::yaml::parse(&text, cav_content::FileId(0))
+            .unwrap_or_else(|e| panic!("{}: {e:?}", rel.display()));
+        let count = by_schema.entry(schema.clone()).or_insert(0);
+        let dir = docs.path().join(schema.file_stem().unwrap());
+        std::fs::create_dir_all(&dir).unwrap();
+        for doc in parsed.iter().filter(|d| !d.value.is_null()) {
+            *count += 1;
+            let name = format!("{}-{}.json", rel.display().to_string().replace('/', "_"), *count);
+            std::fs::write(dir.join(name), serde_json::to_vec(&*doc.value).unwrap()).unwrap();
+        }
+    }
+    assert!(by_schema.len() >= 15, "documents of most kinds: {by_schema:?}");
+    for (schema, count) in &by_schema {
+        let dir = docs.path().join(schema.file_stem().unwrap());
+        let (ok, text) = ajv_validate(&ajv, schema, &dir);
+        assert!(ok, "{count} documents against {}:\n{text}", schema.display());
+    }
+    // The check can fail: a misspelled key in a variant.
+    let bad = tempfile::tempdir().unwrap();
+    let lancer = std::fs::read_to_string(cav_tests::root().join("mods/iron-wolves/models/warg-lancer.yaml")).unwrap();
+    let doc = &cav_content::yaml::parse(&lancer.replacen("tv: 250", "tvv: 250", 1), cav_content::FileId(0)).unwrap()[0];
+    std::fs::write(bad.path().join("lancer.json"), serde_json::to_vec(&*doc.value).unwrap()).unwrap();
+    let (ok, text) = ajv_validate(&ajv, &project.path().join("schemas/editor/model.schema.json"), bad.path());
+    assert!(!ok && text.contains("tvv"), "the misspelled key is refused: {text}");
 }

@@ -215,12 +215,16 @@ enum Seg {
     When(String, Value),
 }
 
+/// The "Required" cell of a field a variant (`extends:`) takes from its parent.
+const UNLESS_VARIANT: &str = "yes, unless `extends:`";
+
 struct Row {
     path: String,
     /// The `if` that selects the branch the field belongs to (`event: game_start`).
     when: Option<String>,
     ty: String,
-    required: bool,
+    /// "yes", "no", or "yes, unless `extends:`" (a variant takes it from its parent).
+    required: &'static str,
     default: Option<String>,
     values: String,
     description: String,
@@ -311,6 +315,13 @@ fn kind_page(
          `a.<id>` is any key of map `a`.\n",
         if kind.is_some() { "documents of this kind" } else { "manifests" }
     );
+    if w.rows.iter().any(|r| r.required == UNLESS_VARIANT) {
+        let _ = writeln!(
+            s,
+            "A variant — a document with `extends: <id>` — starts from every value of that document and \
+             writes only what differs, so it may leave out each field marked \"{UNLESS_VARIANT}\".\n"
+        );
+    }
     let _ = writeln!(s, "## Fields\n");
     let cites = w.rows.iter().any(|r| !r.cites.is_empty());
     s.push_str("| Field | Type | Required | Default | Allowed values | Description | Example |");
@@ -327,7 +338,7 @@ fn kind_page(
             "| {} | {} | {} | {} | {} | {} | {} |",
             cell(&field),
             cell(&r.ty),
-            if r.required { "yes" } else { "no" },
+            r.required,
             r.default.as_deref().map(code).map(|c| cell(&c)).unwrap_or_default(),
             cell(&r.values),
             cell(&r.description),
@@ -643,7 +654,15 @@ impl Walker<'_> {
         parts.join("; ")
     }
 
-    fn field(&mut self, name: &str, node: &Value, required: bool, segs: &[Seg], parent: &str, when: Option<&str>) {
+    fn field(
+        &mut self,
+        name: &str,
+        node: &Value,
+        required: &'static str,
+        segs: &[Seg],
+        parent: &str,
+        when: Option<&str>,
+    ) {
         let path = if parent.is_empty() { name.to_owned() } else { format!("{parent}.{name}") };
         let mut segs = segs.to_vec();
         segs.push(Seg::Key(name.to_owned()));
@@ -719,13 +738,26 @@ impl Walker<'_> {
             return;
         }
         if let Some(props) = node.get("properties").and_then(Value::as_object) {
-            let required: BTreeSet<&str> = node
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
+            fn names(r: Option<&Value>) -> BTreeSet<&str> {
+                r.and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default()
+            }
+            let required = names(node.get("required"));
+            // Required of a document without `extends:` only (`cav_format::not_a_variant`).
+            let not_a_variant = cav_format::not_a_variant();
+            let unless_variant = names(
+                node.get("allOf")
+                    .and_then(Value::as_array)
+                    .and_then(|all| all.iter().find(|i| i.get("if") == Some(&not_a_variant)))
+                    .and_then(|i| i.get("then"))
+                    .and_then(|t| t.get("required")),
+            );
             for (k, v) in props {
-                self.field(k, v, required.contains(k.as_str()), segs, path, when);
+                let r = match (required.contains(k.as_str()), unless_variant.contains(k.as_str())) {
+                    (true, _) => "yes",
+                    (false, true) => UNLESS_VARIANT,
+                    (false, false) => "no",
+                };
+                self.field(k, v, r, segs, path, when);
             }
         }
         if let Some(items) = node.get("items") {

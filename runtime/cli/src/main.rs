@@ -244,6 +244,7 @@ enum Command {
         Examples (from any directory):\n  cav new pack ember-hounds\n  \
         cav new weapon ember-gun --pack ember-hounds              weapons/ember-gun.yaml\n  \
         cav new model ember-hound --pack ember-hounds             models/ember-hound.yaml, armed with ember-gun\n  \
+        cav new model ember-alpha --extends ember-hound --pack ember-hounds   a variant: only what differs\n  \
         cav new sa flare-coil --script --pack ember-hounds        its document and scripts/flare_coil.luau\n  \
         cav new test hound-fires --pack ember-hounds              tests/hound-fires.yaml\n  \
         cav new scenario hound-duel --pack ember-hounds           scenarios/hound-duel.yaml (`cav play hound-duel`)\n  \
@@ -262,6 +263,10 @@ enum Command {
         /// `sa` only: give it a Luau module in the pack's scripts/ (a `combat_tp` handler to edit).
         #[arg(long)]
         script: bool,
+        /// Write a variant of document PARENT (model, weapon, sa, scenario): it starts from every
+        /// value of PARENT and writes only what differs (`extends: PARENT`).
+        #[arg(long, value_name = "PARENT")]
+        extends: Option<String>,
     },
     /// List every hook point a script can handle: when it fires, what `ctx` holds, which effects
     /// and quantities it accepts, and the scenario tests that exercise it.
@@ -663,7 +668,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
         Command::Test { paths, filter, verbose, format, junit } => {
             test_cmd(root, paths, filter, verbose, format, junit)
         }
-        Command::New { what, id, pack, dir, script } => {
+        Command::New { what, id, pack, dir, script, extends } => {
             let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
             let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
             let pack = match (what, pack) {
@@ -689,7 +694,11 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             // (refreshed below with the new ids), else the pack's `.schemas/`.
             let inside = pack.starts_with(&root);
             let schemas = if inside { root.join("schemas").join(editor::DIR) } else { pack.join(".schemas") };
-            let files = new::files(what, &id, &new::Target { pack: &pack, schemas: &schemas, script })?;
+            let files = new::files(
+                what,
+                &id,
+                &new::Target { pack: &pack, schemas: &schemas, script, extends: extends.as_deref() },
+            )?;
             for path in new::write(&files)? {
                 println!("wrote {}", path.strip_prefix(&cwd).unwrap_or(&path).display());
             }

@@ -42,6 +42,8 @@ pub struct Target<'a> {
     pub schemas: &'a Path,
     /// `sa --script`: write the Luau module too.
     pub script: bool,
+    /// `--extends PARENT`: write a variant of that document (model, weapon, sa, scenario).
+    pub extends: Option<&'a str>,
 }
 
 /// `to` relative to directory `from` (both absolute), for modelines that work wherever the pack
@@ -76,6 +78,43 @@ fn first_id(pack: &Path, folder: &str) -> Option<String> {
     })
 }
 
+/// A variant (`--extends PARENT`): the document starts from every value of PARENT and writes
+/// only what differs; editors accept it as `cav validate` does (the schemas require of a variant
+/// only its `kind` and `id`).
+fn variant(
+    what: What,
+    id: &str,
+    name: &str,
+    parent: &str,
+    t: &Target,
+    modeline: &dyn Fn(&Path, &str) -> String,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    if !valid_id(parent) {
+        return Err(format!("`{parent}` is not an id to extend: use lower-case letters, digits and dashes"));
+    }
+    let (folder, kind, example) = match what {
+        What::Model => ("models", "model", "tv: 400\n"),
+        What::Weapon => ("weapons", "weapon", "range: 12\n"),
+        What::Sa => ("special-attributes", "special_attribute", ""),
+        What::Scenario => ("scenarios", "scenario", "board: [48, 48]\n"),
+        What::Pack | What::Test => return Err("--extends is for `model`, `weapon`, `sa` and `scenario`".to_owned()),
+    };
+    if t.script {
+        return Err("--extends and --script: a variant takes its parent's script; start it without --script".into());
+    }
+    let file = t.pack.join(format!("{folder}/{id}.yaml"));
+    let text = format!(
+        "{}# A variant of `{parent}` (in this pack or a pack it depends on): it starts from every value of\n\
+         # `{parent}` and writes only what differs. Mappings merge key by key; a list (weapons, special\n\
+         # attributes, forces) replaces the parent's whole. `cav show {id} --explain` says where each\n\
+         # value comes from. Invented: not part of CAV: Strike Operations.\n\
+         kind: {kind}\nid: {id}\nextends: {parent}\nname: {name}\n{example}\
+         summary: >-\n  How {name} differs from {parent}, in your own words.\n",
+        modeline(&file, kind)
+    );
+    Ok(vec![(file, text)])
+}
+
 /// The files to write (absolute paths, text).
 pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>, String> {
     if !valid_id(id) {
@@ -105,6 +144,9 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
             )
         })
     };
+    if let Some(parent) = t.extends {
+        return variant(what, id, &name, parent, t, &modeline);
+    }
     Ok(match what {
         What::Pack => {
             let file = pack.join("pack.yaml");

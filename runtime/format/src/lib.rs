@@ -106,7 +106,62 @@ doc_kinds! {
 
 /// Draft-07 settings: the YAML language server handles draft-07 best.
 pub fn schema_settings() -> SchemaSettings {
-    SchemaSettings::draft07()
+    SchemaSettings::draft07().with_transform(schemars::transform::RecursiveTransform(standard_formats))
+}
+
+/// The formats draft-07 defines. schemars names Rust's number types as formats (`uint32`,
+/// `double`…), which editors and standard validators warn about as unknown: those become the
+/// ranges they stand for (`minimum`/`maximum`), and the format goes.
+const DRAFT07_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+fn standard_formats(schema: &mut schemars::Schema) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    let Some(format) = obj.get("format").and_then(serde_json::Value::as_str) else { return };
+    if DRAFT07_FORMATS.contains(&format) {
+        return;
+    }
+    let range: (Option<i64>, Option<i64>) = match format {
+        "int8" => (Some(i8::MIN.into()), Some(i8::MAX.into())),
+        "int16" => (Some(i16::MIN.into()), Some(i16::MAX.into())),
+        "int32" => (Some(i32::MIN.into()), Some(i32::MAX.into())),
+        "uint8" => (Some(0), Some(u8::MAX.into())),
+        "uint16" => (Some(0), Some(u16::MAX.into())),
+        "uint32" => (Some(0), Some(u32::MAX.into())),
+        "uint" | "uint64" | "uint128" => (Some(0), None),
+        _ => (None, None),
+    };
+    obj.remove("format");
+    // A bound the type already states more tightly (`#[schemars(range(…))]`) stays.
+    if let Some(min) = range.0 {
+        let tighter = obj.get("minimum").and_then(serde_json::Value::as_f64).is_some_and(|m| m >= min as f64);
+        if !tighter {
+            obj.insert("minimum".into(), min.into());
+        }
+    }
+    if let Some(max) = range.1 {
+        let tighter = obj.get("maximum").and_then(serde_json::Value::as_f64).is_some_and(|m| m <= max as f64);
+        if !tighter {
+            obj.insert("maximum".into(), max.into());
+        }
+    }
 }
 
 /// The JSON Schema of one document kind, with the `kind` and `extends` keys every document may carry.
@@ -134,8 +189,42 @@ pub fn schema_for_kind(kind: DocKind) -> serde_json::Value {
         if let Some(req) = obj.get_mut("required").and_then(|r| r.as_array_mut()) {
             req.insert(0, "kind".into());
         }
+        if kind != DocKind::Patch {
+            variant_required(obj);
+        }
     }
     schema
+}
+
+/// The condition under which a document's fields are all required: it does not start from
+/// another (`extends:`). Docs and tests find the variant rule by it.
+pub fn not_a_variant() -> serde_json::Value {
+    // (`properties` beside each `required`: a strict validator, Ajv's `strictRequired`, wants a
+    // required key declared where it is required.)
+    serde_json::json!({ "not": { "properties": { "extends": true }, "required": ["extends"] } })
+}
+
+/// A document with `extends:` takes every value it does not write from its parent (the loader
+/// merges them before anything is checked against the rules), so it needs only `kind` and `id`;
+/// the rest of the required fields are required of a document without `extends:`. Editors then
+/// accept a variant as `cav validate` does, and every key and value check still applies.
+fn variant_required(obj: &mut serde_json::Map<String, serde_json::Value>) {
+    let Some(required) = obj.get("required").and_then(|r| r.as_array()).cloned() else { return };
+    let (always, rest): (Vec<_>, Vec<_>) =
+        required.into_iter().partition(|f| matches!(f.as_str(), Some("kind" | "id")));
+    if rest.is_empty() {
+        return;
+    }
+    obj.insert("required".into(), always.into());
+    let declared: serde_json::Map<String, serde_json::Value> =
+        rest.iter().filter_map(|f| f.as_str()).map(|f| (f.to_owned(), true.into())).collect();
+    let rule = serde_json::json!({ "if": not_a_variant(), "then": { "properties": declared, "required": rest } });
+    match obj.get_mut("allOf").and_then(|a| a.as_array_mut()) {
+        Some(all) => all.push(rule),
+        None => {
+            obj.insert("allOf".into(), serde_json::json!([rule]));
+        }
+    }
 }
 
 /// The JSON Schema of `pack.yaml`.
