@@ -608,7 +608,10 @@ fn check_entry(validators: &Validators, e: &Entry, broken: bool) -> (Option<Docu
     if broken {
         found.retain(|d| d.code != "missing-field");
     }
-    if !valid {
+    // A variant whose parent is missing has no document (its `extends` error says why); the
+    // schema requires of a variant only `kind` and `id`, so decoding it would only repeat, as
+    // missing fields, the values the parent was to give.
+    if !valid || broken {
         return (None, found);
     }
     match Document::decode(e.kind, strip_meta((*e.value).clone())) {
