@@ -82,10 +82,21 @@ pub const SCRIPT_MEMORY: usize = 4 * 1024 * 1024;
 /// Largest script file (or chunk) the sandbox compiles: checked before the file is read, since
 /// compiling happens outside the Lua heap.
 pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
-/// Interrupt checks (loop iterations and calls, roughly) one hook call may take.
+/// Interrupt checks (loop iterations and calls, roughly) one hook call may take: the limit that
+/// decides, the same on every machine under any load.
 pub const SCRIPT_STEPS: u64 = 2_000_000;
-/// Wall-clock budget of one hook call, in milliseconds (checked at every interrupt).
-pub const SCRIPT_TIME_MS: u64 = 100;
+/// Steps each callback a library function makes costs (a `table.sort` comparison, a `gsub`
+/// replacement, a `foreach` call): what the C function does around it (an error caught by a
+/// `pcall` comparator, a metamethod) may cost many times a plain step, and the step budget, not
+/// the wall clock, must stop it.
+pub const SCRIPT_CALLBACK_STEPS: u32 = 16;
+/// Interrupt checks all the scripts of one game may take together (a game of the bundled content
+/// takes well under a million).
+pub const SCRIPT_STEPS_PER_GAME: u64 = 200_000_000;
+/// Wall-clock safety net of one hook call, in milliseconds (checked at every interrupt): far above
+/// what `SCRIPT_STEPS` allows on any machine, so the step budget decides, and this only stops
+/// work no step counts (a C call the prelude does not bound).
+pub const SCRIPT_TIME_MS: u64 = 2_000;
 /// Worst-case steps a single pattern or plain search (`string.find`, `match`, `gmatch`, `gsub`,
 /// `split`) may cost: pattern length × subject length^(repetitions + 1) × 2^optionals.
 pub const SCRIPT_PATTERN_WORK: f64 = 5e7;

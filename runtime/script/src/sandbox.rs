@@ -2,8 +2,9 @@
 //! no way to reach files, the clock or randomness, a memory cap and an instruction budget per
 //! call. `require` only finds modules in the pack's declared script roots, as source text.
 //!
-//! Every call ends within its budget whatever the script does: the interrupt checks steps and
-//! the wall clock at every callback, and what a single C library call can work on is bounded —
+//! Every call ends within its budget whatever the script does: the interrupt counts steps (per
+//! call and per game: the limits that decide, the same under any load) and checks a far
+//! wall-clock safety net at every callback, and what a single C library call can work on is bounded —
 //! the memory cap bounds every input, `prelude.luau` makes callbacks of C functions (sort
 //! comparators, gsub replacements, foreach) checked steps and refuses searches and moves whose
 //! worst case is too long, `print` has a byte budget per call and per game, and a script file
@@ -30,7 +31,9 @@ pub struct Limits {
     pub memory: usize,
     /// Interrupt checks (loop iterations and calls, roughly) one call may take.
     pub steps: u64,
-    /// Wall-clock cap of one call, checked at every interrupt.
+    /// Interrupt checks every call of one game may take together (until `Sandbox::new_game`).
+    pub steps_per_game: u64,
+    /// Wall-clock safety net of one call, checked at every interrupt (the step budgets decide).
     pub time: Duration,
     /// Bytes a script may `print` in one call.
     pub print_per_call: usize,
@@ -43,6 +46,7 @@ impl Default for Limits {
         Limits {
             memory: limits::SCRIPT_MEMORY,
             steps: limits::SCRIPT_STEPS,
+            steps_per_game: limits::SCRIPT_STEPS_PER_GAME,
             time: Duration::from_millis(limits::SCRIPT_TIME_MS),
             print_per_call: limits::SCRIPT_PRINT_PER_CALL,
             print_per_game: limits::SCRIPT_PRINT_PER_GAME,
@@ -64,6 +68,8 @@ pub struct Sandbox {
     /// Bytes printed in this call and in this game.
     printed: Rc<Cell<(usize, usize)>>,
     steps: Rc<Cell<u64>>,
+    /// Steps taken in this game (until `new_game`).
+    game_steps: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
     /// Where the running script was when its memory passed three quarters of the cap.
     high_water: Rc<RefCell<(usize, Option<String>)>>,
@@ -201,15 +207,29 @@ impl Sandbox {
                 Ok(value)
             })?,
         )?;
-        // Wrap the library functions whose C work a script could make unbounded.
-        bytecode::chunk(&lua, include_str!("prelude.luau"), PRELUDE.to_owned())
-            .call::<()>((limits::SCRIPT_PATTERN_WORK, limits::SCRIPT_TABLE_MOVE))?;
-        lua.sandbox(true)?;
         let steps = Rc::new(Cell::new(0u64));
+        let game_steps = Rc::new(Cell::new(0u64));
+        // `charge(n)`: n steps more, for a callback a C function makes (a comparator, a
+        // replacement), whose own work may cost far more than one step; the next interrupt
+        // holds the count to the budgets. Only the prelude holds it.
+        let (s, g) = (steps.clone(), game_steps.clone());
+        let charge = lua.create_function(move |_, n: u32| {
+            s.set(s.get().saturating_add(n.into()));
+            g.set(g.get().saturating_add(n.into()));
+            Ok(())
+        })?;
+        // Wrap the library functions whose C work a script could make unbounded.
+        bytecode::chunk(&lua, include_str!("prelude.luau"), PRELUDE.to_owned()).call::<()>((
+            limits::SCRIPT_PATTERN_WORK,
+            limits::SCRIPT_TABLE_MOVE,
+            charge,
+            limits::SCRIPT_CALLBACK_STEPS,
+        ))?;
+        lua.sandbox(true)?;
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let high_water: Rc<RefCell<(usize, Option<String>)>> = Rc::new(RefCell::new((0, None)));
-        let (s, d, hw) = (steps.clone(), deadline.clone(), high_water.clone());
-        let budget = limits.steps;
+        let (s, g, d, hw) = (steps.clone(), game_steps.clone(), deadline.clone(), high_water.clone());
+        let (budget, game_budget) = (limits.steps, limits.steps_per_game);
         // Each time the heap has grown by a sixteenth of the cap, remember where the script is: an
         // allocation failure carries no location of its own, so this names the line that grew it.
         let growth = (limits.memory / 16).max(1);
@@ -218,6 +238,8 @@ impl Sandbox {
             let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
             let n = s.get() + 1;
             s.set(n);
+            let total = g.get() + 1;
+            g.set(total);
             let used = lua.used_memory();
             let mut mark = hw.borrow_mut();
             if used >= mark.0 + growth {
@@ -230,13 +252,17 @@ impl Sandbox {
                 let msg = format!("script ran out of its budget of {budget} steps");
                 return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
             }
+            if total > game_budget {
+                let msg = format!("the scripts ran out of their budget of {game_budget} steps for the game");
+                return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
+            }
             // Every time, not every n-th: a C call between two interrupts may have used the time.
             if Instant::now() > deadline {
                 return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, printed, steps, deadline, high_water, limits, required, module_env })
+        Ok(Sandbox { lua, prints, printed, steps, game_steps, deadline, high_water, limits, required, module_env })
     }
 
     /// Reset the budget before a call.
@@ -257,6 +283,7 @@ impl Sandbox {
     /// modules `require` gave, so nothing the last game did reaches this one.
     pub fn new_game(&self) {
         self.printed.set((0, 0));
+        self.game_steps.set(0);
         self.prints.borrow_mut().clear();
         // `clear` fails only on a read-only table, which `required` never is.
         let cleared = self.required.clear();

@@ -119,3 +119,29 @@ fn weak_tables_are_refused_and_metatables_frozen_once_set() {
     let class = "local C = {}\nC.__index = C\nfunction C.get(s) return s.v end\nreturn setmetatable({v = 3}, C):get()";
     assert_eq!(module("class.luau", class).unwrap(), "3");
 }
+
+/// The limits that decide are counted in steps, never in wall-clock time, so a game ends the same
+/// on a loaded machine: a loop whose every step does real work (a `tostring`) ends by its step
+/// budget, far inside the wall-clock safety net; a game's calls share a budget of steps too; and
+/// `table.move` reads its bounds as the C function does (a numeric string is no way around it).
+#[test]
+fn budgets_are_steps_not_wall_clock_time() {
+    let sb = cav_script::Sandbox::new(Limits::default(), vec![]).unwrap();
+    assert!(Limits::default().time >= std::time::Duration::from_secs(1), "the wall clock is only a far net");
+    let err = sb.run("local t = {} for i = 1, 1e9 do t[i % 100] = tostring(i) end", "heavy.luau").unwrap_err();
+    assert!(err.to_string().contains("ran out of its budget of 2000000 steps"), "{err}");
+
+    let err = sb.run("table.move({}, '1', '2147483646', 2, {})", "move.luau").unwrap_err();
+    assert!(err.to_string().contains("2147483646 elements is more than the 262144"), "{err}");
+    assert_eq!(sb.run("return table.move({1, 2, 3}, '1', '3', 2, {})[4]", "ok.luau").unwrap(), vec!["3".to_owned()]);
+
+    // Three calls of 40 steps fit a game budget of 100 steps only until a new game starts.
+    let small = Limits { steps_per_game: 100, ..Limits::default() };
+    let sb = cav_script::Sandbox::new(small, vec![]).unwrap();
+    let call = || sb.run("for i = 1, 40 do end", "call.luau");
+    assert!(call().is_ok() && call().is_ok());
+    let err = call().unwrap_err();
+    assert!(err.to_string().contains("budget of 100 steps for the game"), "{err}");
+    sb.new_game();
+    assert!(call().is_ok(), "a new game, a new budget");
+}

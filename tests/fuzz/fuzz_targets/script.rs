@@ -8,7 +8,10 @@ use libfuzzer_sys::fuzz_target;
 use mlua::Value;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(sandbox) = Sandbox::new(Limits::default(), vec![]) else { return };
+    // Play's limits, but a shorter wall-clock net (play's is seconds, a safety net behind the step
+    // budget): an input slow in ways no step counts must stay inside libFuzzer's -timeout.
+    let limits = Limits { time: std::time::Duration::from_millis(250), ..Limits::default() };
+    let Ok(sandbox) = Sandbox::new(limits, vec![]) else { return };
     sandbox.arm();
     // Text only, as every path of the host loads scripts (bytecode is never accepted).
     let chunk = sandbox.lua.load(data).set_name("fuzz").set_mode(mlua::chunk::ChunkMode::Text);
