@@ -118,9 +118,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     }
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use cav_format::xml::escape as esc;
 
 const CELL_W: f64 = 38.0;
 const LABEL_W: f64 = 200.0;

@@ -95,9 +95,7 @@ const SCALE: f64 = 12.0;
 const MARGIN: f64 = 30.0;
 const SIDE_COLOURS: [&str; 4] = ["#c0392b", "#222222", "#2563a8", "#2e8b57"];
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use cav_format::xml::escape as esc;
 
 /// Fill of a terrain type, by what it is (cover, elevation, water-like impassable open ground).
 fn fill(t: &cav_rules::compile::TerrainDef) -> (&'static str, f64) {

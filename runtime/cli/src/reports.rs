@@ -177,6 +177,7 @@ pub const JUNIT_XSD: &str = include_str!("junit.xsd");
 /// `cav test --junit FILE`: one `testsuite` per ruleset, one `testcase` per run, its failures as
 /// a `failure` element.
 pub fn junit(report: &TestReport) -> String {
+    use cav_format::xml::allowed_chars;
     use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
     let mut w = quick_xml::Writer::new_with_indent(Vec::new(), b' ', 2);
     let mut suites: BTreeMap<&str, Vec<&TestOutcome>> = BTreeMap::new();
@@ -201,20 +202,23 @@ pub fn junit(report: &TestReport) -> String {
             ("failures", &*f),
         ])));
         for t in ts {
+            // Texts from the packs may hold characters XML does not allow: quick-xml escapes
+            // markup, `allowed_chars` the rest.
             let case = BytesStart::new("testcase").with_attributes([
-                ("classname", format!("{}.{}", t.pack, t.ruleset).as_str()),
-                ("name", t.id.as_str()),
+                ("classname", &*allowed_chars(&format!("{}.{}", t.pack, t.ruleset))),
+                ("name", &*allowed_chars(&t.id)),
             ]);
             if t.passed {
                 let _ = w.write_event(Event::Empty(case));
                 continue;
             }
             let _ = w.write_event(Event::Start(case));
-            let first = t.failures.first().map(String::as_str).unwrap_or("failed");
+            let first = allowed_chars(t.failures.first().map(String::as_str).unwrap_or("failed"));
             let _ = w.write_event(Event::Start(
-                BytesStart::new("failure").with_attributes([("message", first), ("type", "assertion")]),
+                BytesStart::new("failure").with_attributes([("message", &*first), ("type", "assertion")]),
             ));
-            let _ = w.write_event(Event::Text(BytesText::new(&format!("{}\n{}", t.name, t.failures.join("\n")))));
+            let text = format!("{}\n{}", t.name, t.failures.join("\n"));
+            let _ = w.write_event(Event::Text(BytesText::new(&allowed_chars(&text))));
             let _ = w.write_event(Event::End(BytesEnd::new("failure")));
             let _ = w.write_event(Event::End(BytesEnd::new("testcase")));
         }

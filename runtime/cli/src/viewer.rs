@@ -9,14 +9,14 @@
 /// the script as it has no `event` key); `tracks[i]`: model i's damage tracks, for its bar.
 pub fn html(title: &str, events: &[serde_json::Value], tracks: &[u32]) -> String {
     let data = serde_json::json!({ "events": events, "tracks": tracks }).to_string();
-    // `</` inside a script element would end it: the JSON is escaped where it could.
-    let data = data.replace("</", "<\\/");
+    // Inside a script element, `</script` ends it and `<!--` starts a comment state that can
+    // swallow the rest of the page: no `<` is left in the JSON (it only occurs in strings, where
+    // `\u003c` is the same character).
+    let data = data.replace('<', "\\u003c");
     PAGE.replace("{{TITLE}}", &esc(title)).replace("{{EVENTS}}", &data)
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use cav_format::xml::escape as esc;
 
 const PAGE: &str = r##"<!DOCTYPE html>
 <html lang="en">
@@ -215,3 +215,17 @@ draw(parseInt(location.hash.slice(1), 10) || 0);
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    /// A log's text cannot end the page's script or open a comment in it: the embedded JSON holds
+    /// no `<`, and the page has exactly its own two script elements.
+    #[test]
+    fn log_text_never_becomes_markup() {
+        let event = serde_json::json!({"event": "deployed", "name": "<!--<script>alert(1)</script>", "at": [1, 2]});
+        let page = super::html("</title><script>", &[event], &[3]);
+        assert_eq!(page.matches("<script").count(), 2, "only the page's own: the log data and the code");
+        assert!(!page.contains("<!--"), "no comment opened by the log");
+        assert!(page.contains("\\u003c!--\\u003cscript>alert(1)\\u003c/script>"), "the name is kept, escaped");
+    }
+}

@@ -210,7 +210,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
     let ids: Vec<usize> = (0..sources.len())
         .map(|i| {
             let f = sources.get(FileId(i as u32));
-            files.add(f.display.clone(), f.text.clone())
+            files.add(shown(&f.display), snippet_text(&f.text))
         })
         .collect();
     let config = term::Config::default();
@@ -222,7 +222,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
             Severity::Warning => CsDiagnostic::warning(),
         }
         .with_code(d.code)
-        .with_message(&d.message);
+        .with_message(shown(&d.message));
         // A line too long to show (minified or hostile files) is named, not printed.
         let loc = d.loc.filter(|l| line_len(sources.get(l.file), l.start) <= MAX_SNIPPET_LINE);
         if let Some(l) = loc {
@@ -232,7 +232,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
             let end = line_end(f, start, end);
             cs = cs.with_labels(vec![
                 Label::primary(ids[l.file.0 as usize], start..end)
-                    .with_message(d.expected.as_ref().map(|e| format!("expected {e}")).unwrap_or_default()),
+                    .with_message(d.expected.as_ref().map(|e| shown(&format!("expected {e}"))).unwrap_or_default()),
             ]);
         }
         let mut notes = Vec::new();
@@ -253,7 +253,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
         if let Some(h) = &d.hint {
             notes.push(format!("help: {h}"));
         }
-        cs = cs.with_notes(notes);
+        cs = cs.with_notes(notes.iter().map(|n| shown(n)).collect());
         match term::emit_into_string(&config, &files, &cs) {
             Ok(s) => out.push_str(&s),
             Err(_) => out.push_str(&format!("{}: {}: {}\n", d.location(sources), d.code, d.message)),
@@ -263,6 +263,40 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
         out.push_str(&format!("note[{TRUNCATED}]: {}\n\n", more.message()));
     }
     out
+}
+
+/// Text of a diagnostic as a terminal or a CI log shows it. Parts of it come from packs (ids,
+/// values, keys): a control character there could move the cursor, retitle the terminal, or
+/// start a line a CI system reads as a command (`::error …` after a newline). Each is shown
+/// escaped instead (`\u{1b}`, `\n`), as rustc and ripgrep do.
+pub fn shown(text: &str) -> String {
+    if !text.chars().any(is_control) {
+        return text.to_owned();
+    }
+    text.chars().fold(String::with_capacity(text.len()), |mut out, c| {
+        if is_control(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+        out
+    })
+}
+
+/// C0 and C1 control characters and DEL: what a terminal may act on.
+fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// A file's text for the source lines a diagnostic shows: control characters but tab and line
+/// ends become `?` of the same byte length, so spans still point where they did and nothing in a
+/// pack reaches the terminal as a control sequence.
+fn snippet_text(text: &Arc<str>) -> Arc<str> {
+    let keep = |c: char| !is_control(c) || matches!(c, '\t' | '\n' | '\r');
+    if text.chars().all(keep) {
+        return text.clone();
+    }
+    text.chars().map(|c| if keep(c) { c.to_string() } else { "?".repeat(c.len_utf8()) }).collect::<String>().into()
 }
 
 /// Code of the final entry that stands for the diagnostics not shown.

@@ -15,6 +15,7 @@ pub mod rulebook;
 pub mod rules;
 pub mod test_doc;
 pub mod vocab;
+pub mod xml;
 
 use schemars::{JsonSchema, Schema, generate::SchemaSettings};
 use serde::{Deserialize, Serialize};

@@ -14,9 +14,7 @@ const ROW: f64 = 28.0;
 const TOP: f64 = 48.0;
 
 /// Text escaped for XML.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use cav_format::xml::escape as esc;
 
 fn open(out: &mut String, height: f64, title: &str) {
     open_w(out, W, height, title);
