@@ -50,3 +50,9 @@ pub fn succeeded(out: &std::process::Output, what: &str) -> Vec<u8> {
     );
     out.stdout.clone()
 }
+
+/// Assert that `xmllint` (set up by scripts/test) reads `path` as well-formed XML.
+pub fn xmllint(path: &Path) {
+    let lint = Command::new("xmllint").arg("--noout").arg(path).output().expect("xmllint (scripts/test sets it up)");
+    assert!(lint.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&lint.stderr));
+}

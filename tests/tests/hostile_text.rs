@@ -2,14 +2,9 @@
 //! name (XML 1.0 does not allow most of them) still gives a card SVG and a JUnit report that
 //! parse (checked with xmllint, as a CI system or a browser would read them).
 
-use std::process::Command;
-
 use cav_tests::root;
 
-fn xmllint(path: &std::path::Path) {
-    let lint = Command::new("xmllint").arg("--noout").arg(path).output().expect("xmllint (scripts/test sets it up)");
-    assert!(lint.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&lint.stderr));
-}
+use cav_tests::xmllint;
 
 #[test]
 fn control_characters_in_names_keep_svg_and_junit_well_formed() {

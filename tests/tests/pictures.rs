@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-use cav_tests::root;
+use cav_tests::{root, xmllint};
 
 fn cav() -> Command {
     let mut c = cav_tests::cav_in(&root());
@@ -15,11 +15,6 @@ fn cav() -> Command {
 
 fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
-}
-
-fn xmllint(path: &std::path::Path) {
-    let lint = Command::new("xmllint").arg("--noout").arg(path).output().expect("xmllint (scripts/test sets it up)");
-    assert!(lint.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&lint.stderr));
 }
 
 #[test]
