@@ -135,3 +135,38 @@ fn a_fifo_in_a_pack_is_refused_without_blocking() {
         "{diags:#?}"
     );
 }
+
+/// `cav replay` and `cav lua` named a FIFO refuse it at once instead of blocking on it, and
+/// `cav lua` refuses a file over the script size limit before reading it.
+#[test]
+fn a_fifo_or_an_oversized_file_is_refused_not_waited_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("log.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    for args in [vec!["replay"], vec!["lua"]] {
+        let mut child = cav(&root())
+            .args(&args)
+            .arg(&fifo)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("`cav {}` on a FIFO still waits after 20 s", args[0]);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "`cav {}` on a FIFO: {}", args[0], text(&out));
+        assert!(text(&out).contains("not a") && text(&out).contains("file"), "{}", text(&out));
+    }
+    let big = tmp.path().join("big.luau");
+    std::fs::write(&big, "-".repeat(cav_format::limits::MAX_SCRIPT_BYTES + 1)).unwrap();
+    let out = cav(&root()).arg("lua").arg(&big).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("larger than the"), "{}", text(&out));
+}

@@ -1098,10 +1098,8 @@ fn lua_host(rules: &cav_rules::Rules) -> Option<cav_script::LuaHost> {
 
 fn lua_cmd(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
     let (source, name) = match &file {
-        Some(f) => (
-            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?,
-            f.display().to_string(),
-        ),
+        // Checked as scripts are: a regular file, its size before it is read.
+        Some(f) => (cav_script::sandbox::read_script(f).map_err(|e| e.to_string())?, f.display().to_string()),
         None => {
             let mut s = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)

@@ -222,7 +222,12 @@ struct LogReader {
 
 impl LogReader {
     fn open(path: &Path) -> Result<LogReader, String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        // Without blocking: a FIFO (or a device) named as the log would otherwise hang the open.
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+        }
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let meta = file.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if !meta.is_file() {
             return Err(format!("{} is not a file", path.display()));

@@ -364,7 +364,12 @@ fn check_size(len: usize, name: &str) -> mlua::Result<()> {
 /// Read a script file, refusing one larger than `MAX_SCRIPT_BYTES` before reading it.
 pub fn read_script(path: &Path) -> mlua::Result<String> {
     let err = |e: std::io::Error| mlua::Error::runtime(format!("cannot read {}: {e}", path.display()));
-    let size = std::fs::metadata(path).map_err(err)?.len();
+    let meta = std::fs::metadata(path).map_err(err)?;
+    // Only a regular file: opening a FIFO would block, a device never end.
+    if !meta.is_file() {
+        return Err(mlua::Error::runtime(format!("cannot read {}: not a regular file", path.display())));
+    }
+    let size = meta.len();
     check_size(usize::try_from(size).unwrap_or(usize::MAX), &path.display().to_string())?;
     // Read at most one byte more than allowed, in case the file grew since.
     let mut text = String::new();
