@@ -422,15 +422,19 @@ fn seed_slice(seed: u64, games: u64, shard: Option<&str>) -> Result<std::ops::Ra
 fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option<&Path>) -> Result<ExitCode, String> {
     let mut merged: Option<Run> = None;
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let text = read_result(f)?;
         let not = |e: serde_json::Error| format!("{} is not a result of `cav sim --format json`: {e}", f.display());
         let value: serde_json::Value = serde_json::from_str(&text).map_err(not)?;
-        let r = if value.get("paired").is_some() {
-            Run::Vs(serde_json::from_value(value).map_err(not)?)
-        } else {
-            Run::Plain(serde_json::from_value(value).map_err(not)?)
-        };
         let cannot = |e: String| format!("cannot merge {}: {e}", f.display());
+        let r = if value.get("paired").is_some() {
+            let r: VsResult = serde_json::from_value(value).map_err(not)?;
+            r.consistent().map_err(cannot)?;
+            Run::Vs(r)
+        } else {
+            let r: SimResult = serde_json::from_value(value).map_err(not)?;
+            r.consistent().map_err(cannot)?;
+            Run::Plain(r)
+        };
         merged = Some(match (merged, r) {
             (None, r) => r,
             (Some(Run::Plain(m)), Run::Plain(r)) => Run::Plain(SimResult::merge(m, &r).map_err(cannot)?),
@@ -448,6 +452,34 @@ fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option
         plot(&merged, dir)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A result file's text: a regular file (a FIFO is refused, not waited on) of at most
+/// `MAX_SIM_RESULT_BYTES`, checked before it is read.
+fn read_result(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    let max = cav_format::limits::MAX_SIM_RESULT_BYTES;
+    if !meta.is_file() {
+        return Err(format!("{} is not a file", path.display()));
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "{} is {} bytes, more than a result of `cav sim` may be ({max})",
+            path.display(),
+            meta.len()
+        ));
+    }
+    let mut text = String::new();
+    // At most one byte more than allowed, should the file grow while read.
+    file.take(max + 1).read_to_string(&mut text).map_err(cannot)?;
+    if text.len() as u64 > max {
+        return Err(format!("{} grew past {max} bytes while read", path.display()));
+    }
+    Ok(text)
 }
 
 fn write_out(r: &Run, format: Format, path: Option<&Path>, file: Option<std::fs::File>) -> Result<(), String> {

@@ -85,6 +85,9 @@ pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
 /// Interrupt checks (loop iterations and calls, roughly) one hook call may take: the limit that
 /// decides, the same on every machine under any load.
 pub const SCRIPT_STEPS: u64 = 2_000_000;
+/// Largest file `cav sim merge` reads (a result holds counts and sums: a few kilobytes per
+/// weapon and modifier source).
+pub const MAX_SIM_RESULT_BYTES: u64 = 16 * 1024 * 1024;
 /// Steps each callback a library function makes costs (a `table.sort` comparison, a `gsub`
 /// replacement, a `foreach` call): what the C function does around it (an error caught by a
 /// `pcall` comparator, a metamethod) may cost many times a plain step, and the step budget, not

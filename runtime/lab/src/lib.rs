@@ -46,11 +46,23 @@ pub struct WeaponStats {
 }
 
 impl WeaponStats {
-    fn add(&mut self, o: &WeaponStats) {
-        self.shots += o.shots;
-        self.hits += o.hits;
-        self.penetrations += o.penetrations;
-        self.damage += o.damage;
+    fn add(&mut self, o: &WeaponStats) -> Result<(), String> {
+        self.shots = sum(self.shots, o.shots)?;
+        self.hits = sum(self.hits, o.hits)?;
+        self.penetrations = sum(self.penetrations, o.penetrations)?;
+        self.damage = sum(self.damage, o.damage)?;
+        Ok(())
+    }
+
+    /// Hits are shots that hit, penetrations hits that penetrated.
+    fn consistent(&self, what: &str) -> Result<(), String> {
+        if self.hits > self.shots || self.penetrations > self.hits {
+            return Err(format!(
+                "{what}: {} shots, {} hits, {} penetrations (hits are shots, penetrations hits)",
+                self.shots, self.hits, self.penetrations
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -67,10 +79,11 @@ pub struct ModifierStats {
 }
 
 impl ModifierStats {
-    fn add(&mut self, o: &ModifierStats) {
-        self.rolls += o.rolls;
-        self.decided += o.decided;
-        self.hits += o.hits;
+    fn add(&mut self, o: &ModifierStats) -> Result<(), String> {
+        self.rolls = sum(self.rolls, o.rolls)?;
+        self.decided = sum(self.decided, o.decided)?;
+        self.hits = sum(self.hits, o.hits)?;
+        Ok(())
     }
 }
 
@@ -178,36 +191,81 @@ impl SimResult {
                         r.end()
                     ));
                 }
-                Some(last) if r.first == last.end() => last.count += r.count,
+                Some(last) if r.first == last.end() => last.count = sum(last.count, r.count)?,
                 _ => joined.push(r),
             }
         }
         a.seeds = joined;
-        a.games += b.games;
-        add_all(&mut a.wins, &b.wins);
-        a.draws += b.draws;
-        a.turns_sum += b.turns_sum;
-        a.turns_sq_sum += b.turns_sq_sum;
-        add_all(&mut a.turns, &b.turns);
-        add_all(&mut a.damage, &b.damage);
+        a.games = sum(a.games, b.games)?;
+        add_all(&mut a.wins, &b.wins)?;
+        a.draws = sum(a.draws, b.draws)?;
+        a.turns_sum = sum(a.turns_sum, b.turns_sum)?;
+        a.turns_sq_sum = sum(a.turns_sq_sum, b.turns_sq_sum)?;
+        add_all(&mut a.turns, &b.turns)?;
+        add_all(&mut a.damage, &b.damage)?;
         for (side, d) in &b.damage_games {
-            add_all(a.damage_games.entry(side.clone()).or_default(), d);
+            add_all(a.damage_games.entry(side.clone()).or_default(), d)?;
         }
-        add_all(&mut a.model_damage, &b.model_damage);
+        add_all(&mut a.model_damage, &b.model_damage)?;
         for (w, s) in &b.weapons {
-            a.weapons.entry(w.clone()).or_default().add(s);
+            a.weapons.entry(w.clone()).or_default().add(s)?;
         }
         for (w, bands) in &b.bands {
             let into = a.bands.entry(w.clone()).or_default();
             for (band, s) in bands {
-                into.entry(band.clone()).or_default().add(s);
+                into.entry(band.clone()).or_default().add(s)?;
             }
         }
-        add_all(&mut a.states, &b.states);
+        add_all(&mut a.states, &b.states)?;
         for (m, s) in &b.modifiers {
-            a.modifiers.entry(m.clone()).or_default().add(s);
+            a.modifiers.entry(m.clone()).or_default().add(s)?;
         }
         Ok(a)
+    }
+
+    /// Whether the counts of a result read from a file agree with each other, as every result
+    /// `cav sim` writes does: its seed ranges, which hold as many seeds as games were played; the
+    /// games won, drawn, by length and by damage per side, which each count every game once;
+    /// hits within shots and penetrations within hits; decided rolls within changed ones. A
+    /// result edited by hand or cut short is refused, not merged into a wrong total.
+    pub fn consistent(&self) -> Result<(), String> {
+        let mut seeds = 0u64;
+        let mut end = 0u64;
+        for r in &self.seeds {
+            let last = r
+                .first
+                .checked_add(r.count)
+                .ok_or_else(|| format!("seeds {} and {} more run past the largest seed", r.first, r.count))?;
+            if r.first < end {
+                return Err(format!("seed ranges overlap or are out of order at seed {}", r.first));
+            }
+            end = last;
+            seeds = sum(seeds, r.count)?;
+        }
+        let games = self.games;
+        let count = |what: &str, n: u64| -> Result<(), String> {
+            (n == games).then_some(()).ok_or_else(|| format!("{games} games, but {what} count {n}"))
+        };
+        count("the seed ranges", seeds)?;
+        count("the wins and draws", self.wins.values().try_fold(self.draws, |t, &w| sum(t, w))?)?;
+        count("the game lengths", self.turns.values().try_fold(0, |t, &n| sum(t, n))?)?;
+        for (side, by_damage) in &self.damage_games {
+            count(&format!("the games by damage of `{side}`"), by_damage.values().try_fold(0, |t, &n| sum(t, n))?)?;
+        }
+        for (w, s) in &self.weapons {
+            s.consistent(&format!("weapon `{w}`"))?;
+        }
+        for (w, bands) in &self.bands {
+            for (band, s) in bands {
+                s.consistent(&format!("weapon `{w}` at band `{band}`"))?;
+            }
+        }
+        for (m, s) in &self.modifiers {
+            if s.decided > s.rolls {
+                return Err(format!("modifier `{m}` decided {} of {} rolls", s.decided, s.rolls));
+            }
+        }
+        Ok(())
     }
 
     /// Mean game length in turns (computed from the sums; 0 with no game).
@@ -226,10 +284,18 @@ impl SimResult {
     }
 }
 
-fn add_all<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+fn add_all<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) -> Result<(), String> {
     for (k, v) in from {
-        *into.entry(k.clone()).or_default() += v;
+        let x = into.entry(k.clone()).or_default();
+        *x = sum(*x, *v)?;
     }
+    Ok(())
+}
+
+/// `a + b`, or an error: counts past 2^64 − 1 are no result of real games (a forged or corrupt
+/// shard), and a merge must not wrap them round to small numbers.
+pub(crate) fn sum(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_add(b).ok_or_else(|| format!("a count passes {}: the results cannot be of real games", u64::MAX))
 }
 
 fn short(hash: &str) -> &str {

@@ -554,3 +554,48 @@ fn differences_chart_has_a_row_per_quantity() {
     assert_eq!(names[0], "differences.svg");
     assert!(names.contains(&"a-win-rates.svg".to_owned()) && names.contains(&"b-weapons.svg".to_owned()));
 }
+
+/// Sums that would pass 2^64 − 1 are refused, never wrapped round to small numbers.
+#[test]
+fn merge_refuses_sums_that_would_wrap() {
+    let mut a = result(0, 10);
+    a.turns_sq_sum = u64::MAX - 5;
+    let err = SimResult::merge(a, &result(10, 10)).unwrap_err();
+    assert!(err.contains("passes"), "{err}");
+    let mut a = result(0, 10);
+    a.weapons.get_mut("gun").unwrap().damage = u64::MAX;
+    assert!(SimResult::merge(a, &result(10, 10)).unwrap_err().contains("passes"));
+}
+
+/// A result whose counts disagree (edited by hand, forged, cut short) is refused before it is
+/// merged: the two shards of 2^64 − 1 games, and `games: 0` with 10^18 wins.
+#[test]
+fn a_result_whose_counts_disagree_is_refused() {
+    let mut r = result(0, 10);
+    for side in ["red", "black"] {
+        r.damage_games.insert(side.into(), BTreeMap::from([(5, 10)]));
+    }
+    assert_eq!(r.consistent(), Ok(()));
+    let refused = |f: &dyn Fn(&mut SimResult), must: &str| {
+        let mut bad = r.clone();
+        f(&mut bad);
+        let err = bad.consistent().unwrap_err();
+        assert!(err.contains(must), "{err} (expected {must:?})");
+    };
+    refused(&|b| b.games = u64::MAX, "but the seed ranges count 10");
+    refused(
+        &|b| {
+            b.games = 0;
+            b.seeds.clear();
+            b.wins.insert("red".into(), 10u64.pow(18));
+        },
+        "the wins and draws count",
+    );
+    refused(&|b| b.seeds = vec![SeedRange { first: u64::MAX - 2, count: 10 }], "run past the largest seed");
+    refused(&|b| b.turns.insert(4, 1).map_or((), |_| ()), "the game lengths count 11");
+    refused(&|b| b.weapons.get_mut("gun").unwrap().hits = 100, "hits are shots");
+    refused(
+        &|b| b.modifiers.insert("aim".into(), ModifierStats { rolls: 1, decided: 2, hits: 0 }).map_or((), |_| ()),
+        "decided 2 of 1",
+    );
+}

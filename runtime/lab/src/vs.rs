@@ -81,19 +81,26 @@ impl Paired {
         {
             return Err("the paired outcome tables have different sizes".into());
         }
+        let signed = |a: i64, b: i64| {
+            a.checked_add(b).ok_or_else(|| {
+                "a paired sum passes the largest integer: the results cannot be of real games".to_owned()
+            })
+        };
         for (row, other) in self.outcomes.iter_mut().zip(&o.outcomes) {
             for (x, y) in row.iter_mut().zip(other) {
-                *x += y;
+                *x = crate::sum(*x, *y)?;
             }
         }
-        self.games_changed += o.games_changed;
-        self.turns_diff_sum += o.turns_diff_sum;
-        self.turns_diff_sq_sum += o.turns_diff_sq_sum;
+        self.games_changed = crate::sum(self.games_changed, o.games_changed)?;
+        self.turns_diff_sum = signed(self.turns_diff_sum, o.turns_diff_sum)?;
+        self.turns_diff_sq_sum = crate::sum(self.turns_diff_sq_sum, o.turns_diff_sq_sum)?;
         for (s, v) in &o.damage_diff_sum {
-            *self.damage_diff_sum.entry(s.clone()).or_default() += v;
+            let x = self.damage_diff_sum.entry(s.clone()).or_default();
+            *x = signed(*x, *v)?;
         }
         for (s, v) in &o.damage_diff_sq_sum {
-            *self.damage_diff_sq_sum.entry(s.clone()).or_default() += v;
+            let x = self.damage_diff_sq_sum.entry(s.clone()).or_default();
+            *x = crate::sum(*x, *v)?;
         }
         Ok(())
     }
@@ -177,6 +184,21 @@ impl VsResult {
         x.b = SimResult::merge(x.b, &y.b).map_err(|e| format!("B ({}): {e}", x.change))?;
         x.paired.add(&y.paired)?;
         Ok(x)
+    }
+
+    /// Whether a result read from a file agrees with itself: A and B each
+    /// (`SimResult::consistent`), over as many games, which the paired outcome table counts once.
+    pub fn consistent(&self) -> Result<(), String> {
+        self.a.consistent().map_err(|e| format!("A (as is): {e}"))?;
+        self.b.consistent().map_err(|e| format!("B ({}): {e}", self.change))?;
+        let paired = self.paired.outcomes.iter().flatten().try_fold(0, |t, &n| crate::sum(t, n))?;
+        if self.a.games != self.b.games || paired != self.a.games || self.paired.games_changed > self.a.games {
+            return Err(format!(
+                "A played {} games, B {}, the paired outcome table counts {paired} ({} changed)",
+                self.a.games, self.b.games, self.paired.games_changed
+            ));
+        }
+        Ok(())
     }
 
     /// Games whose outcome (winner or draw) B changed.
