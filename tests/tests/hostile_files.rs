@@ -170,3 +170,27 @@ fn a_fifo_or_an_oversized_file_is_refused_not_waited_on() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("larger than the"), "{}", text(&out));
 }
+
+/// `cav new` never writes through a link: not into a pack folder that is a link leading out of
+/// the pack, nor through a dangling link where the new file would go.
+#[test]
+fn cav_new_writes_nothing_through_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let new = |args: &[&str]| cav(&root()).arg("new").args(args).current_dir(tmp.path()).output().unwrap();
+    assert!(new(&["pack", "evil", "--dir", "."]).status.success());
+    let models = tmp.path().join("evil/models");
+    let _ = std::fs::remove_dir(&models);
+    symlink(&outside, &models).unwrap();
+    let out = new(&["model", "spy", "--pack", "evil"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("leads outside the pack"), "{}", text(&out));
+    std::fs::remove_file(&models).unwrap();
+    std::fs::create_dir_all(&models).unwrap();
+    symlink(outside.join("planted.yaml"), models.join("spy.yaml")).unwrap();
+    let out = new(&["model", "spy", "--pack", "evil"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("already exists"), "{}", text(&out));
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing was written outside the pack");
+}

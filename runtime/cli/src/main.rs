@@ -699,7 +699,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 &id,
                 &new::Target { pack: &pack, schemas: &schemas, script, extends: extends.as_deref() },
             )?;
-            for path in new::write(&files)? {
+            for path in new::write(&files, &pack)? {
                 println!("wrote {}", path.strip_prefix(&cwd).unwrap_or(&path).display());
             }
             let mut loaded = load(vec![pack.clone()], &root);

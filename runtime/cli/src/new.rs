@@ -73,6 +73,11 @@ fn first_id(pack: &Path, folder: &str) -> Option<String> {
         .collect();
     files.sort();
     files.iter().find_map(|f| {
+        // Only a regular file of a sane size, not followed through a link: a pack is untrusted.
+        let meta = std::fs::symlink_metadata(f).ok()?;
+        if !meta.is_file() || meta.len() > cav_format::limits::MAX_FILE_BYTES {
+            return None;
+        }
         let text = std::fs::read_to_string(f).ok()?;
         text.lines().find_map(|l| l.strip_prefix("id: ").map(|s| s.trim().trim_matches('"').to_owned()))
     })
@@ -284,18 +289,32 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
 }
 
 /// Write the files, refusing to overwrite any that exists.
-pub fn write(files: &[(PathBuf, String)]) -> Result<Vec<PathBuf>, String> {
+pub fn write(files: &[(PathBuf, String)], pack: &Path) -> Result<Vec<PathBuf>, String> {
+    // Anything at a path — a file, a folder, a link, even a dangling one — is left alone.
     for (path, _) in files {
-        if path.exists() {
+        if std::fs::symlink_metadata(path).is_ok() {
             return Err(format!("{} already exists; nothing was written", path.display()));
         }
     }
+    std::fs::create_dir_all(pack).map_err(|e| format!("cannot create {}: {e}", pack.display()))?;
+    let real_pack = pack.canonicalize().map_err(|e| format!("cannot read {}: {e}", pack.display()))?;
     let mut written = Vec::new();
     for (path, text) in files {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let dir = path.parent().unwrap_or(pack);
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        // A folder of the pack that is a link leading out of it (a downloaded pack may hold
+        // one) is not written through.
+        if cav_content::pack::resolve_inside(&real_pack, dir).is_none() {
+            return Err(format!("{} leads outside the pack (a link); nothing more was written", dir.display()));
         }
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        // Created, never opened: a link put there since the check above is not followed.
+        let mut file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new().write(true).create_new(true).custom_flags(libc::O_NOFOLLOW).open(path)
+        }
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::io::Write::write_all(&mut file, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         written.push(path.clone());
     }
     Ok(written)
