@@ -1101,8 +1101,10 @@ fn lua_cmd(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
         // Checked as scripts are: a regular file, its size before it is read.
         Some(f) => (cav_script::sandbox::read_script(f).map_err(|e| e.to_string())?, f.display().to_string()),
         None => {
+            // At most one byte past the script size limit: the sandbox then refuses it by size.
             let mut s = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            let limit = cav_script::sandbox::MAX_SCRIPT_BYTES as u64 + 1;
+            std::io::Read::read_to_string(&mut std::io::Read::take(std::io::stdin(), limit), &mut s)
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
             (s, "stdin".to_owned())
         }
