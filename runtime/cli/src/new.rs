@@ -97,11 +97,15 @@ fn variant(
     if !valid_id(parent) {
         return Err(format!("`{parent}` is not an id to extend: use lower-case letters, digits and dashes"));
     }
+    // The example of a change is a comment: written as a value, it would silently replace the
+    // parent's.
     let (folder, kind, example) = match what {
-        What::Model => ("models", "model", "tv: 400\n"),
-        What::Weapon => ("weapons", "weapon", "range: 12\n"),
+        What::Model => ("models", "model", "# tv: 450          # a value written here replaces the parent's\n"),
+        What::Weapon => ("weapons", "weapon", "# range: 14        # a value written here replaces the parent's\n"),
         What::Sa => ("special-attributes", "special_attribute", ""),
-        What::Scenario => ("scenarios", "scenario", "board: [48, 48]\n"),
+        What::Scenario => {
+            ("scenarios", "scenario", "# board: [60, 48]  # a value written here replaces the parent's\n")
+        }
         What::Pack | What::Test => return Err("--extends is for `model`, `weapon`, `sa` and `scenario`".to_owned()),
     };
     if t.script {

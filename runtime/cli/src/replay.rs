@@ -222,23 +222,7 @@ struct LogReader {
 
 impl LogReader {
     fn open(path: &Path) -> Result<LogReader, String> {
-        // Without blocking: a FIFO (or a device) named as the log would otherwise hang the open.
-        let file = {
-            use std::os::unix::fs::OpenOptionsExt;
-            std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
-        }
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let meta = file.metadata().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if !meta.is_file() {
-            return Err(format!("{} is not a file", path.display()));
-        }
-        if meta.len() > MAX_LOG_BYTES {
-            return Err(format!(
-                "{} is {} bytes, more than an event log may be ({MAX_LOG_BYTES})",
-                path.display(),
-                meta.len()
-            ));
-        }
+        let file = crate::open_input(path, MAX_LOG_BYTES, "an event log")?;
         Ok(LogReader { inner: std::io::BufReader::new(file), read: 0, line: 0, buf: Vec::new() })
     }
 

@@ -458,24 +458,11 @@ fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option
 /// `MAX_SIM_RESULT_BYTES`, checked before it is read.
 fn read_result(path: &Path) -> Result<String, String> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
     let max = cav_format::limits::MAX_SIM_RESULT_BYTES;
-    if !meta.is_file() {
-        return Err(format!("{} is not a file", path.display()));
-    }
-    if meta.len() > max {
-        return Err(format!(
-            "{} is {} bytes, more than a result of `cav sim` may be ({max})",
-            path.display(),
-            meta.len()
-        ));
-    }
+    let file = crate::open_input(path, max, "a result of `cav sim`")?;
     let mut text = String::new();
     // At most one byte more than allowed, should the file grow while read.
-    file.take(max + 1).read_to_string(&mut text).map_err(cannot)?;
+    file.take(max + 1).read_to_string(&mut text).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if text.len() as u64 > max {
         return Err(format!("{} grew past {max} bytes while read", path.display()));
     }

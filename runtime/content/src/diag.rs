@@ -268,13 +268,14 @@ pub fn render_human(diags: &[Diagnostic], sources: &Sources) -> String {
 /// Text of a diagnostic as a terminal or a CI log shows it. Parts of it come from packs (ids,
 /// values, keys): a control character there could move the cursor, retitle the terminal, or
 /// start a line a CI system reads as a command (`::error …` after a newline). Each is shown
-/// escaped instead (`\u{1b}`, `\n`), as rustc and ripgrep do.
+/// escaped instead (`\u{1b}`, `\n`), as rustc and ripgrep do (`char::is_control`: the C0 and C1
+/// controls and DEL).
 pub fn shown(text: &str) -> String {
-    if !text.chars().any(is_control) {
+    if !text.chars().any(char::is_control) {
         return text.to_owned();
     }
     text.chars().fold(String::with_capacity(text.len()), |mut out, c| {
-        if is_control(c) {
+        if c.is_control() {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -283,16 +284,11 @@ pub fn shown(text: &str) -> String {
     })
 }
 
-/// C0 and C1 control characters and DEL: what a terminal may act on.
-fn is_control(c: char) -> bool {
-    c.is_control()
-}
-
 /// A file's text for the source lines a diagnostic shows: control characters but tab and line
 /// ends become `?` of the same byte length, so spans still point where they did and nothing in a
 /// pack reaches the terminal as a control sequence.
 fn snippet_text(text: &Arc<str>) -> Arc<str> {
-    let keep = |c: char| !is_control(c) || matches!(c, '\t' | '\n' | '\r');
+    let keep = |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\r');
     if text.chars().all(keep) {
         return text.clone();
     }

@@ -146,7 +146,9 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
         return;
     }
 
-    // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers.
+    // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers:
+    // as a game would first run it, on fresh per-game state (budgets, `require`d modules).
+    sandbox.new_game();
     sandbox.arm();
     let value = load_module(sandbox, &m.path);
     sandbox.disarm();
@@ -156,8 +158,8 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
             let _ = sandbox.lua.gc_collect();
             let (loc, msg) = located(&error_text(&err));
             let hint = (msg.contains("budget") || msg.contains("out of time") || msg.contains("memory")).then(|| {
-                "a script's top level runs once at load, within the sandbox's step, time and memory limits: \
-                 look for a loop that never ends"
+                "a script's top level runs at load and as each game first uses it, within the sandbox's step, \
+                 time and memory limits: look for a loop that never ends"
                     .to_owned()
             });
             diags.push(
