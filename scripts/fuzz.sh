@@ -10,7 +10,7 @@
 #                                    inputs per second) and smaller inputs
 #   FUZZ_CORPUS=DIR FUZZ_TARGET_DIR=DIR   keep the corpus and the build elsewhere (a long run
 #                                    beside CI's short one)
-# Seed corpora come from the bundled content; a crash leaves its input under
+# Seed corpora come from the bundled content and tests/fuzz/seeds; a crash leaves its input under
 # tests/fuzz/artifacts/<target>/ and makes this script exit non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/../tests/fuzz"
@@ -27,6 +27,8 @@ mkdir -p "$corpus/yaml_documents" "$corpus/pack" "$corpus/script"
 find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/yaml_documents/" \;
 find ../../content ../../mods -name '*.yaml' -exec cp {} "$corpus/pack/" \;
 find ../../content ../../mods -name '*.luau' -exec cp {} "$corpus/script/" \; 2>/dev/null || true
+# Seeds that call every library function of the sandbox with hostile arguments (seeds/script).
+cp seeds/script/*.luau "$corpus/script/"
 for t in "${targets[@]}"; do
   echo "== $t for ${secs}s"
   # -rss_limit_mb: a run that grows past 2 GiB is a finding; -timeout: so is one input > 10 s.

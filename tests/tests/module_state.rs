@@ -144,3 +144,37 @@ fn bundled_scenarios_and_example_mods_simulate_the_same_across_runs_threads_and_
     let args = ["no-man-s-land", "--ruleset", "full", "--force", wolves, "--faction", "iron-wolves", "--games", "8"];
     assert_reproducible(&project, &args);
 }
+
+/// The step budget decides, not the clock: a Monte Carlo whose every attack runs a heavy handler
+/// (300,000 steps, Deliberate) gives the same report on an idle machine and on one whose CPUs are
+/// all kept busy. (With a call limit of 100 ms of wall clock, the loaded run ended in "script ran
+/// out of time", as `.ci/run`'s 10,000,000-attack Monte Carlo once did on a loaded 2-core machine.)
+#[test]
+fn a_monte_carlo_of_heavy_scripts_is_the_same_with_the_cpus_saturated() {
+    let p = project();
+    let monte_carlo = || {
+        let args = ["odds", "deliberate-b", "medium-mac", "dictator-b", "--band", "medium", "--shots", "1"];
+        let out = cav(p.path()).args(args).args(["--monte-carlo", "40", "--seed", "4"]).output().unwrap();
+        String::from_utf8(ok(&out, "cav odds --monte-carlo with a heavy handler")).unwrap()
+    };
+    let idle = monte_carlo();
+    assert!(idle.contains("every outcome within its interval"), "{idle}");
+    // Four spinning threads per CPU for as long as the loaded run lasts.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let spinners: Vec<_> = (0..4 * cpus)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let loaded = monte_carlo();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinners.into_iter().for_each(|s| s.join().unwrap());
+    assert_eq!(idle, loaded, "the same seed and content give the same report under load");
+}
