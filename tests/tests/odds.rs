@@ -125,3 +125,49 @@ fn a_bad_attack_is_a_usage_error() {
         assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
     }
 }
+
+/// A mod whose handler rolls `1d1000` six times at every combat roll: ~10²⁰ die sequences. The
+/// exact odds are refused after the first thousand, with the projection, instead of running to
+/// the cap (it took 43 s there, and the matrix form hours); every number that decides is a count,
+/// so the refusal comes at the same sequence on any machine.
+#[test]
+fn an_attack_whose_hooks_roll_without_end_is_refused_early() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    let pack = tmp.path().join("mods/dice-storm");
+    std::fs::create_dir_all(pack.join("scripts")).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: dice-storm\nname: Dice Storm\nversion: 0.1.0\nkind: extension\nlicense: CC0-1.0\n\
+         description: A hostile test pack.\ndepends: [\"cav-quickstart >= 1.0\"]\nscripts: [scripts]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("storm.yaml"),
+        "# Invented for a test.\nkind: special_attribute\nid: dice-storm\nname: Dice Storm\napplies_to: model\n\
+         parameter: none\nlevels: [{tv: 1}]\nhooks: [combat_tp]\nscript: storm\nsummary: Rolls a lot.\n---\n\
+         kind: model\nid: storm-b\nextends: dictator-b\nname: Storm-B\nspecial_attributes: [dice-storm]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("scripts/storm.luau"),
+        "local m = {}\nfunction m.combat_tp(ctx)\n\tfor i = 1, 6 do\n\t\tctx.roll_dice(\"storm\", nil, \"1d1000\")\n\tend\nend\nreturn m\n",
+    )
+    .unwrap();
+    let mut c = cav_tests::cav_in(tmp.path());
+    let out = c.current_dir(tmp.path()).args([
+        "odds",
+        "storm-b",
+        "medium-mac",
+        "dictator-b",
+        "--band",
+        "medium",
+        "--shots",
+        "1",
+    ]);
+    let out = out.output().unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(t.contains("the attack has about 2.1e20 die sequences (its first 1000 cover"), "{t}");
+    assert!(t.contains("far more than the 500000 that can be enumerated"), "{t}");
+}

@@ -46,7 +46,7 @@ fn exact_odds(b: divan::Bencher) {
     let mut host = cav_script::LuaHost::new(rules, cav_script::Limits::default()).expect("scripts load");
     let attack = Attack::new(rules, &spec(), &mut host).expect("sets up");
     b.counter(divan::counter::ItemsCount::new(1usize))
-        .bench_local(|| exact(&attack, &mut host).expect("enumerates").leaves);
+        .bench_local(|| exact(&attack, &mut host, &mut cav_rules::odds::Budget::default()).expect("enumerates").leaves);
 }
 
 #[divan::bench]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cav_rules::odds::{Attack, AttackOdds, AttackSpec, Chance, Outcome, exact};
+use cav_rules::odds::{Attack, AttackOdds, AttackSpec, Budget, Chance, Outcome, exact};
 use cav_rules::{Rules, SeededDice};
 use clap::Args;
 use serde::Serialize;
@@ -170,7 +170,8 @@ pub fn run(cmd: OddsCommand, root: &Path) -> Result<ExitCode, String> {
         (None, None) => return Err("give the range: --band BAND or --range INCHES".into()),
     };
     let attack = Attack::new(&rules, &spec(&target, range), &mut host)?;
-    let odds = exact(&attack, &mut host).map_err(|e| format!("{} at {target}: {e}", cmd.attacker))?;
+    let odds =
+        exact(&attack, &mut host, &mut Budget::default()).map_err(|e| format!("{} at {target}: {e}", cmd.attacker))?;
     if let Some(n) = cmd.monte_carlo {
         return monte_carlo(&rules, &spec(&target, range), &odds, n, cmd.seed);
     }
@@ -302,16 +303,30 @@ fn matrix(
     spec: &dyn Fn(&str, f64) -> AttackSpec,
 ) -> Result<ExitCode, String> {
     let mut rows = Vec::new();
+    // One budget for the whole matrix: the command, not each cell, is held to it.
+    let mut budget = Budget::default();
+    let cells = rules.cards.len() * if cmd.range.is_some() { 1 } else { rules.bands.len() };
+    let bar = crate::progress(cells as u64, "weighing");
     for card in &rules.cards {
         for (b, band) in rules.bands.iter().enumerate() {
+            bar.inc(1);
             let range = cmd.range.unwrap_or_else(|| middle(rules, b, reach));
-            let cell = Attack::new(rules, &spec(&card.id, range), host).and_then(|a| exact(&a, host));
+            let cell = Attack::new(rules, &spec(&card.id, range), host).and_then(|a| exact(&a, host, &mut budget));
+            if let Err(e) = &cell
+                && budget.spent()
+            {
+                return Err(format!(
+                    "{e}, after {} of the matrix's {cells} attacks: weigh one target (`cav odds ATTACKER WEAPON TARGET`) or one --range",
+                    rows.len(),
+                ));
+            }
             rows.push((card.id.clone(), band.id.clone(), range, cell));
             if cmd.range.is_some() {
                 break;
             }
         }
     }
+    bar.finish_and_clear();
     if matches!(cmd.format, Format::Json) {
         let json: Vec<serde_json::Value> = rows
             .iter()
@@ -458,7 +473,7 @@ fn chart(title: &str, odds: &AttackOdds) -> String {
 #[cfg(test)]
 mod tests {
     use cav_rules::event::Event;
-    use cav_rules::odds::{Attack, AttackSpec, exact, exact_by_faces, with_shots};
+    use cav_rules::odds::{Attack, AttackSpec, Budget, exact, exact_by_faces, with_shots};
     use cav_rules::{Rules, SeededDice};
 
     /// The Quick-Start rules with a one-shot copy of the Dictator-B (`dictator-b#1-shot`).
@@ -490,8 +505,8 @@ mod tests {
         let rules = quickstart();
         let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
         let attack = Attack::new(&rules, &mac_shot(), &mut host).unwrap();
-        let short = exact(&attack, &mut host).unwrap();
-        let long = exact_by_faces(&attack, &mut host).unwrap();
+        let short = exact(&attack, &mut host, &mut Budget::default()).unwrap();
+        let long = exact_by_faces(&attack, &mut host, &mut Budget::default()).unwrap();
         assert!(long.leaves > short.leaves, "{} face sequences vs {} total sequences", long.leaves, short.leaves);
         assert_eq!(short.outcomes, long.outcomes);
         // Every sequence is one outcome: the chances sum to exactly 1.
@@ -518,8 +533,37 @@ mod tests {
             .expect("a combat roll");
         let needed = roll.target.unwrap() - roll.mods.iter().map(|m| m.value).sum::<i32>();
         let ways: u128 = (1..=6).flat_map(|a| (1..=6).map(move |b| a + b)).filter(|&t| t >= needed).count() as u128;
-        let hit = exact(&attack, &mut host).unwrap().chance(|o| o.hits > 0);
+        let hit = exact(&attack, &mut host, &mut Budget::default()).unwrap().chance(|o| o.hits > 0);
         assert_eq!(hit.num * 36, ways * hit.den, "hit {hit} vs {ways}/36 (2d6 ≥ {needed})");
+    }
+
+    /// One command's budget is shared by its attacks (the matrix's cells): what each plays is
+    /// taken from it, and the attack that finds it short is refused and leaves it spent.
+    #[test]
+    fn the_attacks_of_one_command_share_its_budget() {
+        let rules = quickstart();
+        let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
+        let attack = Attack::new(&rules, &mac_shot(), &mut host).unwrap();
+        let mut budget = Budget::default();
+        let once = exact(&attack, &mut host, &mut budget).unwrap();
+        assert_eq!(budget.sequences, Budget::default().sequences - once.leaves);
+        assert!(!budget.spent());
+        // Enough for one attack and a half: the second is refused.
+        let mut budget = Budget { sequences: once.leaves * 3 / 2, ..Budget::default() };
+        exact(&attack, &mut host, &mut budget).unwrap();
+        let err = exact(&attack, &mut host, &mut budget).unwrap_err();
+        assert!(err.contains("ran out of one command's budget of"), "{err}");
+        assert!(budget.spent());
+        // The script steps the attacks take (the Quick-Start's scripted special attributes) too.
+        use cav_rules::hooks::Hooks as _;
+        let before = host.script_steps();
+        exact(&attack, &mut host, &mut Budget::default()).unwrap();
+        let steps = host.script_steps() - before;
+        assert!(steps > 0, "the attack runs scripts");
+        let mut budget = Budget { script_steps: steps / 2, ..Budget::default() };
+        let err = exact(&attack, &mut host, &mut budget).unwrap_err();
+        assert!(err.contains("the scripts ran out of one command's budget of"), "{err}");
+        assert!(budget.spent());
     }
 
     #[test]

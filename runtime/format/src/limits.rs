@@ -105,6 +105,10 @@ pub const SCRIPT_TIME_MS: u64 = 2_000;
 pub const SCRIPT_PATTERN_WORK: f64 = 5e7;
 /// Elements one `table.move` may move.
 pub const SCRIPT_TABLE_MOVE: usize = 1 << 18;
+/// Die sequences one `cav odds` command may play over every attack it weighs, and the script
+/// steps they may take (each sequence is a game with its own `SCRIPT_STEPS_PER_GAME`).
+pub const ODDS_SEQUENCES: u64 = 50_000_000;
+pub const ODDS_SCRIPT_STEPS: u64 = 5_000_000_000;
 /// Bytes a script may `print` in one hook call, and in one game.
 pub const SCRIPT_PRINT_PER_CALL: usize = 64 * 1024;
 pub const SCRIPT_PRINT_PER_GAME: usize = 1024 * 1024;

@@ -173,6 +173,11 @@ pub trait Hooks {
     /// A new game starts (`Engine::start`): nothing of an earlier game may reach it — script
     /// modules start afresh, per-game budgets (printed bytes) start again.
     fn new_game(&mut self) {}
+    /// Script steps taken since the host was made, over every game (none without scripts): a
+    /// command that plays many games holds them to a budget (`odds::Budget`).
+    fn script_steps(&self) -> u64 {
+        0
+    }
 }
 
 /// No scripted behaviour: the declarative effects in the packs still apply.

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 
-use cav_format::Test;
+use cav_format::{Test, limits};
 
 use crate::compile::Rules;
 use crate::dice::Dice;
@@ -19,10 +19,43 @@ use crate::game::{Action, Controller, Engine, EngineError, Game};
 use crate::hooks::Hooks;
 
 /// The most die sequences one attack may enumerate (a safety net for a hostile pack whose
-/// hooks roll without end: the run stops with an error instead of eating the machine).
-pub const MAX_LEAVES: u64 = 2_000_000;
+/// hooks roll without end: the run stops with an error instead of eating the machine). The
+/// bundled attacks need at most ~82,000 (a 2× Medium MAC at short range).
+pub const MAX_LEAVES: u64 = 500_000;
+/// An attack is refused early when the sequences played so far, divided by the share of all
+/// chances they cover, project more than this many times [`MAX_LEAVES`] (checked after 1,000,
+/// 2,000, 4,000, … sequences): a handler rolling `1d1000` six times covers 10⁻¹⁵ of its chances
+/// in its first 1,000 sequences, and is told so in milliseconds, not after half a million. The
+/// sequences come in the odometer's order, low faces first, where attacks are cheap (misses), so
+/// the projection errs low for the rules' own dice.
+const PROJECTION_MARGIN: f64 = 1_000.0;
 /// The most dice one branch of one attack may roll.
 pub const MAX_ROLLS: usize = 32;
+
+/// What one command may spend on exact odds over every attack it weighs (a matrix weighs a
+/// weapon against every model at every band): die sequences played and script steps taken.
+/// Counted, never timed, so a command stops at the same place on any machine; a hostile pack
+/// whose hooks roll `1d1000` again and again meets it in seconds, not hours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Die sequences left.
+    pub sequences: u64,
+    /// Script steps left (`Hooks::script_steps`).
+    pub script_steps: u64,
+}
+
+impl Budget {
+    /// Whether an attack ran out of it (the command should stop: every further attack would too).
+    pub fn spent(&self) -> bool {
+        self.sequences == 0 || self.script_steps == 0
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { sequences: limits::ODDS_SEQUENCES, script_steps: limits::ODDS_SCRIPT_STEPS }
+    }
+}
 
 /// The attack to weigh: an attacker firing weapon mounts at a target at a range.
 #[derive(Debug, Clone, Default)]
@@ -462,24 +495,29 @@ impl Dice for PathDice<'_> {
     }
 }
 
-/// Enumerate every die sequence of the attack: exact odds.
-pub fn exact(attack: &Attack, hooks: &mut dyn Hooks) -> Result<AttackOdds, String> {
-    enumerate(attack, hooks, true)
+/// Enumerate every die sequence of the attack: exact odds. What it plays is taken from `budget`
+/// (an error when that runs out).
+pub fn exact(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budget) -> Result<AttackOdds, String> {
+    enumerate(attack, hooks, true, budget)
 }
 
 /// [`exact`] walking every face of every die, even where only a total is read: the same odds
 /// by the long way, which checks the shortcut.
-pub fn exact_by_faces(attack: &Attack, hooks: &mut dyn Hooks) -> Result<AttackOdds, String> {
-    enumerate(attack, hooks, false)
+pub fn exact_by_faces(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budget) -> Result<AttackOdds, String> {
+    enumerate(attack, hooks, false, budget)
 }
 
-fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool) -> Result<AttackOdds, String> {
+fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool, budget: &mut Budget) -> Result<AttackOdds, String> {
+    let steps_before = hooks.script_steps();
+    let left = *budget;
     let mut path: Vec<Step> = Vec::new();
     let mut events = Vec::new();
     // Chances grouped by outcome and denominator: integer sums first, fractions once at the end.
     // (Ordered: an attack has few outcomes, compared faster than an outcome is hashed.)
     let mut tally: BTreeMap<Outcome, BTreeMap<u128, u128>> = BTreeMap::new();
     let mut leaves = 0u64;
+    // The share of all chances the sequences played cover, and when it is next looked at.
+    let (mut covered, mut look_at) = (0.0f64, 1_000u64);
     let mut table = Vec::new();
     let too_many = || "too many dice to weigh exactly".to_string();
     loop {
@@ -500,8 +538,38 @@ fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool) -> Result<Att
         let sum = tally.entry(outcome).or_default().entry(den).or_default();
         *sum = sum.checked_add(num).ok_or_else(too_many)?;
         leaves += 1;
+        covered += num as f64 / den as f64;
         if leaves > MAX_LEAVES {
             return Err(format!("the attack has more than {MAX_LEAVES} die sequences: too many to enumerate"));
+        }
+        if leaves == look_at {
+            look_at *= 2;
+            let projected = leaves as f64 / covered;
+            if projected > MAX_LEAVES as f64 * PROJECTION_MARGIN {
+                return Err(format!(
+                    "the attack has about {projected:.1e} die sequences (its first {leaves} cover {:.1e} of its \
+                     chances): far more than the {MAX_LEAVES} that can be enumerated",
+                    covered
+                ));
+            }
+        }
+        let steps = hooks.script_steps().saturating_sub(steps_before);
+        match (left.sequences.checked_sub(leaves), left.script_steps.checked_sub(steps)) {
+            (Some(sequences), Some(script_steps)) => *budget = Budget { sequences, script_steps },
+            (None, _) => {
+                budget.sequences = 0;
+                return Err(format!(
+                    "the odds ran out of one command's budget of {} die sequences",
+                    limits::ODDS_SEQUENCES
+                ));
+            }
+            (_, None) => {
+                budget.script_steps = 0;
+                return Err(format!(
+                    "the scripts ran out of one command's budget of {} steps for exact odds",
+                    limits::ODDS_SCRIPT_STEPS
+                ));
+            }
         }
         // The odometer: the last roll not on its last choice turns; the rolls after it go.
         while path.last().is_some_and(|s| s.choice + 1 >= s.choices) {

@@ -33,7 +33,7 @@ fn main() {
     let start = Instant::now();
     let mut leaves = 0;
     for _ in 0..n {
-        leaves = exact(&attack, &mut host).expect("enumerates").leaves;
+        leaves = exact(&attack, &mut host, &mut cav_rules::odds::Budget::default()).expect("enumerates").leaves;
     }
     println!("{leaves} leaves; {:.3} ms an enumeration", start.elapsed().as_secs_f64() * 1e3 / f64::from(n));
 }

@@ -1715,6 +1715,10 @@ impl Hooks for LuaHost {
         self.sandbox.take_prints()
     }
 
+    fn script_steps(&self) -> u64 {
+        self.sandbox.steps_taken()
+    }
+
     fn new_game(&mut self) {
         self.sandbox.new_game();
         // The names cached per model are checked again before this game shows them (`names`).

@@ -70,6 +70,8 @@ pub struct Sandbox {
     steps: Rc<Cell<u64>>,
     /// Steps taken in this game (until `new_game`).
     game_steps: Rc<Cell<u64>>,
+    /// Steps taken in the games before this one (`steps_taken`).
+    earlier_steps: Cell<u64>,
     deadline: Rc<Cell<Option<Instant>>>,
     /// Where the running script was when its memory passed three quarters of the cap.
     high_water: Rc<RefCell<(usize, Option<String>)>>,
@@ -262,7 +264,19 @@ impl Sandbox {
             }
             Ok(VmState::Continue)
         });
-        Ok(Sandbox { lua, prints, printed, steps, game_steps, deadline, high_water, limits, required, module_env })
+        Ok(Sandbox {
+            lua,
+            prints,
+            printed,
+            steps,
+            game_steps,
+            earlier_steps: Cell::new(0),
+            deadline,
+            high_water,
+            limits,
+            required,
+            module_env,
+        })
     }
 
     /// Reset the budget before a call.
@@ -283,11 +297,18 @@ impl Sandbox {
     /// modules `require` gave, so nothing the last game did reaches this one.
     pub fn new_game(&self) {
         self.printed.set((0, 0));
+        self.earlier_steps.set(self.steps_taken());
         self.game_steps.set(0);
         self.prints.borrow_mut().clear();
         // `clear` fails only on a read-only table, which `required` never is.
         let cleared = self.required.clear();
         debug_assert!(cleared.is_ok());
+    }
+
+    /// Steps every script has taken since the sandbox was made, in every game: what a command
+    /// that plays many games (exact odds) holds to a budget of its own.
+    pub fn steps_taken(&self) -> u64 {
+        self.earlier_steps.get().saturating_add(self.game_steps.get())
     }
 
     /// Whether lines printed wait to be taken (`take_prints`).
