@@ -124,3 +124,65 @@ fn a_replayed_game_steps_through_in_chromium() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(std::fs::metadata(&png).map(|m| m.len() > 10_000).unwrap_or(false), "a screenshot at {}", png.display());
 }
+
+/// Markup a hostile log tries to put into the page: each piece would mark `<body>` if it ran.
+const PAYLOAD: &str = "\"'><img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">\
+    <svg onload=\"document.body.setAttribute('data-pwned','svg')\"></svg>\
+    <!--<script>document.body.setAttribute('data-pwned','script')</script>";
+
+/// Every value of every event replaced by `PAYLOAD` (numbers too, where the page draws numbers),
+/// except the event's type; with `strings_only`, only the strings (so models keep their indices
+/// and the names reach the board, the damage panel and the timeline).
+fn poisoned(v: &Value, strings_only: bool) -> Value {
+    match v {
+        Value::String(_) => Value::String(PAYLOAD.into()),
+        Value::Number(_) | Value::Bool(_) if !strings_only => Value::String(PAYLOAD.into()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| poisoned(x, strings_only)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), if k == "event" { x.clone() } else { poisoned(x, strings_only) }))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A log whose every field carries markup and script is shown as text: Chromium builds no
+/// element from it and runs none of it, at the first event, a roll, a hit and the last.
+#[test]
+fn a_hostile_log_never_becomes_markup_in_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    let out = cav().args(["play", "--seed", "1", "--quiet", "--log"]).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let lines: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let hit = lines.iter().position(|e| e["event"] == "hit").expect("a hit") - 1;
+    for strings_only in [true, false] {
+        let bad = tmp.path().join(format!("bad-{strings_only}.jsonl"));
+        let text_of: Vec<String> = lines
+            .iter()
+            .map(|e| if e["event"].is_string() { poisoned(e, strings_only) } else { e.clone() }.to_string())
+            .collect();
+        std::fs::write(&bad, text_of.join("\n") + "\n").unwrap();
+        let page = tmp.path().join(format!("bad-{strings_only}.html"));
+        let out = cav().arg("replay").arg(&bad).arg("--html").arg(&page).output().unwrap();
+        assert!(page.exists(), "{}", text(&out));
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            html.contains("http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-")
+        );
+        assert_eq!(html.matches("<script").count(), 2, "the page's own two script elements only");
+        let last = lines.iter().filter(|e| e["event"].is_string()).count() - 1;
+        for n in [0, hit / 2, hit, last] {
+            let d = dom(&page, n);
+            assert!(
+                d.contains(&format!("id=\"event-index\">{n}<")),
+                "strings only {strings_only}, event {n}: the page ran"
+            );
+            assert!(!d.contains("data-pwned=\""), "strings only {strings_only}, event {n}: the log's script ran\n{d}");
+            assert!(!d.contains("<img") && d.matches("<svg").count() == 1, "event {n}: the log made elements\n{d}");
+            assert!(d.contains("&lt;img src=x onerror="), "event {n}: the log's text is shown as text\n{d}");
+        }
+    }
+}
