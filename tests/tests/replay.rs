@@ -177,3 +177,28 @@ fn files_that_are_not_whole_logs_exit_2_with_a_message() {
         assert!(out.stdout.is_empty(), "{what}: nothing is replayed: {}", text(&out.stdout));
     }
 }
+
+/// The replay viewer holds the whole log in its page: a log over its budget (16 MiB; a
+/// full-rules game of 2,000 TV a side writes ~160 KB) is refused before the events pile up in
+/// memory (a 250 MB log once took 7.5 GB), and no page is written.
+#[test]
+fn the_viewer_refuses_a_log_over_its_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    play(&root(), "3", &log, &[]);
+    // The same events (the header counts them), 17 of them padded by a megabyte each.
+    let text_of = std::fs::read_to_string(&log).unwrap();
+    let pad = format!("{{\"pad\":\"{}\",", "a".repeat(1024 * 1024));
+    let lines: Vec<String> = text_of
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if (1..=17).contains(&i) { l.replacen('{', &pad, 1) } else { l.to_owned() })
+        .collect();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let page = tmp.path().join("replay.html");
+    let out = cav(&root()).arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(err.contains("the replay viewer shows logs of at most 16 MiB"), "{err}");
+    assert!(!page.exists(), "no page is written");
+}

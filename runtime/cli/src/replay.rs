@@ -22,6 +22,10 @@ pub const FORMAT: u32 = 1;
 /// 1 MB; this leaves room for far longer games while bounding what a hostile file can make us
 /// read (the limits of `cav-format` are about content packs, not logs).
 const MAX_LOG_BYTES: u64 = 256 * 1024 * 1024;
+/// The largest log the replay viewer (`--html`) embeds: the page holds the whole log and redraws
+/// from its start, and the events are held as JSON trees while it is written (~10× the text). A
+/// full-rules game of two 2,000 TV forces writes ~160 KB.
+const MAX_VIEWER_LOG_BYTES: u64 = 16 * 1024 * 1024;
 /// The longest line: the header lists every document of a ruleset (tens of kB for the full
 /// rules with the mods) and the rosters; an event is a few hundred bytes.
 const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
@@ -401,8 +405,16 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
         // The page shows the log as written; the replayed game gives each model's damage tracks.
         reader.rewind()?;
         reader.next()?;
-        let mut events = Vec::new();
+        let (mut events, mut bytes) = (Vec::new(), 0u64);
         while let Some(line) = reader.next().map_err(|e| format!("{shown}: {e}"))? {
+            bytes += line.len() as u64 + 1;
+            if bytes > MAX_VIEWER_LOG_BYTES {
+                return Err(format!(
+                    "{shown}: the replay viewer shows logs of at most {} MiB (the page holds the whole log); \
+                     check this one without --html",
+                    MAX_VIEWER_LOG_BYTES / 1024 / 1024
+                ));
+            }
             events.push(serde_json::from_slice::<serde_json::Value>(line).map_err(|e| format!("{shown}: {e}"))?);
         }
         let tracks: Vec<u32> =

@@ -73,6 +73,7 @@ pub fn load(opts: &LoadOptions) -> Loaded {
 /// unchanged are not parsed again.
 pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let mut diags = Vec::new();
+    cache.load_bytes = 0;
 
     // 1. Find pack directories: requested ones first, then the library.
     let mut requested_dirs = Vec::new();

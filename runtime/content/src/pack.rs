@@ -12,6 +12,7 @@ use crate::yaml::{self, YamlDoc};
 
 /// Largest content file the loader reads. A rules document is a few kB; anything near this is a mistake.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+pub use cav_format::limits::MAX_LOAD_BYTES;
 
 /// Kernel pseudo-filesystems: nothing a pack reads may resolve into them, whatever its directory.
 const FORBIDDEN_ROOTS: [&str; 3] = ["/proc", "/dev", "/sys"];
@@ -89,6 +90,8 @@ pub struct Cache {
     emptied: usize,
     /// Files read so far, for a progress display on another thread.
     pub files_read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// Bytes of text this load has read (`MAX_LOAD_BYTES`); set to 0 as a load starts.
+    pub(crate) load_bytes: u64,
 }
 
 impl Cache {
@@ -269,9 +272,34 @@ fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<RawText, Box
     Ok(String::from_utf8(bytes))
 }
 
+/// Files a pack's reader reads at once (see where it is used).
+const READ_BATCH: usize = 16;
+
+/// `path` is not loaded: the files of this load before it already fill `MAX_LOAD_BYTES`.
+fn over_load_budget(path: &Path, pack: Option<&str>) -> Box<Diagnostic> {
+    in_pack(
+        Diagnostic::error(
+            "too-large",
+            format!("the files of this load come to more than {MAX_LOAD_BYTES} bytes by here; this file is not loaded"),
+        )
+        .path(path)
+        .expected(format!("content of at most {} MiB in all the packs loaded together", MAX_LOAD_BYTES / 1024 / 1024))
+        .hint(Some("load fewer packs at once, or make the large files smaller".into())),
+        pack,
+    )
+}
+
 /// Record text read from `path` in the cache; text that is not UTF-8 becomes a diagnostic.
 fn record(path: &Path, raw: RawText, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| in_pack(d, pack);
+    let size = match &raw {
+        Ok(text) => text.len(),
+        Err(e) => e.as_bytes().len(),
+    };
+    cache.load_bytes = cache.load_bytes.saturating_add(size as u64);
+    if cache.load_bytes > MAX_LOAD_BYTES {
+        return Err(over_load_budget(path, pack));
+    }
     match raw {
         Ok(text) => Ok(cache.add(path, text)),
         Err(e) => {
@@ -580,21 +608,29 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
         }
     }
     diags.extend(outside.iter().map(|p| outside_pack(p, &pack.id)));
-    // Files are read side by side (the calls wait on the disk), then recorded in order.
-    let raw: Vec<_> = {
-        use rayon::prelude::*;
-        let files_read = &cache.files_read;
-        files
-            .par_iter()
-            .map(|path| {
-                files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                // Checked again as it is read: every file must resolve inside the pack.
-                read_raw_in_pack(path, &pack.real_dir, &pack.id)
-            })
-            .collect()
-    };
-    let read: Vec<_> =
-        files.iter().zip(raw).map(|(path, r)| r.and_then(|raw| record(path, raw, cache, Some(&pack.id)))).collect();
+    // Files are read side by side (the calls wait on the disk), a batch of a fixed size at a
+    // time, then recorded in order; once the load's budget is passed the rest are not read at all
+    // (the batch size is fixed, so which files are read never depends on the machine).
+    let mut read = Vec::with_capacity(files.len());
+    for batch in files.chunks(READ_BATCH) {
+        if cache.load_bytes > MAX_LOAD_BYTES {
+            read.extend(batch.iter().map(|path| Err(over_load_budget(path, Some(&pack.id)))));
+            continue;
+        }
+        let raw: Vec<_> = {
+            use rayon::prelude::*;
+            let files_read = &cache.files_read;
+            batch
+                .par_iter()
+                .map(|path| {
+                    files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    // Checked again as it is read: every file must resolve inside the pack.
+                    read_raw_in_pack(path, &pack.real_dir, &pack.id)
+                })
+                .collect()
+        };
+        read.extend(batch.iter().zip(raw).map(|(path, r)| r.and_then(|raw| record(path, raw, cache, Some(&pack.id)))));
+    }
     // The files are independent: parse the new ones on every core, then take them in order.
     let fresh: Vec<FileId> =
         read.iter().filter_map(|r| r.as_ref().ok().copied()).filter(|f| !cache.parsed.contains_key(f)).collect();

@@ -119,3 +119,41 @@ fn diagnostic_floods_are_capped_when_rendered() {
     // Deterministic: the first ones shown are the first by position.
     assert_eq!(items[0]["line"], 1);
 }
+
+/// Many files each under the size limit do not add up past the load's budget (140 files of
+/// 3.4 MB once reached 7.4 GB): the file that passes `MAX_LOAD_BYTES` and every one after it
+/// get a located `too-large` error and are not kept, and files past the budget's batch are not
+/// read at all. (Comment-only files: cheap to scan, so the test measures the budget, not parsing.)
+#[test]
+fn files_together_are_held_to_the_load_budget() {
+    use cav_format::limits::MAX_LOAD_BYTES;
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("p");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(pack.join("pack.yaml"), "id: p\nname: P\nversion: 1.0.0\nkind: ruleset\n").unwrap();
+    let size = MAX_FILE_BYTES as usize - 100_000;
+    let comment = format!("# {}\n", "x".repeat(size - 3));
+    let files = 40;
+    for i in 0..files {
+        std::fs::write(pack.join(format!("f{i:02}.yaml")), &comment).unwrap();
+    }
+    let t = Instant::now();
+    let mut cache = cav_content::pack::Cache::default();
+    let loaded =
+        cav_content::load_cached(&LoadOptions { paths: vec![dir.path().to_owned()], library: vec![] }, &mut cache);
+    let read = cache.files_read.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(read <= 16, "{read} files read: those after the batch that passed the budget are not");
+    let over: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "too-large")
+        .map(|d| d.path.clone().expect("names the file"))
+        .collect();
+    // The manifest and the first files fit: the one that passes the budget is the first refused.
+    let fit = (MAX_LOAD_BYTES as usize - 60) / size;
+    assert_eq!(over.len(), files - fit, "{over:?}");
+    assert!(over[0].ends_with(&format!("f{fit:02}.yaml")), "{over:?}");
+    let d = loaded.diagnostics.iter().find(|d| d.code == "too-large").unwrap();
+    assert!(d.message.contains("this file is not loaded") && d.pack.as_deref() == Some("p"), "{d:?}");
+    eprintln!("{files} files of {size} bytes: {:?}", t.elapsed());
+}

@@ -10,6 +10,10 @@
 /// Largest content file read, in bytes (4 MiB; the largest official file is 16 KB). Enforced by
 /// `cav_content::pack::MAX_FILE_BYTES`, which must equal this (a test holds them together).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Bytes of every file one load reads together (the bundled content is ~1.2 MB): what parsing
+/// holds grows ~15× the text, so many files each under `MAX_FILE_BYTES` must not add up to
+/// gigabytes.
+pub const MAX_LOAD_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Deepest nesting of collections (sequences and mappings, block or flow) in a YAML document.
 /// Official content nests under 10 levels. Parsing, conversion, schema validation and dropping a
