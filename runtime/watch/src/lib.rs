@@ -266,7 +266,9 @@ fn is_content_file(p: &Path) -> bool {
 /// alone (its files' events are dropped), and a directory moved out of the watched roots as a
 /// rename `From` only, both for a path that no longer exists: neither is a content file nor a
 /// directory any more, so `cache` (the files read) tells whether it mattered.
-fn calls_for_reload(e: &notify::Event, cache: &Cache) -> bool {
+/// Only paths under `roots` count: the parents of the roots are watched too (to see a root
+/// created again), and their other entries are none of our business.
+fn calls_for_reload(e: &notify::Event, cache: &Cache, roots: &[PathBuf]) -> bool {
     use notify::EventKind;
     if e.need_rescan() {
         return true; // the kernel dropped events: anything may have changed
@@ -277,7 +279,7 @@ fn calls_for_reload(e: &notify::Event, cache: &Cache) -> bool {
     let held_loaded_files = |dir: &Path| {
         (0..cache.sources.len() as u32).any(|i| cache.sources.get(cav_content::diag::FileId(i)).path.starts_with(dir))
     };
-    e.paths.iter().any(|p| {
+    e.paths.iter().filter(|p| roots.iter().any(|r| p.starts_with(r))).any(|p| {
         is_content_file(p)
             || if p.exists() {
                 p.is_dir() && !is_ignored_name(p)
@@ -285,6 +287,26 @@ fn calls_for_reload(e: &notify::Event, cache: &Cache) -> bool {
                 matches!(e.kind, EventKind::Remove(notify::event::RemoveKind::Folder)) || held_loaded_files(p)
             }
     })
+}
+
+/// The real directories of the packs in `library` that are links to a directory outside every
+/// one of `roots` (so not watched yet). Only a pack (a directory with a `pack.yaml`) counts: a
+/// link to `/` or a home directory put among the mods is not watched, whole.
+fn linked_packs(library: &[PathBuf], roots: &[PathBuf]) -> Vec<PathBuf> {
+    let real_roots: Vec<PathBuf> = roots.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    let mut found = Vec::new();
+    for entry in library.iter().filter_map(|l| std::fs::read_dir(l).ok()).flatten().flatten() {
+        let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+        if let Some(real) = is_link.then(|| entry.path().canonicalize().ok()).flatten()
+            && real.join("pack.yaml").is_file()
+            && !["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r))
+            && !real_roots.iter().any(|r| real.starts_with(r))
+            && !found.contains(&real)
+        {
+            found.push(real);
+        }
+    }
+    found
 }
 
 /// Refuse settings that cannot work, before anything is watched: a quiet period outside
@@ -759,27 +781,64 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         let _ = debounced.send(Msg::Debounced(r));
     })
     .map_err(|e| format!("cannot watch: {e}"))?;
-    let mut written = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
-        if let Ok(e) = r
-            && matches!(
-                e.kind,
-                notify::EventKind::Access(notify::event::AccessKind::Close(notify::event::AccessMode::Write))
-            )
-            && e.paths.iter().any(|p| is_content_file(p))
-        {
-            let _ = tx.send(Msg::Written(Instant::now(), e.paths));
-        }
-    })
-    .map_err(|e| format!("cannot watch: {e}"))?;
     let mut roots: Vec<PathBuf> =
         load_opts.paths.iter().chain(&opts.library).chain(&opts.extra).filter(|p| p.exists()).cloned().collect();
     roots.sort();
     roots.dedup();
+    // The roots as the watchers' callbacks see them: grows when a pack linked in from outside
+    // them is found (`linked_packs`).
+    let in_roots = Arc::new(std::sync::RwLock::new(roots.clone()));
+    let shared_roots = in_roots.clone();
+    let mut written = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
+        let Ok(e) = r else { return };
+        let saved = matches!(
+            e.kind,
+            notify::EventKind::Access(notify::event::AccessKind::Close(notify::event::AccessMode::Write))
+        );
+        let in_roots = in_roots.read().map(|r| r.clone()).unwrap_or_default();
+        let saved = saved && e.paths.iter().any(|p| is_content_file(p) && in_roots.iter().any(|r| p.starts_with(r)));
+        // A root created or moved in again (seen through its parent's watch).
+        let root_back = matches!(
+            e.kind,
+            notify::EventKind::Create(_) | notify::EventKind::Modify(notify::event::ModifyKind::Name(_))
+        ) && e.paths.iter().any(|p| in_roots.contains(p) && p.exists());
+        if saved || root_back {
+            let _ = tx.send(Msg::Written(Instant::now(), e.paths));
+        }
+    })
+    .map_err(|e| format!("cannot watch: {e}"))?;
     for r in &roots {
         debouncer.watch(r, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
         notify::Watcher::watch(&mut written, r, RecursiveMode::Recursive)
             .map_err(|e| format!("cannot watch {}: {e}", r.display()))?;
     }
+    // A root's own watch goes with it when it is deleted or moved away: its parent (alone, not
+    // its subtree) is watched too, to see the root removed and created again, and a root that
+    // comes back is watched again (`lost`).
+    for parent in roots.iter().filter_map(|r| r.parent()).filter(|p| !roots.iter().any(|r| p.starts_with(r))) {
+        if parent.is_dir() {
+            let _ = debouncer.watch(parent, RecursiveMode::NonRecursive);
+            let _ = notify::Watcher::watch(&mut written, parent, RecursiveMode::NonRecursive);
+        }
+    }
+    let mut lost: Vec<PathBuf> = Vec::new();
+    // A pack that is a link to a directory outside the roots is watched where it really is.
+    let follow_links = |roots: &mut Vec<PathBuf>,
+                        debouncer: &mut notify_debouncer_full::Debouncer<
+        notify::RecommendedWatcher,
+        notify_debouncer_full::RecommendedCache,
+    >,
+                        written: &mut notify::RecommendedWatcher| {
+        for target in linked_packs(&opts.library, roots) {
+            let _ = debouncer.watch(&target, RecursiveMode::Recursive);
+            let _ = notify::Watcher::watch(written, &target, RecursiveMode::Recursive);
+            roots.push(target);
+        }
+        if let Ok(mut shared) = shared_roots.write() {
+            shared.clone_from(roots);
+        }
+    };
+    follow_links(&mut roots, &mut debouncer, &mut written);
     let mut read_from = Instant::now();
     // The text of each file a reload was made for, as read just before it (a digest).
     let mut live_text: std::collections::HashMap<PathBuf, u64> = Default::default();
@@ -814,7 +873,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     // write reloaded at once comes back here after the quiet period).
                     let fresh: Vec<_> = events
                         .into_iter()
-                        .filter(|e| e.time >= read_from && calls_for_reload(&e.event, &cache))
+                        .filter(|e| e.time >= read_from && calls_for_reload(&e.event, &cache, &roots))
                         .collect();
                     let Some(at) = fresh.iter().map(|e| e.time).min() else { return };
                     (at, fresh.into_iter().flat_map(|e| e.event.paths).collect())
@@ -828,6 +887,18 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             take(more, out);
         }
         let Some(since) = since else { continue };
+        for r in &roots {
+            if !r.exists() {
+                if !lost.contains(r) {
+                    lost.push(r.clone());
+                }
+            } else if let Some(at) = lost.iter().position(|l| l == r) {
+                // Back: watched again before the reload reads it, so no later save is missed.
+                lost.remove(at);
+                let _ = debouncer.watch(r, RecursiveMode::Recursive);
+                let _ = notify::Watcher::watch(&mut written, r, RecursiveMode::Recursive);
+            }
+        }
         changed.sort();
         changed.dedup();
         // Files whose text is what the live rules were loaded from need no reload (the quiet
@@ -837,8 +908,13 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         }
         for p in &changed {
             match digest(p) {
-                Some(d) => live_text.insert(p.clone(), d),
-                None => live_text.remove(p),
+                Some(d) => {
+                    live_text.insert(p.clone(), d);
+                }
+                // Removed, or a directory (one removed, created or moved in is reported alone,
+                // not its files): what was known of the files under it no longer says what is
+                // live, so the same text saved there again reloads.
+                None => live_text.retain(|k, _| !k.starts_with(p)),
             };
         }
         let scripts: Vec<PathBuf> = changed.iter().filter(|p| is_script(p)).cloned().collect();
@@ -856,6 +932,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         if expect.is_none() || !stop.load(Ordering::Relaxed) {
             reload(&mut cache, &mut live, out, since, &scripts, expect);
         }
+        follow_links(&mut roots, &mut debouncer, &mut written);
     }
     let _ = writeln!(out, "stopped");
     Ok(())

@@ -31,6 +31,11 @@ impl Session {
     }
 
     fn start_opts(ruleset: &str, after: After, debounce: Option<Duration>) -> Session {
+        Session::start_custom(ruleset, after, |_, opts| opts.debounce = debounce.unwrap_or(opts.debounce))
+    }
+
+    /// A session whose options `adjust` changes (given the project root) before watching starts.
+    fn start_custom(ruleset: &str, after: After, adjust: impl FnOnce(&Path, &mut WatchOptions)) -> Session {
         let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let dir = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -39,7 +44,7 @@ impl Session {
         }
         let root = dir.path().to_owned();
         let mut opts = WatchOptions::for_root(&root, ruleset, after);
-        opts.debounce = debounce.unwrap_or(opts.debounce);
+        adjust(&root, &mut opts);
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -300,4 +305,103 @@ fn memory_stays_flat_over_many_saves_of_a_large_file() {
     eprintln!("VmRSS after {WARM} saves: {} MB, after {SAVES}: {} MB", before / 1024, after / 1024);
     // Keeping every saved version grew by about 1 MB a save (over 100 MB here).
     assert!(grown_mb < 24, "resident memory grew by {grown_mb} MB over {} saves", SAVES - WARM);
+}
+
+/// Wait for a reload that shows `what` changed (neither added nor removed).
+fn edited(s: &mut Session, what: &str) {
+    let line = reloaded_with(s, what);
+    assert!(line.contains(&format!("({what})")) || line.contains(&format!("({what},")), "{line}");
+}
+
+/// A pack deleted and created again (copied back, not renamed), moved back in, or replaced by a
+/// symlink to a copy of it outside the roots, keeps being watched: a later save in it reloads.
+#[test]
+fn a_recreated_pack_keeps_being_watched() {
+    let mut s = Session::start_with("full", After::Nothing);
+    let pack = s.path("mods/iron-wolves");
+    let saved = s.path("saved-iron-wolves");
+    cav_watch::copy_tree(&pack, &saved).unwrap();
+    let card = |p: &Path| p.join("models/fenrir.yaml");
+    let retitle = |p: &Path, name: &str| {
+        let t = std::fs::read_to_string(card(p)).unwrap();
+        let t: String = t
+            .lines()
+            .map(|l| if l.starts_with("name:") { format!("name: {name}") } else { l.to_owned() })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(card(p), t + "\n").unwrap();
+    };
+
+    // Deleted, then created again file by file.
+    std::fs::remove_dir_all(&pack).unwrap();
+    reloaded_with(&mut s, "-model fenrir");
+    cav_watch::copy_tree(&saved, &pack).unwrap();
+    reloaded_with(&mut s, "+model fenrir");
+    retitle(&pack, "Fenrir Recreated");
+    edited(&mut s, "model fenrir");
+
+    // Moved away and back.
+    std::fs::rename(&pack, s.path("away")).unwrap();
+    reloaded_with(&mut s, "-model fenrir");
+    std::fs::rename(s.path("away"), &pack).unwrap();
+    reloaded_with(&mut s, "+model fenrir");
+    retitle(&pack, "Fenrir Moved Back");
+    edited(&mut s, "model fenrir");
+
+    // Replaced by a symlink to a copy outside the roots: watched where it really is.
+    let copy = s.path("wolves-copy");
+    cav_watch::copy_tree(&pack, &copy).unwrap();
+    std::fs::remove_dir_all(&pack).unwrap();
+    reloaded_with(&mut s, "-model fenrir");
+    std::os::unix::fs::symlink(&copy, &pack).unwrap();
+    reloaded_with(&mut s, "+model fenrir");
+    retitle(&copy, "Fenrir Through A Link");
+    edited(&mut s, "model fenrir");
+}
+
+/// A pack given as a path of its own (`cav watch ~/my-mod`), outside the library: deleted and
+/// created again, or moved away and back, it is watched again, and its removal is reported at
+/// once (the watch on the pack's own directory goes with it; its parent is watched too).
+#[test]
+fn a_pack_watched_by_its_own_path_survives_being_recreated() {
+    let mut s = Session::start_custom("full", After::Nothing, |root, opts| {
+        let outside = root.join("elsewhere/iron-wolves");
+        std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+        std::fs::rename(root.join("mods/iron-wolves"), &outside).unwrap();
+        opts.paths = vec![outside];
+    });
+    let pack = s.path("elsewhere/iron-wolves");
+    let saved = s.path("saved-iron-wolves");
+    cav_watch::copy_tree(&pack, &saved).unwrap();
+    let retitle = |name: &str| {
+        let card = pack.join("models/fenrir.yaml");
+        let t = std::fs::read_to_string(&card).unwrap();
+        std::fs::write(&card, t.replacen("name: Fenrir", &format!("name: {name}"), 1)).unwrap();
+    };
+    // Gone: a path given is missing, so the last good rules stay (said at once).
+    std::fs::remove_dir_all(&pack).unwrap();
+    assert!(reloaded_or_kept(&mut s).starts_with("kept last good"));
+    cav_watch::copy_tree(&saved, &pack).unwrap();
+    reloaded_with(&mut s, "");
+    retitle("Fenrir Again");
+    edited(&mut s, "model fenrir");
+    std::fs::rename(&pack, s.path("away")).unwrap();
+    assert!(reloaded_or_kept(&mut s).starts_with("kept last good"));
+    std::fs::rename(s.path("away"), &pack).unwrap();
+    reloaded_with(&mut s, "");
+    retitle("Fenrir Once More");
+    edited(&mut s, "model fenrir");
+}
+
+/// Wait for the next reload's line, good (`reloaded`) or not (`kept last good`).
+fn reloaded_or_kept(s: &mut Session) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Ok((_, line)) = s.rx.recv_timeout(Duration::from_millis(100))
+            && (line.starts_with("reloaded") || line.starts_with("kept last good"))
+        {
+            return line;
+        }
+    }
+    panic!("no reload within 20 s");
 }
