@@ -102,3 +102,37 @@ fn boards_and_dice_a_scenario_cannot_afford() {
     assert!(out.contains("hostile.yaml"), "the errors point at the patch: {out:.3000}");
     assert!(out.contains("/turn_limit"), "the turn limit is refused: {out:.3000}");
 }
+
+/// More models than any game fields: a scenario placing 501 a side (3,000 a side once played for
+/// 81 s), and a force with 600, are refused where they are written, with the limit named.
+#[test]
+fn forces_larger_than_any_game_are_refused() {
+    let most = cav_format::limits::MAX_MODELS_PER_SIDE;
+    let placements = "    - model: dictator-b\n".repeat(most + 1);
+    let scenario = format!(
+        "kind: scenario\nid: horde\nname: Horde\nboard: [48, 48]\ndeployment:\n  - side: red\n    zone: {{x: 0, y: 0, width: 48, height: 6}}\n  - side: black\n    zone: {{x: 0, y: 42, width: 48, height: 6}}\nforces:\n  red:\n{placements}  black:\n    - model: dictator-b\nvictory: last_standing\nsummary: Invented for a test.\n"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["content", "mods"] {
+        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
+    }
+    std::fs::write(tmp.path().join("content/cav-quickstart/scenarios/horde.yaml"), scenario).unwrap();
+    let (code, out, secs) = validate(tmp.path());
+    assert_eq!(code, Some(1), "{out:.2000}");
+    assert!(
+        out.contains(&format!("side `red` fields {} models, more than the {most} one side may field", most + 1)),
+        "{out:.3000}"
+    );
+    assert!(out.contains("horde.yaml"), "{out:.3000}");
+    assert!(secs < 60.0, "{secs} s");
+
+    let force = "# yaml-language-server: $schema=../../../schemas/editor/force.schema.json\nkind: force\nid: huge\nname: Huge\nfaction: iron-wolves\ntvp: 1000000\nsquads:\n  - type: attack\n    models:\n      - {model: fenrir, count: 99}\n".to_owned()
+        + &"  - type: attack\n    models:\n      - {model: fenrir, count: 99}\n".repeat(6);
+    let tmp = project_with("forces/huge.yaml", &force);
+    let (code, out, _) = validate(tmp.path());
+    assert_eq!(code, Some(1), "{out:.2000}");
+    assert!(
+        out.contains(&format!("the force fields 693 models, more than the {most} one side may field")),
+        "{out:.3000}"
+    );
+}

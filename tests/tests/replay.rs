@@ -202,3 +202,22 @@ fn the_viewer_refuses_a_log_over_its_budget() {
     assert!(err.contains("the replay viewer shows logs of at most 16 MiB"), "{err}");
     assert!(!page.exists(), "no page is written");
 }
+
+/// A header whose rosters field 9,900 models (one once hung the replay, fielded without a force
+/// check) is refused before anything is played: a game holds at most `MAX_MODELS`.
+#[test]
+fn a_header_fielding_more_models_than_a_game_holds_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    play(&root(), "2", &log, &["--ruleset", "full", "--tv", "1000"]);
+    let text_of = std::fs::read_to_string(&log).unwrap();
+    let (first, rest) = text_of.split_once('\n').unwrap();
+    let mut h: serde_json::Value = serde_json::from_str(first).unwrap();
+    let squad = serde_json::json!({"type": "recon", "models": [{"model": "dart", "count": 99}]});
+    h["forces"][0]["force"]["squads"] = serde_json::Value::Array(vec![squad; 100]);
+    std::fs::write(&log, format!("{h}\n{rest}")).unwrap();
+    let out = replay(&root(), &log);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(err.contains("the log's header fields 99") && err.contains("more than a replay plays (1000)"), "{err}");
+}

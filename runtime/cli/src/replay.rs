@@ -31,7 +31,7 @@ const MAX_VIEWER_LOG_BYTES: u64 = 16 * 1024 * 1024;
 const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 /// Most models a recorded roster may field (a header is untrusted input: this keeps one from
 /// asking for billions). A roster's own schema allows 99 copies a line.
-const MAX_RECORDED_MODELS: u64 = 20_000;
+const MAX_RECORDED_MODELS: u64 = cav_format::limits::MAX_MODELS as u64;
 const MAX_MODEL_COUNT: u32 = 99;
 /// Names of changed documents and scripts listed per kind of change before "… and N more".
 const MAX_LISTED: usize = 40;

@@ -18,10 +18,22 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
         for (side, placements) in &s.forces {
             let Some(si) = side_of(cx, e, &sides, &format!("/forces/{side}"), side) else { continue };
             // Unknown models are dangling references the loader reported.
-            let placed = placements
+            let placed: Vec<_> = placements
                 .iter()
                 .filter_map(|p| models.iter().position(|(mid, _)| mid == p.model.as_str()).map(|c| (c, p.at, p.facing)))
                 .collect();
+            let most = cav_format::limits::MAX_MODELS_PER_SIDE;
+            if placed.len() > most {
+                cx.error(
+                    e,
+                    &format!("/forces/{side}"),
+                    "too-many-models",
+                    format!("side `{side}` fields {} models, more than the {most} one side may field", placed.len()),
+                    "a force a game can play",
+                    None,
+                );
+                continue;
+            }
             forces.push((si, placed));
         }
         let terrain_features = s.terrain_features.as_deref().map(|d| cx.dice(e, "/terrain_features", d));

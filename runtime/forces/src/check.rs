@@ -392,6 +392,16 @@ impl<'a> Cx<'a> {
 
     /// How many squads of each type and class (001 L660-688, L851-861, L968-990).
     fn squad_counts(&self, out: &mut Vec<Diagnostic>) {
+        let fielded: u64 = self.force.squads.iter().flat_map(|s| &s.models).map(|m| u64::from(m.count)).sum();
+        let most = cav_format::limits::MAX_MODELS_PER_SIDE;
+        if fielded > most as u64 {
+            out.push(self.site.error(
+                "/squads",
+                format!("the force fields {fielded} models, more than the {most} one side may field"),
+                "a force a game can play",
+                None,
+            ));
+        }
         let mut per_type: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         let (mut primary, mut secondary) = (0u32, Vec::new());
         for (i, sq) in self.force.squads.iter().enumerate() {

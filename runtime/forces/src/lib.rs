@@ -50,6 +50,13 @@ pub fn roster_force(
         let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
         squads.push(cav_rules::setup::SquadCards { name, kind: sq.squad_type.as_str().to_owned(), cards });
     }
+    let fielded: usize = squads.iter().map(|s| s.cards.len()).sum();
+    if fielded > cav_format::limits::MAX_MODELS_PER_SIDE {
+        return Err(format!(
+            "the force fields {fielded} models, more than the {} one side may field",
+            cav_format::limits::MAX_MODELS_PER_SIDE
+        ));
+    }
     // The pool left unspent; what the strike pools still hold at the end joins it then.
     let spent = roster::costs(rs, force);
     let bonus = force.tvp.saturating_sub(spent.total());

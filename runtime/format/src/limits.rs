@@ -10,6 +10,10 @@
 /// Largest content file read, in bytes (4 MiB; the largest official file is 16 KB). Enforced by
 /// `cav_content::pack::MAX_FILE_BYTES`, which must equal this (a test holds them together).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Models one side may field, and one game hold (scenarios, rosters, scenario tests, replayed
+/// logs): a 10,000-TV full-rules force fields ~55; 1,000 models play a full-rules game in ~5 s.
+pub const MAX_MODELS_PER_SIDE: usize = 500;
+pub const MAX_MODELS: usize = 1_000;
 /// Bytes of every file one load reads together (the bundled content is ~1.2 MB): what parsing
 /// holds grows ~15× the text, so many files each under `MAX_FILE_BYTES` must not add up to
 /// gigabytes.

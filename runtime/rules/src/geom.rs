@@ -203,3 +203,136 @@ mod tests {
         }
     }
 }
+
+/// A uniform grid over points (model positions): which lie within a distance of a point, and
+/// how far the nearest one is, without looking at every point — what keeps per-model questions
+/// near-linear in large battles. The cells cover the points' bounding box; their size is at
+/// least `cell` inches, and larger when the box would need more cells than a few per point.
+pub struct Grid {
+    cell: f64,
+    origin: P,
+    columns: i64,
+    rows: i64,
+    cells: Vec<Vec<(usize, P)>>,
+    len: usize,
+}
+
+impl Grid {
+    pub fn new(points: impl IntoIterator<Item = (usize, P)>, cell: f64) -> Grid {
+        let points: Vec<(usize, P)> = points.into_iter().filter(|(_, p)| p.x.is_finite() && p.y.is_finite()).collect();
+        let (mut lo, mut hi) = (P::new(f64::INFINITY, f64::INFINITY), P::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for (_, p) in &points {
+            (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(p.x), lo.y.min(p.y), hi.x.max(p.x), hi.y.max(p.y));
+        }
+        if points.is_empty() {
+            (lo, hi) = (P::new(0.0, 0.0), P::new(0.0, 0.0));
+        }
+        let mut cell = if cell.is_finite() { cell.max(1.0) } else { 1.0 };
+        let most = 4 * points.len() + 64;
+        let count = |cell: f64| (((hi.x - lo.x) / cell).floor() + 1.0) * (((hi.y - lo.y) / cell).floor() + 1.0);
+        while count(cell) > most as f64 {
+            cell *= 2.0;
+        }
+        let (columns, rows) = (((hi.x - lo.x) / cell) as i64 + 1, ((hi.y - lo.y) / cell) as i64 + 1);
+        let mut grid =
+            Grid { cell, origin: lo, columns, rows, cells: vec![Vec::new(); (columns * rows) as usize], len: 0 };
+        for (i, p) in points {
+            let (x, y) = grid.key(p);
+            grid.cells[(y * columns + x) as usize].push((i, p));
+            grid.len += 1;
+        }
+        grid
+    }
+
+    /// The cell of `p`, which may lie outside the grid.
+    fn key(&self, p: P) -> (i64, i64) {
+        let f = |v: f64| if v.is_finite() { v.floor().clamp(-1e12, 1e12) as i64 } else { 0 };
+        (f((p.x - self.origin.x) / self.cell), f((p.y - self.origin.y) / self.cell))
+    }
+
+    /// The points of the cells from (x0, y0) to (x1, y1), clipped to the grid.
+    fn block(&self, (x0, y0): (i64, i64), (x1, y1): (i64, i64)) -> impl Iterator<Item = &(usize, P)> {
+        let (x0, x1) = (x0.max(0), x1.min(self.columns - 1));
+        let (y0, y1) = (y0.max(0), y1.min(self.rows - 1));
+        (y0..=y1).flat_map(move |y| (x0..=x1).flat_map(move |x| self.cells[(y * self.columns + x) as usize].iter()))
+    }
+
+    /// The indices of the points within `radius` of `p`, in no particular order.
+    pub fn near(&self, p: P, radius: f64) -> impl Iterator<Item = usize> + '_ {
+        let (cx, cy) = self.key(p);
+        let reach = (radius.max(0.0) / self.cell).ceil().min(1e12) as i64;
+        self.block(
+            (cx.saturating_sub(reach), cy.saturating_sub(reach)),
+            (cx.saturating_add(reach), cy.saturating_add(reach)),
+        )
+        .filter(move |(_, q)| p.dist(*q) <= radius)
+        .map(|(i, _)| *i)
+    }
+
+    /// The distance from `p` to the nearest point (infinity when there is none): rings of cells
+    /// searched outwards until no unsearched cell can hold a nearer one.
+    pub fn nearest(&self, p: P) -> f64 {
+        if self.len == 0 {
+            return f64::INFINITY;
+        }
+        let (cx, cy) = self.key(p);
+        let mut best = f64::INFINITY;
+        // Past this ring every cell of the grid has been searched.
+        let last = [cx, self.columns - 1 - cx, cy, self.rows - 1 - cy].into_iter().map(i64::abs).max().unwrap_or(0) + 1;
+        for ring in 0..=last {
+            // Every cell of ring k is at least (k - 1) cells away from p.
+            if (ring - 1) as f64 * self.cell > best {
+                break;
+            }
+            // The ring's border: its bottom and top rows, then its sides between them.
+            let (x0, x1, y0, y1) = (cx - ring, cx + ring, cy - ring, cy + ring);
+            let border = self.block((x0, y0), (x1, y0)).chain(
+                if ring > 0 {
+                    Some(
+                        self.block((x0, y1), (x1, y1))
+                            .chain(self.block((x0, y0 + 1), (x0, y1 - 1)))
+                            .chain(self.block((x1, y0 + 1), (x1, y1 - 1))),
+                    )
+                } else {
+                    None
+                }
+                .into_iter()
+                .flatten(),
+            );
+            for (_, q) in border {
+                best = best.min(p.dist(*q));
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod grid_tests {
+    use super::*;
+
+    /// The grid answers as looking at every point does, for points spread over a board and
+    /// queries on and off it.
+    #[test]
+    fn the_grid_agrees_with_looking_at_every_point() {
+        let mut x: u64 = 9;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) as f64 / (1u64 << 31) as f64 * 120.0 - 10.0
+        };
+        let points: Vec<(usize, P)> = (0..300).map(|i| (i, P::new(next(), next()))).collect();
+        for cell in [0.5, 3.0, 11.0, 500.0] {
+            let grid = Grid::new(points.iter().copied(), cell);
+            for _ in 0..200 {
+                let (p, radius) = (P::new(next(), next()), next().abs() / 4.0);
+                let all: Vec<usize> = points.iter().filter(|(_, q)| p.dist(*q) <= radius).map(|(i, _)| *i).collect();
+                let mut near: Vec<usize> = grid.near(p, radius).collect();
+                near.sort_unstable();
+                assert_eq!(all, near, "cell {cell}");
+                let nearest = points.iter().map(|(_, q)| p.dist(*q)).fold(f64::INFINITY, f64::min);
+                assert_eq!(grid.nearest(p), nearest, "cell {cell}");
+            }
+        }
+        assert_eq!(Grid::new(std::iter::empty(), 2.0).nearest(P::new(1.0, 1.0)), f64::INFINITY);
+    }
+}

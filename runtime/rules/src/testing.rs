@@ -328,6 +328,13 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fi
 }
 
 pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap<String, usize>), String> {
+    if t.models.len() > cav_format::limits::MAX_MODELS {
+        return Err(format!(
+            "the test places {} models, more than the {} a game may hold",
+            t.models.len(),
+            cav_format::limits::MAX_MODELS
+        ));
+    }
     let mut areas = Vec::new();
     // Minefields, laid once the sides are known: (asset, side id, template).
     let mut minefields = Vec::new();

@@ -1363,6 +1363,13 @@ impl Game<'_> {
     /// half nearer its deployment zone, where the scenario has zones), too near an enemy, or too
     /// near an enemy recon model.
     pub fn ambush_refusal(&self, model: usize, p: P) -> Option<String> {
+        self.ambush_refusal_among(model, p, 0..self.models.len())
+    }
+
+    /// [`Game::ambush_refusal`], looking only at the models `others` for bases and enemies too
+    /// close: those a `Grid` finds near `p` give the same verdict (the first reason found may
+    /// differ with the order).
+    fn ambush_refusal_among(&self, model: usize, p: P, others: impl IntoIterator<Item = usize>) -> Option<String> {
         if self.models[model].dropping {
             return self.drop_refusal(model, p);
         }
@@ -1385,7 +1392,8 @@ impl Game<'_> {
                 return Some("in the opponent's half of the board".into());
             }
         }
-        for (i, other) in self.models.iter().enumerate() {
+        for i in others {
+            let other = &self.models[i];
             if i == model || !other.on_table() {
                 continue;
             }
@@ -1496,10 +1504,18 @@ impl Game<'_> {
             let dir = other - me;
             spots.extend((1..steps).map(|k| me + dir.scale(k as f64 / steps as f64)));
         }
-        spots.retain(|&p| self.ambush_refusal(model, p).is_none());
-        let nearest_enemy = |p: P| enemies.iter().map(|&e| p.dist(self.models[e].pos)).fold(f64::INFINITY, f64::min);
-        spots.sort_by(|a, b| nearest_enemy(*a).total_cmp(&nearest_enemy(*b)));
-        spots
+        // Grids of the models on the table and of the enemies: each spot is checked against the
+        // models near it, not every model (a battle's spots × its models made large ones slow).
+        let on_table = (0..self.models.len()).filter(|&i| i != model && self.models[i].on_table());
+        let widest = on_table.clone().map(|i| self.card(i).base_radius).fold(0.0, f64::max);
+        let near = r + widest + rule.enemy_within.max(rule.recon_within).max(0.0) + 0.01;
+        let models = crate::geom::Grid::new(on_table.map(|i| (i, self.models[i].pos)), near);
+        spots.retain(|&p| self.ambush_refusal_among(model, p, models.near(p, near)).is_none());
+        let foes = crate::geom::Grid::new(enemies.iter().map(|&e| (e, self.models[e].pos)), near);
+        // Each spot's distance worked out once, not at every comparison.
+        let mut keyed: Vec<(f64, P)> = spots.into_iter().map(|p| (foes.nearest(p), p)).collect();
+        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        keyed.into_iter().map(|(_, p)| p).collect()
     }
 
     /// Whether `model` carries the ruleset's asset-user special attribute (Combat Engineer): the
