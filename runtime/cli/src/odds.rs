@@ -22,6 +22,10 @@ use crate::{EXIT_INVALID, Format, lua_host};
     the middle of a band of the first weapon (--band), facing each other; --cover puts the target in a terrain piece.\n\
     Without TARGET: the matrix of the weapon against every model at every band (chance to hit, to penetrate, \
     expected damage, to destroy).\n\
+    Work is counted, not timed: an attack may have at most 500,000 die sequences (one whose first sequences \
+    project far more is refused at once), and one command weighs at most 50,000,000 in all and runs its scripts \
+    for at most 5,000,000,000 steps (the matrix stops there, naming how far it got); a progress bar shows the \
+    matrix on a terminal.\n\
     --monte-carlo N plays the attack N times with seeded dice and holds each outcome's frequency to its exact \
     chance (a Wilson 99.9 % interval); exit 1 when one falls outside.\n\
     Exit codes: 0 success, 1 invalid content (or a Monte Carlo check that fails), 2 usage (unknown model, weapon, \
