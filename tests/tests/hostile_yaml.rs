@@ -19,11 +19,16 @@ fn cav_exe() -> PathBuf {
 
 /// A copy of the project with `text` as a file of the example mod.
 fn project_with(name: &str, text: &str) -> tempfile::TempDir {
+    project_writing(&format!("mods/iron-wolves/{name}"), text)
+}
+
+/// A copy of the project with `text` written at `path` (relative to the project).
+fn project_writing(path: &str, text: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for d in ["content", "mods"] {
         cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
     }
-    std::fs::write(tmp.path().join("mods/iron-wolves").join(name), text).unwrap();
+    std::fs::write(tmp.path().join(path), text).unwrap();
     tmp
 }
 
@@ -92,11 +97,7 @@ fn a_flood_of_errors_is_capped_and_counted() {
 fn boards_and_dice_a_scenario_cannot_afford() {
     // A board of no width, dice past their limits, and a game of four billion turns (it would never end).
     let text = "kind: patch\ntarget: {kind: scenario, id: stand-and-fight}\nset: {board: [0, -48], terrain_features: 1d4294967295, turn_limit: 4294967295}\n";
-    let tmp = tempfile::tempdir().unwrap();
-    for d in ["content", "mods"] {
-        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
-    }
-    std::fs::write(tmp.path().join("content/cav-quickstart/scenarios/hostile.yaml"), text).unwrap();
+    let tmp = project_writing("content/cav-quickstart/scenarios/hostile.yaml", text);
     let (code, out, _) = validate(tmp.path());
     assert_eq!(code, Some(1), "{out:.2000}");
     assert!(out.contains("hostile.yaml"), "the errors point at the patch: {out:.3000}");
@@ -112,11 +113,7 @@ fn forces_larger_than_any_game_are_refused() {
     let scenario = format!(
         "kind: scenario\nid: horde\nname: Horde\nboard: [48, 48]\ndeployment:\n  - side: red\n    zone: {{x: 0, y: 0, width: 48, height: 6}}\n  - side: black\n    zone: {{x: 0, y: 42, width: 48, height: 6}}\nforces:\n  red:\n{placements}  black:\n    - model: dictator-b\nvictory: last_standing\nsummary: Invented for a test.\n"
     );
-    let tmp = tempfile::tempdir().unwrap();
-    for d in ["content", "mods"] {
-        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
-    }
-    std::fs::write(tmp.path().join("content/cav-quickstart/scenarios/horde.yaml"), scenario).unwrap();
+    let tmp = project_writing("content/cav-quickstart/scenarios/horde.yaml", &scenario);
     let (code, out, secs) = validate(tmp.path());
     assert_eq!(code, Some(1), "{out:.2000}");
     assert!(

@@ -155,16 +155,7 @@ fn an_attack_whose_hooks_roll_without_end_is_refused_early() {
     )
     .unwrap();
     let mut c = cav_tests::cav_in(tmp.path());
-    let out = c.current_dir(tmp.path()).args([
-        "odds",
-        "storm-b",
-        "medium-mac",
-        "dictator-b",
-        "--band",
-        "medium",
-        "--shots",
-        "1",
-    ]);
+    let out = c.current_dir(tmp.path()).args(["odds", "storm-b"]).args(&MAC_SHOT[2..]).arg("1");
     let out = out.output().unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
