@@ -230,7 +230,7 @@ impl Grid {
         let mut cell = if cell.is_finite() { cell.max(1.0) } else { 1.0 };
         let most = 4 * points.len() + 64;
         let count = |cell: f64| (((hi.x - lo.x) / cell).floor() + 1.0) * (((hi.y - lo.y) / cell).floor() + 1.0);
-        while count(cell) > most as f64 {
+        while count(cell) > most as f64 && cell.is_finite() {
             cell *= 2.0;
         }
         let (columns, rows) = (((hi.x - lo.x) / cell) as i64 + 1, ((hi.y - lo.y) / cell) as i64 + 1);
@@ -277,9 +277,11 @@ impl Grid {
         }
         let (cx, cy) = self.key(p);
         let mut best = f64::INFINITY;
-        // Past this ring every cell of the grid has been searched.
+        // Rings before `first` miss the grid (p may lie far outside it); past `last` every cell
+        // of the grid has been searched.
+        let first = [0, -cx, cx - (self.columns - 1), -cy, cy - (self.rows - 1)].into_iter().max().unwrap_or(0);
         let last = [cx, self.columns - 1 - cx, cy, self.rows - 1 - cy].into_iter().map(i64::abs).max().unwrap_or(0) + 1;
-        for ring in 0..=last {
+        for ring in first..=last {
             // Every cell of ring k is at least (k - 1) cells away from p.
             if (ring - 1) as f64 * self.cell > best {
                 break;
@@ -334,5 +336,9 @@ mod grid_tests {
             }
         }
         assert_eq!(Grid::new(std::iter::empty(), 2.0).nearest(P::new(1.0, 1.0)), f64::INFINITY);
+        // Far from the points, and points far apart: answered at once, exactly.
+        let far = Grid::new([(0, P::new(0.0, 0.0)), (1, P::new(1e300, -1e300))], 1.0);
+        assert_eq!(far.nearest(P::new(-1e15, 3.0)), P::new(-1e15, 3.0).dist(P::new(0.0, 0.0)));
+        assert_eq!(far.near(P::new(1e300, -1e300), 1.0).collect::<Vec<_>>(), vec![1]);
     }
 }
