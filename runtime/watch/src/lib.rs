@@ -795,7 +795,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             e.kind,
             notify::EventKind::Access(notify::event::AccessKind::Close(notify::event::AccessMode::Write))
         );
-        let in_roots = in_roots.read().map(|r| r.clone()).unwrap_or_default();
+        let Ok(in_roots) = in_roots.read() else { return };
         let saved = saved && e.paths.iter().any(|p| is_content_file(p) && in_roots.iter().any(|r| p.starts_with(r)));
         // A root created or moved in again (seen through its parent's watch).
         let root_back = matches!(
