@@ -570,6 +570,39 @@ mod tests {
         assert!(budget.spent());
     }
 
+    /// Hooks that roll `1d1000` six times at every combat roll (10¹⁸ more sequences per roll).
+    struct Storm;
+
+    impl cav_rules::hooks::Hooks for Storm {
+        fn active(&self) -> bool {
+            true
+        }
+        fn wants(&self, point: cav_format::HookPoint) -> bool {
+            point == cav_format::HookPoint::CombatTp
+        }
+        fn call(
+            &mut self,
+            _: &cav_rules::Game,
+            dice: &mut dyn cav_rules::Dice,
+            _: &mut cav_rules::hooks::HookCtx,
+        ) -> Result<(), String> {
+            (0..6).for_each(|_| drop(dice.roll(1000)));
+            Ok(())
+        }
+    }
+
+    /// An attack refused part-way (here by its projection) has paid for what it played: a
+    /// matrix of attacks that each fail still meets the command's budget.
+    #[test]
+    fn a_refused_attack_is_charged_what_it_played() {
+        let rules = quickstart();
+        let attack = Attack::new(&rules, &mac_shot(), &mut Storm).unwrap();
+        let mut budget = Budget::default();
+        let err = exact(&attack, &mut Storm, &mut budget).unwrap_err();
+        assert!(err.contains("the attack has about") && err.contains("its first 1000 cover"), "{err}");
+        assert_eq!(budget.sequences, Budget::default().sequences - 1000);
+    }
+
     #[test]
     fn an_attack_out_of_reach_or_on_a_missing_mount_is_refused() {
         let rules = quickstart();

@@ -539,20 +539,8 @@ fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool, budget: &mut 
         *sum = sum.checked_add(num).ok_or_else(too_many)?;
         leaves += 1;
         covered += num as f64 / den as f64;
-        if leaves > MAX_LEAVES {
-            return Err(format!("the attack has more than {MAX_LEAVES} die sequences: too many to enumerate"));
-        }
-        if leaves == look_at {
-            look_at *= 2;
-            let projected = leaves as f64 / covered;
-            if projected > MAX_LEAVES as f64 * PROJECTION_MARGIN {
-                return Err(format!(
-                    "the attack has about {projected:.1e} die sequences (its first {leaves} cover {:.1e} of its \
-                     chances): far more than the {MAX_LEAVES} that can be enumerated",
-                    covered
-                ));
-            }
-        }
+        // Charged first, so an attack refused below has paid for what it played: a matrix of
+        // attacks that each fail at the cap still meets the command's budget.
         let steps = hooks.script_steps().saturating_sub(steps_before);
         match (left.sequences.checked_sub(leaves), left.script_steps.checked_sub(steps)) {
             (Some(sequences), Some(script_steps)) => *budget = Budget { sequences, script_steps },
@@ -568,6 +556,20 @@ fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool, budget: &mut 
                 return Err(format!(
                     "the scripts ran out of one command's budget of {} steps for exact odds",
                     limits::ODDS_SCRIPT_STEPS
+                ));
+            }
+        }
+        if leaves > MAX_LEAVES {
+            return Err(format!("the attack has more than {MAX_LEAVES} die sequences: too many to enumerate"));
+        }
+        if leaves == look_at {
+            look_at *= 2;
+            let projected = leaves as f64 / covered;
+            if projected > MAX_LEAVES as f64 * PROJECTION_MARGIN {
+                return Err(format!(
+                    "the attack has about {projected:.1e} die sequences (its first {leaves} cover {:.1e} of its \
+                     chances): far more than the {MAX_LEAVES} that can be enumerated",
+                    covered
                 ));
             }
         }
