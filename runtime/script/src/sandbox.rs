@@ -296,6 +296,13 @@ impl Sandbox {
     /// A new game starts: reset the per-game budgets, forget lines not yet taken and the
     /// modules `require` gave, so nothing the last game did reaches this one.
     pub fn new_game(&self) {
+        // Luau has no emergency collection: an allocation past the cap fails even when garbage
+        // could free the room. Garbage an earlier game left (a handler that made megabytes of
+        // it) must not make this one run out of memory, so a heap past half the cap is
+        // collected here. (Normal games use well under a quarter of it: no cost for them.)
+        if self.lua.used_memory() > self.limits.memory / 2 {
+            let _ = self.lua.gc_collect();
+        }
         self.printed.set((0, 0));
         self.earlier_steps.set(self.steps_taken());
         self.game_steps.set(0);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use cav_format::HookPoint;
 use cav_rules::hooks::{HookCtx, Hooks};
 use cav_rules::{Event, NoLog, Rules, SeededDice, setup::scenario_game};
-use cav_script::{Limits, LuaHost};
+use cav_script::{Limits, LuaHost, Sandbox};
 
 /// The Quick-Start rules whose special attributes `scripts` (id, source) run the given Luau,
 /// with `shared.luau` beside them for `require`.
@@ -144,4 +144,31 @@ fn budgets_are_steps_not_wall_clock_time() {
     assert!(err.to_string().contains("budget of 100 steps for the game"), "{err}");
     sb.new_game();
     assert!(call().is_ok(), "a new game, a new budget");
+}
+
+/// Garbage a game leaves does not run the next one out of memory (Luau has no emergency
+/// collection): a module that makes megabytes of garbage, at its top level and in a handler,
+/// played three times: each game's top level runs, and then a small chunk still runs. The fuzz target `script` found it
+/// (tests/fuzz: `pcall(table.create, buffer.create(1793139))` in both places).
+#[test]
+fn garbage_left_by_a_game_does_not_reach_the_next() {
+    let sb = Sandbox::new(Limits::default(), vec![]).unwrap();
+    let source = "local M = {}\nlocal function calls() pcall(table.create, buffer.create(1793139)) end\ncalls()\n\
+                  function M.o() calls() end\nreturn M";
+    let chunk = sb.lua.load(source).set_name("garbage").into_function().unwrap();
+    for game in 0..3 {
+        sb.new_game();
+        sb.arm();
+        let module = cav_script::sandbox::instantiate(&sb.lua, &chunk, &sb.module_env)
+            .unwrap_or_else(|e| panic!("game {game}: the module's top level: {e}"));
+        let mlua::Value::Table(t) = module else { panic!("a table") };
+        let handler: mlua::Function = t.get("o").unwrap();
+        // Its own garbage may run the handler out of memory (its error, in its game); what it
+        // leaves must not fail the next game's start.
+        sb.arm();
+        let _ = handler.call::<()>(());
+        sb.disarm();
+    }
+    sb.new_game();
+    assert_eq!(sb.run("return 1 + 1", "after").unwrap(), vec!["2"]);
 }
