@@ -746,7 +746,8 @@ pub struct CloseDefenseRules {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OverwatchRules {
-    /// AP cost of a new delayed shot for a model that stays on over-watch.
+    /// AP cost of each further attack from a watch already fired from: paid by renewing the
+    /// watch in a later activation, or owed by the next activation when the model fires.
     pub refire_cost: u32,
     /// Model state a model gains when it goes on over-watch (Stationary in the full rules);
     /// absent = none.

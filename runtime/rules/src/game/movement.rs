@@ -118,7 +118,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         ctrl: &mut dyn Controller,
     ) -> Result<u32, String> {
         let reverse = stride == Stride::Reverse;
-        self.game.refused_reactions.clear();
+        self.game.settled_reactions.clear();
         let g = &self.game;
         let me = &g.models[model];
         if me.prone || self.has_stand_up_state(model) {

@@ -290,7 +290,7 @@ impl<'r> Game<'r> {
             started,
             turn_limit,
             declined,
-            refused_reactions,
+            settled_reactions,
             minefields,
             mined,
             single_use_fired,
@@ -336,7 +336,7 @@ impl<'r> Game<'r> {
         self.started.clone_from(started);
         self.turn_limit.clone_from(turn_limit);
         self.declined.clone_from(declined);
-        self.refused_reactions.clone_from(refused_reactions);
+        self.settled_reactions.clone_from(settled_reactions);
         self.minefields.clone_from(minefields);
         self.mined.clone_from(mined);
         self.single_use_fired.clone_from(single_use_fired);
@@ -431,8 +431,9 @@ pub struct Game<'r> {
     /// Optional special attributes the active model declined for the action being resolved:
     /// (SA index, weapon mount for a weapon's SA). They neither modify rolls nor run handlers.
     pub declined: Vec<(u16, Option<usize>)>,
-    /// (watcher, mover) pairs whose over-watch reaction a script refused during the current move.
-    pub(crate) refused_reactions: Vec<(usize, usize)>,
+    /// (watcher, mover) pairs whose over-watch reaction is settled for the current move: a script
+    /// refused it, or the watcher already stopped the mover.
+    pub(crate) settled_reactions: Vec<(usize, usize)>,
     /// Minefields on the table (001 L10701-10761).
     pub minefields: Vec<Minefield>,
     /// (minefield, model) pairs attacked during the current action (one attack per action each).
@@ -509,7 +510,7 @@ impl<'r> Game<'r> {
             started: false,
             turn_limit: rules.turn_limit,
             declined: Vec::new(),
-            refused_reactions: Vec::new(),
+            settled_reactions: Vec::new(),
             minefields: Vec::new(),
             mined: Vec::new(),
             single_use_fired: Vec::new(),
