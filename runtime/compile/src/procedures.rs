@@ -139,6 +139,8 @@ pub(crate) fn procedures(
             ten_plus_natural: p.rolls.ten_plus_natural,
             ten_plus_rolls: p.rolls.ten_plus_rolls.clone(),
             out_of_ammo_die,
+            out_of_ammo_empties: p.rolls.out_of_ammo_empties,
+            out_of_ammo_step: p.rolls.out_of_ammo_step,
             na_rav: p.rolls.na_rav,
         },
         movement: Movement {

@@ -435,8 +435,17 @@ pub struct RollRules {
     /// The rolls that are "10+ rolls" in this ruleset.
     #[serde(default)]
     pub ten_plus_rolls: Vec<RollKind>,
-    /// Out-of-ammo die rolled after a critical fumble.
+    /// Out-of-ammo die rolled after a critical fumble. A weapon's `out_of_ammo` modifiers say
+    /// the highest result that runs it dry, so the check's target point is that result + 1.
     pub out_of_ammo_die: String,
+    /// What a failed out-of-ammo check empties: the fumbling mount only (`mount`, the default),
+    /// or every mount of the model carrying the same weapon (`weapon`).
+    #[serde(default)]
+    pub out_of_ammo_empties: AmmoEmpties,
+    /// Added to the out-of-ammo check's target point for each earlier critical fumble the model
+    /// rolled in the same action (0, the default: every check alike).
+    #[serde(default)]
+    pub out_of_ammo_step: u32,
     /// RAV a weapon with "NA" against the target counts as: it cannot hurt it (a NA weapon's
     /// margin of success can never reach the armor).
     pub na_rav: i32,
@@ -952,6 +961,17 @@ impl ModifierScale {
     fn once() -> Self {
         ModifierScale::Once
     }
+}
+
+/// What a failed out-of-ammo check empties.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AmmoEmpties {
+    /// The mount whose roll fumbled.
+    #[default]
+    Mount,
+    /// Every mount of the model carrying the same weapon (the same weapon document).
+    Weapon,
 }
 
 /// Which roll a modifier table modifies.

@@ -826,6 +826,8 @@ pub struct Rolls {
     pub ten_plus_natural: u32,
     pub ten_plus_rolls: Vec<f::RollKind>,
     pub out_of_ammo_die: DiceExpr,
+    pub out_of_ammo_empties: f::AmmoEmpties,
+    pub out_of_ammo_step: u32,
     /// RAV an NA weapon counts as (low enough never to hurt).
     pub na_rav: i32,
 }

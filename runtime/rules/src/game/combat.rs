@@ -6,6 +6,7 @@ use super::state::cover_rank;
 use super::*;
 use crate::event::HitChange;
 use cav_format::LookupKey;
+use cav_format::rules::AmmoEmpties;
 
 impl<'a, 'r> Engine<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
@@ -115,20 +116,35 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn out_of_ammo(&mut self, attacker: usize, weapon: usize) -> Result<(), EngineError> {
         // `crit_fumble` hears every critical fumble, whether or not the weapon can run dry.
         let mods = self.call_hooks(HookCtx::new(HookPoint::CritFumble, attacker).weapon(weapon))?.take(Quantity::Roll);
+        // Each earlier fumble of this model in the same action makes the check harder.
+        let earlier = self.game.fumbles.iter().filter(|&&m| m == attacker).count() as u32;
+        self.game.fumbles.push(attacker);
         let on = self.cardr(attacker).weapons[weapon].out_of_ammo_on;
         if on == 0 {
             return Ok(());
         }
-        let die = self.rules().proc.rolls.out_of_ammo_die;
-        let out = self.roll(attacker, "out-of-ammo", die, mods, None, None, false);
-        if out.total <= on as i32 {
-            let name = self.cardr(attacker).weapons[weapon].name.clone();
+        let rolls = &self.rules().proc.rolls;
+        let (die, step, empties) = (rolls.out_of_ammo_die, rolls.out_of_ammo_step, rolls.out_of_ammo_empties);
+        let tp = on.saturating_add(1).saturating_add(step.saturating_mul(earlier)).min(i32::MAX as u32) as i32;
+        let out = self.roll(attacker, "out-of-ammo", die, mods, Some(tp), None, false);
+        if !out.success {
+            let card = self.cardr(attacker);
+            let name = card.weapons[weapon].name.clone();
+            let jams: Vec<usize> = match empties {
+                AmmoEmpties::Mount => vec![weapon],
+                AmmoEmpties::Weapon => {
+                    let id = &card.weapons[weapon].weapon;
+                    (0..card.weapons.len()).filter(|&k| card.weapons[k].weapon == *id).collect()
+                }
+            };
             let me = &mut self.game.models[attacker];
             let saved = me.ammo_reserve > 0;
             if saved {
                 me.ammo_reserve -= 1;
             } else {
-                me.out_of_ammo[weapon] = true;
+                for k in jams {
+                    me.out_of_ammo[k] = true;
+                }
             }
             emit!(self, Event::OutOfAmmo { model: attacker, weapon: name, saved_by_reserve: saved });
         }

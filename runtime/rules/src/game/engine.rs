@@ -886,6 +886,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].noe_last = false;
             self.game.models[model].free_turn_spent = false;
             self.game.mined.clear();
+            self.game.fumbles.clear();
             let resolved = kind.resolve(self, model, &action, ctrl);
             self.spend_single_use();
             self.game.declined.clear();

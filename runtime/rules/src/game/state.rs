@@ -293,6 +293,7 @@ impl<'r> Game<'r> {
             settled_reactions,
             minefields,
             mined,
+            fumbles,
             single_use_fired,
             damage_dealt,
         } = src;
@@ -339,6 +340,7 @@ impl<'r> Game<'r> {
         self.settled_reactions.clone_from(settled_reactions);
         self.minefields.clone_from(minefields);
         self.mined.clone_from(mined);
+        self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
         self.damage_dealt.clone_from(damage_dealt);
     }
@@ -438,6 +440,9 @@ pub struct Game<'r> {
     pub minefields: Vec<Minefield>,
     /// (minefield, model) pairs attacked during the current action (one attack per action each).
     pub(crate) mined: Vec<(usize, usize)>,
+    /// The models that rolled a critical fumble during the current action, once per fumble
+    /// (an out-of-ammo check's target point may rise with each).
+    pub(crate) fumbles: Vec<usize>,
     /// (model, mount) of single-use mounts that fired in the current action.
     pub(crate) single_use_fired: Vec<(usize, usize)>,
     pub damage_dealt: Vec<u32>,
@@ -513,6 +518,7 @@ impl<'r> Game<'r> {
             settled_reactions: Vec::new(),
             minefields: Vec::new(),
             mined: Vec::new(),
+            fumbles: Vec::new(),
             single_use_fired: Vec::new(),
         }
     }
