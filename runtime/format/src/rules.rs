@@ -796,7 +796,8 @@ pub struct ModelTypeRules {
     pub height: i32,
     /// Hex base width across flats (inches), for models whose card gives none.
     pub base_size: f64,
-    /// Degrees the type may turn its firing arcs left or right (torso twist).
+    /// Degrees the type may turn its front arc left or right (torso twist); back-mounted weapons
+    /// keep to the back arc.
     #[serde(default)]
     pub torso_twist: f64,
 }

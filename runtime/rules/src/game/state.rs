@@ -1572,9 +1572,11 @@ impl Game<'_> {
             return self.copies_in_arc_at(attacker, weapon, at) > 0;
         }
         let p = &self.rules.proc;
-        let twist = self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist);
         let off = turn().abs();
         let rear = !m.mounts.is_empty() && m.mounts.iter().all(|x| *x == cav_format::Mount::B);
+        // The torso twist turns the front arc only: back-mounted weapons keep to the back arc
+        // (001 L3781-3789).
+        let twist = if rear { 0.0 } else { self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist) };
         let off = if rear { 180.0 - off } else { off };
         off <= p.sight.arc_half_width + twist + 1e-9
     }
