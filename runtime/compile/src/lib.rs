@@ -375,6 +375,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let action_free_with = procedures::action_free_with(rs, &sas);
+    let action_model_types = procedures::action_model_types(rs, &sas);
     let engine_options = procedures::engine_options(ruleset);
     if engine_options.small_table {
         cards::halve_for_a_small_table(&mut cards);
@@ -442,5 +443,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
         action_free_with,
+        action_model_types,
     })
 }

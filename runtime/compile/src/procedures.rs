@@ -7,7 +7,8 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, Rolls, SaDef,
+    ActionTypes, Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc,
+    Rolls, SaDef,
     SaIx, TerrainDef, Traits, Transport,
 };
 
@@ -274,6 +275,29 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The model types that may take each action type and be aimed at by it, for the action types
+/// that limit either.
+pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> HashMap<String, ActionTypes> {
+    rs.of_kind(DocKind::ActionType)
+        .filter_map(|e| match &e.doc {
+            Some(Document::ActionType(a)) if !a.model_types.is_empty() || !a.target_model_types.is_empty() => {
+                // Unknown ids are dangling references the loader reported.
+                // An upgrade's effects ride on its own special attribute, `upgrade:<id>`.
+                let open = a.open_with.iter().filter_map(|w| sas.iter().position(|s| s.id == format!("upgrade:{w}")));
+                Some((
+                    e.id.clone(),
+                    ActionTypes {
+                        by: a.model_types.clone(),
+                        open_with: open.map(|i| i as SaIx).collect(),
+                        at: a.target_model_types.clone(),
+                    },
+                ))
+            }
             _ => None,
         })
         .collect()

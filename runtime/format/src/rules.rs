@@ -1338,6 +1338,13 @@ pub struct ActionType {
     /// Model types that may take it; empty = all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,
+    /// Upgrades that open it to a model of any type (Medic's repair for infantry).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "upgrade"))]
+    pub open_with: Vec<Id>,
+    /// Model types it may be aimed at, for an action aimed at a model (a target-lock); empty = all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_model_types: Vec<ModelType>,
     pub summary: String,
     /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -403,6 +403,7 @@ impl Controller for Bot {
             && g.can_fight(model)
             && !fired
             && !g.used.contains(&ActionWord::TargetLock)
+            && g.action_closed(model, ActionWord::TargetLock.id(), Some(target)).is_none()
             && Self::lock_helps(g, model, target)
         {
             return Action::target_lock(target);
@@ -415,8 +416,9 @@ impl Controller for Bot {
         }
         // Repair when nothing can be hit from here and the model is worth fixing.
         let card = g.card(model);
-        let repairable =
-            me.damage > g.rules.proc.repair.lingering_damage && card.dc[g.column(model)].is_some_and(|dc| dc >= 1);
+        let repairable = me.damage > g.rules.proc.repair.lingering_damage
+            && card.dc[g.column(model)].is_some_and(|dc| dc >= 1)
+            && g.action_closed(model, ActionWord::Repair.id(), None).is_none();
         if fire.is_none() && repairable && ap == 1 && !g.used.contains(&ActionWord::Repair) {
             return Action::repair();
         }

@@ -1014,6 +1014,18 @@ pub struct Rules {
     pub action_costs: HashMap<String, u32>,
     /// Special attributes whose models take an action type for 0 AP, by action id.
     pub action_free_with: HashMap<String, Vec<SaIx>>,
+    /// The model types that may take an action type, and those it may be aimed at, by action id
+    /// (only action types that limit either).
+    pub action_model_types: HashMap<String, ActionTypes>,
+}
+
+/// Which model types may take an action type and be its target; empty = all.
+#[derive(Debug, Clone, Default)]
+pub struct ActionTypes {
+    pub by: Vec<f::ModelType>,
+    /// Upgrades (as the special attributes they compile to) that open the action to any model type.
+    pub open_with: Vec<SaIx>,
+    pub at: Vec<f::ModelType>,
 }
 
 /// A set of model traits.

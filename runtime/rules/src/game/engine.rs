@@ -846,6 +846,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             if cost > ap {
                 return Err(illegal(&self.game, "not enough action points"));
             }
+            if let Some(why) = self.game.action_closed(model, kind.id().id(), action.target) {
+                return Err(illegal(&self.game, &why));
+            }
             if self.game.models[model].has(&actions::ENTERING) && kind.id() != ActionWord::Move {
                 return Err(illegal(&self.game, "a model coming onto the table moves first"));
             }

@@ -753,6 +753,21 @@ impl<'r> Game<'r> {
         ((base.max(0) as f64) * me.mv_factor).floor() as u32
     }
 
+    /// Why the ruleset's action type `action` is closed to `model` (its `model_types:`), or to
+    /// being aimed at `target` (its `target_model_types:`); `None` when it is open.
+    pub fn action_closed(&self, model: usize, action: &str, target: Option<usize>) -> Option<String> {
+        let types = self.rules.action_model_types.get(action)?;
+        let card = self.card(model);
+        let ty = card.model_type;
+        let opened = || card.sas.iter().any(|(s, _)| types.open_with.contains(s));
+        if !types.by.is_empty() && !types.by.contains(&ty) && !opened() {
+            return Some(format!("{} models may not take the {action} action", ty.id()));
+        }
+        let ty = self.card(target?).model_type;
+        (!types.at.is_empty() && !types.at.contains(&ty))
+            .then(|| format!("the {action} action may not be aimed at {} models", ty.id()))
+    }
+
     pub fn can_fight(&self, model: usize) -> bool {
         let me = &self.models[model];
         !me.no_combat
