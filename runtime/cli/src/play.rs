@@ -296,7 +296,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             margin + rav,
             why(changes, "AV"),
             name(g, *target),
-            if *penetrated { "penetrates" } else { "deflected" }
+            if *penetrated { format!("penetrates{}", why(changes, "result")) } else { "deflected".to_owned() }
         ),
         Event::DamageResult { row, damage, .. } => format!("      damage table: {row} ({damage} to apply)"),
         Event::OutOfAmmo { model, weapon, saved_by_reserve } => {

@@ -12,7 +12,8 @@ pub struct ModApplied {
     pub value: i32,
 }
 
-/// One change to a hit's margin of success, RAV or AV (`to`: `MoS`, `RAV`, `AV`), and its source.
+/// One change to a hit's margin of success, RAV or AV, or to the result it reads the damage table
+/// by (`to`: `MoS`, `RAV`, `AV`, `result`), and its source.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HitChange {
     pub to: &'static str,

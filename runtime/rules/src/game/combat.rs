@@ -209,6 +209,14 @@ impl<'a, 'r> Engine<'a, 'r> {
                 changes.extend(answer.take(q).into_iter().map(|m| HitChange { to, source: m.source, value: m.value }));
             }
             changes.extend(extra_rav.iter().map(|m| HitChange { to: "RAV", source: m.source.clone(), value: m.value }));
+            let table_cut = self.cardr(target).damage_table_result;
+            if table_cut != 0 {
+                changes.push(HitChange {
+                    to: "result",
+                    source: sas_with(target, ModifierTarget::DamageTableResult),
+                    value: -table_cut,
+                });
+            }
             if conditional != 0 {
                 changes.push(HitChange {
                     to: "AV",
@@ -234,6 +242,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 Some(LookupKey::FinalResult) => mos.saturating_add(rav_total).saturating_sub(av),
                 _ => mos,
             };
+            // Taken off the table's result, not the margin, and never below 0 (001 L8089-8097).
+            let index = index.saturating_sub(self.cardr(target).damage_table_result).max(index.min(0));
             self.damage_result(ctx.clone(), index)?;
         }
         self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
