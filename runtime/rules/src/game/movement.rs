@@ -283,6 +283,10 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.
     pub(crate) fn reverse_extra(&self, model: usize, p: P) -> Option<u32> {
         let g = &self.game;
+        // A model without a facing moves in any direction at no extra cost (001 L3580-3582).
+        if g.rules.has_trait(g.card(model).model_type, ModelTrait::NoFacing) {
+            return Some(0);
+        }
         let radius = g.card(model).base_radius;
         let pr = &g.rules.proc;
         let touched: Vec<usize> =
