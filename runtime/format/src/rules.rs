@@ -1187,6 +1187,9 @@ pub struct Terrain {
     /// counts only as tall as both models, next to one of them, or stood in.
     #[serde(default)]
     pub cover_when_crossed: bool,
+    /// Indirect-fire attacks ignore the cover it gives a target (smoke in the full rules).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_cover_from_indirect: bool,
     /// A structure (001 L5905-6303): its sections' damage points and armor class; a model inside
     /// adds the armor class to its AV and fires only direct.
     #[serde(default, skip_serializing_if = "Option::is_none")]

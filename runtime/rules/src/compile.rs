@@ -150,6 +150,8 @@ pub struct TerrainDef {
     pub raises_ground: bool,
     /// Its cover counts wherever a line of sight crosses it.
     pub cover_when_crossed: bool,
+    /// Indirect-fire attacks ignore its cover.
+    pub no_cover_from_indirect: bool,
     pub road: bool,
     pub open: bool,
     pub structure: Option<f::StructureDef>,

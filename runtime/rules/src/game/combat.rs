@@ -632,7 +632,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// Cover a model stands in or is next to (for secondary rolls).
+    /// Cover a model stands in or is next to, against indirect fire (for secondary rolls): not
+    /// what indirect fire ignores (smoke, 001 L4119-4121).
     pub(crate) fn standing_cover(&self, target: usize) -> Cover {
         let g = &self.game;
         let p = g.models[target].pos;
@@ -642,6 +643,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             .areas
             .iter()
             .filter(|area| area.poly.distance(p) <= reach)
+            .filter(|area| !self.rules().terrains[area.terrain].no_cover_from_indirect)
             // Ground it stands on raises it: no cover to it.
             .filter(|area| !(self.rules().terrains[area.terrain].raises_ground && area.poly.contains(p)))
             .map(|area| g.area_cover(area, elevation).0)
