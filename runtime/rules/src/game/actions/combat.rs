@@ -407,8 +407,9 @@ impl Engine<'_, '_> {
     }
 
     /// `combat_end`: once for each weapon system (class) that fired, with the number of its
-    /// attacks made (an Overdrive system's overheating roll counts every weapon shot).
-    fn combat_end(&mut self, attacker: usize, fired: &[usize]) -> Result<(), ActionError> {
+    /// attacks made (an Overdrive system's overheating roll counts every weapon shot), after any
+    /// combat action or reaction that fired (a salvo counts each weapon of it, 001 L7872).
+    pub(crate) fn combat_end(&mut self, attacker: usize, fired: &[usize]) -> Result<(), EngineError> {
         // Most rulesets handle no combat end: the weapon systems need not be counted then.
         if !self.hooks.wants(HookPoint::CombatEnd) {
             return Ok(());
@@ -576,6 +577,7 @@ impl Engine<'_, '_> {
     ) -> Result<(), EngineError> {
         let Some(weapons) = weapons else { return Ok(()) };
         let max = self.rules().proc.defensive_fire.map_or(0, |d| d.max_band);
+        let mut fired = Vec::new();
         for k in weapons {
             let Some(Shot::Direct { band, distance }) = self.game.shooter(defender).shot(k, attacker, false) else {
                 continue;
@@ -586,9 +588,10 @@ impl Engine<'_, '_> {
             for _ in 0..self.game.copies_in_arc(defender, k, attacker) {
                 if self.game.models[attacker].on_table() && !self.game.models[defender].out_of_ammo[k] {
                     self.attack_roll(defender, k, attacker, band, distance, 0, 0, true)?;
+                    fired.push(k);
                 }
             }
         }
-        Ok(())
+        self.combat_end(defender, &fired)
     }
 }

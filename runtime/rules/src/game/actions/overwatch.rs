@@ -112,15 +112,18 @@ impl Engine<'_, '_> {
             me.mark(&FIRED_OUT_OF_TURN);
             me.ap_owed += refire;
             emit!(self, Event::OverwatchFire { model: watcher, target: mover });
+            let mut shots = Vec::new();
             for k in weapons {
                 if let Some(Shot::Direct { band, distance }) = self.game.shooter(watcher).shot(k, mover, false) {
                     for _ in 0..self.game.copies_in_arc(watcher, k, mover) {
                         if self.game.models[mover].on_table() && !self.game.models[watcher].out_of_ammo[k] {
                             self.attack_roll(watcher, k, mover, band, distance, 0, 0, false)?;
+                            shots.push(k);
                         }
                     }
                 }
             }
+            self.combat_end(watcher, &shots)?;
             self.resolve_pending(mover)?;
             fired = true;
         }

@@ -104,10 +104,16 @@ impl Engine<'_, '_> {
                 break;
             }
         }
+        // Every weapon of the salvo was shot (the end of the combat action counts them all).
+        let fired: Vec<usize> = weapons
+            .iter()
+            .flat_map(|&weapon| std::iter::repeat_n(weapon, self.game.copies_in_arc(attacker, weapon, target) as usize))
+            .collect();
         match shot {
             Shot::Direct { band, distance } => {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 self.attack_roll(attacker, first, target, band, distance, extra, 0, false)?;
+                self.combat_end(attacker, &fired)?;
                 self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
             }
             Shot::Indirect { band, distance } => {
@@ -116,6 +122,7 @@ impl Engine<'_, '_> {
                 if let Some(point) = self.strike_point(attacker, target, first, band, distance, aim, ctrl)? {
                     self.area_attack(attacker, first, point, Some(target), extra)?;
                 }
+                self.combat_end(attacker, &fired)?;
                 self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
             }
             Shot::No(reason) => {
