@@ -396,6 +396,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
                 "clear_state" => format!("ends {detail} on {on}"),
                 "spend_ammo" => format!("empties {on}'s {detail}"),
                 "restore_ammo" => format!("reloads {on}'s {detail}"),
+                "refill_ammo_bins" => format!("refills {on}'s ammo bins ({value})"),
                 other => other.to_owned(),
             };
             format!("      [{point}] {whose}: {what}")

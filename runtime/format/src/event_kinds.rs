@@ -435,7 +435,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
             (
                 "effect",
                 Text,
-                "`add_modifier`, `forbid`, `set_value`, `deal_damage`, `apply_state`, `clear_state`, `spend_ammo`, `restore_ammo`.",
+                "`add_modifier`, `forbid`, `set_value`, `deal_damage`, `apply_state`, `clear_state`, `spend_ammo`, `restore_ammo`, `refill_ammo_bins`.",
             ),
             ("model", Model, "The model the effect changes (test id), where it names one."),
             ("quantity", Text, "What a modifier changes (`roll`, `rav`, …)."),

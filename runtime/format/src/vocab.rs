@@ -136,6 +136,7 @@ words! {
         ClearState = "clear_state", I, "`ctx.clear_state(model, state)`: a model loses a state it has.";
         SpendAmmo = "spend_ammo", I, "`ctx.spend_ammo(model, mount)`: a weapon mount (0 = first on the card) runs out of ammo.";
         RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
+        RefillAmmoBins = "refill_ammo_bins", I, "`ctx.refill_ammo_bins(model)`: a model's Ammo Bins are full again (its card's number of uses).";
         SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band).";
         Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
@@ -168,15 +169,17 @@ impl HookPoint {
     pub fn accepts(self) -> &'static [HookEffect] {
         use HookEffect::*;
         use HookPoint as H;
-        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain];
+        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
         const MOD_CHANGES: &[HookEffect] =
-            &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain];
+            &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase | H::CombatEnd => CHANGES,
-            H::CombatDice => &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo],
+            H::CombatDice => {
+                &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins]
+            }
             H::Activation => MOD_CHANGES,
             H::StrikePoint => {
-                &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, PlaceTerrain]
+                &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain]
             }
             H::TargetLock => &[Forbid, ApplyState],
             H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],

@@ -118,6 +118,10 @@ pub enum Effect {
         model: usize,
         mount: usize,
     },
+    /// The model's ammo-bin uses back to its card's number.
+    RefillAmmoBins {
+        model: usize,
+    },
     /// Throw these dice for the combat roll instead of the standard ones.
     SetDice(crate::dice::DiceExpr),
     /// Throw die `die` (0-based) of the roll in progress again.

@@ -1038,6 +1038,7 @@ fn effect_fn(lua: &Lua, shared: &Rc<Shared>, effect: HookEffect) -> mlua::Result
                 }
                 Effect::PlaceTerrain { terrain, x, y, radius, activations: activations as u32 }
             }
+            HookEffect::RefillAmmoBins => Effect::RefillAmmoBins { model: model_arg(lua, effect, &arg(0))? },
             HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
                 let model = model_arg(lua, effect, &arg(0))?;
                 let mount = mount(model, 1)?;
@@ -1344,6 +1345,14 @@ impl mlua::UserData for ModelView {
     }
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
         read_only(m, "the model view");
+        // Two views are equal when they show the same model (`ctx.target == ctx.self`), whichever
+        // moment made them.
+        m.add_meta_method(mlua::MetaMethod::Eq, |_, v, other: Value| {
+            Ok(match other {
+                Value::UserData(u) => u.borrow::<ModelView>().is_ok_and(|o| o.index == v.index),
+                _ => false,
+            })
+        });
     }
 }
 
@@ -1869,6 +1878,7 @@ pub fn definitions() -> String {
         HookEffect::DealDamage => "(model: CavModel, points: number) -> ()",
         HookEffect::ApplyState | HookEffect::ClearState => "(model: CavModel, state: string) -> ()",
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => "(model: CavModel, mount: number) -> ()",
+        HookEffect::RefillAmmoBins => "(model: CavModel) -> ()",
         HookEffect::Reroll => "(die: number) -> ()",
         HookEffect::SetDice => "(dice: string) -> ()",
         HookEffect::PlaceTerrain => {

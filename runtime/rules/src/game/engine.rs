@@ -305,6 +305,11 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.game.board_version += 1;
                 emit!(self, Event::TerrainLaid { model: by, terrain: name, at, radius, activations });
             }
+            Effect::RefillAmmoBins { model } => {
+                let full = self.cardr(model).ammo_reserve;
+                log(self, HookEffect::RefillAmmoBins, Some(model), None, Some(f64::from(full)), None);
+                self.game.models[model].ammo_reserve = full;
+            }
             Effect::SpendAmmo { model, mount } | Effect::RestoreAmmo { model, mount } => {
                 let spend = matches!(effect, Effect::SpendAmmo { .. });
                 let name = self.cardr(model).weapons.get(mount).map(|w| w.name.clone());
