@@ -1426,14 +1426,35 @@ impl Game<'_> {
             if other.side == side {
                 continue;
             }
-            if gap <= rule.enemy_within {
+            // Measured as the ruleset measures between models (the full rules: centre to centre,
+            // 001 L36-42).
+            let apart = self.measured_from(p, r, i);
+            if apart <= rule.enemy_within {
                 return Some(format!("within {}\" of an enemy", rule.enemy_within));
             }
-            if rule.recon.contains(&self.card(i).task) && gap <= rule.recon_within {
+            if rule.recon.contains(&self.card(i).task) && apart <= rule.recon_within {
                 return Some(format!("within {}\" of an enemy recon model", rule.recon_within));
             }
         }
         None
+    }
+
+    /// What measuring adds to a distance between centres: both base radii edge to edge, else 0.
+    fn bases_apart(&self, r: f64, other: usize) -> f64 {
+        match self.rules.proc.sight.range_measured {
+            RangeMeasure::EdgeToEdge => r + self.card(other).base_radius,
+            RangeMeasure::CentreToCentre => 0.0,
+        }
+    }
+
+    /// From a model of base radius `r` standing at `p` to model `other`, measured as the ruleset
+    /// measures between models (`sight.range_measured`).
+    fn measured_from(&self, p: P, r: f64, other: usize) -> f64 {
+        let centres = p.dist(self.models[other].pos);
+        match self.rules.proc.sight.range_measured {
+            RangeMeasure::EdgeToEdge => centres - r - self.card(other).base_radius,
+            RangeMeasure::CentreToCentre => centres,
+        }
     }
 
     /// Why `model`, held back for an orbital drop, may not name `p` as its landing zone, if it
@@ -1448,7 +1469,7 @@ impl Game<'_> {
             return Some("off the board".into());
         }
         for i in self.enemies(model).filter(|&i| self.models[i].on_table()) {
-            if p.dist(self.models[i].pos) - r - self.card(i).base_radius < rule.enemy_within {
+            if self.measured_from(p, r, i) < rule.enemy_within {
                 return Some(format!("within {}\" of an enemy", rule.enemy_within));
             }
         }
@@ -1502,7 +1523,7 @@ impl Game<'_> {
             let mut spots = Vec::new();
             for i in self.enemies(model).filter(|&i| self.models[i].on_table()) {
                 for extra in [0.25, 2.0, 6.0] {
-                    let ring = rule.enemy_within + r + self.card(i).base_radius + extra;
+                    let ring = rule.enemy_within + self.bases_apart(r, i) + extra;
                     spots.extend((0..24).map(|k| self.models[i].pos + P::heading(f64::from(k) * 15.0).scale(ring)));
                 }
             }
@@ -1519,7 +1540,7 @@ impl Game<'_> {
             let other = self.models[i].pos;
             let reach = if rule.recon.contains(&self.card(i).task) { rule.recon_within } else { rule.enemy_within };
             for extra in [0.25, 2.0, 6.0] {
-                let ring = reach + r + self.card(i).base_radius + extra;
+                let ring = reach + self.bases_apart(r, i) + extra;
                 spots.extend((0..24).map(|k| other + P::heading(f64::from(k) * 15.0).scale(ring)));
             }
             let steps = me.dist(other).min(200.0) as usize;
