@@ -254,7 +254,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 break;
             }
         }
-        let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1));
+        // The road bonus is MV the move may spend (001 L2899-2903).
+        let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
         if pos.dist(from) > 1e-9 {
