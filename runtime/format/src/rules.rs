@@ -463,7 +463,8 @@ pub struct MovementRules {
     pub minimum_move: f64,
     /// MV per inch where no terrain feature lies (open ground).
     pub open_ground_cost: u32,
-    /// Combined terrain: MV per inch added to the highest cost for each further terrain type.
+    /// Combined terrain: MV per inch added to the highest cost for each further terrain type under
+    /// the base (types, not areas: the levels of a stepped hill are one type).
     pub combined_terrain_extra: u32,
     /// MV a whole move along a road adds (terrain whose cost is `road_bonus`).
     pub road_bonus: u32,

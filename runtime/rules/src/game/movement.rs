@@ -29,7 +29,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let entered = |t: &crate::compile::TerrainDef| {
             t.entered_with.iter().find(|(w, _)| sas.iter().any(|(s, _)| s == w)).map(|(_, extra)| *extra)
         };
-        let (mut highest, mut count) = (0u32, 0u32);
+        // Combined terrain counts terrain types, not areas: the levels of one stepped hill are one
+        // type (001 L3197-3201). (More than `TYPES` types under one base count each further
+        // area as a type.)
+        const TYPES: usize = 16;
+        let (mut highest, mut count, mut types) = (0u32, 0u32, [usize::MAX; TYPES]);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
                 continue; // far away: no polygon test needed
@@ -48,7 +52,13 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Cost::No => p.movement.open_ground_cost, // not under the base's end: passing its edge
                 };
                 highest = highest.max(c);
-                count += 1;
+                let known = &types[..(count as usize).min(TYPES)];
+                if !known.contains(&a.terrain) {
+                    if let Some(slot) = types.get_mut(count as usize) {
+                        *slot = a.terrain;
+                    }
+                    count += 1;
+                }
             }
         }
         // Combined terrain: the highest cost plus the ruleset's extra for each further type.
