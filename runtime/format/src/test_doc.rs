@@ -349,8 +349,9 @@ pub struct TestChoices {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambush_at: Option<[f64; 2]>,
     /// As the defender of an indirect attack whose strike-point roll is a critical fumble: where
-    /// it moves the strike point. It must be one of the points the engine offers (within 0.05");
-    /// the test fails with the list otherwise.
+    /// it moves the strike point: any point on the board in the attacker's front arc, beyond the
+    /// weapon's minimum range and within its extreme band (000 L766-770); an illegal point stops
+    /// the run with the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relocate_strike_point: Option<[f64; 2]>,
     /// Optional special attributes (ids) it chooses not to use (SMART's trade, …).

@@ -33,7 +33,6 @@ pub const PLAY_TURN: &str = "play-turn";
 /// half inch).
 const OVERWATCH_AT: f64 = 0.25 + 1e-6;
 /// How close a `relocate_strike_point` must be to a point the engine offers.
-const RELOCATE_AT: f64 = 0.05;
 /// Numbers in expected events match to this (events round distances to two decimals).
 const EVENT_NUMBER: f64 = 0.005 + 1e-9;
 
@@ -228,23 +227,11 @@ impl Controller for Scripted<'_> {
         }
         self.reactions.get(&watcher).cloned()
     }
-    fn relocate_strike_point(&mut self, _: &Game, _: usize, defender: usize, options: &[P]) -> Option<P> {
+    fn relocate_strike_point(&mut self, _: &Game, _: usize, defender: usize, _: &[P]) -> Option<P> {
+        // Any point: the engine refuses an illegal one, naming why.
         let [x, y] = self.choices.get(&defender)?.relocate_strike_point?;
         self.offered.insert((defender, "relocate".into()));
-        let want = P::new(x, y);
-        let best = options.iter().copied().min_by(|a, b| a.dist(want).total_cmp(&b.dist(want)));
-        match best {
-            Some(p) if p.dist(want) <= RELOCATE_AT => Some(p),
-            _ => {
-                let shown: Vec<String> = options.iter().map(|p| format!("[{:.2}, {:.2}]", p.x, p.y)).collect();
-                let who = self.name(defender);
-                self.failures.push(format!(
-                    "choices.{who}.relocate_strike_point: ({x}, {y}) is not a point the engine offers; it offers {}",
-                    shown.join(", ")
-                ));
-                None
-            }
-        }
+        Some(P::new(x, y))
     }
     fn spend_c3(&mut self, _: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
         self.choices.get(&model).is_some_and(|c| c.spend_c3.contains(&what))

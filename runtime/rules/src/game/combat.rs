@@ -390,9 +390,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mut from = aim;
         if out.fumble {
-            // The defender moves the strike point to a location on the game board (000 L768)
-            // within the attacker's front arc, outside the minimum range and inside the extreme
-            // band (000 L770): along each direction the choices stop where the board ends.
+            // The defender moves the strike point to any legal location (000 L766-770); the
+            // engine suggests a few, and picks among them for a controller that does not choose.
             let m = &self.cardr(attacker).weapons[weapon];
             let (min, max) = (m.min_range, m.range * r.bands.last().map_or(1.0, |b| b.multiplier));
             let ua = &self.game.models[attacker];
@@ -407,12 +406,24 @@ impl<'a, 'r> Engine<'a, 'r> {
                         .filter(move |&d| d > min && d <= far)
                         .map(move |d| ua.pos + dir.scale(d + reach))
                 })
-                .filter(|&p| self.game.on_board(p))
+                .filter(|&p| self.relocation_refusal(attacker, weapon, p).is_none())
                 .collect();
-            let chosen =
-                ctrl.relocate_strike_point(&self.game, attacker, target, &options).filter(|p| options.contains(p));
-            if let Some(p) = chosen.or_else(|| self.relocate(target, &options)) {
-                from = p;
+            match ctrl.relocate_strike_point(&self.game, attacker, target, &options) {
+                Some(p) => match self.relocation_refusal(attacker, weapon, p) {
+                    None => from = p,
+                    Some(why) => {
+                        return Err(EngineError::IllegalAction {
+                            model: self.game.models[target].name.clone(),
+                            action: format!("moving the fumbled strike point to ({:.2}, {:.2})", p.x, p.y),
+                            reason: why,
+                        });
+                    }
+                },
+                None => {
+                    if let Some(p) = self.relocate(target, &options) {
+                        from = p;
+                    }
+                }
             }
         }
         self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some)
@@ -492,6 +503,29 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// When the defender's controller has no preference: the option farthest from all of its
     /// side's models (attacker sensible, deterministic choice).
+    /// Why a fumbled strike point may not be moved to `p`, if it may not: the new point lies on
+    /// the game board, in the attacker's front arc, outside the weapon's minimum range and
+    /// within its extreme band (000 L766-770).
+    pub(crate) fn relocation_refusal(&self, attacker: usize, weapon: usize, p: P) -> Option<String> {
+        let r = self.rules();
+        let m = &self.cardr(attacker).weapons[weapon];
+        let (min, max) = (m.min_range, m.range * r.bands.last().map_or(1.0, |b| b.multiplier));
+        let ua = &self.game.models[attacker];
+        let range = self.game.range_to_point(attacker, p);
+        if !self.game.on_board(p) {
+            Some("off the game board".into())
+        } else if ua.pos.dist(p) > 1e-9 && angle_diff(ua.facing, ua.pos.bearing(p)).abs() > r.proc.sight.arc_half_width + 1e-9
+        {
+            Some("outside the attacker's front arc".into())
+        } else if range < min - 1e-9 {
+            Some(format!("inside the weapon's minimum range ({range:.2}\" of {min}\")"))
+        } else if range > max + 1e-9 {
+            Some(format!("beyond the weapon's extreme band ({range:.2}\" of {max}\")"))
+        } else {
+            None
+        }
+    }
+
     pub(crate) fn relocate(&self, target: usize, options: &[P]) -> Option<P> {
         let side = self.game.models[target].side;
         let nearest_friend = |p: P| {

@@ -8,7 +8,9 @@ use super::*;
 pub trait Controller {
     /// Choose the next action for `model`, which has `ap` action points left.
     fn decide(&mut self, game: &Game, model: usize, ap: u32) -> Action;
-    /// Where a critical fumble's strike point goes (chosen by the defender); `None` keeps it.
+    /// Where a critical fumble's strike point goes, chosen by the defender: any legal point
+    /// (`options` are a few the engine suggests); `None` leaves it to the engine. An illegal
+    /// point stops the game with the reason.
     fn relocate_strike_point(&mut self, _game: &Game, _attacker: usize, _defender: usize, _options: &[P]) -> Option<P> {
         None
     }
