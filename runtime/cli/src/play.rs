@@ -365,6 +365,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Abandoned { model, reason } => format!("    {} is lost: {reason}", name(g, *model)),
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
+        Event::OutOfAction { model } => format!("    {} is out of action", name(g, *model)),
         Event::TerrainLaid { model, terrain, at, radius, activations } => format!(
             "    {} lays {terrain} ({radius}\" radius) at ({:.1}, {:.1}) for {activations} of its activations",
             name(g, *model),

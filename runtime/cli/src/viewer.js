@@ -37,6 +37,7 @@ function describe(e) {
     case "damage_applied": return `${m(e.model)} takes ${e.points} (total ${e.total}, column ${e.column})`;
     case "state_gained": return `${m(e.model)} is ${e.state}`;
     case "destroyed": return `${m(e.model)} is destroyed`;
+    case "out_of_action": return `${m(e.model)} is out of action`;
     case "game_end": return "the game ends" + (e.winner ? `: ${e.winner} wins` : "");
     default: return e.event.replace(/_/g, " ");
   }
@@ -54,7 +55,7 @@ function stateAt(n) {
       case "game_start": if (Array.isArray(e.board)) s.board = [num(e.board[0]) || 48, num(e.board[1]) || 48]; break;
       case "terrain_placed": s.terrain.push(e); break;
       case "deployed": s.models[e.model] = { name: String(e.name), side: e.side, ...point(e.at), facing: num(e.facing),
-        damage: 0, destroyed: false, states: [] }; break;
+        damage: 0, destroyed: false, out: false, states: [] }; break;
       case "moved": if (m) Object.assign(m, point(e.to), { facing: num(e.facing) }); break;
       case "activation": s.active = e.model; s.attack = null; s.marks = []; break;
       case "strike_point": case "drift": s.marks.push(e); break;
@@ -64,6 +65,7 @@ function stateAt(n) {
       case "state_gained": if (m) m.states.push(String(e.state)); break;
       case "state_ended": if (m) m.states = m.states.filter(x => x !== e.state); break;
       case "destroyed": if (m) m.destroyed = true; break;
+      case "out_of_action": if (m) m.out = true; break;
       case "activation_end": s.attack = null; break;
     }
   }
@@ -107,7 +109,7 @@ function draw(n) {
     const colour = colours[sides.indexOf(m.side) % colours.length];
     const ring = String(s.active) === i ? { stroke: "#f1c40f", "stroke-width": 3 } : { stroke: "white" };
     shapes.push(svg("g", { class: "model", "data-name": m.name, "data-x": m.x, "data-y": m.y, "data-damage": m.damage,
-      "data-destroyed": m.destroyed, opacity: m.destroyed ? 0.35 : 1 },
+      "data-destroyed": m.destroyed, opacity: m.destroyed ? 0.35 : m.out ? 0.6 : 1 },
       svg("circle", { cx, cy, r, fill: colour, ...ring }),
       svg("line", { x1: cx, y1: cy, x2: cx + Math.sin(a) * (r + 8), y2: cy - Math.cos(a) * (r + 8), stroke: colour, "stroke-width": 2.5 }),
       svg("text", { x: cx, y: cy + r + 12, "font-size": 11, "text-anchor": "middle" }, `${m.name} (${m.damage})`)));
@@ -141,7 +143,7 @@ function draw(n) {
     bar.style.width = `${pct}%`;
     rows.push(html("div", { class: "damage-row", "data-name": m.name },
       `${m.name}: ${m.damage}${of ? " of " + of : ""} damage` + (m.states.length ? ", " + m.states.join(", ") : "") +
-      (m.destroyed ? ", destroyed" : ""), html("div", { class: "track" }, bar)));
+      (m.destroyed ? ", destroyed" : m.out ? ", out of action" : ""), html("div", { class: "track" }, bar)));
   }
   document.getElementById("damage").replaceChildren(...rows);
   for (const el of document.querySelectorAll("#events div")) el.classList.toggle("current", +el.dataset.i === n);

@@ -188,6 +188,7 @@ pub(crate) fn procedures(
             wreck_minimum_radius: p.damage.wreck_minimum_radius,
             dispersed: p.damage.dispersed,
             mission_kill: p.damage.mission_kill.clone(),
+            out_of_action: p.damage.out_of_action.clone(),
         },
         repair: p.repair.clone(),
         setup: {

@@ -397,6 +397,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind { id: "destroyed", doc: "A model is destroyed.", keys: &[MODEL] },
     EventKind {
+        id: "out_of_action",
+        doc: "Damaged past its last column, a model stays on the table out of action: in the way and a target still, but it never acts again; any further damage destroys it.",
+        keys: &[MODEL],
+    },
+    EventKind {
         id: "terrain_laid",
         doc: "A script laid a round piece of terrain (`ctx.place_terrain`: a smoke cloud).",
         keys: &[

@@ -593,6 +593,28 @@ pub struct DamageRules {
     /// Which models are mission kills and where they withdraw; absent: no model is.
     #[serde(default)]
     pub mission_kill: MissionKillRules,
+    /// Which models damaged past their last column stay on the table out of action instead of
+    /// being destroyed; absent: every such model is destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_action: Option<OutOfActionRules>,
+}
+
+/// Out of action (the full rules, 001 L5365-5380): a model damaged past its last column stays on
+/// the table — in the way of other models, a target still — but takes no further part: it never
+/// activates or reacts, holds nothing and counts for its side no more. Any further damage
+/// destroys it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutOfActionRules {
+    /// Model types that go out of action; the others are destroyed.
+    pub model_types: Vec<ModelType>,
+    /// A model undamaged before the damage that takes it past its last column is destroyed
+    /// outright (all its damage tracks lost at once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undamaged_destroyed: bool,
+    /// A model in flight is destroyed outright.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_flight_destroyed: bool,
 }
 
 /// Mission kills: models that must leave the table, checked at the end of every activation.

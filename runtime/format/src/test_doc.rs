@@ -223,6 +223,9 @@ pub struct TestModelState {
     pub facing: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mission_kill: Option<bool>,
+    /// Out of action: on the table, never acting again (`procedures.damage.out_of_action`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_action: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prone: Option<bool>,
     /// Test id of the model it holds a target-lock on, or `none`.

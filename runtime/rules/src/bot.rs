@@ -261,7 +261,7 @@ impl Controller for Bot {
                     .count()
                     >= 2
             }
-            C3Use::Motivate => pool >= 2 && g.enemies(model).any(|e| Self::best_fire(g, model, e).is_some()),
+            C3Use::Motivate => pool >= 2 && g.fighting_enemies(model).any(|e| Self::best_fire(g, model, e).is_some()),
             _ => false,
         }
     }
@@ -269,7 +269,7 @@ impl Controller for Bot {
     /// A recon model's pre-game move: towards the nearest enemy, as far as it would close anyway.
     fn pre_game_move(&mut self, g: &Game, model: usize) -> Option<P> {
         let me = &g.models[model];
-        let target = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))?;
+        let target = g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))?;
         let best = self.best_distance(g, model);
         let step = self.approach(g, model, target, best);
         step.to.filter(|to| to.dist(me.pos) > 1e-6)
@@ -287,7 +287,7 @@ impl Controller for Bot {
             .enumerate()
             .filter(|(s, q)| *s != squad && q.side == side && q.members.iter().all(|&m| !g.models[m].activated))
             .flat_map(|(_, q)| q.members.iter().copied())
-            .find(|&m| g.models[m].on_table() && g.enemies(m).any(|e| Self::best_fire(g, m, e).is_some()))
+            .find(|&m| g.models[m].on_table() && g.fighting_enemies(m).any(|e| Self::best_fire(g, m, e).is_some()))
     }
 
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
@@ -298,12 +298,12 @@ impl Controller for Bot {
                 return Action::pass();
             }
             let at = g.models[t].pos;
-            let near = g.enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
+            let near = g.fighting_enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
             return Action::dismount(near.map_or(at, |e| g.models[e].pos));
         }
         // Coming onto the table: the first action is a move, towards the objective or the enemy.
         if me.has(&crate::game::actions::ENTERING) {
-            let near = g.enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
+            let near = g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
             if let Some(to) = g.objective_for(model).or(near.map(|e| g.models[e].pos)) {
                 return Action::move_to(to);
             }
@@ -321,7 +321,7 @@ impl Controller for Bot {
             let to = g.withdraw_point(model);
             // A suppressed model may not close on an enemy, even retreating.
             let suppressed = g.state_blocks(model, |s| s.no_advance);
-            let closes = g.enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));
+            let closes = g.fighting_enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));
             if g.move_value(model) == 0 || (suppressed && closes) {
                 return Action::pass();
             }
@@ -329,7 +329,7 @@ impl Controller for Bot {
         }
         // The nearest enemy it can attack: an emplacement is attacked through its bunker.
         let Some(target) = g
-            .enemies(model)
+            .fighting_enemies(model)
             .filter(|&e| g.card(e).emplacement.is_none())
             .min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
         else {

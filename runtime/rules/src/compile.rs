@@ -868,6 +868,7 @@ pub struct Damage {
     pub wreck_minimum_radius: f64,
     pub dispersed: Option<f::DispersedDamage>,
     pub mission_kill: f::MissionKillRules,
+    pub out_of_action: Option<f::OutOfActionRules>,
 }
 
 /// Defensive fire, the band resolved.

@@ -301,6 +301,10 @@ pub enum Event {
     Destroyed {
         model: usize,
     },
+    /// Damaged past its last column, the model stays on the table out of action.
+    OutOfAction {
+        model: usize,
+    },
     /// A script laid a piece of terrain (`ctx.place_terrain`: a smoke cloud).
     TerrainLaid {
         model: usize,

@@ -353,7 +353,8 @@ fn read(events: &[Event], attacker: usize, target: usize) -> Outcome {
             Event::DamageApplied { model, points, .. } if *model == attacker => o.attacker_damage += points,
             Event::StateGained { model, state } if *model == target => o.states.push(state.clone()),
             Event::Critical { model, result } if *model == target => o.criticals.push(result.clone()),
-            Event::Destroyed { model } if *model == target => o.destroyed = true,
+            // Out of action is as good as destroyed for the attack's odds.
+            Event::Destroyed { model } | Event::OutOfAction { model } if *model == target => o.destroyed = true,
             Event::OutOfAmmo { model, saved_by_reserve: false, .. } if *model == attacker => o.out_of_ammo = true,
             _ => {}
         }

@@ -790,6 +790,9 @@ fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, wa
     if let Some(m) = want.mission_kill {
         same("mission kill", m.to_string(), got.mission_kill.to_string());
     }
+    if let Some(m) = want.out_of_action {
+        same("out of action", m.to_string(), got.out_of_action.to_string());
+    }
     if let Some([x, y]) = want.at
         && got.pos.dist(P::new(x, y)) > 0.01
     {
@@ -1156,6 +1159,7 @@ mod tests {
                 | Event::Container { .. }
                 | Event::Dismounted { .. }
                 | Event::Destroyed { .. }
+                | Event::OutOfAction { .. }
                 | Event::TerrainLaid { .. }
                 | Event::TerrainLifted { .. }
                 | Event::LeftBoard { .. }

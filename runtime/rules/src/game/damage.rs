@@ -174,7 +174,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             self.apply_damage(model, p.damage);
         }
-        if !self.game.models[model].on_table() {
+        // Destroyed or out of action: no pilot check, state or critical matters any more.
+        if !self.game.models[model].on_table() || self.game.models[model].out_of_action {
             return Ok(());
         }
         if let Some(pc) = p.pilot_check
@@ -186,7 +187,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.add_state(model, s)?;
         }
         for _ in 0..p.criticals {
-            if self.game.models[model].on_table() {
+            if self.game.models[model].on_table() && !self.game.models[model].out_of_action {
                 self.critical(model)?;
             }
         }
@@ -196,13 +197,41 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn apply_damage(&mut self, model: usize, points: u32) {
         let columns = self.cardr(model).columns as u32;
         let me = &mut self.game.models[model];
+        let before = me.damage;
         me.damage += points;
         let total = me.damage;
         let column = (total as usize).min(columns as usize - 1);
         emit!(self, Event::DamageApplied { model, points, column, total });
         if total >= columns {
-            self.destroy(model);
+            if self.goes_out_of_action(model, before) {
+                self.out_of_action(model);
+            } else {
+                self.destroy(model);
+            }
         }
+    }
+
+    /// Whether `model`, damaged past its last column from `before` points, stays on the table out
+    /// of action rather than being destroyed (001 L5365-5380): its type goes out of action, it
+    /// is not out of action already (further damage destroys it), it had taken damage before
+    /// (where the ruleset destroys a model that loses every track at once), and it is not in
+    /// flight (where the ruleset destroys those).
+    fn goes_out_of_action(&self, model: usize, before: u32) -> bool {
+        let Some(rule) = &self.rules().proc.damage.out_of_action else { return false };
+        !self.game.models[model].out_of_action
+            && rule.model_types.contains(&self.cardr(model).model_type)
+            && !(rule.undamaged_destroyed && before == 0)
+            && !(rule.in_flight_destroyed && self.game.flying(model))
+    }
+
+    /// The model stays where it is, out of action: whatever it held or was doing ends.
+    fn out_of_action(&mut self, model: usize) {
+        let me = &mut self.game.models[model];
+        me.out_of_action = true;
+        me.marks.clear();
+        me.lock = None;
+        emit!(self, Event::OutOfAction { model });
+        self.hvo_carrier_lost(model);
     }
 
     /// Remove a model as destroyed: its wreck, the riders it carries and a figure it holds go with it.
@@ -301,7 +330,8 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// again, or in their last damage column, must leave the table.
     pub(crate) fn mission_kills(&mut self) {
         for model in 0..self.game.models.len() {
-            if !self.game.models[model].on_table() || self.game.lasting_move_value(model) > 0 {
+            let me = &self.game.models[model];
+            if !me.on_table() || me.out_of_action || self.game.lasting_move_value(model) > 0 {
                 continue;
             }
             let ty = self.cardr(model).model_type;
@@ -317,7 +347,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         for model in 0..self.game.models.len() {
             let me = &self.game.models[model];
-            if !me.on_table() || me.mission_kill {
+            if !me.on_table() || me.mission_kill || me.out_of_action {
                 continue;
             }
             let rule = &self.rules().proc.damage.mission_kill;

@@ -764,6 +764,13 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// directly). Here are only the checks every action shares — action points and cost, once per
     /// activation, combat after reacting, can the model fight; the rest is the action's module.
     pub fn activate(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        if self.game.models[model].out_of_action {
+            return Err(EngineError::IllegalAction {
+                model: self.game.models[model].name.clone(),
+                action: "activation".into(),
+                reason: "the model is out of action".into(),
+            });
+        }
         self.game.active = Some(model);
         self.game.models[model].activated = true;
         // A target-lock lasts until the next activation of the model that took it: its own, and

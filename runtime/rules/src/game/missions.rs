@@ -68,9 +68,11 @@ impl Game<'_> {
         self.rules.scenarios.get(self.scenario?)?.objectives.as_ref()?.containers.as_ref()
     }
 
-    /// Models that may salvage or contest a container: on the table and not mission-killed.
+    /// Models that may salvage or contest a container: on the table, not mission-killed or out of
+    /// action.
     fn salvager(&self, model: usize) -> bool {
-        self.models[model].on_table() && self.models[model].missile.is_none() && !self.models[model].mission_kill
+        let m = &self.models[model];
+        m.on_table() && m.missile.is_none() && !m.mission_kill && !m.out_of_action
     }
 
     /// May the model step to `p` off the table carrying the HVO home?

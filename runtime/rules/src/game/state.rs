@@ -70,6 +70,8 @@ pub struct Model {
     /// Left across an edge the scenario scores (not a retreat).
     pub exited: bool,
     pub mission_kill: bool,
+    /// Out of action (`procedures.damage.out_of_action`): on the table, never acting again.
+    pub out_of_action: bool,
     /// Not yet on the table: it enters across its zone's edge when it activates on or after this
     /// turn (rolling and delayed deployment), standing at `pos` on the edge.
     pub waiting: Option<u32>,
@@ -115,7 +117,7 @@ impl Model {
     /// Still in the game for its side: on the table or riding in a transport (a missile in
     /// flight is on the table but not one of the side's forces).
     pub fn in_play(&self) -> bool {
-        !self.destroyed && !self.left_board && !self.asset && self.missile.is_none()
+        !self.destroyed && !self.left_board && !self.asset && self.missile.is_none() && !self.out_of_action
     }
     pub fn has_state(&self, state: StateIx) -> bool {
         self.states.iter().any(|(x, _)| *x == state)
@@ -185,6 +187,7 @@ impl Model {
             left_board,
             exited,
             mission_kill,
+            out_of_action,
             waiting,
             asset,
             dropping,
@@ -229,6 +232,7 @@ impl Model {
         self.left_board.clone_from(left_board);
         self.exited.clone_from(exited);
         self.mission_kill.clone_from(mission_kill);
+        self.out_of_action.clone_from(out_of_action);
         self.waiting.clone_from(waiting);
         self.asset.clone_from(asset);
         self.dropping.clone_from(dropping);
@@ -624,6 +628,7 @@ impl<'r> Game<'r> {
             left_board: false,
             exited: false,
             mission_kill: false,
+            out_of_action: false,
             aboard: None,
             free_turn_spent: false,
             waiting: None,
@@ -703,6 +708,12 @@ impl<'r> Game<'r> {
         (0..self.models.len()).filter(move |&i| self.models[i].side != side && self.models[i].on_table())
     }
 
+    /// The enemies still in the fight: on the table and not out of action (what a bot aims at;
+    /// an out-of-action model may still be attacked).
+    pub fn fighting_enemies(&self, model: usize) -> impl Iterator<Item = usize> + '_ {
+        self.enemies(model).filter(|&i| !self.models[i].out_of_action)
+    }
+
     pub fn state_blocks(&self, model: usize, f: impl Fn(&crate::compile::StateDef) -> bool) -> bool {
         self.models[model].states.iter().any(|(s, _)| f(&self.rules.states[*s as usize]))
     }
@@ -771,6 +782,7 @@ impl<'r> Game<'r> {
     pub fn can_fight(&self, model: usize) -> bool {
         let me = &self.models[model];
         !me.no_combat
+            && !me.out_of_action
             && !self.state_blocks(model, |s| s.no_combat || s.no_actions && s.duration == StateDuration::Permanent)
     }
 

@@ -204,11 +204,12 @@ impl Game<'_> {
         self.rules.scenarios.get(self.scenario?)?.objectives.as_ref()
     }
 
-    /// Models that count for objectives: on the table, not mission-killed, touching no neutral area.
+    /// Models that count for objectives: on the table, not mission-killed or out of action,
+    /// touching no neutral area.
     fn counts_for_objectives(&self, model: usize, o: &ObjectiveDef) -> bool {
         let m = &self.models[model];
         let r = self.rules.cards[m.card].base_radius;
-        m.on_table() && m.missile.is_none() && !m.mission_kill && !o.neutral.iter().any(|n| touches(n, m.pos, r))
+        m.on_table() && m.missile.is_none() && !m.mission_kill && !m.out_of_action && !o.neutral.iter().any(|n| touches(n, m.pos, r))
     }
 
     /// Who controls each objective area: the one side with a model wholly inside it (001 L2473-2501).
@@ -236,6 +237,7 @@ impl Game<'_> {
                 && self.models[i].on_table()
                 && self.models[i].missile.is_none()
                 && !self.models[i].mission_kill
+                && !self.models[i].out_of_action
                 && o.areas.iter().any(|a| inside(a, self.models[i].pos, 0.0))
         }))
     }
