@@ -277,6 +277,7 @@ words! {
         PilotCheck = "pilot_check", I, "The model's pilot checks.";
         RepairRoll = "repair_roll", I, "The model's repair rolls.";
         DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike, before the armor check (the Quick-Start's Reinforced).";
+        MvLoss = "mv_loss", I, "The MV the model loses to damage (its damage-track column) and critical hits, changed by `value` (−1: one less lost, never more than was lost) (Relentless).";
         DamageTableResult = "damage_table_result", I, "Points taken off the value a penetrating hit on the model reads the damage table by (its final result or margin, as the table is keyed), never below 0; the armor check still uses the whole margin (the full rules' Reinforced).";
         MoveValue = "move_value", I, "The model's MV, in every column that is not 0. An upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         ArmorValue = "armor_value", I, "The model's AV. Without `when:` as `move_value` (an upgrade's changes the card, a special attribute's is in the printed card); with `when:`, tested against each hit the model takes (the attack is the situation: `energy-weapon`).";

@@ -394,6 +394,8 @@ pub struct CardDef {
     pub damage_result: i32,
     /// Points off the damage-table lookup of a penetrating hit (the full rules' Reinforced).
     pub damage_table_result: i32,
+    /// MV given back of what damage and criticals take (Relentless).
+    pub mv_loss_cut: i32,
     /// Every successful repair counts as a critical success (Rugged).
     pub repair_critical: bool,
     /// No free facing change in move actions (Reduced Turn).
@@ -454,6 +456,7 @@ impl CardDef {
             task: f::Task::Attack,
             damage_result: 0,
             damage_table_result: 0,
+            mv_loss_cut: 0,
             repair_critical: false,
             no_free_turn: false,
             free_mount: false,
@@ -516,6 +519,7 @@ impl CardDef {
             self.ammo_reserve.saturating_add(sum(ModifierTarget::AmmoReserve).unwrap_or(0).max(0) as u32);
         self.damage_result -= sum(ModifierTarget::DamageResult).unwrap_or(0);
         self.damage_table_result -= sum(ModifierTarget::DamageTableResult).unwrap_or(0);
+        self.mv_loss_cut -= sum(ModifierTarget::MvLoss).unwrap_or(0);
         self.repair_critical |= sum(ModifierTarget::RepairCritical).is_some();
         self.no_free_turn |= sum(ModifierTarget::NoFreeTurn).is_some();
         self.free_mount |= sum(ModifierTarget::FreeMount).is_some();

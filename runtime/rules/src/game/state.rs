@@ -726,7 +726,7 @@ impl<'r> Game<'r> {
         {
             return 0;
         }
-        let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
+        let base = self.damaged_mv(model);
         let states: i32 = me.states.iter().map(|(s, _)| self.rules.states[*s as usize].move_value).sum();
         (((base + states).max(0) as f64) * me.mv_factor).floor() as u32
     }
@@ -759,9 +759,17 @@ impl<'r> Game<'r> {
 
     /// The move value damage and criticals leave, states aside: 0 = it will never move again.
     pub fn lasting_move_value(&self, model: usize) -> u32 {
-        let me = &self.models[model];
-        let base = self.card(model).mv[self.column(model)] as i32 + me.mv_add;
-        ((base.max(0) as f64) * me.mv_factor).floor() as u32
+        let base = self.damaged_mv(model);
+        ((base.max(0) as f64) * self.models[model].mv_factor).floor() as u32
+    }
+
+    /// The MV of the model's damage-track column with its criticals' changes, less any part of
+    /// the loss against its first column that its card gives back (Relentless, 001 L8119-8123).
+    fn damaged_mv(&self, model: usize) -> i32 {
+        let card = self.card(model);
+        let now = (card.mv[self.column(model)] as i32).saturating_add(self.models[model].mv_add);
+        let lost = (card.mv.first().map_or(0, |&m| m as i32) - now).max(0);
+        now + lost.min(card.mv_loss_cut.max(0))
     }
 
     /// Why the ruleset's action type `action` is closed to `model` (its `model_types:`), or to
