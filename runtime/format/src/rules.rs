@@ -511,6 +511,11 @@ pub struct SightRules {
     /// How the range between two models is measured (range bands, minimum and point-blank
     /// range, a weapon's reach).
     pub range_measured: RangeMeasure,
+    /// Weapons that need a target-lock (guided missiles) fire without a line of sight and ignore
+    /// cover between the models, all but the cover the target stands in (the Quick-Start,
+    /// 000 L684-686); otherwise they need a line of sight like any direct-fire weapon.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guided_ignore_cover: bool,
     /// Models standing on the line of sight between an attacker and its target, as cover
     /// objects: which model types obstruct, and the cover each gives standing and lying down.
     /// Such a model counts like any cover object (as tall as its elevation, or next to either

@@ -30,7 +30,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.single_use {
             self.game.single_use_fired.push((attacker, weapon));
         }
-        let (_, cover, cover_extra) = self.game.sight_cover(attacker, target, m.requires_target_lock);
+        let guided = m.requires_target_lock && self.rules().proc.sight.guided_ignore_cover;
+        let (_, cover, cover_extra) = self.game.sight_cover(attacker, target, guided);
         emit!(
             self,
             Event::Attack {

@@ -1392,7 +1392,7 @@ impl Shooter<'_, '_> {
         if !self.in_arc(weapon, target) {
             return Err(Said("outside the weapon's firing arc"));
         }
-        if !self.los(target, m.requires_target_lock) {
+        if !self.los(target, m.requires_target_lock && g.rules.proc.sight.guided_ignore_cover) {
             return Err(Said("no line of sight"));
         }
         Ok(Shot::Direct { band, distance: dist })
