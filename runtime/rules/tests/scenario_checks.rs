@@ -186,7 +186,7 @@ fn malformed_steps_are_refused() {
 }
 
 #[test]
-fn a_relocation_to_a_point_not_offered_lists_the_offers() {
+fn a_relocation_to_an_illegal_point_says_why() {
     let rules = quickstart();
     let f = failures(
         &rules,
@@ -201,5 +201,6 @@ fn a_relocation_to_a_point_not_offered_lists_the_offers() {
             "expect": {"all_dice_used": false}
         }),
     );
-    assert!(has(&f, "(0, 0) is not a point the engine offers; it offers [15.16, 15.53]"), "{f:?}");
+    // (0, 0) lies behind red, which faces +y.
+    assert!(has(&f, "moving the fumbled strike point to (0.00, 0.00): outside the attacker's front arc"), "{f:?}");
 }

@@ -97,7 +97,7 @@ fn forbid_at_activation_is_refused() {
     let err = hook_error(play(&rules).0);
     assert!(err.starts_with("Wizzo (activation): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.forbid` is not accepted at `activation` (it accepts `ctx.add_modifier`, `ctx.deal_damage`, `ctx.apply_state`, `ctx.clear_state`, `ctx.spend_ammo`, `ctx.restore_ammo`, `ctx.place_terrain`); see docs/vocabulary.md",
+        "{}:3: `ctx.forbid` is not accepted at `activation` (it accepts `ctx.add_modifier`, `ctx.deal_damage`, `ctx.apply_state`, `ctx.clear_state`, `ctx.spend_ammo`, `ctx.restore_ammo`, `ctx.refill_ammo_bins`, `ctx.place_terrain`); see docs/vocabulary.md",
         dir.path().join("wizzo.luau").display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");

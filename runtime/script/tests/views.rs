@@ -1,6 +1,7 @@
 //! The views a `ctx` holds: each read of `ctx.model`, `ctx.target` and `ctx.self` gives the same
 //! object within a moment, and a `ctx` kept past its moment still shows that moment — also a view
-//! first read only later.
+//! first read only later. Views of one model compare equal (`==`) across moments, though each
+//! shows its own moment.
 
 use std::path::{Path, PathBuf};
 
@@ -25,7 +26,7 @@ fn a_kept_ctx_shows_its_moment_and_its_views_keep_their_identity() {
          \x20   return\n\
          \x20 end\n\
          \x20 local k = store.kept\n\
-         \x20 print(k.self == k.model, k.target ~= ctx.target, k.model ~= ctx.model, k.target.damage, k.model.damage, ctx.target.damage, ctx.model.damage, k.weapon.name == ctx.weapon.name, k.role, k.point)\n\
+         \x20 print(k.self == k.model, k.target == ctx.target, k.model == ctx.model, k.target.damage, k.model.damage, ctx.target.damage, ctx.model.damage, k.weapon.name == ctx.weapon.name, k.role, k.point)\n\
          end }",
     )
     .unwrap();

@@ -782,7 +782,8 @@ impl<'r> Game<'r> {
         if !types.by.is_empty() && !types.by.contains(&ty) && !opened() {
             return Some(format!("{} models may not take the {action} action", ty.id()));
         }
-        let ty = self.card(target?).model_type;
+        // (A target that is no model is the action's own refusal to make.)
+        let ty = self.card(target.filter(|&t| t < self.models.len())?).model_type;
         (!types.at.is_empty() && !types.at.contains(&ty))
             .then(|| format!("the {action} action may not be aimed at {} models", ty.id()))
     }
