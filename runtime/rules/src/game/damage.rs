@@ -218,10 +218,12 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// flight (where the ruleset destroys those).
     fn goes_out_of_action(&self, model: usize, before: u32) -> bool {
         let Some(rule) = &self.rules().proc.damage.out_of_action else { return false };
+        let at_once = rule.undamaged_destroyed && before == 0;
+        let falls = rule.in_flight_destroyed && self.game.flying(model);
         !self.game.models[model].out_of_action
             && rule.model_types.contains(&self.cardr(model).model_type)
-            && !(rule.undamaged_destroyed && before == 0)
-            && !(rule.in_flight_destroyed && self.game.flying(model))
+            && !at_once
+            && !falls
     }
 
     /// The model stays where it is, out of action: whatever it held or was doing ends.
