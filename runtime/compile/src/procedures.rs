@@ -8,8 +8,7 @@ use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
     ActionTypes, Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc,
-    Rolls, SaDef,
-    SaIx, TerrainDef, Traits, Transport,
+    Rolls, SaDef, SaIx, TerrainDef, Traits, Transport,
 };
 
 use crate::Cx;

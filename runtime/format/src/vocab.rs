@@ -169,7 +169,8 @@ impl HookPoint {
     pub fn accepts(self) -> &'static [HookEffect] {
         use HookEffect::*;
         use HookPoint as H;
-        const CHANGES: &[HookEffect] = &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
+        const CHANGES: &[HookEffect] =
+            &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
         const MOD_CHANGES: &[HookEffect] =
             &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
         match self {
@@ -178,9 +179,17 @@ impl HookPoint {
                 &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins]
             }
             H::Activation => MOD_CHANGES,
-            H::StrikePoint => {
-                &[AddModifier, Forbid, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain]
-            }
+            H::StrikePoint => &[
+                AddModifier,
+                Forbid,
+                DealDamage,
+                ApplyState,
+                ClearState,
+                SpendAmmo,
+                RestoreAmmo,
+                RefillAmmoBins,
+                PlaceTerrain,
+            ],
             H::TargetLock => &[Forbid, ApplyState],
             H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare => &[AddModifier, Forbid],

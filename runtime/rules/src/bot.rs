@@ -269,7 +269,8 @@ impl Controller for Bot {
     /// A recon model's pre-game move: towards the nearest enemy, as far as it would close anyway.
     fn pre_game_move(&mut self, g: &Game, model: usize) -> Option<P> {
         let me = &g.models[model];
-        let target = g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))?;
+        let target =
+            g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))?;
         let best = self.best_distance(g, model);
         let step = self.approach(g, model, target, best);
         step.to.filter(|to| to.dist(me.pos) > 1e-6)
@@ -298,7 +299,9 @@ impl Controller for Bot {
                 return Action::pass();
             }
             let at = g.models[t].pos;
-            let near = g.fighting_enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
+            let near = g
+                .fighting_enemies(model)
+                .min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
             return Action::dismount(near.map_or(at, |e| g.models[e].pos));
         }
         // Coming onto the table: the first action is a move, towards the objective or the enemy.

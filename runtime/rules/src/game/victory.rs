@@ -209,7 +209,11 @@ impl Game<'_> {
     fn counts_for_objectives(&self, model: usize, o: &ObjectiveDef) -> bool {
         let m = &self.models[model];
         let r = self.rules.cards[m.card].base_radius;
-        m.on_table() && m.missile.is_none() && !m.mission_kill && !m.out_of_action && !o.neutral.iter().any(|n| touches(n, m.pos, r))
+        m.on_table()
+            && m.missile.is_none()
+            && !m.mission_kill
+            && !m.out_of_action
+            && !o.neutral.iter().any(|n| touches(n, m.pos, r))
     }
 
     /// Who controls each objective area: the one side with a model wholly inside it (001 L2473-2501).

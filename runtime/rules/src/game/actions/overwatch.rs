@@ -71,11 +71,7 @@ impl Engine<'_, '_> {
         let mut fired = false;
         for watcher in 0..self.game.models.len() {
             let w = &self.game.models[watcher];
-            if w.side == side
-                || !on_watch(w)
-                || !w.on_table()
-                || !self.game.models[mover].on_table()
-            {
+            if w.side == side || !on_watch(w) || !w.on_table() || !self.game.models[mover].on_table() {
                 continue;
             }
             let n = self.game.card(watcher).weapons.len();
