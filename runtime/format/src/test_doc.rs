@@ -151,6 +151,10 @@ pub struct TestStep {
     /// Action points the model must have left once this action has resolved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ap_left: Option<u32>,
+    /// The rules must refuse this declaration with a reason containing this text; nothing of it
+    /// happens and the model's next step is declared in its place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
     /// The state at this point (test id → expected state, as in `expect.models`). On an action
     /// step, or on a step of its own after one, it is checked before the model's next action of
     /// the same activation; after the last action of an activation, once the activation has

@@ -59,6 +59,8 @@ struct Planned<'t> {
     step: usize,
     action: Action,
     ap_left: Option<u32>,
+    /// The refusal the step expects (`refused:`).
+    refused: Option<&'t str>,
     /// Its own `check:` and the check steps that follow it.
     then: Vec<Check<'t>>,
 }
@@ -68,6 +70,7 @@ struct Given<'t> {
     step: usize,
     model: usize,
     ap_left: Option<u32>,
+    refused: Option<&'t str>,
     then: Vec<Check<'t>>,
     ap_before: u32,
     cost: u32,
@@ -112,6 +115,10 @@ impl<'t> Scripted<'t> {
     /// The action last given has resolved: check the AP left (`ap_now` when the engine asked
     /// again, else what its cost left), and make its checks now or after the activation.
     fn settle(&mut self, game: &Game, g: Given<'t>, ap_now: Option<u32>, checks_now: bool) {
+        if let Some(want) = g.refused {
+            self.failures
+                .push(format!("step {}: the rules took the action, expected a refusal containing {want:?}", g.step));
+        }
         if let Some(want) = g.ap_left {
             let got = ap_now.unwrap_or(g.ap_before.saturating_sub(g.cost));
             if got != want {
@@ -181,8 +188,33 @@ impl Controller for Scripted<'_> {
         }
         let Some(p) = next else { return Action::pass() };
         let cost = actions::find(p.action.kind).and_then(|k| actions::cost_of(k, game, model, &p.action)).unwrap_or(0);
-        self.given = Some(Given { step: p.step, model, ap_left: p.ap_left, then: p.then, ap_before: ap, cost });
+        self.given = Some(Given {
+            step: p.step,
+            model,
+            ap_left: p.ap_left,
+            refused: p.refused,
+            then: p.then,
+            ap_before: ap,
+            cost,
+        });
         p.action
+    }
+    fn refused(&mut self, game: &Game, _: usize, reason: &str) -> bool {
+        // Only a step that expects the refusal takes it back; any other stops the test with it.
+        let Some(g) = self.given.take() else { return false };
+        let Some(want) = g.refused else {
+            self.given = Some(g);
+            return false;
+        };
+        if !reason.contains(want) {
+            self.failures
+                .push(format!("step {}: refused because {reason:?}, expected a refusal containing {want:?}", g.step));
+        }
+        // Its checks see the state the refusal left unchanged.
+        for (step, want) in g.then {
+            check_models(game, self.ids, want, &format!("step {step} check: "), &mut self.failures);
+        }
+        true
     }
     fn defensive_fire(&mut self, _: &Game, defender: usize, _: usize) -> Option<Vec<usize>> {
         if let Some(w) = self.choices.get(&defender).and_then(|c| c.defensive_fire.as_ref()) {
@@ -640,7 +672,13 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 match step_action(step, ids, &engine.game) {
                     Ok(a) => {
                         let then = if step.check.is_empty() { vec![] } else { vec![(i - 1, &step.check)] };
-                        plan.push(Planned { step: i - 1, action: a, ap_left: step.ap_left, then })
+                        plan.push(Planned {
+                            step: i - 1,
+                            action: a,
+                            ap_left: step.ap_left,
+                            refused: step.refused.as_deref(),
+                            then,
+                        })
                     }
                     Err(e) => {
                         error = Some(format!("step {}: {e}", i - 1));

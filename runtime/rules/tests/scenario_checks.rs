@@ -204,3 +204,39 @@ fn a_relocation_to_an_illegal_point_says_why() {
     // (0, 0) lies behind red, which faces +y.
     assert!(has(&f, "moving the fumbled strike point to (0.00, 0.00): outside the attacker's front arc"), "{f:?}");
 }
+
+#[test]
+fn a_refused_step_must_be_refused_for_its_reason() {
+    let rules = quickstart();
+    let models = json!([
+        {"id": "red", "model": "dictator-b", "side": "red", "at": [24, 5]},
+        {"id": "blue", "model": "dictator-b", "side": "blue", "at": [24, 36.5], "facing": 180}
+    ]);
+    // A legal move where a refusal is expected: the test fails, saying so.
+    let f = failures(
+        &rules,
+        json!({"models": models, "steps": [{"model": "red", "do": "move", "to": [24, 8], "refused": "not enough"}]}),
+    );
+    assert!(has(&f, "step 0: the rules took the action, expected a refusal containing \"not enough\""), "{f:?}");
+    // Refused, but for another reason than the one expected.
+    let f = failures(
+        &rules,
+        json!({"models": models, "steps": [
+            {"model": "red", "do": "target-lock", "target": "blue"},
+            {"model": "red", "do": "target-lock", "target": "blue", "refused": "infantry"},
+            {"model": "red", "do": "move", "to": [24, 8]}
+        ]}),
+    );
+    let why = "step 1: refused because \"a non-repeatable action may be used once per activation\", expected a refusal containing \"infantry\"";
+    assert!(has(&f, why), "{f:?}");
+    // Refused as expected: the test goes on and passes.
+    let f = failures(
+        &rules,
+        json!({"models": models, "steps": [
+            {"model": "red", "do": "target-lock", "target": "blue"},
+            {"model": "red", "do": "target-lock", "target": "blue", "refused": "once per activation", "check": {"red": {"lock": "blue"}}},
+            {"model": "red", "do": "move", "to": [24, 8], "ap_left": 0}
+        ]}),
+    );
+    assert!(f.is_empty(), "{f:?}");
+}

@@ -8,6 +8,12 @@ use super::*;
 pub trait Controller {
     /// Choose the next action for `model`, which has `ap` action points left.
     fn decide(&mut self, game: &Game, model: usize, ap: u32) -> Action;
+    /// The rules refused the action last declared for `model`, for `reason`, before any of it
+    /// happened: `true` takes it back (the controller is asked again), `false` stops the game
+    /// with the refusal.
+    fn refused(&mut self, _game: &Game, _model: usize, _reason: &str) -> bool {
+        false
+    }
     /// Where a critical fumble's strike point goes, chosen by the defender: any legal point
     /// (`options` are a few the engine suggests); `None` leaves it to the engine. An illegal
     /// point stops the game with the reason.
@@ -690,6 +696,48 @@ impl<'a, 'r> Engine<'a, 'r> {
         Some(m)
     }
 
+    /// Why the rules refuse `model` declaring `action` (of `kind`, costing `cost`, with `ap`
+    /// left), if they do: checked before anything of it happens.
+    fn declaration_refusal(
+        &self,
+        model: usize,
+        kind: &dyn actions::ActionKind,
+        action: &Action,
+        cost: u32,
+        ap: u32,
+    ) -> Option<String> {
+        let g = &self.game;
+        let me = &g.models[model];
+        if cost > ap {
+            return Some("not enough action points".into());
+        }
+        if let Some(why) = g.action_closed(model, kind.id().id(), action.target) {
+            return Some(why);
+        }
+        if me.has(&actions::ENTERING) && kind.id() != ActionWord::Move {
+            return Some("a model coming onto the table moves first".into());
+        }
+        if me.aboard.is_some() && !kind.taken_aboard(g, model) {
+            return Some("a model riding in a transport may only dismount (or fire through a free gun port)".into());
+        }
+        if !action.split.is_empty() && !kind.splits() {
+            return Some("only the combat action's fire may split between targets".into());
+        }
+        let counts_as = kind.counts_as();
+        if !kind.repeatable() && g.used.contains(&counts_as) {
+            return Some("a non-repeatable action may be used once per activation".into());
+        }
+        if counts_as == ActionWord::Combat {
+            if me.has(&actions::combat::FIRED_OUT_OF_TURN) {
+                return Some("the model used defensive or over-watch fire this turn".into());
+            }
+            if !g.can_fight(model) || me.prone {
+                return Some("the model cannot use the combat action now".into());
+            }
+        }
+        kind.check(g, model, action).err()
+    }
+
     fn spend_c3(&mut self, model: usize, what: C3Use) {
         let side = self.game.models[model].side;
         let left = {
@@ -857,39 +905,17 @@ impl<'a, 'r> Engine<'a, 'r> {
             let Some(cost) = actions::cost_of(kind, &self.game, model, &action) else {
                 return Err(illegal(&self.game, "this ruleset has no such action type"));
             };
-            if cost > ap {
-                return Err(illegal(&self.game, "not enough action points"));
-            }
-            if let Some(why) = self.game.action_closed(model, kind.id().id(), action.target) {
-                return Err(illegal(&self.game, &why));
-            }
-            if self.game.models[model].has(&actions::ENTERING) && kind.id() != ActionWord::Move {
-                return Err(illegal(&self.game, "a model coming onto the table moves first"));
-            }
-            if self.game.models[model].aboard.is_some() && !kind.taken_aboard(&self.game, model) {
-                return Err(illegal(
-                    &self.game,
-                    "a model riding in a transport may only dismount (or fire through a free gun port)",
-                ));
-            }
-            if !action.split.is_empty() && !kind.splits() {
-                return Err(illegal(&self.game, "only the combat action's fire may split between targets"));
-            }
             let counts_as = kind.counts_as();
-            if !kind.repeatable() && self.game.used.contains(&counts_as) {
-                return Err(illegal(&self.game, "a non-repeatable action may be used once per activation"));
-            }
-            if counts_as == ActionWord::Combat {
-                if self.game.models[model].has(&actions::combat::FIRED_OUT_OF_TURN) {
-                    return Err(illegal(&self.game, "the model used defensive or over-watch fire this turn"));
+            // A declaration the rules refuse changes nothing: the controller may take it back
+            // and declare another action (a test's `refused:` step), or the game stops with it.
+            if let Some(reason) = self.declaration_refusal(model, kind, &action, cost, ap) {
+                if ctrl.refused(&self.game, model, &reason) {
+                    continue;
                 }
-                if !self.game.can_fight(model) || self.game.models[model].prone {
-                    return Err(illegal(&self.game, "the model cannot use the combat action now"));
-                }
+                return Err(illegal(&self.game, &reason));
             }
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
-            kind.check(&self.game, model, &action).map_err(|reason| illegal(&self.game, &reason))?;
             self.game.declined = self.ask_optional(model, &action, ctrl);
             if action.inspire && self.c3_offers(model, C3Use::Inspire) {
                 self.spend_c3(model, C3Use::Inspire);
