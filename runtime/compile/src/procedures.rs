@@ -282,7 +282,7 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
 
 /// The model types that may take each action type and be aimed at by it, for the action types
 /// that limit either.
-pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> HashMap<String, ActionTypes> {
+pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a)) if !a.model_types.is_empty() || !a.target_model_types.is_empty() => {

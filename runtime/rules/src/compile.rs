@@ -1027,7 +1027,8 @@ pub struct Rules {
     pub action_free_with: HashMap<String, Vec<SaIx>>,
     /// The model types that may take an action type, and those it may be aimed at, by action id
     /// (only action types that limit either).
-    pub action_model_types: HashMap<String, ActionTypes>,
+    /// (Ordered: the compiled rules' `Debug` form is their fingerprint, `cav_lab::same_rules`.)
+    pub action_model_types: std::collections::BTreeMap<String, ActionTypes>,
 }
 
 /// Which model types may take an action type and be its target; empty = all.

@@ -1118,6 +1118,7 @@ mod tests {
             Event::Dismounted { model: 0, transport: 1, at: P::new(1.0, 2.0) },
             Event::Abandoned { model: 0, reason: s() },
             Event::Destroyed { model: 0 },
+            Event::OutOfAction { model: 0 },
             Event::TerrainLaid { model: 0, terrain: s(), at: P::new(1.0, 2.0), radius: 3.0, activations: 2 },
             Event::TerrainLifted { terrain: s(), at: P::new(1.0, 2.0) },
             Event::LeftBoard { model: 0 },
