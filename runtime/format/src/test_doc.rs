@@ -293,6 +293,16 @@ impl JsonSchema for ExpectedEvent {
     }
 }
 
+/// A number of matching events (`expect.count`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountedEvent {
+    /// Exactly this many events match.
+    pub times: u32,
+    /// The event, matched on the keys it gives.
+    pub of: ExpectedEvent,
+}
+
 /// What must follow.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -304,6 +314,10 @@ pub struct TestExpect {
     /// Events that must not occur anywhere in the log (each matched like an item of `events`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<ExpectedEvent>,
+    /// How many events of the log match (as an item of `events`): `{times: 2, of: {event: roll,
+    /// kind: combat, model: red}}` — the combat rolls of an action, the hits of a salvo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub count: Vec<CountedEvent>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<Id, TestModelState>,
     /// The run must stop with an error containing this text.

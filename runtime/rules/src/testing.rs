@@ -1039,6 +1039,19 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
             failures.push(format!("expect.absent[{i}]: an event that must not occur did: {a}"));
         }
     }
+    for (i, c) in t.expect.count.iter().enumerate() {
+        let want = match prepare_event(&c.of.0, ids) {
+            Ok(w) => w,
+            Err(e) => {
+                failures.push(format!("expect.count[{i}]: {e}"));
+                continue;
+            }
+        };
+        let got = actual.iter().filter(|a| matches(&want, a)).count();
+        if got != c.times as usize {
+            failures.push(format!("expect.count[{i}]: {want} occurs {got} times, expected {}", c.times));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -90,6 +90,23 @@ fn an_absent_event_that_happens_fails() {
 }
 
 #[test]
+fn a_wrong_number_of_events_fails() {
+    let rules = quickstart();
+    let steps = json!([{"model": "red", "do": "move", "to": [10, 3]}, {"model": "red", "do": "move", "to": [10, 2]}]);
+    let f = failures(
+        &rules,
+        json!({"steps": steps, "expect": {"count": [{"times": 1, "of": {"event": "moved", "model": "red"}}]}}),
+    );
+    assert!(has(&f, "expect.count[0]: "), "{f:?}");
+    assert!(has(&f, "occurs 2 times, expected 1"), "{f:?}");
+    let f = failures(
+        &rules,
+        json!({"steps": steps, "expect": {"count": [{"times": 2, "of": {"event": "moved", "model": "red"}}]}}),
+    );
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
 fn a_check_between_steps_sees_the_state_at_that_moment() {
     let rules = quickstart();
     let f = failures(
