@@ -12,6 +12,8 @@
 pub enum EventField {
     /// A model: the test writes its test id (the log holds the model's index).
     Model,
+    /// A model, or null (`~`) where the event has none (an attack at a point).
+    OptModel,
     Int,
     Number,
     Text,
@@ -38,6 +40,9 @@ impl EventField {
         use serde_json::json;
         let mut s = match self {
             EventField::Model => json!({"type": "string", "pattern": crate::ID_PATTERN}),
+            EventField::OptModel => {
+                json!({"anyOf": [{"type": "string", "pattern": crate::ID_PATTERN}, {"type": "null"}]})
+            }
             EventField::Int => json!({"type": "integer"}),
             EventField::Number => json!({"type": "number"}),
             EventField::Text => json!({"type": "string"}),
@@ -219,7 +224,12 @@ pub const EVENT_KINDS: &[EventKind] = &[
     EventKind {
         id: "no_attack",
         doc: "A declared weapon cannot attack, with the reason.",
-        keys: &[MODEL, TARGET, WEAPON, ("reason", Text, "Why (`out of range`, `needs a target-lock`, …).")],
+        keys: &[
+            MODEL,
+            ("target", OptModel, "The model aimed at (test id); null for an indirect attack at a point."),
+            WEAPON,
+            ("reason", Text, "Why (`out of range`, `needs a target-lock`, …)."),
+        ],
     },
     EventKind {
         id: "roll",

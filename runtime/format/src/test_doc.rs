@@ -117,6 +117,8 @@ pub struct TestStep {
     /// activates its side's next model, which passes), then start the one after.
     #[serde(rename = "do", default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Id>,
+    /// Where the action goes (`move`, `call-strike`, …); for `fire` with `indirect: true` and no
+    /// `target`, the strike point on the board the indirect weapons are aimed at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
     /// `move`: corners of one move action's path before `to` (a facing change at each; only the
@@ -135,6 +137,7 @@ pub struct TestStep {
     /// targets of the same combat action, each with its own weapon mounts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split: Vec<TestSplit>,
+    /// Indirect fire: at the `target`'s place, or at the point `to` with no model aimed at.
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
     /// `move`: fly nap of the earth (an aircraft in flight; the move spends its whole MV).

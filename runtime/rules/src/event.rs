@@ -147,7 +147,8 @@ pub enum Event {
     },
     NoAttack {
         model: usize,
-        target: usize,
+        /// None: an indirect attack at a point.
+        target: Option<usize>,
         weapon: String,
         reason: String,
     },

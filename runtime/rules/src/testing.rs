@@ -980,7 +980,7 @@ fn prepare_event(want: &Value, ids: &HashMap<String, usize>) -> Result<Value, St
             return Err(format!("`{kind}` events have no key `{key}` (they have: {})", keys.join(", ")));
         };
         let v = match (field, v) {
-            (EventField::Model, Value::String(name)) => {
+            (EventField::Model | EventField::OptModel, Value::String(name)) => {
                 Value::from(*ids.get(name.as_str()).ok_or_else(|| format!("unknown model `{name}`"))?)
             }
             (EventField::Point, Value::Array(xy)) if xy.len() == 2 => serde_json::json!({"x": xy[0], "y": xy[1]}),
@@ -1094,7 +1094,7 @@ mod tests {
             Event::DefensiveFire { model: 0, target: 1 },
             Event::CloseCombat { model: 0, target: 1, supporters: 1 },
             Event::Attack { model: 0, target: 1, weapon: s(), mode: "direct", distance: 2.5, band: Some(s()) },
-            Event::NoAttack { model: 0, target: 1, weapon: s(), reason: s() },
+            Event::NoAttack { model: 0, target: Some(1), weapon: s(), reason: s() },
             Event::Roll(roll),
             Event::StrikePoint { model: 0, at: p },
             Event::StrikeCalled { model: 0, strike: s(), at: p, cost: 50, pool_left: 25 },
@@ -1236,7 +1236,7 @@ mod tests {
             EventField::Text => v.is_string(),
             EventField::Bool => v.is_boolean(),
             EventField::Point => point(v),
-            EventField::OptInt => v.is_null() || v.is_i64() || v.is_u64(),
+            EventField::OptInt | EventField::OptModel => v.is_null() || v.is_i64() || v.is_u64(),
             EventField::OptText => v.is_null() || v.is_string(),
             EventField::OptBool => v.is_null() || v.is_boolean(),
             EventField::Ints => v.as_array().is_some_and(|a| a.iter().all(|x| x.is_i64() || x.is_u64())),

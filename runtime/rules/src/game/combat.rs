@@ -308,7 +308,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn strike_point(
         &mut self,
         attacker: usize,
-        target: usize,
+        target: Option<usize>,
         weapon: usize,
         band: usize,
         distance: f64,
@@ -326,10 +326,13 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             _ => 0,
         };
-        let los = self.game.sight(attacker, target, false).0;
+        let los = match target {
+            Some(t) => self.game.sight(attacker, t, false).0,
+            None => self.game.sees_point(attacker, aim),
+        };
         let s = Situation {
             attacker,
-            defender: Some(target),
+            defender: target,
             weapon: Some(weapon),
             band: Some(band),
             distance,
@@ -349,10 +352,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         mods.extend(answer.take(Quantity::Roll));
         // Chain-Fire Pod: a squad mate's roll at this target this turn stands for this one.
-        let chain = (self.cardr(attacker).chain_fire.zip(self.game.models[attacker].squad))
-            .filter(|((reach, _), _)| self.game.range(attacker, target) <= *reach);
+        // (A chain is at a model: a point with none aimed at starts no chain.)
+        let chain = (self.cardr(attacker).chain_fire.zip(self.game.models[attacker].squad).zip(target))
+            .filter(|(((reach, _), _), target)| self.game.range(attacker, *target) <= *reach);
         let turn = self.game.turn;
-        if let Some((_, squad)) = chain
+        if let Some((((_, _), squad), target)) = chain
             && let Some(link) = self.game.chains.iter().find(|c| (c.0, c.1, c.2) == (squad, target, turn)).map(|c| c.3)
         {
             return match link {
@@ -375,7 +379,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         );
         self.game.models[attacker].strike_memory = Some((aim, attempts as u32 + 1, out.success));
         // The first of a chain, holding a target-lock on the target, sets it for its squad mates.
-        if let Some(((_, true), squad)) = chain
+        if let Some((((_, true), squad), target)) = chain
             && self.game.models[attacker].lock == Some(target)
             && !self.game.chains.iter().any(|c| (c.0, c.1, c.2) == (squad, target, turn))
         {
@@ -409,19 +413,24 @@ impl<'a, 'r> Engine<'a, 'r> {
                 })
                 .filter(|&p| self.relocation_refusal(attacker, weapon, p).is_none())
                 .collect();
-            match ctrl.relocate_strike_point(&self.game, attacker, target, &options) {
+            // At a point with no model, the enemy nearest it answers for its side.
+            let defender = target.or_else(|| self.nearest_enemy(attacker, aim));
+            let Some(defender) = defender else {
+                return self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some);
+            };
+            match ctrl.relocate_strike_point(&self.game, attacker, defender, &options) {
                 Some(p) => match self.relocation_refusal(attacker, weapon, p) {
                     None => from = p,
                     Some(why) => {
                         return Err(EngineError::IllegalAction {
-                            model: self.game.models[target].name.clone(),
+                            model: self.game.models[defender].name.clone(),
                             action: format!("moving the fumbled strike point to ({:.2}, {:.2})", p.x, p.y),
                             reason: why,
                         });
                     }
                 },
                 None => {
-                    if let Some(p) = self.relocate(target, &options) {
+                    if let Some(p) = self.relocate(defender, &options) {
                         from = p;
                     }
                 }
@@ -526,6 +535,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         } else {
             None
         }
+    }
+
+    /// The enemy of `attacker` on the table nearest `p`, if any.
+    fn nearest_enemy(&self, attacker: usize, p: P) -> Option<usize> {
+        let side = self.game.models[attacker].side;
+        (0..self.game.models.len())
+            .filter(|&m| self.game.models[m].side != side && self.game.models[m].on_table())
+            .min_by(|&a, &b| self.game.models[a].pos.dist(p).total_cmp(&self.game.models[b].pos.dist(p)))
     }
 
     pub(crate) fn relocate(&self, target: usize, options: &[P]) -> Option<P> {

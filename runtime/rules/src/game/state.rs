@@ -964,13 +964,44 @@ impl<'r> Game<'r> {
         {
             return self.sight_with_aircraft(attacker, target, air);
         }
-        let (pa, pd) = (self.models[attacker].pos, self.models[target].pos);
-        let (ha, hd) = (self.height(attacker), self.height(target));
-        let (ra, rd) = (self.card(attacker).base_radius, self.card(target).base_radius);
+        let end = SightEnd {
+            pos: self.models[target].pos,
+            height: self.height(target),
+            radius: self.card(target).base_radius,
+            model: Some(target),
+        };
+        self.sight_to(attacker, end, only_defenders_own)
+    }
+
+    /// Whether `attacker` sees the ground at `p` (an indirect attack's strike point with no model
+    /// on it): the line of sight to a model standing there, as tall as the ground and no wider
+    /// than a point.
+    pub fn sees_point(&self, attacker: usize, p: P) -> bool {
+        if self.rules.proc.sight.aircraft.is_some() && self.flying(attacker) {
+            // From the air only the terrain the point lies in can hide it (001 L4233-4275).
+            let ground = self.ground(p);
+            return !self
+                .board
+                .areas
+                .iter()
+                .any(|a| a.poly.contains(p) && self.area_cover(a, ground).0 == Cover::Blocking);
+        }
+        let end = SightEnd { pos: p, height: self.ground(p), radius: 0.0, model: None };
+        self.sight_to(attacker, end, false).los
+    }
+
+    /// `sight_uncached` towards `end`, a model on the ground or a point.
+    fn sight_to(&self, attacker: usize, end: SightEnd, only_defenders_own: bool) -> Sight {
+        let (pa, pd) = (self.models[attacker].pos, end.pos);
+        let (ha, hd) = (self.height(attacker), end.height);
+        let (ra, rd) = (self.card(attacker).base_radius, end.radius);
         let sight = &self.rules.proc.sight;
         let adj = sight.adjacent_cover;
         // Models this close ignore light and heavy cover between them.
-        let close = sight.cover_ignored_within.is_some_and(|d| self.distance(attacker, target) < d);
+        let close = sight.cover_ignored_within.is_some_and(|d| match end.model {
+            Some(target) => self.distance(attacker, target) < d,
+            None => pa.dist(pd) - ra < d,
+        });
         let mut best = Cover::None;
         // Woods (terrain whose cover counts wherever the line crosses it) stack: the points of
         // all of them make the modifier; only those no model stands in near their edge make the
@@ -1006,7 +1037,7 @@ impl<'r> Game<'r> {
             }
             let (mut cover, height) = self.area_cover(area, hd);
             // Against a model firing over it, it gives the cover the ruleset says (hull-down: heavy).
-            if let Some(c) = self.fires_over(target, area).and_then(|f| f.counts_as) {
+            if let Some(c) = end.model.and_then(|target| self.fires_over(target, area)).and_then(|f| f.counts_as) {
                 cover = c;
             }
             if cover == Cover::None || close && cover != Cover::Blocking {
@@ -1041,7 +1072,7 @@ impl<'r> Game<'r> {
         // missiles and rockets: no model is something the defender stands in).
         if !only_defenders_own && best != Cover::Blocking {
             for other in 0..self.models.len() {
-                if other == attacker || other == target || !self.models[other].on_table() {
+                if other == attacker || Some(other) == end.model || !self.models[other].on_table() {
                     continue;
                 }
                 let cover = self.model_cover(other);
@@ -1213,6 +1244,12 @@ impl<'r> Game<'r> {
 
     /// The questions `shot` asks of `attacker` alone, answered once for every weapon and target
     /// asked about through it (a bot weighing all its weapons, direct and indirect).
+    /// What mount `weapon` of `attacker` can do against the point `p` of the board, fired
+    /// indirectly with no model aimed at (`Shot::Indirect` or why not).
+    pub fn point_shot(&self, attacker: usize, weapon: usize, p: P, more_range: f64) -> Shot {
+        self.shooter(attacker).at_point(weapon, p, more_range).unwrap_or_else(|why| Shot::No(why.text()))
+    }
+
     pub fn shooter(&self, attacker: usize) -> Shooter<'_, 'r> {
         Shooter {
             g: self,
@@ -1279,21 +1316,18 @@ impl Shooter<'_, '_> {
         self.g.sight(self.attacker, target, only_defenders_own).0
     }
 
-    /// `Game::shot_with`, the refusal kept cheap. The checks and their order are `shot_with`'s.
-    fn answer(&self, weapon: usize, target: usize, indirect: bool, more_range: f64) -> Result<Shot, Refusal> {
+    /// The mount `weapon`, if it may fire now at all: a weapon (not a strike package or a
+    /// close-quarters reaction) with ammo, out of water, unlimbered.
+    fn ready(&self, weapon: usize) -> Result<&'_ crate::compile::MountDef, Refusal> {
         use Refusal::Said;
         let (g, attacker) = (self.g, self.attacker);
         let me = &g.models[attacker];
-        let card = g.card(attacker);
-        let Some(m) = card.weapons.get(weapon) else { return Err(Said("no such weapon")) };
+        let Some(m) = g.card(attacker).weapons.get(weapon) else { return Err(Said("no such weapon")) };
         if m.strike.is_some() {
             return Err(Said("a strike package is called in (`call-strike`), not fired"));
         }
         if m.reaction {
             return Err(Said("it strikes only as a reaction, when attacked from close quarters"));
-        }
-        if g.models.get(target).is_some_and(|t| g.card_of(t).emplacement.is_some()) {
-            return Err(Said("an emplacement is attacked through its bunker (fire at the structure)"));
         }
         if me.out_of_ammo[weapon] {
             return Err(Said("out of ammo"));
@@ -1303,6 +1337,53 @@ impl Shooter<'_, '_> {
         }
         if me.has(&crate::game::actions::LIMBERED) {
             return Err(Said("limbered: the gun unlimbers before it fires"));
+        }
+        Ok(m)
+    }
+
+    /// An indirect attack at the point `p` of the board, with no model aimed at (001 L4474-4479):
+    /// an indirect-fire weapon in reach; no line of sight needed.
+    fn at_point(&self, weapon: usize, p: P, more_range: f64) -> Result<Shot, Refusal> {
+        use Refusal::Said;
+        let (g, attacker) = (self.g, self.attacker);
+        let m = self.ready(weapon)?;
+        if *self.in_structure.get_or_init(|| g.structure_at(attacker).is_some()) {
+            return Err(Said("from inside a structure a model fires direct only"));
+        }
+        if m.dropped.is_some() {
+            return Err(Said("a bomb falls beneath the aircraft: aim it at a model there"));
+        }
+        if m.template.is_some() {
+            return Err(Said("a template weapon fires direct only"));
+        }
+        if m.requires_target_lock {
+            return Err(Said("needs a target-lock on a model"));
+        }
+        if !m.indirect {
+            return Err(Said("only an indirect-fire weapon fires at a point"));
+        }
+        if !g.on_board(p) {
+            return Err(Said("the point is off the board"));
+        }
+        let dist = g.range_to_point(attacker, p);
+        if m.min_range > 0.0 && dist <= m.min_range {
+            return Err(Refusal::InsideMinRange(m.min_range));
+        }
+        let range = (m.range + more_range).max(0.0);
+        let Some(band) = g.rules.bands.iter().position(|b| dist <= range * b.multiplier) else {
+            return Err(Said(OUT_OF_RANGE));
+        };
+        Ok(Shot::Indirect { band: g.shifted_band(attacker, weapon, None, dist, band), distance: dist })
+    }
+
+    /// `Game::shot_with`, the refusal kept cheap. The checks and their order are `shot_with`'s.
+    fn answer(&self, weapon: usize, target: usize, indirect: bool, more_range: f64) -> Result<Shot, Refusal> {
+        use Refusal::Said;
+        let (g, attacker) = (self.g, self.attacker);
+        let me = &g.models[attacker];
+        let m = self.ready(weapon)?;
+        if g.models.get(target).is_some_and(|t| g.card_of(t).emplacement.is_some()) {
+            return Err(Said("an emplacement is attacked through its bunker (fire at the structure)"));
         }
         let Some(aimed) = g.models.get(target) else { return Err(Said("no such model")) };
         if indirect && *self.in_structure.get_or_init(|| g.structure_at(attacker).is_some()) {
@@ -1709,6 +1790,15 @@ struct Sight {
     los: bool,
     cover: Cover,
     extra: i32,
+}
+
+/// Where a line of sight ends: a model, or a point on the ground (`model: None`).
+#[derive(Debug, Clone, Copy)]
+struct SightEnd {
+    pos: P,
+    height: i32,
+    radius: f64,
+    model: Option<usize>,
 }
 
 /// What a line-of-sight answer depends on.

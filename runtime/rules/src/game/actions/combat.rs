@@ -52,6 +52,23 @@ impl ActionKind for Fire {
         if game.models[model].aboard.is_some() && action.indirect {
             return Err("a gun port serves direct fire only".into());
         }
+        if let (None, Some(point)) = (action.target, action.to) {
+            if !action.indirect {
+                return Err("only indirect fire is aimed at a point".into());
+            }
+            if !action.split.is_empty() {
+                return Err("an attack at a point is not split".into());
+            }
+            // (Out of range is heard at the attack: a handler may lengthen the range.)
+            for &w in &action.weapons {
+                if let Shot::No(reason) = game.point_shot(model, w, point, 0.0)
+                    && reason != OUT_OF_RANGE
+                {
+                    let name = game.card(model).weapons.get(w).map_or("no such weapon", |m| m.name.as_str());
+                    return Err(format!("{name}: {reason}"));
+                }
+            }
+        }
         Ok(())
     }
     fn resolve(
@@ -61,6 +78,9 @@ impl ActionKind for Fire {
         action: &Action,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
+        if let (None, Some(point), true) = (action.target, action.to, action.indirect) {
+            return engine.fire_at_point(model, point, &action.weapons, ctrl);
+        }
         let target = action.target().map_err(ActionError::Illegal)?;
         // Through a gun port the rider shoots from where its transport stands.
         if let Some(t) = engine.game.models[model].aboard {
@@ -82,6 +102,10 @@ impl Action {
     pub fn and_at(mut self, target: usize, weapons: Vec<usize>) -> Action {
         self.split.push((target, weapons));
         self
+    }
+    /// Indirect fire at a point of the board, no model aimed at.
+    pub fn fire_at_point(to: crate::geom::P, weapons: Vec<usize>) -> Action {
+        Action { indirect: true, ..Action::new(Fire.name()).at(to).with(weapons) }
     }
     /// Indirect fire at the target's strike point.
     pub fn fire_indirect(target: usize, weapons: Vec<usize>) -> Action {
@@ -145,7 +169,7 @@ impl Engine<'_, '_> {
         }
         self.game.models[attacker].mark(&MADE_COMBAT_ACTION);
         // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
-        let mut landed: Vec<(usize, crate::geom::P)> = Vec::new();
+        let mut landed: Vec<(Option<usize>, crate::geom::P)> = Vec::new();
         // Declare every group's weapons (and hear the defenders' answers) before any roll.
         let mut declared = Vec::with_capacity(groups.len());
         for &(target, weapons) in &groups {
@@ -160,7 +184,7 @@ impl Engine<'_, '_> {
                     Err(reason) => {
                         out_of_range |= reason == OUT_OF_RANGE;
                         let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
-                        emit!(self, Event::NoAttack { model: attacker, target, weapon: name, reason });
+                        emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
                     }
                     Ok(s) => shots.push((weapon, s)),
                 }
@@ -224,12 +248,12 @@ impl Engine<'_, '_> {
                         emit!(self, Event::StrikePoint { model: attacker, at: point });
                         Some(point)
                     }
-                    None => self.strike_point(attacker, target, first, band, distance, target_pos, ctrl)?,
+                    None => self.strike_point(attacker, Some(target), first, band, distance, target_pos, ctrl)?,
                 };
                 let Some(point) = point else {
                     continue; // stopped before it landed
                 };
-                landed.push((target, point));
+                landed.push((Some(target), point));
                 for (weapon, _) in shots {
                     self.area_attack(attacker, weapon, point, Some(target), 0)?;
                     fired.push(weapon);
@@ -264,6 +288,59 @@ impl Engine<'_, '_> {
         Ok(())
     }
 
+    /// An indirect attack at `point`, a place on the board with no model aimed at (001
+    /// L4474-4479): one strike-point roll for the declared weapons at the first one's range
+    /// (LoS to the point, where the ruleset's modifiers ask, is to the ground there); each
+    /// weapon's area attack where it lands.
+    pub(crate) fn fire_at_point(
+        &mut self,
+        attacker: usize,
+        point: crate::geom::P,
+        weapons: &[usize],
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        if weapons.is_empty() {
+            return Err(ActionError::Illegal("declare the weapons that fire".into()));
+        }
+        self.game.models[attacker].mark(&MADE_COMBAT_ACTION);
+        let mut shots = Vec::with_capacity(weapons.len());
+        for &weapon in weapons {
+            let range = self.cardr(attacker).weapons.get(weapon).map_or(0.0, |m| m.range);
+            let mut shot = self.game.point_shot(attacker, weapon, point, 0.0);
+            // `attack_declare` handlers may forbid it, or lengthen its range to reach.
+            if !matches!(&shot, Shot::No(reason) if reason != OUT_OF_RANGE) {
+                let ctx = HookCtx::new(HookPoint::AttackDeclare, attacker).weapon(weapon).value(range);
+                let answer = self.call_hooks(ctx)?;
+                if let Some(reason) = answer.forbid {
+                    shot = Shot::No(reason);
+                } else if answer.sum(Quantity::Range) != 0 {
+                    shot = self.game.point_shot(attacker, weapon, point, f64::from(answer.sum(Quantity::Range)));
+                }
+            }
+            match shot {
+                Shot::No(reason) => {
+                    let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
+                    emit!(self, Event::NoAttack { model: attacker, target: None, weapon: name, reason });
+                }
+                s => shots.push((weapon, s)),
+            }
+        }
+        let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else {
+            return Ok(());
+        };
+        let Some(landed) = self.strike_point(attacker, None, first, band, distance, point, ctrl)? else {
+            return Ok(()); // stopped before it landed
+        };
+        let mut fired = Vec::with_capacity(shots.len());
+        for (weapon, _) in shots {
+            self.area_attack(attacker, weapon, landed, None, 0)?;
+            fired.push(weapon);
+        }
+        self.combat_end(attacker, &fired)?;
+        self.counter_battery(attacker, &[(None, landed)], ctrl)?;
+        Ok(())
+    }
+
     /// Counter-battery fire (001 L7031-7070): each enemy with the ruleset's counter-battery
     /// special attribute that `attacker`'s indirect fire aimed at, or whose strike point landed
     /// within reach of, may answer at once — unless it made a combat action this turn — with
@@ -272,7 +349,7 @@ impl Engine<'_, '_> {
     fn counter_battery(
         &mut self,
         attacker: usize,
-        landed: &[(usize, crate::geom::P)],
+        landed: &[(Option<usize>, crate::geom::P)],
         ctrl: &mut dyn Controller,
     ) -> Result<(), EngineError> {
         let Some((sa, within)) = self.rules().proc.counter_battery else { return Ok(()) };
@@ -283,7 +360,7 @@ impl Engine<'_, '_> {
         for m in 0..self.game.models.len() {
             let g = &self.game;
             let me = &g.models[m];
-            let called = landed.iter().any(|&(t, p)| t == m || me.pos.dist(p) <= within);
+            let called = landed.iter().any(|&(t, p)| t == Some(m) || me.pos.dist(p) <= within);
             if me.side == side
                 || !me.on_table()
                 || !called

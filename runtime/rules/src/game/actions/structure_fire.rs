@@ -68,7 +68,7 @@ impl ActionKind for StructureFire {
             };
             if let Some(reason) = why {
                 let (weapon, target) = (m.name.clone(), model);
-                emit!(engine, Event::NoAttack { model, target, weapon, reason: reason.into() });
+                emit!(engine, Event::NoAttack { model, target: Some(target), weapon, reason: reason.into() });
                 continue;
             }
             for _ in 0..g.copies_in_arc_at(model, w, at) {
