@@ -158,6 +158,12 @@ pub struct TestStep {
     /// happens and the model's next step is declared in its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// Events that must not occur during this step: from the moment its action is declared to
+    /// the declaration of the model's next action, or the end of its activation after its last
+    /// (damage and pilot checks landing then count); for `next-turn` and `play-turn`, the turn's
+    /// end and the next one's start. Matched like `expect.absent`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<ExpectedEvent>,
     /// The state at this point (test id → expected state, as in `expect.models`). On an action
     /// step, or on a step of its own after one, it is checked before the model's next action of
     /// the same activation; after the last action of an activation, once the activation has

@@ -51,6 +51,26 @@ impl TestOutcome {
     }
 }
 
+/// The test's event log, its length shared with the controller (which marks where each step's
+/// events begin and end, for a step's `absent:`).
+struct Log {
+    events: Vec<Event>,
+    len: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl crate::event::Sink for Log {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn push(&mut self, e: Event) {
+        self.events.push(e);
+        self.len.set(self.events.len());
+    }
+}
+
+/// The events of one step: `(step index, first event, end)`.
+type Span = (usize, usize, usize);
+
 /// Checks due at one moment: `(step index, test id → expected state)`.
 type Check<'t> = (usize, &'t BTreeMap<Id, TestModelState>);
 
@@ -90,6 +110,11 @@ struct Scripted<'t> {
     /// Choices the engine offered: (model, what).
     offered: HashSet<(usize, String)>,
     failures: Vec<String>,
+    /// The log's length, and where the action given last began in it.
+    log_len: std::rc::Rc<std::cell::Cell<usize>>,
+    began: Option<(usize, usize)>,
+    /// Where each step's events lie in the log.
+    spans: Vec<Span>,
 }
 
 impl<'t> Scripted<'t> {
@@ -105,6 +130,16 @@ impl<'t> Scripted<'t> {
             choices: t.choices.iter().filter_map(|(k, v)| by_model(k).map(|i| (i, v))).collect(),
             offered: HashSet::new(),
             failures: Vec::new(),
+            log_len: Default::default(),
+            began: None,
+            spans: Vec::new(),
+        }
+    }
+
+    /// The step whose action was given last has ended here.
+    fn close_span(&mut self) {
+        if let Some((step, from)) = self.began.take() {
+            self.spans.push((step, from, self.log_len.get()));
         }
     }
 
@@ -187,6 +222,8 @@ impl Controller for Scripted<'_> {
             self.settle(game, g, Some(ap), next.is_some());
         }
         let Some(p) = next else { return Action::pass() };
+        self.close_span();
+        self.began = Some((p.step, self.log_len.get()));
         let cost = actions::find(p.action.kind).and_then(|k| actions::cost_of(k, game, model, &p.action)).unwrap_or(0);
         self.given = Some(Given {
             step: p.step,
@@ -580,19 +617,25 @@ fn step_shape(step: &TestStep) -> Option<String> {
             Some(format!("a step without `do:` is a check and names no model (`{m}`); give the models inside `check:`"))
         }
         (None, None) if step.check.is_empty() => Some("a step needs `do:` or `check:`".into()),
+        (None, None) if !step.absent.is_empty() => {
+            Some("`absent:` belongs to a step that acts (`do:`): a check step has no events of its own".into())
+        }
         (Some(a @ (NEXT_TURN | PLAY_TURN)), Some(m)) => {
             Some(format!("`{a}` ends the turn for every model; drop `model: {m}`"))
         }
         (Some(a), None) if a != NEXT_TURN && a != PLAY_TURN => Some(format!("`{a}` needs the `model:` that acts")),
+        (Some(END), _) if !step.absent.is_empty() => {
+            Some("`absent:` on `end`: give it to the action before, whose span runs to the activation's end".into())
+        }
         _ => None,
     }
 }
 
 fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hooks, out: &mut TestOutcome) {
     let mut dice = ForcedDice::new(t.dice.iter().copied());
-    let mut log: Vec<Event> = Vec::new();
-    let mut error = None;
     let mut ctrl = Scripted::new(t, ids);
+    let mut log = Log { events: Vec::new(), len: ctrl.log_len.clone() };
+    let mut error = None;
     {
         let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks };
         // The game begins (`game_setup` handlers run) and its first turn starts (`draw_deck`).
@@ -615,6 +658,7 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 i += 1;
                 continue;
             };
+            let from = ctrl.log_len.get();
             if action.as_str() == PLAY_TURN {
                 // Every model passes: the plan holds no action for a drawn card. The turn after
                 // starts, as after `next-turn`.
@@ -624,6 +668,7 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                     error = Some(e.to_string());
                     break;
                 }
+                ctrl.spans.push((i, from, ctrl.log_len.get()));
                 check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
                 i += 1;
                 continue;
@@ -633,6 +678,7 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                     error = Some(e.to_string());
                     break;
                 }
+                ctrl.spans.push((i, from, ctrl.log_len.get()));
                 check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
                 i += 1;
                 continue;
@@ -691,7 +737,9 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             }
             let n = plan.len();
             ctrl.plan = plan.into();
-            if let Err(e) = engine.activate(model, &mut ctrl) {
+            let activated = engine.activate(model, &mut ctrl);
+            ctrl.close_span();
+            if let Err(e) = activated {
                 error = Some(e.to_string());
             } else if !ctrl.plan.is_empty() {
                 let left = ctrl.plan.len();
@@ -728,8 +776,9 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
     } else if t.expect.all_dice_used && dice.remaining() > 0 && t.expect.error.is_none() {
         out.failures.push(format!("{} of the forced dice were not used", dice.remaining()));
     }
-    check_events(t, &log, ids, &mut out.failures);
-    out.events = log;
+    check_events(t, &log.events, ids, &mut out.failures);
+    check_step_absent(t, &log.events, &ctrl.spans, ids, &mut out.failures);
+    out.events = log.events;
 }
 
 /// The action a step names (by the engine's action names: [`actions::ALL`]) with what it gives.
@@ -1001,6 +1050,40 @@ fn matches(want: &Value, actual: &Value) -> bool {
             w.as_f64().zip(a.as_f64()).is_some_and(|(w, a)| (w - a).abs() < EVENT_NUMBER)
         }
         (w, a) => w == a,
+    }
+}
+
+/// Each step's `absent:` against the events of that step alone.
+fn check_step_absent(
+    t: &Test,
+    log: &[Event],
+    spans: &[Span],
+    ids: &HashMap<String, usize>,
+    failures: &mut Vec<String>,
+) {
+    for (i, step) in t.steps.iter().enumerate() {
+        if step.absent.is_empty() {
+            continue;
+        }
+        // A refused step, or one never reached, has no events: nothing occurred in it.
+        let events: Vec<Value> = spans
+            .iter()
+            .filter(|s| s.0 == i)
+            .flat_map(|&(_, from, to)| &log[from.min(log.len())..to.min(log.len())])
+            .filter_map(|e| serde_json::to_value(e).ok())
+            .collect();
+        for (k, never) in step.absent.iter().enumerate() {
+            let never = match prepare_event(&never.0, ids) {
+                Ok(w) => w,
+                Err(e) => {
+                    failures.push(format!("step {i} absent[{k}]: {e}"));
+                    continue;
+                }
+            };
+            if let Some(a) = events.iter().find(|a| matches(&never, a)) {
+                failures.push(format!("step {i} absent[{k}]: an event that must not occur in this step did: {a}"));
+            }
+        }
     }
 }
 

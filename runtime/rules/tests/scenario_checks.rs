@@ -107,6 +107,25 @@ fn a_wrong_number_of_events_fails() {
 }
 
 #[test]
+fn a_step_absent_sees_only_that_steps_events() {
+    let rules = quickstart();
+    let steps = |absent_on: usize| {
+        let mut s =
+            json!([{"model": "red", "do": "move", "to": [10, 3]}, {"model": "red", "do": "move", "to": [10, 2]}]);
+        s[absent_on]["absent"] = json!([{"event": "moved", "model": "red", "to": [10, 2]}]);
+        s
+    };
+    // The second move happens in the second step, not in the first.
+    let f = failures(&rules, json!({"steps": steps(0)}));
+    assert!(f.is_empty(), "{f:?}");
+    let f = failures(&rules, json!({"steps": steps(1)}));
+    assert!(has(&f, "step 1 absent[0]: an event that must not occur in this step did"), "{f:?}");
+    // A check step has no events of its own.
+    let f = failures(&rules, json!({"steps": [{"check": {"red": {"damage": 0}}, "absent": [{"event": "moved"}]}]}));
+    assert!(has(&f, "`absent:` belongs to a step that acts"), "{f:?}");
+}
+
+#[test]
 fn a_check_between_steps_sees_the_state_at_that_moment() {
     let rules = quickstart();
     let f = failures(
