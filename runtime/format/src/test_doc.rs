@@ -195,6 +195,13 @@ pub struct TestAgainst {
     /// Distance base edge to base edge, in inches (to 0.01).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
+    /// Whether their bases touch (within the ruleset's `movement.contact_distance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_contact: Option<bool>,
+    /// Whether they are adjacent: bases within the ruleset's adjacent distance
+    /// (`sight.adjacent_cover`, 1" in both CAV rulesets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjacent: Option<bool>,
     /// The weapon's range band at the range as the ruleset measures it (`sight.range_measured`:
     /// edge to edge or centre to centre), by name (`Medium`); `none` beyond the last band.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -964,6 +964,15 @@ fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, wa
                 same(format!("distance to `{o}`"), format!("{d}\""), format!("{got:.2}\""));
             }
         }
+        let gap = game.distance(model, other);
+        if let Some(x) = a.in_contact {
+            let got = gap <= game.rules.proc.movement.contact_distance;
+            same(format!("in base contact with `{o}`"), x.to_string(), got.to_string());
+        }
+        if let Some(x) = a.adjacent {
+            let got = gap <= game.rules.proc.sight.adjacent_cover;
+            same(format!("adjacent to `{o}`"), x.to_string(), got.to_string());
+        }
         let w = weapon.map_or(String::new(), |w| format!(" (weapon {w})"));
         match (&a.band, weapon) {
             (Some(_), None) => same(needs_weapon("band"), String::new(), "?".into()),
