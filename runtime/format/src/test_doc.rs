@@ -433,6 +433,11 @@ pub struct Test {
     /// Forced die faces, in the order the engine asks for them.
     #[serde(default)]
     pub dice: Vec<u32>,
+    /// Drift directions in order, in degrees clockwise from the attacker's facing, whatever the
+    /// drift die shows (its face still gives the distance): the books state a drift's direction
+    /// apart from the die. Without them the face gives both (a d10's 6 → 216°).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drift_directions: Vec<f64>,
     pub steps: Vec<TestStep>,
     /// C3 points in each side's pool at the start (side → points). Without it, each side's pool
     /// holds the C3 ratings its models carry or their upgrades grant (001 L1290-1300), as a game

@@ -19,6 +19,13 @@ pub trait Dice {
     fn faces_for_total(&mut self, _expr: &DiceExpr) -> Option<Vec<u32>> {
         None
     }
+    /// The direction a drift die's point shows, in degrees clockwise from the thrower's facing,
+    /// for a die of `sides` that showed `face`: the face's share of a full turn (a d10 showing 6
+    /// → 216°), the engine's reading of "the point of the die". A test may force it apart from
+    /// the face, as the rulebooks' situations state it.
+    fn drift_direction(&mut self, face: u32, sides: u32) -> f64 {
+        f64::from(face) * 360.0 / f64::from(sides.max(1))
+    }
 }
 
 /// Seeded, reproducible dice for play and simulation.
@@ -51,6 +58,8 @@ impl Dice for SeededDice {
 #[derive(Debug, Clone, Default)]
 pub struct ForcedDice {
     faces: VecDeque<u32>,
+    /// Drift directions, in order, in place of the faces' (degrees clockwise from the facing).
+    directions: VecDeque<f64>,
     /// Set when a roll was asked for after the faces ran out (the roll then returned 1).
     pub exhausted: bool,
     /// Rolls made so far.
@@ -59,7 +68,16 @@ pub struct ForcedDice {
 
 impl ForcedDice {
     pub fn new(faces: impl IntoIterator<Item = u32>) -> Self {
-        ForcedDice { faces: faces.into_iter().collect(), exhausted: false, used: 0 }
+        ForcedDice { faces: faces.into_iter().collect(), directions: VecDeque::new(), exhausted: false, used: 0 }
+    }
+    /// These drift directions, in order, whatever the drift die shows.
+    pub fn with_directions(mut self, directions: impl IntoIterator<Item = f64>) -> Self {
+        self.directions = directions.into_iter().collect();
+        self
+    }
+    /// Forced drift directions not used.
+    pub fn directions_left(&self) -> usize {
+        self.directions.len()
     }
     pub fn remaining(&self) -> usize {
         self.faces.len()
@@ -76,6 +94,9 @@ impl Dice for ForcedDice {
                 1
             }
         }
+    }
+    fn drift_direction(&mut self, face: u32, sides: u32) -> f64 {
+        self.directions.pop_front().unwrap_or_else(|| f64::from(face) * 360.0 / f64::from(sides.max(1)))
     }
 }
 

@@ -632,7 +632,7 @@ fn step_shape(step: &TestStep) -> Option<String> {
 }
 
 fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hooks, out: &mut TestOutcome) {
-    let mut dice = ForcedDice::new(t.dice.iter().copied());
+    let mut dice = ForcedDice::new(t.dice.iter().copied()).with_directions(t.drift_directions.iter().copied());
     let mut ctrl = Scripted::new(t, ids);
     let mut log = Log { events: Vec::new(), len: ctrl.log_len.clone() };
     let mut error = None;
@@ -775,6 +775,10 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
         out.failures.push(format!("the {} forced dice ran out ({} rolls were asked for)", t.dice.len(), dice.used));
     } else if t.expect.all_dice_used && dice.remaining() > 0 && t.expect.error.is_none() {
         out.failures.push(format!("{} of the forced dice were not used", dice.remaining()));
+    }
+    if dice.directions_left() > 0 && t.expect.error.is_none() {
+        out.failures
+            .push(format!("{} of the drift directions were not used (no drift took them)", dice.directions_left()));
     }
     check_events(t, &log.events, ids, &mut out.failures);
     check_step_absent(t, &log.events, &ctrl.spans, ids, &mut out.failures);

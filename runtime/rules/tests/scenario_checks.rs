@@ -107,6 +107,14 @@ fn a_wrong_number_of_events_fails() {
 }
 
 #[test]
+fn unused_drift_directions_fail() {
+    let rules = quickstart();
+    let f =
+        failures(&rules, json!({"drift_directions": [90], "steps": [{"model": "red", "do": "move", "to": [10, 3]}]}));
+    assert!(has(&f, "1 of the drift directions were not used"), "{f:?}");
+}
+
+#[test]
 fn a_step_absent_sees_only_that_steps_events() {
     let rules = quickstart();
     let steps = |absent_on: usize| {

@@ -449,9 +449,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let more =
             self.call_hooks(HookCtx { point: HookPoint::Drift, value: Some(inches), ..ctx })?.sum(Quantity::Drift);
         let inches = (inches + f64::from(more)).max(0.0);
-        // The die's point gives the direction: the face's share of a full turn, clockwise from the
-        // attacker's facing (a d10 showing 6 → 216°).
-        let dir = P::heading(self.game.models[attacker].facing + f64::from(face) * 360.0 / f64::from(r.drift.sides));
+        // The die's point gives the direction, clockwise from the attacker's facing.
+        let dir = P::heading(self.game.models[attacker].facing + self.dice.drift_direction(face, r.drift.sides));
         // The drift decides the final point of impact on the game board (001 L4846-4850), and a
         // strike point is a location on the board (000 L768): a drift that would carry it off
         // the board stops at the edge.
