@@ -269,6 +269,13 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         }
         Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(r)),
         Event::StrikePoint { at, .. } => format!("      strike point hit at ({:.1}, {:.1})", at.x, at.y),
+        Event::Aimed { model, target, weapon, at, distance, band } => format!(
+            "    {} aims {weapon} at {} ({:.1}, {:.1}), {distance}\", {band} range",
+            name(g, *model),
+            target.map_or_else(|| "the ground at".to_owned(), |t| format!("{}'s place", name(g, t))),
+            at.x,
+            at.y
+        ),
         Event::AssetUsed { side, asset, detail, left } => format!("  {side} uses {asset}: {detail} ({left} left)"),
         Event::StrikeCalled { model, strike, at, cost, pool_left } => format!(
             "    {} calls in {strike} at ({:.1}, {:.1}): {cost} TV from the strike pool, {pool_left} left",

@@ -252,6 +252,18 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "aimed",
+        doc: "An indirect attack's strike point is declared, before its strike-point roll: where, how far and in which band.",
+        keys: &[
+            MODEL,
+            ("target", OptModel, "The model aimed at (test id); null for a point with none."),
+            WEAPON,
+            ("at", Point, "The declared strike point."),
+            ("distance", Number, "The range to it as the ruleset measures it, to two decimals."),
+            ("band", Text, "The range band's name (`Long`)."),
+        ],
+    },
+    EventKind {
         id: "strike_point",
         doc: "An indirect attack landed on its strike point.",
         keys: &[MODEL, ("at", Point, "The strike point.")],

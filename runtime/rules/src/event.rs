@@ -157,6 +157,17 @@ pub enum Event {
         model: usize,
         at: P,
     },
+    /// An indirect attack's strike point is declared: where, at what range and band (before its
+    /// strike-point roll).
+    Aimed {
+        model: usize,
+        /// None: a point with no model aimed at.
+        target: Option<usize>,
+        weapon: String,
+        at: P,
+        distance: f64,
+        band: String,
+    },
     /// A model answers an enemy's artillery at once (counter-battery fire).
     CounterBattery {
         model: usize,

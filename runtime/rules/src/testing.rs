@@ -1193,6 +1193,7 @@ mod tests {
             Event::NoAttack { model: 0, target: Some(1), weapon: s(), reason: s() },
             Event::Roll(roll),
             Event::StrikePoint { model: 0, at: p },
+            Event::Aimed { model: 0, target: None, weapon: s(), at: p, distance: 1.0, band: s() },
             Event::StrikeCalled { model: 0, strike: s(), at: p, cost: 50, pool_left: 25 },
             Event::Drift { model: 0, from: p, to: p, inches: 7.0 },
             Event::Hit {
@@ -1279,6 +1280,7 @@ mod tests {
                 | Event::NoAttack { .. }
                 | Event::Roll(_)
                 | Event::StrikePoint { .. }
+                | Event::Aimed { .. }
                 | Event::StrikeCalled { .. }
                 | Event::AssetUsed { .. }
                 | Event::CounterBattery { .. }

@@ -316,6 +316,17 @@ impl<'a, 'r> Engine<'a, 'r> {
         ctrl: &mut dyn Controller,
     ) -> Result<Option<P>, EngineError> {
         let r = self.rules();
+        emit!(
+            self,
+            Event::Aimed {
+                model: attacker,
+                target,
+                weapon: self.cardr(attacker).weapons[weapon].name.clone(),
+                at: aim,
+                distance: round2(distance),
+                band: r.bands[band].name.clone(),
+            }
+        );
         let attempts = match self.game.models[attacker].strike_memory {
             Some((p, n, hit)) if p.dist(aim) < 0.5 => {
                 if hit {
