@@ -516,6 +516,10 @@ pub struct SightRules {
     /// 000 L684-686); otherwise they need a line of sight like any direct-fire weapon.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub guided_ignore_cover: bool,
+    /// Weapons that need a target-lock may also fire indirectly, at the locked target's place
+    /// (the Quick-Start, 000 L637); otherwise they fire direct only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guided_indirect: bool,
     /// Models standing on the line of sight between an attacker and its target, as cover
     /// objects: which model types obstruct, and the cover each gives standing and lying down.
     /// Such a model counts like any cover object (as tall as its elevation, or next to either

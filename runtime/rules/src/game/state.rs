@@ -1244,6 +1244,15 @@ impl<'r> Game<'r> {
 
     /// The questions `shot` asks of `attacker` alone, answered once for every weapon and target
     /// asked about through it (a bot weighing all its weapons, direct and indirect).
+    /// Whether mount `weapon` of `attacker` may fire indirectly: an indirect-fire weapon, or a
+    /// guided one where the ruleset lets those (`sight.guided_indirect`).
+    pub fn fires_indirect(&self, attacker: usize, weapon: usize) -> bool {
+        self.card(attacker)
+            .weapons
+            .get(weapon)
+            .is_some_and(|m| m.indirect || m.requires_target_lock && self.rules.proc.sight.guided_indirect)
+    }
+
     /// What mount `weapon` of `attacker` can do against the point `p` of the board, fired
     /// indirectly with no model aimed at (`Shot::Indirect` or why not).
     pub fn point_shot(&self, attacker: usize, weapon: usize, p: P, more_range: f64) -> Shot {
@@ -1453,7 +1462,7 @@ impl Shooter<'_, '_> {
         if m.requires_target_lock && me.lock != Some(target) && !g.painted(attacker, target) {
             return Err(Said("needs a target-lock"));
         }
-        if indirect && !(m.indirect || m.requires_target_lock) {
+        if indirect && !g.fires_indirect(attacker, weapon) {
             return Err(Said("cannot fire indirectly"));
         }
         if !indirect && m.indirect {
