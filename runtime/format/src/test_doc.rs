@@ -289,9 +289,41 @@ pub struct TestModelState {
     /// Total elevation level: the model's own (lower when prone) plus the ground it stands on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elevation: Option<i32>,
+    /// The critical-damage effects the model carries, summed over the rows it has suffered
+    /// (keys as on the critical damage table's rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criticals: Option<TestCriticals>,
     /// Values between this model and others: distance, range band, RAV, CCV, arc, sight, cover.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub against: Vec<TestAgainst>,
+}
+
+/// Critical-damage effects on a model (all keys optional; the ones given must match).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestCriticals {
+    /// Action points added to every activation (−1 per Breeder Damaged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points: Option<i32>,
+    /// Action points every activation is set to, or `~` for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points_set: Option<Option<u32>>,
+    /// Added to the move value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_value: Option<i32>,
+    /// The move value's factor (0.5: half move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_factor: Option<f64>,
+    /// Its combat rolls' modifier, in the ruleset's convention (the full rules: +1 to the
+    /// target point).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat_modifier: Option<i32>,
+    /// No more combat actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_combat: Option<bool>,
+    /// Its weapons' values are zeroed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapons_zeroed: Option<bool>,
 }
 
 /// An event the log must (or must not) hold, matched on the keys given. The schema types each

@@ -943,6 +943,32 @@ fn model_differences(game: &Game, ids: &HashMap<String, usize>, model: usize, wa
     if let Some(e) = want.elevation {
         same("elevation", e.to_string(), game.elevation(model).to_string());
     }
+    if let Some(c) = &want.criticals {
+        let got = &game.models[model];
+        let mut crit = |what: &str, want: String, have: String| same(&format!("criticals.{what}"), want, have);
+        if let Some(v) = c.action_points {
+            crit("action_points", v.to_string(), got.crit_ap.to_string());
+        }
+        if let Some(v) = c.action_points_set {
+            crit("action_points_set", format!("{v:?}"), format!("{:?}", got.ap_set));
+        }
+        if let Some(v) = c.move_value {
+            crit("move_value", v.to_string(), got.mv_add.to_string());
+        }
+        if let Some(v) = c.move_factor {
+            crit("move_factor", v.to_string(), got.mv_factor.to_string());
+        }
+        if let Some(v) = c.combat_modifier {
+            // In the table's own convention (to the target point where the ruleset's are).
+            crit("combat_modifier", v.to_string(), (got.crit_combat * game.rules.sign).to_string());
+        }
+        if let Some(v) = c.no_combat {
+            crit("no_combat", v.to_string(), got.no_combat.to_string());
+        }
+        if let Some(v) = c.weapons_zeroed {
+            crit("weapons_zeroed", v.to_string(), got.zeroed.to_string());
+        }
+    }
     for a in &want.against {
         let Some(&other) = ids.get(a.model.as_str()) else {
             out.push(format!("against: unknown model `{}`", a.model));
