@@ -4,12 +4,16 @@
 use cav_content::diag::did_you_mean;
 use cav_format::{DocKind, Document, EventField, EventKind, TestModelState};
 use cav_rules::game::actions;
-use cav_rules::testing::{END, NEXT_TURN, PLAY_TURN};
+use cav_rules::testing::{END, END_SQUAD_ACTIVATION, NEXT_TURN, PLAY_TURN, SQUAD_ACTIVATION};
 
 use crate::Cx;
 
 pub(crate) fn check(cx: &mut Cx) {
-    let names: Vec<&str> = actions::ALL.iter().map(|a| a.name()).chain([END, NEXT_TURN, PLAY_TURN]).collect();
+    let names: Vec<&str> = actions::ALL
+        .iter()
+        .map(|a| a.name())
+        .chain([END, NEXT_TURN, PLAY_TURN, SQUAD_ACTIVATION, END_SQUAD_ACTIVATION])
+        .collect();
     let cards: Vec<String> = cx.rs.of_kind(DocKind::Model).map(|e| e.id.clone()).collect();
     let states: Vec<String> = cx.rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect();
     let sas: Vec<String> = cx.rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect();

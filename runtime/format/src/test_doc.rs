@@ -108,6 +108,9 @@ pub struct TestStep {
     /// Test id of the model that acts (not given for `next-turn` and check steps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Id>,
+    /// `squad-activation`: the squad (a `squad:` of the test's models) whose activation begins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub squad: Option<Id>,
     /// The action's name as the engine lists it (`move`, `reverse`, `stand-up`, `go-prone`,
     /// `target-lock`, `fire`, `salvo`, `run-n-gun`, `close-combat`, `break`, `overwatch`,
     /// `repair`), `end` to close the activation early, `next-turn` to end the turn and start
@@ -115,6 +118,9 @@ pub struct TestStep {
     /// activate again), or `play-turn` to end the turn and play the next as a game does (the
     /// draw deck shuffled with the test's dice, one die per card after the first; each card
     /// activates its side's next model, which passes), then start the one after.
+    /// `squad-activation` (with `squad:`) begins a squad's activation: the steps of its models
+    /// that follow are its models' activations, and what their attacks do lands when it ends —
+    /// at `end-squad-activation`, at the next `squad-activation`, turn step, or the test's end.
     #[serde(rename = "do", default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Id>,
     /// Where the action goes (`move`, `call-strike`, …); for `fire` with `indirect: true` and no

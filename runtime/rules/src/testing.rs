@@ -28,6 +28,10 @@ pub const NEXT_TURN: &str = "next-turn";
 /// with the test's dice (one die per card after the first), each card drawn activating its side's
 /// next model, which passes; then the turn after starts.
 pub const PLAY_TURN: &str = "play-turn";
+/// `do: squad-activation` (with `squad:`) begins a squad's activation.
+pub const SQUAD_ACTIVATION: &str = "squad-activation";
+/// `do: end-squad-activation` ends it: what its models' attacks did lands.
+pub const END_SQUAD_ACTIVATION: &str = "end-squad-activation";
 
 /// How close an over-watch `at:` point must be to the mover (the engine offers the chance every
 /// half inch).
@@ -613,6 +617,7 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
 /// What is wrong with a step's shape, if anything.
 fn step_shape(step: &TestStep) -> Option<String> {
     match (step.action.as_ref().map(|a| a.as_str()), &step.model) {
+        (None, _) if step.squad.is_some() => Some("`squad:` belongs to `squad-activation`".into()),
         (None, Some(m)) => {
             Some(format!("a step without `do:` is a check and names no model (`{m}`); give the models inside `check:`"))
         }
@@ -620,10 +625,18 @@ fn step_shape(step: &TestStep) -> Option<String> {
         (None, None) if !step.absent.is_empty() => {
             Some("`absent:` belongs to a step that acts (`do:`): a check step has no events of its own".into())
         }
-        (Some(a @ (NEXT_TURN | PLAY_TURN)), Some(m)) => {
-            Some(format!("`{a}` ends the turn for every model; drop `model: {m}`"))
+        (Some(a @ (NEXT_TURN | PLAY_TURN | SQUAD_ACTIVATION | END_SQUAD_ACTIVATION)), Some(m)) => {
+            Some(format!("`{a}` is not a model's action; drop `model: {m}`"))
         }
-        (Some(a), None) if a != NEXT_TURN && a != PLAY_TURN => Some(format!("`{a}` needs the `model:` that acts")),
+        (Some(SQUAD_ACTIVATION), None) if step.squad.is_none() => {
+            Some("`squad-activation` needs the `squad:` that activates".into())
+        }
+        (Some(a), _) if a != SQUAD_ACTIVATION && step.squad.is_some() => {
+            Some(format!("`squad:` belongs to `squad-activation`, not `{a}`"))
+        }
+        (Some(a), None) if !matches!(a, NEXT_TURN | PLAY_TURN | SQUAD_ACTIVATION | END_SQUAD_ACTIVATION) => {
+            Some(format!("`{a}` needs the `model:` that acts"))
+        }
         (Some(END), _) if !step.absent.is_empty() => {
             Some("`absent:` on `end`: give it to the action before, whose span runs to the activation's end".into())
         }
@@ -647,6 +660,8 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
         }
         // Consecutive steps of one model form one activation; `end` closes it early.
         let mut i = 0;
+        // The squad whose activation is open (`squad-activation`).
+        let mut squad: Option<usize> = None;
         while i < t.steps.len() && error.is_none() {
             let step = &t.steps[i];
             if let Some(e) = step_shape(step) {
@@ -659,6 +674,50 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
                 continue;
             };
             let from = ctrl.log_len.get();
+            // A squad's activation ends before anything but its models' steps.
+            let member = step
+                .model
+                .as_ref()
+                .and_then(|m| ids.get(m.as_str()))
+                .is_some_and(|&m| squad.is_some_and(|s| engine.game.squads[s].members.contains(&m)));
+            if squad.is_some() && !member {
+                squad = None;
+                if let Err(e) = engine.end_squad_activation() {
+                    error = Some(e.to_string());
+                    break;
+                }
+                if action.as_str() == END_SQUAD_ACTIVATION {
+                    ctrl.spans.push((i, from, ctrl.log_len.get()));
+                    check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                    i += 1;
+                    continue;
+                }
+            }
+            if action.as_str() == END_SQUAD_ACTIVATION {
+                error = Some(format!("step {i}: no squad activation is open (`squad-activation` begins one)"));
+                break;
+            }
+            if action.as_str() == SQUAD_ACTIVATION {
+                let name = step.squad.as_ref().map_or("", |s| s.as_str());
+                let Some(s) = engine.game.squads.iter().position(|q| q.name == name) else {
+                    error = Some(format!("step {i}: no model is in squad `{name}`"));
+                    break;
+                };
+                let q = &engine.game.squads[s];
+                let e = Event::SquadActivation {
+                    squad: q.name.clone(),
+                    side: engine.game.sides[q.side].clone(),
+                    models: q.members.len() as u32,
+                };
+                // As a turn plays it: what its models do lands when all have acted.
+                engine.game.squad_activating = q.members.len() > 1;
+                engine.log.push(e);
+                squad = Some(s);
+                ctrl.spans.push((i, from, ctrl.log_len.get()));
+                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                i += 1;
+                continue;
+            }
             if action.as_str() == PLAY_TURN {
                 // Every model passes: the plan holds no action for a drawn card. The turn after
                 // starts, as after `next-turn`.
@@ -756,6 +815,12 @@ fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &mut dyn Hook
             ctrl.given = None;
             ctrl.after.clear();
         }
+        if squad.is_some()
+            && error.is_none()
+            && let Err(e) = engine.end_squad_activation()
+        {
+            error = Some(e.to_string());
+        }
         let game = &engine.game;
         check_models(game, ids, &t.expect.models, "", &mut out.failures);
     }
@@ -809,7 +874,10 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &Game) -> Re
     }
     let Some(kind) = actions::find(name) else {
         let known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
-        return Err(format!("unknown action `{name}` (known: {}, {END}, {NEXT_TURN})", known.join(", ")));
+        return Err(format!(
+            "unknown action `{name}` (known: {}, {END}, {NEXT_TURN}, {PLAY_TURN}, {SQUAD_ACTIVATION}, {END_SQUAD_ACTIVATION})",
+            known.join(", ")
+        ));
     };
     let target = match &step.target {
         Some(id) => Some(*ids.get(id.as_str()).ok_or_else(|| format!("`{name}`: unknown target `{id}`"))?),

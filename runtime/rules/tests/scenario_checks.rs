@@ -107,6 +107,17 @@ fn a_wrong_number_of_events_fails() {
 }
 
 #[test]
+fn squad_activation_steps_are_checked() {
+    let rules = quickstart();
+    let f = failures(&rules, json!({"steps": [{"do": "end-squad-activation"}]}));
+    assert!(has(&f, "no squad activation is open"), "{f:?}");
+    let f = failures(&rules, json!({"steps": [{"do": "squad-activation", "squad": "nobody"}]}));
+    assert!(has(&f, "no model is in squad `nobody`"), "{f:?}");
+    let f = failures(&rules, json!({"steps": [{"do": "squad-activation"}]}));
+    assert!(has(&f, "`squad-activation` needs the `squad:`"), "{f:?}");
+}
+
+#[test]
 fn unused_drift_directions_fail() {
     let rules = quickstart();
     let f =
@@ -222,7 +233,7 @@ fn malformed_steps_are_refused() {
     let f = failures(&rules, json!({"steps": [{"model": "red", "check": {"red": {"damage": 0}}}]}));
     assert!(has(&f, "a step without `do:` is a check and names no model"), "{f:?}");
     let f = failures(&rules, json!({"steps": [{"model": "red", "do": "next-turn"}]}));
-    assert!(has(&f, "`next-turn` ends the turn for every model"), "{f:?}");
+    assert!(has(&f, "`next-turn` is not a model's action"), "{f:?}");
     let f = failures(&rules, json!({"steps": [{"do": "move", "to": [1, 1]}]}));
     assert!(has(&f, "`move` needs the `model:` that acts"), "{f:?}");
     let f = failures(&rules, json!({"steps": [{}]}));
