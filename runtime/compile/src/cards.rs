@@ -53,6 +53,7 @@ pub(crate) fn cards(
                 .pointer("/airframe"),
             );
         }
+        mount_restrictions(cx, e, m);
         cards.push(card(cx, &e.id, m, sas, move_classes, proc, names));
         models.push((e.id.clone(), m.clone()));
     }
@@ -70,6 +71,76 @@ pub(crate) fn design_bonus(sas: &[SaDef], wsas: &[(SaIx, i32)], target: f::Modif
                 .map(move |e| if e.per_rating { e.value.saturating_mul(rating) } else { e.value })
         })
         .fold(0i32, |a, b| a.saturating_add(b))
+}
+
+/// What a model's weapons allow of the card that mounts them (each weapon's `restriction:`): how
+/// many one model carries, how many of their class share a mounting location, and whether they
+/// are mounted one by one. (The model types and sizes they fit are not checked on cards yet.)
+fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
+    fn weapon<'a>(cx: &Cx<'a>, id: &str) -> Option<&'a f::Weapon> {
+        match cx.doc(DocKind::Weapon, id) {
+            Some(Document::Weapon(w)) => Some(w),
+            _ => None,
+        }
+    }
+    let mut seen_locations: Vec<(String, f::Mount)> = Vec::new();
+    for (i, w) in m.weapons.iter().enumerate() {
+        let Some(def) = weapon(cx, w.weapon.as_str()) else { continue };
+        let r = &def.restriction;
+        let at = format!("/weapons/{i}");
+        let cite = def.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+        if r.separate && w.quantity > 1 {
+            cx.error(
+                e,
+                &format!("{at}/quantity"),
+                "weapon-restriction",
+                format!("each {} is mounted on its own, never as a matching set{cite}", def.name),
+                "`quantity: 1`, one entry per weapon",
+                Some(format!("list each {} as its own entry of `weapons:`", def.name)),
+            );
+        }
+        let first = m.weapons.iter().position(|x| x.weapon == w.weapon) == Some(i);
+        if let Some(max) = r.per_model
+            && first
+        {
+            let n: u32 = m.weapons.iter().filter(|x| x.weapon == w.weapon).map(|x| x.quantity).sum();
+            if n > max {
+                cx.error(
+                    e,
+                    &at,
+                    "weapon-restriction",
+                    format!("a model mounts at most {max} {}{cite}; this one has {n}", def.name),
+                    "no more of the weapon than its restriction allows",
+                    None,
+                );
+            }
+        }
+        if let Some(max) = r.per_location {
+            for &loc in &w.mount {
+                if seen_locations.iter().any(|(c, l)| *c == def.class && *l == loc) {
+                    continue;
+                }
+                seen_locations.push((def.class.clone(), loc));
+                let n = m
+                    .weapons
+                    .iter()
+                    .filter(|x| weapon(cx, x.weapon.as_str()).is_some_and(|d| d.class == def.class))
+                    .flat_map(|x| &x.mount)
+                    .filter(|&&l| l == loc)
+                    .count();
+                if n > max as usize {
+                    cx.error(
+                        e,
+                        &at,
+                        "weapon-restriction",
+                        format!("at most {max} {} in any one location{cite}; {n} are mounted at {loc:?}", def.class),
+                        "weapons of the class spread over the model's locations",
+                        None,
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {

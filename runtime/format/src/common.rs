@@ -334,6 +334,16 @@ pub struct Restriction {
     /// At most this many in one force group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_force: Option<u32>,
+    /// Weapons: at most this many on one model ("up to three light howitzers").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_model: Option<u32>,
+    /// Weapons: at most this many of the weapon's class (`class:`) in any one mounting location
+    /// ("a single cannon in any one location").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_location: Option<u32>,
+    /// Weapons: each mounted separately, never as a matching set (a card's mount of quantity 1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub separate: bool,
     /// Anything else, in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
