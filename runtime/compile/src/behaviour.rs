@@ -123,7 +123,16 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         Some(Document::Weapon(d)) => {
             match d.range {
                 cav_format::Distance::Inches(_) => {
-                    b.ways.push((Way::Profile, format!("{} fire, range, RAV", fire_word(d.fire))))
+                    // A special attribute giving an area, on a direct-fire weapon (the engine's
+                    // `attack_roll` sweeps it).
+                    let gives_area = |s: &cav_format::SaRef| {
+                        matches!(rs.get(DocKind::SpecialAttribute, s.id().as_str()).and_then(|e| e.doc.as_ref()),
+                            Some(Document::SpecialAttribute(sa)) if sa.modifiers.iter().any(|m| m.target == cav_format::ModifierTarget::AreaOfEffect))
+                    };
+                    let area = d.fire == cav_format::FireMode::Direct && d.special_attributes.iter().any(gives_area);
+                    let area =
+                        if area { ", a roll at each other model its area around the target touches" } else { "" };
+                    b.ways.push((Way::Profile, format!("{} fire, range, RAV{area}", fire_word(d.fire))))
                 }
                 _ if d.template.is_some() => b.ways.push((
                     Way::Mechanism,

@@ -21,6 +21,45 @@ impl<'a, 'r> Engine<'a, 'r> {
         weapons_fired: i32,
         defensive: bool,
     ) -> Result<(), EngineError> {
+        self.direct_roll(attacker, weapon, target, band, distance, salvo_extra, weapons_fired, defensive)?;
+        // A direct-fire weapon with an area (the rotary autocannons, 001 L13349-13352; AoE,
+        // 001 L6752-6762): every other model whose base the area around the target's centre
+        // touches, and which the attacker sees, takes a direct-fire roll at the attack's TP.
+        let m = &self.cardr(attacker).weapons[weapon];
+        if m.aoe <= 0.0 || m.template.is_some() {
+            return Ok(());
+        }
+        let (centre, radius) = (self.game.models[target].pos, m.aoe);
+        let caught: Vec<usize> = (0..self.game.models.len())
+            .filter(|&i| i != attacker && i != target && self.game.models[i].on_table())
+            .filter(|&i| self.game.models[i].pos.dist(centre) <= radius + self.cardr(i).base_radius)
+            .collect();
+        for other in caught {
+            if !self.game.models[other].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
+                continue;
+            }
+            if !self.game.sight(attacker, other, false).0 {
+                continue;
+            }
+            let distance = self.game.range(attacker, other);
+            self.direct_roll(attacker, weapon, other, band, distance, salvo_extra, weapons_fired, defensive)?;
+        }
+        Ok(())
+    }
+
+    /// One direct-fire combat roll of `attacker`'s mount `weapon` at `target` in `band`.
+    #[allow(clippy::too_many_arguments)]
+    fn direct_roll(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        band: usize,
+        distance: f64,
+        salvo_extra: i32,
+        weapons_fired: i32,
+        defensive: bool,
+    ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         // A template weapon lays its strip whatever the path that fires it (a reaction too).
