@@ -17,6 +17,21 @@ pub(crate) fn cards(
 ) -> (Vec<(String, f::Model)>, Vec<CardDef>) {
     let mut models = Vec::new();
     let mut cards = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Weapon) {
+        let Some(Document::Weapon(w)) = &e.doc else { continue };
+        if let Some(g) = &w.guided_strike
+            && !names.bands.iter().any(|b| b.eq_ignore_ascii_case(&g.band))
+        {
+            cx.error(
+                e,
+                "/guided_strike/band",
+                "unknown-band",
+                format!("ruleset `{}` has no range band `{}`", ruleset.id, g.band),
+                &format!("one of its range bands: {}", names.bands.join(", ")),
+                None,
+            );
+        }
+    }
     for e in cx.rs.of_kind(DocKind::Model) {
         let Some(Document::Model(m)) = &e.doc else {
             cx.fail_quietly();
@@ -54,7 +69,11 @@ pub(crate) fn cards(
             );
         }
         mount_restrictions(cx, e, m);
-        cards.push(card(cx, &e.id, m, sas, move_classes, proc, names));
+        let sign = match ruleset.modifier_convention {
+            f::ModifierConvention::Roll => 1,
+            f::ModifierConvention::TargetPoint => -1,
+        };
+        cards.push(card(cx, &e.id, m, sas, move_classes, proc, names, sign));
         models.push((e.id.clone(), m.clone()));
     }
     (models, cards)
@@ -147,6 +166,7 @@ fn rav_pair(r: &f::Rav) -> (Option<u8>, Option<u8>) {
     (r.hard, r.soft)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn card(
     cx: &mut Cx,
     id: &str,
@@ -155,6 +175,7 @@ fn card(
     move_classes: &[String],
     proc: &Proc,
     names: &crate::conditions::Names,
+    sign: i32,
 ) -> CardDef {
     let dt = &m.damage_track;
     let columns = dt.damage_tracks as usize + 1;
@@ -262,6 +283,11 @@ fn card(
             strip: None,
             reaction: false,
             fixed_tp: None,
+            // An unknown band is reported once, at the weapon (`lib.rs`).
+            guided_strike: def.guided_strike.as_ref().and_then(|g| {
+                let band = names.bands.iter().position(|b| b.eq_ignore_ascii_case(&g.band))?;
+                Some((band, g.painted * sign))
+            }),
             // Unknown state ids are dangling references the loader reported.
             template: def.template.as_ref().and_then(|t| {
                 let state = names.states.iter().position(|s| s == t.gives.as_str())?;

@@ -239,6 +239,7 @@ pub(crate) fn procedures(
                     indirect: true,
                     reaction: true,
                     fixed_tp: Some(c.tp as i32),
+                    guided_strike: None,
                     combat_rolls: 1,
                     ..Default::default()
                 },

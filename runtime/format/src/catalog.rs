@@ -236,6 +236,11 @@ pub struct Weapon {
     /// state `gives`, with no combat roll (the Flamethrower's Burning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<WeaponTemplate>,
+    /// An indirect weapon whose munition flies to the strike point and finishes there with a
+    /// direct-fire roll (the infantry mortars' guided missiles): a missed strike point is lost,
+    /// with no drift, and ends the combat action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guided_strike: Option<GuidedStrike>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -423,6 +428,18 @@ pub struct Strip {
     pub length: f64,
     #[schemars(range(min = 0.0, max = 1000.0))]
     pub width: f64,
+}
+
+/// How a guided indirect munition finishes its attack (`Weapon::guided_strike`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuidedStrike {
+    /// The range band (by name, `Short`) whose target point the finishing direct-fire roll uses.
+    pub band: String,
+    /// Added to the strike-point roll (in the ruleset's convention) when the model aimed at is
+    /// painted for the attacker (TAG).
+    #[serde(default)]
+    pub painted: i32,
 }
 
 /// The strip a template weapon lays (`Weapon::template`), in inches.

@@ -256,6 +256,9 @@ pub struct MountDef {
     pub template: Option<(f64, f64, StateIx)>,
     /// Its combat rolls are on the standard dice against this fixed target point.
     pub fixed_tp: Option<i32>,
+    /// A guided indirect munition (`Weapon::guided_strike`): the band of its finishing
+    /// direct-fire roll, and the strike-point modifier (roll convention) against a painted model.
+    pub guided_strike: Option<(usize, i32)>,
 }
 
 /// A strike of a battlefield strike package, as `call-strike` plays it.

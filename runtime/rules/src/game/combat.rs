@@ -69,7 +69,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.single_use {
             self.game.single_use_fired.push((attacker, weapon));
         }
-        let guided = m.requires_target_lock && self.rules().proc.sight.guided_ignore_cover;
+        // Guided missiles where the ruleset says, and a guided munition diving on its point, meet
+        // only the cover the target stands in.
+        let guided = m.requires_target_lock && self.rules().proc.sight.guided_ignore_cover || m.guided_strike.is_some();
         let (_, cover, cover_extra) = self.game.sight_cover(attacker, target, guided);
         emit!(
             self,
@@ -401,6 +403,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(None);
         }
         mods.extend(answer.take(Quantity::Roll));
+        // A guided munition homes on a painted target (the mortars' TAG bonus).
+        let guided = self.cardr(attacker).weapons[weapon].guided_strike;
+        if let Some((_, painted)) = guided
+            && painted != 0
+            && target.is_some_and(|t| self.game.painted(attacker, t))
+        {
+            mods.push(ModApplied { source: "painted target (guided munition)".into(), value: painted });
+        }
         // Chain-Fire Pod: a squad mate's roll at this target this turn stands for this one.
         // (A chain is at a model: a point with none aimed at starts no chain.)
         let chain = (self.cardr(attacker).chain_fire.zip(self.game.models[attacker].squad).zip(target))
@@ -442,6 +452,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;
+        }
+        if guided.is_some() {
+            return Ok(None); // a guided munition that misses its point is lost: no drift
         }
         let mut from = aim;
         if out.fumble {
@@ -619,6 +632,19 @@ impl<'a, 'r> Engine<'a, 'r> {
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
+        // A guided munition at its point finishes with one direct-fire roll at the model there.
+        if let Some((band, _)) = m.guided_strike {
+            let at_point =
+                |g: &Game, i: usize| g.models[i].on_table() && g.models[i].pos.dist(point) <= g.card(i).base_radius;
+            let target = aimed
+                .filter(|&t| at_point(&self.game, t))
+                .or_else(|| (0..self.game.models.len()).find(|&i| i != attacker && at_point(&self.game, i)));
+            if let Some(target) = target {
+                let distance = self.game.range(attacker, target);
+                self.direct_roll(attacker, weapon, target, band, distance, salvo_extra, 0, false)?;
+            }
+            return Ok(());
+        }
         if m.single_use {
             self.game.single_use_fired.push((attacker, weapon));
         }
