@@ -132,7 +132,13 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
                     let area = d.fire == cav_format::FireMode::Direct && d.special_attributes.iter().any(gives_area);
                     let area =
                         if area { ", a roll at each other model its area around the target touches" } else { "" };
-                    b.ways.push((Way::Profile, format!("{} fire, range, RAV{area}", fire_word(d.fire))))
+                    let guided = match &d.guided_strike {
+                        Some(g) => {
+                            format!(", a guided munition: lost on a miss, a direct roll at the {} band's TP", g.band)
+                        }
+                        None => String::new(),
+                    };
+                    b.ways.push((Way::Profile, format!("{} fire, range, RAV{area}{guided}", fire_word(d.fire))))
                 }
                 _ if d.template.is_some() => b.ways.push((
                     Way::Mechanism,
