@@ -146,6 +146,12 @@ pub struct TestStep {
     /// Indirect fire: at the `target`'s place, or at the point `to` with no model aimed at.
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
+    /// `move` (or `reverse`, `shift`): this many Move actions taken as one continuous move, with
+    /// their action points, their MV and their free facing changes together (2: the whole
+    /// activation's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 9))]
+    pub moves: Option<u32>,
     /// `move`: fly nap of the earth (an aircraft in flight; the move spends its whole MV).
     #[serde(default, skip_serializing_if = "is_false")]
     pub noe: bool,

@@ -899,6 +899,7 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &Game) -> Re
         noe: step.noe,
         indirect: step.indirect,
         inspire: step.inspire,
+        moves: step.moves.unwrap_or(1),
     })
 }
 

@@ -927,7 +927,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.end_noe(model);
             }
             self.game.models[model].noe_last = false;
-            self.game.models[model].free_turn_spent = false;
+            self.game.models[model].free_turns = 1;
             self.game.mined.clear();
             self.game.fumbles.clear();
             let resolved = kind.resolve(self, model, &action, ctrl);

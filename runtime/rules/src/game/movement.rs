@@ -161,9 +161,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         let turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading).abs() };
         let p = &self.rules().proc;
         // One facing change per move action is free (001 L2963-2989); a later one in the same
-        // action (a path with corners) is paid for in full.
+        // action (a path with corners) is paid for in full — two Move actions taken as one move
+        // have two (001 L2975-2997).
         // Reduced Turn: no free facing change at all, every turn is paid for (001 L8059-8067).
-        let free = if me.free_turn_spent || g.card(model).no_free_turn { 0.0 } else { p.movement.free_turn_degrees };
+        let free = if me.free_turns == 0 || g.card(model).no_free_turn { 0.0 } else { p.movement.free_turn_degrees };
         let extra_turns =
             if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.movement.free_turn_degrees.max(1.0)).ceil() as u32 };
         let spent = extra_turns * p.movement.extra_turn_cost;
@@ -203,7 +204,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let flying = g.flying(model);
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
-            self.game.models[model].free_turn_spent = true;
+            let m = &mut self.game.models[model];
+            m.free_turns = m.free_turns.saturating_sub(1);
         }
         while moved + 1e-9 < total {
             let g = &self.game;

@@ -92,8 +92,8 @@ pub struct Model {
     /// (it stays NoE only if it ends the activation with one).
     pub noe: bool,
     pub noe_last: bool,
-    /// The action being taken has used its free facing change.
-    pub free_turn_spent: bool,
+    /// Free facing changes left to the action being taken (one per Move action it is).
+    pub free_turns: u32,
     /// Inches moved this activation, and of them forward (the movement states).
     pub moved: f64,
     pub moved_forward: f64,
@@ -196,7 +196,7 @@ impl Model {
             landed,
             noe,
             noe_last,
-            free_turn_spent,
+            free_turns,
             moved,
             moved_forward,
             aboard,
@@ -241,7 +241,7 @@ impl Model {
         self.landed.clone_from(landed);
         self.noe.clone_from(noe);
         self.noe_last.clone_from(noe_last);
-        self.free_turn_spent.clone_from(free_turn_spent);
+        self.free_turns.clone_from(free_turns);
         self.moved.clone_from(moved);
         self.moved_forward.clone_from(moved_forward);
         self.aboard.clone_from(aboard);
@@ -630,7 +630,7 @@ impl<'r> Game<'r> {
             mission_kill: false,
             out_of_action: false,
             aboard: None,
-            free_turn_spent: false,
+            free_turns: 1,
             waiting: None,
             asset: false,
             dropping: false,

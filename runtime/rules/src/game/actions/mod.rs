@@ -181,6 +181,9 @@ pub struct Action {
     pub noe: bool,
     /// Spend a C3 point to inspire this action's first target-point roll (declared with it).
     pub inspire: bool,
+    /// A move taken as this many Move actions in one continuous move (their AP, their MV and
+    /// their free facing changes together, 001 L2975-2997); 1 for every other action.
+    pub moves: u32,
 }
 
 impl Action {
@@ -199,6 +202,7 @@ impl Action {
             indirect: false,
             noe: false,
             inspire: false,
+            moves: 1,
         }
     }
     pub fn pass() -> Action {

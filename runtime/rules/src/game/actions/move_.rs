@@ -49,8 +49,19 @@ impl ActionKind for Move {
     fn repeatable(&self) -> bool {
         true
     }
+    /// Taken as several Move actions in one, it costs them all.
+    fn cost(&self, game: &Game, _model: usize, action: &Action) -> Option<u32> {
+        let one = game.rules.action_costs.get(self.id().id()).copied()?;
+        Some(one.saturating_mul(action.moves.max(1)))
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         not_engaged(game, model)?;
+        if action.moves == 0 {
+            return Err("a move is at least one Move action".into());
+        }
+        if action.moves > 1 && action.noe {
+            return Err("nap of the earth is flown one Move action at a time".into());
+        }
         if self.stride == Stride::Shift && !game.card(model).improved_handling {
             return Err("only a model with Improved Handling shifts without turning".into());
         }
@@ -77,6 +88,14 @@ impl ActionKind for Move {
         let mut to = action.to().map_err(ActionError::Illegal)?;
         match engine.movement_hook(model, None)? {
             Ok(budget) => {
+                // Several Move actions as one move: their MV and free facing changes together.
+                let moves = action.moves.max(1);
+                engine.game.models[model].free_turns = moves;
+                let budget = match budget {
+                    _ if moves == 1 => budget,
+                    Some(b) => Some(b.saturating_mul(moves)),
+                    None => Some(engine.game.move_value(model).saturating_mul(moves)),
+                };
                 if action.noe {
                     // Nap of the earth spends the whole MV (001 L3734-3741): the move runs on
                     // past the point towards which it was declared until the MV is used.
