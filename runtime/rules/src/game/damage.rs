@@ -259,6 +259,9 @@ impl<'a, 'r> Engine<'a, 'r> {
                 radius,
                 lasts: None,
             });
+            self.game.board_version += 1;
+            let terrain = self.rules().terrains[wreck].id.clone();
+            emit!(self, Event::TerrainPlaced { terrain, center: pos, radius });
         }
     }
 
