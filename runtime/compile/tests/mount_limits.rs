@@ -1,31 +1,17 @@
 //! What a weapon allows of the card that mounts it (`restriction: per_model, per_location,
 //! separate`): a card breaking it is a located error naming the rule.
 
+mod common;
+
 /// Diagnostics of a pack holding one model whose `weapons:` are `weapons` (YAML lines).
 fn diagnostics(weapons: &str) -> Vec<cav_content::Diagnostic> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let dir = tempfile::tempdir().unwrap();
-    let pack = dir.path().join("guns");
-    std::fs::create_dir_all(pack.join("models")).unwrap();
-    std::fs::write(
-        pack.join("pack.yaml"),
-        "id: guns\nname: Guns\nversion: 1.0.0\nkind: extension\ndepends: [\"cav-full >= 1.0\"]\n",
-    )
-    .unwrap();
-    std::fs::write(
-        pack.join("models/tank.yaml"),
-        format!(
-            "kind: model\nid: guns-tank\nname: Gun Tank\nfaction: Test\nmodel_type: vehicle\nchassis: large\n\
-             task: attack\nmove_class: tracked\ntv: 100\ndamage_track:\n  damage_tracks: 8\n  \
-             mv: [6, 6, 6, 5, 5, 4, 4, 3, 3]\n  av: [9, 9, 9, 8, 8, 8, 7, 7, 7]\nweapons:\n{weapons}\
-             summary: An invented test model.\n"
-        ),
-    )
-    .unwrap();
-    let mut loaded =
-        cav_content::load(&cav_content::LoadOptions { paths: vec![pack.clone()], library: vec![root.join("content")] });
-    cav_compile::validate(&mut loaded);
-    loaded.diagnostics
+    let model = format!(
+        "kind: model\nid: guns-tank\nname: Gun Tank\nfaction: Test\nmodel_type: vehicle\nchassis: large\n\
+         task: attack\nmove_class: tracked\ntv: 100\ndamage_track:\n  damage_tracks: 8\n  \
+         mv: [6, 6, 6, 5, 5, 4, 4, 3, 3]\n  av: [9, 9, 9, 8, 8, 8, 7, 7, 7]\nweapons:\n{weapons}\
+         summary: An invented test model.\n"
+    );
+    common::extension_diagnostics("guns", &[("models/tank.yaml", &model)])
 }
 
 fn errors_with(diags: &[cav_content::Diagnostic], text: &str) -> usize {

@@ -3,6 +3,7 @@
 use cav_rules::Rules;
 
 /// The bundled full rules with the iron-wolves mod (its invented Warg and Fenrir), compiled.
+#[allow(dead_code)] // (not every test file uses it)
 pub fn full_rules() -> Rules {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut loaded = cav_content::load(&cav_content::LoadOptions {
@@ -12,4 +13,28 @@ pub fn full_rules() -> Rules {
     let compiled = cav_compile::validate(&mut loaded);
     let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full").unwrap();
     compiled.into_iter().nth(ix).flatten().expect("the full rules compile")
+}
+
+/// The diagnostics `cav validate` gives an extension pack of the full rules named `id`, holding
+/// `files` (path in the pack, text) — one invented document each, to see what the checks say.
+#[allow(dead_code)] // (not every test file uses it)
+pub fn extension_diagnostics(id: &str, files: &[(&str, &str)]) -> Vec<cav_content::Diagnostic> {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join(id);
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        format!("id: {id}\nname: {id}\nversion: 1.0.0\nkind: extension\ndepends: [\"cav-full >= 1.0\"]\n"),
+    )
+    .unwrap();
+    for (path, text) in files {
+        let file = pack.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let mut loaded =
+        cav_content::load(&cav_content::LoadOptions { paths: vec![pack.clone()], library: vec![root.join("content")] });
+    cav_compile::validate(&mut loaded);
+    loaded.diagnostics
 }
