@@ -510,6 +510,11 @@ pub struct Test {
     /// applies to it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub squad_types: BTreeMap<Id, Id>,
+    /// Deployment zones by side (`{red: {x: 0, y: 0, width: 48, height: 12}}`), as a scenario's
+    /// sides have them: the half of the board nearer a side's zone is that side's half (ambush
+    /// placement). Without them the board has no halves.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<Id, crate::rules::Rect>,
     pub expect: TestExpect,
 }
 

@@ -33,6 +33,7 @@ pub fn scenario_game<'r>(
         log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
     }
     game.scenario = Some(sc);
+    game.zones = s.sides.iter().map(|(_, z)| Some(P::new(z.x + z.width / 2.0, z.y + z.height / 2.0))).collect();
     game.objective_points = vec![0; game.sides.len()];
     game.place_mission_pieces();
     for &(t, [x, y], r) in &s.terrain {

@@ -453,6 +453,15 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         }
     }
     let c3_from_models = t.c3.is_empty();
+    if !t.zones.is_empty() {
+        game.zones = vec![None; sides.len()];
+        for (side, z) in &t.zones {
+            let Some(i) = sides.iter().position(|s| s == side.as_str()) else {
+                return Err(format!("zones: no model is on side `{side}`"));
+            };
+            game.zones[i] = Some(P::new(z.x + z.width / 2.0, z.y + z.height / 2.0));
+        }
+    }
     for (side, pools) in &t.strike_pools {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
             game.strike_pools[i] = pools.clone();

@@ -266,6 +266,7 @@ impl<'r> Game<'r> {
             victory,
             commanders,
             scenario,
+            zones,
             objective_points,
             tv_pool,
             tv_bonus,
@@ -313,6 +314,7 @@ impl<'r> Game<'r> {
         self.victory.clone_from(victory);
         self.commanders.clone_from(commanders);
         self.scenario.clone_from(scenario);
+        self.zones.clone_from(zones);
         self.objective_points.clone_from(objective_points);
         self.tv_pool.clone_from(tv_pool);
         self.tv_bonus.clone_from(tv_bonus);
@@ -376,6 +378,9 @@ pub struct Game<'r> {
     pub commanders: Vec<Option<usize>>,
     /// The scenario being played (its objectives), when the game was set up from one.
     pub scenario: Option<usize>,
+    /// Per side, the centre of its deployment zone, where the game has zones (a scenario's, or a
+    /// test's): the half of the board nearer a side's zone is that side's half.
+    pub zones: Vec<Option<P>>,
     /// Per side, objective points scored.
     pub objective_points: Vec<u32>,
     /// Per side, the threat value pool its force was built to (`None`: a scenario's fixed force,
@@ -491,6 +496,7 @@ impl<'r> Game<'r> {
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),
             scenario: None,
+            zones: Vec::new(),
             objective_points: Vec::new(),
             c3: vec![0; sides.len()],
             scripted: false,
@@ -1513,17 +1519,15 @@ impl Game<'_> {
             return Some("off the board".into());
         }
         let side = self.models[model].side;
-        if let Some(sc) = self.scenario.map(|s| &self.rules.scenarios[s]) {
-            let centre = |z: &cav_format::Rect| P::new(z.x + z.width / 2.0, z.y + z.height / 2.0);
-            let own = sc.sides.get(side).map(|(_, z)| centre(z));
-            let nearer_foe = sc
-                .sides
-                .iter()
-                .enumerate()
-                .any(|(i, (_, z))| i != side && own.is_some_and(|o| p.dist(centre(z)) < p.dist(o)));
-            if nearer_foe {
-                return Some("in the opponent's half of the board".into());
-            }
+        // The opponent's half: nearer an enemy's deployment zone than its own.
+        let own = self.zones.get(side).copied().flatten();
+        let nearer_foe = self
+            .zones
+            .iter()
+            .enumerate()
+            .any(|(i, z)| i != side && z.zip(own).is_some_and(|(z, o)| p.dist(z) < p.dist(o)));
+        if nearer_foe {
+            return Some("in the opponent's half of the board".into());
         }
         for i in others {
             let other = &self.models[i];
