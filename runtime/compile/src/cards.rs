@@ -92,9 +92,9 @@ pub(crate) fn design_bonus(sas: &[SaDef], wsas: &[(SaIx, i32)], target: f::Modif
         .fold(0i32, |a, b| a.saturating_add(b))
 }
 
-/// What a model's weapons allow of the card that mounts them (each weapon's `restriction:`): how
-/// many one model carries, how many of their class share a mounting location, and whether they
-/// are mounted one by one. (The model types and sizes they fit are not checked on cards yet.)
+/// What a model's weapons allow of the card that mounts them (each weapon's `restriction:`): the
+/// model types and sizes they fit, how many one model carries, how many of their class share a
+/// mounting location, and whether they are mounted one by one.
 fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
     fn weapon<'a>(cx: &Cx<'a>, id: &str) -> Option<&'a f::Weapon> {
         match cx.doc(DocKind::Weapon, id) {
@@ -102,12 +102,59 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
             _ => None,
         }
     }
+    // Tracks one weapon may be short of its size (Expanded Chassis), while no weapon used them.
+    let mut heavier: u32 = m
+        .special_attributes
+        .iter()
+        .filter_map(|r| match cx.doc(DocKind::SpecialAttribute, r.id().as_str()) {
+            Some(Document::SpecialAttribute(sa)) => Some(sa),
+            _ => None,
+        })
+        .flat_map(|sa| &sa.modifiers)
+        .filter(|x| x.target == f::ModifierTarget::HeavierWeapon)
+        .map(|x| x.value.max(0) as u32)
+        .sum();
     let mut seen_locations: Vec<(String, f::Mount)> = Vec::new();
     for (i, w) in m.weapons.iter().enumerate() {
         let Some(def) = weapon(cx, w.weapon.as_str()) else { continue };
         let r = &def.restriction;
         let at = format!("/weapons/{i}");
         let cite = def.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+        // (A weapon emplacement is a bunker's gun, not a model built to carry it.)
+        if m.emplacement.is_none() && !r.model_types.is_empty() && !r.model_types.contains(&m.model_type) {
+            let fits: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();
+            cx.error(
+                e,
+                &format!("{at}/weapon"),
+                "weapon-restriction",
+                format!(
+                    "{} is mounted on {} models only{cite}; this model is of type {}",
+                    def.name,
+                    fits.join(", "),
+                    m.model_type
+                ),
+                "a weapon the model's type may mount",
+                None,
+            );
+        }
+        if let Some(min) = r.min_damage_tracks
+            && m.emplacement.is_none()
+            && m.damage_track.damage_tracks < min
+            // (The allowance goes to the first weapon short of its size, whether it suffices.)
+            && std::mem::take(&mut heavier) + m.damage_track.damage_tracks < min
+        {
+            cx.error(
+                e,
+                &format!("{at}/weapon"),
+                "weapon-restriction",
+                format!(
+                    "{} needs a model of {min}+ damage tracks{cite}; this one has {}",
+                    def.name, m.damage_track.damage_tracks
+                ),
+                "a weapon the model's size may mount",
+                None,
+            );
+        }
         if r.separate && w.quantity > 1 {
             cx.error(
                 e,

@@ -1,5 +1,5 @@
-//! What a weapon allows of the card that mounts it (`restriction: per_model, per_location,
-//! separate`): a card breaking it is a located error naming the rule.
+//! What a weapon allows of the card that mounts it (`restriction:` model types, damage tracks,
+//! per model, per location, separate): a card breaking it is a located error naming the rule.
 
 mod common;
 
@@ -15,7 +15,10 @@ fn diagnostics(weapons: &str) -> Vec<cav_content::Diagnostic> {
 }
 
 fn errors_with(diags: &[cav_content::Diagnostic], text: &str) -> usize {
-    diags.iter().filter(|d| d.severity == cav_content::Severity::Error && d.message.contains(text)).count()
+    diags
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Error && (d.message.contains(text) || d.code == text))
+        .count()
 }
 
 #[test]
@@ -39,4 +42,53 @@ fn howitzers_are_counted_and_mounted_separately() {
     assert_eq!(errors_with(&d, "each Medium Howitzer is mounted on its own, never as a matching set"), 1, "{d:#?}");
     let located = d.iter().find(|x| x.message.contains("mounted on its own")).unwrap();
     assert_eq!(located.loc.map(|l| l.start.line), Some(15), "at the mount's quantity: {located:#?}");
+}
+
+#[test]
+fn a_weapon_only_fits_the_model_types_and_sizes_it_names() {
+    // The tank is a vehicle of 8 tracks: a heavy howitzer (CAVs and vehicles of 7+) fits; a light
+    // mortar (infantry only) and heavy rockets (20) (9+) do not.
+    let fits = "  - {weapon: heavy-howitzer, mount: [T]}\n";
+    assert_eq!(errors_with(&diagnostics(fits), "weapon-restriction"), 0);
+    let d = diagnostics("  - {weapon: light-mortar, mount: [T]}\n");
+    assert_eq!(
+        errors_with(
+            &d,
+            "Light Mortar is mounted on infantry, powered_infantry models only (001 L12909); this model is of type vehicle"
+        ),
+        1,
+        "{d:#?}"
+    );
+    let d = diagnostics("  - {weapon: heavy-rockets-20, mount: [T]}\n");
+    assert_eq!(
+        errors_with(&d, "Heavy Rockets (20) needs a model of 9+ damage tracks (001 L13293); this one has 8"),
+        1,
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn expanded_chassis_lets_one_weapon_two_tracks_heavier_through() {
+    // 001 L7279-7297: a 5-track CAV with Expanded Chassis may mount a heavy MAC (7+); a second
+    // one is refused.
+    let cav = |sas: &str, weapons: &str| {
+        let model = format!(
+            "kind: model\nid: wide-cav\nname: Wide CAV\nfaction: Test\nmodel_type: cav\nchassis: medium\n\
+             task: attack\nmove_class: walker\ntv: 100\ndamage_track:\n  damage_tracks: 5\n  \
+             mv: [6, 6, 5, 5, 4, 4]\n  av: [8, 8, 7, 7, 6, 6]\nweapons:\n{weapons}special_attributes: [{sas}]\n\
+             summary: An invented test model.\n"
+        );
+        common::extension_diagnostics("wide", &[("models/wide.yaml", &model)])
+    };
+    let one = "  - {weapon: heavy-mac, mount: [L]}\n";
+    let d = cav("hard", one);
+    assert_eq!(
+        errors_with(&d, "Heavy MAC needs a model of 7+ damage tracks (001 L12706); this one has 5"),
+        1,
+        "{d:#?}"
+    );
+    assert_eq!(errors_with(&cav("hard, expanded-chassis", one), "weapon-restriction"), 0);
+    let two = "  - {weapon: heavy-mac, mount: [L]}\n  - {weapon: heavy-mac, mount: [R]}\n";
+    let d = cav("hard, expanded-chassis", two);
+    assert_eq!(errors_with(&d, "Heavy MAC needs a model of 7+ damage tracks"), 1, "{d:#?}");
 }

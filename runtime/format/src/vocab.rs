@@ -310,6 +310,7 @@ words! {
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
         AreaOfEffect = "area_of_effect", I, "The weapon's attack hits every model within `value` (× rating) inches of the strike point.";
         IndirectFire = "indirect_fire", I, "The weapon fires indirectly (strike-point roll, no line of sight needed).";
+        HeavierWeapon = "heavier_weapon", I, "The model may mount one weapon meant for models up to `value` damage tracks bigger than it (Expanded Chassis): the check of its card against the weapons' `restriction.min_damage_tracks` lets one weapon through.";
         DamageControl = "damage_control", I, "The model's DC, in every column that has one. As `move_value`: an upgrade's changes the card it is fitted to; a special attribute's is part of the card's design, already in its printed values, and is not applied again.";
         NoFreeTurn = "no_free_turn", I, "The model has no free facing change in its move actions: every facing change is paid for, the ruleset's extra-turn cost per turn of up to its free-turn angle (Reduced Turn).";
         OpposedRoll = "opposed_roll", I, "The model's opposed rolls for keeping an APA or ECM running in a contest of bubbles (`ctx.opposed_roll`): + helps it (Veteran Pilot +1).";
