@@ -91,11 +91,17 @@ fn a_mid_game_map_has_the_board_terrain_models_and_sight() {
     xmllint(&svg);
     let body = std::fs::read_to_string(&svg).unwrap();
     assert!(body.contains("Stand and Fight! — seed 1, start of turn 3"));
-    // Seed 1 lays nine pieces of terrain (the `terrain_placed` events of `cav play --seed 1`).
+    // Seed 1 lays nine pieces of terrain (the `terrain_placed` events of `cav play --seed 1`
+    // before its first turn; a wreck later is one too).
     let log = tmp.path().join("game.jsonl");
     let played = cav().args(["play", "--seed", "1", "--quiet", "--log"]).arg(&log).output().unwrap();
     assert!(played.status.success(), "{}", text(&played));
-    let laid = std::fs::read_to_string(&log).unwrap().lines().filter(|l| l.contains("\"terrain_placed\"")).count();
+    let laid = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .take_while(|l| !l.contains("\"turn_start\""))
+        .filter(|l| l.contains("\"terrain_placed\""))
+        .count();
     assert_eq!(body.matches("<g class=\"terrain\"").count(), laid);
     assert_eq!(body.matches("<g class=\"model\"").count(), 2, "both Dictator-Bs, in play at turn 3");
     assert_eq!(body.matches("<g class=\"sight\"").count(), 1, "one pair of enemies");
