@@ -1189,17 +1189,29 @@ fn check_step_absent(
             .flat_map(|&(_, from, to)| &log[from.min(log.len())..to.min(log.len())])
             .filter_map(|e| serde_json::to_value(e).ok())
             .collect();
-        for (k, never) in step.absent.iter().enumerate() {
-            let never = match prepare_event(&never.0, ids) {
-                Ok(w) => w,
-                Err(e) => {
-                    failures.push(format!("step {i} absent[{k}]: {e}"));
-                    continue;
-                }
-            };
-            if let Some(a) = events.iter().find(|a| matches(&never, a)) {
-                failures.push(format!("step {i} absent[{k}]: an event that must not occur in this step did: {a}"));
+        check_absent(&step.absent, &events, ids, &format!("step {i} absent"), " in this step", failures);
+    }
+}
+
+/// None of `nevers` may match an event of `events`; failures are labelled `label[k]`.
+fn check_absent(
+    nevers: &[cav_format::ExpectedEvent],
+    events: &[Value],
+    ids: &HashMap<String, usize>,
+    label: &str,
+    scope: &str,
+    failures: &mut Vec<String>,
+) {
+    for (k, never) in nevers.iter().enumerate() {
+        let never = match prepare_event(&never.0, ids) {
+            Ok(w) => w,
+            Err(e) => {
+                failures.push(format!("{label}[{k}]: {e}"));
+                continue;
             }
+        };
+        if let Some(a) = events.iter().find(|a| matches(&never, a)) {
+            failures.push(format!("{label}[{k}]: an event that must not occur{scope} did: {a}"));
         }
     }
 }
@@ -1227,18 +1239,7 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
             }
         }
     }
-    for (i, never) in t.expect.absent.iter().enumerate() {
-        let never = match prepare_event(&never.0, ids) {
-            Ok(w) => w,
-            Err(e) => {
-                failures.push(format!("expect.absent[{i}]: {e}"));
-                continue;
-            }
-        };
-        if let Some(a) = actual.iter().find(|a| matches(&never, a)) {
-            failures.push(format!("expect.absent[{i}]: an event that must not occur did: {a}"));
-        }
-    }
+    check_absent(&t.expect.absent, &actual, ids, "expect.absent", "", failures);
     for (i, c) in t.expect.count.iter().enumerate() {
         let want = match prepare_event(&c.of.0, ids) {
             Ok(w) => w,
