@@ -32,6 +32,31 @@ pub(crate) fn cards(
             );
         }
     }
+    // How a weapon is mounted means nothing on a special attribute or an upgrade.
+    for (kind, what) in [(DocKind::SpecialAttribute, "a special attribute"), (DocKind::Upgrade, "an upgrade")] {
+        for e in cx.rs.of_kind(kind) {
+            let r = match &e.doc {
+                Some(Document::SpecialAttribute(d)) => &d.restriction,
+                Some(Document::Upgrade(d)) => &d.restriction,
+                _ => continue,
+            };
+            let keys = [
+                ("per_model", r.per_model.is_some()),
+                ("per_location", r.per_location.is_some()),
+                ("separate", r.separate),
+            ];
+            for (key, _) in keys.into_iter().filter(|(_, set)| *set) {
+                cx.error(
+                    e,
+                    &format!("/restriction/{key}"),
+                    "weapon-only",
+                    format!("`restriction.{key}` says how a weapon is mounted; {what} has no mounts"),
+                    "`per_squad`, `per_force`, `model_types` or `min_damage_tracks`",
+                    None,
+                );
+            }
+        }
+    }
     for e in cx.rs.of_kind(DocKind::Model) {
         let Some(Document::Model(m)) = &e.doc else {
             cx.fail_quietly();

@@ -92,3 +92,15 @@ fn expanded_chassis_lets_one_weapon_two_tracks_heavier_through() {
     let d = cav("hard, expanded-chassis", two);
     assert_eq!(errors_with(&d, "Heavy MAC needs a model of 7+ damage tracks"), 1, "{d:#?}");
 }
+
+#[test]
+fn mount_keys_on_an_upgrade_are_an_error() {
+    let upgrade = "kind: upgrade\nid: wide-plate\nname: Wide Plate\ncategory: general\ncost: {tv: 5}\nrestriction: {per_model: 2}\n\
+                   summary: An invented test upgrade.\n";
+    let d = common::extension_diagnostics("plates", &[("upgrades/plate.yaml", upgrade)]);
+    assert_eq!(
+        errors_with(&d, "`restriction.per_model` says how a weapon is mounted; an upgrade has no mounts"),
+        1,
+        "{d:#?}"
+    );
+}
