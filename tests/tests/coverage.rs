@@ -50,6 +50,30 @@ fn the_map_covers_the_catalog_and_its_statuses_mean_what_they_say() {
     assert_eq!(find("makeshift-armor")["status"], "complete");
     assert!(find("makeshift-armor")["proving"].as_array().unwrap().iter().any(|t| t == "full-upgrade-makeshift-armor"));
     assert_eq!(find("ammo")["status"], "complete");
+    // Pylon munitions reach as the weapon they fire as, or are dropped beneath the aircraft.
+    assert_eq!(find("guided-missile-air")["status"], "complete");
+    assert_eq!(find("bomb-rack")["status"], "complete");
+}
+
+/// A pylon munition that neither fires as a weapon with a range nor is dropped is never fired,
+/// and the map says so.
+#[test]
+fn a_munition_that_cannot_reach_is_a_gap() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+    std::fs::create_dir(tmp.path().join("mods")).unwrap();
+    let file = tmp.path().join("content/cav-full/upgrades/guided-missile-air.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cut = text.replace("    fires_as: medium-guided-missile-air\n", "");
+    assert_ne!(cut, text);
+    std::fs::write(&file, cut).unwrap();
+    let out = cav().args(["coverage", "--format", "json"]).env("CAV_ROOT", tmp.path()).output().unwrap();
+    let map: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let e = map["entries"].as_array().unwrap().iter().find(|e| e["id"] == "guided-missile-air").unwrap();
+    assert_ne!(e["status"], "complete", "{e:#}");
+    let gaps = e["behaviour"]["gaps"].as_array().unwrap();
+    assert!(gaps.iter().any(|g| g.as_str().unwrap().contains("it is never fired")), "{e:#}");
 }
 
 /// Take the Makeshift Armor modifiers away in a copy: the map says its test no longer proves it

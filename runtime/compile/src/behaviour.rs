@@ -232,13 +232,21 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         for p in &u.profiles {
             let Some(launcher) = &p.launcher else { continue };
             b.ways.push((Way::Data, format!("profile for {launcher}")));
-            let reach = match rs.get(DocKind::Weapon, launcher.as_str()).and_then(|w| w.doc.as_ref()) {
-                Some(Document::Weapon(w)) => matches!(w.range, cav_format::Distance::Inches(_)),
-                _ => false,
-            };
-            if !reach && !matches!(p.range, Some(cav_format::Distance::Inches(_))) {
-                b.gaps
-                    .push(format!("its profile for {launcher} has no range, nor has the launcher: it is never fired"));
+            // A profile reaches with its own range, its launcher's, the weapon it fires as, or by
+            // being dropped beneath the model (bombs).
+            let weapon_reaches =
+                |id: &cav_format::Id| match rs.get(DocKind::Weapon, id.as_str()).and_then(|w| w.doc.as_ref()) {
+                    Some(Document::Weapon(w)) => matches!(w.range, cav_format::Distance::Inches(_)),
+                    _ => false,
+                };
+            let reach = weapon_reaches(launcher)
+                || p.fires_as.as_ref().is_some_and(weapon_reaches)
+                || p.dropped.is_some()
+                || matches!(p.range, Some(cav_format::Distance::Inches(_)));
+            if !reach {
+                b.gaps.push(format!(
+                    "its profile for {launcher} has no range, nor has the launcher or the weapon it fires as, and it is not dropped: it is never fired"
+                ));
             }
         }
     }
@@ -259,7 +267,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
             }
         }
     }
-    if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade) {
+    if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade | DocKind::Weapon) {
         for (doc, ptr, word) in index.mentions(&e.id, e.kind) {
             match condition_status(&word) {
                 Some(Status::Recognised(r)) => {
@@ -346,12 +354,13 @@ impl Mentions {
         Mentions { by_text }
     }
 
-    /// Where the rule documents name `id` (a special attribute or upgrade), as (document, pointer,
+    /// Where the rule documents name `id` (a special attribute, upgrade or weapon), as (document, pointer,
     /// the word), sorted: the id itself or a condition word built on it (`sa-ID`, …).
     fn mentions(&self, id: &str, kind: DocKind) -> Vec<(String, String, String)> {
         let prefixes: &[&str] = match kind {
             DocKind::SpecialAttribute => &["sa-", "defender-sa-", "squad-sa-"],
-            _ => &["upgrade-"],
+            DocKind::Upgrade => &["upgrade-"],
+            _ => &[],
         };
         let mut out = Vec::new();
         let words = std::iter::once(id.to_owned()).chain(prefixes.iter().map(|p| format!("{p}{id}")));

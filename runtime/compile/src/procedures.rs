@@ -162,20 +162,35 @@ pub(crate) fn procedures(
             .fire_over
             .iter()
             .enumerate()
-            .map(|(i, f)| FireOverDef {
-                sa: cx
-                    .index_of(
+            .map(|(i, f)| {
+                if f.sa.is_some() != f.weapons.is_empty() {
+                    cx.error(
                         e,
-                        &format!("/procedures/sight/fire_over/{i}/sa"),
-                        f.sa.as_str(),
-                        &names.sas,
-                        "special attribute",
-                    )
-                    .map(|ix| ix as SaIx),
-                model_types: f.model_types.clone(),
-                within: f.within,
-                max_elevation: f.max_elevation,
-                counts_as: f.counts_as,
+                        &format!("/procedures/sight/fire_over/{i}"),
+                        "fire-over",
+                        "a way of firing over terrain names who may use it: a special attribute or weapons, not both"
+                            .into(),
+                        "one of `sa` or `weapons`",
+                        None,
+                    );
+                }
+                FireOverDef {
+                    sa: f.sa.as_ref().and_then(|sa| {
+                        cx.index_of(
+                            e,
+                            &format!("/procedures/sight/fire_over/{i}/sa"),
+                            sa.as_str(),
+                            &names.sas,
+                            "special attribute",
+                        )
+                        .map(|ix| ix as SaIx)
+                    }),
+                    weapons: f.weapons.iter().map(|w| w.as_str().to_owned()).collect(),
+                    model_types: f.model_types.clone(),
+                    within: f.within,
+                    max_elevation: f.max_elevation,
+                    counts_as: f.counts_as,
+                }
             })
             .collect(),
         damage: Damage {

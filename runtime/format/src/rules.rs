@@ -540,9 +540,16 @@ pub struct SightRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FireOver {
-    /// The special attribute that lets the model do it (`pop-up`, `turret`).
+    /// The special attribute that lets the model do it (`pop-up`, `turret`); give this or
+    /// `weapons`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "special_attribute"))]
-    pub sa: Id,
+    pub sa: Option<Id>,
+    /// The weapons whose carriers may do it (towed anti-tank guns go hull-down as a turret):
+    /// a model carrying any of them; give this or `sa`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
+    pub weapons: Vec<Id>,
     /// Only models of these types; empty: any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,

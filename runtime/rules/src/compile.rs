@@ -777,6 +777,8 @@ pub struct ContainersDef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FireOverDef {
     pub sa: Option<SaIx>,
+    /// Weapon ids whose carriers may fire over (instead of a special attribute).
+    pub weapons: Vec<String>,
     pub model_types: Vec<f::ModelType>,
     pub within: f64,
     pub max_elevation: i32,

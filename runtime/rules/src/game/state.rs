@@ -1156,7 +1156,7 @@ impl<'r> Game<'r> {
     /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
     /// names.
     /// The ruleset's way for `model` to fire over `area` (`sight.fire_over`), if it has one:
-    /// its special attribute and type, terrain no higher than the entry's level beside it (not
+    /// its special attribute (or a weapon it carries) and type, terrain no higher than the entry's level beside it (not
     /// under it).
     pub fn fires_over(&self, model: usize, area: &Area) -> Option<&crate::compile::FireOverDef> {
         let rules = &self.rules.proc.fire_over;
@@ -1166,7 +1166,8 @@ impl<'r> Game<'r> {
         let (card, pos) = (self.card(model), self.models[model].pos);
         let elevation = self.rules.terrains[area.terrain].elevation;
         rules.iter().find(|f| {
-            f.sa.is_some_and(|sa| card.sas.iter().any(|(s, _)| *s == sa))
+            (f.sa.is_some_and(|sa| card.sas.iter().any(|(s, _)| *s == sa))
+                || card.weapons.iter().any(|m| f.weapons.contains(&m.weapon)))
                 && (f.model_types.is_empty() || f.model_types.contains(&card.model_type))
                 && (1..=f.max_elevation).contains(&elevation)
                 && !area.poly.contains(pos)
