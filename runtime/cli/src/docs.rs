@@ -1155,7 +1155,9 @@ fn key_stats(kind: DocKind, v: &Value) -> Vec<String> {
             push("", get("package").map(scalar));
             push("", cost(get("cost")));
             push("", attack(get("attack")));
-            push("lays", get("lays").map(scalar));
+            let attack_key = |k: &str| get("attack").and_then(|a| a.get(k)).cloned();
+            push("lays", attack_key("lays").as_ref().map(scalar));
+            push("leaves", attack_key("leaves").as_ref().map(|l| scalar(&l["terrain"])));
             push("missile", get("missile").and_then(|m| m.get("model")).map(scalar));
         }
         _ => {}

@@ -373,12 +373,12 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::Abandoned { model, reason } => format!("    {} is lost: {reason}", name(g, *model)),
         Event::Destroyed { model } => format!("    {} is destroyed", name(g, *model)),
         Event::OutOfAction { model } => format!("    {} is out of action", name(g, *model)),
-        Event::TerrainLaid { model, terrain, at, radius, activations } => format!(
-            "    {} lays {terrain} ({radius}\" radius) at ({:.1}, {:.1}) for {activations} of its activations",
-            name(g, *model),
-            at.x,
-            at.y
-        ),
+        Event::TerrainLaid { model, terrain, at, radius, length, width, activations, turns } => {
+            let shape =
+                if *length > 0.0 { format!("{length}\"×{width}\" strip") } else { format!("{radius}\" radius") };
+            let time = if *turns > 0 { format!("{turns} turns") } else { format!("{activations} of its activations") };
+            format!("    {} lays {terrain} ({shape}) at ({:.1}, {:.1}) for {time}", name(g, *model), at.x, at.y)
+        }
         Event::TerrainLifted { terrain, at } => format!("    the {terrain} at ({:.1}, {:.1}) is gone", at.x, at.y),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),

@@ -353,6 +353,8 @@ fn card(
             single_use: false,
             dropped: None,
             strip: None,
+            lays: None,
+            leaves: None,
             reaction: false,
             fixed_tp: None,
             // An unknown band is reported once, at the weapon (`lib.rs`).

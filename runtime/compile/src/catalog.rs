@@ -118,6 +118,8 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 );
             }
         }
+        let landings: Vec<_> =
+            doc.profiles.iter().enumerate().map(|(i, p)| landing(cx, e, &format!("/profiles/{i}"), p)).collect();
         upgrades.push(UpgradeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
@@ -130,7 +132,8 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             profiles: doc
                 .profiles
                 .iter()
-                .filter_map(|p| {
+                .zip(landings)
+                .filter_map(|(p, (lays, leaves))| {
                     Some(ProfileDef {
                         launcher: p.launcher.as_ref()?.0.clone(),
                         rav: p.rav.map(|r| (r.hard, r.soft)),
@@ -162,6 +165,8 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                         single_use: p.single_use,
                         dropped: p.dropped,
                         strip: p.strip.map(|s| (s.length, s.width)),
+                        lays,
+                        leaves,
                     })
                 })
                 .collect(),
@@ -250,6 +255,48 @@ fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackPro
     }
 }
 
+/// What an attack profile (`at`) leaves where it lands: the minefield it lays (an asset with
+/// `mines:`) and the terrain it leaves, resolved to indices. Assets and terrain are compiled in
+/// the ruleset's document order, so a document's index is its place in that order.
+fn landing(
+    cx: &mut Cx,
+    e: &cav_content::Entry,
+    at: &str,
+    p: &f::AttackProfile,
+) -> (Option<usize>, Option<cav_rules::compile::LeavesDef>) {
+    // Unknown ids are dangling references the loader reported.
+    let lays = p.lays.as_ref().and_then(|id| {
+        let ix = cx.rs.of_kind(DocKind::Asset).position(|a| a.id == id.as_str())?;
+        if let Some(Document::Asset(a)) = cx.doc(DocKind::Asset, id.as_str())
+            && a.mines.is_none()
+        {
+            cx.error(
+                e,
+                &format!("{at}/lays"),
+                "lays-minefield",
+                format!("`{}` lays `{id}`, which is not a minefield (it has no `mines:`)", e.id),
+                "a minefield asset",
+                None,
+            );
+            return None;
+        }
+        Some(ix)
+    });
+    let leaves = p.leaves.as_ref().and_then(|l| {
+        let terrain = cx.rs.of_kind(DocKind::Terrain).position(|t| t.id == l.terrain.as_str())?;
+        let dice = cx.dice(e, &format!("{at}/leaves/lasts/dice"), &l.lasts.dice);
+        Some(cav_rules::compile::LeavesDef {
+            terrain,
+            strip: l.strip.map(|s| (s.length, s.width)),
+            dice,
+            halved: l.lasts.halved,
+            add: l.lasts.add,
+            counts: l.lasts.counts,
+        })
+    });
+    (lays, leaves)
+}
+
 fn sa_refs(names: &Names, refs: &[f::SaRef]) -> Vec<(u16, i32)> {
     refs.iter()
         .filter_map(|g| {
@@ -308,6 +355,18 @@ pub(crate) fn assets(
         };
         if let Some(att) = &a.attack {
             munition_only(cx, e, "/attack", att);
+            for (key, set) in [("lays", att.lays.is_some()), ("leaves", att.leaves.is_some())] {
+                if set {
+                    cx.error(
+                        e,
+                        &format!("/attack/{key}"),
+                        "munition-only",
+                        format!("`{key}` is played on a munition's or a strike's attack only"),
+                        "no such key here",
+                        Some(format!("remove `{key}`")),
+                    );
+                }
+            }
         }
         let terrain = a.terrain.as_ref().and_then(|t| cx.index_of(e, "/terrain", t.as_str(), &ids, "terrain"));
         let sum = |target: f::ModifierTarget| -> Option<i32> {
@@ -414,7 +473,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
 
 /// The strikes of the battlefield strike packages, each with its attack as a mount a strike caller
 /// carries (`CardDef::arm_strikes`).
-pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<StrikeDef> {
+pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Strike) {
         let Some(Document::Strike(doc)) = &e.doc else {
@@ -423,6 +482,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<St
         };
         let a = &doc.attack;
         munition_only(cx, e, "/attack", a);
+        let (lays, leaves) = landing(cx, e, "/attack", a);
         // Unknown SA ids are dangling references the loader reported.
         let msas: Vec<(u16, i32)> = a
             .special_attributes
@@ -447,6 +507,8 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<St
             strike: Some(out.len() as u16),
             preset_tp: a.base_tp.map(|t| t as i32),
             combat_rolls: a.combat_rolls.unwrap_or(1).min(cav_format::limits::MAX_REROLLS),
+            lays,
+            leaves,
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()
         };
@@ -465,19 +527,6 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<St
                 Some(StrikeTerms { sa: Some(sa), ap: c.ap, pays: c.pays, authorization })
             })
             .collect();
-        // Unknown asset ids are dangling references the loader reported.
-        let lays = doc.lays.as_ref().and_then(|a| assets.iter().position(|x| x.id == a.as_str()));
-        if let Some(ix) = lays.filter(|&ix| assets[ix].mines.is_none()) {
-            cx.error(
-                e,
-                "/lays",
-                "lays-minefield",
-                format!("strike `{}` lays `{}`, which is not a minefield (it has no `mines:`)", e.id, assets[ix].id),
-                "a minefield asset",
-                None,
-            );
-        }
-        let lays = lays.filter(|&ix| assets[ix].mines.is_some());
         out.push(StrikeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
@@ -485,7 +534,6 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef], assets: &[AssetDef]) -> Vec<St
             cost: doc.cost.tv,
             mount,
             called_by,
-            lays,
             missile: None, // `missiles`, once the cards are built
         });
     }

@@ -326,7 +326,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         }
     }
     cards.extend(asset_cards);
-    let mut strikes = catalog::strikes(cx, &sas, &assets);
+    let mut strikes = catalog::strikes(cx, &sas);
     catalog::missiles(cx, &mut strikes, &mut cards);
     let strike_caller = ruleset
         .force_building

@@ -408,6 +408,64 @@ pub struct AttackProfile {
     /// along the aircraft's heading, instead of a circle (the Bomb Rack's carpet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strip: Option<Strip>,
+    /// Munitions and strikes: the minefield (an asset with `mines:`) laid at the final strike
+    /// point instead of an attack there (FASCAM, cluster munitions). Its template is the
+    /// attack's area; its mines attack with this profile (RAV, base TP) and spare no side; the
+    /// asset gives what they attack and how many charges they hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "asset"))]
+    pub lays: Option<Id>,
+    /// Munitions and strikes: terrain left at the final strike point, besides any attack there
+    /// (a smoke shell's cloud, a smoke screen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaves: Option<Leaves>,
+}
+
+/// Terrain an attack leaves where it lands (`AttackProfile::leaves`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Leaves {
+    /// The terrain type laid (`smoke`).
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub terrain: Id,
+    /// A strip this long and wide, centred on the point, in the direction the declaration names
+    /// (a smoke screen); absent: a circle as wide as the attack's area of effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strip: Option<Strip>,
+    /// How long the piece stays, rolled when it is laid.
+    pub lasts: Lasting,
+}
+
+/// How long laid terrain stays: `dice`, halved (rounded up) when `halved`, plus `add`, counted
+/// in `counts`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Lasting {
+    /// The dice rolled (`1d6`).
+    pub dice: String,
+    /// The roll is halved, rounded up (the Smoke special attribute's 1d6/2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halved: bool,
+    /// Added to the roll (a smoke screen's 1d6+1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = 100))]
+    pub add: u32,
+    /// What the number counts.
+    pub counts: LastsFor,
+}
+
+/// What a laid piece's life is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LastsFor {
+    /// Activations of the model that laid it: lifted as the last of them starts.
+    Activations,
+    /// Turns: lifted in the end phase of the last of them.
+    Turns,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How a dropped bomb lands.
@@ -661,11 +719,6 @@ pub struct Strike {
     pub name: String,
     pub package: StrikePackage,
     pub attack: AttackProfile,
-    /// The strike lays this minefield (an asset with `mines:`) at its final point, its template
-    /// the strike's area, instead of attacking there (FASCAM). Its mines spare no side.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(extend("x-cav-ref" = "asset"))]
-    pub lays: Option<Id>,
     /// The strike is a missile that flies in as a model (the Cruise Missiles), instead of landing
     /// on a strike point.
     #[serde(default, skip_serializing_if = "Option::is_none")]

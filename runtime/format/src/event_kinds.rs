@@ -425,13 +425,20 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind {
         id: "terrain_laid",
-        doc: "A script laid a round piece of terrain (`ctx.place_terrain`: a smoke cloud).",
+        doc: "A piece of terrain is laid: by a script (`ctx.place_terrain`: a smoke cloud) or where a shell or strike that leaves terrain lands (a smoke shell's cloud, a smoke screen).",
         keys: &[
-            ("model", Model, "The model whose special attribute laid it (test id)."),
+            ("model", Model, "The model whose special attribute, shell or strike call laid it (test id)."),
             ("terrain", Text, "The terrain type's id."),
             ("at", Point, "Its centre."),
-            ("radius", Number, "Its radius in inches."),
-            ("activations", Int, "How many of the model's activations are to start before it is lifted."),
+            ("radius", Number, "A round piece's radius in inches (0 for a strip)."),
+            ("length", Number, "A strip's length in inches (0 for a round piece)."),
+            ("width", Number, "A strip's width in inches (0 for a round piece)."),
+            (
+                "activations",
+                Int,
+                "How many of the model's activations are to start before it is lifted (0: counted in turns).",
+            ),
+            ("turns", Int, "How many end phases are to pass before it is lifted (0: counted in activations)."),
         ],
     },
     EventKind {

@@ -398,9 +398,16 @@ mod tests {
             (DocKind::Asset, json!({"attack": {"special_attributes": ["a"]}}), vec!["/attack/special_attributes/0"]),
             (
                 DocKind::Strike,
-                json!({"attack": {"special_attributes": ["a"]}, "lays": "b", "missile": {"model": "c", "launcher": "d"},
-                       "called_by": [{"sa": "e"}]}),
-                vec!["/attack/special_attributes/0", "/lays", "/missile/model", "/missile/launcher", "/called_by/0/sa"],
+                json!({"attack": {"special_attributes": ["a"], "lays": "b", "leaves": {"terrain": "f"}},
+                       "missile": {"model": "c", "launcher": "d"}, "called_by": [{"sa": "e"}]}),
+                vec![
+                    "/attack/special_attributes/0",
+                    "/attack/lays",
+                    "/attack/leaves/terrain",
+                    "/missile/model",
+                    "/missile/launcher",
+                    "/called_by/0/sa",
+                ],
             ),
             (DocKind::Table, json!({"rows": [{"effect": {"states": ["a"]}}]}), vec!["/rows/0/effect/states/0"]),
             (

@@ -131,7 +131,9 @@ pub struct TestStep {
     /// first is free).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<[f64; 2]>,
-    /// `move-and-shoot`: the point of the path to `to` where the attack is made.
+    /// `move-and-shoot`: the point of the path to `to` where the attack is made. `call-strike`:
+    /// the direction a strike's strip (a smoke screen) is laid in, as a point it runs towards
+    /// from the final strike point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

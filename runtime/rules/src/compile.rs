@@ -259,6 +259,23 @@ pub struct MountDef {
     /// A guided indirect munition (`Weapon::guided_strike`): the band of its finishing
     /// direct-fire roll, and the strike-point modifier (roll convention) against a painted model.
     pub guided_strike: Option<(usize, i32)>,
+    /// The minefield (asset index) it lays at its final point instead of attacking there
+    /// (FASCAM): its mines attack with this mount.
+    pub lays: Option<usize>,
+    /// Terrain it leaves at its final point (a smoke cloud or screen).
+    pub leaves: Option<LeavesDef>,
+}
+
+/// Terrain an attack leaves where it lands (`f::Leaves`), its terrain resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeavesDef {
+    pub terrain: usize,
+    /// (length, width) of a strip; `None`: a circle of the attack's area.
+    pub strip: Option<(f64, f64)>,
+    pub dice: DiceExpr,
+    pub halved: bool,
+    pub add: u32,
+    pub counts: f::LastsFor,
 }
 
 /// A strike of a battlefield strike package, as `call-strike` plays it.
@@ -272,8 +289,6 @@ pub struct StrikeDef {
     pub mount: MountDef,
     /// Special attributes that call it on their own terms, besides the ruleset's strike caller.
     pub called_by: Vec<StrikeTerms>,
-    /// The minefield (asset index) it lays where it lands, instead of attacking (FASCAM).
-    pub lays: Option<usize>,
     pub missile: Option<MissileDef>,
 }
 
@@ -354,6 +369,8 @@ impl MountDef {
         m.single_use = p.single_use;
         m.dropped = p.dropped;
         m.strip = p.strip;
+        m.lays = p.lays;
+        m.leaves = p.leaves.clone();
         // A bomb is an indirect attack (its area, the pre-set dice), made from above.
         m.indirect |= p.dropped.is_some();
         if let Some(rav) = p.rav {
@@ -621,6 +638,10 @@ pub struct ProfileDef {
     pub dropped: Option<f::Dropped>,
     /// (length, width) of a strip-shaped area.
     pub strip: Option<(f64, f64)>,
+    /// The minefield it lays and the terrain it leaves where it lands (`MountDef::lays`,
+    /// `MountDef::leaves`).
+    pub lays: Option<usize>,
+    pub leaves: Option<LeavesDef>,
 }
 
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the

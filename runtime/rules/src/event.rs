@@ -317,13 +317,18 @@ pub enum Event {
     OutOfAction {
         model: usize,
     },
-    /// A script laid a piece of terrain (`ctx.place_terrain`: a smoke cloud).
+    /// A piece of terrain is laid: by a script (`ctx.place_terrain`: a smoke cloud) or where a
+    /// shell or strike lands (`MountDef::leaves`). Round (`radius`) or a strip (`length` by
+    /// `width`, 0 for a round piece); it lasts `activations` of `model`'s or `turns` (the other 0).
     TerrainLaid {
         model: usize,
         terrain: String,
         at: P,
         radius: f64,
+        length: f64,
+        width: f64,
         activations: u32,
+        turns: u32,
     },
     /// A laid piece of terrain is lifted.
     TerrainLifted {

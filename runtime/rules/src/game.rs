@@ -35,6 +35,7 @@ pub mod state;
 // The procedures the actions share, by part of the turn (after `emit!`, which they use).
 mod combat;
 mod damage;
+mod landing;
 mod missiles;
 pub mod missions;
 pub(crate) mod movement;

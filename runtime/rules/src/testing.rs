@@ -584,7 +584,7 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         let Some(side) = sides.iter().position(|s| s == side) else {
             return Err(format!("terrain: no model is on side `{side}`, which lays a minefield"));
         };
-        game.lay_minefield(asset, Some(side), side, area)?;
+        game.lay_minefield(asset, Some(side), side, area, None)?;
     }
     let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
@@ -1334,7 +1334,16 @@ mod tests {
             Event::Abandoned { model: 0, reason: s() },
             Event::Destroyed { model: 0 },
             Event::OutOfAction { model: 0 },
-            Event::TerrainLaid { model: 0, terrain: s(), at: P::new(1.0, 2.0), radius: 3.0, activations: 2 },
+            Event::TerrainLaid {
+                model: 0,
+                terrain: s(),
+                at: P::new(1.0, 2.0),
+                radius: 3.0,
+                length: 0.0,
+                width: 0.0,
+                activations: 2,
+                turns: 0,
+            },
             Event::TerrainLifted { terrain: s(), at: P::new(1.0, 2.0) },
             Event::LeftBoard { model: 0 },
             Event::ActivationEnd { model: 0 },

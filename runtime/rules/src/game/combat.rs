@@ -621,7 +621,8 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// Secondary combat rolls against every model the weapon's area touches at `point`
-    /// (`salvo_extra`: the weapons of a salvo beyond the first).
+    /// (`salvo_extra`: the weapons of a salvo beyond the first), after what it leaves there
+    /// (`Engine::land`; `heading`: the direction of a strip it leaves, as declared).
     pub(crate) fn area_attack(
         &mut self,
         attacker: usize,
@@ -629,6 +630,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         point: P,
         aimed: Option<usize>,
         salvo_extra: i32,
+        heading: Option<f64>,
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
@@ -653,6 +655,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.dropped.is_none() && self.game.range_to_point(attacker, point) > max {
             return Ok(()); // drifted beyond the weapon's reach
         }
+        // What it leaves there (a minefield, a smoke cloud), and whether it still attacks.
+        if !self.land(attacker, weapon, point, heading)? {
+            return Ok(());
+        }
+        let (r, m) = (self.rules(), &self.cardr(attacker).weapons[weapon]);
         // The aimed model counts as the target only if the final point lies on its base.
         let aimed = aimed.filter(|&target| self.game.models[target].pos.dist(point) <= self.cardr(target).base_radius);
         // `attack_targets`: the area may change (a set value only shrinks it; modifiers widen it

@@ -292,26 +292,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             Effect::PlaceTerrain { terrain, x, y, radius, activations } => {
                 let name = self.rules().terrains[terrain].id.clone();
-                log(self, HookEffect::PlaceTerrain, None, None, Some(radius), Some(name.clone()));
-                let laid = self.game.board.areas.iter().filter(|a| a.lasts.is_some()).count();
-                use cav_format::limits::SCRIPT_PLACED_TERRAIN;
-                if laid >= SCRIPT_PLACED_TERRAIN {
-                    return Err(EngineError::Hook {
-                        message: format!(
-                            "{source} ({point}): `ctx.place_terrain`: {SCRIPT_PLACED_TERRAIN} laid terrain pieces already lie on the table"
-                        ),
-                    });
-                }
+                log(self, HookEffect::PlaceTerrain, None, None, Some(radius), Some(name));
                 let at = P::new(x, y);
-                self.game.board.areas.push(Area {
-                    terrain,
-                    poly: Polygon::regular(at, radius, 24),
-                    center: at,
-                    radius,
-                    lasts: Some((by, activations)),
-                });
-                self.game.board_version += 1;
-                emit!(self, Event::TerrainLaid { model: by, terrain: name, at, radius, activations });
+                let laid =
+                    crate::game::state::Laid { by, left: activations, counts: cav_format::LastsFor::Activations };
+                self.lay_terrain(terrain, Polygon::regular(at, radius, 24), at, radius, laid, (radius, 0.0, 0.0))
+                    .map_err(|e| EngineError::Hook {
+                        message: format!("{source} ({point}): `ctx.place_terrain`: {e}"),
+                    })?;
             }
             Effect::RefillAmmoBins { model } => {
                 let full = self.cardr(model).ammo_reserve;
@@ -329,37 +317,6 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         Ok(())
-    }
-
-    /// Lift laid terrain: at the start of `model`'s activation, the pieces it laid count one more
-    /// of its activations and go when none is left; at the end of a turn (`None`), the pieces of
-    /// models no longer on the table go.
-    fn lift_laid_terrain(&mut self, model: Option<usize>) {
-        let mut lifted = Vec::new();
-        let models = &self.game.models;
-        self.game.board.areas.retain_mut(|a| {
-            let Some((owner, left)) = &mut a.lasts else { return true };
-            let keep = match model {
-                Some(m) if m == *owner => {
-                    *left = left.saturating_sub(1);
-                    *left > 0
-                }
-                Some(_) => true,
-                None => models[*owner].on_table(),
-            };
-            if !keep {
-                lifted.push((a.terrain, a.center));
-            }
-            keep
-        });
-        if lifted.is_empty() {
-            return;
-        }
-        self.game.board_version += 1;
-        for (terrain, at) in lifted {
-            let terrain = self.rules().terrains[terrain].id.clone();
-            emit!(self, Event::TerrainLifted { terrain, at });
-        }
     }
 
     /// Play until a side wins or the turn limit is reached.

@@ -143,7 +143,7 @@ impl Engine<'_, '_> {
                     self.destroy(i);
                 }
             }
-            self.area_attack(m, 0, at, target, 0)?;
+            self.area_attack(m, 0, at, target, 0, None)?;
         } else if let Some(t) = target {
             self.preset_attack(m, 0, t, "missile")?;
         }

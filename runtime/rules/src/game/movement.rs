@@ -317,8 +317,8 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Minefields (001 L10701-10761): each enemy minefield of the mover's kind (on the ground, or
     /// flying nap of the earth) that its base touched on the way from `from` to `to` attacks it
-    /// once this action, with the asset's profile on the pre-set dice, and loses a charge; at
-    /// none left it is spent. Damage lands at the end of the activation, as all damage does, so
+    /// once this action, with the asset's profile (or the seeding shell's) on the pre-set dice,
+    /// and loses a charge; at none left it is spent. Damage lands at the end of the activation, as all damage does, so
     /// attacking as the move ends is the book's "before the move is finished".
     pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
         if self.game.minefields.is_empty() || !self.game.models[model].on_table() {
@@ -352,8 +352,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             self.game.mined.push((f, model));
             self.game.minefields[f].charges -= 1;
-            let mine = self.game.minefields[f].model;
-            self.preset_attack(mine, 0, model, "mines")?;
+            let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
+            self.preset_attack(mine, weapon, model, "mines")?;
             if self.game.minefields[f].charges == 0 {
                 let mf = &self.game.minefields[f];
                 let owner = self.game.models[mf.model].side;

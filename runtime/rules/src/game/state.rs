@@ -13,9 +13,17 @@ pub struct Area {
     pub poly: Polygon,
     pub center: P,
     pub radius: f64,
-    /// A piece a script laid (`ctx.place_terrain`): the model that laid it and how many of its
-    /// activations are still to start before it is lifted.
-    pub lasts: Option<(usize, u32)>,
+    /// A piece laid during play (a smoke cloud), and for how long.
+    pub lasts: Option<Laid>,
+}
+
+/// A piece of terrain laid during play: the model that laid it, and how many more of what it
+/// counts (that model's activations to start, or turns to end) before it is lifted.
+#[derive(Debug, Clone, Copy)]
+pub struct Laid {
+    pub by: usize,
+    pub left: u32,
+    pub counts: cav_format::LastsFor,
 }
 
 #[derive(Debug, Clone)]
@@ -1860,7 +1868,10 @@ pub struct Minefield {
     pub side: Option<usize>,
     pub area: Polygon,
     pub charges: u32,
+    /// The model and mount whose attack the mines make: the asset's own off-table model, or the
+    /// shell or strike that seeded them.
     pub model: usize,
+    pub weapon: usize,
 }
 
 impl Game<'_> {
@@ -1895,20 +1906,29 @@ impl Game<'_> {
     }
 
     /// Lay minefield `asset` (one with `mines`) on `area`, sparing `side`'s models (none: it
-    /// spares no one; its attacks are then made in the name of `owner`, the side that laid it).
+    /// spares no one). Its attacks are those of `attack` (model, mount: the shell or strike
+    /// that seeded it), else of the asset's own off-table model of `owner`'s side.
     pub fn lay_minefield(
         &mut self,
         asset: usize,
         side: Option<usize>,
         owner: usize,
         area: Polygon,
+        attack: Option<(usize, usize)>,
     ) -> Result<(), String> {
         let a = self.rules.assets.get(asset).ok_or("no such asset")?;
         let Some((_, charges, card)) = a.mines else { return Err(format!("asset `{}` is not a minefield", a.id)) };
-        let at = area.points.iter().fold(P::default(), |acc, p| acc + *p).scale(1.0 / area.points.len().max(1) as f64);
-        let model = self.add_model(card, owner, at, 0.0);
-        self.models[model].asset = true;
-        self.minefields.push(Minefield { asset, side, area, charges, model });
+        let (model, weapon) = match attack {
+            Some(by) => by,
+            None => {
+                let n = area.points.len().max(1) as f64;
+                let at = area.points.iter().fold(P::default(), |acc, p| acc + *p).scale(1.0 / n);
+                let model = self.add_model(card, owner, at, 0.0);
+                self.models[model].asset = true;
+                (model, 0)
+            }
+        };
+        self.minefields.push(Minefield { asset, side, area, charges, model, weapon });
         Ok(())
     }
 }

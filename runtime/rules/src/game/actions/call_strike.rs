@@ -116,26 +116,10 @@ impl ActionKind for CallStrike {
             return Ok(engine.launch_missile(model, s as usize, aim)?);
         }
         let point = engine.strike_package_point(model, w, aim, action.target)?;
-        // A strike that lays a minefield (FASCAM) makes no attack where it lands.
-        if let Some(asset) = def.lays {
-            let area = crate::geom::Polygon::regular(point, engine.cardr(model).weapons[w].aoe, 24);
-            engine.game.lay_minefield(asset, None, side, area).map_err(ActionError::Illegal)?;
-            let (side_name, name) = (engine.game.sides[side].clone(), r.assets[asset].name.clone());
-            emit!(
-                engine,
-                Event::AssetUsed {
-                    side: side_name,
-                    asset: name,
-                    detail: format!("a minefield laid at ({:.1}, {:.1})", point.x, point.y),
-                    left: 0
-                }
-            );
-            return Ok(());
-        }
-        // A strike with no RAV at all (a smoke screen) makes no attack.
-        if engine.cardr(model).weapons[w].rav.iter().any(|&(h, s)| h.is_some() || s.is_some()) {
-            engine.area_attack(model, w, point, action.target, 0)?;
-        }
+        // What it leaves where it lands (a minefield, a smoke screen along the declared
+        // direction, `via`) comes first, then any attack.
+        let heading = action.via.map(|v| point.bearing(v));
+        engine.area_attack(model, w, point, action.target, 0, heading)?;
         Ok(())
     }
 }

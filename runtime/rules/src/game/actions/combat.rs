@@ -276,7 +276,7 @@ impl Engine<'_, '_> {
                 };
                 landed.push((Some(target), point));
                 for (weapon, _) in shots {
-                    self.area_attack(attacker, weapon, point, Some(target), 0)?;
+                    self.area_attack(attacker, weapon, point, Some(target), 0, None)?;
                     fired.push(weapon);
                 }
                 continue;
@@ -354,7 +354,7 @@ impl Engine<'_, '_> {
         };
         let mut fired = Vec::with_capacity(shots.len());
         for (weapon, _) in shots {
-            self.area_attack(attacker, weapon, landed, None, 0)?;
+            self.area_attack(attacker, weapon, landed, None, 0, None)?;
             fired.push(weapon);
         }
         self.combat_end(attacker, &fired)?;
@@ -420,7 +420,7 @@ impl Engine<'_, '_> {
                     && !g.models[m].out_of_ammo[k]
                 {
                     emit!(self, Event::StrikePoint { model: m, at });
-                    self.area_attack(m, k, at, Some(attacker), 0)?;
+                    self.area_attack(m, k, at, Some(attacker), 0, None)?;
                 }
             }
             self.game.counter_battery = false;
@@ -501,7 +501,7 @@ impl Engine<'_, '_> {
         self.game.models[defender].ap_owed += cd.cost;
         emit!(self, Event::CloseDefense { model: defender, target: attacker });
         let at = self.game.models[defender].pos;
-        self.area_attack(defender, k, at, Some(attacker), 0)
+        self.area_attack(defender, k, at, Some(attacker), 0, None)
     }
 
     /// `combat_end`: once for each weapon system (class) that fired, with the number of its

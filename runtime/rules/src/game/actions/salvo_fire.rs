@@ -120,7 +120,7 @@ impl Engine<'_, '_> {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 let aim = self.game.models[target].pos;
                 if let Some(point) = self.strike_point(attacker, Some(target), first, band, distance, aim, ctrl)? {
-                    self.area_attack(attacker, first, point, Some(target), extra)?;
+                    self.area_attack(attacker, first, point, Some(target), extra, None)?;
                 }
                 self.combat_end(attacker, &fired)?;
                 self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
