@@ -379,6 +379,14 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             let time = if *turns > 0 { format!("{turns} turns") } else { format!("{activations} of its activations") };
             format!("    {} lays {terrain} ({shape}) at ({:.1}, {:.1}) for {time}", name(g, *model), at.x, at.y)
         }
+        Event::Cloud { model, weapon, at, radius, change } => {
+            let (x, y) = (at.x, at.y);
+            match *change {
+                "laid" => format!("    {}'s {weapon} leaves a {radius}\" cloud at ({x:.1}, {y:.1})", name(g, *model)),
+                "drifted" => format!("    the cloud of {}'s {weapon} drifts to ({x:.1}, {y:.1})", name(g, *model)),
+                _ => format!("    {} destroys the cloud at ({x:.1}, {y:.1})", name(g, *model)),
+            }
+        }
         Event::TerrainLifted { terrain, at } => format!("    the {terrain} at ({:.1}, {:.1}) is gone", at.x, at.y),
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::ScriptPrint { model, text } => format!("      [script, {}] {text}", name(g, *model)),

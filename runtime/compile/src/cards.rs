@@ -355,6 +355,7 @@ fn card(
             strip: None,
             lays: None,
             leaves: None,
+            cloud: None,
             reaction: false,
             fixed_tp: None,
             // An unknown band is reported once, at the weapon (`lib.rs`).

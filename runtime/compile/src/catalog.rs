@@ -167,6 +167,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                         strip: p.strip.map(|s| (s.length, s.width)),
                         lays,
                         leaves,
+                        cloud: p.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
                     })
                 })
                 .collect(),
@@ -355,7 +356,9 @@ pub(crate) fn assets(
         };
         if let Some(att) = &a.attack {
             munition_only(cx, e, "/attack", att);
-            for (key, set) in [("lays", att.lays.is_some()), ("leaves", att.leaves.is_some())] {
+            for (key, set) in
+                [("lays", att.lays.is_some()), ("leaves", att.leaves.is_some()), ("cloud", att.cloud.is_some())]
+            {
                 if set {
                     cx.error(
                         e,
@@ -509,6 +512,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             combat_rolls: a.combat_rolls.unwrap_or(1).min(cav_format::limits::MAX_REROLLS),
             lays,
             leaves,
+            cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()
         };

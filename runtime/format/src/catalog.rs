@@ -419,6 +419,24 @@ pub struct AttackProfile {
     /// (a smoke shell's cloud, a smoke screen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaves: Option<Leaves>,
+    /// Munitions and strikes: after the attack where it lands, a cloud as wide as the attack's
+    /// area lingers there for the rest of the game (the nano-disassemblers'): it attacks with
+    /// this profile every model that moves into it, friend or foe, once per action; at each
+    /// turn's end, if no model is in it, it drifts (a drift roll, its direction counted from the
+    /// table's top edge), stopping short of any model; an attack by a weapon it names destroys it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cloud: Option<Cloud>,
+}
+
+/// A lingering cloud (`AttackProfile::cloud`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cloud {
+    /// Weapons whose attack destroys the cloud with no roll: fired at a point in it, or a
+    /// template that reaches it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "weapon"))]
+    pub cleared_by: Vec<Id>,
 }
 
 /// Terrain an attack leaves where it lands (`AttackProfile::leaves`).

@@ -442,6 +442,17 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "cloud",
+        doc: "A cloud a shell left (an attack profile's `cloud:`, the nano-disassemblers') is laid where the shell landed, drifts at a turn's end, or is cleared by an attack.",
+        keys: &[
+            ("model", Model, "The model whose shell laid it (laid, drifted), or whose attack cleared it (test id)."),
+            ("weapon", Text, "The name of the weapon whose shell laid it."),
+            ("at", Point, "Its centre (after the drift)."),
+            ("radius", Number, "Its radius in inches."),
+            ("change", Text, "`laid`, `drifted` or `cleared`."),
+        ],
+    },
+    EventKind {
         id: "terrain_lifted",
         doc: "A laid piece of terrain is lifted.",
         keys: &[("terrain", Text, "The terrain type's id."), ("at", Point, "Its centre.")],

@@ -264,6 +264,8 @@ pub struct MountDef {
     pub lays: Option<usize>,
     /// Terrain it leaves at its final point (a smoke cloud or screen).
     pub leaves: Option<LeavesDef>,
+    /// The cloud that lingers where it lands (`f::Cloud`): the weapon ids that destroy it.
+    pub cloud: Option<Vec<String>>,
 }
 
 /// Terrain an attack leaves where it lands (`f::Leaves`), its terrain resolved.
@@ -371,6 +373,7 @@ impl MountDef {
         m.strip = p.strip;
         m.lays = p.lays;
         m.leaves = p.leaves.clone();
+        m.cloud = p.cloud.clone();
         // A bomb is an indirect attack (its area, the pre-set dice), made from above.
         m.indirect |= p.dropped.is_some();
         if let Some(rav) = p.rav {
@@ -642,6 +645,7 @@ pub struct ProfileDef {
     /// `MountDef::leaves`).
     pub lays: Option<usize>,
     pub leaves: Option<LeavesDef>,
+    pub cloud: Option<Vec<String>>,
 }
 
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the

@@ -330,6 +330,15 @@ pub enum Event {
         activations: u32,
         turns: u32,
     },
+    /// A cloud a shell left (`MountDef::cloud`, the nano-disassemblers'): `laid` where the shell
+    /// landed, `drifted` to `at` at a turn's end, or `cleared` by `model`'s attack.
+    Cloud {
+        model: usize,
+        weapon: String,
+        at: P,
+        radius: f64,
+        change: &'static str,
+    },
     /// A laid piece of terrain is lifted.
     TerrainLifted {
         terrain: String,

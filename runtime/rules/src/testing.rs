@@ -1344,6 +1344,7 @@ mod tests {
                 activations: 2,
                 turns: 0,
             },
+            Event::Cloud { model: 0, weapon: s(), at: P::new(1.0, 2.0), radius: 2.0, change: "laid" },
             Event::TerrainLifted { terrain: s(), at: P::new(1.0, 2.0) },
             Event::LeftBoard { model: 0 },
             Event::ActivationEnd { model: 0 },
@@ -1425,6 +1426,7 @@ mod tests {
                 | Event::Destroyed { .. }
                 | Event::OutOfAction { .. }
                 | Event::TerrainLaid { .. }
+                | Event::Cloud { .. }
                 | Event::TerrainLifted { .. }
                 | Event::LeftBoard { .. }
                 | Event::ActivationEnd { .. }

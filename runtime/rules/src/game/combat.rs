@@ -559,7 +559,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// How far from `from` (on the board) along the unit direction `dir` the board's edge is.
-    fn board_exit(&self, from: P, dir: P) -> f64 {
+    pub(crate) fn board_exit(&self, from: P, dir: P) -> f64 {
         let [w, h] = self.game.board.size;
         let axis = |p: f64, d: f64, size: f64| {
             if d > 1e-12 {

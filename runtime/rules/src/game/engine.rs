@@ -518,6 +518,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.orphan_missiles()?;
         self.spend_single_use();
         self.reload_ammo_bins();
+        self.drift_clouds();
         self.lift_laid_terrain(None);
         self.structures_burn()?;
         self.score_containers();

@@ -315,11 +315,12 @@ impl<'a, 'r> Engine<'a, 'r> {
             .max()
     }
 
-    /// Minefields (001 L10701-10761): each enemy minefield of the mover's kind (on the ground, or
-    /// flying nap of the earth) that its base touched on the way from `from` to `to` attacks it
-    /// once this action, with the asset's profile (or the seeding shell's) on the pre-set dice,
-    /// and loses a charge; at none left it is spent. Damage lands at the end of the activation, as all damage does, so
-    /// attacking as the move ends is the book's "before the move is finished".
+    /// Minefields (001 L10701-10761) and clouds (001 L9002-9022): each enemy minefield (or any
+    /// cloud) of the mover's kind (on the ground, or flying nap of the earth) that its base
+    /// touched on the way from `from` to `to` attacks it once this action, with the asset's
+    /// profile (or the seeding shell's) on the pre-set dice, and loses a charge; at none left it
+    /// is spent (a cloud never is). Damage lands at the end of the activation, as all damage
+    /// does, so attacking as the move ends is the book's "before the move is finished".
     pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
         if self.game.minefields.is_empty() || !self.game.models[model].on_table() {
             return Ok(());
@@ -337,13 +338,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         for f in 0..self.game.minefields.len() {
             let g = &self.game;
             let mf = &g.minefields[f];
-            let Some((against, _, _)) = g.rules.assets[mf.asset].mines else { continue };
-            let kind = match against {
+            let kind = match mf.against {
                 cav_format::MinesAgainst::Ground => !g.flying(model),
                 cav_format::MinesAgainst::LowFlying => g.flying(model) && g.models[model].noe,
             };
             if mf.side == Some(g.models[model].side)
-                || mf.charges == 0
+                || mf.charges == Some(0)
                 || g.mined.contains(&(f, model))
                 || !kind
                 || !touches(&mf.area)
@@ -351,13 +351,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue;
             }
             self.game.mined.push((f, model));
-            self.game.minefields[f].charges -= 1;
+            if let Some(c) = &mut self.game.minefields[f].charges {
+                *c -= 1;
+            }
             let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
             self.preset_attack(mine, weapon, model, "mines")?;
-            if self.game.minefields[f].charges == 0 {
-                let mf = &self.game.minefields[f];
+            let mf = &self.game.minefields[f];
+            if let (Some(0), Some(asset)) = (mf.charges, mf.asset) {
                 let owner = self.game.models[mf.model].side;
-                let (side, asset) = (self.game.sides[owner].clone(), self.game.rules.assets[mf.asset].name.clone());
+                let (side, asset) = (self.game.sides[owner].clone(), self.game.rules.assets[asset].name.clone());
                 emit!(self, Event::AssetUsed { side, asset, detail: "the minefield is spent".into(), left: 0 });
             }
             if !self.game.models[model].on_table() {

@@ -1270,6 +1270,38 @@ impl<'r> Game<'r> {
 
     /// What mount `weapon` of `attacker` can do against the point `p` of the board, fired
     /// indirectly with no model aimed at (`Shot::Indirect` or why not).
+    /// Whether mount `weapon` of `attacker` may attack the cloud at `p` to destroy it (a cloud
+    /// lies there whose mount names the weapon, 001 L9016-9022): ready, in its arc, in reach (its
+    /// range's longest band, or a template's length from the base) and in sight of the point.
+    pub fn clears_cloud_at(&self, attacker: usize, weapon: usize, p: P) -> Result<(), String> {
+        let shooter = self.shooter(attacker);
+        let m = shooter.ready(weapon).map_err(Refusal::text)?;
+        let clears = |f: &Minefield| {
+            f.cloud.is_some_and(|(at, radius)| at.dist(p) <= radius)
+                && self.card(f.model).weapons[f.weapon].cloud.as_deref().is_some_and(|ids| ids.contains(&m.weapon))
+        };
+        if !self.minefields.iter().any(clears) {
+            return Err(format!(
+                "{}: only indirect fire is aimed at a point, or a weapon at a cloud there that it destroys",
+                m.name
+            ));
+        }
+        let reach = match m.template {
+            Some((length, _, _)) => length + self.card(attacker).base_radius,
+            None => m.range * self.rules.bands.last().map_or(1.0, |b| b.multiplier),
+        };
+        if self.range_to_point(attacker, p) > reach {
+            return Err(format!("{}: {OUT_OF_RANGE}", m.name));
+        }
+        if !self.in_arc_at(attacker, weapon, p) {
+            return Err(format!("{}: the cloud is out of its arc", m.name));
+        }
+        if !self.sees_point(attacker, p) {
+            return Err(format!("{}: no line of sight to the point", m.name));
+        }
+        Ok(())
+    }
+
     pub fn point_shot(&self, attacker: usize, weapon: usize, p: P, more_range: f64) -> Shot {
         self.shooter(attacker).at_point(weapon, p, more_range).unwrap_or_else(|why| Shot::No(why.text()))
     }
@@ -1863,11 +1895,17 @@ pub struct Missile {
 /// and the off-table model of the laying side that makes its attacks.
 #[derive(Debug, Clone)]
 pub struct Minefield {
-    pub asset: usize,
+    /// The asset it is; `None`: a cloud a shell left (`MountDef::cloud`).
+    pub asset: Option<usize>,
+    /// What it attacks: models on the ground, or flying nap of the earth.
+    pub against: cav_format::MinesAgainst,
     /// The side whose models pass safely; `None`: its mines spare no one (FASCAM).
     pub side: Option<usize>,
     pub area: Polygon,
-    pub charges: u32,
+    /// Attacks left; `None`: it never runs out (a cloud).
+    pub charges: Option<u32>,
+    /// A cloud's centre and radius: it drifts, and the weapons its mount names destroy it.
+    pub cloud: Option<(P, f64)>,
     /// The model and mount whose attack the mines make: the asset's own off-table model, or the
     /// shell or strike that seeded them.
     pub model: usize,
@@ -1917,7 +1955,9 @@ impl Game<'_> {
         attack: Option<(usize, usize)>,
     ) -> Result<(), String> {
         let a = self.rules.assets.get(asset).ok_or("no such asset")?;
-        let Some((_, charges, card)) = a.mines else { return Err(format!("asset `{}` is not a minefield", a.id)) };
+        let Some((against, charges, card)) = a.mines else {
+            return Err(format!("asset `{}` is not a minefield", a.id));
+        };
         let (model, weapon) = match attack {
             Some(by) => by,
             None => {
@@ -1928,7 +1968,32 @@ impl Game<'_> {
                 (model, 0)
             }
         };
-        self.minefields.push(Minefield { asset, side, area, charges, model, weapon });
+        let charges = Some(charges);
+        self.minefields.push(Minefield {
+            asset: Some(asset),
+            against,
+            side,
+            area,
+            charges,
+            cloud: None,
+            model,
+            weapon,
+        });
         Ok(())
+    }
+
+    /// Leave the cloud of mount `weapon` of `by` (`MountDef::cloud`) at `at`, `radius` wide: it
+    /// attacks models on the ground with that mount, sparing no one, and never runs out.
+    pub fn lay_cloud(&mut self, by: usize, weapon: usize, at: P, radius: f64) {
+        self.minefields.push(Minefield {
+            asset: None,
+            against: cav_format::MinesAgainst::Ground,
+            side: None,
+            area: Polygon::regular(at, radius, 24),
+            charges: None,
+            cloud: Some((at, radius)),
+            model: by,
+            weapon,
+        });
     }
 }

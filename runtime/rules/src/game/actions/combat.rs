@@ -74,11 +74,15 @@ impl ActionKind for Fire {
             }
         }
         if let (None, Some(point)) = (action.target, action.to) {
-            if !action.indirect {
-                return Err("only indirect fire is aimed at a point".into());
-            }
             if !action.split.is_empty() {
                 return Err("an attack at a point is not split".into());
+            }
+            // Direct fire at a point is an attack on a cloud there, by weapons that destroy it.
+            if !action.indirect {
+                for &w in &action.weapons {
+                    game.clears_cloud_at(model, w, point)?;
+                }
+                return Ok(());
             }
             // (Out of range is heard at the attack: a handler may lengthen the range.)
             for &w in &action.weapons {
@@ -99,7 +103,13 @@ impl ActionKind for Fire {
         action: &Action,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        if let (None, Some(point), true) = (action.target, action.to, action.indirect) {
+        if let (None, Some(point)) = (action.target, action.to) {
+            if !action.indirect {
+                for &w in &action.weapons {
+                    engine.clear_clouds(model, w, |at, radius| at.dist(point) <= radius);
+                }
+                return Ok(());
+            }
             return engine.fire_at_point(model, point, &action.weapons, ctrl);
         }
         let target = action.target().map_err(ActionError::Illegal)?;
@@ -124,7 +134,8 @@ impl Action {
         self.split.push((target, weapons));
         self
     }
-    /// Indirect fire at a point of the board, no model aimed at.
+    /// Indirect fire at a point of the board, no model aimed at (or direct fire at a cloud
+    /// there, by weapons that destroy it: `indirect` false).
     pub fn fire_at_point(to: crate::geom::P, weapons: Vec<usize>) -> Action {
         Action { indirect: true, ..Action::new(Fire.name()).at(to).with(weapons) }
     }
@@ -436,6 +447,8 @@ impl Engine<'_, '_> {
         let Some((length, width, state)) = m.template else { return Ok(()) };
         let name = m.name.clone();
         let (a, b) = self.game.template_strip(attacker, self.game.models[target].pos, length);
+        // A cloud the template reaches that this weapon destroys is gone (nano-disassemblers).
+        self.clear_clouds(attacker, weapon, |at, radius| crate::geom::seg_point_dist(a, b, at) <= width / 2.0 + radius);
         let under: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
                 i != attacker
