@@ -448,3 +448,29 @@ fn rosters_call_in_strikes_from_their_pools() {
         "{stdout}"
     );
 }
+
+/// A roster's fortifications and minefields are on the table when `cav play` starts: the bot
+/// sets them down in front of its zone before any model deploys (001 L10522-10526).
+#[test]
+fn rosters_set_down_their_pieces_before_deployment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
+    let dug_in =
+        wolf + "assets:\n  - {asset: trench, count: 2}\n  - {asset: anti-personnel-anti-tank-minefield, count: 1}\n";
+    let file = tmp.path().join("dug-in.yaml");
+    std::fs::write(&file, dug_in).unwrap();
+    let out = cav()
+        .args(["play", "this-is-war", "--ruleset", "full", "--seed", "3", "--faction", "iron-wolves", "--force"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("side-a sets down trench × 2, anti-personnel-anti-tank-minefield × 1"), "{stderr}");
+    assert!(!stderr.contains("not placed on the table"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let trench = stdout.find("terrain: trench").unwrap_or_else(|| panic!("{stdout}"));
+    let mines = stdout.find("a minefield laid at").unwrap_or_else(|| panic!("{stdout}"));
+    let deployed = stdout.find(" deploys at ").unwrap_or_else(|| panic!("{stdout}"));
+    assert!(trench < deployed && mines < deployed, "{stdout}");
+}

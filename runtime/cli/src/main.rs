@@ -123,8 +123,9 @@ enum Command {
         random terrain from seed 1.\nThe same seed and content give byte-identical output and log.\n\
         Full-rules scenarios leave forces to the players: --force gives a side's roster, the bot builds the others\n\
         (--tv, --faction); each roster squad activates on its own draw-deck cards, its upgrades fitted, and its\n\
-        FIST models call strikes from its `strike_pools`. Not played yet there, and said on stderr: Salvage Run's\n\
-        containers, the rescue's operative (those end by surviving TV), the assets a roster buys.\n\
+        FIST models call strikes from its `strike_pools`. Its assets act from its side's hand (SIGINT, drones,\n\
+        repair modules) or are set down by the bot in front of its zone before deployment (fortifications,\n\
+        minefields); an asset neither does is said on stderr.\n\
         Examples:\n  cav play\n  cav play --seed 7 --log game.jsonl\n  cav play stand-and-fight --ruleset quickstart\n  \
         cav play no-man-s-land --ruleset full --force mods/iron-wolves/forces/wolf-pack.yaml --faction iron-wolves"
     )]

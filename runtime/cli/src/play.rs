@@ -556,11 +556,21 @@ pub fn roster_squads(
             );
         }
         let held = |id: &str| rules.assets.iter().any(|d| d.id == id && d.held());
-        let (in_hand, unplaced): (Vec<&cav_format::ForceAsset>, Vec<_>) =
+        let piece = |id: &str| rules.assets.iter().any(|d| d.id == id && d.piece.is_some());
+        let (in_hand, rest): (Vec<&cav_format::ForceAsset>, Vec<_>) =
             force.assets.iter().partition(|a| held(a.asset.as_str()));
+        let (set_down, unplaced): (Vec<&cav_format::ForceAsset>, Vec<_>) =
+            rest.into_iter().partition(|a| piece(a.asset.as_str()));
         if !in_hand.is_empty() {
             let ids: Vec<String> = in_hand.iter().map(|a| format!("{} × {}", a.asset.as_str(), a.count)).collect();
             eprintln!("{side_name} holds {} off the table", ids.join(", "));
+        }
+        if !set_down.is_empty() {
+            let ids: Vec<String> = set_down.iter().map(|a| format!("{} × {}", a.asset.as_str(), a.count)).collect();
+            eprintln!(
+                "{side_name} sets down {} before deployment (placed by the bot in front of its zone)",
+                ids.join(", ")
+            );
         }
         if !unplaced.is_empty() {
             let ids: Vec<&str> = unplaced.iter().map(|a| a.asset.as_str()).collect();

@@ -62,9 +62,9 @@ impl Behaviour {
 /// (`modifiers:`) go to their side's hand.
 fn play_gap(e: &Entry) -> Option<&'static str> {
     match &e.doc {
-        Some(Document::Asset(a)) if a.modifiers.is_empty() => {
-            Some("`cav play` does not place the assets a roster buys on the table yet (scenario tests place them)")
-        }
+        Some(Document::Asset(a)) if a.modifiers.is_empty() && a.footprint.is_none() && a.emplacement.is_none() => Some(
+            "`cav play` cannot set it down for a roster that buys it: it has no `footprint` (scenario tests place it)",
+        ),
         _ => None,
     }
 }
@@ -87,6 +87,9 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         Some(Document::Asset(d)) => {
             if let Some(t) = &d.terrain {
                 b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
+            }
+            if d.footprint.is_some() && d.placement == cav_format::AssetPlacement::PreDeployment {
+                b.ways.push((Way::Data, "set down before deployment from a roster (its footprint)".into()));
             }
             if d.emplacement.is_some() {
                 b.ways.push((

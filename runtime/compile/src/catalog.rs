@@ -405,7 +405,9 @@ pub(crate) fn assets(
             }
             _ => None,
         };
+        let piece = piece(cx, e, a);
         out.push(AssetDef {
+            piece,
             emplacement_ap: a.emplacement.map(|x| x.action_points),
             mines,
             id: e.id.clone(),
@@ -422,6 +424,46 @@ pub(crate) fn assets(
         });
     }
     (out, cards)
+}
+
+/// The piece a roster's pre-deployment asset is set down as (`AssetDef::piece`): a terrain piece
+/// or a minefield with its footprint, round (radius, 0) or (length, width). A footprint must be
+/// one of the two; a pre-deployment piece without one is not set down by `cav play`, and says so.
+fn piece(cx: &mut Cx, e: &Entry, a: &f::Asset) -> Option<(f64, f64)> {
+    let shape = match a.footprint {
+        None => None,
+        Some(f::Footprint { radius: Some(r), length: None, width: None }) => Some((r, 0.0)),
+        Some(f::Footprint { radius: None, length: Some(l), width: Some(w) }) => Some((l, w)),
+        Some(_) => {
+            cx.error(
+                e,
+                "/footprint",
+                "footprint",
+                "a footprint is round or a rectangle: give `radius`, or `length` and `width`".into(),
+                "`{radius: R}` or `{length: L, width: W}`",
+                None,
+            );
+            None
+        }
+    };
+    let placed = a.placement == f::AssetPlacement::PreDeployment
+        && (a.terrain.is_some() || a.mines.is_some())
+        && a.emplacement.is_none();
+    if placed && shape.is_none() && a.footprint.is_none() {
+        cx.diags.push(
+            cav_content::Diagnostic::warning(
+                "not-implemented",
+                format!(
+                    "asset `{}` has no `footprint`: `cav play` cannot set it down for a roster that buys it (scenario tests still place it)",
+                    e.id
+                ),
+            )
+            .at(e.prov.locate("/placement"))
+            .pack(e.pack.clone())
+            .pointer("/placement"),
+        );
+    }
+    shape.filter(|_| placed)
 }
 
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> Vec<TerrainDef> {

@@ -291,6 +291,7 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
         bonus: 0,
         strike_pools: Default::default(),
         held: Vec::new(),
+        pieces: Vec::new(),
     };
     let game = cav_rules::setup::roster_game(
         &rules,
@@ -338,6 +339,7 @@ fn deploying(rules: &Rules, method: cav_format::DeploymentMethod) -> Game<'_> {
         bonus: 0,
         strike_pools: Default::default(),
         held: Vec::new(),
+        pieces: Vec::new(),
     };
     cav_rules::setup::roster_game(
         rules,

@@ -74,6 +74,14 @@ pub fn roster_force(
                 Some((ix, a.count))
             })
             .collect(),
+        pieces: force
+            .assets
+            .iter()
+            .filter_map(|a| {
+                let ix = rules.assets.iter().position(|d| d.id == a.asset.as_str() && d.piece.is_some())?;
+                Some((ix, a.count))
+            })
+            .collect(),
     })
 }
 

@@ -99,3 +99,60 @@ fn a_roster_holds_the_assets_it_bought_off_the_table() {
         cav_rules::setup::roster_game(&rules, sc, &[force.clone(), force], &mut dice, &mut cav_rules::NoLog, None);
     assert_eq!(game.held[1].len(), 2);
 }
+
+/// The pieces a roster buys to set down before deployment — fortifications and minefields — are
+/// on the table when the game starts (001 L10522-10526, L10713-10717): each on the board, none
+/// reaching into the opposing deployment zone, the minefields sparing their own side.
+#[test]
+fn a_roster_sets_down_its_pieces_before_deployment() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let rs = loaded.ruleset("cav-full").expect("full rules");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
+    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
+    let mut f = cav_forces::build(rs, &req).unwrap();
+    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count };
+    f.assets = vec![
+        asset("trench", 2),
+        asset("bunker", 1),
+        asset("anti-personnel-anti-tank-minefield", 2),
+        asset("sigint", 1),
+    ];
+    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
+    let pieces: Vec<(&str, u32)> = force.pieces.iter().map(|&(a, n)| (rules.assets[a].id.as_str(), n)).collect();
+    assert_eq!(pieces, [("trench", 2), ("bunker", 1), ("anti-personnel-anti-tank-minefield", 2)]);
+    let sc = rules.scenario("this-is-war").unwrap();
+    let bare = {
+        let mut dice = cav_rules::SeededDice::new(1);
+        cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
+    };
+    let mut dice = cav_rules::SeededDice::new(1);
+    let mut log: Vec<Event> = Vec::new();
+    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
+    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut log, None);
+    // Three fortification pieces joined the scenario's terrain, and two minefields of side 0.
+    let laid: Vec<_> = game.board.areas[bare..].iter().map(|a| rules.terrains[a.terrain].id.as_str()).collect();
+    assert_eq!(laid, ["trench", "trench", "bunker"]);
+    assert_eq!(game.minefields.len(), 2);
+    assert!(game.minefields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
+    let s = &rules.scenarios[sc];
+    let [bw, bh] = game.board.size;
+    let (_, enemy) = &s.sides[1];
+    let polys = game.board.areas[bare..].iter().map(|a| &a.poly).chain(game.minefields.iter().map(|m| &m.area));
+    for poly in polys {
+        for p in &poly.points {
+            assert!(p.x >= -1e-9 && p.y >= -1e-9 && p.x <= bw + 1e-9 && p.y <= bh + 1e-9, "{p:?} is on the board");
+            let inside = p.x > enemy.x && p.x < enemy.x + enemy.width && p.y > enemy.y && p.y < enemy.y + enemy.height;
+            assert!(!inside, "{p:?} reaches into the opposing zone {enemy:?}");
+        }
+    }
+    // The log says where each went, before any model deploys.
+    let placed =
+        log.iter().position(|e| matches!(e, Event::TerrainPlaced { terrain, .. } if terrain == "bunker")).unwrap();
+    let mined = log
+        .iter()
+        .position(|e| matches!(e, Event::AssetUsed { detail, .. } if detail.starts_with("a minefield laid")))
+        .unwrap();
+    let deployed = log.iter().position(|e| matches!(e, Event::Deployed { .. })).unwrap();
+    assert!(placed < deployed && mined < deployed);
+}

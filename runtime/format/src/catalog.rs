@@ -670,6 +670,10 @@ pub struct Asset {
     /// A weapon emplacement: model cards naming this asset (`emplacement:`) are its weapons.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub emplacement: Option<Emplacement>,
+    /// The piece's footprint on the table (inches): what a roster's pre-deployment piece covers
+    /// when `cav play` sets it down (a minefield's template, a trench section).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<Footprint>,
     /// Purchase or use limits in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
@@ -687,6 +691,21 @@ pub struct Asset {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// An asset piece's footprint: round (`radius`), or `length` by `width`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Footprint {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.1, max = 100.0))]
+    pub radius: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.1, max = 100.0))]
+    pub length: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.1, max = 100.0))]
+    pub width: Option<f64>,
 }
 
 /// Strike package a strike belongs to.

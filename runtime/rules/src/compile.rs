@@ -960,6 +960,9 @@ pub struct AssetDef {
     /// A weapon emplacement: the action points each of its weapons has in the side's shared
     /// activation.
     pub emplacement_ap: Option<u32>,
+    /// A piece a roster sets down before deployment (terrain or a minefield, not an
+    /// emplacement), with its footprint: (radius, 0) or (length, width).
+    pub piece: Option<(f64, f64)>,
 }
 
 impl AssetDef {

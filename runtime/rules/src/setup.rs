@@ -140,6 +140,8 @@ pub struct RosterForce {
     /// Battlefield assets it holds off the table (`Rules::assets` index, how many): those whose
     /// effects act from a side's hand (`AssetDef::held`).
     pub held: Vec<(usize, u32)>,
+    /// Pieces it sets down before deployment (`AssetDef::piece`: fortifications, minefields).
+    pub pieces: Vec<(usize, u32)>,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -155,6 +157,10 @@ pub fn roster_game<'r>(
 ) -> Game<'r> {
     let mut game = scenario_game(rules, sc, dice, log, seed);
     let s = &rules.scenarios[sc];
+    // Pieces go down before any model deploys (001 L10522-10526, L10713-10717).
+    for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
+        set_down_pieces(&mut game, sc, side, &force.pieces, log);
+    }
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
         game.c3[side] = force.c3;
         game.tv_pool[side] = force.pool;
@@ -198,6 +204,102 @@ pub fn roster_game<'r>(
         hold_back(&mut game, side);
     }
     game
+}
+
+/// Set down `side`'s pre-deployment pieces (a roster's bunkers, trenches, revetments, fighting
+/// positions and minefields), which go anywhere but an opposing deployment zone (001
+/// L10522-10526, L10588-10592, L10713-10717, L10940-10944, L11004-11008). Where is the player's
+/// choice; this is the bot's: fortifications in a row 1" in front of its own zone's front edge
+/// (the one facing the board's centre), minefields in a row 6" further out, each row spread
+/// evenly along the edge, each shifted along its row as little as keeps it clear of the terrain
+/// already down. A piece that cannot lie there without reaching off the table or into an
+/// opposing zone goes just inside the side's own front edge instead.
+fn set_down_pieces(game: &mut Game, sc: usize, side: usize, pieces: &[(usize, u32)], log: &mut dyn Sink) {
+    let rules = game.rules;
+    let s = &rules.scenarios[sc];
+    let Some((_, zone)) = s.sides.get(side) else { return };
+    let [bw, bh] = game.board.size;
+    let centre = P::new(zone.x + zone.width / 2.0, zone.y + zone.height / 2.0);
+    // The front edge: its middle, the unit vector along it and the one pointing out of the zone.
+    let (mid, along, out, length) = if zone.width >= zone.height {
+        let up = if bh / 2.0 >= centre.y { 1.0 } else { -1.0 };
+        let y = if up > 0.0 { zone.y + zone.height } else { zone.y };
+        (P::new(centre.x, y), P::new(1.0, 0.0), P::new(0.0, up), zone.width)
+    } else {
+        let right = if bw / 2.0 >= centre.x { 1.0 } else { -1.0 };
+        let x = if right > 0.0 { zone.x + zone.width } else { zone.x };
+        (P::new(x, centre.y), P::new(0.0, 1.0), P::new(right, 0.0), zone.height)
+    };
+    let all: Vec<usize> = pieces
+        .iter()
+        .flat_map(|&(a, n)| std::iter::repeat_n(a, n.min(cav_format::limits::MAX_MODELS as u32) as usize))
+        .collect();
+    for mines in [false, true] {
+        let row: Vec<usize> = all.iter().copied().filter(|&a| rules.assets[a].mines.is_some() == mines).collect();
+        for (i, &asset) in row.iter().enumerate() {
+            let Some((a, b)) = rules.assets[asset].piece else { continue };
+            // A round piece is (radius, 0); a rectangle lies with its length along the edge.
+            let (depth, reach) = if b == 0.0 { (a, a) } else { (b / 2.0, (a * a + b * b).sqrt() / 2.0) };
+            let spot = mid + along.scale(length * ((i as f64 + 0.5) / row.len() as f64 - 0.5));
+            let ahead = if mines { 7.0 } else { 1.0 } + depth;
+            let fits = |c: P| {
+                c.x - reach >= 0.0
+                    && c.y - reach >= 0.0
+                    && c.x + reach <= bw
+                    && c.y + reach <= bh
+                    && s.sides.iter().enumerate().all(|(o, (_, z))| {
+                        o == side
+                            || c.x + reach <= z.x
+                            || c.x - reach >= z.x + z.width
+                            || c.y + reach <= z.y
+                            || c.y - reach >= z.y + z.height
+                    })
+            };
+            // Clear of the terrain already down where it can be: the spot, then 1", 2", … to
+            // either side along the row.
+            let clear = |c: P| game.board.areas.iter().all(|t| t.center.dist(c) >= t.radius + reach);
+            let shifts = (0..=length as i32).flat_map(|k| [k, -k]).map(|k| along.scale(f64::from(k)));
+            let row_at = |ahead: f64| shifts.clone().map(move |d| spot + d + out.scale(ahead));
+            let at = row_at(ahead)
+                .find(|&c| fits(c) && clear(c))
+                .or_else(|| row_at(ahead).find(|&c| fits(c)))
+                .unwrap_or(spot + out.scale(-(1.0 + depth)));
+            let poly = if b == 0.0 {
+                Polygon::regular(at, a, 24)
+            } else {
+                let (l, w) = (along.scale(a / 2.0), out.scale(b / 2.0));
+                Polygon {
+                    points: vec![
+                        at + l + w,
+                        at + l + w.scale(-1.0),
+                        at + l.scale(-1.0) + w.scale(-1.0),
+                        at + l.scale(-1.0) + w,
+                    ],
+                }
+            };
+            let def = &rules.assets[asset];
+            if mines {
+                if game.lay_minefield(asset, Some(side), side, poly, None).is_ok() && log.enabled() {
+                    log.push(Event::AssetUsed {
+                        side: game.sides[side].clone(),
+                        asset: def.name.clone(),
+                        detail: format!("a minefield laid at ({:.1}, {:.1})", at.x, at.y),
+                        left: 0,
+                    });
+                }
+            } else if let Some(terrain) = def.terrain {
+                game.board.areas.push(Area { terrain, poly, center: at, radius: reach, lasts: None });
+                game.board_version += 1;
+                if log.enabled() {
+                    log.push(Event::TerrainPlaced {
+                        terrain: rules.terrains[terrain].id.clone(),
+                        center: at,
+                        radius: reach,
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// What the sides field breaks no rule of the ruleset's force building that holds for models on
