@@ -486,6 +486,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
             raises_ground: t.raises_ground,
             cover_when_crossed: t.cover_when_crossed,
             no_cover_from_indirect: t.no_cover_from_indirect,
+            shelters: t.shelters.clone(),
             road: t.road,
             open: t.open,
             structure: t.structure,

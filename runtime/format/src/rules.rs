@@ -563,6 +563,18 @@ pub struct FireOver {
     pub counts_as: Option<Cover>,
 }
 
+/// Who takes a piece's cover standing in it (`Terrain::shelters`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Shelters {
+    /// The model types it shelters.
+    pub model_types: Vec<ModelType>,
+    /// How many of them at once: those standing nearest its centre; absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub at_most: Option<u32>,
+}
+
 /// Lines of sight with aircraft in flight (001 L4233-4275): they are seen over all terrain. A
 /// flying target gets cover only from terrain of at least `ground_attacker_cover_elevation` the
 /// line crosses next to its ground attacker; a ground target of a flying attacker only from the
@@ -1229,6 +1241,10 @@ pub struct Terrain {
     /// Indirect-fire attacks ignore the cover it gives a target (smoke in the full rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_cover_from_indirect: bool,
+    /// Whom it shelters when they stand in it (a trench, a fighting position): only models of
+    /// these types take its cover there, at most `at_most` of them; absent: any model in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shelters: Option<Shelters>,
     /// A structure (001 L5905-6303): its sections' damage points and armor class; a model inside
     /// adds the armor class to its AV and fires only direct.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -152,6 +152,8 @@ pub struct TerrainDef {
     pub cover_when_crossed: bool,
     /// Indirect-fire attacks ignore its cover.
     pub no_cover_from_indirect: bool,
+    /// Whom it shelters standing in it (`f::Terrain::shelters`).
+    pub shelters: Option<f::Shelters>,
     pub road: bool,
     pub open: bool,
     pub structure: Option<f::StructureDef>,

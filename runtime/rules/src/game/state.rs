@@ -1042,6 +1042,10 @@ impl<'r> Game<'r> {
             if only_defenders_own && !standing_in {
                 continue;
             }
+            // A trench or fighting position shelters only the models it is for.
+            if standing_in && end.model.is_some_and(|target| !self.sheltered(area, target)) {
+                continue;
+            }
             if !standing_in && !area.poly.touches_segment(pa, pd) {
                 continue;
             }
@@ -1159,10 +1163,6 @@ impl<'r> Game<'r> {
         Sight { los: best != Cover::Blocking, cover: best, extra: 0 }
     }
 
-    /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
-    /// tall the area stands: by its height against the target's where the ruleset says so
-    /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
-    /// names.
     /// The ruleset's way for `model` to fire over `area` (`sight.fire_over`), if it has one:
     /// its special attribute (or a weapon it carries) and type, terrain no higher than the entry's level beside it (not
     /// under it).
@@ -1183,6 +1183,30 @@ impl<'r> Game<'r> {
         })
     }
 
+    /// Whether `model`, standing in `area`, takes its cover (`shelters`: a trench covers two
+    /// infantry models, 001 L10986-10990): of a type it shelters, and among the `at_most` of
+    /// those in it nearest its centre (ties: the earlier model).
+    pub fn sheltered(&self, area: &Area, model: usize) -> bool {
+        let Some(s) = &self.rules.terrains[area.terrain].shelters else { return true };
+        let of_type = |m: usize| s.model_types.contains(&self.card(m).model_type);
+        if !of_type(model) {
+            return false;
+        }
+        let Some(limit) = s.at_most else { return true };
+        let mine = (self.models[model].pos.dist(area.center), model);
+        let ahead = (0..self.models.len())
+            .filter(|&m| {
+                m != model && self.models[m].on_table() && of_type(m) && area.poly.contains(self.models[m].pos)
+            })
+            .filter(|&m| (self.models[m].pos.dist(area.center), m) < mine)
+            .count();
+        ahead < limit as usize
+    }
+
+    /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
+    /// tall the area stands: by its height against the target's where the ruleset says so
+    /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
+    /// names.
     pub fn area_cover(&self, area: &Area, target_elevation: i32) -> (Cover, i32) {
         let t = &self.rules.terrains[area.terrain];
         let levels = &self.rules.proc.sight.cover_by_elevation;
