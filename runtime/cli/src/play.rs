@@ -566,7 +566,13 @@ pub fn roster_squads(
             eprintln!("{side_name} holds {} off the table", ids.join(", "));
         }
         if !set_down.is_empty() {
-            let ids: Vec<String> = set_down.iter().map(|a| format!("{} × {}", a.asset.as_str(), a.count)).collect();
+            let ids: Vec<String> = set_down
+                .iter()
+                .map(|a| match &a.variant {
+                    Some(v) => format!("{} ({v}) × {}", a.asset.as_str(), a.count),
+                    None => format!("{} × {}", a.asset.as_str(), a.count),
+                })
+                .collect();
             eprintln!(
                 "{side_name} sets down {} before deployment (placed by the bot in front of its zone)",
                 ids.join(", ")

@@ -406,8 +406,15 @@ pub(crate) fn assets(
             _ => None,
         };
         let piece = piece(cx, e, a);
+        let variants = a
+            .variants
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| cx.index_of(e, &format!("/variants/{i}"), t.as_str(), &ids, "terrain"))
+            .collect();
         out.push(AssetDef {
             piece,
+            variants,
             emplacement_ap: a.emplacement.map(|x| x.action_points),
             mines,
             id: e.id.clone(),

@@ -163,14 +163,18 @@ pub(crate) fn procedures(
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                if f.sa.is_some() != f.weapons.is_empty() {
+                let named = usize::from(f.sa.is_some())
+                    + usize::from(!f.weapons.is_empty())
+                    + usize::from(!f.terrain.is_empty());
+                if named != 1 {
                     cx.error(
                         e,
                         &format!("/procedures/sight/fire_over/{i}"),
                         "fire-over",
-                        "a way of firing over terrain names who may use it: a special attribute or weapons, not both"
+                        "a way of firing over terrain names who may use it: a special attribute, weapons or the \
+                         terrain they stand in, one of them"
                             .into(),
-                        "one of `sa` or `weapons`",
+                        "one of `sa`, `weapons` or `terrain`",
                         None,
                     );
                 }
@@ -186,6 +190,12 @@ pub(crate) fn procedures(
                         .map(|ix| ix as SaIx)
                     }),
                     weapons: f.weapons.iter().map(|w| w.as_str().to_owned()).collect(),
+                    // Unknown terrain ids are dangling references the loader reported.
+                    terrain: f
+                        .terrain
+                        .iter()
+                        .filter_map(|t| terrains.iter().position(|x| x.id == t.as_str()))
+                        .collect(),
                     model_types: f.model_types.clone(),
                     within: f.within,
                     max_elevation: f.max_elevation,

@@ -27,7 +27,7 @@ const TOWED: &str = "- {weapons: [light-anti-tank-gun-towed,";
 fn a_way_with_both_an_sa_and_weapons_is_an_error() {
     let diags = diagnostics_with(|t| t.replace(TOWED, "- {sa: turret, weapons: [light-anti-tank-gun-towed,"));
     let d = diags.iter().find(|d| d.code == "fire-over").unwrap_or_else(|| panic!("{diags:#?}"));
-    assert!(d.message.contains("not both"), "{d:?}");
+    assert!(d.message.contains("one of them"), "{d:?}");
 }
 
 #[test]

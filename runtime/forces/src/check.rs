@@ -631,6 +631,21 @@ impl<'a> Cx<'a> {
                 }
                 Some(_) => {}
             }
+            if let (Some(v), Some(asset)) = (&a.variant, self.r.asset(a.asset.as_str()))
+                && !asset.variants.contains(v)
+            {
+                let kinds: Vec<&str> = asset.variants.iter().map(|t| t.as_str()).collect();
+                out.push(self.site.error(
+                    &format!("/assets/{i}/variant"),
+                    format!("{} has no variant `{v}`", asset.name),
+                    &if kinds.is_empty() {
+                        "no `variant` (the asset has none)".to_owned()
+                    } else {
+                        format!("one of {}", kinds.join(", "))
+                    },
+                    Some(&self.rules.source.assets),
+                ));
+            }
         }
         if self.force.strike_pools.values().any(|&tv| tv > 0) && !self.any_model_with(&self.rules.strike_caller_sa) {
             out.push(self.site.error(

@@ -79,7 +79,8 @@ pub fn roster_force(
             .iter()
             .filter_map(|a| {
                 let ix = rules.assets.iter().position(|d| d.id == a.asset.as_str() && d.piece.is_some())?;
-                Some((ix, a.count))
+                let variant = a.variant.as_ref().and_then(|v| rules.terrain(v.as_str()));
+                Some((ix, variant, a.count))
             })
             .collect(),
     })

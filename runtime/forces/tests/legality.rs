@@ -339,3 +339,13 @@ fn a_unique_model_is_fielded_once_001_l8666_l8680() {
     );
     one_error(&apart, 13, "a force group fields at most one");
 }
+
+/// An asset's variant is one it offers: the Revetment's vehicle revetment is, a moat is not, and
+/// an asset with no variants takes none (001 L10904-10921).
+#[test]
+fn an_asset_variant_is_one_the_asset_offers_001_l10904_l10921() {
+    let with = |asset: &str| format!("{HEAD}assets:\n  - {asset}\nsquads:\n{}", attack_squad());
+    assert_eq!(errors(&with("{asset: revetment, variant: vehicle-revetment}")), vec![]);
+    one_error(&with("{asset: revetment, variant: trench}"), 7, "Revetment has no variant `trench`");
+    one_error(&with("{asset: trench, variant: vehicle-revetment}"), 7, "Trench has no variant `vehicle-revetment`");
+}

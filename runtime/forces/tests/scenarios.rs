@@ -88,7 +88,7 @@ fn a_roster_holds_the_assets_it_bought_off_the_table() {
     let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
-    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count };
+    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count, variant: None };
     f.assets = vec![asset("sigint", 2), asset("trench", 1), asset("recon-drone", 1)];
     let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
     let held: Vec<(&str, u32)> = force.held.iter().map(|&(a, n)| (rules.assets[a].id.as_str(), n)).collect();
@@ -111,16 +111,18 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
     let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
-    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count };
+    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count, variant: None };
+    let vehicle = Some(cav_format::Id::from("vehicle-revetment"));
     f.assets = vec![
         asset("trench", 2),
         asset("bunker", 1),
         asset("anti-personnel-anti-tank-minefield", 2),
         asset("sigint", 1),
+        cav_format::ForceAsset { variant: vehicle, ..asset("revetment", 1) },
     ];
     let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
-    let pieces: Vec<(&str, u32)> = force.pieces.iter().map(|&(a, n)| (rules.assets[a].id.as_str(), n)).collect();
-    assert_eq!(pieces, [("trench", 2), ("bunker", 1), ("anti-personnel-anti-tank-minefield", 2)]);
+    let pieces: Vec<(&str, u32)> = force.pieces.iter().map(|&(a, _, n)| (rules.assets[a].id.as_str(), n)).collect();
+    assert_eq!(pieces, [("trench", 2), ("bunker", 1), ("anti-personnel-anti-tank-minefield", 2), ("revetment", 1)]);
     let sc = rules.scenario("this-is-war").unwrap();
     let bare = {
         let mut dice = cav_rules::SeededDice::new(1);
@@ -130,9 +132,10 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
     let mut log: Vec<Event> = Vec::new();
     let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
     let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut log, None);
-    // Three fortification pieces joined the scenario's terrain, and two minefields of side 0.
+    // Four fortification pieces joined the scenario's terrain (the revetment as the variant
+    // bought), and two minefields of side 0.
     let laid: Vec<_> = game.board.areas[bare..].iter().map(|a| rules.terrains[a.terrain].id.as_str()).collect();
-    assert_eq!(laid, ["trench", "trench", "bunker"]);
+    assert_eq!(laid, ["trench", "trench", "bunker", "vehicle-revetment"]);
     assert_eq!(game.minefields.len(), 2);
     assert!(game.minefields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
     let s = &rules.scenarios[sc];

@@ -662,6 +662,11 @@ pub struct Asset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "terrain"))]
     pub terrain: Option<Id>,
+    /// Other terrain pieces a buyer may set down instead of `terrain`, at the same price (a
+    /// roster's `variant:`: the vehicle revetment).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub variants: Vec<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackProfile>,
     /// A minefield: scenario tests lay it with `terrain: [{asset: …, side: …}]`.

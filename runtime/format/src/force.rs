@@ -249,6 +249,10 @@ pub struct ForceAsset {
     #[serde(default = "one", skip_serializing_if = "is_one")]
     #[schemars(range(min = 1, max = 99))]
     pub count: u32,
+    /// For an asset with `variants`: the one of them set down instead of its `terrain`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub variant: Option<Id>,
 }
 
 fn one() -> u32 {

@@ -540,16 +540,22 @@ pub struct SightRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FireOver {
-    /// The special attribute that lets the model do it (`pop-up`, `turret`); give this or
-    /// `weapons`.
+    /// The special attribute that lets the model do it (`pop-up`, `turret`); give one of `sa`,
+    /// `weapons` or `terrain`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub sa: Option<Id>,
     /// The weapons whose carriers may do it (towed anti-tank guns go hull-down as a turret):
-    /// a model carrying any of them; give this or `sa`.
+    /// a model carrying any of them; give one of `sa`, `weapons` or `terrain`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("x-cav-ref" = "weapon"))]
     pub weapons: Vec<Id>,
+    /// Terrain pieces whose walls a model standing in one fires over (a revetment's firing
+    /// step, a vehicle revetment's hull-down): `within` is then unused, and `max_elevation` is
+    /// the highest piece it fires over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub terrain: Vec<Id>,
     /// Only models of these types; empty: any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,
@@ -567,7 +573,8 @@ pub struct FireOver {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Shelters {
-    /// The model types it shelters.
+    /// The model types it shelters; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_types: Vec<ModelType>,
     /// How many of them at once: those standing nearest its centre; absent: all.
     #[serde(default, skip_serializing_if = "Option::is_none")]

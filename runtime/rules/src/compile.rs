@@ -806,6 +806,8 @@ pub struct FireOverDef {
     pub sa: Option<SaIx>,
     /// Weapon ids whose carriers may fire over (instead of a special attribute).
     pub weapons: Vec<String>,
+    /// Terrain (indices) a model standing in fires over (instead of terrain beside it).
+    pub terrain: Vec<usize>,
     pub model_types: Vec<f::ModelType>,
     pub within: f64,
     pub max_elevation: i32,
@@ -965,6 +967,8 @@ pub struct AssetDef {
     /// A piece a roster sets down before deployment (terrain or a minefield, not an
     /// emplacement), with its footprint: (radius, 0) or (length, width).
     pub piece: Option<(f64, f64)>,
+    /// Terrain (indices) a buyer may set down instead of `terrain` (`f::Asset::variants`).
+    pub variants: Vec<usize>,
 }
 
 impl AssetDef {

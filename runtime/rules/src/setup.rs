@@ -140,8 +140,9 @@ pub struct RosterForce {
     /// Battlefield assets it holds off the table (`Rules::assets` index, how many): those whose
     /// effects act from a side's hand (`AssetDef::held`).
     pub held: Vec<(usize, u32)>,
-    /// Pieces it sets down before deployment (`AssetDef::piece`: fortifications, minefields).
-    pub pieces: Vec<(usize, u32)>,
+    /// Pieces it sets down before deployment (`AssetDef::piece`: fortifications, minefields):
+    /// the asset, the terrain of the variant bought (`None`: its own), how many.
+    pub pieces: Vec<(usize, Option<usize>, u32)>,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -214,7 +215,13 @@ pub fn roster_game<'r>(
 /// evenly along the edge, each shifted along its row as little as keeps it clear of the terrain
 /// already down. A piece that cannot lie there without reaching off the table or into an
 /// opposing zone goes just inside the side's own front edge instead.
-fn set_down_pieces(game: &mut Game, sc: usize, side: usize, pieces: &[(usize, u32)], log: &mut dyn Sink) {
+fn set_down_pieces(
+    game: &mut Game,
+    sc: usize,
+    side: usize,
+    pieces: &[(usize, Option<usize>, u32)],
+    log: &mut dyn Sink,
+) {
     let rules = game.rules;
     let s = &rules.scenarios[sc];
     let Some((_, zone)) = s.sides.get(side) else { return };
@@ -230,13 +237,14 @@ fn set_down_pieces(game: &mut Game, sc: usize, side: usize, pieces: &[(usize, u3
         let x = if right > 0.0 { zone.x + zone.width } else { zone.x };
         (P::new(x, centre.y), P::new(0.0, 1.0), P::new(right, 0.0), zone.height)
     };
-    let all: Vec<usize> = pieces
+    let all: Vec<(usize, Option<usize>)> = pieces
         .iter()
-        .flat_map(|&(a, n)| std::iter::repeat_n(a, n.min(cav_format::limits::MAX_MODELS as u32) as usize))
+        .flat_map(|&(a, v, n)| std::iter::repeat_n((a, v), n.min(cav_format::limits::MAX_MODELS as u32) as usize))
         .collect();
     for mines in [false, true] {
-        let row: Vec<usize> = all.iter().copied().filter(|&a| rules.assets[a].mines.is_some() == mines).collect();
-        for (i, &asset) in row.iter().enumerate() {
+        let row: Vec<(usize, Option<usize>)> =
+            all.iter().copied().filter(|&(a, _)| rules.assets[a].mines.is_some() == mines).collect();
+        for (i, &(asset, variant)) in row.iter().enumerate() {
             let Some((a, b)) = rules.assets[asset].piece else { continue };
             // A round piece is (radius, 0); a rectangle lies with its length along the edge.
             let (depth, reach) = if b == 0.0 { (a, a) } else { (b / 2.0, (a * a + b * b).sqrt() / 2.0) };
@@ -287,7 +295,7 @@ fn set_down_pieces(game: &mut Game, sc: usize, side: usize, pieces: &[(usize, u3
                         left: 0,
                     });
                 }
-            } else if let Some(terrain) = def.terrain {
+            } else if let Some(terrain) = variant.or(def.terrain) {
                 game.board.areas.push(Area { terrain, poly, center: at, radius: reach, lasts: None });
                 game.board_version += 1;
                 if log.enabled() {

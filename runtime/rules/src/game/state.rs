@@ -1164,8 +1164,9 @@ impl<'r> Game<'r> {
     }
 
     /// The ruleset's way for `model` to fire over `area` (`sight.fire_over`), if it has one:
-    /// its special attribute (or a weapon it carries) and type, terrain no higher than the entry's level beside it (not
-    /// under it).
+    /// its special attribute (or a weapon it carries) and type, terrain no higher than the
+    /// entry's level beside it (not under it); or, for an entry naming terrain, a piece of it the
+    /// model stands in and is sheltered by.
     pub fn fires_over(&self, model: usize, area: &Area) -> Option<&crate::compile::FireOverDef> {
         let rules = &self.rules.proc.fire_over;
         if rules.is_empty() {
@@ -1174,12 +1175,17 @@ impl<'r> Game<'r> {
         let (card, pos) = (self.card(model), self.models[model].pos);
         let elevation = self.rules.terrains[area.terrain].elevation;
         rules.iter().find(|f| {
-            (f.sa.is_some_and(|sa| card.sas.iter().any(|(s, _)| *s == sa))
-                || card.weapons.iter().any(|m| f.weapons.contains(&m.weapon)))
+            let placed = if f.terrain.is_empty() {
+                (f.sa.is_some_and(|sa| card.sas.iter().any(|(s, _)| *s == sa))
+                    || card.weapons.iter().any(|m| f.weapons.contains(&m.weapon)))
+                    && !area.poly.contains(pos)
+                    && area.poly.distance(pos) <= card.base_radius + f.within
+            } else {
+                f.terrain.contains(&area.terrain) && area.poly.contains(pos) && self.sheltered(area, model)
+            };
+            placed
                 && (f.model_types.is_empty() || f.model_types.contains(&card.model_type))
                 && (1..=f.max_elevation).contains(&elevation)
-                && !area.poly.contains(pos)
-                && area.poly.distance(pos) <= card.base_radius + f.within
         })
     }
 
@@ -1188,7 +1194,7 @@ impl<'r> Game<'r> {
     /// those in it nearest its centre (ties: the earlier model).
     pub fn sheltered(&self, area: &Area, model: usize) -> bool {
         let Some(s) = &self.rules.terrains[area.terrain].shelters else { return true };
-        let of_type = |m: usize| s.model_types.contains(&self.card(m).model_type);
+        let of_type = |m: usize| s.model_types.is_empty() || s.model_types.contains(&self.card(m).model_type);
         if !of_type(model) {
             return false;
         }
