@@ -450,13 +450,14 @@ fn rosters_call_in_strikes_from_their_pools() {
 }
 
 /// A roster's fortifications and minefields are on the table when `cav play` starts: the bot
-/// sets them down in front of its zone before any model deploys (001 L10522-10526).
+/// sets them down in front of its zone before any model deploys (001 L10522-10526), but for the
+/// trenches, which wait for the ambushing rifle squads to be placed (001 L6537-6557).
 #[test]
 fn rosters_set_down_their_pieces_before_deployment() {
     let tmp = tempfile::tempdir().unwrap();
     let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
-    let dug_in =
-        wolf + "assets:\n  - {asset: trench, count: 2}\n  - {asset: anti-personnel-anti-tank-minefield, count: 1}\n";
+    let dug_in = wolf
+        + "assets:\n  - {asset: trench, count: 2}\n  - {asset: bunker}\n  - {asset: anti-personnel-anti-tank-minefield}\n";
     let file = tmp.path().join("dug-in.yaml");
     std::fs::write(&file, dug_in).unwrap();
     let out = cav()
@@ -466,11 +467,18 @@ fn rosters_set_down_their_pieces_before_deployment() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("side-a sets down trench × 2, anti-personnel-anti-tank-minefield × 1"), "{stderr}");
+    assert!(
+        stderr.contains("side-a sets down trench × 2, bunker × 1, anti-personnel-anti-tank-minefield × 1"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("not placed on the table"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let trench = stdout.find("terrain: trench").unwrap_or_else(|| panic!("{stdout}"));
+    let bunker = stdout.find("terrain: bunker").unwrap_or_else(|| panic!("{stdout}"));
     let mines = stdout.find("a minefield laid at").unwrap_or_else(|| panic!("{stdout}"));
     let deployed = stdout.find(" deploys at ").unwrap_or_else(|| panic!("{stdout}"));
-    assert!(trench < deployed && mines < deployed, "{stdout}");
+    assert!(bunker < deployed && mines < deployed, "{stdout}");
+    // The rifle squads have Ambush: a trench goes down under the first placed from ambush.
+    let placed = stdout.find("Wolfpack Rifle Squad deploys at").unwrap_or_else(|| panic!("{stdout}"));
+    let trench = stdout.find("terrain: trench").unwrap_or_else(|| panic!("{stdout}"));
+    assert!(placed < trench && deployed < placed, "{stdout}");
 }

@@ -574,7 +574,7 @@ pub fn roster_squads(
                 })
                 .collect();
             eprintln!(
-                "{side_name} sets down {} before deployment (placed by the bot in front of its zone)",
+                "{side_name} sets down {} before deployment, placed by the bot in front of its zone (a piece an ambushing model may bring waits for it)",
                 ids.join(", ")
             );
         }

@@ -135,7 +135,12 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
     // Four fortification pieces joined the scenario's terrain (the revetment as the variant
     // bought), and two minefields of side 0.
     let laid: Vec<_> = game.board.areas[bare..].iter().map(|a| rules.terrains[a.terrain].id.as_str()).collect();
-    assert_eq!(laid, ["trench", "trench", "bunker", "vehicle-revetment"]);
+    // (A trench may wait with an ambushing infantry model of the bot's roster instead.)
+    let held = game.ambush_pieces[0].len();
+    assert!(game.ambush_pieces[0].iter().all(|&(a, _)| rules.assets[a].id == "trench"));
+    let trenches = laid.iter().filter(|&&t| t == "trench").count();
+    assert_eq!(trenches + held, 2);
+    assert_eq!(laid[trenches..], ["bunker", "vehicle-revetment"]);
     assert_eq!(game.minefields.len(), 2);
     assert!(game.minefields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
     let s = &rules.scenarios[sc];
@@ -158,4 +163,44 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
         .unwrap();
     let deployed = log.iter().position(|e| matches!(e, Event::Deployed { .. })).unwrap();
     assert!(placed < deployed && mined < deployed);
+}
+
+/// The bot holds a trench back with an ambushing infantry model (001 L6537-6557): one of two
+/// trenches waits for the breacher team to be placed, the other goes down before deployment.
+#[test]
+fn a_roster_holds_a_piece_back_with_its_ambusher() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let rs = loaded.ruleset("cav-full").expect("full rules");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
+    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
+    let mut f = cav_forces::build(rs, &req).unwrap();
+    f.squads.push(cav_format::ForceSquad {
+        squad_type: "infantry".into(),
+        name: None,
+        models: vec![cav_format::ForceModel { model: "breacher-team".into(), count: 1, upgrades: Vec::new() }],
+    });
+    f.assets = vec![cav_format::ForceAsset { asset: "trench".into(), count: 2, variant: None }];
+    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
+    let sc = rules.scenario("this-is-war").unwrap();
+    let bare = {
+        let mut dice = cav_rules::SeededDice::new(1);
+        cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
+    };
+    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
+    let mut dice = cav_rules::SeededDice::new(1);
+    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut cav_rules::NoLog, None);
+    // One trench per ambushing infantry model (the bot's roster may bring another), the rest
+    // down before deployment.
+    let trench = rules.assets.iter().position(|a| a.id == "trench").unwrap();
+    let ambushers = game
+        .models
+        .iter()
+        .enumerate()
+        .filter(|&(i, m)| m.side == 0 && m.ambush && rules.cards[game.models[i].card].model_type.id() == "infantry")
+        .count();
+    assert!(ambushers >= 1);
+    let held = ambushers.min(2);
+    assert_eq!(game.ambush_pieces[0], vec![(trench, None); held]);
+    assert_eq!(game.board.areas.len(), bare + 2 - held);
 }

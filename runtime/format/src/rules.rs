@@ -748,6 +748,21 @@ pub struct AmbushRules {
     pub enemy_within: f64,
     pub recon_within: f64,
     pub recon: Vec<crate::Task>,
+    /// Pieces whose setting-down an ambushing model of the listed types may delay: held back
+    /// with it, one is set down under the model when it is placed (001 L6537-6557).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<AmbushPiece>,
+}
+
+/// A piece an ambushing model may bring with it (`AmbushRules::pieces`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AmbushPiece {
+    /// The asset (a pre-deployment piece with a footprint).
+    #[schemars(extend("x-cav-ref" = "asset"))]
+    pub asset: Id,
+    /// The model types that may bring it.
+    pub model_types: Vec<ModelType>,
 }
 
 /// Run 'n gun.

@@ -499,6 +499,11 @@ pub struct Test {
     /// hand rather than as a terrain piece (those go in `terrain:`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub assets: BTreeMap<Id, BTreeMap<Id, u32>>,
+    /// Pieces each side holds back with its ambushing models (side → asset ids; the ruleset's
+    /// `setup.ambush.pieces`): one is set down under a model of a type that may bring it as the
+    /// model is placed from ambush.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ambush_pieces: BTreeMap<Id, Vec<Id>>,
     /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
     /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

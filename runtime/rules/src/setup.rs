@@ -158,9 +158,29 @@ pub fn roster_game<'r>(
 ) -> Game<'r> {
     let mut game = scenario_game(rules, sc, dice, log, seed);
     let s = &rules.scenarios[sc];
-    // Pieces go down before any model deploys (001 L10522-10526, L10713-10717).
+    // Pieces go down before any model deploys (001 L10522-10526, L10713-10717), but for those
+    // the bot holds back with its ambushers: one each, that an ambusher of its type may bring.
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
-        set_down_pieces(&mut game, sc, side, &force.pieces, log);
+        let mut pieces = force.pieces.clone();
+        if let Some(ambush) = &rules.proc.setup.ambush {
+            let cards: Vec<usize> = force
+                .squads
+                .iter()
+                .flat_map(|q| q.cards.iter().copied())
+                .filter(|&c| ambusher(rules, c) && !game.drops_in(c))
+                .collect();
+            for card in cards {
+                let ty = &rules.cards[card].model_type;
+                let brings = |a: usize| {
+                    ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[a].id && p.model_types.contains(ty))
+                };
+                if let Some(p) = pieces.iter_mut().find(|p| p.2 > 0 && brings(p.0)) {
+                    p.2 -= 1;
+                    game.ambush_pieces[side].push((p.0, p.1));
+                }
+            }
+        }
+        set_down_pieces(&mut game, sc, side, &pieces, log);
     }
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
         game.c3[side] = force.c3;
@@ -272,42 +292,71 @@ fn set_down_pieces(
                 .find(|&c| fits(c) && clear(c))
                 .or_else(|| row_at(ahead).find(|&c| fits(c)))
                 .unwrap_or(spot + out.scale(-(1.0 + depth)));
-            let poly = if b == 0.0 {
-                Polygon::regular(at, a, 24)
-            } else {
-                let (l, w) = (along.scale(a / 2.0), out.scale(b / 2.0));
-                Polygon {
-                    points: vec![
-                        at + l + w,
-                        at + l + w.scale(-1.0),
-                        at + l.scale(-1.0) + w.scale(-1.0),
-                        at + l.scale(-1.0) + w,
-                    ],
-                }
-            };
-            let def = &rules.assets[asset];
-            if mines {
-                if game.lay_minefield(asset, Some(side), side, poly, None).is_ok() && log.enabled() {
-                    log.push(Event::AssetUsed {
-                        side: game.sides[side].clone(),
-                        asset: def.name.clone(),
-                        detail: format!("a minefield laid at ({:.1}, {:.1})", at.x, at.y),
-                        left: 0,
-                    });
-                }
-            } else if let Some(terrain) = variant.or(def.terrain) {
-                game.board.areas.push(Area { terrain, poly, center: at, radius: reach, lasts: None });
-                game.board_version += 1;
-                if log.enabled() {
-                    log.push(Event::TerrainPlaced {
-                        terrain: rules.terrains[terrain].id.clone(),
-                        center: at,
-                        radius: reach,
-                    });
-                }
-            }
+            set_down(game, asset, variant, side, at, along, log);
         }
     }
+}
+
+/// Set down a piece of `asset` for `side`, centred on `at`, a rectangle's length along `along`:
+/// its minefield (sparing `side`), or its terrain — the `variant` bought, else its own.
+pub(crate) fn set_down(
+    game: &mut Game,
+    asset: usize,
+    variant: Option<usize>,
+    side: usize,
+    at: P,
+    along: P,
+    log: &mut dyn Sink,
+) {
+    let rules = game.rules;
+    let def = &rules.assets[asset];
+    let Some((a, b)) = def.piece else { return };
+    let reach = if b == 0.0 { a } else { (a * a + b * b).sqrt() / 2.0 };
+    let poly = if b == 0.0 {
+        Polygon::regular(at, a, 24)
+    } else {
+        let (l, w) = (along.scale(a / 2.0), P::new(-along.y, along.x).scale(b / 2.0));
+        Polygon {
+            points: vec![
+                at + l + w,
+                at + l + w.scale(-1.0),
+                at + l.scale(-1.0) + w.scale(-1.0),
+                at + l.scale(-1.0) + w,
+            ],
+        }
+    };
+    if def.mines.is_some() {
+        if game.lay_minefield(asset, Some(side), side, poly, None).is_ok() && log.enabled() {
+            log.push(Event::AssetUsed {
+                side: game.sides[side].clone(),
+                asset: def.name.clone(),
+                detail: format!("a minefield laid at ({:.1}, {:.1})", at.x, at.y),
+                left: 0,
+            });
+        }
+    } else if let Some(terrain) = variant.or(def.terrain) {
+        game.board.areas.push(Area { terrain, poly, center: at, radius: reach, lasts: None });
+        game.board_version += 1;
+        if log.enabled() {
+            log.push(Event::TerrainPlaced { terrain: rules.terrains[terrain].id.clone(), center: at, radius: reach });
+        }
+    }
+}
+
+/// The piece `side` held back with its ambushers that `model`, just placed from ambush, brings:
+/// the first whose asset a model of its type may bring (`setup.ambush.pieces`, 001
+/// L6537-6557), set down under it, its length across the model's front.
+pub(crate) fn bring_ambush_piece(game: &mut Game, model: usize, log: &mut dyn Sink) {
+    let rules = game.rules;
+    let Some(ambush) = &rules.proc.setup.ambush else { return };
+    let (side, ty) = (game.models[model].side, game.card(model).model_type);
+    let brings = |asset: usize| {
+        ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[asset].id && p.model_types.contains(&ty))
+    };
+    let Some(k) = game.ambush_pieces[side].iter().position(|&(a, _)| brings(a)) else { return };
+    let (asset, variant) = game.ambush_pieces[side].remove(k);
+    let (at, facing) = (game.models[model].pos, game.models[model].facing);
+    set_down(game, asset, variant, side, at, P::heading(facing + 90.0), log);
 }
 
 /// What the sides field breaks no rule of the ruleset's force building that holds for models on

@@ -467,6 +467,23 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             game.strike_pools[i] = pools.clone();
         }
     }
+    for (side, pieces) in &t.ambush_pieces {
+        let Some(i) = sides.iter().position(|s| s == side.as_str()) else {
+            return Err(format!("ambush_pieces: no model is on side `{side}`"));
+        };
+        let allowed = rules.proc.setup.ambush.as_ref().map(|a| &a.pieces[..]).unwrap_or_default();
+        for id in pieces {
+            let Some(ix) = rules.assets.iter().position(|a| a.id == id.as_str()) else {
+                return Err(format!("ambush_pieces: unknown asset `{id}`"));
+            };
+            if !allowed.iter().any(|p| p.asset == *id) || rules.assets[ix].piece.is_none() {
+                return Err(format!(
+                    "ambush_pieces: `{id}` is not a piece an ambushing model may bring (`setup.ambush.pieces`)"
+                ));
+            }
+            game.ambush_pieces[i].push((ix, None));
+        }
+    }
     for (side, assets) in &t.assets {
         let Some(i) = sides.iter().position(|s| s == side.as_str()) else {
             return Err(format!("assets: no model is on side `{side}`"));

@@ -759,10 +759,15 @@ impl<'a, 'r> Engine<'a, 'r> {
             .min_by(|&a, &b| at.dist(self.game.models[a].pos).total_cmp(&at.dist(self.game.models[b].pos)))
             .map_or(self.game.models[model].facing, |e| at.bearing(self.game.models[e].pos));
         let me = &mut self.game.models[model];
+        let ambush = me.ambush;
         (me.pos, me.facing, me.waiting, me.ambush, me.dropping) = (at, facing, None, false, false);
         let name = me.name.clone();
         let side = self.game.sides[me.side].clone();
         emit!(self, Event::Deployed { model, name, side, at, facing });
+        // A fighting position, revetment or trench held back with it goes down under it.
+        if ambush {
+            crate::setup::bring_ambush_piece(&mut self.game, model, &mut *self.log);
+        }
         Ok(())
     }
 

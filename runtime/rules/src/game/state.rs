@@ -285,6 +285,7 @@ impl<'r> Game<'r> {
             scripted,
             strike_pools,
             held,
+            ambush_pieces,
             skipped_in_turn,
             chains,
             inspired,
@@ -333,6 +334,7 @@ impl<'r> Game<'r> {
         self.scripted.clone_from(scripted);
         self.strike_pools.clone_from(strike_pools);
         self.held.clone_from(held);
+        self.ambush_pieces.clone_from(ambush_pieces);
         self.skipped_in_turn.clone_from(skipped_in_turn);
         self.chains.clone_from(chains);
         self.inspired.clone_from(inspired);
@@ -411,6 +413,9 @@ pub struct Game<'r> {
     pub strike_pools: Vec<std::collections::BTreeMap<cav_format::StrikePackage, u32>>,
     /// Per side, the battlefield assets it holds off the table (`Rules::assets` index, how many).
     pub held: Vec<Vec<(usize, u32)>>,
+    /// Per side, the pieces held back with its ambushing models (asset, variant terrain): set
+    /// down under one as it is placed (`setup.ambush.pieces`).
+    pub ambush_pieces: Vec<Vec<(usize, Option<usize>)>>,
     /// Per side, the turn it last skipped a drawn card with a held asset (one a turn).
     pub skipped_in_turn: Vec<u32>,
     /// Chains of indirect fire started this game (Chain-Fire Pod): squad, target, turn, and the
@@ -510,6 +515,7 @@ impl<'r> Game<'r> {
             scripted: false,
             strike_pools: vec![Default::default(); sides.len()],
             held: vec![Vec::new(); sides.len()],
+            ambush_pieces: vec![Vec::new(); sides.len()],
             skipped_in_turn: vec![0; sides.len()],
             chains: Vec::new(),
             tv_pool: vec![None; sides.len()],
