@@ -647,6 +647,30 @@ impl<'a> Cx<'a> {
                 ));
             }
         }
+        // Per-squad limits count every entry of the asset (001 L10862-10864, L10896-10898,
+        // L10968-10970): reported once, at its last entry.
+        let squads = self.force.squads.len() as u32;
+        for (i, a) in self.force.assets.iter().enumerate() {
+            let Some(asset) = self.r.asset(a.asset.as_str()) else { continue };
+            let Some(per) = asset.max_per_squad else { continue };
+            if self.force.assets[i + 1..].iter().any(|b| b.asset == a.asset) {
+                continue;
+            }
+            let bought: u32 = self.force.assets.iter().filter(|b| b.asset == a.asset).map(|b| b.count).sum();
+            let most = per.saturating_mul(squads);
+            if bought > most {
+                out.push(self.site.error(
+                    &format!("/assets/{i}/count"),
+                    format!(
+                        "{}: at most {per} per squad, and the force fields {squads} squad{}, so {most}; it buys {bought}",
+                        asset.name,
+                        if squads == 1 { "" } else { "s" }
+                    ),
+                    &format!("at most {most}"),
+                    Some(asset.source.as_deref().unwrap_or(&self.rules.source.assets)),
+                ));
+            }
+        }
         if self.force.strike_pools.values().any(|&tv| tv > 0) && !self.any_model_with(&self.rules.strike_caller_sa) {
             out.push(self.site.error(
                 "/strike_pools",

@@ -190,3 +190,39 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
         assert_eq!(game.scores()[0].1, surviving + 210);
     });
 }
+
+/// An upgrade costs its price per damage track (001 L8735-8749): on a nine-track model, the
+/// book's Turbo-Charged at 10 TV is 90; its own stat block price of 15 TV (001 L10431, the price
+/// the content uses) makes it 135.
+#[test]
+fn an_upgrade_costs_its_price_per_damage_track_001_l8741_l8745() {
+    let roster = format!(
+        "{}squads:\n  - type: attack\n    models:\n      - {{model: m-ex-cav-9dt, count: 1, upgrades: [turbo-charged]}}\n      - {{model: m-ex-cav-450, count: 3}}\n",
+        head(2500)
+    );
+    with_roster(&roster, |rs, force| assert_eq!(cav_forces::costs(rs, force).upgrades, 9 * 15));
+}
+
+/// One purchase of Amped Weapons serves every weapon of the chosen type: both Medium MACs of a
+/// nine-track model for 15 × 9 = 135 (001 L8751-8755).
+#[test]
+fn one_upgrade_serves_every_weapon_of_its_type_001_l8753_l8755() {
+    let roster = format!(
+        "{}squads:\n  - type: attack\n    models:\n      - {{model: m-ex-cav-9dt, count: 1, upgrades: [{{upgrade: amped-weapons, weapon: medium-mac, choice: piercing}}]}}\n      - {{model: m-ex-cav-450, count: 3}}\n",
+        head(2500)
+    );
+    assert_eq!(errors(&roster), Vec::<String>::new());
+    with_roster(&roster, |rs, force| assert_eq!(cav_forces::costs(rs, force).upgrades, 135));
+}
+
+/// SIGINT cards, recon drones and resupply drops: at most one per squad of the force group — three
+/// squads buy up to three (001 L10862-10864, L10896-10898, L10968-10970).
+#[test]
+fn a_force_buys_one_drone_drop_or_sigint_card_per_squad_001_l10862_l10896_l10968() {
+    let squads = "  - type: attack\n    models:\n      - {model: m-ex-cav-450, count: 4}\n".repeat(3);
+    for asset in ["recon-drone", "resupply-drop", "sigint"] {
+        let roster = |n: u32| format!("{}assets:\n  - {{asset: {asset}, count: {n}}}\nsquads:\n{squads}", head(7000));
+        assert_eq!(errors(&roster(3)), Vec::<String>::new(), "{asset}");
+        one_error(&roster(4), "at most 1 per squad, and the force fields 3 squads, so 3; it buys 4");
+    }
+}

@@ -679,6 +679,11 @@ pub struct Asset {
     /// when `cav play` sets it down (a minefield's template, a trench section).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub footprint: Option<Footprint>,
+    /// How many of it a force group may buy for each squad it fields (SIGINT, recon drones,
+    /// resupply drops: one); `cav force check` holds a roster to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 99))]
+    pub max_per_squad: Option<u32>,
     /// Purchase or use limits in our words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<String>,
