@@ -482,3 +482,29 @@ fn rosters_set_down_their_pieces_before_deployment() {
     let trench = stdout.find("terrain: trench").unwrap_or_else(|| panic!("{stdout}"));
     assert!(placed < trench && deployed < placed, "{stdout}");
 }
+
+/// The worked example of the starting pool (001 L1669-1672): three squads of medium CAVs and
+/// vehicles make a pool of 4,875; an unknown size is refused with the known ones listed.
+#[test]
+fn force_pool_reads_the_books_guide() {
+    let out = cav()
+        .args(["force", "pool", "--table", "cav-and-vehicles", "--size", "medium", "--squads", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("4875 TV: 3 squads × 5 models × 325 TV (medium, cav-and-vehicles)"), "{stdout}");
+    let bad = cav().args(["force", "pool", "--table", "cav", "--size", "huge"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("no size `huge` in table `cav`; sizes: extra-large, extra-small, large, medium, small"),
+        "{stderr}"
+    );
+    let tables = cav().args(["force", "pool"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&tables.stdout);
+    assert!(
+        stdout.contains("vehicles: TV per model (per squad of 5)") && stdout.contains("extra-heavy    400 (  2000)"),
+        "{stdout}"
+    );
+}

@@ -51,12 +51,33 @@ pub enum ForceCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// The book's guide to a starting threat value pool: the TV per model of a chassis size in one
+    /// of the ruleset's tables (`force_building.pool_guide`), times the squads agreed on, times the
+    /// models the tables assume a squad holds. Without --size, prints the tables.
+    #[command(after_help = "Exit codes: 0 printed, 1 no such table or size (the known ones are listed), 2 usage.\n\
+        Examples:\n  cav force pool\n  cav force pool --table cav-and-vehicles --size medium --squads 3")]
+    Pool {
+        /// Table id (`cav`, `vehicles`, `cav-and-vehicles` in the full rules).
+        #[arg(long)]
+        table: Option<String>,
+        /// Chassis size in that table (`medium`, `extra-large`, …).
+        #[arg(long, requires = "table")]
+        size: Option<String>,
+        /// Squads per side.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        squads: u32,
+        #[arg(long, default_value = "full")]
+        ruleset: String,
+    },
 }
 
 pub fn run(cmd: ForceCommand, root: &Path) -> Result<ExitCode, String> {
     match cmd {
         ForceCommand::Check { files, ruleset, format } => check(root, &files, &ruleset, format),
         ForceCommand::Build { faction, tv, seed, ruleset, out } => build(root, &faction, tv, seed, &ruleset, out),
+        ForceCommand::Pool { table, size, squads, ruleset } => {
+            pool(root, table.as_deref(), size.as_deref(), squads, &ruleset)
+        }
     }
 }
 
@@ -185,6 +206,49 @@ fn build(root: &Path, faction: &str, tv: u32, seed: u64, want: &str, out: Option
         }
         None => print!("{text}"),
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cav force pool`: a starting pool from the ruleset's guide (001 L1643-1675), or its tables.
+fn pool(root: &Path, table: Option<&str>, size: Option<&str>, squads: u32, want: &str) -> Result<ExitCode, String> {
+    let mut loaded = load(vec![], root);
+    cav_compile::validate(&mut loaded);
+    let rs = ruleset(&loaded, want, &[])?;
+    let guide = cav_forces::force_rules(rs).and_then(|f| f.pool_guide.as_ref()).ok_or_else(|| {
+        format!("ruleset `{}` gives no guide to a starting pool (`force_building.pool_guide`)", rs.id)
+    })?;
+    let cite = guide.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+    let known = |ids: &mut dyn Iterator<Item = &cav_format::Id>| ids.map(|i| i.as_str()).collect::<Vec<_>>().join(", ");
+    let Some(size) = size else {
+        for (id, sizes) in guide.tables.iter().filter(|(id, _)| table.is_none_or(|t| id.as_str() == t)) {
+            println!("{id}: TV per model (per squad of {})", guide.squad_size);
+            let mut rows: Vec<(&cav_format::Id, &u32)> = sizes.iter().collect();
+            rows.sort_by_key(|&(_, tv)| *tv);
+            for (s, tv) in rows {
+                println!("  {:<12} {tv:>5} ({:>6})", s.as_str(), tv.saturating_mul(guide.squad_size));
+            }
+        }
+        if let Some(t) = table.filter(|t| !guide.tables.keys().any(|k| k.as_str() == *t)) {
+            eprintln!("error: no table `{t}` in the guide; tables: {}", known(&mut guide.tables.keys()));
+            return Ok(ExitCode::from(EXIT_INVALID));
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let table = table.unwrap_or_default();
+    let Some(sizes) = guide.tables.iter().find(|(k, _)| k.as_str() == table).map(|(_, v)| v) else {
+        eprintln!("error: no table `{table}` in the guide; tables: {}", known(&mut guide.tables.keys()));
+        return Ok(ExitCode::from(EXIT_INVALID));
+    };
+    let Some(per_model) = sizes.iter().find(|(k, _)| k.as_str() == size).map(|(_, v)| *v) else {
+        eprintln!("error: no size `{size}` in table `{table}`; sizes: {}", known(&mut sizes.keys()));
+        return Ok(ExitCode::from(EXIT_INVALID));
+    };
+    let pool = u64::from(squads) * u64::from(guide.squad_size) * u64::from(per_model);
+    println!(
+        "{pool} TV: {squads} squad{} × {} models × {per_model} TV ({size}, {table}){cite}",
+        if squads == 1 { "" } else { "s" },
+        guide.squad_size
+    );
     Ok(ExitCode::SUCCESS)
 }
 

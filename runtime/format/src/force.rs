@@ -115,10 +115,29 @@ pub struct ForceRules {
     pub unique_sa: Option<Id>,
     /// The pool the book recommends to start with (the bot's default pool).
     pub recommended_tvp: u32,
+    /// The book's guide to a starting pool (`cav force pool`): threat value per model by table
+    /// and chassis size, for squads of `squad_size` models.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool_guide: Option<PoolGuide>,
     /// Where the rulebook sets each rule (cited by the force check).
     pub source: ForceSources,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// A guide to a starting threat value pool (001 L1643-1675): a pool is squads × `squad_size` ×
+/// the table's threat value per model of the chosen chassis size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolGuide {
+    /// The average squad the tables assume.
+    #[schemars(range(min = 1, max = 100))]
+    pub squad_size: u32,
+    /// Table id (`cav`, `vehicles`, …) → chassis size → threat value per model.
+    pub tables: std::collections::BTreeMap<Id, std::collections::BTreeMap<Id, u32>>,
+    /// Where the book gives the tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// Where the rulebook sets each force-building rule.
