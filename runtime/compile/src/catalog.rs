@@ -238,11 +238,13 @@ pub(crate) fn missiles(cx: &mut Cx, strikes: &mut [StrikeDef], cards: &mut Vec<C
 
 /// The profile keys only a munition's profile plays are errors elsewhere: they would be ignored.
 fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackProfile) {
+    // A strike's area may be a strip too (a gunship's strafing corridor).
+    let strip = p.strip.is_some() && e.kind != DocKind::Strike;
     let used = [
         ("fires_as", p.fires_as.is_some()),
         ("single_use", p.single_use),
         ("dropped", p.dropped.is_some()),
-        ("strip", p.strip.is_some()),
+        ("strip", strip),
     ];
     for (key, _) in used.iter().filter(|(_, set)| *set) {
         cx.error(
@@ -560,6 +562,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             strike: Some(out.len() as u16),
             preset_tp: a.base_tp.map(|t| t as i32),
             combat_rolls: a.combat_rolls.unwrap_or(1).min(cav_format::limits::MAX_REROLLS),
+            strip: a.strip.map(|s| (s.length, s.width)),
             lays,
             leaves,
             cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),

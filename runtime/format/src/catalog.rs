@@ -404,8 +404,10 @@ pub struct AttackProfile {
     /// the aircraft is, `drifts` always drifts from there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<Dropped>,
-    /// Munitions only: the bomb's area is a strip this long and wide, centred on the drop point
-    /// along the aircraft's heading, instead of a circle (the Bomb Rack's carpet).
+    /// Munitions and strikes: the area is a strip this long and wide, centred on the point,
+    /// instead of a circle: a bomb's along the aircraft's heading (the Bomb Rack's carpet; with
+    /// `dropped` only), a strike's in the direction declared with the call (a gunship's strafing
+    /// corridor).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strip: Option<Strip>,
     /// Munitions and strikes: the minefield (an asset with `mines:`) laid at the final strike

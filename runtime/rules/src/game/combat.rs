@@ -674,10 +674,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         let fixed_tp = m.fixed_tp;
-        // A strip (a bomb rack's carpet) lies along the attacker's heading, centred on the point.
-        let strip = m.strip.map(|(length, width)| {
-            (crate::game::state::strip_ends(point, self.game.models[attacker].facing, length), width / 2.0)
-        });
+        // A strip (a bomb rack's carpet, a gunship's corridor) lies along the direction declared,
+        // else the attacker's heading, centred on the point.
+        let along = heading.unwrap_or(self.game.models[attacker].facing);
+        let strip = m.strip.map(|(length, width)| (crate::game::state::strip_ends(point, along, length), width / 2.0));
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let victims: Vec<usize> = (0..self.game.models.len())

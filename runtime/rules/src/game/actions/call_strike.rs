@@ -116,10 +116,12 @@ impl ActionKind for CallStrike {
             return Ok(engine.launch_missile(model, s as usize, aim)?);
         }
         let point = engine.strike_package_point(model, w, aim, action.target)?;
-        // What it leaves where it lands (a minefield, a smoke screen along the declared
-        // direction, `via`) comes first, then any attack.
-        let heading = action.via.map(|v| point.bearing(v));
-        engine.area_attack(model, w, point, action.target, 0, heading)?;
+        // What it leaves where it lands (a minefield, a smoke screen) comes first, then any
+        // attack. A strip (a smoke screen, a gunship's corridor) runs the way declared (`via`),
+        // else square to the caller's line to the point.
+        let from = engine.game.models[model].pos;
+        let heading = action.via.map_or(from.bearing(point) + 90.0, |v| point.bearing(v));
+        engine.area_attack(model, w, point, action.target, 0, Some(heading))?;
         Ok(())
     }
 }
