@@ -496,6 +496,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
             cover_when_crossed: t.cover_when_crossed,
             no_cover_from_indirect: t.no_cover_from_indirect,
             shelters: t.shelters.clone(),
+            room: t.room,
             road: t.road,
             open: t.open,
             structure: t.structure,

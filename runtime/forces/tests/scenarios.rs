@@ -204,3 +204,37 @@ fn a_roster_holds_a_piece_back_with_its_ambusher() {
     assert_eq!(game.ambush_pieces[0], vec![(trench, None); held]);
     assert_eq!(game.board.areas.len(), bare + 2 - held);
 }
+
+/// Infantry deploy into the bunkers their side set down, one model to a section (001
+/// L10538-10540).
+#[test]
+fn infantry_deploy_into_their_sides_bunkers() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
+    let rs = loaded.ruleset("cav-full").expect("full rules");
+    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
+    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
+    let mut f = cav_forces::build(rs, &req).unwrap();
+    f.squads.push(cav_format::ForceSquad {
+        squad_type: "infantry".into(),
+        name: None,
+        models: vec![cav_format::ForceModel { model: "line-rifles".into(), count: 3, upgrades: Vec::new() }],
+    });
+    f.assets = vec![cav_format::ForceAsset { asset: "bunker".into(), count: 2, variant: None }];
+    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
+    let sc = rules.scenario("this-is-war").unwrap();
+    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
+    let mut dice = cav_rules::SeededDice::new(1);
+    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut cav_rules::NoLog, None);
+    let bunkers: Vec<_> = game.board.areas.iter().filter(|a| rules.terrains[a.terrain].id == "bunker").collect();
+    assert_eq!(bunkers.len(), 2);
+    for b in bunkers {
+        let inside: Vec<usize> = (0..game.models.len())
+            .filter(|&m| game.models[m].on_table() && b.poly.contains(game.models[m].pos))
+            .collect();
+        assert_eq!(inside.len(), 1, "one model in each section");
+        let card = &rules.cards[game.models[inside[0]].card];
+        assert!(rules.has_trait(card.model_type, cav_format::ModelTrait::Infantry), "{}", card.id);
+        assert_eq!(game.models[inside[0]].side, 0);
+    }
+}

@@ -1267,6 +1267,11 @@ pub struct Terrain {
     /// these types take its cover there, at most `at_most` of them; absent: any model in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shelters: Option<Shelters>,
+    /// How many models one piece holds (a bunker section: one infantry model): a move may not
+    /// end in a piece already that full. Absent: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub room: Option<u32>,
     /// A structure (001 L5905-6303): its sections' damage points and armor class; a model inside
     /// adds the armor class to its AV and fires only direct.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -154,6 +154,8 @@ pub struct TerrainDef {
     pub no_cover_from_indirect: bool,
     /// Whom it shelters standing in it (`f::Terrain::shelters`).
     pub shelters: Option<f::Shelters>,
+    /// How many models one piece holds (`f::Terrain::room`).
+    pub room: Option<u32>,
     pub road: bool,
     pub open: bool,
     pub structure: Option<f::StructureDef>,

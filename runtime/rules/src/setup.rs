@@ -158,6 +158,7 @@ pub fn roster_game<'r>(
 ) -> Game<'r> {
     let mut game = scenario_game(rules, sc, dice, log, seed);
     let s = &rules.scenarios[sc];
+    let mut rooms: Vec<Vec<usize>> = vec![Vec::new(); s.sides.len()];
     // Pieces go down before any model deploys (001 L10522-10526, L10713-10717), but for those
     // the bot holds back with its ambushers: one each, that an ambusher of its type may bring.
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
@@ -180,7 +181,13 @@ pub fn roster_game<'r>(
                 }
             }
         }
-        set_down_pieces(&mut game, sc, side, &pieces, log);
+        // The pieces with room for models (bunkers) it set down: its infantry deploy in them,
+        // one model to a room (001 L10538-10540).
+        let placed = set_down_pieces(&mut game, sc, side, &pieces, log);
+        for a in placed {
+            let room = rules.terrains[game.board.areas[a].terrain].room.unwrap_or(0);
+            rooms[side].extend(std::iter::repeat_n(a, room.min(cav_format::limits::MAX_MODELS as u32) as usize));
+        }
     }
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
         game.c3[side] = force.c3;
@@ -200,7 +207,16 @@ pub fn roster_game<'r>(
             let mut members = Vec::new();
             for &card in &squad.cards {
                 let Some([x, y]) = spots.next() else { break };
-                let pos = P::new(x, y);
+                let infantry = rules.has_trait(rules.cards[card].model_type, cav_format::ModelTrait::Infantry);
+                let waits = game.drops_in(card) || ambusher(rules, card);
+                let pos = match rooms[side].pop() {
+                    Some(a) if infantry && !waits => game.board.areas[a].center,
+                    Some(a) => {
+                        rooms[side].push(a);
+                        P::new(x, y)
+                    }
+                    None => P::new(x, y),
+                };
                 let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
                 let u = game.add_model(card, side, pos, facing);
                 game.place_emplacement(u);
@@ -241,10 +257,11 @@ fn set_down_pieces(
     side: usize,
     pieces: &[(usize, Option<usize>, u32)],
     log: &mut dyn Sink,
-) {
+) -> Vec<usize> {
     let rules = game.rules;
     let s = &rules.scenarios[sc];
-    let Some((_, zone)) = s.sides.get(side) else { return };
+    let mut placed = Vec::new();
+    let Some((_, zone)) = s.sides.get(side) else { return placed };
     let [bw, bh] = game.board.size;
     let centre = P::new(zone.x + zone.width / 2.0, zone.y + zone.height / 2.0);
     // The front edge: its middle, the unit vector along it and the one pointing out of the zone.
@@ -292,9 +309,10 @@ fn set_down_pieces(
                 .find(|&c| fits(c) && clear(c))
                 .or_else(|| row_at(ahead).find(|&c| fits(c)))
                 .unwrap_or(spot + out.scale(-(1.0 + depth)));
-            set_down(game, asset, variant, side, at, along, log);
+            placed.extend(set_down(game, asset, variant, side, at, along, log));
         }
     }
+    placed
 }
 
 /// Set down a piece of `asset` for `side`, centred on `at`, a rectangle's length along `along`:
@@ -307,10 +325,10 @@ pub(crate) fn set_down(
     at: P,
     along: P,
     log: &mut dyn Sink,
-) {
+) -> Option<usize> {
     let rules = game.rules;
     let def = &rules.assets[asset];
-    let Some((a, b)) = def.piece else { return };
+    let Some((a, b)) = def.piece else { return None };
     let reach = if b == 0.0 { a } else { (a * a + b * b).sqrt() / 2.0 };
     let poly = if b == 0.0 {
         Polygon::regular(at, a, 24)
@@ -340,7 +358,9 @@ pub(crate) fn set_down(
         if log.enabled() {
             log.push(Event::TerrainPlaced { terrain: rules.terrains[terrain].id.clone(), center: at, radius: reach });
         }
+        return Some(game.board.areas.len() - 1);
     }
+    None
 }
 
 /// The piece `side` held back with its ambushers that `model`, just placed from ambush, brings:

@@ -1195,6 +1195,22 @@ impl<'r> Game<'r> {
         })
     }
 
+    /// A piece with room for so many models (`room`: a bunker section) that `model` may not
+    /// end a move in at `p`, because others fill it: the piece's terrain and its room.
+    pub fn full_piece_at(&self, model: usize, p: P) -> Option<(&str, u32)> {
+        self.board.areas.iter().find_map(|a| {
+            let t = &self.rules.terrains[a.terrain];
+            let room = t.room?;
+            if !a.poly.contains(p) || a.poly.contains(self.models[model].pos) {
+                return None;
+            }
+            let inside = (0..self.models.len())
+                .filter(|&m| m != model && self.models[m].on_table() && a.poly.contains(self.models[m].pos))
+                .count();
+            (inside >= room as usize).then_some((t.id.as_str(), room))
+        })
+    }
+
     /// Whether `model`, standing in `area`, takes its cover (`shelters`: a trench covers two
     /// infantry models, 001 L10986-10990): of a type it shelters, and among the `at_most` of
     /// those in it nearest its centre (ties: the earlier model).

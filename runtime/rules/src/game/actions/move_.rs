@@ -76,7 +76,14 @@ impl ActionKind for Move {
         if game.models[model].landed {
             return Err("a landed aircraft takes off before it moves".into());
         }
-        action.to().map(|_| ())
+        let to = action.to()?;
+        if let Some((piece, room)) = game.full_piece_at(model, to) {
+            return Err(format!(
+                "the {piece} there is full: it holds {room} model{}",
+                if room == 1 { "" } else { "s" }
+            ));
+        }
+        Ok(())
     }
     fn resolve(
         &self,
