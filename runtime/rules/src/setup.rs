@@ -328,7 +328,7 @@ pub(crate) fn set_down(
 ) -> Option<usize> {
     let rules = game.rules;
     let def = &rules.assets[asset];
-    let Some((a, b)) = def.piece else { return None };
+    let (a, b) = def.piece?;
     let reach = if b == 0.0 { a } else { (a * a + b * b).sqrt() / 2.0 };
     let poly = if b == 0.0 {
         Polygon::regular(at, a, 24)
