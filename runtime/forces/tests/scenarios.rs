@@ -88,7 +88,6 @@ fn a_roster_holds_the_assets_it_bought_off_the_table() {
     let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
-    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count, variant: None };
     f.assets = vec![asset("sigint", 2), asset("trench", 1), asset("recon-drone", 1)];
     let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
     let held: Vec<(&str, u32)> = force.held.iter().map(|&(a, n)| (rules.assets[a].id.as_str(), n)).collect();
@@ -100,38 +99,66 @@ fn a_roster_holds_the_assets_it_bought_off_the_table() {
     assert_eq!(game.held[1].len(), 2);
 }
 
-/// The pieces a roster buys to set down before deployment — fortifications and minefields — are
-/// on the table when the game starts (001 L10522-10526, L10713-10717): each on the board, none
-/// reaching into the opposing deployment zone, the minefields sparing their own side.
-#[test]
-fn a_roster_sets_down_its_pieces_before_deployment() {
+/// The bundled full rules and the bot's 1000-TV open roster (seed 7), changed by `edit`, as the
+/// engine deploys it.
+fn open_roster(edit: impl FnOnce(&mut cav_format::Force)) -> (cav_rules::Rules, cav_rules::setup::RosterForce) {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-full").expect("full rules");
     let mut rules = cav_compile::compile_rules(rs).expect("compiles");
     let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
     let mut f = cav_forces::build(rs, &req).unwrap();
-    let asset = |id: &str, count| cav_format::ForceAsset { asset: id.into(), count, variant: None };
-    let vehicle = Some(cav_format::Id::from("vehicle-revetment"));
-    f.assets = vec![
-        asset("trench", 2),
-        asset("bunker", 1),
-        asset("anti-personnel-anti-tank-minefield", 2),
-        asset("sigint", 1),
-        cav_format::ForceAsset { variant: vehicle, ..asset("revetment", 1) },
-    ];
+    edit(&mut f);
     let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
-    let pieces: Vec<(&str, u32)> = force.pieces.iter().map(|&(a, _, n)| (rules.assets[a].id.as_str(), n)).collect();
-    assert_eq!(pieces, [("trench", 2), ("bunker", 1), ("anti-personnel-anti-tank-minefield", 2), ("revetment", 1)]);
+    (rules, force)
+}
+
+/// This Is War with `force` on side 0 and the same force without its pieces on side 1, and how
+/// many terrain pieces the scenario lays by itself.
+fn this_is_war<'r>(
+    rules: &'r cav_rules::Rules,
+    force: &cav_rules::setup::RosterForce,
+    log: &mut Vec<Event>,
+) -> (cav_rules::Game<'r>, usize) {
     let sc = rules.scenario("this-is-war").unwrap();
     let bare = {
         let mut dice = cav_rules::SeededDice::new(1);
-        cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
+        cav_rules::setup::scenario_game(rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
     };
-    let mut dice = cav_rules::SeededDice::new(1);
-    let mut log: Vec<Event> = Vec::new();
     let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
-    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut log, None);
+    let mut dice = cav_rules::SeededDice::new(1);
+    (roster_game(rules, sc, &[force.clone(), none], &mut dice, log, None), bare)
+}
+
+/// A squad of `count` infantry models `model`.
+fn infantry(model: &str, count: u32) -> cav_format::ForceSquad {
+    let models = vec![cav_format::ForceModel { model: model.into(), count, upgrades: Vec::new() }];
+    cav_format::ForceSquad { squad_type: "infantry".into(), name: None, models }
+}
+
+fn asset(id: &str, count: u32) -> cav_format::ForceAsset {
+    cav_format::ForceAsset { asset: id.into(), count, variant: None }
+}
+
+/// The pieces a roster buys to set down before deployment — fortifications and minefields — are
+/// on the table when the game starts (001 L10522-10526, L10713-10717): each on the board, none
+/// reaching into the opposing deployment zone, the minefields sparing their own side.
+#[test]
+fn a_roster_sets_down_its_pieces_before_deployment() {
+    let vehicle = Some(cav_format::Id::from("vehicle-revetment"));
+    let (rules, force) = open_roster(|f| {
+        f.assets = vec![
+            asset("trench", 2),
+            asset("bunker", 1),
+            asset("anti-personnel-anti-tank-minefield", 2),
+            asset("sigint", 1),
+            cav_format::ForceAsset { variant: vehicle, ..asset("revetment", 1) },
+        ]
+    });
+    let pieces: Vec<(&str, u32)> = force.pieces.iter().map(|&(a, _, n)| (rules.assets[a].id.as_str(), n)).collect();
+    assert_eq!(pieces, [("trench", 2), ("bunker", 1), ("anti-personnel-anti-tank-minefield", 2), ("revetment", 1)]);
+    let mut log: Vec<Event> = Vec::new();
+    let (game, bare) = this_is_war(&rules, &force, &mut log);
     // Four fortification pieces joined the scenario's terrain (the revetment as the variant
     // bought), and two minefields of side 0.
     let laid: Vec<_> = game.board.areas[bare..].iter().map(|a| rules.terrains[a.terrain].id.as_str()).collect();
@@ -143,7 +170,7 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
     assert_eq!(laid[trenches..], ["bunker", "vehicle-revetment"]);
     assert_eq!(game.minefields.len(), 2);
     assert!(game.minefields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
-    let s = &rules.scenarios[sc];
+    let s = &rules.scenarios[rules.scenario("this-is-war").unwrap()];
     let [bw, bh] = game.board.size;
     let (_, enemy) = &s.sides[1];
     let polys = game.board.areas[bare..].iter().map(|a| &a.poly).chain(game.minefields.iter().map(|m| &m.area));
@@ -169,27 +196,11 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
 /// trenches waits for the breacher team to be placed, the other goes down before deployment.
 #[test]
 fn a_roster_holds_a_piece_back_with_its_ambusher() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
-    let rs = loaded.ruleset("cav-full").expect("full rules");
-    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
-    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
-    let mut f = cav_forces::build(rs, &req).unwrap();
-    f.squads.push(cav_format::ForceSquad {
-        squad_type: "infantry".into(),
-        name: None,
-        models: vec![cav_format::ForceModel { model: "breacher-team".into(), count: 1, upgrades: Vec::new() }],
+    let (rules, force) = open_roster(|f| {
+        f.squads.push(infantry("breacher-team", 1));
+        f.assets = vec![asset("trench", 2)];
     });
-    f.assets = vec![cav_format::ForceAsset { asset: "trench".into(), count: 2, variant: None }];
-    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
-    let sc = rules.scenario("this-is-war").unwrap();
-    let bare = {
-        let mut dice = cav_rules::SeededDice::new(1);
-        cav_rules::setup::scenario_game(&rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
-    };
-    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
-    let mut dice = cav_rules::SeededDice::new(1);
-    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut cav_rules::NoLog, None);
+    let (game, bare) = this_is_war(&rules, &force, &mut Vec::new());
     // One trench per ambushing infantry model (the bot's roster may bring another), the rest
     // down before deployment.
     let trench = rules.assets.iter().position(|a| a.id == "trench").unwrap();
@@ -209,23 +220,11 @@ fn a_roster_holds_a_piece_back_with_its_ambusher() {
 /// L10538-10540).
 #[test]
 fn infantry_deploy_into_their_sides_bunkers() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
-    let rs = loaded.ruleset("cav-full").expect("full rules");
-    let mut rules = cav_compile::compile_rules(rs).expect("compiles");
-    let req = cav_forces::BuildRequest { faction: "open".into(), tvp: 1000, seed: 7 };
-    let mut f = cav_forces::build(rs, &req).unwrap();
-    f.squads.push(cav_format::ForceSquad {
-        squad_type: "infantry".into(),
-        name: None,
-        models: vec![cav_format::ForceModel { model: "line-rifles".into(), count: 3, upgrades: Vec::new() }],
+    let (rules, force) = open_roster(|f| {
+        f.squads.push(infantry("line-rifles", 3));
+        f.assets = vec![asset("bunker", 2)];
     });
-    f.assets = vec![cav_format::ForceAsset { asset: "bunker".into(), count: 2, variant: None }];
-    let force = cav_forces::roster_force(rs, &f, &mut rules).unwrap();
-    let sc = rules.scenario("this-is-war").unwrap();
-    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
-    let mut dice = cav_rules::SeededDice::new(1);
-    let game = roster_game(&rules, sc, &[force, none], &mut dice, &mut cav_rules::NoLog, None);
+    let (game, _) = this_is_war(&rules, &force, &mut Vec::new());
     let bunkers: Vec<_> = game.board.areas.iter().filter(|a| rules.terrains[a.terrain].id == "bunker").collect();
     assert_eq!(bunkers.len(), 2);
     for b in bunkers {
