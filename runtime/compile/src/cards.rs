@@ -356,6 +356,7 @@ fn card(
             lays: None,
             leaves: None,
             cloud: None,
+            destroys: None,
             reaction: false,
             fixed_tp: None,
             // An unknown band is reported once, at the weapon (`lib.rs`).

@@ -168,6 +168,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                         lays,
                         leaves,
                         cloud: p.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
+                        destroys: p.destroys.clone(),
                     })
                 })
                 .collect(),
@@ -231,7 +232,6 @@ pub(crate) fn missiles(cx: &mut Cx, strikes: &mut [StrikeDef], cards: &mut Vec<C
             launcher: m.launcher.as_ref().map(|l| l.0.clone()),
             first_moves: m.first_moves,
             moves: m.moves,
-            destroys_soft: m.destroys_soft,
         });
     }
 }
@@ -358,9 +358,13 @@ pub(crate) fn assets(
         };
         if let Some(att) = &a.attack {
             munition_only(cx, e, "/attack", att);
-            for (key, set) in
-                [("lays", att.lays.is_some()), ("leaves", att.leaves.is_some()), ("cloud", att.cloud.is_some())]
-            {
+            let landing = [
+                ("lays", att.lays.is_some()),
+                ("leaves", att.leaves.is_some()),
+                ("cloud", att.cloud.is_some()),
+                ("destroys", att.destroys.is_some()),
+            ];
+            for (key, set) in landing {
                 if set {
                     cx.error(
                         e,
@@ -567,6 +571,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             lays,
             leaves,
             cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
+            destroys: a.destroys.clone(),
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()
         };

@@ -428,6 +428,27 @@ pub struct AttackProfile {
     /// table's top edge), stopping short of any model; an attack by a weapon it names destroys it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cloud: Option<Cloud>,
+    /// Munitions and strikes: what the blast destroys outright, with no roll, in its area before
+    /// any attack there (the MOAB's overpressure, a Super-Thermex warhead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destroys: Option<Destroys>,
+}
+
+/// What a blast destroys outright (`AttackProfile::destroys`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Destroys {
+    /// Soft models (a model card the ruleset counts soft and not hard).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soft: bool,
+    /// Structures that are not hardened: they collapse.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub structures: bool,
+    /// Woods it reaches (terrain whose cover counts wherever a line crosses it) become this
+    /// terrain (the trees it fells leave rough ground).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub fells_woods_to: Option<Id>,
 }
 
 /// A lingering cloud (`AttackProfile::cloud`).
@@ -539,8 +560,8 @@ pub struct WeaponTemplate {
 /// point the caller names; it makes `first_moves` moves at once and `moves` more each time the
 /// caller activates (straight on once the caller is gone, at the end of each turn), towards that
 /// point and on past it. The first model it touches (or, with an area, the point it touches
-/// something at) takes the strike's attack on the pre-set dice, and the missile is gone;
-/// `destroys_soft`: soft models under its area are destroyed with no roll.
+/// something at) takes the strike's attack on the pre-set dice (what its blast destroys outright
+/// is the attack's `destroys`), and the missile is gone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StrikeMissile {
@@ -553,8 +574,6 @@ pub struct StrikeMissile {
     pub first_moves: u32,
     #[schemars(range(max = 10))]
     pub moves: u32,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub destroys_soft: bool,
 }
 
 /// A battlefield upgrade (Appendix B).

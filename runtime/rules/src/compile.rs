@@ -270,6 +270,8 @@ pub struct MountDef {
     pub leaves: Option<LeavesDef>,
     /// The cloud that lingers where it lands (`f::Cloud`): the weapon ids that destroy it.
     pub cloud: Option<Vec<String>>,
+    /// What its blast destroys outright in its area (`f::Destroys`).
+    pub destroys: Option<f::Destroys>,
 }
 
 /// Terrain an attack leaves where it lands (`f::Leaves`), its terrain resolved.
@@ -306,7 +308,6 @@ pub struct MissileDef {
     pub launcher: Option<String>,
     pub first_moves: u32,
     pub moves: u32,
-    pub destroys_soft: bool,
 }
 
 /// On what terms a model calls a strike: the ruleset's strike caller pays from the side's pool
@@ -378,6 +379,7 @@ impl MountDef {
         m.lays = p.lays;
         m.leaves = p.leaves.clone();
         m.cloud = p.cloud.clone();
+        m.destroys = p.destroys.clone();
         // A bomb is an indirect attack (its area, the pre-set dice), made from above.
         m.indirect |= p.dropped.is_some();
         if let Some(rav) = p.rav {
@@ -650,6 +652,7 @@ pub struct ProfileDef {
     pub lays: Option<usize>,
     pub leaves: Option<LeavesDef>,
     pub cloud: Option<Vec<String>>,
+    pub destroys: Option<f::Destroys>,
 }
 
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the

@@ -25,6 +25,9 @@ impl Engine<'_, '_> {
         let (aoe, lays, leaves, cloud) = (m.aoe, m.lays, m.leaves.clone(), m.cloud.is_some());
         let attacks = m.rav.iter().any(|&(h, s)| h.is_some() || s.is_some());
         let side = self.game.models[by].side;
+        if let Some(d) = m.destroys.clone() {
+            self.blast(by, point, aoe, &d)?;
+        }
         if let Some(asset) = lays {
             let area = Polygon::regular(point, aoe, 24);
             self.game.lay_minefield(asset, None, side, area, Some((by, weapon))).map_err(|e| self.illegal(by, e))?;
@@ -61,6 +64,56 @@ impl Engine<'_, '_> {
             }
         }
         Ok(attacks)
+    }
+
+    /// A blast that destroys outright, with no roll (001 L11362-11366: the MOAB's overpressure;
+    /// a Super-Thermex warhead): every soft model (soft and not hard) whose base it reaches,
+    /// every structure not hardened that it reaches, which collapses, and the trees of the woods
+    /// it reaches (001 L11337-11340: rough ground after).
+    fn blast(&mut self, by: usize, point: P, radius: f64, d: &cav_format::Destroys) -> Result<(), EngineError> {
+        if d.soft {
+            let soft: Vec<usize> = (0..self.game.models.len())
+                .filter(|&i| {
+                    let c = self.cardr(i);
+                    i != by
+                        && self.game.models[i].on_table()
+                        && c.soft
+                        && !c.hard
+                        && self.game.models[i].pos.dist(point) <= radius + c.base_radius
+                })
+                .collect();
+            for i in soft {
+                emit!(self, Event::Abandoned { model: i, reason: "destroyed by the blast".into() });
+                self.destroy(i);
+            }
+        }
+        if d.structures {
+            let r = self.rules();
+            let reached: Vec<usize> = (0..self.game.board.areas.len())
+                .filter(|&a| {
+                    let area = &self.game.board.areas[a];
+                    r.terrains[area.terrain].structure.is_some_and(|s| !s.hard)
+                        && (area.poly.contains(point) || area.poly.distance(point) <= radius)
+                })
+                .collect();
+            for a in reached {
+                self.collapse(a)?;
+            }
+        }
+        if let Some(to) = d.fells_woods_to.as_ref().and_then(|t| self.rules().terrain(t.as_str())) {
+            let r = self.rules();
+            for a in 0..self.game.board.areas.len() {
+                let area = &self.game.board.areas[a];
+                let woods = r.terrains[area.terrain].cover_when_crossed;
+                if woods && (area.poly.contains(point) || area.poly.distance(point) <= radius) {
+                    let (center, radius) = (area.center, area.radius);
+                    self.game.board.areas[a].terrain = to;
+                    self.game.board_version += 1;
+                    emit!(self, Event::TerrainPlaced { terrain: r.terrains[to].id.clone(), center, radius });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// What lands where it may not: the rules refuse it as part of `by`'s action.

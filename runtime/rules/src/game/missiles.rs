@@ -119,30 +119,16 @@ impl Engine<'_, '_> {
     }
 
     /// The missile `m` detonates at `at` against `target` (or a structure): its attack on the
-    /// pre-set dice — over its area where it has one, soft models there destroyed outright when
-    /// the strike says so — and it is gone.
+    /// pre-set dice — over its area where it has one, what its blast destroys outright first
+    /// (the attack's `destroys`) — and it is gone.
     fn detonate(&mut self, m: usize, at: P, target: Option<usize>) -> Result<(), EngineError> {
-        let Some(missile) = self.game.models[m].missile else { return Ok(()) };
+        if self.game.models[m].missile.is_none() {
+            return Ok(());
+        }
         emit!(self, Event::StrikePoint { model: m, at });
-        let r = self.rules();
-        let destroys_soft = r.strikes[missile.strike].missile.as_ref().is_some_and(|d| d.destroys_soft);
         let aoe = self.cardr(m).weapons[0].aoe;
         if aoe > 0.0 {
-            if destroys_soft {
-                let soft: Vec<usize> = (0..self.game.models.len())
-                    .filter(|&i| {
-                        i != m
-                            && self.game.models[i].on_table()
-                            && self.cardr(i).soft
-                            && !self.cardr(i).hard
-                            && self.game.models[i].pos.dist(at) <= aoe + self.cardr(i).base_radius
-                    })
-                    .collect();
-                for i in soft {
-                    emit!(self, Event::Abandoned { model: i, reason: "vaporised by the blast".into() });
-                    self.destroy(i);
-                }
-            }
+            // What the blast destroys outright comes first (`Engine::land`), then its attack.
             self.area_attack(m, 0, at, target, 0, None)?;
         } else if let Some(t) = target {
             self.preset_attack(m, 0, t, "missile")?;
