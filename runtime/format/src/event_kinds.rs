@@ -490,13 +490,13 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind {
         id: "forbidden",
-        doc: "A script's handler forbade what a model declared or was about to do.",
+        doc: "A script's handler forbade what a model declared or was about to do, or a limit of the engine refused it.",
         keys: &[
             MODEL,
             (
                 "what",
                 Text,
-                "`target-lock`, `move`, `reaction`, `draw`, `damage` (a damage-table row set aside) or `attack` (a shot or munition stopped before its roll).",
+                "`target-lock`, `move`, `reaction`, `draw`, `damage` (a damage-table row set aside), `attack` (a shot or munition stopped before its roll) or `terrain` (a piece past the cap of laid terrain, not laid).",
             ),
             ("reason", Text, "The special attribute and its reason."),
         ],

@@ -139,7 +139,8 @@ pub enum Event {
         target: Option<usize>,
     },
     /// A script's handler forbade what the model declared or was about to do (`what`: the
-    /// action or moment: `target-lock`, `move`, `reaction`, `draw`).
+    /// action or moment: `target-lock`, `move`, `reaction`, `draw`), or a limit of the engine
+    /// refused it (`terrain`: a piece past the cap of laid terrain).
     Forbidden {
         model: usize,
         what: &'static str,

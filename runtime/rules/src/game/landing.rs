@@ -9,10 +9,12 @@ use crate::game::state::Laid;
 use cav_format::LastsFor;
 
 impl Engine<'_, '_> {
-    /// What mount `weapon` of `by` leaves at `point` as it lands: the minefield it lays, or the
-    /// terrain it leaves (a strip lies along `heading`; absent, square to the line from `by` to
-    /// the point). Whether an attack is still to be made there: not where a minefield was laid,
-    /// nor with no RAV at all (a smoke shell).
+    /// What mount `weapon` of `by` does at `point` as it lands, before any attack there: what its
+    /// blast destroys outright, the minefield it lays, the cloud it leaves to linger, the terrain
+    /// it leaves (a strip lies along `heading`; absent, square to the line from `by` to the
+    /// point). Whether an attack is still to be made there: not where a minefield was laid, nor
+    /// with no RAV at all (a smoke shell). Terrain past the cap of laid pieces is not laid, and
+    /// the log says so (a `forbidden` event), rather than ending the game.
     pub(crate) fn land(
         &mut self,
         by: usize,
@@ -54,14 +56,13 @@ impl Engine<'_, '_> {
                     let poly = Polygon { points: vec![a + side, b + side, b + side.scale(-1.0), a + side.scale(-1.0)] };
                     let reach = (length * length + width * width).sqrt() / 2.0;
                     self.lay_terrain(l.terrain, poly, point, reach, laid, (0.0, length, width))
-                        .map_err(|e| self.illegal(by, e))?;
                 }
                 None => {
                     let poly = Polygon::regular(point, aoe, 24);
                     self.lay_terrain(l.terrain, poly, point, aoe, laid, (aoe, 0.0, 0.0))
-                        .map_err(|e| self.illegal(by, e))?;
                 }
             }
+            .unwrap_or_else(|reason| emit!(self, Event::Forbidden { model: by, what: "terrain", reason }));
         }
         Ok(attacks)
     }
