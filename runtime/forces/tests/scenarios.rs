@@ -237,3 +237,17 @@ fn infantry_deploy_into_their_sides_bunkers() {
         assert_eq!(game.models[inside[0]].side, 0);
     }
 }
+
+/// A roster that buys more pieces than a scenario may hold terrain features sets down the
+/// first of them only, and the log says so (hostile input: the set-up must not stall).
+#[test]
+fn a_roster_with_thousands_of_pieces_sets_down_a_bounded_number() {
+    let (rules, mut force) = open_roster(|_| {});
+    let trench = rules.assets.iter().position(|a| a.id == "trench").unwrap();
+    force.pieces = vec![(trench, None, 5000), (trench, None, 5000)];
+    let mut log = Vec::new();
+    let (game, bare) = this_is_war(&rules, &force, &mut log);
+    let limit = cav_format::limits::MAX_TERRAIN_FEATURES;
+    assert!(game.board.areas.len() <= bare + limit);
+    assert!(log.iter().any(|e| matches!(e, Event::AssetUsed { detail, .. } if detail.contains("only the first"))));
+}

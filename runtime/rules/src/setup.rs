@@ -248,8 +248,8 @@ pub fn roster_game<'r>(
 /// L10522-10526, L10588-10592, L10713-10717, L10940-10944, L11004-11008). Where is the player's
 /// choice; this is the bot's: fortifications in a row 1" in front of its own zone's front edge
 /// (the one facing the board's centre), minefields in a row 6" further out, each row spread
-/// evenly along the edge, each shifted along its row as little as keeps it clear of the terrain
-/// already down. A piece that cannot lie there without reaching off the table or into an
+/// evenly along the edge, each shifted along its row (up to 12") as little as keeps it clear of
+/// the terrain already down. A piece that cannot lie there without reaching off the table or into an
 /// opposing zone goes just inside the side's own front edge instead.
 fn set_down_pieces(
     game: &mut Game,
@@ -274,10 +274,24 @@ fn set_down_pieces(
         let x = if right > 0.0 { zone.x + zone.width } else { zone.x };
         (P::new(x, centre.y), P::new(0.0, 1.0), P::new(right, 0.0), zone.height)
     };
-    let all: Vec<(usize, Option<usize>)> = pieces
+    // A side sets down at most as many pieces as a scenario may have terrain features; the log
+    // says what is left off (a roster with a huge pool must not stall the set-up).
+    let mut all: Vec<(usize, Option<usize>)> = pieces
         .iter()
-        .flat_map(|&(a, v, n)| std::iter::repeat_n((a, v), n.min(cav_format::limits::MAX_MODELS as u32) as usize))
+        .flat_map(|&(a, v, n)| std::iter::repeat_n((a, v), n.min(MAX_TERRAIN_FEATURES as u32) as usize))
+        .take(MAX_TERRAIN_FEATURES + 1)
         .collect();
+    if all.len() > MAX_TERRAIN_FEATURES {
+        all.truncate(MAX_TERRAIN_FEATURES);
+        if log.enabled() {
+            log.push(Event::AssetUsed {
+                side: game.sides[side].clone(),
+                asset: "pieces".into(),
+                detail: format!("only the first {MAX_TERRAIN_FEATURES} are set down"),
+                left: 0,
+            });
+        }
+    }
     for mines in [false, true] {
         let row: Vec<(usize, Option<usize>)> =
             all.iter().copied().filter(|&(a, _)| rules.assets[a].mines.is_some() == mines).collect();
@@ -300,10 +314,10 @@ fn set_down_pieces(
                             || c.y - reach >= z.y + z.height
                     })
             };
-            // Clear of the terrain already down where it can be: the spot, then 1", 2", … to
-            // either side along the row.
+            // Clear of the terrain already down where it can be: the spot, then 1", 2", … (up to
+            // 12") to either side along the row.
             let clear = |c: P| game.board.areas.iter().all(|t| t.center.dist(c) >= t.radius + reach);
-            let shifts = (0..=length as i32).flat_map(|k| [k, -k]).map(|k| along.scale(f64::from(k)));
+            let shifts = (0..=(length as i32).min(12)).flat_map(|k| [k, -k]).map(|k| along.scale(f64::from(k)));
             let row_at = |ahead: f64| shifts.clone().map(move |d| spot + d + out.scale(ahead));
             let at = row_at(ahead)
                 .find(|&c| fits(c) && clear(c))
