@@ -267,6 +267,21 @@ fn landing(
     at: &str,
     p: &f::AttackProfile,
 ) -> (Option<usize>, Option<cav_rules::compile::LeavesDef>) {
+    // A minefield replaces what would land there: terrain or a cloud beside it never would.
+    if p.lays.is_some() {
+        for (key, set) in [("leaves", p.leaves.is_some()), ("cloud", p.cloud.is_some())] {
+            if set {
+                cx.error(
+                    e,
+                    &format!("{at}/{key}"),
+                    "lays-minefield",
+                    format!("`{key}` beside `lays`: a shell that lays a minefield leaves nothing else where it lands"),
+                    "`lays`, or what it leaves, not both",
+                    Some(format!("remove `{key}` or `lays`")),
+                );
+            }
+        }
+    }
     // Unknown ids are dangling references the loader reported.
     let lays = p.lays.as_ref().and_then(|id| {
         let ix = cx.rs.of_kind(DocKind::Asset).position(|a| a.id == id.as_str())?;

@@ -74,3 +74,21 @@ fn a_dice_expression_a_cloud_cannot_roll_is_a_located_error() {
         diagnostics.iter().find(|d| d.code == "dice").unwrap_or_else(|| panic!("no dice error in {diagnostics:#?}"));
     assert_eq!(e.loc.map(|l| l.start.line), Some(8));
 }
+
+#[test]
+fn a_shell_that_lays_a_minefield_and_leaves_smoke_is_a_located_error() {
+    let diagnostics = common::extension_diagnostics(
+        "mixed",
+        &[(
+            "upgrades/mixed-shell.yaml",
+            "kind: upgrade\nid: mixed-shell\nname: Mixed Shell\ncategory: artillery_ammo\nprofiles:\n  - launcher: medium-howitzer\n    \
+             rav: 2/3\n    base_tp: 7\n    lays: anti-personnel-anti-tank-minefield\n    \
+             leaves: {terrain: smoke, lasts: {dice: 1d6, counts: turns}}\nsummary: An invented test munition.\n",
+        )],
+    );
+    let e = diagnostics
+        .iter()
+        .find(|d| d.code == "lays-minefield" && d.message.contains("`leaves` beside `lays`"))
+        .unwrap_or_else(|| panic!("no lays/leaves error in {diagnostics:#?}"));
+    assert_eq!(e.loc.map(|l| l.start.line), Some(10));
+}

@@ -39,9 +39,16 @@ impl Engine<'_, '_> {
             return Ok(false);
         }
         if cloud {
-            self.game.lay_cloud(by, weapon, point, aoe);
-            let weapon = self.cardr(by).weapons[weapon].name.clone();
-            emit!(self, Event::Cloud { model: by, weapon, at: point, radius: aoe, change: "laid" });
+            // Live clouds count against the cap of laid pieces (each drifts every turn).
+            use cav_format::limits::SCRIPT_PLACED_TERRAIN;
+            if self.game.minefields.iter().filter(|f| f.cloud.is_some()).count() >= SCRIPT_PLACED_TERRAIN {
+                let reason = format!("{SCRIPT_PLACED_TERRAIN} clouds already linger on the table");
+                emit!(self, Event::Forbidden { model: by, what: "terrain", reason });
+            } else {
+                self.game.lay_cloud(by, weapon, point, aoe);
+                let weapon = self.cardr(by).weapons[weapon].name.clone();
+                emit!(self, Event::Cloud { model: by, weapon, at: point, radius: aoe, change: "laid" });
+            }
         }
         if let Some(l) = leaves {
             let thrown = self.roll(by, "lasts", l.dice, Vec::new(), None, None, false).total.max(0) as u32;
