@@ -345,7 +345,9 @@ enum Command {
         /// Fit these upgrades to the model first (repeat, or comma-separated): the card shows
         /// the TV, MV, AV and special attributes the model plays with. `UPGRADE@WEAPON` names a
         /// munition's launcher; `UPGRADE@WEAPON=CHOICE` the weapon type and the grant taken by an
-        /// upgrade that grants one of several (`amped-weapons@medium-mac=piercing`).
+        /// upgrade that grants one of several (`amped-weapons@medium-mac=piercing`);
+        /// `UPGRADE#VARIANT` the rank bought (`officer#major`); `UPGRADE*N` how many of a
+        /// repeatable upgrade (`claymore-anti-personnel-mines*2`).
         #[arg(long = "with", value_name = "UPGRADE", value_delimiter = ',')]
         with: Vec<String>,
         /// `json`: the resolved document and (with --explain) where each value came from, as

@@ -27,8 +27,19 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     let base_ix = rules.card(&e.id).ok_or_else(|| format!("model `{}` is not in ruleset {}", e.id, rs.id))?;
     let mut ups = Vec::new();
     for spec in upgrades {
-        // `upgrade[@weapon][=choice]`: the launcher or weapon type, and the grant chosen.
-        let (rest, choice) = spec.split_once('=').map_or((spec.as_str(), None), |(a, c)| (a, Some(c)));
+        // `upgrade[@weapon][=choice][#variant][*times]`: the launcher or weapon type, the grant
+        // chosen, the rank bought and how many.
+        let (rest, times) = spec.split_once('*').map_or((spec.as_str(), None), |(a, n)| (a, Some(n)));
+        let times = match times {
+            None => 1,
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=9).contains(n))
+                .ok_or_else(|| format!("`{spec}`: the number after `*` is how many are bought, 1 to 9"))?,
+        };
+        let (rest, variant) = rest.split_once('#').map_or((rest, None), |(a, v)| (a, Some(v)));
+        let (rest, choice) = rest.split_once('=').map_or((rest, None), |(a, c)| (a, Some(c)));
         let (u, weapon) = rest.split_once('@').map_or((rest, None), |(a, w)| (a, Some(w)));
         let hit = rs.find(u).into_iter().find(|x| x.kind == cav_format::DocKind::Upgrade);
         let ix = hit.and_then(|x| rules.upgrade(&x.id)).ok_or_else(|| {
@@ -46,9 +57,30 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
                 grants.join(", ")
             ));
         }
-        ups.push(cav_rules::compile::Fitting { upgrade: ix, weapon, choice });
+        let up = &rules.upgrades[ix];
+        if let Some(v) = variant
+            && !up.variants.iter().any(|r| r.0 == v)
+        {
+            let ids: Vec<&str> = up.variants.iter().map(|r| r.0.as_str()).collect();
+            return Err(match ids.is_empty() {
+                true => format!("{} has no variants: write `{u}` alone", up.name),
+                false => format!("{} has no variant `{v}`: one of {}", up.name, ids.join(", ")),
+            });
+        }
+        if times > 1 && !up.repeatable {
+            return Err(format!("{} is bought once per model: `*{times}` is for repeatable upgrades", up.name));
+        }
+        ups.push(cav_rules::compile::Fitting { upgrade: ix, weapon, choice, variant, times });
     }
     let base = rules.cards[base_ix].clone();
+    // What each upgrade costs on this model, as the engine counts it (rank, purchases, launchers).
+    let costs: Vec<u32> = ups
+        .iter()
+        .map(|f| {
+            let alone = rules.fit(base_ix, std::slice::from_ref(f));
+            rules.cards[alone].tv.saturating_sub(base.tv)
+        })
+        .collect();
     let fit = rules.fit(base_ix, &ups);
     let c = &rules.cards[fit];
     let mut doc = m.clone();
@@ -87,10 +119,8 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
         .collect();
     let mut s = card(&doc, rs);
     let _ = writeln!(s, "Fitted (cav show --with):");
-    for f in &ups {
+    for (f, tv) in ups.iter().zip(costs) {
         let up = &rules.upgrades[f.upgrade];
-        let tracks = base.columns.saturating_sub(1) as u32;
-        let tv = if up.per_track { up.tv * tracks } else { up.tv };
         let grants: Vec<String> = match (up.choose_grant, f.choice, f.weapon) {
             (true, Some(c), Some(w)) => vec![format!("{c} to its {w}")],
             _ => up.grants.iter().map(|(sa, _)| rules.sas[*sa as usize].id.clone()).collect(),

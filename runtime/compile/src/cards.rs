@@ -351,6 +351,7 @@ fn card(
             preset_tp: None,
             combat_rolls: 1,
             single_use: false,
+            charges: None,
             dropped: None,
             strip: None,
             lays: None,

@@ -80,6 +80,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 switched_on: false,
                 reach: None,
                 grants: vec![],
+                charges: false,
             });
             continue;
         };
@@ -96,6 +97,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 _ => None,
             }),
             grants: sa_refs(names, &doc.grants),
+            charges: false,
         });
     }
     let mut upgrades = Vec::new();
@@ -126,7 +128,9 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             sa: sas.len() as u16,
             grants,
             choose_grant: doc.choose_grant,
-            single_use_grants: doc.single_use_grants,
+            single_use: doc.single_use,
+            repeatable: doc.repeatable,
+            variants: doc.variants.iter().map(|v| (v.id.0.clone(), v.tv, v.rating)).collect(),
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
             profiles: doc
@@ -183,6 +187,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             switched_on: false,
             reach: None,
             grants: Vec::new(),
+            charges: doc.single_use,
         });
     }
     // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
@@ -202,6 +207,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             switched_on: false,
             reach: None,
             grants: Vec::new(),
+            charges: false,
         });
     }
     (sas, upgrades)

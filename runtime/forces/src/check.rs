@@ -512,14 +512,38 @@ impl<'a> Cx<'a> {
                             cite,
                         ));
                     }
-                    if let Some(min) = res.min_damage_tracks
+                    let rank = Roster::variant(up, u);
+                    if let Some(v) = u.variant()
+                        && rank.is_none()
+                    {
+                        let why = match list(up.variants.iter().map(|x| x.id.as_str())) {
+                            ids if ids.is_empty() => {
+                                format!("{} has no ranks or sizes to choose: leave `variant` out", up.name)
+                            }
+                            ids => format!("{} has no variant `{v}`; it is bought as one of {ids}", up.name),
+                        };
+                        out.push(self.site.error(&format!("{ptr}/variant"), why, "a variant the upgrade lists", cite));
+                    }
+                    if u.times() > 1 && !up.repeatable {
+                        out.push(self.site.error(
+                            &format!("{ptr}/times"),
+                            format!("{} is bought once per model; `times: {}` is for upgrades the book lets a model buy again", up.name, u.times()),
+                            "`times` only on a repeatable upgrade",
+                            cite,
+                        ));
+                    }
+                    let (min_tracks, named) = match rank.and_then(|v| v.min_damage_tracks.map(|m| (m, v))) {
+                        Some((m, v)) => (Some(m), format!("{} ({})", up.name, v.name)),
+                        None => (res.min_damage_tracks, up.name.clone()),
+                    };
+                    if let Some(min) = min_tracks
                         && model.damage_track.damage_tracks < min
                     {
                         out.push(self.site.error(
                             &ptr,
                             format!(
                                 "{} needs a model of {min}+ damage tracks; `{}` has {}",
-                                up.name,
+                                named,
                                 model.id.as_str(),
                                 model.damage_track.damage_tracks
                             ),
@@ -535,11 +559,12 @@ impl<'a> Cx<'a> {
                     for (limit, counter, scope) in
                         [(res.per_squad, &mut in_squad, "squad"), (res.per_force, &mut in_force, "force group")]
                     {
+                        let bought = m.count.saturating_mul(u.times());
                         let n = counter.entry(up.id.as_str()).or_default();
-                        *n = n.saturating_add(m.count);
+                        *n = n.saturating_add(bought);
                         if let Some(max) = limit
                             && *n > max
-                            && *n - m.count <= max
+                            && *n - bought <= max
                         {
                             out.push(self.site.error(
                                 &ptr,

@@ -42,6 +42,8 @@ pub fn roster_force(
                     upgrade: ix,
                     weapon: u.weapon().map(|w| w.as_str()),
                     choice: u.choice().map(|c| c.as_str()),
+                    variant: u.variant().map(|v| v.as_str()),
+                    times: u.times(),
                 });
             }
             let card = rules.fit(card, &ups);

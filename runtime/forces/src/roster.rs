@@ -71,10 +71,16 @@ impl<'a> Roster<'a> {
             model.special_attributes.iter().map(|s| (s.id().as_str(), s.rating())).collect();
         for u in upgrades {
             if let Some(up) = self.upgrade(u.id().as_str()) {
-                out.extend(up.grants.iter().map(|s| (s.id().as_str(), s.rating())));
+                let rank = Self::variant(up, u).and_then(|v| v.rating);
+                out.extend(up.grants.iter().map(|s| (s.id().as_str(), rank.or(s.rating()))));
             }
         }
         out
+    }
+
+    /// The rank or size `u` buys of `up`, if it names one the upgrade has.
+    pub fn variant<'u>(up: &'u Upgrade, u: &ForceUpgrade) -> Option<&'u UpgradeVariant> {
+        u.variant().and_then(|v| up.variants.iter().find(|x| x.id == *v))
     }
 
     /// The launcher a munition upgrade is loaded in: the named weapon, or the model's only weapon
@@ -106,7 +112,8 @@ impl<'a> Roster<'a> {
             self.launcher(model, up, u.weapon())?.cost.clone().ok_or_else(|| format!("{} has no cost", up.name))?
         };
         let tracks = if cost.per_damage_track { model.damage_track.damage_tracks } else { 1 };
-        Ok(cost.tv.saturating_mul(tracks))
+        let tv = Self::variant(up, u).map_or(cost.tv, |v| v.tv);
+        Ok(tv.saturating_mul(tracks).saturating_mul(u.times()))
     }
 }
 
@@ -201,12 +208,20 @@ pub fn to_yaml(force: &Force, schema_path: &str) -> String {
                 let ups: Vec<String> = m
                     .upgrades
                     .iter()
-                    .map(|u| match (u.weapon(), u.choice()) {
-                        (Some(w), Some(c)) => {
-                            format!("{{upgrade: {}, weapon: {}, choice: {}}}", u.id().as_str(), w.as_str(), c.as_str())
+                    .map(|u| match u {
+                        ForceUpgrade::Plain(id) => id.as_str().to_owned(),
+                        ForceUpgrade::For(f) => {
+                            let mut s = format!("{{upgrade: {}", f.upgrade.as_str());
+                            for (key, v) in [("weapon", &f.weapon), ("choice", &f.choice), ("variant", &f.variant)] {
+                                if let Some(v) = v {
+                                    let _ = write!(s, ", {key}: {}", v.as_str());
+                                }
+                            }
+                            if f.times != 1 {
+                                let _ = write!(s, ", times: {}", f.times);
+                            }
+                            s + "}"
                         }
-                        (Some(w), None) => format!("{{upgrade: {}, weapon: {}}}", u.id().as_str(), w.as_str()),
-                        _ => u.id().as_str().to_owned(),
                     })
                     .collect();
                 let _ = write!(line, ", upgrades: [{}]", ups.join(", "));

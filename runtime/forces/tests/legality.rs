@@ -264,6 +264,21 @@ fn upgrades_fit_their_model_once_each_001_l1213_l1235() {
         "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 2, upgrades: [officer]}}\n      - {{model: m-cav-attack, count: 2}}\n"
     );
     one_error(&two_officers, 9, "Officer is allowed 1 time(s) per force group; this is number 2");
+    // A rank the upgrade lists, and `times` only where the book lets a model buy it again.
+    let officer = |rank: &str| {
+        format!(
+            "{HEAD}squads:\n  - type: attack\n    models:\n      - {{model: m-cav-attack, count: 3}}\n      - {{model: m-cav-attack, upgrades: [{{upgrade: officer, variant: {rank}}}]}}\n"
+        )
+    };
+    assert_eq!(errors(&officer("lieutenant")), vec![]);
+    one_error(
+        &officer("general"),
+        10,
+        "Officer has no variant `general`; it is bought as one of lieutenant, captain, major or colonel",
+    );
+    one_error(&with("{upgrade: veteran-pilot, variant: major}"), 10, "Veteran Pilot has no ranks or sizes to choose");
+    one_error(&with("{upgrade: veteran-pilot, times: 2}"), 10, "Veteran Pilot is bought once per model; `times: 2`");
+    assert_eq!(errors(&with("{upgrade: claymore-anti-personnel-mines, times: 3}")), vec![]);
 }
 
 #[test]

@@ -215,6 +215,43 @@ fn one_upgrade_serves_every_weapon_of_its_type_001_l8753_l8755() {
     with_roster(&roster, |rs, force| assert_eq!(cav_forces::costs(rs, force).upgrades, 135));
 }
 
+/// The Officer's rank sets the carrier it needs: a Major needs at least 8 damage tracks (001
+/// L10211-10212), so a four-track CAV is refused and a nine-track one takes it, for 20 TV per
+/// damage track, and the force group's C3 pool grows by the Major's 4 (001 L10187-10202).
+#[test]
+fn an_officer_major_needs_a_model_of_eight_damage_tracks_001_l10211() {
+    let squad = |model: &str| {
+        format!(
+            "{}squads:\n  - type: attack\n    models:\n      - {{model: {model}, count: 1, upgrades: [{{upgrade: officer, variant: major}}]}}\n      - {{model: m-ex-cav-450, count: 3}}\n",
+            head(2500)
+        )
+    };
+    assert_eq!(
+        errors(&squad("m-ex-cav-450")),
+        vec!["Officer (Major) needs a model of 8+ damage tracks; `m-ex-cav-450` has 4 (001 L10165)".to_owned()]
+    );
+    let roster = squad("m-ex-cav-9dt");
+    assert_eq!(errors(&roster), Vec::<String>::new());
+    with_roster(&roster, |rs, force| {
+        assert_eq!(cav_forces::costs(rs, force).upgrades, 9 * 20);
+        let lieutenant = force_with_rank(force, None);
+        assert_eq!(cav_forces::c3_points(rs, force), cav_forces::c3_points(rs, &lieutenant) + 2);
+    });
+}
+
+/// `force` with its officer bought at `rank` instead.
+fn force_with_rank(force: &Force, rank: Option<&str>) -> Force {
+    let mut f = force.clone();
+    for m in f.squads.iter_mut().flat_map(|s| s.models.iter_mut()) {
+        for u in &mut m.upgrades {
+            if let cav_format::ForceUpgrade::For(x) = u {
+                x.variant = rank.map(|r| cav_format::Id(r.to_owned()));
+            }
+        }
+    }
+    f
+}
+
 /// SIGINT cards, recon drones and resupply drops: at most one per squad of the force group — three
 /// squads buy up to three (001 L10862-10864, L10896-10898, L10968-10970).
 #[test]

@@ -601,10 +601,18 @@ pub struct Upgrade {
     /// and only that weapon's mounts get it, with its RAV effects.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub choose_grant: bool,
-    /// What its grants arm is spent once used (the Claymore's one Anti-Infantry blast): the
-    /// close-defense reaction of a model that has it only from this upgrade fires once.
+    /// Each purchase is used once (the Claymore's one Anti-Infantry blast, a Satchel Charge):
+    /// the close-defense reaction its grants arm fires once per purchase (a model that has it
+    /// of its own keeps it), and its own conditional modifiers help one roll per purchase.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub single_use_grants: bool,
+    pub single_use: bool,
+    /// It may be bought several times for the same model: a roster says how many (`times:`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeatable: bool,
+    /// The ranks or sizes it is bought at (the Officer's Lieutenant to Colonel): a roster names
+    /// one (`variant:`), whose cost, grant rating and carrier minimum replace the upgrade's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<UpgradeVariant>,
     /// Upgrades in the same group exclude each other (`movement`, `armor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_group: Option<Id>,
@@ -620,6 +628,22 @@ pub struct Upgrade {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// One rank or size of an upgrade (`Upgrade::variants`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpgradeVariant {
+    pub id: Id,
+    pub name: String,
+    /// Its cost, counted like the upgrade's (`per_damage_track` and all).
+    pub tv: u32,
+    /// The rating of each special attribute the upgrade grants, at this variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// The fewest damage tracks its carrier may have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_damage_tracks: Option<u32>,
 }
 
 /// When an asset comes into play.

@@ -236,6 +236,13 @@ pub struct UpgradeFor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "special_attribute"))]
     pub choice: Option<Id>,
+    /// The rank or size bought, of an upgrade with `variants` (the Officer's `major`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Id>,
+    /// How many are bought, of a `repeatable` upgrade (three Claymore sets).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 9))]
+    pub times: u32,
 }
 
 impl ForceUpgrade {
@@ -255,6 +262,19 @@ impl ForceUpgrade {
         match self {
             ForceUpgrade::Plain(_) => None,
             ForceUpgrade::For(u) => u.choice.as_ref(),
+        }
+    }
+    pub fn variant(&self) -> Option<&Id> {
+        match self {
+            ForceUpgrade::Plain(_) => None,
+            ForceUpgrade::For(u) => u.variant.as_ref(),
+        }
+    }
+    /// How many are bought (1 unless `times:` says).
+    pub fn times(&self) -> u32 {
+        match self {
+            ForceUpgrade::Plain(_) => 1,
+            ForceUpgrade::For(u) => u.times,
         }
     }
 }

@@ -166,7 +166,7 @@ fn a_modifier_decides_the_rolls_its_value_turns() {
             kind: "combat".into(),
             dice: "2d6".into(),
             natural: vec![3, 4],
-            mods: vec![cav_rules::event::ModApplied { source: "SA: Test".into(), value }],
+            mods: vec![cav_rules::event::ModApplied { source: "SA: Test".into(), value, charge: None }],
             total: 7,
             target: Some(7 - margin),
             margin: Some(margin),

@@ -187,6 +187,9 @@ pub struct SaDef {
     pub reach: Option<f64>,
     /// Special attributes a model with this one has as well, with their ratings.
     pub grants: Vec<(SaIx, i32)>,
+    /// A single-use upgrade's own entry: each rating point (a purchase) helps one roll with its
+    /// effects and is then spent (`Model::charges_used`).
+    pub charges: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -248,6 +251,9 @@ pub struct MountDef {
     pub preset_tp: Option<i32>,
     /// It fires once in the game, then is out of ammo (a pylon's munition).
     pub single_use: bool,
+    /// Armed by a single-use upgrade (this entry of `Rules::sas`): it fires once per purchase,
+    /// the card's rating of that entry, then is out of ammo (two Claymore sets, two blasts).
+    pub charges: Option<SaIx>,
     /// A bomb dropped on the ground beneath an aircraft in flight (`Engine::fire`).
     pub dropped: Option<f::Dropped>,
     /// (length, width) of a strip-shaped area along the attacker's heading, replacing the
@@ -683,8 +689,12 @@ pub struct UpgradeDef {
     pub profiles: Vec<ProfileDef>,
     /// Its grants are alternatives for one weapon type (`Fitting::choice`).
     pub choose_grant: bool,
-    /// What its grants arm is spent once used (`Upgrade::single_use_grants`).
-    pub single_use_grants: bool,
+    /// Each purchase is used once (`Upgrade::single_use`).
+    pub single_use: bool,
+    /// It may be bought several times for one model (`Upgrade::repeatable`).
+    pub repeatable: bool,
+    /// Its ranks or sizes: (id, cost, the rating of its grants).
+    pub variants: Vec<(String, u32, Option<i32>)>,
 }
 
 /// An upgrade to fit (`Rules::fit`).
@@ -697,11 +707,15 @@ pub struct Fitting<'a> {
     pub weapon: Option<&'a str>,
     /// The grant taken, of an upgrade whose grants are alternatives.
     pub choice: Option<&'a str>,
+    /// The rank or size bought, of an upgrade with variants (its own cost and grant rating).
+    pub variant: Option<&'a str>,
+    /// How many are bought (a repeatable upgrade's `times`; 1 otherwise).
+    pub times: u32,
 }
 
 impl<'a> Fitting<'a> {
     pub fn plain(upgrade: usize) -> Self {
-        Fitting { upgrade, weapon: None, choice: None }
+        Fitting { upgrade, weapon: None, choice: None, variant: None, times: 1 }
     }
 }
 
@@ -1138,6 +1152,13 @@ impl Rules {
                 id.push('=');
                 id.push_str(c);
             }
+            if let Some(v) = f.variant {
+                id.push('#');
+                id.push_str(v);
+            }
+            if f.times > 1 {
+                id.push_str(&format!("*{}", f.times));
+            }
         }
         id
     }
@@ -1167,14 +1188,18 @@ impl Rules {
         let mut c = self.cards[card].clone();
         // A reaction the card has of its own is not made single-use by an upgrade granting it again.
         let had_reaction = c.weapons.iter().any(|w| w.reaction);
-        let mut spent_once = false;
+        let mut spent_once = None;
         let tracks = c.columns.saturating_sub(1) as u32;
         let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
         let mut added = Vec::new();
-        for &Fitting { upgrade, weapon, choice } in upgrades {
+        for &Fitting { upgrade, weapon, choice, variant, times } in upgrades {
             let up = &self.upgrades[upgrade];
-            c.tv = c.tv.saturating_add(cost(up.tv, up.per_track));
-            added.push((up.sa, 1));
+            let times = times.clamp(1, 99);
+            // An unknown variant costs and grants as the upgrade itself: the force check names it.
+            let rank = variant.and_then(|v| up.variants.iter().find(|r| r.0 == v));
+            let tv = rank.map_or(up.tv, |r| r.1);
+            c.tv = c.tv.saturating_add(cost(tv, up.per_track).saturating_mul(times));
+            added.push((up.sa, times as i32));
             if up.choose_grant {
                 // The chosen grant goes to the named weapon's mounts, RAV effects and all (a
                 // missing or unknown choice grants nothing: the force check names it).
@@ -1192,8 +1217,10 @@ impl Rules {
                     }
                 }
             } else {
-                added.extend(up.grants.iter().copied());
-                spent_once |= up.single_use_grants;
+                added.extend(up.grants.iter().map(|&(sa, rating)| (sa, rank.and_then(|r| r.2).unwrap_or(rating))));
+                if up.single_use {
+                    spent_once = Some(up.sa);
+                }
             }
             for p in up.profiles.iter().filter(|p| weapon.is_none_or(|w| w == p.launcher)) {
                 let launchers: Vec<usize> = (0..c.weapons.len())
@@ -1222,9 +1249,9 @@ impl Rules {
         }
         c.apply_effects(&self.sas, &added, true);
         c.arm_close_defense(self.proc.close_defense.as_ref());
-        if spent_once && !had_reaction {
+        if let Some(sa) = spent_once.filter(|_| !had_reaction) {
             for w in c.weapons.iter_mut().filter(|w| w.reaction) {
-                w.single_use = true;
+                w.charges = Some(sa);
             }
         }
         if self.proc.strike_point_tp.is_some() {

@@ -10,6 +10,10 @@ use crate::geom::P;
 pub struct ModApplied {
     pub source: String,
     pub value: i32,
+    /// A single-use upgrade's effect (its entry in `Rules::sas`): the roll that takes it spends
+    /// one of the roller's purchases (`Model::charges_used`).
+    #[serde(skip)]
+    pub charge: Option<u16>,
 }
 
 /// One change to a hit's margin of success, RAV or AV, or to the result it reads the damage table

@@ -382,7 +382,22 @@ fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fi
                     ));
                 }
             }
-            Ok(Fitting { upgrade: ix, weapon: u.weapon().map(|w| w.as_str()), choice: u.choice().map(|c| c.as_str()) })
+            if let Some(v) = u.variant()
+                && !up.variants.iter().any(|x| x.0 == v.as_str())
+            {
+                let ids: Vec<&str> = up.variants.iter().map(|x| x.0.as_str()).collect();
+                return Err(format!("model `{}`: {} has no variant `{v}` (its variants: {})", spec.id, up.name, ids.join(", ")));
+            }
+            if u.times() > 1 && !up.repeatable {
+                return Err(format!("model `{}`: {} is bought once per model: `times` is for repeatable upgrades", spec.id, up.name));
+            }
+            Ok(Fitting {
+                upgrade: ix,
+                weapon: u.weapon().map(|w| w.as_str()),
+                choice: u.choice().map(|c| c.as_str()),
+                variant: u.variant().map(|v| v.as_str()),
+                times: u.times(),
+            })
         })
         .collect()
 }
@@ -1289,7 +1304,7 @@ mod tests {
             kind: "combat".into(),
             dice: s().into(),
             natural: vec![3, 4],
-            mods: vec![ModApplied { source: s(), value: 1 }],
+            mods: vec![ModApplied { source: s(), value: 1, charge: None }],
             total: 8,
             target: Some(6),
             margin: Some(2),

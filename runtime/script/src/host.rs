@@ -768,13 +768,13 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
                 let card = game.card(m);
                 let mut mods = Vec::new();
                 if bonus != 0 {
-                    mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus });
+                    mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus, charge: None });
                 }
                 for &(sa, rating) in &card.sas {
                     let def = &r.sas[sa as usize];
                     for e in def.effects.iter().filter(|e| e.target == ModifierTarget::OpposedRoll) {
                         let value = if e.per_rating { e.value * rating } else { e.value };
-                        mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value });
+                        mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value, charge: None });
                     }
                 }
                 let (natural, sum) = r.standard.roll(&mut **live.dice.borrow_mut());

@@ -41,7 +41,7 @@ fn call_at(rules: &Rules, point: HookPoint) -> Result<(Vec<ModApplied>, Option<S
     let mut forbid = None;
     for q in ctx.effects {
         match q.effect {
-            Effect::Modifier { label, value, .. } => mods.push(ModApplied { source: label, value }),
+            Effect::Modifier { label, value, .. } => mods.push(ModApplied { source: label, value, charge: None }),
             Effect::Forbid { reason } => forbid = Some(reason),
             other => panic!("unexpected effect {other:?}"),
         }
@@ -108,7 +108,7 @@ fn modifiers_come_back_in_the_rules_convention() {
     let (rules, _d) =
         with_strike_script("return { combat_tp = function(ctx) ctx.add_modifier('roll', 'test', 2) end }");
     let (mods, _) = call_at(&rules, HookPoint::CombatTp).unwrap();
-    assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2 }]); // roll convention: +2 helps
+    assert_eq!(mods, vec![ModApplied { source: "test".into(), value: 2, charge: None }]); // roll convention: +2 helps
 }
 
 /// A Quick-Start duel (seed 3, bots) with the scripts in the Lua host; the event log.

@@ -66,7 +66,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.template.is_some() {
             return self.template_attack(attacker, weapon, target);
         }
-        if m.single_use {
+        if m.single_use || m.charges.is_some() {
             self.game.single_use_fired.push((attacker, weapon));
         }
         // Guided missiles where the ruleset says, and a guided munition diving on its point, meet
@@ -409,7 +409,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             && painted != 0
             && target.is_some_and(|t| self.game.painted(attacker, t))
         {
-            mods.push(ModApplied { source: "painted target (guided munition)".into(), value: painted });
+            mods.push(ModApplied { source: "painted target (guided munition)".into(), value: painted, charge: None });
         }
         // Chain-Fire Pod: a squad mate's roll at this target this turn stands for this one.
         // (A chain is at a model: a point with none aimed at starts no chain.)
@@ -647,7 +647,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             return Ok(());
         }
-        if m.single_use {
+        if m.single_use || m.charges.is_some() {
             self.game.single_use_fired.push((attacker, weapon));
         }
         let max = m.range * r.bands.last().map_or(1.0, |b| b.multiplier);
@@ -789,8 +789,18 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Single-use mounts that fired (by any path: the action, a reaction during it) are spent,
     /// once the action is over: the copies of one mount fire together (`single_use`).
+    /// A mount a single-use upgrade arms spends one purchase, and is out of ammo with the last.
     pub(crate) fn spend_single_use(&mut self) {
-        for (m, w) in std::mem::take(&mut self.game.single_use_fired) {
+        let mut fired = std::mem::take(&mut self.game.single_use_fired);
+        fired.sort_unstable();
+        fired.dedup();
+        for (m, w) in fired {
+            if let Some(sa) = self.cardr(m).weapons.get(w).and_then(|x| x.charges) {
+                let bought = self.cardr(m).sas.iter().find(|(x, _)| *x == sa).map_or(1, |(_, n)| (*n).max(1) as u32);
+                if self.game.models[m].spend_charge(sa) < bought {
+                    continue;
+                }
+            }
             if self.game.models[m].out_of_ammo.get(w).is_some_and(|spent| !spent) {
                 self.game.models[m].out_of_ammo[w] = true;
                 let weapon = self.cardr(m).weapons[w].name.clone();

@@ -276,7 +276,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let s = Situation { attacker: model, ..Situation::default() };
         let mut mods = self.modifiers(&r.pilot_mods, ModifierTarget::PilotCheck, &s, true);
         if modifier != 0 {
-            mods.insert(0, ModApplied { source: "damage table".into(), value: modifier });
+            mods.insert(0, ModApplied { source: "damage table".into(), value: modifier, charge: None });
         }
         mods.extend(self.call_hooks(HookCtx::new(HookPoint::PilotCheck, model))?.take(Quantity::Roll));
         let out = self.roll(model, "pilot-check", r.standard, mods, Some(tp), None, false);

@@ -253,7 +253,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         match effect {
             Effect::Modifier { quantity, label, value } => {
                 log(self, HookEffect::AddModifier, None, Some(quantity), Some(f64::from(value)), Some(label.clone()));
-                answer.mods.push((quantity, ModApplied { source: format!("{source}: {label}"), value }));
+                answer.mods.push((quantity, ModApplied { source: format!("{source}: {label}"), value, charge: None }));
             }
             Effect::Forbid { reason } => {
                 log(self, HookEffect::Forbid, None, None, None, Some(reason.clone()));
@@ -978,7 +978,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 v = v.clamp(-max, max);
             }
             if v != 0 {
-                out.push(ModApplied { source: name(&m.name), value: v });
+                out.push(ModApplied { source: name(&m.name), value: v, charge: None });
             }
         }
         // Declarative effects of the attacker's and the weapon's special attributes.
@@ -991,10 +991,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue;
             }
             let def = &r.sas[*sa as usize];
+            // A single-use upgrade's rating is its purchases: one helps this roll, if any is left.
+            if def.charges && g.models[a].charges_spent(*sa) >= (*rating).max(0) as u32 {
+                continue;
+            }
             for e in def.effects.iter().filter(|e| e.target == target) {
                 if e.when.iter().all(|c| c.times(g, s) > 0) {
-                    let v = if e.per_rating { e.value * rating } else { e.value } * r.sign;
-                    out.push(ModApplied { source: name(&def.name), value: v });
+                    let per_rating = e.per_rating && !def.charges;
+                    let v = if per_rating { e.value * rating } else { e.value } * r.sign;
+                    out.push(ModApplied { source: name(&def.name), value: v, charge: def.charges.then_some(*sa) });
                 }
             }
         }
@@ -1010,7 +1015,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             for (st, _) in &g.models[a].states {
                 let def = &r.states[*st as usize];
                 if def.own_roll_modifier != 0 && !named(*st, true) {
-                    out.push(ModApplied { source: name(&def.name), value: def.own_roll_modifier });
+                    out.push(ModApplied { source: name(&def.name), value: def.own_roll_modifier, charge: None });
                 }
             }
         }
@@ -1021,12 +1026,13 @@ impl<'a, 'r> Engine<'a, 'r> {
                     out.push(ModApplied {
                         source: if logging { format!("target {}", def.name) } else { String::new() },
                         value: def.attacker_modifier,
+                        charge: None,
                     });
                 }
             }
         }
         if target == ModifierTarget::CombatRoll && g.models[a].crit_combat != 0 {
-            out.push(ModApplied { source: name("critical damage"), value: g.models[a].crit_combat });
+            out.push(ModApplied { source: name("critical damage"), value: g.models[a].crit_combat, charge: None });
         }
         out
     }
@@ -1070,7 +1076,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             && let Some(c3) = &self.rules().c3
         {
             let (_, extra) = c3.inspire.roll_total(self.dice);
-            mods.push(ModApplied { source: "C3: Inspire".into(), value: extra });
+            mods.push(ModApplied { source: "C3: Inspire".into(), value: extra, charge: None });
         }
         // (Asked before the roll is copied into the context: most combat rolls have no handler.)
         if self.hooks.wants_at(&self.game, HookPoint::CombatDice, model, ctx.target, ctx.weapon) {
@@ -1126,9 +1132,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         let fumble = standard_like && nat <= r.critical_fumble;
         let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
         let mut mods = mods;
+        // The single-use upgrades this roll took are spent, one purchase each.
+        let mut taken: Vec<u16> = mods.iter().filter_map(|m| m.charge).collect();
+        taken.dedup();
+        for sa in taken {
+            self.game.models[model].spend_charge(sa);
+        }
         if crit && let Some(bonus) = r.critical_bonus {
             let (_, v) = bonus.roll_total(self.dice);
-            mods.push(ModApplied { source: "critical success bonus die".into(), value: v });
+            mods.push(ModApplied { source: "critical success bonus die".into(), value: v, charge: None });
         }
         // Saturating: modifiers come from packs and scripts, and must not wrap a total around.
         let total = mods.iter().fold(sum, |total, m| total.saturating_add(m.value));

@@ -3,7 +3,7 @@
 
 use cav_format::{Cover, ModelTrait, RangeMeasure, StateDuration, TargetClass};
 
-use crate::compile::{Rules, StateIx};
+use crate::compile::{Rules, SaIx, StateIx};
 use crate::geom::{P, Polygon, angle_diff};
 
 /// A terrain area on the board.
@@ -115,6 +115,9 @@ pub struct Model {
     pub strike_memory: Option<(P, u32, bool)>,
     /// Flags the action modules put on the model (engaged in close combat, on over-watch, …).
     pub marks: Vec<&'static Mark>,
+    /// Uses spent of its single-use upgrades (`SaDef::charges`), by the upgrade's special
+    /// attribute: it has as many as the card's rating of it (the purchases).
+    pub charges_used: Vec<(SaIx, u32)>,
 }
 
 impl Model {
@@ -140,6 +143,23 @@ impl Model {
     }
     pub fn unmark(&mut self, mark: &Mark) {
         self.marks.retain(|m| m.name != mark.name);
+    }
+    /// Uses of the single-use upgrade `sa` spent so far.
+    pub fn charges_spent(&self, sa: SaIx) -> u32 {
+        self.charges_used.iter().find(|(x, _)| *x == sa).map_or(0, |(_, n)| *n)
+    }
+    /// Spend one use of `sa`; the number spent now.
+    pub fn spend_charge(&mut self, sa: SaIx) -> u32 {
+        match self.charges_used.iter_mut().find(|(x, _)| *x == sa) {
+            Some((_, n)) => {
+                *n = n.saturating_add(1);
+                *n
+            }
+            None => {
+                self.charges_used.push((sa, 1));
+                1
+            }
+        }
     }
 }
 
@@ -213,6 +233,7 @@ impl Model {
             pending,
             strike_memory,
             marks,
+            charges_used,
         } = src;
         self.name.clone_from(name);
         self.side.clone_from(side);
@@ -258,6 +279,7 @@ impl Model {
         self.pending.clone_from(pending);
         self.strike_memory.clone_from(strike_memory);
         self.marks.clone_from(marks);
+        self.charges_used.clone_from(charges_used);
     }
 }
 
@@ -667,6 +689,7 @@ impl<'r> Game<'r> {
             pending: Pending::default(),
             strike_memory: None,
             marks: Vec::new(),
+            charges_used: Vec::new(),
         });
         self.models.len() - 1
     }

@@ -102,7 +102,7 @@ impl Engine<'_, '_> {
         };
         let mut mods = self.modifiers(&r.combat_mods, cav_format::ModifierTarget::CombatRoll, &s, true);
         let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
-        mods.push(ModApplied { source: name, value: rule.target_bonus });
+        mods.push(ModApplied { source: name, value: rule.target_bonus, charge: None });
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let out = self.roll(attacker, "combat", r.standard, mods, Some(r.bands[band].combat_tp), Some(crit_at), false);
         if out.fumble {

@@ -69,7 +69,7 @@ impl Engine<'_, '_> {
         let s = Situation { attacker: model, ..Situation::default() };
         // The break table: models still in contact (`friends-in-contact`, `enemies-in-contact`).
         let mut mods = self.modifiers(&r.break_mods, ModifierTarget::CombatRoll, &s, true);
-        mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv });
+        mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv, charge: None });
         let out = self.roll(model, "break", r.standard, mods, Some(tp), None, self.ten_plus(RollKind::BreakRoll));
         if !out.success {
             self.game.models[model].mark(&FAILED_BREAK);

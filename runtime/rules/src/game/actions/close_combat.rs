@@ -96,7 +96,10 @@ impl Engine<'_, '_> {
                 ..Situation::default()
             };
             let mut mods = this.modifiers(&r.close_combat_mods, ModifierTarget::CombatRoll, &s, true);
-            mods.insert(0, ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y) });
+            mods.insert(
+                0,
+                ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y), charge: None },
+            );
             let ctx = HookCtx::new(HookPoint::CombatTp, x).target(y);
             let mut answer = this.call_hooks_on_copy(&ctx)?;
             mods.extend(answer.take(Quantity::Roll));

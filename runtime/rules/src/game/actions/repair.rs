@@ -48,7 +48,7 @@ impl Engine<'_, '_> {
         let dc = self.card_dc(model).unwrap_or(0);
         let s = Situation { attacker: model, ..Situation::default() };
         let mut mods = self.modifiers(&[], ModifierTarget::RepairRoll, &s, true);
-        mods.insert(0, ModApplied { source: "damage control".into(), value: dc });
+        mods.insert(0, ModApplied { source: "damage control".into(), value: dc, charge: None });
         mods.extend(self.call_hooks(HookCtx::new(HookPoint::Repair, model))?.take(Quantity::Roll));
         let out = self.roll(
             model,
