@@ -326,7 +326,9 @@ fn launches(rs: &Ruleset, id: &str) -> bool {
 fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), String> {
     let id = e.id.as_str();
     let mutated = match e.kind {
-        DocKind::SpecialAttribute => rs.with_docs(|_, doc| match doc {
+        // (Without it no card may mount weapons where it provides the mount: the mount stays.)
+        DocKind::SpecialAttribute => rs.with_docs(|entry, doc| match doc {
+            Document::SpecialAttribute(sa) if entry.id == id => sa.carries = None,
             Document::Model(m) => {
                 m.special_attributes.retain(|s| s.id().as_str() != id);
                 for w in &mut m.weapons {
@@ -370,8 +372,9 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
             }
         }),
         // Without the asset, its terrain piece is not on the board, no side holds it, and the
-        // cards of its emplacements are plain cards.
+        // cards of its emplacements are plain cards (whose turret mount needs no Turret).
         DocKind::Asset => rs.with_docs(|_, doc| match doc {
+            Document::SpecialAttribute(sa) => sa.carries = None,
             Document::Test(t) => {
                 t.terrain.retain(|a| a.asset.as_ref().is_none_or(|x| x.as_str() != id));
                 for held in t.assets.values_mut() {
@@ -450,13 +453,23 @@ pub fn report(rows: &[Row], sections: &[SectionRow], format: crate::Format, mark
                     r.status.word(),
                     ways.join("; ").replace('|', "\\|"),
                     tests,
-                    r.behaviour.gaps.join("; ").replace('|', "\\|")
+                    r.behaviour
+                        .gaps
+                        .iter()
+                        .cloned()
+                        .chain(r.behaviour.book_silent.iter().map(|l| format!("The book gives no rules: {l}")))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                        .replace('|', "\\|")
                 ));
             } else {
                 text.push_str(&format!("  {:<42} {:<10} {}\n", r.id, r.status.word(), ways.join("; ")));
                 text.push_str(&format!("  {:<42} {:<10} tests: {tests}\n", "", ""));
                 for g in &r.behaviour.gaps {
                     text.push_str(&format!("  {:<42} {:<10} not played: {g}\n", "", ""));
+                }
+                for l in &r.behaviour.book_silent {
+                    text.push_str(&format!("  {:<42} {:<10} the book gives no rules: {l}\n", "", ""));
                 }
             }
         }
@@ -519,10 +532,15 @@ fn summary(rows: &[Row]) -> String {
             continue;
         }
         let n = |st: Status| mine.iter().filter(|r| r.status == st).count();
+        let limited =
+            mine.iter().filter(|r| r.status == Status::Complete && !r.behaviour.book_silent.is_empty()).count();
+        let complete = match limited {
+            0 => format!("{} complete", n(Status::Complete)),
+            l => format!("{} complete ({l} of them as far as the book's text goes)", n(Status::Complete)),
+        };
         s.push_str(&format!(
-            "{label}: {} entries — {} complete, {} partial (proved, part of it not played), {} untested (played, no test fails without it), {} not played\n",
+            "{label}: {} entries — {complete}, {} partial (proved, part of it not played), {} untested (played, no test fails without it), {} not played\n",
             mine.len(),
-            n(Status::Complete),
             n(Status::Partial),
             n(Status::Untested),
             n(Status::NotPlayed)

@@ -286,7 +286,8 @@ enum Command {
         behaviour is taken away: a special attribute stripped from every card, weapon and upgrade; a weapon's range \
         halved, its RAV 0 and its special attributes gone. Every test of every pack runs once per entry that its \
         models carry, so this takes a while; a progress bar shows on a terminal.\n\
-        Statuses: complete (played, proved, nothing declared left unplayed), partial (proved, part not played), \
+        Statuses: complete (played, proved, nothing declared left unplayed; a part the rulebook names without \
+        rules to play it is listed as such), partial (proved, part not played), \
         untested (played, no test fails without it), NOT PLAYED.\n\
         --check exits 1 unless every entry of the official catalog (cav-full) is complete.\n\
         Examples:\n  cav coverage\n  cav coverage --format json | jq '.entries[] | select(.status != \"complete\") | .id'\n  \

@@ -49,6 +49,8 @@ pub struct Behaviour {
     pub ways: Vec<(Way, String)>,
     /// What it declares that nothing plays, and why.
     pub gaps: Vec<String>,
+    /// What the rulebook names of it without rules to play (`kind: book_silent` notes).
+    pub book_silent: Vec<String>,
 }
 
 impl Behaviour {
@@ -80,6 +82,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
     let mut b = Behaviour::default();
     if let Some(notes) = notes(e) {
         b.gaps.extend(notes.iter().filter(|n| n.kind == NoteKind::Unplayed).map(|n| n.text.trim().to_owned()));
+        b.book_silent.extend(notes.iter().filter(|n| n.kind == NoteKind::BookSilent).map(|n| n.text.trim().to_owned()));
     }
     let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match &e.doc {
         Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
@@ -223,6 +226,14 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         } else {
             b.gaps.push(format!("modifiers/{i} ({}) never applies — {}", m.target, why.join("; ")));
         }
+    }
+    if let Some(Document::SpecialAttribute(sa)) = &e.doc
+        && let Some(c) = sa.carries
+    {
+        b.ways.push((
+            Way::Data,
+            format!("carries {} weapons per rating level on mount {:?} (checked on cards)", c.per_rating, c.mount),
+        ));
     }
     if let Some(Document::Upgrade(u)) = &e.doc {
         for g in &u.grants {

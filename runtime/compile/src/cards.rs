@@ -139,6 +139,7 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
         .filter(|x| x.target == f::ModifierTarget::HeavierWeapon)
         .map(|x| x.value.max(0) as u32)
         .sum();
+    mount_capacity(cx, e, m);
     let mut seen_locations: Vec<(String, f::Mount)> = Vec::new();
     for (i, w) in m.weapons.iter().enumerate() {
         let Some(def) = weapon(cx, w.weapon.as_str()) else { continue };
@@ -230,6 +231,59 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
                     );
                 }
             }
+        }
+    }
+}
+
+/// The weapons on a mount a special attribute provides (`carries`: a Turret's two per rating
+/// level on `T`, 001 L8604-8606) fit what the card's rating of it holds. (A weapon emplacement
+/// is a bunker's gun, not a model built to carry it.)
+fn mount_capacity(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
+    if m.emplacement.is_some() {
+        return;
+    }
+    let providers: Vec<(String, String, f::MountCapacity, Option<String>)> = cx
+        .rs
+        .of_kind(DocKind::SpecialAttribute)
+        .filter_map(|x| match &x.doc {
+            Some(Document::SpecialAttribute(sa)) => {
+                sa.carries.map(|c| (x.id.clone(), sa.name.clone(), c, sa.source.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    for (id, name, cap, source) in providers {
+        // A weapon listed once per location takes one place there; a set on one mount, all of it.
+        let mounted: u32 = m
+            .weapons
+            .iter()
+            .map(|w| match w.mount.iter().filter(|&&l| l == cap.mount).count() as u32 {
+                0 => 0,
+                n if w.mount.len() > 1 => n,
+                _ => w.quantity,
+            })
+            .sum();
+        let rating = m
+            .special_attributes
+            .iter()
+            .find(|r| r.id().as_str() == id)
+            .map_or(0, |r| r.rating().unwrap_or(1).max(0) as u32);
+        let holds = rating.saturating_mul(cap.per_rating);
+        if mounted > holds {
+            let cite = source.map(|s| format!(", {s}")).unwrap_or_default();
+            let have =
+                if rating == 0 { format!("the card has no {name}") } else { format!("{name} {rating} holds {holds}") };
+            cx.error(
+                e,
+                "/weapons",
+                "mount-capacity",
+                format!(
+                    "`{}` has {mounted} weapon(s) on the {:?} mount, which {name} provides ({} per rating level{cite}); {have}",
+                    e.id, cap.mount, cap.per_rating
+                ),
+                "no more weapons on the mount than the special attribute's rating holds",
+                Some(format!("give the model `{{sa: {id}, rating: {}}}` or mount the weapons elsewhere", mounted.div_ceil(cap.per_rating))),
+            );
         }
     }
 }

@@ -134,6 +134,11 @@ fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
     out
 }
 
+/// Whether `text` cites a line of a source text: `L` then digits (`001 L7608`, `L8604-8606`).
+fn cites_a_line(text: &str) -> bool {
+    text.match_indices('L').any(|(i, _)| text[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// A catalog entry nothing plays (no script, no modifier the engine applies, no rule document
 /// naming it) is a warning at its document, so a card carrying it is never quietly weaker than
 /// the book says. `cav coverage` gives the whole map.
@@ -143,6 +148,25 @@ fn unplayed_entries(rs: &Ruleset) -> Vec<Diagnostic> {
     for kind in behaviour::CATALOG_KINDS {
         for e in rs.of_kind(kind) {
             let b = behaviour::behaviour_in(rs, e, &index);
+            // A limit of the book is shown as one only with the line where the book stops.
+            let notes = e.value.get("notes").and_then(|n| n.as_array()).map(Vec::as_slice).unwrap_or(&[]);
+            for (i, n) in notes.iter().enumerate() {
+                let text = n.get("text").and_then(|t| t.as_str()).unwrap_or_default();
+                if n.get("kind").and_then(|k| k.as_str()) == Some("book_silent") && !cites_a_line(text) {
+                    let ptr = format!("/notes/{i}/text");
+                    out.push(
+                        Diagnostic::error(
+                            "book-silent-uncited",
+                            "a `book_silent` note says where the book stops: it cites the line (`001 L7608`)"
+                                .to_owned(),
+                        )
+                        .at(e.prov.locate(&ptr))
+                        .pack(e.pack.clone())
+                        .pointer(&ptr)
+                        .expected("a citation such as `001 L7608` in the note's text"),
+                    );
+                }
+            }
             if b.played() {
                 // What its notes say is not played yet (`kind: unplayed`).
                 let notes = e.value.get("notes").and_then(|n| n.as_array()).map(Vec::as_slice).unwrap_or(&[]);

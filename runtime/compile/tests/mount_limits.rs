@@ -104,3 +104,34 @@ fn mount_keys_on_an_upgrade_are_an_error() {
         "{d:#?}"
     );
 }
+
+/// A card with `special_attributes` (a YAML flow list) and `weapons`.
+fn diagnostics_with(special_attributes: &str, weapons: &str) -> Vec<cav_content::Diagnostic> {
+    let model = format!(
+        "kind: model\nid: turret-tank\nname: Turret Tank\nfaction: Test\nmodel_type: vehicle\nchassis: large\n\
+         task: attack\nmove_class: tracked\ntv: 100\ndamage_track:\n  damage_tracks: 8\n  \
+         mv: [6, 6, 6, 5, 5, 4, 4, 3, 3]\n  av: [9, 9, 9, 8, 8, 8, 7, 7, 7]\nweapons:\n{weapons}\
+         special_attributes: {special_attributes}\nsummary: An invented test model.\n"
+    );
+    common::extension_diagnostics("turrets", &[("models/tank.yaml", &model)])
+}
+
+/// Each Turret level holds two weapons (001 L8604-8606): the `T` mount is the turret's.
+#[test]
+fn a_turret_holds_two_weapons_per_rating_level() {
+    let three = "  - {weapon: light-mac, quantity: 3, mount: [T]}\n";
+    let d = diagnostics_with("[{sa: turret, rating: 1}]", three);
+    assert_eq!(
+        errors_with(
+            &d,
+            "`turret-tank` has 3 weapon(s) on the T mount, which Turret provides (2 per rating level, 001 L8600); Turret 1 holds 2"
+        ),
+        1,
+        "{d:#?}"
+    );
+    assert_eq!(errors_with(&diagnostics_with("[{sa: turret, rating: 2}]", three), "mount-capacity"), 0);
+    let d = diagnostics_with("[hard]", "  - {weapon: light-mac, mount: [T]}\n");
+    assert_eq!(errors_with(&d, "the card has no Turret"), 1, "{d:#?}");
+    // Weapons elsewhere need no turret.
+    assert_eq!(errors_with(&diagnostics_with("[hard]", "  - {weapon: light-mac, mount: [F]}\n"), "mount-capacity"), 0);
+}

@@ -318,6 +318,11 @@ pub struct SpecialAttribute {
     /// `special_action` handler): bots take that action first in each activation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub switched_on: bool,
+    /// The mount it provides and how many weapons each rating level holds there (the Turret: two
+    /// on `T`): a card mounting more weapons there than its rating holds, or any without the
+    /// special attribute, is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carries: Option<MountCapacity>,
     /// Special attributes a model with this one has as well (Orbital Flight: Reduced Turn and
     /// Shielded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -337,6 +342,15 @@ pub struct SpecialAttribute {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// Weapons a special attribute holds on one mount (`SpecialAttribute::carries`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MountCapacity {
+    pub mount: Mount,
+    #[schemars(range(min = 1, max = 99))]
+    pub per_rating: u32,
 }
 
 /// Upgrade category.

@@ -237,7 +237,8 @@ pub struct Note {
     /// JSON pointer of the value the note is about, e.g. `/damage_track/mv`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// `reading` (ambiguous text), `assumed` (value lost in the source), `reconstructed` (scrambled table).
+    /// `reading` (ambiguous text), `assumed` (value lost in the source), `reconstructed` (scrambled
+    /// table), `unplayed` (not played yet), `book_silent` (the book gives no rules to play it).
     #[serde(default = "NoteKind::reading")]
     pub kind: NoteKind,
     /// The other reading, when one was rejected.
@@ -257,6 +258,10 @@ pub enum NoteKind {
     /// What of the entry the engine does not play yet: `cav coverage` lists it as a gap, so the
     /// entry is never shown as complete while part of it is missing.
     Unplayed,
+    /// What the rulebook names but gives no rules to play (a procedure it refers to and does not
+    /// contain): the text cites the line (`001 L7608`). `cav coverage` lists it as a limit of the
+    /// book; the entry is complete as far as the book goes.
+    BookSilent,
 }
 
 impl NoteKind {
