@@ -304,7 +304,8 @@ words! {
         GunPorts = "gun_ports", I, "The transport has `value` (× rating) gun ports: each turn that many of its infantry riders may make a direct-fire combat action from inside, from where it stands (Gun Port).";
         ChainFire = "chain_fire", I, "The model chains its indirect attacks with squad mates (Chain-Fire Pod): the first of the squad to fire at a target in a turn while holding a target-lock on it starts a chain; mates within `value` inches of the target that fire at it later that turn share its strike point without rolling if it landed, or go straight to the drift roll if it missed.";
         ChainFireJoin = "chain_fire_join", I, "As `chain_fire`, but the model only joins a chain a squad mate started (External Chain-Fire Pod).";
-        ImprovedHandling = "improved_handling", I, "The model may `shift`: a move action sideways or diagonally forwards (up to 90° off its facing) at the usual cost, keeping its facing (Improved Handling's drift and lateral shift).";
+        LateralShift = "lateral_shift", I, "The model may `shift` straight sideways (90° off its facing) at the usual cost, keeping its facing (Improved Handling's lateral shift). `when:` conditions are tested for the moving model.";
+        Drift = "drift", I, "The model may `shift` forwards and sideways at once (up to 45° off its facing), keeping its facing and paying only for the inches it gains forwards (Improved Handling's drift: 1 MV for 1\" forwards and up to 1\" aside). `when:` conditions are tested for the moving model.";
         RangeBand = "range_band", I, "The range band a weapon's attack counts as: `value` bands from the measured one (−1: one band shorter, Improved Range), never past the shortest or longest band; out of range stays out of range. On a weapon's special attribute; `when:` and the special attribute's own `condition:` are tested against the target.";
         DriftDistance = "drift_distance", R("drift is not changed by effects yet"), "The distance a missed strike point drifts.";
         MinimumRange = "minimum_range", I, "The weapon cannot attack at or inside `value` (× rating) inches.";
@@ -329,7 +330,8 @@ words! {
 }
 
 impl ModifierTarget {
-    /// Whether the engine tests `when:` conditions for this target at the moment of a roll.
+    /// Whether the engine tests `when:` conditions for this target at the moment of a roll (or
+    /// of a shift, for `lateral_shift` and `drift`).
     /// The other targets are properties of the card, read once when the rules are compiled.
     pub fn conditional(self) -> bool {
         matches!(
@@ -340,6 +342,8 @@ impl ModifierTarget {
                 | ModifierTarget::RepairRoll
                 | ModifierTarget::ArmorValue
                 | ModifierTarget::RangeBand
+                | ModifierTarget::LateralShift
+                | ModifierTarget::Drift
         )
     }
 }
@@ -529,6 +533,7 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The attacker holds a target-lock on the defender that it took itself, not one a squad mate shared (EST).",
     },
     Condition { id: "quad-cav", status: I, doc: "The roller's model type has the trait `four-legged`." },
+    Condition { id: "aircraft", status: I, doc: "The roller's model type has the trait `aircraft`." },
     Condition { id: "non-infantry", status: I, doc: "The roller's model type lacks the trait `infantry`." },
     Condition {
         id: "defender-in-flight",

@@ -445,8 +445,6 @@ pub struct CardDef {
     pub airborne: bool,
     /// Gun ports its riders fire through, each once a turn (Gun Port).
     pub gun_ports: u32,
-    /// It may shift sideways without turning (Improved Handling).
-    pub improved_handling: bool,
     /// Its reach in a chain of indirect fire (Chain-Fire Pod), and whether it may start one.
     pub chain_fire: Option<(f64, bool)>,
     pub tv: u32,
@@ -499,7 +497,6 @@ impl CardDef {
             tag: None,
             airborne: false,
             gun_ports: 0,
-            improved_handling: false,
             chain_fire: None,
             tv: 0,
             emplacement: None,
@@ -562,7 +559,6 @@ impl CardDef {
             self.share_lock = Some(f64::from(inches.max(0)).max(self.share_lock.unwrap_or(0.0)));
         }
         self.airborne |= sum(ModifierTarget::Airborne).is_some();
-        self.improved_handling |= sum(ModifierTarget::ImprovedHandling).is_some();
         let (starts, joins) = (sum(ModifierTarget::ChainFire), sum(ModifierTarget::ChainFireJoin));
         if let Some(reach) = starts.max(joins) {
             let (old_reach, old_starts) = self.chain_fire.unwrap_or((0.0, false));

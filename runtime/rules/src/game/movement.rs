@@ -150,9 +150,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         if reverse && angle_diff(me.facing, travel).abs() < 90.0 {
             return Err("moving backwards needs a point behind the model".into());
         }
-        if stride == Stride::Shift && angle_diff(me.facing, travel).abs() > 90.0 + 1e-9 {
-            return Err("a shift goes sideways or forwards, not back".into());
-        }
+        // A shift is a lateral shift (straight sideways) or a drift (forwards and aside, up to
+        // 45° off the facing), as the model's chassis allows (001 L7659-7676); a drift pays only
+        // for the inches gained forwards.
+        let drift_factor = if stride == Stride::Shift { g.shift_cost_factor(model, from, to)? } else { 1.0 };
         // Backwards or shifting the model keeps its facing; forwards it turns to the direction
         // of travel.
         let heading = if stride == Stride::Forward { travel } else { me.facing };
@@ -224,7 +225,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
             }
             let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
-            let mut step_cost = per_inch as f64 * d + climb as f64;
+            let mut step_cost = per_inch as f64 * d * drift_factor + climb as f64;
             let budget_now = budget.unwrap_or_else(|| g.move_value(model)) + road_bonus;
             let may_exceed = moved + d <= p.movement.minimum_move + 1e-9 && extra_turns == 0;
             if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
@@ -267,7 +268,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         // The road bonus is MV the move may spend (001 L2899-2903).
-        let spent = (spent + inch_cost.ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
+        // (Less a hair: a drift's cost is a sum of cosines, which lands just above whole inches.)
+        let spent = (spent + (inch_cost - 1e-6).max(0.0).ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
         if pos.dist(from) > 1e-9 {

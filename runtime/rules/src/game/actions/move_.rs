@@ -2,8 +2,8 @@
 //! backwards, standing up, going prone. All four pay the `move` action type and repeat; the
 //! moving itself (terrain, turning, contact, over-watch interrupts) is `game/movement.rs`.
 
-use cav_format::StateDuration;
 use cav_format::vocab::ActionKind as ActionWord;
+use cav_format::{ModifierTarget, StateDuration};
 
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::compile::StateIx;
@@ -62,7 +62,10 @@ impl ActionKind for Move {
         if action.moves > 1 && action.noe {
             return Err("nap of the earth is flown one Move action at a time".into());
         }
-        if self.stride == Stride::Shift && !game.card(model).improved_handling {
+        if self.stride == Stride::Shift
+            && !game.own_effect_holds(model, ModifierTarget::LateralShift)
+            && !game.own_effect_holds(model, ModifierTarget::Drift)
+        {
             return Err("only a model with Improved Handling shifts without turning".into());
         }
         if action.noe {
@@ -77,6 +80,13 @@ impl ActionKind for Move {
             return Err("a landed aircraft takes off before it moves".into());
         }
         let to = action.to()?;
+        if self.stride == Stride::Shift {
+            let mut from = game.models[model].pos;
+            for &leg in action.path.iter().chain([&to]) {
+                game.shift_cost_factor(model, from, leg)?;
+                from = leg;
+            }
+        }
         if let Some((piece, room)) = game.full_piece_at(model, to) {
             return Err(format!(
                 "the {piece} there is full: it holds {room} model{}",

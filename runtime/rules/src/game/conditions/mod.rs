@@ -26,6 +26,7 @@ impl std::fmt::Debug for Condition {
     }
 }
 
+mod aircraft;
 mod always;
 mod attacker_disrupted;
 mod attacker_sa;
@@ -91,6 +92,7 @@ pub static ALL: &[&Condition] = &[
     &tagged::TAGGED,
     &counter_battery::COUNTER_BATTERY,
     &quad_cav::QUAD_CAV,
+    &aircraft::AIRCRAFT,
     &non_infantry::NON_INFANTRY,
     &close_combat_support::CLOSE_COMBAT_SUPPORT,
     &failed_break::FAILED_BREAK,
