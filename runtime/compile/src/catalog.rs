@@ -122,6 +122,11 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
         }
         let landings: Vec<_> =
             doc.profiles.iter().enumerate().map(|(i, p)| landing(cx, e, &format!("/profiles/{i}"), p)).collect();
+        let switch = doc
+            .switch
+            .as_ref()
+            .and_then(|s| cx.index_of(e, "/switch", s.as_str(), &names.states, "model state"))
+            .map(|ix| ix as cav_rules::compile::StateIx);
         upgrades.push(UpgradeDef {
             id: e.id.clone(),
             name: doc.name.clone(),
@@ -130,6 +135,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             choose_grant: doc.choose_grant,
             single_use: doc.single_use,
             repeatable: doc.repeatable,
+            switch,
             variants: doc.variants.iter().map(|v| (v.id.0.clone(), v.tv, v.rating)).collect(),
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),

@@ -489,6 +489,7 @@ impl<'a> Cx<'a> {
                 let Some(model) = self.r.model(m.model.as_str()) else { continue };
                 let mut seen: Vec<(&str, Option<&str>)> = Vec::new();
                 let mut groups: Vec<&str> = Vec::new();
+                let mut switched = 0usize;
                 for (ui, u) in m.upgrades.iter().enumerate() {
                     let ptr = format!("/squads/{si}/models/{mi}/upgrades/{ui}");
                     let Some(up) = self.r.upgrade(u.id().as_str()) else {
@@ -606,6 +607,21 @@ impl<'a> Cx<'a> {
                         ));
                     }
                     seen.push(key);
+                    if up.switch.is_some() {
+                        switched += 1;
+                        if switched == cav_rules::compile::Switch::MAX + 1 {
+                            out.push(self.site.error(
+                                &ptr,
+                                format!(
+                                    "a model carries at most {} upgrades switched on by its Special action; `{}` has more",
+                                    cav_rules::compile::Switch::MAX,
+                                    model.id.as_str()
+                                ),
+                                "no more switched upgrades than the engine plays on one model",
+                                cite,
+                            ));
+                        }
+                    }
                     if let Some(g) = &up.exclusive_group {
                         if groups.contains(&g.as_str()) {
                             out.push(self.site.error(

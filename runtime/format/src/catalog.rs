@@ -627,6 +627,12 @@ pub struct Upgrade {
     /// one (`variant:`), whose cost, grant rating and carrier minimum replace the upgrade's own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<UpgradeVariant>,
+    /// A model state its Special action (1 AP) puts the model in: its grants apply only while
+    /// the model is in it (the External Fire Control Pod's FCS, the Fire-Suppression System's
+    /// Fire-Proof 1). The state's own `duration` says how long one switch lasts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub switch: Option<Id>,
     /// Upgrades in the same group exclude each other (`movement`, `armor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_group: Option<Id>,

@@ -338,15 +338,17 @@ impl Controller for Bot {
         else {
             return Action::pass();
         };
-        // A system switched on each turn (APA, ECM) is switched on first.
-        if ap >= 1
-            && g.scripted
-            && !g.used.contains(&ActionWord::Special)
+        // A system switched on each turn (APA, ECM, a switched upgrade) is switched on first.
+        let scripted_switch = g.scripted
             && g.card(model).sas.iter().any(|(sa, _)| {
                 let def = &g.rules.sas[*sa as usize];
                 def.switched_on && def.script.is_some() && def.hooks.contains(&cav_format::HookPoint::SpecialAction)
-            })
-        {
+            });
+        let upgrade_off = g.rules.cards[g.models[model].card]
+            .switch
+            .as_ref()
+            .is_some_and(|s| s.states.iter().any(|&st| !g.models[model].has_state(st)));
+        if ap >= 1 && !g.used.contains(&ActionWord::Special) && (scripted_switch || upgrade_off) {
             return Action::special(None);
         }
         // A combat engineer mends a damaged friend in contact with a field repair asset.

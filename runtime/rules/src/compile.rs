@@ -450,6 +450,27 @@ pub struct CardDef {
     pub tv: u32,
     /// The asset (index) whose weapon emplacement this card is (`Model::emplacement`).
     pub emplacement: Option<usize>,
+    /// Upgrades switched on by the Special action (`Upgrade::switch`): while the model is in some
+    /// of their states it plays as another card with their grants (`Game::card`).
+    pub switch: Option<Box<Switch>>,
+}
+
+/// The cards a model with switched upgrades plays as (`CardDef::switch`).
+#[derive(Debug, Clone)]
+pub struct Switch {
+    /// The states, one per switched upgrade (at most [`Switch::MAX`]).
+    pub states: Vec<StateIx>,
+    /// The card for each non-empty set of states on: `cards[mask - 1]`, bit `i` for `states[i]`.
+    pub cards: Vec<usize>,
+}
+
+impl Switch {
+    pub const MAX: usize = 4;
+    /// The card index `base` plays as for a model in `has` of the states.
+    pub fn card(&self, base: usize, has: impl Fn(StateIx) -> bool) -> usize {
+        let mask = self.states.iter().enumerate().filter(|(_, s)| has(**s)).fold(0usize, |m, (i, _)| m | (1 << i));
+        if mask == 0 { base } else { self.cards.get(mask - 1).copied().unwrap_or(base) }
+    }
 }
 
 impl CardDef {
@@ -500,6 +521,7 @@ impl CardDef {
             chain_fire: None,
             tv: 0,
             emplacement: None,
+            switch: None,
         }
     }
 
@@ -689,6 +711,8 @@ pub struct UpgradeDef {
     pub single_use: bool,
     /// It may be bought several times for one model (`Upgrade::repeatable`).
     pub repeatable: bool,
+    /// The state its Special action switches on; its grants apply only while the model is in it.
+    pub switch: Option<StateIx>,
     /// Its ranks or sizes: (id, cost, the rating of its grants).
     pub variants: Vec<(String, u32, Option<i32>)>,
 }
@@ -1130,6 +1154,19 @@ impl Traits {
 }
 
 impl Rules {
+    /// The card model `m` plays as (`CardDef::switch`).
+    pub fn card_of(&self, m: &crate::game::Model) -> &CardDef {
+        &self.cards[self.card_ix_of(m)]
+    }
+
+    /// The index of the card model `m` plays as: its own, or one its switched upgrades give.
+    pub fn card_ix_of(&self, m: &crate::game::Model) -> usize {
+        match &self.cards[m.card].switch {
+            None => m.card,
+            Some(sw) => sw.card(m.card, |s| m.has_state(s)),
+        }
+    }
+
     pub fn card(&self, id: &str) -> Option<usize> {
         self.cards.iter().position(|c| c.id == id)
     }
@@ -1188,6 +1225,8 @@ impl Rules {
         let tracks = c.columns.saturating_sub(1) as u32;
         let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
         let mut added = Vec::new();
+        // Grants switched on by the Special action, by state: on cards of their own.
+        let mut switched: Vec<(StateIx, Vec<(SaIx, i32)>)> = Vec::new();
         for &Fitting { upgrade, weapon, choice, variant, times } in upgrades {
             let up = &self.upgrades[upgrade];
             let times = times.clamp(1, 99);
@@ -1213,7 +1252,13 @@ impl Rules {
                     }
                 }
             } else {
-                added.extend(up.grants.iter().map(|&(sa, rating)| (sa, rank.and_then(|r| r.2).unwrap_or(rating))));
+                let grants = up.grants.iter().map(|&(sa, rating)| (sa, rank.and_then(|r| r.2).unwrap_or(rating)));
+                match up.switch {
+                    Some(state) if switched.len() < Switch::MAX => switched.push((state, grants.collect())),
+                    // (More switched upgrades than a card can play: the force check refuses them.)
+                    Some(_) => {}
+                    None => added.extend(grants),
+                }
                 if up.single_use {
                     spent_once = Some(up.sa);
                 }
@@ -1252,6 +1297,32 @@ impl Rules {
         }
         if self.proc.strike_point_tp.is_some() {
             c.arm_strikes(&self.strikes, self.strike_caller);
+        }
+        if !switched.is_empty() {
+            // One card per set of switches on, each the fitted card with those grants as well
+            // (same weapons, so a model's per-mount records fit every one of them).
+            let mut cards = Vec::new();
+            for mask in 1usize..(1 << switched.len()) {
+                let mut on = c.clone();
+                let mut extra = Vec::new();
+                let mut names = Vec::new();
+                for (_, (state, grants)) in switched.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0) {
+                    extra.extend(grants.iter().copied());
+                    names.push(self.states.get(*state as usize).map_or("?", |s| s.id.as_str()));
+                }
+                on.id = format!("{id}~{}", names.join("~"));
+                let extra = SaDef::with_grants(&self.sas, &extra);
+                for &(sa, rating) in &extra {
+                    match on.sas.iter_mut().find(|(x, _)| *x == sa) {
+                        Some(have) => have.1 = have.1.saturating_add(rating),
+                        None => on.sas.push((sa, rating)),
+                    }
+                }
+                on.apply_effects(&self.sas, &extra, true);
+                self.cards.push(on);
+                cards.push(self.cards.len() - 1);
+            }
+            c.switch = Some(Box::new(Switch { states: switched.iter().map(|(s, _)| *s).collect(), cards }));
         }
         c.id = id;
         self.cards.push(c);

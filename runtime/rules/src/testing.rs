@@ -364,6 +364,18 @@ fn fitted_card(rules: &mut Rules, spec: &cav_format::TestModel) -> Result<usize,
 }
 
 fn fittings<'t>(rules: &Rules, spec: &'t cav_format::TestModel) -> Result<Vec<Fitting<'t>>, String> {
+    let switched = spec
+        .upgrades
+        .iter()
+        .filter(|u| rules.upgrade(u.id().as_str()).is_some_and(|ix| rules.upgrades[ix].switch.is_some()))
+        .count();
+    if switched > crate::compile::Switch::MAX {
+        return Err(format!(
+            "model `{}`: at most {} upgrades switched on by the Special action on one model",
+            spec.id,
+            crate::compile::Switch::MAX
+        ));
+    }
     spec.upgrades
         .iter()
         .map(|u| {

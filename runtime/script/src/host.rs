@@ -160,18 +160,20 @@ impl Shared {
     /// The names a model's view shows, shared with every view of it.
     fn names(&self, game: &Game, model: usize) -> Names {
         let me = &game.models[model];
+        // (The card it plays as: a switched upgrade's card shows its grants.)
+        let card_ix = game.rules.card_ix_of(me);
         let now = self.game.get();
         let mut cache = self.names.borrow_mut();
         if cache.len() <= model {
             cache.resize(model + 1, None);
         }
         match &mut cache[model] {
-            Some(e) if e.card == me.card && e.side == me.side && e.game == now => e.names.clone(),
+            Some(e) if e.card == card_ix && e.side == me.side && e.game == now => e.names.clone(),
             // The last game's: a new game may bring other rules (a test's upgrades), whose card
             // indices name other cards, so they are kept only if they read the same — their
             // strings, that is: the Lua values made of them start again with the game, as
             // everything else its scripts see.
-            Some(e) if e.card == me.card && e.side == me.side && e.names.show(game, model) => {
+            Some(e) if e.card == card_ix && e.side == me.side && e.names.show(game, model) => {
                 e.names = Names(Rc::new(NamesData { made: Rc::default(), ..(*e.names.0).clone() }));
                 e.game = now;
                 e.names.clone()
@@ -197,7 +199,7 @@ impl Shared {
                     ratings: card.sas.iter().map(|(_, r)| *r).collect(),
                     made: Rc::default(),
                 }));
-                *slot = Some(CachedNames { card: me.card, side: me.side, game: now, names: n.clone() });
+                *slot = Some(CachedNames { card: card_ix, side: me.side, game: now, names: n.clone() });
                 n
             }
         }
@@ -1504,7 +1506,7 @@ impl LuaHost {
     /// nearly every moment, so the common case (made already) is kept small enough to inline.
     #[inline]
     fn card_points(&mut self, game: &Game, model: usize) -> &CardPoints {
-        let ix = game.models[model].card;
+        let ix = game.rules.card_ix_of(&game.models[model]);
         let rules: *const Rules = game.rules;
         if self.cards_of != rules as usize || !matches!(self.cards.get(ix), Some(Some(_))) {
             self.make_card_points(game, model);
@@ -1515,7 +1517,7 @@ impl LuaHost {
     #[cold]
     fn make_card_points(&mut self, game: &Game, model: usize) {
         self.forget_other_rules(game);
-        let ix = game.models[model].card;
+        let ix = game.rules.card_ix_of(&game.models[model]);
         if self.cards.len() <= ix {
             self.cards.resize_with(ix + 1, || None);
         }

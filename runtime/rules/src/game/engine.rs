@@ -188,7 +188,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The card of a model, borrowed from the rules (not from the game state).
     pub(crate) fn cardr(&self, model: usize) -> &'r crate::compile::CardDef {
         let r: &'r Rules = self.game.rules;
-        &r.cards[self.game.models[model].card]
+        r.card_of(&self.game.models[model])
     }
 
     /// Call the hooks of a moment and apply what the handlers queued, in order: damage, states

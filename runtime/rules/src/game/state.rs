@@ -700,8 +700,10 @@ impl<'r> Game<'r> {
         (me.damage as usize).min(self.rules.cards[me.card].columns - 1)
     }
 
+    /// The card `model` plays as: its own, or the one its switched upgrades give while their
+    /// states are on (`CardDef::switch`).
     pub fn card(&self, model: usize) -> &crate::compile::CardDef {
-        &self.rules.cards[self.models[model].card]
+        self.rules.card_of(&self.models[model])
     }
 
     /// The gap between two bases (edge to edge): what base contact and adjacency are about.
@@ -2030,7 +2032,7 @@ pub struct Minefield {
 
 impl Game<'_> {
     fn card_of(&self, m: &Model) -> &crate::compile::CardDef {
-        &self.rules.cards[m.card]
+        self.rules.card_of(m)
     }
 
     /// Lay the terrain piece of weapon emplacement `model` (its asset's `terrain:`, as wide as

@@ -1,6 +1,7 @@
-//! The Special action (001 L2837, L5782-5792): an action a special attribute (or, later, an
-//! upgrade or asset) grants; what it does is the granting rule's. Here that rule is a script's
-//! `special_action` handler: the action is legal only for a model with one.
+//! The Special action (001 L2837, L5782-5792): an action a special attribute or upgrade grants;
+//! what it does is the granting rule's: a script's `special_action` handler, or switching on an
+//! upgrade whose grants apply only in its state (`Upgrade::switch`). The action is legal only
+//! for a model with one of them.
 
 use cav_format::HookPoint;
 use cav_format::vocab::ActionKind as ActionWord;
@@ -32,10 +33,21 @@ impl ActionKind for Special {
         action: &Action,
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        if !engine.hooks.handles(&engine.game, model, HookPoint::SpecialAction) {
+        // (The model's own card: the one it plays as while switched on has no switches.)
+        let switches: Vec<_> = engine.game.rules.cards[engine.game.models[model].card]
+            .switch
+            .as_ref()
+            .map(|s| s.states.clone())
+            .unwrap_or_default();
+        if switches.is_empty() && !engine.hooks.handles(&engine.game, model, HookPoint::SpecialAction) {
             return Err(ActionError::Illegal("no special attribute of this model grants a special action".into()));
         }
         emit!(engine, Event::SpecialAction { model, target: action.target });
+        for state in switches {
+            if !engine.game.models[model].has_state(state) {
+                engine.add_state(model, state)?;
+            }
+        }
         engine.call_hooks(HookCtx::new(HookPoint::SpecialAction, model).target(action.target))?;
         Ok(())
     }
