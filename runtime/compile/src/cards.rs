@@ -406,6 +406,7 @@ fn card(
             combat_rolls: 1,
             single_use: false,
             charges: None,
+            homes_on: Vec::new(),
             dropped: None,
             strip: None,
             lays: None,

@@ -122,6 +122,13 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
         }
         let landings: Vec<_> =
             doc.profiles.iter().enumerate().map(|(i, p)| landing(cx, e, &format!("/profiles/{i}"), p)).collect();
+        let homes_on = doc
+            .homes_on
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| cx.index_of(e, &format!("/homes_on/{i}"), s.as_str(), &names.states, "model state"))
+            .map(|ix| ix as cav_rules::compile::StateIx)
+            .collect();
         let switch = doc
             .switch
             .as_ref()
@@ -136,6 +143,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             single_use: doc.single_use,
             repeatable: doc.repeatable,
             switch,
+            homes_on,
             variants: doc.variants.iter().map(|v| (v.id.0.clone(), v.tv, v.rating)).collect(),
             tv: doc.cost.as_ref().map_or(0, |c| c.tv),
             per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),

@@ -627,6 +627,11 @@ pub struct Upgrade {
     /// one (`variant:`), whose cost, grant rating and carrier minimum replace the upgrade's own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<UpgradeVariant>,
+    /// Model states of a target its munition homes on: at a target in one of them it needs no
+    /// target-lock (HARM homes on a switched-on APA or ECM, `apa-active`, `ecm-active`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub homes_on: Vec<Id>,
     /// A model state its Special action (1 AP) puts the model in: its grants apply only while
     /// the model is in it (the External Fire Control Pod's FCS, the Fire-Suppression System's
     /// Fire-Proof 1). The state's own `duration` says how long one switch lasts.

@@ -98,6 +98,7 @@ impl Bot {
         let dist = g.range(model, target);
         card.weapons.iter().enumerate().any(|(w, m)| {
             m.requires_target_lock
+                && !g.homes_on(m, target)
                 && !me.out_of_ammo[w]
                 && dist > m.min_range
                 && dist <= m.range * g.rules.bands.last().map_or(1.0, |b| b.multiplier)

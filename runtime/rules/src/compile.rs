@@ -251,6 +251,8 @@ pub struct MountDef {
     pub preset_tp: Option<i32>,
     /// It fires once in the game, then is out of ammo (a pylon's munition).
     pub single_use: bool,
+    /// Target states it homes on: a target in one needs no target-lock (`Upgrade::homes_on`).
+    pub homes_on: Vec<StateIx>,
     /// Armed by a single-use upgrade (this entry of `Rules::sas`): it fires once per purchase,
     /// the card's rating of that entry, then is out of ammo (two Claymore sets, two blasts).
     pub charges: Option<SaIx>,
@@ -713,6 +715,8 @@ pub struct UpgradeDef {
     pub repeatable: bool,
     /// The state its Special action switches on; its grants apply only while the model is in it.
     pub switch: Option<StateIx>,
+    /// Target states its munition homes on without a target-lock.
+    pub homes_on: Vec<StateIx>,
     /// Its ranks or sizes: (id, cost, the rating of its grants).
     pub variants: Vec<(String, u32, Option<i32>)>,
 }
@@ -1269,7 +1273,8 @@ impl Rules {
                     .collect();
                 for i in launchers {
                     c.tv = c.tv.saturating_add(cost(p.tv, p.per_track));
-                    let loaded = c.weapons[i].loaded(p, &up.name, &up.id, &self.sas);
+                    let mut loaded = c.weapons[i].loaded(p, &up.name, &up.id, &self.sas);
+                    loaded.homes_on.clone_from(&up.homes_on);
                     // A launcher whose damage is its ammunition fires the first munition loaded;
                     // any other launcher keeps its own load beside the munition.
                     if c.weapons[i].munition.is_none() && c.weapons[i].ammo_dependent {

@@ -1624,7 +1624,7 @@ impl Shooter<'_, '_> {
             }
             return Ok(Shot::Direct { band: 0, distance: dist });
         }
-        if m.requires_target_lock && me.lock != Some(target) && !g.painted(attacker, target) {
+        if m.requires_target_lock && me.lock != Some(target) && !g.painted(attacker, target) && !g.homes_on(m, target) {
             return Err(Said("needs a target-lock"));
         }
         if indirect && !g.fires_indirect(attacker, weapon) {
@@ -1844,6 +1844,11 @@ impl Game<'_> {
     /// Whether `target` is painted for `attacker`'s weapons (a TAG, 001 L8528-8560): it is in a
     /// painted state (the `tag` action of a model of another side), or the attacker carries a
     /// TAG that reaches it in its line of sight (painting it as part of its combat action).
+    /// Whether mount `m` homes on `target` (`MountDef::homes_on`): then it needs no target-lock.
+    pub fn homes_on(&self, m: &crate::compile::MountDef, target: usize) -> bool {
+        m.homes_on.iter().any(|&s| self.models[target].has_state(s))
+    }
+
     pub fn painted(&self, attacker: usize, target: usize) -> bool {
         let states = &self.rules.states;
         let me = &self.models[target];
