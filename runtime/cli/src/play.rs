@@ -243,6 +243,7 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             format!("    {} shares its lock on {} with {}", name(g, *from), name(g, *target), name(g, *model))
         }
         Event::Overwatch { model } => format!("    {} goes on over-watch", name(g, *model)),
+        Event::PoppedUp { model } => format!("    {} pops up over the terrain for a snapshot", name(g, *model)),
         Event::OverwatchFire { model, target } => {
             format!("    {} on over-watch stops {} and fires", name(g, *model), name(g, *target))
         }

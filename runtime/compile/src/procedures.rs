@@ -200,6 +200,7 @@ pub(crate) fn procedures(
                     within: f.within,
                     max_elevation: f.max_elevation,
                     counts_as: f.counts_as,
+                    snapshot: f.snapshot,
                 }
             })
             .collect(),

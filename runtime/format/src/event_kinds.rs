@@ -179,6 +179,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind { id: "overwatch", doc: "A model went on over-watch.", keys: &[MODEL] },
     EventKind {
+        id: "popped_up",
+        doc: "A model rose over low terrain beside it for a snapshot (Pop-Up): enemies on over-watch may fire at it first.",
+        keys: &[MODEL],
+    },
+    EventKind {
         id: "overwatch_fire",
         doc: "A model on over-watch stops a moving enemy and fires at it.",
         keys: &[("model", Model, "The model on over-watch (test id)."), ("target", Model, "The mover (test id).")],

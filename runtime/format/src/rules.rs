@@ -567,6 +567,11 @@ pub struct FireOver {
     /// (hull-down: heavy); absent: the model keeps its cover.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts_as: Option<Cover>,
+    /// A snapshot (Pop-Up, 001 L8001-8016): no Salvo Fire over the terrain; the model's own TAG
+    /// does not paint for a shot over it; and as the model rises to fire, enemies on over-watch
+    /// may fire at it, the terrain it rises over giving it no cover from them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub snapshot: bool,
 }
 
 /// Who takes a piece's cover standing in it (`Terrain::shelters`).

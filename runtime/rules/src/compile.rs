@@ -855,6 +855,8 @@ pub struct FireOverDef {
     pub within: f64,
     pub max_elevation: i32,
     pub counts_as: Option<f::Cover>,
+    /// A snapshot (`f::FireOver::snapshot`).
+    pub snapshot: bool,
 }
 
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack

@@ -115,6 +115,10 @@ pub enum Event {
     Overwatch {
         model: usize,
     },
+    /// A model rose over low terrain for a snapshot (Pop-Up): open to over-watch fire.
+    PoppedUp {
+        model: usize,
+    },
     OverwatchFire {
         model: usize,
         target: usize,

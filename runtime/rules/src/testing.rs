@@ -1335,6 +1335,7 @@ mod tests {
             Event::TargetLock { model: 0, target: 1 },
             Event::LockShared { model: 0, from: 1, target: 2 },
             Event::Overwatch { model: 0 },
+            Event::PoppedUp { model: 0 },
             Event::OverwatchFire { model: 0, target: 1 },
             Event::DefensiveFire { model: 0, target: 1 },
             Event::CloseCombat { model: 0, target: 1, supporters: 1 },
@@ -1432,6 +1433,7 @@ mod tests {
                 | Event::TargetLock { .. }
                 | Event::LockShared { .. }
                 | Event::Overwatch { .. }
+                | Event::PoppedUp { .. }
                 | Event::OverwatchFire { .. }
                 | Event::DefensiveFire { .. }
                 | Event::CloseCombat { .. }

@@ -1126,9 +1126,14 @@ impl<'r> Game<'r> {
                 continue;
             }
             let (mut cover, height) = self.area_cover(area, hd);
-            // Against a model firing over it, it gives the cover the ruleset says (hull-down: heavy).
-            if let Some(c) = end.model.and_then(|target| self.fires_over(target, area)).and_then(|f| f.counts_as) {
-                cover = c;
+            // Against a model firing over it, it gives the cover the ruleset says (hull-down: heavy);
+            // a model risen over it for a snapshot has none from it (over-watch fire at it).
+            match end.model.and_then(|target| self.fires_over(target, area).map(|f| (target, f))) {
+                Some((target, f)) if f.snapshot && self.models[target].has(&crate::game::actions::POPPED_UP) => {
+                    continue;
+                }
+                Some((_, f)) => cover = f.counts_as.unwrap_or(cover),
+                None => {}
             }
             if cover == Cover::None || close && cover != Cover::Blocking {
                 continue;
@@ -1259,6 +1264,19 @@ impl<'r> Game<'r> {
                 && (f.model_types.is_empty() || f.model_types.contains(&card.model_type))
                 && (1..=f.max_elevation).contains(&elevation)
         })
+    }
+
+    /// Whether a shot by `model` at `target` is a snapshot over low terrain beside it (Pop-Up:
+    /// a `sight.fire_over` entry with `snapshot`), crossing it on the line between them.
+    pub fn snapshot_at(&self, model: usize, target: usize) -> bool {
+        let snapshots = self.rules.proc.fire_over.iter().any(|f| f.snapshot);
+        let (a, b) = (self.models[model].pos, self.models[target].pos);
+        snapshots
+            && self
+                .board
+                .areas
+                .iter()
+                .any(|area| area.poly.touches_segment(a, b) && self.fires_over(model, area).is_some_and(|f| f.snapshot))
     }
 
     /// A piece with room for so many models (`room`: a bunker section) that `model` may not
@@ -1624,7 +1642,11 @@ impl Shooter<'_, '_> {
             }
             return Ok(Shot::Direct { band: 0, distance: dist });
         }
-        if m.requires_target_lock && me.lock != Some(target) && !g.painted(attacker, target) && !g.homes_on(m, target) {
+        if m.requires_target_lock
+            && me.lock != Some(target)
+            && !g.painted_for(attacker, target, !g.snapshot_at(attacker, target))
+            && !g.homes_on(m, target)
+        {
             return Err(Said("needs a target-lock"));
         }
         if indirect && !g.fires_indirect(attacker, weapon) {
@@ -1850,13 +1872,20 @@ impl Game<'_> {
     }
 
     pub fn painted(&self, attacker: usize, target: usize) -> bool {
+        self.painted_for(attacker, target, true)
+    }
+
+    /// `painted`, counting the attacker's own TAG only when `own_tag` (not for a Pop-Up
+    /// snapshot, 001 L8012-8016).
+    pub fn painted_for(&self, attacker: usize, target: usize, own_tag: bool) -> bool {
         let states = &self.rules.states;
         let me = &self.models[target];
         (me.side != self.models[attacker].side && me.states.iter().any(|(s, _)| states[*s as usize].painted))
-            || self
-                .card(attacker)
-                .tag
-                .is_some_and(|reach| self.range(attacker, target) <= reach && self.sight(attacker, target, false).0)
+            || own_tag
+                && self
+                    .card(attacker)
+                    .tag
+                    .is_some_and(|reach| self.range(attacker, target) <= reach && self.sight(attacker, target, false).0)
     }
 
     /// Is `target` inside the firing arc of mount `weapon` of `attacker`? Front mounts (F, L, R arms) fire into

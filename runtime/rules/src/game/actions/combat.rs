@@ -17,6 +17,9 @@ pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: La
 pub static MADE_COMBAT_ACTION: Mark = Mark { name: "made-combat-action", lasts: Lasts::Turn };
 /// The rider fired through one of its transport's gun ports this turn.
 pub static FIRED_FROM_PORT: Mark = Mark { name: "fired-from-port", lasts: Lasts::Turn };
+/// Risen over low terrain for a snapshot (Pop-Up): the terrain gives it no cover until its next
+/// action, when it has dropped back down.
+pub static POPPED_UP: Mark = Mark { name: "popped-up", lasts: Lasts::NextAction };
 
 /// Whether `model` rides in a transport with a gun port no other rider has fired through this
 /// turn (Gun Port, 001 L7520-7530): infantry only.
@@ -113,6 +116,16 @@ impl ActionKind for Fire {
             return engine.fire_at_point(model, point, &action.weapons, ctrl);
         }
         let target = action.target().map_err(ActionError::Illegal)?;
+        // Rising over the terrain for a snapshot (Pop-Up, 001 L8001-8011), the model is open to
+        // enemies on over-watch first: their fire lands before its own.
+        if !action.indirect && target < engine.game.models.len() && engine.game.snapshot_at(model, target) {
+            engine.game.models[model].mark(&POPPED_UP);
+            emit!(engine, Event::PoppedUp { model });
+            engine.overwatch_check(model, ctrl)?;
+            if !engine.game.models[model].on_table() {
+                return Ok(());
+            }
+        }
         // Through a gun port the rider shoots from where its transport stands.
         if let Some(t) = engine.game.models[model].aboard {
             let (pos, facing) = (engine.game.models[t].pos, engine.game.models[t].facing);

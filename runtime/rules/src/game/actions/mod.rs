@@ -41,6 +41,7 @@ mod transport;
 
 pub use break_::FAILED_BREAK;
 pub use close_combat::ENGAGED;
+pub use combat::POPPED_UP;
 pub use dig_in::DUG_IN;
 pub use field_repair::field_repair_target;
 pub use move_::ENTERING;

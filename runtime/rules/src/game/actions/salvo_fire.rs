@@ -3,7 +3,7 @@
 
 use super::{Action, ActionError, ActionKind};
 use crate::game::state::OUT_OF_RANGE;
-use crate::game::{Controller, Engine, Shot};
+use crate::game::{Controller, Engine, Game, Shot};
 use cav_format::vocab::ActionKind as ActionWord;
 
 pub struct SalvoFire;
@@ -20,6 +20,14 @@ impl ActionKind for SalvoFire {
     }
     fn repeatable(&self) -> bool {
         false
+    }
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        match action.target {
+            Some(t) if !action.indirect && t < game.models.len() && game.snapshot_at(model, t) => {
+                Err("a Pop-Up snapshot over the terrain allows no Salvo Fire".into())
+            }
+            _ => Ok(()),
+        }
     }
     fn resolve(
         &self,
