@@ -407,6 +407,7 @@ fn card(
             single_use: false,
             charges: None,
             homes_on: Vec::new(),
+            laser_guided: false,
             dropped: None,
             strip: None,
             lays: None,

@@ -413,6 +413,10 @@ pub struct AttackProfile {
     /// Munitions only: the mount fires once in the game, then it is spent (out of ammo).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub single_use: bool,
+    /// Munitions only: a laser-guided shell (FASCAM's dearer version): the `laser-guided`
+    /// condition holds for its rolls, so a ruleset may reward a TAG's paint on its target.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub laser_guided: bool,
     /// Munitions only: a bomb dropped from an aircraft in flight (not nap of the earth) on the
     /// ground beneath it, as an indirect attack with no strike-point roll: `exact` lands where
     /// the aircraft is, `drifts` always drifts from there.

@@ -1268,6 +1268,10 @@ pub struct Terrain {
     /// Indirect-fire attacks ignore the cover it gives a target (smoke in the full rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_cover_from_indirect: bool,
+    /// A laser designator's beam (TAG) does not pass through it (smoke's carbon absorbs it,
+    /// 001 L8389-8393): no paint across it or from or at a model inside it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocks_designators: bool,
     /// Whom it shelters when they stand in it (a trench, a fighting position): only models of
     /// these types take its cover there, at most `at_most` of them; absent: any model in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

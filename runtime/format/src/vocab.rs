@@ -584,6 +584,11 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "The attack's weapon is an energy weapon (its document's `energy: true`).",
     },
     Condition {
+        id: "laser-guided",
+        status: I,
+        doc: "The attack's weapon fires a laser-guided munition (its profile's `laser_guided: true`).",
+    },
+    Condition {
         id: "non-energy-weapon",
         status: I,
         doc: "The attack's weapon is not an energy weapon (never holds without a weapon).",

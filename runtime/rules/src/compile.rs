@@ -152,6 +152,8 @@ pub struct TerrainDef {
     pub cover_when_crossed: bool,
     /// Indirect-fire attacks ignore its cover.
     pub no_cover_from_indirect: bool,
+    /// A TAG's beam does not pass through it (`f::Terrain::blocks_designators`).
+    pub blocks_designators: bool,
     /// Whom it shelters standing in it (`f::Terrain::shelters`).
     pub shelters: Option<f::Shelters>,
     /// How many models one piece holds (`f::Terrain::room`).
@@ -222,6 +224,9 @@ pub struct MountDef {
     pub requires_target_lock: bool,
     /// An energy weapon (ion, laser, particle bolt): the `energy-weapon` condition.
     pub energy: bool,
+    /// A laser-guided munition loaded (`f::AttackProfile::laser_guided`): the `laser-guided`
+    /// condition.
+    pub laser_guided: bool,
     pub indirect: bool,
     pub min_range: f64,
     pub aoe: f64,
@@ -382,6 +387,7 @@ impl MountDef {
             }
         }
         m.single_use = p.single_use;
+        m.laser_guided = p.laser_guided;
         m.dropped = p.dropped;
         m.strip = p.strip;
         m.lays = p.lays;
@@ -670,6 +676,7 @@ pub struct ProfileDef {
     /// The weapon it fires as (`fires_as`): range, fire mode and the rest, under the profile's.
     pub fires_as: Option<Box<MountDef>>,
     pub single_use: bool,
+    pub laser_guided: bool,
     pub dropped: Option<f::Dropped>,
     /// (length, width) of a strip-shaped area.
     pub strip: Option<(f64, f64)>,

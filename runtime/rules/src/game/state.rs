@@ -1882,10 +1882,21 @@ impl Game<'_> {
         let me = &self.models[target];
         (me.side != self.models[attacker].side && me.states.iter().any(|(s, _)| states[*s as usize].painted))
             || own_tag
-                && self
-                    .card(attacker)
-                    .tag
-                    .is_some_and(|reach| self.range(attacker, target) <= reach && self.sight(attacker, target, false).0)
+                && self.card(attacker).tag.is_some_and(|reach| {
+                    self.range(attacker, target) <= reach
+                        && self.sight(attacker, target, false).0
+                        && self.designator_line(attacker, target)
+                })
+    }
+
+    /// Whether a TAG's beam passes from `a` to `b`: no terrain that blocks designators (smoke)
+    /// lies across the line or under either model.
+    pub fn designator_line(&self, a: usize, b: usize) -> bool {
+        let (pa, pb) = (self.models[a].pos, self.models[b].pos);
+        !self.board.areas.iter().any(|area| {
+            self.rules.terrains[area.terrain].blocks_designators
+                && (area.poly.touches_segment(pa, pb) || area.poly.contains(pa) || area.poly.contains(pb))
+        })
     }
 
     /// Is `target` inside the firing arc of mount `weapon` of `attacker`? Front mounts (F, L, R arms) fire into

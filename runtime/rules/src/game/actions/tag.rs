@@ -45,6 +45,9 @@ impl ActionKind for Tag {
         if !game.sight(model, target, false).0 {
             return Err("a TAG needs a line of sight".into());
         }
+        if !game.designator_line(model, target) {
+            return Err("the smoke (or other terrain that stops a laser designator) blocks the TAG's beam".into());
+        }
         Ok(())
     }
     fn resolve(

@@ -13,3 +13,9 @@ pub static ENERGY_WEAPON: Condition =
 
 pub static NON_ENERGY_WEAPON: Condition =
     Condition { id: "non-energy-weapon", test: |g, s, _| holds(energy(g, s) == Some(false)) };
+
+/// `laser-guided`: the attack's weapon fires a laser-guided munition (`MountDef::laser_guided`).
+pub static LASER_GUIDED: Condition = Condition {
+    id: "laser-guided",
+    test: |g, s, _| holds(s.weapon.and_then(|w| g.card(s.attacker).weapons.get(w)).is_some_and(|m| m.laser_guided)),
+};

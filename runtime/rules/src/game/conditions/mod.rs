@@ -110,6 +110,7 @@ pub static ALL: &[&Condition] = &[
     &defender_in_flight::DEFENDER_IN_FLIGHT,
     &energy_weapon::ENERGY_WEAPON,
     &energy_weapon::NON_ENERGY_WEAPON,
+    &energy_weapon::LASER_GUIDED,
     &upgrade::UPGRADE,
 ];
 
