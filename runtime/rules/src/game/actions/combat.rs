@@ -234,6 +234,33 @@ impl Engine<'_, '_> {
                     Ok(s) => shots.push((weapon, s)),
                 }
             }
+            // A TAG used within the combat action paints the target as the weapons fire: the
+            // target's counter-measures meet it as any targeting attempt (001 L7086-7101), and
+            // the guided weapons that needed that paint make no attack if it is blocked.
+            let g = &self.game;
+            let own_paint: Vec<bool> = shots
+                .iter()
+                .map(|&(w, _)| {
+                    let m = &g.card(attacker).weapons[w];
+                    m.requires_target_lock
+                        && g.models[attacker].lock != Some(target)
+                        && !g.painted_for(attacker, target, false)
+                        && !g.homes_on(m, target)
+                })
+                .collect();
+            if own_paint.contains(&true) && !self.targeting_attempt(attacker, target, "tag")? {
+                let mut kept = Vec::with_capacity(shots.len());
+                for (shot, own) in shots.into_iter().zip(own_paint) {
+                    if own {
+                        let name = self.cardr(attacker).weapons[shot.0].name.clone();
+                        let reason = "its TAG's paint was blocked".to_owned();
+                        emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
+                    } else {
+                        kept.push(shot);
+                    }
+                }
+                shots = kept;
+            }
             let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
             declared.push((target, shots, common));
         }
