@@ -29,6 +29,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                 no_combat: s.no_combat,
                 no_move: s.no_move,
                 no_advance: s.no_advance,
+                forbids: s.forbids.clone(),
                 painted: s.painted,
                 // Unknown ids are dangling references the loader reported.
                 supersedes: s
@@ -54,6 +55,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     no_combat: false,
                     no_move: false,
                     no_advance: false,
+                    forbids: vec![],
                     painted: false,
                     supersedes: vec![],
                     immune: vec![],

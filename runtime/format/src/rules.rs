@@ -1387,6 +1387,9 @@ pub struct ModelState {
     /// Cannot move closer to any enemy.
     #[serde(default)]
     pub no_advance: bool,
+    /// Actions the model may not take while in it (Experimental Nano-Tech burnt out: `repair`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbids: Vec<crate::vocab::ActionKind>,
     /// Painted by a TAG: weapons that need a target-lock may engage the model without one, and
     /// the `tagged` condition holds against it. The `tag` action gives the first such state.
     #[serde(default)]

@@ -110,7 +110,7 @@ words! {
         CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
         CombatDice = "combat_dice", I, "After the combat dice are thrown, before they are judged: `ctx.roll` holds the natural dice; `roll` modifiers still count.";
         CombatEnd = "combat_end", I, "After a combat action's attacks (and run 'n gun's), once for each weapon type that fired: `ctx.weapon` is its first mount that fired, `ctx.value` how many of its mounts fired (an Overdrive system's overheating roll).";
-        CritFumble = "crit_fumble", I, "When a roll is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
+        CritFumble = "crit_fumble", I, "When a combat roll (`ctx.weapon` is the weapon fired) or a repair roll (`ctx.weapon` is nil) is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
         Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
         DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
         DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0); forbid sets the row aside (no damage, states, pilot check or critical: a weapon that does other harm, as an ion disruptor's lost actions).";

@@ -128,6 +128,8 @@ pub struct StateDef {
     pub no_combat: bool,
     pub no_move: bool,
     pub no_advance: bool,
+    /// Actions a model in it may not take.
+    pub forbids: Vec<f::vocab::ActionKind>,
     /// A TAG's paint (`Game::painted`).
     pub painted: bool,
     pub supersedes: Vec<StateIx>,

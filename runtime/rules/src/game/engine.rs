@@ -672,6 +672,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         if let Some(why) = g.action_closed(model, kind.id().id(), action.target) {
             return Some(why);
         }
+        if let Some((s, _)) = me.states.iter().find(|(s, _)| g.rules.states[*s as usize].forbids.contains(&kind.id())) {
+            return Some(format!("the model is {}: no {} action", g.rules.states[*s as usize].name, kind.id().id()));
+        }
         if me.has(&actions::ENTERING) && kind.id() != ActionWord::Move {
             return Some("a model coming onto the table moves first".into());
         }

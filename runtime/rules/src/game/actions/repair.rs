@@ -62,6 +62,8 @@ impl Engine<'_, '_> {
         let lingering = r.proc.repair.lingering_damage;
         if out.fumble {
             self.game.models[model].pending.damage += r.proc.repair.fumble_damage;
+            // `crit_fumble` hears a repair's fumble too (no weapon): Experimental Nano-Tech burns out.
+            self.call_hooks(HookCtx::new(HookPoint::CritFumble, model))?;
         } else if out.success {
             // Rugged: every success counts as a critical one.
             let crit = out.crit || self.game.card(model).repair_critical;
