@@ -1596,7 +1596,14 @@ impl Shooter<'_, '_> {
         // Nap of the earth hides an aircraft from the ground, but where it ended its activation
         // close to the attacker (and in sight: checked below) (001 L3742-3748).
         if aimed.noe && !g.flying(attacker) {
-            let exposed = g.rules.proc.flight.as_ref().map_or(0.0, |f| f.noe_exposed_within);
+            // Anti-Aircraft reaches farther (`noe_reach`: on the model, or on the weapon).
+            let reach = |list: &[(u16, i32)]| {
+                crate::compile::SaDef::card_effect(&g.rules.sas, list, cav_format::ModifierTarget::NoeReach)
+                    .unwrap_or(0)
+                    .max(0)
+            };
+            let exposed = g.rules.proc.flight.as_ref().map_or(0.0, |f| f.noe_exposed_within)
+                + f64::from(reach(&g.card(attacker).sas).saturating_add(reach(&m.sas)));
             if g.active == Some(target) || g.range(attacker, target) > exposed {
                 return Err(Said("flying nap of the earth"));
             }
