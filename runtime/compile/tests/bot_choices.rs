@@ -53,3 +53,34 @@ fn a_bot_paints_with_its_tag_for_a_friend_with_guided_missiles() {
     game.models[friend].card = plain;
     assert_ne!(bot.decide(&game, me, 2).kind, "tag");
 }
+
+/// A bot's rider fires through a free gun port at an enemy its weapons reach from where the
+/// transport stands (001 L7520-7530); with the port used this turn, or no enemy in reach, it gets
+/// out instead.
+#[test]
+fn a_bot_rider_fires_through_a_free_gun_port() {
+    let rules = full_rules();
+    let (carrier, rifles, cav) = (
+        rules.card("test-full-port-carrier").unwrap(),
+        rules.card("test-full-rifle-squad").unwrap(),
+        rules.card("test-full-assault-cav").unwrap(),
+    );
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let t = game.add_model(carrier, 0, P::new(10.0, 10.0), 0.0);
+    let me = game.add_model(rifles, 0, P::new(10.0, 10.0), 0.0);
+    let other = game.add_model(rifles, 0, P::new(10.0, 10.0), 0.0);
+    game.models[me].aboard = Some(t);
+    game.models[other].aboard = Some(t);
+    let enemy = game.add_model(cav, 1, P::new(10.0, 14.0), 180.0);
+    let mut bot = cav_rules::bot::Bot::default();
+    let action = bot.decide(&game, me, 2);
+    assert_eq!((action.kind, action.target), ("fire", Some(enemy)), "{action:?}");
+    // The one port is taken by the other rider this turn: out it gets.
+    game.models[other].mark(&cav_rules::game::actions::combat::FIRED_FROM_PORT);
+    assert_eq!(bot.decide(&game, me, 2).kind, "dismount");
+    // Port free again, but the enemy is out of the rifles' reach.
+    game.models[other].unmark(&cav_rules::game::actions::combat::FIRED_FROM_PORT);
+    game.models[enemy].pos = P::new(10.0, 40.0);
+    assert_eq!(bot.decide(&game, me, 2).kind, "dismount");
+}

@@ -300,6 +300,19 @@ impl Controller for Bot {
                 return Action::pass();
             }
             let at = g.models[t].pos;
+            // With a gun port free, it fires from inside at the enemy its weapons do best
+            // against from where the transport stands (001 L7520-7530).
+            if crate::game::actions::combat::port_free(g, model) {
+                let mut inside = g.clone();
+                (inside.models[model].pos, inside.models[model].facing) = (at, g.models[t].facing);
+                let best = g
+                    .fighting_enemies(model)
+                    .filter_map(|e| Self::best_fire(&inside, model, e).filter(|f| !f.1).map(|f| (e, f)))
+                    .max_by(|a, b| a.1.2.total_cmp(&b.1.2));
+                if let Some((e, (weapons, _, _))) = best {
+                    return Action::fire(e, weapons);
+                }
+            }
             let near = g
                 .fighting_enemies(model)
                 .min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));

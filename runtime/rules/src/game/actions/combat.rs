@@ -23,7 +23,7 @@ pub static POPPED_UP: Mark = Mark { name: "popped-up", lasts: Lasts::NextAction 
 
 /// Whether `model` rides in a transport with a gun port no other rider has fired through this
 /// turn (Gun Port, 001 L7520-7530): infantry only.
-fn port_free(game: &Game, model: usize) -> bool {
+pub(crate) fn port_free(game: &Game, model: usize) -> bool {
     let Some(t) = game.models[model].aboard else { return false };
     let ports = game.card(t).gun_ports;
     let used = (0..game.models.len())
