@@ -385,6 +385,9 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             match *change {
                 "laid" => format!("    {}'s {weapon} leaves a {radius}\" cloud at ({x:.1}, {y:.1})", name(g, *model)),
                 "drifted" => format!("    the cloud of {}'s {weapon} drifts to ({x:.1}, {y:.1})", name(g, *model)),
+                "pulsed" => {
+                    format!("    {}'s anti-nano pulse destroys the {weapon} cloud at ({x:.1}, {y:.1})", name(g, *model))
+                }
                 _ => format!("    {} destroys the cloud at ({x:.1}, {y:.1})", name(g, *model)),
             }
         }

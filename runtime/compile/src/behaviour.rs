@@ -235,6 +235,18 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
             format!("carries {} weapons per rating level on mount {:?} (checked on cards)", c.per_rating, c.mount),
         ));
     }
+    if let Some(Document::Upgrade(_)) = &e.doc {
+        // A single-use upgrade a munition's cloud names (`cloud.stopped_by`: the anti-nano pod).
+        for other in rs.of_kind(DocKind::Upgrade) {
+            let Some(Document::Upgrade(o)) = &other.doc else { continue };
+            if o.profiles
+                .iter()
+                .any(|p| p.cloud.as_ref().is_some_and(|c| c.stopped_by.iter().any(|u| u.as_str() == e.id)))
+            {
+                b.ways.push((Way::Data, format!("meets the cloud of `{}` (its `cloud.stopped_by`)", other.id)));
+            }
+        }
+    }
     if let Some(Document::Upgrade(u)) = &e.doc {
         for g in &u.grants {
             b.ways.push((Way::Data, format!("grants {}", g.id())));

@@ -413,6 +413,7 @@ fn card(
             lays: None,
             leaves: None,
             cloud: None,
+            cloud_stopped_by: Vec::new(),
             destroys: None,
             reaction: false,
             fixed_tp: None,

@@ -189,6 +189,12 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                         lays,
                         leaves,
                         cloud: p.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
+                        cloud_stopped_by: p
+                            .cloud
+                            .iter()
+                            .flat_map(|c| &c.stopped_by)
+                            .map(|u| format!("upgrade:{}", u.0))
+                            .collect(),
                         destroys: p.destroys.clone(),
                     })
                 })
@@ -610,6 +616,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             lays,
             leaves,
             cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
+            cloud_stopped_by: a.cloud.iter().flat_map(|c| &c.stopped_by).map(|u| format!("upgrade:{}", u.0)).collect(),
             destroys: a.destroys.clone(),
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()

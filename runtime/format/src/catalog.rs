@@ -478,6 +478,12 @@ pub struct Cloud {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("x-cav-ref" = "weapon"))]
     pub cleared_by: Vec<Id>,
+    /// Single-use upgrades that meet it (the External Anti-Nano Pod's pulse): a model carrying
+    /// one with a use left that the landing shell reaches, or that moves into the cloud, spends
+    /// one; the cloud is destroyed and does not attack that model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "upgrade"))]
+    pub stopped_by: Vec<Id>,
 }
 
 /// Terrain an attack leaves where it lands (`AttackProfile::leaves`).

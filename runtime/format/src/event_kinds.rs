@@ -448,13 +448,17 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind {
         id: "cloud",
-        doc: "A cloud a shell left (an attack profile's `cloud:`, the nano-disassemblers') is laid where the shell landed, drifts at a turn's end, or is cleared by an attack.",
+        doc: "A cloud a shell left (an attack profile's `cloud:`, the nano-disassemblers') is laid where the shell landed, drifts at a turn's end, is cleared by an attack, or is destroyed by a model's single-use upgrade that meets it (an anti-nano pod's pulse).",
         keys: &[
-            ("model", Model, "The model whose shell laid it (laid, drifted), or whose attack cleared it (test id)."),
+            (
+                "model",
+                Model,
+                "The model whose shell laid it (laid, drifted), whose attack cleared it, or whose pod's pulse destroyed it (pulsed) (test id).",
+            ),
             ("weapon", Text, "The name of the weapon whose shell laid it."),
             ("at", Point, "Its centre (after the drift)."),
             ("radius", Number, "Its radius in inches."),
-            ("change", Text, "`laid`, `drifted` or `cleared`."),
+            ("change", Text, "`laid`, `drifted`, `cleared` or `pulsed`."),
         ],
     },
     EventKind {

@@ -285,6 +285,9 @@ pub struct MountDef {
     pub leaves: Option<LeavesDef>,
     /// The cloud that lingers where it lands (`f::Cloud`): the weapon ids that destroy it.
     pub cloud: Option<Vec<String>>,
+    /// The entries (`upgrade:<id>` in `Rules::sas`) of the single-use upgrades that meet the
+    /// cloud (`f::Cloud::stopped_by`).
+    pub cloud_stopped_by: Vec<String>,
     /// What its blast destroys outright in its area (`f::Destroys`).
     pub destroys: Option<f::Destroys>,
 }
@@ -395,6 +398,7 @@ impl MountDef {
         m.lays = p.lays;
         m.leaves = p.leaves.clone();
         m.cloud = p.cloud.clone();
+        m.cloud_stopped_by.clone_from(&p.cloud_stopped_by);
         m.destroys = p.destroys.clone();
         // A bomb is an indirect attack (its area, the pre-set dice), made from above.
         m.indirect |= p.dropped.is_some();
@@ -687,6 +691,7 @@ pub struct ProfileDef {
     pub lays: Option<usize>,
     pub leaves: Option<LeavesDef>,
     pub cloud: Option<Vec<String>>,
+    pub cloud_stopped_by: Vec<String>,
     pub destroys: Option<f::Destroys>,
 }
 

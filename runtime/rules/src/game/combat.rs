@@ -656,7 +656,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(()); // drifted beyond the weapon's reach
         }
         // What it leaves there (a minefield, a smoke cloud), and whether it still attacks.
-        if !self.land(attacker, weapon, point, heading)? {
+        let landing = self.land(attacker, weapon, point, heading)?;
+        if !landing.attacks {
             return Ok(());
         }
         let (r, m) = (self.rules(), &self.cardr(attacker).weapons[weapon]);
@@ -692,7 +693,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             })
             .collect();
         for target in victims {
-            if !self.game.models[target].on_table() {
+            if !self.game.models[target].on_table() || landing.spared.contains(&target) {
                 continue;
             }
             // Blocking cover between the attacker and the model, next to either, stops the roll

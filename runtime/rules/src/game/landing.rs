@@ -8,6 +8,13 @@ use super::*;
 use crate::game::state::Laid;
 use cav_format::LastsFor;
 
+/// What an attack did as it landed (`Engine::land`): whether it still attacks there, and the
+/// models it spares (their anti-nano pods met it).
+pub(crate) struct Landing {
+    pub attacks: bool,
+    pub spared: Vec<usize>,
+}
+
 impl Engine<'_, '_> {
     /// What mount `weapon` of `by` does at `point` as it lands, before any attack there: what its
     /// blast destroys outright, the minefield it lays, the cloud it leaves to linger, the terrain
@@ -21,7 +28,7 @@ impl Engine<'_, '_> {
         weapon: usize,
         point: P,
         heading: Option<f64>,
-    ) -> Result<bool, EngineError> {
+    ) -> Result<Landing, EngineError> {
         let r = self.rules();
         let m = &self.cardr(by).weapons[weapon];
         let (aoe, lays, leaves, cloud) = (m.aoe, m.lays, m.leaves.clone(), m.cloud.is_some());
@@ -36,9 +43,26 @@ impl Engine<'_, '_> {
             let (side_name, name) = (self.game.sides[side].clone(), r.assets[asset].name.clone());
             let detail = format!("a minefield laid at ({:.1}, {:.1})", point.x, point.y);
             emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left: 0 });
-            return Ok(false);
+            return Ok(Landing { attacks: false, spared: Vec::new() });
         }
+        // A model it reaches that carries what meets the cloud (an anti-nano pod) spends one use:
+        // the cloud is destroyed, and the attack spares that model (001 L9702-9707).
+        let mut spared = Vec::new();
         if cloud {
+            for i in 0..self.game.models.len() {
+                let (at, base) = (self.game.models[i].pos, self.cardr(i).base_radius);
+                if i == by || !self.game.models[i].on_table() || at.dist(point) > aoe + base {
+                    continue;
+                }
+                if let Some(sa) = self.game.pulse(i, by, weapon) {
+                    self.game.models[i].spend_charge(sa);
+                    let name = self.cardr(by).weapons[weapon].name.clone();
+                    emit!(self, Event::Cloud { model: i, weapon: name, at: point, radius: aoe, change: "pulsed" });
+                    spared.push(i);
+                }
+            }
+        }
+        if cloud && spared.is_empty() {
             // Live clouds count against the cap of laid pieces (each drifts every turn).
             use cav_format::limits::SCRIPT_PLACED_TERRAIN;
             if self.game.minefields.iter().filter(|f| f.cloud.is_some()).count() >= SCRIPT_PLACED_TERRAIN {
@@ -71,7 +95,7 @@ impl Engine<'_, '_> {
             }
             .unwrap_or_else(|reason| emit!(self, Event::Forbidden { model: by, what: "terrain", reason }));
         }
-        Ok(attacks)
+        Ok(Landing { attacks, spared })
     }
 
     /// A blast that destroys outright, with no roll (001 L11362-11366: the MOAB's overpressure;

@@ -353,10 +353,21 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue;
             }
             self.game.mined.push((f, model));
+            let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
+            // A cloud met by the mover's anti-nano pod is destroyed with no attack (001 L9702-9707).
+            if let Some((at, radius)) = self.game.minefields[f].cloud
+                && let Some(sa) = self.game.pulse(model, mine, weapon)
+            {
+                self.game.models[model].spend_charge(sa);
+                let mf = &mut self.game.minefields[f];
+                (mf.cloud, mf.charges) = (None, Some(0));
+                let name = self.cardr(mine).weapons[weapon].name.clone();
+                emit!(self, Event::Cloud { model, weapon: name, at, radius, change: "pulsed" });
+                continue;
+            }
             if let Some(c) = &mut self.game.minefields[f].charges {
                 *c -= 1;
             }
-            let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
             self.preset_attack(mine, weapon, model, "mines")?;
             let mf = &self.game.minefields[f];
             if let (Some(0), Some(asset)) = (mf.charges, mf.asset) {

@@ -1873,6 +1873,19 @@ impl Game<'_> {
     /// Whether `target` is painted for `attacker`'s weapons (a TAG, 001 L8528-8560): it is in a
     /// painted state (the `tag` action of a model of another side), or the attacker carries a
     /// TAG that reaches it in its line of sight (painting it as part of its combat action).
+    /// The single-use upgrade (its entry in `Rules::sas`) of `model` with a use left that meets
+    /// the cloud of mount `weapon` of `by` (`MountDef::cloud_stopped_by`: an anti-nano pod).
+    pub fn pulse(&self, model: usize, by: usize, weapon: usize) -> Option<crate::compile::SaIx> {
+        let stopped_by = &self.card(by).weapons.get(weapon)?.cloud_stopped_by;
+        if stopped_by.is_empty() {
+            return None;
+        }
+        self.card(model).sas.iter().find_map(|&(sa, rating)| {
+            let left = rating.max(0) as u32 > self.models[model].charges_spent(sa);
+            (left && stopped_by.contains(&self.rules.sas[sa as usize].id)).then_some(sa)
+        })
+    }
+
     /// Whether mount `m` homes on `target` (`MountDef::homes_on`): then it needs no target-lock.
     pub fn homes_on(&self, m: &crate::compile::MountDef, target: usize) -> bool {
         m.homes_on.iter().any(|&s| self.models[target].has_state(s))
