@@ -84,3 +84,22 @@ fn a_bot_rider_fires_through_a_free_gun_port() {
     game.models[enemy].pos = P::new(10.0, 40.0);
     assert_eq!(bot.decide(&game, me, 2).kind, "dismount");
 }
+
+/// A bot's combat engineer seen in the open by the nearest enemy lays a nano barrier its side
+/// holds towards that enemy (001 L10600-10620); holding none, it does not.
+#[test]
+fn a_bot_engineer_lays_a_barrier_towards_the_enemy_that_sees_it() {
+    let rules = full_rules();
+    let (engineer, cav) = (rules.card("test-full-engineer-cav").unwrap(), rules.card("test-full-assault-cav").unwrap());
+    let barrier = rules.assets.iter().position(|a| a.id == "level-i-deployable-nano-barrier").unwrap();
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let me = game.add_model(engineer, 0, P::new(30.0, 5.0), 0.0);
+    let enemy = game.add_model(cav, 1, P::new(30.0, 25.0), 180.0);
+    let mut bot = cav_rules::bot::Bot::default();
+    assert_ne!(bot.decide(&game, me, 2).kind, "lay-barrier", "no barrier held");
+    game.held[0].push((barrier, 1));
+    let action = bot.decide(&game, me, 2);
+    assert_eq!(action.kind, "lay-barrier", "{action:?}");
+    assert_eq!(action.to, Some(game.models[enemy].pos), "towards the enemy: {action:?}");
+}

@@ -372,6 +372,27 @@ impl Controller for Bot {
         {
             return Action::field_repair(friend);
         }
+        // A combat engineer seen in the open by the nearest enemy lays a barrier its side holds
+        // towards it: the wall then lies across that line of sight (001 L10600-10620).
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && g.asset_user(model)
+            && crate::game::actions::lay_barrier::wall_asset(g, me.side).is_some()
+            && g.sight(target, model, false) == (true, cav_format::Cover::None)
+        {
+            let to = g.models[target].pos;
+            let action = Action::lay_barrier(to);
+            if crate::game::actions::ActionKind::check(
+                &crate::game::actions::lay_barrier::LayBarrier,
+                g,
+                model,
+                &action,
+            )
+            .is_ok()
+            {
+                return action;
+            }
+        }
         // A TAG paints the nearest enemy for friends yet to act whose guided missiles want a lock.
         if ap >= 1
             && !g.used.contains(&ActionWord::Special)

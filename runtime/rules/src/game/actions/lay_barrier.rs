@@ -14,7 +14,7 @@ use crate::geom::{P, Polygon};
 pub struct LayBarrier;
 
 /// The side's held wall asset (its slot in `Game::held`) with a terrain piece, if any.
-fn wall_asset(game: &Game, side: usize) -> Option<usize> {
+pub(crate) fn wall_asset(game: &Game, side: usize) -> Option<usize> {
     game.held[side].iter().position(|&(a, n)| {
         let def = &game.rules.assets[a];
         n > 0 && def.laid_wall.is_some() && def.terrain.is_some()

@@ -23,7 +23,7 @@ pub mod combat;
 mod dig_in;
 mod field_repair;
 mod flight;
-mod lay_barrier;
+pub(crate) mod lay_barrier;
 mod move_;
 mod move_and_shoot;
 mod overwatch;
