@@ -103,3 +103,20 @@ fn a_bot_engineer_lays_a_barrier_towards_the_enemy_that_sees_it() {
     assert_eq!(action.kind, "lay-barrier", "{action:?}");
     assert_eq!(action.to, Some(game.models[enemy].pos), "towards the enemy: {action:?}");
 }
+
+/// A bot with Improved Handling drifts where its way lies within 45° of its facing (fewer MV, the
+/// facing kept, 001 L7659-7676); a model without it moves (turning).
+#[test]
+fn a_bot_with_improved_handling_drifts_towards_its_goal() {
+    let rules = full_rules();
+    let (quad, cav) = (rules.card("test-full-handling-quad").unwrap(), rules.card("test-full-assault-cav").unwrap());
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 72.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let me = game.add_model(quad, 0, P::new(20.0, 5.0), 0.0);
+    game.add_model(cav, 1, P::new(45.0, 66.0), 180.0);
+    let mut bot = cav_rules::bot::Bot::default();
+    let action = bot.decide(&game, me, 2);
+    assert_eq!(action.kind, "shift", "{action:?}");
+    game.models[me].card = cav;
+    assert_eq!(bot.decide(&game, me, 2).kind, "move");
+}

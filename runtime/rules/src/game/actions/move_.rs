@@ -242,6 +242,10 @@ impl Action {
     pub fn move_to(to: P) -> Action {
         Action::new(FORWARD.name()).at(to)
     }
+    /// A shift keeping the facing (Improved Handling's drift or lateral shift).
+    pub fn shift(to: P) -> Action {
+        Action::new(SHIFT.name()).at(to)
+    }
     pub fn reverse(to: P) -> Action {
         Action::new(BACKWARD.name()).at(to)
     }
