@@ -787,6 +787,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         self.game.active = Some(model);
         self.game.models[model].activated = true;
+        self.game.models[model].path.clear();
         // A target-lock lasts until the next activation of the model that took it: its own, and
         // those it shared with its squad (EST), which the mates keep through their activations.
         if self.game.models[model].lock_from.is_none() {

@@ -282,6 +282,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         let states = &self.game.rules.states;
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
         emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent, facing: heading });
+        let path = &mut self.game.models[model].path;
+        if path.len() < 64 {
+            if path.is_empty() {
+                path.push(from);
+            }
+            path.push(pos);
+        }
         let b = self.game.board.size;
         if pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1] {
             // Off the table: a retreat, or an exit the scenario scores.

@@ -118,6 +118,9 @@ pub struct Model {
     /// Uses spent of its single-use upgrades (`SaDef::charges`), by the upgrade's special
     /// attribute: it has as many as the card's rating of it (the purchases).
     pub charges_used: Vec<(SaIx, u32)>,
+    /// The corners of the path it moved in its latest activation (from where it started): an
+    /// aircraft's declared flight path, along which Airborne riders may jump.
+    pub path: Vec<P>,
 }
 
 impl Model {
@@ -234,6 +237,7 @@ impl Model {
             strike_memory,
             marks,
             charges_used,
+            path,
         } = src;
         self.name.clone_from(name);
         self.side.clone_from(side);
@@ -280,6 +284,7 @@ impl Model {
         self.strike_memory.clone_from(strike_memory);
         self.marks.clone_from(marks);
         self.charges_used.clone_from(charges_used);
+        self.path.clone_from(path);
     }
 }
 
@@ -690,6 +695,7 @@ impl<'r> Game<'r> {
             strike_memory: None,
             marks: Vec::new(),
             charges_used: Vec::new(),
+            path: Vec::new(),
         });
         self.models.len() - 1
     }

@@ -242,7 +242,18 @@ impl ActionKind for Dismount {
             emit!(engine, Event::Forbidden { model, what: "dismount", reason });
             return Ok(());
         }
-        let Some(at) = spot(&engine.game, model, transport, action.to) else {
+        // An Airborne rider jumps from an aircraft in flight at any point of the path it flew in
+        // its latest activation (001 L6499-6503): the one nearest the point named.
+        let g = &engine.game;
+        let jump = (g.flying(transport) && g.card(model).airborne && g.models[transport].path.len() > 1)
+            .then(|| action.to)
+            .flatten()
+            .map(|to| nearest_on_path(&g.models[transport].path, to));
+        let found = match jump {
+            Some(p) => spot_near(g, model, p),
+            None => spot(g, model, transport, action.to),
+        };
+        let Some(at) = found else {
             let reason = "no room in base contact with the transport: the action is lost".to_owned();
             emit!(engine, Event::Forbidden { model, what: "dismount", reason });
             return Ok(());
@@ -280,6 +291,44 @@ fn spot(game: &Game, model: usize, transport: usize, towards: Option<P>) -> Opti
                         || game.models[o].pos.dist(p) >= game.card(o).base_radius + r - 1e-9
                 })
         })
+}
+
+/// The point of the polyline `path` nearest `to`.
+fn nearest_on_path(path: &[P], to: P) -> P {
+    let mut best = (f64::MAX, path[0]);
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let d = b - a;
+        let len2 = d.x * d.x + d.y * d.y;
+        let t = if len2 > 0.0 { (((to.x - a.x) * d.x + (to.y - a.y) * d.y) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        let p = a + d.scale(t);
+        if p.dist(to) < best.0 {
+            best = (p.dist(to), p);
+        }
+    }
+    best.1
+}
+
+/// Where a model landing at `at` stands: there, or the nearest spot around it clear of other bases.
+fn spot_near(game: &Game, model: usize, at: P) -> Option<P> {
+    let r = game.card(model).base_radius;
+    let clear = |p: P| {
+        game.on_board(p)
+            && (0..game.models.len()).all(|o| {
+                o == model
+                    || !game.models[o].on_table()
+                    || game.flying(o)
+                    || game.models[o].pos.dist(p) >= game.card(o).base_radius + r - 1e-9
+            })
+    };
+    if clear(at) {
+        return Some(at);
+    }
+    let steps = (360.0 / PLACEMENT_STEP) as i32;
+    (1..=4)
+        .flat_map(|ring| (0..steps).map(move |k| (ring, k)))
+        .map(|(ring, k)| at + P::heading(k as f64 * PLACEMENT_STEP).scale(f64::from(ring) * r))
+        .find(|&p| clear(p))
 }
 
 impl Action {
