@@ -246,7 +246,7 @@ impl ActionKind for Dismount {
         // its latest activation (001 L6499-6503): the one nearest the point named.
         let g = &engine.game;
         let jump = (g.flying(transport) && g.card(model).airborne && g.models[transport].path.len() > 1)
-            .then(|| action.to)
+            .then_some(action.to)
             .flatten()
             .map(|to| nearest_on_path(&g.models[transport].path, to));
         let found = match jump {
