@@ -508,3 +508,39 @@ fn force_pool_reads_the_books_guide() {
         "{stdout}"
     );
 }
+
+/// `cav show --with` fits an upgrade at a rank (`#`) and several of a repeatable one (`*`), each
+/// line saying what it costs on this model as the engine counts it; a rank the upgrade lacks,
+/// and `*` on an upgrade bought once, are errors that say what is allowed.
+#[test]
+fn show_with_fits_ranks_and_repeated_upgrades() {
+    let out = cav()
+        .args([
+            "show",
+            "test-ex-nine-track-cav",
+            "--ruleset",
+            "cav-full",
+            "--with",
+            "officer#major,claymore-anti-personnel-mines*2",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Officer — TV +180"), "20 TV a track for a Major on nine tracks: {text}");
+    assert!(text.contains("Claymore Anti-Personnel Mines — TV +90"), "two sets of 5 TV a track: {text}");
+    assert!(text.contains("c3 4"), "the Major's C3 4: {text}");
+    for (with, says) in [
+        ("officer#general", "Officer has no variant `general`: one of lieutenant, captain, major, colonel"),
+        ("officer*2", "Officer is bought once per model"),
+    ] {
+        let out =
+            cav().args(["show", "test-ex-nine-track-cav", "--ruleset", "cav-full", "--with", with]).output().unwrap();
+        assert!(!out.status.success(), "{with}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{with}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -539,6 +539,20 @@ impl CardDef {
         }
     }
 
+    /// Join `list` (and what its members grant in turn: the SA an upgrade grants may grant more)
+    /// to the card's special attributes — a rating adds to one it has — and apply their card
+    /// effects, values included.
+    pub fn grant(&mut self, sas: &[SaDef], list: &[(SaIx, i32)]) {
+        let added = SaDef::with_grants(sas, list);
+        for &(sa, rating) in &added {
+            match self.sas.iter_mut().find(|(x, _)| *x == sa) {
+                Some(have) => have.1 = have.1.saturating_add(rating),
+                None => self.sas.push((sa, rating)),
+            }
+        }
+        self.apply_effects(sas, &added, true);
+    }
+
     /// Give a card with the close-defense special attribute its reaction's mount (once).
     pub fn arm_close_defense(&mut self, cd: Option<&CloseDefenseDef>) {
         let Some(cd) = cd else { return };
@@ -1301,15 +1315,7 @@ impl Rules {
                 }
             }
         }
-        // What the added special attributes grant in turn (the SA an upgrade grants may grant more).
-        let added = SaDef::with_grants(&self.sas, &added);
-        for &(sa, rating) in &added {
-            match c.sas.iter_mut().find(|(x, _)| *x == sa) {
-                Some(have) => have.1 = have.1.saturating_add(rating),
-                None => c.sas.push((sa, rating)),
-            }
-        }
-        c.apply_effects(&self.sas, &added, true);
+        c.grant(&self.sas, &added);
         c.arm_close_defense(self.proc.close_defense.as_ref());
         if let Some(sa) = spent_once.filter(|_| !had_reaction) {
             for w in c.weapons.iter_mut().filter(|w| w.reaction) {
@@ -1332,14 +1338,7 @@ impl Rules {
                     names.push(self.states.get(*state as usize).map_or("?", |s| s.id.as_str()));
                 }
                 on.id = format!("{id}~{}", names.join("~"));
-                let extra = SaDef::with_grants(&self.sas, &extra);
-                for &(sa, rating) in &extra {
-                    match on.sas.iter_mut().find(|(x, _)| *x == sa) {
-                        Some(have) => have.1 = have.1.saturating_add(rating),
-                        None => on.sas.push((sa, rating)),
-                    }
-                }
-                on.apply_effects(&self.sas, &extra, true);
+                on.grant(&self.sas, &extra);
                 self.cards.push(on);
                 cards.push(self.cards.len() - 1);
             }
