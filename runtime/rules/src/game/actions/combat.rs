@@ -489,12 +489,23 @@ impl Engine<'_, '_> {
         let (a, b) = self.game.template_strip(attacker, self.game.models[target].pos, length);
         // A cloud the template reaches that this weapon destroys is gone (nano-disassemblers).
         self.clear_clouds(attacker, weapon, |at, radius| crate::geom::seg_point_dist(a, b, at) <= width / 2.0 + radius);
-        let under: Vec<usize> = (0..self.game.models.len())
+        // A structure the template touches burns: every model in that section does, as the
+        // structure damage table's fire (001 L11957-11960, L6299).
+        let g = &self.game;
+        let burning: Vec<usize> = (0..g.board.areas.len())
+            .filter(|&s| {
+                let area = &g.board.areas[s];
+                g.rules.terrains[area.terrain].structure.is_some()
+                    && (area.poly.touches_segment(a, b)
+                        || area.poly.points.iter().any(|&c| crate::geom::seg_point_dist(a, b, c) <= width / 2.0))
+            })
+            .collect();
+        let under: Vec<usize> = (0..g.models.len())
             .filter(|&i| {
                 i != attacker
-                    && self.game.models[i].on_table()
-                    && crate::geom::seg_point_dist(a, b, self.game.models[i].pos)
-                        <= width / 2.0 + self.cardr(i).base_radius
+                    && g.models[i].on_table()
+                    && (crate::geom::seg_point_dist(a, b, g.models[i].pos) <= width / 2.0 + self.cardr(i).base_radius
+                        || g.structure_at(i).is_some_and(|s| burning.contains(&s)))
             })
             .collect();
         for victim in under {
