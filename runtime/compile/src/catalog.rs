@@ -103,6 +103,19 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
         });
     }
     let mut upgrades = Vec::new();
+    // Upgrades a cloud names as meeting it (`cloud.stopped_by`): a use is spent there.
+    let meets_clouds: Vec<String> = cx
+        .rs
+        .of_kind(DocKind::Upgrade)
+        .chain(cx.rs.of_kind(DocKind::Strike))
+        .flat_map(|e| match &e.doc {
+            Some(Document::Upgrade(u)) => u.profiles.iter().collect::<Vec<_>>(),
+            Some(Document::Strike(s)) => vec![&s.attack],
+            _ => Vec::new(),
+        })
+        .filter_map(|p| p.cloud.as_ref())
+        .flat_map(|c| c.stopped_by.iter().map(|id| id.0.clone()))
+        .collect();
     for e in cx.rs.of_kind(DocKind::Upgrade) {
         let Some(Document::Upgrade(doc)) = &e.doc else {
             cx.fail_quietly();
@@ -120,6 +133,36 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                     "`dropped: exact` or `dropped: drifts` beside `strip`",
                     Some("add `dropped:` or remove `strip`".into()),
                 );
+            }
+        }
+        // Upgrade words that act only with something else the document lacks: errors, never
+        // quietly ignored.
+        let lacking = [
+            (
+                !doc.homes_on.is_empty() && doc.profiles.is_empty(),
+                "/homes_on",
+                "homes-on-without-munition",
+                "`homes_on` is what a munition's missile homes on: this upgrade loads no munition (`profiles`)",
+                "`profiles:` beside `homes_on`, or no `homes_on`",
+            ),
+            (
+                !doc.variants.is_empty() && !doc.profiles.is_empty(),
+                "/variants",
+                "variants-on-a-munition",
+                "a munition costs per launcher (`profiles`): its `variants` would price nothing",
+                "the other version as a further profile, or no `variants`",
+            ),
+            (
+                doc.single_use && doc.grants.is_empty() && doc.modifiers.is_empty() && !meets_clouds.contains(&e.id),
+                "/single_use",
+                "single-use-with-nothing",
+                "`single_use` spends a purchase when its grants' reaction fires, its modifiers help a roll or it meets a cloud (`cloud.stopped_by`): this upgrade does none of these",
+                "`grants:` or `modifiers:` beside `single_use`, or no `single_use`",
+            ),
+        ];
+        for (bad, ptr, code, why, expected) in lacking {
+            if bad {
+                cx.error(e, ptr, code, why.to_owned(), expected, None);
             }
         }
         let landings: Vec<_> =
@@ -617,6 +660,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
             leaves,
             cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
             cloud_stopped_by: a.cloud.iter().flat_map(|c| &c.stopped_by).map(|u| format!("upgrade:{}", u.0)).collect(),
+            laser_guided: a.laser_guided,
             destroys: a.destroys.clone(),
             // The rest (area, blaster, shock) follows from its special attributes (`derive`).
             ..MountDef::default()

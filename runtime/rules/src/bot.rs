@@ -160,8 +160,8 @@ impl Bot {
         Self::stride(g, model, choice.2)
     }
 
-    /// The move to `to`: with Improved Handling, a drift where the way lies within 45° of the
-    /// facing (fewer MV, and the facing kept), a lateral shift where it lies nearly square to
+    /// The move to `to`: with Improved Handling, a drift where the way lies within its reach off
+    /// the facing (fewer MV, and the facing kept), a lateral shift where it lies nearly square to
     /// it (straight aside, as far as the way goes that way); else a move.
     fn stride(g: &Game, model: usize, to: P) -> Action {
         let (from, facing) = (g.models[model].pos, g.models[model].facing);
@@ -169,7 +169,8 @@ impl Bot {
             return Action::move_to(to);
         }
         let off = crate::geom::angle_diff(facing, from.bearing(to)).abs();
-        if off > 1.0 && off <= 45.0 && g.shift_cost_factor(model, from, to).is_ok() {
+        // (A legal shift that is not straight aside nor straight ahead is a drift.)
+        if off > 1.0 && (off - 90.0).abs() > 1e-6 && g.shift_cost_factor(model, from, to).is_ok() {
             return Action::shift(to);
         }
         if (80.0..=100.0).contains(&off) {

@@ -918,24 +918,32 @@ impl<'r> Game<'r> {
     /// without conditions, or one whose `when:` conditions hold with the model as the roller
     /// (Improved Handling's drift for aircraft and quad CAVs only).
     pub fn own_effect_holds(&self, model: usize, target: cav_format::ModifierTarget) -> bool {
+        self.own_effect(model, target).is_some()
+    }
+
+    /// The largest value of the model's own declarative effects on `target` that hold for it now
+    /// (as `own_effect_holds`), if any does (a drift's widest angle off the facing).
+    pub fn own_effect(&self, model: usize, target: cav_format::ModifierTarget) -> Option<i32> {
         let s = crate::game::engine::Situation { attacker: model, ..Default::default() };
         self.card(model)
             .sas
             .iter()
             .flat_map(|&(sa, _)| &self.rules.sas[sa as usize].effects)
-            .any(|e| e.target == target && e.value > 0 && e.when.iter().all(|c| c.times(self, &s) > 0))
+            .filter(|e| e.target == target && e.value > 0 && e.when.iter().all(|c| c.times(self, &s) > 0))
+            .map(|e| e.value)
+            .max()
     }
 
     /// A shift by `model` (keeping its facing) from `from` to `to`: a lateral shift straight
-    /// sideways, or a drift forwards and aside up to 45° off the facing, as the model's chassis
-    /// allows (001 L7659-7676). Its cost per inch travelled (a drift pays only for the inches
+    /// sideways, or a drift forwards and aside up to its `drift` effect's degrees off the facing,
+    /// as the model's chassis allows (001 L7659-7676). Its cost per inch travelled (a drift pays only for the inches
     /// gained forwards), or why it may not.
     pub fn shift_cost_factor(&self, model: usize, from: P, to: P) -> Result<f64, String> {
         if to.dist(from) <= 1e-9 {
             return Ok(1.0);
         }
         let off = crate::geom::angle_diff(self.models[model].facing, from.bearing(to)).abs();
-        let drifts = self.own_effect_holds(model, cav_format::ModifierTarget::Drift);
+        let drift = self.own_effect(model, cav_format::ModifierTarget::Drift).map(|d| f64::from(d.min(89)));
         if off > 90.0 + 1e-6 {
             return Err("a shift goes sideways or forwards, not back".into());
         }
@@ -945,13 +953,10 @@ impl<'r> Game<'r> {
                 false => Err("this model drifts forwards and aside but does not shift straight sideways".into()),
             };
         }
-        match (drifts, off <= 45.0 + 1e-6) {
-            (true, true) => Ok(off.to_radians().cos()),
-            (true, false) => {
-                Err("a drift goes at most 1\" aside for each 1\" forwards (45° off the facing), or straight sideways"
-                    .into())
-            }
-            (false, _) => Err("this model shifts straight sideways only: it has no drift".into()),
+        match drift {
+            Some(widest) if off <= widest + 1e-6 => Ok(off.to_radians().cos()),
+            Some(widest) => Err(format!("a drift goes at most {widest}° off the facing, or straight sideways")),
+            None => Err("this model shifts straight sideways only: it has no drift".into()),
         }
     }
 
