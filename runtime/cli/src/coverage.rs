@@ -336,7 +336,13 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
                 }
             }
             Document::Weapon(w) => w.special_attributes.retain(|s| s.id().as_str() != id),
-            Document::Upgrade(u) => u.grants.retain(|s| s.id().as_str() != id),
+            Document::Upgrade(u) => {
+                u.grants.retain(|s| s.id().as_str() != id);
+                // (A single-use upgrade left with nothing to spend is not one any more.)
+                if u.grants.is_empty() && u.modifiers.is_empty() {
+                    u.single_use = false;
+                }
+            }
             _ => {}
         }),
         // A launcher with no attack of its own (a pylon): without it, models do not carry it.
