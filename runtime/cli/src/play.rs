@@ -380,6 +380,17 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             let time = if *turns > 0 { format!("{turns} turns") } else { format!("{activations} of its activations") };
             format!("    {} lays {terrain} ({shape}) at ({:.1}, {:.1}) for {time}", name(g, *model), at.x, at.y)
         }
+        Event::Submunition { model, weapon, at, radius, change } => {
+            let (x, y) = (at.x, at.y);
+            match *change {
+                "waits" => format!(
+                    "    {}'s {weapon} submunition hangs over ({x:.1}, {y:.1}), seeking a painted target within {radius}\"",
+                    name(g, *model)
+                ),
+                "found" => format!("    {}'s {weapon} submunition finds its target", name(g, *model)),
+                _ => format!("    {}'s {weapon} submunition falls and self-destructs", name(g, *model)),
+            }
+        }
         Event::Cloud { model, weapon, at, radius, change } => {
             let (x, y) = (at.x, at.y);
             match *change {

@@ -415,6 +415,7 @@ fn card(
             cloud: None,
             cloud_stopped_by: Vec::new(),
             destroys: None,
+            seeks: None,
             reaction: false,
             fixed_tp: None,
             // An unknown band is reported once, at the weapon (`lib.rs`).

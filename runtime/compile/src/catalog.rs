@@ -239,6 +239,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                             .map(|u| format!("upgrade:{}", u.0))
                             .collect(),
                         destroys: p.destroys.clone(),
+                        seeks: p.seeks.as_ref().map(|k| k.model_types.clone()),
                     })
                 })
                 .collect(),
@@ -317,6 +318,7 @@ fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackPro
         ("single_use", p.single_use),
         ("dropped", p.dropped.is_some()),
         ("strip", strip),
+        ("seeks", p.seeks.is_some()),
     ];
     for (key, _) in used.iter().filter(|(_, set)| *set) {
         cx.error(
@@ -341,7 +343,7 @@ fn landing(
 ) -> (Option<usize>, Option<cav_rules::compile::LeavesDef>) {
     // A minefield replaces what would land there: terrain or a cloud beside it never would.
     if p.lays.is_some() {
-        for (key, set) in [("leaves", p.leaves.is_some()), ("cloud", p.cloud.is_some())] {
+        for (key, set) in [("leaves", p.leaves.is_some()), ("cloud", p.cloud.is_some()), ("seeks", p.seeks.is_some())] {
             if set {
                 cx.error(
                     e,

@@ -92,3 +92,22 @@ fn a_shell_that_lays_a_minefield_and_leaves_smoke_is_a_located_error() {
         .unwrap_or_else(|| panic!("no lays/leaves error in {diagnostics:#?}"));
     assert_eq!(e.loc.map(|l| l.start.line), Some(10));
 }
+
+/// A seeking submunition is a munition's: an asset's own attack (its minefield) cannot seek.
+#[test]
+fn an_asset_whose_attack_seeks_is_a_located_error() {
+    let diagnostics = common::extension_diagnostics(
+        "seekers",
+        &[(
+            "assets/seeking.yaml",
+            "kind: asset\nid: seeking-field\nname: Seeking Field\ncost: {tv: 10}\nplacement: pre_deployment\nattack:\n  rav: 4/0\n  \
+             base_tp: 7\n  seeks: {model_types: [cav]}\nmines: {against: ground, charges: 2}\n\
+             summary: An invented test asset.\n",
+        )],
+    );
+    let e = diagnostics
+        .iter()
+        .find(|d| d.code == "munition-only" && d.message.contains("`seeks`"))
+        .unwrap_or_else(|| panic!("no seeks error in {diagnostics:#?}"));
+    assert_eq!(e.loc.map(|l| l.start.line), Some(9));
+}

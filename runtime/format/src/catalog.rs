@@ -450,6 +450,22 @@ pub struct AttackProfile {
     /// any attack there (the MOAB's overpressure, a Super-Thermex warhead).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destroys: Option<Destroys>,
+    /// Munitions only: a seeking submunition (SADARM) instead of an attack on every model in
+    /// the area: one attack, on the pre-set dice against the profile's base TP, at a single enemy
+    /// model of these types in the area that a TAG paints for the firer (its own, or a friend's
+    /// paint). With none there as it lands, it waits over the point until the firer's next
+    /// activation begins, and attacks the first that is there and painted as an action ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeks: Option<Seeks>,
+}
+
+/// What a seeking submunition attacks (`AttackProfile::seeks`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Seeks {
+    /// The model types it attacks (an enemy's, painted by a TAG).
+    #[schemars(length(min = 1))]
+    pub model_types: Vec<crate::vocab::ModelType>,
 }
 
 /// What a blast destroys outright (`AttackProfile::destroys`).

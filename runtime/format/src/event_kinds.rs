@@ -462,6 +462,17 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "submunition",
+        doc: "A seeking submunition (an attack profile's `seeks:`, SADARM's) waits over the point where its shell landed, finds the painted enemy it attacks (its attack follows), or falls and self-destructs as its firer's next activation begins.",
+        keys: &[
+            ("model", Model, "The model whose shell released it (test id)."),
+            ("weapon", Text, "The name of the weapon whose shell released it."),
+            ("at", Point, "The final strike point it hangs over."),
+            ("radius", Number, "How far from the point it seeks, in inches (the area of effect)."),
+            ("change", Text, "`waits`, `found` or `fell`."),
+        ],
+    },
+    EventKind {
         id: "terrain_lifted",
         doc: "A laid piece of terrain is lifted.",
         keys: &[("terrain", Text, "The terrain type's id."), ("at", Point, "Its centre.")],

@@ -288,6 +288,9 @@ pub struct MountDef {
     /// The entries (`upgrade:<id>` in `Rules::sas`) of the single-use upgrades that meet the
     /// cloud (`f::Cloud::stopped_by`).
     pub cloud_stopped_by: Vec<String>,
+    /// A seeking submunition (`f::AttackProfile::seeks`): the model types it attacks, painted
+    /// enemies in its area; it waits for one until the firer's next activation.
+    pub seeks: Option<Vec<f::ModelType>>,
     /// What its blast destroys outright in its area (`f::Destroys`).
     pub destroys: Option<f::Destroys>,
 }
@@ -400,6 +403,7 @@ impl MountDef {
         m.cloud = p.cloud.clone();
         m.cloud_stopped_by.clone_from(&p.cloud_stopped_by);
         m.destroys = p.destroys.clone();
+        m.seeks = p.seeks.clone();
         // A bomb is an indirect attack (its area, the pre-set dice), made from above.
         m.indirect |= p.dropped.is_some();
         if let Some(rav) = p.rav {
@@ -707,6 +711,8 @@ pub struct ProfileDef {
     pub cloud: Option<Vec<String>>,
     pub cloud_stopped_by: Vec<String>,
     pub destroys: Option<f::Destroys>,
+    /// A seeking submunition (`f::AttackProfile::seeks`): the model types it attacks.
+    pub seeks: Option<Vec<f::ModelType>>,
 }
 
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the

@@ -348,6 +348,16 @@ pub enum Event {
         radius: f64,
         change: &'static str,
     },
+    /// A seeking submunition (`MountDef::seeks`, SADARM's): it `waits` over the point where its
+    /// shell landed, `found` the model it attacks, or `fell` (self-destructed) as its firer's next
+    /// activation began, or at a turn's end with its firer gone.
+    Submunition {
+        model: usize,
+        weapon: String,
+        at: P,
+        radius: f64,
+        change: &'static str,
+    },
     /// A laid piece of terrain is lifted.
     TerrainLifted {
         terrain: String,

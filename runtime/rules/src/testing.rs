@@ -1390,6 +1390,7 @@ mod tests {
                 turns: 0,
             },
             Event::Cloud { model: 0, weapon: s(), at: P::new(1.0, 2.0), radius: 2.0, change: "laid" },
+            Event::Submunition { model: 0, weapon: s(), at: P::new(1.0, 2.0), radius: 6.0, change: "waits" },
             Event::TerrainLifted { terrain: s(), at: P::new(1.0, 2.0) },
             Event::LeftBoard { model: 0 },
             Event::ActivationEnd { model: 0 },
@@ -1473,6 +1474,7 @@ mod tests {
                 | Event::OutOfAction { .. }
                 | Event::TerrainLaid { .. }
                 | Event::Cloud { .. }
+                | Event::Submunition { .. }
                 | Event::TerrainLifted { .. }
                 | Event::LeftBoard { .. }
                 | Event::ActivationEnd { .. }

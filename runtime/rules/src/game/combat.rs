@@ -660,6 +660,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         if !landing.attacks {
             return Ok(());
         }
+        if self.cardr(attacker).weapons[weapon].seeks.is_some() {
+            return self.seek(attacker, weapon, point, aimed);
+        }
         let (r, m) = (self.rules(), &self.cardr(attacker).weapons[weapon]);
         // The aimed model counts as the target only if the final point lies on its base.
         let aimed = aimed.filter(|&target| self.game.models[target].pos.dist(point) <= self.cardr(target).base_radius);

@@ -520,6 +520,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.reload_ammo_bins();
         self.drift_clouds();
         self.lift_laid_terrain(None);
+        self.seekers_fall(None);
         self.structures_burn()?;
         self.score_containers();
         if let Some((side, points, areas)) = self.score_objectives() {
@@ -820,6 +821,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             base + self.game.models[model].states.iter().map(|(s, _)| states[*s as usize].action_points).sum::<i32>();
         let blocked = self.game.state_blocks(model, |s| s.no_actions);
         self.lift_laid_terrain(Some(model));
+        self.seekers_fall(Some(model));
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
         let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
@@ -898,6 +900,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.mined.clear();
             self.game.fumbles.clear();
             let resolved = kind.resolve(self, model, &action, ctrl);
+            if resolved.is_ok() && !self.game.seekers.is_empty() {
+                self.seekers_search()?;
+            }
             self.spend_single_use();
             self.game.declined.clear();
             self.game.inspired = false;

@@ -392,7 +392,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// An attack on `target` with no strike point and no range (a minefield's, a missile's
     /// blast): the pre-set dice against the mount's base target point (`combat_tp` handlers may
     /// change it), then the hit as any weapon's.
-    /// `mode` names the attack in its event (`mines`, `missile`).
+    /// `mode` names the attack in its event (`mines`, `missile`, `submunition`).
     pub(crate) fn preset_attack(
         &mut self,
         mine: usize,
@@ -403,6 +403,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let m = &self.cardr(mine).weapons[weapon];
         let (name, preset_tp) = (m.name.clone(), m.preset_tp);
+        // Its Blaster widens the critical window here too (a SADARM submunition's).
+        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         emit!(self, Event::Attack { model: mine, target, weapon: name, mode, distance: 0.0, band: None });
         let (dice, tp) = match (preset_tp, r.preset) {
             (Some(tp), Some(dice)) => (dice, tp),
@@ -416,7 +418,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mods = answer.take(Quantity::Roll);
         let dice = answer.dice.unwrap_or(dice);
-        let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(r.critical_success), false)?;
+        let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
         self.state_test(mine, weapon, target, out.success)?;
         if out.success {
             self.hit(mine, weapon, target, out.margin, &[], None)?;

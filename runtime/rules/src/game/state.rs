@@ -333,6 +333,7 @@ impl<'r> Game<'r> {
             declined,
             settled_reactions,
             minefields,
+            seekers,
             mined,
             fumbles,
             single_use_fired,
@@ -382,6 +383,7 @@ impl<'r> Game<'r> {
         self.declined.clone_from(declined);
         self.settled_reactions.clone_from(settled_reactions);
         self.minefields.clone_from(minefields);
+        self.seekers.clone_from(seekers);
         self.mined.clone_from(mined);
         self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
@@ -487,6 +489,8 @@ pub struct Game<'r> {
     pub(crate) settled_reactions: Vec<(usize, usize)>,
     /// Minefields on the table (001 L10701-10761).
     pub minefields: Vec<Minefield>,
+    /// Seeking submunitions waiting for a target (`MountDef::seeks`).
+    pub seekers: Vec<Seeker>,
     /// (minefield, model) pairs attacked during the current action (one attack per action each).
     pub(crate) mined: Vec<(usize, usize)>,
     /// The models that rolled a critical fumble during the current action, once per fumble
@@ -568,6 +572,7 @@ impl<'r> Game<'r> {
             declined: Vec::new(),
             settled_reactions: Vec::new(),
             minefields: Vec::new(),
+            seekers: Vec::new(),
             mined: Vec::new(),
             fumbles: Vec::new(),
             single_use_fired: Vec::new(),
@@ -2083,6 +2088,16 @@ pub struct Missile {
     pub caller: usize,
     pub strike: usize,
     pub aim: P,
+}
+
+/// A seeking submunition waiting over its point (`MountDef::seeks`): the firer and mount whose
+/// shell released it, the point and how far from it it seeks.
+#[derive(Debug, Clone)]
+pub struct Seeker {
+    pub model: usize,
+    pub weapon: usize,
+    pub at: P,
+    pub radius: f64,
 }
 
 /// A minefield on the table: the asset, the side that laid it, its template, the charges left,
