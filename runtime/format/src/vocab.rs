@@ -107,6 +107,7 @@ words! {
         AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers change the radius (widening it by at most `limits::SCRIPT_AREA_GROWTH` inches), set_value lowers it, `rav` modifiers add to the RAV of every hit.";
         StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
         Drift = "drift", I, "When a missed strike point drifts; `drift` modifiers add inches.";
+        Landing = "landing", I, "Where an indirect attack lands (its final strike point, after any drift), before anything happens there: `ctx.at` is the point; forbid destroys the munition (no attack, minefield, cloud or terrain there).";
         CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
         CombatDice = "combat_dice", I, "After the combat dice are thrown, before they are judged: `ctx.roll` holds the natural dice; `roll` modifiers still count.";
         CombatEnd = "combat_end", I, "After a combat action's attacks (and run 'n gun's), once for each weapon type that fired: `ctx.weapon` is its first mount that fired, `ctx.value` how many of its mounts fired (an Overdrive system's overheating roll).";
@@ -190,7 +191,7 @@ impl HookPoint {
                 RefillAmmoBins,
                 PlaceTerrain,
             ],
-            H::TargetLock => &[Forbid, ApplyState],
+            H::TargetLock | H::Landing => &[Forbid, ApplyState],
             H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare => &[AddModifier, Forbid],
             H::AreaEffect => &[AddModifier, Forbid, ApplyState],
@@ -216,6 +217,7 @@ impl HookPoint {
                 | H::AttackTargets
                 | H::StrikePoint
                 | H::Drift
+                | H::Landing
                 | H::CombatTp
                 | H::CombatDice
                 | H::Reaction
@@ -266,6 +268,7 @@ impl HookPoint {
             }
             H::DamageTable => "model, target, weapon, distance, band, value (the damage points of the row)",
             H::Drift => "model, target, weapon, band, value (the inches rolled, band extra included)",
+            H::Landing => "model, target (the model aimed at, if any), weapon, at (the final strike point)",
             H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
             H::CritFumble => "model, weapon",
             H::CombatEnd => "model, weapon (the type's first mount that fired), value (how many of its mounts fired)",

@@ -10,6 +10,7 @@ use cav_format::{HookPoint, Quantity};
 use crate::compile::StateIx;
 use crate::event::Roll;
 use crate::game::state::Game;
+use crate::geom::P;
 
 /// The context of one hook call.
 #[derive(Debug, Clone)]
@@ -31,6 +32,8 @@ pub struct HookCtx {
     pub value: Option<f64>,
     /// The attack is defensive fire (`ctx.defensive`): some bonuses do not apply to it.
     pub defensive: bool,
+    /// The point on the table the moment is at (`ctx.at`: where an attack lands).
+    pub at: Option<P>,
     /// What the handlers asked for, in the order they asked.
     pub effects: Vec<Queued>,
     /// The rolls handlers made (`ctx.roll_dice`), in order: the engine logs them.
@@ -49,6 +52,7 @@ impl HookCtx {
             state: None,
             value: None,
             defensive: false,
+            at: None,
             effects: Vec::new(),
             rolls: Vec::new(),
         }
@@ -67,6 +71,10 @@ impl HookCtx {
     }
     pub fn value(mut self, v: f64) -> Self {
         self.value = Some(v);
+        self
+    }
+    pub fn at(mut self, p: P) -> Self {
+        self.at = Some(p);
         self
     }
     pub fn defensive(mut self, d: bool) -> Self {

@@ -1399,6 +1399,7 @@ struct CtxView {
     state: Option<(StateIx, bool)>,
     value: Option<f64>,
     defensive: bool,
+    at: Option<(f64, f64)>,
     fns: Rc<CtxFns>,
     shared: Rc<Shared>,
 }
@@ -1430,6 +1431,7 @@ impl CtxView {
             state: None,
             value: None,
             defensive: false,
+            at: None,
             fns: fns.clone(),
             shared: shared.clone(),
         }
@@ -1471,6 +1473,14 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
         f.add_field_method_get("defensive", |_, v| Ok(v.defensive));
+        f.add_field_method_get("at", |lua, v| {
+            let Some((x, y)) = v.at else { return Ok(None) };
+            let t = lua.create_table()?;
+            t.set("x", x)?;
+            t.set("y", y)?;
+            t.set_readonly(true);
+            Ok(Some(t))
+        });
         f.add_field_method_get("ruleset", |_, v| Ok(v.shared.ruleset.clone()));
         f.add_field_method_get("options", |_, v| Ok(v.fns.options.clone()));
         for b in Board::ALL {
@@ -1659,6 +1669,7 @@ impl LuaHost {
             state: ctx.state,
             value: ctx.value,
             defensive: ctx.defensive,
+            at: ctx.at.map(|p| (p.x, p.y)),
             ..CtxView::new(ctx.point, model, &self.fns, shared)
         })?;
         let mut queued = Vec::new();
@@ -1868,6 +1879,7 @@ pub fn definitions() -> String {
          \t-- the roll in progress (combat_dice)\n\troll: CavRoll?,\n\t-- model_state: the state and whether it is being gained\n\tstate: string?,\n\tgained: boolean?,\n\
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
          \t-- the attack is defensive fire (combat_tp and combat_dice of a direct attack)\n\tdefensive: boolean,\n\
+         \t-- the point on the table the moment is at (landing: the final strike point)\n\tat: {x: number, y: number}?,\n\
          \t-- every model in play (on the table), as views; with a state id, only those in that state\n\tmodels: (state: string?) -> { CavModel },\n\
          \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
          \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\

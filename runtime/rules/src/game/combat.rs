@@ -655,6 +655,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.dropped.is_none() && self.game.range_to_point(attacker, point) > max {
             return Ok(()); // drifted beyond the weapon's reach
         }
+        // `landing`: a handler may destroy the munition where it lands (Point Defense meets a
+        // final strike point near its model).
+        let ctx = HookCtx::new(HookPoint::Landing, attacker).target(aimed).weapon(weapon).at(point);
+        if let Some(reason) = self.call_hooks(ctx)?.forbid {
+            emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
+            return Ok(());
+        }
         // What it leaves there (a minefield, a smoke cloud), and whether it still attacks.
         let landing = self.land(attacker, weapon, point, heading)?;
         if !landing.attacks {
