@@ -307,6 +307,13 @@ fn memory_stays_flat_over_many_saves_of_a_large_file() {
     assert!(grown_mb < 24, "resident memory grew by {grown_mb} MB over {} saves", SAVES - WARM);
 }
 
+/// Wait until the watcher has said nothing for a while, dropping what it says meanwhile: a pack
+/// copied back file by file may come back over several reloads on a loaded machine, and an edit
+/// made before the last of them would be reported with them.
+fn settle(s: &mut Session) {
+    while s.rx.recv_timeout(Duration::from_millis(1500)).is_ok() {}
+}
+
 /// Wait for a reload that shows `what` changed (neither added nor removed).
 fn edited(s: &mut Session, what: &str) {
     let line = reloaded_with(s, what);
@@ -337,6 +344,7 @@ fn a_recreated_pack_keeps_being_watched() {
     reloaded_with(&mut s, "-model fenrir");
     cav_watch::copy_tree(&saved, &pack).unwrap();
     reloaded_with(&mut s, "+model fenrir");
+    settle(&mut s);
     retitle(&pack, "Fenrir Recreated");
     edited(&mut s, "model fenrir");
 
@@ -383,6 +391,7 @@ fn a_pack_watched_by_its_own_path_survives_being_recreated() {
     assert!(reloaded_or_kept(&mut s).starts_with("kept last good"));
     cav_watch::copy_tree(&saved, &pack).unwrap();
     reloaded_with(&mut s, "");
+    settle(&mut s);
     retitle("Fenrir Again");
     edited(&mut s, "model fenrir");
     std::fs::rename(&pack, s.path("away")).unwrap();
