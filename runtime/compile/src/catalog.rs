@@ -38,6 +38,18 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     .filter_map(|id| ids.iter().position(|x| x == id.as_str()).map(|i| i as u16))
                     .collect(),
                 immune: s.immune.clone(),
+                // An unknown terrain is a dangling reference the loader reported.
+                trail: s.trail.as_ref().and_then(|t| {
+                    let terrain = cx.rs.of_kind(DocKind::Terrain).position(|x| x.id == t.terrain.as_str())?;
+                    Some(cav_rules::compile::LeavesDef {
+                        terrain,
+                        strip: Some((0.0, t.width)),
+                        dice: cx.dice(e, "/trail/lasts/dice", &t.lasts.dice),
+                        halved: t.lasts.halved,
+                        add: t.lasts.add,
+                        counts: t.lasts.counts,
+                    })
+                }),
             },
             _ => {
                 cx.fail_quietly(); // invalid document, reported by the loader
@@ -59,6 +71,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     painted: false,
                     supersedes: vec![],
                     immune: vec![],
+                    trail: None,
                 }
             }
         })
@@ -80,6 +93,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
                 hooks: vec![],
                 optional: false,
                 switched_on: false,
+                special_options: vec![],
                 reach: None,
                 grants: vec![],
                 charges: false,
@@ -94,6 +108,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             hooks: doc.hooks.clone(),
             optional: doc.optional,
             switched_on: doc.switched_on,
+            special_options: doc.special_options.iter().map(|o| o.0.clone()).collect(),
             reach: doc.levels.iter().find_map(|l| match l.range {
                 Some(f::Distance::Inches(d)) => Some(d),
                 _ => None,
@@ -252,6 +267,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             hooks: doc.hooks.clone(),
             optional: false,
             switched_on: false,
+            special_options: Vec::new(),
             reach: None,
             grants: Vec::new(),
             charges: doc.single_use,
@@ -272,6 +288,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             hooks: doc.hooks.clone(),
             optional: false,
             switched_on: false,
+            special_options: Vec::new(),
             reach: None,
             grants: Vec::new(),
             charges: false,

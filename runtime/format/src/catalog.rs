@@ -318,6 +318,11 @@ pub struct SpecialAttribute {
     /// `special_action` handler): bots take that action first in each activation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub switched_on: bool,
+    /// The options its Special action may be declared with (Smoke: `cloud` or `line`); its script
+    /// reads the one declared as `ctx.option` (nil when none is named). A Special action naming
+    /// an option no special attribute of the model offers is refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_options: Vec<Id>,
     /// The mount it provides and how many weapons each rating level holds there (the Turret: two
     /// on `T`): a card mounting more weapons there than its rating holds, or any without the
     /// special attribute, is an error.

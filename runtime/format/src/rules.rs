@@ -1401,12 +1401,31 @@ pub struct ModelState {
     /// Model types that cannot receive the state.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immune: Vec<ModelType>,
+    /// Terrain the model lays behind it while in the state (a smoke generator's line): each
+    /// action that moves it leaves a strip this wide along the way it moved, from the back of its
+    /// base, as long as the inches moved, lasting as `lasts` says (rolled once per action).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trail: Option<Trail>,
     pub summary: String,
     /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// Terrain a model lays as it moves (`ModelState::trail`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Trail {
+    /// The terrain type laid (`smoke`).
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub terrain: Id,
+    /// The strip's width in inches.
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub width: f64,
+    /// How long each strip stays, rolled when it is laid.
+    pub lasts: crate::catalog::Lasting,
 }
 
 /// How often an action type may be taken in one activation.

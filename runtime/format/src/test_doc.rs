@@ -161,6 +161,10 @@ pub struct TestStep {
     /// the test's `c3:`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub inspire: bool,
+    /// `special`: the option the Special action is declared with (Smoke: `cloud` or `line`), one
+    /// a special attribute of the model offers (`special_options`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<Id>,
     /// `call-strike`: the strike (id) the model calls in, at `to` or at `target`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "strike"))]

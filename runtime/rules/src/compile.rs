@@ -134,6 +134,9 @@ pub struct StateDef {
     pub painted: bool,
     pub supersedes: Vec<StateIx>,
     pub immune: Vec<f::ModelType>,
+    /// Terrain laid behind the model as it moves (`f::ModelState::trail`): the strip's width is
+    /// `strip.1`, its length each leg's.
+    pub trail: Option<LeavesDef>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,6 +190,8 @@ pub struct SaDef {
     pub optional: bool,
     /// Switched on by the Special action each turn (bots take it first).
     pub switched_on: bool,
+    /// The options its Special action may be declared with (`ctx.option`).
+    pub special_options: Vec<String>,
     /// Its reach in inches, where its levels give one (the link range of FCS).
     pub reach: Option<f64>,
     /// Special attributes a model with this one has as well, with their ratings.

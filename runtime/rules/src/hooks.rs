@@ -34,6 +34,8 @@ pub struct HookCtx {
     pub defensive: bool,
     /// The point on the table the moment is at (`ctx.at`: where an attack lands).
     pub at: Option<P>,
+    /// The option the Special action was declared with (`ctx.option`).
+    pub option: Option<String>,
     /// What the handlers asked for, in the order they asked.
     pub effects: Vec<Queued>,
     /// The rolls handlers made (`ctx.roll_dice`), in order: the engine logs them.
@@ -53,6 +55,7 @@ impl HookCtx {
             value: None,
             defensive: false,
             at: None,
+            option: None,
             effects: Vec::new(),
             rolls: Vec::new(),
         }

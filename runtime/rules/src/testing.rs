@@ -953,6 +953,7 @@ fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &Game) -> Re
         indirect: step.indirect,
         inspire: step.inspire,
         moves: step.moves.unwrap_or(1),
+        option: step.option.as_ref().map(|o| o.0.clone()),
     })
 }
 

@@ -1400,6 +1400,7 @@ struct CtxView {
     value: Option<f64>,
     defensive: bool,
     at: Option<(f64, f64)>,
+    option: Option<String>,
     fns: Rc<CtxFns>,
     shared: Rc<Shared>,
 }
@@ -1432,6 +1433,7 @@ impl CtxView {
             value: None,
             defensive: false,
             at: None,
+            option: None,
             fns: fns.clone(),
             shared: shared.clone(),
         }
@@ -1473,6 +1475,7 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("gained", |_, v| Ok(v.state.as_ref().map(|(_, g)| *g)));
         f.add_field_method_get("value", |_, v| Ok(v.value));
         f.add_field_method_get("defensive", |_, v| Ok(v.defensive));
+        f.add_field_method_get("option", |_, v| Ok(v.option.clone()));
         f.add_field_method_get("at", |lua, v| {
             let Some((x, y)) = v.at else { return Ok(None) };
             let t = lua.create_table()?;
@@ -1670,6 +1673,7 @@ impl LuaHost {
             value: ctx.value,
             defensive: ctx.defensive,
             at: ctx.at.map(|p| (p.x, p.y)),
+            option: ctx.option.clone(),
             ..CtxView::new(ctx.point, model, &self.fns, shared)
         })?;
         let mut queued = Vec::new();
@@ -1880,6 +1884,7 @@ pub fn definitions() -> String {
          \t-- the value the moment offers (a radius, a range, a move value), if any\n\tvalue: number?,\n\
          \t-- the attack is defensive fire (combat_tp and combat_dice of a direct attack)\n\tdefensive: boolean,\n\
          \t-- the point on the table the moment is at (landing: the final strike point)\n\tat: {x: number, y: number}?,\n\
+         \t-- special_action: the option the action was declared with (one a special attribute of the model offers), if any\n\toption: string?,\n\
          \t-- every model in play (on the table), as views; with a state id, only those in that state\n\tmodels: (state: string?) -> { CavModel },\n\
          \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
          \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\

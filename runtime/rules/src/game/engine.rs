@@ -899,7 +899,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].free_turns = 1;
             self.game.mined.clear();
             self.game.fumbles.clear();
+            let path_from = self.game.models[model].path.len().saturating_sub(1);
             let resolved = kind.resolve(self, model, &action, ctrl);
+            if resolved.is_ok() && self.game.models[model].on_table() {
+                self.lay_trail(model, path_from);
+            }
             if resolved.is_ok() && !self.game.seekers.is_empty() {
                 self.seekers_search()?;
             }

@@ -230,6 +230,39 @@ impl Engine<'_, '_> {
         EngineError::IllegalAction { model: self.game.models[by].name.clone(), action: "land".into(), reason }
     }
 
+    /// The terrain a model in a state with a trail (`StateDef::trail`, a smoke generator's line)
+    /// lays behind it over the action just resolved: the legs of its path from `path[from]` on,
+    /// each a strip of the trail's width running from the back of its base at the leg's start to
+    /// the back of its base at the leg's end (as long as the leg), all lasting one roll.
+    pub(crate) fn lay_trail(&mut self, model: usize, from: usize) {
+        let r = self.rules();
+        let me = &self.game.models[model];
+        let Some(t) = me.states.iter().find_map(|(s, _)| r.states[*s as usize].trail.as_ref()) else { return };
+        let legs: Vec<(P, P)> = me.path.get(from..).unwrap_or_default().windows(2).map(|w| (w[0], w[1])).collect();
+        let legs: Vec<(P, P)> = legs.into_iter().filter(|(a, b)| a.dist(*b) > 1e-9).collect();
+        if legs.is_empty() {
+            return;
+        }
+        let (terrain, width) = (t.terrain, t.strip.map_or(0.0, |s| s.1));
+        let thrown = self.roll(model, "lasts", t.dice, Vec::new(), None, None, false).total.max(0) as u32;
+        let left = if t.halved { thrown.div_ceil(2) } else { thrown }.saturating_add(t.add).max(1);
+        let laid = Laid { by: model, left, counts: t.counts };
+        let back = self.cardr(model).base_radius;
+        for (a, b) in legs {
+            let along = a.bearing(b);
+            let behind = P::heading(along).scale(-back);
+            let (a, b) = (a + behind, b + behind);
+            let length = a.dist(b);
+            let side = P::heading(along + 90.0).scale(width / 2.0);
+            let poly = Polygon { points: vec![a + side, b + side, b + side.scale(-1.0), a + side.scale(-1.0)] };
+            let center = a + (b - a).scale(0.5);
+            let reach = (length * length + width * width).sqrt() / 2.0;
+            if let Err(reason) = self.lay_terrain(terrain, poly, center, reach, laid, (0.0, length, width)) {
+                emit!(self, Event::Forbidden { model, what: "terrain", reason });
+            }
+        }
+    }
+
     /// Lay a piece of `terrain` for as long as `laid` says; `shape` is (radius, length, width)
     /// as the event shows it. At most `SCRIPT_PLACED_TERRAIN` laid pieces lie on the table.
     pub(crate) fn lay_terrain(

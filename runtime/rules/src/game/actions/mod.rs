@@ -185,6 +185,8 @@ pub struct Action {
     /// A move taken as this many Move actions in one continuous move (their AP, their MV and
     /// their free facing changes together, 001 L2975-2997); 1 for every other action.
     pub moves: u32,
+    /// The Special action's declared option (`ctx.option`: Smoke's `cloud` or `line`).
+    pub option: Option<String>,
 }
 
 impl Action {
@@ -204,6 +206,7 @@ impl Action {
             noe: false,
             inspire: false,
             moves: 1,
+            option: None,
         }
     }
     pub fn pass() -> Action {

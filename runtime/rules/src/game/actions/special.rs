@@ -20,11 +20,29 @@ impl ActionKind for Special {
     fn repeatable(&self) -> bool {
         false
     }
-    fn check(&self, game: &Game, _: usize, action: &Action) -> Result<(), String> {
-        match action.target {
-            Some(t) if t >= game.models.len() || !game.models[t].on_table() => Err("no such model on the table".into()),
-            _ => Ok(()),
+    fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
+        if let Some(t) = action.target
+            && (t >= game.models.len() || !game.models[t].on_table())
+        {
+            return Err("no such model on the table".into());
         }
+        // An option must be one a special attribute of the model offers.
+        if let Some(option) = &action.option {
+            let sas = &game.rules.sas;
+            let offered: Vec<&str> = game
+                .card(model)
+                .sas
+                .iter()
+                .flat_map(|&(sa, _)| sas[sa as usize].special_options.iter().map(String::as_str))
+                .collect();
+            if !offered.contains(&option.as_str()) {
+                let offered = if offered.is_empty() { "none".to_owned() } else { offered.join(", ") };
+                return Err(format!(
+                    "no special attribute of this model offers the special action option `{option}` (offered: {offered})"
+                ));
+            }
+        }
+        Ok(())
     }
     fn resolve(
         &self,
@@ -48,7 +66,8 @@ impl ActionKind for Special {
                 engine.add_state(model, state)?;
             }
         }
-        engine.call_hooks(HookCtx::new(HookPoint::SpecialAction, model).target(action.target))?;
+        let ctx = HookCtx { option: action.option.clone(), ..HookCtx::new(HookPoint::SpecialAction, model) };
+        engine.call_hooks(ctx.target(action.target))?;
         Ok(())
     }
 }
