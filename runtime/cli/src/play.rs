@@ -340,12 +340,15 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
         Event::Regrouped { squad, joined, kind, models } => {
             format!("  {joined} regroups into {squad}: one {kind} squad of {models} models")
         }
-        Event::StructureAttack { model, weapon, at, distance, band } => format!(
-            "    {} fires its {weapon} at the structure at ({:.1}, {:.1}), {distance}\" ({band})",
-            name(g, *model),
-            at.x,
-            at.y
-        ),
+        Event::StructureAttack { model, weapon, at, distance, band } => match band {
+            Some(band) => format!(
+                "    {} fires its {weapon} at the structure at ({:.1}, {:.1}), {distance}\" ({band})",
+                name(g, *model),
+                at.x,
+                at.y
+            ),
+            None => format!("    {} strikes the structure at ({:.1}, {:.1})", name(g, *model), at.x, at.y),
+        },
         Event::StructureHit { at, damage, armor_class, damage_points } => format!(
             "    the structure at ({:.1}, {:.1}) takes {damage} damage: armor class {armor_class}, {damage_points} damage points left",
             at.x, at.y

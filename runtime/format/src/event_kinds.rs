@@ -374,7 +374,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
             ("weapon", Text, "The weapon's name."),
             ("at", Point, "The point of the structure aimed at."),
             ("distance", Number, "Range to that point, inches."),
-            ("band", Text, "The range band's name."),
+            ("band", OptText, "The range band's name; null for an attack with no range (a missile flying into it)."),
         ],
     },
     EventKind {

@@ -432,6 +432,10 @@ pub struct TestChoices {
     /// `procedures.close_defense`) when the engine offers it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub close_defense: bool,
+    /// As it activates, the missiles it called (a Cruise Missile strike) self-destruct instead of
+    /// flying on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub self_destruct: bool,
     /// Held back in ambush: where it is placed as it activates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambush_at: Option<[f64; 2]>,

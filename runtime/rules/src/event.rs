@@ -282,7 +282,7 @@ pub enum Event {
         weapon: String,
         at: P,
         distance: f64,
-        band: String,
+        band: Option<String>,
     },
     StructureHit {
         at: P,

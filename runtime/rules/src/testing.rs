@@ -194,6 +194,9 @@ impl<'t> Scripted<'t> {
             if c.ambush_at.is_some() && !was("ambush") {
                 out.push(format!("choices.{id}.ambush_at: `{id}` was never placed from ambush"));
             }
+            if c.self_destruct && !was("self-destruct") {
+                out.push(format!("choices.{id}.self_destruct: `{id}` had no missile in flight as it activated"));
+            }
             if c.close_defense && !was("close-defense") {
                 out.push(format!(
                     "choices.{id}.close_defense: the engine never offered `{id}` its close-defense reaction"
@@ -272,6 +275,10 @@ impl Controller for Scripted<'_> {
             }
             None => game.ambush_spots(model).first().copied(),
         }
+    }
+    fn self_destruct(&mut self, _: &Game, caller: usize, _: usize) -> bool {
+        self.offered.insert((caller, "self-destruct".into()));
+        self.choices.get(&caller).is_some_and(|c| c.self_destruct)
     }
     fn close_defense(&mut self, _: &Game, model: usize, _: usize) -> bool {
         self.offered.insert((model, "close-defense".into()));
@@ -1370,7 +1377,7 @@ mod tests {
             Event::Container { number: 1, what: "salvaged", side: Some(s()) },
             Event::Flight { model: 0, what: "landed" },
             Event::StructureWorn { at: P::new(1.0, 2.0), armor_class: 3 },
-            Event::StructureAttack { model: 0, weapon: s(), at: P::new(1.0, 2.0), distance: 1.5, band: s() },
+            Event::StructureAttack { model: 0, weapon: s(), at: P::new(1.0, 2.0), distance: 1.5, band: Some(s()) },
             Event::StructureHit { at: P::new(1.0, 2.0), damage: 1, armor_class: 3, damage_points: 4 },
             Event::StructureCollapsed { at: P::new(1.0, 2.0) },
             Event::Regrouped { squad: s(), joined: s(), kind: s(), models: 4 },

@@ -30,6 +30,11 @@ pub trait Controller {
     fn counter_battery(&mut self, _game: &Game, _model: usize, _attacker: usize) -> Option<Vec<usize>> {
         None
     }
+    /// Whether the missile `missile` that `caller` called self-destructs as its caller activates,
+    /// instead of flying on (001 L11265-11267).
+    fn self_destruct(&mut self, _game: &Game, _caller: usize, _missile: usize) -> bool {
+        false
+    }
     /// `model`, attacked from close quarters by `attacker`, may strike first with its
     /// close-defense reaction (`procedures.close_defense`, Anti-Infantry).
     fn close_defense(&mut self, _game: &Game, _model: usize, _attacker: usize) -> bool {
@@ -852,7 +857,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.enter_table(model);
         self.begin_activation(model);
         // The missiles it called fly with it.
-        self.missiles_with(model)?;
+        self.missiles_with(model, ctrl)?;
         let mut steps = 0;
         while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
             steps += 1;

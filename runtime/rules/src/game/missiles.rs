@@ -1,8 +1,10 @@
 //! Strikes that fly in as models (the Cruise Missiles, 001 L11217-11339, `Strike::missile`):
 //! launched by `call-strike` at the launch point, a missile moves at once and again each time
 //! its caller activates (straight on, at each turn's end, once the caller is gone), towards the
-//! point named and on past it, and detonates against the first enemy model or structure it
-//! touches.
+//! point named and on past it, paying for its turns as its card says (Reduced Turn: every one),
+//! and detonates against the first enemy model or structure it touches — once armed: until it
+//! has flown its attack's minimum range, and through a launcher's straight first move, a contact
+//! destroys it with no attack. Its caller's player may self-destruct it as the caller activates.
 //! It is a model of the caller's side on the table — it can be shot down — but has no card in
 //! the draw deck (`Game::units`).
 
@@ -27,10 +29,12 @@ impl Engine<'_, '_> {
                 g.models[i].side == side && g.models[i].on_table() && g.card(i).weapons.iter().any(|m| m.weapon == w)
             })
         });
-        let from = match launcher {
+        // From a launcher it leaves straight ahead of it (001 L11325-11327); from the edge it is
+        // placed facing the point named.
+        let (from, facing) = match launcher {
             Some(l) => {
-                let dir = P::heading(g.models[l].pos.bearing(aim));
-                g.models[l].pos + dir.scale(g.card(l).base_radius + radius + 0.05)
+                let facing = g.models[l].facing;
+                (g.models[l].pos + P::heading(facing).scale(g.card(l).base_radius + radius + 0.05), facing)
             }
             None => {
                 let p = g.models[caller].pos;
@@ -41,20 +45,22 @@ impl Engine<'_, '_> {
                     (p.y, P::new(p.x, radius)),
                     (h - p.y, P::new(p.x, h - radius)),
                 ];
-                edges.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map_or(p, |e| e.1)
+                let from = edges.iter().min_by(|a, b| a.0.total_cmp(&b.0)).map_or(p, |e| e.1);
+                (from, from.bearing(aim))
             }
         };
-        let facing = from.bearing(aim);
         let m = self.game.add_model(def.card, side, from, facing);
-        self.game.models[m].missile = Some(Missile { caller, strike, aim });
+        let straight = launcher.is_some();
+        self.game.models[m].missile = Some(Missile { caller, strike, aim, flown: 0.0, straight });
         let (name, side_name) = (self.game.models[m].name.clone(), self.game.sides[side].clone());
         emit!(self, Event::Deployed { model: m, name, side: side_name, at: from, facing });
         self.missile_flies(m, def.first_moves)
     }
 
-    /// `moves` full moves of missile `m`: towards its aim while it is ahead, then straight on;
-    /// it stops at the first base or structure its own base touches and detonates there, and
-    /// leaves play off the board's edge.
+    /// `moves` full moves of missile `m`: towards its aim while it is ahead (a launcher's first
+    /// move straight ahead), then straight on, its turns paid out of its MV; it stops at the
+    /// first base or structure its own base touches and detonates there (or, not yet armed, is
+    /// destroyed), and leaves play off the board's edge.
     pub(crate) fn missile_flies(&mut self, m: usize, moves: u32) -> Result<(), EngineError> {
         for _ in 0..moves {
             let g = &self.game;
@@ -63,10 +69,21 @@ impl Engine<'_, '_> {
                 return Ok(());
             }
             let from = g.models[m].pos;
-            let heading = if from.dist(missile.aim) > 1e-6 { from.bearing(missile.aim) } else { g.models[m].facing };
+            let facing = g.models[m].facing;
+            let heading =
+                if missile.straight || from.dist(missile.aim) <= 1e-6 { facing } else { from.bearing(missile.aim) };
             let dir = P::heading(heading);
-            let mv = f64::from(g.move_value(m));
+            // One facing change a move is free, but none with Reduced Turn (001 L8061-8065); each
+            // paid one costs the ruleset's price per step of up to its free angle.
+            let p = &self.rules().proc.movement;
+            let turn = angle_diff(facing, heading).abs();
+            let free = if g.card(m).no_free_turn { 0.0 } else { p.free_turn_degrees };
+            let turns =
+                if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.free_turn_degrees.max(1.0)).ceil() as u32 };
+            let turn_cost = turns * p.extra_turn_cost;
+            let mv = f64::from(g.move_value(m).saturating_sub(turn_cost));
             let r = g.card(m).base_radius;
+            let arming = g.card(m).weapons.first().map_or(0.0, |w| w.min_range);
             let [w, h] = g.board.size;
             let mut at = from;
             let mut hit: Option<Option<usize>> = None;
@@ -100,26 +117,35 @@ impl Engine<'_, '_> {
             }
             self.game.models[m].pos = at;
             self.game.models[m].facing = heading;
+            let armed = !missile.straight && missile.flown + moved >= arming - 1e-9;
+            let mut next = Missile { flown: missile.flown + moved, straight: false, ..missile };
             // Past (or at) its aim it flies straight on, not back.
-            if from.dist(missile.aim) <= moved + 1e-6 {
-                let on = at + dir.scale(1000.0);
-                self.game.models[m].missile = Some(Missile { aim: on, ..missile });
+            if !missile.straight && from.dist(missile.aim) <= moved + 1e-6 {
+                next.aim = at + dir.scale(1000.0);
             }
-            emit!(self, Event::Moved { model: m, from, to: at, mv_spent: moved.ceil() as u32, facing: heading });
+            self.game.models[m].missile = Some(next);
+            let mv_spent = (moved.ceil() as u32).saturating_add(turn_cost);
+            emit!(self, Event::Moved { model: m, from, to: at, mv_spent, facing: heading });
             if gone {
                 self.game.models[m].left_board = true;
                 emit!(self, Event::LeftBoard { model: m });
                 return Ok(());
             }
             if let Some(target) = hit {
+                if !armed {
+                    // Not armed yet: the contact destroys it, with no attack (001 L11329-11333).
+                    self.game.models[m].destroyed = true;
+                    emit!(self, Event::Abandoned { model: m, reason: "destroyed by a contact before it armed".into() });
+                    return Ok(());
+                }
                 return self.detonate(m, at, target);
             }
         }
         Ok(())
     }
 
-    /// The missile `m` detonates at `at` against `target` (or a structure): its attack on the
-    /// pre-set dice — over its area where it has one, what its blast destroys outright first
+    /// The missile `m` detonates at `at` against `target` (or the structure there): its attack on
+    /// the pre-set dice — over its area where it has one, what its blast destroys outright first
     /// (the attack's `destroys`) — and it is gone.
     fn detonate(&mut self, m: usize, at: P, target: Option<usize>) -> Result<(), EngineError> {
         if self.game.models[m].missile.is_none() {
@@ -132,6 +158,8 @@ impl Engine<'_, '_> {
             self.area_attack(m, 0, at, target, 0, None)?;
         } else if let Some(t) = target {
             self.preset_attack(m, 0, t, "missile")?;
+        } else if let Some(area) = self.game.structure_at_point(at) {
+            self.attack_structure(m, 0, area, None, at)?;
         }
         // Gone (no wreck: nothing of it is left to lie on the table).
         self.game.models[m].destroyed = true;
@@ -139,8 +167,9 @@ impl Engine<'_, '_> {
         Ok(())
     }
 
-    /// Each missile `caller` called makes its moves as the caller activates.
-    pub(crate) fn missiles_with(&mut self, caller: usize) -> Result<(), EngineError> {
+    /// Each missile `caller` called makes its moves as the caller activates, or self-destructs
+    /// if the caller's player says so.
+    pub(crate) fn missiles_with(&mut self, caller: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
         let mine: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
                 self.game.models[i].missile.is_some_and(|x| x.caller == caller) && self.game.models[i].on_table()
@@ -148,6 +177,11 @@ impl Engine<'_, '_> {
             .collect();
         for m in mine {
             let Some(x) = self.game.models[m].missile else { continue };
+            if ctrl.self_destruct(&self.game, caller, m) {
+                self.game.models[m].destroyed = true;
+                emit!(self, Event::Abandoned { model: m, reason: "self-destructed".into() });
+                continue;
+            }
             let moves = self.rules().strikes[x.strike].missile.as_ref().map_or(0, |d| d.moves);
             self.missile_flies(m, moves)?;
         }

@@ -2082,12 +2082,16 @@ pub(crate) fn strip_ends(at: P, facing: f64, length: f64) -> (P, P) {
     (at + half.scale(-1.0), at + half)
 }
 
-/// A missile in flight: the model that called it, the strike, and the point it flies at.
+/// A missile in flight: the model that called it, the strike, the point it flies at, the
+/// inches it has flown (it arms at its attack's minimum range) and whether its next move is the
+/// launcher's straight first one (no facing change, not armed).
 #[derive(Debug, Clone, Copy)]
 pub struct Missile {
     pub caller: usize,
     pub strike: usize,
     pub aim: P,
+    pub flown: f64,
+    pub straight: bool,
 }
 
 /// A seeking submunition waiting over its point (`MountDef::seeks`): the firer and mount whose

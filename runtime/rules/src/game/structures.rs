@@ -71,12 +71,13 @@ impl Game<'_> {
 impl Engine<'_, '_> {
     /// One weapon's attack on the structure at `area` (a copy of the weapon; the action checked
     /// range and arc): a combat roll at the band's TP with the structures' bonus, then damage.
+    /// With no band (a missile flying into it), the pre-set dice against the mount's base TP.
     pub(crate) fn attack_structure(
         &mut self,
         attacker: usize,
         weapon: usize,
         area: usize,
-        band: usize,
+        band: Option<usize>,
         at: P,
     ) -> Result<(), EngineError> {
         let r = self.rules();
@@ -89,22 +90,32 @@ impl Engine<'_, '_> {
                 weapon: m.name.clone(),
                 at,
                 distance: super::engine::round2(self.game.range_to_point(attacker, at)),
-                band: r.bands[band].name.clone()
+                band: band.map(|b| r.bands[b].name.clone())
             }
         );
-        let s = super::engine::Situation {
-            attacker,
-            weapon: Some(weapon),
-            band: Some(band),
-            primary: true,
-            direct: !m.indirect,
-            ..Default::default()
+        let mut mods = match band {
+            Some(band) => {
+                let s = super::engine::Situation {
+                    attacker,
+                    weapon: Some(weapon),
+                    band: Some(band),
+                    primary: true,
+                    direct: !m.indirect,
+                    ..Default::default()
+                };
+                self.modifiers(&r.combat_mods, cav_format::ModifierTarget::CombatRoll, &s, true)
+            }
+            None => Vec::new(),
         };
-        let mut mods = self.modifiers(&r.combat_mods, cav_format::ModifierTarget::CombatRoll, &s, true);
         let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
         mods.push(ModApplied { source: name, value: rule.target_bonus, charge: None });
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
-        let out = self.roll(attacker, "combat", r.standard, mods, Some(r.bands[band].combat_tp), Some(crit_at), false);
+        let (dice, tp) = match (band, m.preset_tp, r.preset) {
+            (Some(band), _, _) => (r.standard, r.bands[band].combat_tp),
+            (None, Some(tp), Some(dice)) => (dice, tp),
+            (None, tp, _) => (r.standard, tp.unwrap_or(r.indirect_tp)),
+        };
+        let out = self.roll(attacker, "combat", dice, mods, Some(tp), Some(crit_at), false);
         if out.fumble {
             return self.out_of_ammo(attacker, weapon);
         }

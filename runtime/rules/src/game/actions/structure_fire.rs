@@ -75,7 +75,7 @@ impl ActionKind for StructureFire {
                 if engine.game.models[model].out_of_ammo[w] || engine.game.structure_at_point(at).is_none() {
                     break;
                 }
-                engine.attack_structure(model, w, area, band.unwrap_or(0), at)?;
+                engine.attack_structure(model, w, area, Some(band.unwrap_or(0)), at)?;
             }
         }
         Ok(())
