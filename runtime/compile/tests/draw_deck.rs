@@ -38,7 +38,7 @@ fn two_sides_with_four_squads_deal_ten_cards_001_l2411_l2415() {
     let mut engine = Engine { game: two_squads_a_side(&rules), dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
     let deck = engine.begin_turn().unwrap();
     assert_eq!(deck.len(), 10, "one card per side and two per squad");
-    assert_eq!(deck.iter().filter(|&&s| s == 0).count(), 5, "five of each colour");
+    assert_eq!(deck.iter().filter(|c| c.side == 0).count(), 5, "five of each colour");
 }
 
 #[test]
@@ -53,7 +53,7 @@ fn a_squad_that_leaves_play_takes_one_of_its_cards_001_l2465_l2476() {
     let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
     let deck = engine.begin_turn().unwrap();
     // Red: 1 side card + 2 for its remaining squad + 1 the gone squad leaves behind.
-    assert_eq!(deck.iter().filter(|&&s| s == 0).count(), 4);
+    assert_eq!(deck.iter().filter(|c| c.side == 0).count(), 4);
     assert_eq!(deck.len(), 9);
     // The other reading of the option: both cards go.
     let mut both = rules.clone();

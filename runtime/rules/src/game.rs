@@ -43,5 +43,5 @@ pub mod structures;
 pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
-pub use engine::{Answer, Controller, Engine, EngineError, GameEnd};
+pub use engine::{Answer, Card, Controller, Engine, EngineError, GameEnd};
 pub use state::{Arc, Area, Board, Game, Lasts, Mark, Model, Pending, Shot, Squad};

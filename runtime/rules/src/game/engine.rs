@@ -5,6 +5,14 @@
 use super::*;
 
 /// Decides for the models of one or more sides.
+/// A card of the draw deck: the side whose colour it is, and the unit (its first model) it is
+/// assigned to while that unit waits to drop in (an orbital drop's own card, 001 L10235-10241).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Card {
+    pub side: usize,
+    pub drop: Option<usize>,
+}
+
 pub trait Controller {
     /// Choose the next action for `model`, which has `ap` action points left.
     fn decide(&mut self, game: &Game, model: usize, ap: u32) -> Action;
@@ -404,11 +412,12 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// cards per side, its cards per activation unit (model or squad) on the table, and the cards
     /// units that left play leave behind (option `draw-deck-removal`). `draw_deck` handlers may
     /// keep a model out (it does not activate this turn); a unit with no model left adds no card.
-    fn draw_deck(&mut self) -> Result<Vec<usize>, EngineError> {
+    fn draw_deck(&mut self) -> Result<Vec<Card>, EngineError> {
         let deck_rules = self.rules().draw_deck.clone();
         let mut deck = Vec::new();
+        let of = |side: usize, n: usize| std::iter::repeat_n(Card { side, drop: None }, n);
         for side in 0..self.game.sides.len() {
-            deck.extend(std::iter::repeat_n(side, deck_rules.per_side as usize));
+            deck.extend(of(side, deck_rules.per_side as usize));
         }
         let mut units: Vec<(usize, Vec<usize>)> = Vec::new();
         for side in 0..self.game.sides.len() {
@@ -418,6 +427,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         units.sort_by_key(|(_, u)| u.first().copied());
         for (side, unit) in units {
             let mut drawn = false;
+            // A unit to drop in this turn has a card of its own among its cards.
+            let drop = unit.iter().copied().find(|&m| self.game.drops_now(m)).map(|_| unit[0]);
             for model in unit {
                 if self.hooks.wants(HookPoint::DrawDeck)
                     && let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::DrawDeck, model))?.forbid
@@ -428,14 +439,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 }
                 drawn = true;
             }
-            if drawn {
-                deck.extend(std::iter::repeat_n(side, deck_rules.per_unit as usize));
+            if drawn && deck_rules.per_unit > 0 {
+                deck.push(Card { side, drop });
+                deck.extend(of(side, deck_rules.per_unit as usize - 1));
             }
         }
         if self.rules().engine_options.deck_removal == cav_format::vocab::DeckRemoval::OneCard {
             let left = deck_rules.per_unit.saturating_sub(1) as usize;
             for side in 0..self.game.sides.len() {
-                deck.extend(std::iter::repeat_n(side, left * self.game.units_gone(side)));
+                deck.extend(of(side, left * self.game.units_gone(side)));
             }
         }
         // Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
@@ -449,7 +461,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 if cards == 0 {
                     continue;
                 }
-                deck.extend(std::iter::repeat_n(side, cards as usize));
+                deck.extend(of(side, cards as usize));
                 let (name, side_name) = (def.name.clone(), self.game.sides[side].clone());
                 let detail =
                     format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
@@ -461,7 +473,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// A side holding an asset that skips a drawn card (a recon drone) may send `deck[at]` to the
     /// bottom of the deck, once a turn (001 L10823-10840): the controller of the side decides.
-    fn skip_card(&mut self, deck: &mut Vec<usize>, at: usize, ctrl: &mut dyn Controller) {
+    fn skip_card(&mut self, deck: &mut Vec<Card>, at: usize, ctrl: &mut dyn Controller) {
         for side in 0..self.game.sides.len() {
             if self.game.skipped_in_turn[side] == self.game.turn {
                 continue;
@@ -471,7 +483,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue;
             };
             let asset = self.game.held[side][slot].0;
-            if !ctrl.skip_card(&self.game, side, deck[at]) {
+            if !ctrl.skip_card(&self.game, side, deck[at].side) {
                 continue;
             }
             self.game.skipped_in_turn[side] = self.game.turn;
@@ -479,7 +491,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let card = deck.remove(at);
             deck.push(card);
             let (name, side_name) = (self.rules().assets[asset].name.clone(), self.game.sides[side].clone());
-            let detail = format!("{}'s card goes to the bottom of the draw deck", self.game.sides[card]);
+            let detail = format!("{}'s card goes to the bottom of the draw deck", self.game.sides[card.side]);
             let left = self.game.held[side][slot].1;
             emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left });
             return;
@@ -549,7 +561,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let end = self.at_turn_limit();
             return Ok(Some(self.finish(end)));
         }
-        // Draw deck: one card per model on the table, shuffled with the game's dice.
+        // Draw deck: the cards of the sides and their units, shuffled with the game's dice.
         let mut deck = self.begin_turn()?;
         for i in (1..deck.len()).rev() {
             let j = self.dice.roll(i as u32 + 1) as usize - 1;
@@ -559,13 +571,21 @@ impl<'a, 'r> Engine<'a, 'r> {
         while at < deck.len() {
             // A held recon drone may send the card to the bottom of the deck, once a side a turn.
             self.skip_card(&mut deck, at, ctrl);
-            let side = deck[at];
+            let Card { side, drop } = deck[at];
             at += 1;
-            // The side's first unit with a model still to activate; a card of a side with none
-            // left is skipped.
-            let Some(mut unit) =
-                self.game.units(side).into_iter().find(|u| u.iter().any(|&m| !self.game.models[m].activated))
-            else {
+            // A unit waiting to drop in activates on its own card only (001 L10235-10241), which
+            // once it is down is a card of its side like any other (L10273-10277).
+            let waits_to_drop = |g: &Game, u: &[usize]| u.iter().any(|&m| g.drops_now(m));
+            let units = self.game.units(side);
+            let dropping =
+                drop.and_then(|first| units.iter().find(|u| u.contains(&first) && waits_to_drop(&self.game, u)));
+            // Else the side's first unit with a model still to activate; a card of a side with
+            // none left is skipped.
+            let Some(mut unit) = dropping.cloned().or_else(|| {
+                units
+                    .into_iter()
+                    .find(|u| u.iter().any(|&m| !self.game.models[m].activated) && !waits_to_drop(&self.game, u))
+            }) else {
                 continue;
             };
             if let Some(s) = self.game.models[unit[0]]
@@ -608,9 +628,9 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The start of a turn: the turn count goes up, every model may activate again and marks
     /// that last a turn end. (Scenario tests call this and [`end_turn`](Self::end_turn) around
     /// the activations they choose.)
-    /// The draw deck is built (`draw_deck` handlers may keep a model's card out): returns one card
-    /// per model in it, its side's, not yet shuffled.
-    pub fn begin_turn(&mut self) -> Result<Vec<usize>, EngineError> {
+    /// The draw deck is built (`draw_deck` handlers may keep a model's card out): returns its
+    /// cards, not yet shuffled.
+    pub fn begin_turn(&mut self) -> Result<Vec<Card>, EngineError> {
         self.game.turn += 1;
         emit!(self, Event::TurnStart { turn: self.game.turn });
         for model in &mut self.game.models {
@@ -747,13 +767,22 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// A model held back in ambush is placed where its controller says (001 L6519-6535), facing
     /// the nearest enemy, free to act; a place the ruleset forbids is an illegal choice.
     fn spring_ambush(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
-        let Some(mut at) = ctrl.ambush_at(&self.game, model) else { return Ok(()) };
+        // A squad dropping in lands on one zone (001 L10249-10251): its first model names it this
+        // turn, its mates drop at the same (each drifting from it).
+        let (squad, turn) =
+            (self.game.models[model].squad.filter(|_| self.game.models[model].dropping), self.game.turn);
+        let named = squad.and_then(|s| self.game.drop_zones.iter().find(|z| (z.0, z.1) == (s, turn)).map(|z| z.2));
+        let Some(mut at) = named.or_else(|| ctrl.ambush_at(&self.game, model)) else { return Ok(()) };
         if let Some(reason) = self.game.ambush_refusal(model, at) {
             return Err(EngineError::IllegalAction {
                 model: self.game.models[model].name.clone(),
                 action: format!("ambush at ({:.2}, {:.2})", at.x, at.y),
                 reason,
             });
+        }
+        if let (Some(s), None) = (squad, named) {
+            self.game.drop_zones.retain(|z| z.1 == turn);
+            self.game.drop_zones.push((s, turn, at));
         }
         // An orbital drop drifts from the landing zone named, and is set beside any base it lands on.
         if self.game.models[model].dropping {

@@ -334,6 +334,7 @@ impl<'r> Game<'r> {
             settled_reactions,
             minefields,
             seekers,
+            drop_zones,
             mined,
             fumbles,
             single_use_fired,
@@ -384,6 +385,7 @@ impl<'r> Game<'r> {
         self.settled_reactions.clone_from(settled_reactions);
         self.minefields.clone_from(minefields);
         self.seekers.clone_from(seekers);
+        self.drop_zones.clone_from(drop_zones);
         self.mined.clone_from(mined);
         self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
@@ -489,6 +491,8 @@ pub struct Game<'r> {
     pub(crate) settled_reactions: Vec<(usize, usize)>,
     /// Minefields on the table (001 L10701-10761).
     pub minefields: Vec<Minefield>,
+    /// The landing zone each squad dropping in named this turn: (squad, turn, zone).
+    pub drop_zones: Vec<(usize, u32, P)>,
     /// Seeking submunitions waiting for a target (`MountDef::seeks`).
     pub seekers: Vec<Seeker>,
     /// (minefield, model) pairs attacked during the current action (one attack per action each).
@@ -573,6 +577,7 @@ impl<'r> Game<'r> {
             settled_reactions: Vec::new(),
             minefields: Vec::new(),
             seekers: Vec::new(),
+            drop_zones: Vec::new(),
             mined: Vec::new(),
             fumbles: Vec::new(),
             single_use_fired: Vec::new(),
@@ -1707,6 +1712,13 @@ impl Game<'_> {
     /// near an enemy recon model.
     pub fn ambush_refusal(&self, model: usize, p: P) -> Option<String> {
         self.ambush_refusal_among(model, p, 0..self.models.len())
+    }
+
+    /// Whether `model` is held back for an orbital drop that may come this turn (it lands as it
+    /// activates, on its unit's own card).
+    pub fn drops_now(&self, model: usize) -> bool {
+        let me = &self.models[model];
+        me.dropping && me.waiting.is_some_and(|t| t <= self.turn) && !me.activated
     }
 
     /// [`Game::ambush_refusal`], looking only at the models `others` for bases and enemies too
