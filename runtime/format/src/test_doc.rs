@@ -432,6 +432,10 @@ pub struct TestChoices {
     /// `procedures.close_defense`) when the engine offers it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub close_defense: bool,
+    /// Airborne, aboard an aircraft in flight: as a move of the aircraft ends, it jumps, landing at
+    /// the point of the path flown nearest this (its dismount's AP come off its next activation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump_at: Option<[f64; 2]>,
     /// As it activates, the missiles it called (a Cruise Missile strike) self-destruct instead of
     /// flying on.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -194,6 +194,9 @@ impl<'t> Scripted<'t> {
             if c.ambush_at.is_some() && !was("ambush") {
                 out.push(format!("choices.{id}.ambush_at: `{id}` was never placed from ambush"));
             }
+            if c.jump_at.is_some() && !was("airborne-jump") {
+                out.push(format!("choices.{id}.jump_at: `{id}` never rode an aircraft in flight as it moved"));
+            }
             if c.self_destruct && !was("self-destruct") {
                 out.push(format!("choices.{id}.self_destruct: `{id}` had no missile in flight as it activated"));
             }
@@ -275,6 +278,10 @@ impl Controller for Scripted<'_> {
             }
             None => game.ambush_spots(model).first().copied(),
         }
+    }
+    fn airborne_jump(&mut self, _: &Game, rider: usize, _: usize) -> Option<P> {
+        self.offered.insert((rider, "airborne-jump".into()));
+        self.choices.get(&rider).and_then(|c| c.jump_at).map(|[x, y]| P::new(x, y))
     }
     fn self_destruct(&mut self, _: &Game, caller: usize, _: usize) -> bool {
         self.offered.insert((caller, "self-destruct".into()));

@@ -38,6 +38,11 @@ pub trait Controller {
     fn counter_battery(&mut self, _game: &Game, _model: usize, _attacker: usize) -> Option<Vec<usize>> {
         None
     }
+    /// Where `rider`, Airborne and aboard the flying `transport`, jumps as a move of the aircraft
+    /// ends (the point of its path nearest this is where it lands); `None`: it stays aboard.
+    fn airborne_jump(&mut self, _game: &Game, _rider: usize, _transport: usize) -> Option<P> {
+        None
+    }
     /// Whether the missile `missile` that `caller` called self-destructs as its caller activates,
     /// instead of flying on (001 L11265-11267).
     fn self_destruct(&mut self, _game: &Game, _caller: usize, _missile: usize) -> bool {
@@ -937,6 +942,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             let resolved = kind.resolve(self, model, &action, ctrl);
             if resolved.is_ok() && self.game.models[model].on_table() {
                 self.lay_trail(model, path_from);
+                if self.game.models[model].path.len() > path_from + 1 {
+                    self.airborne_jumps(model, ctrl)?;
+                }
             }
             if resolved.is_ok() && !self.game.seekers.is_empty() {
                 self.seekers_search()?;

@@ -14,7 +14,7 @@ use cav_format::{HookPoint, ModelTrait};
 
 use super::{Action, ActionError, ActionKind, ENGAGED, LIMBERED};
 use crate::event::Event;
-use crate::game::{Controller, Engine, Game, Lasts, Mark};
+use crate::game::{Controller, Engine, EngineError, Game, Lasts, Mark};
 use crate::geom::P;
 use crate::hooks::HookCtx;
 
@@ -265,6 +265,45 @@ impl ActionKind for Dismount {
         me.facing = from.bearing(at);
         me.mark(&DISMOUNTED);
         emit!(engine, Event::Dismounted { model, transport, at });
+        Ok(())
+    }
+}
+
+impl Engine<'_, '_> {
+    /// As a move of the flying transport `transport` ends, each Airborne rider whose player wants
+    /// it jumps "during either model's activation" (001 L6499-6503): at the point of the path the
+    /// aircraft has flown this activation nearest the one its player names. It is the rider's
+    /// dismount (a move action), taken out of its own activation: its AP come off its next one.
+    pub(crate) fn airborne_jumps(&mut self, transport: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        let g = &self.game;
+        if !g.flying(transport) || g.models[transport].path.len() < 2 {
+            return Ok(());
+        }
+        let riders: Vec<usize> =
+            (0..g.models.len()).filter(|&m| g.models[m].aboard == Some(transport) && g.card(m).airborne).collect();
+        for m in riders {
+            let Some(to) = ctrl.airborne_jump(&self.game, m, transport) else { continue };
+            let ctx = HookCtx::new(HookPoint::Transport, m).target(transport).value(0.0);
+            if let Some(reason) = self.call_hooks(ctx)?.forbid {
+                emit!(self, Event::Forbidden { model: m, what: "dismount", reason });
+                continue;
+            }
+            let g = &self.game;
+            let Some(at) = spot_near(g, m, nearest_on_path(&g.models[transport].path, to)) else {
+                let reason = "no room to land where it jumps: it stays aboard".to_owned();
+                emit!(self, Event::Forbidden { model: m, what: "dismount", reason });
+                continue;
+            };
+            let cost = self.rules().action_costs.get(Dismount.id().id()).copied().unwrap_or(0);
+            let from = self.game.models[transport].pos;
+            let me = &mut self.game.models[m];
+            me.aboard = None;
+            me.pos = at;
+            me.facing = from.bearing(at);
+            me.mark(&DISMOUNTED);
+            me.ap_owed += cost;
+            emit!(self, Event::Dismounted { model: m, transport, at });
+        }
         Ok(())
     }
 }
