@@ -131,7 +131,8 @@ pub struct TestStep {
     /// first is free).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<[f64; 2]>,
-    /// `move-and-shoot`: the point of the path to `to` where the attack is made. `call-strike`:
+    /// `move-and-shoot`, `run-n-gun`: the point of the path to `to` where the attack is made (the
+    /// model completes its move after it). `call-strike`:
     /// the direction a strike's strip (a smoke screen) is laid in, as a point it runs towards
     /// from the final strike point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,7 +146,8 @@ pub struct TestStep {
     /// targets of the same combat action, each with its own weapon mounts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split: Vec<TestSplit>,
-    /// Indirect fire: at the `target`'s place, or at the point `to` with no model aimed at.
+    /// Indirect fire (`fire`, `run-n-gun`, …): at the `target`'s place, or (`fire`) at the point
+    /// `to` with no model aimed at.
     #[serde(default, skip_serializing_if = "is_false")]
     pub indirect: bool,
     /// `move` (or `reverse`, `shift`): this many Move actions taken as one continuous move, with

@@ -354,6 +354,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         band: usize,
         distance: f64,
         aim: P,
+        run_n_gun: i32,
         ctrl: &mut dyn Controller,
     ) -> Result<Option<P>, EngineError> {
         let r = self.rules();
@@ -392,6 +393,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             attempts,
             los_to_point: los,
             extra_targets: if self.game.active == Some(attacker) { self.game.extra_targets } else { 0 },
+            // A run 'n gun's weapons make its strike-point roll harder, one each (001 L5216-5218).
+            weapons_fired: run_n_gun,
             ..Situation::default()
         };
         let mut mods = self.modifiers(&r.strike_point_mods, ModifierTarget::StrikePointRoll, &s, true);

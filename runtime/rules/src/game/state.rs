@@ -325,6 +325,8 @@ impl<'r> Game<'r> {
             used,
             extra_targets,
             counter_battery,
+            counter_battery_waits,
+            counter_battery_pending,
             sight_memo,
             board_version,
             in_model_state,
@@ -376,6 +378,8 @@ impl<'r> Game<'r> {
         self.used.clone_from(used);
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
+        self.counter_battery_waits.clone_from(counter_battery_waits);
+        self.counter_battery_pending.clone_from(counter_battery_pending);
         self.sight_memo.clone_from(sight_memo);
         self.board_version.clone_from(board_version);
         self.in_model_state.clone_from(in_model_state);
@@ -471,6 +475,11 @@ pub struct Game<'r> {
     pub extra_targets: i32,
     /// A counter-battery answer is being resolved (the `counter-battery` condition).
     pub counter_battery: bool,
+    /// Counter-battery answers wait until the attacker's move is over (run 'n gun with move left).
+    pub(crate) counter_battery_waits: bool,
+    /// Counter-battery answers declared and waiting to land: (answering model, weapon mounts, the
+    /// attacker's firing place).
+    pub(crate) counter_battery_pending: Vec<(usize, Vec<usize>, P)>,
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
@@ -568,6 +577,8 @@ impl<'r> Game<'r> {
             joined: Vec::new(),
             extra_targets: 0,
             counter_battery: false,
+            counter_battery_waits: false,
+            counter_battery_pending: Vec::new(),
             sight_memo: std::cell::RefCell::new(Vec::new()),
             board_version: 0,
             in_model_state: false,

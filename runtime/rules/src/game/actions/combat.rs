@@ -320,7 +320,9 @@ impl Engine<'_, '_> {
                         emit!(self, Event::StrikePoint { model: attacker, at: point });
                         Some(point)
                     }
-                    None => self.strike_point(attacker, Some(target), first, band, distance, target_pos, ctrl)?,
+                    None => {
+                        self.strike_point(attacker, Some(target), first, band, distance, target_pos, run_n_gun, ctrl)?
+                    }
                 };
                 let Some(point) = point else {
                     continue; // stopped before it landed
@@ -400,7 +402,7 @@ impl Engine<'_, '_> {
         let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else {
             return Ok(());
         };
-        let Some(landed) = self.strike_point(attacker, None, first, band, distance, point, ctrl)? else {
+        let Some(landed) = self.strike_point(attacker, None, first, band, distance, point, 0, ctrl)? else {
             return Ok(()); // stopped before it landed
         };
         let mut fired = Vec::with_capacity(shots.len());
@@ -461,21 +463,54 @@ impl Engine<'_, '_> {
             let cost = self.rules().action_costs.get(ActionWord::CounterBattery.id()).copied().unwrap_or(0);
             self.game.models[m].ap_owed += cost;
             emit!(self, Event::CounterBattery { model: m, target: attacker });
+            // Its point is the attacker's firing place. An attacker in a run 'n gun with move left
+            // completes it before the answer lands (001 L7063-7068), unless the answering model
+            // is on over-watch.
             let at = self.game.models[attacker].pos;
-            self.game.counter_battery = true;
-            for k in weapons {
-                let g = &self.game;
-                if k < g.card(m).weapons.len()
-                    && g.card(m).weapons[k].indirect
-                    && matches!(g.shooter(m).shot(k, attacker, true), Some(Shot::Indirect { .. }))
-                    && !g.models[m].out_of_ammo[k]
-                {
-                    emit!(self, Event::StrikePoint { model: m, at });
-                    self.area_attack(m, k, at, Some(attacker), 0, None)?;
-                }
+            if self.game.counter_battery_waits && !self.game.models[m].has(&super::overwatch::OVERWATCH) {
+                self.game.counter_battery_pending.push((m, weapons, at));
+                continue;
             }
-            self.game.counter_battery = false;
+            self.counter_battery_fire(m, attacker, &weapons, at)?;
         }
+        Ok(())
+    }
+
+    /// The counter-battery answers waiting for `attacker`'s move to end land now.
+    pub(crate) fn counter_battery_lands(&mut self, attacker: usize) -> Result<(), EngineError> {
+        for (m, weapons, at) in std::mem::take(&mut self.game.counter_battery_pending) {
+            self.counter_battery_fire(m, attacker, &weapons, at)?;
+        }
+        Ok(())
+    }
+
+    /// `m`'s counter-battery fire with `weapons` at `at` (the attacker's firing place): no
+    /// strike-point roll, each weapon that still reaches the attacker attacks the area there.
+    fn counter_battery_fire(
+        &mut self,
+        m: usize,
+        attacker: usize,
+        weapons: &[usize],
+        at: crate::geom::P,
+    ) -> Result<(), EngineError> {
+        self.game.counter_battery = true;
+        for &k in weapons {
+            let g = &self.game;
+            if k >= g.card(m).weapons.len() {
+                continue;
+            }
+            // Still within reach of the place (the attacker's, if it has not moved on since).
+            let reaches = if g.models[attacker].pos.dist(at) < 1e-9 {
+                matches!(g.shooter(m).shot(k, attacker, true), Some(Shot::Indirect { .. }))
+            } else {
+                matches!(g.point_shot(m, k, at, 0.0), Shot::Indirect { .. })
+            };
+            if g.card(m).weapons[k].indirect && g.models[m].in_play() && reaches && !g.models[m].out_of_ammo[k] {
+                emit!(self, Event::StrikePoint { model: m, at });
+                self.area_attack(m, k, at, Some(attacker), 0, None)?;
+            }
+        }
+        self.game.counter_battery = false;
         Ok(())
     }
 

@@ -1,11 +1,17 @@
-//! Run 'n gun (001 L5204-5230): two move actions at reduced MV and one direct-fire assault whose
-//! rolls suffer per weapon fired.
+//! Run 'n gun (001 L5204-5230): two move actions at reduced MV and one assault — direct fire, or
+//! indirect whose strike-point roll suffers instead — whose rolls suffer per weapon fired. The
+//! attack is made at the end of the move, or from a point of it (`via`), after which the model
+//! completes its move (001 L7063-7068): counter-battery fire at its firing place then lands once
+//! it has moved on, unless the answering model is on over-watch.
 
 use super::{Action, ActionError, ActionKind, ENGAGED};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 use cav_format::vocab::ActionKind as ActionWord;
+
+/// How far the firing point may lie off the line to the end point, in inches.
+const ON_PATH: f64 = 0.05;
 
 pub struct RunNGun;
 
@@ -26,7 +32,13 @@ impl ActionKind for RunNGun {
         if game.models[model].has(&ENGAGED) {
             return Err("a model in close combat must break before it moves away".into());
         }
-        action.to()?;
+        let to = action.to()?;
+        if let Some(via) = action.via {
+            let from = game.models[model].pos;
+            if from.dist(via) + via.dist(to) - from.dist(to) > ON_PATH {
+                return Err("run 'n gun: the firing point must lie on the path to the end point".into());
+            }
+        }
         action.target().map(|_| ())
     }
     fn resolve(
@@ -42,16 +54,30 @@ impl ActionKind for RunNGun {
         };
         let mv = engine.game.move_value(model);
         let per_move = mv.saturating_sub(if mv <= rule.low_mv { rule.low_mv_penalty } else { rule.mv_penalty });
-        // The ruleset's move actions' worth of reduced MV, then the assault.
-        match engine.movement_hook(model, Some(per_move * rule.moves))? {
-            Ok(budget) => {
-                engine.do_move(model, to, budget, ctrl).map_err(ActionError::Illegal)?;
+        // The ruleset's move actions' worth of reduced MV, to the firing point; the assault; then
+        // the rest of the move.
+        let via = action.via.unwrap_or(to);
+        let (budget, spent) = match engine.movement_hook(model, Some(per_move * rule.moves))? {
+            Ok(budget) => (budget, engine.do_move(model, via, budget, ctrl).map_err(ActionError::Illegal)?),
+            Err(reason) => {
+                emit!(engine, Event::Forbidden { model, what: "move", reason });
+                (Some(0), 0)
             }
-            Err(reason) => emit!(engine, Event::Forbidden { model, what: "move", reason }),
-        }
+        };
         let card = engine.cardr(model);
         let count: u32 = action.weapons.iter().filter_map(|&weapon| card.weapons.get(weapon)).map(|m| m.quantity).sum();
-        engine.fire(model, target, &action.weapons, &[], false, count as i32, ctrl)
+        let moves_on = engine.game.models[model].pos.dist(to) > ON_PATH;
+        engine.game.counter_battery_waits = moves_on;
+        let fired = engine.fire(model, target, &action.weapons, &[], action.indirect, count as i32, ctrl);
+        engine.game.counter_battery_waits = false;
+        fired?;
+        let g = &engine.game;
+        let left = budget.unwrap_or_else(|| g.move_value(model)).saturating_sub(spent);
+        if moves_on && g.models[model].on_table() && left > 0 {
+            engine.do_move(model, to, Some(left), ctrl).map_err(ActionError::Illegal)?;
+        }
+        engine.counter_battery_lands(model)?;
+        Ok(())
     }
 }
 

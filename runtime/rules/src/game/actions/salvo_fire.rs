@@ -127,7 +127,7 @@ impl Engine<'_, '_> {
             Shot::Indirect { band, distance } => {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 let aim = self.game.models[target].pos;
-                if let Some(point) = self.strike_point(attacker, Some(target), first, band, distance, aim, ctrl)? {
+                if let Some(point) = self.strike_point(attacker, Some(target), first, band, distance, aim, 0, ctrl)? {
                     self.area_attack(attacker, first, point, Some(target), extra, None)?;
                 }
                 self.combat_end(attacker, &fired)?;
