@@ -698,7 +698,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             .filter(|&i| {
                 let (at, base) = (self.game.models[i].pos, self.cardr(i).base_radius);
                 i != attacker
-                    && self.game.models[i].on_table()
+                    && self.game.attackable(i)
                     && match strip {
                         Some(((a, b), half)) => crate::geom::seg_point_dist(a, b, at) <= half + base,
                         None => at.dist(point) <= radius + base,

@@ -128,7 +128,7 @@ impl Engine<'_, '_> {
         let fits = |i: usize| {
             let (m, c) = (&g.models[i], g.card(i));
             m.side != g.models[by].side
-                && m.on_table()
+                && g.attackable(i)
                 && kinds.contains(&c.model_type)
                 && m.pos.dist(point) <= radius + c.base_radius
                 && g.painted_for(by, i, own_tag)

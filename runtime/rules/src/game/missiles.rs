@@ -98,10 +98,11 @@ impl Engine<'_, '_> {
                 }
                 // Its own side's models it flies over (they are on its guidance's friend list).
                 let side = g.models[m].side;
+                // (An emplacement is met through its bunker, the structure under it.)
                 let touched = (0..g.models.len()).find(|&i| {
                     i != m
                         && g.models[i].side != side
-                        && g.models[i].on_table()
+                        && g.attackable(i)
                         && next.dist(g.models[i].pos) < r + g.card(i).base_radius
                 });
                 at = next;

@@ -1725,6 +1725,13 @@ impl Game<'_> {
         self.ambush_refusal_among(model, p, 0..self.models.len())
     }
 
+    /// Whether an attack may fall on `model`: it is on the table and not a weapon emplacement,
+    /// which is attacked only through its bunker (001 L10544-10564; fire at the structure), by
+    /// no area, template, close combat or missile.
+    pub fn attackable(&self, model: usize) -> bool {
+        self.models[model].on_table() && self.card(model).emplacement.is_none()
+    }
+
     /// Whether `model` is held back for an orbital drop that may come this turn (it lands as it
     /// activates, on its unit's own card).
     pub fn drops_now(&self, model: usize) -> bool {

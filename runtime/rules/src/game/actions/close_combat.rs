@@ -66,6 +66,11 @@ impl Engine<'_, '_> {
         {
             return Err(ActionError::Illegal("the target is not an enemy model".into()));
         }
+        if !self.game.attackable(target) {
+            return Err(ActionError::Illegal(
+                "an emplacement is attacked through its bunker (fire at the structure)".into(),
+            ));
+        }
         let contact = r.proc.movement.contact_distance;
         if self.game.distance(attacker, target) > contact {
             return Err(ActionError::Illegal("close combat needs base-to-base contact".into()));

@@ -538,7 +538,7 @@ impl Engine<'_, '_> {
         let under: Vec<usize> = (0..g.models.len())
             .filter(|&i| {
                 i != attacker
-                    && g.models[i].on_table()
+                    && g.attackable(i)
                     && (crate::geom::seg_point_dist(a, b, g.models[i].pos) <= width / 2.0 + self.cardr(i).base_radius
                         || g.structure_at(i).is_some_and(|s| burning.contains(&s)))
             })
