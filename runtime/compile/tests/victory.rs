@@ -292,6 +292,7 @@ fn half_the_defenders_or_more_start_on_the_hill_001_l2005_l2011() {
         strike_pools: Default::default(),
         held: Vec::new(),
         pieces: Vec::new(),
+        emplacements: Vec::new(),
     };
     let game = cav_rules::setup::roster_game(
         &rules,
@@ -340,6 +341,7 @@ fn deploying(rules: &Rules, method: cav_format::DeploymentMethod) -> Game<'_> {
         strike_pools: Default::default(),
         held: Vec::new(),
         pieces: Vec::new(),
+        emplacements: Vec::new(),
     };
     cav_rules::setup::roster_game(
         rules,

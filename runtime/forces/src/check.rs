@@ -651,6 +651,41 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// A weapon emplacement names its weapon card, one made for it; no other asset names one.
+    fn emplacement(&self, i: usize, a: &ForceAsset, asset: &Asset, out: &mut Vec<Diagnostic>) {
+        let cite = Some(asset.source.as_deref().unwrap_or(&self.rules.source.assets));
+        match (&asset.emplacement, &a.emplacement) {
+            (Some(_), None) => out.push(self.site.error(
+                &format!("/assets/{i}/asset"),
+                format!("{} is a weapon emplacement: name its weapon card", asset.name),
+                "`emplacement: {model: <a card whose emplacement is this asset>}`",
+                cite,
+            )),
+            (None, Some(_)) => out.push(self.site.error(
+                &format!("/assets/{i}/emplacement"),
+                format!("{} is not a weapon emplacement", asset.name),
+                "no `emplacement` (only an asset with `emplacement:` has a weapon)",
+                cite,
+            )),
+            (Some(_), Some(e)) => match self.r.model(e.model.as_str()) {
+                None => out.push(self.site.dangling(
+                    &format!("/assets/{i}/emplacement/model"),
+                    DocKind::Model,
+                    e.model.as_str(),
+                    self.ids(DocKind::Model),
+                )),
+                Some(m) if m.emplacement.as_ref() != Some(&a.asset) => out.push(self.site.error(
+                    &format!("/assets/{i}/emplacement/model"),
+                    format!("{} is not a weapon card of {}", m.name, asset.name),
+                    &format!("a card whose `emplacement:` is `{}`", a.asset.as_str()),
+                    cite,
+                )),
+                Some(_) => {}
+            },
+            (None, None) => {}
+        }
+    }
+
     /// Assets exist; those used during play and the strike pool need a model that can use them
     /// (001 L1237-1277).
     fn assets_and_strikes(&self, out: &mut Vec<Diagnostic>) {
@@ -671,6 +706,9 @@ impl<'a> Cx<'a> {
                     ))
                 }
                 Some(_) => {}
+            }
+            if let Some(asset) = self.r.asset(a.asset.as_str()) {
+                self.emplacement(i, a, asset, out);
             }
             if let (Some(v), Some(asset)) = (&a.variant, self.r.asset(a.asset.as_str()))
                 && !asset.variants.contains(v)

@@ -59,6 +59,14 @@ pub fn roster_force(
             cav_format::limits::MAX_MODELS_PER_SIDE
         ));
     }
+    // Each weapon emplacement bought: its weapon card (the check made sure it is one).
+    let mut emplacements = Vec::new();
+    for a in &force.assets {
+        let Some(e) = &a.emplacement else { continue };
+        let card =
+            rules.card(e.model.as_str()).ok_or_else(|| format!("model `{}` is not in the rules", e.model.as_str()))?;
+        emplacements.extend(std::iter::repeat_n((card, e.sections), a.count as usize));
+    }
     // The pool left unspent; what the strike pools still hold at the end joins it then.
     let spent = roster::costs(rs, force);
     let bonus = force.tvp.saturating_sub(spent.total());
@@ -79,12 +87,14 @@ pub fn roster_force(
         pieces: force
             .assets
             .iter()
+            .filter(|a| a.emplacement.is_none())
             .filter_map(|a| {
                 let ix = rules.assets.iter().position(|d| d.id == a.asset.as_str() && d.piece.is_some())?;
                 let variant = a.variant.as_ref().and_then(|v| rules.terrain(v.as_str()));
                 Some((ix, variant, a.count))
             })
             .collect(),
+        emplacements,
     })
 }
 

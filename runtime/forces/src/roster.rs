@@ -33,6 +33,21 @@ impl<'a> Roster<'a> {
     getter!(squad_type, SquadType, SquadType);
     getter!(faction, Faction, Faction);
 
+    /// What one of `asset` bought as `bought` costs: its cost; for a weapon emplacement, its cost
+    /// per bunker section, its turret's when the weapon card mounts it on `T`, and the weapon
+    /// card's TV (001 L10544-10552).
+    pub fn asset_cost(&self, asset: &Asset, bought: &ForceAsset) -> u32 {
+        let (Some(e), Some(bought)) = (asset.emplacement, &bought.emplacement) else { return asset.cost.tv };
+        let card = self.model(bought.model.as_str());
+        let turret = card.is_some_and(|m| m.weapons.iter().any(|w| w.mount.contains(&Mount::T)));
+        asset
+            .cost
+            .tv
+            .saturating_mul(bought.sections)
+            .saturating_add(if turret { e.turret_tv } else { 0 })
+            .saturating_add(card.map_or(0, |m| m.tv))
+    }
+
     pub fn factions(&self) -> impl Iterator<Item = &'a Faction> {
         self.rs.of_kind(DocKind::Faction).filter_map(|e| match e.doc.as_ref()? {
             Document::Faction(f) => Some(f),
@@ -151,7 +166,7 @@ pub fn costs(rs: &Ruleset, force: &Force) -> Costs {
     }
     for a in &force.assets {
         if let Some(asset) = r.asset(a.asset.as_str()) {
-            c.assets = c.assets.saturating_add(asset.cost.tv.saturating_mul(a.count));
+            c.assets = c.assets.saturating_add(r.asset_cost(asset, a).saturating_mul(a.count));
         }
     }
     c
@@ -232,11 +247,17 @@ pub fn to_yaml(force: &Force, schema_path: &str) -> String {
     if !force.assets.is_empty() {
         let _ = writeln!(s, "assets:");
         for a in &force.assets {
-            match a.count {
-                1 => writeln!(s, "  - {{asset: {}}}", a.asset.as_str()),
-                n => writeln!(s, "  - {{asset: {}, count: {n}}}", a.asset.as_str()),
+            let mut fields = vec![format!("asset: {}", a.asset.as_str())];
+            if a.count != 1 {
+                fields.push(format!("count: {}", a.count));
             }
-            .ok();
+            if let Some(v) = &a.variant {
+                fields.push(format!("variant: {}", v.as_str()));
+            }
+            if let Some(e) = &a.emplacement {
+                fields.push(format!("emplacement: {{model: {}, sections: {}}}", e.model.as_str(), e.sections));
+            }
+            let _ = writeln!(s, "  - {{{}}}", fields.join(", "));
         }
     }
     if !force.strike_pools.is_empty() {

@@ -364,3 +364,37 @@ fn an_asset_variant_is_one_the_asset_offers_001_l10904_l10921() {
     one_error(&with("{asset: revetment, variant: trench}"), 7, "Revetment has no variant `trench`");
     one_error(&with("{asset: trench, variant: vehicle-revetment}"), 7, "Trench has no variant `vehicle-revetment`");
 }
+
+/// A weapon emplacement names its weapon card, one made for it, and is priced per bunker section,
+/// plus its roof turret and its weapon's TV (001 L10544-10552); no other asset names a weapon.
+#[test]
+fn a_weapon_emplacement_names_its_weapon_card_and_is_priced_by_its_parts_001_l10544_l10552() {
+    let with = |asset: &str| format!("{HEAD}assets:\n  - {asset}\nsquads:\n{}", attack_squad());
+    let bunker = "{asset: bunker-weapon-emplacement, emplacement: {model: test-full-mac-emplacement, sections: 2}}";
+    assert_eq!(errors(&with(bunker)), vec![]);
+    one_error(
+        &with("{asset: bunker-weapon-emplacement}"),
+        7,
+        "Bunker: Weapon Emplacement is a weapon emplacement: name its weapon card",
+    );
+    one_error(
+        &with("{asset: bunker-weapon-emplacement, emplacement: {model: m-cav-attack}}"),
+        7,
+        "is not a weapon card of Bunker: Weapon Emplacement",
+    );
+    one_error(
+        &with("{asset: trench, emplacement: {model: test-full-mac-emplacement}}"),
+        7,
+        "Trench is not a weapon emplacement",
+    );
+
+    // Two sections at 25 TV, the roof turret's 25 (its MAC is mounted on `T`), the card's 200.
+    let mut loaded = loaded();
+    let rs = loaded.ruleset("cav-full").unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.yaml");
+    std::fs::write(&file, with(bunker)).unwrap();
+    let (docs, _) = cav_content::read_loose(&mut loaded, &file, DocKind::Force);
+    let Document::Force(f) = &docs[0].doc else { panic!() };
+    assert_eq!(cav_forces::costs(&rs, f).assets, 2 * 25 + 25 + 200);
+}

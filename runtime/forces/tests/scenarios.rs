@@ -113,8 +113,8 @@ fn open_roster(edit: impl FnOnce(&mut cav_format::Force)) -> (cav_rules::Rules, 
     (rules, force)
 }
 
-/// This Is War with `force` on side 0 and the same force without its pieces on side 1, and how
-/// many terrain pieces the scenario lays by itself.
+/// This Is War with `force` on side 0 and the same force without its pieces and emplacements on
+/// side 1, and how many terrain pieces the scenario lays by itself.
 fn this_is_war<'r>(
     rules: &'r cav_rules::Rules,
     force: &cav_rules::setup::RosterForce,
@@ -125,7 +125,7 @@ fn this_is_war<'r>(
         let mut dice = cav_rules::SeededDice::new(1);
         cav_rules::setup::scenario_game(rules, sc, &mut dice, &mut cav_rules::NoLog, None).board.areas.len()
     };
-    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), ..force.clone() };
+    let none = cav_rules::setup::RosterForce { pieces: Vec::new(), emplacements: Vec::new(), ..force.clone() };
     let mut dice = cav_rules::SeededDice::new(1);
     (roster_game(rules, sc, &[force.clone(), none], &mut dice, log, None), bare)
 }
@@ -137,7 +137,7 @@ fn infantry(model: &str, count: u32) -> cav_format::ForceSquad {
 }
 
 fn asset(id: &str, count: u32) -> cav_format::ForceAsset {
-    cav_format::ForceAsset { asset: id.into(), count, variant: None }
+    cav_format::ForceAsset { asset: id.into(), count, variant: None, emplacement: None }
 }
 
 /// The pieces a roster buys to set down before deployment — fortifications and minefields — are
@@ -250,4 +250,36 @@ fn a_roster_with_thousands_of_pieces_sets_down_a_bounded_number() {
     let limit = cav_format::limits::MAX_TERRAIN_FEATURES;
     assert!(game.board.areas.len() <= bare + limit);
     assert!(log.iter().any(|e| matches!(e, Event::AssetUsed { detail, .. } if detail.contains("only the first"))));
+}
+
+/// A roster's weapon emplacement is set down before deployment, outside the opposing zone, with
+/// its bunker (two sections here) laid under it (001 L10522-10526, L10544-10564).
+#[test]
+fn a_roster_sets_down_its_weapon_emplacements_before_deployment() {
+    let emplacement = cav_format::ForceEmplacement { model: "test-full-mac-emplacement".into(), sections: 2 };
+    let (rules, force) = open_roster(|f| {
+        f.assets =
+            vec![cav_format::ForceAsset { emplacement: Some(emplacement), ..asset("bunker-weapon-emplacement", 1) }]
+    });
+    let card = rules.card("test-full-mac-emplacement").unwrap();
+    assert_eq!(force.emplacements, [(card, 2)]);
+    let mut log: Vec<Event> = Vec::new();
+    let (game, bare) = this_is_war(&rules, &force, &mut log);
+    let placed: Vec<usize> = (0..game.models.len()).filter(|&m| game.models[m].card == card).collect();
+    assert_eq!(placed.len(), 1, "one emplacement, on side 0 only");
+    let m = placed[0];
+    assert_eq!(game.models[m].side, 0);
+    let bunker = &game.board.areas[bare..].iter().find(|a| rules.terrains[a.terrain].id == "bunker").expect("a bunker");
+    assert!(bunker.poly.contains(game.models[m].pos), "the bunker lies under its weapon");
+    // Two 2" sections: 4" long, 2" deep.
+    let side = |i: usize| bunker.poly.points[i].dist(bunker.poly.points[(i + 1) % 4]);
+    assert!((side(0) - 4.0).abs() < 1e-9 && (side(1) - 2.0).abs() < 1e-9, "{:?}", bunker.poly.points);
+    let s = &rules.scenarios[rules.scenario("this-is-war").unwrap()];
+    let (_, enemy) = &s.sides[1];
+    for p in &bunker.poly.points {
+        let inside = p.x > enemy.x && p.x < enemy.x + enemy.width && p.y > enemy.y && p.y < enemy.y + enemy.height;
+        assert!(!inside, "{p:?} reaches into the opposing zone {enemy:?}");
+    }
+    let first = log.iter().position(|e| matches!(e, Event::Deployed { .. })).unwrap();
+    assert!(matches!(log[first], Event::Deployed { model, .. } if model == m), "it is down before any model deploys");
 }

@@ -732,6 +732,11 @@ pub struct Mines {
 pub struct Emplacement {
     #[schemars(range(max = 10))]
     pub action_points: u32,
+    /// Added to its price when its weapon sits in a roof turret (a card mounting it on `T`);
+    /// the asset's `cost` is per bunker section, and the weapon card's own TV is added too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = 10000))]
+    pub turret_tv: u32,
 }
 
 /// What a minefield attacks.

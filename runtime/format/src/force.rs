@@ -292,6 +292,23 @@ pub struct ForceAsset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "terrain"))]
     pub variant: Option<Id>,
+    /// For a weapon emplacement (an asset with `emplacement:`): its weapon and bunker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emplacement: Option<ForceEmplacement>,
+}
+
+/// A weapon emplacement bought (`ForceAsset::emplacement`): priced as the asset's cost per
+/// bunker section, its `turret_tv` when the weapon sits in a roof turret, and the weapon card's TV.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForceEmplacement {
+    /// The model card of its weapon (a card whose `emplacement:` names this asset).
+    #[schemars(extend("x-cav-ref" = "model"))]
+    pub model: Id,
+    /// Bunker sections (2" squares): one, or more for a larger bunker.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 9))]
+    pub sections: u32,
 }
 
 fn one() -> u32 {

@@ -143,6 +143,9 @@ pub struct RosterForce {
     /// Pieces it sets down before deployment (`AssetDef::piece`: fortifications, minefields):
     /// the asset, the terrain of the variant bought (`None`: its own), how many.
     pub pieces: Vec<(usize, Option<usize>, u32)>,
+    /// Weapon emplacements it sets down before deployment: the weapon card (naming its asset) and
+    /// the bunker's sections, one entry per emplacement.
+    pub emplacements: Vec<(usize, u32)>,
 }
 
 /// Build a game for a scenario that leaves forces to the players: the scenario's board and
@@ -184,6 +187,7 @@ pub fn roster_game<'r>(
         // The pieces with room for models (bunkers) it set down: its infantry deploy in them,
         // one model to a room (001 L10538-10540).
         let placed = set_down_pieces(&mut game, sc, side, &pieces, log);
+        set_down_emplacements(&mut game, sc, side, &force.emplacements, log);
         for a in placed {
             let room = rules.terrains[game.board.areas[a].terrain].room.unwrap_or(0);
             rooms[side].extend(std::iter::repeat_n(a, room.min(cav_format::limits::MAX_MODELS as u32) as usize));
@@ -219,7 +223,7 @@ pub fn roster_game<'r>(
                 };
                 let facing = pos.bearing(P::new(s.board[0] / 2.0, s.board[1] / 2.0));
                 let u = game.add_model(card, side, pos, facing);
-                game.place_emplacement(u);
+                game.place_emplacement(u, 1);
                 // A bot holds every model with Ambush back, to be placed as it activates.
                 if game.drops_in(card) {
                     (game.models[u].dropping, game.models[u].waiting) = (true, Some(1));
@@ -243,6 +247,68 @@ pub fn roster_game<'r>(
     game
 }
 
+/// A deployment zone's front edge (the one facing the board's centre): its middle, the unit vector
+/// along it, the one pointing out of the zone, and its length.
+fn front_edge(zone: &cav_format::Rect, [bw, bh]: [f64; 2]) -> (P, P, P, f64) {
+    let centre = P::new(zone.x + zone.width / 2.0, zone.y + zone.height / 2.0);
+    if zone.width >= zone.height {
+        let up = if bh / 2.0 >= centre.y { 1.0 } else { -1.0 };
+        let y = if up > 0.0 { zone.y + zone.height } else { zone.y };
+        (P::new(centre.x, y), P::new(1.0, 0.0), P::new(0.0, up), zone.width)
+    } else {
+        let right = if bw / 2.0 >= centre.x { 1.0 } else { -1.0 };
+        let x = if right > 0.0 { zone.x + zone.width } else { zone.x };
+        (P::new(x, centre.y), P::new(0.0, 1.0), P::new(right, 0.0), zone.height)
+    }
+}
+
+/// Set down `side`'s weapon emplacements before deployment, as its pieces go (anywhere but an
+/// opposing deployment zone, 001 L10522-10526): the bot's choice is a row 4" in front of its own
+/// zone's front edge, spread evenly along it and shifted (up to 12") clear of the terrain and
+/// models already down, each facing out of the zone with its bunker laid under it; where none
+/// fits, just inside its own front edge.
+fn set_down_emplacements(game: &mut Game, sc: usize, side: usize, emplacements: &[(usize, u32)], log: &mut dyn Sink) {
+    let rules = game.rules;
+    let s = &rules.scenarios[sc];
+    let Some((_, zone)) = s.sides.get(side) else { return };
+    let (mid, along, out, length) = front_edge(zone, game.board.size);
+    let [bw, bh] = game.board.size;
+    let n = emplacements.len().min(MAX_TERRAIN_FEATURES);
+    for (i, &(card, sections)) in emplacements.iter().take(n).enumerate() {
+        let half = rules.cards[card].base_radius;
+        let reach = half * (f64::from(sections.max(1)) * 2.0).max(2.0);
+        let spot = mid + along.scale(length * ((i as f64 + 0.5) / n as f64 - 0.5)) + out.scale(4.0);
+        let fits = |c: P| {
+            c.x - reach >= 0.0
+                && c.y - reach >= 0.0
+                && c.x + reach <= bw
+                && c.y + reach <= bh
+                && s.sides.iter().enumerate().all(|(o, (_, z))| {
+                    o == side
+                        || c.x + reach <= z.x
+                        || c.x - reach >= z.x + z.width
+                        || c.y + reach <= z.y
+                        || c.y - reach >= z.y + z.height
+                })
+                && game.board.areas.iter().all(|t| t.center.dist(c) >= t.radius + reach)
+                && game.models.iter().all(|m| !m.on_table() || m.pos.dist(c) >= reach + 1.0)
+        };
+        let shifts = (0..=(length as i32).min(12)).flat_map(|k| [k, -k]).map(|k| along.scale(f64::from(k)));
+        let at = shifts.map(|d| spot + d).find(|&c| fits(c)).unwrap_or(mid + out.scale(-(1.0 + half)));
+        let u = game.add_model(card, side, at, P::new(0.0, 0.0).bearing(out));
+        game.place_emplacement(u, sections);
+        if log.enabled() {
+            log.push(Event::Deployed {
+                model: u,
+                name: game.models[u].name.clone(),
+                side: game.sides[side].clone(),
+                at,
+                facing: game.models[u].facing,
+            });
+        }
+    }
+}
+
 /// Set down `side`'s pre-deployment pieces (a roster's bunkers, trenches, revetments, fighting
 /// positions and minefields), which go anywhere but an opposing deployment zone (001
 /// L10522-10526, L10588-10592, L10713-10717, L10940-10944, L11004-11008). Where is the player's
@@ -263,17 +329,7 @@ fn set_down_pieces(
     let mut placed = Vec::new();
     let Some((_, zone)) = s.sides.get(side) else { return placed };
     let [bw, bh] = game.board.size;
-    let centre = P::new(zone.x + zone.width / 2.0, zone.y + zone.height / 2.0);
-    // The front edge: its middle, the unit vector along it and the one pointing out of the zone.
-    let (mid, along, out, length) = if zone.width >= zone.height {
-        let up = if bh / 2.0 >= centre.y { 1.0 } else { -1.0 };
-        let y = if up > 0.0 { zone.y + zone.height } else { zone.y };
-        (P::new(centre.x, y), P::new(1.0, 0.0), P::new(0.0, up), zone.width)
-    } else {
-        let right = if bw / 2.0 >= centre.x { 1.0 } else { -1.0 };
-        let x = if right > 0.0 { zone.x + zone.width } else { zone.x };
-        (P::new(x, centre.y), P::new(0.0, 1.0), P::new(right, 0.0), zone.height)
-    };
+    let (mid, along, out, length) = front_edge(zone, game.board.size);
     // A side sets down at most as many pieces as a scenario may have terrain features; the log
     // says what is left off (a roster with a huge pool must not stall the set-up).
     let mut all: Vec<(usize, Option<usize>)> = pieces

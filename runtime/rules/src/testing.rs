@@ -569,7 +569,7 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         }
         let side = sides.iter().position(|s| *s == spec.side.0).unwrap_or(0);
         let ix = game.add_model(card, side, pos, spec.facing);
-        game.place_emplacement(ix);
+        game.place_emplacement(ix, 1);
         ids.insert(spec.id.0.clone(), ix);
         if c3_from_models && let Some(c3) = rules.c3_sa {
             let rating: i32 = rules.cards[card].sas.iter().filter(|(s, _)| *s == c3).map(|(_, r)| (*r).max(0)).sum();

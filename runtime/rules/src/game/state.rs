@@ -2160,18 +2160,23 @@ impl Game<'_> {
         self.rules.card_of(m)
     }
 
-    /// Lay the terrain piece of weapon emplacement `model` (its asset's `terrain:`, as wide as
-    /// its base, square to its facing) under it.
-    pub fn place_emplacement(&mut self, model: usize) {
+    /// Lay the terrain piece of weapon emplacement `model` (its asset's `terrain:`) under it:
+    /// `sections` squares as wide as its base in a row, square to its facing, the first under it
+    /// and the others to its right.
+    pub fn place_emplacement(&mut self, model: usize, sections: u32) {
         let Some(asset) = self.card(model).emplacement else { return };
         let Some(terrain) = self.rules.assets[asset].terrain else { return };
         let (at, half, facing) = (self.models[model].pos, self.card(model).base_radius, self.models[model].facing);
-        let corners = [45.0, 135.0, 225.0, 315.0].map(|a: f64| at + P::heading(facing + a).scale(half * 2f64.sqrt()));
+        let n = f64::from(sections.max(1));
+        let (ahead, right) = (P::heading(facing).scale(half), P::heading(facing + 90.0).scale(half));
+        let (near, far) = (at + right.scale(-1.0), at + right.scale(2.0 * n - 1.0));
+        let corners = vec![near + ahead, far + ahead, far + ahead.scale(-1.0), near + ahead.scale(-1.0)];
+        let center = at + right.scale(n - 1.0);
         self.board.areas.push(Area {
             terrain,
-            poly: Polygon { points: corners.to_vec() },
-            center: at,
-            radius: half * 2f64.sqrt(),
+            poly: Polygon { points: corners },
+            center,
+            radius: half * (n * n + 1.0).sqrt(),
             lasts: None,
         });
         self.board_version += 1;
