@@ -32,6 +32,25 @@ pub(crate) fn port_free(game: &Game, model: usize) -> bool {
     ports > used && game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry)
 }
 
+/// One declaration is direct or indirect fire (001 L3845-3846): a weapon that cannot fire the
+/// declared way makes the declaration impossible, not a shot that quietly does not happen.
+pub(crate) fn one_fire_mode(game: &Game, model: usize, action: &Action) -> Result<(), String> {
+    let card = game.card(model);
+    for &w in action.weapons.iter().chain(action.split.iter().flat_map(|(_, w)| w)) {
+        let Some(m) = card.weapons.get(w) else { continue };
+        if m.strike.is_some() || m.dropped.is_some() {
+            continue; // refused at the attack with its own reason
+        }
+        if action.indirect && !game.fires_indirect(model, w) {
+            return Err(format!("{} cannot fire indirectly: a declaration fires direct or indirect, not both", m.name));
+        }
+        if !action.indirect && m.indirect {
+            return Err(format!("{} fires only indirectly: a declaration fires direct or indirect, not both", m.name));
+        }
+    }
+    Ok(())
+}
+
 /// One combat action: the listed weapon mounts fire at `target`.
 pub struct Fire;
 
@@ -55,27 +74,7 @@ impl ActionKind for Fire {
         if game.models[model].aboard.is_some() && action.indirect {
             return Err("a gun port serves direct fire only".into());
         }
-        // One declaration is direct or indirect fire: a weapon that cannot fire the declared way
-        // makes the declaration impossible, not a shot that quietly does not happen.
-        let card = game.card(model);
-        for &w in action.weapons.iter().chain(action.split.iter().flat_map(|(_, w)| w)) {
-            let Some(m) = card.weapons.get(w) else { continue };
-            if m.strike.is_some() || m.dropped.is_some() {
-                continue; // refused at the attack with its own reason
-            }
-            if action.indirect && !game.fires_indirect(model, w) {
-                return Err(format!(
-                    "{} cannot fire indirectly: a declaration fires direct or indirect, not both",
-                    m.name
-                ));
-            }
-            if !action.indirect && m.indirect {
-                return Err(format!(
-                    "{} fires only indirectly: a declaration fires direct or indirect, not both",
-                    m.name
-                ));
-            }
-        }
+        one_fire_mode(game, model, action)?;
         if let (None, Some(point)) = (action.target, action.to) {
             if !action.split.is_empty() {
                 return Err("an attack at a point is not split".into());

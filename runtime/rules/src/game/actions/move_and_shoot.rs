@@ -41,7 +41,7 @@ impl ActionKind for MoveAndShoot {
         if along > ON_PATH {
             return Err("move and shoot: the firing point must lie on the path to the end point".into());
         }
-        Ok(())
+        super::combat::one_fire_mode(game, model, action)
     }
     fn resolve(
         &self,

@@ -39,6 +39,7 @@ impl ActionKind for RunNGun {
                 return Err("run 'n gun: the firing point must lie on the path to the end point".into());
             }
         }
+        super::combat::one_fire_mode(game, model, action)?;
         action.target().map(|_| ())
     }
     fn resolve(
