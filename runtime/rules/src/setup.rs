@@ -247,6 +247,22 @@ pub fn roster_game<'r>(
     game
 }
 
+/// Whether a piece of `side` reaching `reach` from `c` lies on the board and out of every
+/// opposing deployment zone (001 L10522-10526).
+fn may_lie(sides: &[(String, cav_format::Rect)], [bw, bh]: [f64; 2], side: usize, c: P, reach: f64) -> bool {
+    c.x - reach >= 0.0
+        && c.y - reach >= 0.0
+        && c.x + reach <= bw
+        && c.y + reach <= bh
+        && sides.iter().enumerate().all(|(o, (_, z))| {
+            o == side
+                || c.x + reach <= z.x
+                || c.x - reach >= z.x + z.width
+                || c.y + reach <= z.y
+                || c.y - reach >= z.y + z.height
+        })
+}
+
 /// A deployment zone's front edge (the one facing the board's centre): its middle, the unit vector
 /// along it, the one pointing out of the zone, and its length.
 fn front_edge(zone: &cav_format::Rect, [bw, bh]: [f64; 2]) -> (P, P, P, f64) {
@@ -279,17 +295,7 @@ fn set_down_emplacements(game: &mut Game, sc: usize, side: usize, emplacements: 
         let reach = half * (f64::from(sections.max(1)) * 2.0).max(2.0);
         let spot = mid + along.scale(length * ((i as f64 + 0.5) / n as f64 - 0.5)) + out.scale(4.0);
         let fits = |c: P| {
-            c.x - reach >= 0.0
-                && c.y - reach >= 0.0
-                && c.x + reach <= bw
-                && c.y + reach <= bh
-                && s.sides.iter().enumerate().all(|(o, (_, z))| {
-                    o == side
-                        || c.x + reach <= z.x
-                        || c.x - reach >= z.x + z.width
-                        || c.y + reach <= z.y
-                        || c.y - reach >= z.y + z.height
-                })
+            may_lie(&s.sides, [bw, bh], side, c, reach)
                 && game.board.areas.iter().all(|t| t.center.dist(c) >= t.radius + reach)
                 && game.models.iter().all(|m| !m.on_table() || m.pos.dist(c) >= reach + 1.0)
         };
@@ -357,19 +363,7 @@ fn set_down_pieces(
             let (depth, reach) = if b == 0.0 { (a, a) } else { (b / 2.0, (a * a + b * b).sqrt() / 2.0) };
             let spot = mid + along.scale(length * ((i as f64 + 0.5) / row.len() as f64 - 0.5));
             let ahead = if mines { 7.0 } else { 1.0 } + depth;
-            let fits = |c: P| {
-                c.x - reach >= 0.0
-                    && c.y - reach >= 0.0
-                    && c.x + reach <= bw
-                    && c.y + reach <= bh
-                    && s.sides.iter().enumerate().all(|(o, (_, z))| {
-                        o == side
-                            || c.x + reach <= z.x
-                            || c.x - reach >= z.x + z.width
-                            || c.y + reach <= z.y
-                            || c.y - reach >= z.y + z.height
-                    })
-            };
+            let fits = |c: P| may_lie(&s.sides, [bw, bh], side, c, reach);
             // Clear of the terrain already down where it can be: the spot, then 1", 2", … (up to
             // 12") to either side along the row.
             let clear = |c: P| game.board.areas.iter().all(|t| t.center.dist(c) >= t.radius + reach);

@@ -258,18 +258,23 @@ impl ActionKind for Dismount {
             emit!(engine, Event::Forbidden { model, what: "dismount", reason });
             return Ok(());
         };
-        let from = engine.game.models[transport].pos;
-        let me = &mut engine.game.models[model];
-        me.aboard = None;
-        me.pos = at;
-        me.facing = from.bearing(at);
-        me.mark(&DISMOUNTED);
-        emit!(engine, Event::Dismounted { model, transport, at });
+        engine.step_out(model, transport, at);
         Ok(())
     }
 }
 
 impl Engine<'_, '_> {
+    /// `model` leaves `transport`, standing at `at` and facing away from it.
+    fn step_out(&mut self, model: usize, transport: usize, at: P) {
+        let from = self.game.models[transport].pos;
+        let me = &mut self.game.models[model];
+        me.aboard = None;
+        me.pos = at;
+        me.facing = from.bearing(at);
+        me.mark(&DISMOUNTED);
+        emit!(self, Event::Dismounted { model, transport, at });
+    }
+
     /// As a move of the flying transport `transport` ends, each Airborne rider whose player wants
     /// it jumps "during either model's activation" (001 L6499-6503): at the point of the path the
     /// aircraft has flown this activation nearest the one its player names. It is the rider's
@@ -295,14 +300,8 @@ impl Engine<'_, '_> {
                 continue;
             };
             let cost = self.rules().action_costs.get(Dismount.id().id()).copied().unwrap_or(0);
-            let from = self.game.models[transport].pos;
-            let me = &mut self.game.models[m];
-            me.aboard = None;
-            me.pos = at;
-            me.facing = from.bearing(at);
-            me.mark(&DISMOUNTED);
-            me.ap_owed += cost;
-            emit!(self, Event::Dismounted { model: m, transport, at });
+            self.game.models[m].ap_owed += cost;
+            self.step_out(m, transport, at);
         }
         Ok(())
     }
