@@ -52,20 +52,22 @@ pub fn roster_force(
         let name = sq.name.clone().unwrap_or_else(|| format!("{} {}", sq.squad_type.as_str(), i + 1));
         squads.push(cav_rules::setup::SquadCards { name, kind: sq.squad_type.as_str().to_owned(), cards });
     }
-    let fielded: usize = squads.iter().map(|s| s.cards.len()).sum();
-    if fielded > cav_format::limits::MAX_MODELS_PER_SIDE {
-        return Err(format!(
-            "the force fields {fielded} models, more than the {} one side may field",
-            cav_format::limits::MAX_MODELS_PER_SIDE
-        ));
-    }
-    // Each weapon emplacement bought: its weapon card (the check made sure it is one).
+    // Each weapon emplacement bought: its weapon card (the check made sure it is one). Its model
+    // counts towards what one side may field.
     let mut emplacements = Vec::new();
     for a in &force.assets {
         let Some(e) = &a.emplacement else { continue };
         let card =
             rules.card(e.model.as_str()).ok_or_else(|| format!("model `{}` is not in the rules", e.model.as_str()))?;
-        emplacements.extend(std::iter::repeat_n((card, e.sections), a.count as usize));
+        let room = (cav_format::limits::MAX_MODELS_PER_SIDE + 1).saturating_sub(emplacements.len());
+        emplacements.extend(std::iter::repeat_n((card, e.sections.clamp(1, 9)), (a.count as usize).min(room)));
+    }
+    let fielded: usize = squads.iter().map(|s| s.cards.len()).sum::<usize>() + emplacements.len();
+    if fielded > cav_format::limits::MAX_MODELS_PER_SIDE {
+        return Err(format!(
+            "the force fields {fielded} models, more than the {} one side may field",
+            cav_format::limits::MAX_MODELS_PER_SIDE
+        ));
     }
     // The pool left unspent; what the strike pools still hold at the end joins it then.
     let spent = roster::costs(rs, force);

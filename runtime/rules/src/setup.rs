@@ -300,7 +300,9 @@ fn set_down_emplacements(game: &mut Game, sc: usize, side: usize, emplacements: 
                 && game.models.iter().all(|m| !m.on_table() || m.pos.dist(c) >= reach + 1.0)
         };
         let shifts = (0..=(length as i32).min(12)).flat_map(|k| [k, -k]).map(|k| along.scale(f64::from(k)));
-        let at = shifts.map(|d| spot + d).find(|&c| fits(c)).unwrap_or(mid + out.scale(-(1.0 + half)));
+        // (Where none fits, just inside its own front edge, each at its own place along it.)
+        let inside = spot + out.scale(-(4.0 + 1.0 + half));
+        let at = shifts.map(|d| spot + d).find(|&c| fits(c)).unwrap_or(inside);
         let u = game.add_model(card, side, at, P::new(0.0, 0.0).bearing(out));
         game.place_emplacement(u, sections);
         if log.enabled() {

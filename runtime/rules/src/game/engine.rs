@@ -582,8 +582,14 @@ impl<'a, 'r> Engine<'a, 'r> {
             // once it is down is a card of its side like any other (L10273-10277).
             let waits_to_drop = |g: &Game, u: &[usize]| u.iter().any(|&m| g.drops_now(m));
             let units = self.game.units(side);
-            let dropping =
-                drop.and_then(|first| units.iter().find(|u| u.contains(&first) && waits_to_drop(&self.game, u)));
+            // (The card names the unit's first model; its squad still finds the unit should that
+            // model be gone.)
+            let g = &self.game;
+            let same_unit = |m: usize, first: usize| {
+                m == first || g.models[m].squad.is_some_and(|s| g.models[first].squad == Some(s))
+            };
+            let dropping = drop
+                .and_then(|first| units.iter().find(|u| u.iter().any(|&m| same_unit(m, first)) && waits_to_drop(g, u)));
             // Else the side's first unit with a model still to activate; a card of a side with
             // none left is skipped.
             let Some(mut unit) = dropping.cloned().or_else(|| {
@@ -778,7 +784,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             (self.game.models[model].squad.filter(|_| self.game.models[model].dropping), self.game.turn);
         let named = squad.and_then(|s| self.game.drop_zones.iter().find(|z| (z.0, z.1) == (s, turn)).map(|z| z.2));
         let Some(mut at) = named.or_else(|| ctrl.ambush_at(&self.game, model)) else { return Ok(()) };
-        if let Some(reason) = self.game.ambush_refusal(model, at) {
+        // (A zone named for the squad was checked as it was named.)
+        if let Some(reason) = self.game.ambush_refusal(model, at).filter(|_| named.is_none()) {
             return Err(EngineError::IllegalAction {
                 model: self.game.models[model].name.clone(),
                 action: format!("ambush at ({:.2}, {:.2})", at.x, at.y),

@@ -158,13 +158,13 @@ impl Engine<'_, '_> {
     }
 
     /// The waiting submunitions that fall and self-destruct (001 L9072-9074): `model`'s as its
-    /// next activation begins; at a turn's end (`None`), those whose firer is off the table
-    /// (its next activation will never come).
+    /// next activation begins; at a turn's end (`None`), those whose firer is out of play (its
+    /// next activation will never come).
     pub(crate) fn seekers_fall(&mut self, model: Option<usize>) {
         let models = &self.game.models;
         let falls = |s: &Seeker| match model {
             Some(m) => s.model == m,
-            None => !models[s.model].on_table(),
+            None => !models[s.model].in_play(),
         };
         let (fallen, kept): (Vec<Seeker>, Vec<Seeker>) =
             std::mem::take(&mut self.game.seekers).into_iter().partition(falls);

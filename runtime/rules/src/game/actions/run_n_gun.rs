@@ -67,18 +67,25 @@ impl ActionKind for RunNGun {
         };
         let card = engine.cardr(model);
         let count: u32 = action.weapons.iter().filter_map(|&weapon| card.weapons.get(weapon)).map(|m| m.quantity).sum();
-        let moves_on = engine.game.models[model].pos.dist(to) > ON_PATH;
+        // Move left only when it fired from a point of its path (without one it fired at the end).
+        let moves_on = action.via.is_some() && engine.game.models[model].pos.dist(to) > ON_PATH;
         engine.game.counter_battery_waits = moves_on;
         let fired = engine.fire(model, target, &action.weapons, &[], action.indirect, count as i32, ctrl);
         engine.game.counter_battery_waits = false;
-        fired?;
+        if let Err(e) = fired {
+            engine.game.counter_battery_pending.clear();
+            return Err(e);
+        }
         let g = &engine.game;
         let left = budget.unwrap_or_else(|| g.move_value(model)).saturating_sub(spent);
-        if moves_on && g.models[model].on_table() && left > 0 {
-            engine.do_move(model, to, Some(left), ctrl).map_err(ActionError::Illegal)?;
-        }
+        let moved = if moves_on && g.models[model].on_table() && left > 0 {
+            engine.do_move(model, to, Some(left), ctrl).map(|_| ()).map_err(ActionError::Illegal)
+        } else {
+            Ok(())
+        };
+        // What answered lands once the move is over (or stopped), whatever stopped it.
         engine.counter_battery_lands(model)?;
-        Ok(())
+        moved
     }
 }
 
