@@ -100,6 +100,17 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             });
             continue;
         };
+        // Options are read by the special attribute's script; with none, nothing would.
+        if !doc.special_options.is_empty() && doc.script.is_none() {
+            cx.error(
+                e,
+                "/special_options",
+                "special-options-without-script",
+                "`special_options` are read by the special attribute's script (`ctx.option`), and it has none".into(),
+                "a `script:` whose `special_action` handler reads `ctx.option`, or no `special_options`",
+                Some("add `script:` or remove `special_options`".into()),
+            );
+        }
         sas.push(SaDef {
             id: e.id.clone(),
             name: doc.name.clone(),

@@ -1,6 +1,6 @@
 //! Upgrade words that act only with something else the document must also have are errors when
 //! it lacks it, never quietly ignored: `homes_on` without a munition, `variants` on a munition,
-//! `single_use` with nothing to spend.
+//! `single_use` with nothing to spend; a special attribute's `special_options` without a script.
 
 mod common;
 
@@ -30,4 +30,18 @@ fn upgrade_words_missing_their_partner_are_errors() {
         .map(|d| d.code.to_string())
         .collect();
     assert_eq!(errors, vec!["variants-on-a-munition"]);
+}
+
+/// A special attribute's `special_options` are read by its script: without one they would do
+/// nothing, so that is an error at their line.
+#[test]
+fn special_options_without_a_script_are_a_located_error() {
+    let doc = "kind: special_attribute\nid: odd-vents\nname: Odd Vents\napplies_to: model\nparameter: none\n\
+               special_options: [cloud, line]\nsummary: An invented test special attribute.\n";
+    let d = common::extension_diagnostics("odd", &[("special-attributes/odd.yaml", doc)]);
+    let e = d
+        .iter()
+        .find(|d| d.code == "special-options-without-script")
+        .unwrap_or_else(|| panic!("no special-options error in {d:#?}"));
+    assert_eq!(e.loc.map(|l| l.start.line), Some(6));
 }

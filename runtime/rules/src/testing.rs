@@ -704,6 +704,9 @@ fn step_shape(step: &TestStep) -> Option<String> {
         (Some(a), None) if !matches!(a, NEXT_TURN | PLAY_TURN | SQUAD_ACTIVATION | END_SQUAD_ACTIVATION) => {
             Some(format!("`{a}` needs the `model:` that acts"))
         }
+        (Some(a), _) if a != cav_format::vocab::ActionKind::Special.id() && step.option.is_some() => {
+            Some(format!("`option:` belongs to `special`, not `{a}`"))
+        }
         (Some(END), _) if !step.absent.is_empty() => {
             Some("`absent:` on `end`: give it to the action before, whose span runs to the activation's end".into())
         }

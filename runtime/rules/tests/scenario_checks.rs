@@ -238,6 +238,8 @@ fn malformed_steps_are_refused() {
     assert!(has(&f, "`move` needs the `model:` that acts"), "{f:?}");
     let f = failures(&rules, json!({"steps": [{}]}));
     assert!(has(&f, "a step needs `do:` or `check:`"), "{f:?}");
+    let f = failures(&rules, json!({"steps": [{"model": "red", "do": "move", "to": [1, 1], "option": "line"}]}));
+    assert!(has(&f, "`option:` belongs to `special`, not `move`"), "{f:?}");
 }
 
 #[test]
