@@ -75,12 +75,8 @@ impl Engine<'_, '_> {
             let dir = P::heading(heading);
             // One facing change a move is free, but none with Reduced Turn (001 L8061-8065); each
             // paid one costs the ruleset's price per step of up to its free angle.
-            let p = &self.rules().proc.movement;
-            let turn = angle_diff(facing, heading).abs();
-            let free = if g.card(m).no_free_turn { 0.0 } else { p.free_turn_degrees };
-            let turns =
-                if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.free_turn_degrees.max(1.0)).ceil() as u32 };
-            let turn_cost = turns * p.extra_turn_cost;
+            let turns = g.paid_turns(m, angle_diff(facing, heading).abs(), true);
+            let turn_cost = turns * self.rules().proc.movement.extra_turn_cost;
             let mv = f64::from(g.move_value(m).saturating_sub(turn_cost));
             let r = g.card(m).base_radius;
             let arming = g.card(m).weapons.first().map_or(0.0, |w| w.min_range);

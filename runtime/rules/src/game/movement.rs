@@ -12,6 +12,18 @@ pub enum Stride {
     Shift,
 }
 
+impl Game<'_> {
+    /// The facing changes `model` pays for in turning `turn` degrees: one change of up to the
+    /// ruleset's free angle costs nothing while `free_left` (one per move action, 001 L2963-2989)
+    /// and the card has no Reduced Turn (every change paid, 001 L8059-8067); each further step of
+    /// up to that angle is paid (`movement.extra_turn_cost` each).
+    pub(crate) fn paid_turns(&self, model: usize, turn: f64, free_left: bool) -> u32 {
+        let step = self.rules.proc.movement.free_turn_degrees;
+        let free = if free_left && !self.card(model).no_free_turn { step } else { 0.0 };
+        if turn <= free + 1e-9 { 0 } else { ((turn - free) / step.max(1.0)).ceil() as u32 }
+    }
+}
+
 impl<'a, 'r> Engine<'a, 'r> {
     /// Cost in MV per inch and the ground level at a step of a move, or `None` where the model
     /// may not go (prohibited terrain touched at the step's end).
@@ -165,9 +177,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // action (a path with corners) is paid for in full — two Move actions taken as one move
         // have two (001 L2975-2997).
         // Reduced Turn: no free facing change at all, every turn is paid for (001 L8059-8067).
-        let free = if me.free_turns == 0 || g.card(model).no_free_turn { 0.0 } else { p.movement.free_turn_degrees };
-        let extra_turns =
-            if turn <= free + 1e-9 { 0 } else { ((turn - free) / p.movement.free_turn_degrees.max(1.0)).ceil() as u32 };
+        let extra_turns = g.paid_turns(model, turn, me.free_turns > 0);
         let spent = extra_turns * p.movement.extra_turn_cost;
         let radius = g.card(model).base_radius;
         let dir = P::heading(travel);

@@ -161,6 +161,20 @@ impl From<EngineError> for ActionError {
     }
 }
 
+/// How far a firing point may lie off the line to the end point, in inches (a measuring
+/// tolerance: the engine moves in straight lines).
+pub(crate) const ON_PATH: f64 = 0.05;
+
+/// Why the firing point `via` of a move that attacks on the way (move and shoot, run 'n gun) may
+/// not be used: it must lie on the straight path from the model's place to `to`.
+pub(crate) fn firing_point_refusal(game: &Game, model: usize, via: P, to: P) -> Result<(), String> {
+    let from = game.models[model].pos;
+    if from.dist(via) + via.dist(to) - from.dist(to) > ON_PATH {
+        return Err("the firing point must lie on the path to the end point".into());
+    }
+    Ok(())
+}
+
 /// What a controller asks a model to do: an action kind by name (see [`ALL`]) and what it needs.
 /// Each action module adds its constructors (`Action::fire`, `Action::move_to`, …).
 #[derive(Clone, PartialEq)]

@@ -5,14 +5,11 @@
 //! dropped meanwhile (damage normally lands at the end of the activation, so only what applies at
 //! once, a hook's or a state's, can shorten it).
 
-use super::{Action, ActionError, ActionKind, ENGAGED};
+use super::{Action, ActionError, ActionKind, ENGAGED, ON_PATH};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 use cav_format::vocab::ActionKind as ActionWord;
-
-/// How far the firing point may lie off the line to the end point, in inches.
-const ON_PATH: f64 = 0.05;
 
 pub struct MoveAndShoot;
 
@@ -35,12 +32,8 @@ impl ActionKind for MoveAndShoot {
         }
         let to = action.to()?;
         action.target()?;
-        let from = game.models[model].pos;
-        let via = action.via.unwrap_or(to);
-        let along = from.dist(via) + via.dist(to) - from.dist(to);
-        if along > ON_PATH {
-            return Err("move and shoot: the firing point must lie on the path to the end point".into());
-        }
+        super::firing_point_refusal(game, model, action.via.unwrap_or(to), to)
+            .map_err(|why| format!("move and shoot: {why}"))?;
         super::combat::one_fire_mode(game, model, action)
     }
     fn resolve(

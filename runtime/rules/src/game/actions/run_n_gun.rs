@@ -4,14 +4,11 @@
 //! completes its move (001 L7063-7068): counter-battery fire at its firing place then lands once
 //! it has moved on, unless the answering model is on over-watch.
 
-use super::{Action, ActionError, ActionKind, ENGAGED};
+use super::{Action, ActionError, ActionKind, ENGAGED, ON_PATH};
 use crate::event::Event;
 use crate::game::{Controller, Engine, Game};
 use crate::geom::P;
 use cav_format::vocab::ActionKind as ActionWord;
-
-/// How far the firing point may lie off the line to the end point, in inches.
-const ON_PATH: f64 = 0.05;
 
 pub struct RunNGun;
 
@@ -34,10 +31,7 @@ impl ActionKind for RunNGun {
         }
         let to = action.to()?;
         if let Some(via) = action.via {
-            let from = game.models[model].pos;
-            if from.dist(via) + via.dist(to) - from.dist(to) > ON_PATH {
-                return Err("run 'n gun: the firing point must lie on the path to the end point".into());
-            }
+            super::firing_point_refusal(game, model, via, to).map_err(|why| format!("run 'n gun: {why}"))?;
         }
         super::combat::one_fire_mode(game, model, action)?;
         action.target().map(|_| ())
