@@ -253,3 +253,78 @@ fn special_attributes_granting_each_other_end() {
     let out = cav().env("CAV_ROOT", tmp.path()).args(["coverage", "--format", "json"]).output().unwrap();
     assert_eq!(out.status.code().map(|c| c <= 1), Some(true), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// What a card carries must fit it (the modder's-second-hour issue): a CAV-only special attribute
+/// and a CAV/vehicle/aircraft weapon on infantry, a weapon's special attribute among a model's, a
+/// model's special attribute on a weapon mount and in a weapon's own list, and a faction that does
+/// not exist are each an error at its line, where before they validated and played.
+#[test]
+fn a_card_carries_only_what_fits_it() {
+    let tmp = copy_project();
+    let pack = tmp.path().join("mods/misfits");
+    std::fs::create_dir_all(pack.join("models")).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: misfits\nname: Misfits\nversion: 0.1.0\nkind: extension\ndescription: d\nlicense: CC0-1.0\ndepends: [\"cav-full >= 1.0\"]\n",
+    )
+    .unwrap();
+    let model = "kind: model\nid: misfit-rifles\nname: Misfit Rifles\nfaction: Iron Wolfs\nmodel_type: infantry\n\
+                 chassis: light\ntask: attack\nmove_class: foot\ntv: 70\ndamage_track:\n  damage_tracks: 1\n  mv: [5, 5]\n  av: [2, 2]\n\
+                 weapons:\n  - weapon: medium-mac\n    special_attributes: [hard]\n\
+                 special_attributes:\n  - soft\n  - {sa: reinforced, rating: 1}\n  - {sa: blaster, rating: 1}\nsummary: s\n";
+    std::fs::write(pack.join("models/misfit-rifles.yaml"), model).unwrap();
+    let weapon = "kind: weapon\nid: misfit-gun\nname: Misfit Gun\nclass: Coil Gun\nfire: direct\nrange: 12\nrav: \"4/2\"\n\
+                  special_attributes: [hard]\nhard_points: 2\ntv: 80\nsummary: s\n";
+    std::fs::create_dir_all(pack.join("weapons")).unwrap();
+    std::fs::write(pack.join("weapons/misfit-gun.yaml"), weapon).unwrap();
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ours: Vec<(String, String, u64, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap_or("").contains("misfits") && d["severity"] == "error")
+        .map(|d| {
+            let file = d["file"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                file,
+                d["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let has = |code: &str, file: &str, line: u64, words: &str| {
+        assert!(
+            ours.iter().any(|(c, f, l, m)| c == code && f == file && *l == line && m.contains(words)),
+            "no {code} at {file}:{line} saying {words:?} in {ours:#?}"
+        );
+    };
+    has("dangling-ref", "misfit-rifles.yaml", 4, "faction `Iron Wolfs` does not exist");
+    has(
+        "restriction",
+        "misfit-rifles.yaml",
+        15,
+        "weapon `medium-mac` is restricted to cav, quad_cav, vehicle, aircraft models",
+    );
+    has("applies-to", "misfit-rifles.yaml", 16, "`hard` is a special attribute of models");
+    has("restriction", "misfit-rifles.yaml", 16, "special attribute `hard` is restricted to");
+    has(
+        "restriction",
+        "misfit-rifles.yaml",
+        19,
+        "special attribute `reinforced` is restricted to aircraft, cav, quad_cav, vehicle models",
+    );
+    has("applies-to", "misfit-rifles.yaml", 20, "`blaster` is a special attribute of weapons");
+    has("applies-to", "misfit-gun.yaml", 8, "`hard` is a special attribute of models");
+    // Soft fits infantry (000 L188): no error on line 18.
+    assert!(!ours.iter().any(|(_, f, l, _)| f == "misfit-rifles.yaml" && *l == 18), "{ours:#?}");
+    let faction = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap_or("").contains("Iron Wolfs"))
+        .unwrap();
+    assert_eq!(faction["hint"], "did you mean `Iron Wolves`?", "{faction:#}");
+}

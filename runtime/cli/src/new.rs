@@ -199,7 +199,8 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
                 file.clone(),
                 format!(
                     "{}# Invented: not a unit of CAV: Strike Operations. One value per damage-track column.\nkind: model\nid: {id}\nname: {name}\n\
-                     faction: Example\nmodel_type: cav\nchassis: medium\ntask: attack\nmove_class: walker\ntv: 400\ndamage_track:\n  damage_tracks: 4\n\
+                     # A faction of the rulesets, by id or name (`cav list faction`): Open models any force may field.\n\
+                     faction: Open\nmodel_type: cav\nchassis: medium\ntask: attack\nmove_class: walker\ntv: 400\ndamage_track:\n  damage_tracks: 4\n\
                      \x20 #    column:  0    1    2    3    4\n  mv:         [7,   7,   6,   5,   4]\n  av:         [6,   6,   5,   5,   4]\n\
                      \x20 exp:        [6,   6,   7,   7,   8]\n  dc:         [3,   2,   1,   0,  -1]\n  ccv:        [4/4, 4/4, 3/3, 3/3, 2/2]\n\
                      weapons:\n  - weapon: {weapon}        # {why}\n    quantity: 1\n    mount: [R]\n\

@@ -322,6 +322,10 @@ pub fn narrate(g: &Game, e: &Event) -> Option<String> {
             format!("    {} {}", name(g, *model), said.unwrap_or_else(|| format!("is {state}")))
         }
         Event::StateEnded { model, state } => format!("    {} is no longer {state}", name(g, *model)),
+        Event::StateIgnored { model, state, why } => match *why {
+            "immune" => format!("    {} is not {state}: its type is immune", name(g, *model)),
+            _ => format!("    {} is not {state}: a state it has supersedes it", name(g, *model)),
+        },
         Event::Critical { model, result } => format!("    {} critical damage: {result}", name(g, *model)),
         Event::Repaired { model, points, column } => {
             format!("    {} repairs {points} damage (column {column})", name(g, *model))

@@ -23,7 +23,8 @@ const terrainFill = id => /wood|jungle|forest/.test(id) ? "#5a9e4b" : /water|riv
 
 function describe(e) {
   const m = i => (models[i] && models[i].name) || ("model " + i);
-  const at = p => `(${p && p.x}, ${p && p.y})`;
+  // Coordinates to a tenth of an inch, as the narrative gives them.
+  const at = p => { const q = point(p); return `(${q.x.toFixed(1)}, ${q.y.toFixed(1)})`; };
   switch (e.event) {
     case "game_start": return `${e.scenario} (${e.ruleset}), seed ${e.seed}`;
     case "deployed": return `${e.name} deploys at ${at(e.at)}`;
@@ -36,6 +37,10 @@ function describe(e) {
     case "damage_result": return `${m(e.target)}: ${e.row} (${e.damage})`;
     case "damage_applied": return `${m(e.model)} takes ${e.points} (total ${e.total}, column ${e.column})`;
     case "state_gained": return `${m(e.model)} is ${e.state}`;
+    case "state_ended": return `${m(e.model)} is no longer ${e.state}`;
+    case "state_ignored": return `${m(e.model)} is not ${e.state}: ` + (e.why === "immune" ? "its type is immune" : "a state it has supersedes it");
+    case "script_effect": return `[${e.point}] ${m(e.by)}'s ${e.source}: ${e.effect}` + (e.model != null ? ` on ${m(e.model)}` : "")
+      + (e.quantity != null ? ` ${e.quantity}` : "") + (e.value != null ? ` ${e.value}` : "") + (e.detail != null ? ` (${e.detail})` : "");
     case "destroyed": return `${m(e.model)} is destroyed`;
     case "out_of_action": return `${m(e.model)} is out of action`;
     case "game_end": return "the game ends" + (e.winner ? `: ${e.winner} wins` : "");

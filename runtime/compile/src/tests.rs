@@ -76,17 +76,27 @@ pub(crate) fn check(cx: &mut Cx) {
         for (id, want) in &t.expect.models {
             states_at(cx, "/expect/models", id.as_str(), want);
         }
-        // Models named in expected events (the schema has checked the kinds and keys).
+        // Models and names in expected events (the schema has checked the kinds and keys).
+        let mut expected: Vec<(String, &cav_format::ExpectedEvent)> = Vec::new();
         for (list, events) in [("events", &t.expect.events), ("absent", &t.expect.absent)] {
-            for (k, ev) in events.iter().enumerate() {
-                let Some(obj) = ev.0.as_object() else { continue };
-                let Some(decl) = obj.get("event").and_then(|v| v.as_str()).and_then(EventKind::find) else { continue };
-                for (key, v) in obj {
-                    if decl.key(key) == Some(EventField::Model)
-                        && let Some(id) = v.as_str()
-                    {
-                        cx.index_of(e, &format!("/expect/{list}/{k}/{key}"), id, &ids, "test model");
-                    }
+            expected.extend(events.iter().enumerate().map(|(k, ev)| (format!("/expect/{list}/{k}"), ev)));
+        }
+        expected.extend(t.expect.count.iter().enumerate().map(|(k, c)| (format!("/expect/count/{k}/of"), &c.of)));
+        for (i, step) in t.steps.iter().enumerate() {
+            expected.extend(step.absent.iter().enumerate().map(|(k, ev)| (format!("/steps/{i}/absent/{k}"), ev)));
+        }
+        for (at, ev) in expected {
+            let Some(obj) = ev.0.as_object() else { continue };
+            let Some(decl) = obj.get("event").and_then(|v| v.as_str()).and_then(EventKind::find) else { continue };
+            for (key, v) in obj {
+                let ptr = format!("{at}/{key}");
+                if matches!(decl.key(key), Some(EventField::Model | EventField::OptModel))
+                    && let Some(id) = v.as_str()
+                {
+                    cx.index_of(e, &ptr, id, &ids, "test model");
+                }
+                if let Some(name) = v.as_str() {
+                    named(cx, e, &ptr, key, name, at.contains("absent"));
                 }
             }
         }
@@ -104,5 +114,61 @@ pub(crate) fn check(cx: &mut Cx) {
                 cx.index_of(e, &format!("/choices/{id}/decline/{j}"), sa.as_str(), &sas, "special attribute");
             }
         }
+    }
+}
+
+/// Keys of expected events whose text is the name (or id) of a document: `(key, kinds, by id)`.
+/// A value no document of the ruleset has could never occur in the log, so an expectation of it
+/// would always fail and, worse, an `absent:` of it would always pass without testing anything.
+const NAMED: &[(&str, &[DocKind], bool)] = &[
+    ("weapon", &[DocKind::Weapon, DocKind::Strike, DocKind::Asset, DocKind::Upgrade], false),
+    ("source", &[DocKind::SpecialAttribute, DocKind::Upgrade, DocKind::Weapon, DocKind::Asset, DocKind::Strike], false),
+    ("state", &[DocKind::ModelState], false),
+    ("terrain", &[DocKind::Terrain], true),
+    ("strike", &[DocKind::Strike], false),
+    ("asset", &[DocKind::Asset], false),
+];
+
+fn named(cx: &mut Cx, e: &cav_content::Entry, ptr: &str, key: &str, value: &str, absent: bool) {
+    let Some((_, kinds, by_id)) = NAMED.iter().find(|(k, _, _)| *k == key) else { return };
+    let names: Vec<&str> = kinds
+        .iter()
+        .flat_map(|&kind| cx.rs.of_kind(kind))
+        .map(|d| if *by_id { d.id.as_str() } else { d.name() })
+        .collect();
+    if names.contains(&value) {
+        return;
+    }
+    // A munition fired from its launcher is logged as `Launcher (Munition)`.
+    let munition = |d: &cav_content::Entry| {
+        value
+            .strip_suffix(&format!(" ({})", d.name()))
+            .is_some_and(|w| cx.rs.of_kind(DocKind::Weapon).any(|x| x.name() == w))
+    };
+    if key == "weapon" && cx.rs.of_kind(DocKind::Upgrade).any(munition) {
+        return;
+    }
+    let what = if *by_id { "id" } else { "name" };
+    let consequence = if absent {
+        "this `absent:` could never match, so it would pass without testing anything"
+    } else {
+        "this expectation could never be met"
+    };
+    let hint = did_you_mean(value, names.iter().copied());
+    cx.error(
+        e,
+        ptr,
+        "unknown-name",
+        format!("no {} of this ruleset has the {what} `{value}`: {consequence}", kinds_words(kinds)),
+        &format!("the {what} of a {} as the log writes it", kinds_words(kinds)),
+        hint,
+    );
+}
+
+fn kinds_words(kinds: &[DocKind]) -> String {
+    let words: Vec<String> = kinds.iter().map(|k| k.tag().replace('_', " ")).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.join(""),
     }
 }

@@ -17,6 +17,8 @@ const CHECKS: &[(&str, Check)] = &[
     ("table-rows", table_rows),
     ("design-rav", design_rav),
     ("held-asset-effects", held_asset_effects),
+    ("fits", fits),
+    ("faction", faction),
 ];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
@@ -386,4 +388,133 @@ fn table_rows(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic
             None => {}
         }
     }
+}
+
+/// What a card carries fits it: every special attribute is one for models (`applies_to`), every
+/// special attribute of a weapon (the weapon's own, or a mount's) one for weapons, and each
+/// special attribute's and weapon's `restriction: {model_types}` admits the model's type.
+/// Otherwise the engine would play the word anyway: a weapon SA under a model applies to every
+/// weapon of it, a CAV-only SA on infantry plays.
+fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let sa = |id: &str| match rs.get(DocKind::SpecialAttribute, id).and_then(|x| x.doc.as_ref()) {
+        Some(Document::SpecialAttribute(s)) => Some(s),
+        _ => None,
+    };
+    let wrong_place = |ptr: String, id: &str, applies: AppliesTo, on: &str, diags: &mut Vec<Diagnostic>| {
+        let (is, fits) = match applies {
+            AppliesTo::Model => ("a special attribute of models", "under the model's `special_attributes`"),
+            AppliesTo::Weapon => ("a special attribute of weapons", "under a weapon's `special_attributes`"),
+            AppliesTo::ModelOrWeapon => return,
+        };
+        diags.push(
+            Diagnostic::error("applies-to", format!("`{id}` is {is} (its `applies_to`), not of {on}"))
+                .at(e.prov.locate(&ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(format!("`{id}` {fits}")),
+        );
+    };
+    match doc {
+        Document::Weapon(w) => {
+            for (i, s) in w.special_attributes.iter().enumerate() {
+                if let Some(x) = sa(s.id().as_str())
+                    && x.applies_to == AppliesTo::Model
+                {
+                    wrong_place(format!("/special_attributes/{i}"), s.id().as_str(), x.applies_to, "weapons", diags);
+                }
+            }
+        }
+        Document::Model(m) => {
+            let ty = m.model_type;
+            let restricted = |ptr: String, what: String, r: &Restriction, diags: &mut Vec<Diagnostic>| {
+                if r.model_types.is_empty() || r.model_types.contains(&ty) {
+                    return;
+                }
+                let types: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();
+                diags.push(
+                    Diagnostic::error(
+                        "restriction",
+                        format!(
+                            "{what} is restricted to {} models (its `restriction: {{model_types}}`); `{}` is of type {}",
+                            types.join(", "),
+                            e.id,
+                            ty.id()
+                        ),
+                    )
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected(format!("a special attribute or weapon that a model of type {} may carry", ty.id())),
+                );
+            };
+            for (i, s) in m.special_attributes.iter().enumerate() {
+                let Some(x) = sa(s.id().as_str()) else { continue };
+                let ptr = format!("/special_attributes/{i}");
+                if x.applies_to == AppliesTo::Weapon {
+                    wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "models", diags);
+                }
+                restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);
+            }
+            for (i, mount) in m.weapons.iter().enumerate() {
+                if let Some(Document::Weapon(w)) =
+                    rs.get(DocKind::Weapon, mount.weapon.as_str()).and_then(|x| x.doc.as_ref())
+                {
+                    restricted(
+                        format!("/weapons/{i}/weapon"),
+                        format!("weapon `{}`", mount.weapon),
+                        &w.restriction,
+                        diags,
+                    );
+                }
+                for (j, s) in mount.special_attributes.iter().enumerate() {
+                    let Some(x) = sa(s.id().as_str()) else { continue };
+                    let ptr = format!("/weapons/{i}/special_attributes/{j}");
+                    if x.applies_to == AppliesTo::Model {
+                        wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "weapons", diags);
+                    }
+                    restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A model's `faction:` names a faction of the ruleset (by id, name or another name, as rosters
+/// read it), so a misspelt faction is found when the card is written, not when a roster fields it.
+fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::Model(m) = doc else { return };
+    let want = normalise_name(&m.faction);
+    let factions: Vec<&Faction> = rs
+        .of_kind(DocKind::Faction)
+        .filter_map(|x| match x.doc.as_ref()? {
+            Document::Faction(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let known = factions.iter().any(|f| {
+        normalise_name(f.id.as_str()) == want
+            || normalise_name(&f.name) == want
+            || f.also_called.iter().any(|a| normalise_name(a) == want)
+    });
+    if known {
+        return;
+    }
+    let hint = if factions.is_empty() {
+        Some("this ruleset declares no factions: add a `kind: faction` document (`cav new faction`)".to_owned())
+    } else {
+        did_you_mean(&m.faction, factions.iter().map(|f| f.name.as_str())).or_else(|| {
+            let names: Vec<&str> = factions.iter().map(|f| f.name.as_str()).collect();
+            Some(format!("the ruleset's factions: {}", names.join(", ")))
+        })
+    };
+    diags.push(
+        Diagnostic::error("dangling-ref", format!("faction `{}` does not exist", m.faction))
+            .at(e.prov.locate("/faction"))
+            .pack(e.pack.clone())
+            .pointer("/faction")
+            .expected("the id, name or another name (`also_called`) of a faction document")
+            .hint(hint)
+            .missing(DocKind::Faction, &m.faction),
+    );
 }

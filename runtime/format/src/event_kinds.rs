@@ -32,6 +32,12 @@ pub enum EventField {
     Numbers,
     /// The modifiers of a roll: a list of `{source, value}`, compared in order and in full.
     Mods,
+    /// One word of a closed set the engine writes: the schema lists them (an editor completes
+    /// them, a misspelt one is a located error), and `cav test` fails an event whose word is not
+    /// among them, so the list cannot fall behind the engine unseen.
+    Word(&'static [&'static str]),
+    /// A word of a closed set, or null (`~`) where the event has none.
+    OptWord(&'static [&'static str]),
 }
 
 impl EventField {
@@ -57,6 +63,10 @@ impl EventField {
             EventField::OptBool => json!({"type": ["boolean", "null"]}),
             EventField::Ints => json!({"type": "array", "items": {"type": "integer"}}),
             EventField::Numbers => json!({"type": "array", "items": {"type": "number"}}),
+            EventField::Word(words) => json!({"type": "string", "enum": words}),
+            EventField::OptWord(words) => {
+                json!({"enum": words.iter().map(|w| json!(w)).chain([json!(null)]).collect::<Vec<_>>()})
+            }
             EventField::Mods => json!({"type": "array", "items": {
                 "type": "object",
                 "properties": {"source": {"type": "string"}, "value": {"type": "integer"}},
@@ -140,7 +150,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[
             ("side", Text, "The force's side."),
             MODEL,
-            ("what", Text, "The use: inspire, motivate or rally."),
+            ("what", Word(&["inspire", "motivate", "rally", "seize-the-initiative"]), "The use of the point."),
             ("left", Int, "Points left in the pool."),
         ],
     },
@@ -221,7 +231,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
             MODEL,
             TARGET,
             WEAPON,
-            ("mode", Text, "`direct` or `secondary`."),
+            (
+                "mode",
+                Word(&["direct", "secondary", "template", "mines", "missile", "submunition"]),
+                "How it attacks: a direct shot, a secondary roll at a strike point, a template's, a minefield's, a missile flying into it, a seeking submunition's.",
+            ),
             ("distance", Number, "Distance base edge to base edge, to two decimals."),
             ("band", OptText, "The range band's name (`Medium`); null for secondary rolls."),
         ],
@@ -253,7 +267,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
             ("target", OptInt, "The target point (a number, not a model); null when there is none."),
             ("margin", OptInt, "Total minus target point."),
             ("success", OptBool, "Whether it succeeded; null for rolls without a target point."),
-            ("critical", OptText, "`success` or `fumble` when the natural roll is critical, else null."),
+            ("critical", OptWord(&["success", "fumble"]), "Whether the natural roll is critical; null when it is not."),
         ],
     },
     EventKind {
@@ -327,6 +341,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind { id: "state_ended", doc: "A model's state ends.", keys: &[MODEL, ("state", Text, "The state's name.")] },
     EventKind {
+        id: "state_ignored",
+        doc: "A model does not gain a state it was dealt: its model type is immune to it (the state's `immune:`), or a state it has supersedes it.",
+        keys: &[
+            MODEL,
+            ("state", Text, "The state's name."),
+            ("why", Word(&["immune", "superseded"]), "Immune by its model type, or superseded by a state it has."),
+        ],
+    },
+    EventKind {
         id: "critical",
         doc: "A critical-damage result.",
         keys: &[MODEL, ("result", Text, "The critical table row's name.")],
@@ -352,7 +375,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
         doc: "A salvage container changes: it becomes `active`, is `salvaged` by a side, or is `removed`.",
         keys: &[
             ("number", Int, "The container's number (first = 1)."),
-            ("what", Text, "`active`, `salvaged` or `removed`."),
+            ("what", Word(&["active", "salvaged", "removed"]), "What happened to the container."),
             ("side", Text, "The side that salvaged it (`salvaged` only)."),
         ],
     },
@@ -400,12 +423,12 @@ pub const EVENT_KINDS: &[EventKind] = &[
     EventKind {
         id: "flight",
         doc: "An aircraft changes how it flies: `noe` (starts flying nap of the earth), `noe-ends`, `landed`, `took-off`.",
-        keys: &[MODEL, ("what", Text, "`noe`, `noe-ends`, `landed` or `took-off`.")],
+        keys: &[MODEL, ("what", Word(&["noe", "noe-ends", "landed", "took-off"]), "The change of flight.")],
     },
     EventKind {
         id: "towing",
         doc: "A towed gun packs up to be towed (`limbered`) or sets up to fire (`unlimbered`).",
-        keys: &[MODEL, ("what", Text, "`limbered` or `unlimbered`.")],
+        keys: &[MODEL, ("what", Word(&["limbered", "unlimbered"]), "Hitched to its tow, or set up to fire.")],
     },
     EventKind {
         id: "mounted",
@@ -420,7 +443,10 @@ pub const EVENT_KINDS: &[EventKind] = &[
     EventKind {
         id: "abandoned",
         doc: "A model is lost without being shot to pieces: its crew bailed out, or it crashed.",
-        keys: &[MODEL, ("reason", Text, "`bailed out` or `crashed`.")],
+        keys: &[
+            MODEL,
+            ("reason", Text, "Why: its crew bailed out, it crashed, a missile detonated or self-destructed, …"),
+        ],
     },
     EventKind { id: "destroyed", doc: "A model is destroyed.", keys: &[MODEL] },
     EventKind {
@@ -458,7 +484,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
             ("weapon", Text, "The name of the weapon whose shell laid it."),
             ("at", Point, "Its centre (after the drift)."),
             ("radius", Number, "Its radius in inches."),
-            ("change", Text, "`laid`, `drifted`, `cleared` or `pulsed`."),
+            ("change", Word(&["laid", "drifted", "cleared", "pulsed"]), "What happened to the cloud."),
         ],
     },
     EventKind {
@@ -469,7 +495,7 @@ pub const EVENT_KINDS: &[EventKind] = &[
             ("weapon", Text, "The name of the weapon whose shell released it."),
             ("at", Point, "The final strike point it hangs over."),
             ("radius", Number, "How far from the point it seeks, in inches (the area of effect)."),
-            ("change", Text, "`waits`, `found` or `fell`."),
+            ("change", Word(&["waits", "found", "fell"]), "What the submunition did."),
         ],
     },
     EventKind {
@@ -515,8 +541,21 @@ pub const EVENT_KINDS: &[EventKind] = &[
             MODEL,
             (
                 "what",
-                Text,
-                "`target-lock`, `move`, `reaction`, `draw`, `damage` (a damage-table row set aside), `attack` (a shot or munition stopped before its roll) or `terrain` (a piece past the cap of laid terrain, not laid).",
+                Word(&[
+                    "target-lock",
+                    "tag",
+                    "move",
+                    "pre-game move",
+                    "charge",
+                    "mount",
+                    "dismount",
+                    "reaction",
+                    "draw",
+                    "damage",
+                    "attack",
+                    "terrain",
+                ]),
+                "What was refused: a target-lock or TAG, a move (before the game too), a charge, mounting or dismounting, a reaction, a card of the draw deck, a damage-table row (set aside), an attack (a shot or munition stopped before its roll) or terrain (a piece past the cap of laid terrain, not laid).",
             ),
             ("reason", Text, "The special attribute and its reason."),
         ],

@@ -245,6 +245,13 @@ pub enum Event {
         model: usize,
         state: String,
     },
+    /// A state the model does not gain: its type is immune to it, or a state it has supersedes
+    /// it. Said, so that an effect never vanishes without a word.
+    StateIgnored {
+        model: usize,
+        state: String,
+        why: &'static str,
+    },
     Critical {
         model: usize,
         result: String,

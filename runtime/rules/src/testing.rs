@@ -1223,12 +1223,40 @@ fn prepare_event(want: &Value, ids: &HashMap<String, usize>) -> Result<Value, St
 /// lists item by item, numbers to [`EVENT_NUMBER`])?
 fn matches(want: &Value, actual: &Value) -> bool {
     match (want, actual) {
-        (Value::Object(w), Value::Object(a)) => w.iter().all(|(k, v)| a.get(k).is_some_and(|x| matches(v, x))),
+        (Value::Object(w), Value::Object(a)) => w.iter().all(|(k, v)| match a.get(k) {
+            Some(x) => matches(v, x),
+            // The log leaves out a key the event has no value for (a special action with no
+            // target, a hit that nothing changed): `~` or `[]` in a test is that, so an `absent:`
+            // of it is not vacuous.
+            None => v.is_null() || v.as_array().is_some_and(Vec::is_empty),
+        }),
         (Value::Array(w), Value::Array(a)) => w.len() == a.len() && w.iter().zip(a).all(|(w, a)| matches(w, a)),
         (Value::Number(w), Value::Number(a)) => {
             w.as_f64().zip(a.as_f64()).is_some_and(|(w, a)| (w - a).abs() < EVENT_NUMBER)
         }
         (w, a) => w == a,
+    }
+}
+
+/// Every word of a closed set (`EventField::Word`) the engine wrote is one the event kinds
+/// declare: the test schema offers only those, so one missing would make an expectation of it
+/// impossible to write and an `absent:` of a misspelt one vacuous. An engine bug, said as one.
+fn undeclared_words(actual: &[Value], failures: &mut Vec<String>) {
+    for a in actual {
+        let Some(decl) = a.get("event").and_then(Value::as_str).and_then(EventKind::find) else { continue };
+        for (key, field, _) in decl.keys {
+            let (EventField::Word(words) | EventField::OptWord(words)) = field else { continue };
+            match a.get(*key) {
+                Some(Value::String(w)) if words.contains(&w.as_str()) => {}
+                None | Some(Value::Null) if matches!(field, EventField::OptWord(_)) => {}
+                v => failures.push(format!(
+                    "engine: a `{}` event has `{key}: {}`, which cav_format::EVENT_KINDS does not declare ({})",
+                    decl.id,
+                    v.map_or("nothing".to_owned(), Value::to_string),
+                    words.join(", ")
+                )),
+            }
+        }
     }
 }
 
@@ -1280,6 +1308,7 @@ fn check_absent(
 
 fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures: &mut Vec<String>) {
     let actual: Vec<Value> = log.iter().filter_map(|e| serde_json::to_value(e).ok()).collect();
+    undeclared_words(&actual, failures);
     let shown = || actual.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("\n    ");
     let mut from = 0;
     for (i, want) in t.expect.events.iter().enumerate() {
@@ -1378,6 +1407,7 @@ mod tests {
             Event::OutOfAmmo { model: 0, weapon: s(), saved_by_reserve: true },
             Event::DamageApplied { model: 0, points: 1, column: 1, total: 1 },
             Event::StateGained { model: 0, state: s() },
+            Event::StateIgnored { model: 0, state: s(), why: "immune" },
             Event::StateEnded { model: 0, state: s() },
             Event::Critical { model: 0, result: s() },
             Event::Repaired { model: 0, points: 1, column: 0 },
@@ -1428,7 +1458,7 @@ mod tests {
             Event::Forbidden { model: 0, what: "move", reason: s() },
             Event::SpecialAction { model: 0, target: Some(1) },
             Event::SquadActivation { squad: s(), side: s(), models: 4 },
-            Event::C3Spent { side: s(), model: 0, what: s(), left: 1 },
+            Event::C3Spent { side: s(), model: 0, what: "rally".into(), left: 1 },
             Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
             Event::AssetUsed { side: s(), asset: s(), detail: s(), left: 1 },
             Event::CounterBattery { model: 0, target: 1 },
@@ -1472,6 +1502,7 @@ mod tests {
                 | Event::DamageApplied { .. }
                 | Event::StateGained { .. }
                 | Event::StateEnded { .. }
+                | Event::StateIgnored { .. }
                 | Event::Critical { .. }
                 | Event::Repaired { .. }
                 | Event::MissionKill { .. }
@@ -1521,6 +1552,8 @@ mod tests {
             EventField::OptBool => v.is_null() || v.is_boolean(),
             EventField::Ints => v.as_array().is_some_and(|a| a.iter().all(|x| x.is_i64() || x.is_u64())),
             EventField::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
+            EventField::Word(words) => v.as_str().is_some_and(|w| words.contains(&w)),
+            EventField::OptWord(words) => v.is_null() || v.as_str().is_some_and(|w| words.contains(&w)),
             EventField::Mods => v.as_array().is_some_and(|a| {
                 a.iter()
                     .all(|m| m.get("source").is_some_and(Value::is_string) && m.get("value").is_some_and(Value::is_i64))
@@ -1571,6 +1604,19 @@ mod tests {
         assert!(e.contains("unknown model `green`"), "{e}");
     }
 
+    /// A word the engine writes that the event kinds do not declare fails the test, as an engine bug.
+    #[test]
+    fn an_undeclared_word_fails_the_test() {
+        let mut failures = Vec::new();
+        let ok = serde_json::json!({"event": "attack", "mode": "template"});
+        let roll = serde_json::json!({"event": "roll", "critical": null});
+        super::undeclared_words(&[ok, roll], &mut failures);
+        assert!(failures.is_empty(), "{failures:?}");
+        super::undeclared_words(&[serde_json::json!({"event": "attack", "mode": "lance"})], &mut failures);
+        assert_eq!(failures.len(), 1);
+        assert!(failures[0].starts_with("engine: a `attack` event has `mode: \"lance\"`"), "{failures:?}");
+    }
+
     #[test]
     fn matching_is_partial_for_mappings_and_whole_for_lists() {
         use super::matches;
@@ -1580,5 +1626,9 @@ mod tests {
         assert!(matches(&serde_json::json!({"l": [{"v": 1}]}), &actual));
         assert!(!matches(&serde_json::json!({"l": []}), &actual), "a list matches in full");
         assert!(!matches(&serde_json::json!({"c": 1}), &actual));
+        assert!(
+            matches(&serde_json::json!({"c": null, "d": []}), &actual),
+            "a key the log leaves out is null or empty"
+        );
     }
 }

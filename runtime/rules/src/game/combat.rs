@@ -144,6 +144,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         if self.rules().states[state as usize].immune.contains(&self.cardr(target).model_type) {
+            let name = self.rules().states[state as usize].name.clone();
+            emit!(self, Event::StateIgnored { model: target, state: name, why: "immune" });
             return Ok(());
         }
         let s = Situation { attacker: target, ..Situation::default() };

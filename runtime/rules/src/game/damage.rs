@@ -4,16 +4,22 @@ use super::engine::Situation;
 use super::*;
 
 impl<'a, 'r> Engine<'a, 'r> {
-    /// A model gains a state (unless immune, superseded, or a `model_state` handler forbids it).
+    /// A model is dealt a state: it gains it unless its type is immune or a state it has
+    /// supersedes it (both said: `state_ignored`), or a `model_state` handler forbids it.
     pub(crate) fn add_state(&mut self, model: usize, s: StateIx) -> Result<(), EngineError> {
         let r = self.rules();
         let def = &r.states[s as usize];
         let me = &self.game.models[model];
-        if def.immune.contains(&self.cardr(model).model_type) || !me.on_table() {
+        if !me.on_table() {
+            return Ok(());
+        }
+        if def.immune.contains(&self.cardr(model).model_type) {
+            emit!(self, Event::StateIgnored { model, state: def.name.clone(), why: "immune" });
             return Ok(());
         }
         // A state superseded by one the model has is not gained.
         if me.states.iter().any(|(x, _)| r.states[*x as usize].supersedes.contains(&s)) {
+            emit!(self, Event::StateIgnored { model, state: def.name.clone(), why: "superseded" });
             return Ok(());
         }
         if !me.has_state(s) && self.model_state_hook(model, s, true)?.is_some() {
@@ -35,6 +41,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         me.states.push((s, ends));
         emit!(self, Event::StateGained { model, state: def.name.clone() });
         Ok(())
+    }
+
+    /// A model gains a state its own action or move gives it (the ruleset's fast and still
+    /// states, over-watch, going prone, a switched-on special attribute): a type immune to it
+    /// simply does not, without the `state_ignored` that a state dealt to it is told with.
+    pub(crate) fn add_own_state(&mut self, model: usize, s: StateIx) -> Result<(), EngineError> {
+        if self.rules().states[s as usize].immune.contains(&self.cardr(model).model_type) {
+            return Ok(());
+        }
+        self.add_state(model, s)
     }
 
     /// A model loses a state it has (a script's `clear_state`).
@@ -147,14 +163,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         if let Some((state, inches, any_move)) = &r.proc.fast_state {
             let by_type = any_move.iter().any(|t| g.has_trait_now(model, *t)) && me.moved > 0.0;
             if me.moved_forward + 1e-9 >= *inches || by_type {
-                return self.add_state(model, *state);
+                return self.add_own_state(model, *state);
             }
         }
         if let Some((state, except)) = &r.proc.still_state
             && me.moved == 0.0
             && !except.iter().any(|t| g.has_trait_now(model, *t))
         {
-            return self.add_state(model, *state);
+            return self.add_own_state(model, *state);
         }
         Ok(())
     }

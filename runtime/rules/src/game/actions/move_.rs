@@ -232,7 +232,7 @@ impl ActionKind for GoProne {
     ) -> Result<(), ActionError> {
         engine.game.models[model].prone = true;
         let state = engine.rules().proc.damage.prone_state;
-        engine.add_state(model, state)?;
+        engine.add_own_state(model, state)?;
         emit!(engine, Event::WentProne { model });
         Ok(())
     }

@@ -47,7 +47,7 @@ impl ActionKind for Overwatch {
         emit!(engine, Event::Overwatch { model });
         // The state the ruleset gives a model on over-watch (the full rules: Stationary).
         if let Some(state) = engine.rules().proc.overwatch.and_then(|o| o.state) {
-            engine.add_state(model, state)?;
+            engine.add_own_state(model, state)?;
         }
         Ok(())
     }

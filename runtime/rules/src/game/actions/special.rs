@@ -63,7 +63,7 @@ impl ActionKind for Special {
         emit!(engine, Event::SpecialAction { model, target: action.target });
         for state in switches {
             if !engine.game.models[model].has_state(state) {
-                engine.add_state(model, state)?;
+                engine.add_own_state(model, state)?;
             }
         }
         let ctx = HookCtx { option: action.option.clone(), ..HookCtx::new(HookPoint::SpecialAction, model) };
