@@ -328,3 +328,53 @@ fn a_card_carries_only_what_fits_it() {
         .unwrap();
     assert_eq!(faction["hint"], "did you mean `Iron Wolves`?", "{faction:#}");
 }
+
+/// `cav validate` type-checks every script with Luau's own checker (the `cav-typecheck` program
+/// beside `cav`) against the hook definitions made for each ruleset: an unknown `ctx` field, a
+/// state id the ruleset does not have and a YAML modifier name where a script names a quantity
+/// are errors at their line and column, with a did-you-mean or the script's word.
+#[test]
+fn scripts_are_type_checked_before_play() {
+    let tmp = copy_project();
+    let script = tmp.path().join("content/cav-full/scripts/test_burn_and_hack.luau");
+    let state = edit(&script, "ctx.apply_state(target, \"hacked\")", "ctx.apply_state(target, \"hackd\")");
+    let quantity = edit(&script, "ctx.apply_state(target, \"burning\")", "ctx.add_modifier(\"combat_roll\", \"x\", 1)");
+    let field = edit(&script, "local target = ctx.target", "local target = ctx.tagret");
+    let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let typed: Vec<&serde_json::Value> =
+        report["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "script-type").collect();
+    let at = |line: usize| {
+        typed
+            .iter()
+            .find(|d| d["line"] == line as u64 && d["file"].as_str().unwrap().ends_with("test_burn_and_hack.luau"))
+            .unwrap_or_else(|| panic!("no script-type error at line {line}: {typed:#?}"))
+    };
+    assert!(at(state)["message"].as_str().unwrap().ends_with("`hackd` is not a model state id"), "{:#}", at(state));
+    assert_eq!(at(state)["hint"], "did you mean `hacked`?");
+    assert_eq!(at(state)["column"], 27, "the column of the string");
+    assert!(at(quantity)["message"].as_str().unwrap().ends_with("`combat_roll` is not a quantity id"));
+    assert!(at(quantity)["hint"].as_str().unwrap().starts_with("scripts name the quantity the moment changes: `roll`"));
+    assert!(at(field)["message"].as_str().unwrap().contains("Key 'tagret' not found"), "{:#}", at(field));
+    assert_eq!(at(field)["hint"], "did you mean `target`?");
+    assert!(typed.iter().all(|d| d["severity"] == "error"));
+}
+
+/// Without the checker program, `cav validate` says the scripts are not type-checked (a warning,
+/// so `--deny warnings` fails) rather than passing them silently.
+#[test]
+fn without_the_type_checker_validate_says_so() {
+    let out = cav()
+        .env("CAV_ROOT", root())
+        .env("CAV_TYPECHECK", "/nonexistent/cav-typecheck")
+        .args(["validate", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let said = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "script-type");
+    let said = said.expect("a script-type warning");
+    assert_eq!(said["severity"], "warning");
+    assert!(said["message"].as_str().unwrap().starts_with("scripts are not type-checked: cannot run"), "{said:#}");
+}

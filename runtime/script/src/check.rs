@@ -9,7 +9,10 @@
 //! `hooks:` (`script-hooks`). `script:` on a kind the engine does not run scripts of is a warning
 //! (`script-not-run`), and so is a handler of a hook point the engine does not call yet
 //! (`not-implemented`, at the handler's line). A module that cannot be found is the loader's
-//! `script-missing`.
+//! `script-missing`. Every module that compiles is also type-checked by Luau's own checker
+//! (`Luau.Analysis` through the `luau-analyze` crate: strict mode, the new solver) against the hook
+//! definitions made for the ruleset, whose state and terrain ids are exactly the ruleset's
+//! (`script-type`, at the line and column the checker gives); `--!nocheck` opts a module out.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -92,10 +95,217 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
             return diags;
         }
     };
-    for m in &modules {
-        check_module(&sandbox, m, sources, &mut diags);
+    let mut types = TypeChecker::new(rs);
+    for (i, m) in modules.iter().enumerate() {
+        if let Some((users, file, text)) = check_module(&sandbox, m, sources, &mut diags) {
+            types.queue(i, users, file, text);
+        }
     }
+    types.run(&modules, &mut diags);
     diags
+}
+
+/// Luau's type checker for one ruleset: the modules that compiled, checked together by the
+/// `cav-typecheck` process against the hook definitions made for the ruleset.
+struct TypeChecker {
+    states: Vec<String>,
+    terrain: Vec<String>,
+    /// (module, documents using it, file, text) of every module to check.
+    queue: Vec<(usize, String, FileId, Arc<str>)>,
+}
+
+/// A safety net only: the checker's own limits (type-inference iteration caps) end every check
+/// long before. A module that reaches it gets a warning, never a verdict that depends on load.
+const TYPE_CHECK_TIMEOUT_MS: u64 = 20_000;
+
+/// `cav-typecheck` (the `CAV_TYPECHECK` variable, else beside the running program or one folder
+/// up: a test binary runs from `target/*/deps/`).
+pub fn typecheck_program() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CAV_TYPECHECK") {
+        return Some(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().ok()?;
+    let name = format!("cav-typecheck{}", std::env::consts::EXE_SUFFIX);
+    exe.ancestors().skip(1).take(2).map(|d| d.join(&name)).find(|p| p.is_file())
+}
+
+impl TypeChecker {
+    fn new(rs: &Ruleset) -> TypeChecker {
+        let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
+        TypeChecker { states: ids(DocKind::ModelState), terrain: ids(DocKind::Terrain), queue: Vec::new() }
+    }
+
+    fn queue(&mut self, module: usize, users: String, file: FileId, text: Arc<str>) {
+        if !text.lines().take_while(|l| l.starts_with("--")).any(|l| l.trim() == "--!nocheck") {
+            self.queue.push((module, users, file, text));
+        }
+    }
+
+    /// Check the queued modules; their type errors become diagnostics. A checker that cannot run
+    /// is a warning saying so, once.
+    fn run(self, modules: &[Module], diags: &mut Vec<Diagnostic>) {
+        if self.queue.is_empty() {
+            return;
+        }
+        let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
+            states: &self.states,
+            terrain: &self.terrain,
+        }));
+        let request = serde_json::json!({
+            "definitions": &defs,
+            "timeout_ms": TYPE_CHECK_TIMEOUT_MS,
+            "modules": self.queue.iter().map(|(i, _, _, text)| serde_json::json!({"name": modules[*i].name, "source": &**text})).collect::<Vec<_>>(),
+        });
+        let answer = typecheck(&request).and_then(|a| match a.get("error").and_then(|e| e.as_str()) {
+            Some(e) => Err(e.to_owned()),
+            None => a
+                .get("modules")
+                .and_then(|m| m.as_array())
+                .cloned()
+                .ok_or_else(|| "an answer without `modules`".to_owned()),
+        });
+        let answers = match answer {
+            Ok(a) if a.len() == self.queue.len() => a,
+            Ok(_) => return not_checked(diags, "the type checker answered for another number of modules"),
+            Err(e) => return not_checked(diags, &e),
+        };
+        for ((i, users, file, _), a) in self.queue.iter().zip(answers) {
+            let m = &modules[*i];
+            if a["timed_out"].as_bool() == Some(true) {
+                diags.push(
+                    Diagnostic::warning(
+                        "script-type",
+                        format!("the type check of script `{}` did not finish: its types are not checked", m.name),
+                    )
+                    .in_file(*file)
+                    .pack(m.pack.clone()),
+                );
+            }
+            for d in a["errors"].as_array().into_iter().flatten() {
+                let at = |k: &str| d[k].as_u64().unwrap_or(0) as u32 + 1;
+                let loc = Loc {
+                    file: *file,
+                    start: Pos { line: at("line"), col: at("col") },
+                    end: Pos { line: at("end_line"), col: at("end_col") },
+                };
+                let (message, hint) =
+                    explain_type_error(d["message"].as_str().unwrap_or_default(), &defs, &self.states, &self.terrain);
+                diags.push(
+                    Diagnostic::error("script-type", format!("script `{}` of {users}: {message}", m.name))
+                        .at(Some(loc))
+                        .pack(m.pack.clone())
+                        .expected("a script that type-checks against the hook definitions (schemas/cav-hooks.d.luau; `--!nocheck` opts a module out)")
+                        .hint(hint),
+                );
+            }
+        }
+    }
+}
+
+fn not_checked(diags: &mut Vec<Diagnostic>, why: &str) {
+    diags.push(Diagnostic::warning("script-type", format!("scripts are not type-checked: {why}")).expected(
+        "`cav-typecheck` beside `cav` (`cargo build --release` builds both; `cargo install --path runtime/cli` installs both)",
+    ));
+}
+
+/// One request to `cav-typecheck`, its answer. Ended after a minute (a safety net: the checks
+/// inside have their own limits).
+fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let program = typecheck_program().ok_or("`cav-typecheck` was not found beside `cav`")?;
+    let mut child = Command::new(&program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let body = request.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(body.as_bytes()));
+    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = String::new();
+        let r = stdout.read_to_string(&mut out).map(|_| out);
+        let _ = tx.send(r);
+    });
+    let out = match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(_) => {
+            let _ = child.kill();
+            Err("the type checker did not answer within a minute".to_owned())
+        }
+    };
+    let _ = writer.join();
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let out = out?;
+    if !status.success() {
+        return Err(format!("the type checker stopped ({status})"));
+    }
+    serde_json::from_str(&out).map_err(|e| format!("the type checker's answer is not JSON: {e}"))
+}
+
+/// The fields of `export type NAME = { ... }` in the definitions.
+fn type_fields<'d>(defs: &'d str, name: &str) -> Vec<&'d str> {
+    let Some(start) = defs.find(&format!("export type {name} = {{\n")) else { return Vec::new() };
+    defs[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| *l != "}")
+        .filter_map(|l| l.strip_prefix('\t')?.split_once(':').map(|(k, _)| k))
+        .filter(|k| k.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .collect()
+}
+
+/// The checker's message, with a did-you-mean where it refused a string that is not a state,
+/// terrain or quantity id (its own message lists the whole union, which says little).
+fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[String]) -> (String, Option<String>) {
+    // The checker breaks long messages over lines.
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let message = message.as_str();
+    // "Key 'tagret' not found in table 'CavContext'": the fields the definitions give that type.
+    if let Some((key, table)) = message
+        .strip_prefix("Key '")
+        .and_then(|r| r.split_once("' not found in table '"))
+        .and_then(|(k, r)| Some((k, r.strip_suffix('\'')?)))
+    {
+        let fields = type_fields(defs, table);
+        return (message.to_owned(), did_you_mean(key, fields.iter().copied()));
+    }
+    // "Expected this to be '"a" | "b"', but got '"x"'"
+    let Some(literal) = message.rsplit_once("but got '\"").and_then(|(_, r)| r.strip_suffix("\"'")) else {
+        return (message.to_owned(), None);
+    };
+    let quantities: Vec<&str> = cav_format::Quantity::ALL.iter().map(|q| q.id()).collect();
+    let lists: [(&str, Vec<&str>); 3] = [
+        ("model state", states.iter().map(String::as_str).collect()),
+        ("terrain type", terrain.iter().map(String::as_str).collect()),
+        ("quantity", quantities.clone()),
+    ];
+    // Which list the refused type was: the one whose ids the expected union names.
+    let expected = message.split("but got").next().unwrap_or_default();
+    let Some((what, ids)) =
+        lists.iter().find(|(_, ids)| !ids.is_empty() && ids.iter().all(|id| expected.contains(&format!("\"{id}\""))))
+    else {
+        return (message.to_owned(), None);
+    };
+    let hint = if *what == "quantity" {
+        // YAML's `combat_roll`, `hard_rav`: the script's quantity is the part naming what changes.
+        literal
+            .split('_')
+            .find(|part| quantities.contains(part))
+            .map(|q| {
+                format!(
+                    "scripts name the quantity the moment changes: `{q}` (YAML's `{literal}` is that quantity of one roll or value)"
+                )
+            })
+            .or_else(|| did_you_mean(literal, ids.iter().copied()))
+    } else {
+        did_you_mean(literal, ids.iter().copied())
+    };
+    let hint = hint.or_else(|| Some(format!("{what}s: {}", ids.join(", "))));
+    (format!("`{literal}` is not a {what} id"), hint)
 }
 
 /// `special attribute `strike``.
@@ -103,7 +313,14 @@ fn doc_name(e: &Entry) -> String {
     format!("{} `{}`", e.kind.tag().replace('_', " "), e.id)
 }
 
-fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mut Vec<Diagnostic>) {
+/// The checks of one module; `Some` (its users, file and text) when it compiles, for the type
+/// check that follows.
+fn check_module(
+    sandbox: &Sandbox,
+    m: &Module,
+    sources: &mut Sources,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(String, FileId, Arc<str>)> {
     let users = m.users.iter().map(|e| doc_name(e)).collect::<Vec<_>>().join(", ");
     let text = match read_script(&m.path) {
         Ok(t) => t,
@@ -120,7 +337,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
                     crate::sandbox::MAX_SCRIPT_BYTES
                 )),
             );
-            return;
+            return None;
         }
     };
     let text: Arc<str> = Arc::from(text);
@@ -143,9 +360,10 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
                 .pack(m.pack.clone())
                 .expected("valid Luau source"),
         );
-        return;
+        return None;
     }
 
+    let typed = Some((users.clone(), file, text.clone()));
     // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers:
     // as a game would first run it, on fresh per-game state (budgets, `require`d modules).
     sandbox.new_game();
@@ -170,7 +388,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
                     .expected("a module whose top level defines its handlers and returns them")
                     .hint(hint),
             );
-            return;
+            return typed;
         }
     };
     let Value::Table(table) = value else {
@@ -183,7 +401,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
             .pack(m.pack.clone())
             .expected("a table of handlers keyed by hook point, e.g. `return M`"),
         );
-        return;
+        return typed;
     };
 
     // Every key is a hook point holding a function, or `as_target` / `aura`: a table of handlers
@@ -236,6 +454,7 @@ fn check_module(sandbox: &Sandbox, m: &Module, sources: &mut Sources, diags: &mu
             }
         }
     }
+    typed
 }
 
 /// The keys of a module's handler table (`nested`: of its `as_target` or `aura` table): each a
