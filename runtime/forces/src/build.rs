@@ -50,10 +50,12 @@ pub fn build(rs: &Ruleset, req: &BuildRequest) -> Result<Force, String> {
             format!("no faction `{}`; factions: {}", req.faction, ids.join(", "))
         })?;
     let mut dice = SeededDice::new(req.seed);
-    // Models of a declared faction only: fixtures and test models of mods stay out of bot forces
-    // (a hand-written open roster may still field them).
-    let fieldable: Vec<&Model> =
-        r.models().filter(|m| r.faction_of(m).is_some() && may_field(&r, faction, m).is_ok()).collect();
+    // Models of a declared faction that is not a fixture's only (a hand-written roster of the
+    // fixture faction may still field them).
+    let fieldable: Vec<&Model> = r
+        .models()
+        .filter(|m| r.faction_of(m).is_some_and(|f| !f.fixture) && may_field(&r, faction, m).is_ok())
+        .collect();
     if fieldable.is_empty() {
         return Err(format!("no model of the loaded content may serve in a {} force", faction.name));
     }
@@ -69,12 +71,16 @@ pub fn build(rs: &Ruleset, req: &BuildRequest) -> Result<Force, String> {
         summary: None,
         notes: Vec::new(),
     };
+    // The faction's own models come first: a squad is of them wherever one fits its type, and of
+    // open or allied models only where none does.
+    let own: Vec<&Model> =
+        fieldable.iter().filter(|m| r.faction_of(m).is_some_and(|f| f.id == faction.id)).copied().collect();
     let mut types: Vec<&SquadType> = r.squad_types().collect();
     types.sort_by(|a, b| a.id.as_str().cmp(b.id.as_str()));
     let mut misses = 0;
     while misses < SQUAD_TRIES {
         let Some(ty) = pick(&mut dice, &types) else { break };
-        match squad(rules, ty, &fieldable, &mut dice) {
+        match squad(rules, ty, &fieldable, &own, &mut dice) {
             Some(sq) => {
                 force.squads.push(sq);
                 if legal(rs, &force) {
@@ -102,9 +108,16 @@ pub fn build(rs: &Ruleset, req: &BuildRequest) -> Result<Force, String> {
     Ok(force)
 }
 
-/// One squad of `ty` from the fieldable models: a first model sets the task, type and variety,
-/// and the rest share them (so sameness rules hold), sized at random within the type's limits.
-fn squad(rules: &ForceRules, ty: &SquadType, fieldable: &[&Model], dice: &mut SeededDice) -> Option<ForceSquad> {
+/// One squad of `ty` from the fieldable models — of the faction's `own` where any fits — : a
+/// first model sets the task, type and variety, and the rest share them (so sameness rules hold),
+/// sized at random within the type's limits.
+fn squad(
+    rules: &ForceRules,
+    ty: &SquadType,
+    fieldable: &[&Model],
+    own: &[&Model],
+    dice: &mut SeededDice,
+) -> Option<ForceSquad> {
     let reserved_elsewhere = |m: &Model| {
         m.special_attributes.iter().any(|s| rules.reserved.iter().any(|x| x.sa == *s.id() && x.squad_type != ty.id))
     };
@@ -113,7 +126,9 @@ fn squad(rules: &ForceRules, ty: &SquadType, fieldable: &[&Model], dice: &mut Se
             && (ty.tasks.is_empty() || ty.tasks.contains(&m.task))
             && !reserved_elsewhere(m)
     };
-    let pool: Vec<&Model> = fieldable.iter().filter(fits).copied().collect();
+    let own_pool: Vec<&Model> = own.iter().filter(fits).copied().collect();
+    let pool: Vec<&Model> =
+        if own_pool.is_empty() { fieldable.iter().filter(fits).copied().collect() } else { own_pool };
     let first = *pick(dice, &pool)?;
     let mates: Vec<&Model> = pool
         .iter()

@@ -808,6 +808,16 @@ impl<'a> Cx<'a> {
 
 /// May a force of faction `f` field `model`? (001 L644-783)
 pub(crate) fn may_field(r: &Roster, f: &Faction, model: &Model) -> Result<(), String> {
+    if let Some(mf) = r.faction_of(model)
+        && mf.fixture
+        && mf.id != f.id
+    {
+        return Err(format!(
+            "model `{}` belongs to {}, whose models are fixtures, not units: only a force of that faction fields them",
+            model.id.as_str(),
+            mf.name
+        ));
+    }
     if f.class == FactionClass::Open {
         return Ok(());
     }

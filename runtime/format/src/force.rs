@@ -32,6 +32,11 @@ pub struct Faction {
     /// Factions whose models this one may field (independent ↔ major alliances).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allies: Vec<Id>,
+    /// Invented models that are not units of the game (scenario-test fixtures, the bodies strikes
+    /// fly as): no force but one of this faction fields them, not even an open one, and the
+    /// force-building bot never does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fixture: bool,
     pub summary: String,
     /// Where the rulebook defines it; leave it out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
