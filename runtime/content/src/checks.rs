@@ -19,6 +19,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("held-asset-effects", held_asset_effects),
     ("fits", fits),
     ("faction", faction),
+    ("state-counts", state_counts),
 ];
 
 pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
@@ -517,4 +518,31 @@ fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>)
             .hint(hint)
             .missing(DocKind::Faction, &m.faction),
     );
+}
+
+/// `activations:` counts only with `duration: activations`, `turns:` only with `duration: turns`:
+/// elsewhere the engine would ignore the number.
+fn state_counts(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Document::ModelState(s) = doc else { return };
+    for (key, given, with) in [
+        ("activations", s.activations.is_some(), StateDuration::Activations),
+        ("turns", s.turns.is_some(), StateDuration::Turns),
+    ] {
+        if given && s.duration != with {
+            let ptr = format!("/{key}");
+            diags.push(
+                Diagnostic::error(
+                    "state-duration",
+                    format!(
+                        "`{key}:` counts only for `duration: {key}`: the engine would ignore it on state `{}`",
+                        e.id
+                    ),
+                )
+                .at(e.prov.locate(&ptr))
+                .pack(e.pack.clone())
+                .pointer(ptr)
+                .expected(format!("`duration: {key}`, or no `{key}:`")),
+            );
+        }
+    }
 }

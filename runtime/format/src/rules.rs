@@ -1339,6 +1339,11 @@ pub enum StateDuration {
     UntilNextActivation,
     /// For a number of the model's activations (`activations`).
     Activations,
+    /// Until the end of the turn it was gained in.
+    UntilEndOfTurn,
+    /// For a number of turns (`turns`), the one it was gained in counted: it ends at the end of
+    /// the last.
+    Turns,
     /// Until repaired.
     UntilRepaired,
     /// Until the model stands up (a move action).
@@ -1360,8 +1365,14 @@ pub struct ModelState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrative: Option<String>,
     pub duration: StateDuration,
+    /// `duration: activations` only: how many of the model's activations (1 if left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
     pub activations: Option<u32>,
+    /// `duration: turns` only: how many turns, the one it is gained in counted (1 if left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub turns: Option<u32>,
     /// Modifier to the model's own rolls while in this state, in the ruleset's convention.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_roll_modifier: Option<i32>,

@@ -119,6 +119,7 @@ pub struct StateDef {
     pub narrative: Option<String>,
     pub duration: f::StateDuration,
     pub activations: u32,
+    pub turns: u32,
     pub own_roll_modifier: i32,
     pub attacker_modifier: i32,
     pub move_value: i32,
@@ -137,6 +138,14 @@ pub struct StateDef {
     /// Terrain laid behind the model as it moves (`f::ModelState::trail`): the strip's width is
     /// `strip.1`, its length each leg's.
     pub trail: Option<LeavesDef>,
+}
+
+impl StateDef {
+    /// Bounded by turns (`until_end_of_turn`, `turns`): a model's state slot then holds the turn
+    /// at whose end it ends, not an activation count.
+    pub fn by_turns(&self) -> bool {
+        matches!(self.duration, f::StateDuration::UntilEndOfTurn | f::StateDuration::Turns)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

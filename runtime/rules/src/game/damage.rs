@@ -27,9 +27,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let me = &self.game.models[model];
         let active_now = self.game.active == Some(model);
+        // When it ends: an activation count, or for states bounded by turns the turn it ends
+        // at the end of (`StateDef::by_turns`).
         let ends = match def.duration {
             StateDuration::NextActivation => me.activations + 1 + u32::from(active_now),
             StateDuration::Activations => me.activations + def.activations + u32::from(active_now),
+            StateDuration::UntilEndOfTurn => self.game.turn,
+            StateDuration::Turns => self.game.turn.saturating_add(def.turns.saturating_sub(1)),
             _ => u32::MAX,
         };
         let me = &mut self.game.models[model];
@@ -51,6 +55,20 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         self.add_state(model, s)
+    }
+
+    /// States bounded by turns that end with this one (at the end phase, after its handlers).
+    pub(crate) fn states_end_with_the_turn(&mut self) {
+        let (r, turn) = (self.rules(), self.game.turn);
+        for model in 0..self.game.models.len() {
+            let me = &mut self.game.models[model];
+            let ends = |(s, e): &(StateIx, u32)| r.states[*s as usize].by_turns() && *e <= turn;
+            let ended: Vec<StateIx> = me.states.iter().filter(|x| ends(x)).map(|(s, _)| *s).collect();
+            me.states.retain(|x| !ends(x));
+            for s in ended {
+                emit!(self, Event::StateEnded { model, state: r.states[s as usize].name.clone() });
+            }
+        }
     }
 
     /// A model loses a state it has (a script's `clear_state`).
@@ -92,8 +110,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let me = &mut self.game.models[active];
         me.activations += 1;
         let n = me.activations;
-        let ended: Vec<StateIx> = me.states.iter().filter(|(_, e)| *e <= n).map(|(s, _)| *s).collect();
-        me.states.retain(|(_, e)| *e > n);
+        let by_activations = |(s, e): &(StateIx, u32)| *e <= n && !r.states[*s as usize].by_turns();
+        let ended: Vec<StateIx> = me.states.iter().filter(|x| by_activations(x)).map(|(s, _)| *s).collect();
+        me.states.retain(|x| !by_activations(x));
         for s in ended {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }

@@ -544,6 +544,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.lift_laid_terrain(None);
         self.seekers_fall(None);
         self.structures_burn()?;
+        self.states_end_with_the_turn();
         self.score_containers();
         if let Some((side, points, areas)) = self.score_objectives() {
             let name = self.game.sides[side].clone();
