@@ -186,3 +186,62 @@ fn a_hostile_log_never_becomes_markup_in_chromium() {
         }
     }
 }
+
+/// A legal 13-model Iron Wolves roster (`tests/tests/pictures.rs` fields it on both sides).
+const THIRTEEN: &str = "kind: force\nid: pack-of-thirteen\nname: Pack of Thirteen\nfaction: iron-wolves\ntvp: 3000\n\
+squads:\n  - type: attack\n    name: Fang Lance\n    models:\n      - {model: fenrir, count: 2}\n      \
+- {model: warg, count: 3}\n      - {model: warg-lancer}\n  - type: infantry\n    name: Howlers\n    models:\n      \
+- {model: wolfpack-rifle-squad, count: 7}\n";
+
+/// The text `#event-text` shows in the page Chromium built.
+fn event_text(dom: &str) -> &str {
+    let at = dom.find("id=\"event-text\">").expect("the event panel") + "id=\"event-text\">".len();
+    &dom[at..at + dom[at..].find("</div>").unwrap()]
+}
+
+/// A 26-model full-rules replay: the event panel says which special attribute's script did what
+/// (not "script effect"), which state ended (not "state ended"), and where a model moved to the
+/// tenth of an inch.
+#[test]
+fn the_viewer_names_the_sa_the_effect_and_the_state_of_a_full_rules_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let roster = tmp.path().join("thirteen.yaml");
+    std::fs::write(&roster, THIRTEEN).unwrap();
+    let (log, page) = (tmp.path().join("game.jsonl"), tmp.path().join("replay.html"));
+    let out = cav()
+        .args(["play", "no-man-s-land", "--ruleset", "full", "--seed", "1", "--faction", "iron-wolves", "--force"])
+        .arg(&roster)
+        .arg("--force")
+        .arg(&roster)
+        .arg("--quiet")
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = cav().arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let events: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["event"].is_string())
+        .collect();
+    let first = |kind: &str| events.iter().position(|e| e["event"] == kind).unwrap_or_else(|| panic!("no {kind}"));
+    let effect = first("script_effect");
+    let d = dom(&page, effect);
+    let (source, what) = (events[effect]["source"].as_str().unwrap(), events[effect]["effect"].as_str().unwrap());
+    assert!(event_text(&d).contains(&format!("{}: {}", esc(source), esc(what))), "{}", event_text(&d));
+    let ended = first("state_ended");
+    let d = dom(&page, ended);
+    let state = events[ended]["state"].as_str().unwrap();
+    assert!(event_text(&d).contains(&format!("is no longer {}", esc(state))), "{}", event_text(&d));
+    let moved = first("moved");
+    let d = dom(&page, moved);
+    let shown = event_text(&d);
+    let at = shown.find("moves to (").expect("a move") + "moves to (".len();
+    let xy = &shown[at..at + shown[at..].find(')').unwrap()];
+    for c in xy.split(", ") {
+        assert!(c.split_once('.').is_some_and(|(_, tenths)| tenths.len() == 1), "to the tenth: {shown}");
+    }
+}

@@ -17,10 +17,14 @@ pub struct Cell {
 }
 
 pub struct WeaponLine {
-    /// "2× Medium MAC (L/R) RNG 12\"".
+    /// "2× Medium MAC (L/R) RNG 12\"" (no brackets when it has no mount: an infantry weapon).
     pub title: String,
-    /// Its special attributes, weapon's and mount's.
+    /// The weapon's name: "Medium MAC".
+    pub name: String,
+    /// Its special attributes, weapon's and mount's, by id as packs write them (`cav show`).
     pub sas: Vec<String>,
+    /// The same by name as the book prints them (the SVG card): "Blaster 2", "Ammo Bin [1]".
+    pub sa_names: Vec<String>,
     pub rav: Option<Vec<Cell>>,
 }
 
@@ -36,7 +40,9 @@ pub struct CardData {
     /// MV, AV, then DC, EXP, CCV where the card has them.
     pub rows: Vec<(&'static str, Vec<Cell>)>,
     pub weapons: Vec<WeaponLine>,
+    /// Special attributes by id (`cav show`) and by name (the SVG card).
     pub sas: Vec<String>,
+    pub sa_names: Vec<String>,
     pub source: Option<String>,
     /// (kind, field, text) of every note.
     pub notes: Vec<(String, Option<String>, String)>,
@@ -54,6 +60,27 @@ fn assumed(m: &Model, ptr: &str) -> bool {
 
 fn cells(m: &Model, ptr: &str, texts: Vec<String>) -> Vec<Cell> {
     texts.into_iter().enumerate().map(|(i, text)| Cell { text, assumed: assumed(m, &format!("{ptr}/{i}")) }).collect()
+}
+
+/// A special attribute as the book's card prints it: its document's name (the id where the
+/// document is missing), rating, uses and condition: "Blaster 2", "Ammo Bin [1]".
+fn sa_name(rs: &Ruleset, s: &cav_format::SaRef) -> String {
+    let mut t = match rs.get(cav_format::DocKind::SpecialAttribute, s.id().as_str()).map(|e| &e.doc) {
+        Some(Some(Document::SpecialAttribute(sa))) => sa.name.clone(),
+        _ => s.id().to_string(),
+    };
+    if let Some(r) = s.rating() {
+        let _ = write!(t, " {r}");
+    }
+    if let Some(u) = s.uses() {
+        let _ = write!(t, " [{u}]");
+    }
+    if let cav_format::SaRef::Rated(r) = s
+        && let Some(c) = &r.condition
+    {
+        let _ = write!(t, " ({c})");
+    }
+    t
 }
 
 pub fn data(m: &Model, rs: &Ruleset) -> CardData {
@@ -91,13 +118,16 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
                     cav_format::Distance::Special(sp) => format!(" RNG {sp:?}"),
                 })
                 .unwrap_or_default();
-            let mut sas: Vec<String> =
-                def.map(|d| d.special_attributes.iter().map(sa_text).collect()).unwrap_or_default();
-            sas.extend(w.special_attributes.iter().map(sa_text));
+            let refs: Vec<&cav_format::SaRef> =
+                def.map(|d| d.special_attributes.iter()).into_iter().flatten().chain(&w.special_attributes).collect();
             let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
+            // Infantry carry their weapons on no mount: nothing in brackets then.
+            let mounts = if mounts.is_empty() { String::new() } else { format!(" ({})", mounts.join("/")) };
             WeaponLine {
-                title: format!("{}× {name} ({}){rng}", w.quantity, mounts.join("/")),
-                sas,
+                title: format!("{}× {name}{mounts}{rng}", w.quantity),
+                name: name.to_owned(),
+                sas: refs.iter().map(|s| sa_text(s)).collect(),
+                sa_names: refs.iter().map(|s| sa_name(rs, s)).collect(),
                 rav: rav.map(|r| cells(m, &format!("/weapons/{i}/rav"), per_col::<Rav>(&r, cols))),
             }
         })
@@ -113,6 +143,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
         rows,
         weapons,
         sas: m.special_attributes.iter().map(sa_text).collect(),
+        sa_names: m.special_attributes.iter().map(|s| sa_name(rs, s)).collect(),
         source: m.source.clone(),
         notes: m.notes.iter().map(|n| (format!("{:?}", n.kind), n.field.clone(), n.text.clone())).collect(),
     }
@@ -120,10 +151,11 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
 
 use cav_format::xml::escape as esc;
 
+use crate::map::{bold_width, text_width};
+
 const CELL_W: f64 = 38.0;
+/// The narrowest column of row labels ("damage track", "RAV Medium MAC"); wider for longer.
 const LABEL_W: f64 = 200.0;
-/// Width of a character of 12-px text, near enough to size the card around its longest line.
-const CHAR_W: f64 = 6.4;
 const ROW_H: f64 = 20.0;
 
 /// The card's height on the page, for stacking cards into a sheet.
@@ -137,18 +169,51 @@ fn has_assumed(c: &CardData) -> bool {
     c.tv_assumed || c.rows.iter().flat_map(|r| &r.1).chain(rav).any(|x| x.assumed)
 }
 
+/// The row labels of the damage-track table: the rows', then a RAV row per weapon that has one.
+fn rav_label(w: &WeaponLine) -> String {
+    format!("RAV {}", w.name)
+}
+
+/// Width of the column of row labels: the longest (bold 12 px) and a gap before the cells.
+fn label_w(c: &CardData) -> f64 {
+    let labels =
+        c.rows.iter().map(|r| r.0.to_owned()).chain(c.weapons.iter().filter(|w| w.rav.is_some()).map(rav_label));
+    labels.map(|l| 12.0 + bold_width(&l, 12.0) + 12.0).fold(LABEL_W, f64::max)
+}
+
+fn weapon_text(w: &WeaponLine) -> String {
+    if w.sa_names.is_empty() { w.title.clone() } else { format!("{} — {}", w.title, w.sa_names.join(", ")) }
+}
+
+fn sa_line(c: &CardData) -> String {
+    if c.sa_names.is_empty() { "none".to_owned() } else { c.sa_names.join(", ") }
+}
+
+fn legend(c: &CardData) -> String {
+    format!("* assumed: lost in the source's text and filled in (see `cav show {} --explain` and its notes)", c.id)
+}
+
+/// The card's width: its table, and every line of text (estimated as DejaVu Sans draws it) with
+/// a margin, so nothing runs past the frame or the page.
 fn width(c: &CardData) -> f64 {
-    let lines = c
-        .weapons
-        .iter()
-        .map(|w| 28 + w.title.chars().count() + w.sas.iter().map(|s| s.chars().count() + 2).sum::<usize>());
-    let longest = lines.chain([c.sas.iter().map(|s| s.chars().count() + 2).sum::<usize>() + 36]).max().unwrap_or(0);
-    (LABEL_W + CELL_W * (c.damage_tracks as f64 + 1.0) + 20.0).max(CHAR_W * longest as f64).max(560.0)
+    let tv = format!("TV {}{}", c.tv, if c.tv_assumed { "*" } else { "" });
+    let mut lines = vec![
+        12.0 + bold_width(&c.name, 17.0) + 24.0 + text_width(&tv, 15.0) + 12.0,
+        12.0 + text_width(&format!("{} · move class {}", c.kind, c.move_class), 12.0) + 12.0,
+        12.0 + bold_width("Special attributes: ", 12.0) + text_width(&sa_line(c), 12.0) + 12.0,
+        label_w(c) + CELL_W * (c.damage_tracks as f64 + 1.0) + 20.0,
+    ];
+    lines.extend(c.weapons.iter().map(|w| 20.0 + text_width(&weapon_text(w), 12.0) + 12.0));
+    if has_assumed(c) {
+        lines.push(12.0 + text_width(&legend(c), 10.0) + 12.0);
+    }
+    lines.into_iter().fold(560.0, f64::max).ceil()
 }
 
 /// One card at (x, y) as an SVG group.
 fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
     let (w, h) = (width(c), height(c));
+    let lw = label_w(c);
     let _ = writeln!(out, "<g class=\"card\" id=\"card-{}\" transform=\"translate({x},{y})\">", esc(&c.id));
     let _ = writeln!(
         out,
@@ -183,7 +248,7 @@ fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
             esc(label)
         );
         for (i, cell) in cells.iter().enumerate() {
-            let cx = LABEL_W + CELL_W * i as f64;
+            let cx = lw + CELL_W * i as f64;
             if cell.assumed {
                 let _ = write!(
                     out,
@@ -205,7 +270,7 @@ fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
     let header: Vec<Cell> = (0..=c.damage_tracks).map(|i| Cell { text: i.to_string(), assumed: false }).collect();
     let _ = writeln!(
         out,
-        "<rect x=\"{LABEL_W}\" y=\"{:.0}\" width=\"{:.0}\" height=\"{ROW_H}\" fill=\"#d8d2c0\"/>",
+        "<rect x=\"{lw:.0}\" y=\"{:.0}\" width=\"{:.0}\" height=\"{ROW_H}\" fill=\"#d8d2c0\"/>",
         ty - ROW_H + 2.0,
         CELL_W * header.len() as f64
     );
@@ -217,41 +282,31 @@ fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
     for wl in &c.weapons {
         if let Some(rav) = &wl.rav {
             ty += ROW_H;
-            let label = wl.title.split(" (").next().unwrap_or(&wl.title).to_owned();
-            row(
-                out,
-                ty,
-                &format!("RAV {}", label.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '×' || ch == ' ')),
-                rav,
-                "row rav",
-            );
+            row(out, ty, &rav_label(wl), rav, "row rav");
         }
     }
     ty += 26.0;
     let _ = writeln!(out, "<text x=\"12\" y=\"{ty:.0}\" font-size=\"12\" font-weight=\"bold\">Weapons</text>");
     for wl in &c.weapons {
         ty += 20.0;
-        let sas = if wl.sas.is_empty() { String::new() } else { format!(" — {}", wl.sas.join(", ")) };
         let _ = writeln!(
             out,
-            "<text class=\"weapon\" x=\"20\" y=\"{ty:.0}\" font-size=\"12\">{}{}</text>",
-            esc(&wl.title),
-            esc(&sas)
+            "<text class=\"weapon\" x=\"20\" y=\"{ty:.0}\" font-size=\"12\">{}</text>",
+            esc(&weapon_text(wl))
         );
     }
     ty += 24.0;
-    let sas = if c.sas.is_empty() { "none".to_owned() } else { c.sas.join(", ") };
     let _ = writeln!(
         out,
         "<text class=\"sas\" x=\"12\" y=\"{ty:.0}\" font-size=\"12\"><tspan font-weight=\"bold\">Special attributes:</tspan> {}</text>",
-        esc(&sas)
+        esc(&sa_line(c))
     );
     if has_assumed(c) {
         ty += 18.0;
         let _ = writeln!(
             out,
-            "<text class=\"legend\" x=\"12\" y=\"{ty:.0}\" font-size=\"10\" font-style=\"italic\" fill=\"#7a6a22\">* assumed: lost in the source's text and filled in (see `cav show {} --explain` and its notes)</text>",
-            esc(&c.id)
+            "<text class=\"legend\" x=\"12\" y=\"{ty:.0}\" font-size=\"10\" font-style=\"italic\" fill=\"#7a6a22\">{}</text>",
+            esc(&legend(c))
         );
     }
     out.push_str("</g>\n");

@@ -439,36 +439,86 @@ fn monte_carlo(rules: &Rules, spec: &AttackSpec, odds: &AttackOdds, n: u64, seed
     Ok(ExitCode::SUCCESS)
 }
 
-/// A horizontal bar per outcome, most likely first, with its percentage.
+/// The widest an outcome's label may run before it wraps (px).
+const LABEL_MAX: f64 = 400.0;
+
+/// `text` in lines of at most `max` px of 12-px text, broken after its ", " (an outcome's
+/// parts) or, within a longer part, at spaces; each break keeps its separator at the end of the
+/// line, so the lines joined are the text again.
+fn wrap(text: &str, max: f64) -> Vec<String> {
+    let fits = |s: &str| crate::map::text_width(s.trim_end(), 12.0) <= max;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for part in text.split_inclusive(", ") {
+        if fits(&format!("{line}{part}")) {
+            line.push_str(part);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        for word in part.split_inclusive(' ') {
+            if !line.is_empty() && !fits(&format!("{line}{word}")) {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push_str(word);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A horizontal bar per outcome, most likely first, with its percentage. Labels wrap at
+/// `LABEL_MAX` and the chart is as wide as its longest line and its title, so no text is cut.
 fn chart(title: &str, odds: &AttackOdds) -> String {
-    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
-    let (left, bar_w, row_h) = (330.0, 360.0, 22.0);
-    let height = 60.0 + row_h * odds.outcomes.len() as f64;
+    use cav_format::xml::escape as esc;
+    let (bar_w, line_h) = (360.0, 14.0);
+    let labels: Vec<Vec<String>> = odds.outcomes.iter().map(|(o, _)| wrap(&o.to_string(), LABEL_MAX)).collect();
+    let widest = labels.iter().flatten().map(|l| crate::map::text_width(l.trim_end(), 12.0)).fold(0.0, f64::max);
+    let left = (widest + 18.0).max(120.0).ceil();
+    let rows: Vec<f64> = labels.iter().map(|l| (line_h * l.len() as f64 + 8.0).max(22.0)).collect();
+    let height = 60.0 + rows.iter().sum::<f64>();
+    // The percentage after the bar: "100.00 %" at most.
+    let width = (left + bar_w + 6.0 + crate::map::text_width("100.00 %", 12.0) + 12.0)
+        .max(10.0 + crate::map::bold_width(title, 15.0) + 10.0)
+        .ceil();
     let max = odds.outcomes.iter().map(|(_, c)| c.value()).fold(0.0, f64::max).max(1e-9);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"{height}\" viewBox=\"0 0 780 {height}\" \
-         font-family=\"sans-serif\" font-size=\"12\">\n<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"12\">\n<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"10\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{}</text>\n",
         esc(title),
         esc(title)
     );
-    for (i, (o, c)) in odds.outcomes.iter().enumerate() {
-        let y = 44.0 + row_h * i as f64;
+    let mut y = 44.0;
+    for (((o, c), lines), row_h) in odds.outcomes.iter().zip(&labels).zip(&rows) {
         let w = bar_w * c.value() / max;
+        // The label's lines centred on the bar.
+        let first = y + row_h / 2.0 + 4.0 - line_h * (lines.len() as f64 - 1.0) / 2.0;
+        let mut label = String::new();
+        for (k, l) in lines.iter().enumerate() {
+            let _ = write!(
+                label,
+                "<tspan x=\"{:.1}\" y=\"{:.1}\">{}</tspan>",
+                left - 8.0,
+                first + line_h * k as f64,
+                esc(l)
+            );
+        }
         let _ = writeln!(
             s,
-            "<g class=\"outcome\"><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
-             <rect x=\"{left}\" y=\"{y:.1}\" width=\"{w:.2}\" height=\"{:.1}\" fill=\"#4477aa\"><title>{}</title></rect>\
+            "<g class=\"outcome\"><text text-anchor=\"end\">{label}</text>\
+             <rect x=\"{left}\" y=\"{:.1}\" width=\"{w:.2}\" height=\"16\" fill=\"#4477aa\"><title>{}</title></rect>\
              <text x=\"{:.1}\" y=\"{:.1}\">{:.2} %</text></g>",
-            left - 8.0,
-            y + 15.0,
-            esc(&o.to_string()),
-            row_h - 6.0,
+            y + row_h / 2.0 - 8.0,
             esc(&format!("{o}: {c}")),
             left + w + 6.0,
-            y + 15.0,
+            y + row_h / 2.0 + 4.0,
             c.value() * 100.0
         );
+        y += row_h;
     }
     s.push_str("</svg>\n");
     s

@@ -1219,6 +1219,83 @@ fn prepare_event(want: &Value, ids: &HashMap<String, usize>) -> Result<Value, St
     Ok(Value::Object(out))
 }
 
+/// Where in its test document a failure of [`TestOutcome::failures`] points (a JSON pointer), by
+/// the label it starts with: `expect.events[2]`, `expect.absent[0]`, `expect.count[1]`,
+/// `step 3 absent[0]`, `step 3 …`, or a model of `expect.models` (`` `blue` … ``).
+pub fn failure_pointer(failure: &str) -> Option<String> {
+    fn index(s: &str) -> Option<usize> {
+        s.split_once(']')?.0.parse().ok()
+    }
+    for list in ["events", "absent", "count"] {
+        if let Some(i) = failure.strip_prefix(&format!("expect.{list}[")).and_then(index) {
+            return Some(format!("/expect/{list}/{i}"));
+        }
+    }
+    if let Some(rest) = failure.strip_prefix("step ") {
+        let (n, rest) = rest.split_once(|c: char| !c.is_ascii_digit())?;
+        let step: usize = n.parse().ok()?;
+        if let Some(k) = rest.strip_prefix("absent[").and_then(index) {
+            return Some(format!("/steps/{step}/absent/{k}"));
+        }
+        return Some(format!("/steps/{step}"));
+    }
+    let id = failure.strip_prefix('`')?.split_once('`')?.0;
+    Some(format!("/expect/models/{id}"))
+}
+
+/// An event as a test writes it: models by their test ids, not the log's indexes.
+fn shown(event: &Value, ids: &HashMap<String, usize>) -> String {
+    let Some(obj) = event.as_object() else { return event.to_string() };
+    let kind = obj.get("event").and_then(Value::as_str).unwrap_or_default();
+    let parts: Vec<String> = obj.iter().map(|(k, v)| format!("{k}: {}", shown_value(kind, k, v, ids))).collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// One value of an event of `kind`, a model by its test id.
+fn shown_value(kind: &str, key: &str, v: &Value, ids: &HashMap<String, usize>) -> String {
+    let model =
+        matches!(EventKind::find(kind).and_then(|d| d.key(key)), Some(EventField::Model | EventField::OptModel));
+    let name = v.as_u64().and_then(|i| ids.iter().find(|(_, x)| **x as u64 == i)).map(|(n, _)| n.clone());
+    match (name, v.as_str()) {
+        (Some(n), _) if model => n,
+        // A plain word as YAML writes it, unquoted.
+        (_, Some(w)) if !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_') => w.to_owned(),
+        _ => v.to_string(),
+    }
+}
+
+/// What came nearest an expected event that did not occur: the event of its kind after `from`
+/// (else anywhere) matching most of its keys, with the keys that differ marked.
+fn nearest(want: &Value, actual: &[Value], from: usize, ids: &HashMap<String, usize>) -> String {
+    let kind = want.get("event");
+    let keys: Vec<(&String, &Value)> = want.as_object().into_iter().flatten().filter(|(k, _)| *k != "event").collect();
+    let score = |a: &Value| keys.iter().filter(|(k, v)| a.get(k.as_str()).is_some_and(|x| matches(v, x))).count();
+    let best = |range: &[Value]| {
+        // The first of the best: `max_by_key` keeps the last, so reverse.
+        range.iter().rev().filter(|a| a.get("event") == kind).max_by_key(|a| score(a)).cloned()
+    };
+    let (found, when) = match best(&actual[from.min(actual.len())..]) {
+        Some(a) => (a, "nearest"),
+        None => match best(actual) {
+            Some(a) => (a, "nearest (only earlier, out of order)"),
+            None => {
+                let kind = kind.and_then(Value::as_str).unwrap_or("?");
+                return format!("    no `{kind}` event occurred (`cav test --verbose` tells the game)");
+            }
+        },
+    };
+    let differs: Vec<String> = keys
+        .iter()
+        .filter(|(k, v)| !found.get(k.as_str()).is_some_and(|x| matches(v, x)))
+        .map(|(k, v)| {
+            let kind = kind.and_then(Value::as_str).unwrap_or_default();
+            let got = found.get(k.as_str()).map_or("nothing".to_owned(), |x| shown_value(kind, k, x, ids));
+            format!("{k} is {got}, the test expects {}", shown_value(kind, k, v, ids))
+        })
+        .collect();
+    format!("    {when}: {}\n    differs: {}", shown(&found, ids), differs.join("; "))
+}
+
 /// Does `actual` contain every key of `want` with an equal value (objects compared recursively,
 /// lists item by item, numbers to [`EVENT_NUMBER`])?
 fn matches(want: &Value, actual: &Value) -> bool {
@@ -1301,7 +1378,7 @@ fn check_absent(
             }
         };
         if let Some(a) = events.iter().find(|a| matches(&never, a)) {
-            failures.push(format!("{label}[{k}]: an event that must not occur{scope} did: {a}"));
+            failures.push(format!("{label}[{k}]: an event that must not occur{scope} did: {}", shown(a, ids)));
         }
     }
 }
@@ -1309,7 +1386,6 @@ fn check_absent(
 fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures: &mut Vec<String>) {
     let actual: Vec<Value> = log.iter().filter_map(|e| serde_json::to_value(e).ok()).collect();
     undeclared_words(&actual, failures);
-    let shown = || actual.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("\n    ");
     let mut from = 0;
     for (i, want) in t.expect.events.iter().enumerate() {
         let want = match prepare_event(&want.0, ids) {
@@ -1322,9 +1398,11 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
         match actual[from..].iter().position(|a| matches(&want, a)) {
             Some(p) => from += p + 1,
             None => {
+                let after = if i == 0 { String::new() } else { format!(" after expected event {}", i - 1) };
                 failures.push(format!(
-                    "expected event {i} not found (in order) : {want}\n  actual events:\n    {}",
-                    shown()
+                    "expect.events[{i}]: not found{after}: {}\n{}",
+                    shown(&want, ids),
+                    nearest(&want, &actual, from, ids)
                 ));
                 return;
             }
@@ -1341,7 +1419,7 @@ fn check_events(t: &Test, log: &[Event], ids: &HashMap<String, usize>, failures:
         };
         let got = actual.iter().filter(|a| matches(&want, a)).count();
         if got != c.times as usize {
-            failures.push(format!("expect.count[{i}]: {want} occurs {got} times, expected {}", c.times));
+            failures.push(format!("expect.count[{i}]: {} occurs {got} times, expected {}", shown(&want, ids), c.times));
         }
     }
 }
@@ -1602,6 +1680,18 @@ mod tests {
         assert!(e.contains("`hit` events have no key `tagret`"), "{e}");
         let e = super::prepare_event(&serde_json::json!({"event": "hit", "target": "green"}), &ids).unwrap_err();
         assert!(e.contains("unknown model `green`"), "{e}");
+    }
+
+    /// A failure's label leads to the part of the test it is about.
+    #[test]
+    fn failures_point_into_their_test() {
+        use super::failure_pointer as at;
+        assert_eq!(at("expect.events[5]: not found").as_deref(), Some("/expect/events/5"));
+        assert_eq!(at("expect.count[1]: x occurs").as_deref(), Some("/expect/count/1"));
+        assert_eq!(at("step 3 absent[0]: an event").as_deref(), Some("/steps/3/absent/0"));
+        assert_eq!(at("step 12 check: `red` damage").as_deref(), Some("/steps/12"));
+        assert_eq!(at("`blue` states: expected [], got [x]").as_deref(), Some("/expect/models/blue"));
+        assert_eq!(at("stopped with an error: boom"), None);
     }
 
     /// A word the engine writes that the event kinds do not declare fails the test, as an engine bug.
