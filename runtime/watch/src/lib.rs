@@ -6,7 +6,7 @@
 //! The loop blocks on the watcher's channel (no busy waiting) and checks a stop flag between
 //! waits, so Ctrl-C ends it cleanly.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -386,23 +386,68 @@ fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Resul
     Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events, sides, names })
 }
 
-/// The ruleset's tests: how many pass, and the ids of those that fail.
-fn run_tests(live_loaded: &Loaded, rules: &Rules, host: &mut LuaHost) -> (usize, Vec<String>) {
+/// The ruleset's tests of the `packs` edited (all, when `None`): how many pass, and each that
+/// fails with its first failure.
+fn run_tests(
+    live_loaded: &Loaded,
+    rules: &Rules,
+    host: &mut LuaHost,
+    packs: Option<&BTreeSet<String>>,
+) -> (usize, Vec<(String, String)>) {
     let (mut pass, mut fail) = (0, Vec::new());
     for rs in live_loaded.rulesets.iter().filter(|r| r.id == rules.id) {
         for e in rs.of_kind(cav_format::DocKind::Test) {
+            if packs.is_some_and(|p| !p.contains(&e.pack)) {
+                continue;
+            }
             if let Some(cav_format::Document::Test(t)) = &e.doc
                 && t.runs_under(&rules.id)
             {
-                if cav_rules::testing::run_test_with(rules, t, host).passed() {
+                let r = cav_rules::testing::run_test_with(rules, t, host);
+                if r.passed() {
                     pass += 1;
                 } else {
-                    fail.push(t.id.0.clone());
+                    let why = r.failures.first().map(|f| f.lines().next().unwrap_or_default().to_owned());
+                    fail.push((t.id.0.clone(), why.unwrap_or_default()));
                 }
             }
         }
     }
     (pass, fail)
+}
+
+/// The packs whose documents or scripts differ between two loads (`None`: the first load, or
+/// nothing found to pin it on: every pack).
+fn edited_packs(old: Option<&Loaded>, new: &Loaded, scripts: &[PathBuf]) -> Option<BTreeSet<String>> {
+    let old = old?;
+    let index = |l: &Loaded| -> BTreeMap<(String, String), (String, Arc<serde_json::Value>)> {
+        l.rulesets
+            .iter()
+            .flat_map(|r| {
+                r.entries().map(|e| ((e.kind.tag().to_owned(), e.id.clone()), (e.pack.clone(), e.value.clone())))
+            })
+            .collect()
+    };
+    let (a, b) = (index(old), index(new));
+    let mut packs: BTreeSet<String> = BTreeSet::new();
+    for (k, (pack, v)) in &b {
+        if a.get(k).is_none_or(|(_, old)| old != v) {
+            packs.insert(pack.clone());
+        }
+    }
+    for (k, (pack, _)) in &a {
+        if !b.contains_key(k) {
+            packs.insert(pack.clone());
+        }
+    }
+    // A script belongs to the pack whose folder holds it.
+    for s in scripts {
+        let holder = new.rulesets.iter().flat_map(|r| &r.packs).filter(|p| s.starts_with(&p.dir));
+        if let Some(p) = holder.max_by_key(|p| p.dir.as_os_str().len()) {
+            packs.insert(p.id.clone());
+        }
+    }
+    (!packs.is_empty()).then_some(packs)
 }
 
 /// Documents whose resolved value differs between two loads: `changed`, `added`, `removed`.
@@ -515,6 +560,8 @@ struct Announce<'a> {
     diagnostics: &'a [Diagnostic],
     sources: &'a Sources,
     what: &'a str,
+    /// The scripts the save changed (their packs' tests run, with the edited documents' packs).
+    scripts: &'a [PathBuf],
     since: Instant,
 }
 
@@ -550,20 +597,28 @@ fn announce(
             }
         },
         After::Test => {
-            let (pass, failing) = run_tests(now.loaded, rules, host);
+            let packs = edited_packs(now.live.map(|l| &l.loaded), now.loaded, now.scripts);
+            if let Some(p) = &packs {
+                let p: Vec<&str> = p.iter().map(String::as_str).collect();
+                let _ = writeln!(out, "  testing the packs edited: {}", p.join(", "));
+            }
+            let (pass, failing) = run_tests(now.loaded, rules, host, packs.as_ref());
+            // Totals compare only when both runs took every pack's tests.
             let was = now
                 .live
                 .and_then(|l| l.tests)
+                .filter(|_| packs.is_none())
                 .map(|(p, f)| format!(" (was {p} passed, {f} failed)"))
                 .unwrap_or_default();
             let _ = writeln!(out, "  tests: {pass} passed, {} failed{was}", failing.len());
-            // Name them (the first 20): the author wants to know which, not how many.
-            if !failing.is_empty() {
-                let more = failing.len().saturating_sub(20);
-                let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-                let _ = writeln!(out, "  failing: {}{tail}", failing[..failing.len().min(20)].join(", "));
+            // Name them and say why (the first 20): the author wants to know which, not how many.
+            for (id, why) in failing.iter().take(20) {
+                let _ = writeln!(out, "  failing: {id}: {why}");
             }
-            tests = Some((pass, failing.len()));
+            if failing.len() > 20 {
+                let _ = writeln!(out, "  failing: and {} more (`cav test` lists them)", failing.len() - 20);
+            }
+            tests = packs.is_none().then_some((pass, failing.len())).or(now.live.and_then(|l| l.tests));
         }
         After::Nothing => {}
     }
@@ -578,8 +633,13 @@ fn kept_last_good(out: &mut dyn Write, diags: &[Diagnostic], sources: &Sources, 
         let _ = writeln!(out, "error: {e}");
     }
     let n = diags.iter().filter(|d| d.severity == cav_content::diag::Severity::Error).count() + errors.len();
-    let what = if had_live { "kept last good rules" } else { "no good rules yet" };
-    let _ = writeln!(out, "kept last good: {what} ({n} error{})", if n == 1 { "" } else { "s" });
+    let errors = format!("{n} error{}", if n == 1 { "" } else { "s" });
+    // One status line, saying what is live now.
+    if had_live {
+        let _ = writeln!(out, "kept last good rules live ({errors})");
+    } else {
+        let _ = writeln!(out, "kept last good rules: none yet, nothing is live ({errors})");
+    }
 }
 
 /// Copy a directory tree (to watch or edit a copy of the content).
@@ -716,6 +776,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     diagnostics: &loaded.diagnostics,
                     sources: &loaded.sources,
                     what: &what,
+                    scripts,
                     since,
                 };
                 let (outcome, tests) = announce(out, opts, &stop, now, &rules, &mut host);
@@ -753,6 +814,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     diagnostics: &q.diagnostics,
                     sources: &q.sources,
                     what: &what,
+                    scripts,
                     since,
                 };
                 let (outcome, tests) = announce(out, opts, &stop, now, &l.rules, &mut host);

@@ -156,15 +156,19 @@ fn a_lua_change_replaces_the_handler_and_a_broken_script_keeps_the_old_one() {
     std::fs::write(&script, "return { attack_declare = function(ctx) end }\n").unwrap();
     let reloaded = s.expect("reloaded");
     assert!(reloaded.contains("script ") && reloaded.contains("strike.luau"), "the script is named: {reloaded}");
+    // Only the edited pack's tests run, and each failing one says why.
+    let packs = s.expect("  testing the packs edited:");
+    assert_eq!(packs, "  testing the packs edited: cav-quickstart");
     let t = s.expect("  tests:");
     assert!(t.contains(" 2 failed"), "{t}");
     let failing = s.expect("  failing:");
     assert!(failing.contains("qs-sa-strike"), "the failing tests are named: {failing}");
+    assert!(failing.split_once(": ").is_some_and(|(_, why)| why.contains(": ")), "and why: {failing}");
 
     // A script that does not compile: reported, the last good rules (and scripts) stay.
     std::fs::write(&script, "return { attack_declare = function(ctx) end\n").unwrap();
     let kept = s.expect("kept last good");
-    assert!(kept.contains("kept last good rules"), "{kept}");
+    assert!(kept.starts_with("kept last good rules live (1 error"), "one status line: {kept}");
 
     // Restored: all pass again.
     std::fs::write(&script, &good).unwrap();
