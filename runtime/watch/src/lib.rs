@@ -106,6 +106,9 @@ struct Live {
     loaded: Loaded,
     /// The watched ruleset compiled from `loaded`: a save of scripts alone cannot change it.
     rules: Rules,
+    /// With `--test`, the other rulesets compiled from `loaded`: an edited pack's tests run under
+    /// every ruleset it joins.
+    others: Vec<Rules>,
     outcome: Option<Outcome>,
     tests: Option<(usize, usize)>,
     /// What the last full reload found, kept while its documents are those of `loaded` (it made
@@ -352,11 +355,16 @@ pub fn check_options(opts: &WatchOptions) -> Result<(), String> {
 
 /// Build the live rules from a load that `cav_compile::validate` has checked: no error anywhere,
 /// the ruleset compiled, scripts load. On failure, the reasons beyond the diagnostics.
+/// Is `id` the ruleset asked for as `ruleset` (`full` for `cav-full`)?
+fn is_ruleset(id: &str, ruleset: &str) -> bool {
+    id == ruleset || id == format!("cav-{ruleset}")
+}
+
 fn build(loaded: &Loaded, compiled: Vec<Option<Rules>>, ruleset: &str) -> Result<(Rules, LuaHost), Vec<String>> {
     if loaded.error_count() > 0 {
         return Err(vec![]);
     }
-    let Some(ix) = loaded.rulesets.iter().position(|r| r.id == ruleset || r.id == format!("cav-{ruleset}")) else {
+    let Some(ix) = loaded.rulesets.iter().position(|r| is_ruleset(&r.id, ruleset)) else {
         return Err(vec![format!("no ruleset `{ruleset}`")]);
     };
     let rules =
@@ -573,6 +581,7 @@ fn announce(
     stop: &AtomicBool,
     now: Announce,
     rules: &Rules,
+    others: &[Rules],
     host: &mut LuaHost,
 ) -> (Option<Outcome>, Option<(usize, usize)>) {
     let ms = now.since.elapsed().as_secs_f64() * 1000.0;
@@ -619,6 +628,31 @@ fn announce(
                 let _ = writeln!(out, "  failing: and {} more (`cav test` lists them)", failing.len() - 20);
             }
             tests = packs.is_none().then_some((pass, failing.len())).or(now.live.and_then(|l| l.tests));
+            // The same packs' tests under every other ruleset they join (with a host of their own).
+            for other in others {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let joins = now.loaded.rulesets.iter().find(|r| r.id == other.id).is_some_and(|rs| match &packs {
+                    Some(p) => p.iter().any(|p| rs.pack(p).is_some()),
+                    None => true,
+                });
+                if !joins {
+                    continue;
+                }
+                let mut other_host = match LuaHost::new(other, Limits::default()) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        let _ = writeln!(out, "  tests under {}: not run: scripts: {e}", other.id);
+                        continue;
+                    }
+                };
+                let (pass, failing) = run_tests(now.loaded, other, &mut other_host, packs.as_ref());
+                let _ = writeln!(out, "  tests under {}: {pass} passed, {} failed", other.id, failing.len());
+                for (id, why) in failing.iter().take(20) {
+                    let _ = writeln!(out, "  failing: {id} [{}]: {why}", other.id);
+                }
+            }
         }
         After::Nothing => {}
     }
@@ -719,6 +753,10 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         cache.sweep();
         let mut validated = cav_compile::validate_parts(&mut loaded);
         let compiled = std::mem::take(&mut validated.rules);
+        let others: Vec<Rules> = match opts.after {
+            After::Test => compiled.iter().flatten().filter(|r| !is_ruleset(&r.id, &opts.ruleset)).cloned().collect(),
+            _ => Vec::new(),
+        };
         let built = build(&loaded, compiled, &opts.ruleset);
         // Only asked when needed (it compares every document), never before a `reloaded` line.
         let same_docs =
@@ -740,6 +778,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     if let Ok((rules, _)) = built {
                         l.loaded = loaded;
                         l.rules = rules;
+                        l.others = others;
                     }
                     l.basis = Some(basis);
                 }
@@ -779,9 +818,9 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     scripts,
                     since,
                 };
-                let (outcome, tests) = announce(out, opts, &stop, now, &rules, &mut host);
+                let (outcome, tests) = announce(out, opts, &stop, now, &rules, &others, &mut host);
                 let basis = Some(Basis { validated, sources: loaded.sources.clone() });
-                *live = Some(Live { loaded, rules, outcome, tests, basis });
+                *live = Some(Live { loaded, rules, others, outcome, tests, basis });
             }
             Err(errors) => {
                 kept_last_good(out, &loaded.diagnostics, &loaded.sources, &errors, live.is_some());
@@ -817,7 +856,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
                     scripts,
                     since,
                 };
-                let (outcome, tests) = announce(out, opts, &stop, now, &l.rules, &mut host);
+                let (outcome, tests) = announce(out, opts, &stop, now, &l.rules, &l.others, &mut host);
                 let _ = out.flush();
                 (l.outcome, l.tests) = (outcome, tests);
                 let keys = diagnostic_keys(&q.diagnostics, &q.sources);

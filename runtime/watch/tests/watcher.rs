@@ -418,3 +418,26 @@ fn reloaded_or_kept(s: &mut Session) -> String {
     }
     panic!("no reload within 20 s");
 }
+
+/// With `--test`, a save runs the tests of the pack it edited under every ruleset the pack joins:
+/// the Overcharge example joins both, and a script that drops its effect fails its tests under
+/// the Quick-Start (the watched ruleset) and the full rules alike, each named with why.
+#[test]
+fn an_edited_packs_tests_run_under_every_ruleset_it_joins() {
+    let mut s = Session::start(After::Test);
+    let script = s.path("mods/overcharge/scripts/overcharge.luau");
+    let good = std::fs::read_to_string(&script).unwrap();
+    let broken = good.replace("\"short-range overcharge\", 1)", "\"short-range overcharge\", 0)");
+    assert_ne!(broken, good, "the example adds a short-range modifier");
+    std::fs::write(&script, broken).unwrap();
+    assert_eq!(s.expect("  testing the packs edited:"), "  testing the packs edited: overcharge");
+    let quick = s.expect("  tests:");
+    assert!(!quick.contains(" 0 failed"), "{quick}");
+    let failing = s.expect("  failing:");
+    assert!(failing.contains("overcharge-") && failing.split(": ").count() >= 3, "{failing}");
+    let full = s.expect("  tests under cav-full:");
+    assert!(!full.contains(" 0 failed"), "{full}");
+    let failing = s.expect("  failing:");
+    assert!(failing.contains("[cav-full]: "), "{failing}");
+    std::fs::write(&script, &good).unwrap();
+}
