@@ -338,24 +338,34 @@ fn scripts_are_type_checked_before_play() {
     let tmp = copy_project();
     let script = tmp.path().join("content/cav-full/scripts/test_burn_and_hack.luau");
     let state = edit(&script, "ctx.apply_state(target, \"hacked\")", "ctx.apply_state(target, \"hackd\")");
-    let quantity = edit(&script, "ctx.apply_state(target, \"burning\")", "ctx.add_modifier(\"combat_roll\", \"x\", 1)");
+    // `on_hit` accepts no modifier; `combat_tp` modifies only the roll.
+    let effect = edit(&script, "ctx.apply_state(target, \"burning\")", "ctx.add_modifier(\"roll\", \"x\", 1)");
+    let chameleon = tmp.path().join("content/cav-full/scripts/chameleon.luau");
+    let quantity =
+        edit(&chameleon, "ctx.add_modifier(\"roll\", \"beyond 36", "ctx.add_modifier(\"combat_roll\", \"beyond 36");
     let field = edit(&script, "local target = ctx.target", "local target = ctx.tagret");
     let out = cav().env("CAV_ROOT", tmp.path()).args(["validate", "--format", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let typed: Vec<&serde_json::Value> =
         report["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "script-type").collect();
-    let at = |line: usize| {
-        typed
+    let at_in = |file: &str, line: usize| {
+        *typed
             .iter()
-            .find(|d| d["line"] == line as u64 && d["file"].as_str().unwrap().ends_with("test_burn_and_hack.luau"))
-            .unwrap_or_else(|| panic!("no script-type error at line {line}: {typed:#?}"))
+            .find(|d| d["line"] == line as u64 && d["file"].as_str().unwrap().ends_with(file))
+            .unwrap_or_else(|| panic!("no script-type error at {file}:{line}: {typed:#?}"))
     };
+    let at = |line: usize| at_in("test_burn_and_hack.luau", line);
     assert!(at(state)["message"].as_str().unwrap().ends_with("`hackd` is not a model state id"), "{:#}", at(state));
     assert_eq!(at(state)["hint"], "did you mean `hacked`?");
     assert_eq!(at(state)["column"], 27, "the column of the string");
-    assert!(at(quantity)["message"].as_str().unwrap().ends_with("`combat_roll` is not a quantity id"));
-    assert!(at(quantity)["hint"].as_str().unwrap().starts_with("scripts name the quantity the moment changes: `roll`"));
+    assert!(
+        at(effect)["message"].as_str().unwrap().ends_with("`ctx.add_modifier` is not accepted at hook point `on_hit`")
+    );
+    assert!(at(effect)["hint"].as_str().unwrap().starts_with("`on_hit` accepts ctx.deal_damage"), "{:#}", at(effect));
+    let quantity = at_in("chameleon.luau", quantity);
+    assert!(quantity["message"].as_str().unwrap().ends_with("`combat_roll` is not a quantity this hook point changes"));
+    assert!(quantity["hint"].as_str().unwrap().starts_with("scripts name the quantity the moment changes: `roll`"));
     assert!(at(field)["message"].as_str().unwrap().contains("Key 'tagret' not found"), "{:#}", at(field));
     assert_eq!(at(field)["hint"], "did you mean `target`?");
     assert!(typed.iter().all(|d| d["severity"] == "error"));

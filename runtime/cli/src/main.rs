@@ -10,6 +10,7 @@ mod hooks;
 mod map;
 mod new;
 mod odds;
+mod pack_arg;
 mod play;
 mod replay;
 mod reports;
@@ -66,11 +67,13 @@ enum Command {
         (docs/vocabulary.md lists them all).\n\n\
         Examples:\n  cav validate                      all bundled content and mods\n  \
         cav validate mods/iron-wolves     one pack (its dependencies are loaded from content/ and mods/)\n  \
+        cav validate iron-wolves          the same pack by its id, from anywhere in the project\n  \
         cav validate path/to/unit.yaml    problems in one file only\n  \
         cav validate --deny warnings      fail (exit 1) on warnings too, e.g. in a mod's CI\n  \
         cav validate --format json        machine-readable, one object per problem")]
     Validate {
-        /// Pack directories, content roots or single YAML files (default: content/ and mods/).
+        /// Packs (a directory, or the id of a pack of the project or of the pack the working
+        /// directory is in), content roots or single YAML files (default: content/ and mods/).
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -192,10 +195,10 @@ enum Command {
         Paths must exist and the root must hold packs; a debounce outside 5..=5000 ms is refused (exit 2).\n\
         Ctrl-C stops once the running reload step ends; a second Ctrl-C stops at once.\n\
         Examples:\n  cav watch\n  cav watch --run stand-and-fight --seed 3     replay and show what the edit changed\n  \
-        cav watch --test                              re-run the scenario tests on every save"
+        cav watch --test                              re-run the edited packs' scenario tests on every save"
     )]
     Watch {
-        /// Packs or content roots (default: content/ and mods/).
+        /// Packs (a directory or a pack's id) or content roots (default: content/ and mods/).
         paths: Vec<PathBuf>,
         /// Ruleset to compile and play.
         #[arg(long, default_value = "quickstart")]
@@ -206,7 +209,8 @@ enum Command {
         /// Seed of the replay.
         #[arg(long, default_value_t = 1, requires = "run")]
         seed: u64,
-        /// After each reload, re-run the packs' scenario tests and name those that fail.
+        /// After each reload, re-run the scenario tests of the packs the save edited (all at the
+        /// first load) under every ruleset they join, and name each that fails with why.
         #[arg(long)]
         test: bool,
         /// Quiet period in milliseconds after the last file event before reloading (5 to 5000); a
@@ -221,7 +225,7 @@ enum Command {
         cav test --junit report.xml       and a JUnit report for the CI system\n  \
         cav test --format json | jq '.tests[] | select(.passed | not) | .id'")]
     Test {
-        /// Pack directories (default: content/ and mods/).
+        /// Packs: a directory, or a pack's id (default: content/ and mods/).
         paths: Vec<PathBuf>,
         /// Only tests whose id contains this text.
         #[arg(long)]
@@ -240,9 +244,11 @@ enum Command {
     /// scenario test from a valid, commented template with the editor modeline, then validate the
     /// pack.
     #[command(after_help = "Nothing is overwritten. A new pack goes into mods/ inside a project checkout, else into \
-        the working directory (--dir chooses); --pack is a path as you would type it. The pack depends on the full \
-        rules, so it joins both rulesets, and the generated test runs under both.\n\
-        Examples (from any directory):\n  cav new pack ember-hounds\n  \
+        the working directory (--dir chooses). The other kinds write into the pack the working directory is in (or \
+        any folder of it); elsewhere --pack names the pack by its path or, anywhere in the project, by its id. The \
+        pack depends on the full rules, so it joins both rulesets, and the generated test runs under both.\n\
+        Examples (from anywhere in the project; inside the pack's folder --pack can be left out):\n  \
+        cav new pack ember-hounds\n  \
         cav new weapon ember-gun --pack ember-hounds              weapons/ember-gun.yaml\n  \
         cav new model ember-hound --pack ember-hounds             models/ember-hound.yaml, armed with ember-gun\n  \
         cav new model ember-alpha --extends ember-hound --pack ember-hounds   a variant: only what differs\n  \
@@ -255,8 +261,9 @@ enum Command {
         what: new::What,
         /// The new document's id (or the pack's): lower-case letters, digits and dashes.
         id: String,
-        /// The pack to write into (not for `pack`).
-        #[arg(long, value_name = "DIR", required_if_eq_any([("what", "model"), ("what", "weapon"), ("what", "sa"), ("what", "scenario"), ("what", "test")]))]
+        /// The pack to write into, by path or by id (default: the pack the working directory is
+        /// in; not for `pack`).
+        #[arg(long, value_name = "PACK")]
         pack: Option<PathBuf>,
         /// `pack` only: the directory to make the pack in.
         #[arg(long, value_name = "DIR")]
@@ -483,7 +490,7 @@ fn drop_in_background<T: Send + 'static>(t: T) {
 fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
     match cmd {
         Command::Validate { paths, format, deny } => {
-            let mut loaded = load(paths, root);
+            let mut loaded = load(pack_arg::resolve_all(paths, root)?, root);
             cav_compile::validate(&mut loaded);
             let errors = loaded.error_count();
             let warnings = loaded.diagnostics.len() - errors;
@@ -523,13 +530,20 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
                     let warned =
                         if warnings == 0 { String::new() } else { format!(", {}", plural(warnings, "warning")) };
+                    // The documents of the packs asked about, and apart those of the packs loaded
+                    // alongside because they build on them.
+                    let own: usize = loaded.packs.iter().map(|p| p.documents).sum();
+                    let (packs, alongside) = match (loaded.packs.len(), loaded.documents.saturating_sub(own)) {
+                        (1, 0) => (packs.join(", "), String::new()),
+                        (1, n) => (packs.join(", "), format!(" (and {n} of the packs it builds on)")),
+                        (k, 0) => (format!("{k} packs ({})", packs.join(", ")), String::new()),
+                        (k, n) => (
+                            format!("{k} packs ({})", packs.join(", ")),
+                            format!(" (and {n} of the packs they build on)"),
+                        ),
+                    };
                     if !failed {
-                        println!(
-                            "ok: {} documents in {} packs ({}) are valid{warned}",
-                            loaded.documents,
-                            loaded.packs.len(),
-                            packs.join(", ")
-                        );
+                        println!("ok: {} in {packs}{alongside} are valid{warned}", plural(own, "document"));
                         // Which rulesets each mod asked about plays in (a mod may join several).
                         for p in loaded.packs.iter().filter(|p| p.kind == cav_format::PackKind::Extension).take(NAMED) {
                             let joins: Vec<&str> = loaded
@@ -543,10 +557,9 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                         }
                     } else {
                         println!(
-                            "{}{warned} in {} documents of {} packs{}",
+                            "{}{warned} in {} of {packs}{alongside}{}",
                             plural(errors, "error"),
-                            loaded.documents,
-                            loaded.packs.len(),
+                            plural(own, "document"),
                             if errors == 0 { " (warnings denied)" } else { "" }
                         );
                     }
@@ -652,7 +665,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 (None, false) => cav_watch::After::Nothing,
             };
             let opts = cav_watch::WatchOptions {
-                paths,
+                paths: pack_arg::resolve_all(paths, root)?,
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 ..cav_watch::WatchOptions::for_root(root, &ruleset, after)
             };
@@ -670,7 +683,7 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { paths, filter, verbose, format, junit } => {
-            test_cmd(root, paths, filter, verbose, format, junit)
+            test_cmd(root, pack_arg::resolve_all(paths, root)?, filter, verbose, format, junit)
         }
         Command::New { what, id, pack, dir, script, extends } => {
             let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
@@ -682,8 +695,15 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                         dir.unwrap_or_else(|| if cwd.starts_with(&root) { root.join("mods") } else { cwd.clone() });
                     cwd.join(dir).join(&id)
                 }
-                (_, Some(p)) => cwd.join(p),
-                (_, None) => return Err("--pack DIR is required".to_owned()),
+                (_, Some(p)) => cwd.join(pack_arg::resolve(&p, &root, &cwd)?),
+                // Inside a pack (or any folder of one) the pack is the one it is in.
+                (_, None) => pack_arg::enclosing(&cwd).ok_or_else(|| {
+                    format!(
+                        "which pack? {} is not inside a pack (no pack.yaml here or above): run `cav new` in the \
+                         pack's folder, or give --pack with the pack's path or id",
+                        cwd.display()
+                    )
+                })?,
             };
             if what != new::What::Pack && !pack.join("pack.yaml").is_file() {
                 return Err(format!(
@@ -703,16 +723,22 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                 &id,
                 &new::Target { pack: &pack, schemas: &schemas, script, extends: extends.as_deref() },
             )?;
+            // Paths as typed from here (`../weapons/x.yaml` from a folder of the pack).
+            let from_here = |p: &Path| match p.strip_prefix(&cwd) {
+                Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+                Ok(rel) => rel.display().to_string(),
+                Err(_) => new::relative(&cwd, p).display().to_string(),
+            };
             for path in new::write(&files, &pack)? {
-                println!("wrote {}", path.strip_prefix(&cwd).unwrap_or(&path).display());
+                println!("wrote {}", from_here(&path));
             }
             let mut loaded = load(vec![pack.clone()], &root);
             cav_compile::validate(&mut loaded);
             let pack_id = loaded.packs.iter().find(|p| same_dir(&p.dir, &pack)).map(|p| p.id.clone());
             eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
-            if loaded.error_count() > 0 {
-                return Ok(ExitCode::from(EXIT_INVALID));
-            }
+            // The schemas the modelines point at are written whether or not the pack validates
+            // (without the rulesets it builds on, an installed `cav` with no content still gives
+            // the editor its keys).
             let catalog = if inside { editor::catalog(&load(vec![], &root)) } else { editor::catalog(&loaded) };
             for (path, text) in editor::files(&schemas, &catalog) {
                 if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
@@ -722,17 +748,47 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
                     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
             }
-            let shown = pack.strip_prefix(&cwd).unwrap_or(&pack).display().to_string();
+            if loaded.error_count() > 0 {
+                return Ok(ExitCode::from(EXIT_INVALID));
+            }
+            let shown = match (&pack_id, from_here(&pack)) {
+                (Some(id), path) if *id != path => format!("{id} ({path})"),
+                (_, path) => path,
+            };
             let joins: Vec<&str> = loaded
                 .rulesets
                 .iter()
                 .filter(|r| r.packs.iter().any(|p| Some(&p.id) == pack_id.as_ref()))
                 .map(|r| r.id.as_str())
                 .collect();
-            println!(
-                "ok: {shown} validates (it joins {}); next: edit the files, then `cav validate {shown}`",
-                joins.join(", ")
-            );
+            // Each next step is a command that works as printed from here.
+            let arg = pack_arg::arg_for(&pack, &root, &cwd);
+            let pack_opt = if pack_arg::enclosing(&cwd).is_some_and(|p| same_dir(&p, &pack)) {
+                String::new()
+            } else {
+                format!(" --pack {arg}")
+            };
+            println!("ok: {shown} validates (it joins {}); next:", joins.join(", "));
+            let steps: Vec<(String, &str)> = match what {
+                new::What::Pack => vec![
+                    (format!("cav new weapon ID{pack_opt}"), "a weapon"),
+                    (format!("cav new model ID{pack_opt}"), "a data card, armed with the pack's first weapon"),
+                    (format!("cav new sa ID --script{pack_opt}"), "a scripted special attribute"),
+                    (format!("cav validate {arg}"), "check the pack"),
+                ],
+                new::What::Test => vec![
+                    (format!("cav validate {arg}"), "check the pack after editing"),
+                    (format!("cav test {arg}"), "run its tests under every ruleset it joins"),
+                ],
+                _ => vec![(format!("cav validate {arg}"), "check the pack after editing")],
+            };
+            let width = steps.iter().map(|(c, _)| c.len()).max().unwrap_or(0) + 2;
+            for (command, what) in &steps {
+                println!("  {:<width$} {what}", format!("`{command}`"), width = width + 2);
+            }
+            if what == new::What::Pack && !pack_opt.is_empty() {
+                println!("  (inside the pack's folder, or any folder of it, no --pack is needed)");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Hooks { format } => {
@@ -940,8 +996,16 @@ fn test_cmd(
                 say(format!("test {}{under} ... ok", r.id));
             } else {
                 say(format!("test {}{under} ... FAILED ({})", r.id, r.name));
+                // Each failure at the line of the test it is about (the test's own line else).
+                let at = |ptr: &str| {
+                    e.prov.locate(ptr).map(|l| format!("{}:{}", loaded.sources.get(l.file).display, l.start.line))
+                };
+                say(format!("  {}", at("").unwrap_or_default()));
                 for f in &r.failures {
-                    say(format!("  {f}"));
+                    match cav_rules::testing::failure_pointer(f).and_then(|p| at(&p)) {
+                        Some(line) => say(format!("  {line}: {f}")),
+                        None => say(format!("  {f}")),
+                    }
                 }
                 if verbose {
                     for line in narrate_test(&rules, t, &r.events) {

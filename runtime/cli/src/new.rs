@@ -48,7 +48,7 @@ pub struct Target<'a> {
 
 /// `to` relative to directory `from` (both absolute), for modelines that work wherever the pack
 /// lives; an absolute path when they share no more than the file system's root.
-fn relative(from: &Path, to: &Path) -> PathBuf {
+pub fn relative(from: &Path, to: &Path) -> PathBuf {
     let (f, t): (Vec<Component>, Vec<Component>) = (from.components().collect(), to.components().collect());
     let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
     if common <= 1 {
@@ -176,14 +176,18 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
                 ),
                 (
                     pack.join("README.md"),
+                    // Commands that work as printed in this folder or any folder of it: `cav new`
+                    // finds the pack it is in, and `cav validate`/`cav test` take its id there.
                     format!(
                         "# {name}\n\nInvented content for CAV: Strike Operations.\n\n\
-                         - `cav new weapon ID --pack {p}` adds a weapon\n\
-                         - `cav new model ID --pack {p}` adds a data card (armed with the pack's first weapon)\n\
-                         - `cav new sa ID --script --pack {p}` adds a scripted special attribute\n\
-                         - `cav new test ID --pack {p}` adds a scenario test, `cav new scenario ID --pack {p}` a scenario\n\
-                         - `cav validate {p}` checks everything; `cav test {p}` runs the tests under both rulesets\n",
-                        p = id
+                         In this folder, or any folder inside it:\n\n\
+                         - `cav new weapon ID` adds a weapon\n\
+                         - `cav new model ID` adds a data card (armed with the pack's first weapon)\n\
+                         - `cav new sa ID --script` adds a scripted special attribute\n\
+                         - `cav new test ID` adds a scenario test, `cav new scenario ID` a scenario\n\
+                         - `cav validate {id}` checks everything; `cav test {id}` runs the tests under both rulesets\n\n\
+                         From the folder that holds this one, or anywhere in the project it is in, add `--pack {id}` to\n\
+                         the commands that add a document.\n"
                     ),
                 ),
             ]
@@ -193,7 +197,7 @@ pub fn files(what: What, id: &str, t: &Target) -> Result<Vec<(PathBuf, String)>,
             let weapon = first_id(pack, "weapons");
             let (weapon, why) = match &weapon {
                 Some(w) => (w.as_str(), "the pack's first weapon"),
-                None => ("medium-mac", "any weapon id of the rulesets (`cav list weapon`)"),
+                None => ("light-mac", "any weapon id of the rulesets that fits the model (`cav list weapon`)"),
             };
             vec![(
                 file.clone(),

@@ -31,6 +31,14 @@ pub struct Loc {
     pub end: Pos,
 }
 
+impl Loc {
+    /// `file:line:col` as diagnostics show it, for naming a second place in a message (the
+    /// first definition of a duplicate id).
+    pub fn show(&self, sources: &Sources) -> String {
+        format!("{}:{}:{}", sources.get(self.file).display, self.start.line, self.start.col)
+    }
+}
+
 /// One file read by the loader, kept for rendering diagnostics and for `--explain`.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -179,7 +187,7 @@ impl Diagnostic {
     /// `file:line:col` (or just the file) for one-line output.
     pub fn location(&self, sources: &Sources) -> String {
         match (self.loc, self.file, &self.path) {
-            (Some(l), _, _) => format!("{}:{}:{}", sources.get(l.file).display, l.start.line, l.start.col),
+            (Some(l), _, _) => l.show(sources),
             (None, Some(f), _) => sources.get(f).display.clone(),
             (None, None, Some(p)) => p.clone(),
             _ => "<no file>".into(),

@@ -176,11 +176,12 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     // What the last load checked is reused for the entries that did not change; this load's
     // records replace it, so the memo holds the last load's entries only.
     let memo = std::mem::take(&mut cache.checked);
+    let read = &cache.sources;
     let built: Vec<(Ruleset, Vec<Diagnostic>, ruleset::Checked)> = {
         use rayon::prelude::*;
         sets.par_iter()
             .map(|set| {
-                let (rs, mut d, checked) = ruleset::build(&packs, set, validators, &memo);
+                let (rs, mut d, checked) = ruleset::build(&packs, set, validators, &memo, read);
                 d.extend(checks::run(&rs));
                 (rs, d, checked)
             })
@@ -199,9 +200,11 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     // reach, or only in another ruleset of the run).
     for (own, mut d) in found {
         if let Some((kind, id)) = &d.missing {
-            let order = std::iter::once(own).chain((0..rulesets.len()).filter(|&i| i != own));
-            if let Some((i, e)) = order.clone().find_map(|i| rulesets[i].get(*kind, id).map(|e| (i, e))) {
-                let user = d.pack.clone().unwrap_or_default();
+            let mut order = std::iter::once(own).chain((0..rulesets.len()).filter(|&i| i != own));
+            let user = d.pack.clone().unwrap_or_default();
+            // A pack is never told to depend on itself.
+            let hit = order.find_map(|i| rulesets[i].get(*kind, id).map(|e| (i, e)));
+            if let Some((i, e)) = hit.filter(|(_, e)| e.pack != user) {
                 let r#where =
                     if i == own { String::new() } else { format!(" (loaded in ruleset `{}`)", rulesets[i].id) };
                 d.hint = Some(format!("pack `{}` defines it{}: make `{user}` depend on `{}`", e.pack, r#where, e.pack));
@@ -213,12 +216,13 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();
     for &i in requested.difference(&in_sets) {
         let set = pack::LoadSet { root: i, order: vec![i] };
-        let (_, d, checked) = ruleset::build(&packs, &set, validators, &memo);
+        let (_, d, checked) = ruleset::build(&packs, &set, validators, &memo, read);
         diags.extend(d);
         parts.push(checked);
     }
     drop(memo);
     cache.checked = ruleset::Checked::new(validators, parts);
+    hint_unloaded_packs(&mut packs, &needed, &rulesets, cache, &mut diags);
 
     let sources = cache.sources.clone();
     if !only_files.is_empty() {
@@ -243,6 +247,50 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
         })
         .collect();
     Loaded { sources, diagnostics: diags, rulesets, packs: summaries, documents }
+}
+
+/// A reference no ruleset of the run resolves may name a document of a library pack the run did
+/// not load: an extension nothing asked for (`content/cav-invented`, a mod of `mods/`), which
+/// joins no load set unless it is requested or depended on. Those packs' documents are read only
+/// now, when such a reference is left, so the reference's hint names the pack and the dependency
+/// to add, as it does for a pack the run loaded.
+fn hint_unloaded_packs(
+    packs: &mut [Pack],
+    needed: &BTreeSet<usize>,
+    rulesets: &[Ruleset],
+    cache: &mut pack::Cache,
+    diags: &mut [Diagnostic],
+) {
+    let unresolved = |d: &Diagnostic| {
+        d.missing.as_ref().is_some_and(|(kind, id)| rulesets.iter().all(|r| r.get(*kind, id).is_none()))
+    };
+    if !diags.iter().any(unresolved) {
+        return;
+    }
+    let unloaded: Vec<usize> = (0..packs.len()).filter(|i| !needed.contains(i)).collect();
+    for &i in &unloaded {
+        // Problems in a pack nobody asked about are not reported.
+        pack::read_documents(&mut packs[i], cache, &mut Vec::new());
+    }
+    for d in diags.iter_mut().filter(|d| unresolved(d)) {
+        let Some((kind, id)) = &d.missing else { continue };
+        let defines = |p: &&Pack| {
+            p.docs.iter().any(|raw| {
+                let v = &raw.doc.value;
+                v.get("kind").and_then(serde_json::Value::as_str) == Some(kind.tag())
+                    && v.get("id").and_then(serde_json::Value::as_str) == Some(id.as_str())
+            })
+        };
+        if let Some(p) = unloaded.iter().map(|&i| &packs[i]).find(defines) {
+            let user = d.pack.clone().unwrap_or_default();
+            d.hint = Some(format!(
+                "pack `{}` defines it ({}, not loaded in this run): make `{user}` depend on `{}`",
+                p.id,
+                diag::display_path(&p.dir),
+                p.id
+            ));
+        }
+    }
 }
 
 /// A document read from a file outside the loaded packs (a roster given on the command line).

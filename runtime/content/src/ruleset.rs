@@ -8,7 +8,7 @@ use cav_format::{DocKind, Document, PackKind};
 use semver::Version;
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, FileId, Loc, did_you_mean};
+use crate::diag::{Diagnostic, FileId, Loc, Sources, did_you_mean};
 use crate::pack::{LoadSet, Pack, RawDoc};
 use crate::schema::Validators;
 use crate::yaml::{Provenance, escape};
@@ -204,6 +204,8 @@ fn same(a: &Value, b: &Value) -> bool {
 
 struct Builder<'a> {
     packs: &'a [Pack],
+    /// The files read, to name the other place of a duplicate id in its message.
+    sources: &'a Sources,
     validators: &'a Validators,
     memo: &'a Checked,
     /// This build's records, for the next load's memo.
@@ -220,15 +222,17 @@ struct Builder<'a> {
 }
 
 /// Build the ruleset of one load set, reusing the checks `memo` holds; also returns this build's
-/// records (see [`Checked`]).
+/// records (see [`Checked`]). `sources` holds the packs' files (a diagnostic may name two).
 pub fn build(
     packs: &[Pack],
     set: &LoadSet,
     validators: &Validators,
     memo: &Checked,
+    sources: &Sources,
 ) -> (Ruleset, Vec<Diagnostic>, Checked) {
     let mut b = Builder {
         packs,
+        sources,
         validators,
         memo,
         checked: Checked::default(),
@@ -365,9 +369,14 @@ impl Builder<'_> {
             } else {
                 format!("to change `{id}` from pack `{}`, write a `kind: patch` document targeting it", e.pack)
             };
-            // Two packs where neither builds on the other are equally at fault: each is told.
+            // Two packs where neither builds on the other are equally at fault: each is told. Each
+            // message names the other place (file:line:col), the diagnostic sits at its own.
             let unrelated = e.pack != *pack && !visible.contains(&e.pack);
-            let first = format!("{} `{id}` is already defined (in pack `{}`)", kind.tag(), e.pack);
+            let place = |loc: Option<Loc>, file: FileId| {
+                loc.map(|l| l.show(self.sources)).unwrap_or_else(|| self.sources.get(file).display.clone())
+            };
+            let (there, here) = (place(e.prov.locate("/id"), e.file), place(prov.locate("/id"), raw.file));
+            let first = format!("{} `{id}` is already defined (in pack `{}`) at {there}", kind.tag(), e.pack);
             let message = if unrelated { format!("{first}, which pack `{pack}` does not depend on") } else { first };
             let how = if unrelated {
                 format!("rename one of them, or make `{pack}` depend on `{}` and write a `kind: patch` instead", e.pack)
@@ -379,7 +388,7 @@ impl Builder<'_> {
                     Diagnostic::error(
                         "duplicate-id",
                         format!(
-                            "{} `{id}` is also defined by pack `{pack}`, which does not depend on `{}`",
+                            "{} `{id}` is also defined by pack `{pack}` at {here}, which does not depend on `{}`",
                             kind.tag(),
                             e.pack
                         ),
@@ -520,7 +529,8 @@ impl Builder<'_> {
                     .pack(pack)
                     .pointer("/target/id")
                     .expected(format!("the id of a {} in a pack listed in `depends`", kind.tag()))
-                    .hint(did_you_mean(&id, ids)),
+                    .hint(did_you_mean(&id, ids))
+                    .missing(kind, &id),
             );
             return;
         };

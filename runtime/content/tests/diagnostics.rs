@@ -18,6 +18,8 @@ const BASE: &[(&str, &str)] = &[
         "base/weapon.yaml",
         "kind: weapon\nid: medium-mac\nname: Medium MAC\nclass: MAC\nfire: direct\nrange: 12\nrav: 5/2\nspecial_attributes: [blaster]\nsummary: s\nsource: t\n",
     ),
+    // The faction `MODEL` belongs to: a model's `faction:` must name one of the ruleset.
+    ("base/faction.yaml", "kind: faction\nid: test\nname: Test\nclass: open\nsummary: s\n"),
 ];
 
 const MODEL: &str = "kind: model\nid: dictator-b\nname: Dictator-B\nfaction: Test\nmodel_type: cav\ntask: attack\nmove_class: walker\ntv: 300\ndamage_track:\n  damage_tracks: 2\n  mv: [6, 5, 4]\n  av: 7\nweapons:\n  - weapon: medium-mac\n    quantity: 2\n    mount: [L, R]\n";
@@ -362,4 +364,74 @@ fn held_asset_effects_belong_to_assets_only() {
         text.contains("base/drone.yaml:6:22 [held-asset-effects] (base) /modifiers/0/target: `combat_roll` is not an effect an asset has"),
         "{text}"
     );
+}
+
+/// A duplicate id names both places, file:line:col each: the diagnostic sits at one, its message
+/// names the other. Two packs that do not build on each other are each told, each at its own
+/// file and naming the other's.
+#[test]
+fn a_duplicate_id_names_both_files() {
+    let twin = "kind: weapon\nid: twin\nname: Twin\nclass: MAC\nfire: direct\nrange: 12\nrav: 5/2\nsummary: s\n";
+    let (dir, loaded) = load_tree(
+        &[
+            ("alpha/pack.yaml", b"id: alpha\nname: A\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            ("alpha/w.yaml", twin.as_bytes()),
+            ("beta/pack.yaml", b"id: beta\nname: B\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            ("beta/weapons/w.yaml", format!("# a comment first\n{twin}").as_bytes()),
+            // The same id twice in one file: both lines named.
+            ("base/again.yaml", b"kind: move_class\nid: hover\nname: H\nsummary: s\n---\nkind: move_class\nid: hover\nname: H2\nsummary: s\n"),
+        ],
+        true,
+    );
+    let text = render(dir.path(), &loaded);
+    assert!(
+        text.contains("alpha/w.yaml:2:5 [duplicate-id] (alpha) /id: weapon `twin` is also defined by pack `beta` at beta/weapons/w.yaml:3:5, which does not depend on `alpha`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("beta/weapons/w.yaml:3:5 [duplicate-id] (beta) /id: weapon `twin` is already defined (in pack `alpha`) at alpha/w.yaml:2:5, which pack `beta` does not depend on"),
+        "{text}"
+    );
+    assert!(
+        text.contains("base/again.yaml:7:5 [duplicate-id] (base) /id: move_class `hover` is already defined (in pack `base`) at base/again.yaml:2:5"),
+        "{text}"
+    );
+}
+
+/// A reference to a document that only a pack the run did not load defines (an extension of the
+/// library nothing asked for, as `content/cav-invented` is when one mod is validated) still gets
+/// the hint naming that pack and the dependency to add, as a reference into a loaded pack does.
+#[test]
+fn a_reference_into_an_unloaded_pack_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let base: Vec<(&str, &[u8])> = BASE.iter().map(|(p, t)| (*p, t.as_bytes())).collect();
+    write(dir.path(), &base);
+    write(
+        dir.path(),
+        &[
+            ("extra/pack.yaml", b"id: extra\nname: X\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            ("extra/w.yaml", BASE[3].1.replace("medium-mac", "ember-gun").as_bytes()),
+            ("fan/pack.yaml", b"id: fan\nname: F\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            (
+                "fan/m.yaml",
+                MODEL
+                    .replace("id: dictator-b", "id: hound")
+                    .replace("weapon: medium-mac", "weapon: ember-gun")
+                    .as_bytes(),
+            ),
+        ],
+    );
+    let loaded = load(&LoadOptions { paths: vec![dir.path().join("fan")], library: vec![dir.path().to_owned()] });
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "dangling-ref" && d.pack.as_deref() == Some("fan"))
+        .unwrap_or_else(|| panic!("{:#?}", loaded.diagnostics));
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(hint.starts_with("pack `extra` defines it ("), "{hint}");
+    assert!(hint.ends_with("not loaded in this run): make `fan` depend on `extra`"), "{hint}");
+    // Reading the other pack for the hint loads nothing: the run is still fan and base.
+    let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(packs, ["fan"]);
+    assert!(loaded.rulesets.iter().all(|r| r.pack("extra").is_none()));
 }

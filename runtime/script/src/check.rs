@@ -154,7 +154,7 @@ impl TypeChecker {
         let request = serde_json::json!({
             "definitions": &defs,
             "timeout_ms": TYPE_CHECK_TIMEOUT_MS,
-            "modules": self.queue.iter().map(|(i, _, _, text)| serde_json::json!({"name": modules[*i].name, "source": &**text})).collect::<Vec<_>>(),
+            "modules": self.queue.iter().map(|(i, _, _, text)| serde_json::json!({"name": modules[*i].name, "source": per_point(text)})).collect::<Vec<_>>(),
         });
         let answer = typecheck(&request).and_then(|a| match a.get("error").and_then(|e| e.as_str()) {
             Some(e) => Err(e.to_owned()),
@@ -181,7 +181,14 @@ impl TypeChecker {
                     .pack(m.pack.clone()),
                 );
             }
-            for d in a["errors"].as_array().into_iter().flatten() {
+            // A handler's context made its point's (`per_point`) and passed on where a
+            // `CavContext` is wanted (a helper function, the handler tables' own types) is the
+            // check's doing, not the script's: those functions are checked as written.
+            let artifact = |d: &&serde_json::Value| {
+                let m = d["message"].as_str().unwrap_or_default();
+                m.contains("CavContext") && m.contains("CavCtx_")
+            };
+            for d in a["errors"].as_array().into_iter().flatten().filter(|d| !artifact(d)) {
                 let at = |k: &str| d[k].as_u64().unwrap_or(0) as u32 + 1;
                 let loc = Loc {
                     file: *file,
@@ -246,6 +253,54 @@ fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
     serde_json::from_str(&out).map_err(|e| format!("the type checker's answer is not JSON: {e}"))
 }
 
+/// The module as it is type-checked: each handler's `CavContext` annotation made its hook point's
+/// own context (`function m.movement(ctx: CavContext)` → `CavCtx_movement`, and so for
+/// `movement = function(ctx: CavContext)`), which offers only the effects and quantities the point
+/// accepts. Lines stay where they are, so the checker's lines are the file's.
+fn per_point(text: &str) -> String {
+    const WORD: &str = "CavContext";
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let mut rest = line;
+        while let Some(at) = rest.find(WORD) {
+            let (before, after) = rest.split_at(at);
+            out.push_str(before);
+            let point = handler_point(&out[out.rfind('\n').map_or(0, |i| i + 1)..]);
+            match point {
+                Some(p) => out.push_str(&crate::host::point_context(p)),
+                None => out.push_str(WORD),
+            }
+            rest = &after[WORD.len()..];
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// The hook point of the handler whose parameter list `line` (up to a `CavContext`) opens:
+/// `function m.movement(ctx: ` or `movement = function(ctx: `.
+fn handler_point(line: &str) -> Option<HookPoint> {
+    let head = line.trim_end().strip_suffix(':')?.trim_end();
+    let head =
+        head.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_').trim_end().strip_suffix('(')?.trim_end();
+    let name = match head.strip_suffix("function") {
+        // `movement = function(ctx: …` (a handler in a table constructor or assigned).
+        Some(h) => h.trim_end().strip_suffix('=')?.trim_end(),
+        None => head,
+    };
+    let id = name.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+    HookPoint::ALL.iter().copied().find(|p| p.id() == id && p.status().implemented())
+}
+
+/// YAML's `combat_roll`, `hard_rav` where a script names a quantity: the script's word is the part
+/// naming what changes, when it is one of `quantities`.
+fn yaml_alias(literal: &str, quantities: &[&str]) -> Option<String> {
+    let q = literal.split('_').find(|part| quantities.contains(part))?;
+    Some(format!(
+        "scripts name the quantity the moment changes: `{q}` (YAML's `{literal}` is that quantity of one roll or value)"
+    ))
+}
+
 /// The fields of `export type NAME = { ... }` in the definitions.
 fn type_fields<'d>(defs: &'d str, name: &str) -> Vec<&'d str> {
     let Some(start) = defs.find(&format!("export type {name} = {{\n")) else { return Vec::new() };
@@ -270,6 +325,18 @@ fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[S
         .and_then(|r| r.split_once("' not found in table '"))
         .and_then(|(k, r)| Some((k, r.strip_suffix('\'')?)))
     {
+        // An effect the handler's hook point does not accept (its context type lacks it).
+        if let Some(point) = table.strip_prefix("CavCtx_").and_then(|p| HookPoint::ALL.iter().find(|x| x.id() == p))
+            && cav_format::HookEffect::ALL.iter().any(|e| e.id() == key)
+        {
+            let accepts: Vec<String> = point.accepts().iter().map(|e| format!("ctx.{e}")).collect();
+            let hint = if accepts.is_empty() {
+                format!("`{point}` accepts no effect: its handlers only look")
+            } else {
+                format!("`{point}` accepts {}", accepts.join(", "))
+            };
+            return (format!("`ctx.{key}` is not accepted at hook point `{point}`"), Some(hint));
+        }
         let fields = type_fields(defs, table);
         return (message.to_owned(), did_you_mean(key, fields.iter().copied()));
     }
@@ -278,6 +345,18 @@ fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[S
         return (message.to_owned(), None);
     };
     let quantities: Vec<&str> = cav_format::Quantity::ALL.iter().map(|q| q.id()).collect();
+    // Quantities of one hook point: its context's `add_modifier` takes only those.
+    let expected_ids: Vec<&str> =
+        message.split("but got").next().unwrap_or_default().split('"').skip(1).step_by(2).collect();
+    if !expected_ids.is_empty()
+        && expected_ids.len() < quantities.len()
+        && expected_ids.iter().all(|q| quantities.contains(q))
+    {
+        let changes: Vec<String> = expected_ids.iter().map(|q| format!("`{q}`")).collect();
+        let hint = yaml_alias(literal, &expected_ids)
+            .unwrap_or_else(|| format!("its modifiers change {}", changes.join(", ")));
+        return (format!("`{literal}` is not a quantity this hook point changes"), Some(hint));
+    }
     let lists: [(&str, Vec<&str>); 3] = [
         ("model state", states.iter().map(String::as_str).collect()),
         ("terrain type", terrain.iter().map(String::as_str).collect()),
@@ -291,16 +370,7 @@ fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[S
         return (message.to_owned(), None);
     };
     let hint = if *what == "quantity" {
-        // YAML's `combat_roll`, `hard_rav`: the script's quantity is the part naming what changes.
-        literal
-            .split('_')
-            .find(|part| quantities.contains(part))
-            .map(|q| {
-                format!(
-                    "scripts name the quantity the moment changes: `{q}` (YAML's `{literal}` is that quantity of one roll or value)"
-                )
-            })
-            .or_else(|| did_you_mean(literal, ids.iter().copied()))
+        yaml_alias(literal, &quantities).or_else(|| did_you_mean(literal, ids.iter().copied()))
     } else {
         did_you_mean(literal, ids.iter().copied())
     };

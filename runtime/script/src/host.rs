@@ -1860,6 +1860,11 @@ pub struct RulesetIds<'a> {
     pub terrain: &'a [String],
 }
 
+/// The name of a hook point's own context type in the definitions: `CavCtx_combat_tp`.
+pub fn point_context(p: HookPoint) -> String {
+    format!("CavCtx_{}", p.id())
+}
+
 /// [`definitions`], for one ruleset's ids.
 pub fn definitions_with(ids: Option<RulesetIds>) -> String {
     let words = |ids: Vec<&str>| ids.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" | ");
@@ -1905,7 +1910,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          -- queued and applied when every handler of the moment has returned.\n\
          -- Whose handlers run: {HANDLER_ORDER}.\nexport type CavContext = {{\n"
     ));
-    s.push_str(
+    let base = String::from(
         "\t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
          \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\", \"aura\" (any other model's)\n\trole: \"model\" | \"weapon\" | \"target\" | \"aura\",\n\
          \t-- the model this special attribute belongs to\n\tself: CavModel,\n\
@@ -1922,6 +1927,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
          \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n",
     );
+    s.push_str(&base);
     let sig = |e: HookEffect| match e {
         HookEffect::AddModifier => "(quantity: CavQuantity, source: string, value: number) -> ()",
         HookEffect::Forbid => "(reason: string) -> ()",
@@ -1944,7 +1950,30 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
             .collect();
         s.push_str(&format!("\t-- {} Accepted at: {}.\n\t{e}: {},\n", e.doc(), at.join(", "), sig(e)));
     }
-    s.push_str("}\n\n-- A special attribute's module returns a table of handlers keyed by hook point.\nexport type CavHandlers = {\n");
+    s.push_str("}\n\n");
+    // One context per hook point: what `cav validate` checks each handler with.
+    s.push_str(
+        "-- The context of one hook point: CavContext with only the effects and quantities it accepts.\n\
+         -- `cav validate` checks each handler annotated `CavContext` with its hook point's; annotate a\n\
+         -- handler with it (`ctx: CavCtx_combat_tp`) and luau-lsp checks it as you type too.\n",
+    );
+    let fields: String = base.lines().filter(|l| !l.trim_start().starts_with("--")).map(|l| format!("{l}\n")).collect();
+    for p in HookPoint::ALL.iter().filter(|p| p.status().implemented()) {
+        s.push_str(&format!("export type {} = {{\n{fields}", point_context(*p)));
+        for &e in p.accepts() {
+            let sig = match e {
+                HookEffect::AddModifier => {
+                    let qs: Vec<&str> = p.quantities().iter().map(|q| q.id()).collect();
+                    let qs = if qs.is_empty() { "never".to_owned() } else { words(qs) };
+                    format!("(quantity: {qs}, source: string, value: number) -> ()")
+                }
+                _ => sig(e).to_owned(),
+            };
+            s.push_str(&format!("\t{e}: {sig},\n"));
+        }
+        s.push_str("}\n\n");
+    }
+    s.push_str("-- A special attribute's module returns a table of handlers keyed by hook point.\nexport type CavHandlers = {\n");
     for &p in HookPoint::ALL {
         s.push_str(&format!("\t-- {}\n", p.doc()));
         match p.status() {
