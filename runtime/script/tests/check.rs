@@ -56,7 +56,23 @@ fn line_of(text: &str, needle: &str) -> u32 {
     lines[0] as u32
 }
 
+/// `cav-typecheck`, built where `check_scripts` looks for it (beside this test's profile
+/// directory), so these checks include Luau's type check as `cav validate` runs it.
+fn typecheck_built() {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo.args(["build", "-q", "-p", "cav-cli", "--bin", "cav-typecheck"]).current_dir(repo());
+        if !cfg!(debug_assertions) {
+            cargo.arg("--release");
+        }
+        let out = cargo.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    });
+}
+
 fn check_root(root: &Path) -> (Vec<Diagnostic>, Sources) {
+    typecheck_built();
     let mut loaded =
         cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
     let rs = loaded.ruleset("cav-quickstart").expect("quickstart ruleset").clone();
