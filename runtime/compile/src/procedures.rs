@@ -156,7 +156,26 @@ pub(crate) fn procedures(
             reverse_other: mv.reverse_cost_other,
             contact_distance: mv.contact_distance,
         },
-        sight: p.sight.clone(),
+        sight: {
+            // Woods crossed make cover together only as the ruleset says.
+            if p.sight.woods_stacking.is_empty()
+                && let Some(t) = terrains.iter().find(|t| t.cover_when_crossed)
+            {
+                cx.error(
+                    e,
+                    "/procedures/sight",
+                    "woods-stacking",
+                    format!(
+                        "terrain `{}` counts wherever a line crosses it (`cover_when_crossed`), but the ruleset says no \
+                         cover such terrain makes together",
+                        t.id
+                    ),
+                    "`woods_stacking:` (e.g. [light, heavy, blocking]: one point light, two heavy, more blocking)",
+                    None,
+                );
+            }
+            p.sight.clone()
+        },
         fire_over: p
             .sight
             .fire_over

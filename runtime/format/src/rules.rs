@@ -497,6 +497,12 @@ pub struct SightRules {
     /// first entry when it is as high as the target or higher, the next one level lower, and so
     /// on; lower still, none. Empty: every terrain gives the `cover` its document names.
     pub cover_by_elevation: Vec<Cover>,
+    /// The cover type woods (terrain `cover_when_crossed`) make together, by the points of cover
+    /// of those crossed with no model near their edge: the first entry for 1 point (or for woods
+    /// that count only as a model's own), the next for 2, and so on; the last for more. Needed
+    /// when any terrain is `cover_when_crossed`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub woods_stacking: Vec<Cover>,
     /// Models whose bases are closer than this (inches) ignore light and heavy cover between
     /// them; absent: cover counts however close they are.
     #[serde(default, skip_serializing_if = "Option::is_none")]

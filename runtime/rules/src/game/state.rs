@@ -1218,12 +1218,15 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        let woods = match stacking_points {
-            0 if woods_points > 0 => Cover::Light,
+        // The ruleset's stacking: by the points of the woods crossed away from either model
+        // (woods counting only as a model's own make the first entry too).
+        let stacking = &sight.woods_stacking;
+        let woods = match woods_points {
             0 => Cover::None,
-            1 => Cover::Light,
-            2 => Cover::Heavy,
-            _ => Cover::Blocking,
+            _ => {
+                let i = (stacking_points.max(1) as usize - 1).min(stacking.len().saturating_sub(1));
+                stacking.get(i).copied().unwrap_or(Cover::None)
+            }
         };
         let (terrain_points, woods_rank) = (i32::from(cover_rank(best)), cover_rank(woods));
         if woods_rank > cover_rank(best) {
