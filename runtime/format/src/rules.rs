@@ -1322,12 +1322,18 @@ pub struct EnteredWith {
     pub extra: u32,
 }
 
-/// A structure type: damage points per 2"×2" section and armor class (001 L5905-6090).
+/// A structure type: damage points per section, the section's size (2"×2" in the full rules) and
+/// armor class (001 L5905-6090).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StructureDef {
+    /// Damage points per section.
     #[schemars(range(min = 1, max = 1000))]
     pub damage_points: u32,
+    /// The side of one square section in inches: a building has its area's worth of sections
+    /// (at least one), and a model crossing it meets one per this many inches of its path.
+    #[schemars(range(min = 0.25, max = 100.0))]
+    pub section: f64,
     #[schemars(range(max = 100))]
     pub armor_class: u32,
     /// Hard (hardened) or soft.

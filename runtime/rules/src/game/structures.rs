@@ -1,6 +1,6 @@
 //! Structures as targets (001 L6170-6303): what a building has suffered, attacks on it, its
 //! critical results, fire and collapse. A placed structure (a board area whose terrain has a
-//! `structure:`) is one building: its damage points are its type's per 2"×2" section times its
+//! `structure:`) is one building: its damage points are its type's per section (its `section:` square) times its
 //! sections, its armor class shared. The numbers are the terrain's, the ruleset's
 //! `procedures.structure_attacks` and its structure tables.
 
@@ -19,9 +19,6 @@ pub struct StructureState {
     pub burning: bool,
     pub collapsed: bool,
 }
-
-/// One section is 2"×2" (001 L5905-5910).
-const SECTION_SQUARE_INCHES: f64 = 4.0;
 
 impl Game<'_> {
     pub(crate) fn structure_mut(&mut self, area: usize) -> &mut StructureState {
@@ -53,7 +50,7 @@ impl Game<'_> {
         let pts = &a.poly.points;
         let twice: f64 =
             (0..pts.len()).map(|i| pts[i].x * pts[(i + 1) % pts.len()].y - pts[(i + 1) % pts.len()].x * pts[i].y).sum();
-        let sections = ((twice.abs() / 2.0) / SECTION_SQUARE_INCHES).round().max(1.0) as u32;
+        let sections = ((twice.abs() / 2.0) / (def.section * def.section)).round().max(1.0) as u32;
         let lost = self.structure_state(area).map_or(0, |s| s.dp_lost);
         (def.damage_points.saturating_mul(sections)).saturating_sub(lost)
     }
@@ -203,7 +200,7 @@ impl Engine<'_, '_> {
         Ok(())
     }
 
-    /// A CAV or vehicle that moved from `from` into or through structures: for each 2"×2" section
+    /// A CAV or vehicle that moved from `from` into or through structures: for each section
     /// of path inside one, an opposed roll of its EXP against the structure's armor class (the
     /// larger margin wins, ties to the mover); each lost costs the ruleset's damage (001 L6154-6164).
     pub(crate) fn structure_crossing(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
@@ -233,7 +230,9 @@ impl Engine<'_, '_> {
         }
         let Some(exp) = self.cardr(model).exp[self.game.column(model)] else { return Ok(()) };
         for (area, length) in inside {
-            let sections = (length / 2.0).ceil() as u32;
+            let section =
+                self.game.rules.terrains[self.game.board.areas[area].terrain].structure.map_or(1.0, |d| d.section);
+            let sections = (length / section).ceil() as u32;
             for _ in 0..sections {
                 let ac = self.game.structure_ac(area);
                 let mover =
