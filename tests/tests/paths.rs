@@ -310,3 +310,18 @@ fn the_missing_dependency_hint_names_cav_invented() {
     assert!(said.contains("help: pack `cav-invented` defines it ("), "{said}");
     assert!(said.contains("not loaded in this run): make `fan` depend on `cav-invented`"), "{said}");
 }
+
+/// A pack folder's name reaches the list of known packs of an unknown-pack error: a control
+/// sequence in it is shown escaped, never sent to the terminal.
+#[test]
+fn a_hostile_folder_name_in_the_known_packs_is_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("mods").join("bad\u{1b}]0;pwn\u{7}x");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("pack.yaml"), "id: [\n").unwrap();
+    let out = cav_tests::cav_in(tmp.path()).args(["validate", "nosuch"]).current_dir(tmp.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains(r"bad\u{1b}]0;pwn\u{7}x"), "{err}");
+}

@@ -391,7 +391,10 @@ fn main() -> ExitCode {
     match run(cli.command, &root) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            // Parts of it may come from packs (ids, folder names): no control sequence reaches
+            // the terminal, line by line.
+            let msg: Vec<String> = msg.lines().map(cav_content::diag::shown).collect();
+            eprintln!("error: {}", msg.join("\n"));
             ExitCode::from(EXIT_USAGE)
         }
     }
