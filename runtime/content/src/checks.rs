@@ -485,7 +485,6 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
 /// read it), so a misspelt faction is found when the card is written, not when a roster fields it.
 fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
     let Document::Model(m) = doc else { return };
-    let want = normalise_name(&m.faction);
     let factions: Vec<&Faction> = rs
         .of_kind(DocKind::Faction)
         .filter_map(|x| match x.doc.as_ref()? {
@@ -493,12 +492,7 @@ fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>)
             _ => None,
         })
         .collect();
-    let known = factions.iter().any(|f| {
-        normalise_name(f.id.as_str()) == want
-            || normalise_name(&f.name) == want
-            || f.also_called.iter().any(|a| normalise_name(a) == want)
-    });
-    if known {
+    if factions.iter().any(|f| crate::ruleset::names_faction(f, &m.faction)) {
         return;
     }
     let hint = if factions.is_empty() {

@@ -103,6 +103,15 @@ pub fn normalise_name(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// Does a model's `faction:` (`name`) name faction `f`: by its id, name or another name
+/// (`also_called`), case and punctuation ignored? Rosters and the content check read it alike.
+pub fn names_faction(f: &cav_format::Faction, name: &str) -> bool {
+    let want = normalise_name(name);
+    normalise_name(f.id.as_str()) == want
+        || normalise_name(&f.name) == want
+        || f.also_called.iter().any(|a| normalise_name(a) == want)
+}
+
 /// The schema check and typed decoding of the entries of earlier loads, so that a reload (watch
 /// mode) redoes them only for entries whose resolved value changed: they are most of a load.
 /// Looked up by kind, id and pack; a hit needs everything else the result depends on to be

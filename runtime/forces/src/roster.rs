@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 
 use cav_content::Ruleset;
-use cav_content::ruleset::normalise_name;
 use cav_format::*;
 
 /// Typed lookups of the documents a roster names.
@@ -72,12 +71,7 @@ impl<'a> Roster<'a> {
     /// The faction a model's `faction:` names: by id, name or another name, case and punctuation
     /// ignored.
     pub fn faction_of(&self, model: &Model) -> Option<&'a Faction> {
-        let want = normalise_name(&model.faction);
-        self.factions().find(|f| {
-            normalise_name(f.id.as_str()) == want
-                || normalise_name(&f.name) == want
-                || f.also_called.iter().any(|a| normalise_name(a) == want)
-        })
+        self.factions().find(|f| cav_content::ruleset::names_faction(f, &model.faction))
     }
 
     /// The model's special attributes with those its upgrades grant: (id, rating).

@@ -120,7 +120,7 @@ const TYPE_CHECK_TIMEOUT_MS: u64 = 20_000;
 
 /// `cav-typecheck` (the `CAV_TYPECHECK` variable, else beside the running program or one folder
 /// up: a test binary runs from `target/*/deps/`).
-pub fn typecheck_program() -> Option<PathBuf> {
+fn typecheck_program() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CAV_TYPECHECK") {
         return Some(PathBuf::from(p));
     }
