@@ -29,19 +29,33 @@ macro_rules! emit {
 }
 
 pub mod actions;
+mod activation;
+mod arcs;
 pub mod conditions;
+mod controller;
 pub mod engine;
+pub mod features;
+mod placement;
+mod queries;
+mod rolls;
+mod shot;
+mod sight;
 pub mod state;
+mod turn;
 // The procedures the actions share, by part of the turn (after `emit!`, which they use).
+mod area_attacks;
 mod combat;
 mod damage;
 mod landing;
-mod missiles;
-pub mod missions;
 pub(crate) mod movement;
-pub mod structures;
+mod strike_points;
 pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
-pub use engine::{Answer, Card, Controller, Engine, EngineError, GameEnd};
-pub use state::{Arc, Area, Board, Game, Lasts, Mark, Model, Pending, Shot, Squad};
+pub use arcs::Arc;
+pub use controller::Controller;
+pub use engine::{Answer, Engine, EngineError, GameEnd};
+pub use features::{Feature, missions, structures};
+pub use shot::{OUT_OF_RANGE, Shooter, Shot};
+pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
+pub use turn::Card;

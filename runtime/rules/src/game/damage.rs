@@ -116,13 +116,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         for s in ended {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }
-        // It stays nap of the earth only by ending the activation with an NoE move.
-        if !self.game.models[active].noe_last {
-            self.end_noe(active);
+        for f in features::each(self.game.features) {
+            f.activation_ending(self, active);
         }
         self.movement_state(active)?;
         self.mission_kills();
-        self.salvage(active);
+        for f in features::each(self.game.features) {
+            f.activation_end(self, active);
+        }
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;
         Ok(())
@@ -136,21 +137,6 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         self.mission_kills();
         Ok(())
-    }
-
-    /// A model deploying during play (rolling, delayed) comes onto the table as it activates;
-    /// its first action must be a move.
-    pub(crate) fn enter_table(&mut self, model: usize) {
-        let me = &mut self.game.models[model];
-        // (A model held back in ambush or for a drop is placed as it springs, not on an edge.)
-        if me.waiting.is_none_or(|t| t > self.game.turn) || me.ambush || me.dropping {
-            return;
-        }
-        me.waiting = None;
-        me.mark(&crate::game::actions::ENTERING);
-        let (at, facing, name) = (me.pos, me.facing, me.name.clone());
-        let side = self.game.sides[me.side].clone();
-        emit!(self, Event::Deployed { model, name, side, at, facing });
     }
 
     /// The start of a model's activation: nothing moved yet, and states that last until now end.

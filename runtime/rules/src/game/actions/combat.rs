@@ -7,7 +7,7 @@ use cav_format::{HookPoint, ModelTrait, Quantity};
 
 use super::{Action, ActionError, ActionKind};
 use crate::event::Event;
-use crate::game::state::OUT_OF_RANGE;
+use crate::game::shot::OUT_OF_RANGE;
 use crate::game::{Arc, Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
 use crate::hooks::HookCtx;
 

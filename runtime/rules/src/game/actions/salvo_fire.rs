@@ -2,7 +2,7 @@
 //! the Combat action.
 
 use super::{Action, ActionError, ActionKind};
-use crate::game::state::OUT_OF_RANGE;
+use crate::game::shot::OUT_OF_RANGE;
 use crate::game::{Controller, Engine, Game, Shot};
 use cav_format::vocab::ActionKind as ActionWord;
 

@@ -58,7 +58,7 @@ impl ActionKind for StructureFire {
             let why = if g.models[model].out_of_ammo[w] {
                 Some("out of ammo")
             } else if band.is_none() {
-                Some(crate::game::state::OUT_OF_RANGE)
+                Some(crate::game::shot::OUT_OF_RANGE)
             } else if !g.in_arc_at(model, w, at) {
                 Some("not in its firing arc")
             } else if m.indirect || m.requires_target_lock {

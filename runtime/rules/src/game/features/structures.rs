@@ -4,10 +4,10 @@
 //! sections, its armor class shared. The numbers are the terrain's, the ruleset's
 //! `procedures.structure_attacks` and its structure tables.
 
-use super::engine::{Engine, EngineError};
-use super::state::Game;
+use super::Feature;
 use crate::compile::LookupTable;
 use crate::event::{Event, ModApplied};
+use crate::game::{Engine, EngineError, Game};
 use crate::geom::P;
 
 /// What one structure has suffered.
@@ -18,6 +18,21 @@ pub struct StructureState {
     pub dp_lost: u32,
     pub burning: bool,
     pub collapsed: bool,
+}
+
+/// Structures as targets (`Game::structures`).
+pub(crate) struct Structures;
+
+impl Feature for Structures {
+    fn name(&self) -> &'static str {
+        "structures"
+    }
+    fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
+        e.structure_crossing(model, from, to)
+    }
+    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
+        e.structures_burn()
+    }
 }
 
 impl Game<'_> {
@@ -86,13 +101,13 @@ impl Engine<'_, '_> {
                 model: attacker,
                 weapon: m.name.clone(),
                 at,
-                distance: super::engine::round2(self.game.range_to_point(attacker, at)),
+                distance: crate::game::engine::round2(self.game.range_to_point(attacker, at)),
                 band: band.map(|b| r.bands[b].name.clone())
             }
         );
         let mut mods = match band {
             Some(band) => {
-                let s = super::engine::Situation {
+                let s = crate::game::engine::Situation {
                     attacker,
                     weapon: Some(weapon),
                     band: Some(band),
@@ -211,7 +226,7 @@ impl Engine<'_, '_> {
         }
         const STEP: f64 = 0.25;
         // Only buildings near the path can be crossed (most moves pass none).
-        let near = |a: &super::state::Area| crate::geom::seg_point_dist(from, to, a.center) <= a.radius;
+        let near = |a: &crate::game::Area| crate::geom::seg_point_dist(from, to, a.center) <= a.radius;
         let g = &self.game;
         if !g.board.areas.iter().any(|a| g.rules.terrains[a.terrain].structure.is_some() && near(a)) {
             return Ok(());

@@ -8,8 +8,31 @@
 //! It is a model of the caller's side on the table — it can be shot down — but has no card in
 //! the draw deck (`Game::units`).
 
-use super::*;
+use super::Feature;
 use crate::game::state::Missile;
+use crate::game::*;
+
+/// Missiles in flight (`Model::missile`).
+pub(crate) struct Missiles;
+
+impl Feature for Missiles {
+    fn name(&self) -> &'static str {
+        "missiles"
+    }
+    /// The missiles it called fly with it.
+    fn activated(
+        &self,
+        e: &mut Engine,
+        model: usize,
+        _: &mut u32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        e.missiles_with(model, ctrl)
+    }
+    fn end_phase(&self, e: &mut Engine) -> Result<(), EngineError> {
+        e.orphan_missiles()
+    }
+}
 
 /// How finely a missile's path is searched for the first base it touches, in inches.
 const STEP: f64 = 0.25;

@@ -6,9 +6,9 @@
 
 use cav_format::{BoardEdge, VictoryKind};
 
-use super::engine::{Engine, GameEnd};
-use super::state::Game;
+use super::Feature;
 use crate::event::Event;
+use crate::game::{Engine, EngineError, Game, GameEnd};
 use crate::geom::P;
 
 /// Where the high-value operative is and who carries it.
@@ -38,6 +38,29 @@ pub struct Container {
     pub state: ContainerState,
     /// Per side: activations of its models near it, unopposed, since it was last contested.
     pub progress: Vec<u32>,
+}
+
+/// The rescue's operative and the salvage containers (`Game::hvo`, `Game::containers`).
+pub(crate) struct Missions;
+
+impl Feature for Missions {
+    fn name(&self) -> &'static str {
+        "mission pieces"
+    }
+    fn turn_start(&self, e: &mut Engine) -> Result<(), EngineError> {
+        e.activate_containers();
+        Ok(())
+    }
+    fn model_moved(&self, e: &mut Engine, model: usize, _: P, _: P) -> Result<(), EngineError> {
+        e.hvo_after_move(model);
+        Ok(())
+    }
+    fn activation_end(&self, e: &mut Engine, model: usize) {
+        e.salvage(model);
+    }
+    fn scoring(&self, e: &mut Engine) {
+        e.score_containers();
+    }
 }
 
 impl Game<'_> {

@@ -1,0 +1,319 @@
+//! The compiled rules the engine plays: every table indexed, every condition id resolved to a
+//! [`Cond`], every number normalised so a positive modifier always helps the roller. The engine's
+//! hot path then needs no string lookups. `cav-compile` builds them from a loaded ruleset.
+
+use std::collections::HashMap;
+
+use cav_format::vocab::EngineOptions;
+
+use crate::game::conditions::Condition;
+use cav_format::{self as f, ModelTrait, ModifierTarget};
+
+use crate::dice::DiceExpr;
+
+mod assets;
+mod cards;
+mod mounts;
+mod procedures;
+mod scenario;
+mod special_attributes;
+mod states;
+mod tables;
+mod terrain;
+
+pub use assets::*;
+pub use cards::*;
+pub use mounts::*;
+pub use procedures::*;
+pub use scenario::*;
+pub use special_attributes::*;
+pub use states::*;
+pub use tables::*;
+pub use terrain::*;
+
+pub type StateIx = u16;
+
+/// Number of `ModelType` variants (arrays indexed by model type).
+pub const MODEL_TYPES: usize = cav_format::ModelType::ALL.len();
+pub type SaIx = u16;
+
+/// Everything the engine needs, indexed.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub id: String,
+    pub name: String,
+    pub action_points: u32,
+    /// Squad types: (id, most models).
+    pub squad_types: Vec<(String, u32)>,
+    /// Who a draw-deck card activates (a model, or a squad), and the deck's cards.
+    pub activation: f::ActivationMode,
+    pub draw_deck: f::DrawDeckRules,
+    pub standard: DiceExpr,
+    /// The exact odds of the standard roll (controllers weigh their options with them).
+    pub standard_odds: crate::dice::Odds,
+    pub drift: DiceExpr,
+    pub critical_fumble: u32,
+    pub critical_success: u32,
+    pub critical_bonus: Option<DiceExpr>,
+    pub turn_limit: u32,
+    pub point_blank: Option<f64>,
+    pub bands: Vec<Band>,
+    pub indirect_tp: i32,
+    pub combat_mods: Vec<Mod>,
+    pub indirect_mods: Vec<Mod>,
+    pub strike_point_mods: Vec<Mod>,
+    /// A strike package's strike-point roll (`tables.strike_package_modifiers`).
+    pub strike_package_mods: Vec<Mod>,
+    pub pilot_mods: Vec<Mod>,
+    pub close_combat_mods: Vec<Mod>,
+    pub break_mods: Vec<Mod>,
+    pub damage: LookupTable,
+    pub close_combat_damage: Option<LookupTable>,
+    pub critical: LookupTable,
+    pub random_terrain: Option<LookupTable>,
+    /// Victory levels by the winner-to-loser score ratio in tenths (full rules); without it a game
+    /// that reaches its turn limit is a draw.
+    pub victory_levels: Option<LookupTable>,
+    /// Attacks on structures: damage by final result, and the critical table.
+    pub structure_damage: Option<LookupTable>,
+    pub structure_critical: Option<LookupTable>,
+    pub states: Vec<StateDef>,
+    pub move_classes: Vec<String>,
+    pub terrains: Vec<TerrainDef>,
+    /// Special attributes, then one entry per upgrade (`upgrades[i].sa`) that carries the
+    /// upgrade's own effects, script and hooks onto the cards it is fitted to.
+    pub sas: Vec<SaDef>,
+    pub upgrades: Vec<UpgradeDef>,
+    /// Battlefield assets: the terrain piece each is on the table, or what it does from a
+    /// side's hand.
+    pub assets: Vec<AssetDef>,
+    /// The models' cards, then any fitted with upgrades (`Rules::fit`).
+    pub cards: Vec<CardDef>,
+    /// Battlefield strike packages (Appendix D) and the special attribute that calls them.
+    pub strikes: Vec<StrikeDef>,
+    pub strike_caller: Option<SaIx>,
+    /// The special attribute a model needs to use the assets placed during play (Combat
+    /// Engineer, `force_building.asset_user_sa`): the `field-repair` action.
+    pub asset_user: Option<SaIx>,
+    /// The special attribute of which a side fields one model of a kind at most (Unique,
+    /// `force_building.unique_sa`).
+    pub unique_sa: Option<SaIx>,
+    /// Special attributes whose models serve only in one squad type (Specialist,
+    /// `force_building.reserved`).
+    pub reserved: Vec<(SaIx, String)>,
+    /// The special attribute whose rating adds C3 points to its force group's pool (001 L1290-1300).
+    pub c3_sa: Option<SaIx>,
+    /// The pre-set dice (`dice.preset_tp`: 3d6 keep the highest two).
+    pub preset: Option<DiceExpr>,
+    pub scenarios: Vec<ScenarioDef>,
+    pub proc: Proc,
+    /// Normalisation factor: +1 when the ruleset adds modifiers to the roll, −1 when to the target.
+    pub sign: i32,
+    /// The options the engine reads, typed.
+    pub engine_options: EngineOptions,
+    /// C3 points and what they buy, when the ruleset has them.
+    pub c3: Option<C3Def>,
+    /// Every option of the ruleset with the reading it chose (`id`, value), for scripts to read.
+    pub options: Vec<(String, String)>,
+    /// AP cost of each action type, by id.
+    pub action_costs: HashMap<String, u32>,
+    /// Special attributes whose models take an action type for 0 AP, by action id.
+    pub action_free_with: HashMap<String, Vec<SaIx>>,
+    /// The model types that may take an action type, and those it may be aimed at, by action id
+    /// (only action types that limit either).
+    /// (Ordered: the compiled rules' `Debug` form is their fingerprint, `cav_lab::same_rules`.)
+    pub action_model_types: std::collections::BTreeMap<String, ActionTypes>,
+}
+
+/// A set of model traits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traits(u32);
+
+impl Traits {
+    pub fn of(traits: &[ModelTrait]) -> Traits {
+        Traits(traits.iter().fold(0, |acc, t| acc | 1 << (*t as u32)))
+    }
+    pub fn has(self, t: ModelTrait) -> bool {
+        self.0 & (1 << (t as u32)) != 0
+    }
+}
+
+impl Rules {
+    /// The card model `m` plays as (`CardDef::switch`).
+    pub fn card_of(&self, m: &crate::game::Model) -> &CardDef {
+        &self.cards[self.card_ix_of(m)]
+    }
+
+    /// The index of the card model `m` plays as: its own, or one its switched upgrades give.
+    pub fn card_ix_of(&self, m: &crate::game::Model) -> usize {
+        match &self.cards[m.card].switch {
+            None => m.card,
+            Some(sw) => sw.card(m.card, |s| m.has_state(s)),
+        }
+    }
+
+    pub fn card(&self, id: &str) -> Option<usize> {
+        self.cards.iter().position(|c| c.id == id)
+    }
+
+    /// The id of `card` with `upgrades` fitted: `model+upgrade+munition@launcher`.
+    pub fn fitted_id(&self, card: usize, upgrades: &[Fitting]) -> String {
+        let mut id = self.cards[card].id.clone();
+        for f in upgrades {
+            id.push('+');
+            id.push_str(&self.upgrades[f.upgrade].id);
+            if let Some(w) = f.weapon {
+                id.push('@');
+                id.push_str(w);
+            }
+            if let Some(c) = f.choice {
+                id.push('=');
+                id.push_str(c);
+            }
+            if let Some(v) = f.variant {
+                id.push('#');
+                id.push_str(v);
+            }
+            if f.times > 1 {
+                id.push_str(&format!("*{}", f.times));
+            }
+        }
+        id
+    }
+
+    pub fn upgrade(&self, id: &str) -> Option<usize> {
+        self.upgrades.iter().position(|u| u.id == id)
+    }
+
+    /// The card of `card` with `upgrades` fitted (001 Appendix B): its threat value grows by their
+    /// cost, their granted special attributes join the card's (a rating adds to one it has), each
+    /// upgrade rides on the card as its own special attribute (its modifiers, script and hooks
+    /// play like an SA's; the `upgrade-<id>` condition tests it), and their card effects (MV, AV,
+    /// hard or soft, ammo reserve, damage result) change the card's values. The fitted card is
+    /// added once, under the id `model+upgrade+…`; its index is returned.
+    ///
+    /// A munition loads its profile into each launcher mount it is fitted to: the mount fires
+    /// the munition's RAV and special attributes (its cost per launcher joins the TV). A second
+    /// munition of one launcher is a further mount, an alternative to the first (`launcher`).
+    pub fn fit(&mut self, card: usize, upgrades: &[Fitting]) -> usize {
+        if upgrades.is_empty() {
+            return card;
+        }
+        let id = self.fitted_id(card, upgrades);
+        if let Some(i) = self.card(&id) {
+            return i;
+        }
+        let mut c = self.cards[card].clone();
+        // A reaction the card has of its own is not made single-use by an upgrade granting it again.
+        let had_reaction = c.weapons.iter().any(|w| w.reaction);
+        let mut spent_once = None;
+        let tracks = c.columns.saturating_sub(1) as u32;
+        let cost = |tv: u32, per_track: bool| if per_track { tv.saturating_mul(tracks) } else { tv };
+        let mut added = Vec::new();
+        // Grants switched on by the Special action, by state: on cards of their own.
+        let mut switched: Vec<(StateIx, Vec<(SaIx, i32)>)> = Vec::new();
+        for &Fitting { upgrade, weapon, choice, variant, times } in upgrades {
+            let up = &self.upgrades[upgrade];
+            let times = times.clamp(1, 99);
+            // An unknown variant costs and grants as the upgrade itself: the force check names it.
+            let rank = variant.and_then(|v| up.variants.iter().find(|r| r.0 == v));
+            let tv = rank.map_or(up.tv, |r| r.1);
+            c.tv = c.tv.saturating_add(cost(tv, up.per_track).saturating_mul(times));
+            added.push((up.sa, times as i32));
+            if up.choose_grant {
+                // The chosen grant goes to the named weapon's mounts, RAV effects and all (a
+                // missing or unknown choice grants nothing: the force check names it).
+                let chosen = up.grants.iter().find(|(sa, _)| choice == Some(self.sas[*sa as usize].id.as_str()));
+                if let (Some(&(sa, rating)), Some(w)) = (chosen, weapon) {
+                    let by = |t| SaDef::card_effect(&self.sas, &[(sa, rating)], t).unwrap_or(0);
+                    let (hard, soft) = (by(ModifierTarget::HardRav), by(ModifierTarget::SoftRav));
+                    let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
+                    for m in c.weapons.iter_mut().filter(|m| m.weapon == w) {
+                        m.sas.push((sa, rating));
+                        m.derive(&self.sas);
+                        for r in &mut m.rav {
+                            *r = (add(r.0, hard), add(r.1, soft));
+                        }
+                    }
+                }
+            } else {
+                let grants = up.grants.iter().map(|&(sa, rating)| (sa, rank.and_then(|r| r.2).unwrap_or(rating)));
+                match up.switch {
+                    Some(state) if switched.len() < Switch::MAX => switched.push((state, grants.collect())),
+                    // (More switched upgrades than a card can play: the force check refuses them.)
+                    Some(_) => {}
+                    None => added.extend(grants),
+                }
+                if up.single_use {
+                    spent_once = Some(up.sa);
+                }
+            }
+            for p in up.profiles.iter().filter(|p| weapon.is_none_or(|w| w == p.launcher)) {
+                let launchers: Vec<usize> = (0..c.weapons.len())
+                    .filter(|&i| c.weapons[i].weapon == p.launcher && c.weapons[i].launcher.is_none())
+                    .collect();
+                for i in launchers {
+                    c.tv = c.tv.saturating_add(cost(p.tv, p.per_track));
+                    let mut loaded = c.weapons[i].loaded(p, &up.name, &up.id, &self.sas);
+                    loaded.homes_on.clone_from(&up.homes_on);
+                    // A launcher whose damage is its ammunition fires the first munition loaded;
+                    // any other launcher keeps its own load beside the munition.
+                    if c.weapons[i].munition.is_none() && c.weapons[i].ammo_dependent {
+                        c.weapons[i] = loaded;
+                    } else {
+                        c.weapons.push(MountDef { launcher: Some(i), ..loaded });
+                    }
+                }
+            }
+        }
+        c.grant(&self.sas, &added);
+        c.arm_close_defense(self.proc.close_defense.as_ref());
+        if let Some(sa) = spent_once.filter(|_| !had_reaction) {
+            for w in c.weapons.iter_mut().filter(|w| w.reaction) {
+                w.charges = Some(sa);
+            }
+        }
+        if self.proc.strike_point_tp.is_some() {
+            c.arm_strikes(&self.strikes, self.strike_caller);
+        }
+        if !switched.is_empty() {
+            // One card per set of switches on, each the fitted card with those grants as well
+            // (same weapons, so a model's per-mount records fit every one of them).
+            let mut cards = Vec::new();
+            for mask in 1usize..(1 << switched.len()) {
+                let mut on = c.clone();
+                let mut extra = Vec::new();
+                let mut names = Vec::new();
+                for (_, (state, grants)) in switched.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0) {
+                    extra.extend(grants.iter().copied());
+                    names.push(self.states.get(*state as usize).map_or("?", |s| s.id.as_str()));
+                }
+                on.id = format!("{id}~{}", names.join("~"));
+                on.grant(&self.sas, &extra);
+                self.cards.push(on);
+                cards.push(self.cards.len() - 1);
+            }
+            c.switch = Some(Box::new(Switch { states: switched.iter().map(|(s, _)| *s).collect(), cards }));
+        }
+        c.id = id;
+        self.cards.push(c);
+        self.cards.len() - 1
+    }
+    pub fn scenario(&self, id: &str) -> Option<usize> {
+        self.scenarios.iter().position(|s| s.id == id)
+    }
+    pub fn state(&self, id: &str) -> Option<StateIx> {
+        self.states.iter().position(|s| s.id == id).map(|i| i as StateIx)
+    }
+    pub fn terrain(&self, id: &str) -> Option<usize> {
+        self.terrains.iter().position(|t| t.id == id)
+    }
+    /// Whether models of this type have the trait.
+    pub fn has_trait(&self, model_type: f::ModelType, t: ModelTrait) -> bool {
+        self.model_type(model_type).is_some_and(|x| x.traits.has(t))
+    }
+    /// How the ruleset plays models of this type (compile refuses cards of types it does not).
+    pub fn model_type(&self, model_type: f::ModelType) -> Option<&ModelTypeDef> {
+        self.proc.model_types[model_type as usize].as_ref()
+    }
+}

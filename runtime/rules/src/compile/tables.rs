@@ -1,0 +1,97 @@
+//! Compiled modifier tables and lookup tables: conditions resolved, rows indexed.
+
+use super::*;
+
+/// A condition as a compiled modifier tests it: the engine's condition (`game::conditions`) and
+/// what a family member names (band, state or SA index; 0 for fixed ids).
+#[derive(Debug, Clone, Copy)]
+pub struct Cond {
+    pub def: &'static Condition,
+    pub arg: u16,
+}
+
+impl Cond {
+    /// A condition the engine does not play (recognised but not implemented): it never holds.
+    pub const NEVER: Cond = Cond { def: &NEVER, arg: 0 };
+
+    /// Whether this is `def` naming `arg`.
+    pub fn is(self, def: &'static Condition, arg: u16) -> bool {
+        std::ptr::eq(self.def, def) && self.arg == arg
+    }
+
+    /// How many times it holds for this roll (0 = not).
+    pub fn times(self, game: &crate::game::Game, s: &crate::game::engine::Situation) -> i32 {
+        (self.def.test)(game, s, self.arg)
+    }
+}
+
+static NEVER: Condition = Condition { id: "", test: |_, _, _| 0 };
+
+/// One compiled situation modifier.
+#[derive(Debug, Clone)]
+pub struct Mod {
+    pub name: String,
+    /// Normalised: positive helps the roller.
+    pub value: i32,
+    pub scale: f::ModifierScale,
+    pub max: Option<i32>,
+    /// `max` is per weapon fired.
+    pub max_per_weapon: bool,
+    pub cond: Cond,
+    /// Further conditions that must all hold.
+    pub also: Vec<Cond>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Band {
+    pub id: String,
+    pub name: String,
+    pub multiplier: f64,
+    pub combat_tp: i32,
+    pub strike_point_tp: i32,
+    pub drift_bonus: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub min: i32,
+    pub max: Option<i32>,
+    pub name: String,
+    pub damage: u32,
+    pub damage_both: u32,
+    /// Normalised pilot-check modifier (positive helps the pilot).
+    pub pilot_check: Option<i32>,
+    pub states: Vec<StateIx>,
+    pub critical: bool,
+    pub action_points: i32,
+    pub action_points_set: Option<u32>,
+    pub move_value: i32,
+    pub move_factor: Option<f64>,
+    /// Normalised lasting modifier to the model's combat rolls.
+    pub combat_modifier: i32,
+    pub no_combat: bool,
+    pub weapons_zeroed: bool,
+    pub destroyed: bool,
+    pub result: Option<String>,
+    /// A number the row's `result` names (a structure's armor-class change).
+    pub value: i32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LookupTable {
+    pub name: String,
+    /// What the table is indexed by (the combat damage table: the margin of success or the final
+    /// result); `None` for a table the ruleset does not name.
+    pub key: Option<f::LookupKey>,
+    pub dice: Option<DiceExpr>,
+    pub rows: Vec<Row>,
+}
+
+impl LookupTable {
+    pub fn row(&self, key: i32) -> Option<&Row> {
+        self.rows.iter().find(|r| key >= r.min && r.max.is_none_or(|m| key <= m)).or_else(|| {
+            // Below the first row: the first row (a table that starts at 0 and a key of 0 or less).
+            self.rows.first().filter(|r| key < r.min)
+        })
+    }
+}

@@ -1,0 +1,56 @@
+//! Compiled terrain: movement costs by model type, cover, what it blocks, fire over structures.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cost {
+    PerInch(u32),
+    RoadBonus,
+    No,
+}
+
+#[derive(Debug, Clone)]
+pub struct TerrainDef {
+    pub id: String,
+    pub name: String,
+    pub cover: f::Cover,
+    pub elevation: i32,
+    pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it.
+    pub cover_when_crossed: bool,
+    /// Indirect-fire attacks ignore its cover.
+    pub no_cover_from_indirect: bool,
+    /// A TAG's beam does not pass through it (`f::Terrain::blocks_designators`).
+    pub blocks_designators: bool,
+    /// Whom it shelters standing in it (`f::Terrain::shelters`).
+    pub shelters: Option<f::Shelters>,
+    /// How many models one piece holds (`f::Terrain::room`).
+    pub room: Option<u32>,
+    pub road: bool,
+    pub open: bool,
+    pub structure: Option<f::StructureDef>,
+    /// By move-class index.
+    pub costs: Vec<Cost>,
+    pub climb: Vec<Cost>,
+    /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
+    pub waived_by: Vec<SaIx>,
+    /// Special attributes whose models enter it where their move class may not, with the MV per
+    /// inch they pay on top of the open-ground cost (Amphibious).
+    pub entered_with: Vec<(SaIx, u32)>,
+}
+
+/// A way of firing over low terrain next to the model (`sight.fire_over`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FireOverDef {
+    pub sa: Option<SaIx>,
+    /// Weapon ids whose carriers may fire over (instead of a special attribute).
+    pub weapons: Vec<String>,
+    /// Terrain (indices) a model standing in fires over (instead of terrain beside it).
+    pub terrain: Vec<usize>,
+    pub model_types: Vec<f::ModelType>,
+    pub within: f64,
+    pub max_elevation: i32,
+    pub counts_as: Option<f::Cover>,
+    /// A snapshot (`f::FireOver::snapshot`).
+    pub snapshot: bool,
+}

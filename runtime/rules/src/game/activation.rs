@@ -1,0 +1,191 @@
+//! One activation: action points, the checks every action shares before its module resolves it,
+//! optional special attributes, and models coming onto the table from ambush or a drop.
+
+use super::*;
+
+impl Engine<'_, '_> {
+    /// Why the rules refuse `model` declaring `action` (of `kind`, costing `cost`, with `ap`
+    /// left), if they do: checked before anything of it happens.
+    pub(super) fn declaration_refusal(
+        &self,
+        model: usize,
+        kind: &dyn actions::ActionKind,
+        action: &Action,
+        cost: u32,
+        ap: u32,
+    ) -> Option<String> {
+        let g = &self.game;
+        let me = &g.models[model];
+        if cost > ap {
+            return Some("not enough action points".into());
+        }
+        if let Some(why) = g.action_closed(model, kind.id().id(), action.target) {
+            return Some(why);
+        }
+        if let Some((s, _)) = me.states.iter().find(|(s, _)| g.rules.states[*s as usize].forbids.contains(&kind.id())) {
+            return Some(format!("the model is {}: no {} action", g.rules.states[*s as usize].name, kind.id().id()));
+        }
+        if me.has(&actions::ENTERING) && kind.id() != ActionWord::Move {
+            return Some("a model coming onto the table moves first".into());
+        }
+        if me.aboard.is_some() && !kind.taken_aboard(g, model) {
+            return Some("a model riding in a transport may only dismount (or fire through a free gun port)".into());
+        }
+        if !action.split.is_empty() && !kind.splits() {
+            return Some("only the combat action's fire may split between targets".into());
+        }
+        let counts_as = kind.counts_as();
+        if !kind.repeatable() && g.used.contains(&counts_as) {
+            return Some("a non-repeatable action may be used once per activation".into());
+        }
+        if counts_as == ActionWord::Combat {
+            if me.has(&actions::combat::FIRED_OUT_OF_TURN) {
+                return Some("the model used defensive or over-watch fire this turn".into());
+            }
+            if !g.can_fight(model) || me.prone {
+                return Some("the model cannot use the combat action now".into());
+            }
+        }
+        kind.check(g, model, action).err()
+    }
+
+    /// Run one activation of `model` (normally the draw deck decides; scenario tests call this
+    /// directly). Here are only the checks every action shares — action points and cost, once per
+    /// activation, combat after reacting, can the model fight; the rest is the action's module.
+    pub fn activate(&mut self, model: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        if self.game.models[model].out_of_action {
+            return Err(EngineError::IllegalAction {
+                model: self.game.models[model].name.clone(),
+                action: "activation".into(),
+                reason: "the model is out of action".into(),
+            });
+        }
+        self.game.active = Some(model);
+        self.game.models[model].activated = true;
+        self.game.models[model].path.clear();
+        // A target-lock lasts until the next activation of the model that took it: its own, and
+        // those it shared with its squad (EST), which the mates keep through their activations.
+        if self.game.models[model].lock_from.is_none() {
+            self.game.models[model].lock = None;
+        }
+        for m in &mut self.game.models {
+            if m.lock_from == Some(model) {
+                (m.lock, m.lock_from) = (None, None);
+            }
+        }
+        for f in features::each(self.game.features) {
+            f.before_activation(self, model, ctrl);
+        }
+        let once = self.game.models[model].ap_once.take();
+        let me = &self.game.models[model];
+        let set = match (once, me.ap_set) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let base = set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
+        let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
+        let states = &self.rules().states;
+        let base =
+            base + self.game.models[model].states.iter().map(|(s, _)| states[*s as usize].action_points).sum::<i32>();
+        let blocked = self.game.state_blocks(model, |s| s.no_actions);
+        for f in features::each(self.game.features) {
+            f.activation_start(self, model);
+        }
+        // `activation`: handlers may change the action points (a model that may not act stays at 0).
+        let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
+        let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
+        for f in features::each(self.game.features) {
+            ap = f.action_points(self, model, ap, ctrl);
+        }
+        emit!(self, Event::Activation { model, ap });
+        self.game.used.clear();
+        self.game.extra_targets = 0;
+        self.game.activation_over = false;
+        self.begin_activation(model);
+        for f in features::each(self.game.features) {
+            f.activated(self, model, &mut ap, ctrl)?;
+        }
+        let mut steps = 0;
+        while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
+            steps += 1;
+            if steps > 32 {
+                break; // a controller that never passes
+            }
+            let action = ctrl.decide(&self.game, model, ap);
+            if action.is_pass() {
+                break;
+            }
+            let illegal = |game: &Game, reason: &str| EngineError::IllegalAction {
+                model: game.models[model].name.clone(),
+                action: format!("{action:?}"),
+                reason: reason.to_owned(),
+            };
+            let Some(kind) = actions::find(action.kind) else {
+                return Err(illegal(&self.game, "no such action"));
+            };
+            let Some(cost) = actions::cost_of(kind, &self.game, model, &action) else {
+                return Err(illegal(&self.game, "this ruleset has no such action type"));
+            };
+            let counts_as = kind.counts_as();
+            // A declaration the rules refuse changes nothing: the controller may take it back
+            // and declare another action (a test's `refused:` step), or the game stops with it.
+            if let Some(reason) = self.declaration_refusal(model, kind, &action, cost, ap) {
+                if ctrl.refused(&self.game, model, &reason) {
+                    continue;
+                }
+                return Err(illegal(&self.game, &reason));
+            }
+            // Marks that last until the next action end now (an action that wants one sets it again).
+            self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
+            self.game.declined = self.ask_optional(model, &action, ctrl);
+            for f in features::each(self.game.features) {
+                f.action_declared(self, model, &action, counts_as);
+            }
+            self.game.models[model].noe_last = false;
+            self.game.models[model].free_turns = 1;
+            self.game.mined.clear();
+            self.game.fumbles.clear();
+            let path_from = self.game.models[model].path.len().saturating_sub(1);
+            let resolved = kind.resolve(self, model, &action, ctrl);
+            if resolved.is_ok() {
+                for f in features::each(self.game.features) {
+                    f.action_resolved(self, model, path_from, ctrl)?;
+                }
+            }
+            self.spend_single_use();
+            self.game.declined.clear();
+            self.game.inspired = false;
+            match resolved {
+                Ok(()) => {}
+                Err(ActionError::Illegal(reason)) => return Err(illegal(&self.game, &reason)),
+                Err(ActionError::Engine(e)) => return Err(e),
+            }
+            self.game.used.push(counts_as);
+            ap -= cost;
+        }
+        self.end_activation(model)
+    }
+
+    /// Ask the controller about each optional special attribute that could act in this action:
+    /// the model's own and those of the weapons it declares. Returns the declined ones.
+    pub(super) fn ask_optional(
+        &mut self,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Vec<(u16, Option<usize>)> {
+        let r = self.rules();
+        let card = self.cardr(model);
+        let own = card.sas.iter().map(|s| (s.0, None));
+        let weapons = action.weapons.iter().filter_map(|&w| card.weapons.get(w).map(|m| (w, m)));
+        let of_weapons = weapons.flat_map(|(w, m)| m.sas.iter().map(move |s| (s.0, Some(w))));
+        let mut declined = Vec::new();
+        for (sa, weapon) in own.chain(of_weapons) {
+            let def = &r.sas[sa as usize];
+            if def.optional && !ctrl.use_special_attribute(&self.game, model, &def.id, weapon, action.target) {
+                declined.push((sa, weapon));
+            }
+        }
+        declined
+    }
+}

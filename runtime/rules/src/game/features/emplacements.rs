@@ -1,0 +1,21 @@
+//! Weapon emplacements (001 L10970-11010): an asset placed as a model that fires once on its
+//! side's card.
+
+use super::Feature;
+use crate::game::*;
+
+/// Weapon emplacements (`CardDef::emplacement`).
+pub(crate) struct Emplacements;
+
+impl Feature for Emplacements {
+    fn name(&self) -> &'static str {
+        "weapon emplacements"
+    }
+    /// A weapon emplacement's action points are its asset's (`emplacement_ap`) at most.
+    fn action_points(&self, e: &mut Engine, model: usize, ap: u32, _: &mut dyn Controller) -> u32 {
+        match e.cardr(model).emplacement.and_then(|a| e.rules().assets[a].emplacement_ap) {
+            Some(limit) => ap.min(limit),
+            None => ap,
+        }
+    }
+}

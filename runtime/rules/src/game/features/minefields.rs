@@ -1,0 +1,84 @@
+//! Minefields (001 L10701-10761): a model moving into or through one is attacked by it, once per
+//! action. (Laying them is `placement`; seeding them by a shell is `landing`.)
+
+use super::Feature;
+use crate::game::*;
+
+/// Minefields on the table (`Game::minefields`).
+pub(crate) struct Minefields;
+
+impl Feature for Minefields {
+    fn name(&self) -> &'static str {
+        "minefields"
+    }
+    fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
+        e.minefields_crossed(model, from, to)
+    }
+}
+
+impl Engine<'_, '_> {
+    /// Minefields (001 L10701-10761) and clouds (001 L9002-9022): each enemy minefield (or any
+    /// cloud) of the mover's kind (on the ground, or flying nap of the earth) that its base
+    /// touched on the way from `from` to `to` attacks it once this action, with the asset's
+    /// profile (or the seeding shell's) on the pre-set dice, and loses a charge; at none left it
+    /// is spent (a cloud never is). Damage lands at the end of the activation, as all damage
+    /// does, so attacking as the move ends is the book's "before the move is finished".
+    pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
+        if self.game.minefields.is_empty() || !self.game.models[model].on_table() {
+            return Ok(());
+        }
+        let radius = self.game.card(model).base_radius;
+        let touches = |area: &crate::geom::Polygon| {
+            area.touches_segment(from, to)
+                || area.points.iter().enumerate().any(|(i, &c)| {
+                    let d = area.points[(i + 1) % area.points.len()];
+                    crate::geom::seg_point_dist(from, to, c) <= radius
+                        || crate::geom::seg_point_dist(c, d, from) <= radius
+                        || crate::geom::seg_point_dist(c, d, to) <= radius
+                })
+        };
+        for f in 0..self.game.minefields.len() {
+            let g = &self.game;
+            let mf = &g.minefields[f];
+            let kind = match mf.against {
+                cav_format::MinesAgainst::Ground => !g.flying(model),
+                cav_format::MinesAgainst::LowFlying => g.flying(model) && g.models[model].noe,
+            };
+            if mf.side == Some(g.models[model].side)
+                || mf.charges == Some(0)
+                || g.mined.contains(&(f, model))
+                || !kind
+                || !touches(&mf.area)
+            {
+                continue;
+            }
+            self.game.mined.push((f, model));
+            let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
+            // A cloud met by the mover's anti-nano pod is destroyed with no attack (001 L9702-9707).
+            if let Some((at, radius)) = self.game.minefields[f].cloud
+                && let Some(sa) = self.game.pulse(model, mine, weapon)
+            {
+                self.game.models[model].spend_charge(sa);
+                let mf = &mut self.game.minefields[f];
+                (mf.cloud, mf.charges) = (None, Some(0));
+                let name = self.cardr(mine).weapons[weapon].name.clone();
+                emit!(self, Event::Cloud { model, weapon: name, at, radius, change: "pulsed" });
+                continue;
+            }
+            if let Some(c) = &mut self.game.minefields[f].charges {
+                *c -= 1;
+            }
+            self.preset_attack(mine, weapon, model, "mines")?;
+            let mf = &self.game.minefields[f];
+            if let (Some(0), Some(asset)) = (mf.charges, mf.asset) {
+                let owner = self.game.models[mf.model].side;
+                let (side, asset) = (self.game.sides[owner].clone(), self.game.rules.assets[asset].name.clone());
+                emit!(self, Event::AssetUsed { side, asset, detail: "the minefield is spent".into(), left: 0 });
+            }
+            if !self.game.models[model].on_table() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}

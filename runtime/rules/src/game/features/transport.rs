@@ -1,0 +1,26 @@
+//! Transport's moment of the turn: Airborne riders may jump as their flying transport's move ends
+//! (001 L6499-6503). (Mounting and dismounting are actions: `actions::transport`.)
+
+use super::Feature;
+use crate::game::*;
+
+/// Riders aboard transports (`Model::aboard`).
+pub(crate) struct Transport;
+
+impl Feature for Transport {
+    fn name(&self) -> &'static str {
+        "transport"
+    }
+    fn action_resolved(
+        &self,
+        e: &mut Engine,
+        model: usize,
+        path_from: usize,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        if e.game.models[model].on_table() && e.game.models[model].path.len() > path_from + 1 {
+            e.airborne_jumps(model, ctrl)?;
+        }
+        Ok(())
+    }
+}
