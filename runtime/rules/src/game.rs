@@ -58,4 +58,5 @@ pub use engine::{Answer, Engine, EngineError, GameEnd};
 pub use features::{Feature, missions, structures};
 pub use shot::{OUT_OF_RANGE, Shooter, Shot};
 pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
+pub use rolls::{Verdict, verdict};
 pub use turn::Card;

@@ -145,37 +145,7 @@ impl Sandbox {
         let math: Table = g.get("math")?;
         math.raw_set("random", Value::Nil)?;
         math.raw_set("randomseed", Value::Nil)?;
-        let (out, count) = (prints.clone(), printed.clone());
-        let (per_call, per_game) = (limits.print_per_call, limits.print_per_game);
-        g.raw_set(
-            "print",
-            lua.create_function(move |lua, args: mlua::Variadic<Value>| {
-                // Count as the line is built, so a huge line is refused before it is copied whole.
-                let mut line = String::new();
-                let (mut call, mut game) = count.get();
-                for (i, v) in args.iter().enumerate() {
-                    let text = match v {
-                        Value::String(s) if s.as_bytes().len() > per_call => None,
-                        v => Some(v.to_string().unwrap_or_else(|_| format!("{v:?}"))),
-                    };
-                    let size = text.as_ref().map_or(usize::MAX, |t| t.len() + usize::from(i > 0));
-                    (call, game) = (call.saturating_add(size), game.saturating_add(size));
-                    if call > per_call || game > per_game {
-                        return Err(mlua::Error::runtime(format!(
-                            "{}print: over the budget of {per_call} bytes a call and {per_game} bytes a game",
-                            running_at(lua)
-                        )));
-                    }
-                    if i > 0 {
-                        line.push('\t');
-                    }
-                    line.push_str(&text.unwrap_or_default());
-                }
-                count.set((call, game));
-                out.borrow_mut().push(line);
-                Ok(())
-            })?,
-        )?;
+        g.raw_set("print", print_fn(&lua, prints.clone(), printed.clone(), &limits)?)?;
         // `require`: modules from the script roots only, read and compiled once (`chunks`),
         // instantiated once per game (`required`, emptied by `new_game`), frozen.
         let required = lua.create_table()?;
@@ -184,31 +154,7 @@ impl Sandbox {
         let module_env = lua.create_table()?;
         module_env.raw_set("__index", lua.globals())?;
         module_env.set_readonly(true);
-        let meta = module_env.clone();
-        let chunks: Rc<RefCell<HashMap<String, Function>>> = Rc::default();
-        let roots = Rc::new(roots);
-        let cache = required.clone();
-        g.raw_set(
-            "require",
-            lua.create_function(move |lua, name: String| {
-                if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
-                    return Ok(m);
-                }
-                let chunk = chunks.borrow().get(&name).cloned();
-                let chunk = match chunk {
-                    Some(chunk) => chunk,
-                    None => {
-                        let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
-                        let chunk = load_chunk(lua, &path)?;
-                        chunks.borrow_mut().insert(name.clone(), chunk.clone());
-                        chunk
-                    }
-                };
-                let value = instantiate(lua, &chunk, &meta)?;
-                cache.raw_set(name.as_str(), value.clone())?;
-                Ok(value)
-            })?,
-        )?;
+        g.raw_set("require", require_fn(&lua, roots, required.clone(), module_env.clone())?)?;
         let steps = Rc::new(Cell::new(0u64));
         let game_steps = Rc::new(Cell::new(0u64));
         // `charge(n)`: n steps more, for a callback a C function makes (a comparator, a
@@ -230,40 +176,7 @@ impl Sandbox {
         lua.sandbox(true)?;
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let high_water: Rc<RefCell<(usize, Option<String>)>> = Rc::new(RefCell::new((0, None)));
-        let (s, g, d, hw) = (steps.clone(), game_steps.clone(), deadline.clone(), high_water.clone());
-        let (budget, game_budget) = (limits.steps, limits.steps_per_game);
-        // Each time the heap has grown by a sixteenth of the cap, remember where the script is: an
-        // allocation failure carries no location of its own, so this names the line that grew it.
-        let growth = (limits.memory / 16).max(1);
-        lua.set_interrupt(move |lua| {
-            // Disarmed (between calls: mlua's own helper chunks): no budget to check.
-            let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
-            let n = s.get() + 1;
-            s.set(n);
-            let total = g.get() + 1;
-            g.set(total);
-            let used = lua.used_memory();
-            let mut mark = hw.borrow_mut();
-            if used >= mark.0 + growth {
-                *mark = (used, Some(running_at(lua)));
-            } else if used < mark.0 {
-                mark.0 = used; // collected: measure growth from here
-            }
-            drop(mark);
-            if n > budget {
-                let msg = format!("script ran out of its budget of {budget} steps");
-                return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
-            }
-            if total > game_budget {
-                let msg = format!("the scripts ran out of their budget of {game_budget} steps for the game");
-                return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
-            }
-            // Every time, not every n-th: a C call between two interrupts may have used the time.
-            if Instant::now() > deadline {
-                return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
-            }
-            Ok(VmState::Continue)
-        });
+        set_interrupt(&lua, &limits, &steps, &game_steps, &deadline, &high_water);
         Ok(Sandbox {
             lua,
             prints,
@@ -359,6 +272,112 @@ impl Sandbox {
             e => e,
         }
     }
+}
+
+/// `print`: lines kept for the host (`take_prints`), within a byte budget per call and per game.
+fn print_fn(
+    lua: &Lua,
+    out: Rc<RefCell<Vec<String>>>,
+    count: Rc<Cell<(usize, usize)>>,
+    limits: &Limits,
+) -> mlua::Result<Function> {
+    let (per_call, per_game) = (limits.print_per_call, limits.print_per_game);
+    lua.create_function(move |lua, args: mlua::Variadic<Value>| {
+        // Count as the line is built, so a huge line is refused before it is copied whole.
+        let mut line = String::new();
+        let (mut call, mut game) = count.get();
+        for (i, v) in args.iter().enumerate() {
+            let text = match v {
+                Value::String(s) if s.as_bytes().len() > per_call => None,
+                v => Some(v.to_string().unwrap_or_else(|_| format!("{v:?}"))),
+            };
+            let size = text.as_ref().map_or(usize::MAX, |t| t.len() + usize::from(i > 0));
+            (call, game) = (call.saturating_add(size), game.saturating_add(size));
+            if call > per_call || game > per_game {
+                return Err(mlua::Error::runtime(format!(
+                    "{}print: over the budget of {per_call} bytes a call and {per_game} bytes a game",
+                    running_at(lua)
+                )));
+            }
+            if i > 0 {
+                line.push('\t');
+            }
+            line.push_str(&text.unwrap_or_default());
+        }
+        count.set((call, game));
+        out.borrow_mut().push(line);
+        Ok(())
+    })
+}
+
+/// `require`: modules from the script roots only, read and compiled once, instantiated once per game
+/// in `cache` (`Sandbox::required`); `meta` is `Sandbox::module_env`.
+fn require_fn(lua: &Lua, roots: Vec<PathBuf>, cache: Table, meta: Table) -> mlua::Result<Function> {
+    let chunks: Rc<RefCell<HashMap<String, Function>>> = Rc::default();
+    let roots = Rc::new(roots);
+    lua.create_function(move |lua, name: String| {
+        if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
+            return Ok(m);
+        }
+        let chunk = chunks.borrow().get(&name).cloned();
+        let chunk = match chunk {
+            Some(chunk) => chunk,
+            None => {
+                let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
+                let chunk = load_chunk(lua, &path)?;
+                chunks.borrow_mut().insert(name.clone(), chunk.clone());
+                chunk
+            }
+        };
+        let value = instantiate(lua, &chunk, &meta)?;
+        cache.raw_set(name.as_str(), value.clone())?;
+        Ok(value)
+    })
+}
+
+/// The interrupt that holds every call to its budgets (`Limits`), while armed (`Sandbox::arm`).
+fn set_interrupt(
+    lua: &Lua,
+    limits: &Limits,
+    steps: &Rc<Cell<u64>>,
+    game_steps: &Rc<Cell<u64>>,
+    deadline: &Rc<Cell<Option<Instant>>>,
+    high_water: &Rc<RefCell<(usize, Option<String>)>>,
+) {
+    let (s, g, d, hw) = (steps.clone(), game_steps.clone(), deadline.clone(), high_water.clone());
+    let (budget, game_budget) = (limits.steps, limits.steps_per_game);
+    // Each time the heap has grown by a sixteenth of the cap, remember where the script is: an
+    // allocation failure carries no location of its own, so this names the line that grew it.
+    let growth = (limits.memory / 16).max(1);
+    lua.set_interrupt(move |lua| {
+        // Disarmed (between calls: mlua's own helper chunks): no budget to check.
+        let Some(deadline) = d.get() else { return Ok(VmState::Continue) };
+        let n = s.get() + 1;
+        s.set(n);
+        let total = g.get() + 1;
+        g.set(total);
+        let used = lua.used_memory();
+        let mut mark = hw.borrow_mut();
+        if used >= mark.0 + growth {
+            *mark = (used, Some(running_at(lua)));
+        } else if used < mark.0 {
+            mark.0 = used; // collected: measure growth from here
+        }
+        drop(mark);
+        if n > budget {
+            let msg = format!("script ran out of its budget of {budget} steps");
+            return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
+        }
+        if total > game_budget {
+            let msg = format!("the scripts ran out of their budget of {game_budget} steps for the game");
+            return Err(mlua::Error::runtime(format!("{}{msg}", running_at(lua))));
+        }
+        // Every time, not every n-th: a C call between two interrupts may have used the time.
+        if Instant::now() > deadline {
+            return Err(mlua::Error::runtime(format!("{}script ran out of time", running_at(lua))));
+        }
+        Ok(VmState::Continue)
+    });
 }
 
 /// `file:line: ` of the script code running when the interrupt fired (empty when unknown), so a

@@ -191,17 +191,8 @@ impl Engine<'_, '_> {
         crit_at: Option<u32>,
         ten_plus: bool,
     ) -> RollOut {
-        // The natural total of the dice kept (3d6 keeping the highest two: those two).
-        let nat = sum.saturating_sub(expr.plus).max(0) as u32;
         let r = self.rules();
-        // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the dice
-        // that stand in for it keeping as many (3d6 or 4d6 keeping two), not to single dice such
-        // as the out-of-ammo d6.
-        let kept = expr.keep_highest.unwrap_or(expr.count);
-        let standard_like =
-            expr == r.standard || (expr.sides == r.standard.sides && kept == r.standard.count && expr.plus == 0);
-        let fumble = standard_like && nat <= r.critical_fumble;
-        let crit = crit_at.is_some_and(|c| nat >= c) && !fumble;
+        let Verdict { fumble, crit, .. } = verdict(r, expr, sum, sum, None, crit_at, false);
         let mut mods = mods;
         // The single-use upgrades this roll took are spent, one purchase each.
         let mut taken: Vec<u16> = mods.iter().filter_map(|m| m.charge).collect();
@@ -215,8 +206,7 @@ impl Engine<'_, '_> {
         }
         // Saturating: modifiers come from packs and scripts, and must not wrap a total around.
         let total = mods.iter().fold(sum, |total, m| total.saturating_add(m.value));
-        let success = target.map(|t| !fumble && (total >= t || (ten_plus && nat >= r.proc.rolls.ten_plus_natural)));
-        let margin = target.map(|t| total.saturating_sub(t));
+        let Verdict { success, margin, .. } = verdict(r, expr, sum, total, target, crit_at, ten_plus);
         emit!(
             self,
             Event::Roll(Roll {
@@ -253,4 +243,43 @@ pub(crate) struct RollOut {
     pub(crate) margin: i32,
     pub(crate) fumble: bool,
     pub(crate) crit: bool,
+}
+
+/// What a roll's dice decide: the natural total of the dice kept, critical fumble and success,
+/// and, against a target point, success and margin. The one judgement of every roll — the
+/// engine's and a script's (`ctx.roll_dice`) — so criticals are counted one way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    pub natural: u32,
+    pub fumble: bool,
+    pub crit: bool,
+    pub success: Option<bool>,
+    pub margin: Option<i32>,
+}
+
+/// Judge a roll of `expr` whose dice kept sum to `sum` (modifiers and the expression's `plus`
+/// included in `total`): critical successes from `crit_at` up (`None`: the roll has none),
+/// success at the target point or, where `ten_plus`, at the ruleset's natural 10+.
+pub fn verdict(
+    r: &Rules,
+    expr: DiceExpr,
+    sum: i32,
+    total: i32,
+    target: Option<i32>,
+    crit_at: Option<u32>,
+    ten_plus: bool,
+) -> Verdict {
+    // The natural total of the dice kept (3d6 keeping the highest two: those two).
+    let natural = sum.saturating_sub(expr.plus).max(0) as u32;
+    // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the dice
+    // that stand in for it keeping as many (3d6 or 4d6 keeping two), not to single dice such
+    // as the out-of-ammo d6.
+    let kept = expr.keep_highest.unwrap_or(expr.count);
+    let standard_like =
+        expr == r.standard || (expr.sides == r.standard.sides && kept == r.standard.count && expr.plus == 0);
+    let fumble = standard_like && natural <= r.critical_fumble;
+    let crit = crit_at.is_some_and(|c| natural >= c) && !fumble;
+    let success = target.map(|t| !fumble && (total >= t || (ten_plus && natural >= r.proc.rolls.ten_plus_natural)));
+    let margin = target.map(|t| total.saturating_sub(t));
+    Verdict { natural, fumble, crit, success, margin }
 }

@@ -35,7 +35,13 @@ impl ActionKind for Stomp {
         let ty = game.card(t).model_type;
         let standing_ok = !game.rules.engine_options.stomp_prone_only && rule.standing.contains(&ty);
         if !(other.prone && rule.prone.contains(&ty) || standing_ok) {
-            return Err("only a prone CAV or a vehicle is stomped".into());
+            let ids = |ts: &[cav_format::ModelType]| ts.iter().map(|t| t.id()).collect::<Vec<_>>().join(", ");
+            let standing = if game.rules.engine_options.stomp_prone_only { String::new() } else { ids(&rule.standing) };
+            return Err(format!(
+                "a {} is stomped only when prone and of a type in [{}], or of a type in [{standing}]",
+                ty.id(),
+                ids(&rule.prone)
+            ));
         }
         if game.column(t) + 1 < game.card(t).columns {
             return Err("only a model on its last damage track is stomped".into());

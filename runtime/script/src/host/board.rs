@@ -1,0 +1,213 @@
+//! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
+//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`.
+
+use std::rc::Rc;
+
+use cav_format::limits::SCRIPT_EFFECTS_PER_CALL;
+use cav_format::{HookEffect, ModifierTarget};
+use cav_rules::event::Roll;
+use mlua::{AnyUserData, Function, Lua, Value};
+
+use super::args::{label, refused, state_arg, whole};
+use super::shared::{Live, Shared};
+use super::views::{ModelView, frozen, model_view};
+
+/// The functions of `ctx` that reach the board (the game and its dice), valid only while a
+/// handler runs.
+#[derive(Clone, Copy)]
+pub(super) enum Board {
+    Models,
+    Range,
+    RollDice,
+    OpposedRoll,
+}
+
+impl Board {
+    pub(super) const ALL: [Board; 4] = [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll];
+
+    pub(super) fn id(self) -> &'static str {
+        match self {
+            Board::Models => "models",
+            Board::Range => "range",
+            Board::RollDice => "roll_dice",
+            Board::OpposedRoll => "opposed_roll",
+        }
+    }
+}
+
+/// One of `ctx`'s board functions (`Board`), made once: it reaches the moment lent while a
+/// handler runs (`Shared::live`) and refuses between calls.
+pub(super) fn board_fn(lua: &Lua, shared: &Rc<Shared>, b: Board) -> mlua::Result<Function> {
+    let sh = shared.clone();
+    lua.create_function(move |lua, args: mlua::MultiValue| -> mlua::Result<Value> {
+        sh.live(|live| {
+            let Some(live) = live else {
+                return Err(refused(lua, format!("`ctx.{}` reaches the board only while a handler runs", b.id())));
+            };
+            board_call(lua, &sh, live, b, args)
+        })
+    })
+}
+
+/// A call of a board function while `live`'s handlers run.
+fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::MultiValue) -> mlua::Result<Value> {
+    match b {
+        Board::Models => models(lua, sh, live, args),
+        Board::Range => range(lua, live, args),
+        Board::RollDice => roll_dice(lua, sh, live, args),
+        Board::OpposedRoll => opposed_roll(lua, sh, live, args),
+    }
+}
+
+/// `ctx.models()`: every model in play, as views (made once a moment: the board
+/// does not change while its handlers run).
+/// `ctx.models(state)`: only those in that state (views are made only for them).
+fn models(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let state: Option<mlua::LuaString> = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let state = state
+        .map(|s| {
+            state_arg(lua, sh, HookEffect::ApplyState, &s)
+                .map_err(|_| refused(lua, "`ctx.models(state)`: no such state in this ruleset".into()))
+        })
+        .transpose()?;
+    if state.is_none()
+        && let Some(t) = &*live.all_models.borrow()
+    {
+        return Ok(Value::Table(t.clone()));
+    }
+    let t = lua.create_table()?;
+    let wanted = |i: usize| {
+        game.models[i].on_table() && state.is_none_or(|s| game.models[i].states.iter().any(|(x, _)| *x == s))
+    };
+    for i in (0..game.models.len()).filter(|&i| wanted(i)) {
+        t.raw_push(model_view(lua, sh, game, i)?)?;
+    }
+    let t = frozen(t);
+    if state.is_none() {
+        *live.all_models.borrow_mut() = Some(t.clone());
+    }
+    Ok(Value::Table(t))
+}
+
+/// `ctx.range(a, b)`: the range between two models as the ruleset measures it.
+fn range(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let ix = |u: &AnyUserData| u.borrow::<ModelView>().map(|v| v.index);
+    Ok(Value::Number(game.range(ix(&a)?, ix(&b)?)))
+}
+
+/// `ctx.roll_dice(label, target)`: the ruleset's standard dice against a target
+/// point, logged as a roll of the handler's model named `label`.
+fn roll_dice(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (what, target, expr): (mlua::LuaString, Option<f64>, Option<mlua::LuaString>) =
+        mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let kind = label(lua, "ctx.roll_dice", "label", &what)?;
+    if live.rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
+        return Err(refused(lua, format!("`ctx.roll_dice`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
+    }
+    let target = target.map(|t| whole(lua, "roll_dice", t, true)).transpose()?;
+    let r = &game.rules;
+    let expr = match expr {
+        None => r.standard,
+        Some(text) => {
+            let text = label(lua, "ctx.roll_dice", "dice", &text)?;
+            cav_rules::DiceExpr::parse(&text).map_err(|e| refused(lua, format!("`ctx.roll_dice`: {e}")))?
+        }
+    };
+    let (natural, total) = expr.roll(&mut **live.dice.borrow_mut());
+    // Judged as the engine judges its rolls: criticals of the standard roll and the dice that
+    // stand in for it (a script's roll is not a 10+ roll).
+    let cav_rules::game::Verdict { natural: nat, fumble, crit, success, margin } =
+        cav_rules::game::verdict(r, expr, total, total, target, Some(r.critical_success), false);
+    let critical = match (fumble, crit) {
+        (true, _) => Some("fumble"),
+        (false, true) => Some("success"),
+        _ => None,
+    };
+    let roll = Roll {
+        model: live.roller.get(),
+        kind: kind.into(),
+        dice: expr.label(),
+        natural,
+        mods: Vec::new(),
+        total,
+        target,
+        margin,
+        success,
+        critical,
+    };
+    let t = sh.roll_table(lua, &roll, what)?;
+    t.set_readonly(false);
+    t.raw_set("natural_total", nat)?;
+    t.raw_set("success", success)?;
+    t.raw_set("critical", critical)?;
+    live.rolls.borrow_mut().push(roll);
+    Ok(Value::Table(frozen(t)))
+}
+
+/// `ctx.opposed_roll(label, other, bonus, other_bonus)`: this model and `other`
+/// each roll the standard dice plus the bonus given and their `opposed_roll`
+/// effects (pilots); the larger margin over the model's own EXP wins (the larger
+/// total where a card has no EXP), ties to this model, which starts it.
+fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (what, other, bonus, other_bonus): (mlua::LuaString, AnyUserData, f64, f64) =
+        mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let kind = label(lua, "ctx.opposed_roll", "label", &what)?;
+    if live.rolls.borrow().len() + 2 > SCRIPT_EFFECTS_PER_CALL {
+        return Err(refused(lua, format!("`ctx.opposed_roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
+    }
+    let other = other
+        .borrow::<ModelView>()
+        .map(|v| v.index)
+        .map_err(|_| refused(lua, "`ctx.opposed_roll` needs a model view (ctx.target, ctx.models()[i])".into()))?;
+    let bonus = whole(lua, "opposed_roll", bonus, true)?;
+    let other_bonus = whole(lua, "opposed_roll", other_bonus, true)?;
+    let me = live.roller.get();
+    let sa_name = game.rules.sas[live.current_sa.get() as usize].name.clone();
+    let throw = |m: usize, bonus: i32| {
+        let r = &game.rules;
+        let card = game.card(m);
+        let mut mods = Vec::new();
+        if bonus != 0 {
+            mods.push(cav_rules::event::ModApplied { source: sa_name.clone(), value: bonus, charge: None });
+        }
+        for &(sa, rating) in &card.sas {
+            let def = &r.sas[sa as usize];
+            for e in def.effects.iter().filter(|e| e.target == ModifierTarget::OpposedRoll) {
+                let value = if e.per_rating { e.value * rating } else { e.value };
+                mods.push(cav_rules::event::ModApplied { source: def.name.clone(), value, charge: None });
+            }
+        }
+        let (natural, sum) = r.standard.roll(&mut **live.dice.borrow_mut());
+        let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
+        let exp = card.exp[game.column(m)].map(|e| e as i32);
+        Roll {
+            model: m,
+            kind: kind.clone().into(),
+            dice: r.standard.label(),
+            natural,
+            mods,
+            total,
+            target: exp,
+            margin: exp.map(|e| total.saturating_sub(e)),
+            success: None,
+            critical: None,
+        }
+    };
+    let mine = throw(me, bonus);
+    let theirs = throw(other, other_bonus);
+    let score = |r: &Roll| r.margin.unwrap_or(r.total);
+    let won = score(&mine) >= score(&theirs);
+    let t = lua.create_table()?;
+    t.raw_set("won", won)?;
+    t.raw_set("mine", sh.roll_table(lua, &mine, lua.create_string(&kind)?)?)?;
+    t.raw_set("theirs", sh.roll_table(lua, &theirs, lua.create_string(&kind)?)?)?;
+    let mut log = live.rolls.borrow_mut();
+    log.push(Roll { success: Some(won), ..mine });
+    log.push(Roll { success: Some(!won), ..theirs });
+    Ok(Value::Table(frozen(t)))
+}
