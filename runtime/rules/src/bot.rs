@@ -243,6 +243,110 @@ impl Bot {
         }
         kept
     }
+
+    /// What a model aboard transport `t` does: fire from a free gun port, or get out.
+    fn rider(g: &Game, model: usize, t: usize) -> Action {
+        let me = &g.models[model];
+        if me.has(&crate::game::actions::MOUNTED) {
+            return Action::pass();
+        }
+        let at = g.models[t].pos;
+        // With a gun port free, it fires from inside at the enemy its weapons do best
+        // against from where the transport stands (001 L7520-7530).
+        if crate::game::actions::combat::port_free(g, model) {
+            let mut inside = g.clone();
+            (inside.models[model].pos, inside.models[model].facing) = (at, g.models[t].facing);
+            let best = g
+                .fighting_enemies(model)
+                .filter_map(|e| Self::best_fire(&inside, model, e).filter(|f| !f.1).map(|f| (e, f)))
+                .max_by(|a, b| a.1.2.total_cmp(&b.1.2));
+            if let Some((e, (weapons, _, _))) = best {
+                return Action::fire(e, weapons);
+            }
+        }
+        let near =
+            g.fighting_enemies(model).min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
+        Action::dismount(near.map_or(at, |e| g.models[e].pos))
+    }
+
+    /// A mission-killed model falls back, unless it cannot move or would close on an enemy while
+    /// suppressed.
+    fn retreat(g: &Game, model: usize) -> Action {
+        let me = &g.models[model];
+        let p = me.pos;
+        let to = g.withdraw_point(model);
+        // A suppressed model may not close on an enemy, even retreating.
+        let suppressed = g.state_blocks(model, |s| s.no_advance);
+        let closes = g.fighting_enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));
+        if g.move_value(model) == 0 || (suppressed && closes) {
+            return Action::pass();
+        }
+        Action::move_to(to)
+    }
+
+    /// The special action the model takes first, if any: a system switched on, a friend mended, a
+    /// barrier laid, the target painted.
+    fn special(g: &Game, model: usize, target: usize, ap: u32) -> Option<Action> {
+        let me = &g.models[model];
+        // A system switched on each turn (APA, ECM, a switched upgrade) is switched on first.
+        let scripted_switch = g.scripted
+            && g.card(model).sas.iter().any(|(sa, _)| {
+                let def = &g.rules.sas[*sa as usize];
+                def.switched_on && def.script.is_some() && def.hooks.contains(&cav_format::HookPoint::SpecialAction)
+            });
+        let upgrade_off = g.rules.cards[g.models[model].card]
+            .switch
+            .as_ref()
+            .is_some_and(|s| s.states.iter().any(|&st| !g.models[model].has_state(st)));
+        if ap >= 1 && !g.used.contains(&ActionWord::Special) && (scripted_switch || upgrade_off) {
+            return Some(Action::special(None));
+        }
+        // A combat engineer mends a damaged friend in contact with a field repair asset.
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && let Some(friend) = crate::game::actions::field_repair_target(g, model)
+        {
+            return Some(Action::field_repair(friend));
+        }
+        // A combat engineer seen in the open by the nearest enemy lays a barrier its side holds
+        // towards it: the wall then lies across that line of sight (001 L10600-10620).
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && g.asset_user(model)
+            && crate::game::actions::lay_barrier::wall_asset(g, me.side).is_some()
+            && g.sight(target, model, false) == (true, cav_format::Cover::None)
+        {
+            let to = g.models[target].pos;
+            let action = Action::lay_barrier(to);
+            if crate::game::actions::ActionKind::check(
+                &crate::game::actions::lay_barrier::LayBarrier,
+                g,
+                model,
+                &action,
+            )
+            .is_ok()
+            {
+                return Some(action);
+            }
+        }
+        // A TAG paints the nearest enemy for friends yet to act whose guided missiles want a lock.
+        if ap >= 1
+            && !g.used.contains(&ActionWord::Special)
+            && g.card(model).tag.is_some()
+            && !g.models[target].states.iter().any(|(s, _)| g.rules.states[*s as usize].painted)
+            && (0..g.models.len()).any(|f| {
+                f != model
+                    && g.models[f].side == me.side
+                    && g.models[f].on_table()
+                    && !g.models[f].activated
+                    && Self::lock_helps(g, f, target)
+            })
+            && crate::game::actions::find("tag").is_some_and(|k| k.check(g, model, &Action::tag(target)).is_ok())
+        {
+            return Some(Action::tag(target));
+        }
+        None
+    }
 }
 
 impl Controller for Bot {
@@ -321,27 +425,7 @@ impl Controller for Bot {
         let me = &g.models[model];
         // A rider gets out on the side of the nearest enemy (unless it boarded this turn).
         if let Some(t) = me.aboard {
-            if me.has(&crate::game::actions::MOUNTED) {
-                return Action::pass();
-            }
-            let at = g.models[t].pos;
-            // With a gun port free, it fires from inside at the enemy its weapons do best
-            // against from where the transport stands (001 L7520-7530).
-            if crate::game::actions::combat::port_free(g, model) {
-                let mut inside = g.clone();
-                (inside.models[model].pos, inside.models[model].facing) = (at, g.models[t].facing);
-                let best = g
-                    .fighting_enemies(model)
-                    .filter_map(|e| Self::best_fire(&inside, model, e).filter(|f| !f.1).map(|f| (e, f)))
-                    .max_by(|a, b| a.1.2.total_cmp(&b.1.2));
-                if let Some((e, (weapons, _, _))) = best {
-                    return Action::fire(e, weapons);
-                }
-            }
-            let near = g
-                .fighting_enemies(model)
-                .min_by(|&a, &b| at.dist(g.models[a].pos).total_cmp(&at.dist(g.models[b].pos)));
-            return Action::dismount(near.map_or(at, |e| g.models[e].pos));
+            return Self::rider(g, model, t);
         }
         // Coming onto the table: the first action is a move, towards the objective or the enemy.
         if me.has(&crate::game::actions::ENTERING) {
@@ -359,15 +443,7 @@ impl Controller for Bot {
             return Action::stand_up();
         }
         if me.mission_kill {
-            let p = me.pos;
-            let to = g.withdraw_point(model);
-            // A suppressed model may not close on an enemy, even retreating.
-            let suppressed = g.state_blocks(model, |s| s.no_advance);
-            let closes = g.fighting_enemies(model).any(|e| to.dist(g.models[e].pos) < p.dist(g.models[e].pos));
-            if g.move_value(model) == 0 || (suppressed && closes) {
-                return Action::pass();
-            }
-            return Action::move_to(to);
+            return Self::retreat(g, model);
         }
         // The nearest enemy it can attack: an emplacement is attacked through its bunker.
         let Some(target) = g
@@ -377,62 +453,8 @@ impl Controller for Bot {
         else {
             return Action::pass();
         };
-        // A system switched on each turn (APA, ECM, a switched upgrade) is switched on first.
-        let scripted_switch = g.scripted
-            && g.card(model).sas.iter().any(|(sa, _)| {
-                let def = &g.rules.sas[*sa as usize];
-                def.switched_on && def.script.is_some() && def.hooks.contains(&cav_format::HookPoint::SpecialAction)
-            });
-        let upgrade_off = g.rules.cards[g.models[model].card]
-            .switch
-            .as_ref()
-            .is_some_and(|s| s.states.iter().any(|&st| !g.models[model].has_state(st)));
-        if ap >= 1 && !g.used.contains(&ActionWord::Special) && (scripted_switch || upgrade_off) {
-            return Action::special(None);
-        }
-        // A combat engineer mends a damaged friend in contact with a field repair asset.
-        if ap >= 1
-            && !g.used.contains(&ActionWord::Special)
-            && let Some(friend) = crate::game::actions::field_repair_target(g, model)
-        {
-            return Action::field_repair(friend);
-        }
-        // A combat engineer seen in the open by the nearest enemy lays a barrier its side holds
-        // towards it: the wall then lies across that line of sight (001 L10600-10620).
-        if ap >= 1
-            && !g.used.contains(&ActionWord::Special)
-            && g.asset_user(model)
-            && crate::game::actions::lay_barrier::wall_asset(g, me.side).is_some()
-            && g.sight(target, model, false) == (true, cav_format::Cover::None)
-        {
-            let to = g.models[target].pos;
-            let action = Action::lay_barrier(to);
-            if crate::game::actions::ActionKind::check(
-                &crate::game::actions::lay_barrier::LayBarrier,
-                g,
-                model,
-                &action,
-            )
-            .is_ok()
-            {
-                return action;
-            }
-        }
-        // A TAG paints the nearest enemy for friends yet to act whose guided missiles want a lock.
-        if ap >= 1
-            && !g.used.contains(&ActionWord::Special)
-            && g.card(model).tag.is_some()
-            && !g.models[target].states.iter().any(|(s, _)| g.rules.states[*s as usize].painted)
-            && (0..g.models.len()).any(|f| {
-                f != model
-                    && g.models[f].side == me.side
-                    && g.models[f].on_table()
-                    && !g.models[f].activated
-                    && Self::lock_helps(g, f, target)
-            })
-            && crate::game::actions::find("tag").is_some_and(|k| k.check(g, model, &Action::tag(target)).is_ok())
-        {
-            return Action::tag(target);
+        if let Some(special) = Self::special(g, model, target, ap) {
+            return special;
         }
         // A strike caller first calls in a strike on the nearest enemy, if its side can pay one.
         if ap >= 1

@@ -20,16 +20,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let m = &self.cardr(attacker).weapons[weapon];
         // A guided munition at its point finishes with one direct-fire roll at the model there.
         if let Some((band, _)) = m.guided_strike {
-            let at_point =
-                |g: &Game, i: usize| g.models[i].on_table() && g.models[i].pos.dist(point) <= g.card(i).base_radius;
-            let target = aimed
-                .filter(|&t| at_point(&self.game, t))
-                .or_else(|| (0..self.game.models.len()).find(|&i| i != attacker && at_point(&self.game, i)));
-            if let Some(target) = target {
-                let distance = self.game.range(attacker, target);
-                self.direct_roll(attacker, weapon, target, band, distance, salvo_extra, 0, false)?;
-            }
-            return Ok(());
+            return self.guided_finish(attacker, weapon, point, aimed, band, salvo_extra);
         }
         if m.single_use || m.charges.is_some() {
             self.game.single_use_fired.push((attacker, weapon));
@@ -69,24 +60,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         let name = m.name.clone();
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         let fixed_tp = m.fixed_tp;
-        // A strip (a bomb rack's carpet, a gunship's corridor) lies along the direction declared,
-        // else the attacker's heading, centred on the point.
-        let along = heading.unwrap_or(self.game.models[attacker].facing);
-        let strip =
-            m.strip.map(|(length, width)| (crate::game::placement::strip_ends(point, along, length), width / 2.0));
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
-        let victims: Vec<usize> = (0..self.game.models.len())
-            .filter(|&i| {
-                let (at, base) = (self.game.models[i].pos, self.cardr(i).base_radius);
-                i != attacker
-                    && self.game.attackable(i)
-                    && match strip {
-                        Some(((a, b), half)) => crate::geom::seg_point_dist(a, b, at) <= half + base,
-                        None => at.dist(point) <= radius + base,
-                    }
-            })
-            .collect();
+        let victims = self.area_victims(attacker, weapon, point, radius, heading);
         for target in victims {
             if !self.game.models[target].on_table() || landing.spared.contains(&target) {
                 continue;
@@ -161,5 +137,50 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         Ok(())
+    }
+
+    /// A guided munition's finishing direct-fire roll at `band`: at the model on whose base
+    /// `point` lies (the aimed one first), if any.
+    fn guided_finish(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        point: P,
+        aimed: Option<usize>,
+        band: usize,
+        salvo_extra: i32,
+    ) -> Result<(), EngineError> {
+        let at_point =
+            |g: &Game, i: usize| g.models[i].on_table() && g.models[i].pos.dist(point) <= g.card(i).base_radius;
+        let target = aimed
+            .filter(|&t| at_point(&self.game, t))
+            .or_else(|| (0..self.game.models.len()).find(|&i| i != attacker && at_point(&self.game, i)));
+        if let Some(target) = target {
+            let distance = self.game.range(attacker, target);
+            self.direct_roll(attacker, weapon, target, band, distance, salvo_extra, 0, false)?;
+        }
+        Ok(())
+    }
+
+    /// The models the weapon's area at `point` touches (a circle of `radius`, or its strip along
+    /// `heading`), the attacker aside.
+    fn area_victims(&self, attacker: usize, weapon: usize, point: P, radius: f64, heading: Option<f64>) -> Vec<usize> {
+        let m = &self.cardr(attacker).weapons[weapon];
+        // A strip (a bomb rack's carpet, a gunship's corridor) lies along the direction declared,
+        // else the attacker's heading, centred on the point.
+        let along = heading.unwrap_or(self.game.models[attacker].facing);
+        let strip =
+            m.strip.map(|(length, width)| (crate::game::placement::strip_ends(point, along, length), width / 2.0));
+        (0..self.game.models.len())
+            .filter(|&i| {
+                let (at, base) = (self.game.models[i].pos, self.cardr(i).base_radius);
+                i != attacker
+                    && self.game.attackable(i)
+                    && match strip {
+                        Some(((a, b), half)) => crate::geom::seg_point_dist(a, b, at) <= half + base,
+                        None => at.dist(point) <= radius + base,
+                    }
+            })
+            .collect()
     }
 }

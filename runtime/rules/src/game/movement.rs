@@ -184,28 +184,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let total = from.dist(to);
         let step: f64 = 0.5;
         // A move that stays on a road the whole way ignores the terrain the road crosses.
-        let mc = g.card(model).move_class;
-        let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
-            Cost::PerInch(c) => Some((c, false)),
-            Cost::RoadBonus => Some((p.movement.road_cost, true)),
-            Cost::No => None,
-        };
-        let on_road = |p: P| {
-            g.board
-                .areas
-                .iter()
-                .find(|a| {
-                    g.rules.terrains[a.terrain].road
-                        && a.center.dist(p) <= a.radius + radius
-                        && a.poly.distance(p) <= radius
-                })
-                .and_then(road_cost)
-        };
-        let samples = (total / step).ceil().max(1.0) as usize;
-        let road = (0..samples)
-            .map(|k| on_road(from + dir.scale((k as f64 + 0.5) * step).scale(1.0)))
-            .collect::<Option<Vec<_>>>();
-        let road = road.filter(|_| total > 0.0).and_then(|r| r.first().copied());
+        let road = self.road_along(model, from, dir, total, step);
         let road_bonus = if road.is_some_and(|(_, bonus)| bonus) { p.movement.road_bonus } else { 0 };
         let (mut moved, mut inch_cost) = (0.0, 0.0f64);
         let mut ground = g.ground(from);
@@ -280,6 +259,52 @@ impl<'a, 'r> Engine<'a, 'r> {
         // The road bonus is MV the move may spend (001 L2899-2903).
         // (Less a hair: a drift's cost is a sum of cosines, which lands just above whole inches.)
         let spent = (spent + (inch_cost - 1e-6).max(0.0).ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
+        self.end_move(model, from, heading, spent, stride, retreating)?;
+        Ok(spent)
+    }
+
+    /// The road a move from `from` along `dir` stays on the whole way (sampled every `step`
+    /// inches), if any: its cost per inch, and whether it gives the road bonus.
+    fn road_along(&self, model: usize, from: P, dir: P, total: f64, step: f64) -> Option<(u32, bool)> {
+        let g = &self.game;
+        let p = &self.rules().proc;
+        let radius = g.card(model).base_radius;
+        let mc = g.card(model).move_class;
+        let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
+            Cost::PerInch(c) => Some((c, false)),
+            Cost::RoadBonus => Some((p.movement.road_cost, true)),
+            Cost::No => None,
+        };
+        let on_road = |p: P| {
+            g.board
+                .areas
+                .iter()
+                .find(|a| {
+                    g.rules.terrains[a.terrain].road
+                        && a.center.dist(p) <= a.radius + radius
+                        && a.poly.distance(p) <= radius
+                })
+                .and_then(road_cost)
+        };
+        let samples = (total / step).ceil().max(1.0) as usize;
+        let road = (0..samples)
+            .map(|k| on_road(from + dir.scale((k as f64 + 0.5) * step).scale(1.0)))
+            .collect::<Option<Vec<_>>>();
+        road.filter(|_| total > 0.0).and_then(|r| r.first().copied())
+    }
+
+    /// What a move leaves once the model has stopped at its last point: dug-in lost, distance
+    /// moved, states that last until it moves ended, the `Moved` event, its path, and leaving the
+    /// table.
+    fn end_move(
+        &mut self,
+        model: usize,
+        from: P,
+        heading: f64,
+        spent: u32,
+        stride: Stride,
+        retreating: bool,
+    ) -> Result<(), String> {
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
         if pos.dist(from) > 1e-9 {
@@ -309,7 +334,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         for f in features::each(self.game.features) {
             f.model_moved(self, model, from, pos).map_err(|e| e.to_string())?;
         }
-        Ok(spent)
+        Ok(())
     }
 
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.

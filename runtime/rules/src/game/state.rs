@@ -3,6 +3,10 @@
 //! `placement`); the engine changes the state.
 
 use super::sight::{Sight, SightKey};
+pub use super::features::laid_terrain::Laid;
+pub use super::features::minefields::Minefield;
+pub use super::features::missiles::Missile;
+pub use super::features::seekers::Seeker;
 use crate::compile::{Rules, SaIx, StateIx};
 use crate::geom::{P, Polygon};
 
@@ -15,15 +19,6 @@ pub struct Area {
     pub radius: f64,
     /// A piece laid during play (a smoke cloud), and for how long.
     pub lasts: Option<Laid>,
-}
-
-/// A piece of terrain laid during play: the model that laid it, and how many more of what it
-/// counts (that model's activations to start, or turns to end) before it is lifted.
-#[derive(Debug, Clone, Copy)]
-pub struct Laid {
-    pub by: usize,
-    pub left: u32,
-    pub counts: cav_format::LastsFor,
 }
 
 #[derive(Debug, Clone)]
@@ -694,47 +689,4 @@ impl<'r> Game<'r> {
         });
         self.models.len() - 1
     }
-}
-
-/// A missile in flight: the model that called it, the strike, the point it flies at, the
-/// inches it has flown (it arms at its attack's minimum range) and whether its next move is the
-/// launcher's straight first one (no facing change, not armed).
-#[derive(Debug, Clone, Copy)]
-pub struct Missile {
-    pub caller: usize,
-    pub strike: usize,
-    pub aim: P,
-    pub flown: f64,
-    pub straight: bool,
-}
-
-/// A seeking submunition waiting over its point (`MountDef::seeks`): the firer and mount whose
-/// shell released it, the point and how far from it it seeks.
-#[derive(Debug, Clone)]
-pub struct Seeker {
-    pub model: usize,
-    pub weapon: usize,
-    pub at: P,
-    pub radius: f64,
-}
-
-/// A minefield on the table: the asset, the side that laid it, its template, the charges left,
-/// and the off-table model of the laying side that makes its attacks.
-#[derive(Debug, Clone)]
-pub struct Minefield {
-    /// The asset it is; `None`: a cloud a shell left (`MountDef::cloud`).
-    pub asset: Option<usize>,
-    /// What it attacks: models on the ground, or flying nap of the earth.
-    pub against: cav_format::MinesAgainst,
-    /// The side whose models pass safely; `None`: its mines spare no one (FASCAM).
-    pub side: Option<usize>,
-    pub area: Polygon,
-    /// Attacks left; `None`: it never runs out (a cloud).
-    pub charges: Option<u32>,
-    /// A cloud's centre and radius: it drifts, and the weapons its mount names destroy it.
-    pub cloud: Option<(P, f64)>,
-    /// The model and mount whose attack the mines make: the asset's own off-table model, or the
-    /// shell or strike that seeded them.
-    pub model: usize,
-    pub weapon: usize,
 }

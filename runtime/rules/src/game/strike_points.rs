@@ -121,48 +121,65 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mut from = aim;
         if out.fumble {
-            // The defender moves the strike point to any legal location (000 L766-770); the
-            // engine suggests a few, and picks among them for a controller that does not choose.
-            let m = &self.cardr(attacker).weapons[weapon];
-            let (min, max) = (m.min_range, m.range * r.bands.last().map_or(1.0, |b| b.multiplier));
-            let ua = &self.game.models[attacker];
-            // Ranges are measured as the ruleset measures them; the point is placed from the centre.
-            let reach = self.game.range_offset(attacker);
-            let options: Vec<P> = (-2..=2)
-                .flat_map(|k| {
-                    let dir = P::heading(ua.facing + f64::from(k) * 20.0);
-                    let far = (max - 0.5).min(self.board_exit(ua.pos, dir) - reach);
-                    [min + 1.0, (min + far) / 2.0, far]
-                        .into_iter()
-                        .filter(move |&d| d > min && d <= far)
-                        .map(move |d| ua.pos + dir.scale(d + reach))
-                })
-                .filter(|&p| self.relocation_refusal(attacker, weapon, p).is_none())
-                .collect();
-            // At a point with no model, the enemy nearest it answers for its side.
-            let defender = target.or_else(|| self.nearest_enemy(attacker, aim));
-            let Some(defender) = defender else {
-                return self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some);
-            };
-            match ctrl.relocate_strike_point(&self.game, attacker, defender, &options) {
-                Some(p) => match self.relocation_refusal(attacker, weapon, p) {
-                    None => from = p,
-                    Some(why) => {
-                        return Err(EngineError::IllegalAction {
-                            model: self.game.models[defender].name.clone(),
-                            action: format!("moving the fumbled strike point to ({:.2}, {:.2})", p.x, p.y),
-                            reason: why,
-                        });
-                    }
-                },
-                None => {
-                    if let Some(p) = self.relocate(defender, &options) {
-                        from = p;
-                    }
+            from = self.fumbled_point(attacker, target, weapon, aim, ctrl)?;
+        }
+        self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some)
+    }
+
+    /// Where a fumbled strike point drifts from: the defender moves it to any legal location
+    /// (the enemy nearest `aim` answers where no model was aimed at); `aim` itself if no enemy
+    /// answers.
+    fn fumbled_point(
+        &mut self,
+        attacker: usize,
+        target: Option<usize>,
+        weapon: usize,
+        aim: P,
+        ctrl: &mut dyn Controller,
+    ) -> Result<P, EngineError> {
+        let r = self.rules();
+        let mut from = aim;
+        // The defender moves the strike point to any legal location (000 L766-770); the
+        // engine suggests a few, and picks among them for a controller that does not choose.
+        let m = &self.cardr(attacker).weapons[weapon];
+        let (min, max) = (m.min_range, m.range * r.bands.last().map_or(1.0, |b| b.multiplier));
+        let ua = &self.game.models[attacker];
+        // Ranges are measured as the ruleset measures them; the point is placed from the centre.
+        let reach = self.game.range_offset(attacker);
+        let options: Vec<P> = (-2..=2)
+            .flat_map(|k| {
+                let dir = P::heading(ua.facing + f64::from(k) * 20.0);
+                let far = (max - 0.5).min(self.board_exit(ua.pos, dir) - reach);
+                [min + 1.0, (min + far) / 2.0, far]
+                    .into_iter()
+                    .filter(move |&d| d > min && d <= far)
+                    .map(move |d| ua.pos + dir.scale(d + reach))
+            })
+            .filter(|&p| self.relocation_refusal(attacker, weapon, p).is_none())
+            .collect();
+        // At a point with no model, the enemy nearest it answers for its side.
+        let defender = target.or_else(|| self.nearest_enemy(attacker, aim));
+        let Some(defender) = defender else {
+            return Ok(from);
+        };
+        match ctrl.relocate_strike_point(&self.game, attacker, defender, &options) {
+            Some(p) => match self.relocation_refusal(attacker, weapon, p) {
+                None => from = p,
+                Some(why) => {
+                    return Err(EngineError::IllegalAction {
+                        model: self.game.models[defender].name.clone(),
+                        action: format!("moving the fumbled strike point to ({:.2}, {:.2})", p.x, p.y),
+                        reason: why,
+                    });
+                }
+            },
+            None => {
+                if let Some(p) = self.relocate(defender, &options) {
+                    from = p;
                 }
             }
         }
-        self.drift(attacker, from, r.bands[band].drift_bonus, ctx).map(Some)
+        Ok(from)
     }
 
     /// A missed strike point drifts from `from`: the drift die gives the distance (plus `bonus`

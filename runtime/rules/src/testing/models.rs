@@ -117,106 +117,125 @@ pub(super) fn model_differences(
         same("elevation", e.to_string(), game.elevation(model).to_string());
     }
     if let Some(c) = &want.criticals {
-        let got = &game.models[model];
-        let mut crit = |what: &str, want: String, have: String| same(&format!("criticals.{what}"), want, have);
-        if let Some(v) = c.action_points {
-            crit("action_points", v.to_string(), got.crit_ap.to_string());
-        }
-        if let Some(v) = c.action_points_set {
-            crit("action_points_set", format!("{v:?}"), format!("{:?}", got.ap_set));
-        }
-        if let Some(v) = c.move_value {
-            crit("move_value", v.to_string(), got.mv_add.to_string());
-        }
-        if let Some(v) = c.move_factor {
-            crit("move_factor", v.to_string(), got.mv_factor.to_string());
-        }
-        if let Some(v) = c.combat_modifier {
-            // In the table's own convention (to the target point where the ruleset's are).
-            crit("combat_modifier", v.to_string(), (got.crit_combat * game.rules.sign).to_string());
-        }
-        if let Some(v) = c.no_combat {
-            crit("no_combat", v.to_string(), got.no_combat.to_string());
-        }
-        if let Some(v) = c.weapons_zeroed {
-            crit("weapons_zeroed", v.to_string(), got.zeroed.to_string());
-        }
+        critical_differences(game, model, c, &mut out);
     }
     for a in &want.against {
-        let Some(&other) = ids.get(a.model.as_str()) else {
-            out.push(format!("against: unknown model `{}`", a.model));
-            continue;
-        };
-        let o = &a.model;
-        let weapon = match a.weapon {
-            Some(w) if w >= card.weapons.len() => {
-                out.push(format!("against `{o}`: no weapon mount {w} (it has {})", card.weapons.len()));
-                continue;
-            }
-            w => w,
-        };
-        let needs_weapon = |what: &str| format!("against `{o}`: `{what}` needs `weapon:`");
-        let mut same = |what: String, want: String, got: String| {
-            if want != got {
-                out.push(format!("{what}: expected {want}, got {got}"));
-            }
-        };
-        if let Some(d) = a.distance {
-            let got = game.distance(model, other);
-            if (got - d).abs() > 0.01 {
-                same(format!("distance to `{o}`"), format!("{d}\""), format!("{got:.2}\""));
-            }
-        }
-        let gap = game.distance(model, other);
-        if let Some(x) = a.in_contact {
-            let got = gap <= game.rules.proc.movement.contact_distance;
-            same(format!("in base contact with `{o}`"), x.to_string(), got.to_string());
-        }
-        if let Some(x) = a.adjacent {
-            let got = gap <= game.rules.proc.sight.adjacent_cover;
-            same(format!("adjacent to `{o}`"), x.to_string(), got.to_string());
-        }
-        let w = weapon.map_or(String::new(), |w| format!(" (weapon {w})"));
-        match (&a.band, weapon) {
-            (Some(_), None) => same(needs_weapon("band"), String::new(), "?".into()),
-            (Some(b), Some(k)) => {
-                let got = game.band(model, k, other).map_or("none", |x| game.rules.bands[x].name.as_str());
-                if !got.eq_ignore_ascii_case(b) {
-                    same(format!("range band to `{o}`{w}"), b.clone(), got.to_owned());
-                }
-            }
-            _ => {}
-        }
-        match (a.rav, weapon) {
-            (Some(_), None) => same(needs_weapon("rav"), String::new(), "?".into()),
-            (Some(r), Some(k)) => {
-                same(format!("RAV against `{o}`{w}"), r.to_string(), game.rav(model, k, other).to_string())
-            }
-            _ => {}
-        }
-        match (a.in_arc, weapon) {
-            (Some(_), None) => same(needs_weapon("in_arc"), String::new(), "?".into()),
-            (Some(x), Some(k)) => {
-                same(format!("`{o}` in the arc{w}"), x.to_string(), game.in_arc(model, k, other).to_string())
-            }
-            _ => {}
-        }
-        if let Some(c) = a.ccv {
-            same(format!("CCV against `{o}`"), c.to_string(), game.ccv(model, other).to_string());
-        }
-        if a.line_of_sight.is_some() || a.cover.is_some() {
-            let (los, cover) = game.sight(model, other, false);
-            if let Some(l) = a.line_of_sight {
-                same(format!("line of sight to `{o}`"), l.to_string(), los.to_string());
-            }
-            if let Some(c) = a.cover {
-                same(
-                    format!("cover against `{o}`"),
-                    format!("{c:?}").to_lowercase(),
-                    format!("{cover:?}").to_lowercase(),
-                );
-            }
-        }
+        against_differences(game, ids, model, a, &mut out);
     }
     out
+}
+
+/// Each way the model's critical damage differs from `c`, as "criticals.what: expected X, got Y".
+fn critical_differences(game: &Game, model: usize, c: &cav_format::TestCriticals, out: &mut Vec<String>) {
+    let mut same = |what: &str, want: String, got: String| {
+        if want != got {
+            out.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    let got = &game.models[model];
+    let mut crit = |what: &str, want: String, have: String| same(&format!("criticals.{what}"), want, have);
+    if let Some(v) = c.action_points {
+        crit("action_points", v.to_string(), got.crit_ap.to_string());
+    }
+    if let Some(v) = c.action_points_set {
+        crit("action_points_set", format!("{v:?}"), format!("{:?}", got.ap_set));
+    }
+    if let Some(v) = c.move_value {
+        crit("move_value", v.to_string(), got.mv_add.to_string());
+    }
+    if let Some(v) = c.move_factor {
+        crit("move_factor", v.to_string(), got.mv_factor.to_string());
+    }
+    if let Some(v) = c.combat_modifier {
+        // In the table's own convention (to the target point where the ruleset's are).
+        crit("combat_modifier", v.to_string(), (got.crit_combat * game.rules.sign).to_string());
+    }
+    if let Some(v) = c.no_combat {
+        crit("no_combat", v.to_string(), got.no_combat.to_string());
+    }
+    if let Some(v) = c.weapons_zeroed {
+        crit("weapons_zeroed", v.to_string(), got.zeroed.to_string());
+    }
+}
+
+/// Each way the model differs from what `a` expects of it against another model (distance,
+/// range band, arc, line of sight, cover…).
+fn against_differences(
+    game: &Game,
+    ids: &HashMap<String, usize>,
+    model: usize,
+    a: &cav_format::TestAgainst,
+    out: &mut Vec<String>,
+) {
+    let card = game.card(model);
+    let Some(&other) = ids.get(a.model.as_str()) else {
+        out.push(format!("against: unknown model `{}`", a.model));
+        return;
+    };
+    let o = &a.model;
+    let weapon = match a.weapon {
+        Some(w) if w >= card.weapons.len() => {
+            out.push(format!("against `{o}`: no weapon mount {w} (it has {})", card.weapons.len()));
+            return;
+        }
+        w => w,
+    };
+    let needs_weapon = |what: &str| format!("against `{o}`: `{what}` needs `weapon:`");
+    let mut same = |what: String, want: String, got: String| {
+        if want != got {
+            out.push(format!("{what}: expected {want}, got {got}"));
+        }
+    };
+    if let Some(d) = a.distance {
+        let got = game.distance(model, other);
+        if (got - d).abs() > 0.01 {
+            same(format!("distance to `{o}`"), format!("{d}\""), format!("{got:.2}\""));
+        }
+    }
+    let gap = game.distance(model, other);
+    if let Some(x) = a.in_contact {
+        let got = gap <= game.rules.proc.movement.contact_distance;
+        same(format!("in base contact with `{o}`"), x.to_string(), got.to_string());
+    }
+    if let Some(x) = a.adjacent {
+        let got = gap <= game.rules.proc.sight.adjacent_cover;
+        same(format!("adjacent to `{o}`"), x.to_string(), got.to_string());
+    }
+    let w = weapon.map_or(String::new(), |w| format!(" (weapon {w})"));
+    match (&a.band, weapon) {
+        (Some(_), None) => same(needs_weapon("band"), String::new(), "?".into()),
+        (Some(b), Some(k)) => {
+            let got = game.band(model, k, other).map_or("none", |x| game.rules.bands[x].name.as_str());
+            if !got.eq_ignore_ascii_case(b) {
+                same(format!("range band to `{o}`{w}"), b.clone(), got.to_owned());
+            }
+        }
+        _ => {}
+    }
+    match (a.rav, weapon) {
+        (Some(_), None) => same(needs_weapon("rav"), String::new(), "?".into()),
+        (Some(r), Some(k)) => {
+            same(format!("RAV against `{o}`{w}"), r.to_string(), game.rav(model, k, other).to_string())
+        }
+        _ => {}
+    }
+    match (a.in_arc, weapon) {
+        (Some(_), None) => same(needs_weapon("in_arc"), String::new(), "?".into()),
+        (Some(x), Some(k)) => {
+            same(format!("`{o}` in the arc{w}"), x.to_string(), game.in_arc(model, k, other).to_string())
+        }
+        _ => {}
+    }
+    if let Some(c) = a.ccv {
+        same(format!("CCV against `{o}`"), c.to_string(), game.ccv(model, other).to_string());
+    }
+    if a.line_of_sight.is_some() || a.cover.is_some() {
+        let (los, cover) = game.sight(model, other, false);
+        if let Some(l) = a.line_of_sight {
+            same(format!("line of sight to `{o}`"), l.to_string(), los.to_string());
+        }
+        if let Some(c) = a.cover {
+            same(format!("cover against `{o}`"), format!("{c:?}").to_lowercase(), format!("{cover:?}").to_lowercase());
+        }
+    }
 }

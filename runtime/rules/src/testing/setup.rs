@@ -71,6 +71,39 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             cav_format::limits::MAX_MODELS
         ));
     }
+    let (areas, minefields) = terrain_pieces(rules, t)?;
+    let mut sides: Vec<String> = Vec::new();
+    for spec in &t.models {
+        if !sides.contains(&spec.side.0) {
+            sides.push(spec.side.0.clone());
+        }
+    }
+    let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
+    for (side, points) in &t.c3 {
+        if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
+            game.c3[i] = *points;
+        }
+    }
+    let c3_from_models = t.c3.is_empty();
+    sides_holdings(rules, t, &sides, &mut game)?;
+    let ids = place_models(rules, t, &sides, c3_from_models, &mut game)?;
+    form_squads(rules, t, &ids, &mut game)?;
+    crate::setup::composition(&game)?;
+    for (asset, side, area) in minefields {
+        let Some(side) = sides.iter().position(|s| s == side) else {
+            return Err(format!("terrain: no model is on side `{side}`, which lays a minefield"));
+        };
+        game.lay_minefield(asset, Some(side), side, area, None)?;
+    }
+    links(rules, t, &ids, &mut game)?;
+    Ok((game, ids))
+}
+
+/// A minefield the test lays once the sides are known.
+type Minefield<'t> = (usize, &'t str, Polygon);
+
+/// The test's terrain pieces, and its minefields (laid later, by side).
+fn terrain_pieces<'t>(rules: &Rules, t: &'t Test) -> Result<(Vec<Area>, Vec<Minefield<'t>>), String> {
     let mut areas = Vec::new();
     // Minefields, laid once the sides are known: (asset, side id, template).
     let mut minefields = Vec::new();
@@ -116,19 +149,12 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         };
         areas.push(Area { terrain, poly, center, radius, lasts: None });
     }
-    let mut sides: Vec<String> = Vec::new();
-    for spec in &t.models {
-        if !sides.contains(&spec.side.0) {
-            sides.push(spec.side.0.clone());
-        }
-    }
-    let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
-    for (side, points) in &t.c3 {
-        if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
-            game.c3[i] = *points;
-        }
-    }
-    let c3_from_models = t.c3.is_empty();
+    Ok((areas, minefields))
+}
+
+/// What each side holds besides its models: deployment zones, strike pools, ambush pieces and
+/// assets in hand.
+fn sides_holdings(rules: &Rules, t: &Test, sides: &[String], game: &mut Game<'_>) -> Result<(), String> {
     if !t.zones.is_empty() {
         game.zones = vec![None; sides.len()];
         for (side, z) in &t.zones {
@@ -176,6 +202,18 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             game.held[i].push((ix, count));
         }
     }
+    Ok(())
+}
+
+/// Places the test's models where it puts them (none overlapping), with their C3 ratings when the
+/// test gives none; returns each test id's model.
+fn place_models(
+    rules: &Rules,
+    t: &Test,
+    sides: &[String],
+    c3_from_models: bool,
+    game: &mut Game<'_>,
+) -> Result<HashMap<String, usize>, String> {
     let mut ids = HashMap::new();
     for spec in &t.models {
         let card = rules
@@ -210,46 +248,64 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             let rating: i32 = rules.cards[card].sas.iter().filter(|(s, _)| *s == c3).map(|(_, r)| (*r).max(0)).sum();
             game.c3[side] = game.c3[side].saturating_add(rating as u32);
         }
-        let me = &mut game.models[ix];
-        me.damage = spec.damage;
-        me.prone = spec.prone;
-        me.landed = spec.landed;
-        for s in &spec.states {
-            let st = rules.state(s.as_str()).ok_or_else(|| format!("model `{}`: unknown state `{s}`", spec.id))?;
-            // A state given by the test lasts through the model's next activation at least.
-            me.states.push((
-                st,
-                if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
+        model_state(rules, spec, card, ix, game)?;
+    }
+    Ok(ids)
+}
+
+/// A placed model's state as the test gives it: damage, states, ammunition, over-watch, and
+/// waiting off the table (in ambush or for an orbital drop).
+fn model_state(
+    rules: &Rules,
+    spec: &cav_format::TestModel,
+    card: usize,
+    ix: usize,
+    game: &mut Game<'_>,
+) -> Result<(), String> {
+    let me = &mut game.models[ix];
+    me.damage = spec.damage;
+    me.prone = spec.prone;
+    me.landed = spec.landed;
+    for s in &spec.states {
+        let st = rules.state(s.as_str()).ok_or_else(|| format!("model `{}`: unknown state `{s}`", spec.id))?;
+        // A state given by the test lasts through the model's next activation at least.
+        me.states.push((
+            st,
+            if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
+        ));
+    }
+    for &w in &spec.out_of_ammo {
+        let n = me.out_of_ammo.len();
+        *me.out_of_ammo
+            .get_mut(w)
+            .ok_or_else(|| format!("model `{}`: out_of_ammo: no weapon mount {w} (it has {n})", spec.id))? = true;
+    }
+    if let Some(n) = spec.ammo_reserve {
+        me.ammo_reserve = n;
+    }
+    if spec.overwatch {
+        me.mark(&OVERWATCH);
+    }
+    if spec.ambush {
+        if !crate::setup::ambusher(rules, card) {
+            return Err(format!(
+                "model `{}` is held back in ambush without the ruleset's ambush special attribute",
+                spec.id
             ));
         }
-        for &w in &spec.out_of_ammo {
-            let n = me.out_of_ammo.len();
-            *me.out_of_ammo
-                .get_mut(w)
-                .ok_or_else(|| format!("model `{}`: out_of_ammo: no weapon mount {w} (it has {n})", spec.id))? = true;
-        }
-        if let Some(n) = spec.ammo_reserve {
-            me.ammo_reserve = n;
-        }
-        if spec.overwatch {
-            me.mark(&OVERWATCH);
-        }
-        if spec.ambush {
-            if !crate::setup::ambusher(rules, card) {
-                return Err(format!(
-                    "model `{}` is held back in ambush without the ruleset's ambush special attribute",
-                    spec.id
-                ));
-            }
-            (me.ambush, me.waiting) = (true, Some(1));
-        }
-        // A model fitted for an orbital drop waits off the table (its `at` is not used) and
-        // lands as it activates.
-        if game.drops_in(card) {
-            let me = &mut game.models[ix];
-            (me.dropping, me.waiting) = (true, Some(1));
-        }
+        (me.ambush, me.waiting) = (true, Some(1));
     }
+    // A model fitted for an orbital drop waits off the table (its `at` is not used) and
+    // lands as it activates.
+    if game.drops_in(card) {
+        let me = &mut game.models[ix];
+        (me.dropping, me.waiting) = (true, Some(1));
+    }
+    Ok(())
+}
+
+/// Forms the test's squads (by name, per side), each of its squad type if the test gives one.
+fn form_squads(rules: &Rules, t: &Test, ids: &HashMap<String, usize>, game: &mut Game<'_>) -> Result<(), String> {
     let mut squads: Vec<(&str, usize, Vec<usize>)> = Vec::new();
     for spec in t.models.iter().filter(|m| m.squad.is_some()) {
         let (name, ix) = (spec.squad.as_ref().map_or("", |s| s.as_str()), ids[spec.id.as_str()]);
@@ -272,13 +328,12 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         let kind = t.squad_types.iter().find(|(n, _)| n.as_str() == name).map_or(String::new(), |(_, ty)| ty.0.clone());
         game.add_squad(name.to_owned(), kind, members);
     }
-    crate::setup::composition(&game)?;
-    for (asset, side, area) in minefields {
-        let Some(side) = sides.iter().position(|s| s == side) else {
-            return Err(format!("terrain: no model is on side `{side}`, which lays a minefield"));
-        };
-        game.lay_minefield(asset, Some(side), side, area, None)?;
-    }
+    Ok(())
+}
+
+/// What ties the test's models to one another: locks, riders aboard their transports, and
+/// models engaged in base contact.
+fn links(rules: &Rules, t: &Test, ids: &HashMap<String, usize>, game: &mut Game<'_>) -> Result<(), String> {
     let contact = rules.proc.movement.contact_distance;
     for spec in &t.models {
         let me = ids[spec.id.as_str()];
@@ -313,5 +368,5 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             game.models[o].mark(&ENGAGED);
         }
     }
-    Ok((game, ids))
+    Ok(())
 }

@@ -49,168 +49,8 @@ pub(super) fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &m
         for spec in t.models.iter().filter(|m| m.activated) {
             engine.game.models[ids[spec.id.as_str()]].activated = true;
         }
-        // Consecutive steps of one model form one activation; `end` closes it early.
-        let mut i = 0;
-        // The squad whose activation is open (`squad-activation`).
-        let mut squad: Option<usize> = None;
-        while i < t.steps.len() && error.is_none() {
-            let step = &t.steps[i];
-            if let Some(e) = step_shape(step) {
-                error = Some(format!("step {i}: {e}"));
-                break;
-            }
-            let Some(action) = step.action.as_ref() else {
-                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
-                i += 1;
-                continue;
-            };
-            let from = ctrl.log_len.get();
-            // A squad's activation ends before anything but its models' steps.
-            let member = step
-                .model
-                .as_ref()
-                .and_then(|m| ids.get(m.as_str()))
-                .is_some_and(|&m| squad.is_some_and(|s| engine.game.squads[s].members.contains(&m)));
-            if squad.is_some() && !member {
-                squad = None;
-                if let Err(e) = engine.end_squad_activation() {
-                    error = Some(e.to_string());
-                    break;
-                }
-                if action.as_str() == END_SQUAD_ACTIVATION {
-                    ctrl.spans.push((i, from, ctrl.log_len.get()));
-                    check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
-                    i += 1;
-                    continue;
-                }
-            }
-            if action.as_str() == END_SQUAD_ACTIVATION {
-                error = Some(format!("step {i}: no squad activation is open (`squad-activation` begins one)"));
-                break;
-            }
-            if action.as_str() == SQUAD_ACTIVATION {
-                let name = step.squad.as_ref().map_or("", |s| s.as_str());
-                let Some(s) = engine.game.squads.iter().position(|q| q.name == name) else {
-                    error = Some(format!("step {i}: no model is in squad `{name}`"));
-                    break;
-                };
-                let q = &engine.game.squads[s];
-                let e = Event::SquadActivation {
-                    squad: q.name.clone(),
-                    side: engine.game.sides[q.side].clone(),
-                    models: q.members.len() as u32,
-                };
-                // As a turn plays it: what its models do lands when all have acted.
-                engine.game.squad_activating = q.members.len() > 1;
-                engine.log.push(e);
-                squad = Some(s);
-                ctrl.spans.push((i, from, ctrl.log_len.get()));
-                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
-                i += 1;
-                continue;
-            }
-            if action.as_str() == PLAY_TURN {
-                // Every model passes: the plan holds no action for a drawn card. The turn after
-                // starts, as after `next-turn`.
-                let turn =
-                    engine.end_turn().and_then(|_| engine.play_turn(&mut ctrl)).and_then(|_| engine.begin_turn());
-                if let Err(e) = turn {
-                    error = Some(e.to_string());
-                    break;
-                }
-                ctrl.spans.push((i, from, ctrl.log_len.get()));
-                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
-                i += 1;
-                continue;
-            }
-            if action.as_str() == NEXT_TURN {
-                if let Err(e) = engine.end_turn().and_then(|_| engine.begin_turn()) {
-                    error = Some(e.to_string());
-                    break;
-                }
-                ctrl.spans.push((i, from, ctrl.log_len.get()));
-                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
-                i += 1;
-                continue;
-            }
-            // Consecutive actions of one model form one activation; `end` closes it early. A
-            // check step belongs to the action before it.
-            let model_id = step.model.clone().unwrap_or_default();
-            let Some(&model) = ids.get(model_id.as_str()) else {
-                error = Some(format!("step {i}: unknown model `{model_id}`"));
-                break;
-            };
-            let mut plan: Vec<Planned> = Vec::new();
-            let mut closing: Vec<Check> = Vec::new();
-            while i < t.steps.len() {
-                let step = &t.steps[i];
-                if step_shape(step).is_some() {
-                    break;
-                }
-                let Some(action) = step.action.as_ref() else {
-                    match plan.last_mut() {
-                        Some(p) => p.then.push((i, &step.check)),
-                        None => closing.push((i, &step.check)),
-                    }
-                    i += 1;
-                    continue;
-                };
-                if action.as_str() == NEXT_TURN || step.model.as_ref() != Some(&model_id) {
-                    break;
-                }
-                i += 1;
-                if action.as_str() == END {
-                    if !step.check.is_empty() {
-                        closing.push((i - 1, &step.check));
-                    }
-                    break;
-                }
-                match step_action(step, ids, &engine.game) {
-                    Ok(a) => {
-                        let then = if step.check.is_empty() { vec![] } else { vec![(i - 1, &step.check)] };
-                        plan.push(Planned {
-                            step: i - 1,
-                            action: a,
-                            ap_left: step.ap_left,
-                            refused: step.refused.as_deref(),
-                            then,
-                        })
-                    }
-                    Err(e) => {
-                        error = Some(format!("step {}: {e}", i - 1));
-                        break;
-                    }
-                }
-            }
-            if error.is_some() {
-                break;
-            }
-            let n = plan.len();
-            ctrl.plan = plan.into();
-            let activated = engine.activate(model, &mut ctrl);
-            ctrl.close_span();
-            if let Err(e) = activated {
-                error = Some(e.to_string());
-            } else if !ctrl.plan.is_empty() {
-                let left = ctrl.plan.len();
-                error = Some(format!("{left} of {n} actions of `{model_id}` were not taken (out of action points?)"));
-            } else {
-                if let Some(g) = ctrl.given.take() {
-                    ctrl.settle(&engine.game, g, None, false);
-                }
-                let after: Vec<Check> = std::mem::take(&mut ctrl.after).into_iter().chain(closing).collect();
-                for (step, want) in after {
-                    check_models(&engine.game, ids, want, &format!("step {step} check: "), &mut ctrl.failures);
-                }
-            }
-            ctrl.given = None;
-            ctrl.after.clear();
-        }
-        if squad.is_some()
-            && error.is_none()
-            && let Err(e) = engine.end_squad_activation()
-        {
-            error = Some(e.to_string());
+        if error.is_none() {
+            error = play_steps(t, &mut engine, ids, &mut ctrl);
         }
         let game = &engine.game;
         check_models(game, ids, &t.expect.models, "", &mut out.failures);
@@ -227,18 +67,239 @@ pub(super) fn play(t: &Test, game: Game, ids: &HashMap<String, usize>, hooks: &m
         (None, None) => out.failures.extend(ctrl.unused_choices()),
         _ => {}
     }
-    if dice.exhausted {
-        out.failures.push(format!("the {} forced dice ran out ({} rolls were asked for)", t.dice.len(), dice.used));
-    } else if t.expect.all_dice_used && dice.remaining() > 0 && t.expect.error.is_none() {
-        out.failures.push(format!("{} of the forced dice were not used", dice.remaining()));
-    }
-    if dice.directions_left() > 0 && t.expect.error.is_none() {
-        out.failures
-            .push(format!("{} of the drift directions were not used (no drift took them)", dice.directions_left()));
-    }
+    dice_left(t, &dice, &mut out.failures);
     check_events(t, &log.events, ids, &mut out.failures);
     check_step_absent(t, &log.events, &ctrl.spans, ids, &mut out.failures);
     out.events = log.events;
+}
+
+/// Plays the test's steps in order, from its first turn; returns the error that stopped them, if
+/// any.
+fn play_steps<'t>(
+    t: &'t Test,
+    engine: &mut Engine,
+    ids: &'t HashMap<String, usize>,
+    ctrl: &mut Scripted<'t>,
+) -> Option<String> {
+    let mut error = None;
+    // Consecutive steps of one model form one activation; `end` closes it early.
+    let mut i = 0;
+    // The squad whose activation is open (`squad-activation`).
+    let mut squad: Option<usize> = None;
+    while i < t.steps.len() && error.is_none() {
+        let step = &t.steps[i];
+        if let Some(e) = step_shape(step) {
+            error = Some(format!("step {i}: {e}"));
+            break;
+        }
+        let Some(action) = step.action.as_ref() else {
+            check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+            i += 1;
+            continue;
+        };
+        let from = ctrl.log_len.get();
+        // A squad's activation ends before anything but its models' steps.
+        let member = step
+            .model
+            .as_ref()
+            .and_then(|m| ids.get(m.as_str()))
+            .is_some_and(|&m| squad.is_some_and(|s| engine.game.squads[s].members.contains(&m)));
+        if squad.is_some() && !member {
+            squad = None;
+            if let Err(e) = engine.end_squad_activation() {
+                error = Some(e.to_string());
+                break;
+            }
+            if action.as_str() == END_SQUAD_ACTIVATION {
+                ctrl.spans.push((i, from, ctrl.log_len.get()));
+                check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+                i += 1;
+                continue;
+            }
+        }
+        if action.as_str() == END_SQUAD_ACTIVATION {
+            error = Some(format!("step {i}: no squad activation is open (`squad-activation` begins one)"));
+            break;
+        }
+        if action.as_str() == SQUAD_ACTIVATION {
+            match begin_squad_activation(engine, step, i) {
+                Ok(s) => squad = Some(s),
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+            ctrl.spans.push((i, from, ctrl.log_len.get()));
+            check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+            i += 1;
+            continue;
+        }
+        if action.as_str() == PLAY_TURN {
+            // Every model passes: the plan holds no action for a drawn card. The turn after
+            // starts, as after `next-turn`.
+            let turn = engine.end_turn().and_then(|_| engine.play_turn(ctrl)).and_then(|_| engine.begin_turn());
+            if let Err(e) = turn {
+                error = Some(e.to_string());
+                break;
+            }
+            ctrl.spans.push((i, from, ctrl.log_len.get()));
+            check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+            i += 1;
+            continue;
+        }
+        if action.as_str() == NEXT_TURN {
+            if let Err(e) = engine.end_turn().and_then(|_| engine.begin_turn()) {
+                error = Some(e.to_string());
+                break;
+            }
+            ctrl.spans.push((i, from, ctrl.log_len.get()));
+            check_models(&engine.game, ids, &step.check, &format!("step {i} check: "), &mut ctrl.failures);
+            i += 1;
+            continue;
+        }
+        // Consecutive actions of one model form one activation; `end` closes it early. A
+        // check step belongs to the action before it.
+        let model_id = step.model.clone().unwrap_or_default();
+        let Some(&model) = ids.get(model_id.as_str()) else {
+            error = Some(format!("step {i}: unknown model `{model_id}`"));
+            break;
+        };
+        let (plan, closing) = match plan_activation(t, &mut i, &model_id, ids, &engine.game) {
+            Ok(planned) => planned,
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        };
+        error = activate(engine, ids, ctrl, model, &model_id, plan, closing);
+    }
+    if squad.is_some()
+        && error.is_none()
+        && let Err(e) = engine.end_squad_activation()
+    {
+        error = Some(e.to_string());
+    }
+    error
+}
+
+/// Begins the activation of the squad a `squad-activation` step names (step `i`); returns the
+/// squad.
+fn begin_squad_activation(engine: &mut Engine, step: &TestStep, i: usize) -> Result<usize, String> {
+    let name = step.squad.as_ref().map_or("", |s| s.as_str());
+    let Some(s) = engine.game.squads.iter().position(|q| q.name == name) else {
+        return Err(format!("step {i}: no model is in squad `{name}`"));
+    };
+    let q = &engine.game.squads[s];
+    let e = Event::SquadActivation {
+        squad: q.name.clone(),
+        side: engine.game.sides[q.side].clone(),
+        models: q.members.len() as u32,
+    };
+    // As a turn plays it: what its models do lands when all have acted.
+    engine.game.squad_activating = q.members.len() > 1;
+    engine.log.push(e);
+    Ok(s)
+}
+
+/// The actions of one model's activation, from step `i` on (left past them), and the checks made
+/// once it closes.
+fn plan_activation<'t>(
+    t: &'t Test,
+    i: &mut usize,
+    model_id: &Id,
+    ids: &HashMap<String, usize>,
+    game: &Game,
+) -> Result<(Vec<Planned<'t>>, Vec<Check<'t>>), String> {
+    let mut plan: Vec<Planned> = Vec::new();
+    let mut closing: Vec<Check> = Vec::new();
+    while *i < t.steps.len() {
+        let step = &t.steps[*i];
+        if step_shape(step).is_some() {
+            break;
+        }
+        let Some(action) = step.action.as_ref() else {
+            match plan.last_mut() {
+                Some(p) => p.then.push((*i, &step.check)),
+                None => closing.push((*i, &step.check)),
+            }
+            *i += 1;
+            continue;
+        };
+        if action.as_str() == NEXT_TURN || step.model.as_ref() != Some(model_id) {
+            break;
+        }
+        *i += 1;
+        if action.as_str() == END {
+            if !step.check.is_empty() {
+                closing.push((*i - 1, &step.check));
+            }
+            break;
+        }
+        match step_action(step, ids, game) {
+            Ok(a) => {
+                let then = if step.check.is_empty() { vec![] } else { vec![(*i - 1, &step.check)] };
+                plan.push(Planned {
+                    step: *i - 1,
+                    action: a,
+                    ap_left: step.ap_left,
+                    refused: step.refused.as_deref(),
+                    then,
+                })
+            }
+            Err(e) => {
+                return Err(format!("step {}: {e}", *i - 1));
+            }
+        }
+    }
+    Ok((plan, closing))
+}
+
+/// Activates the model with its planned actions, then makes the checks due once it closes;
+/// returns the error that stopped it, if any.
+fn activate<'t>(
+    engine: &mut Engine,
+    ids: &HashMap<String, usize>,
+    ctrl: &mut Scripted<'t>,
+    model: usize,
+    model_id: &Id,
+    plan: Vec<Planned<'t>>,
+    closing: Vec<Check<'t>>,
+) -> Option<String> {
+    let mut error = None;
+    let n = plan.len();
+    ctrl.plan = plan.into();
+    let activated = engine.activate(model, ctrl);
+    ctrl.close_span();
+    if let Err(e) = activated {
+        error = Some(e.to_string());
+    } else if !ctrl.plan.is_empty() {
+        let left = ctrl.plan.len();
+        error = Some(format!("{left} of {n} actions of `{model_id}` were not taken (out of action points?)"));
+    } else {
+        if let Some(g) = ctrl.given.take() {
+            ctrl.settle(&engine.game, g, None, false);
+        }
+        let after: Vec<Check> = std::mem::take(&mut ctrl.after).into_iter().chain(closing).collect();
+        for (step, want) in after {
+            check_models(&engine.game, ids, want, &format!("step {step} check: "), &mut ctrl.failures);
+        }
+    }
+    ctrl.given = None;
+    ctrl.after.clear();
+    error
+}
+
+/// What is wrong with the forced dice and drift directions once the test has run: run out, or
+/// left over.
+fn dice_left(t: &Test, dice: &ForcedDice, failures: &mut Vec<String>) {
+    if dice.exhausted {
+        failures.push(format!("the {} forced dice ran out ({} rolls were asked for)", t.dice.len(), dice.used));
+    } else if t.expect.all_dice_used && dice.remaining() > 0 && t.expect.error.is_none() {
+        failures.push(format!("{} of the forced dice were not used", dice.remaining()));
+    }
+    if dice.directions_left() > 0 && t.expect.error.is_none() {
+        failures.push(format!("{} of the drift directions were not used (no drift took them)", dice.directions_left()));
+    }
 }
 
 /// The action a step names (by the engine's action names: [`actions::ALL`]) with what it gives.

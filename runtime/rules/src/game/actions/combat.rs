@@ -11,6 +11,8 @@ use crate::game::shot::OUT_OF_RANGE;
 use crate::game::{Arc, Controller, Engine, EngineError, Game, Lasts, Mark, Shot};
 use crate::hooks::HookCtx;
 
+mod counter_battery;
+
 /// The model used defensive or over-watch fire this turn: no combat action until the next turn.
 pub static FIRED_OUT_OF_TURN: Mark = Mark { name: "fired-out-of-turn", lasts: Lasts::Turn };
 /// The model made a combat action this turn (no counter-battery answer after one).
@@ -50,6 +52,9 @@ pub(crate) fn one_fire_mode(game: &Game, model: usize, action: &Action) -> Resul
     }
     Ok(())
 }
+
+/// The shots a target's declared weapon mounts have: (weapon mount, shot).
+type Shots = Vec<(usize, Shot)>;
 
 /// One combat action: the listed weapon mounts fire at `target`.
 pub struct Fire;
@@ -217,67 +222,11 @@ impl Engine<'_, '_> {
         // Declare every group's weapons (and hear the defenders' answers) before any roll.
         let mut declared = Vec::with_capacity(groups.len());
         for &(target, weapons) in &groups {
-            let mut shots = Vec::with_capacity(weapons.len());
-            let mut out_of_range = false;
-            for &weapon in weapons {
-                let shot = match self.game.shot(attacker, weapon, target, indirect) {
-                    Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
-                    s => self.declare(attacker, weapon, target, indirect, s)?,
-                };
-                match shot {
-                    Err(reason) => {
-                        out_of_range |= reason == OUT_OF_RANGE;
-                        let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
-                        emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
-                    }
-                    Ok(s) => shots.push((weapon, s)),
-                }
-            }
-            // A TAG used within the combat action paints the target as the weapons fire: the
-            // target's counter-measures meet it as any targeting attempt (001 L7086-7101), and
-            // the guided weapons that needed that paint make no attack if it is blocked.
-            let g = &self.game;
-            let own_paint: Vec<bool> = shots
-                .iter()
-                .map(|&(w, _)| {
-                    let m = &g.card(attacker).weapons[w];
-                    m.requires_target_lock
-                        && g.models[attacker].lock != Some(target)
-                        && !g.painted_for(attacker, target, false)
-                        && !g.homes_on(m, target)
-                })
-                .collect();
-            if own_paint.contains(&true) && !self.targeting_attempt(attacker, target, "tag")? {
-                let mut kept = Vec::with_capacity(shots.len());
-                for (shot, own) in shots.into_iter().zip(own_paint) {
-                    if own {
-                        let name = self.cardr(attacker).weapons[shot.0].name.clone();
-                        let reason = "its TAG's paint was blocked".to_owned();
-                        emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
-                    } else {
-                        kept.push(shot);
-                    }
-                }
-                shots = kept;
-            }
-            let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
+            let (shots, common) = self.declare_group(attacker, target, weapons, indirect)?;
             declared.push((target, shots, common));
         }
         // Split fire: every attack at the farthest target's band.
-        let farthest = if groups.len() > 1 && self.rules().proc.multiple_targets.is_some_and(|m| m.farthest_band) {
-            declared
-                .iter()
-                .flat_map(|(_, shots, common)| {
-                    shots.iter().filter_map(move |(_, s)| match s {
-                        Shot::Direct { band, .. } => Some(common.unwrap_or(*band)),
-                        Shot::Indirect { band, .. } => Some(*band),
-                        Shot::No(_) => None,
-                    })
-                })
-                .max()
-        } else {
-            None
-        };
+        let farthest = self.farthest_band(groups.len(), &declared);
         self.game.extra_targets = self.extra_targets(attacker, &groups);
         // Attacked from close quarters, a target may strike first (Anti-Infantry); an attacker
         // out of the fight by then (a handler's doing: damage waits for the activation's end)
@@ -303,26 +252,7 @@ impl Engine<'_, '_> {
                 // One strike-point roll for the whole assault, at the range of the first weapon.
                 let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { continue };
                 let band = farthest.unwrap_or(band);
-                let target_pos = self.game.models[target].pos;
-                let dropped = self.cardr(attacker).weapons[first].dropped;
-                let point = match dropped {
-                    // A bomb: no strike-point roll; it lands beneath the aircraft, or drifts from there.
-                    Some(how) => {
-                        let below = self.game.models[attacker].pos;
-                        let point = match how {
-                            cav_format::Dropped::Exact => below,
-                            cav_format::Dropped::Drifts => {
-                                let ctx = HookCtx::new(HookPoint::Drift, attacker).target(Some(target)).weapon(first);
-                                self.drift(attacker, below, 0, ctx)?
-                            }
-                        };
-                        emit!(self, Event::StrikePoint { model: attacker, at: point });
-                        Some(point)
-                    }
-                    None => {
-                        self.strike_point(attacker, Some(target), first, band, distance, target_pos, run_n_gun, ctrl)?
-                    }
-                };
+                let point = self.assault_point(attacker, target, first, band, distance, run_n_gun, ctrl)?;
                 let Some(point) = point else {
                     continue; // stopped before it landed
                 };
@@ -359,6 +289,115 @@ impl Engine<'_, '_> {
         }
         self.counter_battery(attacker, &landed, ctrl)?;
         Ok(())
+    }
+
+    /// Declares one target's weapons of a combat action: the shots they have (the rest make no
+    /// attack), and the band all of them roll at where the mixed-weapons rule says so.
+    fn declare_group(
+        &mut self,
+        attacker: usize,
+        target: usize,
+        weapons: &[usize],
+        indirect: bool,
+    ) -> Result<(Shots, Option<usize>), ActionError> {
+        let mut shots = Vec::with_capacity(weapons.len());
+        let mut out_of_range = false;
+        for &weapon in weapons {
+            let shot = match self.game.shot(attacker, weapon, target, indirect) {
+                Shot::No(reason) if reason != OUT_OF_RANGE => Err(reason),
+                s => self.declare(attacker, weapon, target, indirect, s)?,
+            };
+            match shot {
+                Err(reason) => {
+                    out_of_range |= reason == OUT_OF_RANGE;
+                    let name = self.cardr(attacker).weapons.get(weapon).map(|m| m.name.clone()).unwrap_or_default();
+                    emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
+                }
+                Ok(s) => shots.push((weapon, s)),
+            }
+        }
+        // A TAG used within the combat action paints the target as the weapons fire: the
+        // target's counter-measures meet it as any targeting attempt (001 L7086-7101), and
+        // the guided weapons that needed that paint make no attack if it is blocked.
+        let g = &self.game;
+        let own_paint: Vec<bool> = shots
+            .iter()
+            .map(|&(w, _)| {
+                let m = &g.card(attacker).weapons[w];
+                m.requires_target_lock
+                    && g.models[attacker].lock != Some(target)
+                    && !g.painted_for(attacker, target, false)
+                    && !g.homes_on(m, target)
+            })
+            .collect();
+        if own_paint.contains(&true) && !self.targeting_attempt(attacker, target, "tag")? {
+            let mut kept = Vec::with_capacity(shots.len());
+            for (shot, own) in shots.into_iter().zip(own_paint) {
+                if own {
+                    let name = self.cardr(attacker).weapons[shot.0].name.clone();
+                    let reason = "its TAG's paint was blocked".to_owned();
+                    emit!(self, Event::NoAttack { model: attacker, target: Some(target), weapon: name, reason });
+                } else {
+                    kept.push(shot);
+                }
+            }
+            shots = kept;
+        }
+        let common = if indirect { None } else { self.common_band(attacker, weapons, &shots, out_of_range) };
+        Ok((shots, common))
+    }
+
+    /// Under split fire of `groups` targets, the farthest band of the declared attacks, which every
+    /// attack rolls at where the ruleset's `multiple_targets` says so.
+    fn farthest_band(&self, groups: usize, declared: &[(usize, Shots, Option<usize>)]) -> Option<usize> {
+        if groups > 1 && self.rules().proc.multiple_targets.is_some_and(|m| m.farthest_band) {
+            declared
+                .iter()
+                .flat_map(|(_, shots, common)| {
+                    shots.iter().filter_map(move |(_, s)| match s {
+                        Shot::Direct { band, .. } => Some(common.unwrap_or(*band)),
+                        Shot::Indirect { band, .. } => Some(*band),
+                        Shot::No(_) => None,
+                    })
+                })
+                .max()
+        } else {
+            None
+        }
+    }
+
+    /// Where an indirect assault on `target` lands (`first` its first weapon, at `band` and
+    /// `distance`): a bomb beneath the aircraft (or drifting from there), else the strike point;
+    /// `None` if it was stopped before it landed.
+    #[allow(clippy::too_many_arguments)]
+    fn assault_point(
+        &mut self,
+        attacker: usize,
+        target: usize,
+        first: usize,
+        band: usize,
+        distance: f64,
+        run_n_gun: i32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<Option<crate::geom::P>, EngineError> {
+        let target_pos = self.game.models[target].pos;
+        let dropped = self.cardr(attacker).weapons[first].dropped;
+        Ok(match dropped {
+            // A bomb: no strike-point roll; it lands beneath the aircraft, or drifts from there.
+            Some(how) => {
+                let below = self.game.models[attacker].pos;
+                let point = match how {
+                    cav_format::Dropped::Exact => below,
+                    cav_format::Dropped::Drifts => {
+                        let ctx = HookCtx::new(HookPoint::Drift, attacker).target(Some(target)).weapon(first);
+                        self.drift(attacker, below, 0, ctx)?
+                    }
+                };
+                emit!(self, Event::StrikePoint { model: attacker, at: point });
+                Some(point)
+            }
+            None => self.strike_point(attacker, Some(target), first, band, distance, target_pos, run_n_gun, ctrl)?,
+        })
     }
 
     /// An indirect attack at `point`, a place on the board with no model aimed at (001
@@ -411,105 +450,6 @@ impl Engine<'_, '_> {
         }
         self.combat_end(attacker, &fired)?;
         self.counter_battery(attacker, &[(None, landed)], ctrl)?;
-        Ok(())
-    }
-
-    /// Counter-battery fire (001 L7031-7070): each enemy with the ruleset's counter-battery
-    /// special attribute that `attacker`'s indirect fire aimed at, or whose strike point landed
-    /// within reach of, may answer at once — unless it made a combat action this turn — with
-    /// indirect weapons that reach the attacker: no strike-point roll, the point is the
-    /// attacker's place, and the combat roll's `counter-battery` row applies.
-    fn counter_battery(
-        &mut self,
-        attacker: usize,
-        landed: &[(Option<usize>, crate::geom::P)],
-        ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        let Some((sa, within)) = self.rules().proc.counter_battery else { return Ok(()) };
-        if landed.is_empty() {
-            return Ok(());
-        }
-        let side = self.game.models[attacker].side;
-        for m in 0..self.game.models.len() {
-            let g = &self.game;
-            let me = &g.models[m];
-            let called = landed.iter().any(|&(t, p)| t == Some(m) || me.pos.dist(p) <= within);
-            if me.side == side
-                || !me.on_table()
-                || !called
-                || me.has(&MADE_COMBAT_ACTION)
-                || me.has(&FIRED_OUT_OF_TURN)
-                || !g.card(m).sas.iter().any(|(s, _)| *s == sa)
-                || !g.can_fight(m)
-                || !g.models[attacker].on_table()
-            {
-                continue;
-            }
-            let shooter = g.shooter(m);
-            let reach = |k: usize| {
-                matches!(shooter.shot(k, attacker, true), Some(Shot::Indirect { .. })) && g.card(m).weapons[k].indirect
-            };
-            if !(0..g.card(m).weapons.len()).any(reach) {
-                continue;
-            }
-            if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, m).target(attacker))?.forbid {
-                emit!(self, Event::Forbidden { model: m, what: "reaction", reason });
-                continue;
-            }
-            let Some(weapons) = ctrl.counter_battery(&self.game, m, attacker) else { continue };
-            self.game.models[m].mark(&FIRED_OUT_OF_TURN);
-            self.game.models[m].mark(&MADE_COMBAT_ACTION);
-            let cost = self.rules().action_costs.get(ActionWord::CounterBattery.id()).copied().unwrap_or(0);
-            self.game.models[m].ap_owed += cost;
-            emit!(self, Event::CounterBattery { model: m, target: attacker });
-            // Its point is the attacker's firing place. An attacker in a run 'n gun with move left
-            // completes it before the answer lands (001 L7063-7068), unless the answering model
-            // is on over-watch.
-            let at = self.game.models[attacker].pos;
-            if self.game.counter_battery_waits && !self.game.models[m].has(&super::overwatch::OVERWATCH) {
-                self.game.counter_battery_pending.push((m, weapons, at));
-                continue;
-            }
-            self.counter_battery_fire(m, attacker, &weapons, at)?;
-        }
-        Ok(())
-    }
-
-    /// The counter-battery answers waiting for `attacker`'s move to end land now.
-    pub(crate) fn counter_battery_lands(&mut self, attacker: usize) -> Result<(), EngineError> {
-        for (m, weapons, at) in std::mem::take(&mut self.game.counter_battery_pending) {
-            self.counter_battery_fire(m, attacker, &weapons, at)?;
-        }
-        Ok(())
-    }
-
-    /// `m`'s counter-battery fire with `weapons` at `at` (the attacker's firing place): no
-    /// strike-point roll, each weapon that still reaches the attacker attacks the area there.
-    fn counter_battery_fire(
-        &mut self,
-        m: usize,
-        attacker: usize,
-        weapons: &[usize],
-        at: crate::geom::P,
-    ) -> Result<(), EngineError> {
-        self.game.counter_battery = true;
-        for &k in weapons {
-            let g = &self.game;
-            if k >= g.card(m).weapons.len() {
-                continue;
-            }
-            // Still within reach of the place (the attacker's, if it has not moved on since).
-            let reaches = if g.models[attacker].pos.dist(at) < 1e-9 {
-                matches!(g.shooter(m).shot(k, attacker, true), Some(Shot::Indirect { .. }))
-            } else {
-                matches!(g.point_shot(m, k, at, 0.0), Shot::Indirect { .. })
-            };
-            if g.card(m).weapons[k].indirect && g.models[m].in_play() && reaches && !g.models[m].out_of_ammo[k] {
-                emit!(self, Event::StrikePoint { model: m, at });
-                self.area_attack(m, k, at, Some(attacker), 0, None)?;
-            }
-        }
-        self.game.counter_battery = false;
         Ok(())
     }
 

@@ -4,8 +4,16 @@
 use super::Feature;
 use cav_format::LastsFor;
 
-use crate::game::state::Laid;
 use crate::game::*;
+
+/// A piece of terrain laid during play: the model that laid it, and how many more of what it
+/// counts (that model's activations to start, or turns to end) before it is lifted.
+#[derive(Debug, Clone, Copy)]
+pub struct Laid {
+    pub by: usize,
+    pub left: u32,
+    pub counts: cav_format::LastsFor,
+}
 
 /// Terrain laid during play (`Area::lasts`).
 pub(crate) struct LaidTerrain;

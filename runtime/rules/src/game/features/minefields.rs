@@ -4,6 +4,27 @@
 use super::Feature;
 use crate::game::*;
 
+/// A minefield on the table: the asset, the side that laid it, its template, the charges left,
+/// and the off-table model of the laying side that makes its attacks.
+#[derive(Debug, Clone)]
+pub struct Minefield {
+    /// The asset it is; `None`: a cloud a shell left (`MountDef::cloud`).
+    pub asset: Option<usize>,
+    /// What it attacks: models on the ground, or flying nap of the earth.
+    pub against: cav_format::MinesAgainst,
+    /// The side whose models pass safely; `None`: its mines spare no one (FASCAM).
+    pub side: Option<usize>,
+    pub area: Polygon,
+    /// Attacks left; `None`: it never runs out (a cloud).
+    pub charges: Option<u32>,
+    /// A cloud's centre and radius: it drifts, and the weapons its mount names destroy it.
+    pub cloud: Option<(P, f64)>,
+    /// The model and mount whose attack the mines make: the asset's own off-table model, or the
+    /// shell or strike that seeded them.
+    pub model: usize,
+    pub weapon: usize,
+}
+
 /// Minefields on the table (`Game::minefields`).
 pub(crate) struct Minefields;
 

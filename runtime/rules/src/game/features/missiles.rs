@@ -9,8 +9,19 @@
 //! the draw deck (`Game::units`).
 
 use super::Feature;
-use crate::game::state::Missile;
 use crate::game::*;
+
+/// A missile in flight: the model that called it, the strike, the point it flies at, the
+/// inches it has flown (it arms at its attack's minimum range) and whether its next move is the
+/// launcher's straight first one (no facing change, not armed).
+#[derive(Debug, Clone, Copy)]
+pub struct Missile {
+    pub caller: usize,
+    pub strike: usize,
+    pub aim: P,
+    pub flown: f64,
+    pub straight: bool,
+}
 
 /// Missiles in flight (`Model::missile`).
 pub(crate) struct Missiles;

@@ -19,7 +19,7 @@ mod emplacements;
 mod flight;
 pub(crate) mod held_assets;
 pub(crate) mod laid_terrain;
-mod minefields;
+pub(crate) mod minefields;
 pub(crate) mod missiles;
 pub mod missions;
 mod objectives;

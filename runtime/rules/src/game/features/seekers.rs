@@ -2,8 +2,17 @@
 //! target to come near, attacks it, or falls when its firer activates again.
 
 use super::Feature;
-use crate::game::state::Seeker;
 use crate::game::*;
+
+/// A seeking submunition waiting over its point (`MountDef::seeks`): the firer and mount whose
+/// shell released it, the point and how far from it it seeks.
+#[derive(Debug, Clone)]
+pub struct Seeker {
+    pub model: usize,
+    pub weapon: usize,
+    pub at: P,
+    pub radius: f64,
+}
 
 /// Seeking submunitions (`Game::seekers`).
 pub(crate) struct Seekers;
