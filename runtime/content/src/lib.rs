@@ -76,6 +76,62 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     cache.load_bytes = 0;
 
     // 1. Find pack directories: requested ones first, then the library.
+    let (requested_dirs, only_files) = find_requested(opts, &mut diags);
+    let mut library_dirs = Vec::new();
+    for root in &opts.library {
+        if root.is_dir() {
+            let mut ignored = Vec::new(); // problems in the library are reported only when it is requested
+            library_dirs.extend(pack::discover(root, &mut ignored));
+        }
+    }
+
+    // 2. Manifests.
+    let (mut packs, requested) = read_manifests(&requested_dirs, &library_dirs, cache, &mut diags);
+
+    // 3. Plan load sets, then read the documents of every pack that takes part.
+    let sets = pack::plan(&packs, &requested, &mut diags);
+    let mut needed: BTreeSet<usize> = requested.clone();
+    for s in &sets {
+        needed.extend(s.order.iter().copied());
+    }
+    let mut documents = 0;
+    for &i in &needed {
+        pack::read_documents(&mut packs[i], cache, &mut diags);
+        documents += packs[i].docs.len();
+    }
+
+    // 4. Build and check each ruleset.
+    let rulesets = build_rulesets(&packs, &sets, &requested, cache, &mut diags);
+    hint_unloaded_packs(&mut packs, &needed, &rulesets, cache, &mut diags);
+
+    let sources = cache.sources.clone();
+    if !only_files.is_empty() {
+        diags.retain(|d| {
+            let path = d.file.map(|f| sources.get(f).path.canonicalize().unwrap_or_default());
+            path.is_none_or(|p| only_files.contains(&p))
+        });
+    }
+    // Warnings about library packs (loaded only because a requested pack builds on them) are not
+    // the author's to fix; errors show, since they stop the rulesets the requested packs join.
+    let requested_ids: BTreeSet<&str> = requested.iter().map(|&i| packs[i].id.as_str()).collect();
+    diags.retain(|d| d.severity == Severity::Error || d.pack.as_deref().is_none_or(|p| requested_ids.contains(p)));
+    diag::normalise(&mut diags, &sources);
+    let summaries = requested
+        .iter()
+        .map(|&i| PackSummary {
+            id: packs[i].id.clone(),
+            version: packs[i].version.to_string(),
+            kind: packs[i].kind,
+            dir: packs[i].dir.clone(),
+            documents: packs[i].docs.len(),
+        })
+        .collect();
+    Loaded { sources, diagnostics: diags, rulesets, packs: summaries, documents }
+}
+
+/// The pack directories the load options ask for, and the files asked for alone (the load then
+/// reports on those files only).
+fn find_requested(opts: &LoadOptions, diags: &mut Vec<Diagnostic>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut requested_dirs = Vec::new();
     let mut only_files: Vec<PathBuf> = Vec::new();
     for p in &opts.paths {
@@ -95,7 +151,7 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
                 ),
             }
         } else if p.is_dir() {
-            requested_dirs.extend(pack::discover(p, &mut diags));
+            requested_dirs.extend(pack::discover(p, diags));
         } else {
             diags.push(
                 Diagnostic::error("io", "no such file or directory")
@@ -104,15 +160,17 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
             );
         }
     }
-    let mut library_dirs = Vec::new();
-    for root in &opts.library {
-        if root.is_dir() {
-            let mut ignored = Vec::new(); // problems in the library are reported only when it is requested
-            library_dirs.extend(pack::discover(root, &mut ignored));
-        }
-    }
+    (requested_dirs, only_files)
+}
 
-    // 2. Manifests.
+/// Read the manifest of each pack directory, requested ones first, each pack once: the packs, and
+/// which of them were requested. Problems are reported for requested packs only.
+fn read_manifests(
+    requested_dirs: &[PathBuf],
+    library_dirs: &[PathBuf],
+    cache: &mut pack::Cache,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Pack>, BTreeSet<usize>) {
     let mut packs: Vec<Pack> = Vec::new();
     let mut seen_dirs: BTreeMap<PathBuf, usize> = BTreeMap::new();
     let mut requested = BTreeSet::new();
@@ -157,20 +215,18 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
         seen_dirs.insert(canon, packs.len());
         packs.push(p);
     }
+    (packs, requested)
+}
 
-    // 3. Plan load sets, then read the documents of every pack that takes part.
-    let sets = pack::plan(&packs, &requested, &mut diags);
-    let mut needed: BTreeSet<usize> = requested.clone();
-    for s in &sets {
-        needed.extend(s.order.iter().copied());
-    }
-    let mut documents = 0;
-    for &i in &needed {
-        pack::read_documents(&mut packs[i], cache, &mut diags);
-        documents += packs[i].docs.len();
-    }
-
-    // 4. Build and check each ruleset.
+/// Build and check the ruleset of each load set, and check the documents of the requested packs
+/// that join none; the cache keeps what was checked, for the next load.
+fn build_rulesets(
+    packs: &[Pack],
+    sets: &[pack::LoadSet],
+    requested: &BTreeSet<usize>,
+    cache: &mut pack::Cache,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Ruleset> {
     let validators = schema::Validators::shared();
     // The rulesets only read the packs: built side by side, then taken in order.
     // What the last load checked is reused for the entries that did not change; this load's
@@ -181,7 +237,7 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
         use rayon::prelude::*;
         sets.par_iter()
             .map(|set| {
-                let (rs, mut d, checked) = ruleset::build(&packs, set, validators, &memo, read);
+                let (rs, mut d, checked) = ruleset::build(packs, set, validators, &memo, read);
                 d.extend(checks::run(&rs));
                 (rs, d, checked)
             })
@@ -216,37 +272,13 @@ pub fn load_cached(opts: &LoadOptions, cache: &mut pack::Cache) -> Loaded {
     let in_sets: BTreeSet<usize> = sets.iter().flat_map(|s| s.order.iter().copied()).collect();
     for &i in requested.difference(&in_sets) {
         let set = pack::LoadSet { root: i, order: vec![i] };
-        let (_, d, checked) = ruleset::build(&packs, &set, validators, &memo, read);
+        let (_, d, checked) = ruleset::build(packs, &set, validators, &memo, read);
         diags.extend(d);
         parts.push(checked);
     }
     drop(memo);
     cache.checked = ruleset::Checked::new(validators, parts);
-    hint_unloaded_packs(&mut packs, &needed, &rulesets, cache, &mut diags);
-
-    let sources = cache.sources.clone();
-    if !only_files.is_empty() {
-        diags.retain(|d| {
-            let path = d.file.map(|f| sources.get(f).path.canonicalize().unwrap_or_default());
-            path.is_none_or(|p| only_files.contains(&p))
-        });
-    }
-    // Warnings about library packs (loaded only because a requested pack builds on them) are not
-    // the author's to fix; errors show, since they stop the rulesets the requested packs join.
-    let requested_ids: BTreeSet<&str> = requested.iter().map(|&i| packs[i].id.as_str()).collect();
-    diags.retain(|d| d.severity == Severity::Error || d.pack.as_deref().is_none_or(|p| requested_ids.contains(p)));
-    diag::normalise(&mut diags, &sources);
-    let summaries = requested
-        .iter()
-        .map(|&i| PackSummary {
-            id: packs[i].id.clone(),
-            version: packs[i].version.to_string(),
-            kind: packs[i].kind,
-            dir: packs[i].dir.clone(),
-            documents: packs[i].docs.len(),
-        })
-        .collect();
-    Loaded { sources, diagnostics: diags, rulesets, packs: summaries, documents }
+    rulesets
 }
 
 /// A reference no ruleset of the run resolves may name a document of a library pack the run did

@@ -1,0 +1,167 @@
+//! Reading a pack's files safely: never outside the pack, never a link swapped in, within the size
+//! limits of one file and of one load.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::Cache;
+use crate::diag::{Diagnostic, FileId, Loc};
+
+/// Largest content file the loader reads. A rules document is a few kB; anything near this is a mistake.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+pub use cav_format::limits::MAX_LOAD_BYTES;
+
+/// Kernel pseudo-filesystems: nothing a pack reads may resolve into them, whatever its directory.
+pub(super) const FORBIDDEN_ROOTS: [&str; 3] = ["/proc", "/dev", "/sys"];
+
+/// `path` with every link resolved, when that stays inside `base` (itself canonical) and out of
+/// `/proc`, `/dev` and `/sys`; `None` when it leaves (or cannot be resolved).
+pub fn resolve_inside(base: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    let forbidden = FORBIDDEN_ROOTS.iter().any(|r| real.starts_with(r));
+    (real.starts_with(base) && !forbidden).then_some(real)
+}
+
+/// The diagnostic for a link (or path) that resolves outside its pack. It names the link, never
+/// the target or its content.
+pub(super) fn outside_pack(path: &Path, pack: &str) -> Diagnostic {
+    Diagnostic::error("outside-pack", "symbolic link leads outside the pack directory; it is not read")
+        .path(path)
+        .pack(pack)
+        .expected("files and directories inside the pack (links may point only within the pack)")
+        .hint(Some("copy the file into the pack instead of linking to it".into()))
+}
+
+/// Read a file as UTF-8 text within the size limit; problems become diagnostics.
+pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+    read_resolved(path, path, cache, pack)
+}
+
+/// Read a file of a pack: `path` must resolve inside the pack's real directory (see
+/// [`resolve_inside`]); the text is read from the resolved path and shown under `path`.
+pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache) -> Result<FileId, Box<Diagnostic>> {
+    let raw = read_raw_in_pack(path, real_dir, pack)?;
+    record(path, raw, cache, Some(pack))
+}
+
+/// [`read_in_pack`] up to the text, without the cache (so files can be read side by side).
+pub(super) fn read_raw_in_pack(path: &Path, real_dir: &Path, pack: &str) -> Result<RawText, Box<Diagnostic>> {
+    match resolve_inside(real_dir, path) {
+        Some(real) => read_raw(path, &real, Some(pack)),
+        None if path.canonicalize().is_ok() => Err(Box::new(outside_pack(path, pack))),
+        None => Err(Box::new(Diagnostic::error("io", "cannot read file: not found").path(path).pack(pack))),
+    }
+}
+
+/// A file's bytes, as UTF-8 text if they are.
+pub(super) type RawText = Result<String, std::string::FromUtf8Error>;
+
+/// Open a file whose path was resolved inside its pack: a link swapped in at the last step since
+/// is refused (`O_NOFOLLOW`), and a FIFO swapped in does not block the open (`O_NONBLOCK`; the
+/// caller then refuses anything that is not a regular file).
+fn open_no_follow(real: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(real)
+}
+
+/// Read `real` (already checked), recorded under the name `path`.
+fn read_resolved(path: &Path, real: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<FileId, Box<Diagnostic>> {
+    let raw = read_raw(path, real, pack)?;
+    record(path, raw, cache, pack)
+}
+
+fn in_pack(d: Diagnostic, pack: Option<&str>) -> Box<Diagnostic> {
+    Box::new(match pack {
+        Some(p) => d.pack(p),
+        None => d,
+    })
+}
+
+/// Read `real` (already checked) within the size limit; `path` names it in diagnostics.
+fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<RawText, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| in_pack(d, pack);
+    // Open first, then look at what was opened: the checks below apply to the very file read,
+    // even if the path changes in between (no link at the last step, no blocking on a FIFO).
+    let file = open_no_follow(real)
+        .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    let meta =
+        file.metadata().map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    if !meta.is_file() {
+        return Err(with_pack(Diagnostic::error("io", "not a regular file").path(path).expected("a YAML file")));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(with_pack(
+            Diagnostic::error(
+                "too-large",
+                format!("file is {} bytes, over the {} byte limit", meta.len(), MAX_FILE_BYTES),
+            )
+            .path(path)
+            .expected(format!("a content file of at most {} MiB", MAX_FILE_BYTES / 1024 / 1024))
+            .hint(Some("split the file into several documents".into())),
+        ));
+    }
+    // At most one byte over the limit, even if the file grew since `metadata`.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
+        .map_err(|e| with_pack(Diagnostic::error("io", format!("cannot read file: {e}")).path(path)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(with_pack(Diagnostic::error("too-large", "file grew over the size limit while read").path(path)));
+    }
+    Ok(String::from_utf8(bytes))
+}
+
+/// `path` is not loaded: the files of this load before it already fill `MAX_LOAD_BYTES`.
+pub(super) fn over_load_budget(path: &Path, pack: Option<&str>) -> Box<Diagnostic> {
+    in_pack(
+        Diagnostic::error(
+            "too-large",
+            format!("the files of this load come to more than {MAX_LOAD_BYTES} bytes by here; this file is not loaded"),
+        )
+        .path(path)
+        .expected(format!("content of at most {} MiB in all the packs loaded together", MAX_LOAD_BYTES / 1024 / 1024))
+        .hint(Some("load fewer packs at once, or make the large files smaller".into())),
+        pack,
+    )
+}
+
+/// Record text read from `path` in the cache; text that is not UTF-8 becomes a diagnostic.
+pub(super) fn record(
+    path: &Path,
+    raw: RawText,
+    cache: &mut Cache,
+    pack: Option<&str>,
+) -> Result<FileId, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| in_pack(d, pack);
+    let size = match &raw {
+        Ok(text) => text.len(),
+        Err(e) => e.as_bytes().len(),
+    };
+    cache.load_bytes = cache.load_bytes.saturating_add(size as u64);
+    if cache.load_bytes > MAX_LOAD_BYTES {
+        return Err(over_load_budget(path, pack));
+    }
+    match raw {
+        Ok(text) => Ok(cache.add(path, text)),
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let prefix = String::from_utf8_lossy(&bytes[..good]);
+            let line = prefix.matches('\n').count() as u32 + 1;
+            let col = prefix.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+            // Keep the readable part so the caret can point at the bad byte.
+            let file = cache.sources.add(path, Arc::from(String::from_utf8_lossy(&bytes).into_owned()));
+            let pos = crate::diag::Pos { line, col };
+            Err(with_pack(
+                Diagnostic::error("encoding", format!("invalid UTF-8 at byte {good}"))
+                    .at(Some(Loc { file, start: pos, end: pos }))
+                    .expected("UTF-8 text"),
+            ))
+        }
+    }
+}
