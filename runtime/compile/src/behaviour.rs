@@ -88,107 +88,15 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Upgrade(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Asset(d)) => {
-            if let Some(t) = &d.terrain {
-                b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
-            }
-            if d.footprint.is_some() && d.placement == cav_format::AssetPlacement::PreDeployment {
-                b.ways.push((Way::Data, "set down before deployment from a roster (its footprint)".into()));
-            }
-            if d.emplacement.is_some() {
-                b.ways.push((
-                    Way::Mechanism,
-                    "a weapon emplacement: the cards naming it stand in its piece and share one card".into(),
-                ));
-            }
-            if let Some(m) = &d.mines {
-                b.ways.push((
-                    Way::Mechanism,
-                    format!("a minefield ({} charges): its attack on enemies moving over it", m.charges),
-                ));
-            }
+            asset_ways(&mut b, d);
             (&d.hooks, d.script.as_ref(), &d.modifiers)
         }
         Some(Document::Strike(d)) => {
-            match d.attack.range {
-                _ if d.missile.is_some() => b.ways.push((
-                    Way::Mechanism,
-                    d.missile.as_ref().map_or(String::new(), |m| {
-                        format!("called in by a strike caller, it flies in as a model (`{}`)", m.model)
-                    }),
-                )),
-                Some(cav_format::Distance::Inches(_)) => {
-                    b.ways.push((Way::Profile, "called in by a strike caller (`call-strike`): range, RAV, area".into()))
-                }
-                _ => b.gaps.push(format!(
-                    "its range is not a distance (`{:?}`): it is not called on a point, so `call-strike` refuses it",
-                    d.attack.range
-                )),
-            }
+            strike_ways(&mut b, d);
             (&d.hooks, d.script.as_ref(), &[])
         }
         Some(Document::Weapon(d)) => {
-            match d.range {
-                cav_format::Distance::Inches(_) => {
-                    // A special attribute giving an area, on a direct-fire weapon (the engine's
-                    // `attack_roll` sweeps it).
-                    let gives_area = |s: &cav_format::SaRef| {
-                        matches!(rs.get(DocKind::SpecialAttribute, s.id().as_str()).and_then(|e| e.doc.as_ref()),
-                            Some(Document::SpecialAttribute(sa)) if sa.modifiers.iter().any(|m| m.target == cav_format::ModifierTarget::AreaOfEffect))
-                    };
-                    let area = d.fire == cav_format::FireMode::Direct && d.special_attributes.iter().any(gives_area);
-                    let area =
-                        if area { ", a roll at each other model its area around the target touches" } else { "" };
-                    let guided = match &d.guided_strike {
-                        Some(g) => {
-                            format!(", a guided munition: lost on a miss, a direct roll at the {} band's TP", g.band)
-                        }
-                        None => String::new(),
-                    };
-                    b.ways.push((Way::Profile, format!("{} fire, range, RAV{area}{guided}", fire_word(d.fire))))
-                }
-                _ if d.template.is_some() => b.ways.push((
-                    Way::Mechanism,
-                    d.template.as_ref().map_or(String::new(), |t| {
-                        format!("template: a {}\"×{}\" strip, no roll, gives {}", t.length, t.width, t.gives)
-                    }),
-                )),
-                _ => {
-                    // A launcher with no attack of its own (a pylon) fires the munitions loaded in it.
-                    let loads: Vec<&str> = rs
-                        .of_kind(DocKind::Upgrade)
-                        .filter(|u| match &u.doc {
-                            Some(Document::Upgrade(up)) => {
-                                up.profiles.iter().any(|p| p.launcher.as_ref().is_some_and(|l| l.as_str() == e.id))
-                            }
-                            _ => false,
-                        })
-                        .map(|u| u.id.as_str())
-                        .collect();
-                    // … or is the launch point of strikes that fly in (cruise missiles).
-                    let launches: Vec<&str> = rs
-                        .of_kind(DocKind::Strike)
-                        .filter(|x| match &x.doc {
-                            Some(Document::Strike(st)) => st
-                                .missile
-                                .as_ref()
-                                .and_then(|m| m.launcher.as_ref())
-                                .is_some_and(|l| l.as_str() == e.id),
-                            _ => false,
-                        })
-                        .map(|x| x.id.as_str())
-                        .collect();
-                    if !launches.is_empty() {
-                        b.ways.push((Way::Mechanism, format!("the launch point of {}", launches.join(", "))));
-                    } else if loads.is_empty() {
-                        b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range))
-                    } else {
-                        b.ways.push((
-                            Way::Mechanism,
-                            format!("a launcher: it fires what is loaded ({})", loads.join(", ")),
-                        ))
-                    }
-                }
-            }
+            weapon_ways(rs, e, &mut b, d);
             (&d.hooks, d.script.as_ref(), &[])
         }
         _ => return b,
@@ -196,6 +104,159 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
     if let Some(s) = script {
         b.ways.push((Way::Script, s.clone()));
     }
+    modifier_ways(e, &mut b, modifiers);
+    if let Some(Document::SpecialAttribute(sa)) = &e.doc
+        && let Some(c) = sa.carries
+    {
+        b.ways.push((
+            Way::Data,
+            format!("carries {} weapons per rating level on mount {:?} (checked on cards)", c.per_rating, c.mount),
+        ));
+    }
+    upgrade_ways(rs, e, index, &mut b);
+    // A special attribute that brings others with it (Orbital Flight); what they do is their own
+    // entries' (not followed here: grants may form a cycle).
+    if let Some(Document::SpecialAttribute(sa)) = &e.doc {
+        for g in &sa.grants {
+            b.ways.push((Way::Data, format!("grants {}", g.id())));
+        }
+    }
+    // A special attribute that calls a strike on its own terms (Satellite Uplink).
+    if e.kind == DocKind::SpecialAttribute {
+        for s in rs.of_kind(DocKind::Strike) {
+            if let Some(Document::Strike(d)) = &s.doc
+                && d.called_by.iter().any(|c| c.sa.as_str() == e.id)
+            {
+                b.ways.push((Way::Data, format!("calls strike `{}` (its called_by)", s.id)));
+            }
+        }
+    }
+    if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade | DocKind::Weapon) {
+        for (doc, ptr, word) in index.mentions(&e.id, e.kind) {
+            match condition_status(&word) {
+                Some(Status::Recognised(r)) => {
+                    b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}"))
+                }
+                _ => b.ways.push((Way::Ruleset, format!("{doc} {ptr}"))),
+            }
+        }
+    }
+    if let Some(why) = play_gap(e) {
+        b.gaps.push(why.to_owned());
+    }
+    if script.is_none() && !hooks.is_empty() && b.ways.iter().all(|(w, _)| *w == Way::Profile) {
+        let hs: Vec<&str> = hooks.iter().map(|h| h.id()).collect();
+        b.gaps.push(format!(
+            "it declares hook points {} but has no script and nothing in the ruleset plays it",
+            hs.join(", ")
+        ));
+    }
+    b.ways.sort();
+    b.ways.dedup();
+    b
+}
+
+/// How an asset is played: as terrain, a piece set down from a roster, an emplacement, a minefield.
+fn asset_ways(b: &mut Behaviour, d: &cav_format::Asset) {
+    if let Some(t) = &d.terrain {
+        b.ways.push((Way::Data, format!("placed as terrain `{t}`")));
+    }
+    if d.footprint.is_some() && d.placement == cav_format::AssetPlacement::PreDeployment {
+        b.ways.push((Way::Data, "set down before deployment from a roster (its footprint)".into()));
+    }
+    if d.emplacement.is_some() {
+        b.ways.push((
+            Way::Mechanism,
+            "a weapon emplacement: the cards naming it stand in its piece and share one card".into(),
+        ));
+    }
+    if let Some(m) = &d.mines {
+        b.ways.push((
+            Way::Mechanism,
+            format!("a minefield ({} charges): its attack on enemies moving over it", m.charges),
+        ));
+    }
+}
+
+/// How a strike is played: called on a point, or flying in as a model.
+fn strike_ways(b: &mut Behaviour, d: &cav_format::Strike) {
+    match d.attack.range {
+        _ if d.missile.is_some() => b.ways.push((
+            Way::Mechanism,
+            d.missile.as_ref().map_or(String::new(), |m| {
+                format!("called in by a strike caller, it flies in as a model (`{}`)", m.model)
+            }),
+        )),
+        Some(cav_format::Distance::Inches(_)) => {
+            b.ways.push((Way::Profile, "called in by a strike caller (`call-strike`): range, RAV, area".into()))
+        }
+        _ => b.gaps.push(format!(
+            "its range is not a distance (`{:?}`): it is not called on a point, so `call-strike` refuses it",
+            d.attack.range
+        )),
+    }
+}
+
+/// How a weapon is played: its profile, a template, a launcher of munitions or of strikes.
+fn weapon_ways(rs: &Ruleset, e: &Entry, b: &mut Behaviour, d: &cav_format::Weapon) {
+    match d.range {
+        cav_format::Distance::Inches(_) => {
+            // A special attribute giving an area, on a direct-fire weapon (the engine's
+            // `attack_roll` sweeps it).
+            let gives_area = |s: &cav_format::SaRef| {
+                matches!(rs.get(DocKind::SpecialAttribute, s.id().as_str()).and_then(|e| e.doc.as_ref()),
+                    Some(Document::SpecialAttribute(sa)) if sa.modifiers.iter().any(|m| m.target == cav_format::ModifierTarget::AreaOfEffect))
+            };
+            let area = d.fire == cav_format::FireMode::Direct && d.special_attributes.iter().any(gives_area);
+            let area = if area { ", a roll at each other model its area around the target touches" } else { "" };
+            let guided = match &d.guided_strike {
+                Some(g) => format!(", a guided munition: lost on a miss, a direct roll at the {} band's TP", g.band),
+                None => String::new(),
+            };
+            b.ways.push((Way::Profile, format!("{} fire, range, RAV{area}{guided}", fire_word(d.fire))))
+        }
+        _ if d.template.is_some() => b.ways.push((
+            Way::Mechanism,
+            d.template.as_ref().map_or(String::new(), |t| {
+                format!("template: a {}\"×{}\" strip, no roll, gives {}", t.length, t.width, t.gives)
+            }),
+        )),
+        _ => {
+            // A launcher with no attack of its own (a pylon) fires the munitions loaded in it.
+            let loads: Vec<&str> = rs
+                .of_kind(DocKind::Upgrade)
+                .filter(|u| match &u.doc {
+                    Some(Document::Upgrade(up)) => {
+                        up.profiles.iter().any(|p| p.launcher.as_ref().is_some_and(|l| l.as_str() == e.id))
+                    }
+                    _ => false,
+                })
+                .map(|u| u.id.as_str())
+                .collect();
+            // … or is the launch point of strikes that fly in (cruise missiles).
+            let launches: Vec<&str> = rs
+                .of_kind(DocKind::Strike)
+                .filter(|x| match &x.doc {
+                    Some(Document::Strike(st)) => {
+                        st.missile.as_ref().and_then(|m| m.launcher.as_ref()).is_some_and(|l| l.as_str() == e.id)
+                    }
+                    _ => false,
+                })
+                .map(|x| x.id.as_str())
+                .collect();
+            if !launches.is_empty() {
+                b.ways.push((Way::Mechanism, format!("the launch point of {}", launches.join(", "))));
+            } else if loads.is_empty() {
+                b.gaps.push(format!("its range is not a distance (`{:?}`): the engine cannot fire it", d.range))
+            } else {
+                b.ways.push((Way::Mechanism, format!("a launcher: it fires what is loaded ({})", loads.join(", "))))
+            }
+        }
+    }
+}
+
+/// How each declarative modifier is played, or why it never applies.
+fn modifier_ways(e: &Entry, b: &mut Behaviour, modifiers: &[cav_format::Modifier]) {
     for (i, m) in modifiers.iter().enumerate() {
         let mut why = Vec::new();
         if let Status::Recognised(r) = m.target.status() {
@@ -227,14 +288,11 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
             b.gaps.push(format!("modifiers/{i} ({}) never applies — {}", m.target, why.join("; ")));
         }
     }
-    if let Some(Document::SpecialAttribute(sa)) = &e.doc
-        && let Some(c) = sa.carries
-    {
-        b.ways.push((
-            Way::Data,
-            format!("carries {} weapons per rating level on mount {:?} (checked on cards)", c.per_rating, c.mount),
-        ));
-    }
+}
+
+/// How an upgrade is played beyond its own script and modifiers: the clouds it meets, what it
+/// grants, the munition profiles it loads.
+fn upgrade_ways(rs: &Ruleset, e: &Entry, index: &Mentions, b: &mut Behaviour) {
     if let Some(Document::Upgrade(_)) = &e.doc {
         // A single-use upgrade a munition's cloud names (`cloud.stopped_by`: the anti-nano pod).
         for other in rs.of_kind(DocKind::Upgrade) {
@@ -276,46 +334,6 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
             }
         }
     }
-    // A special attribute that brings others with it (Orbital Flight); what they do is their own
-    // entries' (not followed here: grants may form a cycle).
-    if let Some(Document::SpecialAttribute(sa)) = &e.doc {
-        for g in &sa.grants {
-            b.ways.push((Way::Data, format!("grants {}", g.id())));
-        }
-    }
-    // A special attribute that calls a strike on its own terms (Satellite Uplink).
-    if e.kind == DocKind::SpecialAttribute {
-        for s in rs.of_kind(DocKind::Strike) {
-            if let Some(Document::Strike(d)) = &s.doc
-                && d.called_by.iter().any(|c| c.sa.as_str() == e.id)
-            {
-                b.ways.push((Way::Data, format!("calls strike `{}` (its called_by)", s.id)));
-            }
-        }
-    }
-    if matches!(e.kind, DocKind::SpecialAttribute | DocKind::Upgrade | DocKind::Weapon) {
-        for (doc, ptr, word) in index.mentions(&e.id, e.kind) {
-            match condition_status(&word) {
-                Some(Status::Recognised(r)) => {
-                    b.gaps.push(format!("{doc} {ptr} names `{word}`, which never holds: {r}"))
-                }
-                _ => b.ways.push((Way::Ruleset, format!("{doc} {ptr}"))),
-            }
-        }
-    }
-    if let Some(why) = play_gap(e) {
-        b.gaps.push(why.to_owned());
-    }
-    if script.is_none() && !hooks.is_empty() && b.ways.iter().all(|(w, _)| *w == Way::Profile) {
-        let hs: Vec<&str> = hooks.iter().map(|h| h.id()).collect();
-        b.gaps.push(format!(
-            "it declares hook points {} but has no script and nothing in the ruleset plays it",
-            hs.join(", ")
-        ));
-    }
-    b.ways.sort();
-    b.ways.dedup();
-    b
 }
 
 fn notes(e: &Entry) -> Option<&[cav_format::Note]> {

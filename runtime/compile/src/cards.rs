@@ -321,116 +321,7 @@ fn card(
             cx.fail_quietly();
             continue;
         };
-        let mut wsas: Vec<(SaIx, i32)> = def.special_attributes.iter().filter_map(sa_ix).collect();
-        wsas.extend(w.special_attributes.iter().filter_map(sa_ix));
-        // Special attributes given under a condition, and the range bands they shift.
-        let refs = def.special_attributes.iter().chain(&w.special_attributes);
-        let sa_when: Vec<(SaIx, cav_rules::compile::Cond)> = refs
-            .filter_map(|r| match r {
-                f::SaRef::Rated(w) if !w.when.is_empty() => Some((sa_ix(r)?.0, &w.when)),
-                _ => None,
-            })
-            .flat_map(|(sa, when)| {
-                when.iter().map(move |c| {
-                    // A condition on the attacker's special attributes would test itself (the
-                    // vocabulary check refuses it): it never holds rather than recurse.
-                    let c = names.cond(c.as_str());
-                    (
-                        sa,
-                        if c.is(&cav_rules::game::conditions::ATTACKER_SA, c.arg) {
-                            cav_rules::compile::Cond::NEVER
-                        } else {
-                            c
-                        },
-                    )
-                })
-            })
-            .collect();
-        let band_shift = wsas
-            .iter()
-            .flat_map(|&(sa, rating)| {
-                let when = sa_when.iter().filter(move |(s, _)| *s == sa).map(|(_, c)| *c);
-                sas[sa as usize].effects.iter().filter(|e| e.target == f::ModifierTarget::RangeBand).map(move |e| {
-                    let value = if e.per_rating { e.value * rating } else { e.value };
-                    (value, e.when.iter().copied().chain(when.clone()).collect())
-                })
-            })
-            .collect();
-        // The weapon's own scripted rule (`catalog::special_attributes`).
-        let own = format!("weapon:{}", w.weapon);
-        if let Some(i) = sas.iter().position(|s| s.id == own) {
-            wsas.push((i as SaIx, 1));
-        }
-        let rav = match &w.rav {
-            Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
-            // The profile's RAV with the design bonuses a printed card would already show
-            // (Piercing, Shredder, Ultra); NA stays NA.
-            None => {
-                let bonus = |t| design_bonus(sas, &wsas, t);
-                let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
-                let (hard, soft) = rav_pair(&def.rav);
-                let pair = (add(hard, bonus(f::ModifierTarget::HardRav)), add(soft, bonus(f::ModifierTarget::SoftRav)));
-                vec![pair; columns]
-            }
-        };
-        let mut mount = MountDef {
-            weapon: w.weapon.0.clone(),
-            class: def.class.clone(),
-            name: def.name.clone(),
-            quantity: w.quantity,
-            range: match def.range {
-                f::Distance::Inches(i) => i,
-                _ => 0.0,
-            },
-            rav,
-            requires_target_lock: def.requires_target_lock,
-            energy: def.energy,
-            indirect: def.fire == f::FireMode::Indirect,
-            min_range: 0.0,
-            aoe: 0.0,
-            out_of_ammo_on: 0,
-            crit_shift: 0,
-            state_test: None,
-            open_infantry_factor: 1,
-            cannot_target: def.cannot_target.clone(),
-            mounts: w.mount.clone(),
-            sas: wsas,
-            sa_when,
-            band_shift,
-            munition: None,
-            munition_id: None,
-            ammo_dependent: def.ammo_dependent,
-            launcher: None,
-            strike: None,
-            preset_tp: None,
-            combat_rolls: 1,
-            single_use: false,
-            charges: None,
-            homes_on: Vec::new(),
-            laser_guided: false,
-            dropped: None,
-            strip: None,
-            lays: None,
-            leaves: None,
-            cloud: None,
-            cloud_stopped_by: Vec::new(),
-            destroys: None,
-            seeks: None,
-            reaction: false,
-            fixed_tp: None,
-            // An unknown band is reported once, at the weapon (`lib.rs`).
-            guided_strike: def.guided_strike.as_ref().and_then(|g| {
-                let band = names.bands.iter().position(|b| b.eq_ignore_ascii_case(&g.band))?;
-                Some((band, g.painted * sign))
-            }),
-            // Unknown state ids are dangling references the loader reported.
-            template: def.template.as_ref().and_then(|t| {
-                let state = names.states.iter().position(|s| s == t.gives.as_str())?;
-                Some((t.length, t.width, state as cav_rules::compile::StateIx))
-            }),
-        };
-        mount.derive(sas);
-        weapons.push(mount);
+        weapons.push(weapon_mount(w, def, sas, names, sign, columns, &sa_ix));
     }
     // Unknown move classes are dangling references the loader reported.
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
@@ -461,6 +352,129 @@ fn card(
     }
     card.sas = model_sas;
     card
+}
+
+/// One weapon of the card as the engine fires it: its special attributes (the mount's, the
+/// weapon's, its own scripted rule) and the range bands they shift, its RAV per column.
+fn weapon_mount(
+    w: &f::WeaponMount,
+    def: &f::Weapon,
+    sas: &[SaDef],
+    names: &crate::conditions::Names,
+    sign: i32,
+    columns: usize,
+    sa_ix: &impl Fn(&f::SaRef) -> Option<(SaIx, i32)>,
+) -> MountDef {
+    let mut wsas: Vec<(SaIx, i32)> = def.special_attributes.iter().filter_map(sa_ix).collect();
+    wsas.extend(w.special_attributes.iter().filter_map(sa_ix));
+    // Special attributes given under a condition, and the range bands they shift.
+    let refs = def.special_attributes.iter().chain(&w.special_attributes);
+    let sa_when: Vec<(SaIx, cav_rules::compile::Cond)> = refs
+        .filter_map(|r| match r {
+            f::SaRef::Rated(w) if !w.when.is_empty() => Some((sa_ix(r)?.0, &w.when)),
+            _ => None,
+        })
+        .flat_map(|(sa, when)| {
+            when.iter().map(move |c| {
+                // A condition on the attacker's special attributes would test itself (the
+                // vocabulary check refuses it): it never holds rather than recurse.
+                let c = names.cond(c.as_str());
+                (
+                    sa,
+                    if c.is(&cav_rules::game::conditions::ATTACKER_SA, c.arg) {
+                        cav_rules::compile::Cond::NEVER
+                    } else {
+                        c
+                    },
+                )
+            })
+        })
+        .collect();
+    let band_shift = wsas
+        .iter()
+        .flat_map(|&(sa, rating)| {
+            let when = sa_when.iter().filter(move |(s, _)| *s == sa).map(|(_, c)| *c);
+            sas[sa as usize].effects.iter().filter(|e| e.target == f::ModifierTarget::RangeBand).map(move |e| {
+                let value = if e.per_rating { e.value * rating } else { e.value };
+                (value, e.when.iter().copied().chain(when.clone()).collect())
+            })
+        })
+        .collect();
+    // The weapon's own scripted rule (`catalog::special_attributes`).
+    let own = format!("weapon:{}", w.weapon);
+    if let Some(i) = sas.iter().position(|s| s.id == own) {
+        wsas.push((i as SaIx, 1));
+    }
+    let rav = match &w.rav {
+        Some(pc) => (0..columns).map(|i| pc.at(i).map(|r| rav_pair(&r)).unwrap_or((None, None))).collect(),
+        // The profile's RAV with the design bonuses a printed card would already show
+        // (Piercing, Shredder, Ultra); NA stays NA.
+        None => {
+            let bonus = |t| design_bonus(sas, &wsas, t);
+            let add = |v: Option<u8>, by: i32| v.map(|v| (i32::from(v) + by).clamp(0, 255) as u8);
+            let (hard, soft) = rav_pair(&def.rav);
+            let pair = (add(hard, bonus(f::ModifierTarget::HardRav)), add(soft, bonus(f::ModifierTarget::SoftRav)));
+            vec![pair; columns]
+        }
+    };
+    let mut mount = MountDef {
+        weapon: w.weapon.0.clone(),
+        class: def.class.clone(),
+        name: def.name.clone(),
+        quantity: w.quantity,
+        range: match def.range {
+            f::Distance::Inches(i) => i,
+            _ => 0.0,
+        },
+        rav,
+        requires_target_lock: def.requires_target_lock,
+        energy: def.energy,
+        indirect: def.fire == f::FireMode::Indirect,
+        min_range: 0.0,
+        aoe: 0.0,
+        out_of_ammo_on: 0,
+        crit_shift: 0,
+        state_test: None,
+        open_infantry_factor: 1,
+        cannot_target: def.cannot_target.clone(),
+        mounts: w.mount.clone(),
+        sas: wsas,
+        sa_when,
+        band_shift,
+        munition: None,
+        munition_id: None,
+        ammo_dependent: def.ammo_dependent,
+        launcher: None,
+        strike: None,
+        preset_tp: None,
+        combat_rolls: 1,
+        single_use: false,
+        charges: None,
+        homes_on: Vec::new(),
+        laser_guided: false,
+        dropped: None,
+        strip: None,
+        lays: None,
+        leaves: None,
+        cloud: None,
+        cloud_stopped_by: Vec::new(),
+        destroys: None,
+        seeks: None,
+        reaction: false,
+        fixed_tp: None,
+        // An unknown band is reported once, at the weapon (`lib.rs`).
+        guided_strike: def.guided_strike.as_ref().and_then(|g| {
+            let band = names.bands.iter().position(|b| b.eq_ignore_ascii_case(&g.band))?;
+            Some((band, g.painted * sign))
+        }),
+        // Unknown state ids are dangling references the loader reported.
+        template: def.template.as_ref().and_then(|t| {
+            let state = names.states.iter().position(|s| s == t.gives.as_str())?;
+            Some((t.length, t.width, state as cav_rules::compile::StateIx))
+        }),
+    };
+    mount.derive(sas);
+    mount
 }
 
 /// A small table (001 L1374-1376, option `table-size`): every MV and range value halved, rounding up.

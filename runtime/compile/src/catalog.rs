@@ -1,11 +1,9 @@
-//! Model states, special attributes (with their declarative effects) and terrain types.
+//! Model states, special attributes and upgrades (with their declarative effects and munition
+//! profiles) and terrain types; and what attack profiles share (munition-only keys, what lands).
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{
-    AssetDef, CardDef, Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, StrikeDef, StrikeTerms, TerrainDef,
-    UpgradeDef,
-};
+use cav_rules::compile::{Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, TerrainDef, UpgradeDef};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -85,193 +83,16 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
 pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec<UpgradeDef>) {
     let mut sas = Vec::new();
     for e in cx.rs.of_kind(DocKind::SpecialAttribute) {
-        let Some(Document::SpecialAttribute(doc)) = &e.doc else {
-            cx.fail_quietly();
-            sas.push(SaDef {
-                id: e.id.clone(),
-                name: e.name().to_owned(),
-                effects: vec![],
-                script: None,
-                hooks: vec![],
-                optional: false,
-                switched_on: false,
-                special_options: vec![],
-                reach: None,
-                grants: vec![],
-                charges: false,
-            });
-            continue;
-        };
-        // Options are read by the special attribute's script; with none, nothing would.
-        if !doc.special_options.is_empty() && doc.script.is_none() {
-            cx.error(
-                e,
-                "/special_options",
-                "special-options-without-script",
-                "`special_options` are read by the special attribute's script (`ctx.option`), and it has none".into(),
-                "a `script:` whose `special_action` handler reads `ctx.option`, or no `special_options`",
-                Some("add `script:` or remove `special_options`".into()),
-            );
-        }
-        sas.push(SaDef {
-            id: e.id.clone(),
-            name: doc.name.clone(),
-            effects: effects(cx, e, &doc.modifiers, names),
-            script: script(cx, e, doc.script.as_ref()),
-            hooks: doc.hooks.clone(),
-            optional: doc.optional,
-            switched_on: doc.switched_on,
-            special_options: doc.special_options.iter().map(|o| o.0.clone()).collect(),
-            reach: doc.levels.iter().find_map(|l| match l.range {
-                Some(f::Distance::Inches(d)) => Some(d),
-                _ => None,
-            }),
-            grants: sa_refs(names, &doc.grants),
-            charges: false,
-        });
+        sas.push(special_attribute(cx, e, names));
     }
     let mut upgrades = Vec::new();
-    // Upgrades a cloud names as meeting it (`cloud.stopped_by`): a use is spent there.
-    let meets_clouds: Vec<String> = cx
-        .rs
-        .of_kind(DocKind::Upgrade)
-        .chain(cx.rs.of_kind(DocKind::Strike))
-        .flat_map(|e| match &e.doc {
-            Some(Document::Upgrade(u)) => u.profiles.iter().collect::<Vec<_>>(),
-            Some(Document::Strike(s)) => vec![&s.attack],
-            _ => Vec::new(),
-        })
-        .filter_map(|p| p.cloud.as_ref())
-        .flat_map(|c| c.stopped_by.iter().map(|id| id.0.clone()))
-        .collect();
+    let meets_clouds = meets_clouds(cx);
     for e in cx.rs.of_kind(DocKind::Upgrade) {
         let Some(Document::Upgrade(doc)) = &e.doc else {
             cx.fail_quietly();
             continue;
         };
-        let grants = sa_refs(names, &doc.grants);
-        // A strip is the area of a dropped bomb; on any other profile nothing would read it.
-        for (i, p) in doc.profiles.iter().enumerate() {
-            if p.strip.is_some() && p.dropped.is_none() {
-                cx.error(
-                    e,
-                    &format!("/profiles/{i}/strip"),
-                    "strip-without-drop",
-                    "`strip` is the area of a dropped bomb: this profile has no `dropped`".to_owned(),
-                    "`dropped: exact` or `dropped: drifts` beside `strip`",
-                    Some("add `dropped:` or remove `strip`".into()),
-                );
-            }
-        }
-        // Upgrade words that act only with something else the document lacks: errors, never
-        // quietly ignored.
-        let lacking = [
-            (
-                !doc.homes_on.is_empty() && doc.profiles.is_empty(),
-                "/homes_on",
-                "homes-on-without-munition",
-                "`homes_on` is what a munition's missile homes on: this upgrade loads no munition (`profiles`)",
-                "`profiles:` beside `homes_on`, or no `homes_on`",
-            ),
-            (
-                !doc.variants.is_empty() && !doc.profiles.is_empty(),
-                "/variants",
-                "variants-on-a-munition",
-                "a munition costs per launcher (`profiles`): its `variants` would price nothing",
-                "the other version as a further profile, or no `variants`",
-            ),
-            (
-                doc.single_use && doc.grants.is_empty() && doc.modifiers.is_empty() && !meets_clouds.contains(&e.id),
-                "/single_use",
-                "single-use-with-nothing",
-                "`single_use` spends a purchase when its grants' reaction fires, its modifiers help a roll or it meets a cloud (`cloud.stopped_by`): this upgrade does none of these",
-                "`grants:` or `modifiers:` beside `single_use`, or no `single_use`",
-            ),
-        ];
-        for (bad, ptr, code, why, expected) in lacking {
-            if bad {
-                cx.error(e, ptr, code, why.to_owned(), expected, None);
-            }
-        }
-        let landings: Vec<_> =
-            doc.profiles.iter().enumerate().map(|(i, p)| landing(cx, e, &format!("/profiles/{i}"), p)).collect();
-        let homes_on = doc
-            .homes_on
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| cx.index_of(e, &format!("/homes_on/{i}"), s.as_str(), &names.states, "model state"))
-            .map(|ix| ix as cav_rules::compile::StateIx)
-            .collect();
-        let switch = doc
-            .switch
-            .as_ref()
-            .and_then(|s| cx.index_of(e, "/switch", s.as_str(), &names.states, "model state"))
-            .map(|ix| ix as cav_rules::compile::StateIx);
-        upgrades.push(UpgradeDef {
-            id: e.id.clone(),
-            name: doc.name.clone(),
-            sa: sas.len() as u16,
-            grants,
-            choose_grant: doc.choose_grant,
-            single_use: doc.single_use,
-            repeatable: doc.repeatable,
-            switch,
-            homes_on,
-            variants: doc.variants.iter().map(|v| (v.id.0.clone(), v.tv, v.rating)).collect(),
-            tv: doc.cost.as_ref().map_or(0, |c| c.tv),
-            per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
-            profiles: doc
-                .profiles
-                .iter()
-                .zip(landings)
-                .filter_map(|(p, (lays, leaves))| {
-                    Some(ProfileDef {
-                        launcher: p.launcher.as_ref()?.0.clone(),
-                        rav: p.rav.map(|r| (r.hard, r.soft)),
-                        sas: sa_refs(names, &p.special_attributes),
-                        range: match p.range {
-                            Some(f::Distance::Inches(r)) => Some(r),
-                            _ => None,
-                        },
-                        base_tp: p.base_tp.map(|t| t as i32),
-                        tv: p.cost.as_ref().map_or(0, |c| c.tv),
-                        per_track: p.cost.as_ref().is_some_and(|c| c.per_damage_track),
-                        // Unknown weapon ids are dangling references the loader reported.
-                        fires_as: p.fires_as.as_ref().and_then(|w| match cx.doc(DocKind::Weapon, w.as_str()) {
-                            Some(Document::Weapon(d)) => Some(Box::new(MountDef {
-                                weapon: w.0.clone(),
-                                range: match d.range {
-                                    f::Distance::Inches(r) => r,
-                                    _ => 0.0,
-                                },
-                                rav: vec![(d.rav.hard, d.rav.soft)],
-                                indirect: d.fire == f::FireMode::Indirect,
-                                requires_target_lock: d.requires_target_lock,
-                                cannot_target: d.cannot_target.clone(),
-                                sas: sa_refs(names, &d.special_attributes),
-                                ..MountDef::default()
-                            })),
-                            _ => None,
-                        }),
-                        single_use: p.single_use,
-                        laser_guided: p.laser_guided,
-                        dropped: p.dropped,
-                        strip: p.strip.map(|s| (s.length, s.width)),
-                        lays,
-                        leaves,
-                        cloud: p.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
-                        cloud_stopped_by: p
-                            .cloud
-                            .iter()
-                            .flat_map(|c| &c.stopped_by)
-                            .map(|u| format!("upgrade:{}", u.0))
-                            .collect(),
-                        destroys: p.destroys.clone(),
-                        seeks: p.seeks.as_ref().map(|k| k.model_types.clone()),
-                    })
-                })
-                .collect(),
-        });
+        upgrades.push(upgrade(cx, e, doc, names, &meets_clouds, sas.len() as u16));
         sas.push(SaDef {
             id: format!("upgrade:{}", e.id),
             name: doc.name.clone(),
@@ -310,37 +131,211 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
     (sas, upgrades)
 }
 
-/// Special attribute references with their ratings (uses for limited ones); unknown ids are
-/// dangling references the loader reported.
-/// The strikes that fly in as models (`missile:`): each gets its own card — the model's, with
-/// the strike's attack as its one weapon — added to `cards`.
-pub(crate) fn missiles(cx: &mut Cx, strikes: &mut [StrikeDef], cards: &mut Vec<CardDef>) {
-    for e in cx.rs.of_kind(DocKind::Strike) {
-        let Some(Document::Strike(doc)) = &e.doc else { continue };
-        let Some(m) = &doc.missile else { continue };
-        let Some(s) = strikes.iter_mut().find(|s| s.id == e.id) else { continue };
-        // Unknown model ids are dangling references the loader reported.
-        let Some(body) = cards.iter().position(|c| c.id == m.model.as_str()) else { continue };
-        let mut card = cards[body].clone();
-        let mut mount = s.mount.clone();
-        mount.strike = None;
-        mount.rav = vec![mount.rav.first().copied().unwrap_or((None, None)); card.columns];
-        card.weapons = vec![mount];
-        card.id = format!("strike:{}", e.id);
-        card.name = doc.name.clone();
-        card.tv = 0;
-        cards.push(card);
-        s.missile = Some(cav_rules::compile::MissileDef {
-            card: cards.len() - 1,
-            launcher: m.launcher.as_ref().map(|l| l.0.clone()),
-            first_moves: m.first_moves,
-            moves: m.moves,
-        });
+/// One special attribute document (an invalid one, reported by the loader, as an empty entry).
+fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
+    let Some(Document::SpecialAttribute(doc)) = &e.doc else {
+        cx.fail_quietly();
+        return SaDef {
+            id: e.id.clone(),
+            name: e.name().to_owned(),
+            effects: vec![],
+            script: None,
+            hooks: vec![],
+            optional: false,
+            switched_on: false,
+            special_options: vec![],
+            reach: None,
+            grants: vec![],
+            charges: false,
+        };
+    };
+    // Options are read by the special attribute's script; with none, nothing would.
+    if !doc.special_options.is_empty() && doc.script.is_none() {
+        cx.error(
+            e,
+            "/special_options",
+            "special-options-without-script",
+            "`special_options` are read by the special attribute's script (`ctx.option`), and it has none".into(),
+            "a `script:` whose `special_action` handler reads `ctx.option`, or no `special_options`",
+            Some("add `script:` or remove `special_options`".into()),
+        );
+    }
+    SaDef {
+        id: e.id.clone(),
+        name: doc.name.clone(),
+        effects: effects(cx, e, &doc.modifiers, names),
+        script: script(cx, e, doc.script.as_ref()),
+        hooks: doc.hooks.clone(),
+        optional: doc.optional,
+        switched_on: doc.switched_on,
+        special_options: doc.special_options.iter().map(|o| o.0.clone()).collect(),
+        reach: doc.levels.iter().find_map(|l| match l.range {
+            Some(f::Distance::Inches(d)) => Some(d),
+            _ => None,
+        }),
+        grants: sa_refs(names, &doc.grants),
+        charges: false,
     }
 }
 
+/// Upgrades a cloud names as meeting it (`cloud.stopped_by`): a use is spent there.
+fn meets_clouds(cx: &Cx) -> Vec<String> {
+    cx.rs
+        .of_kind(DocKind::Upgrade)
+        .chain(cx.rs.of_kind(DocKind::Strike))
+        .flat_map(|e| match &e.doc {
+            Some(Document::Upgrade(u)) => u.profiles.iter().collect::<Vec<_>>(),
+            Some(Document::Strike(s)) => vec![&s.attack],
+            _ => Vec::new(),
+        })
+        .filter_map(|p| p.cloud.as_ref())
+        .flat_map(|c| c.stopped_by.iter().map(|id| id.0.clone()))
+        .collect()
+}
+
+/// One upgrade as `Rules::fit` uses it; its effects ride on the special attribute `sa`.
+fn upgrade(cx: &mut Cx, e: &Entry, doc: &f::Upgrade, names: &Names, meets_clouds: &[String], sa: u16) -> UpgradeDef {
+    let grants = sa_refs(names, &doc.grants);
+    upgrade_lacks(cx, e, doc, meets_clouds);
+    let landings: Vec<_> =
+        doc.profiles.iter().enumerate().map(|(i, p)| landing(cx, e, &format!("/profiles/{i}"), p)).collect();
+    let homes_on = doc
+        .homes_on
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| cx.index_of(e, &format!("/homes_on/{i}"), s.as_str(), &names.states, "model state"))
+        .map(|ix| ix as cav_rules::compile::StateIx)
+        .collect();
+    let switch = doc
+        .switch
+        .as_ref()
+        .and_then(|s| cx.index_of(e, "/switch", s.as_str(), &names.states, "model state"))
+        .map(|ix| ix as cav_rules::compile::StateIx);
+    UpgradeDef {
+        id: e.id.clone(),
+        name: doc.name.clone(),
+        sa,
+        grants,
+        choose_grant: doc.choose_grant,
+        single_use: doc.single_use,
+        repeatable: doc.repeatable,
+        switch,
+        homes_on,
+        variants: doc.variants.iter().map(|v| (v.id.0.clone(), v.tv, v.rating)).collect(),
+        tv: doc.cost.as_ref().map_or(0, |c| c.tv),
+        per_track: doc.cost.as_ref().is_some_and(|c| c.per_damage_track),
+        profiles: profiles(cx, doc, names, landings),
+    }
+}
+
+/// What an upgrade says that nothing would play, for want of something else it does not say.
+fn upgrade_lacks(cx: &mut Cx, e: &Entry, doc: &f::Upgrade, meets_clouds: &[String]) {
+    // A strip is the area of a dropped bomb; on any other profile nothing would read it.
+    for (i, p) in doc.profiles.iter().enumerate() {
+        if p.strip.is_some() && p.dropped.is_none() {
+            cx.error(
+                e,
+                &format!("/profiles/{i}/strip"),
+                "strip-without-drop",
+                "`strip` is the area of a dropped bomb: this profile has no `dropped`".to_owned(),
+                "`dropped: exact` or `dropped: drifts` beside `strip`",
+                Some("add `dropped:` or remove `strip`".into()),
+            );
+        }
+    }
+    // Upgrade words that act only with something else the document lacks: errors, never
+    // quietly ignored.
+    let lacking = [
+        (
+            !doc.homes_on.is_empty() && doc.profiles.is_empty(),
+            "/homes_on",
+            "homes-on-without-munition",
+            "`homes_on` is what a munition's missile homes on: this upgrade loads no munition (`profiles`)",
+            "`profiles:` beside `homes_on`, or no `homes_on`",
+        ),
+        (
+            !doc.variants.is_empty() && !doc.profiles.is_empty(),
+            "/variants",
+            "variants-on-a-munition",
+            "a munition costs per launcher (`profiles`): its `variants` would price nothing",
+            "the other version as a further profile, or no `variants`",
+        ),
+        (
+            doc.single_use && doc.grants.is_empty() && doc.modifiers.is_empty() && !meets_clouds.contains(&e.id),
+            "/single_use",
+            "single-use-with-nothing",
+            "`single_use` spends a purchase when its grants' reaction fires, its modifiers help a roll or it meets a cloud (`cloud.stopped_by`): this upgrade does none of these",
+            "`grants:` or `modifiers:` beside `single_use`, or no `single_use`",
+        ),
+    ];
+    for (bad, ptr, code, why, expected) in lacking {
+        if bad {
+            cx.error(e, ptr, code, why.to_owned(), expected, None);
+        }
+    }
+}
+
+/// A munition's profiles, one per launcher, with what each lays or leaves where it lands.
+fn profiles(
+    cx: &Cx,
+    doc: &f::Upgrade,
+    names: &Names,
+    landings: Vec<(Option<usize>, Option<cav_rules::compile::LeavesDef>)>,
+) -> Vec<ProfileDef> {
+    doc.profiles
+        .iter()
+        .zip(landings)
+        .filter_map(|(p, (lays, leaves))| {
+            Some(ProfileDef {
+                launcher: p.launcher.as_ref()?.0.clone(),
+                rav: p.rav.map(|r| (r.hard, r.soft)),
+                sas: sa_refs(names, &p.special_attributes),
+                range: match p.range {
+                    Some(f::Distance::Inches(r)) => Some(r),
+                    _ => None,
+                },
+                base_tp: p.base_tp.map(|t| t as i32),
+                tv: p.cost.as_ref().map_or(0, |c| c.tv),
+                per_track: p.cost.as_ref().is_some_and(|c| c.per_damage_track),
+                // Unknown weapon ids are dangling references the loader reported.
+                fires_as: p.fires_as.as_ref().and_then(|w| match cx.doc(DocKind::Weapon, w.as_str()) {
+                    Some(Document::Weapon(d)) => Some(Box::new(MountDef {
+                        weapon: w.0.clone(),
+                        range: match d.range {
+                            f::Distance::Inches(r) => r,
+                            _ => 0.0,
+                        },
+                        rav: vec![(d.rav.hard, d.rav.soft)],
+                        indirect: d.fire == f::FireMode::Indirect,
+                        requires_target_lock: d.requires_target_lock,
+                        cannot_target: d.cannot_target.clone(),
+                        sas: sa_refs(names, &d.special_attributes),
+                        ..MountDef::default()
+                    })),
+                    _ => None,
+                }),
+                single_use: p.single_use,
+                laser_guided: p.laser_guided,
+                dropped: p.dropped,
+                strip: p.strip.map(|s| (s.length, s.width)),
+                lays,
+                leaves,
+                cloud: p.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
+                cloud_stopped_by: p
+                    .cloud
+                    .iter()
+                    .flat_map(|c| &c.stopped_by)
+                    .map(|u| format!("upgrade:{}", u.0))
+                    .collect(),
+                destroys: p.destroys.clone(),
+                seeks: p.seeks.as_ref().map(|k| k.model_types.clone()),
+            })
+        })
+        .collect()
+}
+
 /// The profile keys only a munition's profile plays are errors elsewhere: they would be ignored.
-fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackProfile) {
+pub(crate) fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackProfile) {
     // A strike's area may be a strip too (a gunship's strafing corridor).
     let strip = p.strip.is_some() && e.kind != DocKind::Strike;
     let used = [
@@ -365,7 +360,7 @@ fn munition_only(cx: &mut Cx, e: &cav_content::Entry, at: &str, p: &f::AttackPro
 /// What an attack profile (`at`) leaves where it lands: the minefield it lays (an asset with
 /// `mines:`) and the terrain it leaves, resolved to indices. Assets and terrain are compiled in
 /// the ruleset's document order, so a document's index is its place in that order.
-fn landing(
+pub(crate) fn landing(
     cx: &mut Cx,
     e: &cav_content::Entry,
     at: &str,
@@ -419,7 +414,9 @@ fn landing(
     (lays, leaves)
 }
 
-fn sa_refs(names: &Names, refs: &[f::SaRef]) -> Vec<(u16, i32)> {
+/// Special attribute references with their ratings (uses for limited ones); unknown ids are
+/// dangling references the loader reported.
+pub(crate) fn sa_refs(names: &Names, refs: &[f::SaRef]) -> Vec<(u16, i32)> {
     refs.iter()
         .filter_map(|g| {
             let ix = names.sas.iter().position(|x| x == g.id().as_str())?;
@@ -456,146 +453,6 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
         });
     }
     out
-}
-
-/// Battlefield assets and the terrain piece each is on the table.
-/// The assets, and the cards of those that attack on their own (minefields; `AssetDef::mines`
-/// holds an index into these, which the caller shifts past the models' cards).
-pub(crate) fn assets(
-    cx: &mut Cx,
-    terrains: &[TerrainDef],
-    sas: &[SaDef],
-    names: &Names,
-) -> (Vec<AssetDef>, Vec<CardDef>) {
-    let ids: Vec<String> = terrains.iter().map(|t| t.id.clone()).collect();
-    let mut out = Vec::new();
-    let mut cards = Vec::new();
-    for e in cx.rs.of_kind(DocKind::Asset) {
-        let Some(Document::Asset(a)) = &e.doc else {
-            cx.fail_quietly();
-            continue;
-        };
-        if let Some(att) = &a.attack {
-            munition_only(cx, e, "/attack", att);
-            let landing = [
-                ("lays", att.lays.is_some()),
-                ("leaves", att.leaves.is_some()),
-                ("cloud", att.cloud.is_some()),
-                ("destroys", att.destroys.is_some()),
-            ];
-            for (key, set) in landing {
-                if set {
-                    cx.error(
-                        e,
-                        &format!("/attack/{key}"),
-                        "munition-only",
-                        format!("`{key}` is played on a munition's or a strike's attack only"),
-                        "no such key here",
-                        Some(format!("remove `{key}`")),
-                    );
-                }
-            }
-        }
-        let terrain = a.terrain.as_ref().and_then(|t| cx.index_of(e, "/terrain", t.as_str(), &ids, "terrain"));
-        let sum = |target: f::ModifierTarget| -> Option<i32> {
-            a.modifiers.iter().filter(|m| m.target == target).map(|m| m.value).reduce(|x, y| x.saturating_add(y))
-        };
-        let mines = match (&a.mines, &a.attack) {
-            (Some(m), Some(att)) => {
-                let mut mount = MountDef {
-                    weapon: e.id.clone(),
-                    class: a.name.clone(),
-                    name: a.name.clone(),
-                    quantity: 1,
-                    rav: vec![att.rav.map_or((None, None), |r| (r.hard, r.soft))],
-                    sas: sa_refs(names, &att.special_attributes),
-                    preset_tp: att.base_tp.map(|t| t as i32),
-                    combat_rolls: 1,
-                    ..MountDef::default()
-                };
-                mount.derive(sas);
-                cards.push(CardDef::for_asset(&e.id, &a.name, mount));
-                Some((m.against, m.charges, cards.len() - 1))
-            }
-            (Some(_), None) => {
-                cx.error(
-                    e,
-                    "/mines",
-                    "mines-attack",
-                    format!("minefield `{}` has no `attack:` to attack with", e.id),
-                    "an `attack:` profile (RAV, base_tp) beside `mines:`",
-                    Some("add `attack: {rav: …, base_tp: …}`".into()),
-                );
-                None
-            }
-            _ => None,
-        };
-        let piece = piece(cx, e, a);
-        let variants = a
-            .variants
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| cx.index_of(e, &format!("/variants/{i}"), t.as_str(), &ids, "terrain"))
-            .collect();
-        out.push(AssetDef {
-            piece,
-            variants,
-            emplacement_ap: a.emplacement.map(|x| x.action_points),
-            mines,
-            id: e.id.clone(),
-            name: a.name.clone(),
-            terrain,
-            deck_cards: sum(f::ModifierTarget::DrawDeckCard).unwrap_or(0).max(0) as u32,
-            skip_card: sum(f::ModifierTarget::SkipCard).is_some(),
-            reload_ammo_bins: sum(f::ModifierTarget::ReloadAmmoBins).is_some(),
-            field_repair: sum(f::ModifierTarget::FieldRepair).unwrap_or(0).max(0) as u32,
-            field_repair_lingering: sum(f::ModifierTarget::FieldRepairLingering).unwrap_or(0).max(0) as u32,
-            laid_wall: sum(f::ModifierTarget::LaidWallLength)
-                .zip(sum(f::ModifierTarget::LaidWallWidth))
-                .map(|(l, w)| (f64::from(l.max(0)), f64::from(w.max(0)))),
-        });
-    }
-    (out, cards)
-}
-
-/// The piece a roster's pre-deployment asset is set down as (`AssetDef::piece`): a terrain piece
-/// or a minefield with its footprint, round (radius, 0) or (length, width). A footprint must be
-/// one of the two; a pre-deployment piece without one is not set down by `cav play`, and says so.
-fn piece(cx: &mut Cx, e: &Entry, a: &f::Asset) -> Option<(f64, f64)> {
-    let shape = match a.footprint {
-        None => None,
-        Some(f::Footprint { radius: Some(r), length: None, width: None }) => Some((r, 0.0)),
-        Some(f::Footprint { radius: None, length: Some(l), width: Some(w) }) => Some((l, w)),
-        Some(_) => {
-            cx.error(
-                e,
-                "/footprint",
-                "footprint",
-                "a footprint is round or a rectangle: give `radius`, or `length` and `width`".into(),
-                "`{radius: R}` or `{length: L, width: W}`",
-                None,
-            );
-            None
-        }
-    };
-    let placed = a.placement == f::AssetPlacement::PreDeployment
-        && (a.terrain.is_some() || a.mines.is_some())
-        && a.emplacement.is_none();
-    if placed && shape.is_none() && a.footprint.is_none() {
-        cx.diags.push(
-            cav_content::Diagnostic::warning(
-                "not-implemented",
-                format!(
-                    "asset `{}` has no `footprint`: `cav play` cannot set it down for a roster that buys it (scenario tests still place it)",
-                    e.id
-                ),
-            )
-            .at(e.prov.locate("/placement"))
-            .pack(e.pack.clone())
-            .pointer("/placement"),
-        );
-    }
-    shape.filter(|_| placed)
 }
 
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> Vec<TerrainDef> {
@@ -646,80 +503,6 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
                     Some((i as cav_rules::compile::SaIx, w.extra))
                 })
                 .collect(),
-        });
-    }
-    out
-}
-
-/// The strikes of the battlefield strike packages, each with its attack as a mount a strike caller
-/// carries (`CardDef::arm_strikes`).
-pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
-    let mut out = Vec::new();
-    for e in cx.rs.of_kind(DocKind::Strike) {
-        let Some(Document::Strike(doc)) = &e.doc else {
-            cx.fail_quietly();
-            continue;
-        };
-        let a = &doc.attack;
-        munition_only(cx, e, "/attack", a);
-        let (lays, leaves) = landing(cx, e, "/attack", a);
-        // Unknown SA ids are dangling references the loader reported.
-        let msas: Vec<(u16, i32)> = a
-            .special_attributes
-            .iter()
-            .filter_map(|r| {
-                let ix = sas.iter().position(|s| s.id == r.id().as_str())?;
-                Some((ix as u16, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
-            })
-            .collect();
-        let mut mount = MountDef {
-            weapon: e.id.clone(),
-            class: doc.name.clone(),
-            name: doc.name.clone(),
-            quantity: 1,
-            range: match a.range {
-                Some(f::Distance::Inches(r)) => r,
-                _ => 0.0,
-            },
-            rav: vec![a.rav.map_or((None, None), |r| (r.hard, r.soft))],
-            sas: msas,
-            indirect: true,
-            strike: Some(out.len() as u16),
-            preset_tp: a.base_tp.map(|t| t as i32),
-            combat_rolls: a.combat_rolls.unwrap_or(1).min(cav_format::limits::MAX_REROLLS),
-            strip: a.strip.map(|s| (s.length, s.width)),
-            lays,
-            leaves,
-            cloud: a.cloud.as_ref().map(|c| c.cleared_by.iter().map(|w| w.0.clone()).collect()),
-            cloud_stopped_by: a.cloud.iter().flat_map(|c| &c.stopped_by).map(|u| format!("upgrade:{}", u.0)).collect(),
-            laser_guided: a.laser_guided,
-            destroys: a.destroys.clone(),
-            // The rest (area, blaster, shock) follows from its special attributes (`derive`).
-            ..MountDef::default()
-        };
-        mount.derive(sas);
-        let called_by = doc
-            .called_by
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| {
-                // Unknown SA ids are dangling references the loader reported.
-                let sa = sas.iter().position(|s| s.id == c.sa.as_str())? as u16;
-                let authorization = c
-                    .authorization
-                    .as_ref()
-                    .map(|a| (cx.dice(e, &format!("/called_by/{i}/authorization/dice"), &a.dice), a.target));
-                Some(StrikeTerms { sa: Some(sa), ap: c.ap, pays: c.pays, authorization })
-            })
-            .collect();
-        out.push(StrikeDef {
-            id: e.id.clone(),
-            name: doc.name.clone(),
-            package: doc.package,
-            cost: doc.cost.tv,
-            mount,
-            called_by,
-            missile: None, // `missiles`, once the cards are built
         });
     }
     out

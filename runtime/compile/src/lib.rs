@@ -6,11 +6,13 @@
 //! problem: it returns every diagnostic, and the rules only when there was no error.
 //!
 //! One module per part of the ruleset: `tables` (range bands, modifier and lookup tables),
-//! `catalog` (model states, special attributes, terrain), `procedures` (the typed procedure
-//! sections, model types, actions, options), `cards` (models as the engine plays them),
-//! `scenarios` and `tests` (what scenario tests name must exist). Words of the vocabulary (condition ids and the like) are checked by the loader's
-//! vocabulary pass; here they are only resolved.
+//! `catalog` (model states, special attributes and upgrades, terrain), `assets` (battlefield
+//! assets), `strikes` (strike packages), `procedures` (the typed procedure sections, model types,
+//! actions, options), `cards` (models as the engine plays them), `scenarios` and `tests` (what
+//! scenario tests name must exist). Words of the vocabulary (condition ids and the like) are
+//! checked by the loader's vocabulary pass; here they are only resolved.
 
+mod assets;
 pub mod behaviour;
 mod cards;
 pub use cards::halve_for_a_small_table;
@@ -18,6 +20,7 @@ mod catalog;
 mod conditions;
 mod procedures;
 mod scenarios;
+mod strikes;
 mod tables;
 mod tests;
 
@@ -26,7 +29,7 @@ use cav_content::diag::Diagnostic;
 use cav_content::ruleset::Entry;
 use cav_format::{DocKind, Document, ModifierConvention};
 use cav_rules::DiceExpr;
-use cav_rules::compile::Rules;
+use cav_rules::compile::{AssetDef, CardDef, Proc, Rules, SaDef, SaIx, StrikeDef};
 
 /// The result of compiling one ruleset.
 #[derive(Debug)]
@@ -322,79 +325,16 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let terrains = catalog::terrains(cx, &move_classes, &sas);
-    let (mut assets, asset_cards) = catalog::assets(cx, &terrains, &sas, &names);
+    let (mut assets, asset_cards) = assets::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
-    // Cards that are an asset's weapon emplacement.
-    for ((_, m), card) in models.iter().zip(cards.iter_mut()) {
-        let Some(a) = &m.emplacement else { continue };
-        card.emplacement = assets.iter().position(|x| x.id == a.as_str() && x.emplacement_ap.is_some());
-        if card.emplacement.is_none()
-            && assets.iter().any(|x| x.id == a.as_str())
-            && let Some(e) = cx.rs.get(DocKind::Model, &card.id)
-        {
-            cx.error(
-                e,
-                "/emplacement",
-                "emplacement",
-                format!("asset `{a}` is not a weapon emplacement (it has no `emplacement:`)"),
-                "an asset with `emplacement:`",
-                None,
-            );
-        }
-    }
-    // The cards of assets that attack on their own follow the models' cards.
-    for a in &mut assets {
-        if let Some((_, _, card)) = &mut a.mines {
-            *card += cards.len();
-        }
-    }
-    cards.extend(asset_cards);
-    let mut strikes = catalog::strikes(cx, &sas);
-    catalog::missiles(cx, &mut strikes, &mut cards);
-    let strike_caller = ruleset
-        .force_building
-        .as_ref()
-        .and_then(|f| sas.iter().position(|s| s.id == f.strike_caller_sa.as_str()))
-        .map(|i| i as cav_rules::compile::SaIx);
-    let asset_user = ruleset
-        .force_building
-        .as_ref()
-        .and_then(|f| sas.iter().position(|s| s.id == f.asset_user_sa.as_str()))
-        .map(|i| i as cav_rules::compile::SaIx);
-    let unique_sa = ruleset
-        .force_building
-        .as_ref()
-        .and_then(|f| f.unique_sa.as_ref())
-        .and_then(|u| sas.iter().position(|s| s.id == u.as_str()))
-        .map(|i| i as cav_rules::compile::SaIx);
-    let reserved = ruleset
-        .force_building
-        .iter()
-        .flat_map(|f| &f.reserved)
-        .filter_map(|r| {
-            let sa = sas.iter().position(|s| s.id == r.sa.as_str())?;
-            Some((sa as cav_rules::compile::SaIx, r.squad_type.0.clone()))
-        })
-        .collect();
-    // The special attribute whose rating adds points to its force group's C3 pool.
-    let c3_sa = ruleset
-        .force_building
-        .as_ref()
-        .and_then(|f| sas.iter().position(|s| s.id == f.c3_sa.as_str()))
-        .map(|i| i as cav_rules::compile::SaIx);
-    if let Some(cd) = &mut proc.close_defense {
-        cd.mount.name = sas[cd.sa as usize].name.clone();
-        cd.mount.derive(&sas);
-    }
-    for c in &mut cards {
-        c.arm_close_defense(proc.close_defense.as_ref());
-    }
-    if proc.strike_point_tp.is_some() {
-        for c in &mut cards {
-            c.arm_strikes(&strikes, strike_caller);
-        }
-    }
+    emplacements(cx, &models, &mut cards, &assets);
+    append_asset_cards(&mut assets, &mut cards, asset_cards);
+    let mut strikes = strikes::strikes(cx, &sas);
+    strikes::missiles(cx, &mut strikes, &mut cards);
+    let ForceBuildingSas { strike_caller, asset_user, unique_sa, reserved, c3_sa } =
+        ForceBuildingSas::of(ruleset, &sas);
+    arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
@@ -407,13 +347,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     tests::check(cx);
 
-    let squad_types = rs
-        .of_kind(DocKind::SquadType)
-        .filter_map(|e| match &e.doc {
-            Some(Document::SquadType(t)) => Some((e.id.clone(), t.max_models)),
-            _ => None,
-        })
-        .collect();
+    let squad_types = squad_types(rs);
     Some(Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
@@ -469,4 +403,114 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_free_with,
         action_model_types,
     })
+}
+
+/// Cards that are an asset's weapon emplacement.
+fn emplacements(cx: &mut Cx, models: &[(String, cav_format::Model)], cards: &mut [CardDef], assets: &[AssetDef]) {
+    for ((_, m), card) in models.iter().zip(cards.iter_mut()) {
+        let Some(a) = &m.emplacement else { continue };
+        card.emplacement = assets.iter().position(|x| x.id == a.as_str() && x.emplacement_ap.is_some());
+        if card.emplacement.is_none()
+            && assets.iter().any(|x| x.id == a.as_str())
+            && let Some(e) = cx.rs.get(DocKind::Model, &card.id)
+        {
+            cx.error(
+                e,
+                "/emplacement",
+                "emplacement",
+                format!("asset `{a}` is not a weapon emplacement (it has no `emplacement:`)"),
+                "an asset with `emplacement:`",
+                None,
+            );
+        }
+    }
+}
+
+/// The cards of assets that attack on their own follow the models' cards.
+fn append_asset_cards(assets: &mut [AssetDef], cards: &mut Vec<CardDef>, asset_cards: Vec<CardDef>) {
+    for a in assets.iter_mut() {
+        if let Some((_, _, card)) = &mut a.mines {
+            *card += cards.len();
+        }
+    }
+    cards.extend(asset_cards);
+}
+
+/// The special attributes force building names (`force_building:` of the ruleset), resolved.
+struct ForceBuildingSas {
+    strike_caller: Option<SaIx>,
+    asset_user: Option<SaIx>,
+    unique_sa: Option<SaIx>,
+    reserved: Vec<(SaIx, String)>,
+    c3_sa: Option<SaIx>,
+}
+
+impl ForceBuildingSas {
+    fn of(ruleset: &cav_format::Ruleset, sas: &[SaDef]) -> ForceBuildingSas {
+        let strike_caller = ruleset
+            .force_building
+            .as_ref()
+            .and_then(|f| sas.iter().position(|s| s.id == f.strike_caller_sa.as_str()))
+            .map(|i| i as cav_rules::compile::SaIx);
+        let asset_user = ruleset
+            .force_building
+            .as_ref()
+            .and_then(|f| sas.iter().position(|s| s.id == f.asset_user_sa.as_str()))
+            .map(|i| i as cav_rules::compile::SaIx);
+        let unique_sa = ruleset
+            .force_building
+            .as_ref()
+            .and_then(|f| f.unique_sa.as_ref())
+            .and_then(|u| sas.iter().position(|s| s.id == u.as_str()))
+            .map(|i| i as cav_rules::compile::SaIx);
+        let reserved = ruleset
+            .force_building
+            .iter()
+            .flat_map(|f| &f.reserved)
+            .filter_map(|r| {
+                let sa = sas.iter().position(|s| s.id == r.sa.as_str())?;
+                Some((sa as cav_rules::compile::SaIx, r.squad_type.0.clone()))
+            })
+            .collect();
+        // The special attribute whose rating adds points to its force group's C3 pool.
+        let c3_sa = ruleset
+            .force_building
+            .as_ref()
+            .and_then(|f| sas.iter().position(|s| s.id == f.c3_sa.as_str()))
+            .map(|i| i as cav_rules::compile::SaIx);
+        ForceBuildingSas { strike_caller, asset_user, unique_sa, reserved, c3_sa }
+    }
+}
+
+/// Arm the cards with the close-defense reaction and, where strike packages are called in, the
+/// strikes a strike caller carries.
+fn arm_cards(
+    proc: &mut Proc,
+    sas: &[SaDef],
+    cards: &mut [CardDef],
+    strikes: &[StrikeDef],
+    strike_caller: Option<SaIx>,
+) {
+    if let Some(cd) = &mut proc.close_defense {
+        cd.mount.name = sas[cd.sa as usize].name.clone();
+        cd.mount.derive(sas);
+    }
+    for c in cards.iter_mut() {
+        c.arm_close_defense(proc.close_defense.as_ref());
+    }
+    if proc.strike_point_tp.is_some() {
+        for c in cards.iter_mut() {
+            c.arm_strikes(strikes, strike_caller);
+        }
+    }
+}
+
+/// Each squad type's largest size, by id.
+fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
+    rs.of_kind(DocKind::SquadType)
+        .filter_map(|e| match &e.doc {
+            Some(Document::SquadType(t)) => Some((e.id.clone(), t.max_models)),
+            _ => None,
+        })
+        .collect()
 }

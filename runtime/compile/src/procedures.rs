@@ -47,13 +47,7 @@ pub(crate) fn procedures(
     let wreck_terrain = cx
         .index_of(e, "/procedures/damage/wreck_terrain", p.damage.wreck_terrain.as_str(), &terrain_ids, "terrain type")
         .unwrap_or(0);
-    let mut reverse_cost = HashMap::new();
-    for (id, v) in &p.movement.reverse_cost {
-        let ptr = format!("/procedures/movement/reverse_cost/{id}");
-        if let Some(i) = cx.index_of(e, &ptr, id.as_str(), &terrain_ids, "terrain type") {
-            reverse_cost.insert(i, *v);
-        }
-    }
+    let reverse_cost = reverse_cost(cx, e, p, &terrain_ids);
     let defensive_fire_max_band = p.defensive_fire.as_ref().and_then(|d| {
         cx.index_of(e, "/procedures/defensive_fire/max_band", d.max_band.as_str(), band_ids, "range band")
     });
@@ -70,53 +64,9 @@ pub(crate) fn procedures(
             "range band",
         )
     });
-    let transport = p.transport.as_ref().map(|t| {
-        let sa = |cx: &mut Cx, ptr: &str, id: &f::Id| {
-            cx.index_of(e, ptr, id.as_str(), &names.sas, "special attribute").unwrap_or(0) as u16
-        };
-        Transport {
-            sa: sa(cx, "/procedures/transport/sa", &t.sa),
-            slots_per_rider: t.slots_per_rider,
-            heavy: t
-                .heavy
-                .iter()
-                .enumerate()
-                .map(|(i, h)| (sa(cx, &format!("/procedures/transport/heavy/{i}/sa"), &h.sa), h.slots))
-                .collect(),
-            carriers: t
-                .carriers
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let riders = c.riders.iter().map(|(ty, n)| (*ty, *n)).collect();
-                    (sa(cx, &format!("/procedures/transport/carriers/{i}/sa"), &c.sa), c.slots_per_level, riders)
-                })
-                .collect(),
-        }
-    });
-    let flight = p.flight.as_ref().map(|fl| Flight {
-        noe_extra_cost: fl.noe_extra_cost,
-        noe_exposed_within: fl.noe_exposed_within,
-        landing_fields: (fl.landing_fields.iter().enumerate())
-            .filter_map(|(i, t)| {
-                cx.index_of(
-                    e,
-                    &format!("/procedures/flight/landing_fields/{i}"),
-                    t.as_str(),
-                    &terrain_ids,
-                    "terrain type",
-                )
-            })
-            .collect(),
-    });
-    let dig_in = p.dig_in.as_ref().map(|d| {
-        let not_on = (d.not_on.iter().enumerate())
-            .filter_map(|(i, t)| {
-                cx.index_of(e, &format!("/procedures/dig_in/not_on/{i}"), t.as_str(), &terrain_ids, "terrain type")
-            })
-            .collect();
-        (d.cover, not_on)
-    });
+    let transport = transport(cx, e, p, names);
+    let flight = flight(cx, e, p, &terrain_ids);
+    let dig_in = dig_in(cx, e, p, &terrain_ids);
     let ms = p.movement_states.clone().unwrap_or_default();
     let fast_state = ms
         .fast
@@ -124,15 +74,7 @@ pub(crate) fn procedures(
         .map(|f| (state(cx, "/procedures/movement_states/fast/state", &f.state), f.inches, f.any_move.clone()));
     let still_state =
         ms.still.as_ref().map(|s| (state(cx, "/procedures/movement_states/still/state", &s.state), s.except.clone()));
-    let mut model_types = [None; MODEL_TYPES];
-    for (ty, m) in &ruleset.model_types {
-        model_types[*ty as usize] = Some(ModelTypeDef {
-            traits: Traits::of(&m.traits),
-            height: m.height,
-            base_size: m.base_size,
-            torso_twist: m.torso_twist,
-        });
-    }
+    let model_types = model_types(ruleset);
     let mv = &p.movement;
     Proc {
         rolls: Rolls {
@@ -156,73 +98,8 @@ pub(crate) fn procedures(
             reverse_other: mv.reverse_cost_other,
             contact_distance: mv.contact_distance,
         },
-        sight: {
-            // Woods crossed make cover together only as the ruleset says.
-            if p.sight.woods_stacking.is_empty()
-                && let Some(t) = terrains.iter().find(|t| t.cover_when_crossed)
-            {
-                cx.error(
-                    e,
-                    "/procedures/sight",
-                    "woods-stacking",
-                    format!(
-                        "terrain `{}` counts wherever a line crosses it (`cover_when_crossed`), but the ruleset says no \
-                         cover such terrain makes together",
-                        t.id
-                    ),
-                    "`woods_stacking:` (e.g. [light, heavy, blocking]: one point light, two heavy, more blocking)",
-                    None,
-                );
-            }
-            p.sight.clone()
-        },
-        fire_over: p
-            .sight
-            .fire_over
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let named = usize::from(f.sa.is_some())
-                    + usize::from(!f.weapons.is_empty())
-                    + usize::from(!f.terrain.is_empty());
-                if named != 1 {
-                    cx.error(
-                        e,
-                        &format!("/procedures/sight/fire_over/{i}"),
-                        "fire-over",
-                        "a way of firing over terrain names who may use it: a special attribute, weapons or the \
-                         terrain they stand in, one of them"
-                            .into(),
-                        "one of `sa`, `weapons` or `terrain`",
-                        None,
-                    );
-                }
-                FireOverDef {
-                    sa: f.sa.as_ref().and_then(|sa| {
-                        cx.index_of(
-                            e,
-                            &format!("/procedures/sight/fire_over/{i}/sa"),
-                            sa.as_str(),
-                            &names.sas,
-                            "special attribute",
-                        )
-                        .map(|ix| ix as SaIx)
-                    }),
-                    weapons: f.weapons.iter().map(|w| w.as_str().to_owned()).collect(),
-                    // Unknown terrain ids are dangling references the loader reported.
-                    terrain: f
-                        .terrain
-                        .iter()
-                        .filter_map(|t| terrains.iter().position(|x| x.id == t.as_str()))
-                        .collect(),
-                    model_types: f.model_types.clone(),
-                    within: f.within,
-                    max_elevation: f.max_elevation,
-                    counts_as: f.counts_as,
-                    snapshot: f.snapshot,
-                }
-            })
-            .collect(),
+        sight: sight(cx, e, p, terrains),
+        fire_over: fire_over(cx, e, p, names, terrains),
         damage: Damage {
             pilot_check_tp: p.damage.pilot_check_tp.map(|v| v as i32),
             pilot_fumble_damage: p.damage.pilot_fumble_damage,
@@ -235,18 +112,7 @@ pub(crate) fn procedures(
             out_of_action: p.damage.out_of_action.clone(),
         },
         repair: p.repair.clone(),
-        setup: {
-            if let Some(d) = &p.setup.orbital_drop {
-                cx.index_of(
-                    e,
-                    "/procedures/setup/orbital_drop/upgrade",
-                    d.upgrade.as_str(),
-                    &names.upgrades,
-                    "upgrade",
-                );
-            }
-            p.setup.clone()
-        },
+        setup: setup(cx, e, p, names),
         run_n_gun: p.run_n_gun.clone(),
         defensive_fire: p
             .defensive_fire
@@ -258,38 +124,7 @@ pub(crate) fn procedures(
                 cx.index_of(e, "/procedures/counter_battery/sa", c.sa.as_str(), &names.sas, "special attribute")?;
             Some((sa as SaIx, c.within))
         }),
-        close_defense: p.close_defense.as_ref().and_then(|c| {
-            let sa = cx.index_of(e, "/procedures/close_defense/sa", c.sa.as_str(), &names.sas, "special attribute")?;
-            let sas = c
-                .special_attributes
-                .iter()
-                .filter_map(|r| {
-                    let ix = names.sas.iter().position(|x| x == r.id().as_str())?;
-                    Some((ix as SaIx, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
-                })
-                .collect();
-            Some(cav_rules::compile::CloseDefenseDef {
-                sa: sa as SaIx,
-                against: c.against,
-                reach: c.reach,
-                cost: c.cost,
-                mount: cav_rules::compile::MountDef {
-                    weapon: format!("close-defense:{}", c.sa),
-                    class: c.sa.0.clone(),
-                    name: c.sa.0.clone(),
-                    quantity: 1,
-                    range: c.reach,
-                    rav: vec![(c.rav.hard, c.rav.soft)],
-                    sas,
-                    indirect: true,
-                    reaction: true,
-                    fixed_tp: Some(c.tp as i32),
-                    guided_strike: None,
-                    combat_rolls: 1,
-                    ..Default::default()
-                },
-            })
-        }),
+        close_defense: close_defense(cx, e, p, names),
         overwatch,
         close_combat: p.close_combat.clone(),
         break_away: p.break_away.clone(),
@@ -314,6 +149,207 @@ pub(crate) fn procedures(
         still_state,
         model_types,
     }
+}
+
+/// `movement.reverse_cost`, by terrain index.
+fn reverse_cost(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> HashMap<usize, u32> {
+    let mut reverse_cost = HashMap::new();
+    for (id, v) in &p.movement.reverse_cost {
+        let ptr = format!("/procedures/movement/reverse_cost/{id}");
+        if let Some(i) = cx.index_of(e, &ptr, id.as_str(), terrain_ids, "terrain type") {
+            reverse_cost.insert(i, *v);
+        }
+    }
+    reverse_cost
+}
+
+/// The `transport` section, its special attributes resolved.
+fn transport(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names) -> Option<Transport> {
+    p.transport.as_ref().map(|t| {
+        let sa = |cx: &mut Cx, ptr: &str, id: &f::Id| {
+            cx.index_of(e, ptr, id.as_str(), &names.sas, "special attribute").unwrap_or(0) as u16
+        };
+        Transport {
+            sa: sa(cx, "/procedures/transport/sa", &t.sa),
+            slots_per_rider: t.slots_per_rider,
+            heavy: t
+                .heavy
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (sa(cx, &format!("/procedures/transport/heavy/{i}/sa"), &h.sa), h.slots))
+                .collect(),
+            carriers: t
+                .carriers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let riders = c.riders.iter().map(|(ty, n)| (*ty, *n)).collect();
+                    (sa(cx, &format!("/procedures/transport/carriers/{i}/sa"), &c.sa), c.slots_per_level, riders)
+                })
+                .collect(),
+        }
+    })
+}
+
+/// The `flight` section, its landing fields resolved.
+fn flight(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> Option<Flight> {
+    p.flight.as_ref().map(|fl| Flight {
+        noe_extra_cost: fl.noe_extra_cost,
+        noe_exposed_within: fl.noe_exposed_within,
+        landing_fields: (fl.landing_fields.iter().enumerate())
+            .filter_map(|(i, t)| {
+                cx.index_of(
+                    e,
+                    &format!("/procedures/flight/landing_fields/{i}"),
+                    t.as_str(),
+                    terrain_ids,
+                    "terrain type",
+                )
+            })
+            .collect(),
+    })
+}
+
+/// The `dig_in` section: its cover, and the terrain it cannot be done in.
+fn dig_in(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> Option<(f::Cover, Vec<usize>)> {
+    p.dig_in.as_ref().map(|d| {
+        let not_on = (d.not_on.iter().enumerate())
+            .filter_map(|(i, t)| {
+                cx.index_of(e, &format!("/procedures/dig_in/not_on/{i}"), t.as_str(), terrain_ids, "terrain type")
+            })
+            .collect();
+        (d.cover, not_on)
+    })
+}
+
+/// Each model type the ruleset plays, by `ModelType as usize`.
+fn model_types(ruleset: &f::Ruleset) -> [Option<ModelTypeDef>; MODEL_TYPES] {
+    let mut model_types = [None; MODEL_TYPES];
+    for (ty, m) in &ruleset.model_types {
+        model_types[*ty as usize] = Some(ModelTypeDef {
+            traits: Traits::of(&m.traits),
+            height: m.height,
+            base_size: m.base_size,
+            torso_twist: m.torso_twist,
+        });
+    }
+    model_types
+}
+
+/// The `sight` section, checked against the terrain.
+fn sight(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrains: &[TerrainDef]) -> f::SightRules {
+    // Woods crossed make cover together only as the ruleset says.
+    if p.sight.woods_stacking.is_empty()
+        && let Some(t) = terrains.iter().find(|t| t.cover_when_crossed)
+    {
+        cx.error(
+            e,
+            "/procedures/sight",
+            "woods-stacking",
+            format!(
+                "terrain `{}` counts wherever a line crosses it (`cover_when_crossed`), but the ruleset says no \
+                 cover such terrain makes together",
+                t.id
+            ),
+            "`woods_stacking:` (e.g. [light, heavy, blocking]: one point light, two heavy, more blocking)",
+            None,
+        );
+    }
+    p.sight.clone()
+}
+
+/// `sight.fire_over`, each way of firing over terrain with its special attribute and terrain resolved.
+fn fire_over(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names, terrains: &[TerrainDef]) -> Vec<FireOverDef> {
+    p.sight
+        .fire_over
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let named =
+                usize::from(f.sa.is_some()) + usize::from(!f.weapons.is_empty()) + usize::from(!f.terrain.is_empty());
+            if named != 1 {
+                cx.error(
+                    e,
+                    &format!("/procedures/sight/fire_over/{i}"),
+                    "fire-over",
+                    "a way of firing over terrain names who may use it: a special attribute, weapons or the \
+                     terrain they stand in, one of them"
+                        .into(),
+                    "one of `sa`, `weapons` or `terrain`",
+                    None,
+                );
+            }
+            FireOverDef {
+                sa: f.sa.as_ref().and_then(|sa| {
+                    cx.index_of(
+                        e,
+                        &format!("/procedures/sight/fire_over/{i}/sa"),
+                        sa.as_str(),
+                        &names.sas,
+                        "special attribute",
+                    )
+                    .map(|ix| ix as SaIx)
+                }),
+                weapons: f.weapons.iter().map(|w| w.as_str().to_owned()).collect(),
+                // Unknown terrain ids are dangling references the loader reported.
+                terrain: f.terrain.iter().filter_map(|t| terrains.iter().position(|x| x.id == t.as_str())).collect(),
+                model_types: f.model_types.clone(),
+                within: f.within,
+                max_elevation: f.max_elevation,
+                counts_as: f.counts_as,
+                snapshot: f.snapshot,
+            }
+        })
+        .collect()
+}
+
+/// The `setup` section, its orbital drop's upgrade checked.
+fn setup(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names) -> f::SetupRules {
+    if let Some(d) = &p.setup.orbital_drop {
+        cx.index_of(e, "/procedures/setup/orbital_drop/upgrade", d.upgrade.as_str(), &names.upgrades, "upgrade");
+    }
+    p.setup.clone()
+}
+
+/// The `close_defense` reaction, as a mount its special attribute's cards are armed with.
+fn close_defense(
+    cx: &mut Cx,
+    e: &Entry,
+    p: &f::Procedures,
+    names: &Names,
+) -> Option<cav_rules::compile::CloseDefenseDef> {
+    p.close_defense.as_ref().and_then(|c| {
+        let sa = cx.index_of(e, "/procedures/close_defense/sa", c.sa.as_str(), &names.sas, "special attribute")?;
+        let sas = c
+            .special_attributes
+            .iter()
+            .filter_map(|r| {
+                let ix = names.sas.iter().position(|x| x == r.id().as_str())?;
+                Some((ix as SaIx, r.rating().or(r.uses().map(|u| u as i32)).unwrap_or(1)))
+            })
+            .collect();
+        Some(cav_rules::compile::CloseDefenseDef {
+            sa: sa as SaIx,
+            against: c.against,
+            reach: c.reach,
+            cost: c.cost,
+            mount: cav_rules::compile::MountDef {
+                weapon: format!("close-defense:{}", c.sa),
+                class: c.sa.0.clone(),
+                name: c.sa.0.clone(),
+                quantity: 1,
+                range: c.reach,
+                rav: vec![(c.rav.hard, c.rav.soft)],
+                sas,
+                indirect: true,
+                reaction: true,
+                fixed_tp: Some(c.tp as i32),
+                guided_strike: None,
+                combat_rolls: 1,
+                ..Default::default()
+            },
+        })
+    })
 }
 
 /// AP cost of each action type, by id (an action the packs give no type costs 1).

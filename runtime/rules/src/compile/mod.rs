@@ -195,6 +195,15 @@ impl Rules {
     /// A munition loads its profile into each launcher mount it is fitted to: the mount fires
     /// the munition's RAV and special attributes (its cost per launcher joins the TV). A second
     /// munition of one launcher is a further mount, an alternative to the first (`launcher`).
+    ///
+    /// Rosters and test models fit through here, so `cav show --with`, play and tests cannot
+    /// disagree. A special attribute's MV/AV effects are part of a card's design (the printed
+    /// values hold them) and are not applied again; an upgrade's are. An upgrade bought at a rank
+    /// (`variants`: the Officer) takes that rank's cost and grant rating; one bought several
+    /// times adds its cost and rating per purchase, which a `single_use` upgrade spends one roll
+    /// or reaction at a time (`Model::charges_used`). An upgrade switched on by the Special action
+    /// (`switch`: a state) keeps its grants off the fitted card: one further card is made per set
+    /// of switches on, and `Game::card` returns the one the model's states select.
     pub fn fit(&mut self, card: usize, upgrades: &[Fitting]) -> usize {
         if upgrades.is_empty() {
             return card;

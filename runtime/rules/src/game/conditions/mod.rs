@@ -3,7 +3,7 @@
 //! how many times it holds for a roll: 0 = not, 1 = once, more for conditions that count
 //! (supporters, models in contact, an SA's rating).
 //!
-//! To add a condition: its vocabulary entry in `runtime/format/src/vocab.rs`, one file here and
+//! To add a condition: its vocabulary entry in `runtime/format/src/vocab/conditions.rs`, one file here and
 //! its line in `ALL`. A test checks that the two lists agree.
 
 use cav_format::{Cover, ModelTrait};

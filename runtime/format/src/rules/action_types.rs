@@ -1,0 +1,48 @@
+//! Action types: what each action costs and who may take it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+use crate::vocab::*;
+
+/// How often an action type may be taken in one activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCategory {
+    Free,
+    Repeatable,
+    NonRepeatable,
+}
+
+/// An action type of the action types table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionType {
+    pub id: Id,
+    pub name: String,
+    pub category: ActionCategory,
+    /// Action points it costs.
+    pub cost: u32,
+    /// Special attributes whose models take it for 0 AP (Locked-On's free target-lock); a
+    /// non-repeatable action is still taken once per activation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
+    pub free_with: Vec<Id>,
+    /// Model types that may take it; empty = all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    /// Upgrades that open it to a model of any type (Medic's repair for infantry).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "upgrade"))]
+    pub open_with: Vec<Id>,
+    /// Model types it may be aimed at, for an action aimed at a model (a target-lock); empty = all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_model_types: Vec<ModelType>,
+    pub summary: String,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}

@@ -1,0 +1,108 @@
+//! Damage and its end: pilot checks, wrecks, damage to dispersed infantry, mission kills, out of
+//! action; and the repair roll.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+use crate::vocab::*;
+
+/// Damage, pilot checks and destruction.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageRules {
+    /// Target point of a pilot check; absent = the card's EXP value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_check_tp: Option<u32>,
+    /// Damage points taken on a critical failure of a pilot check.
+    pub pilot_fumble_damage: u32,
+    /// State applied by a failed pilot check.
+    pub pilot_fail_state: Id,
+    /// State a model that goes prone gains.
+    pub prone_state: Id,
+    /// Terrain type a destroyed model leaves behind (models whose type has `leaves-wreck`).
+    pub wreck_terrain: Id,
+    /// Smallest radius of a wreck (inches); otherwise the model's base.
+    pub wreck_minimum_radius: f64,
+    /// Damage a model with the `dispersed` trait takes from each successful attack, whatever
+    /// the damage table's row; absent: such models read the table like any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispersed: Option<DispersedDamage>,
+    /// Which models are mission kills and where they withdraw; absent: no model is.
+    #[serde(default)]
+    pub mission_kill: MissionKillRules,
+    /// Which models damaged past their last column stay on the table out of action instead of
+    /// being destroyed; absent: every such model is destroyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_action: Option<OutOfActionRules>,
+}
+
+/// Out of action (the full rules, 001 L5365-5380): a model damaged past its last column stays on
+/// the table — in the way of other models, a target still — but takes no further part: it never
+/// activates or reacts, holds nothing and counts for its side no more. Any further damage
+/// destroys it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutOfActionRules {
+    /// Model types that go out of action; the others are destroyed.
+    pub model_types: Vec<ModelType>,
+    /// A model undamaged before the damage that takes it past its last column is destroyed
+    /// outright (all its damage tracks lost at once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undamaged_destroyed: bool,
+    /// A model in flight is destroyed outright.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_flight_destroyed: bool,
+}
+
+/// Mission kills: models that must leave the table, checked at the end of every activation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MissionKillRules {
+    /// A model that can never make a combat action again (no usable weapon, disabled).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cannot_fight: bool,
+    /// A model in the last column of its damage track.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub last_column: bool,
+    /// Model types with any of these traits are never mission kills.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<crate::vocab::ModelTrait>,
+    /// Where it goes: off the nearest board edge, or off its own deployment zone's edge.
+    #[serde(default)]
+    pub withdraw_to: WithdrawTo,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum WithdrawTo {
+    #[default]
+    NearestEdge,
+    OwnEdge,
+}
+
+/// The damage a `dispersed` model (infantry) takes from a successful attack.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DispersedDamage {
+    /// Damage points per successful attack.
+    pub per_hit: u32,
+    /// Further points when it stands in open terrain (terrain marked `open`, or none).
+    pub in_open: u32,
+}
+
+/// The repair roll.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RepairRules {
+    /// Target point of the repair roll (the card's DC is added to the roll).
+    pub target_point: u32,
+    /// Damage points a successful repair removes.
+    pub restores: u32,
+    /// Damage points repaired on a critical success.
+    pub critical_restores: u32,
+    /// Damage points taken on a critical failure.
+    pub fumble_damage: u32,
+    /// Damage points that stay after any repair (the model never returns to column 0).
+    pub lingering_damage: u32,
+}

@@ -1,0 +1,91 @@
+//! Moving: terrain costs, turning, reversing and contact; the states fast or still models gain;
+//! flying (nap of the earth, landing fields).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+
+/// Movement.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRules {
+    /// Degrees of facing change free with each move action.
+    pub free_turn_degrees: f64,
+    /// MV each further facing change costs.
+    pub extra_turn_cost: u32,
+    /// Inches a model may always move per move action, whatever the terrain costs.
+    pub minimum_move: f64,
+    /// MV per inch where no terrain feature lies (open ground).
+    pub open_ground_cost: u32,
+    /// Combined terrain: MV per inch added to the highest cost for each further terrain type under
+    /// the base (types, not areas: the levels of a stepped hill are one type).
+    pub combined_terrain_extra: u32,
+    /// MV a whole move along a road adds (terrain whose cost is `road_bonus`).
+    pub road_bonus: u32,
+    /// MV per inch along such a road.
+    pub road_cost: u32,
+    /// Extra MV per inch when moving backwards over open ground.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_open_cost: Option<u32>,
+    /// Extra MV per inch backwards, by terrain id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reverse_cost: BTreeMap<Id, u32>,
+    /// Extra MV per inch backwards through any other terrain; absent = not allowed there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_cost_other: Option<u32>,
+    /// Distance that counts as base-to-base contact (inches between bases).
+    pub contact_distance: f64,
+}
+
+/// States gained by moving fast or not at all, at the end of the model's activation (the states'
+/// own `immune` lists still apply).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementStateRules {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fast: Option<FastMoveState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub still: Option<StillState>,
+}
+
+/// A model that moved forward at least `inches` in one activation gains `state`; one whose model
+/// type has an `any_move` trait gains it with any move.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FastMoveState {
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub state: Id,
+    #[schemars(range(min = 0.0, max = crate::limits::MAX_BOARD_INCHES))]
+    pub inches: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any_move: Vec<crate::vocab::ModelTrait>,
+}
+
+/// A model that did not move in its activation gains `state`, unless its model type has one of
+/// the `except` traits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StillState {
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub state: Id,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<crate::vocab::ModelTrait>,
+}
+
+/// Flying (001 L3640-3692, L3734-3750): models whose type has the `flies` trait are in flight
+/// unless landed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlightRules {
+    /// Nap of the earth: MV per inch on top of the normal cost; the move spends the whole MV.
+    pub noe_extra_cost: u32,
+    /// A ground attacker may target an aircraft flying nap of the earth only when it ended its
+    /// activation within this many inches (and in sight).
+    pub noe_exposed_within: f64,
+    /// Landing fields: terrain where fixed-wing aircraft may land and take off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub landing_fields: Vec<Id>,
+}

@@ -1,0 +1,120 @@
+//! `procedures:` of the ruleset: one typed section per part of the rules, and the rolls in
+//! general (10+ rolls, out of ammo, NA weapons).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    BreakRules, ChargeRules, CloseCombatRules, CloseDefenseRules, CounterBatteryRules, DamageRules, DefensiveFireRules,
+    DigInRules, FlightRules, MixedWeaponRules, MovementRules, MovementStateRules, MultipleTargetRules, OverwatchRules,
+    RegroupRules, RepairRules, RollKind, RunNGunRules, SalvoRules, SetupRules, SightRules, StompRules,
+    StrikePackageRules, StructureAttackRules, StructureMovementRules, TowingRules, TransportRules,
+};
+
+/// The numbers of the procedures, in one typed section per part of the rules. A section the
+/// ruleset leaves out is a rule it does not have (no run 'n gun, no close combat); inside a
+/// section every number is required, so a missing one is reported where it belongs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Procedures {
+    pub rolls: RollRules,
+    pub movement: MovementRules,
+    pub sight: SightRules,
+    pub damage: DamageRules,
+    pub repair: RepairRules,
+    pub setup: SetupRules,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_n_gun: Option<RunNGunRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defensive_fire: Option<DefensiveFireRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_battery: Option<CounterBatteryRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close_defense: Option<CloseDefenseRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwatch: Option<OverwatchRules>,
+    #[serde(default)]
+    pub close_combat: CloseCombatRules,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_away: Option<BreakRules>,
+    /// An attack with several weapon types shares one range band; absent: each weapon rolls at
+    /// its own band.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_weapons: Option<MixedWeaponRules>,
+    /// A combat action may split its weapons between several targets (each extra target is the
+    /// `multiple-targets` condition); absent: a combat action attacks one target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiple_targets: Option<MultipleTargetRules>,
+    /// States a model gains at the end of its activation by how far it moved; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement_states: Option<MovementStateRules>,
+    /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salvo: Option<SalvoRules>,
+    /// Stomping (a move action that destroys a helpless model in contact); absent: nobody stomps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stomp: Option<StompRules>,
+    /// Models pushing into or through structures; absent: they pass at no risk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure_movement: Option<StructureMovementRules>,
+    /// Attacks on structures; absent: structures are not targets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure_attacks: Option<StructureAttackRules>,
+    /// Regrouping two under-strength squads; absent: squads never merge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regroup: Option<RegroupRules>,
+    /// Infantry digging in; absent: they cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dig_in: Option<DigInRules>,
+    /// Infantry charging into contact at the end of a move; absent: they cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<ChargeRules>,
+    /// Aircraft in flight: nap of the earth, landing and taking off; absent: aircraft only fly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flight: Option<FlightRules>,
+    /// Infantry riding in transports (mount and dismount); absent: nobody rides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<TransportRules>,
+    /// Towed guns hitched to a tow (mount and dismount), limbered to travel; absent: they never move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub towing: Option<TowingRules>,
+    /// Battlefield strike packages called in during play (`call-strike`); absent: nobody calls them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strike_packages: Option<StrikePackageRules>,
+}
+
+/// Rolls in general.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollRules {
+    /// Natural total that always succeeds on a "10+ roll".
+    pub ten_plus_natural: u32,
+    /// The rolls that are "10+ rolls" in this ruleset.
+    #[serde(default)]
+    pub ten_plus_rolls: Vec<RollKind>,
+    /// Out-of-ammo die rolled after a critical fumble. A weapon's `out_of_ammo` modifiers say
+    /// the highest result that runs it dry, so the check's target point is that result + 1.
+    pub out_of_ammo_die: String,
+    /// What a failed out-of-ammo check empties: the fumbling mount only (`mount`, the default),
+    /// or every mount of the model carrying the same weapon (`weapon`).
+    #[serde(default)]
+    pub out_of_ammo_empties: AmmoEmpties,
+    /// Added to the out-of-ammo check's target point for each earlier critical fumble the model
+    /// rolled in the same action (0, the default: every check alike).
+    #[serde(default)]
+    pub out_of_ammo_step: u32,
+    /// RAV a weapon with "NA" against the target counts as: it cannot hurt it (a NA weapon's
+    /// margin of success can never reach the armor).
+    pub na_rav: i32,
+}
+
+/// What a failed out-of-ammo check empties.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AmmoEmpties {
+    /// The mount whose roll fumbled.
+    #[default]
+    Mount,
+    /// Every mount of the model carrying the same weapon (the same weapon document).
+    Weapon,
+}

@@ -1,0 +1,230 @@
+//! The ruleset document: modifier convention, activation and draw deck, dice, options, C3
+//! points, the model types it plays and the tables it reads, by role.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+use crate::vocab::*;
+
+use super::Procedures;
+
+/// The ruleset's parameters: one per ruleset pack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Ruleset {
+    pub id: Id,
+    pub name: String,
+    pub modifier_convention: ModifierConvention,
+    pub activation: ActivationMode,
+    /// The draw deck's cards: per side, and per activation unit (model or squad).
+    pub draw_deck: DrawDeckRules,
+    /// Action points per model activation.
+    pub action_points: u32,
+    pub dice: DiceRules,
+    /// Turns after which a game is declared a draw if nobody has won (at most `MAX_TURNS`).
+    #[schemars(range(min = 1, max = crate::limits::MAX_TURNS))]
+    pub turn_limit: u32,
+    /// Point-blank distance in inches (direct fire at or inside it gets the point-blank modifier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point_blank: Option<f64>,
+    /// Ids of the tables the procedures use, by role.
+    #[schemars(schema_with = "tables_schema")]
+    pub tables: BTreeMap<TableRole, Id>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<RulesetOption>,
+    /// Numbers of the procedures the engine runs, by part of the rules.
+    pub procedures: Procedures,
+    /// Every model type the ruleset plays, with its traits and sizes.
+    pub model_types: BTreeMap<ModelType, ModelTypeRules>,
+    /// C3 points: what they buy; left out by a ruleset without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c3: Option<C3Rules>,
+    /// How forces are built to a threat value; left out by a ruleset whose scenarios fix forces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub force_building: Option<crate::force::ForceRules>,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// How situation modifiers are written in this ruleset. The engine normalises internally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModifierConvention {
+    /// Modifiers are added to the roll (Quick-Start: "+1 to the roll" helps).
+    Roll,
+    /// Modifiers are added to the target point (full rules: "(-1) SM" helps).
+    TargetPoint,
+}
+
+/// How models are activated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivationMode {
+    /// One card per model in the draw deck (Quick-Start).
+    PerModel,
+    /// One card per squad, plus side cards (full rules).
+    PerSquad,
+}
+
+/// The cards of the draw deck: `per_side` for each side, `per_unit` for each model (per-model
+/// activation) or squad (per-squad activation) on the table. A unit that leaves play takes its
+/// cards with it unless the option `draw-deck-removal` keeps some (001 L2465-2476).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawDeckRules {
+    pub per_side: u32,
+    #[schemars(range(min = 1, max = 10))]
+    pub per_unit: u32,
+}
+
+/// Dice used by the ruleset's rolls, as dice expressions (`2d6`, `3d6kh2`, `1d10`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRules {
+    /// Combat, strike-point, pilot and repair rolls.
+    pub standard: String,
+    /// Rolls with a pre-set base TP (upgrades, assets, strikes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset_tp: Option<String>,
+    /// Drift roll (direction by the die's point, distance by its number).
+    pub drift: String,
+    /// Natural total that always fails (critical fumble).
+    pub critical_fumble: u32,
+    /// Natural total that is a critical success.
+    pub critical_success: u32,
+    /// Extra die added on a critical success (`1d6`), if the ruleset gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_success_bonus: Option<String>,
+}
+
+/// A ruleset option: a place where the rules can be read more than one way, with the
+/// reading chosen by default and the ones players may pick instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesetOption {
+    pub id: Id,
+    pub summary: String,
+    /// The reading used unless players choose another.
+    pub default: Id,
+    /// Every reading players may choose, default included.
+    pub choices: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// C3 points (001 L1278-1336): single-use points of a force's pool, spent when the force rolls
+/// or activates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct C3Rules {
+    /// The uses players may spend a point on.
+    pub uses: Vec<crate::vocab::C3Use>,
+    /// Inspire: dice added to the roll (`1d6`).
+    pub inspire_dice: String,
+    /// Motivate: action points added.
+    pub motivate_ap: u32,
+    /// Rally: the model states every model of the force sheds.
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub rally_clears: Vec<Id>,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// What a model type is and can do in this ruleset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModelTypeRules {
+    /// Capabilities the engine asks for (docs/vocabulary.md, model traits).
+    #[serde(default)]
+    pub traits: Vec<ModelTrait>,
+    /// Elevation (height) of a standing model of this type.
+    pub height: i32,
+    /// Hex base width across flats (inches), for models whose card gives none.
+    pub base_size: f64,
+    /// Degrees the type may turn its front arc left or right (torso twist); back-mounted weapons
+    /// keep to the back arc.
+    #[serde(default)]
+    pub torso_twist: f64,
+}
+
+/// Roles tables play in the procedures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TableRole {
+    RangeBands,
+    CombatModifiers,
+    IndirectCombatModifiers,
+    StrikePointModifiers,
+    /// The strike-point roll of a strike package called in (`procedures.strike_packages`).
+    StrikePackageModifiers,
+    PilotCheckModifiers,
+    CloseCombatModifiers,
+    BreakModifiers,
+    CombatDamage,
+    CloseCombatDamage,
+    CriticalDamage,
+    StructureDamage,
+    StructureCritical,
+    RandomTerrain,
+    VictoryLevels,
+    ScenarioSelection,
+    Drift,
+}
+
+/// `tables:`: one key per role, each the id of a document of the kind that plays it (the
+/// `x-cav-ref` of `refs.rs`, so the reference check and the editor schemas know the kind).
+fn tables_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    fn roles(
+        v: &serde_json::Value,
+        doc: Option<&serde_json::Value>,
+        out: &mut Vec<(serde_json::Value, serde_json::Value)>,
+    ) {
+        let doc = v.get("description").or(doc);
+        if let Some(c) = v.get("const") {
+            out.push((c.clone(), doc.cloned().unwrap_or_default()));
+        }
+        for e in v.get("enum").and_then(|e| e.as_array()).into_iter().flatten() {
+            out.push((e.clone(), serde_json::Value::Null));
+        }
+        for b in v.get("oneOf").and_then(|b| b.as_array()).into_iter().flatten() {
+            roles(b, None, out);
+        }
+    }
+    let mut found = Vec::new();
+    roles(&<TableRole as JsonSchema>::json_schema(g).to_value(), None, &mut found);
+    let id = g.subschema_for::<Id>().to_value();
+    let mut props = serde_json::Map::new();
+    for (tag, doc) in found {
+        let (Ok(role), Some(name)) = (serde_json::from_value::<TableRole>(tag.clone()), tag.as_str()) else { continue };
+        let mut p = serde_json::json!({"allOf": [id], "x-cav-ref": role.doc_kind().tag()});
+        if doc.is_string() {
+            p["description"] = doc;
+        }
+        props.insert(name.to_owned(), p);
+    }
+    schemars::json_schema!({"type": "object", "properties": props, "additionalProperties": false})
+}
+
+impl TableRole {
+    /// The kind of document that plays this role.
+    pub fn doc_kind(self) -> crate::DocKind {
+        match self {
+            TableRole::RangeBands => crate::DocKind::RangeBands,
+            TableRole::CombatModifiers
+            | TableRole::IndirectCombatModifiers
+            | TableRole::StrikePointModifiers
+            | TableRole::StrikePackageModifiers
+            | TableRole::PilotCheckModifiers
+            | TableRole::CloseCombatModifiers
+            | TableRole::BreakModifiers => crate::DocKind::ModifierTable,
+            _ => crate::DocKind::Table,
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Terrain types and move classes: movement costs, cover, elevation, and who may enter or
+//! shelter in a piece.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+use crate::vocab::*;
+
+use super::StructureDef;
+
+/// A terrain type with its movement cost for every move class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    pub id: Id,
+    pub name: String,
+    pub cover: Cover,
+    /// Elevation level of the terrain (E1 = 1, water depth as negative levels).
+    #[serde(default)]
+    pub elevation: i32,
+    /// Extra cost per elevation level climbed, by move class (for hills and structures).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(extend("x-cav-ref-keys" = "move_class"))]
+    pub climb_cost: BTreeMap<Id, TerrainCost>,
+    /// MV cost per inch by move class id.
+    #[schemars(extend("x-cav-ref-keys" = "move_class"))]
+    pub costs: BTreeMap<Id, TerrainCost>,
+    /// Counts as clear/open for rules that care (infantry in the open, Ravage).
+    #[serde(default)]
+    pub open: bool,
+    /// A road: a model whose whole move action stays on it ignores the other terrain there.
+    #[serde(default)]
+    pub road: bool,
+    /// The terrain raises the ground it covers by `elevation` levels (hills); otherwise
+    /// `elevation` is the height of the object for line of sight (woods, structures).
+    #[serde(default)]
+    pub raises_ground: bool,
+    /// Its cover counts wherever a line of sight crosses it, whatever its elevation and however
+    /// far it is from both models (woods in the full rules, which have no elevation level) —
+    /// except for an attacker standing in it within `adjacent_cover` of its edge; otherwise it
+    /// counts only as tall as both models, next to one of them, or stood in.
+    #[serde(default)]
+    pub cover_when_crossed: bool,
+    /// Indirect-fire attacks ignore the cover it gives a target (smoke in the full rules).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_cover_from_indirect: bool,
+    /// A laser designator's beam (TAG) does not pass through it (smoke's carbon absorbs it,
+    /// 001 L8389-8393): no paint across it or from or at a model inside it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blocks_designators: bool,
+    /// Whom it shelters when they stand in it (a trench, a fighting position): only models of
+    /// these types take its cover there, at most `at_most` of them; absent: any model in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shelters: Option<Shelters>,
+    /// How many models one piece holds (a bunker section: one infantry model): a move may not
+    /// end in a piece already that full. Absent: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub room: Option<u32>,
+    /// A structure (001 L5905-6303): its sections' damage points and armor class; a model inside
+    /// adds the armor class to its AV and fires only direct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<StructureDef>,
+    /// Special attributes whose models ignore this terrain's movement penalties: they cross it at
+    /// the open-ground cost and climb it for free (Superior Mobility: rough ground, light woods,
+    /// one elevation level). Where their move class may not go, they still may not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
+    pub waived_by: Vec<Id>,
+    /// Special attributes whose models may enter it where their move class may not, at the
+    /// open-ground cost plus `extra` MV per inch (Amphibious through water); such a model is
+    /// under it, and fires no weapon there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entered_with: Vec<EnteredWith>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Cover a terrain type gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cover {
+    None,
+    Light,
+    Heavy,
+    Blocking,
+}
+
+/// Cost of moving through a terrain type: MV per inch, a bonus to overall MV, or not allowed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TerrainCost {
+    PerInch(u32),
+    Special(TerrainCostWord),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainCostWord {
+    /// Not allowed.
+    Na,
+    /// Costs 1 per inch and adds +1 to the model's overall MV (roads).
+    RoadBonus,
+}
+
+/// Who takes a piece's cover standing in it (`Terrain::shelters`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Shelters {
+    /// The model types it shelters; empty: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_types: Vec<ModelType>,
+    /// How many of them at once: those standing nearest its centre; absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub at_most: Option<u32>,
+}
+
+/// A special attribute that lets its models enter a terrain their move class may not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnteredWith {
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
+    pub sa: Id,
+    /// MV per inch on top of the open-ground cost.
+    #[schemars(range(max = 100))]
+    pub extra: u32,
+}
+
+/// A move class (walker, tracked, hover, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveClass {
+    pub id: Id,
+    pub name: String,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}

@@ -1,0 +1,211 @@
+//! Hook points: the moments of play scripts act at, the effects a handler may ask for there and
+//! the quantities it may change.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{I, R, Status};
+
+words! {
+    /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
+    /// module exports one handler per hook point it uses, named as here.
+    HookPoint, "hook point" {
+        Build = "build", R("an upgrade is fitted by its data (cost, grants, modifiers: `Rules::fit`); no script runs when a model is built yet"), "When a model is built with its upgrades, before play.";
+        ForceSelection = "force_selection", R("rosters are built and checked outside play (`cav force`), without scripts yet (the catalog issue): nothing calls it"), "When a force is chosen to a threat value.";
+        GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
+        DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck (the model does not activate this turn and counts as activated: it cannot fire defensively).";
+        Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
+        SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
+        Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
+        Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
+        TargetLock = "target_lock", I, "When a model declares a target-lock action or paints a target with its TAG (the `tag` action); forbid refuses it.";
+        OpposedRoll = "opposed_roll", R("an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it"), "When two models make an opposed roll.";
+        AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
+        AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers change the radius (widening it by at most `limits::SCRIPT_AREA_GROWTH` inches), set_value lowers it, `rav` modifiers add to the RAV of every hit.";
+        StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
+        Drift = "drift", I, "When a missed strike point drifts; `drift` modifiers add inches.";
+        Landing = "landing", I, "Where an indirect attack lands (its final strike point, after any drift), before anything happens there: `ctx.at` is the point; forbid destroys the munition (no attack, minefield, cloud or terrain there).";
+        CombatTp = "combat_tp", I, "The combat roll of an attack (direct, secondary or close combat), before the dice; `roll` modifiers.";
+        CombatDice = "combat_dice", I, "After the combat dice are thrown, before they are judged: `ctx.roll` holds the natural dice; `roll` modifiers still count.";
+        CombatEnd = "combat_end", I, "After a combat action's attacks (and run 'n gun's), once for each weapon type that fired: `ctx.weapon` is its first mount that fired, `ctx.value` how many of its mounts fired (an Overdrive system's overheating roll).";
+        CritFumble = "crit_fumble", I, "When a combat roll (`ctx.weapon` is the weapon fired) or a repair roll (`ctx.weapon` is nil) is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
+        Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
+        DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
+        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0); forbid sets the row aside (no damage, states, pilot check or critical: a weapon that does other harm, as an ion disruptor's lost actions).";
+        OnHit = "on_hit", I, "After a hit has been resolved against a model (penetrating or not).";
+        ModelState = "model_state", I, "When a model is about to gain a state (`ctx.gained` true; forbid prevents it) or has lost one.";
+        PilotCheck = "pilot_check", I, "A pilot check; `roll` modifiers.";
+        Repair = "repair", I, "A repair roll; `roll` modifiers.";
+        AreaEffect = "area_effect", I, "For each model under an area template, before its secondary roll; forbid spares it, `roll` modifiers.";
+        EndPhase = "end_phase", I, "Once per model on the table at the end of each turn.";
+    }
+}
+
+words! {
+    /// What a hook handler may ask the engine to do, through `ctx`. Effects are queued: the
+    /// engine applies them after every handler of the moment has returned, so a failing script
+    /// changes nothing.
+    HookEffect, "hook effect" {
+        AddModifier = "add_modifier", I, "`ctx.add_modifier(quantity, source, value)`: change a named quantity by a whole number; + adds to it (a + roll modifier helps the roller, whatever the ruleset's printed convention).";
+        Forbid = "forbid", I, "`ctx.forbid(reason)`: refuse what is being declared or about to happen, with the reason shown to players.";
+        SetValue = "set_value", I, "`ctx.set_value(x)`: change the value the moment offers (`ctx.value`); it may only be lowered.";
+        DealDamage = "deal_damage", I, "`ctx.deal_damage(model, points)`: damage points to a model, landing with the activation's other damage.";
+        ApplyState = "apply_state", I, "`ctx.apply_state(model, state)`: a model gains a state (by id), as the damage tables give states.";
+        ClearState = "clear_state", I, "`ctx.clear_state(model, state)`: a model loses a state it has.";
+        SpendAmmo = "spend_ammo", I, "`ctx.spend_ammo(model, mount)`: a weapon mount (0 = first on the card) runs out of ammo.";
+        RestoreAmmo = "restore_ammo", I, "`ctx.restore_ammo(model, mount)`: a weapon mount out of ammo is reloaded.";
+        RefillAmmoBins = "refill_ammo_bins", I, "`ctx.refill_ammo_bins(model)`: a model's Ammo Bins are full again (its card's number of uses).";
+        SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band).";
+        Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
+        PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
+    }
+}
+
+words! {
+    /// The quantities a script's `ctx.add_modifier` names; each hook point accepts some of them.
+    /// A + value adds to the quantity as the engine uses it.
+    Quantity, "quantity" {
+        Roll = "roll", I, "The total of the roll being made (+ helps the roller, under every ruleset).";
+        Ap = "ap", I, "The action points of the activation.";
+        Mv = "mv", I, "The move value for this move.";
+        Range = "range", I, "The weapon's range (inches) for this attack.";
+        Area = "area", I, "The radius (inches) of the area attack; never below 0, nor more than `limits::SCRIPT_AREA_GROWTH` above the weapon's.";
+        Rav = "rav", I, "The attack's RAV.";
+        Av = "av", I, "The target's AV against this hit.";
+        Mos = "mos", I, "The hit's margin of success.";
+        Drift = "drift", I, "The inches a missed strike point drifts.";
+        Damage = "damage", I, "The damage points of the result read from the damage table.";
+    }
+}
+
+/// Whose handlers run at a hook point, in this order.
+pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the `as_target` handlers of the other model's special attributes (the target, the model under a template, the model a reactor would shoot at), then the `aura` handlers of every other model on the table (board order); a handler sees which in `ctx.role` (`model`, `weapon`, `target`, `aura`) and whose it is in `ctx.self`";
+
+impl HookPoint {
+    /// The effects a handler may ask for at this point (none: it may only look, and print).
+    /// The host refuses any other effect with an error naming the point.
+    pub fn accepts(self) -> &'static [HookEffect] {
+        use HookEffect::*;
+        use HookPoint as H;
+        const CHANGES: &[HookEffect] =
+            &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
+        const MOD_CHANGES: &[HookEffect] =
+            &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
+        match self {
+            H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase | H::CombatEnd => CHANGES,
+            H::CombatDice => {
+                &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins]
+            }
+            H::Activation => MOD_CHANGES,
+            H::StrikePoint => &[
+                AddModifier,
+                Forbid,
+                DealDamage,
+                ApplyState,
+                ClearState,
+                SpendAmmo,
+                RestoreAmmo,
+                RefillAmmoBins,
+                PlaceTerrain,
+            ],
+            H::TargetLock | H::Landing => &[Forbid, ApplyState],
+            H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],
+            H::Movement | H::AttackDeclare => &[AddModifier, Forbid],
+            H::AreaEffect => &[AddModifier, Forbid, ApplyState],
+            H::AttackTargets => &[AddModifier, SetValue],
+            H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState],
+            H::CritFumble => &[AddModifier, ApplyState],
+            H::Drift | H::DamageCalc => &[AddModifier],
+            H::DamageTable => &[AddModifier, Forbid, ApplyState],
+            H::PilotCheck | H::Repair => &[AddModifier],
+            H::Build | H::ForceSelection | H::OpposedRoll => &[],
+        }
+    }
+
+    /// Whether the moment has another model (`ctx.target`), whose special attributes' handlers
+    /// (`as_target`) run too.
+    pub fn has_target(self) -> bool {
+        use HookPoint as H;
+        matches!(
+            self,
+            H::SpecialAction
+                | H::TargetLock
+                | H::AttackDeclare
+                | H::AttackTargets
+                | H::StrikePoint
+                | H::Drift
+                | H::Landing
+                | H::CombatTp
+                | H::CombatDice
+                | H::Reaction
+                | H::DamageCalc
+                | H::DamageTable
+                | H::OnHit
+                | H::AreaEffect
+                | H::Transport
+        )
+    }
+
+    /// The quantities `ctx.add_modifier` may name at this point.
+    pub fn quantities(self) -> &'static [Quantity] {
+        use HookPoint as H;
+        use Quantity as Q;
+        match self {
+            H::Activation => &[Q::Ap],
+            H::Movement => &[Q::Mv],
+            H::AttackDeclare => &[Q::Range],
+            H::AttackTargets => &[Q::Area, Q::Rav],
+            H::StrikePoint
+            | H::CombatTp
+            | H::CombatDice
+            | H::CritFumble
+            | H::PilotCheck
+            | H::Repair
+            | H::AreaEffect => &[Q::Roll],
+            H::Drift => &[Q::Drift],
+            H::DamageCalc => &[Q::Rav, Q::Av, Q::Mos],
+            H::DamageTable => &[Q::Damage],
+            _ => &[],
+        }
+    }
+
+    /// What `ctx` holds at this point beyond what it always holds (`point`, `turn`, `ruleset`,
+    /// `options`, `self`, `role`, `rating`).
+    pub fn ctx_fields(self) -> &'static str {
+        use HookPoint as H;
+        match self {
+            H::GameSetup | H::DrawDeck | H::Activation | H::EndPhase => "model",
+            H::SpecialAction => "model, target (if the action names one)",
+            H::Movement => "model, value (the move value)",
+            H::TargetLock | H::Reaction => "model, target",
+            H::AttackDeclare => "model, target, weapon, distance, value (the weapon's range)",
+            H::AttackTargets => "model, target (the aimed model, if the point lies on it), weapon, value (the radius)",
+            H::StrikePoint | H::CombatTp | H::DamageCalc | H::OnHit | H::AreaEffect => {
+                "model, target, weapon, distance, band (of direct and strike-point rolls)"
+            }
+            H::DamageTable => "model, target, weapon, distance, band, value (the damage points of the row)",
+            H::Drift => "model, target, weapon, band, value (the inches rolled, band extra included)",
+            H::Landing => "model, target (the model aimed at, if any), weapon, at (the final strike point)",
+            H::CombatDice => "model, target, weapon, distance, band, roll (dice, natural, total, target)",
+            H::CritFumble => "model, weapon",
+            H::CombatEnd => "model, weapon (the type's first mount that fired), value (how many of its mounts fired)",
+            H::ModelState => "model, state, gained",
+            H::PilotCheck | H::Repair => "model",
+            H::Transport => "model (the rider), target (the transport), value (1 mounting, 0 dismounting)",
+            H::Build | H::ForceSelection | H::OpposedRoll => "",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        for &h in HookPoint::ALL {
+            assert_eq!(HookPoint::from_id(h.id()), Some(h));
+            assert_eq!(serde_json::to_value(h).unwrap(), h.id());
+        }
+    }
+}
