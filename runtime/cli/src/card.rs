@@ -151,7 +151,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
 
 use cav_format::xml::escape as esc;
 
-use crate::map::{bold_width, text_width};
+use crate::text_size::{bold_width, text_width};
 
 const CELL_W: f64 = 38.0;
 /// The narrowest column of row labels ("damage track", "RAV Medium MAC"); wider for longer.

@@ -8,6 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
 
 use cav_compile::behaviour::{self, Behaviour, CATALOG_KINDS};
 use cav_content::Ruleset;
@@ -15,8 +17,34 @@ use cav_content::ruleset::Entry;
 use cav_format::{DocKind, Document};
 use serde::Serialize;
 
+use crate::commands::test::ruleset_tests;
+use crate::project::content_errors;
+use crate::project::load;
+use crate::{CoverageFormat, EXIT_INVALID, Format};
+
 /// The official catalog the issue counts (214 names, `cav-names.tsv`).
 pub const CATALOG_PACK: &str = "cav-full";
+
+/// `cav coverage`: the content checked, the catalog mapped and reported; with `check`, exit 1
+/// unless every entry of the official catalog is complete.
+pub fn run(root: &Path, format: CoverageFormat, check: bool) -> Result<ExitCode, String> {
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
+    if loaded.error_count() > 0 {
+        return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
+    }
+    let mut passed = std::collections::BTreeSet::new();
+    let rows = map(&loaded, &compiled, &mut passed)?;
+    let sections = sections(&loaded, &passed);
+    let (fmt, md) = match format {
+        CoverageFormat::Human => (Format::Human, false),
+        CoverageFormat::Json => (Format::Json, false),
+        CoverageFormat::Markdown => (Format::Human, true),
+    };
+    report(&rows, &sections, fmt, md, &mut std::io::stdout().lock());
+    let complete = rows.iter().filter(|r| r.pack == CATALOG_PACK).all(|r| r.status == Status::Complete);
+    Ok(ExitCode::from(if check && !complete { EXIT_INVALID } else { 0 }))
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
@@ -199,7 +227,7 @@ pub fn map(
         if let Some(b) = &bar {
             b.set_message(format!("proving {}", rs.id));
         }
-        let tests = crate::ruleset_tests(rs, |_| true);
+        let tests = ruleset_tests(rs, |_| true);
         let passed: BTreeSet<&str> = match rules {
             Some(rules) => {
                 let mut host = cav_script::LuaHost::new(rules, cav_script::Limits::default())
@@ -409,8 +437,8 @@ fn without(rs: &Ruleset, e: &Entry) -> Result<(Ruleset, cav_rules::Rules), Strin
 }
 
 /// Print the map: the catalog, then the rulebooks' sections.
-pub fn report(rows: &[Row], sections: &[SectionRow], format: crate::Format, markdown: bool, out: &mut impl Write) {
-    if format == crate::Format::Json {
+pub fn report(rows: &[Row], sections: &[SectionRow], format: Format, markdown: bool, out: &mut impl Write) {
+    if format == Format::Json {
         let doc = serde_json::json!({ "entries": rows, "sections": sections });
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return;

@@ -9,7 +9,8 @@ use cav_content::{Diagnostic, Ruleset, Severity};
 use cav_format::{DocKind, Document, Force};
 use clap::Subcommand;
 
-use crate::{EXIT_INVALID, Format, load, select_rulesets};
+use crate::project::{load, select_rulesets};
+use crate::{EXIT_INVALID, Format};
 
 #[derive(Subcommand)]
 pub enum ForceCommand {

@@ -5,9 +5,30 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
 
 use cav_format::HookPoint;
 use cav_format::vocab::HANDLER_ORDER;
+
+use crate::commands::test::ruleset_tests;
+use crate::progress::progress;
+use crate::project::content_errors;
+use crate::project::load;
+use crate::{EXIT_INVALID, Format};
+
+/// `cav hooks`: the content checked, its tests run, every hook point listed with them; exit 1
+/// when an implemented point has no passing test.
+pub fn run(root: &Path, format: Format) -> Result<ExitCode, String> {
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
+    if loaded.error_count() > 0 {
+        return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
+    }
+    let by_point = exercised(&loaded, &compiled)?;
+    let complete = report(&by_point, format == Format::Json, &mut std::io::stdout().lock());
+    Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
+}
 
 /// The tests (id, passed) that ran a handler at each hook point, by `HookPoint as usize`.
 pub fn exercised(
@@ -15,11 +36,11 @@ pub fn exercised(
     compiled: &[Option<cav_rules::Rules>],
 ) -> Result<Vec<Vec<(String, bool)>>, String> {
     let mut by_point: Vec<Vec<(String, bool)>> = vec![Vec::new(); HookPoint::ALL.len()];
-    let total: usize = loaded.rulesets.iter().map(|rs| crate::ruleset_tests(rs, |_| true).len()).sum();
-    let bar = crate::progress(total as u64, "running the tests");
+    let total: usize = loaded.rulesets.iter().map(|rs| ruleset_tests(rs, |_| true).len()).sum();
+    let bar = progress(total as u64, "running the tests");
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
         let Some(rules) = rules else { continue };
-        let tests = crate::ruleset_tests(rs, |_| true);
+        let tests = ruleset_tests(rs, |_| true);
         if tests.is_empty() {
             continue;
         }

@@ -12,7 +12,9 @@ use cav_rules::{Rules, SeededDice};
 use clap::Args;
 use serde::Serialize;
 
-use crate::{EXIT_INVALID, Format, lua_host};
+use crate::progress::progress;
+use crate::runner::{compiled_rules, lua_host};
+use crate::{EXIT_INVALID, Format};
 
 #[derive(Args)]
 #[command(after_help = "Every die the attack rolls is enumerated through the engine's own procedures and the packs' \
@@ -121,7 +123,7 @@ impl From<Chance> for Fraction {
 }
 
 pub fn run(cmd: OddsCommand, root: &Path) -> Result<ExitCode, String> {
-    let Some(rules) = crate::compiled_rules(root, &cmd.ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
+    let Some(rules) = compiled_rules(root, &cmd.ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut rules = rules;
     let card = rules.card(&cmd.attacker).ok_or_else(|| unknown(&rules, "model", &cmd.attacker))?;
     let weapons = mounts(&rules, card, &cmd.weapon)?;
@@ -310,7 +312,7 @@ fn matrix(
     // One budget for the whole matrix: the command, not each cell, is held to it.
     let mut budget = Budget::default();
     let cells = rules.cards.len() * if cmd.range.is_some() { 1 } else { rules.bands.len() };
-    let bar = crate::progress(cells as u64, "weighing");
+    let bar = progress(cells as u64, "weighing");
     for card in &rules.cards {
         for (b, band) in rules.bands.iter().enumerate() {
             bar.inc(1);
@@ -446,7 +448,7 @@ const LABEL_MAX: f64 = 400.0;
 /// parts) or, within a longer part, at spaces; each break keeps its separator at the end of the
 /// line, so the lines joined are the text again.
 fn wrap(text: &str, max: f64) -> Vec<String> {
-    let fits = |s: &str| crate::map::text_width(s.trim_end(), 12.0) <= max;
+    let fits = |s: &str| crate::text_size::text_width(s.trim_end(), 12.0) <= max;
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for part in text.split_inclusive(", ") {
@@ -476,13 +478,13 @@ fn chart(title: &str, odds: &AttackOdds) -> String {
     use cav_format::xml::escape as esc;
     let (bar_w, line_h) = (360.0, 14.0);
     let labels: Vec<Vec<String>> = odds.outcomes.iter().map(|(o, _)| wrap(&o.to_string(), LABEL_MAX)).collect();
-    let widest = labels.iter().flatten().map(|l| crate::map::text_width(l.trim_end(), 12.0)).fold(0.0, f64::max);
+    let widest = labels.iter().flatten().map(|l| crate::text_size::text_width(l.trim_end(), 12.0)).fold(0.0, f64::max);
     let left = (widest + 18.0).max(120.0).ceil();
     let rows: Vec<f64> = labels.iter().map(|l| (line_h * l.len() as f64 + 8.0).max(22.0)).collect();
     let height = 60.0 + rows.iter().sum::<f64>();
     // The percentage after the bar: "100.00 %" at most.
-    let width = (left + bar_w + 6.0 + crate::map::text_width("100.00 %", 12.0) + 12.0)
-        .max(10.0 + crate::map::bold_width(title, 15.0) + 10.0)
+    let width = (left + bar_w + 6.0 + crate::text_size::text_width("100.00 %", 12.0) + 12.0)
+        .max(10.0 + crate::text_size::bold_width(title, 15.0) + 10.0)
         .ceil();
     let max = odds.outcomes.iter().map(|(_, c)| c.value()).fold(0.0, f64::max).max(1e-9);
     let mut s = format!(

@@ -12,8 +12,10 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::play::{self, Chosen};
-use crate::{EXIT_INVALID, load, select_rulesets};
+use crate::EXIT_INVALID;
+use crate::project::content_errors;
+use crate::rosters::{Chosen, InvalidRoster, roster_squads};
+use crate::runner::{Content, load_ruleset, play_game};
 
 /// The header's format; a log of another format is refused, not guessed at.
 pub const FORMAT: u32 = 1;
@@ -226,7 +228,7 @@ struct LogReader {
 
 impl LogReader {
     fn open(path: &Path) -> Result<LogReader, String> {
-        let file = crate::open_input(path, MAX_LOG_BYTES, "an event log")?;
+        let file = crate::input::open_input(path, MAX_LOG_BYTES, "an event log")?;
         Ok(LogReader { inner: std::io::BufReader::new(file), read: 0, line: 0, buf: Vec::new() })
     }
 
@@ -336,9 +338,10 @@ fn read_body(r: &mut LogReader) -> Result<Body, String> {
     Ok(body)
 }
 
-pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
-    let shown = cmd.log.display().to_string();
-    let mut reader = LogReader::open(&cmd.log)?;
+/// The log opened, its header and body read and checked to agree (`shown`: the log's path, for
+/// messages).
+fn read_log(path: &Path, shown: &str) -> Result<(LogReader, Header, Body), String> {
+    let mut reader = LogReader::open(path)?;
     let header = read_header(&mut reader).map_err(|e| format!("{shown}: {e}"))?;
     let body = read_body(&mut reader).map_err(|e| format!("{shown}: {e}"))?;
     if body.events != header.events {
@@ -348,19 +351,20 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
             header.events, body.events
         ));
     }
+    Ok((reader, header, body))
+}
 
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
+pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
+    let shown = cmd.log.display().to_string();
+    let (mut reader, header, body) = read_log(&cmd.log, &shown)?;
+
     let want = cmd.ruleset.as_deref().unwrap_or(&header.ruleset);
-    let rs = select_rulesets(&loaded, Some(want))?.into_iter().next().ok_or("no ruleset")?.clone();
+    let Content { mut loaded, rs, rules } = load_ruleset(root, want)?;
     let now = pins(&rs)?;
     let mut out = std::io::stdout().lock();
     let changed = report_changes(&mut out, &header, &rs.id, &now);
-    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
-        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; the game cannot be replayed on it (`cav validate`)");
-        return Ok(ExitCode::from(EXIT_INVALID));
+    let Some(mut rules) = rules else {
+        return Ok(content_errors(&loaded, "the game cannot be replayed on it (`cav validate`)"));
     };
     let Some(sc) = rules.scenario(&header.scenario) else {
         return diverged(&mut out, format!("ruleset {} has no scenario `{}` now", rules.id, header.scenario));
@@ -369,10 +373,9 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
     let rosters = match (fixed, header.forces.is_empty()) {
         (true, true) => None,
         (false, false) => {
-            match play::roster_squads(&mut loaded, &rs, &mut rules, sc, header.seed, &Chosen::Recorded(&header.forces))
-            {
+            match roster_squads(&mut loaded, &rs, &mut rules, sc, header.seed, &Chosen::Recorded(&header.forces)) {
                 Ok(Ok((squads, _))) => Some(squads),
-                Ok(Err(play::InvalidRoster)) => return Ok(ExitCode::from(EXIT_INVALID)),
+                Ok(Err(InvalidRoster)) => return Ok(ExitCode::from(EXIT_INVALID)),
                 Err(e) => return diverged(&mut out, format!("the recorded rosters cannot be fielded now: {e}")),
             }
         }
@@ -389,7 +392,7 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
             );
         }
     };
-    let Some(played) = play::play_game(&rules, sc, rosters.as_deref(), header.seed) else {
+    let Some(played) = play_game(&rules, sc, rosters.as_deref(), header.seed) else {
         return Ok(ExitCode::from(EXIT_INVALID));
     };
     if let Err(e) = &played.result {
@@ -402,56 +405,11 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
         .collect::<Result<_, _>>()?;
     let new_names: Vec<String> = played.game.models.iter().map(|m| m.name.clone()).collect();
     if let Some(path) = &cmd.html {
-        // The page shows the log as written; the replayed game gives each model's damage tracks.
-        reader.rewind()?;
-        reader.next()?;
-        let (mut events, mut bytes) = (Vec::new(), 0u64);
-        while let Some(line) = reader.next().map_err(|e| format!("{shown}: {e}"))? {
-            bytes += line.len() as u64 + 1;
-            if bytes > MAX_VIEWER_LOG_BYTES {
-                return Err(format!(
-                    "{shown}: the replay viewer shows logs of at most {} MiB (the page holds the whole log); \
-                     check this one without --html",
-                    MAX_VIEWER_LOG_BYTES / 1024 / 1024
-                ));
-            }
-            events.push(serde_json::from_slice::<serde_json::Value>(line).map_err(|e| format!("{shown}: {e}"))?);
-        }
-        let tracks: Vec<u32> =
-            played.game.models.iter().map(|m| rules.cards[m.card].columns.saturating_sub(1) as u32).collect();
-        let title = format!("{} — seed {} ({})", header.scenario, header.seed, header.ruleset);
-        std::fs::write(path, crate::viewer::html(&title, &events, &tracks))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("wrote {} ({} events)", path.display(), events.len());
+        write_viewer(path, &mut reader, &shown, &header, &rules, &played.game)?;
     }
 
     // Second pass: the log's events against the replay's, to the first that differs.
-    reader.rewind()?;
-    reader.next()?;
-    let mut old_names: Vec<String> = Vec::new();
-    let mut first: Option<(usize, Option<String>)> = None;
-    let mut i = 0usize;
-    while let Some(line) = reader.next().map_err(|e| format!("{shown}: {e}"))? {
-        if new.get(i).map(String::as_bytes) != Some(line) {
-            first = Some((i, Some(String::from_utf8_lossy(line).into_owned())));
-            break;
-        }
-        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
-            && v.get("event").and_then(serde_json::Value::as_str) == Some("deployed")
-            && let (Some(m), Some(n)) = (v.get("model").and_then(serde_json::Value::as_u64), v.get("name"))
-        {
-            // The line is one the replay wrote too: its index is a model of the game.
-            let m = m as usize;
-            if old_names.len() <= m {
-                old_names.resize(m + 1, "?".to_owned());
-            }
-            old_names[m] = n.as_str().unwrap_or("?").to_owned();
-        }
-        i += 1;
-    }
-    if first.is_none() && i < new.len() {
-        first = Some((i, None));
-    }
+    let (first, old_names) = first_difference(&mut reader, &shown, &new)?;
     let Some((i, was)) = first else {
         let _ = writeln!(
             out,
@@ -504,6 +462,79 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
         );
     }
     Ok(ExitCode::from(EXIT_INVALID))
+}
+
+/// The replay viewer (`--html`): the log as written, in one HTML page.
+fn write_viewer(
+    path: &Path,
+    reader: &mut LogReader,
+    shown: &str,
+    header: &Header,
+    rules: &cav_rules::Rules,
+    game: &cav_rules::game::Game,
+) -> Result<(), String> {
+    // The page shows the log as written; the replayed game gives each model's damage tracks.
+    reader.rewind()?;
+    reader.next()?;
+    let (mut events, mut bytes) = (Vec::new(), 0u64);
+    while let Some(line) = reader.next().map_err(|e| format!("{shown}: {e}"))? {
+        bytes += line.len() as u64 + 1;
+        if bytes > MAX_VIEWER_LOG_BYTES {
+            return Err(format!(
+                "{shown}: the replay viewer shows logs of at most {} MiB (the page holds the whole log); \
+                 check this one without --html",
+                MAX_VIEWER_LOG_BYTES / 1024 / 1024
+            ));
+        }
+        events.push(serde_json::from_slice::<serde_json::Value>(line).map_err(|e| format!("{shown}: {e}"))?);
+    }
+    let tracks: Vec<u32> = game.models.iter().map(|m| rules.cards[m.card].columns.saturating_sub(1) as u32).collect();
+    let title = format!("{} — seed {} ({})", header.scenario, header.seed, header.ruleset);
+    std::fs::write(path, crate::viewer::html(&title, &events, &tracks))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {} ({} events)", path.display(), events.len());
+    Ok(())
+}
+
+/// Where the log and the replay first differ: the event's index, and the log's line there (none:
+/// the log ends first).
+type Divergence = (usize, Option<String>);
+
+/// The first event of the log that the replay does not write the same — its index and the log's
+/// line (none: the log ends first) — or none; and the names of the models the log deployed
+/// before it.
+fn first_difference(
+    reader: &mut LogReader,
+    shown: &str,
+    new: &[String],
+) -> Result<(Option<Divergence>, Vec<String>), String> {
+    reader.rewind()?;
+    reader.next()?;
+    let mut old_names: Vec<String> = Vec::new();
+    let mut first: Option<Divergence> = None;
+    let mut i = 0usize;
+    while let Some(line) = reader.next().map_err(|e| format!("{shown}: {e}"))? {
+        if new.get(i).map(String::as_bytes) != Some(line) {
+            first = Some((i, Some(String::from_utf8_lossy(line).into_owned())));
+            break;
+        }
+        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
+            && v.get("event").and_then(serde_json::Value::as_str) == Some("deployed")
+            && let (Some(m), Some(n)) = (v.get("model").and_then(serde_json::Value::as_u64), v.get("name"))
+        {
+            // The line is one the replay wrote too: its index is a model of the game.
+            let m = m as usize;
+            if old_names.len() <= m {
+                old_names.resize(m + 1, "?".to_owned());
+            }
+            old_names[m] = n.as_str().unwrap_or("?").to_owned();
+        }
+        i += 1;
+    }
+    if first.is_none() && i < new.len() {
+        first = Some((i, None));
+    }
+    Ok((first, old_names))
 }
 
 /// The game cannot even be set up again on the content as it is now: a divergence (exit 1).

@@ -10,9 +10,11 @@ use std::process::ExitCode;
 use cav_lab::{Change, SimResult, VsResult, wilson};
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::play::{Chosen, InvalidRoster};
+use crate::EXIT_INVALID;
+use crate::project::{content_errors, load};
 use crate::replay::SideForce;
-use crate::{EXIT_INVALID, load, select_rulesets};
+use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, roster_squads};
+use crate::runner::{Content, load_ruleset};
 
 /// What `cav sim` and `cav sim merge` write.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -102,7 +104,7 @@ pub struct SimCommand {
     // The rosters (--force, --tv, --faction, as in `cav play`); the bot builds missing ones once,
     // from the first seed, and every game fields the same rosters.
     #[command(flatten)]
-    rosters: crate::play::Rosters,
+    rosters: Rosters,
 }
 
 #[derive(Subcommand)]
@@ -139,15 +141,10 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
         None => None,
     };
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    let rs = select_rulesets(&loaded, Some(&cmd.ruleset))?.into_iter().next().ok_or("no ruleset")?.clone();
+    let Content { mut loaded, rs, rules } = load_ruleset(root, &cmd.ruleset)?;
     let rs = &rs;
-    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
-    let Some(mut rules) = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0) else {
-        eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-        eprintln!("error: the content has errors; fix them before simulating (`cav validate` shows warnings too)");
-        return Ok(ExitCode::from(EXIT_INVALID));
+    let Some(mut rules) = rules else {
+        return Ok(content_errors(&loaded, "fix them before simulating (`cav validate` shows warnings too)"));
     };
     // Usage errors (exit 2) before any game: the scenario must exist.
     let Some(sc) = rules.scenario(&scenario) else {
@@ -159,19 +156,13 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
     };
     // Rosters, where the players bring them: chosen once (files, or the bot's from the first
     // seed), the same for every game and for B.
-    let mut rosters = None;
     let mut hash = cav_lab::content_hash(rs)?;
-    if rules.scenarios[sc].forces.is_empty() {
-        let chosen = cmd.rosters.clone();
-        match crate::play::roster_squads(&mut loaded, rs, &mut rules, sc, cmd.seed, &Chosen::Now(&chosen))? {
-            Ok((squads, sides)) => {
-                hash = cav_lab::rosters_hash(&hash, &sides)?;
-                rosters = Some((squads, sides));
-            }
-            Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
-        }
-    } else if !cmd.rosters.files.is_empty() {
-        return Err(format!("scenario `{scenario}` fixes its forces; --force is for scenarios that do not"));
+    let rosters = match field_rosters(&mut loaded, rs, &mut rules, sc, cmd.seed, &cmd.rosters)? {
+        Ok(rosters) => rosters,
+        Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
+    };
+    if let Some((_, sides)) = &rosters {
+        hash = cav_lab::rosters_hash(&hash, sides)?;
     }
     // B, when asked for: loaded, checked and compiled as any content is.
     let b = match &change {
@@ -364,7 +355,7 @@ fn content_b(
     let mut rosters = None;
     if let Some(recorded) = recorded {
         let sc = rules_b.scenario(scenario).ok_or_else(|| format!("--vs {spec}: no scenario `{scenario}` in B"))?;
-        match crate::play::roster_squads(&mut loaded, rs_b, &mut rules_b, sc, seed, &Chosen::Recorded(recorded))? {
+        match roster_squads(&mut loaded, rs_b, &mut rules_b, sc, seed, &Chosen::Recorded(recorded))? {
             Ok((squads, _)) => rosters = Some(squads),
             Err(InvalidRoster) => return Ok(Err(ExitCode::from(EXIT_INVALID))),
         }
@@ -459,7 +450,7 @@ fn merge(files: &[PathBuf], format: Format, out: Option<&Path>, plot_dir: Option
 fn read_result(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let max = cav_format::limits::MAX_SIM_RESULT_BYTES;
-    let file = crate::open_input(path, max, "a result of `cav sim`")?;
+    let file = crate::input::open_input(path, max, "a result of `cav sim`")?;
     let mut text = String::new();
     // At most one byte more than allowed, should the file grow while read.
     file.take(max + 1).read_to_string(&mut text).map_err(|e| format!("cannot read {}: {e}", path.display()))?;

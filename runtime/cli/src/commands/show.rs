@@ -1,0 +1,64 @@
+//! `cav show`: one resolved document found by id or name — as text (a model as its data card,
+//! with upgrades fitted), with where each value came from, or as JSON.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::project::{load, parse_kind, select_rulesets};
+use crate::{Format, reports, show};
+
+/// `cav show`: the document printed; a document not found, or found more than once, is a usage
+/// error.
+pub fn run(
+    root: &Path,
+    id: String,
+    explain: bool,
+    ruleset: Option<String>,
+    kind: Option<String>,
+    with: Vec<String>,
+    format: Format,
+) -> Result<ExitCode, String> {
+    let kind = kind.map(|k| parse_kind(&k)).transpose()?;
+    let loaded = load(vec![], root);
+    let rulesets = select_rulesets(&loaded, ruleset.as_deref())?;
+    let found = rulesets.iter().find_map(|rs| {
+        let hits: Vec<_> = rs.find(&id).into_iter().filter(|e| kind.is_none_or(|k| e.kind == k)).collect();
+        (!hits.is_empty()).then_some((rs, hits))
+    });
+    let Some((rs, hits)) = found else {
+        let all: Vec<String> = loaded.rulesets.iter().flat_map(|r| r.entries().map(|e| e.id.clone())).collect();
+        let hint = cav_content::diag::did_you_mean(&id, all.iter().map(String::as_str))
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        return Err(format!(
+            "no document `{id}` in {}{hint}",
+            rulesets.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    if hits.len() > 1 {
+        let kinds: Vec<&str> = hits.iter().map(|e| e.kind.tag()).collect();
+        return Err(format!("`{id}` names several documents ({}); add --kind", kinds.join(", ")));
+    }
+    let e = hits[0];
+    if !with.is_empty() {
+        let rules = cav_compile::compile_rules(rs).map_err(|m| format!("ruleset {} does not compile: {m}", rs.id))?;
+        print!("{}", show::fitted(e, rs, rules, &with)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if format == Format::Json {
+        let report = reports::ShowReport {
+            kind: e.kind.tag().to_owned(),
+            id: e.id.clone(),
+            name: e.name().to_owned(),
+            pack: e.pack.clone(),
+            ruleset: rs.id.clone(),
+            document: (*e.value).clone(),
+            provenance: explain.then(|| show::provenance(e, &loaded.sources)),
+        };
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,95 @@
+//! A game as `cav play` runs it, in one place for `cav play`, `cav replay`, `cav sim` and `cav map`:
+//! the chosen ruleset's rules compiled (or the content's errors told), the packs' scripts loaded,
+//! and the scenario set up from a seed and played by the bots — so each plays the same game.
+
+use std::path::Path;
+
+use cav_content::{Loaded, Ruleset};
+use cav_rules::event::Event;
+use cav_rules::game::{EngineError, Game, GameEnd};
+use cav_rules::setup::RosterForce;
+use cav_rules::{Engine, Rules};
+
+use crate::project::{content_errors, load, select_rulesets};
+
+/// The content loaded and checked, with one ruleset chosen from it.
+pub struct Content {
+    pub loaded: Loaded,
+    /// The ruleset chosen (a copy: the roster commands borrow `loaded` mutably beside it).
+    pub rs: Ruleset,
+    /// Its compiled rules; `None` when the content has errors (told by [`content_errors`], once
+    /// the caller has said what it says first).
+    pub rules: Option<Rules>,
+}
+
+/// The content of `root` loaded and checked, and ruleset `want` chosen (`quickstart`, `full` or
+/// a pack id) with its compiled rules.
+pub fn load_ruleset(root: &Path, want: &str) -> Result<Content, String> {
+    let mut loaded = load(vec![], root);
+    let compiled = cav_compile::validate(&mut loaded);
+    let rs = select_rulesets(&loaded, Some(want))?.into_iter().next().ok_or("no ruleset")?.clone();
+    let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
+    let rules = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0);
+    Ok(Content { loaded, rs, rules })
+}
+
+/// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id); `None`
+/// once the content's errors are printed (the caller exits 1: invalid content).
+pub fn compiled_rules(root: &Path, ruleset: &str) -> Result<Option<cav_rules::Rules>, String> {
+    let Content { loaded, rules, .. } = load_ruleset(root, ruleset)?;
+    if rules.is_none() {
+        content_errors(&loaded, "fix them first (`cav validate`)");
+    }
+    Ok(rules)
+}
+
+/// The scripts of the packs, loaded for play; a script that fails to load is invalid content
+/// (exit 1), not a usage error.
+pub fn lua_host(rules: &cav_rules::Rules) -> Option<cav_script::LuaHost> {
+    match cav_script::LuaHost::new(rules, cav_script::Limits::default()) {
+        Ok(host) => Some(host),
+        Err(e) => {
+            eprintln!("error: scripts: {e}");
+            None
+        }
+    }
+}
+
+/// A game played to its end (or to the error that stopped it).
+pub struct Played<'r> {
+    pub game: Game<'r>,
+    pub events: Vec<Event>,
+    pub result: Result<GameEnd, EngineError>,
+}
+
+/// Scenario `sc` played by the bots from `seed`, with the rosters on the table for a scenario
+/// that leaves forces to the players. `cav play` and `cav replay` both play here, so a replay is
+/// the same game. `None`: the scripts did not load (said on stderr).
+pub fn play_game<'r>(rules: &'r Rules, sc: usize, rosters: Option<&[RosterForce]>, seed: u64) -> Option<Played<'r>> {
+    let (game, events, result) =
+        run_game(rules, sc, rosters, seed, |engine| engine.play(&mut cav_rules::bot::Bot::default()))?;
+    Some(Played { game, events, result })
+}
+
+/// Scenario `sc` set up from `seed` — its own forces, or the rosters on the table — with the
+/// packs' scripts, handed to `play` as an engine; the game as `play` left it, its events and what
+/// `play` returned. `None`: the scripts did not load (said on stderr).
+pub fn run_game<'r, T>(
+    rules: &'r Rules,
+    sc: usize,
+    rosters: Option<&[RosterForce]>,
+    seed: u64,
+    play: impl FnOnce(&mut Engine<'_, 'r>) -> T,
+) -> Option<(Game<'r>, Vec<Event>, T)> {
+    let mut dice = cav_rules::SeededDice::new(seed);
+    let mut events: Vec<Event> = Vec::new();
+    let game = match rosters {
+        Some(forces) => cav_rules::setup::roster_game(rules, sc, forces, &mut dice, &mut events, Some(seed)),
+        None => cav_rules::setup::scenario_game(rules, sc, &mut dice, &mut events, Some(seed)),
+    };
+    let mut host = lua_host(rules)?;
+    let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
+    let out = play(&mut engine);
+    let game = engine.game;
+    Some((game, events, out))
+}
