@@ -30,7 +30,7 @@ impl Names {
 
     pub fn cond(&self, id: &str) -> Cond {
         let resolved = match vocab::condition(id) {
-            Some(ConditionWord::Fixed(c)) => conditions::find(c.id).map(|def| Cond { def, arg: 0 }),
+            Some(ConditionWord::Fixed(c)) => conditions::find(c.id).map(|id| Cond { id, arg: 0 }),
             Some(ConditionWord::Family(f, rest)) => {
                 let (ids, offset) = match f.names {
                     FamilyRef::RangeBand => (&self.bands, 0),
@@ -40,7 +40,7 @@ impl Names {
                     FamilyRef::CriticalResult => return Cond::NEVER,
                 };
                 let arg = ids.iter().position(|x| x == rest).map(|i| i + offset);
-                conditions::find(f.prefix).zip(arg).map(|(def, arg)| Cond { def, arg: arg as u16 })
+                conditions::find(f.prefix).zip(arg).map(|(id, arg)| Cond { id, arg: arg as u16 })
             }
             None => None,
         };

@@ -160,7 +160,7 @@ fn back_arc_holds_only_from_behind() {
         scale: cav_format::ModifierScale::Once,
         max: None,
         max_per_weapon: false,
-        cond: cav_rules::compile::Cond { def: back, arg: 0 },
+        cond: cav_rules::compile::Cond { id: back, arg: 0 },
         also: vec![],
     });
     // Blue faces red: red is in its front arc.

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use cav_format::vocab::EngineOptions;
 
-use crate::game::conditions::Condition;
 use cav_format::{self as f, ModelTrait, ModifierTarget};
 
 use crate::dice::DiceExpr;
@@ -139,19 +138,6 @@ impl Traits {
 }
 
 impl Rules {
-    /// The card model `m` plays as (`CardDef::switch`).
-    pub fn card_of(&self, m: &crate::game::Model) -> &CardDef {
-        &self.cards[self.card_ix_of(m)]
-    }
-
-    /// The index of the card model `m` plays as: its own, or one its switched upgrades give.
-    pub fn card_ix_of(&self, m: &crate::game::Model) -> usize {
-        match &self.cards[m.card].switch {
-            None => m.card,
-            Some(sw) => sw.card(m.card, |s| m.has_state(s)),
-        }
-    }
-
     pub fn card(&self, id: &str) -> Option<usize> {
         self.cards.iter().position(|c| c.id == id)
     }

@@ -2,30 +2,23 @@
 
 use super::*;
 
-/// A condition as a compiled modifier tests it: the engine's condition (`game::conditions`) and
+/// A condition as a compiled modifier tests it: which of the engine's conditions
+/// (`game::conditions::ALL`, by index: the compiled rules hold ids, not the engine's code) and
 /// what a family member names (band, state or SA index; 0 for fixed ids).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cond {
-    pub def: &'static Condition,
+    pub id: CondId,
     pub arg: u16,
 }
 
+/// An index into `game::conditions::ALL` (`game::conditions::find`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CondId(pub u8);
+
 impl Cond {
     /// A condition the engine does not play (recognised but not implemented): it never holds.
-    pub const NEVER: Cond = Cond { def: &NEVER, arg: 0 };
-
-    /// Whether this is `def` naming `arg`.
-    pub fn is(self, def: &'static Condition, arg: u16) -> bool {
-        std::ptr::eq(self.def, def) && self.arg == arg
-    }
-
-    /// How many times it holds for this roll (0 = not).
-    pub fn times(self, game: &crate::game::Game, s: &crate::game::engine::Situation) -> i32 {
-        (self.def.test)(game, s, self.arg)
-    }
+    pub const NEVER: Cond = Cond { id: CondId(u8::MAX), arg: 0 };
 }
-
-static NEVER: Condition = Condition { id: "", test: |_, _, _| 0 };
 
 /// One compiled situation modifier.
 #[derive(Debug, Clone)]

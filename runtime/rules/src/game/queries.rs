@@ -345,3 +345,20 @@ impl<'r> Game<'r> {
         self.rules.card_of(m)
     }
 }
+
+// (Questions of the compiled rules about a model of the game: here, so the compiled rules know
+// nothing of the game.)
+impl crate::compile::Rules {
+    /// The card model `m` plays as (`CardDef::switch`).
+    pub fn card_of(&self, m: &Model) -> &crate::compile::CardDef {
+        &self.cards[self.card_ix_of(m)]
+    }
+
+    /// The index of the card model `m` plays as: its own, or one its switched upgrades give.
+    pub fn card_ix_of(&self, m: &Model) -> usize {
+        match &self.cards[m.card].switch {
+            None => m.card,
+            Some(sw) => sw.card(m.card, |s| m.has_state(s)),
+        }
+    }
+}

@@ -12,6 +12,7 @@ use crate::geom::angle_diff;
 
 use super::engine::Situation;
 use super::state::Game;
+use crate::compile::{Cond, CondId};
 
 /// One condition: its id (a family's prefix, e.g. `band-`, for families) and its test. `arg`
 /// is what a family member names (a band, state or SA index), resolved when the rules compile.
@@ -114,9 +115,24 @@ pub static ALL: &[&Condition] = &[
     &upgrade::UPGRADE,
 ];
 
-/// The condition with this id (a fixed id, or a family's prefix).
-pub fn find(id: &str) -> Option<&'static Condition> {
-    ALL.iter().copied().find(|c| c.id == id)
+/// The condition with this id (a fixed id, or a family's prefix), as the compiled rules hold it.
+pub fn find(id: &str) -> Option<CondId> {
+    ALL.iter().position(|c| c.id == id).map(|i| CondId(i as u8))
+}
+
+impl Cond {
+    /// Whether this is `def` naming `arg`.
+    pub fn is(self, def: &'static Condition, arg: u16) -> bool {
+        ALL.get(self.id.0 as usize).is_some_and(|c| std::ptr::eq(*c, def)) && self.arg == arg
+    }
+
+    /// How many times it holds for this roll (0 = not; `Cond::NEVER` never does).
+    pub fn times(self, game: &Game, s: &Situation) -> i32 {
+        match ALL.get(self.id.0 as usize) {
+            Some(c) => (c.test)(game, s, self.arg),
+            None => 0,
+        }
+    }
 }
 
 fn holds(x: bool) -> i32 {
@@ -146,6 +162,7 @@ mod tests {
     /// condition here, and every condition here is declared implemented.
     #[test]
     fn implemented_conditions_are_the_declared_ones() {
+        assert!(super::ALL.len() < u8::MAX as usize, "a `CondId` is a u8 (u8::MAX is `Cond::NEVER`)");
         let mut declared: Vec<&str> = CONDITIONS.iter().filter(|c| c.status.implemented()).map(|c| c.id).collect();
         declared.extend(CONDITION_FAMILIES.iter().filter(|f| f.status.implemented()).map(|f| f.prefix));
         let mut here: Vec<&str> = super::ALL.iter().map(|c| c.id).collect();
