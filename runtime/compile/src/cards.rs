@@ -477,16 +477,18 @@ fn weapon_mount(
     mount
 }
 
-/// A small table (001 L1374-1376, option `table-size`): every MV and range value halved, rounding up.
-pub fn halve_for_a_small_table(cards: &mut [CardDef]) {
-    let half = |x: f64| (x / 2.0).ceil();
+/// A small table (option `table-size: small`): every MV and range value scaled and rounded as
+/// the ruleset's `procedures.small_table` says (the full rules: halved, rounding up, 001
+/// L1374-1376).
+pub fn scale_for_a_small_table(cards: &mut [CardDef], small: &cav_format::SmallTableRules) {
+    let scaled = |x: f64| small.rounding.apply(x * small.scale);
     for c in cards {
         for mv in &mut c.mv {
-            *mv = mv.div_ceil(2);
+            *mv = scaled(f64::from(*mv)).clamp(0.0, f64::from(u32::MAX)) as u32;
         }
         for w in &mut c.weapons {
-            w.range = half(w.range);
-            w.min_range = half(w.min_range);
+            w.range = scaled(w.range);
+            w.min_range = scaled(w.min_range);
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::conditions::Names;
 
 pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
     let ids: Vec<String> = cx.rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect();
+    let groups = cav_content::vocabulary::state_groups(cx.rs);
     cx.rs
         .of_kind(DocKind::ModelState)
         .map(|e| match &e.doc {
@@ -18,6 +19,11 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                 name: s.name.clone(),
                 narrative: s.narrative.clone(),
                 duration: s.duration,
+                groups: s
+                    .groups
+                    .iter()
+                    .filter_map(|g| groups.iter().position(|x| x == g.as_str()).map(|i| i as u16))
+                    .collect(),
                 activations: s.activations.unwrap_or(1),
                 turns: s.turns.unwrap_or(1),
                 own_roll_modifier: s.own_roll_modifier.unwrap_or(0) * sign,
@@ -57,6 +63,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     name: e.name().to_owned(),
                     narrative: None,
                     duration: f::StateDuration::Permanent,
+                    groups: vec![],
                     activations: 0,
                     turns: 0,
                     own_roll_modifier: 0,

@@ -12,6 +12,8 @@ use cav_rules::game::conditions;
 /// The ids condition families refer to, by index.
 pub(crate) struct Names {
     pub states: Vec<String>,
+    /// The groups model states belong to (`cav_content::vocabulary::state_groups`).
+    pub state_groups: Vec<String>,
     pub sas: Vec<String>,
     pub bands: Vec<String>,
     /// Upgrade ids: upgrade `i` rides on a card as special attribute `sas.len() + i`.
@@ -22,6 +24,7 @@ impl Names {
     pub fn new(rs: &Ruleset, bands: Vec<String>) -> Names {
         Names {
             states: rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect(),
+            state_groups: cav_content::vocabulary::state_groups(rs),
             sas: rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect(),
             bands,
             upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
@@ -35,6 +38,7 @@ impl Names {
                 let (ids, offset) = match f.names {
                     FamilyRef::RangeBand => (&self.bands, 0),
                     FamilyRef::ModelState => (&self.states, 0),
+                    FamilyRef::StateGroup => (&self.state_groups, 0),
                     FamilyRef::SpecialAttribute => (&self.sas, 0),
                     FamilyRef::Upgrade => (&self.upgrades, self.sas.len()),
                     FamilyRef::CriticalResult => return Cond::NEVER,

@@ -15,7 +15,7 @@
 mod assets;
 pub mod behaviour;
 mod cards;
-pub use cards::halve_for_a_small_table;
+pub use cards::scale_for_a_small_table;
 mod catalog;
 mod conditions;
 mod procedures;
@@ -128,7 +128,7 @@ fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
     if cav_forces::force_rules(rs).is_none() {
         return Vec::new();
     }
-    let mut out = Vec::new();
+    let mut out = cav_forces::check_ruleset(rs);
     for e in rs.of_kind(cav_format::DocKind::Force) {
         if let Some(cav_format::Document::Force(f)) = &e.doc {
             out.extend(cav_forces::check(rs, f, &|p| e.prov.locate(p), Some(&e.pack)));
@@ -342,13 +342,24 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let action_model_types = procedures::action_model_types(rs, &sas);
     let engine_options = procedures::engine_options(ruleset);
     if engine_options.small_table {
-        cards::halve_for_a_small_table(&mut cards);
+        match &ruleset.procedures.small_table {
+            Some(small) => cards::scale_for_a_small_table(&mut cards, small),
+            None => cx.error(
+                entry,
+                "/options",
+                "small-table",
+                "option `table-size: small` is chosen, but the ruleset does not say how move values and ranges scale"
+                    .into(),
+                "a `procedures.small_table: {scale, rounding}` section",
+                None,
+            ),
+        }
     }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     tests::check(cx);
 
     let squad_types = squad_types(rs);
-    Some(Rules {
+    let rules = Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
@@ -397,12 +408,33 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         proc,
         sign,
         engine_options,
+        features: ruleset.features.clone(),
         c3,
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
         action_free_with,
         action_model_types,
-    })
+    };
+    unlisted_features(cx, entry, &rules);
+    Some(rules)
+}
+
+/// A feature the ruleset's `features:` leaves out while its data configures it would leave that
+/// data quietly unplayed: an error at the list.
+fn unlisted_features(cx: &mut Cx, entry: &Entry, rules: &Rules) {
+    let Some(listed) = &rules.features else { return };
+    for f in cav_rules::game::features::ALL {
+        if let Some(what) = f.configured_by(rules).filter(|_| !listed.contains(&f.word())) {
+            cx.error(
+                entry,
+                "/features",
+                "feature-unlisted",
+                format!("{what} configures the feature `{}`, which the ruleset's `features:` leaves out", f.word()),
+                "every feature its data configures listed",
+                Some(format!("add `{}` to `features:`, or remove what configures it", f.word())),
+            );
+        }
+    }
 }
 
 /// Cards that are an asset's weapon emplacement.

@@ -84,6 +84,7 @@ pub(crate) fn procedures(
             out_of_ammo_empties: p.rolls.out_of_ammo_empties,
             out_of_ammo_step: p.rolls.out_of_ammo_step,
             na_rav: p.rolls.na_rav,
+            opposed: p.rolls.opposed,
         },
         movement: Movement {
             free_turn_degrees: mv.free_turn_degrees,
@@ -196,6 +197,7 @@ fn flight(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> 
     p.flight.as_ref().map(|fl| Flight {
         noe_extra_cost: fl.noe_extra_cost,
         noe_exposed_within: fl.noe_exposed_within,
+        noe_ends_with: fl.noe_ends_with.clone(),
         landing_fields: (fl.landing_fields.iter().enumerate())
             .filter_map(|(i, t)| {
                 cx.index_of(

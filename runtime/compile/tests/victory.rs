@@ -415,7 +415,13 @@ fn a_small_table_halves_move_values_and_ranges_rounding_up_001_l1370_l1376() {
     let (mv, range) = (rules.cards[warg].mv.clone(), rules.cards[warg].weapons[0].range);
     let mut options = cav_format::vocab::EngineOptions::default();
     assert!(options.set("table-size", "small") && options.small_table);
-    cav_compile::halve_for_a_small_table(&mut rules.cards);
+    // The full rules say how (`procedures.small_table`): halved, rounding up.
+    let small = cav_format::SmallTableRules { scale: 0.5, rounding: cav_format::Rounding::Up };
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/cav-full/rules/ruleset.yaml"))
+            .unwrap();
+    assert!(text.contains("small_table:") && text.contains("scale: 0.5") && text.contains("rounding: up"));
+    cav_compile::scale_for_a_small_table(&mut rules.cards, &small);
     let halved: Vec<u32> = mv.iter().map(|v| v.div_ceil(2)).collect();
     assert_eq!(rules.cards[warg].mv, halved);
     assert_eq!(rules.cards[warg].weapons[0].range, (range / 2.0).ceil());

@@ -20,10 +20,27 @@ pub fn run(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
 }
 
 /// The ids condition families may name in this ruleset, and every condition id it can spell
+/// The groups the ruleset's model states belong to (`groups:`), in order of first mention: the
+/// names `attacker-in-<group>` may use, and the argument the compiled condition holds.
+pub fn state_groups(rs: &Ruleset) -> Vec<String> {
+    let mut groups: Vec<String> = Vec::new();
+    for e in rs.of_kind(DocKind::ModelState) {
+        if let Some(Document::ModelState(s)) = &e.doc {
+            for g in &s.groups {
+                if !groups.iter().any(|x| x == g.as_str()) {
+                    groups.push(g.as_str().to_owned());
+                }
+            }
+        }
+    }
+    groups
+}
+
 /// (for did-you-mean hints), gathered once per ruleset.
 struct Names {
     bands: Vec<String>,
     states: Vec<String>,
+    state_groups: Vec<String>,
     sas: Vec<String>,
     upgrades: Vec<String>,
     all: Vec<String>,
@@ -43,6 +60,7 @@ impl Names {
         let mut names = Names {
             bands,
             states: ids(DocKind::ModelState),
+            state_groups: state_groups(rs),
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
             all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
@@ -62,6 +80,7 @@ impl Names {
         Some(match names {
             FamilyRef::RangeBand => &self.bands,
             FamilyRef::ModelState => &self.states,
+            FamilyRef::StateGroup => &self.state_groups,
             FamilyRef::SpecialAttribute => &self.sas,
             FamilyRef::Upgrade => &self.upgrades,
             FamilyRef::CriticalResult => return None,

@@ -54,7 +54,7 @@ pub fn build(rs: &Ruleset, req: &BuildRequest) -> Result<Force, String> {
     // fixture faction may still field them).
     let fieldable: Vec<&Model> = r
         .models()
-        .filter(|m| r.faction_of(m).is_some_and(|f| !f.fixture) && may_field(&r, faction, m).is_ok())
+        .filter(|m| r.faction_of(m).is_some_and(|f| !f.fixture) && may_field(&r, rules, faction, m).is_ok())
         .collect();
     if fieldable.is_empty() {
         return Err(format!("no model of the loaded content may serve in a {} force", faction.name));

@@ -4,18 +4,20 @@
 mod assets;
 mod faction;
 mod limits;
+mod ruleset;
 mod squads;
 mod upgrades;
 
 use cav_content::diag::did_you_mean;
 use cav_content::{Diagnostic, Loc, Ruleset};
-use cav_format::vocab::{self, SecondarySquadLimit};
+use cav_format::vocab::{self, EngineOptions};
 use cav_format::*;
 
 use crate::roster::Roster;
 
 pub(crate) use faction::may_field;
 pub(crate) use limits::percent;
+pub use ruleset::check_ruleset;
 
 /// Where the roster is: how to locate a JSON pointer of it, and its pack (if any).
 struct Site<'s> {
@@ -72,7 +74,7 @@ pub fn check(rs: &Ruleset, force: &Force, locate: &dyn Fn(&str) -> Option<Loc>, 
         return out;
     };
     let r = Roster::new(rs);
-    let cx = Cx { rs, r: &r, rules, force, site: &site, secondary_rule: secondary_rule(rs) };
+    let cx = Cx { rs, r: &r, rules, force, site: &site, secondary_reading: chosen_reading(rs, SECONDARY_OPTION) };
     cx.faction(&mut out);
     cx.squads(&mut out);
     cx.squad_counts(&mut out);
@@ -83,13 +85,21 @@ pub fn check(rs: &Ruleset, force: &Force, locate: &dyn Fn(&str) -> Option<Loc>, 
     out
 }
 
-/// The reading of the secondary-squad limit (ruleset option `secondary-squad-limit`).
-fn secondary_rule(rs: &Ruleset) -> SecondarySquadLimit {
-    let mut opts = vocab::EngineOptions::default();
-    for o in crate::ruleset_doc(rs).map(|d| d.options.as_slice()).unwrap_or_default() {
-        opts.set(o.id.as_str(), o.default.as_str());
+/// The ruleset option whose chosen reading picks the secondary-squad formula.
+pub(crate) const SECONDARY_OPTION: &str = "secondary-squad-limit";
+
+/// The reading a ruleset plays of option `id`: the value its `options:` entry chooses, or the
+/// engine's default reading when it does not declare the option.
+pub(crate) fn chosen_reading<'r>(rs: &'r Ruleset, id: &str) -> Option<&'r str> {
+    let declared = crate::ruleset_doc(rs).and_then(|d| d.options.iter().find(|o| o.id.as_str() == id));
+    if let Some(o) = declared {
+        return Some(o.default.as_str());
     }
-    opts.secondary_squad_limit
+    let engine = vocab::OPTIONS.iter().find(|o| o.id == id)?;
+    engine.values.iter().copied().find(|v| {
+        let mut opts = EngineOptions::default();
+        opts.set(id, v) && opts == EngineOptions::default()
+    })
 }
 
 struct Cx<'a> {
@@ -98,7 +108,8 @@ struct Cx<'a> {
     rules: &'a ForceRules,
     force: &'a Force,
     site: &'a Site<'a>,
-    secondary_rule: SecondarySquadLimit,
+    /// The chosen reading of option `secondary-squad-limit`.
+    secondary_reading: Option<&'a str>,
 }
 
 impl<'a> Cx<'a> {

@@ -12,7 +12,7 @@ mod check;
 mod roster;
 
 pub use build::{BuildRequest, build};
-pub use check::check;
+pub use check::{check, check_ruleset};
 pub use roster::{Costs, Roster, c3_points, costs, to_yaml};
 
 use cav_content::Ruleset;

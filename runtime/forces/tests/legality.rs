@@ -200,7 +200,11 @@ fn secondary_squads_need_primary_ones_001_l676_l688() {
     assert_eq!(errors(&format!("{HEAD}squads:\n{flight}")), vec![]);
     // A second needs two primary squads.
     let one_primary = format!("{HEAD}squads:\n{}{flight}{flight}", attack_squad());
-    one_error(&one_primary, 13, "2 secondary squads with 1 primary: 1 may come free and each further one needs 2 more");
+    one_error(
+        &one_primary,
+        13,
+        "2 secondary squads with 1 primary: at most 1 + 1 ÷ 2 rounded down = 1 (option secondary-squad-limit: one-plus-half-primary) (001 L676-688)",
+    );
     let two_primary = format!("{HEAD}squads:\n{}{}{flight}{flight}", attack_squad(), attack_squad());
     assert_eq!(errors(&two_primary), vec![]);
 }

@@ -7,16 +7,51 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::Task;
 use crate::common::{Id, Note};
 
-/// Whose models a force group of a faction may field (001 L644-783).
+/// What a force group of one faction class may field (001 L644-783). The classes are the ruleset's
+/// (`force_building.faction_classes`): a faction's `class:` names one of them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FactionClassRules {
+    /// A force group of this class fields any model (another faction's fixtures excepted).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fields_any: bool,
+    /// A model of a faction of this class serves in a force group of any faction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub serves_any: bool,
+    /// Classes whose models a force group of this class fields when the two factions are allied
+    /// (either lists the other in `allies:`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields_allied: Vec<Id>,
+    /// A force group of this class may not take a force doctrine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_doctrine: bool,
+    /// Where the rulebook sets the class's rules (cited by the force check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// How many secondary squads a force group may field for its primary squads (001 L676-688), one
+/// formula per reading of the `secondary-squad-limit` option: at most `at_least`, or primary
+/// squads × `times` ÷ `per_primaries` rounded down, `+ plus`, whichever is larger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum FactionClass {
-    /// Mercenaries, pirates, corporate forces: any model, but no force doctrine.
-    Open,
-    /// A star nation: its own models, open ones, and independent ones when allied.
-    Major,
-    /// A small nation: its own models, those of allied major factions, and open ones.
-    Independent,
+#[serde(deny_unknown_fields)]
+pub struct SecondarySquadAllowance {
+    /// Secondary squads each primary squad allows (before dividing by `per_primaries`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 100))]
+    pub times: u32,
+    /// The primary squads counted are divided by this, rounding down.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = 1, max = 100))]
+    pub per_primaries: u32,
+    /// Added to (or, negative, taken from) what the primary squads allow.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = -100, max = 100))]
+    pub plus: i32,
+    /// Secondary squads allowed whatever the count of primary ones.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 0, max = 100))]
+    pub at_least: u32,
 }
 
 /// A faction. A model's `faction:` names one by id, name or one of its other names.
@@ -25,7 +60,10 @@ pub enum FactionClass {
 pub struct Faction {
     pub id: Id,
     pub name: String,
-    pub class: FactionClass,
+    /// Its faction class, which decides whose models its force groups field (001 L644-783): a key
+    /// of the ruleset's `force_building.faction_classes` (`major`, `independent`, `open` in the
+    /// full rules).
+    pub class: Id,
     /// Other names models use for it (`Rach` for the Greater Empire of the Rach).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also_called: Vec<String>,
@@ -94,11 +132,11 @@ pub struct ForceRules {
     /// Part of the base pool that may be reserved for specializations as well, in percent.
     #[schemars(range(max = 100))]
     pub specialization_reserve_percent: u32,
-    /// Secondary squads a force may field with no primary squad.
-    pub secondary_free: u32,
-    /// Primary squads needed for each further secondary squad.
-    #[schemars(range(min = 1))]
-    pub primaries_per_secondary: u32,
+    /// The secondary-squad allowance, keyed by the readings of the `secondary-squad-limit`
+    /// option: the chosen reading's formula applies.
+    pub secondary_squads: std::collections::BTreeMap<Id, SecondarySquadAllowance>,
+    /// The faction classes (a faction's `class:` names one) and whose models each fields.
+    pub faction_classes: std::collections::BTreeMap<Id, FactionClassRules>,
     /// Special attributes that make a model count as more than one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heavy_models: Vec<HeavyModel>,
@@ -322,4 +360,8 @@ fn one() -> u32 {
 
 fn is_one(n: &u32) -> bool {
     *n == 1
+}
+
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }

@@ -56,7 +56,7 @@ pub use arcs::Arc;
 pub use controller::Controller;
 pub use engine::{Answer, Engine, EngineError, GameEnd};
 pub use features::{Feature, missions, structures};
+pub use rolls::{Verdict, verdict};
 pub use shot::{OUT_OF_RANGE, Shooter, Shot};
 pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
-pub use rolls::{Verdict, verdict};
 pub use turn::Card;

@@ -168,3 +168,37 @@ fn back_arc_holds_only_from_behind() {
     t.models[1].facing = 0.0; // blue turns its back on red
     assert!(roll_mods(&run_test(&rules, &t), 0, "combat").contains(&3));
 }
+
+/// A ruleset's `features:` says what it plays beside the turn's core: the full rules list C3, and
+/// the motivate test gets its action point; the same rules with C3 left out of the list play no
+/// C3 point (the Quick-Start lists no C3).
+#[test]
+fn the_features_a_ruleset_lists_are_the_ones_it_plays() {
+    let loaded = load();
+    let full = cav_compile::compile_rules(loaded.ruleset("cav-full").unwrap()).unwrap();
+    let t = match &loaded
+        .ruleset("cav-full")
+        .unwrap()
+        .get(DocKind::Test, "full-c3-motivate-gives-an-action-point")
+        .unwrap()
+        .doc
+    {
+        Some(Document::Test(t)) => t.clone(),
+        _ => panic!("no motivate test"),
+    };
+    let c3_spent = |out: &TestOutcome| out.events.iter().filter(|e| matches!(e, Event::C3Spent { .. })).count();
+    let listed = full.features.clone().expect("the full rules list their features");
+    assert!(listed.contains(&cav_format::vocab::Feature::C3));
+    let with_c3 = run_test(&full, &t);
+    assert!(with_c3.passed(), "{:?}", with_c3.failures);
+    assert_eq!(c3_spent(&with_c3), 1);
+
+    let mut without = full.clone();
+    without.features = Some(listed.into_iter().filter(|f| *f != cav_format::vocab::Feature::C3).collect());
+    let out = run_test(&without, &t);
+    assert_eq!(c3_spent(&out), 0, "no C3 point is spent where the ruleset does not list c3");
+    assert!(!out.passed(), "the motivate test expects the extra action point");
+
+    let qs = quickstart(&loaded).features.expect("the Quick-Start lists its features");
+    assert!(!qs.contains(&cav_format::vocab::Feature::C3) && qs.contains(&cav_format::vocab::Feature::Deployment));
+}

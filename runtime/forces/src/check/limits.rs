@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 
 use cav_content::Diagnostic;
-use cav_format::vocab::SecondarySquadLimit;
-use cav_format::{DocKind, Document, SquadClass};
+use cav_format::{DocKind, Document, SecondarySquadAllowance, SquadClass};
 
-use super::Cx;
+use super::{Cx, SECONDARY_OPTION};
 use crate::roster::costs;
 
 impl Cx<'_> {
@@ -46,25 +45,36 @@ impl Cx<'_> {
                 ));
             }
         }
-        let allowed = match self.secondary_rule {
-            SecondarySquadLimit::OnePlusHalfPrimary => {
-                self.rules.secondary_free + primary / self.rules.primaries_per_secondary.max(1)
-            }
-            SecondarySquadLimit::UnderTwicePrimary => (2 * primary).saturating_sub(1).max(self.rules.secondary_free),
+        self.secondary_squads(primary, &secondary, out);
+    }
+
+    /// No more secondary squads than the formula of the chosen reading of option
+    /// `secondary-squad-limit` allows for `primary` primary squads (001 L676-688).
+    fn secondary_squads(&self, primary: u32, secondary: &[usize], out: &mut Vec<Diagnostic>) {
+        if secondary.is_empty() {
+            return;
+        }
+        let reading = self.secondary_reading.unwrap_or_default();
+        let Some(formula) = self.rules.secondary_squads.iter().find(|(k, _)| k.as_str() == reading).map(|(_, f)| f)
+        else {
+            out.push(self.site.error(
+                &format!("/squads/{}/type", secondary[0]),
+                format!(
+                    "the ruleset gives no secondary-squad allowance for reading `{reading}` of option {SECONDARY_OPTION} (`force_building.secondary_squads`)"
+                ),
+                "a ruleset with a formula for its chosen reading",
+                Some(&self.rules.source.secondary_squads),
+            ));
+            return;
         };
+        let allowed = allowance(formula, primary);
         if secondary.len() as u32 > allowed {
             out.push(self.site.error(
                 &format!("/squads/{}/type", secondary[allowed as usize]),
                 format!(
-                    "{} secondary squads with {primary} primary: {}, so at most {allowed} (option secondary-squad-limit)",
+                    "{} secondary squads with {primary} primary: at most {} = {allowed} (option {SECONDARY_OPTION}: {reading})",
                     secondary.len(),
-                    match self.secondary_rule {
-                        SecondarySquadLimit::OnePlusHalfPrimary => format!(
-                            "{} may come free and each further one needs {} more primary squads",
-                            self.rules.secondary_free, self.rules.primaries_per_secondary
-                        ),
-                        SecondarySquadLimit::UnderTwicePrimary => "they stay under twice the primary ones".to_owned(),
-                    }
+                    arithmetic(formula, primary),
                 ),
                 "fewer secondary squads, or more primary ones",
                 Some(&self.rules.source.secondary_squads),
@@ -147,4 +157,26 @@ impl Cx<'_> {
 /// `n`% of `tvp`, rounded down.
 pub(crate) fn percent(tvp: u32, n: u32) -> u32 {
     ((tvp as u64 * n as u64) / 100).min(u32::MAX as u64) as u32
+}
+
+/// The secondary squads a formula allows for `primary` primary squads: primary × `times` ÷
+/// `per_primaries` rounded down, `+ plus`, but never fewer than `at_least` (nor than none).
+fn allowance(f: &SecondarySquadAllowance, primary: u32) -> u32 {
+    let by_primaries = i64::from(primary) * i64::from(f.times) / i64::from(f.per_primaries.max(1)) + i64::from(f.plus);
+    by_primaries.max(i64::from(f.at_least)).clamp(0, i64::from(u32::MAX)) as u32
+}
+
+/// The formula with the count of primary squads put in, as the diagnostic shows it:
+/// `1 + 3 ÷ 2 rounded down`, `the larger of 1 and 2 × 1 − 1`.
+fn arithmetic(f: &SecondarySquadAllowance, primary: u32) -> String {
+    let mut s = if f.times == 1 { primary.to_string() } else { format!("{} × {primary}", f.times) };
+    if f.per_primaries > 1 {
+        s = format!("{s} ÷ {} rounded down", f.per_primaries);
+    }
+    s = match f.plus {
+        0 => s,
+        p if p > 0 => format!("{p} + {s}"),
+        p => format!("{s} − {}", p.unsigned_abs()),
+    };
+    if f.at_least > 0 { format!("the larger of {} and {s}", f.at_least) } else { s }
 }

@@ -45,4 +45,8 @@ pub struct StompRules {
     pub prone: Vec<ModelType>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standing: Vec<ModelType>,
+    /// The most damage-track columns the target may have left, the one it is on included (1: only
+    /// a model on its last column is stomped).
+    #[schemars(range(min = 1))]
+    pub columns_left: u32,
 }

@@ -42,6 +42,10 @@ pub struct ModelState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrative: Option<String>,
     pub duration: StateDuration,
+    /// Named groups the state belongs to (`disrupted`): the `attacker-in-<group>` condition holds
+    /// for a roller in any state of the group, once however many it has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Id>,
     /// `duration: activations` only: how many of the model's activations (1 if left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 1000))]

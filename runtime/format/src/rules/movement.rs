@@ -85,6 +85,9 @@ pub struct FlightRules {
     /// A ground attacker may target an aircraft flying nap of the earth only when it ended its
     /// activation within this many inches (and in sight).
     pub noe_exposed_within: f64,
+    /// The actions, by what they count as, that end nap of the earth as they are declared (an NoE
+    /// move keeps it; an activation that does not end with one ends it too).
+    pub noe_ends_with: Vec<crate::vocab::ActionKind>,
     /// Landing fields: terrain where fixed-wing aircraft may land and take off.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub landing_fields: Vec<Id>,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{
     BreakRules, ChargeRules, CloseCombatRules, CloseDefenseRules, CounterBatteryRules, DamageRules, DefensiveFireRules,
     DigInRules, FlightRules, MixedWeaponRules, MovementRules, MovementStateRules, MultipleTargetRules, OverwatchRules,
-    RegroupRules, RepairRules, RollKind, RunNGunRules, SalvoRules, SetupRules, SightRules, StompRules,
+    RegroupRules, RepairRules, RollKind, RunNGunRules, SalvoRules, SetupRules, SightRules, SmallTableRules, StompRules,
     StrikePackageRules, StructureAttackRules, StructureMovementRules, TowingRules, TransportRules,
 };
 
@@ -51,6 +51,10 @@ pub struct Procedures {
     /// Salvo fire's mix of weapons; absent: one weapon only (all the same weapon document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salvo: Option<SalvoRules>,
+    /// Move values and ranges on a small table (option `table-size: small`); a ruleset offering
+    /// that option must say how they scale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_table: Option<SmallTableRules>,
     /// Stomping (a move action that destroys a helpless model in contact); absent: nobody stomps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stomp: Option<StompRules>,
@@ -106,6 +110,38 @@ pub struct RollRules {
     /// RAV a weapon with "NA" against the target counts as: it cannot hurt it (a NA weapon's
     /// margin of success can never reach the armor).
     pub na_rav: i32,
+    /// Opposed rolls between two models (scripts' `ctx.opposed_roll`); absent: the ruleset has
+    /// none, and a script asking for one is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opposed: Option<OpposedRollRules>,
+}
+
+/// An opposed roll: each model rolls the standard dice plus its bonuses (the caller's and its
+/// special attributes' `opposed_roll` effects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpposedRollRules {
+    /// What decides: the larger margin over each model's own EXP (`exp`; a card without EXP
+    /// counts its total), or the larger total (`total`).
+    pub against: OpposedAgainst,
+    /// Who wins a tie: the model that starts the roll (`starter`) or the other (`other`).
+    pub ties: OpposedTies,
+}
+
+/// What an opposed roll's totals are measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpposedAgainst {
+    Exp,
+    Total,
+}
+
+/// Who wins a tied opposed roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpposedTies {
+    Starter,
+    Other,
 }
 
 /// What a failed out-of-ammo check empties.

@@ -35,6 +35,11 @@ pub struct Ruleset {
     pub tables: BTreeMap<TableRole, Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<RulesetOption>,
+    /// The features of play the ruleset has, beside the turn's core (`docs/vocabulary.md`,
+    /// "Features"); left out: every feature the engine has, each acting where the ruleset's data
+    /// gives it something to do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<Vec<crate::vocab::Feature>>,
     /// Numbers of the procedures the engine runs, by part of the rules.
     pub procedures: Procedures,
     /// Every model type the ruleset plays, with its traits and sizes.

@@ -66,3 +66,33 @@ pub struct AmbushPiece {
     /// The model types that may bring it.
     pub model_types: Vec<ModelType>,
 }
+
+/// Playing on a smaller table than the scenarios' (option `table-size: small`): every move value
+/// and weapon range (minimum ranges too) is scaled, and rounded as the ruleset says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SmallTableRules {
+    /// What move values and ranges are multiplied by (0.5: halved).
+    #[schemars(range(min = 0.01, max = 100.0))]
+    pub scale: f64,
+    pub rounding: Rounding,
+}
+
+/// How a scaled value is brought back to a whole number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rounding {
+    Up,
+    Down,
+    Nearest,
+}
+
+impl Rounding {
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Rounding::Up => x.ceil(),
+            Rounding::Down => x.floor(),
+            Rounding::Nearest => x.round(),
+        }
+    }
+}

@@ -19,6 +19,8 @@ pub struct ConditionFamily {
 pub enum FamilyRef {
     RangeBand,
     ModelState,
+    /// A group named in model states' `groups:`.
+    StateGroup,
     SpecialAttribute,
     Upgrade,
     /// A row name of the critical-damage table, not checked.
@@ -30,6 +32,7 @@ impl FamilyRef {
         match self {
             FamilyRef::RangeBand => "range band",
             FamilyRef::ModelState => "model state",
+            FamilyRef::StateGroup => "state group",
             FamilyRef::SpecialAttribute => "special attribute",
             FamilyRef::Upgrade => "upgrade",
             FamilyRef::CriticalResult => "critical-damage result",
@@ -157,11 +160,6 @@ pub const CONDITIONS: &[Condition] = &[
         status: I,
         doc: "The attack's weapon is not an energy weapon (never holds without a weapon).",
     },
-    Condition {
-        id: "attacker-burning-hacked-stunned-suppressed",
-        status: I,
-        doc: "The attacker is burning, hacked, stunned or suppressed (the states of these ids; one modifier whatever the number).",
-    },
 ];
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
@@ -177,6 +175,12 @@ pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
         names: FamilyRef::SpecialAttribute,
         status: I,
         doc: "The defender has the special attribute (scales with its rating).",
+    },
+    ConditionFamily {
+        prefix: "attacker-in-",
+        names: FamilyRef::StateGroup,
+        status: I,
+        doc: "The roller is in a state of the group (model states' `groups:`); one modifier however many it has.",
     },
     ConditionFamily {
         prefix: "attacker-",

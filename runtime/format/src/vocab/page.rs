@@ -1,8 +1,8 @@
 //! `docs/vocabulary.md`: the whole vocabulary as a reference page.
 
 use super::{
-    ActionKind, C3Use, CONDITION_FAMILIES, CONDITIONS, HANDLER_ORDER, HookEffect, HookPoint, ModelTrait, ModelType,
-    ModifierTarget, OPTIONS, Quantity, RangeMeasure, Status,
+    ActionKind, C3Use, CONDITION_FAMILIES, CONDITIONS, Feature, HANDLER_ORDER, HookEffect, HookPoint, ModelTrait,
+    ModelType, ModifierTarget, OPTIONS, Quantity, RangeMeasure, Status,
 };
 
 /// `docs/vocabulary.md`: the whole vocabulary as a reference page.
@@ -76,6 +76,12 @@ pub fn markdown() -> String {
     table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## C3 uses\n\nWhat a C3 point buys, listed in the ruleset's `c3.uses`.\n\n");
     table(&mut out, C3Use::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
+    out.push_str(
+        "## Features\n\nThe ruleset's `features:`: what it plays beside the turn's core, each one module of the \
+         engine (`runtime/rules/src/game/features/`). Left out, every feature is on, acting where the ruleset's data \
+         gives it something to do.\n\n",
+    );
+    table(&mut out, Feature::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## Range measurement\n\n`range_measured:` of the ruleset's `sight` procedures.\n\n");
     table(&mut out, RangeMeasure::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str(

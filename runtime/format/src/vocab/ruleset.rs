@@ -30,3 +30,25 @@ words! {
         SeizeTheInitiative = "seize-the-initiative", I, "Attach a model of a squad that has not activated to the squad activating now (it activates with it, this turn).";
     }
 }
+
+words! {
+    /// A feature of play beside the turn's core (draw deck, activations, actions, rolls, damage),
+    /// switched on by a ruleset's `features:` list. Each is one module of the engine
+    /// (`game/features/`) acting at moments of the turn.
+    Feature, "feature of play" {
+        Emplacements = "emplacements", I, "Weapon emplacements: an asset placed as a model, its action points capped by its asset.";
+        C3 = "c3", I, "C3 points: rally, motivate, inspire and seize the initiative, as the ruleset's `c3:` says.";
+        HeldAssets = "held-assets", I, "Assets held off the table: extra draw-deck cards, skipping a drawn card, refilling Ammo Bins.";
+        Deployment = "deployment", I, "Models coming onto the table during play: from ambush, by orbital drop, rolling or delayed at an edge.";
+        Missiles = "missiles", I, "Strikes that fly in as models: they move with their caller and on their own once it is gone.";
+        Flight = "flight", I, "Nap of the earth ending with the actions `flight.noe_ends_with` names and with an activation that does not end with an NoE move.";
+        Clouds = "clouds", I, "Lingering clouds a shell leaves: they drift at each turn's end.";
+        LaidTerrain = "laid-terrain", I, "Terrain laid during play (smoke, trails, scripts' pieces), lifted when its time is up.";
+        Transport = "transport", I, "Airborne riders jumping from a flying transport as its move ends.";
+        Seekers = "seekers", I, "Seeking submunitions waiting over a point, attacking what comes near, falling when their firer activates.";
+        Missions = "missions", I, "The rescue's high-value operative and salvage containers.";
+        Structures = "structures", I, "Structures crossed by moving models, and burning.";
+        Minefields = "minefields", I, "Minefields attacking models that move into or through them.";
+        Objectives = "objectives", I, "Objective areas scored at each turn's end.";
+    }
+}

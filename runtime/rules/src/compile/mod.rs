@@ -110,6 +110,8 @@ pub struct Rules {
     pub sign: i32,
     /// The options the engine reads, typed.
     pub engine_options: EngineOptions,
+    /// The ruleset's `features:` (`None`: every feature the engine has).
+    pub features: Option<Vec<f::vocab::Feature>>,
     /// C3 points and what they buy, when the ruleset has them.
     pub c3: Option<C3Def>,
     /// Every option of the ruleset with the reading it chose (`id`, value), for scripts to read.

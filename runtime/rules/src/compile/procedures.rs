@@ -72,6 +72,7 @@ pub struct Rolls {
     pub out_of_ammo_step: u32,
     /// RAV an NA weapon counts as (low enough never to hurt).
     pub na_rav: i32,
+    pub opposed: Option<f::OpposedRollRules>,
 }
 
 /// Movement, terrain ids resolved.
@@ -151,6 +152,7 @@ pub struct ActionTypes {
 pub struct Flight {
     pub noe_extra_cost: u32,
     pub noe_exposed_within: f64,
+    pub noe_ends_with: Vec<cav_format::vocab::ActionKind>,
     pub landing_fields: Vec<usize>,
 }
 

@@ -9,6 +9,9 @@ pub struct StateDef {
     /// How the narrative says a model enters it (`is knocked down`).
     pub narrative: Option<String>,
     pub duration: f::StateDuration,
+    /// The groups it belongs to, by index among the ruleset's state groups (the
+    /// `attacker-in-<group>` condition's argument).
+    pub groups: Vec<u16>,
     pub activations: u32,
     pub turns: u32,
     pub own_roll_modifier: i32,

@@ -74,13 +74,16 @@ impl Engine<'_, '_> {
                 }
             }
         }
-        // States: a table row naming the state takes precedence over its generic modifier.
+        // States: a table row naming the state (or a group it is in) takes precedence over its
+        // generic modifier.
         let named = |st: StateIx, attacker_side: bool| {
             let def = if attacker_side { &conditions::ATTACKER_STATE } else { &conditions::DEFENDER_STATE };
             table.iter().any(|m| m.cond.is(def, st))
                 || attacker_side
-                    && conditions::ATTACKER_DISRUPTED.names(&r.states[st as usize].id)
-                    && table.iter().any(|m| m.cond.is(&conditions::ATTACKER_DISRUPTED, 0))
+                    && r.states[st as usize]
+                        .groups
+                        .iter()
+                        .any(|&g| table.iter().any(|m| m.cond.is(&conditions::ATTACKER_IN_GROUP, g)))
         };
         if own {
             for (st, _) in &g.models[a].states {

@@ -2,11 +2,11 @@
 //! activations. The questions asked of it live beside it (`queries`, `sight`, `arcs`, `shot`,
 //! `placement`); the engine changes the state.
 
-use super::sight::{Sight, SightKey};
 pub use super::features::laid_terrain::Laid;
 pub use super::features::minefields::Minefield;
 pub use super::features::missiles::Missile;
 pub use super::features::seekers::Seeker;
+use super::sight::{Sight, SightKey};
 use crate::compile::{Rules, SaIx, StateIx};
 use crate::geom::{P, Polygon};
 

@@ -1,6 +1,7 @@
 //! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
 //! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`.
 
+use cav_format::{OpposedAgainst, OpposedTies};
 use std::rc::Rc;
 
 use cav_format::limits::SCRIPT_EFFECTS_PER_CALL;
@@ -150,8 +151,8 @@ fn roll_dice(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) ->
 
 /// `ctx.opposed_roll(label, other, bonus, other_bonus)`: this model and `other`
 /// each roll the standard dice plus the bonus given and their `opposed_roll`
-/// effects (pilots); the larger margin over the model's own EXP wins (the larger
-/// total where a card has no EXP), ties to this model, which starts it.
+/// effects (pilots); what decides and who wins a tie is the ruleset's
+/// `procedures.rolls.opposed`.
 fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
     let game = live.game;
     let (what, other, bonus, other_bonus): (mlua::LuaString, AnyUserData, f64, f64) =
@@ -166,6 +167,12 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
         .map_err(|_| refused(lua, "`ctx.opposed_roll` needs a model view (ctx.target, ctx.models()[i])".into()))?;
     let bonus = whole(lua, "opposed_roll", bonus, true)?;
     let other_bonus = whole(lua, "opposed_roll", other_bonus, true)?;
+    let Some(rule) = game.rules.proc.rolls.opposed else {
+        return Err(refused(
+            lua,
+            "`ctx.opposed_roll`: this ruleset has no opposed rolls (`procedures.rolls.opposed`)".into(),
+        ));
+    };
     let me = live.roller.get();
     let sa_name = game.rules.sas[live.current_sa.get() as usize].name.clone();
     let throw = |m: usize, bonus: i32| {
@@ -184,7 +191,10 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
         }
         let (natural, sum) = r.standard.roll(&mut **live.dice.borrow_mut());
         let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
-        let exp = card.exp[game.column(m)].map(|e| e as i32);
+        let exp = match rule.against {
+            OpposedAgainst::Exp => card.exp[game.column(m)].map(|e| e as i32),
+            OpposedAgainst::Total => None,
+        };
         Roll {
             model: m,
             kind: kind.clone().into(),
@@ -201,7 +211,10 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
     let mine = throw(me, bonus);
     let theirs = throw(other, other_bonus);
     let score = |r: &Roll| r.margin.unwrap_or(r.total);
-    let won = score(&mine) >= score(&theirs);
+    let won = match rule.ties {
+        OpposedTies::Starter => score(&mine) >= score(&theirs),
+        OpposedTies::Other => score(&mine) > score(&theirs),
+    };
     let t = lua.create_table()?;
     t.raw_set("won", won)?;
     t.raw_set("mine", sh.roll_table(lua, &mine, lua.create_string(&kind)?)?)?;

@@ -43,8 +43,12 @@ impl ActionKind for Stomp {
                 ids(&rule.prone)
             ));
         }
-        if game.column(t) + 1 < game.card(t).columns {
-            return Err("only a model on its last damage track is stomped".into());
+        let left = game.card(t).columns.saturating_sub(game.column(t)) as u32;
+        if left > rule.columns_left {
+            return Err(format!(
+                "only a model with at most {} damage-track column(s) left is stomped ({left} left)",
+                rule.columns_left
+            ));
         }
         Ok(())
     }

@@ -29,7 +29,7 @@ impl std::fmt::Debug for Condition {
 
 mod aircraft;
 mod always;
-mod attacker_disrupted;
+mod attacker_in_group;
 mod attacker_sa;
 mod attacker_state;
 mod back_arc;
@@ -66,7 +66,7 @@ mod tagged;
 mod target_locked;
 mod upgrade;
 
-pub use attacker_disrupted::ATTACKER_DISRUPTED;
+pub use attacker_in_group::ATTACKER_IN_GROUP;
 pub use attacker_sa::ATTACKER_SA;
 pub use attacker_state::ATTACKER_STATE;
 pub use defender_state::DEFENDER_STATE;
@@ -81,7 +81,6 @@ pub static ALL: &[&Condition] = &[
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &salvo_fire::SALVO_FIRE,
-    &attacker_disrupted::ATTACKER_DISRUPTED,
     &multiple_targets::MULTIPLE_TARGETS,
     &squad_sa::SQUAD_SA,
     &run_n_gun::RUN_N_GUN,
@@ -101,6 +100,7 @@ pub static ALL: &[&Condition] = &[
     &enemies_in_contact::ENEMIES_IN_CONTACT,
     &back_arc::BACK_ARC,
     &band::BAND,
+    &attacker_in_group::ATTACKER_IN_GROUP,
     &attacker_state::ATTACKER_STATE,
     &defender_state::DEFENDER_STATE,
     &attacker_sa::ATTACKER_SA,

@@ -8,8 +8,11 @@ use crate::game::*;
 pub(crate) struct C3;
 
 impl Feature for C3 {
-    fn name(&self) -> &'static str {
-        "C3 points"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::C3
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.c3.is_some().then_some("the ruleset's `c3:`")
     }
     fn enabled(&self, rules: &Rules) -> bool {
         rules.c3.is_some()

@@ -8,8 +8,8 @@ use crate::game::*;
 pub(crate) struct Clouds;
 
 impl Feature for Clouds {
-    fn name(&self) -> &'static str {
-        "clouds"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Clouds
     }
     fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
         e.drift_clouds();

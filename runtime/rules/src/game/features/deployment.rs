@@ -8,8 +8,8 @@ use crate::game::*;
 pub(crate) struct Deployment;
 
 impl Feature for Deployment {
-    fn name(&self) -> &'static str {
-        "deployment during play"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Deployment
     }
     fn activated(
         &self,

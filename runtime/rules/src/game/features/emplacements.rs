@@ -8,8 +8,11 @@ use crate::game::*;
 pub(crate) struct Emplacements;
 
 impl Feature for Emplacements {
-    fn name(&self) -> &'static str {
-        "weapon emplacements"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Emplacements
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.assets.iter().any(|a| a.emplacement_ap.is_some()).then_some("an asset with `emplacement:`")
     }
     /// A weapon emplacement's action points are its asset's (`emplacement_ap`) at most.
     fn action_points(&self, e: &mut Engine, model: usize, ap: u32, _: &mut dyn Controller) -> u32 {

@@ -1,5 +1,5 @@
-//! Flight's moments of the turn: nap of the earth ends with a combat action (001 L3749-3750), and
-//! with an activation that does not end with an NoE move. (The flight actions — land, take off,
+//! Flight's moments of the turn: nap of the earth ends with the actions the ruleset names
+//! (`flight.noe_ends_with`), and with an activation that does not end with an NoE move. (The flight actions — land, take off,
 //! the NoE move — are in `actions::flight`.)
 
 use super::Feature;
@@ -9,12 +9,15 @@ use crate::game::*;
 pub(crate) struct Flight;
 
 impl Feature for Flight {
-    fn name(&self) -> &'static str {
-        "nap of the earth"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Flight
     }
-    /// An NoE move says so itself; any other action is not one.
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.proc.flight.is_some().then_some("`procedures.flight`")
+    }
+    /// The ruleset's `flight.noe_ends_with` actions end it (an NoE move says so itself).
     fn action_declared(&self, e: &mut Engine, model: usize, _: &Action, counts_as: ActionWord) {
-        if counts_as == ActionWord::Combat {
+        if e.rules().proc.flight.as_ref().is_some_and(|f| f.noe_ends_with.contains(&counts_as)) {
             e.end_noe(model);
         }
     }

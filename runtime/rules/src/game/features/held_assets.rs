@@ -8,8 +8,15 @@ use crate::game::*;
 pub(crate) struct HeldAssets;
 
 impl Feature for HeldAssets {
-    fn name(&self) -> &'static str {
-        "held assets"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::HeldAssets
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules
+            .assets
+            .iter()
+            .any(|a| a.deck_cards > 0 || a.skip_card || a.reload_ammo_bins)
+            .then_some("an asset held off the table")
     }
     /// Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
     fn deck_built(&self, e: &mut Engine, deck: &mut Vec<Card>) {

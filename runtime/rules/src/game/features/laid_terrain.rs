@@ -19,8 +19,8 @@ pub struct Laid {
 pub(crate) struct LaidTerrain;
 
 impl Feature for LaidTerrain {
-    fn name(&self) -> &'static str {
-        "laid terrain"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::LaidTerrain
     }
     fn activation_start(&self, e: &mut Engine, model: usize) {
         e.lift_laid_terrain(Some(model));

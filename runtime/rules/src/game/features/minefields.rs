@@ -29,8 +29,11 @@ pub struct Minefield {
 pub(crate) struct Minefields;
 
 impl Feature for Minefields {
-    fn name(&self) -> &'static str {
-        "minefields"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Minefields
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.assets.iter().any(|a| a.mines.is_some()).then_some("an asset with `mines:`")
     }
     fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
         e.minefields_crossed(model, from, to)

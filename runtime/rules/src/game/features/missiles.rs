@@ -27,8 +27,11 @@ pub struct Missile {
 pub(crate) struct Missiles;
 
 impl Feature for Missiles {
-    fn name(&self) -> &'static str {
-        "missiles"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Missiles
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.strikes.iter().any(|s| s.missile.is_some()).then_some("a strike with `missile:`")
     }
     /// The missiles it called fly with it.
     fn activated(

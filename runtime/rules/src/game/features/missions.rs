@@ -44,8 +44,15 @@ pub struct Container {
 pub(crate) struct Missions;
 
 impl Feature for Missions {
-    fn name(&self) -> &'static str {
-        "mission pieces"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Missions
+    }
+    fn configured_by(&self, rules: &crate::compile::Rules) -> Option<&'static str> {
+        rules
+            .scenarios
+            .iter()
+            .any(|s| s.objectives.as_ref().is_some_and(|o| o.hvo.is_some() || o.containers.is_some()))
+            .then_some("a scenario with `objectives.hvo` or `objectives.containers`")
     }
     fn turn_start(&self, e: &mut Engine) -> Result<(), EngineError> {
         e.activate_containers();

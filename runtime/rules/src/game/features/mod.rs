@@ -51,11 +51,19 @@ pub const ALL: &[&dyn Feature] = &[
 /// the turn (by default nothing). The engine calls the moments of the features the game's rules
 /// have ([`enabled`](Self::enabled)), in [`ALL`]'s order.
 pub trait Feature: Sync {
-    /// Its name, as the code map and diagnostics say it.
-    fn name(&self) -> &'static str;
-    /// Whether the game's rules have it at all (a ruleset without C3 has no C3 points to spend).
+    /// Its word in the vocabulary: what a ruleset's `features:` lists.
+    fn word(&self) -> cav_format::vocab::Feature;
+    /// Whether the game's rules give it anything to do (a ruleset without `c3:` has no C3 points
+    /// to spend); asked only of a feature the ruleset's `features:` lists, or of every one where
+    /// it has no list.
     fn enabled(&self, _rules: &Rules) -> bool {
         true
+    }
+    /// What in the rules configures it, if anything (`procedures.flight`): a ruleset whose
+    /// `features:` leaves the feature out while its data configures it is an error, so that data
+    /// never goes quietly unplayed.
+    fn configured_by(&self, _rules: &Rules) -> Option<&'static str> {
+        None
     }
     /// A turn starts: after the turn count goes up and marks lasting a turn end, before the draw
     /// deck is built.
@@ -122,9 +130,11 @@ pub trait Feature: Sync {
     fn scoring(&self, _e: &mut Engine) {}
 }
 
-/// The features `rules` has, as a set of indices into [`ALL`].
+/// The features `rules` has, as a set of indices into [`ALL`]: those its `features:` lists (all
+/// without a list) that its data gives something to do.
 pub(crate) fn enabled(rules: &Rules) -> u32 {
-    ALL.iter().enumerate().filter(|(_, f)| f.enabled(rules)).fold(0, |set, (i, _)| set | 1 << i)
+    let listed = |f: &dyn Feature| rules.features.as_ref().is_none_or(|l| l.contains(&f.word()));
+    ALL.iter().enumerate().filter(|(_, f)| listed(**f) && f.enabled(rules)).fold(0, |set, (i, _)| set | 1 << i)
 }
 
 /// The features of a set, in [`ALL`]'s order.
@@ -157,8 +167,15 @@ mod tests {
             assert_eq!(listed, 1, "{name}.rs: `{line}` must be listed once in features::ALL");
         }
         assert_eq!(files, super::ALL.len(), "one file per feature");
-        let names: std::collections::BTreeSet<_> = super::ALL.iter().map(|f| f.name()).collect();
-        assert_eq!(names.len(), super::ALL.len(), "feature names are unique");
+        // One feature per word of the vocabulary, and the other way round.
+        let words: Vec<_> = super::ALL.iter().map(|f| f.word()).collect();
+        let mut unique = words.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), words.len(), "one feature per word");
+        for w in cav_format::vocab::Feature::ALL {
+            assert!(words.contains(w), "the vocabulary's feature `{w}` has no module in game/features");
+        }
         assert!(super::ALL.len() <= 32, "the enabled set is a u32");
     }
 }

@@ -8,8 +8,15 @@ use crate::game::*;
 pub(crate) struct Objectives;
 
 impl Feature for Objectives {
-    fn name(&self) -> &'static str {
-        "objective areas"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Objectives
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules
+            .scenarios
+            .iter()
+            .any(|s| s.victory == cav_format::VictoryKind::ObjectivePoints)
+            .then_some("a scenario won by objective points")
     }
     fn scoring(&self, e: &mut Engine) {
         if let Some((side, points, areas)) = e.score_objectives() {

@@ -18,8 +18,8 @@ pub struct Seeker {
 pub(crate) struct Seekers;
 
 impl Feature for Seekers {
-    fn name(&self) -> &'static str {
-        "seeking submunitions"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Seekers
     }
     fn activation_start(&self, e: &mut Engine, model: usize) {
         e.seekers_fall(Some(model));

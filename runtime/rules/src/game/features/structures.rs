@@ -24,8 +24,12 @@ pub struct StructureState {
 pub(crate) struct Structures;
 
 impl Feature for Structures {
-    fn name(&self) -> &'static str {
-        "structures"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Structures
+    }
+    fn configured_by(&self, rules: &crate::compile::Rules) -> Option<&'static str> {
+        (rules.proc.structure_movement.is_some() || rules.proc.structure_attacks.is_some())
+            .then_some("`procedures.structure_movement` or `procedures.structure_attacks`")
     }
     fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
         e.structure_crossing(model, from, to)

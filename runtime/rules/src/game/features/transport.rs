@@ -8,8 +8,11 @@ use crate::game::*;
 pub(crate) struct Transport;
 
 impl Feature for Transport {
-    fn name(&self) -> &'static str {
-        "transport"
+    fn word(&self) -> cav_format::vocab::Feature {
+        cav_format::vocab::Feature::Transport
+    }
+    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
+        rules.proc.transport.is_some().then_some("`procedures.transport`")
     }
     fn action_resolved(
         &self,
