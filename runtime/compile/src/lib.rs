@@ -424,14 +424,14 @@ fn build(cx: &mut Cx) -> Option<Rules> {
 fn unlisted_features(cx: &mut Cx, entry: &Entry, rules: &Rules) {
     let Some(listed) = &rules.features else { return };
     for f in cav_rules::game::features::ALL {
-        if let Some(what) = f.configured_by(rules).filter(|_| !listed.contains(&f.word())) {
+        if let Some(what) = (f.configured_by)(rules).filter(|_| !listed.contains(&f.word)) {
             cx.error(
                 entry,
                 "/features",
                 "feature-unlisted",
-                format!("{what} configures the feature `{}`, which the ruleset's `features:` leaves out", f.word()),
+                format!("{what} configures the feature `{}`, which the ruleset's `features:` leaves out", f.word),
                 "every feature its data configures listed",
-                Some(format!("add `{}` to `features:`, or remove what configures it", f.word())),
+                Some(format!("add `{}` to `features:`, or remove what configures it", f.word)),
             );
         }
     }

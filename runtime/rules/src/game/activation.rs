@@ -73,8 +73,10 @@ impl Engine<'_, '_> {
                 (m.lock, m.lock_from) = (None, None);
             }
         }
-        for f in features::each(self.game.features) {
-            f.before_activation(self, model, ctrl);
+        for f in features::each(self.game.schedule.before_activation) {
+            if let Some(run) = f.before_activation {
+                run(self, model, ctrl);
+            }
         }
         let once = self.game.models[model].ap_once.take();
         let me = &self.game.models[model];
@@ -88,22 +90,28 @@ impl Engine<'_, '_> {
         let base =
             base + self.game.models[model].states.iter().map(|(s, _)| states[*s as usize].action_points).sum::<i32>();
         let blocked = self.game.state_blocks(model, |s| s.no_actions);
-        for f in features::each(self.game.features) {
-            f.activation_start(self, model);
+        for f in features::each(self.game.schedule.activation_start) {
+            if let Some(run) = f.activation_start {
+                run(self, model);
+            }
         }
         // `activation`: handlers may change the action points (a model that may not act stays at 0).
         let more = self.call_hooks(HookCtx::new(HookPoint::Activation, model))?.sum(Quantity::Ap);
         let mut ap = if blocked { 0 } else { base.saturating_add(more).max(0) as u32 };
-        for f in features::each(self.game.features) {
-            ap = f.action_points(self, model, ap, ctrl);
+        for f in features::each(self.game.schedule.action_points) {
+            if let Some(run) = f.action_points {
+                ap = run(self, model, ap, ctrl);
+            }
         }
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
         self.game.extra_targets = 0;
         self.game.activation_over = false;
         self.begin_activation(model);
-        for f in features::each(self.game.features) {
-            f.activated(self, model, &mut ap, ctrl)?;
+        for f in features::each(self.game.schedule.activated) {
+            if let Some(run) = f.activated {
+                run(self, model, &mut ap, ctrl)?;
+            }
         }
         let mut steps = 0;
         while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
@@ -138,8 +146,10 @@ impl Engine<'_, '_> {
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             self.game.declined = self.ask_optional(model, &action, ctrl);
-            for f in features::each(self.game.features) {
-                f.action_declared(self, model, &action, counts_as);
+            for f in features::each(self.game.schedule.action_declared) {
+                if let Some(run) = f.action_declared {
+                    run(self, model, &action, counts_as);
+                }
             }
             self.game.models[model].noe_last = false;
             self.game.models[model].free_turns = 1;
@@ -148,8 +158,10 @@ impl Engine<'_, '_> {
             let path_from = self.game.models[model].path.len().saturating_sub(1);
             let resolved = kind.resolve(self, model, &action, ctrl);
             if resolved.is_ok() {
-                for f in features::each(self.game.features) {
-                    f.action_resolved(self, model, path_from, ctrl)?;
+                for f in features::each(self.game.schedule.action_resolved) {
+                    if let Some(run) = f.action_resolved {
+                        run(self, model, path_from, ctrl)?;
+                    }
                 }
             }
             self.spend_single_use();

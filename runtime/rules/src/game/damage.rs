@@ -116,13 +116,17 @@ impl<'a, 'r> Engine<'a, 'r> {
         for s in ended {
             emit!(self, Event::StateEnded { model: active, state: r.states[s as usize].name.clone() });
         }
-        for f in features::each(self.game.features) {
-            f.activation_ending(self, active);
+        for f in features::each(self.game.schedule.activation_ending) {
+            if let Some(run) = f.activation_ending {
+                run(self, active);
+            }
         }
         self.movement_state(active)?;
         self.mission_kills();
-        for f in features::each(self.game.features) {
-            f.activation_end(self, active);
+        for f in features::each(self.game.schedule.activation_end) {
+            if let Some(run) = f.activation_end {
+                run(self, active);
+            }
         }
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;

@@ -104,6 +104,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// The card of a model, borrowed from the rules (not from the game state).
+    #[inline]
     pub(crate) fn cardr(&self, model: usize) -> &'r crate::compile::CardDef {
         let r: &'r Rules = self.game.rules;
         r.card_of(&self.game.models[model])

@@ -331,8 +331,10 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].left_board = true;
             emit!(self, Event::LeftBoard { model });
         }
-        for f in features::each(self.game.features) {
-            f.model_moved(self, model, from, pos).map_err(|e| e.to_string())?;
+        for f in features::each(self.game.schedule.model_moved) {
+            if let Some(run) = f.model_moved {
+                run(self, model, from, pos).map_err(|e| e.to_string())?;
+            }
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ impl<'r> Game<'r> {
 
     /// The card `model` plays as: its own, or the one its switched upgrades give while their
     /// states are on (`CardDef::switch`).
+    #[inline]
     pub fn card(&self, model: usize) -> &crate::compile::CardDef {
         self.rules.card_of(&self.models[model])
     }
@@ -350,11 +351,13 @@ impl<'r> Game<'r> {
 // nothing of the game.)
 impl crate::compile::Rules {
     /// The card model `m` plays as (`CardDef::switch`).
+    #[inline]
     pub fn card_of(&self, m: &Model) -> &crate::compile::CardDef {
         &self.cards[self.card_ix_of(m)]
     }
 
     /// The index of the card model `m` plays as: its own, or one its switched upgrades give.
+    #[inline]
     pub fn card_ix_of(&self, m: &Model) -> usize {
         match &self.cards[m.card].switch {
             None => m.card,

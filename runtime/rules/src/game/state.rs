@@ -336,7 +336,7 @@ impl<'r> Game<'r> {
             fumbles,
             single_use_fired,
             damage_dealt,
-            features,
+            schedule,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -390,7 +390,7 @@ impl<'r> Game<'r> {
         self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
         self.damage_dealt.clone_from(damage_dealt);
-        self.features = *features;
+        self.schedule = *schedule;
     }
 }
 
@@ -506,8 +506,8 @@ pub struct Game<'r> {
     /// (model, mount) of single-use mounts that fired in the current action.
     pub(crate) single_use_fired: Vec<(usize, usize)>,
     pub damage_dealt: Vec<u32>,
-    /// The features of play the rules have (`features::enabled`): the engine calls their moments.
-    pub(crate) features: u32,
+    /// The features of play this game's rules have, by the moments they act at.
+    pub(crate) schedule: super::features::Schedule,
 }
 
 impl<'r> Game<'r> {
@@ -517,7 +517,7 @@ impl<'r> Game<'r> {
             board,
             models: Vec::new(),
             damage_dealt: vec![0; sides.len()],
-            features: super::features::enabled(rules),
+            schedule: super::features::Schedule::of(rules),
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),

@@ -130,8 +130,10 @@ impl Engine<'_, '_> {
                 deck.extend(of(side, left * self.game.units_gone(side)));
             }
         }
-        for f in features::each(self.game.features) {
-            f.deck_built(self, &mut deck);
+        for f in features::each(self.game.schedule.deck_built) {
+            if let Some(run) = f.deck_built {
+                run(self, &mut deck);
+            }
         }
         Ok(deck)
     }
@@ -141,16 +143,22 @@ impl Engine<'_, '_> {
     /// features' scoring, then `TurnEnd`.
     pub fn end_turn(&mut self) -> Result<(), EngineError> {
         self.each_model(HookPoint::EndPhase)?;
-        for f in features::each(self.game.features) {
-            f.end_phase(self)?;
+        for f in features::each(self.game.schedule.end_phase) {
+            if let Some(run) = f.end_phase {
+                run(self)?;
+            }
         }
         self.spend_single_use();
-        for f in features::each(self.game.features) {
-            f.turn_end(self)?;
+        for f in features::each(self.game.schedule.turn_end) {
+            if let Some(run) = f.turn_end {
+                run(self)?;
+            }
         }
         self.states_end_with_the_turn();
-        for f in features::each(self.game.features) {
-            f.scoring(self);
+        for f in features::each(self.game.schedule.scoring) {
+            if let Some(run) = f.scoring {
+                run(self);
+            }
         }
         emit!(self, Event::TurnEnd { turn: self.game.turn });
         Ok(())
@@ -179,8 +187,10 @@ impl Engine<'_, '_> {
         while at < deck.len() {
             // Features act on the card about to be drawn (a held recon drone may send it to the
             // bottom of the deck, once a side a turn).
-            for f in features::each(self.game.features) {
-                f.card_drawn(self, &mut deck, at, ctrl);
+            for f in features::each(self.game.schedule.card_drawn) {
+                if let Some(run) = f.card_drawn {
+                    run(self, &mut deck, at, ctrl);
+                }
             }
             let Card { side, drop } = deck[at];
             at += 1;
@@ -212,8 +222,10 @@ impl Engine<'_, '_> {
                 let squad = self.game.squads[s].name.clone();
                 let side = self.game.sides[side].clone();
                 emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
-                for f in features::each(self.game.features) {
-                    unit.extend(f.squad_activates(self, s, ctrl));
+                for f in features::each(self.game.schedule.squad_activates) {
+                    if let Some(run) = f.squad_activates {
+                        unit.extend(run(self, s, ctrl));
+                    }
                 }
             }
             self.game.squad_activating = unit.len() > 1;
@@ -254,8 +266,10 @@ impl Engine<'_, '_> {
             model.activated = false;
             model.marks.retain(|m| m.lasts != Lasts::Turn);
         }
-        for f in features::each(self.game.features) {
-            f.turn_start(self)?;
+        for f in features::each(self.game.schedule.turn_start) {
+            if let Some(run) = f.turn_start {
+                run(self)?;
+            }
         }
         self.draw_deck()
     }

@@ -5,45 +5,53 @@ use super::Feature;
 use crate::game::*;
 
 /// C3 points (the ruleset's `c3:`).
-pub(crate) struct C3;
+pub(crate) static C3: Feature = Feature {
+    configured_by,
+    enabled,
+    squad_activates: Some(squad_activates),
+    before_activation: Some(before_activation),
+    action_points: Some(action_points),
+    action_declared: Some(action_declared),
+    ..Feature::new(cav_format::vocab::Feature::C3)
+};
 
-impl Feature for C3 {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::C3
-    }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules.c3.is_some().then_some("the ruleset's `c3:`")
-    }
-    fn enabled(&self, rules: &Rules) -> bool {
-        rules.c3.is_some()
-    }
-    fn squad_activates(&self, e: &mut Engine, squad: usize, ctrl: &mut dyn Controller) -> Option<usize> {
-        e.seize_initiative(squad, ctrl)
-    }
-    /// Rally before anything else: it may lift a state that would cost this model its actions.
-    fn before_activation(&self, e: &mut Engine, model: usize, ctrl: &mut dyn Controller) {
-        if e.c3_offers(model, C3Use::Rally) && ctrl.spend_c3(&e.game, model, C3Use::Rally) {
-            e.spend_c3(model, C3Use::Rally);
-            let side = e.game.models[model].side;
-            let clears = e.rules().c3.as_ref().map(|c| c.rally_clears.clone()).unwrap_or_default();
-            for m in e.game.models.iter_mut().filter(|m| m.side == side) {
-                m.states.retain(|(s, _)| !clears.contains(s));
-            }
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules.c3.is_some().then_some("the ruleset's `c3:`")
+}
+
+fn enabled(rules: &Rules) -> bool {
+    rules.c3.is_some()
+}
+
+fn squad_activates(e: &mut Engine, squad: usize, ctrl: &mut dyn Controller) -> Option<usize> {
+    e.seize_initiative(squad, ctrl)
+}
+
+/// Rally before anything else: it may lift a state that would cost this model its actions.
+fn before_activation(e: &mut Engine, model: usize, ctrl: &mut dyn Controller) {
+    if e.c3_offers(model, C3Use::Rally) && ctrl.spend_c3(&e.game, model, C3Use::Rally) {
+        e.spend_c3(model, C3Use::Rally);
+        let side = e.game.models[model].side;
+        let clears = e.rules().c3.as_ref().map(|c| c.rally_clears.clone()).unwrap_or_default();
+        for m in e.game.models.iter_mut().filter(|m| m.side == side) {
+            m.states.retain(|(s, _)| !clears.contains(s));
         }
     }
-    fn action_points(&self, e: &mut Engine, model: usize, mut ap: u32, ctrl: &mut dyn Controller) -> u32 {
-        if ap > 0 && e.c3_offers(model, C3Use::Motivate) && ctrl.spend_c3(&e.game, model, C3Use::Motivate) {
-            ap = ap.saturating_add(e.rules().c3.as_ref().map_or(0, |c| c.motivate_ap));
-            e.spend_c3(model, C3Use::Motivate);
-        }
-        ap
+}
+
+fn action_points(e: &mut Engine, model: usize, mut ap: u32, ctrl: &mut dyn Controller) -> u32 {
+    if ap > 0 && e.c3_offers(model, C3Use::Motivate) && ctrl.spend_c3(&e.game, model, C3Use::Motivate) {
+        ap = ap.saturating_add(e.rules().c3.as_ref().map_or(0, |c| c.motivate_ap));
+        e.spend_c3(model, C3Use::Motivate);
     }
-    /// A C3 point declared with the action inspires its next target-point roll (`rolls`).
-    fn action_declared(&self, e: &mut Engine, model: usize, action: &Action, _: ActionWord) {
-        if action.inspire && e.c3_offers(model, C3Use::Inspire) {
-            e.spend_c3(model, C3Use::Inspire);
-            e.game.inspired = true;
-        }
+    ap
+}
+
+/// A C3 point declared with the action inspires its next target-point roll (`rolls`).
+fn action_declared(e: &mut Engine, model: usize, action: &Action, _: ActionWord) {
+    if action.inspire && e.c3_offers(model, C3Use::Inspire) {
+        e.spend_c3(model, C3Use::Inspire);
+        e.game.inspired = true;
     }
 }
 

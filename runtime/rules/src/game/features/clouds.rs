@@ -5,16 +5,12 @@ use super::Feature;
 use crate::game::*;
 
 /// Lingering clouds (`Game::minefields` with a `cloud`).
-pub(crate) struct Clouds;
+pub(crate) static CLOUDS: Feature =
+    Feature { turn_end: Some(turn_end), ..Feature::new(cav_format::vocab::Feature::Clouds) };
 
-impl Feature for Clouds {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Clouds
-    }
-    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.drift_clouds();
-        Ok(())
-    }
+fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
+    e.drift_clouds();
+    Ok(())
 }
 
 impl Engine<'_, '_> {

@@ -5,34 +5,24 @@ use super::Feature;
 use crate::game::*;
 
 /// Deploying during play.
-pub(crate) struct Deployment;
+pub(crate) static DEPLOYMENT: Feature =
+    Feature { activated: Some(activated), ..Feature::new(cav_format::vocab::Feature::Deployment) };
 
-impl Feature for Deployment {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Deployment
-    }
-    fn activated(
-        &self,
-        e: &mut Engine,
-        model: usize,
-        ap: &mut u32,
-        ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        let me = &e.game.models[model];
-        if (me.ambush || me.dropping) && me.waiting.is_some_and(|t| t <= e.game.turn) {
-            let dropping = me.dropping;
-            e.spring_ambush(model, ctrl)?;
-            if e.game.models[model].waiting.is_some() {
-                *ap = 0; // still hidden: nowhere to spring from yet, or its player waits
-            } else if dropping {
-                // The drop is the activation's move action.
-                let cost = e.rules().proc.setup.orbital_drop.as_ref().map_or(0, |d| d.cost);
-                *ap = ap.saturating_sub(cost);
-            }
+fn activated(e: &mut Engine, model: usize, ap: &mut u32, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+    let me = &e.game.models[model];
+    if (me.ambush || me.dropping) && me.waiting.is_some_and(|t| t <= e.game.turn) {
+        let dropping = me.dropping;
+        e.spring_ambush(model, ctrl)?;
+        if e.game.models[model].waiting.is_some() {
+            *ap = 0; // still hidden: nowhere to spring from yet, or its player waits
+        } else if dropping {
+            // The drop is the activation's move action.
+            let cost = e.rules().proc.setup.orbital_drop.as_ref().map_or(0, |d| d.cost);
+            *ap = ap.saturating_sub(cost);
         }
-        e.enter_table(model);
-        Ok(())
     }
+    e.enter_table(model);
+    Ok(())
 }
 
 impl Engine<'_, '_> {

@@ -6,24 +6,26 @@ use super::Feature;
 use crate::game::*;
 
 /// Aircraft flying nap of the earth (`Model::noe`).
-pub(crate) struct Flight;
+pub(crate) static FLIGHT: Feature = Feature {
+    configured_by,
+    action_declared: Some(action_declared),
+    activation_ending: Some(activation_ending),
+    ..Feature::new(cav_format::vocab::Feature::Flight)
+};
 
-impl Feature for Flight {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Flight
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules.proc.flight.is_some().then_some("`procedures.flight`")
+}
+
+/// The ruleset's `flight.noe_ends_with` actions end it (an NoE move says so itself).
+fn action_declared(e: &mut Engine, model: usize, _: &Action, counts_as: ActionWord) {
+    if e.rules().proc.flight.as_ref().is_some_and(|f| f.noe_ends_with.contains(&counts_as)) {
+        e.end_noe(model);
     }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules.proc.flight.is_some().then_some("`procedures.flight`")
-    }
-    /// The ruleset's `flight.noe_ends_with` actions end it (an NoE move says so itself).
-    fn action_declared(&self, e: &mut Engine, model: usize, _: &Action, counts_as: ActionWord) {
-        if e.rules().proc.flight.as_ref().is_some_and(|f| f.noe_ends_with.contains(&counts_as)) {
-            e.end_noe(model);
-        }
-    }
-    fn activation_ending(&self, e: &mut Engine, model: usize) {
-        if !e.game.models[model].noe_last {
-            e.end_noe(model);
-        }
+}
+
+fn activation_ending(e: &mut Engine, model: usize) {
+    if !e.game.models[model].noe_last {
+        e.end_noe(model);
     }
 }

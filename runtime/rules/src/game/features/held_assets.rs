@@ -5,47 +5,51 @@ use super::Feature;
 use crate::game::*;
 
 /// Assets held off the table (`Game::held`).
-pub(crate) struct HeldAssets;
+pub(crate) static HELD_ASSETS: Feature = Feature {
+    configured_by,
+    deck_built: Some(deck_built),
+    card_drawn: Some(card_drawn),
+    turn_end: Some(turn_end),
+    ..Feature::new(cav_format::vocab::Feature::HeldAssets)
+};
 
-impl Feature for HeldAssets {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::HeldAssets
-    }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules
-            .assets
-            .iter()
-            .any(|a| a.deck_cards > 0 || a.skip_card || a.reload_ammo_bins)
-            .then_some("an asset held off the table")
-    }
-    /// Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
-    fn deck_built(&self, e: &mut Engine, deck: &mut Vec<Card>) {
-        let of = |side: usize, n: usize| std::iter::repeat_n(Card { side, drop: None }, n);
-        for side in 0..e.game.sides.len() {
-            let mut room = cav_format::limits::HELD_DECK_CARDS;
-            for i in 0..e.game.held[side].len() {
-                let (asset, count) = e.game.held[side][i];
-                let def = &e.rules().assets[asset];
-                let cards = def.deck_cards.saturating_mul(count).min(room);
-                room -= cards;
-                if cards == 0 {
-                    continue;
-                }
-                deck.extend(of(side, cards as usize));
-                let (name, side_name) = (def.name.clone(), e.game.sides[side].clone());
-                let detail =
-                    format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
-                emit!(e, Event::AssetUsed { side: side_name, asset: name, detail, left: count });
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules
+        .assets
+        .iter()
+        .any(|a| a.deck_cards > 0 || a.skip_card || a.reload_ammo_bins)
+        .then_some("an asset held off the table")
+}
+
+/// Cards of a side's colour its held assets add (SIGINT, 001 L10946-10960).
+fn deck_built(e: &mut Engine, deck: &mut Vec<Card>) {
+    let of = |side: usize, n: usize| std::iter::repeat_n(Card { side, drop: None }, n);
+    for side in 0..e.game.sides.len() {
+        let mut room = cav_format::limits::HELD_DECK_CARDS;
+        for i in 0..e.game.held[side].len() {
+            let (asset, count) = e.game.held[side][i];
+            let def = &e.rules().assets[asset];
+            let cards = def.deck_cards.saturating_mul(count).min(room);
+            room -= cards;
+            if cards == 0 {
+                continue;
             }
+            deck.extend(of(side, cards as usize));
+            let (name, side_name) = (def.name.clone(), e.game.sides[side].clone());
+            let detail =
+                format!("{cards} card(s) of {side_name}'s colour in the draw deck ({} cards in all)", deck.len());
+            emit!(e, Event::AssetUsed { side: side_name, asset: name, detail, left: count });
         }
     }
-    fn card_drawn(&self, e: &mut Engine, deck: &mut Vec<Card>, at: usize, ctrl: &mut dyn Controller) {
-        e.skip_card(deck, at, ctrl);
-    }
-    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.reload_ammo_bins();
-        Ok(())
-    }
+}
+
+fn card_drawn(e: &mut Engine, deck: &mut Vec<Card>, at: usize, ctrl: &mut dyn Controller) {
+    e.skip_card(deck, at, ctrl);
+}
+
+fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
+    e.reload_ammo_bins();
+    Ok(())
 }
 
 impl Engine<'_, '_> {

@@ -16,31 +16,27 @@ pub struct Laid {
 }
 
 /// Terrain laid during play (`Area::lasts`).
-pub(crate) struct LaidTerrain;
+pub(crate) static LAID_TERRAIN: Feature = Feature {
+    activation_start: Some(activation_start),
+    action_resolved: Some(action_resolved),
+    turn_end: Some(turn_end),
+    ..Feature::new(cav_format::vocab::Feature::LaidTerrain)
+};
 
-impl Feature for LaidTerrain {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::LaidTerrain
+fn activation_start(e: &mut Engine, model: usize) {
+    e.lift_laid_terrain(Some(model));
+}
+
+fn action_resolved(e: &mut Engine, model: usize, path_from: usize, _: &mut dyn Controller) -> Result<(), EngineError> {
+    if e.game.models[model].on_table() {
+        e.lay_trail(model, path_from);
     }
-    fn activation_start(&self, e: &mut Engine, model: usize) {
-        e.lift_laid_terrain(Some(model));
-    }
-    fn action_resolved(
-        &self,
-        e: &mut Engine,
-        model: usize,
-        path_from: usize,
-        _: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        if e.game.models[model].on_table() {
-            e.lay_trail(model, path_from);
-        }
-        Ok(())
-    }
-    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.lift_laid_terrain(None);
-        Ok(())
-    }
+    Ok(())
+}
+
+fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
+    e.lift_laid_terrain(None);
+    Ok(())
 }
 
 impl Engine<'_, '_> {

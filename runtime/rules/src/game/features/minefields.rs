@@ -26,18 +26,15 @@ pub struct Minefield {
 }
 
 /// Minefields on the table (`Game::minefields`).
-pub(crate) struct Minefields;
+pub(crate) static MINEFIELDS: Feature =
+    Feature { configured_by, model_moved: Some(model_moved), ..Feature::new(cav_format::vocab::Feature::Minefields) };
 
-impl Feature for Minefields {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Minefields
-    }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules.assets.iter().any(|a| a.mines.is_some()).then_some("an asset with `mines:`")
-    }
-    fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
-        e.minefields_crossed(model, from, to)
-    }
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules.assets.iter().any(|a| a.mines.is_some()).then_some("an asset with `mines:`")
+}
+
+fn model_moved(e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
+    e.minefields_crossed(model, from, to)
 }
 
 impl Engine<'_, '_> {

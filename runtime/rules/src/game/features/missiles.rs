@@ -24,28 +24,24 @@ pub struct Missile {
 }
 
 /// Missiles in flight (`Model::missile`).
-pub(crate) struct Missiles;
+pub(crate) static MISSILES: Feature = Feature {
+    configured_by,
+    activated: Some(activated),
+    end_phase: Some(end_phase),
+    ..Feature::new(cav_format::vocab::Feature::Missiles)
+};
 
-impl Feature for Missiles {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Missiles
-    }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules.strikes.iter().any(|s| s.missile.is_some()).then_some("a strike with `missile:`")
-    }
-    /// The missiles it called fly with it.
-    fn activated(
-        &self,
-        e: &mut Engine,
-        model: usize,
-        _: &mut u32,
-        ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        e.missiles_with(model, ctrl)
-    }
-    fn end_phase(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.orphan_missiles()
-    }
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules.strikes.iter().any(|s| s.missile.is_some()).then_some("a strike with `missile:`")
+}
+
+/// The missiles it called fly with it.
+fn activated(e: &mut Engine, model: usize, _: &mut u32, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+    e.missiles_with(model, ctrl)
+}
+
+fn end_phase(e: &mut Engine) -> Result<(), EngineError> {
+    e.orphan_missiles()
 }
 
 /// How finely a missile's path is searched for the first base it touches, in inches.

@@ -41,33 +41,39 @@ pub struct Container {
 }
 
 /// The rescue's operative and the salvage containers (`Game::hvo`, `Game::containers`).
-pub(crate) struct Missions;
+pub(crate) static MISSIONS: Feature = Feature {
+    configured_by,
+    turn_start: Some(turn_start),
+    model_moved: Some(model_moved),
+    activation_end: Some(activation_end),
+    scoring: Some(scoring),
+    ..Feature::new(cav_format::vocab::Feature::Missions)
+};
 
-impl Feature for Missions {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Missions
-    }
-    fn configured_by(&self, rules: &crate::compile::Rules) -> Option<&'static str> {
-        rules
-            .scenarios
-            .iter()
-            .any(|s| s.objectives.as_ref().is_some_and(|o| o.hvo.is_some() || o.containers.is_some()))
-            .then_some("a scenario with `objectives.hvo` or `objectives.containers`")
-    }
-    fn turn_start(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.activate_containers();
-        Ok(())
-    }
-    fn model_moved(&self, e: &mut Engine, model: usize, _: P, _: P) -> Result<(), EngineError> {
-        e.hvo_after_move(model);
-        Ok(())
-    }
-    fn activation_end(&self, e: &mut Engine, model: usize) {
-        e.salvage(model);
-    }
-    fn scoring(&self, e: &mut Engine) {
-        e.score_containers();
-    }
+fn configured_by(rules: &crate::compile::Rules) -> Option<&'static str> {
+    rules
+        .scenarios
+        .iter()
+        .any(|s| s.objectives.as_ref().is_some_and(|o| o.hvo.is_some() || o.containers.is_some()))
+        .then_some("a scenario with `objectives.hvo` or `objectives.containers`")
+}
+
+fn turn_start(e: &mut Engine) -> Result<(), EngineError> {
+    e.activate_containers();
+    Ok(())
+}
+
+fn model_moved(e: &mut Engine, model: usize, _: P, _: P) -> Result<(), EngineError> {
+    e.hvo_after_move(model);
+    Ok(())
+}
+
+fn activation_end(e: &mut Engine, model: usize) {
+    e.salvage(model);
+}
+
+fn scoring(e: &mut Engine) {
+    e.score_containers();
 }
 
 impl Game<'_> {

@@ -3,7 +3,7 @@
 //! missions… Each is one module here holding its procedures and a [`Feature`] that says at which
 //! moments of the turn it acts; [`ALL`] registers them, in the order they act at a moment.
 //!
-//! Adding a feature: a new file here with its `impl Feature` and one line in [`ALL`]
+//! Adding a feature: a new file here with its `static … : Feature` and one line in [`ALL`]
 //! (`a_feature_is_registered` fails for a file that is not listed).
 
 use cav_format::vocab::ActionKind as ActionWord;
@@ -30,116 +30,186 @@ mod transport;
 /// Every feature, one line each, in the order they act at any one moment (the order of the
 /// rulebook's procedures where it gives one: a weapon emplacement's action points are capped
 /// before a C3 point motivates it; containers score before objective areas).
-pub const ALL: &[&dyn Feature] = &[
-    &emplacements::Emplacements,
+pub static ALL: &[&Feature] = &[
+    &emplacements::EMPLACEMENTS,
     &c3::C3,
-    &held_assets::HeldAssets,
-    &deployment::Deployment,
-    &missiles::Missiles,
-    &flight::Flight,
-    &clouds::Clouds,
-    &laid_terrain::LaidTerrain,
-    &transport::Transport,
-    &seekers::Seekers,
-    &missions::Missions,
-    &structures::Structures,
-    &minefields::Minefields,
-    &objectives::Objectives,
+    &held_assets::HELD_ASSETS,
+    &deployment::DEPLOYMENT,
+    &missiles::MISSILES,
+    &flight::FLIGHT,
+    &clouds::CLOUDS,
+    &laid_terrain::LAID_TERRAIN,
+    &transport::TRANSPORT,
+    &seekers::SEEKERS,
+    &missions::MISSIONS,
+    &structures::STRUCTURES,
+    &minefields::MINEFIELDS,
+    &objectives::OBJECTIVES,
 ];
 
-/// A feature: what it is called, whether a ruleset has it, and what it does at each moment of
-/// the turn (by default nothing). The engine calls the moments of the features the game's rules
-/// have ([`enabled`](Self::enabled)), in [`ALL`]'s order.
-pub trait Feature: Sync {
+type Step = Result<(), EngineError>;
+
+/// A feature: its word, whether the rules give it anything to do, and what it does at the
+/// moments of the turn it acts at (`None`: nothing). A feature's module declares it as a
+/// `static` with `..Feature::new(word)` for the moments it leaves alone; the engine calls, at
+/// each moment, only the features that act there ([`Schedule`]).
+// (Each field's type is its moment's signature, spelt out where it is documented.)
+#[allow(clippy::type_complexity)]
+pub struct Feature {
     /// Its word in the vocabulary: what a ruleset's `features:` lists.
-    fn word(&self) -> cav_format::vocab::Feature;
+    pub word: cav_format::vocab::Feature,
     /// Whether the game's rules give it anything to do (a ruleset without `c3:` has no C3 points
     /// to spend); asked only of a feature the ruleset's `features:` lists, or of every one where
     /// it has no list.
-    fn enabled(&self, _rules: &Rules) -> bool {
-        true
-    }
+    pub enabled: fn(&Rules) -> bool,
     /// What in the rules configures it, if anything (`procedures.flight`): a ruleset whose
     /// `features:` leaves the feature out while its data configures it is an error, so that data
     /// never goes quietly unplayed.
-    fn configured_by(&self, _rules: &Rules) -> Option<&'static str> {
-        None
-    }
+    pub configured_by: fn(&Rules) -> Option<&'static str>,
     /// A turn starts: after the turn count goes up and marks lasting a turn end, before the draw
     /// deck is built.
-    fn turn_start(&self, _e: &mut Engine) -> Result<(), EngineError> {
-        Ok(())
-    }
+    pub turn_start: Option<fn(&mut Engine) -> Step>,
     /// This turn's draw deck is built (not yet shuffled): the feature may add cards.
-    fn deck_built(&self, _e: &mut Engine, _deck: &mut Vec<super::Card>) {}
+    pub deck_built: Option<fn(&mut Engine, &mut Vec<super::Card>)>,
     /// The card `deck[at]` is about to be drawn.
-    fn card_drawn(&self, _e: &mut Engine, _deck: &mut Vec<super::Card>, _at: usize, _ctrl: &mut dyn Controller) {}
+    pub card_drawn: Option<fn(&mut Engine, &mut Vec<super::Card>, usize, &mut dyn Controller)>,
     /// Squad `squad` begins its activation: a model that joins it (activating with it), if any.
-    fn squad_activates(&self, _e: &mut Engine, _squad: usize, _ctrl: &mut dyn Controller) -> Option<usize> {
-        None
-    }
-    /// `model` is about to activate: before its action points are reckoned.
-    fn before_activation(&self, _e: &mut Engine, _model: usize, _ctrl: &mut dyn Controller) {}
-    /// `model`'s activation starts (its base action points reckoned, before the `activation` hook).
-    fn activation_start(&self, _e: &mut Engine, _model: usize) {}
-    /// The action points `model` has for this activation, given `ap`.
-    fn action_points(&self, _e: &mut Engine, _model: usize, ap: u32, _ctrl: &mut dyn Controller) -> u32 {
-        ap
-    }
-    /// `model` activates with `ap` action points (which the feature may change): after the
+    pub squad_activates: Option<fn(&mut Engine, usize, &mut dyn Controller) -> Option<usize>>,
+    /// A model is about to activate: before its action points are reckoned.
+    pub before_activation: Option<fn(&mut Engine, usize, &mut dyn Controller)>,
+    /// A model's activation starts (its base action points reckoned, before the `activation` hook).
+    pub activation_start: Option<fn(&mut Engine, usize)>,
+    /// The action points a model has for this activation, given those reckoned so far.
+    pub action_points: Option<fn(&mut Engine, usize, u32, &mut dyn Controller) -> u32>,
+    /// A model activates with the action points given (which the feature may change): after the
     /// `activation` event and the states that end as it begins.
-    fn activated(
-        &self,
-        _e: &mut Engine,
-        _model: usize,
-        _ap: &mut u32,
-        _ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        Ok(())
-    }
-    /// `model` declared `action` (the rules accepted it), which counts as `counts_as`; nothing of
-    /// it has happened yet.
-    fn action_declared(&self, _e: &mut Engine, _model: usize, _action: &Action, _counts_as: ActionWord) {}
-    /// `model`'s action resolved; its path of this activation grew from index `path_from`.
-    fn action_resolved(
-        &self,
-        _e: &mut Engine,
-        _model: usize,
-        _path_from: usize,
-        _ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        Ok(())
-    }
-    /// `model` moved (one leg of a move) from `from` to `to`.
-    fn model_moved(&self, _e: &mut Engine, _model: usize, _from: P, _to: P) -> Result<(), EngineError> {
-        Ok(())
-    }
-    /// `model`'s activation is ending: before the states of moving or standing still.
-    fn activation_ending(&self, _e: &mut Engine, _model: usize) {}
-    /// `model`'s activation ended (its damage landed, mission kills counted).
-    fn activation_end(&self, _e: &mut Engine, _model: usize) {}
+    pub activated: Option<fn(&mut Engine, usize, &mut u32, &mut dyn Controller) -> Step>,
+    /// A model declared an action (the rules accepted it), which counts as the word given;
+    /// nothing of it has happened yet.
+    pub action_declared: Option<fn(&mut Engine, usize, &Action, ActionWord)>,
+    /// A model's action resolved; its path of this activation grew from the index given.
+    pub action_resolved: Option<fn(&mut Engine, usize, usize, &mut dyn Controller) -> Step>,
+    /// A model moved (one leg of a move) from one point to another.
+    pub model_moved: Option<fn(&mut Engine, usize, P, P) -> Step>,
+    /// A model's activation is ending: before the states of moving or standing still.
+    pub activation_ending: Option<fn(&mut Engine, usize)>,
+    /// A model's activation ended (its damage landed, mission kills counted).
+    pub activation_end: Option<fn(&mut Engine, usize)>,
     /// The end phase: after the `end_phase` handlers, before single-use mounts are spent.
-    fn end_phase(&self, _e: &mut Engine) -> Result<(), EngineError> {
-        Ok(())
-    }
+    pub end_phase: Option<fn(&mut Engine) -> Step>,
     /// The turn ends: after single-use mounts are spent, before the states lasting a turn end.
-    fn turn_end(&self, _e: &mut Engine) -> Result<(), EngineError> {
-        Ok(())
-    }
+    pub turn_end: Option<fn(&mut Engine) -> Step>,
     /// Scoring, last of the turn (after the states lasting the turn ended).
-    fn scoring(&self, _e: &mut Engine) {}
+    pub scoring: Option<fn(&mut Engine)>,
 }
 
-/// The features `rules` has, as a set of indices into [`ALL`]: those its `features:` lists (all
-/// without a list) that its data gives something to do.
-pub(crate) fn enabled(rules: &Rules) -> u32 {
-    let listed = |f: &dyn Feature| rules.features.as_ref().is_none_or(|l| l.contains(&f.word()));
-    ALL.iter().enumerate().filter(|(_, f)| listed(**f) && f.enabled(rules)).fold(0, |set, (i, _)| set | 1 << i)
+impl Feature {
+    /// A feature called `word` that is always enabled, configured by nothing, and acts at no
+    /// moment: what a feature's `static` starts from.
+    pub const fn new(word: cav_format::vocab::Feature) -> Feature {
+        Feature {
+            word,
+            enabled: |_| true,
+            configured_by: |_| None,
+            turn_start: None,
+            deck_built: None,
+            card_drawn: None,
+            squad_activates: None,
+            before_activation: None,
+            activation_start: None,
+            action_points: None,
+            activated: None,
+            action_declared: None,
+            action_resolved: None,
+            model_moved: None,
+            activation_ending: None,
+            activation_end: None,
+            end_phase: None,
+            turn_end: None,
+            scoring: None,
+        }
+    }
+}
+
+/// For each moment of the turn, the features of this game that act there (sets of indices into
+/// [`ALL`]): made once per game, so a moment no enabled feature acts at costs nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Schedule {
+    pub turn_start: u32,
+    pub deck_built: u32,
+    pub card_drawn: u32,
+    pub squad_activates: u32,
+    pub before_activation: u32,
+    pub activation_start: u32,
+    pub action_points: u32,
+    pub activated: u32,
+    pub action_declared: u32,
+    pub action_resolved: u32,
+    pub model_moved: u32,
+    pub activation_ending: u32,
+    pub activation_end: u32,
+    pub end_phase: u32,
+    pub turn_end: u32,
+    pub scoring: u32,
+}
+
+impl Schedule {
+    /// The schedule of `rules`: the features its `features:` lists (all without a list) that its
+    /// data gives something to do, at the moments each acts at.
+    pub(crate) fn of(rules: &Rules) -> Schedule {
+        let mut s = Schedule::default();
+        for (i, f) in ALL.iter().enumerate() {
+            let listed = rules.features.as_ref().is_none_or(|l| l.contains(&f.word));
+            if !listed || !(f.enabled)(rules) {
+                continue;
+            }
+            let bit = 1 << i;
+            let at = |acts: bool, moment: &mut u32| {
+                if acts {
+                    *moment |= bit;
+                }
+            };
+            at(f.turn_start.is_some(), &mut s.turn_start);
+            at(f.deck_built.is_some(), &mut s.deck_built);
+            at(f.card_drawn.is_some(), &mut s.card_drawn);
+            at(f.squad_activates.is_some(), &mut s.squad_activates);
+            at(f.before_activation.is_some(), &mut s.before_activation);
+            at(f.activation_start.is_some(), &mut s.activation_start);
+            at(f.action_points.is_some(), &mut s.action_points);
+            at(f.activated.is_some(), &mut s.activated);
+            at(f.action_declared.is_some(), &mut s.action_declared);
+            at(f.action_resolved.is_some(), &mut s.action_resolved);
+            at(f.model_moved.is_some(), &mut s.model_moved);
+            at(f.activation_ending.is_some(), &mut s.activation_ending);
+            at(f.activation_end.is_some(), &mut s.activation_end);
+            at(f.end_phase.is_some(), &mut s.end_phase);
+            at(f.turn_end.is_some(), &mut s.turn_end);
+            at(f.scoring.is_some(), &mut s.scoring);
+        }
+        s
+    }
 }
 
 /// The features of a set, in [`ALL`]'s order.
-pub(crate) fn each(set: u32) -> impl Iterator<Item = &'static dyn Feature> {
-    ALL.iter().enumerate().filter(move |(i, _)| set & (1 << i) != 0).map(|(_, f)| *f)
+pub(crate) fn each(set: u32) -> Each {
+    Each(set)
+}
+
+/// The features of a set of indices into [`ALL`], lowest first.
+pub(crate) struct Each(u32);
+
+impl Iterator for Each {
+    type Item = &'static Feature;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'static Feature> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        ALL.get(i).copied()
+    }
 }
 
 #[cfg(test)]
@@ -160,15 +230,16 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let feature = text
                 .lines()
-                .find_map(|l| l.strip_prefix("impl Feature for ").and_then(|r| r.strip_suffix(" {")))
-                .unwrap_or_else(|| panic!("{name}.rs has no `impl Feature for …`"));
+                .find_map(|l| l.strip_prefix("pub(crate) static ").and_then(|r| r.split_once(": Feature =")))
+                .map(|(static_name, _)| static_name)
+                .unwrap_or_else(|| panic!("{name}.rs declares no `pub(crate) static …: Feature`"));
             let line = format!("&{name}::{feature},");
             let listed = include_str!("mod.rs").lines().filter(|l| l.trim() == line).count();
             assert_eq!(listed, 1, "{name}.rs: `{line}` must be listed once in features::ALL");
         }
         assert_eq!(files, super::ALL.len(), "one file per feature");
         // One feature per word of the vocabulary, and the other way round.
-        let words: Vec<_> = super::ALL.iter().map(|f| f.word()).collect();
+        let words: Vec<_> = super::ALL.iter().map(|f| f.word).collect();
         let mut unique = words.clone();
         unique.sort();
         unique.dedup();

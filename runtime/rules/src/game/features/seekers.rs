@@ -15,22 +15,24 @@ pub struct Seeker {
 }
 
 /// Seeking submunitions (`Game::seekers`).
-pub(crate) struct Seekers;
+pub(crate) static SEEKERS: Feature = Feature {
+    activation_start: Some(activation_start),
+    action_resolved: Some(action_resolved),
+    turn_end: Some(turn_end),
+    ..Feature::new(cav_format::vocab::Feature::Seekers)
+};
 
-impl Feature for Seekers {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Seekers
-    }
-    fn activation_start(&self, e: &mut Engine, model: usize) {
-        e.seekers_fall(Some(model));
-    }
-    fn action_resolved(&self, e: &mut Engine, _: usize, _: usize, _: &mut dyn Controller) -> Result<(), EngineError> {
-        if e.game.seekers.is_empty() { Ok(()) } else { e.seekers_search() }
-    }
-    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.seekers_fall(None);
-        Ok(())
-    }
+fn activation_start(e: &mut Engine, model: usize) {
+    e.seekers_fall(Some(model));
+}
+
+fn action_resolved(e: &mut Engine, _: usize, _: usize, _: &mut dyn Controller) -> Result<(), EngineError> {
+    if e.game.seekers.is_empty() { Ok(()) } else { e.seekers_search() }
+}
+
+fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
+    e.seekers_fall(None);
+    Ok(())
 }
 
 impl Engine<'_, '_> {

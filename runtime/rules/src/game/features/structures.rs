@@ -21,22 +21,24 @@ pub struct StructureState {
 }
 
 /// Structures as targets (`Game::structures`).
-pub(crate) struct Structures;
+pub(crate) static STRUCTURES: Feature = Feature {
+    configured_by,
+    model_moved: Some(model_moved),
+    turn_end: Some(turn_end),
+    ..Feature::new(cav_format::vocab::Feature::Structures)
+};
 
-impl Feature for Structures {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Structures
-    }
-    fn configured_by(&self, rules: &crate::compile::Rules) -> Option<&'static str> {
-        (rules.proc.structure_movement.is_some() || rules.proc.structure_attacks.is_some())
-            .then_some("`procedures.structure_movement` or `procedures.structure_attacks`")
-    }
-    fn model_moved(&self, e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
-        e.structure_crossing(model, from, to)
-    }
-    fn turn_end(&self, e: &mut Engine) -> Result<(), EngineError> {
-        e.structures_burn()
-    }
+fn configured_by(rules: &crate::compile::Rules) -> Option<&'static str> {
+    (rules.proc.structure_movement.is_some() || rules.proc.structure_attacks.is_some())
+        .then_some("`procedures.structure_movement` or `procedures.structure_attacks`")
+}
+
+fn model_moved(e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
+    e.structure_crossing(model, from, to)
+}
+
+fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
+    e.structures_burn()
 }
 
 impl Game<'_> {

@@ -5,25 +5,24 @@ use super::Feature;
 use crate::game::*;
 
 /// Riders aboard transports (`Model::aboard`).
-pub(crate) struct Transport;
+pub(crate) static TRANSPORT: Feature = Feature {
+    configured_by,
+    action_resolved: Some(action_resolved),
+    ..Feature::new(cav_format::vocab::Feature::Transport)
+};
 
-impl Feature for Transport {
-    fn word(&self) -> cav_format::vocab::Feature {
-        cav_format::vocab::Feature::Transport
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    rules.proc.transport.is_some().then_some("`procedures.transport`")
+}
+
+fn action_resolved(
+    e: &mut Engine,
+    model: usize,
+    path_from: usize,
+    ctrl: &mut dyn Controller,
+) -> Result<(), EngineError> {
+    if e.game.models[model].on_table() && e.game.models[model].path.len() > path_from + 1 {
+        e.airborne_jumps(model, ctrl)?;
     }
-    fn configured_by(&self, rules: &Rules) -> Option<&'static str> {
-        rules.proc.transport.is_some().then_some("`procedures.transport`")
-    }
-    fn action_resolved(
-        &self,
-        e: &mut Engine,
-        model: usize,
-        path_from: usize,
-        ctrl: &mut dyn Controller,
-    ) -> Result<(), EngineError> {
-        if e.game.models[model].on_table() && e.game.models[model].path.len() > path_from + 1 {
-            e.airborne_jumps(model, ctrl)?;
-        }
-        Ok(())
-    }
+    Ok(())
 }
