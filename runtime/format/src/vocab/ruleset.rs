@@ -42,13 +42,13 @@ words! {
         Deployment = "deployment", I, "Models coming onto the table during play: from ambush, by orbital drop, rolling or delayed at an edge.";
         Missiles = "missiles", I, "Strikes that fly in as models: they move with their caller and on their own once it is gone.";
         Flight = "flight", I, "Nap of the earth ending with the actions `flight.noe_ends_with` names and with an activation that does not end with an NoE move.";
-        Clouds = "clouds", I, "Lingering clouds a shell leaves: they drift at each turn's end.";
+        Clouds = "clouds", I, "Lingering clouds a shell leaves drift at each turn's end (a model moving through one is attacked by `minefields`).";
         LaidTerrain = "laid-terrain", I, "Terrain laid during play (smoke, trails, scripts' pieces), lifted when its time is up.";
         Transport = "transport", I, "Airborne riders jumping from a flying transport as its move ends.";
         Seekers = "seekers", I, "Seeking submunitions waiting over a point, attacking what comes near, falling when their firer activates.";
         Missions = "missions", I, "The rescue's high-value operative and salvage containers.";
         Structures = "structures", I, "Structures crossed by moving models, and burning.";
-        Minefields = "minefields", I, "Minefields attacking models that move into or through them.";
+        Minefields = "minefields", I, "Minefields and lingering clouds attacking models that move into or through them, once per action.";
         Objectives = "objectives", I, "Objective areas scored at each turn's end.";
     }
 }

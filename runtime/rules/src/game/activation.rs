@@ -151,9 +151,7 @@ impl Engine<'_, '_> {
                     run(self, model, &action, counts_as);
                 }
             }
-            self.game.models[model].noe_last = false;
             self.game.models[model].free_turns = 1;
-            self.game.mined.clear();
             self.game.fumbles.clear();
             let path_from = self.game.models[model].path.len().saturating_sub(1);
             let resolved = kind.resolve(self, model, &action, ctrl);

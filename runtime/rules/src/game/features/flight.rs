@@ -22,6 +22,8 @@ fn action_declared(e: &mut Engine, model: usize, _: &Action, counts_as: ActionWo
     if e.rules().proc.flight.as_ref().is_some_and(|f| f.noe_ends_with.contains(&counts_as)) {
         e.end_noe(model);
     }
+    // Only an NoE move (which says so as it resolves) keeps it to the activation's end.
+    e.game.models[model].noe_last = false;
 }
 
 fn activation_ending(e: &mut Engine, model: usize) {

@@ -26,8 +26,17 @@ pub struct Minefield {
 }
 
 /// Minefields on the table (`Game::minefields`).
-pub(crate) static MINEFIELDS: Feature =
-    Feature { configured_by, model_moved: Some(model_moved), ..Feature::new(cav_format::vocab::Feature::Minefields) };
+pub(crate) static MINEFIELDS: Feature = Feature {
+    configured_by,
+    action_declared: Some(action_declared),
+    model_moved: Some(model_moved),
+    ..Feature::new(cav_format::vocab::Feature::Minefields)
+};
+
+/// Each minefield attacks a model once per action: a new action, a new count.
+fn action_declared(e: &mut Engine, _: usize, _: &Action, _: ActionWord) {
+    e.game.mined.clear();
+}
 
 fn configured_by(rules: &Rules) -> Option<&'static str> {
     rules.assets.iter().any(|a| a.mines.is_some()).then_some("an asset with `mines:`")
