@@ -111,7 +111,9 @@ fn check(root: &Path, files: &[PathBuf], want: &str, format: Format) -> Result<E
     let mut loaded = load(vec![], root);
     cav_compile::validate(&mut loaded);
     let rs = ruleset(&loaded, want, files)?.clone();
-    let mut diags: Vec<Diagnostic> = Vec::new();
+    // The ruleset's own force-building rules first (an undeclared faction class, a reading with
+    // no formula): a roster's verdict means nothing under rules that are wrong.
+    let mut diags: Vec<Diagnostic> = cav_forces::check_ruleset(&rs);
     let mut summaries = Vec::new();
     for file in files {
         let (docs, mut d) = cav_content::read_loose(&mut loaded, file, DocKind::Force);
