@@ -1,4 +1,4 @@
-//! Weapon emplacements (001 L10970-11010): an asset placed as a model that fires once on its
+//! Weapon emplacements (001 L10544-10562): an asset placed as a model that fires once on its
 //! side's card.
 
 use super::Feature;
