@@ -164,7 +164,7 @@ impl Engine<'_, '_> {
             }
             self.spend_single_use();
             self.game.declined.clear();
-            self.game.inspired = false;
+            self.game.features.c3.inspired = false;
             match resolved {
                 Ok(()) => {}
                 Err(ActionError::Illegal(reason)) => return Err(illegal(&self.game, &reason)),

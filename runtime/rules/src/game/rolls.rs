@@ -146,7 +146,7 @@ impl Engine<'_, '_> {
         let model = ctx.model;
         // A C3 point declared with the action inspires its first target-point roll.
         if target.is_some()
-            && std::mem::take(&mut self.game.inspired)
+            && std::mem::take(&mut self.game.features.c3.inspired)
             && let Some(c3) = &self.rules().c3
         {
             let (_, extra) = c3.inspire.roll_total(self.dice);

@@ -302,15 +302,12 @@ impl<'r> Game<'r> {
             tv_bonus,
             hvo,
             containers,
-            structures,
             c3,
             scripted,
             strike_pools,
             held,
             ambush_pieces,
-            skipped_in_turn,
             chains,
-            inspired,
             sides,
             turn,
             active,
@@ -330,13 +327,11 @@ impl<'r> Game<'r> {
             declined,
             settled_reactions,
             minefields,
-            seekers,
-            drop_zones,
-            mined,
             fumbles,
             single_use_fired,
             damage_dealt,
             schedule,
+            features,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -356,15 +351,12 @@ impl<'r> Game<'r> {
         self.tv_bonus.clone_from(tv_bonus);
         self.hvo.clone_from(hvo);
         self.containers.clone_from(containers);
-        self.structures.clone_from(structures);
         self.c3.clone_from(c3);
         self.scripted.clone_from(scripted);
         self.strike_pools.clone_from(strike_pools);
         self.held.clone_from(held);
         self.ambush_pieces.clone_from(ambush_pieces);
-        self.skipped_in_turn.clone_from(skipped_in_turn);
         self.chains.clone_from(chains);
-        self.inspired.clone_from(inspired);
         self.sides.clone_from(sides);
         self.turn.clone_from(turn);
         self.active.clone_from(active);
@@ -384,13 +376,11 @@ impl<'r> Game<'r> {
         self.declined.clone_from(declined);
         self.settled_reactions.clone_from(settled_reactions);
         self.minefields.clone_from(minefields);
-        self.seekers.clone_from(seekers);
-        self.drop_zones.clone_from(drop_zones);
-        self.mined.clone_from(mined);
         self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
         self.damage_dealt.clone_from(damage_dealt);
         self.schedule = *schedule;
+        self.features.clone_from(features);
     }
 }
 
@@ -431,8 +421,6 @@ pub struct Game<'r> {
     pub hvo: Option<super::features::missions::HvoState>,
     /// The salvage containers, where the scenario has them (number = index + 1).
     pub containers: Vec<super::features::missions::Container>,
-    /// What structures (board areas) have suffered: armor class and damage points lost, fire.
-    pub structures: Vec<super::features::structures::StructureState>,
     /// Per side, C3 points left in the force's pool.
     pub c3: Vec<u32>,
     /// Scripts run in this game (the engine's hooks are active): a controller may take the
@@ -445,13 +433,9 @@ pub struct Game<'r> {
     /// Per side, the pieces held back with its ambushing models (asset, variant terrain): set
     /// down under one as it is placed (`setup.ambush.pieces`).
     pub ambush_pieces: Vec<Vec<(usize, Option<usize>)>>,
-    /// Per side, the turn it last skipped a drawn card with a held asset (one a turn).
-    pub skipped_in_turn: Vec<u32>,
     /// Chains of indirect fire started this game (Chain-Fire Pod): squad, target, turn, and the
     /// strike point if the first roll landed (`None`: it missed).
     pub chains: Vec<(usize, usize, u32, Option<P>)>,
-    /// A C3 point inspires the current action's next target-point roll.
-    pub inspired: bool,
     pub sides: Vec<String>,
     pub turn: u32,
     pub active: Option<usize>,
@@ -494,12 +478,6 @@ pub struct Game<'r> {
     pub(crate) settled_reactions: Vec<(usize, usize)>,
     /// Minefields on the table (001 L10701-10761).
     pub minefields: Vec<Minefield>,
-    /// The landing zone each squad dropping in named this turn: (squad, turn, zone).
-    pub drop_zones: Vec<(usize, u32, P)>,
-    /// Seeking submunitions waiting for a target (`MountDef::seeks`).
-    pub seekers: Vec<Seeker>,
-    /// (minefield, model) pairs attacked during the current action (one attack per action each).
-    pub(crate) mined: Vec<(usize, usize)>,
     /// The models that rolled a critical fumble during the current action, once per fumble
     /// (an out-of-ammo check's target point may rise with each).
     pub(crate) fumbles: Vec<usize>,
@@ -508,6 +486,8 @@ pub struct Game<'r> {
     pub damage_dealt: Vec<u32>,
     /// The features of play this game's rules have, by the moments they act at.
     pub(crate) schedule: super::features::Schedule,
+    /// What the features keep during the game, each part its feature's own type.
+    pub features: super::features::Kept,
 }
 
 impl<'r> Game<'r> {
@@ -518,6 +498,7 @@ impl<'r> Game<'r> {
             models: Vec::new(),
             damage_dealt: vec![0; sides.len()],
             schedule: super::features::Schedule::of(rules),
+            features: super::features::Kept::new(sides.len()),
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),
@@ -529,14 +510,11 @@ impl<'r> Game<'r> {
             strike_pools: vec![Default::default(); sides.len()],
             held: vec![Vec::new(); sides.len()],
             ambush_pieces: vec![Vec::new(); sides.len()],
-            skipped_in_turn: vec![0; sides.len()],
             chains: Vec::new(),
             tv_pool: vec![None; sides.len()],
             hvo: None,
-            structures: Vec::new(),
             containers: Vec::new(),
             tv_bonus: vec![0; sides.len()],
-            inspired: false,
             sides,
             turn: 0,
             active: None,
@@ -556,9 +534,6 @@ impl<'r> Game<'r> {
             declined: Vec::new(),
             settled_reactions: Vec::new(),
             minefields: Vec::new(),
-            seekers: Vec::new(),
-            drop_zones: Vec::new(),
-            mined: Vec::new(),
             fumbles: Vec::new(),
             single_use_fired: Vec::new(),
         }

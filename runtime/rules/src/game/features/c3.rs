@@ -4,6 +4,12 @@
 use super::Feature;
 use crate::game::*;
 
+/// What C3 keeps: a point declared with the current action inspires its next target-point roll.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub inspired: bool,
+}
+
 /// C3 points (the ruleset's `c3:`).
 pub(crate) static C3: Feature = Feature {
     configured_by,
@@ -51,7 +57,7 @@ fn action_points(e: &mut Engine, model: usize, mut ap: u32, ctrl: &mut dyn Contr
 fn action_declared(e: &mut Engine, model: usize, action: &Action, _: ActionWord) {
     if action.inspire && e.c3_offers(model, C3Use::Inspire) {
         e.spend_c3(model, C3Use::Inspire);
-        e.game.inspired = true;
+        e.game.features.c3.inspired = true;
     }
 }
 

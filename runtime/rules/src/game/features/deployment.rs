@@ -4,6 +4,13 @@
 use super::Feature;
 use crate::game::*;
 
+/// What deployment keeps: the landing zone each squad dropping in named this turn (squad, turn,
+/// zone).
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub drop_zones: Vec<(usize, u32, P)>,
+}
+
 /// Deploying during play.
 pub(crate) static DEPLOYMENT: Feature =
     Feature { activated: Some(activated), ..Feature::new(cav_format::vocab::Feature::Deployment) };
@@ -33,7 +40,9 @@ impl Engine<'_, '_> {
         // turn, its mates drop at the same (each drifting from it).
         let (squad, turn) =
             (self.game.models[model].squad.filter(|_| self.game.models[model].dropping), self.game.turn);
-        let named = squad.and_then(|s| self.game.drop_zones.iter().find(|z| (z.0, z.1) == (s, turn)).map(|z| z.2));
+        let named = squad.and_then(|s| {
+            self.game.features.deployment.drop_zones.iter().find(|z| (z.0, z.1) == (s, turn)).map(|z| z.2)
+        });
         let Some(mut at) = named.or_else(|| ctrl.ambush_at(&self.game, model)) else { return Ok(()) };
         // (A zone named for the squad was checked as it was named.)
         if let Some(reason) = self.game.ambush_refusal(model, at).filter(|_| named.is_none()) {
@@ -44,8 +53,8 @@ impl Engine<'_, '_> {
             });
         }
         if let (Some(s), None) = (squad, named) {
-            self.game.drop_zones.retain(|z| z.1 == turn);
-            self.game.drop_zones.push((s, turn, at));
+            self.game.features.deployment.drop_zones.retain(|z| z.1 == turn);
+            self.game.features.deployment.drop_zones.push((s, turn, at));
         }
         // An orbital drop drifts from the landing zone named, and is set beside any base it lands on.
         if self.game.models[model].dropping {

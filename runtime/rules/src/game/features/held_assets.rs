@@ -4,6 +4,12 @@
 use super::Feature;
 use crate::game::*;
 
+/// What held assets keep: per side, the turn it last skipped a drawn card (one a turn).
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub skipped_in_turn: Vec<u32>,
+}
+
 /// Assets held off the table (`Game::held`).
 pub(crate) static HELD_ASSETS: Feature = Feature {
     configured_by,
@@ -57,7 +63,7 @@ impl Engine<'_, '_> {
     /// bottom of the deck, once a turn (001 L10823-10840): the controller of the side decides.
     fn skip_card(&mut self, deck: &mut Vec<Card>, at: usize, ctrl: &mut dyn Controller) {
         for side in 0..self.game.sides.len() {
-            if self.game.skipped_in_turn[side] == self.game.turn {
+            if self.game.features.held_assets.skipped_in_turn[side] == self.game.turn {
                 continue;
             }
             let Some(slot) = self.game.held[side].iter().position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
@@ -68,7 +74,7 @@ impl Engine<'_, '_> {
             if !ctrl.skip_card(&self.game, side, deck[at].side) {
                 continue;
             }
-            self.game.skipped_in_turn[side] = self.game.turn;
+            self.game.features.held_assets.skipped_in_turn[side] = self.game.turn;
             self.game.held[side][slot].1 -= 1;
             let card = deck.remove(at);
             deck.push(card);

@@ -25,6 +25,13 @@ pub struct Minefield {
     pub weapon: usize,
 }
 
+/// What minefields keep: the (minefield, model) pairs attacked during the current action (one
+/// attack per action each).
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub mined: Vec<(usize, usize)>,
+}
+
 /// Minefields on the table (`Game::minefields`).
 pub(crate) static MINEFIELDS: Feature = Feature {
     configured_by,
@@ -35,7 +42,7 @@ pub(crate) static MINEFIELDS: Feature = Feature {
 
 /// Each minefield attacks a model once per action: a new action, a new count.
 fn action_declared(e: &mut Engine, _: usize, _: &Action, _: ActionWord) {
-    e.game.mined.clear();
+    e.game.features.minefields.mined.clear();
 }
 
 fn configured_by(rules: &Rules) -> Option<&'static str> {
@@ -76,13 +83,13 @@ impl Engine<'_, '_> {
             };
             if mf.side == Some(g.models[model].side)
                 || mf.charges == Some(0)
-                || g.mined.contains(&(f, model))
+                || g.features.minefields.mined.contains(&(f, model))
                 || !kind
                 || !touches(&mf.area)
             {
                 continue;
             }
-            self.game.mined.push((f, model));
+            self.game.features.minefields.mined.push((f, model));
             let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
             // A cloud met by the mover's anti-nano pod is destroyed with no attack (001 L9702-9707).
             if let Some((at, radius)) = self.game.minefields[f].cloud

@@ -14,7 +14,7 @@ use crate::geom::P;
 
 pub(crate) mod c3;
 mod clouds;
-mod deployment;
+pub(crate) mod deployment;
 mod emplacements;
 mod flight;
 pub(crate) mod held_assets;
@@ -48,6 +48,24 @@ pub static ALL: &[&Feature] = &[
 ];
 
 type Step = Result<(), EngineError>;
+
+/// What the features keep during a game (`Game::features`), each part its feature's own type.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub c3: c3::Kept,
+    pub held_assets: held_assets::Kept,
+    pub deployment: deployment::Kept,
+    pub structures: structures::Kept,
+    pub minefields: minefields::Kept,
+    pub seekers: seekers::Kept,
+}
+
+impl Kept {
+    /// Nothing kept yet, for a game of `sides` sides.
+    pub fn new(sides: usize) -> Kept {
+        Kept { held_assets: held_assets::Kept { skipped_in_turn: vec![0; sides] }, ..Kept::default() }
+    }
+}
 
 /// A feature: its word, whether the rules give it anything to do, and what it does at the
 /// moments of the turn it acts at (`None`: nothing). A feature's module declares it as a

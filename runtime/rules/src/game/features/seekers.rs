@@ -14,6 +14,12 @@ pub struct Seeker {
     pub radius: f64,
 }
 
+/// What seekers keep: the submunitions waiting for a target.
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub waiting: Vec<Seeker>,
+}
+
 /// Seeking submunitions (`Game::seekers`).
 pub(crate) static SEEKERS: Feature = Feature {
     activation_start: Some(activation_start),
@@ -27,7 +33,7 @@ fn activation_start(e: &mut Engine, model: usize) {
 }
 
 fn action_resolved(e: &mut Engine, _: usize, _: usize, _: &mut dyn Controller) -> Result<(), EngineError> {
-    if e.game.seekers.is_empty() { Ok(()) } else { e.seekers_search() }
+    if e.game.features.seekers.waiting.is_empty() { Ok(()) } else { e.seekers_search() }
 }
 
 fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
@@ -48,7 +54,7 @@ impl Engine<'_, '_> {
                 self.preset_attack(by, weapon, target, "submunition")
             }
             None => {
-                self.game.seekers.push(Seeker { model: by, weapon, at: point, radius });
+                self.game.features.seekers.waiting.push(Seeker { model: by, weapon, at: point, radius });
                 emit!(self, Event::Submunition { model: by, weapon: name, at: point, radius, change: "waits" });
                 Ok(())
             }
@@ -88,13 +94,13 @@ impl Engine<'_, '_> {
     /// As an action ends, each waiting submunition that now finds a model attacks it and is gone.
     pub(crate) fn seekers_search(&mut self) -> Result<(), EngineError> {
         let mut i = 0;
-        while i < self.game.seekers.len() {
-            let s = self.game.seekers[i].clone();
+        while i < self.game.features.seekers.waiting.len() {
+            let s = self.game.features.seekers.waiting[i].clone();
             let Some(target) = self.sought(s.model, s.weapon, s.at, s.radius, None) else {
                 i += 1;
                 continue;
             };
-            self.game.seekers.remove(i);
+            self.game.features.seekers.waiting.remove(i);
             let weapon = self.cardr(s.model).weapons[s.weapon].name.clone();
             emit!(self, Event::Submunition { model: s.model, weapon, at: s.at, radius: s.radius, change: "found" });
             self.preset_attack(s.model, s.weapon, target, "submunition")?;
@@ -112,8 +118,8 @@ impl Engine<'_, '_> {
             None => !models[s.model].in_play(),
         };
         let (fallen, kept): (Vec<Seeker>, Vec<Seeker>) =
-            std::mem::take(&mut self.game.seekers).into_iter().partition(falls);
-        self.game.seekers = kept;
+            std::mem::take(&mut self.game.features.seekers.waiting).into_iter().partition(falls);
+        self.game.features.seekers.waiting = kept;
         for s in fallen {
             let weapon = self.cardr(s.model).weapons[s.weapon].name.clone();
             emit!(self, Event::Submunition { model: s.model, weapon, at: s.at, radius: s.radius, change: "fell" });

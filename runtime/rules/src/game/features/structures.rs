@@ -20,6 +20,12 @@ pub struct StructureState {
     pub collapsed: bool,
 }
 
+/// What structures keep: what each has suffered (armor class and damage points lost, fire).
+#[derive(Debug, Clone, Default)]
+pub struct Kept {
+    pub states: Vec<StructureState>,
+}
+
 /// Structures as targets (`Game::structures`).
 pub(crate) static STRUCTURES: Feature = Feature {
     configured_by,
@@ -43,18 +49,18 @@ fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
 
 impl Game<'_> {
     pub(crate) fn structure_mut(&mut self, area: usize) -> &mut StructureState {
-        let i = match self.structures.iter().position(|s| s.area == area) {
+        let i = match self.features.structures.states.iter().position(|s| s.area == area) {
             Some(i) => i,
             None => {
-                self.structures.push(StructureState { area, ..StructureState::default() });
-                self.structures.len() - 1
+                self.features.structures.states.push(StructureState { area, ..StructureState::default() });
+                self.features.structures.states.len() - 1
             }
         };
-        &mut self.structures[i]
+        &mut self.features.structures.states[i]
     }
 
     fn structure_state(&self, area: usize) -> Option<&StructureState> {
-        self.structures.iter().find(|s| s.area == area)
+        self.features.structures.states.iter().find(|s| s.area == area)
     }
 
     /// A structure's armor class now: its type's, less what it has lost.
@@ -270,7 +276,7 @@ impl Engine<'_, '_> {
     /// The end of a turn: burning structures lose a point of armor class and of damage points.
     pub(crate) fn structures_burn(&mut self) -> Result<(), EngineError> {
         let burning: Vec<usize> =
-            self.game.structures.iter().filter(|s| s.burning && !s.collapsed).map(|s| s.area).collect();
+            self.game.features.structures.states.iter().filter(|s| s.burning && !s.collapsed).map(|s| s.area).collect();
         for area in burning {
             let st = self.game.structure_mut(area);
             st.ac_lost += 1;
