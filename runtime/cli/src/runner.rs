@@ -81,15 +81,8 @@ pub fn run_game<'r, T>(
     seed: u64,
     play: impl FnOnce(&mut Engine<'_, 'r>) -> T,
 ) -> Option<(Game<'r>, Vec<Event>, T)> {
-    let mut dice = cav_rules::SeededDice::new(seed);
-    let mut events: Vec<Event> = Vec::new();
-    let game = match rosters {
-        Some(forces) => cav_rules::setup::roster_game(rules, sc, forces, &mut dice, &mut events, Some(seed)),
-        None => cav_rules::setup::scenario_game(rules, sc, &mut dice, &mut events, Some(seed)),
-    };
     let mut host = lua_host(rules)?;
-    let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: &mut host };
-    let out = play(&mut engine);
-    let game = engine.game;
+    let mut events: Vec<Event> = Vec::new();
+    let (game, out) = cav_rules::setup::run(rules, sc, rosters, seed, &mut events, &mut host, play);
     Some((game, events, out))
 }

@@ -26,7 +26,7 @@ fn a_bot_engineer_uses_a_field_repair_module_on_a_damaged_friend() {
     let mut bot = cav_rules::bot::Bot::default();
     let first = bot.decide(&game, me, 2);
     assert_ne!(first.kind, "field-repair", "no module held: {first:?}");
-    game.held[0].push((module, 1));
+    game.features.held_assets.held[0].push((module, 1));
     let action = bot.decide(&game, me, 2);
     assert_eq!((action.kind, action.target), ("field-repair", Some(heavy)), "{action:?}");
 }
@@ -70,8 +70,8 @@ fn a_bot_rider_fires_through_a_free_gun_port() {
     let t = game.add_model(carrier, 0, P::new(10.0, 10.0), 0.0);
     let me = game.add_model(rifles, 0, P::new(10.0, 10.0), 0.0);
     let other = game.add_model(rifles, 0, P::new(10.0, 10.0), 0.0);
-    game.models[me].aboard = Some(t);
-    game.models[other].aboard = Some(t);
+    game.models[me].features.transport.aboard = Some(t);
+    game.models[other].features.transport.aboard = Some(t);
     let enemy = game.add_model(cav, 1, P::new(10.0, 14.0), 180.0);
     let mut bot = cav_rules::bot::Bot::default();
     let action = bot.decide(&game, me, 2);
@@ -98,7 +98,7 @@ fn a_bot_engineer_lays_a_barrier_towards_the_enemy_that_sees_it() {
     let enemy = game.add_model(cav, 1, P::new(30.0, 25.0), 180.0);
     let mut bot = cav_rules::bot::Bot::default();
     assert_ne!(bot.decide(&game, me, 2).kind, "lay-barrier", "no barrier held");
-    game.held[0].push((barrier, 1));
+    game.features.held_assets.held[0].push((barrier, 1));
     let action = bot.decide(&game, me, 2);
     assert_eq!(action.kind, "lay-barrier", "{action:?}");
     assert_eq!(action.to, Some(game.models[enemy].pos), "towards the enemy: {action:?}");

@@ -113,13 +113,13 @@ fn seizing_the_initiative_brings_a_fresh_squads_model_into_this_activation_001_l
     let mut dice = SeededDice::new(3);
     let mut log: Vec<cav_rules::Event> = Vec::new();
     let mut game = two_squads_a_side(&rules);
-    game.c3 = vec![1, 1];
+    game.features.c3.pool = vec![1, 1];
     let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
     let mut ctrl = SeizeOnce(None);
     engine.play_turn(&mut ctrl).unwrap();
     let seized = ctrl.0.expect("the first squad seized a model");
     let side = engine.game.models[seized].side;
-    assert_eq!(engine.game.c3[side], 0, "it cost the side's C3 point");
+    assert_eq!(engine.game.features.c3.pool[side], 0, "it cost the side's C3 point");
     // The seized model activates right after the first squad's four, before its own squad's card.
     let order: Vec<usize> = log
         .iter()

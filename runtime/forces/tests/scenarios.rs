@@ -96,7 +96,7 @@ fn a_roster_holds_the_assets_it_bought_off_the_table() {
     let mut dice = cav_rules::SeededDice::new(1);
     let game =
         cav_rules::setup::roster_game(&rules, sc, &[force.clone(), force], &mut dice, &mut cav_rules::NoLog, None);
-    assert_eq!(game.held[1].len(), 2);
+    assert_eq!(game.features.held_assets.held[1].len(), 2);
 }
 
 /// The bundled full rules and the bot's 1000-TV open roster (seed 7), changed by `edit`, as the
@@ -163,17 +163,18 @@ fn a_roster_sets_down_its_pieces_before_deployment() {
     // bought), and two minefields of side 0.
     let laid: Vec<_> = game.board.areas[bare..].iter().map(|a| rules.terrains[a.terrain].id.as_str()).collect();
     // (A trench may wait with an ambushing infantry model of the bot's roster instead.)
-    let held = game.ambush_pieces[0].len();
-    assert!(game.ambush_pieces[0].iter().all(|&(a, _)| rules.assets[a].id == "trench"));
+    let held = game.features.deployment.ambush_pieces[0].len();
+    assert!(game.features.deployment.ambush_pieces[0].iter().all(|&(a, _)| rules.assets[a].id == "trench"));
     let trenches = laid.iter().filter(|&&t| t == "trench").count();
     assert_eq!(trenches + held, 2);
     assert_eq!(laid[trenches..], ["bunker", "vehicle-revetment"]);
-    assert_eq!(game.minefields.len(), 2);
-    assert!(game.minefields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
+    assert_eq!(game.features.minefields.fields.len(), 2);
+    assert!(game.features.minefields.fields.iter().all(|m| m.side == Some(0) && m.charges == Some(6)));
     let s = &rules.scenarios[rules.scenario("this-is-war").unwrap()];
     let [bw, bh] = game.board.size;
     let (_, enemy) = &s.sides[1];
-    let polys = game.board.areas[bare..].iter().map(|a| &a.poly).chain(game.minefields.iter().map(|m| &m.area));
+    let polys =
+        game.board.areas[bare..].iter().map(|a| &a.poly).chain(game.features.minefields.fields.iter().map(|m| &m.area));
     for poly in polys {
         for p in &poly.points {
             assert!(p.x >= -1e-9 && p.y >= -1e-9 && p.x <= bw + 1e-9 && p.y <= bh + 1e-9, "{p:?} is on the board");
@@ -212,7 +213,7 @@ fn a_roster_holds_a_piece_back_with_its_ambusher() {
         .count();
     assert!(ambushers >= 1);
     let held = ambushers.min(2);
-    assert_eq!(game.ambush_pieces[0], vec![(trench, None); held]);
+    assert_eq!(game.features.deployment.ambush_pieces[0], vec![(trench, None); held]);
     assert_eq!(game.board.areas.len(), bare + 2 - held);
 }
 

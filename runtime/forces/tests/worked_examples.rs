@@ -183,7 +183,7 @@ fn the_force_group_bonus_is_what_the_pool_left_unspent_001_l1843_l1853() {
         let mut dice = cav_rules::SeededDice::new(1);
         let mut game =
             cav_rules::setup::roster_game(&rules, sc, &[side.clone(), side], &mut dice, &mut cav_rules::NoLog, None);
-        let pool = game.strike_pools[0].get_mut(&cav_format::StrikePackage::Artillery).unwrap();
+        let pool = game.features.strikes.pools[0].get_mut(&cav_format::StrikePackage::Artillery).unwrap();
         *pool -= 100; // called in during the battle
         let surviving: u32 =
             (0..game.models.len()).filter(|&i| game.models[i].side == 0).map(|i| game.surviving_tv(i)).sum();

@@ -11,8 +11,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use cav_rules::bot::Bot;
-use cav_rules::setup::{RosterForce, roster_game, scenario_game};
-use cav_rules::{Engine, Event, Rules, SeededDice, Sink};
+use cav_rules::setup::RosterForce;
+use cav_rules::{Event, Rules, Sink};
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -450,18 +450,14 @@ fn play_one(
     seed: u64,
     empty: &SimResult,
 ) -> Result<SimResult, String> {
-    let mut dice = SeededDice::new(seed);
     let mut tally = Tally::default();
-    let game = match arm.rosters {
-        Some(forces) => roster_game(arm.rules, sc, forces, &mut dice, &mut tally, Some(seed)),
-        None => scenario_game(arm.rules, sc, &mut dice, &mut tally, Some(seed)),
-    };
-    let mut engine = Engine { game, dice: &mut dice, log: &mut tally, hooks: host };
-    let end = engine.play(&mut Bot::default()).map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
-    let sides = engine.game.sides.clone();
+    let (game, end) =
+        cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, host, |e| e.play(&mut Bot::default()));
+    let end = end.map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
+    let sides = game.sides.clone();
     // A model's name in the game already says its side ("red Dictator-B").
-    let models: Vec<String> = engine.game.models.iter().map(|m| m.name.clone()).collect();
-    drop(engine);
+    let models: Vec<String> = game.models.iter().map(|m| m.name.clone()).collect();
+    drop(game);
     let mut r = empty.clone();
     r.seeds = vec![SeedRange { first: seed, count: 1 }];
     r.games = 1;

@@ -196,7 +196,7 @@ impl Bot {
         let side = g.models[model].side;
         let at = g.models[target].pos;
         let reach = g.models[model].pos.dist(at);
-        let pools = g.strike_pools.get(side)?;
+        let pools = g.features.strikes.pools.get(side)?;
         g.card(model)
             .weapons
             .iter()
@@ -381,7 +381,7 @@ impl Controller for Bot {
     fn spend_c3(&mut self, g: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
         use cav_format::vocab::C3Use;
         let side = g.models[model].side;
-        let pool = g.c3.get(side).copied().unwrap_or(0);
+        let pool = g.features.c3.pool.get(side).copied().unwrap_or(0);
         match what {
             C3Use::Rally => {
                 let clears = g.rules.c3.as_ref().map(|c| c.rally_clears.as_slice()).unwrap_or_default();
@@ -410,7 +410,7 @@ impl Controller for Bot {
     /// squad that has a shot now.
     fn seize_initiative(&mut self, g: &Game, squad: usize) -> Option<usize> {
         let side = g.squads[squad].side;
-        if g.c3.get(side).copied().unwrap_or(0) < 3 {
+        if g.features.c3.pool.get(side).copied().unwrap_or(0) < 3 {
             return None;
         }
         g.squads
@@ -424,7 +424,7 @@ impl Controller for Bot {
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
         // A rider gets out on the side of the nearest enemy (unless it boarded this turn).
-        if let Some(t) = me.aboard {
+        if let Some(t) = me.features.transport.aboard {
             return Self::rider(g, model, t);
         }
         // Coming onto the table: the first action is a move, towards the objective or the enemy.
@@ -498,7 +498,7 @@ impl Controller for Bot {
         if let Some((weapons, indirect, _)) = &fire {
             let fire = Action::fire(target, weapons.clone());
             // Inspire a shot while the pool keeps two points for motivating and rallying.
-            let inspire = g.c3.get(me.side).is_some_and(|&n| n >= 3);
+            let inspire = g.features.c3.pool.get(me.side).is_some_and(|&n| n >= 3);
             return Action { indirect: *indirect, inspire, ..fire };
         }
         // Repair when nothing can be hit from here and the model is worth fixing.

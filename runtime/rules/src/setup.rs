@@ -180,7 +180,7 @@ pub fn roster_game<'r>(
                 };
                 if let Some(p) = pieces.iter_mut().find(|p| p.2 > 0 && brings(p.0)) {
                     p.2 -= 1;
-                    game.ambush_pieces[side].push((p.0, p.1));
+                    game.features.deployment.ambush_pieces[side].push((p.0, p.1));
                 }
             }
         }
@@ -194,11 +194,11 @@ pub fn roster_game<'r>(
         }
     }
     for (side, force) in forces.iter().enumerate().take(s.sides.len()) {
-        game.c3[side] = force.c3;
+        game.features.c3.pool[side] = force.c3;
         game.tv_pool[side] = force.pool;
         game.tv_bonus[side] = force.bonus;
-        game.strike_pools[side] = force.strike_pools.clone();
-        game.held[side] = force.held.clone();
+        game.features.strikes.pools[side] = force.strike_pools.clone();
+        game.features.held_assets.held[side] = force.held.clone();
         let squads = &force.squads;
         let zone = &s.sides[side].1;
         let n: usize = squads.iter().map(|q| q.cards.len()).sum();
@@ -439,8 +439,8 @@ pub(crate) fn bring_ambush_piece(game: &mut Game, model: usize, log: &mut dyn Si
     let brings = |asset: usize| {
         ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[asset].id && p.model_types.contains(&ty))
     };
-    let Some(k) = game.ambush_pieces[side].iter().position(|&(a, _)| brings(a)) else { return };
-    let (asset, variant) = game.ambush_pieces[side].remove(k);
+    let Some(k) = game.features.deployment.ambush_pieces[side].iter().position(|&(a, _)| brings(a)) else { return };
+    let (asset, variant) = game.features.deployment.ambush_pieces[side].remove(k);
     let (at, facing) = (game.models[model].pos, game.models[model].facing);
     set_down(game, asset, variant, side, at, P::heading(facing + 90.0), log);
 }
@@ -569,4 +569,27 @@ fn grid(zone: &cav_format::Rect, n: usize, rules: &Rules) -> Vec<[f64; 2]> {
             if zone.width >= zone.height { [zone.x + u, zone.y + v] } else { [zone.x + v, zone.y + u] }
         })
         .collect()
+}
+
+/// Scenario `sc` set up from `seed` — its own forces, or `rosters` on the table for a scenario that
+/// leaves forces to the players — and handed to `play` as an engine whose dice are seeded with
+/// `seed`: the one way `cav play`, `cav replay`, `cav map`, `cav sim` and `cav watch --run` start a
+/// game, so the same seed is the same game in each. Returns the game as `play` left it.
+pub fn run<'r, T>(
+    rules: &'r Rules,
+    sc: usize,
+    rosters: Option<&[RosterForce]>,
+    seed: u64,
+    log: &mut dyn Sink,
+    hooks: &mut dyn crate::hooks::Hooks,
+    play: impl FnOnce(&mut crate::game::Engine<'_, 'r>) -> T,
+) -> (Game<'r>, T) {
+    let mut dice = crate::dice::SeededDice::new(seed);
+    let game = match rosters {
+        Some(forces) => roster_game(rules, sc, forces, &mut dice, log, Some(seed)),
+        None => scenario_game(rules, sc, &mut dice, log, Some(seed)),
+    };
+    let mut engine = crate::game::Engine { game, dice: &mut dice, log, hooks };
+    let out = play(&mut engine);
+    (engine.game, out)
 }

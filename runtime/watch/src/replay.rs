@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use cav_rules::{Engine, Event, Rules, SeededDice, bot::Bot, setup::scenario_game};
+use cav_rules::{Event, Rules, bot::Bot};
 use cav_script::LuaHost;
 
 /// The outcome of a replay, for comparing two versions of the rules.
@@ -21,15 +21,13 @@ pub(crate) struct Outcome {
 
 pub(crate) fn replay(rules: &Rules, host: &mut LuaHost, scenario: &str, seed: u64) -> Result<Outcome, String> {
     let sc = rules.scenario(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
-    let mut dice = SeededDice::new(seed);
     let mut events = Vec::new();
-    let game = scenario_game(rules, sc, &mut dice, &mut events, Some(seed));
-    let mut engine = Engine { game, dice: &mut dice, log: &mut events, hooks: host };
-    let end = engine.play(&mut Bot::default()).map_err(|e| e.to_string())?;
-    let winner = end.winner.map(|w| engine.game.sides[w].clone());
-    let names = engine.game.models.iter().map(|m| m.name.clone()).collect();
-    let sides = engine.game.sides.clone();
-    drop(engine);
+    let (game, end) = cav_rules::setup::run(rules, sc, None, seed, &mut events, host, |e| e.play(&mut Bot::default()));
+    let end = end.map_err(|e| e.to_string())?;
+    let winner = end.winner.map(|w| game.sides[w].clone());
+    let names = game.models.iter().map(|m| m.name.clone()).collect();
+    let sides = game.sides.clone();
+    drop(game);
     Ok(Outcome { winner, turns: end.turns, damage: end.damage_dealt, events, sides, names })
 }
 

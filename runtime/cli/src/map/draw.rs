@@ -217,7 +217,9 @@ fn draw_marks(
 fn draw_models(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Vec<Option<Rect>> {
     let half = game.rules.proc.sight.arc_half_width;
     // Wrecks stay where they fell (drawn faded); models off the table are not drawn.
-    let drawn = |m: &cav_rules::game::Model| m.on_table() || (m.destroyed && !m.left_board && m.aboard.is_none());
+    let drawn = |m: &cav_rules::game::Model| {
+        m.on_table() || (m.destroyed && !m.left_board && m.features.transport.aboard.is_none())
+    };
     let mut markers: Vec<Option<Rect>> = vec![None; game.models.len()];
     for (i, m) in game.models.iter().enumerate().filter(|(_, m)| drawn(m)) {
         let card = game.card(i);

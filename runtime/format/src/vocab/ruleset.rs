@@ -40,6 +40,7 @@ words! {
         C3 = "c3", I, "C3 points: rally, motivate, inspire and seize the initiative, as the ruleset's `c3:` says.";
         HeldAssets = "held-assets", I, "Assets held off the table: extra draw-deck cards, skipping a drawn card, refilling Ammo Bins.";
         Deployment = "deployment", I, "Models coming onto the table during play: from ambush, by orbital drop, rolling or delayed at an edge.";
+        Strikes = "strikes", I, "Strike packages called from the strike pool a side's force was built with (`call-strike`).";
         Missiles = "missiles", I, "Strikes that fly in as models: they move with their caller and on their own once it is gone.";
         Flight = "flight", I, "Nap of the earth ending with the actions `flight.noe_ends_with` names and with an activation that does not end with an NoE move.";
         Clouds = "clouds", I, "Lingering clouds a shell leaves drift at each turn's end (a model moving through one is attacked by `minefields`).";

@@ -3,7 +3,7 @@
 use super::*;
 
 /// A battlefield asset (Appendix C): a terrain piece (`terrain`), or something a side holds off
-/// the table and uses (`Game::held`).
+/// the table and uses (`held_assets::Kept::held`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AssetDef {
     pub id: String,
@@ -22,7 +22,7 @@ pub struct AssetDef {
     /// A wall a combat engineer lays with `lay-barrier` (length, thickness in inches).
     pub laid_wall: Option<(f64, f64)>,
     /// A minefield: what it attacks, its charges, and the card its attack is the one weapon of
-    /// (the laying side's off-table model that makes the attacks, `Game::minefields`).
+    /// (the laying side's off-table model that makes the attacks, `minefields::Kept::fields`).
     pub mines: Option<(f::MinesAgainst, u32, usize)>,
     /// A weapon emplacement: the action points each of its weapons has in the side's shared
     /// activation.
@@ -35,7 +35,7 @@ pub struct AssetDef {
 }
 
 impl AssetDef {
-    /// Whether the asset acts from a side's hand (`Game::held`) rather than as a terrain piece.
+    /// Whether the asset acts from a side's hand (`held_assets::Kept::held`) rather than as a terrain piece.
     pub fn held(&self) -> bool {
         self.deck_cards > 0
             || self.skip_card

@@ -28,7 +28,7 @@ impl Engine<'_, '_> {
         if me.has(&actions::ENTERING) && kind.id() != ActionWord::Move {
             return Some("a model coming onto the table moves first".into());
         }
-        if me.aboard.is_some() && !kind.taken_aboard(g, model) {
+        if me.features.transport.aboard.is_some() && !kind.taken_aboard(g, model) {
             return Some("a model riding in a transport may only dismount (or fire through a free gun port)".into());
         }
         if !action.split.is_empty() && !kind.splits() {

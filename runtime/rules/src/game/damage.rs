@@ -270,7 +270,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.hvo_carrier_lost(model);
         // Whatever rides in it goes with it (001 L5399).
         for rider in 0..self.game.models.len() {
-            if self.game.models[rider].aboard == Some(model) && !self.game.models[rider].destroyed {
+            if self.game.models[rider].features.transport.aboard == Some(model) && !self.game.models[rider].destroyed {
                 self.game.models[rider].destroyed = true;
                 emit!(self, Event::Destroyed { model: rider });
             }

@@ -64,7 +64,9 @@ impl Engine<'_, '_> {
         if cloud && spared.is_empty() {
             // Live clouds count against the cap of laid pieces (each drifts every turn).
             use cav_format::limits::SCRIPT_PLACED_TERRAIN;
-            if self.game.minefields.iter().filter(|f| f.cloud.is_some()).count() >= SCRIPT_PLACED_TERRAIN {
+            if self.game.features.minefields.fields.iter().filter(|f| f.cloud.is_some()).count()
+                >= SCRIPT_PLACED_TERRAIN
+            {
                 let reason = format!("{SCRIPT_PLACED_TERRAIN} clouds already linger on the table");
                 emit!(self, Event::Forbidden { model: by, what: "terrain", reason });
             } else {

@@ -190,7 +190,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let mut ground = g.ground(from);
         let retreating = me.mission_kill;
         // Nap of the earth costs more per inch; aircraft in flight never stop at base contact.
-        let noe_extra = if me.noe { p.flight.as_ref().map_or(0, |f| f.noe_extra_cost) } else { 0 };
+        let noe_extra = if me.features.flight.noe { p.flight.as_ref().map_or(0, |f| f.noe_extra_cost) } else { 0 };
         let flying = g.flying(model);
         self.game.models[model].facing = heading;
         if turn > 1e-9 {

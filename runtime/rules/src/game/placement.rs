@@ -257,7 +257,7 @@ impl Game<'_> {
             }
         };
         let charges = Some(charges);
-        self.minefields.push(Minefield {
+        self.features.minefields.fields.push(Minefield {
             asset: Some(asset),
             against,
             side,
@@ -273,7 +273,7 @@ impl Game<'_> {
     /// Leave the cloud of mount `weapon` of `by` (`MountDef::cloud`) at `at`, `radius` wide: it
     /// attacks models on the ground with that mount, sparing no one, and never runs out.
     pub fn lay_cloud(&mut self, by: usize, weapon: usize, at: P, radius: f64) {
-        self.minefields.push(Minefield {
+        self.features.minefields.fields.push(Minefield {
             asset: None,
             against: cav_format::MinesAgainst::Ground,
             side: None,

@@ -53,7 +53,7 @@ impl<'r> Game<'r> {
             f.cloud.is_some_and(|(at, radius)| at.dist(p) <= radius)
                 && self.card(f.model).weapons[f.weapon].cloud.as_deref().is_some_and(|ids| ids.contains(&m.weapon))
         };
-        if !self.minefields.iter().any(clears) {
+        if !self.features.minefields.fields.iter().any(clears) {
             return Err(format!(
                 "{}: only indirect fire is aimed at a point, or a weapon at a cloud there that it destroys",
                 m.name
@@ -232,7 +232,7 @@ impl Shooter<'_, '_> {
         }
         // Nap of the earth hides an aircraft from the ground, but where it ended its activation
         // close to the attacker (and in sight: checked below) (001 L3742-3748).
-        if aimed.noe && !g.flying(attacker) {
+        if aimed.features.flight.noe && !g.flying(attacker) {
             // Anti-Aircraft reaches farther (`noe_reach`: on the model, or on the weapon).
             let reach = |list: &[(u16, i32)]| {
                 crate::compile::SaDef::card_effect(&g.rules.sas, list, cav_format::ModifierTarget::NoeReach)
@@ -248,7 +248,7 @@ impl Shooter<'_, '_> {
         // A bomb falls on the ground beneath the aircraft: it reaches what lies under its area
         // there, with no range band (001 L9278-9310, L9505-9549, L9187-9235).
         if m.dropped.is_some() {
-            if !g.flying(attacker) || me.noe {
+            if !g.flying(attacker) || me.features.flight.noe {
                 return Err(Said("a bomb is dropped from an aircraft in flight, not nap of the earth"));
             }
             if !indirect {

@@ -79,30 +79,20 @@ pub struct Model {
     /// turn (rolling and delayed deployment), standing at `pos` on the edge.
     pub waiting: Option<u32>,
     /// Not a model of the force: an asset that attacks on its own (a minefield's attacker,
-    /// `Game::minefields`). It never stands on the table, activates or is attacked.
+    /// `minefields::Kept::fields`). It never stands on the table, activates or is attacked.
     pub asset: bool,
     /// Held back for an orbital drop (`setup.orbital_drop`): it lands as it activates.
     pub dropping: bool,
-    /// A strike flying in as a model (a cruise missile): it has no card of its own in the draw
-    /// deck, and moves when its caller activates (`Engine::missile_flies`).
-    pub missile: Option<Missile>,
     /// Held back in ambush: while `waiting`, it is placed anywhere the ruleset's `setup.ambush`
     /// allows as it activates, not on an edge.
     pub ambush: bool,
     /// An aircraft on the ground (models that fly are in flight otherwise).
     pub landed: bool,
-    /// Flying nap of the earth; `noe_last` — its activation's last action so far was an NoE move
-    /// (it stays NoE only if it ends the activation with one).
-    pub noe: bool,
-    pub noe_last: bool,
     /// Free facing changes left to the action being taken (one per Move action it is).
     pub free_turns: u32,
     /// Inches moved this activation, and of them forward (the movement states).
     pub moved: f64,
     pub moved_forward: f64,
-    /// The transport it rides in: off the table, in play (it activates, to dismount, and counts
-    /// for its side), and lost with the transport.
-    pub aboard: Option<usize>,
     pub activated: bool,
     pub activations: u32,
     pub pending: Pending,
@@ -116,17 +106,27 @@ pub struct Model {
     /// The corners of the path it moved in its latest activation (from where it started): an
     /// aircraft's declared flight path, along which Airborne riders may jump.
     pub path: Vec<P>,
+    /// What the features keep on it, each part its feature's own type.
+    pub features: super::features::OnModel,
 }
 
 impl Model {
     /// A piece on the table: not destroyed, not gone, not riding in a transport.
     pub fn on_table(&self) -> bool {
-        !self.destroyed && !self.left_board && self.aboard.is_none() && self.waiting.is_none() && !self.asset
+        !self.destroyed
+            && !self.left_board
+            && self.features.transport.aboard.is_none()
+            && self.waiting.is_none()
+            && !self.asset
     }
     /// Still in the game for its side: on the table or riding in a transport (a missile in
     /// flight is on the table but not one of the side's forces).
     pub fn in_play(&self) -> bool {
-        !self.destroyed && !self.left_board && !self.asset && self.missile.is_none() && !self.out_of_action
+        !self.destroyed
+            && !self.left_board
+            && !self.asset
+            && self.features.missiles.missile.is_none()
+            && !self.out_of_action
     }
     pub fn has_state(&self, state: StateIx) -> bool {
         self.states.iter().any(|(x, _)| *x == state)
@@ -217,15 +217,11 @@ impl Model {
             waiting,
             asset,
             dropping,
-            missile,
             ambush,
             landed,
-            noe,
-            noe_last,
             free_turns,
             moved,
             moved_forward,
-            aboard,
             activated,
             activations,
             pending,
@@ -233,6 +229,7 @@ impl Model {
             marks,
             charges_used,
             path,
+            features,
         } = src;
         self.name.clone_from(name);
         self.side.clone_from(side);
@@ -264,15 +261,11 @@ impl Model {
         self.waiting.clone_from(waiting);
         self.asset.clone_from(asset);
         self.dropping.clone_from(dropping);
-        self.missile.clone_from(missile);
         self.ambush.clone_from(ambush);
         self.landed.clone_from(landed);
-        self.noe.clone_from(noe);
-        self.noe_last.clone_from(noe_last);
         self.free_turns.clone_from(free_turns);
         self.moved.clone_from(moved);
         self.moved_forward.clone_from(moved_forward);
-        self.aboard.clone_from(aboard);
         self.activated.clone_from(activated);
         self.activations.clone_from(activations);
         self.pending.clone_from(pending);
@@ -280,6 +273,7 @@ impl Model {
         self.marks.clone_from(marks);
         self.charges_used.clone_from(charges_used);
         self.path.clone_from(path);
+        self.features.clone_from(features);
     }
 }
 
@@ -300,13 +294,7 @@ impl<'r> Game<'r> {
             objective_points,
             tv_pool,
             tv_bonus,
-            hvo,
-            containers,
-            c3,
             scripted,
-            strike_pools,
-            held,
-            ambush_pieces,
             chains,
             sides,
             turn,
@@ -326,7 +314,6 @@ impl<'r> Game<'r> {
             turn_limit,
             declined,
             settled_reactions,
-            minefields,
             fumbles,
             single_use_fired,
             damage_dealt,
@@ -349,13 +336,7 @@ impl<'r> Game<'r> {
         self.objective_points.clone_from(objective_points);
         self.tv_pool.clone_from(tv_pool);
         self.tv_bonus.clone_from(tv_bonus);
-        self.hvo.clone_from(hvo);
-        self.containers.clone_from(containers);
-        self.c3.clone_from(c3);
         self.scripted.clone_from(scripted);
-        self.strike_pools.clone_from(strike_pools);
-        self.held.clone_from(held);
-        self.ambush_pieces.clone_from(ambush_pieces);
         self.chains.clone_from(chains);
         self.sides.clone_from(sides);
         self.turn.clone_from(turn);
@@ -375,7 +356,6 @@ impl<'r> Game<'r> {
         self.turn_limit.clone_from(turn_limit);
         self.declined.clone_from(declined);
         self.settled_reactions.clone_from(settled_reactions);
-        self.minefields.clone_from(minefields);
         self.fumbles.clone_from(fumbles);
         self.single_use_fired.clone_from(single_use_fired);
         self.damage_dealt.clone_from(damage_dealt);
@@ -417,22 +397,9 @@ pub struct Game<'r> {
     pub tv_pool: Vec<Option<u32>>,
     /// Per side, the force group bonus added to its surviving TVP.
     pub tv_bonus: Vec<u32>,
-    /// The rescue's high-value operative, where the scenario has one.
-    pub hvo: Option<super::features::missions::HvoState>,
-    /// The salvage containers, where the scenario has them (number = index + 1).
-    pub containers: Vec<super::features::missions::Container>,
-    /// Per side, C3 points left in the force's pool.
-    pub c3: Vec<u32>,
     /// Scripts run in this game (the engine's hooks are active): a controller may take the
     /// Special actions they grant.
     pub scripted: bool,
-    /// Per side, threat value left in its strike pool for each strike package (`call-strike`).
-    pub strike_pools: Vec<std::collections::BTreeMap<cav_format::StrikePackage, u32>>,
-    /// Per side, the battlefield assets it holds off the table (`Rules::assets` index, how many).
-    pub held: Vec<Vec<(usize, u32)>>,
-    /// Per side, the pieces held back with its ambushing models (asset, variant terrain): set
-    /// down under one as it is placed (`setup.ambush.pieces`).
-    pub ambush_pieces: Vec<Vec<(usize, Option<usize>)>>,
     /// Chains of indirect fire started this game (Chain-Fire Pod): squad, target, turn, and the
     /// strike point if the first roll landed (`None`: it missed).
     pub chains: Vec<(usize, usize, u32, Option<P>)>,
@@ -476,8 +443,6 @@ pub struct Game<'r> {
     /// (watcher, mover) pairs whose over-watch reaction is settled for the current move: a script
     /// refused it, or the watcher already stopped the mover.
     pub(crate) settled_reactions: Vec<(usize, usize)>,
-    /// Minefields on the table (001 L10701-10761).
-    pub minefields: Vec<Minefield>,
     /// The models that rolled a critical fumble during the current action, once per fumble
     /// (an out-of-ammo check's target point may rise with each).
     pub(crate) fumbles: Vec<usize>,
@@ -505,15 +470,9 @@ impl<'r> Game<'r> {
             scenario: None,
             zones: Vec::new(),
             objective_points: Vec::new(),
-            c3: vec![0; sides.len()],
             scripted: false,
-            strike_pools: vec![Default::default(); sides.len()],
-            held: vec![Vec::new(); sides.len()],
-            ambush_pieces: vec![Vec::new(); sides.len()],
             chains: Vec::new(),
             tv_pool: vec![None; sides.len()],
-            hvo: None,
-            containers: Vec::new(),
             tv_bonus: vec![0; sides.len()],
             sides,
             turn: 0,
@@ -533,7 +492,6 @@ impl<'r> Game<'r> {
             turn_limit: rules.turn_limit,
             declined: Vec::new(),
             settled_reactions: Vec::new(),
-            minefields: Vec::new(),
             fumbles: Vec::new(),
             single_use_fired: Vec::new(),
         }
@@ -560,7 +518,11 @@ impl<'r> Game<'r> {
         let mut emplacements: Option<usize> = None;
         for (i, m) in self.models.iter().enumerate() {
             // A delayed squad has no cards before its turn; a missile flies with its caller.
-            if m.side != side || !m.in_play() || m.waiting.is_some_and(|t| t > self.turn) || m.missile.is_some() {
+            if m.side != side
+                || !m.in_play()
+                || m.waiting.is_some_and(|t| t > self.turn)
+                || m.features.missiles.missile.is_some()
+            {
                 continue;
             }
             if self.card(i).emplacement.is_some() {
@@ -602,7 +564,7 @@ impl<'r> Game<'r> {
         let loners = self
             .models
             .iter()
-            .filter(|m| m.side == side && !m.in_play() && !m.asset && m.missile.is_none())
+            .filter(|m| m.side == side && !m.in_play() && !m.asset && m.features.missiles.missile.is_none())
             .filter(|m| m.squad.is_none() || !per_squad)
             .count();
         squads + loners
@@ -641,16 +603,12 @@ impl<'r> Game<'r> {
             exited: false,
             mission_kill: false,
             out_of_action: false,
-            aboard: None,
             free_turns: 1,
             waiting: None,
             asset: false,
             dropping: false,
-            missile: None,
             ambush: false,
             landed: false,
-            noe: false,
-            noe_last: false,
             moved: 0.0,
             moved_forward: 0.0,
             activated: false,
@@ -661,6 +619,7 @@ impl<'r> Game<'r> {
             marks: Vec::new(),
             charges_used: Vec::new(),
             path: Vec::new(),
+            features: Default::default(),
         });
         self.models.len() - 1
     }

@@ -30,8 +30,9 @@ impl Game<'_> {
     /// to, else the models' TV; the surviving TVP adds the force group bonus (001 L1830-1845): the
     /// pool left unspent and the strike-package points not called in.
     pub fn scores(&self) -> Vec<(u32, u32)> {
-        let unused =
-            |side: usize| self.strike_pools.get(side).map_or(0, |p| p.values().fold(0u32, |a, &b| a.saturating_add(b)));
+        let unused = |side: usize| {
+            self.features.strikes.pools.get(side).map_or(0, |p| p.values().fold(0u32, |a, &b| a.saturating_add(b)))
+        };
         let mut out: Vec<(u32, u32)> =
             self.tv_bonus.iter().enumerate().map(|(side, b)| (0, b.saturating_add(unused(side)))).collect();
         out.resize(self.sides.len(), (0, 0));
@@ -210,7 +211,7 @@ impl Game<'_> {
         let m = &self.models[model];
         let r = self.rules.cards[m.card].base_radius;
         m.on_table()
-            && m.missile.is_none()
+            && m.features.missiles.missile.is_none()
             && !m.mission_kill
             && !m.out_of_action
             && !o.neutral.iter().any(|n| touches(n, m.pos, r))
@@ -239,7 +240,7 @@ impl Game<'_> {
         Some((0..self.models.len()).any(|i| {
             self.models[i].side == holder
                 && self.models[i].on_table()
-                && self.models[i].missile.is_none()
+                && self.models[i].features.missiles.missile.is_none()
                 && !self.models[i].mission_kill
                 && !self.models[i].out_of_action
                 && o.areas.iter().any(|a| inside(a, self.models[i].pos, 0.0))
@@ -278,7 +279,9 @@ impl Game<'_> {
             BoardArea::Circle { at, .. } => P::new(at[0], at[1]),
         };
         let wanted: Vec<P> = match self.victory {
-            VictoryKind::ObjectivePoints if !self.containers.is_empty() => return self.mission_goal(model),
+            VictoryKind::ObjectivePoints if !self.features.missions.containers.is_empty() => {
+                return self.mission_goal(model);
+            }
             VictoryKind::ObjectivePoints => {
                 // One keeper per area the side holds (its first model inside) stays; the others
                 // make for the areas the side does not hold.

@@ -77,10 +77,10 @@ pub(super) fn model_differences(
         same("landed", l.to_string(), got.landed.to_string());
     }
     if let Some(n) = want.noe {
-        same("nap of the earth", n.to_string(), got.noe.to_string());
+        same("nap of the earth", n.to_string(), got.features.flight.noe.to_string());
     }
     if let Some(t) = &want.aboard {
-        same("aboard", t.to_string(), got.aboard.map_or_else(|| "none".to_owned(), name_of));
+        same("aboard", t.to_string(), got.features.transport.aboard.map_or_else(|| "none".to_owned(), name_of));
     }
     if let Some(w) = &want.out_of_ammo {
         let mut w = w.clone();

@@ -81,7 +81,7 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
     let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
     for (side, points) in &t.c3 {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
-            game.c3[i] = *points;
+            game.features.c3.pool[i] = *points;
         }
     }
     let c3_from_models = t.c3.is_empty();
@@ -166,7 +166,7 @@ fn sides_holdings(rules: &Rules, t: &Test, sides: &[String], game: &mut Game<'_>
     }
     for (side, pools) in &t.strike_pools {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
-            game.strike_pools[i] = pools.clone();
+            game.features.strikes.pools[i] = pools.clone();
         }
     }
     for (side, pieces) in &t.ambush_pieces {
@@ -183,7 +183,7 @@ fn sides_holdings(rules: &Rules, t: &Test, sides: &[String], game: &mut Game<'_>
                     "ambush_pieces: `{id}` is not a piece an ambushing model may bring (`setup.ambush.pieces`)"
                 ));
             }
-            game.ambush_pieces[i].push((ix, None));
+            game.features.deployment.ambush_pieces[i].push((ix, None));
         }
     }
     for (side, assets) in &t.assets {
@@ -199,7 +199,7 @@ fn sides_holdings(rules: &Rules, t: &Test, sides: &[String], game: &mut Game<'_>
                     "assets: `{id}` does nothing from a side's hand: place it with `terrain: [{{asset: {id}, …}}]`"
                 ));
             }
-            game.held[i].push((ix, count));
+            game.features.held_assets.held[i].push((ix, count));
         }
     }
     Ok(())
@@ -246,7 +246,7 @@ fn place_models(
         ids.insert(spec.id.0.clone(), ix);
         if c3_from_models && let Some(c3) = rules.c3_sa {
             let rating: i32 = rules.cards[card].sas.iter().filter(|(s, _)| *s == c3).map(|(_, r)| (*r).max(0)).sum();
-            game.c3[side] = game.c3[side].saturating_add(rating as u32);
+            game.features.c3.pool[side] = game.features.c3.pool[side].saturating_add(rating as u32);
         }
         model_state(rules, spec, card, ix, game)?;
     }
@@ -347,7 +347,7 @@ fn links(rules: &Rules, t: &Test, ids: &HashMap<String, usize>, game: &mut Game<
             if t == me || game.models[t].side != game.models[me].side {
                 return Err(format!("model `{}` must ride in a friendly model", spec.id));
             }
-            game.models[me].aboard = Some(t);
+            game.models[me].features.transport.aboard = Some(t);
             game.models[me].pos = game.models[t].pos;
         }
         for other in &spec.engaged_with {

@@ -38,7 +38,7 @@ fn call(game: &Game, model: usize, action: &Action) -> Result<(usize, P), String
     let Some(s) = game.card(model).weapons[w].strike else { return Err("not a strike".into()) };
     let def = &game.rules.strikes[s as usize];
     let side = game.models[model].side;
-    let left = game.strike_pools[side].get(&def.package).copied().unwrap_or(0);
+    let left = game.features.strikes.pools[side].get(&def.package).copied().unwrap_or(0);
     if terms.pays && left < def.cost {
         return Err(format!(
             "{} costs {} TV and the side's {:?} strike pool holds {left}",
@@ -108,7 +108,7 @@ impl ActionKind for CallStrike {
             }
         }
         let cost = if terms.pays { def.cost } else { 0 };
-        let pool = engine.game.strike_pools[side].entry(def.package).or_default();
+        let pool = engine.game.features.strikes.pools[side].entry(def.package).or_default();
         *pool = pool.saturating_sub(cost);
         let pool_left = *pool;
         emit!(engine, Event::StrikeCalled { model, strike: def.name.clone(), at: aim, cost, pool_left });

@@ -26,10 +26,10 @@ pub static POPPED_UP: Mark = Mark { name: "popped-up", lasts: Lasts::NextAction 
 /// Whether `model` rides in a transport with a gun port no other rider has fired through this
 /// turn (Gun Port, 001 L7520-7530): infantry only.
 pub(crate) fn port_free(game: &Game, model: usize) -> bool {
-    let Some(t) = game.models[model].aboard else { return false };
+    let Some(t) = game.models[model].features.transport.aboard else { return false };
     let ports = game.card(t).gun_ports;
     let used = (0..game.models.len())
-        .filter(|&m| game.models[m].aboard == Some(t) && game.models[m].has(&FIRED_FROM_PORT))
+        .filter(|&m| game.models[m].features.transport.aboard == Some(t) && game.models[m].has(&FIRED_FROM_PORT))
         .count() as u32;
     ports > used && game.rules.has_trait(game.card(model).model_type, ModelTrait::Infantry)
 }
@@ -76,7 +76,7 @@ impl ActionKind for Fire {
         port_free(game, model)
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
-        if game.models[model].aboard.is_some() && action.indirect {
+        if game.models[model].features.transport.aboard.is_some() && action.indirect {
             return Err("a gun port serves direct fire only".into());
         }
         one_fire_mode(game, model, action)?;
@@ -131,7 +131,7 @@ impl ActionKind for Fire {
             }
         }
         // Through a gun port the rider shoots from where its transport stands.
-        if let Some(t) = engine.game.models[model].aboard {
+        if let Some(t) = engine.game.models[model].features.transport.aboard {
             let (pos, facing) = (engine.game.models[t].pos, engine.game.models[t].facing);
             let me = &mut engine.game.models[model];
             (me.pos, me.facing) = (pos, facing);
@@ -584,7 +584,7 @@ impl Engine<'_, '_> {
             if target >= g.models.len() || g.models[target].side == g.models[attacker].side {
                 return illegal("the target is not an enemy model");
             }
-            if g.models[target].aboard.is_some() {
+            if g.models[target].features.transport.aboard.is_some() {
                 return illegal("the target rides in a transport: attack the transport");
             }
             if weapons.is_empty() {

@@ -20,10 +20,10 @@ fn mends(game: &Game, asset: usize, target: usize) -> u32 {
     if damage > lingering { def.field_repair.min(damage - lingering) } else { def.field_repair_lingering.min(damage) }
 }
 
-/// The side's held field repair asset (its slot in `Game::held`) that would mend most on
+/// The side's held field repair asset (its slot in `held_assets::Kept::held`) that would mend most on
 /// `target`, if any would mend something.
 fn best_asset(game: &Game, side: usize, target: usize) -> Option<(usize, u32)> {
-    game.held[side]
+    game.features.held_assets.held[side]
         .iter()
         .enumerate()
         .filter(|(_, (a, n))| *n > 0 && game.rules.assets[*a].field_repair > 0)
@@ -94,8 +94,8 @@ impl ActionKind for FieldRepair {
         };
         emit!(engine, Event::SpecialAction { model, target: Some(target) });
         let game = &mut engine.game;
-        game.held[side][slot].1 -= 1;
-        let (asset, left) = game.held[side][slot];
+        game.features.held_assets.held[side][slot].1 -= 1;
+        let (asset, left) = game.features.held_assets.held[side][slot];
         game.models[target].damage -= points;
         let column = game.column(target);
         let (name, side_name) = (game.rules.assets[asset].name.clone(), game.sides[side].clone());

@@ -119,7 +119,7 @@ impl Engine<'_, '_> {
     /// The aircraft stops flying nap of the earth (a combat action, landing, an activation that
     /// does not end with an NoE move).
     pub(crate) fn end_noe(&mut self, model: usize) {
-        if std::mem::take(&mut self.game.models[model].noe) {
+        if std::mem::take(&mut self.game.models[model].features.flight.noe) {
             emit!(self, Event::Flight { model, what: "noe-ends" });
         }
     }

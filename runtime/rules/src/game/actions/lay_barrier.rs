@@ -13,9 +13,9 @@ use crate::geom::{P, Polygon};
 
 pub struct LayBarrier;
 
-/// The side's held wall asset (its slot in `Game::held`) with a terrain piece, if any.
+/// The side's held wall asset (its slot in `held_assets::Kept::held`) with a terrain piece, if any.
 pub(crate) fn wall_asset(game: &Game, side: usize) -> Option<usize> {
-    game.held[side].iter().position(|&(a, n)| {
+    game.features.held_assets.held[side].iter().position(|&(a, n)| {
         let def = &game.rules.assets[a];
         n > 0 && def.laid_wall.is_some() && def.terrain.is_some()
     })
@@ -54,7 +54,9 @@ impl ActionKind for LayBarrier {
             return Err("the side holds no barrier to lay".into());
         };
         let Some(to) = action.to else { return Err("give the direction the wall extends towards (`to`)".into()) };
-        let size = game.rules.assets[game.held[game.models[model].side][slot].0].laid_wall.unwrap_or_default();
+        let size = game.rules.assets[game.features.held_assets.held[game.models[model].side][slot].0]
+            .laid_wall
+            .unwrap_or_default();
         let poly = wall(game, model, to, size).ok_or("the wall needs a direction away from the model")?;
         if !poly.points.iter().all(|&p| game.on_board(p)) {
             return Err("the wall would stand off the board".into());
@@ -72,7 +74,7 @@ impl ActionKind for LayBarrier {
         let (Some(slot), Some(to)) = (wall_asset(&engine.game, side), action.to) else {
             return Err(ActionError::Illegal("no barrier to lay".into()));
         };
-        let asset = engine.game.held[side][slot].0;
+        let asset = engine.game.features.held_assets.held[side][slot].0;
         let def = &engine.game.rules.assets[asset];
         let (Some(terrain), Some(size)) = (def.terrain, def.laid_wall) else {
             return Err(ActionError::Illegal("no barrier to lay".into()));
@@ -86,8 +88,8 @@ impl ActionKind for LayBarrier {
         let game = &mut engine.game;
         game.board.areas.push(Area { terrain, poly, center, radius, lasts: None });
         game.board_version += 1;
-        game.held[side][slot].1 -= 1;
-        let left = game.held[side][slot].1;
+        game.features.held_assets.held[side][slot].1 -= 1;
+        let left = game.features.held_assets.held[side][slot].1;
         let (name, side_name) = (game.rules.assets[asset].name.clone(), game.sides[side].clone());
         let detail = format!("a {}\"×{}\" wall laid from ({:.1}, {:.1})", size.0, size.1, center.x, center.y);
         emit!(engine, Event::AssetUsed { side: side_name, asset: name, detail, left });

@@ -124,8 +124,8 @@ impl ActionKind for Move {
                     if to.dist(from) > 1e-9 {
                         to = from + (to - from).scale(reach / to.dist(from));
                     }
-                    if !engine.game.models[model].noe {
-                        engine.game.models[model].noe = true;
+                    if !engine.game.models[model].features.flight.noe {
+                        engine.game.models[model].features.flight.noe = true;
                         emit!(engine, Event::Flight { model, what: "noe" });
                     }
                 }
@@ -149,7 +149,7 @@ impl ActionKind for Move {
                     Some(0) => Ok(0),
                     b => engine.do_move_mode(model, to, b, self.stride, ctrl),
                 };
-                engine.game.models[model].noe_last = action.noe;
+                engine.game.models[model].features.flight.noe_last = action.noe;
                 moved.map(|_| ()).map_err(ActionError::Illegal)
             }
             Err(reason) => {

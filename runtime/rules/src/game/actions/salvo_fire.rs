@@ -68,7 +68,7 @@ impl Engine<'_, '_> {
         if target >= self.game.models.len() || self.game.models[target].side == self.game.models[attacker].side {
             return Err(ActionError::Illegal("the target is not an enemy model".into()));
         }
-        if self.game.models[target].aboard.is_some() {
+        if self.game.models[target].features.transport.aboard.is_some() {
             return Err(ActionError::Illegal("the target rides in a transport: attack the transport".into()));
         }
         let card = self.cardr(attacker);

@@ -54,7 +54,11 @@ fn slots(game: &Game, transport: usize, hold: Hold) -> (u32, u32) {
         Some(i) => rating(t.carriers[i].0).saturating_mul(t.carriers[i].1),
     };
     let used = (0..game.models.len())
-        .filter(|&m| game.models[m].aboard == Some(transport) && game.models[m].in_play() && !is_towed(game, m))
+        .filter(|&m| {
+            game.models[m].features.transport.aboard == Some(transport)
+                && game.models[m].in_play()
+                && !is_towed(game, m)
+        })
         .filter(|&m| hold_for(game, m, transport) == Some(hold))
         .map(|m| rider_slots(game, m, hold))
         .sum();
@@ -93,7 +97,9 @@ fn hitch(game: &Game, model: usize, tow: usize) -> Result<(), String> {
         return Err(format!("a {} does not tow guns", game.card(tow).model_type));
     }
     let towing = (0..game.models.len())
-        .filter(|&m| game.models[m].aboard == Some(tow) && game.models[m].in_play() && is_towed(game, m))
+        .filter(|&m| {
+            game.models[m].features.transport.aboard == Some(tow) && game.models[m].in_play() && is_towed(game, m)
+        })
         .count();
     if towing as u32 >= t.per_tow {
         return Err(format!("the tow already has {towing} gun(s) hitched"));
@@ -184,7 +190,7 @@ impl ActionKind for Mount {
         }
         let pos = engine.game.models[transport].pos;
         let me = &mut engine.game.models[model];
-        me.aboard = Some(transport);
+        me.features.transport.aboard = Some(transport);
         me.pos = pos;
         me.mark(&MOUNTED);
         emit!(engine, Event::Mounted { model, transport });
@@ -208,21 +214,21 @@ impl ActionKind for Dismount {
     }
     fn cost(&self, game: &Game, model: usize, _: &Action) -> Option<u32> {
         let cost = game.rules.action_costs.get(self.id().id()).copied()?;
-        Some(if free_mount(game, model, game.models[model].aboard) { 0 } else { cost })
+        Some(if free_mount(game, model, game.models[model].features.transport.aboard) { 0 } else { cost })
     }
     fn taken_aboard(&self, _: &Game, _: usize) -> bool {
         true
     }
     fn check(&self, game: &Game, model: usize, _action: &Action) -> Result<(), String> {
         let me = &game.models[model];
-        if me.aboard.is_none() {
+        if me.features.transport.aboard.is_none() {
             return Err("the model is not riding in a transport".into());
         }
         if me.has(&MOUNTED) {
             return Err("a model may not mount and dismount in one activation".into());
         }
         // From an aircraft in flight only Airborne infantry jump (001 L6497-6507).
-        if me.aboard.is_some_and(|t| game.flying(t)) && !game.card(model).airborne {
+        if me.features.transport.aboard.is_some_and(|t| game.flying(t)) && !game.card(model).airborne {
             return Err("the aircraft flies: riders get out once it has landed (Airborne infantry may jump)".into());
         }
         Ok(())
@@ -234,7 +240,7 @@ impl ActionKind for Dismount {
         action: &Action,
         _ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        let Some(transport) = engine.game.models[model].aboard else {
+        let Some(transport) = engine.game.models[model].features.transport.aboard else {
             return Err(ActionError::Illegal("the model is not riding in a transport".into()));
         };
         let ctx = HookCtx::new(HookPoint::Transport, model).target(transport).value(0.0);
@@ -268,7 +274,7 @@ impl Engine<'_, '_> {
     fn step_out(&mut self, model: usize, transport: usize, at: P) {
         let from = self.game.models[transport].pos;
         let me = &mut self.game.models[model];
-        me.aboard = None;
+        me.features.transport.aboard = None;
         me.pos = at;
         me.facing = from.bearing(at);
         me.mark(&DISMOUNTED);
@@ -284,8 +290,9 @@ impl Engine<'_, '_> {
         if !g.flying(transport) || g.models[transport].path.len() < 2 {
             return Ok(());
         }
-        let riders: Vec<usize> =
-            (0..g.models.len()).filter(|&m| g.models[m].aboard == Some(transport) && g.card(m).airborne).collect();
+        let riders: Vec<usize> = (0..g.models.len())
+            .filter(|&m| g.models[m].features.transport.aboard == Some(transport) && g.card(m).airborne)
+            .collect();
         for m in riders {
             let Some(to) = ctrl.airborne_jump(&self.game, m, transport) else { continue };
             let ctx = HookCtx::new(HookPoint::Transport, m).target(transport).value(0.0);

@@ -4,10 +4,13 @@
 use super::Feature;
 use crate::game::*;
 
-/// What C3 keeps: a point declared with the current action inspires its next target-point roll.
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub inspired: bool,
+kept! {
+    /// What C3 keeps: per side, the points left in its force's pool; and whether a point declared
+    /// with the current action inspires its next target-point roll.
+    pub struct Kept {
+        pub pool: Vec<u32>,
+        pub inspired: bool,
+    }
 }
 
 /// C3 points (the ruleset's `c3:`).
@@ -65,7 +68,7 @@ impl Engine<'_, '_> {
     /// Does the model's force have a C3 point, and does the ruleset offer `what`?
     fn c3_offers(&self, model: usize, what: C3Use) -> bool {
         let side = self.game.models[model].side;
-        self.game.c3.get(side).is_some_and(|&n| n > 0)
+        self.game.features.c3.pool.get(side).is_some_and(|&n| n > 0)
             && self.rules().c3.as_ref().is_some_and(|c| c.uses.contains(&what))
     }
 
@@ -92,7 +95,7 @@ impl Engine<'_, '_> {
     fn spend_c3(&mut self, model: usize, what: C3Use) {
         let side = self.game.models[model].side;
         let left = {
-            let pool = &mut self.game.c3[side];
+            let pool = &mut self.game.features.c3.pool[side];
             *pool = pool.saturating_sub(1);
             *pool
         };

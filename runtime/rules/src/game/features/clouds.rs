@@ -4,9 +4,14 @@
 use super::Feature;
 use crate::game::*;
 
-/// Lingering clouds (`Game::minefields` with a `cloud`).
+/// Lingering clouds (`minefields::Kept::fields` with a `cloud`).
 pub(crate) static CLOUDS: Feature =
-    Feature { turn_end: Some(turn_end), ..Feature::new(cav_format::vocab::Feature::Clouds) };
+    Feature { configured_by, turn_end: Some(turn_end), ..Feature::new(cav_format::vocab::Feature::Clouds) };
+
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    super::any_attack(rules, |m| m.cloud.is_some(), |p| p.cloud.is_some())
+        .then_some("a weapon or munition with `cloud:`")
+}
 
 fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
     e.drift_clouds();
@@ -20,8 +25,8 @@ impl Engine<'_, '_> {
     /// its path meets, and at the board's edge.
     pub(crate) fn drift_clouds(&mut self) {
         const STEP: f64 = 0.25;
-        for f in 0..self.game.minefields.len() {
-            let Some((at, radius)) = self.game.minefields[f].cloud else { continue };
+        for f in 0..self.game.features.minefields.fields.len() {
+            let Some((at, radius)) = self.game.features.minefields.fields[f].cloud else { continue };
             if touches_a_model(&self.game, at, radius) {
                 continue;
             }
@@ -40,7 +45,7 @@ impl Engine<'_, '_> {
                 moved = next;
             }
             let to = at + dir.scale(moved);
-            let mf = &mut self.game.minefields[f];
+            let mf = &mut self.game.features.minefields.fields[f];
             mf.cloud = Some((to, radius));
             mf.area = Polygon::regular(to, radius, 24);
             let (by, weapon) = (mf.model, mf.weapon);
@@ -55,15 +60,15 @@ impl Engine<'_, '_> {
     /// gone, with no roll.
     pub(crate) fn clear_clouds(&mut self, attacker: usize, weapon: usize, reaches: impl Fn(P, f64) -> bool) {
         let id = &self.cardr(attacker).weapons[weapon].weapon;
-        for f in 0..self.game.minefields.len() {
-            let mf = &self.game.minefields[f];
+        for f in 0..self.game.features.minefields.fields.len() {
+            let mf = &self.game.features.minefields.fields[f];
             let Some((at, radius)) = mf.cloud else { continue };
             let cleared_by = self.cardr(mf.model).weapons[mf.weapon].cloud.as_deref().unwrap_or_default();
             if !cleared_by.contains(id) || !reaches(at, radius) {
                 continue;
             }
             let weapon = self.cardr(mf.model).weapons[mf.weapon].name.clone();
-            let mf = &mut self.game.minefields[f];
+            let mf = &mut self.game.features.minefields.fields[f];
             (mf.cloud, mf.charges) = (None, Some(0));
             emit!(self, Event::Cloud { model: attacker, weapon, at, radius, change: "cleared" });
         }

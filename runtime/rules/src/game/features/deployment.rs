@@ -4,11 +4,14 @@
 use super::Feature;
 use crate::game::*;
 
-/// What deployment keeps: the landing zone each squad dropping in named this turn (squad, turn,
-/// zone).
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub drop_zones: Vec<(usize, u32, P)>,
+kept! {
+    /// What deployment keeps: the landing zone each squad dropping in named this turn (squad, turn,
+    /// zone); per side, the pieces held back with its ambushing models (asset, variant terrain), set
+    /// down under one as it is placed (`setup.ambush.pieces`).
+    pub struct Kept {
+        pub drop_zones: Vec<(usize, u32, P)>,
+        pub ambush_pieces: Vec<Vec<(usize, Option<usize>)>>,
+    }
 }
 
 /// Deploying during play.

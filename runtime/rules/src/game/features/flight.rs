@@ -5,7 +5,15 @@
 use super::Feature;
 use crate::game::*;
 
-/// Aircraft flying nap of the earth (`Model::noe`).
+/// What flight keeps on a model: it is flying nap of the earth; `noe_last` — its activation's
+/// last action so far was an NoE move.
+#[derive(Debug, Clone, Default)]
+pub struct OnModel {
+    pub noe: bool,
+    pub noe_last: bool,
+}
+
+/// Aircraft flying nap of the earth.
 pub(crate) static FLIGHT: Feature = Feature {
     configured_by,
     action_declared: Some(action_declared),
@@ -23,11 +31,11 @@ fn action_declared(e: &mut Engine, model: usize, _: &Action, counts_as: ActionWo
         e.end_noe(model);
     }
     // Only an NoE move (which says so as it resolves) keeps it to the activation's end.
-    e.game.models[model].noe_last = false;
+    e.game.models[model].features.flight.noe_last = false;
 }
 
 fn activation_ending(e: &mut Engine, model: usize) {
-    if !e.game.models[model].noe_last {
+    if !e.game.models[model].features.flight.noe_last {
         e.end_noe(model);
     }
 }

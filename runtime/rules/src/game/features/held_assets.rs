@@ -4,13 +4,16 @@
 use super::Feature;
 use crate::game::*;
 
-/// What held assets keep: per side, the turn it last skipped a drawn card (one a turn).
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub skipped_in_turn: Vec<u32>,
+kept! {
+    /// What held assets keep: per side, the battlefield assets it holds off the table
+    /// (`Rules::assets` index, how many), and the turn it last skipped a drawn card (one a turn).
+    pub struct Kept {
+        pub held: Vec<Vec<(usize, u32)>>,
+        pub skipped_in_turn: Vec<u32>,
+    }
 }
 
-/// Assets held off the table (`Game::held`).
+/// Assets held off the table.
 pub(crate) static HELD_ASSETS: Feature = Feature {
     configured_by,
     deck_built: Some(deck_built),
@@ -32,8 +35,8 @@ fn deck_built(e: &mut Engine, deck: &mut Vec<Card>) {
     let of = |side: usize, n: usize| std::iter::repeat_n(Card { side, drop: None }, n);
     for side in 0..e.game.sides.len() {
         let mut room = cav_format::limits::HELD_DECK_CARDS;
-        for i in 0..e.game.held[side].len() {
-            let (asset, count) = e.game.held[side][i];
+        for i in 0..e.game.features.held_assets.held[side].len() {
+            let (asset, count) = e.game.features.held_assets.held[side][i];
             let def = &e.rules().assets[asset];
             let cards = def.deck_cards.saturating_mul(count).min(room);
             room -= cards;
@@ -66,21 +69,23 @@ impl Engine<'_, '_> {
             if self.game.features.held_assets.skipped_in_turn[side] == self.game.turn {
                 continue;
             }
-            let Some(slot) = self.game.held[side].iter().position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
+            let Some(slot) = self.game.features.held_assets.held[side]
+                .iter()
+                .position(|&(a, n)| n > 0 && self.rules().assets[a].skip_card)
             else {
                 continue;
             };
-            let asset = self.game.held[side][slot].0;
+            let asset = self.game.features.held_assets.held[side][slot].0;
             if !ctrl.skip_card(&self.game, side, deck[at].side) {
                 continue;
             }
             self.game.features.held_assets.skipped_in_turn[side] = self.game.turn;
-            self.game.held[side][slot].1 -= 1;
+            self.game.features.held_assets.held[side][slot].1 -= 1;
             let card = deck.remove(at);
             deck.push(card);
             let (name, side_name) = (self.rules().assets[asset].name.clone(), self.game.sides[side].clone());
             let detail = format!("{}'s card goes to the bottom of the draw deck", self.game.sides[card.side]);
-            let left = self.game.held[side][slot].1;
+            let left = self.game.features.held_assets.held[side][slot].1;
             emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left });
             return;
         }
@@ -90,8 +95,9 @@ impl Engine<'_, '_> {
     /// all with an asset that reloads them (a resupply drop, 001 L10870-10882), used up.
     fn reload_ammo_bins(&mut self) {
         for side in 0..self.game.sides.len() {
-            let Some(slot) =
-                self.game.held[side].iter().position(|&(a, n)| n > 0 && self.rules().assets[a].reload_ammo_bins)
+            let Some(slot) = self.game.features.held_assets.held[side]
+                .iter()
+                .position(|&(a, n)| n > 0 && self.rules().assets[a].reload_ammo_bins)
             else {
                 continue;
             };
@@ -107,11 +113,11 @@ impl Engine<'_, '_> {
             for &m in &spent {
                 self.game.models[m].ammo_reserve = self.game.card(m).ammo_reserve;
             }
-            self.game.held[side][slot].1 -= 1;
-            let asset = self.game.held[side][slot].0;
+            self.game.features.held_assets.held[side][slot].1 -= 1;
+            let asset = self.game.features.held_assets.held[side][slot].0;
             let (name, side_name) = (self.rules().assets[asset].name.clone(), self.game.sides[side].clone());
             let detail = format!("the Ammo Bins of {} model(s) refilled", spent.len());
-            let left = self.game.held[side][slot].1;
+            let left = self.game.features.held_assets.held[side][slot].1;
             emit!(self, Event::AssetUsed { side: side_name, asset: name, detail, left });
         }
     }

@@ -25,14 +25,17 @@ pub struct Minefield {
     pub weapon: usize,
 }
 
-/// What minefields keep: the (minefield, model) pairs attacked during the current action (one
-/// attack per action each).
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub mined: Vec<(usize, usize)>,
+kept! {
+    /// What minefields keep: the minefields on the table, and the (minefield, model) pairs attacked
+    /// during the current action (one attack per action each).
+    pub struct Kept {
+        /// Minefields on the table (001 L10701-10761).
+        pub fields: Vec<Minefield>,
+        pub mined: Vec<(usize, usize)>,
+    }
 }
 
-/// Minefields on the table (`Game::minefields`).
+/// Minefields on the table.
 pub(crate) static MINEFIELDS: Feature = Feature {
     configured_by,
     action_declared: Some(action_declared),
@@ -61,7 +64,7 @@ impl Engine<'_, '_> {
     /// is spent (a cloud never is). Damage lands at the end of the activation, as all damage
     /// does, so attacking as the move ends is the book's "before the move is finished".
     pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
-        if self.game.minefields.is_empty() || !self.game.models[model].on_table() {
+        if self.game.features.minefields.fields.is_empty() || !self.game.models[model].on_table() {
             return Ok(());
         }
         let radius = self.game.card(model).base_radius;
@@ -74,12 +77,12 @@ impl Engine<'_, '_> {
                         || crate::geom::seg_point_dist(c, d, to) <= radius
                 })
         };
-        for f in 0..self.game.minefields.len() {
+        for f in 0..self.game.features.minefields.fields.len() {
             let g = &self.game;
-            let mf = &g.minefields[f];
+            let mf = &g.features.minefields.fields[f];
             let kind = match mf.against {
                 cav_format::MinesAgainst::Ground => !g.flying(model),
-                cav_format::MinesAgainst::LowFlying => g.flying(model) && g.models[model].noe,
+                cav_format::MinesAgainst::LowFlying => g.flying(model) && g.models[model].features.flight.noe,
             };
             if mf.side == Some(g.models[model].side)
                 || mf.charges == Some(0)
@@ -90,23 +93,24 @@ impl Engine<'_, '_> {
                 continue;
             }
             self.game.features.minefields.mined.push((f, model));
-            let (mine, weapon) = (self.game.minefields[f].model, self.game.minefields[f].weapon);
+            let (mine, weapon) =
+                (self.game.features.minefields.fields[f].model, self.game.features.minefields.fields[f].weapon);
             // A cloud met by the mover's anti-nano pod is destroyed with no attack (001 L9702-9707).
-            if let Some((at, radius)) = self.game.minefields[f].cloud
+            if let Some((at, radius)) = self.game.features.minefields.fields[f].cloud
                 && let Some(sa) = self.game.pulse(model, mine, weapon)
             {
                 self.game.models[model].spend_charge(sa);
-                let mf = &mut self.game.minefields[f];
+                let mf = &mut self.game.features.minefields.fields[f];
                 (mf.cloud, mf.charges) = (None, Some(0));
                 let name = self.cardr(mine).weapons[weapon].name.clone();
                 emit!(self, Event::Cloud { model, weapon: name, at, radius, change: "pulsed" });
                 continue;
             }
-            if let Some(c) = &mut self.game.minefields[f].charges {
+            if let Some(c) = &mut self.game.features.minefields.fields[f].charges {
                 *c -= 1;
             }
             self.preset_attack(mine, weapon, model, "mines")?;
-            let mf = &self.game.minefields[f];
+            let mf = &self.game.features.minefields.fields[f];
             if let (Some(0), Some(asset)) = (mf.charges, mf.asset) {
                 let owner = self.game.models[mf.model].side;
                 let (side, asset) = (self.game.sides[owner].clone(), self.game.rules.assets[asset].name.clone());

@@ -23,7 +23,13 @@ pub struct Missile {
     pub straight: bool,
 }
 
-/// Missiles in flight (`Model::missile`).
+/// What a model that is a missile keeps: its flight (`None`: not a missile).
+#[derive(Debug, Clone, Default)]
+pub struct OnModel {
+    pub missile: Option<Missile>,
+}
+
+/// Missiles in flight.
 pub(crate) static MISSILES: Feature = Feature {
     configured_by,
     activated: Some(activated),
@@ -84,7 +90,7 @@ impl Engine<'_, '_> {
         };
         let m = self.game.add_model(def.card, side, from, facing);
         let straight = launcher.is_some();
-        self.game.models[m].missile = Some(Missile { caller, strike, aim, flown: 0.0, straight });
+        self.game.models[m].features.missiles.missile = Some(Missile { caller, strike, aim, flown: 0.0, straight });
         let (name, side_name) = (self.game.models[m].name.clone(), self.game.sides[side].clone());
         emit!(self, Event::Deployed { model: m, name, side: side_name, at: from, facing });
         self.missile_flies(m, def.first_moves)
@@ -97,7 +103,7 @@ impl Engine<'_, '_> {
     pub(crate) fn missile_flies(&mut self, m: usize, moves: u32) -> Result<(), EngineError> {
         for _ in 0..moves {
             let g = &self.game;
-            let Some(missile) = g.models[m].missile else { return Ok(()) };
+            let Some(missile) = g.models[m].features.missiles.missile else { return Ok(()) };
             if !g.models[m].on_table() {
                 return Ok(());
             }
@@ -153,7 +159,7 @@ impl Engine<'_, '_> {
             if !missile.straight && from.dist(missile.aim) <= moved + 1e-6 {
                 next.aim = at + dir.scale(1000.0);
             }
-            self.game.models[m].missile = Some(next);
+            self.game.models[m].features.missiles.missile = Some(next);
             let mv_spent = (moved.ceil() as u32).saturating_add(turn_cost);
             emit!(self, Event::Moved { model: m, from, to: at, mv_spent, facing: heading });
             if gone {
@@ -178,7 +184,7 @@ impl Engine<'_, '_> {
     /// the pre-set dice — over its area where it has one, what its blast destroys outright first
     /// (the attack's `destroys`) — and it is gone.
     fn detonate(&mut self, m: usize, at: P, target: Option<usize>) -> Result<(), EngineError> {
-        if self.game.models[m].missile.is_none() {
+        if self.game.models[m].features.missiles.missile.is_none() {
             return Ok(());
         }
         emit!(self, Event::StrikePoint { model: m, at });
@@ -202,11 +208,12 @@ impl Engine<'_, '_> {
     pub(crate) fn missiles_with(&mut self, caller: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
         let mine: Vec<usize> = (0..self.game.models.len())
             .filter(|&i| {
-                self.game.models[i].missile.is_some_and(|x| x.caller == caller) && self.game.models[i].on_table()
+                self.game.models[i].features.missiles.missile.is_some_and(|x| x.caller == caller)
+                    && self.game.models[i].on_table()
             })
             .collect();
         for m in mine {
-            let Some(x) = self.game.models[m].missile else { continue };
+            let Some(x) = self.game.models[m].features.missiles.missile else { continue };
             if ctrl.self_destruct(&self.game, caller, m) {
                 self.game.models[m].destroyed = true;
                 emit!(self, Event::Abandoned { model: m, reason: "self-destructed".into() });
@@ -221,12 +228,12 @@ impl Engine<'_, '_> {
     /// At a turn's end, each missile whose caller is out of play flies straight on.
     pub(crate) fn orphan_missiles(&mut self) -> Result<(), EngineError> {
         for m in 0..self.game.models.len() {
-            let Some(x) = self.game.models[m].missile else { continue };
+            let Some(x) = self.game.models[m].features.missiles.missile else { continue };
             if !self.game.models[m].on_table() || self.game.models[x.caller].in_play() {
                 continue;
             }
             let ahead = self.game.models[m].pos + P::heading(self.game.models[m].facing).scale(1000.0);
-            self.game.models[m].missile = Some(Missile { aim: ahead, ..x });
+            self.game.models[m].features.missiles.missile = Some(Missile { aim: ahead, ..x });
             let moves = self.rules().strikes[x.strike].missile.as_ref().map_or(0, |d| d.moves);
             self.missile_flies(m, moves)?;
         }

@@ -40,7 +40,16 @@ pub struct Container {
     pub progress: Vec<u32>,
 }
 
-/// The rescue's operative and the salvage containers (`Game::hvo`, `Game::containers`).
+kept! {
+    /// What missions keep: the rescue's high-value operative, where the scenario has one, and the
+    /// salvage containers, where it has them (number = index + 1).
+    pub struct Kept {
+        pub hvo: Option<HvoState>,
+        pub containers: Vec<Container>,
+    }
+}
+
+/// The rescue's operative and the salvage containers.
 pub(crate) static MISSIONS: Feature = Feature {
     configured_by,
     turn_start: Some(turn_start),
@@ -84,11 +93,12 @@ impl Game<'_> {
             return;
         };
         if let Some(h) = &o.hvo {
-            self.hvo = Some(HvoState { pos: P::new(h.at[0], h.at[1]), carrier: None, moved: false, gone: None });
+            self.features.missions.hvo =
+                Some(HvoState { pos: P::new(h.at[0], h.at[1]), carrier: None, moved: false, gone: None });
         }
         if let Some(c) = &o.containers {
             let sides = self.sides.len();
-            self.containers = c
+            self.features.missions.containers = c
                 .at
                 .iter()
                 .map(|&[x, y]| Container { at: P::new(x, y), state: ContainerState::Dormant, progress: vec![0; sides] })
@@ -108,12 +118,12 @@ impl Game<'_> {
     /// action.
     fn salvager(&self, model: usize) -> bool {
         let m = &self.models[model];
-        m.on_table() && m.missile.is_none() && !m.mission_kill && !m.out_of_action
+        m.on_table() && m.features.missiles.missile.is_none() && !m.mission_kill && !m.out_of_action
     }
 
     /// May the model step to `p` off the table carrying the HVO home?
     pub(crate) fn may_carry_off(&self, model: usize, p: P) -> bool {
-        let (Some(h), Some(state)) = (self.hvo_def(), &self.hvo) else { return false };
+        let (Some(h), Some(state)) = (self.hvo_def(), &self.features.missions.hvo) else { return false };
         state.carrier == Some(model) && self.models[model].side == h.rescuer && beyond(h.edge, p, self.board.size)
     }
 
@@ -121,7 +131,7 @@ impl Game<'_> {
     /// or to the nearest active container.
     pub(crate) fn mission_goal(&self, model: usize) -> Option<P> {
         let me = &self.models[model];
-        if let (Some(h), Some(state)) = (self.hvo_def(), &self.hvo) {
+        if let (Some(h), Some(state)) = (self.hvo_def(), &self.features.missions.hvo) {
             if state.gone.is_some() {
                 return None;
             }
@@ -137,7 +147,9 @@ impl Game<'_> {
             let may_take = me.side == h.rescuer || !h.others_after_moved || state.moved;
             return (state.carrier.is_none() && may_take).then_some(state.pos);
         }
-        self.containers
+        self.features
+            .missions
+            .containers
             .iter()
             .filter(|c| c.state == ContainerState::Active)
             .map(|c| c.at)
@@ -149,7 +161,7 @@ impl Game<'_> {
     /// How close to its objective a bot must get: onto the HVO to pick it up, else near enough
     /// (inside an area, within reach of a container).
     pub fn objective_reach(&self) -> f64 {
-        if self.hvo.is_some() { 0.5 } else { 3.0 }
+        if self.features.missions.hvo.is_some() { 0.5 } else { 3.0 }
     }
 
     /// Whether the model stands near an active container (a bot stays there to salvage it).
@@ -157,6 +169,8 @@ impl Game<'_> {
         let Some(c) = self.containers_def() else { return false };
         self.salvager(model)
             && self
+                .features
+                .missions
                 .containers
                 .iter()
                 .any(|x| x.state == ContainerState::Active && x.at.dist(self.models[model].pos) <= c.radius)
@@ -178,14 +192,14 @@ impl Engine<'_, '_> {
     /// model in base contact with the free figure picks it up, if its side may.
     pub(crate) fn hvo_after_move(&mut self, model: usize) {
         let Some(h) = self.game.hvo_def().cloned() else { return };
-        let Some(state) = &self.game.hvo else { return };
+        let Some(state) = &self.game.features.missions.hvo else { return };
         if state.gone.is_some() {
             return;
         }
         let m = &self.game.models[model];
         if state.carrier == Some(model) {
             let (pos, side, off) = (m.pos, m.side, m.left_board);
-            let state = self.game.hvo.as_mut().expect("checked above");
+            let state = self.game.features.missions.hvo.as_mut().expect("checked above");
             state.pos = pos;
             state.moved |= side == h.rescuer;
             if off {
@@ -201,7 +215,7 @@ impl Engine<'_, '_> {
             && self.game.salvager(model)
             && m.pos.dist(state.pos) <= r + h.radius + contact
         {
-            let state = self.game.hvo.as_mut().expect("checked above");
+            let state = self.game.features.missions.hvo.as_mut().expect("checked above");
             state.carrier = Some(model);
             emit!(self, Event::HvoTaken { model });
         }
@@ -209,7 +223,7 @@ impl Engine<'_, '_> {
 
     /// A carrier destroyed drops the figure where it stood.
     pub(crate) fn hvo_carrier_lost(&mut self, model: usize) {
-        let Some(state) = self.game.hvo.as_mut() else { return };
+        let Some(state) = self.game.features.missions.hvo.as_mut() else { return };
         if state.carrier == Some(model) && state.gone.is_none() {
             state.carrier = None;
             let at = state.pos;
@@ -223,7 +237,7 @@ impl Engine<'_, '_> {
             return None;
         }
         let h = self.game.hvo_def()?;
-        let state = self.game.hvo.as_ref()?;
+        let state = self.game.features.missions.hvo.as_ref()?;
         let rescuer = &self.game.sides[h.rescuer];
         let why = match state.gone {
             Some(true) => {
@@ -258,8 +272,10 @@ impl Engine<'_, '_> {
     /// activate (re-rolled on one already activated); once enough have been, the rest leave.
     pub(crate) fn activate_containers(&mut self) {
         let Some(c) = self.game.containers_def().cloned() else { return };
-        let activated = |g: &Game| g.containers.iter().filter(|x| x.state != ContainerState::Dormant).count();
-        let dormant = |g: &Game| g.containers.iter().filter(|x| x.state == ContainerState::Dormant).count();
+        let activated =
+            |g: &Game| g.features.missions.containers.iter().filter(|x| x.state != ContainerState::Dormant).count();
+        let dormant =
+            |g: &Game| g.features.missions.containers.iter().filter(|x| x.state == ContainerState::Dormant).count();
         let once = self.rules().engine_options.salvage_rolls == cav_format::vocab::SalvageRolls::FirstTurnOnly;
         if self.game.turn < c.from_turn
             || (once && self.game.turn > c.from_turn)
@@ -273,16 +289,16 @@ impl Engine<'_, '_> {
         for _ in 0..cav_format::limits::MAX_REROLLS {
             let n = c.die.roll(self.dice).1;
             let Some(k) = usize::try_from(n).ok().and_then(|n| n.checked_sub(1)) else { continue };
-            if self.game.containers.get(k).is_some_and(|x| x.state == ContainerState::Dormant) {
-                self.game.containers[k].state = ContainerState::Active;
+            if self.game.features.missions.containers.get(k).is_some_and(|x| x.state == ContainerState::Dormant) {
+                self.game.features.missions.containers[k].state = ContainerState::Active;
                 emit!(self, Event::Container { number: k as u32 + 1, what: "active", side: None });
                 break;
             }
         }
         if activated(&self.game) >= c.active_max as usize {
-            for k in 0..self.game.containers.len() {
-                if self.game.containers[k].state == ContainerState::Dormant {
-                    self.game.containers[k].state = ContainerState::Gone;
+            for k in 0..self.game.features.missions.containers.len() {
+                if self.game.features.missions.containers[k].state == ContainerState::Dormant {
+                    self.game.features.missions.containers[k].state = ContainerState::Gone;
                     emit!(self, Event::Container { number: k as u32 + 1, what: "removed", side: None });
                 }
             }
@@ -298,9 +314,9 @@ impl Engine<'_, '_> {
             return;
         }
         let side = self.game.models[active].side;
-        for k in 0..self.game.containers.len() {
-            let at = self.game.containers[k].at;
-            if self.game.containers[k].state != ContainerState::Active
+        for k in 0..self.game.features.missions.containers.len() {
+            let at = self.game.features.missions.containers[k].at;
+            if self.game.features.missions.containers[k].state != ContainerState::Active
                 || self.game.models[active].pos.dist(at) > c.radius
             {
                 continue;
@@ -312,14 +328,14 @@ impl Engine<'_, '_> {
                     .count() as u32
             };
             let (friends, enemies) = (near(true), near(false));
-            let progress = &mut self.game.containers[k].progress[side];
+            let progress = &mut self.game.features.missions.containers[k].progress[side];
             if enemies > 0 {
                 *progress = 0;
                 continue;
             }
             *progress += 1;
             if *progress >= c.activations || friends >= c.models {
-                self.game.containers[k].state = ContainerState::Salvaged(side);
+                self.game.features.missions.containers[k].state = ContainerState::Salvaged(side);
                 let name = self.game.sides[side].clone();
                 emit!(self, Event::Container { number: k as u32 + 1, what: "salvaged", side: Some(name) });
             }
@@ -329,9 +345,9 @@ impl Engine<'_, '_> {
     /// The end of a turn: salvaged containers leave the table and score for their side.
     pub(crate) fn score_containers(&mut self) {
         let Some(points) = self.game.containers_def().map(|c| c.points) else { return };
-        for k in 0..self.game.containers.len() {
-            if let ContainerState::Salvaged(side) = self.game.containers[k].state {
-                self.game.containers[k].state = ContainerState::Gone;
+        for k in 0..self.game.features.missions.containers.len() {
+            if let ContainerState::Salvaged(side) = self.game.features.missions.containers[k].state {
+                self.game.features.missions.containers[k].state = ContainerState::Gone;
                 let total = &mut self.game.objective_points[side];
                 *total = total.saturating_add(points);
                 let name = self.game.sides[side].clone();

@@ -12,11 +12,29 @@ use super::{Action, Controller, Engine, EngineError};
 use crate::compile::Rules;
 use crate::geom::P;
 
+/// A struct of what features keep, whose `clone_from` keeps the buffers it holds field by field
+/// (`Game::copy_from`, which the odds call once per die sequence).
+macro_rules! kept {
+    ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident: $t:ty,)* }) => {
+        $(#[$m])*
+        #[derive(Debug, Default)]
+        pub struct $name { $($(#[$fm])* pub $f: $t,)* }
+        impl Clone for $name {
+            fn clone(&self) -> Self {
+                $name { $($f: self.$f.clone(),)* }
+            }
+            fn clone_from(&mut self, src: &Self) {
+                $(self.$f.clone_from(&src.$f);)*
+            }
+        }
+    };
+}
+
 pub(crate) mod c3;
 mod clouds;
 pub(crate) mod deployment;
 mod emplacements;
-mod flight;
+pub(crate) mod flight;
 pub(crate) mod held_assets;
 pub(crate) mod laid_terrain;
 pub(crate) mod minefields;
@@ -24,8 +42,9 @@ pub(crate) mod missiles;
 pub mod missions;
 mod objectives;
 pub(crate) mod seekers;
+pub(crate) mod strikes;
 pub mod structures;
-mod transport;
+pub(crate) mod transport;
 
 /// Every feature, one line each, in the order they act at any one moment (the order of the
 /// rulebook's procedures where it gives one: a weapon emplacement's action points are capped
@@ -35,6 +54,7 @@ pub static ALL: &[&Feature] = &[
     &c3::C3,
     &held_assets::HELD_ASSETS,
     &deployment::DEPLOYMENT,
+    &strikes::STRIKES,
     &missiles::MISSILES,
     &flight::FLIGHT,
     &clouds::CLOUDS,
@@ -49,22 +69,51 @@ pub static ALL: &[&Feature] = &[
 
 type Step = Result<(), EngineError>;
 
-/// What the features keep during a game (`Game::features`), each part its feature's own type.
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub c3: c3::Kept,
-    pub held_assets: held_assets::Kept,
-    pub deployment: deployment::Kept,
-    pub structures: structures::Kept,
-    pub minefields: minefields::Kept,
-    pub seekers: seekers::Kept,
+kept! {
+    /// What the features keep during a game (`Game::features`), each part its feature's own type.
+    pub struct Kept {
+        pub c3: c3::Kept,
+        pub held_assets: held_assets::Kept,
+        pub deployment: deployment::Kept,
+        pub strikes: strikes::Kept,
+        pub missions: missions::Kept,
+        pub structures: structures::Kept,
+        pub minefields: minefields::Kept,
+        pub seekers: seekers::Kept,
+    }
 }
 
 impl Kept {
     /// Nothing kept yet, for a game of `sides` sides.
     pub fn new(sides: usize) -> Kept {
-        Kept { held_assets: held_assets::Kept { skipped_in_turn: vec![0; sides] }, ..Kept::default() }
+        Kept {
+            c3: c3::Kept { pool: vec![0; sides], inspired: false },
+            held_assets: held_assets::Kept { held: vec![Vec::new(); sides], skipped_in_turn: vec![0; sides] },
+            deployment: deployment::Kept { ambush_pieces: vec![Vec::new(); sides], ..Default::default() },
+            strikes: strikes::Kept { pools: vec![Default::default(); sides] },
+            ..Kept::default()
+        }
     }
+}
+
+/// What the features keep on a model (`Model::features`), each part its feature's own type.
+#[derive(Debug, Clone, Default)]
+pub struct OnModel {
+    pub flight: flight::OnModel,
+    pub transport: transport::OnModel,
+    pub missiles: missiles::OnModel,
+}
+
+/// Whether any attack of the rules — a card's weapon, a strike's, a munition's profile — is one
+/// `mount` or `profile` says (what configures a feature such as clouds).
+fn any_attack(
+    rules: &Rules,
+    mount: impl Fn(&crate::compile::MountDef) -> bool,
+    profile: impl Fn(&crate::compile::ProfileDef) -> bool,
+) -> bool {
+    rules.cards.iter().flat_map(|c| &c.weapons).any(&mount)
+        || rules.strikes.iter().any(|s| mount(&s.mount))
+        || rules.upgrades.iter().flat_map(|u| &u.profiles).any(profile)
 }
 
 /// A feature: its word, whether the rules give it anything to do, and what it does at the

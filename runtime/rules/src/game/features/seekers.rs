@@ -14,19 +14,26 @@ pub struct Seeker {
     pub radius: f64,
 }
 
-/// What seekers keep: the submunitions waiting for a target.
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub waiting: Vec<Seeker>,
+kept! {
+    /// What seekers keep: the submunitions waiting for a target.
+    pub struct Kept {
+        pub waiting: Vec<Seeker>,
+    }
 }
 
 /// Seeking submunitions (`Game::seekers`).
 pub(crate) static SEEKERS: Feature = Feature {
+    configured_by,
     activation_start: Some(activation_start),
     action_resolved: Some(action_resolved),
     turn_end: Some(turn_end),
     ..Feature::new(cav_format::vocab::Feature::Seekers)
 };
+
+fn configured_by(rules: &Rules) -> Option<&'static str> {
+    super::any_attack(rules, |m| m.seeks.is_some(), |p| p.seeks.is_some())
+        .then_some("a weapon or munition with `seeks:`")
+}
 
 fn activation_start(e: &mut Engine, model: usize) {
     e.seekers_fall(Some(model));

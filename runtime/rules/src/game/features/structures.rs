@@ -20,10 +20,11 @@ pub struct StructureState {
     pub collapsed: bool,
 }
 
-/// What structures keep: what each has suffered (armor class and damage points lost, fire).
-#[derive(Debug, Clone, Default)]
-pub struct Kept {
-    pub states: Vec<StructureState>,
+kept! {
+    /// What structures keep: what each has suffered (armor class and damage points lost, fire).
+    pub struct Kept {
+        pub states: Vec<StructureState>,
+    }
 }
 
 /// Structures as targets (`Game::structures`).

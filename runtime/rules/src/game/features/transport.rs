@@ -4,7 +4,14 @@
 use super::Feature;
 use crate::game::*;
 
-/// Riders aboard transports (`Model::aboard`).
+/// What transport keeps on a model: the transport it rides in — off the table, in play (it
+/// activates, to dismount, and counts for its side), and lost with the transport.
+#[derive(Debug, Clone, Default)]
+pub struct OnModel {
+    pub aboard: Option<usize>,
+}
+
+/// Riders aboard transports.
 pub(crate) static TRANSPORT: Feature = Feature {
     configured_by,
     action_resolved: Some(action_resolved),
