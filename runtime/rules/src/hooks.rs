@@ -148,6 +148,13 @@ pub enum Effect {
         radius: f64,
         activations: u32,
     },
+    /// Remember a value (`None`: forget it) under the special attribute `sa` whose handler asked.
+    SetFlag {
+        sa: crate::compile::SaIx,
+        scope: crate::game::FlagScope,
+        key: String,
+        value: Option<crate::game::FlagValue>,
+    },
 }
 
 pub trait Hooks {

@@ -72,7 +72,7 @@ fn add_modifier_at_a_look_only_point_stops_the_game() {
     let file = dir.path().join("wizzo.luau");
     assert!(err.starts_with("Wizzo (target_lock): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.add_modifier` is not accepted at `target_lock` (it accepts `ctx.forbid`, `ctx.apply_state`); see docs/vocabulary.md",
+        "{}:3: `ctx.add_modifier` is not accepted at `target_lock` (it accepts `ctx.forbid`, `ctx.apply_state`, `ctx.set_flag`); see docs/vocabulary.md",
         file.display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
@@ -97,7 +97,7 @@ fn forbid_at_activation_is_refused() {
     let err = hook_error(play(&rules).0);
     assert!(err.starts_with("Wizzo (activation): "), "{err}");
     let expected = format!(
-        "{}:3: `ctx.forbid` is not accepted at `activation` (it accepts `ctx.add_modifier`, `ctx.deal_damage`, `ctx.apply_state`, `ctx.clear_state`, `ctx.spend_ammo`, `ctx.restore_ammo`, `ctx.refill_ammo_bins`, `ctx.place_terrain`); see docs/vocabulary.md",
+        "{}:3: `ctx.forbid` is not accepted at `activation` (it accepts `ctx.add_modifier`, `ctx.deal_damage`, `ctx.apply_state`, `ctx.clear_state`, `ctx.spend_ammo`, `ctx.restore_ammo`, `ctx.refill_ammo_bins`, `ctx.place_terrain`, `ctx.set_flag`); see docs/vocabulary.md",
         dir.path().join("wizzo.luau").display()
     );
     assert!(err.contains(&expected), "{err}\nexpected it to contain\n{expected}");
@@ -314,4 +314,63 @@ fn models_filtered_by_state() {
     let (rules, _dir) = with_script("wizzo", "return { activation = function(ctx)\n  ctx.models('knockdwn')\nend }");
     let err = hook_error(play(&rules).0);
     assert!(err.contains("wizzo.luau:2:") && err.contains("`ctx.models(state)`: no such state"), "{err}");
+}
+
+/// `ctx.set_flag` keeps a value in the game under the special attribute, for its scope: each
+/// activation of the duel reads what the earlier ones left (as it stood when the moment began),
+/// a model's own flag stays on that model, and an activation's flag is gone when the next
+/// activation starts.
+#[test]
+fn flags_live_in_the_game_for_their_scope() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { activation = function(ctx)\n\
+           local n = ctx.flag('game', 'activations')\n\
+           local mine = ctx.flag(ctx.self, 'mine')\n\
+           print(tostring(n) .. ' ' .. tostring(mine) .. ' ' .. tostring(ctx.flag('activation', 'a')))\n\
+           ctx.set_flag('game', 'activations', (if type(n) == 'number' then n else 0) + 1)\n\
+           ctx.set_flag(ctx.self, 'mine', ctx.self.name)\n\
+           ctx.set_flag('activation', 'a', true)\n\
+         end }",
+    );
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let prints: Vec<String> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ScriptPrint { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(prints.len() >= 4, "{prints:?}");
+    assert_eq!(prints[0], "nil nil nil");
+    // The second activation is the other Dictator-B's: the game count is shared, its own flag is not.
+    assert_eq!(prints[1], "1 nil nil");
+    for (i, p) in prints.iter().enumerate().skip(2) {
+        let (count, rest) = p.split_once(' ').unwrap();
+        assert_eq!(count, i.to_string(), "{prints:?}");
+        assert!(rest.ends_with(" nil") && rest.contains("Dictator-B"), "{prints:?}");
+    }
+    let set = log.iter().filter(|e| matches!(e, Event::ScriptEffect { effect: "set_flag", .. })).count();
+    assert_eq!(set, prints.len() * 3, "every set_flag is in the event log");
+}
+
+/// What a flag holds is checked at the caller's line: a boolean, a finite number or a string of at
+/// most `SCRIPT_LABEL_BYTES` (nil forgets it), in a scope the engine knows.
+#[test]
+fn flag_arguments_are_checked() {
+    for (call, says) in [
+        ("ctx.set_flag('forever', 'k', 1)", "no scope `forever`"),
+        ("ctx.set_flag({}, 'k', 1)", "the scope is game, turn, activation or a model, not a table"),
+        ("ctx.set_flag('game', 'k', {})", "not a table"),
+        ("ctx.set_flag('game', 'k', 0/0)", "not an infinite or NaN number"),
+        ("ctx.set_flag('game', 'k', math.huge)", "not an infinite or NaN number"),
+        ("ctx.set_flag('game', string.rep('k', 201), 1)", "key of 201 bytes is longer than 200 bytes"),
+        ("ctx.set_flag('game', 'k', string.rep('v', 201))", "value of 201 bytes is longer than 200 bytes"),
+        ("ctx.flag('game', 3)", "`ctx.flag`: the key must be a string, not a number"),
+    ] {
+        let (rules, _dir) = with_script("wizzo", &format!("return {{ activation = function(ctx)\n  {call}\nend }}"));
+        let err = hook_error(play(&rules).0);
+        assert!(err.contains("wizzo.luau:2:") && err.contains(says), "{call}: {err}");
+    }
 }

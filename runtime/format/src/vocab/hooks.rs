@@ -57,6 +57,7 @@ words! {
         RefillAmmoBins = "refill_ammo_bins", I, "`ctx.refill_ammo_bins(model)`: a model's Ammo Bins are full again (its card's number of uses).";
         SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band).";
         Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
+        SetFlag = "set_flag", I, "`ctx.set_flag(scope, key, value)`: remember a boolean, number or string (`nil`: forget it) in the game, under this special attribute: scope `game` (until the game ends), `turn` (until the turn ends), `activation` (until the active model's activation ends) or a model (`ctx.self`, `ctx.target`…: on that model). `ctx.flag(scope, key)` reads it back (as it stood when the moment began). A script's state lives here, never in its module. At most `limits::SCRIPT_FLAGS` at once.";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
 }
@@ -87,15 +88,33 @@ impl HookPoint {
     pub fn accepts(self) -> &'static [HookEffect] {
         use HookEffect::*;
         use HookPoint as H;
+        // `set_flag` goes wherever a state may be applied: moments of play, never a question.
         const CHANGES: &[HookEffect] =
-            &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
-        const MOD_CHANGES: &[HookEffect] =
-            &[AddModifier, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain];
+            &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain, SetFlag];
+        const MOD_CHANGES: &[HookEffect] = &[
+            AddModifier,
+            DealDamage,
+            ApplyState,
+            ClearState,
+            SpendAmmo,
+            RestoreAmmo,
+            RefillAmmoBins,
+            PlaceTerrain,
+            SetFlag,
+        ];
         match self {
             H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase | H::CombatEnd => CHANGES,
-            H::CombatDice => {
-                &[AddModifier, Reroll, DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins]
-            }
+            H::CombatDice => &[
+                AddModifier,
+                Reroll,
+                DealDamage,
+                ApplyState,
+                ClearState,
+                SpendAmmo,
+                RestoreAmmo,
+                RefillAmmoBins,
+                SetFlag,
+            ],
             H::Activation => MOD_CHANGES,
             H::StrikePoint => &[
                 AddModifier,
@@ -107,16 +126,17 @@ impl HookPoint {
                 RestoreAmmo,
                 RefillAmmoBins,
                 PlaceTerrain,
+                SetFlag,
             ],
-            H::TargetLock | H::Landing => &[Forbid, ApplyState],
+            H::TargetLock | H::Landing => &[Forbid, ApplyState, SetFlag],
             H::DrawDeck | H::Reaction | H::ModelState | H::Transport => &[Forbid],
             H::Movement | H::AttackDeclare => &[AddModifier, Forbid],
-            H::AreaEffect => &[AddModifier, Forbid, ApplyState],
+            H::AreaEffect => &[AddModifier, Forbid, ApplyState, SetFlag],
             H::AttackTargets => &[AddModifier, SetValue],
-            H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState],
-            H::CritFumble => &[AddModifier, ApplyState],
+            H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState, SetFlag],
+            H::CritFumble => &[AddModifier, ApplyState, SetFlag],
             H::Drift | H::DamageCalc => &[AddModifier],
-            H::DamageTable => &[AddModifier, Forbid, ApplyState],
+            H::DamageTable => &[AddModifier, Forbid, ApplyState, SetFlag],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::Build | H::ForceSelection | H::OpposedRoll => &[],
         }

@@ -128,6 +128,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 run(self, active);
             }
         }
+        self.game.flags.end(super::FlagScope::Activation);
         emit!(self, Event::ActivationEnd { model: active });
         self.game.active = None;
         Ok(())

@@ -220,6 +220,22 @@ impl<'a, 'r> Engine<'a, 'r> {
                         message: format!("{source} ({point}): `ctx.place_terrain`: {e}"),
                     })?;
             }
+            Effect::SetFlag { sa, scope, key, value } => {
+                let model = match scope {
+                    super::FlagScope::Model(m) => Some(m),
+                    _ => None,
+                };
+                let number = match value {
+                    Some(super::FlagValue::Number(x)) => Some(x),
+                    _ => None,
+                };
+                let shown = value.as_ref().map_or_else(|| "nil".to_owned(), |v| v.to_string());
+                log(self, HookEffect::SetFlag, model, None, number, Some(format!("{scope}: {key} = {shown}")));
+                self.game
+                    .flags
+                    .set(sa, scope, &key, value)
+                    .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.set_flag`: {e}") })?;
+            }
             Effect::RefillAmmoBins { model } => {
                 let full = self.cardr(model).ammo_reserve;
                 log(self, HookEffect::RefillAmmoBins, Some(model), None, Some(f64::from(full)), None);

@@ -319,6 +319,7 @@ impl<'r> Game<'r> {
             damage_dealt,
             schedule,
             features,
+            flags,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -361,6 +362,7 @@ impl<'r> Game<'r> {
         self.damage_dealt.clone_from(damage_dealt);
         self.schedule = *schedule;
         self.features.clone_from(features);
+        self.flags.clone_from(flags);
     }
 }
 
@@ -453,6 +455,8 @@ pub struct Game<'r> {
     pub(crate) schedule: super::features::Schedule,
     /// What the features keep during the game, each part its feature's own type.
     pub features: super::features::Kept,
+    /// What the scripts remember (`ctx.set_flag`).
+    pub flags: super::flags::Flags,
 }
 
 impl<'r> Game<'r> {
@@ -464,6 +468,7 @@ impl<'r> Game<'r> {
             damage_dealt: vec![0; sides.len()],
             schedule: super::features::Schedule::of(rules),
             features: super::features::Kept::new(sides.len()),
+            flags: Default::default(),
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),

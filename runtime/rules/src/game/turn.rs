@@ -160,6 +160,7 @@ impl Engine<'_, '_> {
                 run(self);
             }
         }
+        self.game.flags.end(super::FlagScope::Turn);
         emit!(self, Event::TurnEnd { turn: self.game.turn });
         Ok(())
     }

@@ -4,6 +4,7 @@
 use cav_format::HookEffect;
 use cav_format::limits::{SCRIPT_LABEL_BYTES, SCRIPT_MODIFIER_VALUE};
 use cav_rules::compile::StateIx;
+use cav_rules::game::FlagScope;
 use mlua::{Lua, Value};
 
 use super::shared::Shared;
@@ -81,4 +82,27 @@ pub(super) fn caller(lua: &Lua) -> Option<(String, usize)> {
         })
         .flatten()
     })
+}
+
+/// The scope of a flag (`ctx.flag`, `ctx.set_flag`): `"game"`, `"turn"`, `"activation"`, or a model.
+pub(super) fn flag_scope(lua: &Lua, function: &str, v: &Value) -> mlua::Result<FlagScope> {
+    match v {
+        Value::String(s) => match &s.as_bytes()[..] {
+            b"game" => Ok(FlagScope::Game),
+            b"turn" => Ok(FlagScope::Turn),
+            b"activation" => Ok(FlagScope::Activation),
+            other => {
+                let shown = String::from_utf8_lossy(&other[..other.len().min(SCRIPT_LABEL_BYTES)]).into_owned();
+                Err(refused(lua, format!("`{function}`: no scope `{shown}` (game, turn, activation, or a model)")))
+            }
+        },
+        Value::UserData(u) => match u.borrow::<ModelView>() {
+            Ok(view) => Ok(FlagScope::Model(view.index)),
+            Err(_) => Err(refused(lua, format!("`{function}`: the scope is game, turn, activation or a model"))),
+        },
+        other => Err(refused(
+            lua,
+            format!("`{function}`: the scope is game, turn, activation or a model, not a {}", other.type_name()),
+        )),
+    }
 }

@@ -1,5 +1,5 @@
 //! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
-//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`.
+//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.flag`.
 
 use cav_format::{OpposedAgainst, OpposedTies};
 use std::rc::Rc;
@@ -21,10 +21,11 @@ pub(super) enum Board {
     Range,
     RollDice,
     OpposedRoll,
+    Flag,
 }
 
 impl Board {
-    pub(super) const ALL: [Board; 4] = [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll];
+    pub(super) const ALL: [Board; 5] = [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll, Board::Flag];
 
     pub(super) fn id(self) -> &'static str {
         match self {
@@ -32,6 +33,7 @@ impl Board {
             Board::Range => "range",
             Board::RollDice => "roll_dice",
             Board::OpposedRoll => "opposed_roll",
+            Board::Flag => "flag",
         }
     }
 }
@@ -57,6 +59,7 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
         Board::Range => range(lua, live, args),
         Board::RollDice => roll_dice(lua, sh, live, args),
         Board::OpposedRoll => opposed_roll(lua, sh, live, args),
+        Board::Flag => flag(lua, live, args),
     }
 }
 
@@ -223,4 +226,28 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
     log.push(Roll { success: Some(won), ..mine });
     log.push(Roll { success: Some(!won), ..theirs });
     Ok(Value::Table(frozen(t)))
+}
+
+/// `ctx.flag(scope, key)`: the value this special attribute keeps under `key` in `scope`, as it
+/// stood when the moment began (a `ctx.set_flag` of this moment lands after its handlers), or nil.
+fn flag(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let scope = super::args::flag_scope(lua, "ctx.flag", args.front().unwrap_or(&Value::Nil))?;
+    let key = match args.get(1) {
+        Some(Value::String(k)) => k.clone(),
+        other => {
+            let t = match other {
+                None => "nil",
+                Some(v) if v.is_number() || v.is_integer() => "number",
+                Some(v) => v.type_name(),
+            };
+            return Err(refused(lua, format!("`ctx.flag`: the key must be a string, not a {t}")));
+        }
+    };
+    let key = label(lua, "ctx.flag", "key", &key)?;
+    Ok(match live.game.flags.get(live.current_sa.get(), scope, &key) {
+        None => Value::Nil,
+        Some(cav_rules::game::FlagValue::Bool(b)) => Value::Boolean(*b),
+        Some(cav_rules::game::FlagValue::Number(x)) => Value::Number(*x),
+        Some(cav_rules::game::FlagValue::Text(t)) => Value::String(lua.create_string(t)?),
+    })
 }

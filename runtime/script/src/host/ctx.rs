@@ -15,7 +15,7 @@ use super::views::{LazyView, WeaponNames, read_only, weapon_table};
 
 /// What every `ctx` holds that does not change between moments: made once.
 pub(super) struct CtxFns {
-    /// `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, in `Board::ALL` order.
+    /// `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.flag`, in `Board::ALL` order.
     pub(super) board: Vec<Function>,
     /// The effect functions, in `HookEffect::ALL` order.
     pub(super) effects: Vec<Function>,

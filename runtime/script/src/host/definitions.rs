@@ -42,6 +42,9 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
          export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n\
+         -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the model it is kept on\n\
+         export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | CavModel\n\
+         export type CavFlagValue = boolean | number | string\n\n\
          export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n",
     );
     push_context(&mut s);
@@ -116,7 +119,8 @@ const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp
      \t-- every model in play (on the table), as views; with a state id, only those in that state\n\tmodels: (state: CavStateId?) -> { CavModel },\n\
      \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
      \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
-     \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n";
+     \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n\
+     \t-- `ctx.flag(scope, key)`: what this special attribute remembered (`ctx.set_flag`) in the game, turn, activation or on a model\n\tflag: (scope: CavFlagScope, key: string) -> CavFlagValue?,\n";
 
 /// The Luau signature of an effect function.
 fn effect_signature(e: HookEffect) -> &'static str {
@@ -130,6 +134,7 @@ fn effect_signature(e: HookEffect) -> &'static str {
         HookEffect::RefillAmmoBins => "(model: CavModel) -> ()",
         HookEffect::Reroll => "(die: number) -> ()",
         HookEffect::SetDice => "(dice: string) -> ()",
+        HookEffect::SetFlag => "(scope: CavFlagScope, key: string, value: CavFlagValue?) -> ()",
         HookEffect::PlaceTerrain => {
             "(terrain: CavTerrainId, x: number, y: number, radius: number, activations: number) -> ()"
         }

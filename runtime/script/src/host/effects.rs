@@ -8,8 +8,9 @@ use cav_format::{HookEffect, HookPoint, Quantity};
 use cav_rules::hooks::Effect;
 use mlua::{Function, Lua, Value};
 
-use super::args::{caller, label, model_arg, refused, state_arg, whole};
+use super::args::{caller, flag_scope, label, model_arg, refused, state_arg, whole};
 use super::shared::Shared;
+use cav_rules::game::FlagValue;
 
 /// The hook point being called, the effects it accepts (a mask of `effect_bit`) and the
 /// quantities it accepts (a mask of `quantity_bit`).
@@ -216,6 +217,32 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
                 ));
             }
             Effect::PlaceTerrain { terrain, x, y, radius, activations: activations as u32 }
+        }
+        HookEffect::SetFlag => {
+            let scope = flag_scope(lua, "ctx.set_flag", &a.arg(0))?;
+            let key = label(lua, "ctx.set_flag", "key", &a.string(1, "key")?)?;
+            let value = match a.arg(2) {
+                Value::Nil => None,
+                Value::Boolean(b) => Some(FlagValue::Bool(b)),
+                Value::Integer(n) => Some(FlagValue::Number(n as f64)),
+                Value::Number(x) if x.is_finite() => Some(FlagValue::Number(x)),
+                Value::String(t) => Some(FlagValue::Text(label(lua, "ctx.set_flag", "value", &t)?)),
+                other => {
+                    return Err(refused(
+                        lua,
+                        format!(
+                            "`ctx.set_flag`: a flag holds a boolean, a finite number or a string (nil forgets it), not {}",
+                            if other.is_number() {
+                                "an infinite or NaN number".to_owned()
+                            } else {
+                                format!("a {}", other.type_name())
+                            }
+                        ),
+                    ));
+                }
+            };
+            let sa = sh.live(|live| live.map(|l| l.current_sa.get())).unwrap_or_default();
+            Effect::SetFlag { sa, scope, key, value }
         }
         HookEffect::RefillAmmoBins => Effect::RefillAmmoBins { model: model_arg(lua, effect, &a.arg(0))? },
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
