@@ -178,3 +178,40 @@ fn a_monte_carlo_of_heavy_scripts_is_the_same_with_the_cpus_saturated() {
     spinners.into_iter().for_each(|s| s.join().unwrap());
     assert_eq!(idle, loaded, "the same seed and content give the same report under load");
 }
+
+/// `cav validate` says where a function keeps state in its module (`script-module-state`), at
+/// the name's file:line:column, with the way out: flags.
+#[test]
+fn validate_warns_where_a_function_keeps_state_in_its_module() {
+    let p = project();
+    let out = cav(p.path()).arg("validate").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "warnings only: {text}");
+    for (at, name) in [("first_shot.luau:7:3", "`fired`"), ("memo.luau:2:63", "`calls`")] {
+        let shown = text.lines().any(|l| l.contains(at));
+        assert!(shown && text.contains(&format!("a function assigns {name}")), "{at} {name}: {text}");
+    }
+    assert_eq!(text.matches("warning[script-module-state]").count(), 2, "{text}");
+    assert!(text.contains("ctx.set_flag"), "{text}");
+}
+
+/// A module nested as deep as Luau compiles does not take `cav validate` down: the check runs in
+/// the `cav-typecheck` process, whose crash (an unoptimised build's stack) stops only the script
+/// checks, and says so.
+#[test]
+fn a_deeply_nested_module_does_not_stop_validate() {
+    let p = project();
+    let deep = format!(
+        "local m = {{}}\n{}{}\nfunction m.combat_tp(ctx)\n  ctx.add_modifier('roll', 'first shot', 1)\nend\nreturn m\n",
+        "do ".repeat(990),
+        "end ".repeat(990)
+    );
+    std::fs::write(p.path().join("mods/module-state/scripts/steady.luau"), deep).unwrap();
+    let out = cav(p.path()).arg("validate").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("warning[script-module-state]") || text.contains("scripts are not type-checked"),
+        "the checks ran, or say they did not: {text}"
+    );
+}

@@ -6,6 +6,7 @@
 
 pub mod checks;
 pub mod diag;
+pub mod module_state;
 pub mod pack;
 pub mod ruleset;
 pub mod schema;

@@ -12,7 +12,9 @@
 //! `script-missing`. Every module that compiles is also type-checked by Luau's own checker
 //! (`Luau.Analysis` through the `luau-analyze` crate: strict mode, the new solver) against the hook
 //! definitions made for the ruleset, whose state and terrain ids are exactly the ruleset's
-//! (`script-type`, at the line and column the checker gives); `--!nocheck` opts a module out.
+//! (`script-type`, at the line and column the checker gives); `--!nocheck` opts a module out. In
+//! the same process, a function that keeps state in its module (assigns a module-level local or
+//! a global, or changes a table held in one) is a warning (`script-module-state`, `module_state`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -190,6 +192,33 @@ impl TypeChecker {
                 let m = d["message"].as_str().unwrap_or_default();
                 (m.contains("CavContext") && m.contains("CavCtx_")) || m.starts_with("Unknown require")
             };
+            for f in a["module_state"].as_array().into_iter().flatten() {
+                let (line, col) = (f["line"].as_u64().unwrap_or(1) as u32, f["col"].as_u64().unwrap_or(1) as u32);
+                let name = f["name"].as_str().unwrap_or_default();
+                let what = match f["kept"].as_str() {
+                    Some("local") => format!("assigns `{name}`, a local of the module's top level"),
+                    Some("global") => format!("assigns the global `{name}`"),
+                    _ => format!("changes the table in `{name}`, a module-level local or global"),
+                };
+                let end = col + name.chars().count() as u32;
+                diags.push(
+                    Diagnostic::warning(
+                        "script-module-state",
+                        format!("script `{}` of {users} keeps state in its module: a function {what}", m.name),
+                    )
+                    .at(Some(Loc { file: *file, start: Pos { line, col }, end: Pos { line, col: end } }))
+                    .pack(m.pack.clone())
+                    .expected("state kept in the game: `ctx.set_flag` / `ctx.flag`")
+                    .hint(Some(
+                        concat!(
+                            "a module's variables last one game and `cav odds` starts each die sequence from fresh ",
+                            "modules, so what they count is lost there: keep it in a flag (docs/modding-lua.md, ",
+                            "\"What a script remembers\"); a module only `require`d is not checked yet"
+                        )
+                        .to_owned(),
+                    )),
+                );
+            }
             for d in a["errors"].as_array().into_iter().flatten().filter(|d| !artifact(d)) {
                 let at = |k: &str| d[k].as_u64().unwrap_or(0) as u32 + 1;
                 let loc = Loc {

@@ -6,8 +6,10 @@
 //!
 //! Reads one JSON request on stdin — `{"definitions": "...", "timeout_ms": N, "modules": [{"name":
 //! "...", "source": "..."}]}` — and writes one JSON answer on stdout: `{"modules": [{"errors":
-//! [{"line", "col", "end_line", "end_col", "message"}], "timed_out": bool}]}` (0-based positions,
-//! one entry per module in order), or `{"error": "..."}`. Not meant to be run by hand.
+//! [{"line", "col", "end_line", "end_col", "message"}], "timed_out": bool, "module_state": [{"line",
+//! "col", "name", "kept"}]}]}` (type errors at 0-based positions, the state a module keeps of its
+//! own — `cav_script::module_state` — at 1-based ones; one entry per module in order), or
+//! `{"error": "..."}`. Not meant to be run by hand.
 
 use std::io::Read;
 
@@ -34,7 +36,12 @@ fn answer(request: &Value) -> Result<Value, String> {
                 json!({"line": d.line, "col": d.col, "end_line": d.end_line, "end_col": d.end_col, "message": d.message})
             })
             .collect();
-        out.push(json!({"errors": errors, "timed_out": r.timed_out || r.cancelled}));
+        // Here too, not in `cav`: the parse behind it recurses as deep as the module nests.
+        let state: Vec<Value> = cav_content::module_state::module_state(source)
+            .into_iter()
+            .map(|f| json!({"line": f.line, "col": f.col, "name": f.name, "kept": f.kept.word()}))
+            .collect();
+        out.push(json!({"errors": errors, "timed_out": r.timed_out || r.cancelled, "module_state": state}));
     }
     Ok(json!({ "modules": out }))
 }
