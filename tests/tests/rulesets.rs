@@ -66,3 +66,65 @@ fn the_example_mod_plays_under_both_rulesets() {
     assert!(said.contains("test iron-wolves-warg-under-the-quickstart ... ok"), "{said}");
     assert!(said.contains("test iron-wolves-warg-under-the-full-rules ... ok"), "{said}");
 }
+
+/// Installing the packs of another game changes nothing for CAV's: with a ruleset of another game
+/// (`game: another-game`) and a mod of that game beside the bundled content and mods, `cav
+/// validate` reports for CAV's packs exactly what it reports without them, and the bundled mods
+/// (which name `game: cav-so`) join only CAV's rulesets.
+#[test]
+fn another_games_packs_change_nothing_for_cavs() {
+    let project = |other_game: bool| {
+        let tmp = tempfile::tempdir().unwrap();
+        cav_watch::copy_tree(&root().join("content"), &tmp.path().join("content")).unwrap();
+        cav_watch::copy_tree(&root().join("mods"), &tmp.path().join("mods")).unwrap();
+        if other_game {
+            let write = |path: &str, text: &str| {
+                let p = tmp.path().join("mods").join(path);
+                std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                std::fs::write(p, text).unwrap();
+            };
+            write(
+                "other-game/pack.yaml",
+                "id: other-game\nname: Another game\nversion: 1.0.0\nkind: ruleset\ngame: another-game\nlicense: CC0-1.0\n",
+            );
+            write(
+                "other-mod/pack.yaml",
+                "id: other-mod\nname: A mod of it\nversion: 1.0.0\nkind: extension\ngame: another-game\nlicense: CC0-1.0\n",
+            );
+        }
+        tmp
+    };
+    let validate = |p: &Path| -> (Vec<serde_json::Value>, String) {
+        let json = cav_tests::cav_in(p).args(["validate", "--format", "json"]).output().unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        let cav: Vec<serde_json::Value> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| !d["pack"].as_str().is_some_and(|p| p.starts_with("other-")))
+            .map(|d| {
+                // The same file in either project.
+                let mut d = d.clone();
+                let root = p.canonicalize().unwrap().display().to_string();
+                if let Some(f) = d["file"].as_str() {
+                    d["file"] = f.replace(&root, "").replace(&p.display().to_string(), "").into();
+                }
+                d
+            })
+            .collect();
+        let human = cav_tests::cav_in(p).arg("validate").output().unwrap();
+        let joins = String::from_utf8_lossy(&human.stdout).to_string() + &String::from_utf8_lossy(&human.stderr);
+        let joins: String = joins.lines().filter(|l| l.contains(" joins ") && !l.contains("other-")).collect();
+        (cav, joins)
+    };
+    let (alone, alone_joins) = validate(project(false).path());
+    let with_other = project(true);
+    let (beside, beside_joins) = validate(with_other.path());
+    assert!(alone == beside, "CAV's diagnostics differ with another game's packs installed: {alone:#?}\n{beside:#?}");
+    assert_eq!(alone_joins, beside_joins);
+    assert!(alone_joins.contains("hook-gallery joins cav-full, cav-quickstart"), "{alone_joins}");
+    // The other game's mod is checked, under its own game.
+    let out = cav_tests::cav_in(with_other.path()).arg("validate").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("other-mod joins other-game"), "{text}");
+}

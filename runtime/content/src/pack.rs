@@ -46,3 +46,10 @@ pub struct Pack {
     pub manifest_file: Option<FileId>,
     pub docs: Vec<RawDoc>,
 }
+
+impl Pack {
+    /// The game its manifest names (`game:`), if any.
+    pub fn declared_game(&self) -> Option<&str> {
+        self.manifest.as_ref().and_then(|m| m.game.as_ref()).map(|g| g.0.as_str())
+    }
+}

@@ -283,6 +283,39 @@ fn extensions_join_every_ruleset_that_satisfies_them() {
     );
 }
 
+/// Packs say which game they are for. `variant` builds on `base` (its game: `base`'s); `other` is
+/// a ruleset of another game. A mod of `base`'s game joins `base` and `variant`, never `other`;
+/// one of the other game joins `other` only; one that names no game and builds on no ruleset joins
+/// none now that two games are installed, and a `pack-game` warning says so at its pack.yaml; one
+/// that builds on `base` needs no `game:`.
+#[test]
+fn a_mod_joins_only_rulesets_of_its_game() {
+    let (_dir, loaded) = load_tree(
+        &[
+            ("variant/pack.yaml", b"id: variant\nname: V\nversion: 1.0.0\nkind: ruleset\ndepends: [base]\n"),
+            ("other/pack.yaml", b"id: other\nname: O\nversion: 1.0.0\nkind: ruleset\ngame: another-game\n"),
+            ("ours/pack.yaml", b"id: ours\nname: A\nversion: 1.0.0\nkind: extension\ngame: base\n"),
+            ("theirs/pack.yaml", b"id: theirs\nname: B\nversion: 1.0.0\nkind: extension\ngame: another-game\n"),
+            ("free/pack.yaml", b"id: free\nname: C\nversion: 1.0.0\nkind: extension\n"),
+            ("on-base/pack.yaml", b"id: on-base\nname: D\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+        ],
+        true,
+    );
+    let members = |rs: &str| -> Vec<String> {
+        let mut ids: Vec<String> = loaded.ruleset(rs).unwrap().packs.iter().map(|p| p.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(members("base"), ["base", "on-base", "ours"]);
+    assert_eq!(members("variant"), ["base", "on-base", "ours", "variant"]);
+    assert_eq!(members("other"), ["other", "theirs"]);
+    let warned: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == "pack-game").collect();
+    assert_eq!(warned.len(), 1, "{:#?}", loaded.diagnostics);
+    assert_eq!(warned[0].pack.as_deref(), Some("free"));
+    assert!(warned[0].message.contains("(another-game, base)"), "{}", warned[0].message);
+    assert!(warned[0].loc.is_some(), "at its pack.yaml");
+}
+
 /// A reference to a document of a pack the referring pack does not build on names that pack
 /// and the dependency to add.
 #[test]

@@ -24,6 +24,13 @@ pub struct Manifest {
     #[schemars(pattern(r"^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"))]
     pub version: String,
     pub kind: PackKind,
+    /// The game the pack is for, e.g. `cav-so`. A ruleset names the game it defines (left out: the
+    /// game of the ruleset it builds on, else a game of its own, named by its id); an extension joins only rulesets of its game — this, or
+    /// the game of the rulesets it depends on. An extension that names no game and depends on no
+    /// ruleset joins every ruleset while they are all of one game, and none once several games
+    /// are installed (a warning says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

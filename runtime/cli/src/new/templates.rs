@@ -153,9 +153,9 @@ fn pack_files(pack: &Path, id: &str, name: &str, modeline: &dyn Fn(&Path, &str) 
         (
             file.clone(),
             format!(
-                "{}id: {id}\nname: {name}\nversion: 0.1.0\nkind: extension\ndescription: >-\n  What this pack adds, in a sentence or two.\n\
+                "{}id: {id}\nname: {name}\nversion: 0.1.0\nkind: extension\n# The game it is for: it joins only rulesets of this game.\ngame: cav-so\ndescription: >-\n  What this pack adds, in a sentence or two.\n\
                  authors: [you]\n# An SPDX license expression (https://spdx.org/licenses/), checked by `cav validate`.\nlicense: CC0-1.0\n# The rulesets this pack builds on. `cav-full` brings the full rules' catalog (weapons,\n\
-                 # special attributes) and joins the Quick-Start too, which builds on it; no `depends:` at all\n# joins every ruleset.\n\
+                 # special attributes) and joins the Quick-Start too, which builds on it; no `depends:` at all\n# joins every ruleset of its game.\n\
                  depends: [\"cav-full >= 1.0\"]\n# Where the Luau modules of scripted special attributes live, inside the pack.\nscripts: [scripts]\n",
                 modeline(&file, "pack")
             ),

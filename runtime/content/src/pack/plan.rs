@@ -20,7 +20,8 @@ pub struct LoadSet {
 /// (or that an asked-for extension builds on).
 pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnostic>) -> Vec<LoadSet> {
     let by_id: BTreeMap<&str, usize> = packs.iter().enumerate().map(|(i, p)| (p.id.as_str(), i)).collect();
-    let requested = with_extension_rulesets(packs, &by_id, requested);
+    let games = Games::installed(packs, &by_id);
+    let requested = with_extension_rulesets(packs, &by_id, requested, &games, diags);
     let requested = &requested;
     let relevant = check_dependencies(packs, &by_id, requested, diags);
     let cyclic = report_cycles(packs, &by_id, &relevant, diags);
@@ -64,6 +65,7 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
                 && !reaches_cycle[e]
                 && !refuses(e)
                 && rulesets_of[e].as_ref().is_some_and(|rs| rs.iter().all(|x| base.contains(x)))
+                && games.joins(packs, e, r, rulesets_of[e].as_ref().is_some_and(|rs| !rs.is_empty()))
         }));
         let members = closure(&starts);
         // Incompatibilities inside the set.
@@ -90,6 +92,80 @@ pub fn plan(packs: &[Pack], requested: &BTreeSet<usize>, diags: &mut Vec<Diagnos
     sets
 }
 
+/// The games of the installed rulesets: an extension joins only rulesets of its own.
+struct Games {
+    /// Per pack, the game of a ruleset: the one it names, else that of the ruleset it builds on
+    /// (the Quick-Start is the full rules' game), else its own id.
+    of: Vec<Option<String>>,
+    /// Every installed ruleset is of one game (or none is installed).
+    one: bool,
+    /// The games, for a message.
+    names: BTreeSet<String>,
+}
+
+impl Games {
+    fn installed(packs: &[Pack], by_id: &BTreeMap<&str, usize>) -> Games {
+        let game = |r: usize| -> String {
+            // Follow the first ruleset each builds on, a step per pack at most (cycles end it).
+            let mut at = r;
+            for _ in 0..packs.len() {
+                if let Some(g) = packs[at].declared_game() {
+                    return g.to_owned();
+                }
+                let base =
+                    packs[at].depends.iter().filter(|d| d.kind == DepKind::Required).find_map(|d| {
+                        by_id.get(d.id.as_str()).copied().filter(|&j| packs[j].kind == PackKind::Ruleset)
+                    });
+                match base {
+                    Some(j) if j != r => at = j,
+                    _ => break,
+                }
+            }
+            packs[at].id.clone()
+        };
+        let of: Vec<Option<String>> =
+            (0..packs.len()).map(|i| (packs[i].kind == PackKind::Ruleset).then(|| game(i))).collect();
+        let names: BTreeSet<String> = of.iter().flatten().cloned().collect();
+        Games { of, one: names.len() <= 1, names }
+    }
+
+    /// Whether extension `e` may join ruleset `r` as far as games go: of `e`'s game, where it
+    /// names one; else where it builds on a ruleset (its dependencies decide), or where every
+    /// installed ruleset is of one game.
+    fn joins(&self, packs: &[Pack], e: usize, r: usize, builds_on_a_ruleset: bool) -> bool {
+        match packs[e].declared_game() {
+            Some(g) => self.of[r].as_deref() == Some(g),
+            None => builds_on_a_ruleset || self.one,
+        }
+    }
+
+    /// An extension that names no game and builds on no ruleset, with rulesets of several games
+    /// installed, joins none: said, so that it does not quietly go unchecked.
+    fn report_gameless(&self, p: &Pack, diags: &mut Vec<Diagnostic>) {
+        if self.one || p.declared_game().is_some() {
+            return;
+        }
+        let games: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        let mut d = Diagnostic::warning(
+            "pack-game",
+            format!(
+                "pack `{}` names no game and builds on no ruleset: with rulesets of several games installed ({}), it joins none",
+                p.id,
+                games.join(", ")
+            ),
+        )
+        .pack(&p.id)
+        .expected("`game:` in pack.yaml, the id of the game it is for")
+        .hint(Some(format!("add `game: {}` (or the game it is for) to its pack.yaml", games[0])));
+        if let Some(file) = p.manifest_file {
+            // At the top of its pack.yaml, where `game:` goes.
+            let top = crate::diag::Pos { line: 1, col: 1 };
+            d = d.at(Some(crate::diag::Loc { file, start: top, end: top }));
+        }
+        diags.push(d);
+    }
+}
+
 /// A problem with dependency `d` of pack `p`, located at the entry in `pack.yaml` (or the file).
 fn dep_diag(p: &Pack, d: &Dependency, code: &'static str, msg: String, expected: String) -> Diagnostic {
     let mut diag = Diagnostic::error(code, msg).pack(&p.id).expected(expected).at(d.loc);
@@ -106,6 +182,8 @@ fn with_extension_rulesets(
     packs: &[Pack],
     by_id: &BTreeMap<&str, usize>,
     requested: &BTreeSet<usize>,
+    games: &Games,
+    diags: &mut Vec<Diagnostic>,
 ) -> BTreeSet<usize> {
     // An extension joins every ruleset whose packs satisfy its dependencies: asked for alone
     // (`cav test mods/x`), it brings those rulesets, so it is checked and tested under each (one
@@ -124,8 +202,11 @@ fn with_extension_rulesets(
     let extensions: Vec<usize> = requested.iter().copied().filter(|&e| packs[e].kind == PackKind::Extension).collect();
     for e in extensions {
         let needs: Vec<usize> = reach(e).into_iter().filter(|&j| packs[j].kind == PackKind::Ruleset).collect();
+        if needs.is_empty() {
+            games.report_gameless(&packs[e], diags);
+        }
         for (r, closure) in &installed {
-            if needs.iter().all(|n| closure.contains(n)) {
+            if needs.iter().all(|n| closure.contains(n)) && games.joins(packs, e, *r, !needs.is_empty()) {
                 requested.insert(*r);
             }
         }
