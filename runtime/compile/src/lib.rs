@@ -302,7 +302,16 @@ impl<'a> Cx<'a> {
 fn build(cx: &mut Cx) -> Option<Rules> {
     let rs = cx.rs;
     let Some(entry) = rs.get(DocKind::Ruleset, &rs.id) else {
-        cx.fail_quietly();
+        // A ruleset pack without its ruleset document cannot be played: said, not left to `cav play`.
+        cx.errors += 1;
+        cx.diags.push(
+            Diagnostic::error(
+                "ruleset-missing",
+                format!("ruleset pack `{}` has no `ruleset` document with id `{}`: it cannot be played", rs.id, rs.id),
+            )
+            .pack(&rs.id)
+            .expected(format!("a document `kind: ruleset` with `id: {}` in the pack", rs.id)),
+        );
         return None;
     };
     let Some(Document::Ruleset(ruleset)) = &entry.doc else {
