@@ -148,13 +148,18 @@ pub enum Effect {
         radius: f64,
         activations: u32,
     },
-    /// Remember a value (`None`: forget it) under the special attribute `sa` whose handler asked.
-    SetFlag {
-        sa: crate::compile::SaIx,
-        scope: crate::game::FlagScope,
-        key: String,
-        value: Option<crate::game::FlagValue>,
-    },
+    /// Remember a value (boxed: the rarest effect would double the size of every other).
+    SetFlag(Box<FlagSet>),
+}
+
+/// What `Effect::SetFlag` remembers: a value (`None`: forget it) under the special attribute `sa`
+/// whose handler asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlagSet {
+    pub sa: crate::compile::SaIx,
+    pub scope: crate::game::FlagScope,
+    pub key: String,
+    pub value: Option<crate::game::FlagValue>,
 }
 
 pub trait Hooks {

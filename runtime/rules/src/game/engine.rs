@@ -220,7 +220,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                         message: format!("{source} ({point}): `ctx.place_terrain`: {e}"),
                     })?;
             }
-            Effect::SetFlag { sa, scope, key, value } => {
+            Effect::SetFlag(set) => {
+                let crate::hooks::FlagSet { sa, scope, key, value } = *set;
                 let model = match scope {
                     super::FlagScope::Model(m) => Some(m),
                     _ => None,

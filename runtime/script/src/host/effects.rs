@@ -242,7 +242,7 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
                 }
             };
             let sa = sh.live(|live| live.map(|l| l.current_sa.get())).unwrap_or_default();
-            Effect::SetFlag { sa, scope, key, value }
+            Effect::SetFlag(Box::new(cav_rules::hooks::FlagSet { sa, scope, key, value }))
         }
         HookEffect::RefillAmmoBins => Effect::RefillAmmoBins { model: model_arg(lua, effect, &a.arg(0))? },
         HookEffect::SpendAmmo | HookEffect::RestoreAmmo => {
