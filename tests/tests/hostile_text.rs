@@ -70,3 +70,53 @@ fn diagnostics_escape_what_they_echo_from_a_pack() {
     assert!(!text.lines().any(|l| l.trim_start().starts_with("::")), "no line a CI system would obey: {text}");
     assert!(!text.contains(['\u{1b}', '\u{7}', '\u{0}']), "no control character reaches the terminal: {text:?}");
 }
+
+/// What a game's narrative shows from a pack is escaped too: a script that prints escape
+/// sequences and remembers a flag with them in its key and value does not reach the terminal
+/// with a control character, in `cav play` or in `cav test`'s narrative of a failing test.
+#[test]
+fn the_narrative_escapes_what_scripts_print_and_remember() {
+    let project = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("content"), &project.path().join("content")).unwrap();
+    let pack = project.path().join("mods/noisy");
+    for dir in ["scripts", "special-attributes", "patches", "tests"] {
+        std::fs::create_dir_all(pack.join(dir)).unwrap();
+    }
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: noisy\nname: N\nversion: 0.1.0\nkind: extension\ngame: cav-so\ndepends: [\"cav-quickstart >= 1.0\"]\nscripts: [scripts]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("special-attributes/noisy.yaml"),
+        "kind: special_attribute\nid: noisy\nname: Noisy\napplies_to: model\nparameter: none\nhooks: [activation]\nscript: noisy\nsummary: Prints escape codes.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("scripts/noisy.luau"),
+        "local m = {}\nfunction m.activation(ctx)\n  print('\\27[2J\\27]0;pwned\\7 loud')\n  ctx.set_flag('game', '\\27[31mkey', '\\27[0mvalue')\nend\nreturn m\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("patches/dictator.yaml"),
+        "kind: patch\ntarget: {kind: model, id: dictator-b}\nset:\n  special_attributes: [noisy]\nsummary: Makes it noisy.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("tests/fails.yaml"),
+        "kind: test\nid: noisy-fails\nname: Fails on purpose\nruleset: cav-quickstart\n\
+         models:\n  - {id: red, model: dictator-b, side: red, at: [10, 5]}\n  - {id: blue, model: dictator-b, side: blue, at: [40, 40], facing: 180}\n\
+         dice: []\nsteps:\n  - {model: red, do: end}\nexpect:\n  models:\n    red: {damage: 3}\n",
+    )
+    .unwrap();
+    let out = cav_tests::cav_in(project.path()).args(["play", "--seed", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("\\u{1b}[2J") && text.contains("remembers game: \\u{1b}[31mkey"), "shown escaped: {text}");
+    assert!(!text.contains(['\u{1b}', '\u{7}']), "no control character reaches the terminal: {text:?}");
+    let out = cav_tests::cav_in(project.path()).args(["test", "--verbose"]).arg(&pack).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "the test fails: {text}");
+    assert!(text.contains("\\u{1b}[2J"), "its narrative is shown: {text}");
+    assert!(!text.contains(['\u{1b}', '\u{7}']), "no control character reaches the terminal: {text:?}");
+}

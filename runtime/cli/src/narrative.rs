@@ -33,8 +33,14 @@ fn roll_text(r: &Roll) -> String {
     s
 }
 
-/// One line (or none) per event, indented by nesting.
+/// One line (or none) per event, indented by nesting. Names, labels, flags and script prints come
+/// from packs: a control character in them is shown escaped (`\u{1b}`), never sent to the
+/// terminal or the report as it is.
 pub fn narrate(g: &Game, e: &Event) -> Option<String> {
+    told(g, e).map(|line| cav_content::diag::shown(&line))
+}
+
+fn told(g: &Game, e: &Event) -> Option<String> {
     match e {
         Event::GameStart { .. }
         | Event::TerrainPlaced { .. }
@@ -376,6 +382,8 @@ fn scripts(g: &Game, e: &Event) -> Option<String> {
                 "spend_ammo" => format!("empties {on}'s {detail}"),
                 "restore_ammo" => format!("reloads {on}'s {detail}"),
                 "refill_ammo_bins" => format!("refills {on}'s ammo bins ({value})"),
+                "set_flag" if on.is_empty() => format!("remembers {detail}"),
+                "set_flag" => format!("remembers on {on}: {detail}"),
                 other => other.to_owned(),
             };
             format!("      [{point}] {whose}: {what}")
