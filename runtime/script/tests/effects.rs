@@ -374,3 +374,20 @@ fn flag_arguments_are_checked() {
         assert!(err.contains("wizzo.luau:2:") && err.contains(says), "{call}: {err}");
     }
 }
+
+/// A model view says which unit (squad) the model serves in, by its number in the game; nil for a
+/// model that activates alone.
+#[test]
+fn a_model_view_names_its_unit() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { activation = function(ctx)\n  for _, m in ctx.models() do print(m.unit) end\nend }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    game.add_squad("Iron Lance".into(), "lance".into(), vec![1]);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::Activation, 0);
+    host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx).unwrap();
+    assert_eq!(host.take_prints(), ["nil", "1"]);
+}

@@ -39,7 +39,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          export type CavModel = {\n\
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
-         \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\tstates: { string },\n\
+         \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
          export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n\
          -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the model it is kept on\n\

@@ -155,6 +155,7 @@ impl Snapshot {
             out_of_ammo: OutOfAmmo::of(&me.out_of_ammo),
             ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
+            unit: me.squad.map(|q| q as u32 + 1),
         }
     }
 }
@@ -285,6 +286,9 @@ struct Snapshot {
     out_of_ammo: OutOfAmmo,
     ammo_reserve: u32,
     states: Vec<StateIx>,
+    /// The unit (squad) it serves in, by its number in the game (from 1); `None` for a model that
+    /// activates alone.
+    unit: Option<u32>,
 }
 
 impl Default for Snapshot {
@@ -312,6 +316,7 @@ impl Default for Snapshot {
             out_of_ammo: OutOfAmmo::default(),
             ammo_reserve: 0,
             states: Vec::new(),
+            unit: None,
         }
     }
 }
@@ -379,6 +384,7 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("prone", |_, v| Ok(v.snap.prone));
         f.add_field_method_get("on_table", |_, v| Ok(v.snap.on_table));
         f.add_field_method_get("ammo_reserve", |_, v| Ok(v.snap.ammo_reserve));
+        f.add_field_method_get("unit", |_, v| Ok(v.snap.unit));
         f.add_field_method_get("states", |lua, v| {
             let mut cached = v.states_table.borrow_mut();
             if cached.is_none() {
