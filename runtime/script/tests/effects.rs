@@ -361,7 +361,7 @@ fn flags_live_in_the_game_for_their_scope() {
 fn flag_arguments_are_checked() {
     for (call, says) in [
         ("ctx.set_flag('forever', 'k', 1)", "no scope `forever`"),
-        ("ctx.set_flag({}, 'k', 1)", "the scope is game, turn, activation or a model, not a table"),
+        ("ctx.set_flag({}, 'k', 1)", "the scope is game, turn, activation, unit or a model, not a table"),
         ("ctx.set_flag('game', 'k', {})", "not a table"),
         ("ctx.set_flag('game', 'k', 0/0)", "not an infinite or NaN number"),
         ("ctx.set_flag('game', 'k', math.huge)", "not an infinite or NaN number"),
@@ -390,4 +390,37 @@ fn a_model_view_names_its_unit() {
     let mut ctx = HookCtx::new(HookPoint::Activation, 0);
     host.call(&game, &mut cav_rules::ForcedDice::default(), &mut ctx).unwrap();
     assert_eq!(host.take_prints(), ["nil", "1"]);
+}
+
+/// `"unit"` keeps a flag on the unit of the model whose handler runs: shared by the models of one
+/// squad, and each model's own where it activates alone.
+#[test]
+fn a_unit_flag_is_shared_by_the_units_models() {
+    let script = "return { activation = function(ctx)\n\
+                    local n = ctx.flag('unit', 'n')\n  print(n)\n\
+                    ctx.set_flag('unit', 'n', (if type(n) == 'number' then n else 0) + 1)\nend }";
+    let (rules, _dir) = with_script("wizzo", script);
+    let prints = |squad: bool| -> Vec<String> {
+        let sc = rules.scenario("stand-and-fight").unwrap();
+        let mut dice = SeededDice::new(7);
+        let mut game = scenario_game(&rules, sc, &mut dice, &mut NoLog, None);
+        if squad {
+            game.add_squad("Both".into(), "lance".into(), vec![0, 1]);
+        }
+        let mut log = Vec::new();
+        let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut host };
+        engine.play(&mut Bot::default()).unwrap();
+        log.iter()
+            .filter_map(|e| match e {
+                Event::ScriptPrint { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let shared = prints(true);
+    assert!(shared.len() >= 4, "{shared:?}");
+    assert_eq!(shared[..4], ["nil", "1", "2", "3"], "one count for the squad's two models");
+    let alone = prints(false);
+    assert_eq!(alone[..4], ["nil", "nil", "1", "1"], "each model a unit of one");
 }

@@ -19,6 +19,8 @@ pub enum FlagScope {
     Activation,
     /// On one model, until the game ends.
     Model(usize),
+    /// On one unit (a squad, by index), until the game ends.
+    Unit(usize),
 }
 
 /// A flag's value: what a Luau boolean, number or string holds.
@@ -45,6 +47,7 @@ impl fmt::Display for FlagScope {
             FlagScope::Turn => f.write_str("turn"),
             FlagScope::Activation => f.write_str("activation"),
             FlagScope::Model(_) => f.write_str("model"),
+            FlagScope::Unit(q) => write!(f, "unit {}", q + 1),
         }
     }
 }
@@ -126,6 +129,8 @@ mod tests {
         flags.set(2, FlagScope::Game, "n", Some(FlagValue::Bool(true))).unwrap();
         flags.set(1, FlagScope::Turn, "n", Some(FlagValue::Text("x".into()))).unwrap();
         flags.set(1, FlagScope::Model(3), "n", Some(FlagValue::Number(4.0))).unwrap();
+        flags.set(1, FlagScope::Unit(3), "n", Some(FlagValue::Number(5.0))).unwrap();
+        assert_eq!(flags.get(1, FlagScope::Unit(3), "n"), Some(&FlagValue::Number(5.0)), "a unit is not its model");
         assert_eq!(flags.get(1, FlagScope::Game, "n"), Some(&FlagValue::Number(1.0)));
         assert_eq!(flags.get(2, FlagScope::Game, "n"), Some(&FlagValue::Bool(true)), "another module's own");
         assert_eq!(flags.get(1, FlagScope::Model(2), "n"), None);

@@ -84,25 +84,41 @@ pub(super) fn caller(lua: &Lua) -> Option<(String, usize)> {
     })
 }
 
-/// The scope of a flag (`ctx.flag`, `ctx.set_flag`): `"game"`, `"turn"`, `"activation"`, or a model.
-pub(super) fn flag_scope(lua: &Lua, function: &str, v: &Value) -> mlua::Result<FlagScope> {
+/// The scope of a flag (`ctx.flag`, `ctx.set_flag`): `"game"`, `"turn"`, `"activation"`, `"unit"`
+/// (the unit of the model whose handler runs, `self_unit`), or a model.
+pub(super) fn flag_scope(lua: &Lua, function: &str, v: &Value, self_unit: FlagScope) -> mlua::Result<FlagScope> {
     match v {
         Value::String(s) => match &s.as_bytes()[..] {
             b"game" => Ok(FlagScope::Game),
             b"turn" => Ok(FlagScope::Turn),
             b"activation" => Ok(FlagScope::Activation),
+            b"unit" => Ok(self_unit),
             other => {
                 let shown = String::from_utf8_lossy(&other[..other.len().min(SCRIPT_LABEL_BYTES)]).into_owned();
-                Err(refused(lua, format!("`{function}`: no scope `{shown}` (game, turn, activation, or a model)")))
+                Err(refused(
+                    lua,
+                    format!("`{function}`: no scope `{shown}` (game, turn, activation, unit, or a model)"),
+                ))
             }
         },
         Value::UserData(u) => match u.borrow::<ModelView>() {
             Ok(view) => Ok(FlagScope::Model(view.index)),
-            Err(_) => Err(refused(lua, format!("`{function}`: the scope is game, turn, activation or a model"))),
+            Err(_) => Err(refused(lua, format!("`{function}`: the scope is game, turn, activation, unit or a model"))),
         },
         other => Err(refused(
             lua,
-            format!("`{function}`: the scope is game, turn, activation or a model, not a {}", other.type_name()),
+            format!("`{function}`: the scope is game, turn, activation, unit or a model, not a {}", other.type_name()),
         )),
+    }
+}
+
+/// The unit of the model whose handler runs in `live`: its squad, or the model itself where it
+/// activates alone (a model that serves in no squad is a unit of one).
+pub(super) fn self_unit(live: Option<&super::shared::Live>) -> FlagScope {
+    let Some(live) = live else { return FlagScope::Game };
+    let me = live.roller.get();
+    match live.game.models.get(me).and_then(|m| m.squad) {
+        Some(q) => FlagScope::Unit(q),
+        None => FlagScope::Model(me),
     }
 }

@@ -231,7 +231,8 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
 /// `ctx.flag(scope, key)`: the value this special attribute keeps under `key` in `scope`, as it
 /// stood when the moment began (a `ctx.set_flag` of this moment lands after its handlers), or nil.
 fn flag(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
-    let scope = super::args::flag_scope(lua, "ctx.flag", args.front().unwrap_or(&Value::Nil))?;
+    let own = super::args::self_unit(Some(live));
+    let scope = super::args::flag_scope(lua, "ctx.flag", args.front().unwrap_or(&Value::Nil), own)?;
     let key = match args.get(1) {
         Some(Value::String(k)) => k.clone(),
         other => {

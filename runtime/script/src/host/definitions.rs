@@ -42,8 +42,8 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
          export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n\
-         -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the model it is kept on\n\
-         export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | CavModel\n\
+         -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the unit (this model's) or model it is kept on\n\
+         export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | \"unit\" | CavModel\n\
          export type CavFlagValue = boolean | number | string\n\n\
          export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n",
     );

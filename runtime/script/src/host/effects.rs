@@ -219,7 +219,8 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
             Effect::PlaceTerrain { terrain, x, y, radius, activations: activations as u32 }
         }
         HookEffect::SetFlag => {
-            let scope = flag_scope(lua, "ctx.set_flag", &a.arg(0))?;
+            let own = sh.live(super::args::self_unit);
+            let scope = flag_scope(lua, "ctx.set_flag", &a.arg(0), own)?;
             let key = label(lua, "ctx.set_flag", "key", &a.string(1, "key")?)?;
             let value = match a.arg(2) {
                 Value::Nil => None,
