@@ -298,6 +298,10 @@ fn a_mod_joins_only_rulesets_of_its_game() {
             ("theirs/pack.yaml", b"id: theirs\nname: B\nversion: 1.0.0\nkind: extension\ngame: another-game\n"),
             ("free/pack.yaml", b"id: free\nname: C\nversion: 1.0.0\nkind: extension\n"),
             ("on-base/pack.yaml", b"id: on-base\nname: D\nversion: 1.0.0\nkind: extension\ndepends: [base]\n"),
+            (
+                "confused/pack.yaml",
+                b"id: confused\nname: E\nversion: 1.0.0\nkind: extension\ngame: another-game\ndepends: [base]\n",
+            ),
         ],
         true,
     );
@@ -306,10 +310,16 @@ fn a_mod_joins_only_rulesets_of_its_game() {
         ids.sort();
         ids
     };
+    // A mod of one game built on a ruleset of another joins none, and that is an error.
+    let confused: Vec<_> =
+        loaded.diagnostics.iter().filter(|d| d.pack.as_deref() == Some("confused") && d.code == "pack-game").collect();
+    assert_eq!(confused.len(), 1, "{:#?}", loaded.diagnostics);
+    assert!(confused[0].message.contains("builds on ruleset `base`, of the game `base`"), "{}", confused[0].message);
     assert_eq!(members("base"), ["base", "on-base", "ours"]);
     assert_eq!(members("variant"), ["base", "on-base", "ours", "variant"]);
     assert_eq!(members("other"), ["other", "theirs"]);
-    let warned: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == "pack-game").collect();
+    let warned: Vec<_> =
+        loaded.diagnostics.iter().filter(|d| d.code == "pack-game" && d.pack.as_deref() != Some("confused")).collect();
     assert_eq!(warned.len(), 1, "{:#?}", loaded.diagnostics);
     assert_eq!(warned[0].pack.as_deref(), Some("free"));
     assert!(warned[0].message.contains("(another-game, base)"), "{}", warned[0].message);

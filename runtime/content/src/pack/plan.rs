@@ -139,6 +139,31 @@ impl Games {
         }
     }
 
+    /// An extension that names one game but builds on a ruleset of another joins no ruleset at
+    /// all: an error, not a mod that quietly goes unplayed.
+    fn report_other_game(&self, packs: &[Pack], e: usize, needs: &[usize], diags: &mut Vec<Diagnostic>) {
+        let Some(game) = packs[e].declared_game() else { return };
+        for &n in needs {
+            let theirs = self.of[n].as_deref().unwrap_or_default();
+            if theirs != game {
+                let mut d = Diagnostic::error(
+                    "pack-game",
+                    format!(
+                        "pack `{}` is for the game `{game}` but builds on ruleset `{}`, of the game `{theirs}`: it joins no ruleset",
+                        packs[e].id, packs[n].id
+                    ),
+                )
+                .pack(&packs[e].id)
+                .expected(format!("`game: {theirs}`, or a dependency on a ruleset of `{game}`"));
+                if let Some(file) = packs[e].manifest_file {
+                    let top = crate::diag::Pos { line: 1, col: 1 };
+                    d = d.at(Some(crate::diag::Loc { file, start: top, end: top }));
+                }
+                diags.push(d);
+            }
+        }
+    }
+
     /// An extension that names no game and builds on no ruleset, with rulesets of several games
     /// installed, joins none: said, so that it does not quietly go unchecked.
     fn report_gameless(&self, p: &Pack, diags: &mut Vec<Diagnostic>) {
@@ -205,6 +230,7 @@ fn with_extension_rulesets(
         if needs.is_empty() {
             games.report_gameless(&packs[e], diags);
         }
+        games.report_other_game(packs, e, &needs, diags);
         for (r, closure) in &installed {
             if needs.iter().all(|n| closure.contains(n)) && games.joins(packs, e, *r, !needs.is_empty()) {
                 requested.insert(*r);
