@@ -275,10 +275,10 @@ impl<'a> Cx<'a> {
                 ptr,
                 "dice",
                 format!("`{text}` is not a dice expression: {why}"),
-                "a dice expression such as `2d6`, `1d10` or `3d6kh2`",
+                "a dice expression such as `2d6`, `1d10`, `3d6kh2`, `1d6x` or `6d6cs>=4`",
                 None,
             );
-            DiceExpr { count: 2, sides: 6, keep_highest: None, plus: 0 }
+            DiceExpr::plain(2, 6)
         })
     }
 
@@ -365,6 +365,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         }
     }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
+    let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
     tests::check(cx);
 
     let squad_types = squad_types(rs);
@@ -381,6 +382,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         critical_fumble: ruleset.dice.critical_fumble,
         critical_success: ruleset.dice.critical_success,
         critical_bonus,
+        roll_kinds,
+        contests,
         turn_limit: ruleset.turn_limit,
         point_blank: ruleset.point_blank,
         bands,

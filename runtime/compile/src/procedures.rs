@@ -7,8 +7,8 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc,
-    Rolls, SaDef, SaIx, TerrainDef, Traits, Transport,
+    ActionTypes, ContestRule, Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement,
+    Overwatch, Proc, RollRule, Rolls, SaDef, SaIx, TerrainDef, Traits, Transport,
 };
 
 use crate::Cx;
@@ -410,4 +410,74 @@ pub(crate) fn engine_options(ruleset: &f::Ruleset) -> EngineOptions {
         engine.set(o.id.as_str(), o.default.as_str());
     }
     engine
+}
+
+/// The ruleset's roll kinds and contests: each kind's dice parsed and its odds worked out once;
+/// a contest names a kind of the list.
+pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (Vec<RollRule>, Vec<ContestRule>) {
+    let mut kinds: Vec<RollRule> = Vec::new();
+    for (i, k) in ruleset.roll_kinds.iter().enumerate() {
+        let ptr = format!("/roll_kinds/{i}");
+        if kinds.iter().any(|x| x.id == k.id.0) {
+            cx.error(
+                entry,
+                &format!("{ptr}/id"),
+                "duplicate-id",
+                format!("roll kind `{}` is declared twice", k.id),
+                "one declaration per roll kind",
+                None,
+            );
+            continue;
+        }
+        for (j, n) in k.natural.iter().enumerate() {
+            if n.at_least.is_none() && n.at_most.is_none() && n.equal.is_none() {
+                cx.error(
+                    entry,
+                    &format!("{ptr}/natural/{j}"),
+                    "roll-kind",
+                    "this natural result names no result: it would decide every roll".into(),
+                    "`at_least`, `at_most` or `equal`",
+                    None,
+                );
+            }
+        }
+        let dice = cx.dice(entry, &format!("{ptr}/dice"), &k.dice);
+        kinds.push(RollRule {
+            id: k.id.0.clone(),
+            dice,
+            succeeds: k.succeeds,
+            natural: k.natural.clone(),
+            critical_on_target: k.critical_on_target,
+            beyond_reach: k.beyond_reach,
+            odds: dice.odds(),
+        });
+    }
+    let mut contests: Vec<ContestRule> = Vec::new();
+    for (i, c) in ruleset.contests.iter().enumerate() {
+        let ptr = format!("/contests/{i}");
+        if contests.iter().any(|x| x.id == c.id.0) {
+            cx.error(
+                entry,
+                &format!("{ptr}/id"),
+                "duplicate-id",
+                format!("contest `{}` is declared twice", c.id),
+                "one declaration per contest",
+                None,
+            );
+            continue;
+        }
+        let ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
+        let Some(roll) = cx.index_of(entry, &format!("{ptr}/roll"), &c.roll.0, &ids, "a roll kind of `roll_kinds:`")
+        else {
+            continue;
+        };
+        contests.push(ContestRule {
+            id: c.id.0.clone(),
+            roll,
+            compare: c.compare,
+            ties: c.ties,
+            critical_wins: c.critical_wins,
+        });
+    }
+    (kinds, contests)
 }

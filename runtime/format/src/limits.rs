@@ -61,6 +61,10 @@ pub const MAX_DIE_SIDES: u32 = 1_000;
 /// Largest constant a dice expression may add (`1d6+1000`).
 pub const MAX_DICE_BONUS: i32 = 1_000;
 
+/// Most times one die of an exploding expression (`1d6x`) is rolled again: a chain of sixes
+/// must end, and its exact odds stay a finite table.
+pub const MAX_DIE_EXPLOSIONS: u32 = 20;
+
 /// Longest game in turns (a ruleset's or scenario's `turn_limit`, a rolled `turn_dice`): a game
 /// whose bots never close must still end. The rules suggest 8–12.
 pub const MAX_TURNS: u32 = 1_000;

@@ -475,7 +475,8 @@ impl Dice for PathDice<'_> {
     fn faces_for_total(&mut self, expr: &crate::dice::DiceExpr) -> Option<Vec<u32>> {
         let (count, sides) = (expr.count, expr.sides);
         if !self.totals
-            || expr.keep_highest.is_some()
+            || expr.keep.is_some()
+            || !expr.is_simple()
             || !(2..=MAX_TOTAL_DICE).contains(&count)
             || sides > MAX_TOTAL_SIDES
         {

@@ -24,6 +24,13 @@ pub struct Ruleset {
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,
+    /// The kinds of roll the ruleset makes by name (`ctx.roll`): dice in the usual notation,
+    /// which way a result succeeds, natural results that decide, criticals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roll_kinds: Vec<super::RollKindDef>,
+    /// Contests between two sides' rolls (`ctx.contest`): how the winner is found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contests: Vec<super::ContestDef>,
     /// Turns after which a game is declared a draw if nobody has won (at most `MAX_TURNS`).
     #[schemars(range(min = 1, max = crate::limits::MAX_TURNS))]
     pub turn_limit: u32,

@@ -14,6 +14,7 @@ mod assets;
 mod cards;
 mod mounts;
 mod procedures;
+mod roll_kinds;
 mod scenario;
 mod special_attributes;
 mod states;
@@ -24,6 +25,7 @@ pub use assets::*;
 pub use cards::*;
 pub use mounts::*;
 pub use procedures::*;
+pub use roll_kinds::*;
 pub use scenario::*;
 pub use special_attributes::*;
 pub use states::*;
@@ -54,6 +56,9 @@ pub struct Rules {
     pub critical_fumble: u32,
     pub critical_success: u32,
     pub critical_bonus: Option<DiceExpr>,
+    /// The roll kinds the ruleset names (`roll_kinds:`), and its contests (`contests:`).
+    pub roll_kinds: Vec<RollRule>,
+    pub contests: Vec<ContestRule>,
     pub turn_limit: u32,
     pub point_blank: Option<f64>,
     pub bands: Vec<Band>,

@@ -277,9 +277,8 @@ pub fn verdict(
     // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the dice
     // that stand in for it keeping as many (3d6 or 4d6 keeping two), not to single dice such
     // as the out-of-ammo d6.
-    let kept = expr.keep_highest.unwrap_or(expr.count);
-    let standard_like =
-        expr == r.standard || (expr.sides == r.standard.sides && kept == r.standard.count && expr.plus == 0);
+    let standard_like = expr == r.standard
+        || (expr.is_simple() && expr.sides == r.standard.sides && expr.kept() == r.standard.count && expr.plus == 0);
     let fumble = standard_like && natural <= r.critical_fumble;
     let crit = crit_at.is_some_and(|c| natural >= c) && !fumble;
     let success = target.map(|t| !fumble && (total >= t || (ten_plus && natural >= r.proc.rolls.ten_plus_natural)));

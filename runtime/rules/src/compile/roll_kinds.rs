@@ -1,0 +1,326 @@
+//! A ruleset's named roll kinds and contests, compiled: the one judgement of a named roll and
+//! the one comparison of two sides' rolls, shared by scripts (`ctx.roll`, `ctx.contest`), the
+//! narrative and the odds.
+
+use cav_format::{self as f, BeyondReach, ContestCompare, ContestTies, NaturalVerdict, RollDirection};
+
+use crate::dice::{Dice, DiceExpr, Odds};
+
+/// A roll kind (`roll_kinds:` of the ruleset).
+#[derive(Debug, Clone)]
+pub struct RollRule {
+    pub id: String,
+    pub dice: DiceExpr,
+    pub succeeds: RollDirection,
+    pub natural: Vec<f::NaturalResult>,
+    pub critical_on_target: bool,
+    pub beyond_reach: BeyondReach,
+    /// The exact odds of the dice (what `chance` reads).
+    pub odds: Odds,
+}
+
+/// What a roll of a kind came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thrown {
+    /// Every face, in roll order (a second roll beyond reach after the first's).
+    pub faces: Vec<u32>,
+    /// The dice kept before modifiers (without the expression's `+k`).
+    pub natural: i32,
+    /// The result: the dice with the expression's `+k`, and the modifiers where they go to the
+    /// result (`at_least` rolls).
+    pub total: i32,
+    /// The target the result was held against, with the modifiers where they go to the target
+    /// (`at_most` rolls: "roll under the attribute + MODs").
+    pub target: Option<i32>,
+    pub success: Option<bool>,
+    pub critical: bool,
+    pub fumble: bool,
+    /// How far the roll passed (or missed, negative) its target: above it for `at_least`, below
+    /// it for `at_most`.
+    pub margin: Option<i32>,
+}
+
+impl RollRule {
+    /// Roll the kind's dice (or `dice`, where a caller gives others) with `mods` against
+    /// `target`, and judge it.
+    pub fn throw(&self, dice: &mut dyn Dice, with: Option<DiceExpr>, mods: i32, target: Option<i32>) -> Thrown {
+        let expr = with.unwrap_or(self.dice);
+        let (mut faces, sum) = expr.roll(dice);
+        let natural = sum.saturating_sub(expr.plus);
+        let (total, target) = match self.succeeds {
+            RollDirection::AtLeast => (sum.saturating_add(mods), target),
+            RollDirection::AtMost => (sum, target.map(|t| t.saturating_add(mods))),
+        };
+        let margin = target.map(|t| match self.succeeds {
+            RollDirection::AtLeast => total.saturating_sub(t),
+            RollDirection::AtMost => t.saturating_sub(total),
+        });
+        let most = expr.odds_max();
+        let row = self.natural.iter().find(|n| n.holds(natural.max(0) as u32)).map(|n| n.result);
+        let (mut success, mut critical, fumble) = match row {
+            Some(NaturalVerdict::Success) => (Some(true), false, false),
+            Some(NaturalVerdict::Critical) => (Some(true), true, false),
+            Some(NaturalVerdict::Failure) => (Some(false), false, false),
+            Some(NaturalVerdict::Fumble) => (Some(false), false, true),
+            None => (margin.map(|m| m >= 0), false, false),
+        };
+        // A target beyond what the dice can show (`at_least` only): the highest natural result,
+        // then a second roll showing its highest too.
+        if row.is_none()
+            && self.succeeds == RollDirection::AtLeast
+            && let Some(t) = target
+            && t.saturating_sub(total.saturating_sub(natural)) > most
+        {
+            success = Some(false);
+            if self.beyond_reach == BeyondReach::MaxThenRollAgain && natural == most {
+                let (again, second) = expr.roll(dice);
+                faces.extend(again);
+                success = Some(second.saturating_sub(expr.plus) == most);
+            }
+        }
+        if self.critical_on_target && success == Some(true) && target == Some(total) {
+            critical = true;
+        }
+        Thrown { faces, natural, total, target, success, critical, fumble, margin }
+    }
+
+    /// The chance a roll of the kind succeeds with `mods` against `target`, from the dice's
+    /// exact odds (natural rows and criticals counted; a second roll beyond reach counted).
+    pub fn chance(&self, mods: i32, target: i32) -> f64 {
+        let expr = self.dice;
+        let most = expr.odds_max();
+        (expr.natural_min()..=most)
+            .map(|n| {
+                let p = self.odds.at_least(n.saturating_add(expr.plus))
+                    - self.odds.at_least(n.saturating_add(expr.plus) + 1);
+                let total = n.saturating_add(expr.plus);
+                let ok = match self.natural.iter().find(|r| r.holds(n.max(0) as u32)).map(|r| r.result) {
+                    Some(NaturalVerdict::Success | NaturalVerdict::Critical) => 1.0,
+                    Some(NaturalVerdict::Failure | NaturalVerdict::Fumble) => 0.0,
+                    None => match self.succeeds {
+                        RollDirection::AtMost => f64::from(u8::from(total <= target.saturating_add(mods))),
+                        RollDirection::AtLeast if target.saturating_sub(mods.saturating_add(expr.plus)) > most => {
+                            match self.beyond_reach {
+                                BeyondReach::MaxThenRollAgain if n == most => {
+                                    self.odds.at_least(most.saturating_add(expr.plus))
+                                }
+                                _ => 0.0,
+                            }
+                        }
+                        RollDirection::AtLeast => f64::from(u8::from(total.saturating_add(mods) >= target)),
+                    },
+                };
+                p * ok
+            })
+            .sum()
+    }
+}
+
+impl DiceExpr {
+    /// The highest natural result the dice can show (exploding dice: as far as a chain goes).
+    pub fn odds_max(&self) -> i32 {
+        let chain = if self.explode.is_some() { 1 + cav_format::limits::MAX_DIE_EXPLOSIONS } else { 1 };
+        let per_die = if self.successes.is_some() { chain } else { self.sides.saturating_mul(chain) };
+        self.kept().saturating_mul(per_die).min(i32::MAX as u32) as i32
+    }
+
+    /// The lowest natural result the dice can show.
+    pub fn natural_min(&self) -> i32 {
+        if self.successes.is_some() { 0 } else { self.kept().min(i32::MAX as u32) as i32 }
+    }
+}
+
+/// A contest (`contests:` of the ruleset).
+#[derive(Debug, Clone)]
+pub struct ContestRule {
+    pub id: String,
+    /// The roll kind both sides make (an index into `Rules::roll_kinds`).
+    pub roll: usize,
+    pub compare: ContestCompare,
+    pub ties: ContestTies,
+    pub critical_wins: bool,
+}
+
+impl ContestRule {
+    /// Which of each side's rolls stand: a roll stands when it beats the other side's best (a
+    /// tie as `ties:` says); under `best_success` a failure never stands nor cancels. One roll
+    /// against many (a dodge against every die of a burst) is the same comparison.
+    pub fn decide(&self, starter: &[Thrown], other: &[Thrown]) -> (Vec<bool>, Vec<bool>) {
+        let key = |t: &Thrown| -> Option<(bool, i32)> {
+            match self.compare {
+                ContestCompare::Total => Some((false, t.total)),
+                ContestCompare::Margin => Some((false, t.margin.unwrap_or(t.total))),
+                ContestCompare::BestSuccess => {
+                    (t.success == Some(true)).then_some((self.critical_wins && t.critical, t.total))
+                }
+            }
+        };
+        let best = |side: &[Thrown]| side.iter().filter_map(key).max();
+        let (best_s, best_o) = (best(starter), best(other));
+        let stands = |side: &[Thrown], against: Option<(bool, i32)>, wins_ties: bool| -> Vec<bool> {
+            side.iter()
+                .map(|t| match (key(t), against) {
+                    (None, _) => false,
+                    (Some(_), None) => true,
+                    (Some(k), Some(b)) => k > b || (k == b && wins_ties),
+                })
+                .collect()
+        };
+        let (s_ties, o_ties) = match self.ties {
+            ContestTies::Starter => (true, false),
+            ContestTies::Other => (false, true),
+            ContestTies::BothStand => (true, true),
+            ContestTies::BothCancel => (false, false),
+        };
+        (stands(starter, best_o, s_ties), stands(other, best_s, o_ties))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ForcedDice;
+
+    fn kind(dice: &str, succeeds: RollDirection, natural: Vec<f::NaturalResult>) -> RollRule {
+        let dice = DiceExpr::parse(dice).unwrap();
+        RollRule {
+            id: "k".into(),
+            dice,
+            succeeds,
+            natural,
+            critical_on_target: false,
+            beyond_reach: BeyondReach::Impossible,
+            odds: dice.odds(),
+        }
+    }
+
+    fn row(at_least: Option<u32>, at_most: Option<u32>, result: NaturalVerdict) -> f::NaturalResult {
+        f::NaturalResult { at_least, at_most, equal: None, result }
+    }
+
+    fn throw(k: &RollRule, faces: &[u32], mods: i32, target: i32) -> Thrown {
+        let mut d = ForcedDice::new(faces.iter().copied());
+        let t = k.throw(&mut d, None, mods, Some(target));
+        assert_eq!(d.remaining(), 0);
+        t
+    }
+
+    /// 002 L208: a target lock succeeds on a die at most the shooter's Resolve; a natural 1 is a
+    /// direct hit, a natural 6 always misses.
+    #[test]
+    fn a_roll_under_with_natural_results() {
+        let lock = kind(
+            "1d6",
+            RollDirection::AtMost,
+            vec![row(None, Some(1), NaturalVerdict::Critical), row(Some(6), None, NaturalVerdict::Failure)],
+        );
+        assert_eq!(throw(&lock, &[4], 0, 4).success, Some(true));
+        assert_eq!(throw(&lock, &[5], 0, 4).success, Some(false));
+        // A modifier to a roll-under test goes to the target: Resolve 4 − 1 needs 3.
+        let t = throw(&lock, &[4], -1, 4);
+        assert_eq!((t.success, t.target, t.margin), (Some(false), Some(3), Some(-1)));
+        // Resolve 7 (cover): a 6 still misses; Resolve 0: a 1 still hits, and is direct.
+        assert_eq!(throw(&lock, &[6], 0, 7).success, Some(false));
+        let one = throw(&lock, &[1], 0, 0);
+        assert_eq!((one.success, one.critical), (Some(true), true));
+        // The odds read the same rows: at Resolve 4, faces 1-4.
+        assert!((lock.chance(0, 4) - 4.0 / 6.0).abs() < 1e-12);
+        assert!((lock.chance(0, 9) - 5.0 / 6.0).abs() < 1e-12);
+        assert!((lock.chance(0, -3) - 1.0 / 6.0).abs() < 1e-12);
+    }
+
+    /// 002 L32 (Act of Ziron): a roll needing 7+ on a d6 needs a 6 and then another 6.
+    #[test]
+    fn beyond_reach_needs_the_highest_twice() {
+        let mut damage = kind("1d6", RollDirection::AtLeast, vec![]);
+        damage.beyond_reach = BeyondReach::MaxThenRollAgain;
+        assert_eq!(throw(&damage, &[6, 6], 0, 7).success, Some(true));
+        assert_eq!(throw(&damage, &[6, 5], 0, 8).success, Some(false));
+        assert_eq!(throw(&damage, &[5], 0, 7).success, Some(false));
+        // Within reach, one die: 6 against 6.
+        assert_eq!(throw(&damage, &[6], 0, 6).success, Some(true));
+        assert!((damage.chance(0, 7) - 1.0 / 36.0).abs() < 1e-12);
+        assert!((damage.chance(0, 5) - 2.0 / 6.0).abs() < 1e-12);
+        damage.beyond_reach = BeyondReach::Impossible;
+        assert_eq!(throw(&damage, &[6], 0, 7).success, Some(false));
+        assert_eq!(damage.chance(0, 7), 0.0);
+    }
+
+    /// CAV's roll: 2d6 against a target point, a natural 2 fumbles, a natural 12 is critical.
+    #[test]
+    fn a_target_point_roll_with_criticals() {
+        let cav = kind(
+            "2d6",
+            RollDirection::AtLeast,
+            vec![row(None, Some(2), NaturalVerdict::Fumble), row(Some(12), None, NaturalVerdict::Critical)],
+        );
+        let t = throw(&cav, &[1, 1], 10, 8);
+        assert_eq!((t.success, t.fumble, t.total), (Some(false), true, 12));
+        let t = throw(&cav, &[6, 6], -10, 8);
+        assert_eq!((t.success, t.critical), (Some(true), true));
+        let t = throw(&cav, &[4, 3], 1, 8);
+        assert_eq!((t.success, t.margin), (Some(true), Some(0)));
+        assert!((cav.chance(0, 8) - 15.0 / 36.0).abs() < 1e-12);
+        assert!((cav.chance(0, 2) - 35.0 / 36.0).abs() < 1e-12);
+        assert!((cav.chance(0, 30) - 1.0 / 36.0).abs() < 1e-12);
+    }
+
+    fn f2f() -> (RollRule, ContestRule) {
+        let mut d20 = kind("1d20", RollDirection::AtMost, vec![]);
+        d20.critical_on_target = true;
+        let c = ContestRule {
+            id: "face-to-face".into(),
+            roll: 0,
+            compare: ContestCompare::BestSuccess,
+            ties: ContestTies::BothCancel,
+            critical_wins: true,
+        };
+        (d20, c)
+    }
+
+    /// 004 L604-612: a Dodge roll of 9 (a success against PH) held against four BS rolls
+    /// (BS 11 + 3): the 3 and 5 lose to it, the 17 fails, the 12 beats it and hits.
+    #[test]
+    fn one_roll_against_many() {
+        let (d20, c) = f2f();
+        let dodge = vec![throw(&d20, &[9], 0, 13)];
+        let shots: Vec<Thrown> = [3, 5, 17, 12].iter().map(|&f| throw(&d20, &[f], 3, 11)).collect();
+        assert_eq!(shots[2].success, Some(false));
+        let (hits, dodged) = c.decide(&shots, &dodge);
+        assert_eq!(dodged, vec![false]);
+        assert_eq!(hits, vec![false, false, false, true]);
+        // Equal results cancel each other; a critical beats a higher success.
+        let (a, b) = c.decide(&[throw(&d20, &[9], 0, 13)], &[throw(&d20, &[9], 0, 10)]);
+        assert_eq!((a, b), (vec![false], vec![false]));
+        let crit = throw(&d20, &[10], 0, 10);
+        assert!(crit.critical);
+        let (a, b) = c.decide(&[crit], &[throw(&d20, &[12], 0, 13)]);
+        assert_eq!((a, b), (vec![true], vec![false]));
+        // Both failing: nothing stands.
+        let (a, b) = c.decide(&[throw(&d20, &[19], 0, 10)], &[throw(&d20, &[18], 0, 10)]);
+        assert_eq!((a, b), (vec![false], vec![false]));
+        // Against nothing that succeeds, a success stands.
+        let (a, _) = c.decide(&[throw(&d20, &[4], 0, 10)], &[throw(&d20, &[18], 0, 10)]);
+        assert_eq!(a, vec![true]);
+    }
+
+    /// CAV's opposed roll: the larger margin over each model's own EXP, a tie to the starter.
+    #[test]
+    fn margins_and_ties() {
+        let k = kind("2d6", RollDirection::AtLeast, vec![]);
+        let c = ContestRule {
+            id: "opposed".into(),
+            roll: 0,
+            compare: ContestCompare::Margin,
+            ties: ContestTies::Starter,
+            critical_wins: false,
+        };
+        let a = throw(&k, &[4, 4], 0, 6); // margin 2
+        let b = throw(&k, &[5, 4], 0, 7); // margin 2
+        assert_eq!(c.decide(&[a.clone()], &[b.clone()]), (vec![true], vec![false]));
+        let c = ContestRule { ties: ContestTies::Other, ..c };
+        assert_eq!(c.decide(&[a.clone()], &[b.clone()]), (vec![false], vec![true]));
+        let c = ContestRule { ties: ContestTies::BothStand, compare: ContestCompare::Total, ..c };
+        assert_eq!(c.decide(&[a], &[b]), (vec![false], vec![true]));
+    }
+}
