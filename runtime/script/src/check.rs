@@ -112,6 +112,8 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
 struct TypeChecker {
     states: Vec<String>,
     terrain: Vec<String>,
+    roll_kinds: Vec<String>,
+    contests: Vec<String>,
     /// (module, documents using it, file, text) of every module to check.
     queue: Vec<(usize, String, FileId, Arc<str>)>,
 }
@@ -134,7 +136,28 @@ fn typecheck_program() -> Option<PathBuf> {
 impl TypeChecker {
     fn new(rs: &Ruleset) -> TypeChecker {
         let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
-        TypeChecker { states: ids(DocKind::ModelState), terrain: ids(DocKind::Terrain), queue: Vec::new() }
+        let ruleset = rs.of_kind(DocKind::Ruleset).find_map(|e| match e.doc.as_ref() {
+            Some(cav_format::Document::Ruleset(r)) => Some(r),
+            _ => None,
+        });
+        let declared = |f: fn(&cav_format::Ruleset) -> Vec<String>| ruleset.map(f).unwrap_or_default();
+        TypeChecker {
+            states: ids(DocKind::ModelState),
+            terrain: ids(DocKind::Terrain),
+            roll_kinds: declared(|r| r.roll_kinds.iter().map(|k| k.id.0.clone()).collect()),
+            contests: declared(|r| r.contests.iter().map(|c| c.id.0.clone()).collect()),
+            queue: Vec::new(),
+        }
+    }
+
+    /// The ruleset's ids a did-you-mean looks among, by what they name.
+    fn ids(&self) -> [(&'static str, &[String]); 4] {
+        [
+            ("model state", &self.states),
+            ("terrain type", &self.terrain),
+            ("roll kind", &self.roll_kinds),
+            ("contest", &self.contests),
+        ]
     }
 
     fn queue(&mut self, module: usize, users: String, file: FileId, text: Arc<str>) {
@@ -152,6 +175,8 @@ impl TypeChecker {
         let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
             states: &self.states,
             terrain: &self.terrain,
+            roll_kinds: &self.roll_kinds,
+            contests: &self.contests,
         }));
         let request = serde_json::json!({
             "definitions": &defs,
@@ -226,8 +251,7 @@ impl TypeChecker {
                     start: Pos { line: at("line"), col: at("col") },
                     end: Pos { line: at("end_line"), col: at("end_col") },
                 };
-                let (message, hint) =
-                    explain_type_error(d["message"].as_str().unwrap_or_default(), &defs, &self.states, &self.terrain);
+                let (message, hint) = explain_type_error(d["message"].as_str().unwrap_or_default(), &defs, &self.ids());
                 diags.push(
                     Diagnostic::error("script-type", format!("script `{}` of {users}: {message}", m.name))
                         .at(Some(loc))
@@ -346,7 +370,7 @@ fn type_fields<'d>(defs: &'d str, name: &str) -> Vec<&'d str> {
 
 /// The checker's message, with a did-you-mean where it refused a string that is not a state,
 /// terrain or quantity id (its own message lists the whole union, which says little).
-fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[String]) -> (String, Option<String>) {
+fn explain_type_error(message: &str, defs: &str, ids: &[(&str, &[String])]) -> (String, Option<String>) {
     // The checker breaks long messages over lines.
     let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
     let message = message.as_str();
@@ -388,11 +412,9 @@ fn explain_type_error(message: &str, defs: &str, states: &[String], terrain: &[S
             .unwrap_or_else(|| format!("its modifiers change {}", changes.join(", ")));
         return (format!("`{literal}` is not a quantity this hook point changes"), Some(hint));
     }
-    let lists: [(&str, Vec<&str>); 3] = [
-        ("model state", states.iter().map(String::as_str).collect()),
-        ("terrain type", terrain.iter().map(String::as_str).collect()),
-        ("quantity", quantities.clone()),
-    ];
+    let mut lists: Vec<(&str, Vec<&str>)> =
+        ids.iter().map(|(what, ids)| (*what, ids.iter().map(String::as_str).collect())).collect();
+    lists.push(("quantity", quantities.clone()));
     // Which list the refused type was: the one whose ids the expected union names.
     let expected = message.split("but got").next().unwrap_or_default();
     let Some((what, ids)) =

@@ -424,3 +424,93 @@ fn a_unit_flag_is_shared_by_the_units_models() {
     let alone = prints(false);
     assert_eq!(alone[..4], ["nil", "nil", "1", "1"], "each model a unit of one");
 }
+
+/// Rules with a roll-under kind (002 L208: a 1 is a direct hit, a 6 always misses) and a d20
+/// face-to-face contest (004 L548-554), as a ruleset's `roll_kinds:` and `contests:` give them.
+fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
+    use cav_format::{BeyondReach, ContestCompare, ContestTies, NaturalResult, NaturalVerdict, RollDirection};
+    use cav_rules::compile::{ContestRule, RollRule};
+    let (mut rules, dir) = with_script("wizzo", source);
+    let kind = |id: &str, dice: &str, natural: Vec<NaturalResult>, critical_on_target: bool| {
+        let dice = cav_rules::DiceExpr::parse(dice).unwrap();
+        RollRule {
+            id: id.into(),
+            dice,
+            succeeds: RollDirection::AtMost,
+            natural,
+            critical_on_target,
+            beyond_reach: BeyondReach::Impossible,
+            odds: dice.odds(),
+        }
+    };
+    let row = |at_least, at_most, result| NaturalResult { at_least, at_most, equal: None, result };
+    rules.roll_kinds.push(kind(
+        "target-lock",
+        "1d6",
+        vec![row(None, Some(1), NaturalVerdict::Critical), row(Some(6), None, NaturalVerdict::Failure)],
+        false,
+    ));
+    rules.roll_kinds.push(kind("d20", "1d20", vec![], true));
+    rules.contests.push(ContestRule {
+        id: "face-to-face".into(),
+        roll: 1,
+        compare: ContestCompare::BestSuccess,
+        ties: ContestTies::BothCancel,
+        critical_wins: true,
+    });
+    (rules, dir)
+}
+
+/// `ctx.roll` rolls a kind the ruleset declares and judges it as the kind says (a modifier to a
+/// roll-under test moves its target); `ctx.contest` holds one roll against many: the Dodge of
+/// 004 L604-612 rolls 9 against PH, the four shooters (BS 11 + 3) roll 3, 5, 17 and 12, and
+/// only the 12 stands. Every roll is logged as its model's.
+#[test]
+fn roll_kinds_and_contests_reach_scripts() {
+    let (rules, _dir) = with_roll_kinds(
+        "return { combat_tp = function(ctx)
+  local lock = ctx.roll('target-lock', 4, -1)
+  print(lock.success, lock.target, lock.margin, lock.critical)
+  local one = ctx.roll('target-lock', 0)
+  print(one.success, one.critical)
+  local c = ctx.contest('face-to-face', ctx.target, {target = 13}, {target = 11, modifier = 3, rolls = 4})
+  print(c.won, c.standing, c.theirs_standing, c.theirs[4].stands, c.theirs[3].success, c.mine[1].stands)
+end }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+    let mut dice = cav_rules::ForcedDice::new([4, 1, 9, 3, 5, 17, 12]);
+    host.call(&game, &mut dice, &mut ctx).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(host.take_prints(), ["false\t3\t-1\tnil", "true\tsuccess", "false\t0\t1\ttrue\tfalse\tfalse"]);
+    let logged: Vec<(usize, &str, i32, Option<bool>)> =
+        ctx.rolls.iter().map(|r| (r.model, r.kind.as_ref(), r.total, r.success)).collect();
+    assert_eq!(
+        logged,
+        [
+            (1, "target-lock", 4, Some(false)),
+            (1, "target-lock", 1, Some(true)),
+            (1, "d20", 9, Some(true)),
+            (0, "d20", 3, Some(true)),
+            (0, "d20", 5, Some(true)),
+            (0, "d20", 17, Some(false)),
+            (0, "d20", 12, Some(true)),
+        ]
+    );
+
+    let (rules, _dir) = with_roll_kinds("return { combat_tp = function(ctx) ctx.roll('bs-roll', 11) end }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("`ctx.roll`: the ruleset has no roll kind `bs-roll` (it declares target-lock, d20)"), "{err}");
+    let (rules, _dir) = with_roll_kinds(
+        "return { combat_tp = function(ctx) ctx.contest('face-to-face', ctx.target, {rolls = 0}) end }",
+    );
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("`ctx.contest`: a side makes at least one roll"), "{err}");
+    let (rules, _dir) = with_roll_kinds(
+        "return { combat_tp = function(ctx) ctx.contest('face-to-face', ctx.target, {rolls = 40}, {rolls = 40}) end }",
+    );
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("`ctx.contest`: more than 64 rolls in one call"), "{err}");
+}

@@ -19,6 +19,17 @@ pub fn full_rules() -> Rules {
 /// `files` (path in the pack, text) — one invented document each, to see what the checks say.
 #[allow(dead_code)] // (not every test file uses it)
 pub fn extension_diagnostics(id: &str, files: &[(&str, &str)]) -> Vec<cav_content::Diagnostic> {
+    extension(id, files).0
+}
+
+/// The full rules with an extension pack named `id` holding `files`, compiled (it must compile).
+#[allow(dead_code)] // (not every test file uses it)
+pub fn extension_rules(id: &str, files: &[(&str, &str)]) -> Rules {
+    let (diags, rules) = extension(id, files);
+    rules.unwrap_or_else(|| panic!("the extension compiles: {diags:#?}"))
+}
+
+fn extension(id: &str, files: &[(&str, &str)]) -> (Vec<cav_content::Diagnostic>, Option<Rules>) {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join(id);
@@ -35,6 +46,7 @@ pub fn extension_diagnostics(id: &str, files: &[(&str, &str)]) -> Vec<cav_conten
     }
     let mut loaded =
         cav_content::load(&cav_content::LoadOptions { paths: vec![pack.clone()], library: vec![root.join("content")] });
-    cav_compile::validate(&mut loaded);
-    loaded.diagnostics
+    let compiled = cav_compile::validate(&mut loaded);
+    let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full");
+    (loaded.diagnostics, ix.and_then(|ix| compiled.into_iter().nth(ix).flatten()))
 }

@@ -1,12 +1,13 @@
 //! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
-//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.flag`.
+//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.roll`, `ctx.contest`,
+//! `ctx.flag`.
 
 use cav_format::{OpposedAgainst, OpposedTies};
 use std::rc::Rc;
 
 use cav_format::limits::SCRIPT_EFFECTS_PER_CALL;
 use cav_format::{HookEffect, ModifierTarget};
-use cav_rules::event::Roll;
+use cav_rules::event::{ModApplied, Roll};
 use mlua::{AnyUserData, Function, Lua, Value};
 
 use super::args::{label, refused, state_arg, whole};
@@ -21,11 +22,14 @@ pub(super) enum Board {
     Range,
     RollDice,
     OpposedRoll,
+    Roll,
+    Contest,
     Flag,
 }
 
 impl Board {
-    pub(super) const ALL: [Board; 5] = [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll, Board::Flag];
+    pub(super) const ALL: [Board; 7] =
+        [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll, Board::Roll, Board::Contest, Board::Flag];
 
     pub(super) fn id(self) -> &'static str {
         match self {
@@ -33,6 +37,8 @@ impl Board {
             Board::Range => "range",
             Board::RollDice => "roll_dice",
             Board::OpposedRoll => "opposed_roll",
+            Board::Roll => "roll",
+            Board::Contest => "contest",
             Board::Flag => "flag",
         }
     }
@@ -59,6 +65,8 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
         Board::Range => range(lua, live, args),
         Board::RollDice => roll_dice(lua, sh, live, args),
         Board::OpposedRoll => opposed_roll(lua, sh, live, args),
+        Board::Roll => roll_kind(lua, sh, live, args),
+        Board::Contest => contest(lua, sh, live, args),
         Board::Flag => flag(lua, live, args),
     }
 }
@@ -225,6 +233,163 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
     let mut log = live.rolls.borrow_mut();
     log.push(Roll { success: Some(won), ..mine });
     log.push(Roll { success: Some(!won), ..theirs });
+    Ok(Value::Table(frozen(t)))
+}
+
+/// A roll kind's or contest's id as a script names it: the index of the ruleset's declaration.
+fn declared<'r>(
+    lua: &Lua,
+    call: &str,
+    what: &str,
+    id: &mlua::LuaString,
+    ids: impl Iterator<Item = &'r str>,
+) -> mlua::Result<usize> {
+    let id = label(lua, call, what, id)?;
+    let ids: Vec<&str> = ids.collect();
+    ids.iter().position(|x| *x == id).ok_or_else(|| {
+        let known =
+            if ids.is_empty() { "it declares none".to_owned() } else { format!("it declares {}", ids.join(", ")) };
+        refused(lua, format!("`{call}`: the ruleset has no {what} `{id}` ({known})"))
+    })
+}
+
+/// A roll of a kind, as the event log and scripts see it.
+fn kind_roll(
+    rule: &cav_rules::compile::RollRule,
+    model: usize,
+    with: cav_rules::DiceExpr,
+    mods: Vec<ModApplied>,
+    t: cav_rules::compile::Thrown,
+) -> Roll {
+    Roll {
+        model,
+        kind: rule.id.clone().into(),
+        dice: with.label(),
+        natural: t.faces,
+        mods,
+        total: t.total,
+        target: t.target,
+        margin: t.margin,
+        success: t.success,
+        critical: if t.fumble {
+            Some("fumble")
+        } else if t.critical {
+            Some("success")
+        } else {
+            None
+        },
+    }
+}
+
+/// The table a script gets for a roll of a kind: `ctx.roll_dice`'s fields and the margin.
+fn kind_roll_table(lua: &Lua, sh: &Rc<Shared>, r: &Roll, natural: i32) -> mlua::Result<mlua::Table> {
+    let t = sh.roll_table(lua, r, lua.create_string(r.kind.as_ref())?)?;
+    t.set_readonly(false);
+    t.raw_set("natural_total", natural)?;
+    t.raw_set("success", r.success)?;
+    t.raw_set("critical", r.critical)?;
+    t.raw_set("margin", r.margin)?;
+    Ok(t)
+}
+
+/// The modifier a script gives a roll, as the log shows it (named after the special attribute).
+fn script_mods(live: &Live, value: i32) -> Vec<ModApplied> {
+    if value == 0 {
+        return Vec::new();
+    }
+    let source = live.game.rules.sas.get(live.current_sa.get() as usize).map_or_else(String::new, |d| d.name.clone());
+    vec![ModApplied { source, value, charge: None }]
+}
+
+/// `ctx.roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`),
+/// judged as the kind says, logged as the handler's model's.
+fn roll_kind(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (kind, target, modifier): (mlua::LuaString, Option<f64>, Option<f64>) =
+        mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let rules = &game.rules;
+    let k = declared(lua, "ctx.roll", "roll kind", &kind, rules.roll_kinds.iter().map(|k| k.id.as_str()))?;
+    if live.rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
+        return Err(refused(lua, format!("`ctx.roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
+    }
+    let target = target.map(|t| whole(lua, "roll", t, true)).transpose()?;
+    let modifier = modifier.map(|m| whole(lua, "roll", m, true)).transpose()?.unwrap_or(0);
+    let rule = &rules.roll_kinds[k];
+    let thrown = rule.throw(&mut **live.dice.borrow_mut(), None, modifier, target);
+    let natural = thrown.natural;
+    let roll = kind_roll(rule, live.roller.get(), rule.dice, script_mods(live, modifier), thrown);
+    let t = kind_roll_table(lua, sh, &roll, natural)?;
+    live.rolls.borrow_mut().push(roll);
+    Ok(Value::Table(frozen(t)))
+}
+
+/// One side of a contest as a script gives it: `{target =, modifier =, rolls =}`.
+fn contest_side(lua: &Lua, v: Option<mlua::Table>) -> mlua::Result<(Option<i32>, i32, u32)> {
+    let Some(t) = v else { return Ok((None, 0, 1)) };
+    let num = |k: &str| -> mlua::Result<Option<f64>> { t.raw_get::<Option<f64>>(k) };
+    let target = num("target")?.map(|x| whole(lua, "contest", x, true)).transpose()?;
+    let modifier = num("modifier")?.map(|x| whole(lua, "contest", x, true)).transpose()?.unwrap_or(0);
+    let rolls = num("rolls")?.map(|x| whole(lua, "contest", x, false)).transpose()?.unwrap_or(1);
+    if rolls == 0 {
+        return Err(refused(lua, "`ctx.contest`: a side makes at least one roll".into()));
+    }
+    Ok((target, modifier, rolls as u32))
+}
+
+/// `ctx.contest(contest, other, mine, theirs)`: this model and `other` each roll the contest's
+/// roll kind (`rolls` of them: a burst), each against its own target; the ruleset's
+/// `contests:` entry says which rolls stand. Every roll is logged, with whether it stood.
+fn contest(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (id, other, mine, theirs): (mlua::LuaString, AnyUserData, Option<mlua::Table>, Option<mlua::Table>) =
+        mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let rules = &game.rules;
+    let c = declared(lua, "ctx.contest", "contest", &id, rules.contests.iter().map(|c| c.id.as_str()))?;
+    let other = other
+        .borrow::<ModelView>()
+        .map(|v| v.index)
+        .map_err(|_| refused(lua, "`ctx.contest` needs a model view (ctx.target, ctx.models()[i])".into()))?;
+    let (mine, theirs) = (contest_side(lua, mine)?, contest_side(lua, theirs)?);
+    if live.rolls.borrow().len() + (mine.2 + theirs.2) as usize > SCRIPT_EFFECTS_PER_CALL {
+        return Err(refused(lua, format!("`ctx.contest`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
+    }
+    let contest = &rules.contests[c];
+    let rule = &rules.roll_kinds[contest.roll];
+    let throw = |(target, modifier, n): (Option<i32>, i32, u32)| -> Vec<cav_rules::compile::Thrown> {
+        (0..n).map(|_| rule.throw(&mut **live.dice.borrow_mut(), None, modifier, target)).collect()
+    };
+    let (a, b) = (throw(mine), throw(theirs));
+    let (a_stand, b_stand) = contest.decide(&a, &b);
+    let me = live.roller.get();
+    let side = |who: usize,
+                rolls: Vec<cav_rules::compile::Thrown>,
+                stand: &[bool],
+                modifier: i32|
+     -> mlua::Result<(mlua::Table, Vec<Roll>)> {
+        let list = lua.create_table()?;
+        let mut logged = Vec::new();
+        for (t, &stands) in rolls.into_iter().zip(stand) {
+            let natural = t.natural;
+            let roll = kind_roll(rule, who, rule.dice, script_mods(live, modifier), t);
+            let table = kind_roll_table(lua, sh, &roll, natural)?;
+            table.raw_set("stands", stands)?;
+            list.raw_push(frozen(table))?;
+            logged.push(roll);
+        }
+        Ok((frozen(list), logged))
+    };
+    let (mine_t, mine_rolls) = side(me, a, &a_stand, mine.1)?;
+    let (theirs_t, theirs_rolls) = side(other, b, &b_stand, theirs.1)?;
+    let t = lua.create_table()?;
+    let standing = a_stand.iter().filter(|&&x| x).count();
+    t.raw_set("won", standing > 0)?;
+    t.raw_set("standing", standing)?;
+    t.raw_set("theirs_standing", b_stand.iter().filter(|&&x| x).count())?;
+    t.raw_set("mine", mine_t)?;
+    t.raw_set("theirs", theirs_t)?;
+    let mut log = live.rolls.borrow_mut();
+    log.extend(mine_rolls);
+    log.extend(theirs_rolls);
     Ok(Value::Table(frozen(t)))
 }
 

@@ -19,6 +19,8 @@ pub fn definitions() -> String {
 pub struct RulesetIds<'a> {
     pub states: &'a [String],
     pub terrain: &'a [String],
+    pub roll_kinds: &'a [String],
+    pub contests: &'a [String],
 }
 
 /// The name of a hook point's own context type in the definitions: `CavCtx_combat_tp`.
@@ -41,11 +43,14 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
-         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice` only: whether it reached its target point, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n}\n\n\
+         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice`, `ctx.roll`, `ctx.contest`: whether it succeeded, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n\t-- `ctx.roll`, `ctx.contest`: how far it passed its target (negative: missed it)\n\tmargin: number?,\n\t-- `ctx.contest`: whether it stands after the comparison\n\tstands: boolean?,\n}\n\n\
          -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the unit (this model's) or model it is kept on\n\
          export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | \"unit\" | CavModel\n\
          export type CavFlagValue = boolean | number | string\n\n\
-         export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n",
+         export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n\
+         -- one side of a contest: its target (an attribute, a target point), a modifier, and how many rolls it makes\n\
+         export type CavContestSide = {target: number?, modifier: number?, rolls: number?}\n\n\
+         export type CavContest = {\n\t-- whether any roll of this model stands\n\twon: boolean,\n\t-- how many of this model's rolls stand, and of the other's\n\tstanding: number,\n\ttheirs_standing: number,\n\tmine: { CavRoll },\n\ttheirs: { CavRoll },\n}\n\n",
     );
     push_context(&mut s);
     push_point_contexts(&mut s);
@@ -81,6 +86,16 @@ fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
         "-- A terrain type's id (`kind: terrain`){}.\nexport type CavTerrainId = {}\n\n",
         if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
         or_string(ids.map(|i| i.terrain))
+    ));
+    s.push_str(&format!(
+        "-- A roll kind's id (the ruleset's `roll_kinds:`){}.\nexport type CavRollKindId = {}\n\n",
+        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
+        or_string(ids.map(|i| i.roll_kinds))
+    ));
+    s.push_str(&format!(
+        "-- A contest's id (the ruleset's `contests:`){}.\nexport type CavContestId = {}\n\n",
+        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
+        or_string(ids.map(|i| i.contests))
     ));
 }
 
@@ -120,6 +135,8 @@ const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp
      \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
      \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
      \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n\
+     \t-- `ctx.roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`), judged as the kind\n\t-- says (which way it succeeds, natural results, criticals); the modifier goes to the result of a roll that must reach\n\t-- its target and to the target of a roll that must stay under it. Logged as the model's. At every hook point.\n\troll: (kind: CavRollKindId, target: number?, modifier: number?) -> CavRoll,\n\
+     \t-- `ctx.contest(contest, other, mine, theirs)`: this model and `other` roll the contest's roll kind, each against its\n\t-- own target (`rolls` of them: a burst against one dodge); the ruleset's `contests:` says which rolls stand. At every\n\t-- hook point.\n\tcontest: (contest: CavContestId, other: CavModel, mine: CavContestSide?, theirs: CavContestSide?) -> CavContest,\n\
      \t-- `ctx.flag(scope, key)`: what this special attribute remembered (`ctx.set_flag`) in the game, turn, activation or on a model\n\tflag: (scope: CavFlagScope, key: string) -> CavFlagValue?,\n";
 
 /// The Luau signature of an effect function.
