@@ -167,6 +167,31 @@ enum Command {
     Sim(sim::SimCommand),
     /// The exact odds of one attack: every outcome as a fraction, through the real procedures.
     Odds(odds::OddsCommand),
+    /// The exact odds of a dice expression, or of a ruleset's roll kind succeeding at each target.
+    #[command(after_help = "Dice are written as on Roll20 and Foundry: 2d6, d10, 3d6kh2 / 2d20kl1 (keep highest / \
+        lowest), 4d6dl1 (drop), 1d10r1 (a 1 rolled again once), 1d6x or 1d6x>=5 (exploding), 6d6cs>=4 (count the \
+        dice showing 4 or more), 1d6+1.\n\
+        With --kind, the chance that a roll of the ruleset's roll kind (`roll_kinds:`) succeeds at each target, its \
+        natural results and criticals counted, a modifier given with --modifier.\n\
+        Exit codes: 0 success, 1 invalid content, 2 usage (a malformed expression, an unknown kind).\n\
+        Examples:\n  cav dice 2d20kl1\n  cav dice 6d6cs>=4 --format json\n  \
+        cav dice --kind target-lock --ruleset my-game --modifier -1")]
+    Dice {
+        /// A dice expression (`3d6kh2`).
+        #[arg(required_unless_present = "kind", conflicts_with = "kind")]
+        expr: Option<String>,
+        /// A roll kind of the ruleset (`roll_kinds:`).
+        #[arg(long)]
+        kind: Option<String>,
+        /// Ruleset of the roll kind: `quickstart`, `full`, or a ruleset pack id.
+        #[arg(long, default_value = "quickstart")]
+        ruleset: String,
+        /// Added to the roll (the target of a roll-under kind).
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        modifier: i32,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
     /// Draw the board of a game at the start of a turn, as SVG: terrain, models with bases,
     /// facings and arcs, lines of sight with cover and range, a model's range-band rings.
     Map(map::MapCommand),
@@ -429,6 +454,9 @@ fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
         Command::Replay(cmd) => replay::run(cmd, root),
         Command::Sim(cmd) => sim::run(cmd, root),
         Command::Odds(cmd) => odds::run(cmd, root),
+        Command::Dice { expr, kind, ruleset, modifier, format } => {
+            commands::dice::run(root, expr, kind, &ruleset, modifier, format)
+        }
         Command::Map(cmd) => map::run(cmd, root),
         Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg),
         Command::Show { id, explain, ruleset, kind, with, format } => {

@@ -461,7 +461,7 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
     (rules, dir)
 }
 
-/// `ctx.roll` rolls a kind the ruleset declares and judges it as the kind says (a modifier to a
+/// `ctx.make_roll` rolls a kind the ruleset declares and judges it as the kind says (a modifier to a
 /// roll-under test moves its target); `ctx.contest` holds one roll against many: the Dodge of
 /// 004 L604-612 rolls 9 against PH, the four shooters (BS 11 + 3) roll 3, 5, 17 and 12, and
 /// only the 12 stands. Every roll is logged as its model's.
@@ -469,9 +469,9 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
 fn roll_kinds_and_contests_reach_scripts() {
     let (rules, _dir) = with_roll_kinds(
         "return { combat_tp = function(ctx)
-  local lock = ctx.roll('target-lock', 4, -1)
+  local lock = ctx.make_roll('target-lock', 4, -1)
   print(lock.success, lock.target, lock.margin, lock.critical)
-  local one = ctx.roll('target-lock', 0)
+  local one = ctx.make_roll('target-lock', 0)
   print(one.success, one.critical)
   local c = ctx.contest('face-to-face', ctx.target, {target = 13}, {target = 11, modifier = 3, rolls = 4})
   print(c.won, c.standing, c.theirs_standing, c.theirs[4].stands, c.theirs[3].success, c.mine[1].stands)
@@ -500,9 +500,12 @@ end }",
         ]
     );
 
-    let (rules, _dir) = with_roll_kinds("return { combat_tp = function(ctx) ctx.roll('bs-roll', 11) end }");
+    let (rules, _dir) = with_roll_kinds("return { combat_tp = function(ctx) ctx.make_roll('bs-roll', 11) end }");
     let err = hook_error(play(&rules).0);
-    assert!(err.contains("`ctx.roll`: the ruleset has no roll kind `bs-roll` (it declares target-lock, d20)"), "{err}");
+    assert!(
+        err.contains("`ctx.make_roll`: the ruleset has no roll kind `bs-roll` (it declares target-lock, d20)"),
+        "{err}"
+    );
     let (rules, _dir) = with_roll_kinds(
         "return { combat_tp = function(ctx) ctx.contest('face-to-face', ctx.target, {rolls = 0}) end }",
     );

@@ -1,7 +1,7 @@
 //! The kinds of roll a ruleset makes and the contests between them (`roll_kinds:`, `contests:`):
 //! the dice in the notation players know, which way a result succeeds, the natural results that
 //! decide whatever the modifiers, criticals, and how two sides' rolls are compared. Scripts roll
-//! them with `ctx.roll` and `ctx.contest`; `cav odds` and the narrative read the same model.
+//! them with `ctx.make_roll` and `ctx.contest`; `cav odds` and the narrative read the same model.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -24,7 +24,7 @@ pub struct Ruleset {
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,
-    /// The kinds of roll the ruleset makes by name (`ctx.roll`): dice in the usual notation,
+    /// The kinds of roll the ruleset makes by name (`ctx.make_roll`): dice in the usual notation,
     /// which way a result succeeds, natural results that decide, criticals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roll_kinds: Vec<super::RollKindDef>,

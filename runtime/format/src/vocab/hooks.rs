@@ -19,7 +19,7 @@ words! {
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
         Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
         TargetLock = "target_lock", I, "When a model declares a target-lock action or paints a target with its TAG (the `tag` action); forbid refuses it.";
-        OpposedRoll = "opposed_roll", R("an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it"), "When two models make an opposed roll.";
+        OpposedRoll = "opposed_roll", I, "Before each side's roll of an opposed roll the engine makes (close combat: `ctx.target` is the opponent; a model crossing a structure: no target); `roll` modifiers help that side. A script's own contests (`ctx.opposed_roll`, `ctx.contest`) take their bonuses from its arguments.";
         AttackDeclare = "attack_declare", I, "For each weapon declared against a target, before its range band is read; forbid refuses the attack, `range` modifiers change the weapon's range.";
         AttackTargets = "attack_targets", I, "When an area attack picks the models under its template; `area` modifiers change the radius (widening it by at most `limits::SCRIPT_AREA_GROWTH` inches), set_value lowers it, `rav` modifiers add to the RAV of every hit.";
         StrikePoint = "strike_point", I, "The strike-point roll of an indirect attack; `roll` modifiers.";
@@ -138,7 +138,8 @@ impl HookPoint {
             H::Drift | H::DamageCalc => &[AddModifier],
             H::DamageTable => &[AddModifier, Forbid, ApplyState, SetFlag],
             H::PilotCheck | H::Repair => &[AddModifier],
-            H::Build | H::ForceSelection | H::OpposedRoll => &[],
+            H::OpposedRoll => &[AddModifier, SetFlag],
+            H::Build | H::ForceSelection => &[],
         }
     }
 
@@ -163,6 +164,7 @@ impl HookPoint {
                 | H::OnHit
                 | H::AreaEffect
                 | H::Transport
+                | H::OpposedRoll
         )
     }
 
@@ -181,7 +183,8 @@ impl HookPoint {
             | H::CritFumble
             | H::PilotCheck
             | H::Repair
-            | H::AreaEffect => &[Q::Roll],
+            | H::AreaEffect
+            | H::OpposedRoll => &[Q::Roll],
             H::Drift => &[Q::Drift],
             H::DamageCalc => &[Q::Rav, Q::Av, Q::Mos],
             H::DamageTable => &[Q::Damage],
@@ -212,7 +215,10 @@ impl HookPoint {
             H::ModelState => "model, state, gained",
             H::PilotCheck | H::Repair => "model",
             H::Transport => "model (the rider), target (the transport), value (1 mounting, 0 dismounting)",
-            H::Build | H::ForceSelection | H::OpposedRoll => "",
+            H::OpposedRoll => {
+                "model (the side rolling), target (its opponent in close combat; none crossing a structure)"
+            }
+            H::Build | H::ForceSelection => "",
         }
     }
 }

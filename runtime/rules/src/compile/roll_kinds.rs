@@ -1,5 +1,5 @@
 //! A ruleset's named roll kinds and contests, compiled: the one judgement of a named roll and
-//! the one comparison of two sides' rolls, shared by scripts (`ctx.roll`, `ctx.contest`), the
+//! the one comparison of two sides' rolls, shared by scripts (`ctx.make_roll`, `ctx.contest`), the
 //! narrative and the odds.
 
 use cav_format::{self as f, BeyondReach, ContestCompare, ContestTies, NaturalVerdict, RollDirection};
@@ -317,9 +317,9 @@ mod tests {
         };
         let a = throw(&k, &[4, 4], 0, 6); // margin 2
         let b = throw(&k, &[5, 4], 0, 7); // margin 2
-        assert_eq!(c.decide(&[a.clone()], &[b.clone()]), (vec![true], vec![false]));
+        assert_eq!(c.decide(std::slice::from_ref(&a), std::slice::from_ref(&b)), (vec![true], vec![false]));
         let c = ContestRule { ties: ContestTies::Other, ..c };
-        assert_eq!(c.decide(&[a.clone()], &[b.clone()]), (vec![false], vec![true]));
+        assert_eq!(c.decide(std::slice::from_ref(&a), std::slice::from_ref(&b)), (vec![false], vec![true]));
         let c = ContestRule { ties: ContestTies::BothStand, compare: ContestCompare::Total, ..c };
         assert_eq!(c.decide(&[a], &[b]), (vec![false], vec![true]));
     }

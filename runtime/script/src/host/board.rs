@@ -1,5 +1,5 @@
 //! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
-//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.roll`, `ctx.contest`,
+//! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.make_roll`, `ctx.contest`,
 //! `ctx.flag`.
 
 use cav_format::{OpposedAgainst, OpposedTies};
@@ -22,14 +22,21 @@ pub(super) enum Board {
     Range,
     RollDice,
     OpposedRoll,
-    Roll,
+    MakeRoll,
     Contest,
     Flag,
 }
 
 impl Board {
-    pub(super) const ALL: [Board; 7] =
-        [Board::Models, Board::Range, Board::RollDice, Board::OpposedRoll, Board::Roll, Board::Contest, Board::Flag];
+    pub(super) const ALL: [Board; 7] = [
+        Board::Models,
+        Board::Range,
+        Board::RollDice,
+        Board::OpposedRoll,
+        Board::MakeRoll,
+        Board::Contest,
+        Board::Flag,
+    ];
 
     pub(super) fn id(self) -> &'static str {
         match self {
@@ -37,7 +44,7 @@ impl Board {
             Board::Range => "range",
             Board::RollDice => "roll_dice",
             Board::OpposedRoll => "opposed_roll",
-            Board::Roll => "roll",
+            Board::MakeRoll => "make_roll",
             Board::Contest => "contest",
             Board::Flag => "flag",
         }
@@ -65,7 +72,7 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
         Board::Range => range(lua, live, args),
         Board::RollDice => roll_dice(lua, sh, live, args),
         Board::OpposedRoll => opposed_roll(lua, sh, live, args),
-        Board::Roll => roll_kind(lua, sh, live, args),
+        Board::MakeRoll => roll_kind(lua, sh, live, args),
         Board::Contest => contest(lua, sh, live, args),
         Board::Flag => flag(lua, live, args),
     }
@@ -301,19 +308,19 @@ fn script_mods(live: &Live, value: i32) -> Vec<ModApplied> {
     vec![ModApplied { source, value, charge: None }]
 }
 
-/// `ctx.roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`),
+/// `ctx.make_roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`),
 /// judged as the kind says, logged as the handler's model's.
 fn roll_kind(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
     let game = live.game;
     let (kind, target, modifier): (mlua::LuaString, Option<f64>, Option<f64>) =
         mlua::FromLuaMulti::from_lua_multi(args, lua)?;
     let rules = &game.rules;
-    let k = declared(lua, "ctx.roll", "roll kind", &kind, rules.roll_kinds.iter().map(|k| k.id.as_str()))?;
+    let k = declared(lua, "ctx.make_roll", "roll kind", &kind, rules.roll_kinds.iter().map(|k| k.id.as_str()))?;
     if live.rolls.borrow().len() >= SCRIPT_EFFECTS_PER_CALL {
-        return Err(refused(lua, format!("`ctx.roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
+        return Err(refused(lua, format!("`ctx.make_roll`: more than {SCRIPT_EFFECTS_PER_CALL} rolls in one call")));
     }
-    let target = target.map(|t| whole(lua, "roll", t, true)).transpose()?;
-    let modifier = modifier.map(|m| whole(lua, "roll", m, true)).transpose()?.unwrap_or(0);
+    let target = target.map(|t| whole(lua, "make_roll", t, true)).transpose()?;
+    let modifier = modifier.map(|m| whole(lua, "make_roll", m, true)).transpose()?.unwrap_or(0);
     let rule = &rules.roll_kinds[k];
     let thrown = rule.throw(&mut **live.dice.borrow_mut(), None, modifier, target);
     let natural = thrown.natural;

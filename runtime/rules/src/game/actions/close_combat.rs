@@ -105,6 +105,8 @@ impl Engine<'_, '_> {
                 0,
                 ModApplied { source: "close-combat value".into(), value: ccv(&this.game, x, y), charge: None },
             );
+            // An opposed roll: each side's `opposed_roll` handlers first, then its combat roll's.
+            mods.extend(this.call_hooks(HookCtx::new(HookPoint::OpposedRoll, x).target(y))?.take(Quantity::Roll));
             let ctx = HookCtx::new(HookPoint::CombatTp, x).target(y);
             let mut answer = this.call_hooks_on_copy(&ctx)?;
             mods.extend(answer.take(Quantity::Roll));

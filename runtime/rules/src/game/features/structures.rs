@@ -9,6 +9,8 @@ use crate::compile::LookupTable;
 use crate::event::{Event, ModApplied};
 use crate::game::{Engine, EngineError, Game};
 use crate::geom::P;
+use crate::hooks::HookCtx;
+use cav_format::{HookPoint, Quantity};
 
 /// What one structure has suffered.
 #[derive(Debug, Clone, Default)]
@@ -263,8 +265,8 @@ impl Engine<'_, '_> {
             let sections = (length / section).ceil() as u32;
             for _ in 0..sections {
                 let ac = self.game.structure_ac(area);
-                let mover =
-                    self.roll(model, "structure-crossing", r.standard, Vec::new(), Some(exp as i32), None, false);
+                let mods = self.call_hooks(HookCtx::new(HookPoint::OpposedRoll, model))?.take(Quantity::Roll);
+                let mover = self.roll(model, "structure-crossing", r.standard, mods, Some(exp as i32), None, false);
                 let wall = self.roll(model, "structure-resists", r.standard, Vec::new(), Some(ac), None, false);
                 if mover.total - (exp as i32) < wall.total - ac {
                     self.game.models[model].pending.damage += rule.damage;
