@@ -13,6 +13,7 @@
 //! checked by the loader's vocabulary pass; here they are only resolved.
 
 mod assets;
+mod attributes;
 pub mod behaviour;
 mod cards;
 pub use cards::scale_for_a_small_table;
@@ -338,6 +339,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     emplacements(cx, &models, &mut cards, &assets);
+    let attributes = attributes::attributes(cx, ruleset, &models, &mut cards);
     append_asset_cards(&mut assets, &mut cards, asset_cards);
     let mut strikes = strikes::strikes(cx, &sas);
     strikes::missiles(cx, &mut strikes, &mut cards);
@@ -382,6 +384,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         critical_fumble: ruleset.dice.critical_fumble,
         critical_success: ruleset.dice.critical_success,
         critical_bonus,
+        attributes,
         roll_kinds,
         contests,
         turn_limit: ruleset.turn_limit,

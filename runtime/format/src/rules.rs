@@ -5,6 +5,7 @@
 //! configure; every type is re-exported here (`cav_format::rules::X`).
 
 mod action_types;
+mod attributes;
 mod close_combat;
 mod combat;
 mod damage;
@@ -27,6 +28,7 @@ mod transport;
 mod victory;
 
 pub use action_types::*;
+pub use attributes::*;
 pub use close_combat::*;
 pub use combat::*;
 pub use damage::*;

@@ -112,6 +112,7 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
 struct TypeChecker {
     states: Vec<String>,
     terrain: Vec<String>,
+    attributes: Vec<String>,
     roll_kinds: Vec<String>,
     contests: Vec<String>,
     /// (module, documents using it, file, text) of every module to check.
@@ -144,6 +145,7 @@ impl TypeChecker {
         TypeChecker {
             states: ids(DocKind::ModelState),
             terrain: ids(DocKind::Terrain),
+            attributes: declared(|r| r.attributes.iter().map(|a| a.id.0.clone()).collect()),
             roll_kinds: declared(|r| r.roll_kinds.iter().map(|k| k.id.0.clone()).collect()),
             contests: declared(|r| r.contests.iter().map(|c| c.id.0.clone()).collect()),
             queue: Vec::new(),
@@ -151,10 +153,11 @@ impl TypeChecker {
     }
 
     /// The ruleset's ids a did-you-mean looks among, by what they name.
-    fn ids(&self) -> [(&'static str, &[String]); 4] {
+    fn ids(&self) -> [(&'static str, &[String]); 5] {
         [
             ("model state", &self.states),
             ("terrain type", &self.terrain),
+            ("attribute", &self.attributes),
             ("roll kind", &self.roll_kinds),
             ("contest", &self.contests),
         ]
@@ -175,6 +178,7 @@ impl TypeChecker {
         let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
             states: &self.states,
             terrain: &self.terrain,
+            attributes: &self.attributes,
             roll_kinds: &self.roll_kinds,
             contests: &self.contests,
         }));

@@ -517,3 +517,34 @@ end }",
     let err = hook_error(play(&rules).0);
     assert!(err.contains("`ctx.contest`: more than 64 rolls in one call"), "{err}");
 }
+
+/// A model view carries the attributes the ruleset declares (`model.attributes.resolve`), read
+/// from the model's card; an id the ruleset does not declare reads nil.
+#[test]
+fn model_views_carry_the_rulesets_attributes() {
+    let (mut rules, _dir) = with_script(
+        "wizzo",
+        "return { combat_tp = function(ctx)\n  local a = ctx.target.attributes\n  print(a.resolve, a.hp, a.nerve)\n  \
+         local r = ctx.make_roll('lock', a.resolve)\n  print(r.success)\nend }",
+    );
+    rules.attributes = vec!["resolve".into(), "hp".into()];
+    for card in &mut rules.cards {
+        card.attributes = vec![4, 2];
+    }
+    let dice = cav_rules::DiceExpr::parse("1d6").unwrap();
+    rules.roll_kinds.push(cav_rules::compile::RollRule {
+        id: "lock".into(),
+        dice,
+        succeeds: cav_format::RollDirection::AtMost,
+        natural: vec![],
+        critical_on_target: false,
+        beyond_reach: cav_format::BeyondReach::Impossible,
+        odds: dice.odds(),
+    });
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+    host.call(&game, &mut cav_rules::ForcedDice::new([4]), &mut ctx).unwrap();
+    assert_eq!(host.take_prints(), ["4\t2\tnil", "true"]);
+}

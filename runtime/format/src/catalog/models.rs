@@ -36,6 +36,9 @@ pub struct Model {
     pub weapons: Vec<WeaponMount>,
     #[serde(default)]
     pub special_attributes: Vec<SaRef>,
+    /// Values of the attributes its ruleset declares (`attributes:` of the ruleset), by id.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub attributes: std::collections::BTreeMap<Id, i32>,
     /// This card is the weapon of a battlefield asset's emplacement (an asset with
     /// `emplacement:`, the Bunker Weapon Emplacement): it stands in the asset's terrain piece,
     /// is attacked only through it, and fires on its side's one emplacement card.

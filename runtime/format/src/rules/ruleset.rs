@@ -24,6 +24,9 @@ pub struct Ruleset {
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,
+    /// The attributes its models carry beside the damage track (`model.attributes` in scripts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<super::AttributeDef>,
     /// The kinds of roll the ruleset makes by name (`ctx.make_roll`): dice in the usual notation,
     /// which way a result succeeds, natural results that decide, criticals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -46,6 +46,8 @@ pub struct CardDef {
     /// Its reach in a chain of indirect fire (Chain-Fire Pod), and whether it may start one.
     pub chain_fire: Option<(f64, bool)>,
     pub tv: u32,
+    /// Its value of each attribute the ruleset declares (`Rules::attributes` order).
+    pub attributes: Vec<i32>,
     /// The asset (index) whose weapon emplacement this card is (`Model::emplacement`).
     pub emplacement: Option<usize>,
     /// Upgrades switched on by the Special action (`Upgrade::switch`): while the model is in some
@@ -118,6 +120,7 @@ impl CardDef {
             gun_ports: 0,
             chain_fire: None,
             tv: 0,
+            attributes: Vec::new(),
             emplacement: None,
             switch: None,
         }

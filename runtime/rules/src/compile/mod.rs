@@ -56,6 +56,9 @@ pub struct Rules {
     pub critical_fumble: u32,
     pub critical_success: u32,
     pub critical_bonus: Option<DiceExpr>,
+    /// The attributes the ruleset's models carry (`attributes:`): their ids, in the order of
+    /// every card's `CardDef::attributes`.
+    pub attributes: Vec<String>,
     /// The roll kinds the ruleset names (`roll_kinds:`), and its contests (`contests:`).
     pub roll_kinds: Vec<RollRule>,
     pub contests: Vec<ContestRule>,

@@ -19,6 +19,7 @@ pub fn definitions() -> String {
 pub struct RulesetIds<'a> {
     pub states: &'a [String],
     pub terrain: &'a [String],
+    pub attributes: &'a [String],
     pub roll_kinds: &'a [String],
     pub contests: &'a [String],
 }
@@ -42,7 +43,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
-         \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\tweapons: { CavWeapon },\n}\n\n\
+         \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\t-- its value of each attribute the ruleset declares (`attributes:`), by id\n\tattributes: { [CavAttributeId]: number },\n\tweapons: { CavWeapon },\n}\n\n\
          export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice`, `ctx.make_roll`, `ctx.contest`: whether it succeeded, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n\t-- `ctx.make_roll`, `ctx.contest`: how far it passed its target (negative: missed it)\n\tmargin: number?,\n\t-- `ctx.contest`: whether it stands after the comparison\n\tstands: boolean?,\n}\n\n\
          -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the unit (this model's) or model it is kept on\n\
          export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | \"unit\" | CavModel\n\
@@ -86,6 +87,11 @@ fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
         "-- A terrain type's id (`kind: terrain`){}.\nexport type CavTerrainId = {}\n\n",
         if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
         or_string(ids.map(|i| i.terrain))
+    ));
+    s.push_str(&format!(
+        "-- An attribute's id (the ruleset's `attributes:`){}.\nexport type CavAttributeId = {}\n\n",
+        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
+        or_string(ids.map(|i| i.attributes))
     ));
     s.push_str(&format!(
         "-- A roll kind's id (the ruleset's `roll_kinds:`){}.\nexport type CavRollKindId = {}\n\n",

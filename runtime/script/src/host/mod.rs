@@ -131,6 +131,7 @@ impl LuaHost {
             model_types: strings(&sandbox.lua, ModelType::ALL.iter().map(|t| t.id()))?,
             states: strings(&sandbox.lua, rules.states.iter().map(|s| s.id.as_str()))?,
             bands: strings(&sandbox.lua, rules.bands.iter().map(|b| b.id.as_str()))?,
+            attributes: strings(&sandbox.lua, rules.attributes.iter().map(String::as_str))?,
             ruleset: sandbox.lua.create_string(&rules.id).map_err(|e| e.to_string())?,
         });
         let board = Board::ALL

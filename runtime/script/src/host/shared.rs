@@ -42,6 +42,8 @@ pub(super) struct Shared {
     pub(super) model_types: Vec<mlua::LuaString>,
     pub(super) states: Vec<mlua::LuaString>,
     pub(super) bands: Vec<mlua::LuaString>,
+    /// The ids of the attributes the ruleset declares (`Rules::attributes`).
+    pub(super) attributes: Vec<mlua::LuaString>,
     pub(super) ruleset: mlua::LuaString,
 }
 

@@ -53,6 +53,7 @@ impl Shared {
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
                     ratings: card.sas.iter().map(|(_, r)| *r).collect(),
+                    attributes: card.attributes.iter().copied().collect(),
                     made: Rc::default(),
                 }));
                 *slot = Some(CachedNames { card: card_ix, side: me.side, game: now, names: n.clone() });
@@ -194,6 +195,8 @@ pub(super) struct NamesData {
     /// The card's special attributes (ids) and their ratings.
     sas: Rc<[Rc<str>]>,
     ratings: Rc<[i32]>,
+    /// Its value of each attribute the ruleset declares (`Rules::attributes` order).
+    attributes: Rc<[i32]>,
     /// The frozen `special_attributes` and `ratings` tables and the name strings, made on first
     /// read and shared by every view of the model this game (a loop over `ctx.models()` reads
     /// them for each model).
@@ -205,6 +208,7 @@ pub(super) struct NamesData {
 struct Made {
     sas: Option<Table>,
     ratings: Option<Table>,
+    attributes: Option<Table>,
     name: Option<mlua::LuaString>,
     side: Option<mlua::LuaString>,
     model: Option<mlua::LuaString>,
@@ -230,6 +234,7 @@ impl NamesData {
             && self.sas.len() == card.sas.len()
             && self.sas.iter().zip(&card.sas).all(|(n, (sa, _))| **n == *game.rules.sas[*sa as usize].id)
             && self.ratings.iter().copied().eq(card.sas.iter().map(|(_, r)| *r))
+            && *self.attributes == *card.attributes
     }
 
     /// The Lua string of one of the names (`text`), made on first read.
@@ -407,6 +412,14 @@ impl mlua::UserData for ModelView {
                 cached.ratings = Some(frozen(lua.create_table_from(pairs)?));
             }
             Ok(cached.ratings.clone())
+        });
+        f.add_field_method_get("attributes", |lua, v| {
+            let mut cached = v.names.made.borrow_mut();
+            if cached.attributes.is_none() {
+                let pairs = v.shared.attributes.iter().cloned().zip(v.names.attributes.iter().copied());
+                cached.attributes = Some(frozen(lua.create_table_from(pairs)?));
+            }
+            Ok(cached.attributes.clone())
         });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;

@@ -1,0 +1,57 @@
+//! A ruleset's `attributes:` and each model's values: an id the ruleset does not declare, a value
+//! out of range and one missing without a default are errors at the model, all reported; the
+//! values compile into every card in the declared order.
+
+mod common;
+
+const DECLARE: &str = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Declares attributes.\n\
+    set:\n  attributes:\n\
+    \x20   - {id: resolve, name: Resolve, min: 1, max: 6, summary: Nerve and aim.}\n\
+    \x20   - {id: hp, name: Hit Points, default: 1, summary: Points a model takes.}\n";
+
+/// An invented walker (the hook gallery's) with these attribute values.
+fn model(id: &str, attributes: &str) -> String {
+    format!(
+        "kind: model\nid: {id}\nname: {id}\nfaction: Test\nmodel_type: cav\nchassis: medium\ntask: attack\n\
+         move_class: walker\ntv: 400\ndamage_track:\n  damage_tracks: 5\n  mv: [6, 6, 5, 5, 4, 4]\n  \
+         av: [6, 6, 5, 5, 4, 4]\n  exp: [6, 6, 7, 7, 8, 8]\n  dc: [3, 2, 1, 0, -1, -1]\nattributes: {attributes}\n\
+         summary: An invented test model.\n"
+    )
+}
+
+#[test]
+fn attribute_mistakes_are_errors_at_the_model() {
+    let diags = common::extension_diagnostics(
+        "bad-attributes",
+        &[
+            ("patch.yaml", DECLARE),
+            ("a.yaml", &model("test-brave", "{resolve: 7}")),
+            ("b.yaml", &model("test-odd", "{resolve: 3, nerve: 2}")),
+            ("c.yaml", &model("test-none", "{hp: 2}")),
+        ],
+    );
+    let find = |needle: &str| diags.iter().find(|d| d.code == "attribute" && d.message.contains(needle));
+    let range = find("Resolve 7 is out of its range").expect("out of range");
+    assert_eq!(range.pointer.as_deref(), Some("/attributes/resolve"));
+    assert_eq!(range.expected.as_deref(), Some("Resolve from 1 to 6"));
+    let unknown = find("attribute `nerve` is not one the ruleset declares (it declares resolve, hp)").expect("unknown");
+    assert_eq!(unknown.pointer.as_deref(), Some("/attributes/nerve"));
+    assert!(find("model `test-none` has no `resolve` (Resolve)").is_some(), "{diags:#?}");
+    assert!(find("model `test-none` has no `hp`").is_none(), "hp has a default");
+}
+
+#[test]
+fn values_compile_in_the_declared_order() {
+    let declare = DECLARE.replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,");
+    let rules = common::extension_rules(
+        "good-attributes",
+        &[("patch.yaml", &declare), ("a.yaml", &model("test-brave", "{hp: 2, resolve: 5}"))],
+    );
+    assert_eq!(rules.attributes, ["resolve", "hp"]);
+    assert_eq!(rules.cards[rules.card("test-brave").unwrap()].attributes, [5, 2]);
+    let plain = common::extension_rules(
+        "default-attributes",
+        &[("patch.yaml", &declare), ("a.yaml", &model("test-plain", "{}"))],
+    );
+    assert_eq!(plain.cards[plain.card("test-plain").unwrap()].attributes, [3, 1], "the defaults");
+}
