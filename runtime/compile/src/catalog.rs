@@ -112,6 +112,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             reach: None,
             grants: Vec::new(),
             charges: doc.single_use,
+            game_wide: false,
         });
     }
     // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
@@ -133,6 +134,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             reach: None,
             grants: Vec::new(),
             charges: false,
+            game_wide: false,
         });
     }
     (sas, upgrades)
@@ -154,8 +156,32 @@ fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
             reach: None,
             grants: vec![],
             charges: false,
+            game_wide: false,
         };
     };
+    // A rule of the whole game acts only through its script: modifiers would belong to no model.
+    if doc.applies_to == f::AppliesTo::Game {
+        if doc.script.is_none() {
+            cx.error(
+                e,
+                "/applies_to",
+                "game-rule",
+                "a rule of the whole game (`applies_to: game`) acts through its script, and it has none".into(),
+                "a `script:` whose handlers play the rule",
+                None,
+            );
+        }
+        if !doc.modifiers.is_empty() {
+            cx.error(
+                e,
+                "/modifiers",
+                "game-rule",
+                "a rule of the whole game has no model to carry `modifiers:`: they would never apply".into(),
+                "its script adding the modifiers (`ctx.add_modifier`) at the moments they belong to",
+                None,
+            );
+        }
+    }
     // Options are read by the special attribute's script; with none, nothing would.
     if !doc.special_options.is_empty() && doc.script.is_none() {
         cx.error(
@@ -182,6 +208,7 @@ fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
         }),
         grants: sa_refs(names, &doc.grants),
         charges: false,
+        game_wide: doc.applies_to == f::AppliesTo::Game,
     }
 }
 

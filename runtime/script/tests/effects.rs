@@ -548,3 +548,38 @@ fn model_views_carry_the_rulesets_attributes() {
     host.call(&game, &mut cav_rules::ForcedDice::new([4]), &mut ctx).unwrap();
     assert_eq!(host.take_prints(), ["4\t2\tnil", "true"]);
 }
+
+/// A rule of the whole game (`applies_to: game`) runs at every moment of its hook points with no
+/// model carrying it: last, as `ctx.role` `game`, `ctx.self` the moment's model; its effects
+/// land as any handler's (here Act of Ziron's kind of ruleset-wide rule: −1 to every combat roll
+/// beyond 20").
+#[test]
+fn a_rule_of_the_whole_game_runs_at_every_moment() {
+    let (mut rules, _dir) = with_script(
+        "wizzo",
+        "return { combat_tp = function(ctx)\n  print(ctx.role, ctx.self == ctx.model)\n  \
+         if ctx.distance and ctx.distance > 20 then ctx.add_modifier('roll', 'long range', -1) end\nend }",
+    );
+    let wizzo = rules.sas.iter().position(|s| s.id == "wizzo").unwrap() as u16;
+    rules.sas[wizzo as usize].game_wide = true;
+    for card in &mut rules.cards {
+        card.sas.retain(|(sa, _)| *sa != wizzo);
+    }
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    assert!(host.wants_at(&game, HookPoint::CombatTp, 1, Some(0), Some(0)));
+    assert!(!host.wants_at(&game, HookPoint::Activation, 1, None, None));
+    let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+    host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap();
+    assert_eq!(host.take_prints(), ["game\ttrue"]);
+    let far = game.distance(1, 0) > 20.0;
+    assert_eq!(ctx.effects.len(), usize::from(far));
+
+    // In play: every combat roll of both sides meets it.
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let rolls = log.iter().filter(|e| matches!(e, Event::Roll(r) if r.kind == "combat")).count();
+    let printed = log.iter().filter(|e| matches!(e, Event::ScriptPrint { text, .. } if text == "game\ttrue")).count();
+    assert!(rolls > 0 && printed >= rolls, "{printed} prints for {rolls} combat rolls");
+}

@@ -70,6 +70,10 @@ pub enum AppliesTo {
     Model,
     Weapon,
     ModelOrWeapon,
+    /// A rule of the whole game (weather, a ruleset-wide roll rule): no model or weapon lists
+    /// it; it applies to every game of the rulesets its pack joins, its script's handlers
+    /// running at every moment of its hook points, after the models' (`ctx.role` `game`).
+    Game,
 }
 
 /// The shape of an SA's parameter.

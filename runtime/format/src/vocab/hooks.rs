@@ -80,7 +80,7 @@ words! {
 }
 
 /// Whose handlers run at a hook point, in this order.
-pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the `as_target` handlers of the other model's special attributes (the target, the model under a template, the model a reactor would shoot at), then the `aura` handlers of every other model on the table (board order); a handler sees which in `ctx.role` (`model`, `weapon`, `target`, `aura`) and whose it is in `ctx.self`";
+pub const HANDLER_ORDER: &str = "the acting model's special attributes (card order), then those of the weapon it uses (mount order), then the `as_target` handlers of the other model's special attributes (the target, the model under a template, the model a reactor would shoot at), then the `aura` handlers of every other model on the table (board order), then the rules of the whole game (special attributes with `applies_to: game`, catalog order; `ctx.self` is the moment's model); a handler sees which in `ctx.role` (`model`, `weapon`, `target`, `aura`, `game`) and whose it is in `ctx.self`";
 
 impl HookPoint {
     /// The effects a handler may ask for at this point (none: it may only look, and print).

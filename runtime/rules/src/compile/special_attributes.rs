@@ -25,6 +25,9 @@ pub struct SaDef {
     /// A single-use upgrade's own entry: each rating point (a purchase) helps one roll with its
     /// effects and is then spent (`Model::charges_used`).
     pub charges: bool,
+    /// A rule of the whole game (`applies_to: game`): held by no card, its handlers run at every
+    /// moment of its hook points.
+    pub game_wide: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -127,7 +127,7 @@ fn push_context(s: &mut String) {
 
 /// The fields of every `ctx` (`CavContext` and each hook point's context), with their comments.
 const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp\"\n\tpoint: string,\n\
-     \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\", \"aura\" (any other model's)\n\trole: \"model\" | \"weapon\" | \"target\" | \"aura\",\n\
+     \t-- whose special attribute this handler is: \"model\" (the acting model's), \"weapon\" (its weapon's), \"target\", \"aura\" (any other model's), \"game\" (a rule of the whole game: `applies_to: game`)\n\trole: \"model\" | \"weapon\" | \"target\" | \"aura\" | \"game\",\n\
      \t-- the model this special attribute belongs to\n\tself: CavModel,\n\
      \t-- the special attribute's rating (or uses) on this model or weapon\n\trating: number,\n\
      \tturn: number,\n\t-- the ruleset's id and its options with the readings chosen\n\truleset: string,\n\toptions: {[string]: string},\n\

@@ -26,10 +26,12 @@ pub(super) enum Role {
     Target,
     /// Any other model's on the table (`aura`).
     Aura,
+    /// A rule of the whole game (`applies_to: game`), at every moment of its hook points.
+    Game,
 }
 
 impl Role {
-    pub(super) const ALL: [Role; 4] = [Role::Model, Role::Weapon, Role::Target, Role::Aura];
+    pub(super) const ALL: [Role; 5] = [Role::Model, Role::Weapon, Role::Target, Role::Aura, Role::Game];
 
     pub(super) fn id(self) -> &'static str {
         match self {
@@ -37,6 +39,7 @@ impl Role {
             Role::Weapon => "weapon",
             Role::Target => "target",
             Role::Aura => "aura",
+            Role::Game => "game",
         }
     }
 }
@@ -130,7 +133,7 @@ impl Handlers {
 
     pub(super) fn slot(role: Role) -> usize {
         match role {
-            Role::Model | Role::Weapon => 0,
+            Role::Model | Role::Weapon | Role::Game => 0,
             Role::Target => 1,
             Role::Aura => 2,
         }

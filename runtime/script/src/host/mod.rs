@@ -59,6 +59,10 @@ pub struct LuaHost {
     wanted: Vec<bool>,
     /// Hook points some script handles in its `aura` table (every other model then looks).
     aura_wanted: Vec<bool>,
+    /// The rules of the whole game that have a script (`SaDef::game_wide`), in `Rules::sas`
+    /// order, and the hook points they handle together (bit `HookPoint as u32`).
+    game_rules: Vec<u16>,
+    game_mask: u64,
     /// What each hook point accepts, by `HookPoint as usize`.
     moments: Vec<Moment>,
     shared: Rc<Shared>,
@@ -156,6 +160,12 @@ impl LuaHost {
             .collect();
         let aura_wanted =
             HookPoint::ALL.iter().map(|&p| modules.iter().flatten().any(|m| m.has(p, Role::Aura))).collect();
+        let game_rules: Vec<u16> = (0..rules.sas.len())
+            .filter(|&i| rules.sas[i].game_wide && modules[i].is_some())
+            .map(|i| i as u16)
+            .collect();
+        let game_mask =
+            game_rules.iter().filter_map(|&i| modules[usize::from(i)].as_ref()).fold(0, |m, x| m | x.masks[0]);
         let fns = Rc::new(CtxFns { board, effects, options });
         register_views(&sandbox.lua, &shared, &fns).map_err(|e| e.to_string())?;
         Ok(LuaHost {
@@ -164,6 +174,8 @@ impl LuaHost {
             modules,
             wanted,
             aura_wanted,
+            game_rules,
+            game_mask,
             moments: HookPoint::ALL.iter().map(|&p| Moment::of(p)).collect(),
             shared,
             fns,
@@ -228,9 +240,13 @@ impl Hooks for LuaHost {
         if self.sandbox.has_prints() {
             return true;
         }
+        // A rule of the whole game looks at every moment of its hook points.
+        let bit = 1u64 << point as u32;
+        if self.game_mask & bit != 0 {
+            return true;
+        }
         // The same models as `runs` asks (`owners`, then the auras), by card; `runs` may still
         // find nothing to run (a declined or conditional special attribute).
-        let bit = 1u64 << point as u32;
         let own = self.card_points(game, model);
         if own.model & bit != 0 || weapon.and_then(|w| own.weapons.get(w)).is_some_and(|m| m & bit != 0) {
             return true;

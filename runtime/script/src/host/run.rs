@@ -75,6 +75,14 @@ impl LuaHost {
                 add(i, Role::Aura, game.card(i).sas.as_slice());
             }
         }
+        // Rules of the whole game, last, for the moment's model.
+        if self.game_mask & bit != 0 {
+            for &sa in &self.game_rules {
+                if self.masks[0].get(usize::from(sa)).is_some_and(|m| m & bit != 0) {
+                    runs.push((ctx.model, Role::Game, sa, 1));
+                }
+            }
+        }
     }
 
     /// The handler of `point` in `role` of special attribute `sa`'s module in this game: the
@@ -157,7 +165,7 @@ impl LuaHost {
                         v.aura = Some(LazyView::new(shared, game, owner));
                         SelfView::Aura
                     }
-                    Role::Model | Role::Weapon => SelfView::Model,
+                    Role::Model | Role::Weapon | Role::Game => SelfView::Model,
                 };
             }
             live.roller.set(owner);
