@@ -452,17 +452,48 @@ pub fn load_chunk(lua: &Lua, path: &Path) -> mlua::Result<Function> {
 
 /// Run a module's chunk as a new instance: a copy of it (`deep_clone`: the compiled code is
 /// shared) in an environment of its own, so its top-level locals, the tables it makes and the
-/// globals it writes are new, whatever earlier instances did. Its returned table is frozen so no
-/// other script can change it. `meta` is `Sandbox::module_env`.
+/// globals it writes are new, whatever earlier instances did. Once it has loaded, every table it
+/// returned or left in its globals is frozen (`freeze`): a handler that writes one stops with an
+/// error, so what a script remembers lives in the game (`ctx.set_flag`), where odds, replays and
+/// shards see it. `meta` is `Sandbox::module_env`.
 pub fn instantiate(lua: &Lua, chunk: &Function, meta: &Table) -> mlua::Result<Value> {
     // Its own environment: globals it writes stay its own (the shared ones are read-only).
     let env = lua.create_table()?;
     env.set_metatable(Some(meta.clone()))?;
     let f = chunk.deep_clone()?;
-    f.set_environment(env)?;
+    f.set_environment(env.clone())?;
     let value: Value = f.call(())?;
-    if let Value::Table(t) = &value {
+    freeze(&[Value::Table(env), value.clone()])?;
+    Ok(value)
+}
+
+/// The most tables one module's instance may leave to be frozen; beyond it the instance fails
+/// (a module that builds that many tables at load is a hostile one).
+const MAX_FROZEN_TABLES: usize = 100_000;
+
+/// Make every table reachable from `roots` (keys and values, not metatables) read-only.
+fn freeze(roots: &[Value]) -> mlua::Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<Table> =
+        roots.iter().filter_map(|v| if let Value::Table(t) = v { Some(t.clone()) } else { None }).collect();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.to_pointer()) {
+            continue;
+        }
+        if seen.len() > MAX_FROZEN_TABLES {
+            return Err(mlua::Error::runtime(format!(
+                "the module leaves more than {MAX_FROZEN_TABLES} tables when it loads"
+            )));
+        }
+        t.for_each(|k: Value, v: Value| {
+            for x in [k, v] {
+                if let Value::Table(inner) = x {
+                    stack.push(inner);
+                }
+            }
+            Ok(())
+        })?;
         t.set_readonly(true);
     }
-    Ok(value)
+    Ok(())
 }

@@ -191,23 +191,23 @@ fn declared_hooks_and_handlers_must_match() {
 fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
     let c = Copy::new();
     let sas = "content/cav-quickstart/special-attributes/quickstart-sas.yaml";
-    c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, opposed_roll]");
+    c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, build]");
     c.edit(
         "content/cav-quickstart/scripts/strike.luau",
         "return strike",
-        "function strike.opposed_roll(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
+        "function strike.build(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
     );
     let (diags, sources) = c.check();
-    let w = find(&diags, "not-implemented", "opposed_roll");
+    let w = find(&diags, "not-implemented", "build");
     assert_eq!(w.severity, Severity::Warning);
     assert_eq!(
         at(w, &sources),
-        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.opposed_roll"))
+        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.build"))
     );
     assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
     assert_eq!(
         w.message,
-        "hook point `opposed_roll` is recognised but not implemented (an opposed roll (`ctx.opposed_roll`) takes its bonuses from the script that starts it and the models' `opposed_roll` effects; no handler is called at it): this handler never runs"
+        "hook point `build` is recognised but not implemented (an upgrade is fitted by its data (cost, grants, modifiers: `Rules::fit`); no script runs when a model is built yet): this handler never runs"
     );
     // Declared and handled: nothing else to say.
     assert_eq!(diags.len(), 1, "{diags:#?}");

@@ -254,7 +254,9 @@ fn roll_dice_uses_the_game_dice_and_is_bounded() {
 fn board_functions_reach_the_game_only_while_a_handler_runs() {
     let (rules, _dir) = with_script(
         "wizzo",
-        "return { store = {}, combat_tp = function(ctx)\n  local store = require('wizzo').store\n  if store.kept == nil then store.kept = ctx.models end\n  print(#store.kept())\nend }",
+        "local kept\nlocal m = {}\nfunction m.keep(f) kept = f end\nfunction m.kept() return kept end\n\
+         function m.combat_tp(ctx)\n  local w = require('wizzo')\n  if w.kept() == nil then w.keep(ctx.models) end\n  \
+         print(#w.kept()())\nend\nreturn m",
     );
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
@@ -264,7 +266,7 @@ fn board_functions_reach_the_game_only_while_a_handler_runs() {
         host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap();
     }
     assert_eq!(host.take_prints(), ["2", "2"], "a kept ctx.models serves the moment that runs");
-    let err = host.sandbox.run("return require('wizzo').store.kept()", "probe.luau").unwrap_err().to_string();
+    let err = host.sandbox.run("return require('wizzo').kept()()", "probe.luau").unwrap_err().to_string();
     assert!(err.contains("`ctx.models` reaches the board only while a handler runs"), "{err}");
 }
 
@@ -582,4 +584,29 @@ fn a_rule_of_the_whole_game_runs_at_every_moment() {
     let rolls = log.iter().filter(|e| matches!(e, Event::Roll(r) if r.kind == "combat")).count();
     let printed = log.iter().filter(|e| matches!(e, Event::ScriptPrint { text, .. } if text == "game\ttrue")).count();
     assert!(rolls > 0 && printed >= rolls, "{printed} prints for {rolls} combat rolls");
+}
+
+/// A module's tables and globals are frozen once it has loaded: a handler that counts in a
+/// table of its module, or in a global, stops the game with an error at its line saying where
+/// a script's memory lives — never a count carried quietly from one moment (or game) to the next.
+#[test]
+fn module_tables_and_globals_are_frozen_after_load() {
+    for (source, line) in [
+        ("local m = {seen = {}}\nfunction m.combat_tp(ctx)\n  m.seen[ctx.model.name] = true\nend\nreturn m\n", 3),
+        ("local m = {}\nfunction m.combat_tp(ctx)\n  shots = (shots or 0) + 1\nend\nreturn m\n", 3),
+    ] {
+        let (rules, dir) = with_script("wizzo", source);
+        let err = hook_error(play(&rules).0);
+        let file = dir.path().join("wizzo.luau");
+        assert!(err.contains(&format!("{}:{line}:", file.display())), "{err}");
+        assert!(err.contains("a module's tables and globals are frozen once it has loaded"), "{err}");
+        assert!(err.contains("ctx.set_flag"), "{err}");
+    }
+    // Reading them, and tables made inside a handler, stay free.
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "local m = {bonus = {1}}\nfunction m.combat_tp(ctx)\n  local t = {}\n  t.x = m.bonus[1]\n  \
+         ctx.add_modifier('roll', 'steady', t.x)\nend\nreturn m\n",
+    );
+    play(&rules).0.unwrap();
 }

@@ -181,7 +181,7 @@ impl LuaHost {
                     let _ = lua.gc_collect();
                     let file = handler.info().source.unwrap_or_default();
                     let e = self.sandbox.locate_memory_error(e, file.strip_prefix('@').unwrap_or(&file));
-                    return Ok(Err(format!("{name} ({point}): {e}")));
+                    return Ok(Err(explain_frozen(format!("{name} ({point}): {e}"))));
                 }
             };
             if !result.is_nil() {
@@ -196,5 +196,23 @@ impl LuaHost {
             }
         }
         Ok(Ok(queued))
+    }
+}
+
+/// A write to a read-only table, said with why: the tables `ctx` gives are read-only, and a
+/// module's own are frozen once it has loaded (`sandbox::instantiate`).
+fn explain_frozen(message: String) -> String {
+    const READONLY: &str = "attempt to modify a readonly table";
+    match message.find(READONLY) {
+        Some(at) => {
+            let end = at + READONLY.len();
+            format!(
+                "{} (a module's tables and globals are frozen once it has loaded, and what `ctx` gives is \
+                 read-only: what a script remembers lives in the game, `ctx.set_flag`){}",
+                &message[..end],
+                &message[end..]
+            )
+        }
+        None => message,
     }
 }
