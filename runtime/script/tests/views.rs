@@ -18,14 +18,14 @@ fn a_kept_ctx_shows_its_moment_and_its_views_keep_their_identity() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("strike.luau"),
-        "local store = {}\n\
-         return { store = store, attack_declare = function(ctx)\n\
-         \x20 if store.kept == nil then\n\
-         \x20   store.kept = ctx\n\
+        "local kept\n\
+         return { attack_declare = function(ctx)\n\
+         \x20 if kept == nil then\n\
+         \x20   kept = ctx\n\
          \x20   print(ctx.self == ctx.model, ctx.target == ctx.target, ctx.model ~= ctx.target, ctx.target.damage, ctx.weapon.mount)\n\
          \x20   return\n\
          \x20 end\n\
-         \x20 local k = store.kept\n\
+         \x20 local k = kept\n\
          \x20 print(k.self == k.model, k.target == ctx.target, k.model == ctx.model, k.target.damage, k.model.damage, ctx.target.damage, ctx.model.damage, k.weapon.name == ctx.weapon.name, k.role, k.point)\n\
          end }",
     )

@@ -41,10 +41,9 @@ pub struct Thrown {
 }
 
 impl RollRule {
-    /// Roll the kind's dice (or `dice`, where a caller gives others) with `mods` against
-    /// `target`, and judge it.
-    pub fn throw(&self, dice: &mut dyn Dice, with: Option<DiceExpr>, mods: i32, target: Option<i32>) -> Thrown {
-        let expr = with.unwrap_or(self.dice);
+    /// Roll the kind's dice with `mods` against `target`, and judge it.
+    pub fn throw(&self, dice: &mut dyn Dice, mods: i32, target: Option<i32>) -> Thrown {
+        let expr = self.dice;
         let (mut faces, sum) = expr.roll(dice);
         let natural = sum.saturating_sub(expr.plus);
         let (total, target) = match self.succeeds {
@@ -200,7 +199,7 @@ mod tests {
 
     fn throw(k: &RollRule, faces: &[u32], mods: i32, target: i32) -> Thrown {
         let mut d = ForcedDice::new(faces.iter().copied());
-        let t = k.throw(&mut d, None, mods, Some(target));
+        let t = k.throw(&mut d, mods, Some(target));
         assert_eq!(d.remaining(), 0);
         t
     }

@@ -144,6 +144,11 @@ impl DiceExpr {
     /// The result of `faces` (as [`roll`](Self::roll) lists them) as this expression keeps,
     /// counts and adds them.
     pub fn total_of(&self, faces: &[u32]) -> i32 {
+        // Most rolls: every face summed.
+        if self.keep.is_none() && self.successes.is_none() {
+            let sum = faces.iter().fold(0u32, |t, &f| t.saturating_add(f));
+            return (sum.min(i32::MAX as u32) as i32).saturating_add(self.plus);
+        }
         let count = |kept: &mut dyn Iterator<Item = u32>| -> u32 {
             match self.successes {
                 Some(c) => kept.filter(|&f| c.holds(f)).count() as u32,

@@ -264,14 +264,13 @@ fn declared<'r>(
 fn kind_roll(
     rule: &cav_rules::compile::RollRule,
     model: usize,
-    with: cav_rules::DiceExpr,
     mods: Vec<ModApplied>,
     t: cav_rules::compile::Thrown,
 ) -> Roll {
     Roll {
         model,
         kind: rule.id.clone().into(),
-        dice: with.label(),
+        dice: rule.dice.label(),
         natural: t.faces,
         mods,
         total: t.total,
@@ -322,9 +321,9 @@ fn roll_kind(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) ->
     let target = target.map(|t| whole(lua, "make_roll", t, true)).transpose()?;
     let modifier = modifier.map(|m| whole(lua, "make_roll", m, true)).transpose()?.unwrap_or(0);
     let rule = &rules.roll_kinds[k];
-    let thrown = rule.throw(&mut **live.dice.borrow_mut(), None, modifier, target);
+    let thrown = rule.throw(&mut **live.dice.borrow_mut(), modifier, target);
     let natural = thrown.natural;
-    let roll = kind_roll(rule, live.roller.get(), rule.dice, script_mods(live, modifier), thrown);
+    let roll = kind_roll(rule, live.roller.get(), script_mods(live, modifier), thrown);
     let t = kind_roll_table(lua, sh, &roll, natural)?;
     live.rolls.borrow_mut().push(roll);
     Ok(Value::Table(frozen(t)))
@@ -363,7 +362,7 @@ fn contest(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> m
     let contest = &rules.contests[c];
     let rule = &rules.roll_kinds[contest.roll];
     let throw = |(target, modifier, n): (Option<i32>, i32, u32)| -> Vec<cav_rules::compile::Thrown> {
-        (0..n).map(|_| rule.throw(&mut **live.dice.borrow_mut(), None, modifier, target)).collect()
+        (0..n).map(|_| rule.throw(&mut **live.dice.borrow_mut(), modifier, target)).collect()
     };
     let (a, b) = (throw(mine), throw(theirs));
     let (a_stand, b_stand) = contest.decide(&a, &b);
@@ -377,7 +376,7 @@ fn contest(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> m
         let mut logged = Vec::new();
         for (t, &stands) in rolls.into_iter().zip(stand) {
             let natural = t.natural;
-            let roll = kind_roll(rule, who, rule.dice, script_mods(live, modifier), t);
+            let roll = kind_roll(rule, who, script_mods(live, modifier), t);
             let table = kind_roll_table(lua, sh, &roll, natural)?;
             table.raw_set("stands", stands)?;
             list.raw_push(frozen(table))?;
