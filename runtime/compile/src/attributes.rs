@@ -2,6 +2,7 @@
 //! ruleset does not declare, a value out of its range and one missing without a default are
 //! errors at the model's `attributes:`.
 
+use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind};
 use cav_rules::compile::CardDef;
 
@@ -10,11 +11,18 @@ use crate::Cx;
 /// The declared ids, and every card's values in their order.
 pub(crate) fn attributes(
     cx: &mut Cx,
+    entry: &Entry,
     ruleset: &f::Ruleset,
     models: &[(String, f::Model)],
     cards: &mut [CardDef],
 ) -> Vec<String> {
-    let declared = &ruleset.attributes;
+    let mut declared: Vec<&f::AttributeDef> = Vec::new();
+    for (i, a) in ruleset.attributes.iter().enumerate() {
+        let before = declared.iter().any(|x| x.id == a.id);
+        if !crate::procedures::twice(cx, entry, &format!("/attributes/{i}"), "attribute", &a.id.0, before) {
+            declared.push(a);
+        }
+    }
     let ids: Vec<String> = declared.iter().map(|a| a.id.0.clone()).collect();
     for ((id, m), card) in models.iter().zip(cards.iter_mut()) {
         let Some(e) = cx.rs.get(DocKind::Model, id) else { continue };

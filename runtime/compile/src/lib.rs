@@ -339,7 +339,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     emplacements(cx, &models, &mut cards, &assets);
-    let attributes = attributes::attributes(cx, ruleset, &models, &mut cards);
+    let attributes = attributes::attributes(cx, entry, ruleset, &models, &mut cards);
     append_asset_cards(&mut assets, &mut cards, asset_cards);
     let mut strikes = strikes::strikes(cx, &sas);
     strikes::missiles(cx, &mut strikes, &mut cards);

@@ -412,21 +412,29 @@ pub(crate) fn engine_options(ruleset: &f::Ruleset) -> EngineOptions {
     engine
 }
 
+/// A second declaration of `id` among a ruleset's `what`s (the list item at `ptr`): an error,
+/// and `true` so the caller skips it.
+pub(crate) fn twice(cx: &mut Cx, entry: &Entry, ptr: &str, what: &str, id: &str, declared_before: bool) -> bool {
+    if declared_before {
+        cx.error(
+            entry,
+            &format!("{ptr}/id"),
+            "duplicate-id",
+            format!("{what} `{id}` is declared twice"),
+            &format!("one declaration per {what}"),
+            None,
+        );
+    }
+    declared_before
+}
+
 /// The ruleset's roll kinds and contests: each kind's dice parsed and its odds worked out once;
 /// a contest names a kind of the list.
 pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (Vec<RollRule>, Vec<ContestRule>) {
     let mut kinds: Vec<RollRule> = Vec::new();
     for (i, k) in ruleset.roll_kinds.iter().enumerate() {
         let ptr = format!("/roll_kinds/{i}");
-        if kinds.iter().any(|x| x.id == k.id.0) {
-            cx.error(
-                entry,
-                &format!("{ptr}/id"),
-                "duplicate-id",
-                format!("roll kind `{}` is declared twice", k.id),
-                "one declaration per roll kind",
-                None,
-            );
+        if twice(cx, entry, &ptr, "roll kind", &k.id.0, kinds.iter().any(|x| x.id == k.id.0)) {
             continue;
         }
         for (j, n) in k.natural.iter().enumerate() {
@@ -455,15 +463,7 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
     let mut contests: Vec<ContestRule> = Vec::new();
     for (i, c) in ruleset.contests.iter().enumerate() {
         let ptr = format!("/contests/{i}");
-        if contests.iter().any(|x| x.id == c.id.0) {
-            cx.error(
-                entry,
-                &format!("{ptr}/id"),
-                "duplicate-id",
-                format!("contest `{}` is declared twice", c.id),
-                "one declaration per contest",
-                None,
-            );
+        if twice(cx, entry, &ptr, "contest", &c.id.0, contests.iter().any(|x| x.id == c.id.0)) {
             continue;
         }
         let ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();

@@ -24,7 +24,7 @@ fn attribute_mistakes_are_errors_at_the_model() {
     let diags = common::extension_diagnostics(
         "bad-attributes",
         &[
-            ("patch.yaml", DECLARE),
+            ("patch.yaml", &format!("{DECLARE}    - {{id: resolve, name: Resolve again, summary: Twice.}}\n")),
             ("a.yaml", &model("test-brave", "{resolve: 7}")),
             ("b.yaml", &model("test-odd", "{resolve: 3, nerve: 2}")),
             ("c.yaml", &model("test-none", "{hp: 2}")),
@@ -38,6 +38,11 @@ fn attribute_mistakes_are_errors_at_the_model() {
     assert_eq!(unknown.pointer.as_deref(), Some("/attributes/nerve"));
     assert!(find("model `test-none` has no `resolve` (Resolve)").is_some(), "{diags:#?}");
     assert!(find("model `test-none` has no `hp`").is_none(), "hp has a default");
+    let twice = diags.iter().find(|d| d.code == "duplicate-id").expect("declared twice");
+    assert_eq!(
+        (twice.pointer.as_deref(), twice.message.as_str()),
+        (Some("/attributes/2/id"), "attribute `resolve` is declared twice")
+    );
 }
 
 #[test]

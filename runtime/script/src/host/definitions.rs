@@ -78,31 +78,25 @@ fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
          -- `hard_rav`, `soft_rav` → `rav`): a script is always at one moment, so it names only what changes.\n",
     );
     s.push_str(&format!("export type CavQuantity = {}\n\n", words(Quantity::ALL.iter().map(|t| t.id()).collect())));
-    s.push_str(&format!(
-        "-- A model state's id (`kind: model_state`){}.\nexport type CavStateId = {}\n\n",
-        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
-        or_string(ids.map(|i| i.states))
-    ));
-    s.push_str(&format!(
-        "-- A terrain type's id (`kind: terrain`){}.\nexport type CavTerrainId = {}\n\n",
-        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
-        or_string(ids.map(|i| i.terrain))
-    ));
-    s.push_str(&format!(
-        "-- An attribute's id (the ruleset's `attributes:`){}.\nexport type CavAttributeId = {}\n\n",
-        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
-        or_string(ids.map(|i| i.attributes))
-    ));
-    s.push_str(&format!(
-        "-- A roll kind's id (the ruleset's `roll_kinds:`){}.\nexport type CavRollKindId = {}\n\n",
-        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
-        or_string(ids.map(|i| i.roll_kinds))
-    ));
-    s.push_str(&format!(
-        "-- A contest's id (the ruleset's `contests:`){}.\nexport type CavContestId = {}\n\n",
-        if ids.is_some() { ", of the ruleset checked" } else { "; `cav validate` checks it against each ruleset's" },
-        or_string(ids.map(|i| i.contests))
-    ));
+    // The ruleset's own ids: what each names, its type, and the ids of the ruleset checked.
+    let ruleset_ids: [(&str, &str, for<'a> fn(&RulesetIds<'a>) -> &'a [String]); 5] = [
+        ("A model state's id (`kind: model_state`)", "CavStateId", |i| i.states),
+        ("A terrain type's id (`kind: terrain`)", "CavTerrainId", |i| i.terrain),
+        ("An attribute's id (the ruleset's `attributes:`)", "CavAttributeId", |i| i.attributes),
+        ("A roll kind's id (the ruleset's `roll_kinds:`)", "CavRollKindId", |i| i.roll_kinds),
+        ("A contest's id (the ruleset's `contests:`)", "CavContestId", |i| i.contests),
+    ];
+    for (what, name, of) in ruleset_ids {
+        s.push_str(&format!(
+            "-- {what}{}.\nexport type {name} = {}\n\n",
+            if ids.is_some() {
+                ", of the ruleset checked"
+            } else {
+                "; `cav validate` checks it against each ruleset's"
+            },
+            or_string(ids.map(of))
+        ));
+    }
 }
 
 /// `CavContext`: what a handler sees, with every effect function.
