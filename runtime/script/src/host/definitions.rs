@@ -64,6 +64,9 @@ fn words(ids: Vec<&str>) -> String {
     ids.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" | ")
 }
 
+/// The ids of one kind a ruleset has (`RulesetIds::states`…).
+type IdsOf = for<'a> fn(&RulesetIds<'a>) -> &'a [String];
+
 /// The types of the vocabulary's ids: model types, quantities, and the ruleset's states and terrain
 /// (any string without `ids`).
 fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
@@ -79,7 +82,7 @@ fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
     );
     s.push_str(&format!("export type CavQuantity = {}\n\n", words(Quantity::ALL.iter().map(|t| t.id()).collect())));
     // The ruleset's own ids: what each names, its type, and the ids of the ruleset checked.
-    let ruleset_ids: [(&str, &str, for<'a> fn(&RulesetIds<'a>) -> &'a [String]); 5] = [
+    let ruleset_ids: [(&str, &str, IdsOf); 5] = [
         ("A model state's id (`kind: model_state`)", "CavStateId", |i| i.states),
         ("A terrain type's id (`kind: terrain`)", "CavTerrainId", |i| i.terrain),
         ("An attribute's id (the ruleset's `attributes:`)", "CavAttributeId", |i| i.attributes),
