@@ -428,8 +428,8 @@ pub(crate) fn twice(cx: &mut Cx, entry: &Entry, ptr: &str, what: &str, id: &str,
     declared_before
 }
 
-/// The ruleset's roll kinds and contests: each kind's dice parsed and its odds worked out once;
-/// a contest names a kind of the list.
+/// The ruleset's roll kinds and contests: each kind's dice parsed (its odds are worked out when
+/// first asked for); a contest names a kind of the list.
 pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (Vec<RollRule>, Vec<ContestRule>) {
     let mut kinds: Vec<RollRule> = Vec::new();
     for (i, k) in ruleset.roll_kinds.iter().enumerate() {
@@ -457,7 +457,7 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
             natural: k.natural.clone(),
             critical_on_target: k.critical_on_target,
             beyond_reach: k.beyond_reach,
-            odds: dice.odds(),
+            odds: Default::default(),
         });
     }
     let mut contests: Vec<ContestRule> = Vec::new();

@@ -442,7 +442,7 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
             natural,
             critical_on_target,
             beyond_reach: BeyondReach::Impossible,
-            odds: dice.odds(),
+            odds: Default::default(),
         }
     };
     let row = |at_least, at_most, result| NaturalResult { at_least, at_most, equal: None, result };
@@ -541,7 +541,7 @@ fn model_views_carry_the_rulesets_attributes() {
         natural: vec![],
         critical_on_target: false,
         beyond_reach: cav_format::BeyondReach::Impossible,
-        odds: dice.odds(),
+        odds: Default::default(),
     });
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);

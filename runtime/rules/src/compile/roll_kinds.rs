@@ -15,8 +15,9 @@ pub struct RollRule {
     pub natural: Vec<f::NaturalResult>,
     pub critical_on_target: bool,
     pub beyond_reach: BeyondReach,
-    /// The exact odds of the dice (what `chance` reads).
-    pub odds: Odds,
+    /// The exact odds of the dice, worked out when `chance` first asks (a pack may declare many
+    /// kinds whose odds nothing reads: loading them costs nothing).
+    pub odds: std::sync::OnceLock<Odds>,
 }
 
 /// What a roll of a kind came to.
@@ -87,11 +88,11 @@ impl RollRule {
     /// exact odds (natural rows and criticals counted; a second roll beyond reach counted).
     pub fn chance(&self, mods: i32, target: i32) -> f64 {
         let expr = self.dice;
+        let odds = self.odds.get_or_init(|| expr.odds());
         let most = expr.odds_max();
         (expr.natural_min()..=most)
             .map(|n| {
-                let p = self.odds.at_least(n.saturating_add(expr.plus))
-                    - self.odds.at_least(n.saturating_add(expr.plus) + 1);
+                let p = odds.at_least(n.saturating_add(expr.plus)) - odds.at_least(n.saturating_add(expr.plus) + 1);
                 let total = n.saturating_add(expr.plus);
                 let ok = match self.natural.iter().find(|r| r.holds(n.max(0) as u32)).map(|r| r.result) {
                     Some(NaturalVerdict::Success | NaturalVerdict::Critical) => 1.0,
@@ -101,7 +102,7 @@ impl RollRule {
                         RollDirection::AtLeast if target.saturating_sub(mods.saturating_add(expr.plus)) > most => {
                             match self.beyond_reach {
                                 BeyondReach::MaxThenRollAgain if n == most => {
-                                    self.odds.at_least(most.saturating_add(expr.plus))
+                                    odds.at_least(most.saturating_add(expr.plus))
                                 }
                                 _ => 0.0,
                             }
@@ -189,7 +190,7 @@ mod tests {
             natural,
             critical_on_target: false,
             beyond_reach: BeyondReach::Impossible,
-            odds: dice.odds(),
+            odds: Default::default(),
         }
     }
 
