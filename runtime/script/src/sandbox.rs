@@ -473,14 +473,31 @@ const MAX_FROZEN_TABLES: usize = 100_000;
 
 /// Make every table reachable from `roots` (keys and values, not metatables) read-only.
 fn freeze(roots: &[Value]) -> mlua::Result<()> {
-    let mut seen = std::collections::HashSet::new();
+    // A module leaves a handful of tables: a list searched is cheaper than a set, until there
+    // are many (a hostile module's thousands stay linear in time).
+    let mut seen: Vec<*const std::ffi::c_void> = Vec::new();
+    let mut many = std::collections::HashSet::new();
     let mut stack: Vec<Table> =
         roots.iter().filter_map(|v| if let Value::Table(t) = v { Some(t.clone()) } else { None }).collect();
     while let Some(t) = stack.pop() {
-        if !seen.insert(t.to_pointer()) {
+        let at = t.to_pointer();
+        let first_time = if seen.len() < 32 {
+            if seen.contains(&at) {
+                false
+            } else {
+                seen.push(at);
+                true
+            }
+        } else {
+            if many.is_empty() {
+                many.extend(seen.iter().copied());
+            }
+            many.insert(at)
+        };
+        if !first_time {
             continue;
         }
-        if seen.len() > MAX_FROZEN_TABLES {
+        if seen.len().max(many.len()) > MAX_FROZEN_TABLES {
             return Err(mlua::Error::runtime(format!(
                 "the module leaves more than {MAX_FROZEN_TABLES} tables when it loads"
             )));

@@ -594,6 +594,11 @@ fn module_tables_and_globals_are_frozen_after_load() {
     for (source, line) in [
         ("local m = {seen = {}}\nfunction m.combat_tp(ctx)\n  m.seen[ctx.model.name] = true\nend\nreturn m\n", 3),
         ("local m = {}\nfunction m.combat_tp(ctx)\n  shots = (shots or 0) + 1\nend\nreturn m\n", 3),
+        // Thousands of tables (past the short list the freezer starts with) are frozen too.
+        (
+            "local m = {t = {}}\nfunction m.combat_tp(ctx)\n  m.t[4000].x = 1\nend\nfor i = 1, 5000 do m.t[i] = {} end\nreturn m\n",
+            3,
+        ),
     ] {
         let (rules, dir) = with_script("wizzo", source);
         let err = hook_error(play(&rules).0);
