@@ -61,7 +61,7 @@ pub fn run(
             return Ok(ExitCode::from(EXIT_USAGE));
         };
         let (lo, hi) =
-            (k.dice.natural_min().saturating_add(k.dice.plus), k.dice.odds_max().saturating_add(k.dice.plus));
+            (k.dice.natural_min().saturating_add(k.dice.plus), k.dice.natural_max().saturating_add(k.dice.plus));
         let (lo, hi) = (lo.saturating_sub(1), hi.saturating_add(2).min(lo.saturating_add(MOST_ROWS as i32)));
         let report = KindReport {
             kind: k.id.clone(),
@@ -99,7 +99,7 @@ pub fn run(
     };
     let odds = e.odds();
     let lo = e.natural_min().saturating_add(e.plus);
-    let hi = e.odds_max().saturating_add(e.plus).min(lo.saturating_add(MOST_ROWS as i32 - 1));
+    let hi = e.natural_max().saturating_add(e.plus).min(lo.saturating_add(MOST_ROWS as i32 - 1));
     let results: Vec<ResultRow> = (lo..=hi)
         .map(|n| ResultRow {
             result: n,

@@ -55,7 +55,7 @@ impl RollRule {
             RollDirection::AtLeast => total.saturating_sub(t),
             RollDirection::AtMost => t.saturating_sub(total),
         });
-        let most = expr.odds_max();
+        let most = expr.natural_max();
         let row = self.natural.iter().find(|n| n.holds(natural.max(0) as u32)).map(|n| n.result);
         let (mut success, mut critical, fumble) = match row {
             Some(NaturalVerdict::Success) => (Some(true), false, false),
@@ -89,7 +89,7 @@ impl RollRule {
     pub fn chance(&self, mods: i32, target: i32) -> f64 {
         let expr = self.dice;
         let odds = self.odds.get_or_init(|| expr.odds());
-        let most = expr.odds_max();
+        let most = expr.natural_max();
         (expr.natural_min()..=most)
             .map(|n| {
                 let p = odds.at_least(n.saturating_add(expr.plus)) - odds.at_least(n.saturating_add(expr.plus) + 1);
@@ -113,20 +113,6 @@ impl RollRule {
                 p * ok
             })
             .sum()
-    }
-}
-
-impl DiceExpr {
-    /// The highest natural result the dice can show (exploding dice: as far as a chain goes).
-    pub fn odds_max(&self) -> i32 {
-        let chain = if self.explode.is_some() { 1 + cav_format::limits::MAX_DIE_EXPLOSIONS } else { 1 };
-        let per_die = if self.successes.is_some() { chain } else { self.sides.saturating_mul(chain) };
-        self.kept().saturating_mul(per_die).min(i32::MAX as u32) as i32
-    }
-
-    /// The lowest natural result the dice can show.
-    pub fn natural_min(&self) -> i32 {
-        if self.successes.is_some() { 0 } else { self.kept().min(i32::MAX as u32) as i32 }
     }
 }
 

@@ -83,6 +83,18 @@ impl DiceExpr {
         }
     }
 
+    /// The highest natural result the dice can show (exploding dice: as far as a chain goes).
+    pub fn natural_max(&self) -> i32 {
+        let chain = if self.explode.is_some() { 1 + MAX_DIE_EXPLOSIONS } else { 1 };
+        let per_die = if self.successes.is_some() { chain } else { self.sides.saturating_mul(chain) };
+        self.kept().saturating_mul(per_die).min(i32::MAX as u32) as i32
+    }
+
+    /// The lowest natural result the dice can show.
+    pub fn natural_min(&self) -> i32 {
+        if self.successes.is_some() { 0 } else { self.kept().min(i32::MAX as u32) as i32 }
+    }
+
     pub fn parse(s: &str) -> Result<DiceExpr, String> {
         let t: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let mut p = Parser { s: t.as_bytes(), at: 0 };
