@@ -101,8 +101,9 @@ fn repair_restores_what_the_pack_says() {
     let loaded = load();
     let t = test_doc(&loaded, "qs-repair");
     let mut rules = quickstart(&loaded);
-    rules.proc.repair.restores = 2;
-    rules.proc.repair.lingering_damage = 0;
+    let repair = rules.proc.repair.as_mut().expect("the Quick-Start has repair rules");
+    repair.restores = 2;
+    repair.lingering_damage = 0;
     let out = run_test(&rules, &t);
     assert!(out.events.iter().any(|e| matches!(e, Event::Repaired { points: 2, .. })), "{:?}", out.events);
 }

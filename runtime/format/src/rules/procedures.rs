@@ -21,7 +21,9 @@ pub struct Procedures {
     pub movement: MovementRules,
     pub sight: SightRules,
     pub damage: DamageRules,
-    pub repair: RepairRules,
+    /// Repair rolls; absent: models are never repaired (field repair assets still mend).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair: Option<RepairRules>,
     pub setup: SetupRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_n_gun: Option<RunNGunRules>,

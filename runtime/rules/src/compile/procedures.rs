@@ -23,7 +23,7 @@ pub struct Proc {
     /// `sight.fire_over` with its special attributes resolved (an unknown one is never held).
     pub fire_over: Vec<FireOverDef>,
     pub damage: Damage,
-    pub repair: f::RepairRules,
+    pub repair: Option<f::RepairRules>,
     pub setup: f::SetupRules,
     pub run_n_gun: Option<f::RunNGunRules>,
     pub defensive_fire: Option<DefensiveFire>,

@@ -15,7 +15,8 @@ pub struct FieldRepair;
 /// only when nothing else is left and the asset can mend it.
 fn mends(game: &Game, asset: usize, target: usize) -> u32 {
     let def = &game.rules.assets[asset];
-    let lingering = game.rules.proc.repair.lingering_damage;
+    // Without repair rules no damage lingers.
+    let lingering = game.rules.proc.repair.as_ref().map_or(0, |r| r.lingering_damage);
     let damage = game.models[target].damage;
     if damage > lingering { def.field_repair.min(damage - lingering) } else { def.field_repair_lingering.min(damage) }
 }

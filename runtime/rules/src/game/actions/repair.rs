@@ -20,6 +20,9 @@ impl ActionKind for Repair {
         false
     }
     fn check(&self, game: &Game, model: usize, _: &Action) -> Result<(), String> {
+        if game.rules.proc.repair.is_none() {
+            return Err("this ruleset has no repair".into());
+        }
         if game.card(model).dc[game.column(model)].is_none() {
             return Err("the model has no damage-control value".into());
         }
@@ -45,6 +48,8 @@ impl Action {
 impl Engine<'_, '_> {
     pub(crate) fn repair(&mut self, model: usize) -> Result<(), EngineError> {
         let r = self.rules();
+        // (`check` refused the action without the ruleset's repair rules.)
+        let Some(rules) = &r.proc.repair else { return Ok(()) };
         let dc = self.card_dc(model).unwrap_or(0);
         let s = Situation { attacker: model, ..Situation::default() };
         let mut mods = self.modifiers(&[], ModifierTarget::RepairRoll, &s, true);
@@ -55,19 +60,19 @@ impl Engine<'_, '_> {
             "repair",
             r.standard,
             mods,
-            Some(r.proc.repair.target_point as i32),
+            Some(rules.target_point as i32),
             Some(r.critical_success),
             self.ten_plus(RollKind::RepairRoll),
         );
-        let lingering = r.proc.repair.lingering_damage;
+        let lingering = rules.lingering_damage;
         if out.fumble {
-            self.game.models[model].pending.damage += r.proc.repair.fumble_damage;
+            self.game.models[model].pending.damage += rules.fumble_damage;
             // `crit_fumble` hears a repair's fumble too (no weapon): Experimental Nano-Tech burns out.
             self.call_hooks(HookCtx::new(HookPoint::CritFumble, model))?;
         } else if out.success {
             // Rugged: every success counts as a critical one.
             let crit = out.crit || self.game.card(model).repair_critical;
-            let want = if crit { r.proc.repair.critical_restores } else { r.proc.repair.restores };
+            let want = if crit { rules.critical_restores } else { rules.restores };
             let me = &mut self.game.models[model];
             let can = me.damage.saturating_sub(lingering);
             let points = want.min(can);
