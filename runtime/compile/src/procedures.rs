@@ -113,7 +113,7 @@ pub(crate) fn procedures(
             out_of_action: p.damage.out_of_action.clone(),
         },
         repair: p.repair.clone(),
-        setup: setup(cx, e, p, names),
+        setup: setup(cx, e, p, names, ruleset),
         run_n_gun: p.run_n_gun.clone(),
         defensive_fire: p
             .defensive_fire
@@ -306,7 +306,18 @@ fn fire_over(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names, terrains:
 }
 
 /// The `setup` section, its orbital drop's upgrade checked.
-fn setup(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names) -> f::SetupRules {
+fn setup(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names, ruleset: &f::Ruleset) -> f::SetupRules {
+    // The random-terrain table places features of this size: without it, none would be placed.
+    if ruleset.tables.contains_key(&f::TableRole::RandomTerrain) && p.setup.terrain_feature_size.is_none() {
+        cx.error(
+            e,
+            "/procedures/setup",
+            "missing-field",
+            "the ruleset has a random-terrain table, but no `terrain_feature_size` for the features it places".into(),
+            "`procedures.setup.terrain_feature_size` (inches)",
+            None,
+        );
+    }
     if let Some(d) = &p.setup.orbital_drop {
         cx.index_of(e, "/procedures/setup/orbital_drop/upgrade", d.upgrade.as_str(), &names.upgrades, "upgrade");
     }

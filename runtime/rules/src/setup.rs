@@ -49,8 +49,9 @@ pub fn scenario_game<'r>(
             lasts: None,
         });
     }
-    if let (Some(count), Some(table)) = (s.terrain_features, &rules.random_terrain) {
-        let size = rules.proc.setup.terrain_feature_size;
+    if let (Some(count), Some(table), Some(size)) =
+        (s.terrain_features, &rules.random_terrain, rules.proc.setup.terrain_feature_size)
+    {
         // Safety cap: however many features the dice ask for, at most MAX_TERRAIN_FEATURES in all.
         let mut budget = MAX_TERRAIN_FEATURES;
         for _side in 0..s.sides.len() {

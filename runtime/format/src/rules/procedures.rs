@@ -24,6 +24,8 @@ pub struct Procedures {
     /// Repair rolls; absent: models are never repaired (field repair assets still mend).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair: Option<RepairRules>,
+    /// Setting up a game; absent: no pre-game moves, ambush or orbital drop.
+    #[serde(default)]
     pub setup: SetupRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_n_gun: Option<RunNGunRules>,

@@ -10,8 +10,10 @@ use crate::vocab::*;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetupRules {
-    /// Terrain features are placed as circles of this diameter (inches).
-    pub terrain_feature_size: f64,
+    /// Terrain features placed by the random-terrain table are circles of this diameter
+    /// (inches); needed only by a ruleset with that table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_feature_size: Option<f64>,
     /// After deployment, models with one of these tasks may each make one move action before the
     /// first turn (the Recon pre-game move, 001 L2650-2656).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
