@@ -346,6 +346,24 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let ForceBuildingSas { strike_caller, asset_user, unique_sa, reserved, c3_sa } =
         ForceBuildingSas::of(ruleset, &sas);
     arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
+    // A weapon that may run dry needs the ruleset's out-of-ammo die: one error, with an example.
+    if proc.rolls.out_of_ammo_die.is_none()
+        && let Some((card, w)) =
+            cards.iter().find_map(|c| c.weapons.iter().find(|w| w.out_of_ammo_on > 0).map(|w| (c, w)))
+    {
+        cx.error(
+            entry,
+            "/procedures/rolls",
+            "missing-field",
+            format!(
+                "weapons may run out of ammo (`{}` of `{}`, by an `out_of_ammo` modifier), but the ruleset has no \
+                 `out_of_ammo_die`",
+                w.name, card.id
+            ),
+            "`procedures.rolls.out_of_ammo_die`",
+            None,
+        );
+    }
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);

@@ -43,7 +43,19 @@ pub(crate) fn procedures(
     };
     let pilot_fail_state = state(cx, "/procedures/damage/pilot_fail_state", &p.damage.pilot_fail_state);
     let prone_state = state(cx, "/procedures/damage/prone_state", &p.damage.prone_state);
-    let out_of_ammo_die = cx.dice(e, "/procedures/rolls/out_of_ammo_die", &p.rolls.out_of_ammo_die);
+    let out_of_ammo_die =
+        p.rolls.out_of_ammo_die.as_deref().map(|d| cx.dice(e, "/procedures/rolls/out_of_ammo_die", d));
+    if !p.rolls.ten_plus_rolls.is_empty() && p.rolls.ten_plus_natural.is_none() {
+        cx.error(
+            e,
+            "/procedures/rolls",
+            "missing-field",
+            "`ten_plus_rolls` names 10+ rolls, but no `ten_plus_natural` says what natural total always succeeds"
+                .into(),
+            "`procedures.rolls.ten_plus_natural`",
+            None,
+        );
+    }
     let wreck_terrain = cx
         .index_of(e, "/procedures/damage/wreck_terrain", p.damage.wreck_terrain.as_str(), &terrain_ids, "terrain type")
         .unwrap_or(0);
@@ -78,7 +90,7 @@ pub(crate) fn procedures(
     let mv = &p.movement;
     Proc {
         rolls: Rolls {
-            ten_plus_natural: p.rolls.ten_plus_natural,
+            ten_plus_natural: p.rolls.ten_plus_natural.unwrap_or(u32::MAX),
             ten_plus_rolls: p.rolls.ten_plus_rolls.clone(),
             out_of_ammo_die,
             out_of_ammo_empties: p.rolls.out_of_ammo_empties,

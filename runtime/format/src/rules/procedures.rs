@@ -17,6 +17,7 @@ use super::{
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Procedures {
+    #[serde(default)]
     pub rolls: RollRules,
     pub movement: MovementRules,
     pub sight: SightRules,
@@ -95,14 +96,16 @@ pub struct Procedures {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RollRules {
-    /// Natural total that always succeeds on a "10+ roll".
-    pub ten_plus_natural: u32,
+    /// Natural total that always succeeds on a "10+ roll" (needed when `ten_plus_rolls` names any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ten_plus_natural: Option<u32>,
     /// The rolls that are "10+ rolls" in this ruleset.
     #[serde(default)]
     pub ten_plus_rolls: Vec<RollKind>,
     /// Out-of-ammo die rolled after a critical fumble. A weapon's `out_of_ammo` modifiers say
     /// the highest result that runs it dry, so the check's target point is that result + 1.
-    pub out_of_ammo_die: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_ammo_die: Option<String>,
     /// What a failed out-of-ammo check empties: the fumbling mount only (`mount`, the default),
     /// or every mount of the model carrying the same weapon (`weapon`).
     #[serde(default)]

@@ -65,9 +65,11 @@ pub struct Proc {
 /// Rolls in general.
 #[derive(Debug, Clone)]
 pub struct Rolls {
+    /// (`u32::MAX` where the ruleset has no 10+ rolls: no natural total reaches it.)
     pub ten_plus_natural: u32,
     pub ten_plus_rolls: Vec<f::RollKind>,
-    pub out_of_ammo_die: DiceExpr,
+    /// The out-of-ammo check's die; `None`: weapons never run dry (no card says they may).
+    pub out_of_ammo_die: Option<DiceExpr>,
     pub out_of_ammo_empties: f::AmmoEmpties,
     pub out_of_ammo_step: u32,
     /// RAV an NA weapon counts as (low enough never to hurt).

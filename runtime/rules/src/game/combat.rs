@@ -168,7 +168,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(());
         }
         let rolls = &self.rules().proc.rolls;
-        let (die, step, empties) = (rolls.out_of_ammo_die, rolls.out_of_ammo_step, rolls.out_of_ammo_empties);
+        // (A card whose weapon may run dry needs the die: `cav-compile` says so.)
+        let Some(die) = rolls.out_of_ammo_die else { return Ok(()) };
+        let (step, empties) = (rolls.out_of_ammo_step, rolls.out_of_ammo_empties);
         let tp = on.saturating_add(1).saturating_add(step.saturating_mul(earlier)).min(i32::MAX as u32) as i32;
         let out = self.roll(attacker, "out-of-ammo", die, mods, Some(tp), None, false);
         if !out.success {
