@@ -346,6 +346,21 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let ForceBuildingSas { strike_caller, asset_user, unique_sa, reserved, c3_sa } =
         ForceBuildingSas::of(ruleset, &sas);
     arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
+    // A weapon with an NA RAV needs what NA counts as: one error, with an example.
+    if ruleset.procedures.rolls.na_rav.is_none()
+        && let Some((card, w)) = cards.iter().find_map(|c| {
+            c.weapons.iter().find(|w| w.rav.iter().any(|(h, s)| h.is_none() || s.is_none())).map(|w| (c, w))
+        })
+    {
+        cx.error(
+            entry,
+            "/procedures/rolls",
+            "missing-field",
+            format!("weapons have an NA RAV (`{}` of `{}`), but the ruleset has no `na_rav`", w.name, card.id),
+            "`procedures.rolls.na_rav`",
+            None,
+        );
+    }
     // A weapon that may run dry needs the ruleset's out-of-ammo die: one error, with an example.
     if proc.rolls.out_of_ammo_die.is_none()
         && let Some((card, w)) =

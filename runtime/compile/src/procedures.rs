@@ -95,7 +95,8 @@ pub(crate) fn procedures(
             out_of_ammo_die,
             out_of_ammo_empties: p.rolls.out_of_ammo_empties,
             out_of_ammo_step: p.rolls.out_of_ammo_step,
-            na_rav: p.rolls.na_rav,
+            // (Read only for an NA RAV, which `lib.rs` allows only with `na_rav` given.)
+            na_rav: p.rolls.na_rav.unwrap_or(0),
             opposed: p.rolls.opposed,
         },
         movement: Movement {

@@ -115,8 +115,9 @@ pub struct RollRules {
     #[serde(default)]
     pub out_of_ammo_step: u32,
     /// RAV a weapon with "NA" against the target counts as: it cannot hurt it (a NA weapon's
-    /// margin of success can never reach the armor).
-    pub na_rav: i32,
+    /// margin of success can never reach the armor). Needed when some weapon has an NA RAV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub na_rav: Option<i32>,
     /// Opposed rolls between two models (scripts' `ctx.opposed_roll`); absent: the ruleset has
     /// none, and a script asking for one is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
