@@ -473,6 +473,17 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
                 );
             }
         }
+        // A word that would change nothing for this kind is an error, not a quiet no-op.
+        if k.beyond_reach == f::BeyondReach::MaxThenRollAgain && k.succeeds == f::RollDirection::AtMost {
+            cx.error(
+                entry,
+                &format!("{ptr}/beyond_reach"),
+                "roll-kind",
+                "`beyond_reach` applies to rolls that must reach a target (`succeeds: at_least`)".into(),
+                "no `beyond_reach` on an `at_most` roll",
+                None,
+            );
+        }
         let dice = cx.dice(entry, &format!("{ptr}/dice"), &k.dice);
         kinds.push(RollRule {
             id: k.id.0.clone(),
@@ -489,6 +500,16 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
         let ptr = format!("/contests/{i}");
         if twice(cx, entry, &ptr, "contest", &c.id.0, contests.iter().any(|x| x.id == c.id.0)) {
             continue;
+        }
+        if c.critical_wins && c.compare != f::ContestCompare::BestSuccess {
+            cx.error(
+                entry,
+                &format!("{ptr}/critical_wins"),
+                "contest",
+                "`critical_wins` counts only when successes are compared (`compare: best_success`)".into(),
+                "no `critical_wins`, or `compare: best_success`",
+                None,
+            );
         }
         let ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
         let Some(roll) = cx.index_of(entry, &format!("{ptr}/roll"), &c.roll.0, &ids, "a roll kind of `roll_kinds:`")

@@ -10,8 +10,10 @@ fn roll_kind_mistakes_are_errors_at_their_place() {
                  \x20   - {id: lock, dice: 1d6, succeeds: at_most, summary: A roll-under test., natural: [{at_least: 6, result: failure}, {result: success}]}\n\
                  \x20   - {id: lock, dice: 1d6, succeeds: at_most, summary: Declared twice.}\n\
                  \x20   - {id: odd, dice: 2d6kh3, succeeds: at_least, summary: Keeps more dice than it rolls.}\n\
+                 \x20   - {id: under, dice: 1d6, succeeds: at_most, beyond_reach: max_then_roll_again, summary: Beyond reach under.}\n\
                  \x20 contests:\n\
-                 \x20   - {id: f2f, roll: bs-roll, compare: best_success, ties: both_cancel, summary: Names no kind.}\n";
+                 \x20   - {id: f2f, roll: bs-roll, compare: best_success, ties: both_cancel, summary: Names no kind.}\n\
+                 \x20   - {id: tot, roll: lock, compare: total, ties: starter, critical_wins: true, summary: Crits by total.}\n";
     let diags = common::extension_diagnostics("bad-rolls", &[("patch.yaml", patch)]);
     let at = |ptr: &str| diags.iter().find(|d| d.pointer.as_deref() == Some(ptr));
     let rowless = at("/roll_kinds/0/natural/1").expect("a natural row naming no result");
@@ -21,6 +23,8 @@ fn roll_kind_mistakes_are_errors_at_their_place() {
     assert!(dice.message.contains("keeps 3 of 2 dice"), "{dice:?}");
     let contest = at("/contests/0/roll").expect("unknown roll kind");
     assert!(contest.message.contains("bs-roll"), "{contest:?}");
+    assert!(at("/roll_kinds/3/beyond_reach").is_some(), "{diags:#?}");
+    assert!(at("/contests/1/critical_wins").is_some(), "{diags:#?}");
 }
 
 #[test]
