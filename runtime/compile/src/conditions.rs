@@ -18,6 +18,8 @@ pub(crate) struct Names {
     pub bands: Vec<String>,
     /// Upgrade ids: upgrade `i` rides on a card as special attribute `sas.len() + i`.
     pub upgrades: Vec<String>,
+    /// The condition ids resolved so far (what the rules use: `required.rs` asks).
+    used: std::cell::RefCell<std::collections::BTreeSet<&'static str>>,
 }
 
 impl Names {
@@ -28,12 +30,21 @@ impl Names {
             sas: rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect(),
             bands,
             upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
+            used: Default::default(),
         }
+    }
+
+    /// Whether some resolved word used the condition `id` (or, for a family, its prefix).
+    pub fn used(&self, id: &str) -> bool {
+        self.used.borrow().contains(id)
     }
 
     pub fn cond(&self, id: &str) -> Cond {
         let resolved = match vocab::condition(id) {
-            Some(ConditionWord::Fixed(c)) => conditions::find(c.id).map(|id| Cond { id, arg: 0 }),
+            Some(ConditionWord::Fixed(c)) => {
+                self.used.borrow_mut().insert(c.id);
+                conditions::find(c.id).map(|id| Cond { id, arg: 0 })
+            }
             Some(ConditionWord::Family(f, rest)) => {
                 let (ids, offset) = match f.names {
                     FamilyRef::RangeBand => (&self.bands, 0),

@@ -20,6 +20,7 @@ pub use cards::scale_for_a_small_table;
 mod catalog;
 mod conditions;
 mod procedures;
+mod required;
 mod scenarios;
 mod strikes;
 mod tables;
@@ -328,7 +329,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let critical_bonus =
         ruleset.dice.critical_success_bonus.as_deref().map(|d| cx.dice(entry, "/dice/critical_success_bonus", d));
 
-    let (bands, band_ids, indirect_tp) = tables::range_bands(cx, entry, ruleset);
+    let (bands, band_ids, indirect_tp) = tables::range_bands(cx, ruleset);
     let states = catalog::states(cx, sign);
     let names = conditions::Names::new(rs, band_ids.clone());
     let (sas, upgrades) = catalog::special_attributes(cx, &names);
@@ -346,39 +347,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let ForceBuildingSas { strike_caller, asset_user, unique_sa, reserved, c3_sa } =
         ForceBuildingSas::of(ruleset, &sas);
     arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
-    // A weapon with an NA RAV needs what NA counts as: one error, with an example.
-    if ruleset.procedures.rolls.na_rav.is_none()
-        && let Some((card, w)) = cards.iter().find_map(|c| {
-            c.weapons.iter().find(|w| w.rav.iter().any(|(h, s)| h.is_none() || s.is_none())).map(|w| (c, w))
-        })
-    {
-        cx.error(
-            entry,
-            "/procedures/rolls",
-            "missing-field",
-            format!("weapons have an NA RAV (`{}` of `{}`), but the ruleset has no `na_rav`", w.name, card.id),
-            "`procedures.rolls.na_rav`",
-            None,
-        );
-    }
-    // A weapon that may run dry needs the ruleset's out-of-ammo die: one error, with an example.
-    if proc.rolls.out_of_ammo_die.is_none()
-        && let Some((card, w)) =
-            cards.iter().find_map(|c| c.weapons.iter().find(|w| w.out_of_ammo_on > 0).map(|w| (c, w)))
-    {
-        cx.error(
-            entry,
-            "/procedures/rolls",
-            "missing-field",
-            format!(
-                "weapons may run out of ammo (`{}` of `{}`, by an `out_of_ammo` modifier), but the ruleset has no \
-                 `out_of_ammo_die`",
-                w.name, card.id
-            ),
-            "`procedures.rolls.out_of_ammo_die`",
-            None,
-        );
-    }
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
@@ -464,6 +432,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_model_types,
     };
     unlisted_features(cx, entry, &rules);
+    required::check(cx, entry, ruleset, &names, &rules);
     Some(rules)
 }
 

@@ -41,8 +41,9 @@ pub(crate) fn procedures(
     let state = |cx: &mut Cx, ptr: &str, id: &f::Id| {
         cx.index_of(e, ptr, id.as_str(), &names.states, "model state").unwrap_or(0) as u16
     };
-    let pilot_fail_state = state(cx, "/procedures/damage/pilot_fail_state", &p.damage.pilot_fail_state);
-    let prone_state = state(cx, "/procedures/damage/prone_state", &p.damage.prone_state);
+    let pilot_fail_state =
+        p.damage.pilot_fail_state.as_ref().map(|s| state(cx, "/procedures/damage/pilot_fail_state", s));
+    let prone_state = p.damage.prone_state.as_ref().map(|s| state(cx, "/procedures/damage/prone_state", s));
     let out_of_ammo_die =
         p.rolls.out_of_ammo_die.as_deref().map(|d| cx.dice(e, "/procedures/rolls/out_of_ammo_die", d));
     if !p.rolls.ten_plus_rolls.is_empty() && p.rolls.ten_plus_natural.is_none() {
@@ -56,9 +57,9 @@ pub(crate) fn procedures(
             None,
         );
     }
-    let wreck_terrain = cx
-        .index_of(e, "/procedures/damage/wreck_terrain", p.damage.wreck_terrain.as_str(), &terrain_ids, "terrain type")
-        .unwrap_or(0);
+    let wreck_terrain = p.damage.wreck_terrain.as_ref().map(|t| {
+        cx.index_of(e, "/procedures/damage/wreck_terrain", t.as_str(), &terrain_ids, "terrain type").unwrap_or(0)
+    });
     let reverse_cost = reverse_cost(cx, e, p, &terrain_ids);
     let defensive_fire_max_band = p.defensive_fire.as_ref().and_then(|d| {
         cx.index_of(e, "/procedures/defensive_fire/max_band", d.max_band.as_str(), band_ids, "range band")
@@ -105,7 +106,8 @@ pub(crate) fn procedures(
             minimum_move: mv.minimum_move,
             open_ground_cost: mv.open_ground_cost,
             combined_terrain_extra: mv.combined_terrain_extra,
-            road_cost: mv.road_cost,
+            // (Read only for road terrain, which `required.rs` allows only with `road_cost` given.)
+            road_cost: mv.road_cost.unwrap_or(0),
             road_bonus: mv.road_bonus,
             reverse_open: mv.reverse_open_cost,
             reverse_cost,

@@ -25,7 +25,7 @@ pub(crate) struct RollTables {
     pub structure_critical: Option<LookupTable>,
 }
 
-fn role_tag(role: TableRole) -> String {
+pub(crate) fn role_tag(role: TableRole) -> String {
     serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
@@ -48,13 +48,10 @@ fn required(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset, role: Tabl
     }
 }
 
-/// The range bands, their ids, and the indirect-fire target point.
-pub(crate) fn range_bands(
-    cx: &mut Cx,
-    ruleset_entry: &Entry,
-    ruleset: &f::Ruleset,
-) -> (Vec<cav_rules::compile::Band>, Vec<String>, i32) {
-    let Some(id) = required(cx, ruleset_entry, ruleset, TableRole::RangeBands, "every attack needs") else {
+/// The range bands, their ids, and the indirect-fire target point; none where the ruleset names
+/// no range-band table (a game without weapons: `required.rs` says where one is needed).
+pub(crate) fn range_bands(cx: &mut Cx, ruleset: &f::Ruleset) -> (Vec<cav_rules::compile::Band>, Vec<String>, i32) {
+    let Some(id) = ruleset.tables.get(&TableRole::RangeBands).map(|id| id.0.clone()) else {
         return (vec![], vec![], 0);
     };
     let Some(e) = cx.rs.get(DocKind::RangeBands, &id) else {
@@ -186,18 +183,20 @@ fn damage_table(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Lo
 }
 
 pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i32, names: &Names) -> RollTables {
+    // A modifier table left out is a roll without modifiers; the damage tables are needed only
+    // by what calls on them (`required.rs`).
     let optional = |role| ruleset.tables.get(&role).map(|id| id.0.clone());
-    let combat = required(cx, e, ruleset, TableRole::CombatModifiers, "direct-fire combat rolls need");
-    let indirect = required(cx, e, ruleset, TableRole::IndirectCombatModifiers, "indirect-fire combat rolls need");
-    let strike_point = required(cx, e, ruleset, TableRole::StrikePointModifiers, "strike-point rolls need");
-    let pilot = required(cx, e, ruleset, TableRole::PilotCheckModifiers, "pilot checks need");
+    let combat = optional(TableRole::CombatModifiers);
+    let indirect = optional(TableRole::IndirectCombatModifiers);
+    let strike_point = optional(TableRole::StrikePointModifiers);
+    let pilot = optional(TableRole::PilotCheckModifiers);
     let break_away = if ruleset.procedures.break_away.is_some() {
         required(cx, e, ruleset, TableRole::BreakModifiers, "the break roll (procedures.break_away) needs")
     } else {
         optional(TableRole::BreakModifiers)
     };
-    let damage = required(cx, e, ruleset, TableRole::CombatDamage, "every hit needs");
-    let critical = required(cx, e, ruleset, TableRole::CriticalDamage, "critical hits need");
+    let damage = optional(TableRole::CombatDamage);
+    let critical = optional(TableRole::CriticalDamage);
     RollTables {
         combat: modifiers(cx, combat, sign, names),
         indirect: modifiers(cx, indirect, sign, names),

@@ -30,7 +30,97 @@ fn a_section_the_data_needs_is_an_error_where_it_is_missing() {
 
 #[test]
 fn sections_no_rule_needs_may_be_left_out() {
-    // Repair rules, left out: the full rules compile, and the repair action is refused.
-    let diags = without(&["/procedures/repair"]);
+    let diags = without(&["/procedures/damage/prone_state"]);
     assert!(diags.iter().all(|d| d.severity != cav_content::Severity::Error), "{diags:#?}");
+}
+
+#[test]
+fn tables_and_general_procedures_are_needed_only_by_what_calls_on_them() {
+    let diags = without(&[
+        "/tables/range_bands",
+        "/tables/combat_damage",
+        "/tables/critical_damage",
+        "/procedures/movement/road_cost",
+        "/procedures/damage/pilot_fail_state",
+        "/procedures/damage/wreck_terrain",
+        "/procedures/sight/arc_half_width",
+    ]);
+    let says =
+        |needle: &str| diags.iter().any(|d| d.severity == cav_content::Severity::Error && d.message.contains(needle));
+    assert!(says("carry weapons") && says("no `range_bands` table"), "{diags:#?}");
+    assert!(says("no `combat_damage` table"), "{diags:#?}");
+    assert!(says("calls for a critical hit"), "{diags:#?}");
+    assert!(says("is a road"), "{diags:#?}");
+    assert!(says("make pilot checks"), "{diags:#?}");
+    assert!(says("leave wrecks"), "{diags:#?}");
+    assert!(says("`back-arc`"), "{diags:#?}");
+}
+
+#[test]
+fn an_action_type_offered_without_its_rules_is_an_error() {
+    let diags = without(&["/procedures/repair"]);
+    assert!(diags.iter().any(|d| d.message.contains("action type `repair` is offered")), "{diags:#?}");
+}
+
+#[test]
+fn modifier_tables_may_be_left_out() {
+    // A roll whose modifier table is left out has no modifiers: nothing else needs it.
+    let diags = without(&["/tables/pilot_check_modifiers", "/tables/strike_point_modifiers"]);
+    assert!(diags.iter().all(|d| d.severity != cav_content::Severity::Error), "{diags:#?}");
+}
+
+/// A ruleset of another game states only what it plays: no tables, no procedures, no CAV dummies.
+#[test]
+fn a_ruleset_of_another_game_needs_no_cav_sections() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("mini-game");
+    std::fs::create_dir_all(pack.join("rules")).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: mini-game\nname: Mini\nversion: 0.1.0\nkind: ruleset\ngame: mini\nlicense: CC0-1.0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("rules/ruleset.yaml"),
+        "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\nactivation: per_model\n\
+         draw_deck: {per_side: 0, per_unit: 1}\naction_points: 2\n\
+         dice: {standard: 1d6, drift: 1d6, critical_fumble: 0, critical_success: 7}\nturn_limit: 6\nmodel_types: {}\n",
+    )
+    .unwrap();
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
+    let compiled = cav_compile::validate(&mut loaded);
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == cav_content::Severity::Error).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let rules = compiled.into_iter().flatten().next().expect("the mini game compiles");
+    assert!(rules.bands.is_empty() && rules.combat_mods.is_empty() && rules.proc.damage.prone_state.is_none());
+}
+
+/// Without a prone state nobody goes prone: the action is refused with the reason, not played
+/// without its rule. (Repair, the other such action, is an error at compile time: its action type
+/// is a document.)
+#[test]
+fn going_prone_without_a_prone_state_is_refused() {
+    use cav_rules::game::{Board, actions};
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Leaves sections out.\nremove:\n  \
+                 - /procedures/damage/prone_state\n";
+    let rules = common::extension_rules("lean", &[("patch.yaml", patch)]);
+    let mut game = cav_rules::Game::new(
+        &rules,
+        Board { size: [72.0, 48.0], areas: Vec::new() },
+        vec!["red".into(), "blue".into()],
+    );
+    let cav = rules.card("test-full-assault-cav").unwrap();
+    let me = game.add_model(cav, 0, cav_rules::geom::P::new(10.0, 5.0), 0.0);
+    let go_prone = actions::find("go-prone").unwrap();
+    let refused = go_prone.check(&game, me, &actions::Action::new("go-prone")).unwrap_err();
+    assert!(refused.contains("no prone state"), "{refused}");
+    // With it, the model goes prone.
+    let rules = common::full_rules();
+    let mut game = cav_rules::Game::new(
+        &rules,
+        Board { size: [72.0, 48.0], areas: Vec::new() },
+        vec!["red".into(), "blue".into()],
+    );
+    let me = game.add_model(rules.card("test-full-assault-cav").unwrap(), 0, cav_rules::geom::P::new(10.0, 5.0), 0.0);
+    assert_eq!(go_prone.check(&game, me, &actions::Action::new("go-prone")), Ok(()));
 }

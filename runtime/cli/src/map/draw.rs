@@ -215,7 +215,7 @@ fn draw_marks(
 
 /// The models: base, front arc, facing; the markers (by model) are what labels keep clear of.
 fn draw_models(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Vec<Option<Rect>> {
-    let half = game.rules.proc.sight.arc_half_width;
+    let half = game.rules.proc.sight.arc_half();
     // Wrecks stay where they fell (drawn faded); models off the table are not drawn.
     let drawn = |m: &cav_rules::game::Model| {
         m.on_table() || (m.destroyed && !m.left_board && m.features.transport.aboard.is_none())

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::common::*;
 use crate::vocab::*;
 
-/// Damage, pilot checks and destruction.
+/// Damage, pilot checks and destruction. A ruleset whose models have no pilots, go prone by no
+/// state and leave no wrecks may leave the section out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DamageRules {
@@ -15,14 +16,19 @@ pub struct DamageRules {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pilot_check_tp: Option<u32>,
     /// Damage points taken on a critical failure of a pilot check.
+    #[serde(default)]
     pub pilot_fumble_damage: u32,
-    /// State applied by a failed pilot check.
-    pub pilot_fail_state: Id,
-    /// State a model that goes prone gains.
-    pub prone_state: Id,
-    /// Terrain type a destroyed model leaves behind (models whose type has `leaves-wreck`).
-    pub wreck_terrain: Id,
+    /// State applied by a failed pilot check; needed when a model type has `pilot-checks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pilot_fail_state: Option<Id>,
+    /// State a model that goes prone gains; absent: nobody may go prone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prone_state: Option<Id>,
+    /// Terrain type a destroyed model leaves behind; needed when a model type has `leaves-wreck`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wreck_terrain: Option<Id>,
     /// Smallest radius of a wreck (inches); otherwise the model's base.
+    #[serde(default)]
     pub wreck_minimum_radius: f64,
     /// Damage a model with the `dispersed` trait takes from each successful attack, whatever
     /// the damage table's row; absent: such models read the table like any other.

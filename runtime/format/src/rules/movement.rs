@@ -8,25 +8,34 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::*;
 
-/// Movement.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// Movement. Every number has a neutral default, so a ruleset whose models simply move their
+/// move value in inches over open ground may leave the section out: any facing change free, no
+/// minimum move, 1 MV per inch, combined terrain at its highest cost, contact where bases touch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MovementRules {
-    /// Degrees of facing change free with each move action.
+    /// Degrees of facing change free with each move action (default 360: turning is free).
+    #[serde(default = "full_circle")]
     pub free_turn_degrees: f64,
     /// MV each further facing change costs.
+    #[serde(default)]
     pub extra_turn_cost: u32,
     /// Inches a model may always move per move action, whatever the terrain costs.
+    #[serde(default)]
     pub minimum_move: f64,
-    /// MV per inch where no terrain feature lies (open ground).
+    /// MV per inch where no terrain feature lies (open ground; default 1).
+    #[serde(default = "one")]
     pub open_ground_cost: u32,
     /// Combined terrain: MV per inch added to the highest cost for each further terrain type under
     /// the base (types, not areas: the levels of a stepped hill are one type).
+    #[serde(default)]
     pub combined_terrain_extra: u32,
     /// MV a whole move along a road adds (terrain whose cost is `road_bonus`).
+    #[serde(default)]
     pub road_bonus: u32,
-    /// MV per inch along such a road.
-    pub road_cost: u32,
+    /// MV per inch along such a road; needed when some terrain's cost is `road_bonus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub road_cost: Option<u32>,
     /// Extra MV per inch when moving backwards over open ground.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_open_cost: Option<u32>,
@@ -36,8 +45,35 @@ pub struct MovementRules {
     /// Extra MV per inch backwards through any other terrain; absent = not allowed there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_cost_other: Option<u32>,
-    /// Distance that counts as base-to-base contact (inches between bases).
+    /// Distance that counts as base-to-base contact (inches between bases; default 0).
+    #[serde(default)]
     pub contact_distance: f64,
+}
+
+fn full_circle() -> f64 {
+    360.0
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for MovementRules {
+    fn default() -> Self {
+        MovementRules {
+            free_turn_degrees: full_circle(),
+            extra_turn_cost: 0,
+            minimum_move: 0.0,
+            open_ground_cost: one(),
+            combined_terrain_extra: 0,
+            road_bonus: 0,
+            road_cost: None,
+            reverse_open_cost: None,
+            reverse_cost: BTreeMap::new(),
+            reverse_cost_other: None,
+            contact_distance: 0.0,
+        }
+    }
 }
 
 /// States gained by moving fast or not at all, at the end of the model's activation (the states'

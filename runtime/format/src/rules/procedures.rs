@@ -12,15 +12,19 @@ use super::{
 };
 
 /// The numbers of the procedures, in one typed section per part of the rules. A section the
-/// ruleset leaves out is a rule it does not have (no run 'n gun, no close combat); inside a
-/// section every number is required, so a missing one is reported where it belongs.
+/// ruleset leaves out is a rule it does not have (no run 'n gun, no close combat), or for the
+/// general ones (rolls, movement, sight, damage, setup) their neutral form; a number the data
+/// needs but the section lacks is an error where it belongs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Procedures {
     #[serde(default)]
     pub rolls: RollRules,
+    #[serde(default)]
     pub movement: MovementRules,
+    #[serde(default)]
     pub sight: SightRules,
+    #[serde(default)]
     pub damage: DamageRules,
     /// Repair rolls; absent: models are never repaired (field repair assets still mend).
     #[serde(default, skip_serializing_if = "Option::is_none")]

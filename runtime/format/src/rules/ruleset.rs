@@ -17,6 +17,8 @@ use super::Procedures;
 pub struct Ruleset {
     pub id: Id,
     pub name: String,
+    /// How modifiers are written (default `roll`: added to the roll).
+    #[serde(default)]
     pub modifier_convention: ModifierConvention,
     pub activation: ActivationMode,
     /// The draw deck's cards: per side, and per activation unit (model or squad).
@@ -40,7 +42,8 @@ pub struct Ruleset {
     /// Point-blank distance in inches (direct fire at or inside it gets the point-blank modifier).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point_blank: Option<f64>,
-    /// Ids of the tables the procedures use, by role.
+    /// Ids of the tables the procedures use, by role; each needed only by what calls on it.
+    #[serde(default)]
     #[schemars(schema_with = "tables_schema")]
     pub tables: BTreeMap<TableRole, Id>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -51,6 +54,7 @@ pub struct Ruleset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<crate::vocab::Feature>>,
     /// Numbers of the procedures the engine runs, by part of the rules.
+    #[serde(default)]
     pub procedures: Procedures,
     /// Every model type the ruleset plays, with its traits and sizes.
     pub model_types: BTreeMap<ModelType, ModelTypeRules>,
@@ -68,10 +72,11 @@ pub struct Ruleset {
 }
 
 /// How situation modifiers are written in this ruleset. The engine normalises internally.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ModifierConvention {
     /// Modifiers are added to the roll (Quick-Start: "+1 to the roll" helps).
+    #[default]
     Roll,
     /// Modifiers are added to the target point (full rules: "(-1) SM" helps).
     TargetPoint,

@@ -9,19 +9,24 @@ use crate::vocab::*;
 
 use super::Cover;
 
-/// Line of sight, cover and firing arcs.
+/// Line of sight, cover and firing arcs. Every entry has a neutral default (no adjacent cover,
+/// no arcs, cover as each terrain names it, models never in the way), so a ruleset may leave the
+/// section out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SightRules {
     /// Distance within which cover next to a model counts (inches).
+    #[serde(default)]
     pub adjacent_cover: f64,
     /// Cover next to the attacker counts as well as cover next to the target; otherwise only
     /// cover next to the target does.
+    #[serde(default)]
     pub cover_next_to_attacker: bool,
     /// The cover a terrain object with an elevation level gives (woods aside: see terrain
     /// `cover_when_crossed`), by how many levels it stands below the target's total elevation: the
     /// first entry when it is as high as the target or higher, the next one level lower, and so
     /// on; lower still, none. Empty: every terrain gives the `cover` its document names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cover_by_elevation: Vec<Cover>,
     /// The cover type woods (terrain `cover_when_crossed`) make together, by the points of cover
     /// of those crossed with no model near their edge: the first entry for 1 point (or for woods
@@ -35,13 +40,19 @@ pub struct SightRules {
     pub cover_ignored_within: Option<f64>,
     /// An indirect attack makes no combat roll against a model when blocking cover on the line
     /// between it and the attacker lies next to either of them (within `adjacent_cover`).
+    #[serde(default)]
     pub blocking_cover_stops_indirect: bool,
     /// Elevation of a prone model.
+    #[serde(default)]
     pub prone_height: i32,
-    /// Half the width of a firing arc in degrees (four arcs of 90° → 45).
-    pub arc_half_width: f64,
+    /// Half the width of a firing arc in degrees (four arcs of 90° → 45). Absent: models have
+    /// no firing arcs (every weapon fires all around, and the `back-arc` condition cannot be
+    /// used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arc_half_width: Option<f64>,
     /// How the range between two models is measured (range bands, minimum and point-blank
     /// range, a weapon's reach).
+    #[serde(default)]
     pub range_measured: RangeMeasure,
     /// Weapons that need a target-lock (guided missiles) fire without a line of sight and ignore
     /// cover between the models, all but the cover the target stands in (the Quick-Start,
@@ -66,6 +77,13 @@ pub struct SightRules {
     /// the entry names (or what it always gives).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fire_over: Vec<FireOver>,
+}
+
+impl SightRules {
+    /// Half the width of the front arc in degrees: 180 (all around) where models have no arcs.
+    pub fn arc_half(&self) -> f64 {
+        self.arc_half_width.unwrap_or(180.0)
+    }
 }
 
 /// One way of firing over low terrain next to the model (`sight.fire_over`).

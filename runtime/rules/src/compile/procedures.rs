@@ -101,9 +101,12 @@ pub struct Damage {
     /// `None`: the card's EXP value.
     pub pilot_check_tp: Option<i32>,
     pub pilot_fumble_damage: u32,
-    pub pilot_fail_state: StateIx,
-    pub prone_state: StateIx,
-    pub wreck_terrain: usize,
+    /// `None` only where no model type has pilot checks.
+    pub pilot_fail_state: Option<StateIx>,
+    /// `None`: nobody may go prone.
+    pub prone_state: Option<StateIx>,
+    /// `None` only where no model type leaves a wreck.
+    pub wreck_terrain: Option<usize>,
     pub wreck_minimum_radius: f64,
     pub dispersed: Option<f::DispersedDamage>,
     pub mission_kill: f::MissionKillRules,

@@ -61,7 +61,7 @@ impl Game<'_> {
         // (001 L3781-3789).
         let twist = if rear { 0.0 } else { self.rules.model_type(card.model_type).map_or(0.0, |t| t.torso_twist) };
         let off = if rear { 180.0 - off } else { off };
-        off <= p.sight.arc_half_width + twist + 1e-9
+        off <= p.sight.arc_half() + twist + 1e-9
     }
 
     /// How many of a weapon entry's copies may fire at `target`: all of them, except on a model
@@ -109,7 +109,7 @@ impl Game<'_> {
     pub fn arc_at(&self, attacker: usize, at: P) -> Arc {
         let a = &self.models[attacker];
         let off = angle_diff(a.facing, a.pos.bearing(at));
-        let half = self.rules.proc.sight.arc_half_width;
+        let half = self.rules.proc.sight.arc_half();
         match off {
             o if o.abs() <= half + 1e-9 => Arc::Front,
             o if o.abs() >= 180.0 - half - 1e-9 => Arc::Back,

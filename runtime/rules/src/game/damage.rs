@@ -276,8 +276,10 @@ impl<'a, 'r> Engine<'a, 'r> {
                 emit!(self, Event::Destroyed { model: rider });
             }
         }
-        if self.rules().has_trait(self.cardr(model).model_type, ModelTrait::LeavesWreck) {
-            let wreck = self.rules().proc.damage.wreck_terrain;
+        // (`required.rs` of the compiler: a ruleset with wrecks names their terrain.)
+        if self.rules().has_trait(self.cardr(model).model_type, ModelTrait::LeavesWreck)
+            && let Some(wreck) = self.rules().proc.damage.wreck_terrain
+        {
             self.game.board.areas.push(Area {
                 terrain: wreck,
                 poly: Polygon::regular(pos, radius, 6),
@@ -307,7 +309,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         mods.extend(self.call_hooks(HookCtx::new(HookPoint::PilotCheck, model))?.take(Quantity::Roll));
         let out = self.roll(model, "pilot-check", r.standard, mods, Some(tp), None, false);
         if !out.success {
-            self.add_state(model, r.proc.damage.pilot_fail_state)?;
+            if let Some(state) = r.proc.damage.pilot_fail_state {
+                self.add_state(model, state)?;
+            }
             if out.fumble {
                 self.apply_damage(model, r.proc.damage.pilot_fumble_damage);
             }

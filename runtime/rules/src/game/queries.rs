@@ -59,7 +59,7 @@ impl<'r> Game<'r> {
     /// Lying down: gone prone, or in the ruleset's prone state (a knocked-down CAV).
     pub fn lying(&self, model: usize) -> bool {
         let me = &self.models[model];
-        me.prone || me.has_state(self.rules.proc.damage.prone_state)
+        me.prone || self.rules.proc.damage.prone_state.is_some_and(|s| me.has_state(s))
     }
 
     pub fn enemies(&self, model: usize) -> impl Iterator<Item = usize> + '_ {

@@ -267,7 +267,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         if !self.game.on_board(p) {
             Some("off the game board".into())
         } else if ua.pos.dist(p) > 1e-9
-            && angle_diff(ua.facing, ua.pos.bearing(p)).abs() > r.proc.sight.arc_half_width + 1e-9
+            && angle_diff(ua.facing, ua.pos.bearing(p)).abs() > r.proc.sight.arc_half() + 1e-9
         {
             Some("outside the attacker's front arc".into())
         } else if range < min - 1e-9 {

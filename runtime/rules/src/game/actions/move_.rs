@@ -218,6 +218,9 @@ impl ActionKind for GoProne {
         true
     }
     fn check(&self, game: &Game, model: usize, _: &Action) -> Result<(), String> {
+        if game.rules.proc.damage.prone_state.is_none() {
+            return Err("this ruleset has no prone state: nobody goes prone".into());
+        }
         if game.models[model].prone {
             return Err("already prone".into());
         }
@@ -231,8 +234,9 @@ impl ActionKind for GoProne {
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
         engine.game.models[model].prone = true;
-        let state = engine.rules().proc.damage.prone_state;
-        engine.add_own_state(model, state)?;
+        if let Some(state) = engine.rules().proc.damage.prone_state {
+            engine.add_own_state(model, state)?;
+        }
         emit!(engine, Event::WentProne { model });
         Ok(())
     }

@@ -9,9 +9,10 @@ pub static BACK_ARC: Condition = Condition {
         let Some(d) = s.defender else { return 0 };
         let (attacker, defender) = (&g.models[s.attacker], &g.models[d]);
         let behind = 180.0 - angle_diff(defender.facing, defender.pos.bearing(attacker.pos)).abs();
+        // (A ruleset without arcs may not use the condition: `required.rs` of the compiler.)
         holds(
             !g.rules.has_trait(g.card(d).model_type, ModelTrait::Infantry)
-                && behind <= g.rules.proc.sight.arc_half_width,
+                && g.rules.proc.sight.arc_half_width.is_some_and(|half| behind <= half),
         )
     },
 };

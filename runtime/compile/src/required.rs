@@ -1,0 +1,152 @@
+//! What the data needs of the ruleset. Most sections and tables of a ruleset are optional, so a
+//! game that has no pilots, roads, arcs or critical hits does not fill them with dummies; but
+//! where a card, a terrain, a model type or a table row calls on one, its absence is an error —
+//! one per missing piece, naming an example of what needs it — never a rule that quietly does
+//! not apply.
+
+use cav_content::ruleset::Entry;
+use cav_format::{self as f, ModelTrait, TableRole};
+use cav_rules::compile::{Cost, Rules};
+
+use crate::Cx;
+use crate::conditions::Names;
+use crate::tables::role_tag;
+
+pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Names, rules: &Rules) {
+    let p = &ruleset.procedures;
+    let missing = |cx: &mut Cx, ptr: &str, code: &'static str, message: String, expected: &str| {
+        cx.error(entry, ptr, code, message, expected, None);
+    };
+    let armed = rules.cards.iter().find_map(|c| c.weapons.first().map(|w| (c, w)));
+    if let Some((card, w)) = armed {
+        for (role, list) in
+            [(TableRole::RangeBands, rules.bands.is_empty()), (TableRole::CombatDamage, rules.damage.key.is_none())]
+        {
+            if list && !ruleset.tables.contains_key(&role) {
+                let tag = role_tag(role);
+                missing(
+                    cx,
+                    "/tables",
+                    "missing-table",
+                    format!(
+                        "models carry weapons (`{}` of `{}`), but the ruleset names no `{tag}` table",
+                        w.name, card.id
+                    ),
+                    &format!("`{tag}:` under `tables:`, naming a table document"),
+                );
+            }
+        }
+    }
+    let critical_row = [Some(&rules.damage), rules.close_combat_damage.as_ref()]
+        .into_iter()
+        .flatten()
+        .find_map(|t| t.rows.iter().find(|r| r.critical).map(|r| (t, r)));
+    if let Some((table, row)) = critical_row
+        && !ruleset.tables.contains_key(&TableRole::CriticalDamage)
+    {
+        let tag = role_tag(TableRole::CriticalDamage);
+        missing(
+            cx,
+            "/tables",
+            "missing-table",
+            format!(
+                "row `{}` of `{}` calls for a critical hit, but the ruleset names no `{tag}` table",
+                row.name, table.name
+            ),
+            &format!("`{tag}:` under `tables:`, naming a table document"),
+        );
+    }
+    // A weapon with an NA RAV needs what NA counts as.
+    if p.rolls.na_rav.is_none()
+        && let Some((card, w)) = rules.cards.iter().find_map(|c| {
+            c.weapons.iter().find(|w| w.rav.iter().any(|(h, s)| h.is_none() || s.is_none())).map(|w| (c, w))
+        })
+    {
+        missing(
+            cx,
+            "/procedures/rolls",
+            "missing-field",
+            format!("weapons have an NA RAV (`{}` of `{}`), but the ruleset has no `na_rav`", w.name, card.id),
+            "`procedures.rolls.na_rav`",
+        );
+    }
+    // A weapon that may run dry needs the ruleset's out-of-ammo die.
+    if rules.proc.rolls.out_of_ammo_die.is_none()
+        && let Some((card, w)) =
+            rules.cards.iter().find_map(|c| c.weapons.iter().find(|w| w.out_of_ammo_on > 0).map(|w| (c, w)))
+    {
+        missing(
+            cx,
+            "/procedures/rolls",
+            "missing-field",
+            format!(
+                "weapons may run out of ammo (`{}` of `{}`, by an `out_of_ammo` modifier), but the ruleset has no \
+                 `out_of_ammo_die`",
+                w.name, card.id
+            ),
+            "`procedures.rolls.out_of_ammo_die`",
+        );
+    }
+    if p.movement.road_cost.is_none()
+        && let Some(t) = rules.terrains.iter().find(|t| t.costs.contains(&Cost::RoadBonus))
+    {
+        missing(
+            cx,
+            "/procedures/movement",
+            "missing-field",
+            format!("terrain `{}` is a road for some move class, but the ruleset says no cost along roads", t.id),
+            "`procedures.movement.road_cost`: MV per inch along a road",
+        );
+    }
+    let rs = cx.rs;
+    if p.repair.is_none()
+        && let Some(e) = rs.get(cav_format::DocKind::ActionType, "repair")
+    {
+        cx.error(
+            e,
+            "",
+            "missing-field",
+            "action type `repair` is offered, but the ruleset has no repair rules (`procedures.repair`)".into(),
+            "`procedures.repair`, or no `repair` action type",
+            None,
+        );
+    }
+    let with_trait = |t: ModelTrait| f::ModelType::ALL.iter().find(|ty| rules.has_trait(**ty, t));
+    if p.damage.pilot_fail_state.is_none()
+        && let Some(ty) = with_trait(ModelTrait::PilotChecks)
+    {
+        missing(
+            cx,
+            "/procedures/damage",
+            "missing-field",
+            format!(
+                "{} models make pilot checks (trait `pilot-checks`), but no state says what failing one does",
+                ty.id()
+            ),
+            "`procedures.damage.pilot_fail_state`: the model state a failed pilot check applies",
+        );
+    }
+    if p.damage.wreck_terrain.is_none()
+        && let Some(ty) = with_trait(ModelTrait::LeavesWreck)
+    {
+        missing(
+            cx,
+            "/procedures/damage",
+            "missing-field",
+            format!(
+                "destroyed {} models leave wrecks (trait `leaves-wreck`), but no terrain says what a wreck is",
+                ty.id()
+            ),
+            "`procedures.damage.wreck_terrain`: the terrain type a wreck becomes",
+        );
+    }
+    if p.sight.arc_half_width.is_none() && names.used("back-arc") {
+        missing(
+            cx,
+            "/procedures/sight",
+            "missing-field",
+            "a modifier uses the condition `back-arc`, but models in this ruleset have no firing arcs".into(),
+            "`procedures.sight.arc_half_width`: half the width of a firing arc in degrees",
+        );
+    }
+}
