@@ -90,6 +90,8 @@ fn play_is_deterministic_and_seeds_differ() {
     assert_ne!(a, c);
     assert!(a.contains("\nSummary\n  winner: "), "{a}");
     assert!(a.contains("combat roll: 2d6 ["), "the narrative shows rolls");
+    // A turn opens a paragraph (a blank line, not an escaped `\n`).
+    assert!(a.contains("\n\nTurn 1\n") && a.contains("\n\nGame over after ") && !a.contains("\\n"), "{a}");
 }
 
 #[test]

@@ -37,7 +37,9 @@ fn roll_text(r: &Roll) -> String {
 /// from packs: a control character in them is shown escaped (`\u{1b}`), never sent to the
 /// terminal or the report as it is.
 pub fn narrate(g: &Game, e: &Event) -> Option<String> {
-    told(g, e).map(|line| cav_content::diag::shown(&line))
+    let line = cav_content::diag::shown(&told(g, e)?);
+    // A turn and the game's end open a paragraph: the blank line is ours, added after escaping.
+    Some(if matches!(e, Event::TurnStart { .. } | Event::GameEnd { .. }) { format!("\n{line}") } else { line })
 }
 
 fn told(g: &Game, e: &Event) -> Option<String> {
@@ -49,6 +51,8 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::ObjectiveScored { .. }
         | Event::C3Spent { .. }
         | Event::SquadActivation { .. }
+        | Event::PoolFilled { .. }
+        | Event::PoolSpent { .. }
         | Event::Activation { .. }
         | Event::AssetUsed { .. }
         | Event::HvoTaken { .. }
@@ -125,7 +129,7 @@ fn course(g: &Game, e: &Event) -> Option<String> {
         Event::Deployed { model, at, facing, .. } => {
             format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
         }
-        Event::TurnStart { turn } => format!("\nTurn {turn}"),
+        Event::TurnStart { turn } => format!("Turn {turn}"),
         Event::ObjectiveScored { side, points, areas: 0 } => format!("  {side} scores {points} objective point(s)"),
         Event::ObjectiveScored { side, points, areas } => {
             format!("  {side} controls {areas} objective area(s) and scores {points}")
@@ -134,6 +138,10 @@ fn course(g: &Game, e: &Event) -> Option<String> {
             format!("  {side} spends a C3 point: {what} for {} ({left} left)", name(g, *model))
         }
         Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
+        Event::PoolFilled { side, pool, points } => format!("  {side} has {points} {pool}(s) this turn"),
+        Event::PoolSpent { side, model, pool, left } => {
+            format!("  {side} spends a {pool} on {} ({left} left)", name(g, *model))
+        }
         Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
         Event::AssetUsed { side, asset, detail, left } => format!("  {side} uses {asset}: {detail} ({left} left)"),
         Event::HvoTaken { model } => format!("    {} picks up the high-value operative", name(g, *model)),
@@ -149,7 +157,7 @@ fn course(g: &Game, e: &Event) -> Option<String> {
         }
         Event::GameEnd { winner, turns, reason } => {
             format!(
-                "\nGame over after {turns} turns: {} ({reason})",
+                "Game over after {turns} turns: {} ({reason})",
                 winner.as_ref().map_or("no winner".to_owned(), |w| format!("{w} wins"))
             )
         }

@@ -378,7 +378,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_points: ruleset.action_points,
         squad_types,
         activation: ruleset.activation,
-        draw_deck: ruleset.draw_deck.clone(),
+        turn: procedures::turn(cx, entry, ruleset),
         standard_odds: standard.odds(),
         standard,
         drift,

@@ -28,6 +28,31 @@ pub(crate) fn c3(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, names: &Names) ->
     Some(cav_rules::compile::C3Def { uses: c.uses.clone(), inspire, motivate_ap: c.motivate_ap, rally_clears })
 }
 
+/// The turn's order: the draw deck or a pooled turn, one of them.
+pub(crate) fn turn(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset) -> cav_rules::compile::TurnSequence {
+    use cav_rules::compile::TurnSequence;
+    match (&ruleset.draw_deck, &ruleset.turn_order) {
+        (Some(deck), None) => TurnSequence::DrawDeck(deck.clone()),
+        (None, Some(order)) => TurnSequence::Pooled(order.clone()),
+        (deck, order) => {
+            let both = deck.is_some() && order.is_some();
+            cx.error(
+                e,
+                "",
+                "turn-order",
+                if both {
+                    "the ruleset gives both a draw deck and a `turn_order`: the turn can follow only one".into()
+                } else {
+                    "the ruleset says nothing of how a turn orders its activations".into()
+                },
+                "either `draw_deck: {per_side, per_unit}` or `turn_order: {scheme, pool}`",
+                None,
+            );
+            TurnSequence::DrawDeck(deck.clone().unwrap_or(f::DrawDeckRules { per_side: 0, per_unit: 1 }))
+        }
+    }
+}
+
 pub(crate) fn procedures(
     cx: &mut Cx,
     e: &Entry,

@@ -155,6 +155,25 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "pool_filled",
+        doc: "A pooled turn starts (`turn_order`): a side's pool for the turn.",
+        keys: &[
+            ("side", Text, "The side."),
+            ("pool", Text, "What the ruleset calls a point of it."),
+            ("points", Int, "Its points this turn."),
+        ],
+    },
+    EventKind {
+        id: "pool_spent",
+        doc: "A side pays a point of its pool to activate a unit (`turn_order`); the unit's activations follow.",
+        keys: &[
+            ("side", Text, "The side."),
+            ("model", Model, "The unit's first model."),
+            ("pool", Text, "What the ruleset calls a point of it."),
+            ("left", Int, "Its points left this turn."),
+        ],
+    },
+    EventKind {
         id: "squad_activation",
         doc: "A draw-deck card activates a squad (per-squad activation); its models' activations follow.",
         keys: &[

@@ -25,6 +25,7 @@ mod structures;
 mod tables;
 mod terrain;
 mod transport;
+mod turn_order;
 mod victory;
 
 pub use action_types::*;
@@ -48,4 +49,5 @@ pub use structures::*;
 pub use tables::*;
 pub use terrain::*;
 pub use transport::*;
+pub use turn_order::*;
 pub use victory::*;

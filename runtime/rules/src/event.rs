@@ -88,6 +88,17 @@ pub enum Event {
         side: String,
         models: u32,
     },
+    PoolFilled {
+        side: String,
+        pool: String,
+        points: u32,
+    },
+    PoolSpent {
+        side: String,
+        model: usize,
+        pool: String,
+        left: u32,
+    },
     Activation {
         model: usize,
         ap: u32,

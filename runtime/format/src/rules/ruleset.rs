@@ -20,9 +20,17 @@ pub struct Ruleset {
     /// How modifiers are written (default `roll`: added to the roll).
     #[serde(default)]
     pub modifier_convention: ModifierConvention,
+    /// What activates together: a model, or a squad (default `per_model`).
+    #[serde(default)]
     pub activation: ActivationMode,
-    /// The draw deck's cards: per side, and per activation unit (model or squad).
-    pub draw_deck: DrawDeckRules,
+    /// The draw deck's cards: per side, and per activation unit (model or squad); the turn's
+    /// order unless `turn_order` gives another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_deck: Option<DrawDeckRules>,
+    /// The turn as alternating activations or player turns paid from a pool; give this or
+    /// `draw_deck`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_order: Option<super::TurnOrder>,
     /// Action points per model activation.
     pub action_points: u32,
     pub dice: DiceRules,
@@ -83,10 +91,11 @@ pub enum ModifierConvention {
 }
 
 /// How models are activated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ActivationMode {
     /// One card per model in the draw deck (Quick-Start).
+    #[default]
     PerModel,
     /// One card per squad, plus side cards (full rules).
     PerSquad,

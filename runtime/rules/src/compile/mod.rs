@@ -38,6 +38,15 @@ pub type StateIx = u16;
 pub const MODEL_TYPES: usize = cav_format::ModelType::ALL.len();
 pub type SaIx = u16;
 
+/// How a turn orders its activations.
+#[derive(Debug, Clone)]
+pub enum TurnSequence {
+    /// Cards drawn from a shuffled deck, each naming a side.
+    DrawDeck(f::DrawDeckRules),
+    /// Activations paid from each side's pool, alternating or in player turns.
+    Pooled(f::TurnOrder),
+}
+
 /// Everything the engine needs, indexed.
 #[derive(Debug, Clone)]
 pub struct Rules {
@@ -46,9 +55,9 @@ pub struct Rules {
     pub action_points: u32,
     /// Squad types: (id, most models).
     pub squad_types: Vec<(String, u32)>,
-    /// Who a draw-deck card activates (a model, or a squad), and the deck's cards.
+    /// What activates together (a model, or a squad), and how the turn orders activations.
     pub activation: f::ActivationMode,
-    pub draw_deck: f::DrawDeckRules,
+    pub turn: TurnSequence,
     pub standard: DiceExpr,
     /// The exact odds of the standard roll (controllers weigh their options with them).
     pub standard_odds: crate::dice::Odds,

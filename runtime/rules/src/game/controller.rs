@@ -76,6 +76,11 @@ pub trait Controller {
         card != side
             && game.units(card).iter().flatten().any(|&m| game.models[m].in_play() && !game.models[m].activated)
     }
+    /// Which of `units` (each its models, those activated least this turn first) `side` pays a
+    /// point of its pool to activate, in a pooled turn (`turn_order`). By default: the first.
+    fn choose_unit(&mut self, _game: &Game, _side: usize, _units: &[Vec<usize>]) -> usize {
+        0
+    }
     /// Whether `model`'s force spends a C3 point now on `what`, asked as the model activates:
     /// Rally first, then Motivate. (Inspire is declared with an action: [`Action::inspire`].) Asked
     /// only when the force has a point and the ruleset offers the use.

@@ -93,7 +93,9 @@ impl Engine<'_, '_> {
     /// units that left play leave behind (option `draw-deck-removal`). `draw_deck` handlers may
     /// keep a model out (it does not activate this turn); a unit with no model left adds no card.
     pub(super) fn draw_deck(&mut self) -> Result<Vec<Card>, EngineError> {
-        let deck_rules = self.rules().draw_deck.clone();
+        let crate::compile::TurnSequence::DrawDeck(deck_rules) = self.rules().turn.clone() else {
+            return Ok(Vec::new());
+        };
         let mut deck = Vec::new();
         let of = |side: usize, n: usize| std::iter::repeat_n(Card { side, drop: None }, n);
         for side in 0..self.game.sides.len() {
@@ -178,6 +180,10 @@ impl Engine<'_, '_> {
             let end = self.at_turn_limit();
             return Ok(Some(self.finish(end)));
         }
+        if let crate::compile::TurnSequence::Pooled(order) = &self.rules().turn {
+            let order = order.clone();
+            return self.play_pooled_turn(&order, ctrl);
+        }
         // Draw deck: the cards of the sides and their units, shuffled with the game's dice.
         let mut deck = self.begin_turn()?;
         for i in (1..deck.len()).rev() {
@@ -209,46 +215,138 @@ impl Engine<'_, '_> {
                 .and_then(|first| units.iter().find(|u| u.iter().any(|&m| same_unit(m, first)) && waits_to_drop(g, u)));
             // Else the side's first unit with a model still to activate; a card of a side with
             // none left is skipped.
-            let Some(mut unit) = dropping.cloned().or_else(|| {
+            let Some(unit) = dropping.cloned().or_else(|| {
                 units
                     .into_iter()
                     .find(|u| u.iter().any(|&m| !self.game.models[m].activated) && !waits_to_drop(&self.game, u))
             }) else {
                 continue;
             };
-            if let Some(s) = self.game.models[unit[0]]
-                .squad
-                .filter(|_| self.rules().activation == cav_format::ActivationMode::PerSquad)
-            {
-                let squad = self.game.squads[s].name.clone();
-                let side = self.game.sides[side].clone();
-                emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
-                for f in features::each(self.game.schedule.squad_activates) {
-                    if let Some(run) = f.squad_activates {
-                        unit.extend(run(self, s, ctrl));
-                    }
+            if let Some(end) = self.activate_unit(side, unit, ctrl)? {
+                return Ok(Some(end));
+            }
+        }
+        self.end_turn()?;
+        Ok(None)
+    }
+
+    /// Activate a unit of `side`: its squad's activation (per-squad rules), then each of its
+    /// models still to activate; the end of the game if one of them decided it.
+    fn activate_unit(
+        &mut self,
+        side: usize,
+        mut unit: Vec<usize>,
+        ctrl: &mut dyn Controller,
+    ) -> Result<Option<GameEnd>, EngineError> {
+        if let Some(s) =
+            self.game.models[unit[0]].squad.filter(|_| self.rules().activation == cav_format::ActivationMode::PerSquad)
+        {
+            let squad = self.game.squads[s].name.clone();
+            let side = self.game.sides[side].clone();
+            emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
+            for f in features::each(self.game.schedule.squad_activates) {
+                if let Some(run) = f.squad_activates {
+                    unit.extend(run(self, s, ctrl));
                 }
             }
-            self.game.squad_activating = unit.len() > 1;
-            let mut next = 0;
-            while let Some(&m) = unit.get(next) {
-                next += 1;
-                if !self.game.models[m].in_play() || self.game.models[m].activated {
-                    continue;
-                }
-                self.activate(m, ctrl)?;
-                // A regrouped partner squad activates with this one.
-                unit.append(&mut self.game.joined);
-                if let Some(end) = self.victory() {
-                    self.end_squad_activation()?;
-                    self.end_turn()?;
-                    return Ok(Some(self.finish(end)));
-                }
+        }
+        self.game.squad_activating = unit.len() > 1;
+        let mut next = 0;
+        while let Some(&m) = unit.get(next) {
+            next += 1;
+            if !self.game.models[m].in_play() || self.game.models[m].activated {
+                continue;
             }
-            self.end_squad_activation()?;
+            self.activate(m, ctrl)?;
+            // A regrouped partner squad activates with this one.
+            unit.append(&mut self.game.joined);
             if let Some(end) = self.victory() {
+                self.end_squad_activation()?;
                 self.end_turn()?;
                 return Ok(Some(self.finish(end)));
+            }
+        }
+        self.end_squad_activation()?;
+        if let Some(end) = self.victory() {
+            self.end_turn()?;
+            return Ok(Some(self.finish(end)));
+        }
+        Ok(None)
+    }
+
+    /// A pooled turn (`turn_order`): each side's pool filled, then the sides pay a point each to
+    /// activate a unit — alternating, or each spending all it can before the next side acts —
+    /// until no side can pay for a unit that may still activate. A unit may activate up to
+    /// `activations_per_unit` times (0: no limit but the pool).
+    fn play_pooled_turn(
+        &mut self,
+        order: &cav_format::rules::TurnOrder,
+        ctrl: &mut dyn Controller,
+    ) -> Result<Option<GameEnd>, EngineError> {
+        self.begin_turn()?;
+        let sides = self.game.sides.len();
+        let p = &order.pool;
+        let mut pool: Vec<u32> = (0..sides)
+            .map(|s| {
+                let models = self.game.models.iter().filter(|m| m.side == s && m.on_table()).count() as u32;
+                let units = self.game.units(s).len() as u32;
+                p.per_side
+                    .saturating_add(p.per_unit.saturating_mul(units))
+                    .saturating_add(p.per_model.saturating_mul(models))
+            })
+            .collect();
+        for (s, &points) in pool.iter().enumerate() {
+            let (side, pool) = (self.game.sides[s].clone(), p.name.clone());
+            emit!(self, Event::PoolFilled { side, pool, points });
+        }
+        // Activations so far this turn, by model (a unit counts its most activated model).
+        let mut times: Vec<u32> = vec![0; self.game.models.len()];
+        let limit = order.activations_per_unit;
+        let eligible = |g: &Game, times: &mut Vec<u32>, side: usize| {
+            times.resize(g.models.len(), 0);
+            let mut units: Vec<(u32, Vec<usize>)> = g
+                .units(side)
+                .into_iter()
+                .map(|u| (u.iter().map(|&m| times[m]).max().unwrap_or(0), u))
+                .filter(|(n, _)| limit == 0 || *n < limit)
+                .collect();
+            units.sort_by_key(|(n, _)| *n);
+            units.into_iter().map(|(_, u)| u).collect::<Vec<_>>()
+        };
+        let mut side = match order.first {
+            cav_format::rules::FirstSide::Roll => self.dice.roll(sides as u32) as usize - 1,
+            cav_format::rules::FirstSide::SideOrder => 0,
+        };
+        // Player turns: the sides whose turn is over.
+        let mut done = vec![false; sides];
+        loop {
+            let can: Vec<bool> = (0..sides)
+                .map(|s| !done[s] && pool[s] > 0 && !eligible(&self.game, &mut times, s).is_empty())
+                .collect();
+            if !can.iter().any(|&c| c) {
+                break;
+            }
+            if !can[side] {
+                if order.scheme == cav_format::rules::TurnScheme::PlayerTurns {
+                    done[side] = true;
+                }
+                side = (side + 1) % sides;
+                continue;
+            }
+            let units = eligible(&self.game, &mut times, side);
+            let unit = units[ctrl.choose_unit(&self.game, side, &units).min(units.len() - 1)].clone();
+            pool[side] -= 1;
+            for &m in &unit {
+                times[m] += 1;
+                self.game.models[m].activated = false;
+            }
+            let (name, pool_name) = (self.game.sides[side].clone(), p.name.clone());
+            emit!(self, Event::PoolSpent { side: name, model: unit[0], pool: pool_name, left: pool[side] });
+            if let Some(end) = self.activate_unit(side, unit, ctrl)? {
+                return Ok(Some(end));
+            }
+            if order.scheme == cav_format::rules::TurnScheme::Alternating {
+                side = (side + 1) % sides;
             }
         }
         self.end_turn()?;

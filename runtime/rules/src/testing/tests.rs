@@ -101,6 +101,8 @@ fn one_of_each() -> Vec<Event> {
         Event::Forbidden { model: 0, what: "move", reason: s() },
         Event::SpecialAction { model: 0, target: Some(1) },
         Event::SquadActivation { squad: s(), side: s(), models: 4 },
+        Event::PoolFilled { side: s(), pool: s(), points: 3 },
+        Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
         Event::C3Spent { side: s(), model: 0, what: "rally".into(), left: 1 },
         Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
         Event::AssetUsed { side: s(), asset: s(), detail: s(), left: 1 },
@@ -116,6 +118,8 @@ fn one_of_each() -> Vec<Event> {
             | Event::Deployed { .. }
             | Event::TurnStart { .. }
             | Event::SquadActivation { .. }
+            | Event::PoolFilled { .. }
+            | Event::PoolSpent { .. }
             | Event::C3Spent { .. }
             | Event::ObjectiveScored { .. }
             | Event::Activation { .. }
