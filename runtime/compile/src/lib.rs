@@ -350,6 +350,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
+    let (action_slots, slot_uses) = procedures::action_slots(cx, rs, ruleset);
     let action_free_with = procedures::action_free_with(rs, &sas);
     let action_model_types = procedures::action_model_types(rs, &sas);
     let engine_options = procedures::engine_options(ruleset);
@@ -428,6 +429,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         c3,
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
+        action_slots,
+        slot_uses,
         action_free_with,
         action_model_types,
     };

@@ -28,6 +28,31 @@ pub(crate) fn c3(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, names: &Names) ->
     Some(cav_rules::compile::C3Def { uses: c.uses.clone(), inspire, motivate_ap: c.motivate_ap, rally_clears })
 }
 
+/// The ruleset's action slots and, by action type, the slots it uses; every slot an action type
+/// names must be declared.
+pub(crate) fn action_slots(
+    cx: &mut Cx,
+    rs: &Ruleset,
+    ruleset: &f::Ruleset,
+) -> (Vec<String>, std::collections::BTreeMap<String, cav_rules::compile::SlotUse>) {
+    let slots: Vec<String> = ruleset.action_slots.iter().map(|s| s.0.clone()).collect();
+    let mut uses = std::collections::BTreeMap::new();
+    for e in rs.of_kind(DocKind::ActionType) {
+        let Some(Document::ActionType(a)) = &e.doc else { continue };
+        if a.uses.is_empty() && !a.uses_any_slot {
+            continue;
+        }
+        let mut mask = 0u32;
+        for (i, s) in a.uses.iter().enumerate() {
+            if let Some(bit) = cx.index_of(e, &format!("/uses/{i}"), s.as_str(), &slots, "action slot") {
+                mask |= 1 << bit;
+            }
+        }
+        uses.insert(e.id.clone(), cav_rules::compile::SlotUse { mask, any: a.uses_any_slot });
+    }
+    (slots, uses)
+}
+
 /// The turn's order: the draw deck or a pooled turn, one of them.
 pub(crate) fn turn(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset) -> cav_rules::compile::TurnSequence {
     use cav_rules::compile::TurnSequence;

@@ -11,6 +11,11 @@ use crate::geom::P;
 pub struct Bot {
     /// Best distance to fight at, per card (index of `Rules::cards`; `None`: not reckoned yet).
     best: Vec<Option<f64>>,
+    /// The action kinds the rules refused the active model this activation (model, its
+    /// activation count, kinds): the bot takes them back and passes rather than ask again.
+    refused: Option<(usize, u32, Vec<&'static str>)>,
+    /// The kind of the action it asked for last.
+    last: &'static str,
 }
 
 /// Chance that the ruleset's standard roll reaches `tp`.
@@ -421,7 +426,31 @@ impl Controller for Bot {
             .find(|&m| g.models[m].on_table() && g.fighting_enemies(m).any(|e| Self::best_fire(g, m, e).is_some()))
     }
 
+    fn refused(&mut self, g: &Game, model: usize, _reason: &str) -> bool {
+        let now = (model, g.models[model].activations);
+        match &mut self.refused {
+            Some((m, n, kinds)) if (*m, *n) == now => kinds.push(self.last),
+            slot => *slot = Some((now.0, now.1, vec![self.last])),
+        }
+        true
+    }
+
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
+        let action = self.choose(g, model, ap);
+        self.last = action.kind;
+        // An action the rules refused this activation (an action slot the unit has used) is not
+        // asked for again.
+        match &self.refused {
+            Some((m, n, kinds)) if (*m, *n) == (model, g.models[model].activations) && kinds.contains(&action.kind) => {
+                Action::pass()
+            }
+            _ => action,
+        }
+    }
+}
+
+impl Bot {
+    fn choose(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
         // A rider gets out on the side of the nearest enemy (unless it boarded this turn).
         if let Some(t) = me.features.transport.aboard {

@@ -36,6 +36,15 @@ pub struct ActionType {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("x-cav-ref" = "upgrade"))]
     pub open_with: Vec<Id>,
+    /// The action slots of the ruleset (`action_slots`) it uses: a unit that used one this turn
+    /// takes no action needing it again before the next turn (Sythopian Wars' action tracker,
+    /// 002 L124).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<Id>,
+    /// It uses any one slot still free: the first, in the ruleset's order, its `uses` leave
+    /// (002 L126, a Move that takes whichever action the unit has left).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uses_any_slot: bool,
     /// Model types it may be aimed at, for an action aimed at a model (a target-lock); empty = all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_model_types: Vec<ModelType>,

@@ -33,6 +33,12 @@ pub struct Ruleset {
     pub turn_order: Option<super::TurnOrder>,
     /// Action points per model activation.
     pub action_points: u32,
+    /// The actions a unit has for a whole turn, each used once (`uses` of an action type):
+    /// Sythopian Wars' run, shoot and defend (002 L116-124). Empty: none — only action points
+    /// limit what a model does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 32))]
+    pub action_slots: Vec<Id>,
     pub dice: DiceRules,
     /// The attributes its models carry beside the damage track (`model.attributes` in scripts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -38,6 +38,13 @@ pub type StateIx = u16;
 pub const MODEL_TYPES: usize = cav_format::ModelType::ALL.len();
 pub type SaIx = u16;
 
+/// The action slots an action type uses: `mask`, and one more free slot when `any`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotUse {
+    pub mask: u32,
+    pub any: bool,
+}
+
 /// How a turn orders its activations.
 #[derive(Debug, Clone)]
 pub enum TurnSequence {
@@ -135,6 +142,10 @@ pub struct Rules {
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
+    /// The ruleset's action slots (`action_slots`), bit `i` of a slot mask being slot `i`.
+    pub action_slots: Vec<String>,
+    /// The slots each action type uses, by action id (only those that use any).
+    pub slot_uses: std::collections::BTreeMap<String, SlotUse>,
     /// Special attributes whose models take an action type for 0 AP, by action id.
     pub action_free_with: HashMap<String, Vec<SaIx>>,
     /// The model types that may take an action type, and those it may be aimed at, by action id

@@ -38,6 +38,16 @@ impl Engine<'_, '_> {
         if !kind.repeatable() && g.used.contains(&counts_as) {
             return Some("a non-repeatable action may be used once per activation".into());
         }
+        if let Some(slots) = g.rules.slot_uses.get(kind.id().id()) {
+            let taken = slots.mask & me.slots_used;
+            if taken != 0 {
+                let slot = &g.rules.action_slots[taken.trailing_zeros() as usize];
+                return Some(format!("the unit has used its {slot} action this turn"));
+            }
+            if slots.any && g.free_slot(model, slots.mask).is_none() {
+                return Some("the unit has no action left this turn".into());
+            }
+        }
         if counts_as == ActionWord::Combat {
             if me.has(&actions::combat::FIRED_OUT_OF_TURN) {
                 return Some("the model used defensive or over-watch fire this turn".into());
@@ -105,6 +115,7 @@ impl Engine<'_, '_> {
         }
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
+        self.game.slots_now = 0;
         self.game.extra_targets = 0;
         self.game.activation_over = false;
         self.begin_activation(model);
@@ -171,6 +182,10 @@ impl Engine<'_, '_> {
                 Err(ActionError::Engine(e)) => return Err(e),
             }
             self.game.used.push(counts_as);
+            if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
+                let any = if slots.any { self.game.free_slot(model, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
+                self.game.slots_now |= slots.mask | any;
+            }
             ap -= cost;
         }
         self.end_activation(model)

@@ -106,6 +106,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.resolve_pending(model)?;
             }
         }
+        // The slots this activation used are the model's (its unit's, at the unit's end) till the turn ends.
+        self.game.models[active].slots_used |= std::mem::take(&mut self.game.slots_now);
         // States bounded by activations end with this one.
         let me = &mut self.game.models[active];
         me.activations += 1;

@@ -7,6 +7,13 @@ use super::state::{Game, Model};
 use crate::geom::P;
 
 impl<'r> Game<'r> {
+    /// The first action slot `model`'s unit has free this turn beside `mask` (the slots the
+    /// action uses anyway), in the ruleset's order.
+    pub fn free_slot(&self, model: usize, mask: u32) -> Option<u32> {
+        let taken = self.models[model].slots_used | mask;
+        (0..self.rules.action_slots.len() as u32).find(|bit| taken & (1 << bit) == 0)
+    }
+
     /// Damage-track column in use.
     pub fn column(&self, model: usize) -> usize {
         let me = &self.models[model];

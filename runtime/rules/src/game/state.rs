@@ -95,6 +95,8 @@ pub struct Model {
     pub moved_forward: f64,
     pub activated: bool,
     pub activations: u32,
+    /// The action slots (`Rules::action_slots`, by bit) its unit used this turn.
+    pub slots_used: u32,
     pub pending: Pending,
     /// Last strike point fired at, attempts made there, and whether it was hit.
     pub strike_memory: Option<(P, u32, bool)>,
@@ -224,6 +226,7 @@ impl Model {
             moved_forward,
             activated,
             activations,
+            slots_used,
             pending,
             strike_memory,
             marks,
@@ -268,6 +271,7 @@ impl Model {
         self.moved_forward.clone_from(moved_forward);
         self.activated.clone_from(activated);
         self.activations.clone_from(activations);
+        self.slots_used.clone_from(slots_used);
         self.pending.clone_from(pending);
         self.strike_memory.clone_from(strike_memory);
         self.marks.clone_from(marks);
@@ -303,6 +307,7 @@ impl<'r> Game<'r> {
             activation_over,
             squad_activating,
             used,
+            slots_now,
             extra_targets,
             counter_battery,
             counter_battery_waits,
@@ -346,6 +351,7 @@ impl<'r> Game<'r> {
         self.activation_over.clone_from(activation_over);
         self.squad_activating.clone_from(squad_activating);
         self.used.clone_from(used);
+        self.slots_now.clone_from(slots_now);
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
         self.counter_battery_waits.clone_from(counter_battery_waits);
@@ -417,6 +423,8 @@ pub struct Game<'r> {
     pub squad_activating: bool,
     /// Non-repeatable actions the active model has used this activation.
     pub used: Vec<cav_format::ActionKind>,
+    /// The action slots the active model has used this activation (its unit's once it ends).
+    pub slots_now: u32,
     /// Targets beyond the first of the active model's combat action (split fire, a lock on
     /// another model): the `multiple-targets` condition of its combat rolls this activation.
     pub extra_targets: i32,
@@ -483,6 +491,7 @@ impl<'r> Game<'r> {
             turn: 0,
             active: None,
             used: Vec::new(),
+            slots_now: 0,
             squad_activating: false,
             activation_over: false,
             joined: Vec::new(),
@@ -619,6 +628,7 @@ impl<'r> Game<'r> {
             activated: false,
             squad: None,
             activations: 0,
+            slots_used: 0,
             pending: Pending::default(),
             strike_memory: None,
             marks: Vec::new(),

@@ -267,6 +267,11 @@ impl Engine<'_, '_> {
             }
         }
         self.end_squad_activation()?;
+        // What one model of the unit used, the unit used (one command for all, 002 L116-124).
+        let slots = unit.iter().fold(0, |acc, &m| acc | self.game.models[m].slots_used);
+        for &m in &unit {
+            self.game.models[m].slots_used = slots;
+        }
         if let Some(end) = self.victory() {
             self.end_turn()?;
             return Ok(Some(self.finish(end)));
@@ -363,6 +368,7 @@ impl Engine<'_, '_> {
         emit!(self, Event::TurnStart { turn: self.game.turn });
         for model in &mut self.game.models {
             model.activated = false;
+            model.slots_used = 0;
             model.marks.retain(|m| m.lasts != Lasts::Turn);
         }
         for f in features::each(self.game.schedule.turn_start) {
