@@ -187,8 +187,11 @@ fn declared_hooks_and_handlers_must_match() {
     assert_eq!(diags.len(), 2, "{diags:#?}");
 }
 
+/// Every hook point is called now (`build` was the last with none): a handler of it, declared
+/// in `hooks:`, gets no warning. (A point the vocabulary marks not implemented would get one at
+/// the handler's line: `check.rs`, `not-implemented`.)
 #[test]
-fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
+fn a_handler_of_build_is_called_and_not_warned_about() {
     let c = Copy::new();
     let sas = "content/cav-quickstart/special-attributes/quickstart-sas.yaml";
     c.edit(sas, "hooks: [attack_declare]", "hooks: [attack_declare, build]");
@@ -197,20 +200,9 @@ fn a_handler_of_a_hook_point_not_called_yet_is_a_warning_at_its_line() {
         "return strike",
         "function strike.build(ctx)\n\tprint(ctx.point)\nend\n\nreturn strike",
     );
-    let (diags, sources) = c.check();
-    let w = find(&diags, "not-implemented", "build");
-    assert_eq!(w.severity, Severity::Warning);
-    assert_eq!(
-        at(w, &sources),
-        ("strike.luau".into(), c.line_of("content/cav-quickstart/scripts/strike.luau", "function strike.build"))
-    );
-    assert_eq!(w.loc.unwrap().start.col, "function strike.".len() as u32 + 1);
-    assert_eq!(
-        w.message,
-        "hook point `build` is recognised but not implemented (an upgrade is fitted by its data (cost, grants, modifiers: `Rules::fit`); no script runs when a model is built yet): this handler never runs"
-    );
-    // Declared and handled: nothing else to say.
-    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let (diags, _) = c.check();
+    assert!(cav_format::HookPoint::ALL.iter().all(|p| p.status().implemented()));
+    assert!(diags.is_empty(), "{diags:#?}");
 }
 
 #[test]

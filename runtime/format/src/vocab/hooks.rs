@@ -4,14 +4,14 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{I, R, Status};
+use super::{I, Status};
 
 words! {
     /// The moments of play at which special attributes, upgrades, assets and strikes act. A script
     /// module exports one handler per hook point it uses, named as here.
     HookPoint, "hook point" {
-        Build = "build", R("an upgrade is fitted by its data (cost, grants, modifiers: `Rules::fit`); no script runs when a model is built yet"), "When a model is built with its upgrades, before play.";
-        ForceSelection = "force_selection", R("rosters are built and checked outside play (`cav force`), without scripts yet (the catalog issue): nothing calls it"), "When a force is chosen to a threat value.";
+        Build = "build", I, "Once per model as the game begins, its upgrades fitted, after `force_selection` and before `game_setup`; forbid refuses the model as built (the game does not start, and says why).";
+        ForceSelection = "force_selection", I, "Once per model of each side's force as the game begins, before `build`: the force as chosen (`ctx.self` one of its models, its friends the rest); forbid refuses the force (the game does not start, and says why). `cav force check` runs no scripts: a force a script refuses is found when it plays.";
         GameSetup = "game_setup", I, "Once per model, after deployment and before the first turn.";
         DrawDeck = "draw_deck", I, "Once per model on the table when the draw deck is built at the start of a turn; forbid keeps its card out of this turn's deck (the model does not activate this turn and counts as activated: it cannot fire defensively).";
         Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
@@ -139,7 +139,7 @@ impl HookPoint {
             H::DamageTable => &[AddModifier, Forbid, ApplyState, SetFlag],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::OpposedRoll => &[AddModifier, SetFlag],
-            H::Build | H::ForceSelection => &[],
+            H::Build | H::ForceSelection => &[Forbid],
         }
     }
 
@@ -197,7 +197,7 @@ impl HookPoint {
     pub fn ctx_fields(self) -> &'static str {
         use HookPoint as H;
         match self {
-            H::GameSetup | H::DrawDeck | H::Activation | H::EndPhase => "model",
+            H::GameSetup | H::DrawDeck | H::Activation | H::EndPhase | H::Build | H::ForceSelection => "model",
             H::SpecialAction => "model, target (if the action names one)",
             H::Movement => "model, value (the move value)",
             H::TargetLock | H::Reaction => "model, target",
@@ -218,7 +218,6 @@ impl HookPoint {
             H::OpposedRoll => {
                 "model (the side rolling), target (its opponent in close combat; none crossing a structure)"
             }
-            H::Build | H::ForceSelection => "",
         }
     }
 }

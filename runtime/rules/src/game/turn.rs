@@ -31,6 +31,26 @@ impl Engine<'_, '_> {
         self.game.scripted = self.hooks.active();
         self.choose_commanders();
         self.hooks.new_game();
+        // The forces as chosen, then each model as built: a script may refuse either, and the
+        // game does not start.
+        for (point, what) in [(HookPoint::ForceSelection, "force selection"), (HookPoint::Build, "build")] {
+            if !self.hooks.wants(point) {
+                continue;
+            }
+            for model in 0..self.game.models.len() {
+                if !self.game.models[model].on_table() {
+                    continue;
+                }
+                if let Some(reason) = self.call_hooks(HookCtx::new(point, model))?.forbid {
+                    emit!(self, Event::Forbidden { model, what, reason: reason.clone() });
+                    return Err(EngineError::IllegalAction {
+                        model: self.game.models[model].name.clone(),
+                        action: what.into(),
+                        reason,
+                    });
+                }
+            }
+        }
         self.each_model(HookPoint::GameSetup)
     }
 
