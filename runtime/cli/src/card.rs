@@ -88,10 +88,10 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     let cols = dt.damage_tracks as usize + 1;
     let chassis = m.chassis.map(|c| format!("{} ", book_words(&crate::show::erased::Tag::tag(&c)))).unwrap_or_default();
     let words = |x: &dyn crate::show::erased::Tag| book_words(&x.tag());
-    let mut rows = vec![
-        ("MV", cells(m, "/damage_track/mv", per_col(&dt.mv, cols))),
-        ("AV", cells(m, "/damage_track/av", per_col(&dt.av, cols))),
-    ];
+    let mut rows = vec![("MV", cells(m, "/damage_track/mv", per_col(&dt.mv, cols)))];
+    if let Some(r) = &dt.av {
+        rows.push(("AV", cells(m, "/damage_track/av", per_col(r, cols))));
+    }
     if let Some(r) = &dt.dc {
         rows.push(("DC", cells(m, "/damage_track/dc", per_col(r, cols))));
     }
@@ -135,7 +135,10 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     CardData {
         id: m.id.0.clone(),
         name: m.name.clone(),
-        kind: format!("{} {chassis}{} ({})", m.faction, words(&m.model_type), words(&m.task)),
+        kind: match &m.task {
+            Some(task) => format!("{} {chassis}{} ({})", m.faction, words(&m.model_type), words(task)),
+            None => format!("{} {chassis}{}", m.faction, words(&m.model_type)),
+        },
         move_class: m.move_class.0.clone(),
         tv: m.tv.to_string(),
         tv_assumed: assumed(m, "/tv"),

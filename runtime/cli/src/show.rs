@@ -86,7 +86,9 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     let mut doc = m.clone();
     doc.tv = c.tv;
     doc.damage_track.mv = PerColumn::Columns(c.mv.clone());
-    doc.damage_track.av = PerColumn::Columns(c.av.clone());
+    if doc.damage_track.av.is_some() {
+        doc.damage_track.av = Some(PerColumn::Columns(c.av.clone()));
+    }
     // A mount whose RAV an upgrade changed (Amped Weapons) shows the RAV it plays with.
     for (w, (was, now)) in doc.weapons.iter_mut().zip(base.weapons.iter().zip(&c.weapons)) {
         if was.rav != now.rav {

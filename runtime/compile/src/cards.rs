@@ -329,7 +329,7 @@ fn card(
     let mut card = CardDef {
         move_class,
         mv: col(&dt.mv),
-        av: col(&dt.av),
+        av: dt.av.as_ref().map_or_else(|| vec![0; columns], col),
         dc: (0..columns).map(|i| dt.dc.as_ref().and_then(|c| c.at(i))).collect(),
         exp: (0..columns).map(|i| dt.exp.as_ref().and_then(|c| c.at(i))).collect(),
         ccv: (0..columns)

@@ -199,7 +199,7 @@ impl cav_rules::Controller for PreMove {
 #[test]
 fn recon_models_move_once_before_the_first_turn_001_l2648_l2656() {
     let rules = full_rules();
-    let scout = rules.cards.iter().position(|c| c.task == cav_format::Task::Recon).expect("a recon card");
+    let scout = rules.cards.iter().position(|c| c.task == Some(cav_format::Task::Recon)).expect("a recon card");
     let warg = rules.card("warg").unwrap();
     let mut game =
         Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);

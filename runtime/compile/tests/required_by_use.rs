@@ -69,30 +69,41 @@ fn modifier_tables_may_be_left_out() {
     assert!(diags.iter().all(|d| d.severity != cav_content::Severity::Error), "{diags:#?}");
 }
 
-/// A ruleset of another game states only what it plays: no tables, no procedures, no CAV dummies.
+/// A ruleset of another game states only what it plays: no tables, no procedures, no draw deck, no
+/// CAV card fields (task, TV, armor) — no CAV dummies.
 #[test]
 fn a_ruleset_of_another_game_needs_no_cav_sections() {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("mini-game");
     std::fs::create_dir_all(pack.join("rules")).unwrap();
-    std::fs::write(
-        pack.join("pack.yaml"),
-        "id: mini-game\nname: Mini\nversion: 0.1.0\nkind: ruleset\ngame: mini\nlicense: CC0-1.0\n",
-    )
-    .unwrap();
-    std::fs::write(
-        pack.join("rules/ruleset.yaml"),
-        "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\nactivation: per_model\n\
-         draw_deck: {per_side: 0, per_unit: 1}\naction_points: 2\n\
-         dice: {standard: 1d6, drift: 1d6, critical_fumble: 0, critical_success: 7}\nturn_limit: 6\nmodel_types: {}\n",
-    )
-    .unwrap();
+    let files = [
+        ("pack.yaml", "id: mini-game\nname: Mini\nversion: 0.1.0\nkind: ruleset\ngame: mini\nlicense: CC0-1.0\n"),
+        (
+            "rules/ruleset.yaml",
+            "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\n\
+             turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
+             dice: {standard: 1d6, drift: 1d6, critical_fumble: 0, critical_success: 7}\nturn_limit: 6\n\
+             model_types: {infantry: {height: 1, base_size: 1}}\n",
+        ),
+        ("rules/faction.yaml", "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n"),
+        ("rules/foot.yaml", "kind: move_class\nid: foot\nname: Foot\nsummary: Invented.\n"),
+        (
+            "rules/trooper.yaml",
+            "kind: model\nid: trooper\nname: Trooper\nfaction: Open\nmodel_type: infantry\nmove_class: foot\n\
+             damage_track: {damage_tracks: 1, mv: 4}\nsummary: Invented.\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(pack.join(path), text).unwrap();
+    }
     let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
     let compiled = cav_compile::validate(&mut loaded);
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == cav_content::Severity::Error).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let rules = compiled.into_iter().flatten().next().expect("the mini game compiles");
     assert!(rules.bands.is_empty() && rules.combat_mods.is_empty() && rules.proc.damage.prone_state.is_none());
+    let trooper = &rules.cards[rules.card("trooper").unwrap()];
+    assert_eq!((trooper.task, trooper.tv, trooper.av.clone()), (None, 0, vec![0, 0]));
 }
 
 /// Without a prone state nobody goes prone: the action is refused with the reason, not played

@@ -235,7 +235,7 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
         }
     };
     check("/damage_track/mv".into(), dt.mv.columns());
-    check("/damage_track/av".into(), dt.av.columns());
+    check("/damage_track/av".into(), dt.av.as_ref().and_then(|c| c.columns()));
     check("/damage_track/dc".into(), dt.dc.as_ref().and_then(|c| c.columns()));
     check("/damage_track/exp".into(), dt.exp.as_ref().and_then(|c| c.columns()));
     check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.columns()));

@@ -99,7 +99,7 @@ fn wrong_type() {
 
 #[test]
 fn missing_required_field() {
-    check("missing_field", &[("base/model.yaml", MODEL.replace("task: attack\n", "").as_bytes())]);
+    check("missing_field", &[("base/model.yaml", MODEL.replace("faction: Test\n", "").as_bytes())]);
 }
 
 #[test]

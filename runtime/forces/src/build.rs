@@ -123,7 +123,7 @@ fn squad(
     };
     let fits = |m: &&&Model| {
         (ty.model_types.is_empty() || ty.model_types.contains(&m.model_type))
-            && (ty.tasks.is_empty() || ty.tasks.contains(&m.task))
+            && (ty.tasks.is_empty() || m.task.is_some_and(|t| ty.tasks.contains(&t)))
             && !reserved_elsewhere(m)
     };
     let own_pool: Vec<&Model> = own.iter().filter(fits).copied().collect();

@@ -131,7 +131,8 @@ fn list<'x>(items: impl Iterator<Item = &'x str>) -> String {
     }
 }
 
-pub(crate) fn task_name(t: Task) -> &'static str {
+pub(crate) fn task_name(t: Option<Task>) -> &'static str {
+    let Some(t) = t else { return "no task" };
     match t {
         Task::Attack => "attack",
         Task::FireSupport => "fire support",

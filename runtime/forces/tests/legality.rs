@@ -422,7 +422,7 @@ fn the_bot_fields_the_factions_own_models_first() {
             let own_fits = r.models().any(|m| {
                 faction_of(m.id.as_str()).as_deref() == Some("iron-wolves")
                     && (ty.model_types.is_empty() || ty.model_types.contains(&m.model_type))
-                    && (ty.tasks.is_empty() || ty.tasks.contains(&m.task))
+                    && (ty.tasks.is_empty() || m.task.is_some_and(|t| ty.tasks.contains(&t)))
             });
             let first = faction_of(sq.models[0].model.as_str());
             if own_fits {

@@ -101,7 +101,7 @@ impl<'a> Cx<'a> {
     /// sameness rules and its transports. `members` are its models that exist, of `sq_len`.
     fn squad(&self, ty: &SquadType, base: &str, members: &[Member<'a>], sq_len: usize, out: &mut Vec<Diagnostic>) {
         let cite = ty.source.as_deref();
-        let is_transport = |m: &Model| ty.transports && m.task == self.rules.transport_task;
+        let is_transport = |m: &Model| ty.transports && m.task == Some(self.rules.transport_task);
         let (transports, troops): (Vec<_>, Vec<_>) = members.iter().partition(|(_, m, _)| is_transport(m));
         self.types_and_tasks(ty, base, &troops, out);
         // Size, heavy models counting more than one (unknown models are reported already).
@@ -148,8 +148,8 @@ impl<'a> Cx<'a> {
                     cite,
                 ));
             }
-            if !ty.tasks.is_empty() && !ty.tasks.contains(&model.task) {
-                let swappable = ty.swap.as_ref().is_some_and(|s| s.tasks.contains(&model.task));
+            if !ty.tasks.is_empty() && !model.task.is_some_and(|t| ty.tasks.contains(&t)) {
+                let swappable = ty.swap.as_ref().is_some_and(|s| model.task.is_some_and(|t| s.tasks.contains(&t)));
                 if swappable {
                     off_task += m.count;
                 } else {
@@ -158,7 +158,7 @@ impl<'a> Cx<'a> {
                         format!(
                             "the {} takes models with the {} task; `{}` has the {} task",
                             ty.name,
-                            list(ty.tasks.iter().map(|t| task_name(*t))),
+                            list(ty.tasks.iter().map(|t| task_name(Some(*t)))),
                             model.id.as_str(),
                             task_name(model.task)
                         ),
@@ -177,7 +177,7 @@ impl<'a> Cx<'a> {
                     "the {} may take {} model(s) with the {} task in place of its own; this one has {off_task}",
                     ty.name,
                     swap.count,
-                    list(swap.tasks.iter().map(|t| task_name(*t)))
+                    list(swap.tasks.iter().map(|t| task_name(Some(*t))))
                 ),
                 "at most the squad type's swapped models",
                 cite,

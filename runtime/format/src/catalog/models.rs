@@ -18,7 +18,10 @@ pub struct Model {
     pub model_type: ModelType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chassis: Option<Chassis>,
-    pub task: Task,
+    /// Its battlefield task (CAV's attack, recon, transport…: force building and pre-game moves
+    /// read it); absent in a game without tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<Task>,
     /// Id of the move class (`walker`, `tracked`, …).
     #[schemars(extend("x-cav-ref" = "move_class"))]
     pub move_class: Id,
@@ -26,7 +29,8 @@ pub struct Model {
     /// ones only on a landing field (001 L3670-3692). Not for other model types.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub airframe: Option<Airframe>,
-    /// Threat value (points cost).
+    /// Threat value (points cost); 0 in a game whose forces are not bought.
+    #[serde(default)]
     pub tv: u32,
     /// Base width across flats in inches (hex base).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,8 +120,9 @@ pub struct DamageTrack {
     pub damage_tracks: u32,
     /// Move value per column.
     pub mv: PerColumn<u32>,
-    /// Armor value per column.
-    pub av: PerColumn<u32>,
+    /// Armor value per column; absent: 0 in every column (a game without armor values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub av: Option<PerColumn<u32>>,
     /// Damage-control value per column (repair target); may go negative on the card.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dc: Option<PerColumn<i32>>,

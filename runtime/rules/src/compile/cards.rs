@@ -22,7 +22,7 @@ pub struct CardDef {
     pub ammo_reserve: u32,
     pub base_radius: f64,
     pub airframe: Option<f::Airframe>,
-    pub task: f::Task,
+    pub task: Option<f::Task>,
     /// Damage-result reduction (the Quick-Start's Reinforced), normalised to "points off the margin".
     pub damage_result: i32,
     /// Points off the damage-table lookup of a penetrating hit (the full rules' Reinforced).
@@ -107,7 +107,7 @@ impl CardDef {
             ammo_reserve: 0,
             base_radius: 0.0,
             airframe: None,
-            task: f::Task::Attack,
+            task: None,
             damage_result: 0,
             damage_table_result: 0,
             mv_loss_cut: 0,

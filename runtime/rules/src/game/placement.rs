@@ -71,7 +71,7 @@ impl Game<'_> {
             if apart <= rule.enemy_within {
                 return Some(format!("within {}\" of an enemy", rule.enemy_within));
             }
-            if rule.recon.contains(&self.card(i).task) && apart <= rule.recon_within {
+            if self.card(i).task.is_some_and(|t| rule.recon.contains(&t)) && apart <= rule.recon_within {
                 return Some(format!("within {}\" of an enemy recon model", rule.recon_within));
             }
         }
@@ -177,7 +177,11 @@ impl Game<'_> {
             .collect();
         for &i in &enemies {
             let other = self.models[i].pos;
-            let reach = if rule.recon.contains(&self.card(i).task) { rule.recon_within } else { rule.enemy_within };
+            let reach = if self.card(i).task.is_some_and(|t| rule.recon.contains(&t)) {
+                rule.recon_within
+            } else {
+                rule.enemy_within
+            };
             for extra in [0.25, 2.0, 6.0] {
                 let ring = reach + self.bases_apart(r, i) + extra;
                 spots.extend((0..24).map(|k| other + P::heading(f64::from(k) * 15.0).scale(ring)));

@@ -66,7 +66,7 @@ impl Engine<'_, '_> {
             .map(|s| {
                 (0..self.game.models.len())
                     .filter(|&m| self.game.models[m].side == s && self.game.models[m].on_table())
-                    .filter(|&m| tasks.contains(&self.cardr(m).task))
+                    .filter(|&m| self.cardr(m).task.is_some_and(|t| tasks.contains(&t)))
                     .collect()
             })
             .collect();
