@@ -383,8 +383,9 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         standard_odds: standard.odds(),
         standard,
         drift,
-        critical_fumble: ruleset.dice.critical_fumble,
-        critical_success: ruleset.dice.critical_success,
+        // Absent: no natural total reaches them (dice start at 1; totals stay far below `NEVER`).
+        critical_fumble: ruleset.dice.critical_fumble.unwrap_or(0),
+        critical_success: ruleset.dice.critical_success.unwrap_or(cav_rules::compile::NEVER_CRITICAL),
         critical_bonus,
         attributes,
         roll_kinds,

@@ -82,7 +82,7 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
             "rules/ruleset.yaml",
             "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\n\
              turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
-             dice: {standard: 1d6, drift: 1d6, critical_fumble: 0, critical_success: 7}\nturn_limit: 6\n\
+             dice: {standard: 1d6, drift: 1d6}\nturn_limit: 6\n\
              model_types: {infantry: {height: 1, base_size: 1}}\n",
         ),
         ("rules/faction.yaml", "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n"),
@@ -104,6 +104,9 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     assert!(rules.bands.is_empty() && rules.combat_mods.is_empty() && rules.proc.damage.prone_state.is_none());
     let trooper = &rules.cards[rules.card("trooper").unwrap()];
     assert_eq!((trooper.task, trooper.tv, trooper.av.clone()), (None, 0, vec![0, 0]));
+    // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
+    let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();
+    assert!(natural.all(|n| n as u32 > rules.critical_fumble && (n as u32) < rules.critical_success));
 }
 
 /// Without a prone state nobody goes prone: the action is refused with the reason, not played

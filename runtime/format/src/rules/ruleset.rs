@@ -129,10 +129,14 @@ pub struct DiceRules {
     pub preset_tp: Option<String>,
     /// Drift roll (direction by the die's point, distance by its number).
     pub drift: String,
-    /// Natural total that always fails (critical fumble).
-    pub critical_fumble: u32,
-    /// Natural total that is a critical success.
-    pub critical_success: u32,
+    /// Natural total (or lower) of the standard dice that always fails (critical fumble); absent:
+    /// no roll fumbles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_fumble: Option<u32>,
+    /// Natural total (or higher) that is a critical success; absent: no roll is a critical
+    /// success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_success: Option<u32>,
     /// Extra die added on a critical success (`1d6`), if the ruleset gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub critical_success_bonus: Option<String>,

@@ -45,6 +45,10 @@ pub struct SlotUse {
     pub any: bool,
 }
 
+/// The critical-success total of a ruleset without critical successes: above any natural total
+/// dice within `limits` can throw, and small enough to shift without overflow.
+pub const NEVER_CRITICAL: u32 = 1 << 24;
+
 /// How a turn orders its activations.
 #[derive(Debug, Clone)]
 pub enum TurnSequence {
@@ -69,7 +73,9 @@ pub struct Rules {
     /// The exact odds of the standard roll (controllers weigh their options with them).
     pub standard_odds: crate::dice::Odds,
     pub drift: DiceExpr,
+    /// A natural total of the standard dice at or below it fumbles (0: none does).
     pub critical_fumble: u32,
+    /// A natural total at or above it is a critical success (`NEVER_CRITICAL`: none is).
     pub critical_success: u32,
     pub critical_bonus: Option<DiceExpr>,
     /// The attributes the ruleset's models carry (`attributes:`): their ids, in the order of
