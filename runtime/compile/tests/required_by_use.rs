@@ -88,6 +88,10 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
         ("rules/faction.yaml", "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n"),
         ("rules/foot.yaml", "kind: move_class\nid: foot\nname: Foot\nsummary: Invented.\n"),
         (
+            "rules/move.yaml",
+            "kind: action_type\nid: move\nname: Move\ncategory: repeatable\ncost: 1\nsummary: Invented.\n",
+        ),
+        (
             "rules/trooper.yaml",
             "kind: model\nid: trooper\nname: Trooper\nfaction: Open\nmodel_type: infantry\nmove_class: foot\n\
              damage_track: {damage_tracks: 1, mv: 4}\nsummary: Invented.\n",
@@ -107,6 +111,21 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
     let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();
     assert!(natural.all(|n| n as u32 > rules.critical_fumble && (n as u32) < rules.critical_success));
+    // It plays: a pooled turn of bots whose models carry nothing that shoots — they close in.
+    let card = rules.card("trooper").unwrap();
+    let mut game = cav_rules::Game::new(
+        &rules,
+        cav_rules::game::Board { size: [24.0, 24.0], areas: Vec::new() },
+        vec!["red".into(), "blue".into()],
+    );
+    let red = game.add_model(card, 0, cav_rules::geom::P::new(12.0, 2.0), 180.0);
+    let blue = game.add_model(card, 1, cav_rules::geom::P::new(12.0, 22.0), 0.0);
+    let mut dice = cav_rules::SeededDice::new(1);
+    let mut log = Vec::new();
+    let mut engine = cav_rules::Engine { game, dice: &mut dice, log: &mut log, hooks: &mut cav_rules::hooks::NoHooks };
+    assert!(engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap().is_none());
+    let apart = engine.game.models[red].pos.dist(engine.game.models[blue].pos);
+    assert!(apart < 20.0 - 4.0, "both moved towards the other: {apart}");
 }
 
 /// Without a prone state nobody goes prone: the action is refused with the reason, not played

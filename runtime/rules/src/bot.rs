@@ -49,6 +49,11 @@ impl Bot {
                 best = (score, d);
             }
         }
+        // Nothing it carries can hurt at any distance (no weapons, or a game without range bands
+        // whose fighting is close or scripted): it closes in.
+        if best.0 <= 0.0 {
+            best.1 = 0.0;
+        }
         if self.best.len() <= card_ix {
             self.best.resize(card_ix + 1, None);
         }

@@ -143,7 +143,12 @@ impl Engine<'_, '_> {
                 return Err(illegal(&self.game, "no such action"));
             };
             let Some(cost) = actions::cost_of(kind, &self.game, model, &action) else {
-                return Err(illegal(&self.game, "this ruleset has no such action type"));
+                // (A controller may take it back: a bot asking for an action of another game.)
+                let reason = "this ruleset has no such action type";
+                if ctrl.refused(&self.game, model, reason) {
+                    continue;
+                }
+                return Err(illegal(&self.game, reason));
             };
             let counts_as = kind.counts_as();
             // A declaration the rules refuse changes nothing: the controller may take it back
