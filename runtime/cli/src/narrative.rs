@@ -53,6 +53,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::SquadActivation { .. }
         | Event::PoolFilled { .. }
         | Event::PoolSpent { .. }
+        | Event::Reacted { .. }
         | Event::Activation { .. }
         | Event::AssetUsed { .. }
         | Event::HvoTaken { .. }
@@ -138,6 +139,9 @@ fn course(g: &Game, e: &Event) -> Option<String> {
             format!("  {side} spends a C3 point: {what} for {} ({left} left)", name(g, *model))
         }
         Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
+        Event::Reacted { model, target, window, action } => {
+            format!("  {} reacts to {} ({window}): {action}", name(g, *model), name(g, *target))
+        }
         Event::PoolFilled { side, pool, points } => format!("  {side} has {points} {pool}(s) this turn"),
         Event::PoolSpent { side, model, pool, left } => {
             format!("  {side} spends a {pool} on {} ({left} left)", name(g, *model))

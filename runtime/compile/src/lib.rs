@@ -432,6 +432,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_costs,
         action_slots,
         slot_uses,
+        reaction_windows: ruleset.reaction_windows.clone(),
         action_free_with,
         action_model_types,
     };

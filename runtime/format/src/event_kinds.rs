@@ -155,6 +155,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "reacted",
+        doc: "A model reacts out of turn in one of the ruleset's reaction windows (`reaction_windows`); its action follows.",
+        keys: &[
+            MODEL,
+            ("target", Model, "The acting model it reacts to."),
+            ("window", Text, "The window's id."),
+            ("action", Text, "The action it takes (`fire`, `move`…)."),
+        ],
+    },
+    EventKind {
         id: "pool_filled",
         doc: "A pooled turn starts (`turn_order`): a side's pool for the turn.",
         keys: &[

@@ -431,6 +431,15 @@ impl Controller for Bot {
             .find(|&m| g.models[m].on_table() && g.fighting_enemies(m).any(|e| Self::best_fire(g, m, e).is_some()))
     }
 
+    /// Fire back with every weapon that has a direct shot, where the window offers combat.
+    fn react(&mut self, g: &Game, window: usize, reactor: usize, actor: usize) -> Option<Action> {
+        let offers = |w: ActionWord| g.rules.reaction_windows[window].actions.iter().any(|a| a.as_str() == w.id());
+        if !offers(ActionWord::Combat) || !g.can_fight(reactor) {
+            return None;
+        }
+        Self::direct_weapons(g, reactor, actor).map(|ws| Action::fire(actor, ws))
+    }
+
     fn refused(&mut self, g: &Game, model: usize, _reason: &str) -> bool {
         let now = (model, g.models[model].activations);
         match &mut self.refused {

@@ -88,6 +88,12 @@ pub enum Event {
         side: String,
         models: u32,
     },
+    Reacted {
+        model: usize,
+        target: usize,
+        window: String,
+        action: &'static str,
+    },
     PoolFilled {
         side: String,
         pool: String,

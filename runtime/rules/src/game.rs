@@ -38,6 +38,7 @@ pub mod features;
 pub mod flags;
 mod placement;
 mod queries;
+mod reactions;
 mod rolls;
 mod shot;
 mod sight;

@@ -64,3 +64,64 @@ pub struct OverwatchRules {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Id>,
 }
+
+/// A moment at which the other side may react out of turn (`reaction_windows:` of the ruleset):
+/// Infinity's Automatic Reaction Orders (004 L44-46, L496-526), Sythopian Wars' reactions to a
+/// command aimed at a unit (002 L154, L196). The reacting model's controller chooses one of the
+/// action types the window offers, or none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReactionWindow {
+    pub id: Id,
+    pub name: String,
+    /// When it opens.
+    pub opens: WindowOpens,
+    /// Who may react.
+    pub who: Reactors,
+    /// How far (inches, centre to centre) a reactor may stand from the acting model; absent: any
+    /// distance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = crate::limits::MAX_BOARD_INCHES))]
+    pub within: Option<f64>,
+    /// The action types a reacting model may take (`combat`, `move`…), aimed at the acting model
+    /// when they aim at a model.
+    #[schemars(extend("x-cav-ref" = "action_type"))]
+    pub actions: Vec<Id>,
+    /// Whether the reaction resolves before the declared action or after it. Damage lands at the
+    /// end of the acting model's activation either way, so fire exchanged in one window is
+    /// simultaneous.
+    pub resolves: ReactionOrder,
+    /// A reacting model reacts at most once a turn (default: once per window opened).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once_a_turn: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// When a reaction window opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowOpens {
+    /// An enemy declares an action aimed at a model (an attack, a charge, a target-lock).
+    AimedAtModel,
+    /// An enemy declares any action.
+    AnyAction,
+}
+
+/// Who may react in a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reactors {
+    /// The model the action is aimed at.
+    Target,
+    /// Every enemy model on the table that sees the acting model.
+    InSight,
+}
+
+/// When a reaction resolves against the action that opened its window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionOrder {
+    Before,
+    After,
+}

@@ -39,6 +39,10 @@ pub struct Ruleset {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 32))]
     pub action_slots: Vec<Id>,
+    /// Moments the other side may react out of turn, choosing among action types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 16))]
+    pub reaction_windows: Vec<super::ReactionWindow>,
     pub dice: DiceRules,
     /// The attributes its models carry beside the damage track (`model.attributes` in scripts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

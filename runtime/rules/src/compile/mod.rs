@@ -148,6 +148,8 @@ pub struct Rules {
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
+    /// Moments the other side may react out of turn (`reaction_windows`).
+    pub reaction_windows: Vec<f::ReactionWindow>,
     /// The ruleset's action slots (`action_slots`), bit `i` of a slot mask being slot `i`.
     pub action_slots: Vec<String>,
     /// The slots each action type uses, by action id (only those that use any).

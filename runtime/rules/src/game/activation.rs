@@ -167,10 +167,14 @@ impl Engine<'_, '_> {
                     run(self, model, &action, counts_as);
                 }
             }
+            self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::Before, ctrl)?;
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();
             let path_from = self.game.models[model].path.len().saturating_sub(1);
             let resolved = kind.resolve(self, model, &action, ctrl);
+            if resolved.is_ok() {
+                self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl)?;
+            }
             if resolved.is_ok() {
                 for f in features::each(self.game.schedule.action_resolved) {
                     if let Some(run) = f.action_resolved {

@@ -76,6 +76,11 @@ pub trait Controller {
         card != side
             && game.units(card).iter().flatten().any(|&m| game.models[m].in_play() && !game.models[m].activated)
     }
+    /// What `reactor` does in reaction window `window` (`Rules::reaction_windows`) to `actor`'s
+    /// declared action: one of the window's action types, or `None` (the default: it lets it be).
+    fn react(&mut self, _game: &Game, _window: usize, _reactor: usize, _actor: usize) -> Option<Action> {
+        None
+    }
     /// Which of `units` (each its models, those activated least this turn first) `side` pays a
     /// point of its pool to activate, in a pooled turn (`turn_order`). By default: the first.
     fn choose_unit(&mut self, _game: &Game, _side: usize, _units: &[Vec<usize>]) -> usize {

@@ -102,6 +102,7 @@ fn one_of_each() -> Vec<Event> {
         Event::SpecialAction { model: 0, target: Some(1) },
         Event::SquadActivation { squad: s(), side: s(), models: 4 },
         Event::PoolFilled { side: s(), pool: s(), points: 3 },
+        Event::Reacted { model: 0, target: 1, window: s(), action: "fire" },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
         Event::C3Spent { side: s(), model: 0, what: "rally".into(), left: 1 },
         Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
@@ -119,6 +120,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::TurnStart { .. }
             | Event::SquadActivation { .. }
             | Event::PoolFilled { .. }
+            | Event::Reacted { .. }
             | Event::PoolSpent { .. }
             | Event::C3Spent { .. }
             | Event::ObjectiveScored { .. }

@@ -1,0 +1,92 @@
+//! Reaction windows (`reaction_windows:` of a ruleset): the other side reacts out of turn as a
+//! model declares an action aimed at one of its models — Infinity's AROs (004 L44-46, L496-526),
+//! Sythopian Wars' reaction to shooting (002 L196) — the reacting side's controller choosing.
+
+use cav_rules::game::Board;
+use cav_rules::geom::P;
+use cav_rules::hooks::NoHooks;
+mod common;
+
+use cav_rules::{Engine, Event, Game, Rules, SeededDice};
+
+/// The full rules with one window: the model aimed at may fire back, `resolves` before or after.
+fn with_window(resolves: &str, who: &str) -> Rules {
+    let patch = format!(
+        "kind: patch\ntarget: {{kind: ruleset, id: cav-full}}\nsummary: A window.\nset:\n  reaction_windows:\n    \
+         - {{id: return-fire, name: Return fire, opens: aimed_at_model, who: {who}, actions: [combat], resolves: \
+         {resolves}, once_a_turn: true}}\n"
+    );
+    common::extension_rules("window", &[("patch.yaml", &patch)])
+}
+
+/// Red's CAV fires at blue's, 12" apart; the log of red's activation.
+fn red_fires(rules: &Rules) -> Vec<Event> {
+    let cav = rules.card("test-full-assault-cav").unwrap();
+    let mut game = Game::new(rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let red = game.add_model(cav, 0, P::new(36.0, 10.0), 0.0);
+    let blue = game.add_model(cav, 1, P::new(36.0, 22.0), 180.0);
+    game.add_model(cav, 1, P::new(60.0, 40.0), 180.0); // blue's second model: not aimed at
+    let mut dice = SeededDice::new(4);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut red_fires = FireOnce { fire: Some(cav_rules::Action::fire(blue, vec![0])), bot: Default::default() };
+    engine.activate(red, &mut red_fires).unwrap();
+    log
+}
+
+/// Fires once, then passes; reacts as the bot does (fire back with every direct shot).
+struct FireOnce {
+    fire: Option<cav_rules::Action>,
+    bot: cav_rules::bot::Bot,
+}
+
+impl cav_rules::Controller for FireOnce {
+    fn decide(&mut self, _: &Game, _: usize, _: u32) -> cav_rules::Action {
+        self.fire.take().unwrap_or_else(cav_rules::Action::pass)
+    }
+    fn react(&mut self, g: &Game, window: usize, reactor: usize, actor: usize) -> Option<cav_rules::Action> {
+        self.bot.react(g, window, reactor, actor)
+    }
+}
+
+fn order(log: &[Event]) -> Vec<(usize, &'static str)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Reacted { model, .. } => Some((*model, "reacts")),
+            Event::Attack { model, .. } => Some((*model, "attacks")),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_aimed_at_fires_back_first_in_a_window_that_resolves_before() {
+    let log = red_fires(&with_window("before", "target"));
+    let o = order(&log);
+    assert_eq!(o.first(), Some(&(1, "reacts")), "{o:?}");
+    let first_red = o.iter().position(|x| *x == (0, "attacks")).unwrap();
+    let first_blue = o.iter().position(|x| *x == (1, "attacks")).unwrap();
+    assert!(first_blue < first_red, "{o:?}");
+    // Only the model aimed at reacts.
+    assert!(!o.iter().any(|(m, _)| *m == 2), "{o:?}");
+}
+
+#[test]
+fn after_the_declared_action_in_a_window_that_resolves_after() {
+    let o = order(&red_fires(&with_window("after", "target")));
+    let last_red = o.iter().rposition(|x| *x == (0, "attacks")).unwrap();
+    let react = o.iter().position(|x| *x == (1, "reacts")).unwrap();
+    assert!(last_red < react && o.last().unwrap().0 == 1, "{o:?}");
+}
+
+#[test]
+fn every_enemy_in_sight_may_react_in_an_in_sight_window() {
+    let o = order(&red_fires(&with_window("before", "in_sight")));
+    assert!(o.contains(&(1, "reacts")) && o.contains(&(2, "reacts")), "{o:?}");
+}
+
+#[test]
+fn without_a_window_nobody_reacts() {
+    let o = order(&red_fires(&common::full_rules()));
+    assert!(o.iter().all(|(m, _)| *m == 0), "{o:?}");
+}

@@ -1,0 +1,103 @@
+//! Reaction windows (`reaction_windows:` of the ruleset): as a model declares an action, the
+//! models of the other sides the window names may each take one of its action types out of turn,
+//! before or after the declared action — the reacting side's controller choosing which, or none.
+
+use super::*;
+
+/// A model that reacted this turn (windows with `once_a_turn`).
+pub static REACTED: Mark = Mark { name: "reacted", lasts: Lasts::Turn };
+
+impl Engine<'_, '_> {
+    /// Open the ruleset's windows of `order` on `actor` declaring `action`: each eligible model
+    /// is asked, in model order, and its reaction resolves at once. Its cost is owed by its next
+    /// activation.
+    pub(super) fn reaction_windows(
+        &mut self,
+        actor: usize,
+        action: &Action,
+        order: cav_format::rules::ReactionOrder,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let windows = &self.rules().reaction_windows;
+        for (w, window) in windows.iter().enumerate().filter(|(_, w)| w.resolves == order) {
+            use cav_format::rules::{Reactors, WindowOpens};
+            if window.opens == WindowOpens::AimedAtModel && action.target.is_none() {
+                continue;
+            }
+            let g = &self.game;
+            let side = g.models[actor].side;
+            let eligible = |m: usize| {
+                let me = &g.models[m];
+                me.side != side
+                    && me.on_table()
+                    && !me.out_of_action
+                    && !(window.once_a_turn && me.has(&REACTED))
+                    && window.within.is_none_or(|d| me.pos.dist(g.models[actor].pos) <= d)
+            };
+            let reactors: Vec<usize> = match window.who {
+                Reactors::Target => action.target.filter(|&t| eligible(t)).into_iter().collect(),
+                Reactors::InSight => {
+                    (0..g.models.len()).filter(|&m| eligible(m) && g.sight(m, actor, false).0).collect()
+                }
+            };
+            for reactor in reactors {
+                if !self.game.models[actor].on_table() || !self.game.models[reactor].on_table() {
+                    continue;
+                }
+                self.react(w, reactor, actor, ctrl)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `reactor` may react in window `w` to `actor`: its controller chooses, the rules check.
+    fn react(&mut self, w: usize, reactor: usize, actor: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
+        let window = &self.rules().reaction_windows[w];
+        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, reactor).target(actor))?.forbid {
+            emit!(self, Event::Forbidden { model: reactor, what: "reaction", reason });
+            return Ok(());
+        }
+        let Some(reaction) = ctrl.react(&self.game, w, reactor, actor) else { return Ok(()) };
+        let refusal = match actions::find(reaction.kind) {
+            None => Err("no such action".to_owned()),
+            Some(kind) if !window.actions.iter().any(|a| a.as_str() == kind.id().id()) => {
+                Err(format!("the window `{}` offers no {} action", window.id, kind.id().id()))
+            }
+            Some(kind) => match actions::cost_of(kind, &self.game, reactor, &reaction) {
+                None => Err("this ruleset has no such action type".to_owned()),
+                Some(cost) => kind.check(&self.game, reactor, &reaction).map(|()| (kind, cost)),
+            },
+        };
+        let (kind, cost) = match refusal {
+            Ok(x) => x,
+            Err(reason) => {
+                return Err(EngineError::IllegalAction {
+                    model: self.game.models[reactor].name.clone(),
+                    action: format!("{reaction:?}"),
+                    reason,
+                });
+            }
+        };
+        let (window_id, action) = (window.id.0.clone(), kind.name());
+        emit!(self, Event::Reacted { model: reactor, target: actor, window: window_id, action });
+        self.game.models[reactor].mark(&REACTED);
+        self.game.models[reactor].ap_owed += cost;
+        // The reactor acts out of turn: the activation's own bookkeeping waits for it.
+        let active = self.game.active.replace(reactor);
+        let used = std::mem::take(&mut self.game.used);
+        let slots = std::mem::take(&mut self.game.slots_now);
+        let resolved = kind.resolve(self, reactor, &reaction, ctrl);
+        self.game.active = active;
+        self.game.used = used;
+        self.game.slots_now = slots;
+        match resolved {
+            Ok(()) => Ok(()),
+            Err(ActionError::Illegal(reason)) => Err(EngineError::IllegalAction {
+                model: self.game.models[reactor].name.clone(),
+                action: format!("{reaction:?}"),
+                reason,
+            }),
+            Err(ActionError::Engine(e)) => Err(e),
+        }
+    }
+}
