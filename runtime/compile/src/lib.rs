@@ -325,7 +325,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         ModifierConvention::TargetPoint => -1,
     };
     let standard = cx.dice(entry, "/dice/standard", &ruleset.dice.standard);
-    let drift = cx.dice(entry, "/dice/drift", &ruleset.dice.drift);
+    let drift = ruleset.dice.drift.as_deref().map(|d| cx.dice(entry, "/dice/drift", d));
     let critical_bonus =
         ruleset.dice.critical_success_bonus.as_deref().map(|d| cx.dice(entry, "/dice/critical_success_bonus", d));
 

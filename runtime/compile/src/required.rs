@@ -111,6 +111,28 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             None,
         );
     }
+    // What drifts: indirect fire, bombs that drift, lingering clouds, strikes, orbital drops.
+    if ruleset.dice.drift.is_none() {
+        use cav_rules::game::features::any_attack;
+        let drifts =
+            |m: &cav_rules::compile::MountDef| m.indirect || m.dropped == Some(f::Dropped::Drifts) || m.cloud.is_some();
+        let what = if any_attack(rules, drifts, |p| p.cloud.is_some() || p.dropped == Some(f::Dropped::Drifts)) {
+            Some("indirect fire, a drifting bomb or a cloud")
+        } else if p.setup.orbital_drop.is_some() {
+            Some("orbital drops")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            missing(
+                cx,
+                "/dice",
+                "missing-field",
+                format!("the rules have {what}, which drift, but no drift dice"),
+                "`dice.drift`: the dice a drift rolls (`2d6`)",
+            );
+        }
+    }
     let with_trait = |t: ModelTrait| f::ModelType::ALL.iter().find(|ty| rules.has_trait(**ty, t));
     if p.damage.pilot_fail_state.is_none()
         && let Some(ty) = with_trait(ModelTrait::PilotChecks)

@@ -44,6 +44,7 @@ fn tables_and_general_procedures_are_needed_only_by_what_calls_on_them() {
         "/procedures/damage/pilot_fail_state",
         "/procedures/damage/wreck_terrain",
         "/procedures/sight/arc_half_width",
+        "/dice/drift",
     ]);
     let says =
         |needle: &str| diags.iter().any(|d| d.severity == cav_content::Severity::Error && d.message.contains(needle));
@@ -54,6 +55,7 @@ fn tables_and_general_procedures_are_needed_only_by_what_calls_on_them() {
     assert!(says("make pilot checks"), "{diags:#?}");
     assert!(says("leave wrecks"), "{diags:#?}");
     assert!(says("`back-arc`"), "{diags:#?}");
+    assert!(says("which drift, but no drift dice"), "{diags:#?}");
 }
 
 #[test]
@@ -82,7 +84,7 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
             "rules/ruleset.yaml",
             "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\n\
              turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
-             dice: {standard: 1d6, drift: 1d6}\nturn_limit: 6\n\
+             dice: {standard: 1d6}\nturn_limit: 6\n\
              model_types: {infantry: {height: 1, base_size: 1}}\n",
         ),
         ("rules/faction.yaml", "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n"),

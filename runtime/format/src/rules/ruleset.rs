@@ -131,8 +131,10 @@ pub struct DiceRules {
     /// Rolls with a pre-set base TP (upgrades, assets, strikes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset_tp: Option<String>,
-    /// Drift roll (direction by the die's point, distance by its number).
-    pub drift: String,
+    /// Drift roll (direction by the die's point, distance by its number); needed by indirect
+    /// fire, dropped bombs, strikes, orbital drops and drifting clouds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drift: Option<String>,
     /// Natural total (or lower) of the standard dice that always fails (critical fumble); absent:
     /// no roll fumbles.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -72,7 +72,9 @@ pub struct Rules {
     pub standard: DiceExpr,
     /// The exact odds of the standard roll (controllers weigh their options with them).
     pub standard_odds: crate::dice::Odds,
-    pub drift: DiceExpr,
+    /// `None` only where nothing drifts (`compile/src/required.rs`; the engine refuses a drift
+    /// without it).
+    pub drift: Option<DiceExpr>,
     /// A natural total of the standard dice at or below it fumbles (0: none does).
     pub critical_fumble: u32,
     /// A natural total at or above it is a critical success (`NEVER_CRITICAL`: none is).

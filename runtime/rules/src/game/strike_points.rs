@@ -186,14 +186,21 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// inches, `drift` modifiers added) and the direction.
     pub(crate) fn drift(&mut self, attacker: usize, from: P, bonus: u32, ctx: HookCtx) -> Result<P, EngineError> {
         let r = self.rules();
-        let (faces, dist) = r.drift.roll(self.dice);
+        let Some(drift) = &r.drift else {
+            return Err(EngineError::IllegalAction {
+                model: self.game.models[attacker].name.clone(),
+                action: "drift".into(),
+                reason: "the ruleset has no drift dice (`dice.drift`)".into(),
+            });
+        };
+        let (faces, dist) = drift.roll(self.dice);
         let face = faces.first().copied().unwrap_or(1);
         let inches = f64::from(dist) + f64::from(bonus);
         let more =
             self.call_hooks(HookCtx { point: HookPoint::Drift, value: Some(inches), ..ctx })?.sum(Quantity::Drift);
         let inches = (inches + f64::from(more)).max(0.0);
         // The die's point gives the direction, clockwise from the attacker's facing.
-        let dir = P::heading(self.game.models[attacker].facing + self.dice.drift_direction(face, r.drift.sides));
+        let dir = P::heading(self.game.models[attacker].facing + self.dice.drift_direction(face, drift.sides));
         // The drift decides the final point of impact on the game board (001 L4846-4850), and a
         // strike point is a location on the board (000 L768): a drift that would carry it off
         // the board stops at the edge.

@@ -14,8 +14,7 @@ fn configured_by(rules: &Rules) -> Option<&'static str> {
 }
 
 fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
-    e.drift_clouds();
-    Ok(())
+    e.drift_clouds()
 }
 
 impl Engine<'_, '_> {
@@ -23,17 +22,23 @@ impl Engine<'_, '_> {
     /// give the distance and, counted from the table's top edge (the book names no reference
     /// for a cloud, which has no facing), the direction; it stops short of the first model
     /// its path meets, and at the board's edge.
-    pub(crate) fn drift_clouds(&mut self) {
+    pub(crate) fn drift_clouds(&mut self) -> Result<(), EngineError> {
         const STEP: f64 = 0.25;
         for f in 0..self.game.features.minefields.fields.len() {
             let Some((at, radius)) = self.game.features.minefields.fields[f].cloud else { continue };
             if touches_a_model(&self.game, at, radius) {
                 continue;
             }
-            let r = self.rules();
-            let (faces, dist) = r.drift.roll(self.dice);
+            let Some(drift) = &self.rules().drift else {
+                return Err(EngineError::IllegalAction {
+                    model: "a cloud".into(),
+                    action: "drift".into(),
+                    reason: "the ruleset has no drift dice (`dice.drift`)".into(),
+                });
+            };
+            let (faces, dist) = drift.roll(self.dice);
             let face = faces.first().copied().unwrap_or(1);
-            let dir = P::heading(self.dice.drift_direction(face, r.drift.sides));
+            let dir = P::heading(self.dice.drift_direction(face, drift.sides));
             let inches = f64::from(dist);
             let max = inches.min(self.board_exit(at, dir));
             let mut moved = 0.0;
@@ -53,6 +58,7 @@ impl Engine<'_, '_> {
             let weapon = self.cardr(by).weapons[weapon].name.clone();
             emit!(self, Event::Cloud { model: by, weapon, at: to, radius, change: "drifted" });
         }
+        Ok(())
     }
 
     /// The clouds mount `weapon` of `attacker` destroys (001 L9016-9022: its weapon is among those

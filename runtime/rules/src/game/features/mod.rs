@@ -106,7 +106,8 @@ pub struct OnModel {
 
 /// Whether any attack of the rules — a card's weapon, a strike's, a munition's profile — is one
 /// `mount` or `profile` says (what configures a feature such as clouds).
-fn any_attack(
+/// Whether some weapon mount, strike or munition profile of the rules has `mount`/`profile`.
+pub fn any_attack(
     rules: &Rules,
     mount: impl Fn(&crate::compile::MountDef) -> bool,
     profile: impl Fn(&crate::compile::ProfileDef) -> bool,
