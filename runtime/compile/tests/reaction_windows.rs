@@ -21,6 +21,11 @@ fn with_window(resolves: &str, who: &str) -> Rules {
 
 /// Red's CAV fires at blue's, 12" apart; the log of red's activation.
 fn red_fires(rules: &Rules) -> Vec<Event> {
+    red_fires_twice(rules, 1).0
+}
+
+/// Red's CAV fires at blue's in `activations` activations; the log, and the AP blue owes.
+fn red_fires_twice(rules: &Rules, activations: usize) -> (Vec<Event>, u32) {
     let cav = rules.card("test-full-assault-cav").unwrap();
     let mut game = Game::new(rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
     let red = game.add_model(cav, 0, P::new(36.0, 10.0), 0.0);
@@ -29,9 +34,12 @@ fn red_fires(rules: &Rules) -> Vec<Event> {
     let mut dice = SeededDice::new(4);
     let mut log = Vec::new();
     let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
-    let mut red_fires = FireOnce { fire: Some(cav_rules::Action::fire(blue, vec![0])), bot: Default::default() };
-    engine.activate(red, &mut red_fires).unwrap();
-    log
+    for _ in 0..activations {
+        let mut red_fires = FireOnce { fire: Some(cav_rules::Action::fire(blue, vec![0])), bot: Default::default() };
+        engine.activate(red, &mut red_fires).unwrap();
+    }
+    let owed = engine.game.models[blue].ap_owed;
+    (log, owed)
 }
 
 /// Fires once, then passes; reacts as the bot does (fire back with every direct shot).
@@ -89,4 +97,13 @@ fn every_enemy_in_sight_may_react_in_an_in_sight_window() {
 fn without_a_window_nobody_reacts() {
     let o = order(&red_fires(&common::full_rules()));
     assert!(o.iter().all(|(m, _)| *m == 0), "{o:?}");
+}
+
+#[test]
+fn a_reaction_is_owed_by_the_next_activation_and_comes_once_a_turn() {
+    let rules = with_window("before", "target");
+    let (log, owed) = red_fires_twice(&rules, 2);
+    let reactions = log.iter().filter(|e| matches!(e, Event::Reacted { .. })).count();
+    assert_eq!(reactions, 1, "once_a_turn: {:?}", order(&log));
+    assert_eq!(owed, rules.action_costs["combat"]);
 }
