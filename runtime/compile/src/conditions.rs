@@ -34,7 +34,7 @@ impl Names {
         }
     }
 
-    /// Whether some resolved word used the condition `id` (or, for a family, its prefix).
+    /// Whether some resolved word used the fixed condition `id` (families are not recorded).
     pub fn used(&self, id: &str) -> bool {
         self.used.borrow().contains(id)
     }

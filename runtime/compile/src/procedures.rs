@@ -42,6 +42,16 @@ pub(crate) fn action_slots(
         if a.uses.is_empty() && !a.uses_any_slot {
             continue;
         }
+        if a.uses_any_slot && slots.is_empty() {
+            cx.error(
+                e,
+                "/uses_any_slot",
+                "action-slots",
+                format!("action type `{}` takes any free action slot, but the ruleset declares none", e.id),
+                "`action_slots:` of the ruleset, or no `uses_any_slot`",
+                None,
+            );
+        }
         let mut mask = 0u32;
         for (i, s) in a.uses.iter().enumerate() {
             if let Some(bit) = cx.index_of(e, &format!("/uses/{i}"), s.as_str(), &slots, "action slot") {

@@ -133,6 +133,46 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             );
         }
     }
+    // A pooled turn has no draw deck: a handler of it never runs (a warning, as for any rule
+    // of the catalog the turn leaves without effect).
+    if ruleset.turn_order.is_some()
+        && let Some(sa) = rules.sas.iter().find(|s| s.hooks.contains(&f::HookPoint::DrawDeck))
+    {
+        cx.diags.push(
+            cav_content::diag::Diagnostic::warning(
+                "not-implemented",
+                format!(
+                    "special attribute `{}` acts as the draw deck is built, but this ruleset's turn has no draw \
+                     deck: its `draw_deck` handler never runs",
+                    sa.id
+                ),
+            )
+            .at(entry.prov.locate("/turn_order"))
+            .pack(entry.pack.clone())
+            .pointer("/turn_order"),
+        );
+    }
+    // Armor values: all the cards of a game with armor have them, or a card left without is 0.
+    let with_av = rs.of_kind(cav_format::DocKind::Model).find_map(|e| match &e.doc {
+        Some(cav_format::Document::Model(m)) if m.damage_track.av.is_some() => Some(e.id.clone()),
+        _ => None,
+    });
+    if let Some(armored) = with_av {
+        for e in rs.of_kind(cav_format::DocKind::Model) {
+            if let Some(cav_format::Document::Model(m)) = &e.doc
+                && m.damage_track.av.is_none()
+            {
+                cx.error(
+                    e,
+                    "/damage_track",
+                    "missing-field",
+                    format!("model `{}` has no armor values, while `{armored}` and others of the ruleset do", e.id),
+                    "`av:` in `damage_track`",
+                    None,
+                );
+            }
+        }
+    }
     let with_trait = |t: ModelTrait| f::ModelType::ALL.iter().find(|ty| rules.has_trait(**ty, t));
     if p.damage.pilot_fail_state.is_none()
         && let Some(ty) = with_trait(ModelTrait::PilotChecks)

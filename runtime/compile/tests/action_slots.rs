@@ -105,3 +105,10 @@ fn a_squad_shares_its_slots() {
     assert_ne!(g.models[far].slots_used & shoot, 0, "the far CAV never fired, but its squad did");
     assert_ne!(g.models[near].slots_used & run, 0);
 }
+
+#[test]
+fn any_free_slot_of_a_ruleset_without_slots_is_an_error() {
+    let moving = "kind: patch\ntarget: {kind: action_type, id: move}\nsummary: Any.\nset: {uses_any_slot: true}\n";
+    let diags = common::extension_diagnostics("slots", &[("move.yaml", moving)]);
+    assert!(diags.iter().any(|d| d.message.contains("takes any free action slot, but the ruleset declares none")));
+}

@@ -102,3 +102,29 @@ fn a_turn_follows_one_order() {
     let diags = common::extension_diagnostics("neither", &[("patch.yaml", neither)]);
     assert!(diags.iter().any(|d| d.code == "turn-order" && d.message.contains("says nothing")), "{diags:#?}");
 }
+
+#[test]
+fn a_draw_deck_handler_under_a_pooled_turn_is_a_warning() {
+    // The full rules' orbital drop acts as the draw deck is built; a pooled turn has none. (The
+    // warning is at the library's ruleset document, so `cav validate` of the mod does not show
+    // it: the ruleset's own compile says it.)
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("pooled");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: pooled\nname: pooled\nversion: 1.0.0\nkind: extension\ndepends: [\"cav-full >= 1.0\"]\n",
+    )
+    .unwrap();
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Pooled.\nremove: [/draw_deck]\nset:\n  \
+                 turn_order: {scheme: alternating, pool: {name: command point, per_side: 1}}\n";
+    std::fs::write(pack.join("patch.yaml"), patch).unwrap();
+    let loaded =
+        cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![root.join("content")] });
+    let compiled = cav_compile::compile(loaded.ruleset("cav-full").unwrap());
+    assert!(compiled.rules.is_some());
+    let w =
+        compiled.diagnostics.iter().find(|d| d.message.contains("`draw_deck` handler never runs")).expect("a warning");
+    assert_eq!(w.severity, cav_content::Severity::Warning);
+}

@@ -107,3 +107,39 @@ fn a_reaction_is_owed_by_the_next_activation_and_comes_once_a_turn() {
     assert_eq!(reactions, 1, "once_a_turn: {:?}", order(&log));
     assert_eq!(owed, rules.action_costs["combat"]);
 }
+
+/// A reaction the rules refuse (an action type the window does not offer) is said and does not
+/// happen; the game goes on.
+#[test]
+fn a_refused_reaction_is_said_and_the_game_goes_on() {
+    struct AlwaysFire(bool);
+    impl cav_rules::Controller for AlwaysFire {
+        fn decide(&mut self, _: &Game, _: usize, _: u32) -> cav_rules::Action {
+            if std::mem::replace(&mut self.0, true) {
+                cav_rules::Action::pass()
+            } else {
+                cav_rules::Action::fire(1, vec![0])
+            }
+        }
+        fn react(&mut self, _: &Game, _: usize, _: usize, actor: usize) -> Option<cav_rules::Action> {
+            Some(cav_rules::Action::fire(actor, vec![0]))
+        }
+    }
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A window.\nset:\n  reaction_windows:\n    \
+                 - {id: dodge, name: Dodge, opens: aimed_at_model, who: target, actions: [move], resolves: before}\n";
+    let rules = common::extension_rules("window", &[("patch.yaml", patch)]);
+    let cav = rules.card("test-full-assault-cav").unwrap();
+    let mut game =
+        Game::new(&rules, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let red = game.add_model(cav, 0, P::new(36.0, 10.0), 0.0);
+    game.add_model(cav, 1, P::new(36.0, 22.0), 180.0);
+    let mut dice = SeededDice::new(4);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.activate(red, &mut AlwaysFire(false)).expect("a refused reaction does not stop the game");
+    assert!(log.iter().any(
+        |e| matches!(e, Event::Forbidden { model: 1, what: "reaction", reason } if reason.contains("offers no combat"))
+    ));
+    assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Attack { model: 0, .. })), "red's attack goes on");
+}

@@ -159,3 +159,11 @@ fn going_prone_without_a_prone_state_is_refused() {
     let me = game.add_model(rules.card("test-full-assault-cav").unwrap(), 0, cav_rules::geom::P::new(10.0, 5.0), 0.0);
     assert_eq!(go_prone.check(&game, me, &actions::Action::new("go-prone")), Ok(()));
 }
+
+#[test]
+fn a_card_without_armor_among_armored_ones_is_an_error() {
+    let model = "kind: model\nid: bare\nname: Bare\nfaction: Test\nmodel_type: cav\nmove_class: walker\n\
+                 damage_track: {damage_tracks: 1, mv: 4}\nsummary: Invented.\n";
+    let diags = common::extension_diagnostics("bare", &[("bare.yaml", model)]);
+    assert!(diags.iter().any(|d| d.message.contains("model `bare` has no armor values")), "{diags:#?}");
+}

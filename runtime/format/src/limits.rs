@@ -65,6 +65,10 @@ pub const MAX_DICE_BONUS: i32 = 1_000;
 /// must end, and its exact odds stay a finite table.
 pub const MAX_DIE_EXPLOSIONS: u32 = 20;
 
+/// Most points of a side's activation pool in one turn (`turn_order.pool`): each pays one
+/// activation, so this bounds a pooled turn's work whatever a pack's pool says.
+pub const MAX_POOL: u32 = 1_000;
+
 /// Longest game in turns (a ruleset's or scenario's `turn_limit`, a rolled `turn_dice`): a game
 /// whose bots never close must still end. The rules suggest 8–12.
 pub const MAX_TURNS: u32 = 1_000;

@@ -453,10 +453,19 @@ impl Controller for Bot {
         let action = self.choose(g, model, ap);
         self.last = action.kind;
         // An action the rules refused this activation (an action slot the unit has used) is not
-        // asked for again.
+        // asked for again: the model closes on the nearest enemy instead, unless moving was
+        // refused too.
         match &self.refused {
             Some((m, n, kinds)) if (*m, *n) == (model, g.models[model].activations) && kinds.contains(&action.kind) => {
-                Action::pass()
+                let near =
+                    g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
+                match near {
+                    Some(e) if !kinds.contains(&"move") && g.distance(model, e) > 0.0 => {
+                        self.last = "move";
+                        Action::move_to(g.models[e].pos)
+                    }
+                    _ => Action::pass(),
+                }
             }
             _ => action,
         }

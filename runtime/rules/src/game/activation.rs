@@ -39,7 +39,7 @@ impl Engine<'_, '_> {
             return Some("a non-repeatable action may be used once per activation".into());
         }
         if let Some(slots) = g.rules.slot_uses.get(kind.id().id()) {
-            let taken = slots.mask & me.slots_used;
+            let taken = slots.mask & g.slots_taken(model);
             if taken != 0 {
                 let slot = &g.rules.action_slots[taken.trailing_zeros() as usize];
                 return Some(format!("the unit has used its {slot} action this turn"));

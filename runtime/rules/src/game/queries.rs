@@ -7,10 +7,16 @@ use super::state::{Game, Model};
 use crate::geom::P;
 
 impl<'r> Game<'r> {
+    /// The action slots `model`'s unit has used this turn, this activation's included.
+    pub fn slots_taken(&self, model: usize) -> u32 {
+        let now = if self.active == Some(model) { self.slots_now } else { 0 };
+        self.models[model].slots_used | now
+    }
+
     /// The first action slot `model`'s unit has free this turn beside `mask` (the slots the
     /// action uses anyway), in the ruleset's order.
     pub fn free_slot(&self, model: usize, mask: u32) -> Option<u32> {
-        let taken = self.models[model].slots_used | mask;
+        let taken = self.slots_taken(model) | mask;
         (0..self.rules.action_slots.len() as u32).find(|bit| taken & (1 << bit) == 0)
     }
 

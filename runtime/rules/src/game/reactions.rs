@@ -50,46 +50,80 @@ impl Engine<'_, '_> {
         Ok(())
     }
 
-    /// `reactor` may react in window `w` to `actor`: its controller chooses, the rules check.
+    /// `reactor` may react in window `w` to `actor`: its controller chooses, the rules check (a
+    /// reaction they refuse is said and does not happen).
     fn react(&mut self, w: usize, reactor: usize, actor: usize, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
-        let window = &self.rules().reaction_windows[w];
         if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, reactor).target(actor))?.forbid {
             emit!(self, Event::Forbidden { model: reactor, what: "reaction", reason });
             return Ok(());
         }
         let Some(reaction) = ctrl.react(&self.game, w, reactor, actor) else { return Ok(()) };
-        let refusal = match actions::find(reaction.kind) {
+        // The reactor acts out of turn: the acting model's per-action state waits for it.
+        let g = &mut self.game;
+        let saved = (
+            g.active.replace(reactor),
+            std::mem::take(&mut g.used),
+            std::mem::take(&mut g.slots_now),
+            std::mem::take(&mut g.declined),
+            std::mem::take(&mut g.extra_targets),
+            std::mem::take(&mut g.features.c3.inspired),
+            std::mem::take(&mut g.fumbles),
+        );
+        let out = self.react_now(w, reactor, actor, &reaction, ctrl);
+        let g = &mut self.game;
+        (g.active, g.used, g.slots_now, g.declined, g.extra_targets, g.features.c3.inspired, g.fumbles) = saved;
+        out
+    }
+
+    fn react_now(
+        &mut self,
+        w: usize,
+        reactor: usize,
+        actor: usize,
+        reaction: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let window = &self.rules().reaction_windows[w];
+        let checked = match actions::find(reaction.kind) {
             None => Err("no such action".to_owned()),
             Some(kind) if !window.actions.iter().any(|a| a.as_str() == kind.id().id()) => {
                 Err(format!("the window `{}` offers no {} action", window.id, kind.id().id()))
             }
-            Some(kind) => match actions::cost_of(kind, &self.game, reactor, &reaction) {
+            Some(kind) => match actions::cost_of(kind, &self.game, reactor, reaction) {
                 None => Err("this ruleset has no such action type".to_owned()),
-                Some(cost) => kind.check(&self.game, reactor, &reaction).map(|()| (kind, cost)),
+                // Every check of a declaration but the action points: a reaction is paid later.
+                Some(cost) => match self.declaration_refusal(reactor, kind, reaction, cost, u32::MAX) {
+                    Some(reason) => Err(reason),
+                    None => Ok((kind, cost)),
+                },
             },
         };
-        let (kind, cost) = match refusal {
+        let (kind, cost) = match checked {
             Ok(x) => x,
             Err(reason) => {
-                return Err(EngineError::IllegalAction {
-                    model: self.game.models[reactor].name.clone(),
-                    action: format!("{reaction:?}"),
-                    reason,
-                });
+                emit!(self, Event::Forbidden { model: reactor, what: "reaction", reason });
+                return Ok(());
             }
         };
         let (window_id, action) = (window.id.0.clone(), kind.name());
         emit!(self, Event::Reacted { model: reactor, target: actor, window: window_id, action });
         self.game.models[reactor].mark(&REACTED);
         self.game.models[reactor].ap_owed += cost;
-        // The reactor acts out of turn: the activation's own bookkeeping waits for it.
-        let active = self.game.active.replace(reactor);
-        let used = std::mem::take(&mut self.game.used);
-        let slots = std::mem::take(&mut self.game.slots_now);
-        let resolved = kind.resolve(self, reactor, &reaction, ctrl);
-        self.game.active = active;
-        self.game.used = used;
-        self.game.slots_now = slots;
+        self.game.models[reactor].free_turns = 1;
+        let path_from = self.game.models[reactor].path.len().saturating_sub(1);
+        let resolved = kind.resolve(self, reactor, reaction, ctrl);
+        if resolved.is_ok() {
+            for f in features::each(self.game.schedule.action_resolved) {
+                if let Some(run) = f.action_resolved {
+                    run(self, reactor, path_from, ctrl)?;
+                }
+            }
+        }
+        // What the reaction used of the reactor's action slots, it used for the turn.
+        if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
+            let any = if slots.any { self.game.free_slot(reactor, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
+            self.game.models[reactor].slots_used |= slots.mask | any;
+        }
         match resolved {
             Ok(()) => Ok(()),
             Err(ActionError::Illegal(reason)) => Err(EngineError::IllegalAction {

@@ -38,7 +38,9 @@ impl Engine<'_, '_> {
                 continue;
             }
             for model in 0..self.game.models.len() {
-                if !self.game.models[model].on_table() {
+                // Every model of the forces: riders and reserves too, not the assets.
+                let m = &self.game.models[model];
+                if m.asset || m.destroyed || m.features.missiles.missile.is_some() {
                     continue;
                 }
                 if let Some(reason) = self.call_hooks(HookCtx::new(point, model))?.forbid {
@@ -318,6 +320,7 @@ impl Engine<'_, '_> {
                 p.per_side
                     .saturating_add(p.per_unit.saturating_mul(units))
                     .saturating_add(p.per_model.saturating_mul(models))
+                    .min(cav_format::limits::MAX_POOL)
             })
             .collect();
         for (s, &points) in pool.iter().enumerate() {
