@@ -91,6 +91,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::DamageResult { .. }
         | Event::OutOfAmmo { .. } => fire(g, e),
         Event::DamageApplied { .. }
+        | Event::DamageShared { .. }
         | Event::StateGained { .. }
         | Event::StateEnded { .. }
         | Event::StateIgnored { .. }
@@ -296,6 +297,9 @@ fn harm(g: &Game, e: &Event) -> Option<String> {
     Some(match e {
         Event::DamageApplied { model, points, column, total } => {
             format!("    {} takes {points} damage ({total} in all, column {column})", name(g, *model))
+        }
+        Event::DamageShared { hit, model, points } => {
+            format!("    {points} of the damage to {}'s unit goes to {}", name(g, *hit), name(g, *model))
         }
         Event::StateGained { model, state } => {
             let said = g.rules.states.iter().find(|s| s.name == *state).and_then(|s| s.narrative.clone());

@@ -186,6 +186,7 @@ pub(crate) fn procedures(
             dispersed: p.damage.dispersed,
             mission_kill: p.damage.mission_kill.clone(),
             out_of_action: p.damage.out_of_action.clone(),
+            unit_pool: p.damage.unit_pool,
         },
         repair: p.repair.clone(),
         setup: setup(cx, e, p, names, ruleset),

@@ -155,6 +155,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "damage_shared",
+        doc: "A hit's damage goes to a model of the hit model's unit (`damage.unit_pool`), landing at the end of the activation.",
+        keys: &[
+            ("hit", Model, "The model the attack hit."),
+            MODEL,
+            ("points", Int, "The damage points this model takes."),
+        ],
+    },
+    EventKind {
         id: "reacted",
         doc: "A model reacts out of turn in one of the ruleset's reaction windows (`reaction_windows`); its action follows.",
         keys: &[

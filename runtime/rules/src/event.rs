@@ -88,6 +88,11 @@ pub enum Event {
         side: String,
         models: u32,
     },
+    DamageShared {
+        hit: usize,
+        model: usize,
+        points: u32,
+    },
     Reacted {
         model: usize,
         target: usize,

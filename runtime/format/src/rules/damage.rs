@@ -41,6 +41,30 @@ pub struct DamageRules {
     /// being destroyed; absent: every such model is destroyed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_action: Option<OutOfActionRules>,
+    /// Damage to a model of a unit (squad) is the unit's, shared out among its models; absent:
+    /// each hit damages the model it hits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_pool: Option<UnitDamagePool>,
+}
+
+/// A unit's damage pool (Sythopian Wars, 002 L286-294): the damage of a hit on any of its models
+/// goes to its models in the order `allocation` gives, each taking what destroys it before the
+/// next takes any.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDamagePool {
+    pub allocation: Allocation,
+    /// Only models the attacker sees take damage; what is left when none is, is lost.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_sight_only: bool,
+}
+
+/// The order a unit's models take its damage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocation {
+    /// The model closest to the attacker first (centre to centre; the first deployed on a tie).
+    ClosestToAttacker,
 }
 
 /// Out of action (the full rules, 001 L5365-5380): a model damaged past its last column stays on

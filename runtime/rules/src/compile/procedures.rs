@@ -111,6 +111,7 @@ pub struct Damage {
     pub dispersed: Option<f::DispersedDamage>,
     pub mission_kill: f::MissionKillRules,
     pub out_of_action: Option<f::OutOfActionRules>,
+    pub unit_pool: Option<f::UnitDamagePool>,
 }
 
 /// Defensive fire, the band resolved.

@@ -332,8 +332,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let damage = base.saturating_add_signed(answer.sum(Quantity::Damage));
         emit!(self, Event::DamageResult { target, row: row.name.clone(), damage });
         self.game.damage_dealt[self.game.models[attacker].side] += damage;
-        let p = &mut self.game.models[target].pending;
-        p.damage += damage;
+        self.take_damage(attacker, target, damage);
         if row.damage_both > 0 {
             self.game.models[attacker].pending.damage += row.damage_both;
         }

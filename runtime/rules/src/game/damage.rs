@@ -4,6 +4,45 @@ use super::engine::Situation;
 use super::*;
 
 impl<'a, 'r> Engine<'a, 'r> {
+    /// `points` of damage from `attacker`'s hit on `target`, waiting for the end of the
+    /// activation: the model's own, or, under a unit damage pool (`damage.unit_pool`), shared out
+    /// among its unit's models in the pool's order, each taking what destroys it before the next.
+    pub(crate) fn take_damage(&mut self, attacker: usize, target: usize, points: u32) {
+        let g = &self.game;
+        let Some(pool) = self.rules().proc.damage.unit_pool.filter(|_| g.models[target].squad.is_some()) else {
+            self.game.models[target].pending.damage += points;
+            return;
+        };
+        let squad = g.models[target].squad;
+        let from = g.models[attacker].pos;
+        let mut order: Vec<usize> = (0..g.models.len())
+            .filter(|&m| g.models[m].squad == squad && g.models[m].on_table())
+            .filter(|&m| !pool.in_sight_only || g.sight(attacker, m, false).0)
+            .collect();
+        match pool.allocation {
+            cav_format::rules::Allocation::ClosestToAttacker => {
+                order.sort_by(|&a, &b| g.models[a].pos.dist(from).total_cmp(&g.models[b].pos.dist(from)));
+            }
+        }
+        let mut left = points;
+        for m in order {
+            if left == 0 {
+                break;
+            }
+            // What destroys it (its last column passed: `apply_damage`).
+            let me = &self.game.models[m];
+            let room = (self.cardr(m).columns as u32).saturating_sub(me.damage + me.pending.damage);
+            let share = left.min(room);
+            if share == 0 {
+                continue;
+            }
+            self.game.models[m].pending.damage += share;
+            left -= share;
+            emit!(self, Event::DamageShared { hit: target, model: m, points: share });
+        }
+        // (Left over: no model the pool may reach is left; the rest is lost.)
+    }
+
     /// A model is dealt a state: it gains it unless its type is immune or a state it has
     /// supersedes it (both said: `state_ignored`), or a `model_state` handler forbids it.
     pub(crate) fn add_state(&mut self, model: usize, s: StateIx) -> Result<(), EngineError> {

@@ -103,6 +103,7 @@ fn one_of_each() -> Vec<Event> {
         Event::SquadActivation { squad: s(), side: s(), models: 4 },
         Event::PoolFilled { side: s(), pool: s(), points: 3 },
         Event::Reacted { model: 0, target: 1, window: s(), action: "fire" },
+        Event::DamageShared { hit: 0, model: 1, points: 2 },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
         Event::C3Spent { side: s(), model: 0, what: "rally".into(), left: 1 },
         Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
@@ -121,6 +122,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::SquadActivation { .. }
             | Event::PoolFilled { .. }
             | Event::Reacted { .. }
+            | Event::DamageShared { .. }
             | Event::PoolSpent { .. }
             | Event::C3Spent { .. }
             | Event::ObjectiveScored { .. }

@@ -154,8 +154,8 @@ impl Engine<'_, '_> {
         } else {
             let damage = row.damage + row.damage_both;
             self.game.damage_dealt[self.game.models[winner].side] += damage;
+            self.take_damage(winner, loser, damage);
             let p = &mut self.game.models[loser].pending;
-            p.damage += damage;
             if let Some(pc) = row.pilot_check {
                 p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
             }
