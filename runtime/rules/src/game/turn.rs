@@ -312,6 +312,10 @@ impl Engine<'_, '_> {
     ) -> Result<Option<GameEnd>, EngineError> {
         self.begin_turn()?;
         let sides = self.game.sides.len();
+        if sides == 0 {
+            self.end_turn()?;
+            return Ok(None);
+        }
         let p = &order.pool;
         let mut pool: Vec<u32> = (0..sides)
             .map(|s| {
