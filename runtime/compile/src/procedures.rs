@@ -35,7 +35,8 @@ pub(crate) fn action_slots(
     rs: &Ruleset,
     ruleset: &f::Ruleset,
 ) -> (Vec<String>, std::collections::BTreeMap<String, cav_rules::compile::SlotUse>) {
-    let slots: Vec<String> = ruleset.action_slots.iter().map(|s| s.0.clone()).collect();
+    // (At most 32, as the schema says: a slot is a bit of a `u32`.)
+    let slots: Vec<String> = ruleset.action_slots.iter().take(32).map(|s| s.0.clone()).collect();
     let mut uses = std::collections::BTreeMap::new();
     for e in rs.of_kind(DocKind::ActionType) {
         let Some(Document::ActionType(a)) = &e.doc else { continue };
