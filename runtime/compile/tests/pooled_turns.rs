@@ -128,3 +128,14 @@ fn a_draw_deck_handler_under_a_pooled_turn_is_a_warning() {
         compiled.diagnostics.iter().find(|d| d.message.contains("`draw_deck` handler never runs")).expect("a warning");
     assert_eq!(w.severity, cav_content::Severity::Warning);
 }
+
+#[test]
+fn a_pool_is_capped_whatever_a_pack_says() {
+    let rules = pooled("{scheme: alternating, pool: {name: order, per_side: 1000, per_unit: 100, per_model: 100}}");
+    let (_, log) = payments(&rules, 1);
+    let filled: Vec<u32> = log
+        .iter()
+        .filter_map(|e| if let Event::PoolFilled { points, .. } = e { Some(*points) } else { None })
+        .collect();
+    assert_eq!(filled, vec![cav_format::limits::MAX_POOL; 2]);
+}
