@@ -133,6 +133,17 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             );
         }
     }
+    if ruleset.turn_order.is_none()
+        && let Some(w) = ruleset.reaction_windows.iter().find(|w| w.cost == f::rules::ReactionCost::Pool)
+    {
+        missing(
+            cx,
+            "/reaction_windows",
+            "turn-order",
+            format!("reaction window `{}` is paid from a pool, but the turn is a draw deck, with no pools", w.id),
+            "`turn_order:` with a `pool`, or another `cost`",
+        );
+    }
     // A pooled turn has no draw deck: a handler of it never runs (a warning, as for any rule
     // of the catalog the turn leaves without effect).
     if ruleset.turn_order.is_some()

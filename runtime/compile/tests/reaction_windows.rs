@@ -24,6 +24,10 @@ fn red_fires(rules: &Rules) -> Vec<Event> {
     red_fires_twice(rules, 1).0
 }
 
+fn red_fires_with(rules: &Rules) -> (Vec<Event>, u32) {
+    red_fires_twice(rules, 1)
+}
+
 /// Red's CAV fires at blue's in `activations` activations; the log, and the AP blue owes.
 fn red_fires_twice(rules: &Rules, activations: usize) -> (Vec<Event>, u32) {
     let cav = rules.card("test-full-assault-cav").unwrap();
@@ -142,4 +146,47 @@ fn a_refused_reaction_is_said_and_the_game_goes_on() {
     ));
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Attack { model: 0, .. })), "red's attack goes on");
+}
+
+/// Paid from the pool, a reaction counts as one of its side's activations (002 L154); free, it
+/// costs nothing (Infinity's AROs).
+#[test]
+fn a_reaction_may_be_paid_from_the_pool_or_be_free() {
+    let rules = |cost: &str, pooled: bool| {
+        let order = if pooled {
+            "  turn_order: {scheme: alternating, pool: {name: command point, per_side: 3}, first: side_order}\n"
+        } else {
+            ""
+        };
+        let remove = if pooled { "remove: [/draw_deck]\n" } else { "" };
+        let patch = format!(
+            "kind: patch\ntarget: {{kind: ruleset, id: cav-full}}\nsummary: A window.\n{remove}set:\n{order}  \
+             reaction_windows:\n    - {{id: return-fire, name: Return fire, opens: aimed_at_model, who: target, \
+             actions: [combat], resolves: before, cost: {cost}}}\n"
+        );
+        common::extension_diagnostics_and_rules("window", &[("patch.yaml", &patch)])
+    };
+    let (_, pool) = rules("pool", true);
+    let pool = pool.expect("compiles");
+    let cav = pool.card("test-full-assault-cav").unwrap();
+    let mut game = Game::new(&pool, Board { size: [72.0, 48.0], areas: Vec::new() }, vec!["red".into(), "blue".into()]);
+    let red = game.add_model(cav, 0, P::new(36.0, 10.0), 0.0);
+    let blue = game.add_model(cav, 1, P::new(36.0, 22.0), 180.0);
+    game.pools = vec![3, 3];
+    let mut dice = SeededDice::new(4);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut red_fires = FireOnce { fire: Some(cav_rules::Action::fire(blue, vec![0])), bot: Default::default() };
+    engine.activate(red, &mut red_fires).unwrap();
+    assert_eq!(engine.game.pools, vec![3, 2], "blue paid a point");
+    assert_eq!(engine.game.models[blue].ap_owed, 0);
+    assert!(log.iter().any(|e| matches!(e, Event::PoolSpent { model: 1, left: 2, .. })));
+    // A draw deck has no pools to pay from.
+    let (diags, _) = rules("pool", false);
+    assert!(diags.iter().any(|d| d.message.contains("is paid from a pool, but the turn is a draw deck")), "{diags:#?}");
+    // Free: nothing owed.
+    let (_, free) = rules("free", false);
+    let (log, owed) = red_fires_with(&free.expect("compiles"));
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { model: 1, .. })));
+    assert_eq!(owed, 0);
 }

@@ -29,6 +29,15 @@ pub fn extension_rules(id: &str, files: &[(&str, &str)]) -> Rules {
     rules.unwrap_or_else(|| panic!("the extension compiles: {diags:#?}"))
 }
 
+/// The diagnostics and, if it compiles, the full rules with an extension pack named `id`.
+#[allow(dead_code)] // (not every test file uses it)
+pub fn extension_diagnostics_and_rules(
+    id: &str,
+    files: &[(&str, &str)],
+) -> (Vec<cav_content::Diagnostic>, Option<Rules>) {
+    extension(id, files)
+}
+
 fn extension(id: &str, files: &[(&str, &str)]) -> (Vec<cav_content::Diagnostic>, Option<Rules>) {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = tempfile::tempdir().unwrap();

@@ -91,6 +91,9 @@ pub struct ReactionWindow {
     /// end of the acting model's activation either way, so fire exchanged in one window is
     /// simultaneous.
     pub resolves: ReactionOrder,
+    /// What a reaction costs (default `owed_ap`).
+    #[serde(default)]
+    pub cost: ReactionCost,
     /// A reacting model reacts at most once a turn (default: once per window opened).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once_a_turn: bool,
@@ -124,4 +127,18 @@ pub enum Reactors {
 pub enum ReactionOrder {
     Before,
     After,
+}
+
+/// What a reaction costs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionCost {
+    /// Its action type's AP, owed by the reactor's next activation.
+    #[default]
+    OwedAp,
+    /// A point of its side's pool this turn (a pooled turn: it counts as one of the side's
+    /// activations, 002 L154); refused when the side has none left.
+    Pool,
+    /// Nothing (Infinity's AROs, 004 L44-46).
+    Free,
 }

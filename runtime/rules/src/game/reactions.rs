@@ -75,6 +75,14 @@ impl Engine<'_, '_> {
         out
     }
 
+    /// What the ruleset calls a point of its pool.
+    fn pool_name(&self) -> String {
+        match &self.rules().turn {
+            crate::compile::TurnSequence::Pooled(order) => order.pool.name.clone(),
+            crate::compile::TurnSequence::DrawDeck(_) => String::new(),
+        }
+    }
+
     fn react_now(
         &mut self,
         w: usize,
@@ -98,6 +106,13 @@ impl Engine<'_, '_> {
                 },
             },
         };
+        let side = self.game.models[reactor].side;
+        let checked = checked.and_then(|x| match window.cost {
+            cav_format::rules::ReactionCost::Pool if self.game.pools.get(side).is_none_or(|&p| p == 0) => {
+                Err("its side has no point of its pool left this turn".to_owned())
+            }
+            _ => Ok(x),
+        });
         let (kind, cost) = match checked {
             Ok(x) => x,
             Err(reason) => {
@@ -108,7 +123,15 @@ impl Engine<'_, '_> {
         let (window_id, action) = (window.id.0.clone(), kind.name());
         emit!(self, Event::Reacted { model: reactor, target: actor, window: window_id, action });
         self.game.models[reactor].mark(&REACTED);
-        self.game.models[reactor].ap_owed += cost;
+        match window.cost {
+            cav_format::rules::ReactionCost::OwedAp => self.game.models[reactor].ap_owed += cost,
+            cav_format::rules::ReactionCost::Pool => {
+                self.game.pools[side] -= 1;
+                let (name, pool, left) = (self.game.sides[side].clone(), self.pool_name(), self.game.pools[side]);
+                emit!(self, Event::PoolSpent { side: name, model: reactor, pool, left });
+            }
+            cav_format::rules::ReactionCost::Free => {}
+        }
         self.game.models[reactor].free_turns = 1;
         let path_from = self.game.models[reactor].path.len().saturating_sub(1);
         let resolved = kind.resolve(self, reactor, reaction, ctrl);

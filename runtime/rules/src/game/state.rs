@@ -308,6 +308,7 @@ impl<'r> Game<'r> {
             squad_activating,
             used,
             slots_now,
+            pools,
             extra_targets,
             counter_battery,
             counter_battery_waits,
@@ -352,6 +353,7 @@ impl<'r> Game<'r> {
         self.squad_activating.clone_from(squad_activating);
         self.used.clone_from(used);
         self.slots_now.clone_from(slots_now);
+        self.pools.clone_from(pools);
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
         self.counter_battery_waits.clone_from(counter_battery_waits);
@@ -425,6 +427,8 @@ pub struct Game<'r> {
     pub used: Vec<cav_format::ActionKind>,
     /// The action slots the active model has used this activation (its unit's once it ends).
     pub slots_now: u32,
+    /// Each side's pool points left this turn, in a pooled turn (`turn_order`); empty otherwise.
+    pub pools: Vec<u32>,
     /// Targets beyond the first of the active model's combat action (split fire, a lock on
     /// another model): the `multiple-targets` condition of its combat rolls this activation.
     pub extra_targets: i32,
@@ -492,6 +496,7 @@ impl<'r> Game<'r> {
             active: None,
             used: Vec::new(),
             slots_now: 0,
+            pools: Vec::new(),
             squad_activating: false,
             activation_over: false,
             joined: Vec::new(),

@@ -317,7 +317,7 @@ impl Engine<'_, '_> {
             return Ok(None);
         }
         let p = &order.pool;
-        let mut pool: Vec<u32> = (0..sides)
+        let pool: Vec<u32> = (0..sides)
             .map(|s| {
                 let models = self.game.models.iter().filter(|m| m.side == s && m.on_table()).count() as u32;
                 let units = self.game.units(s).len() as u32;
@@ -331,6 +331,8 @@ impl Engine<'_, '_> {
             let (side, pool) = (self.game.sides[s].clone(), p.name.clone());
             emit!(self, Event::PoolFilled { side, pool, points });
         }
+        // (Kept in the game: a reaction may be paid from it.)
+        self.game.pools = pool;
         // Activations so far this turn, by model (a unit counts its most activated model).
         let mut times: Vec<u32> = vec![0; self.game.models.len()];
         let limit = order.activations_per_unit;
@@ -353,7 +355,7 @@ impl Engine<'_, '_> {
         let mut done = vec![false; sides];
         loop {
             let can: Vec<bool> = (0..sides)
-                .map(|s| !done[s] && pool[s] > 0 && !eligible(&self.game, &mut times, s).is_empty())
+                .map(|s| !done[s] && self.game.pools[s] > 0 && !eligible(&self.game, &mut times, s).is_empty())
                 .collect();
             if !can.iter().any(|&c| c) {
                 break;
@@ -367,13 +369,14 @@ impl Engine<'_, '_> {
             }
             let units = eligible(&self.game, &mut times, side);
             let unit = units[ctrl.choose_unit(&self.game, side, &units).min(units.len() - 1)].clone();
-            pool[side] -= 1;
+            self.game.pools[side] -= 1;
             for &m in &unit {
                 times[m] += 1;
                 self.game.models[m].activated = false;
             }
             let (name, pool_name) = (self.game.sides[side].clone(), p.name.clone());
-            emit!(self, Event::PoolSpent { side: name, model: unit[0], pool: pool_name, left: pool[side] });
+            let left = self.game.pools[side];
+            emit!(self, Event::PoolSpent { side: name, model: unit[0], pool: pool_name, left });
             if let Some(end) = self.activate_unit(side, unit, ctrl)? {
                 return Ok(Some(end));
             }
@@ -381,6 +384,7 @@ impl Engine<'_, '_> {
                 side = (side + 1) % sides;
             }
         }
+        self.game.pools.clear();
         self.end_turn()?;
         Ok(None)
     }
