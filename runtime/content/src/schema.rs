@@ -102,6 +102,26 @@ fn collect(e: &ValidationError<'_>, schema: &Value, prov: &Provenance, pack: &st
     };
     let depth = |e: &ValidationError<'_>| e.instance_path().as_str().matches('/').count();
     let base = depth(e);
+    // An optional section (`anyOf: [section, null]`) given but wrong: what the section says is
+    // wrong with it (a missing key, at its place), not "not an accepted value".
+    let null_only = |b: &Vec<ValidationError<'_>>| {
+        b.len() == 1
+            && matches!(
+                b[0].kind(),
+                ValidationErrorKind::Type {
+                    kind: jsonschema::error::TypeKind::Single(jsonschema::types::JsonType::Null)
+                }
+            )
+    };
+    if !e.instance().is_null()
+        && context.iter().any(null_only)
+        && let [section] = context.iter().filter(|b| !b.is_empty() && !null_only(b)).collect::<Vec<_>>()[..]
+    {
+        for sub in section.iter() {
+            collect(sub, schema, prov, pack, out);
+        }
+        return;
+    }
     let best = context
         .iter()
         .filter(|b| !b.is_empty())

@@ -279,7 +279,7 @@ mod tests {
     fn vocabulary_order_is_the_enum_order() {
         assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         assert!(HookEffect::ALL.len() <= 16);
-        assert_eq!(accepts(HookPoint::Build), "it accepts nothing: look only");
+        assert_eq!(accepts(HookPoint::Build), "it accepts `ctx.forbid`");
         assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
     }
 }
