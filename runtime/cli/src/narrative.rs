@@ -89,6 +89,8 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::Drift { .. }
         | Event::Hit { .. }
         | Event::DamageResult { .. }
+        | Event::Opposed { .. }
+        | Event::DamagePoints { .. }
         | Event::OutOfAmmo { .. } => fire(g, e),
         Event::DamageApplied { .. }
         | Event::DamageShared { .. }
@@ -281,6 +283,18 @@ fn fire(g: &Game, e: &Event) -> Option<String> {
             if *penetrated { format!("penetrates{}", why(changes, "result")) } else { "deflected".to_owned() }
         ),
         Event::DamageResult { row, damage, .. } => format!("      damage table: {row} ({damage} to apply)"),
+        Event::Opposed { target, contest, standing, theirs_standing, .. } => format!(
+            "      {contest}: {standing} hit roll{} stand{}; {}'s roll {}",
+            if *standing == 1 { "" } else { "s" },
+            if *standing == 1 { "s" } else { "" },
+            name(g, *target),
+            if *theirs_standing > 0 { "stands" } else { "is beaten" }
+        ),
+        Event::DamagePoints { target, hits, damage, .. } => format!(
+            "      {hits} hit{} on {}: {damage} damage to apply",
+            if *hits == 1 { "" } else { "s" },
+            name(g, *target)
+        ),
         Event::OutOfAmmo { model, weapon, saved_by_reserve } => {
             if *saved_by_reserve {
                 format!("      {}: {weapon} would be out of ammo; an ammo bin saves it", name(g, *model))

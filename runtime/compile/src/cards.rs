@@ -462,6 +462,8 @@ fn weapon_mount(
         seeks: None,
         reaction: false,
         fixed_tp: None,
+        // Its weapon attributes' values (`attributes.rs`, once every card is built).
+        attributes: Vec::new(),
         // An unknown band is reported once, at the weapon (`lib.rs`).
         guided_strike: def.guided_strike.as_ref().and_then(|g| {
             let band = names.bands.iter().position(|b| b.eq_ignore_ascii_case(&g.band))?;

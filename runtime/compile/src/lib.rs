@@ -340,7 +340,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     emplacements(cx, &models, &mut cards, &assets);
-    let attributes = attributes::attributes(cx, entry, ruleset, &models, &mut cards);
+    let (attributes, weapon_attributes) = attributes::attributes(cx, entry, ruleset, &models, &mut cards);
     append_asset_cards(&mut assets, &mut cards, asset_cards);
     let mut strikes = strikes::strikes(cx, &sas);
     strikes::missiles(cx, &mut strikes, &mut cards);
@@ -370,6 +370,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
+    let attack = procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes);
     tests::check(cx);
 
     let squad_types = squad_types(rs);
@@ -388,6 +389,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         critical_success: ruleset.dice.critical_success.unwrap_or(cav_rules::compile::NEVER_CRITICAL),
         critical_bonus,
         attributes,
+        weapon_attributes,
+        attack,
         roll_kinds,
         contests,
         turn_limit: ruleset.turn_limit,
@@ -401,6 +404,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         pilot_mods: tables.pilot,
         close_combat_mods: tables.close_combat,
         break_mods: tables.break_away,
+        damage_roll_mods: tables.damage_roll,
         damage: tables.damage,
         close_combat_damage: tables.close_combat_damage,
         critical: tables.critical,

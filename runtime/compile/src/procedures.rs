@@ -7,8 +7,9 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, ContestRule, Damage, DefensiveFire, FireOverDef, Flight, MODEL_TYPES, ModelTypeDef, Movement,
-    Overwatch, Proc, RollRule, Rolls, SaDef, SaIx, TerrainDef, Traits, Transport,
+    ActionTypes, AttackProc, AttackRollRule, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
+    MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits,
+    Transport,
 };
 
 use crate::Cx;
@@ -589,4 +590,87 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
         });
     }
     (kinds, contests)
+}
+
+/// The ruleset's attack by roll kinds (`procedures.attack`): its roll kinds, contest and
+/// attributes resolved; a name the ruleset does not declare is an error at its place.
+pub(crate) fn attack(
+    cx: &mut Cx,
+    entry: &Entry,
+    ruleset: &f::Ruleset,
+    kinds: &[RollRule],
+    contests: &[ContestRule],
+    attributes: &[String],
+    weapon_attributes: &[String],
+) -> Option<AttackProc> {
+    let a = ruleset.procedures.attack.as_ref()?;
+    let base = "/procedures/attack";
+    let kind_ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
+    let mut ok = true;
+    let mut terms = |cx: &mut Cx, ptr: &str, list: &[f::Term]| -> Vec<Term> {
+        let mut out = Vec::with_capacity(list.len());
+        for (i, t) in list.iter().enumerate() {
+            let at = format!("{ptr}/{i}");
+            let term = match (t.of, &t.attribute, t.value) {
+                (None, None, Some(v)) => Some(Term::Value(v.saturating_mul(t.times))),
+                (Some(of), Some(id), None) => {
+                    let (ids, what) = match of {
+                        f::TermOf::Weapon => (weapon_attributes, "weapon attribute of `weapon_attributes:`"),
+                        _ => (attributes, "attribute of `attributes:`"),
+                    };
+                    cx.index_of(entry, &format!("{at}/attribute"), &id.0, ids, what).map(|ix| match of {
+                        f::TermOf::Attacker => Term::Attacker(ix, t.times),
+                        f::TermOf::Target => Term::Target(ix, t.times),
+                        f::TermOf::Weapon => Term::Weapon(ix, t.times),
+                    })
+                }
+                _ => {
+                    cx.error(
+                        entry,
+                        &at,
+                        "attack",
+                        "a term is an attribute (`of` and `attribute`) or a plain `value`, not both or neither".into(),
+                        "`{of: attacker|target|weapon, attribute: <id>}` or `{value: <n>}`",
+                        None,
+                    );
+                    None
+                }
+            };
+            match term {
+                Some(t) => out.push(t),
+                None => ok = false,
+            }
+        }
+        out
+    };
+    let rolls = terms(cx, &format!("{base}/rolls"), &a.rolls);
+    let points = terms(cx, &format!("{base}/points"), &a.points);
+    let mut roll = |cx: &mut Cx, ptr: &str, r: &f::AttackRoll| -> Option<AttackRollRule> {
+        let kind = cx.index_of(entry, &format!("{ptr}/roll"), &r.roll.0, &kind_ids, "roll kind of `roll_kinds:`");
+        let target = terms(cx, &format!("{ptr}/target"), &r.target);
+        if let (Some(lo), Some(hi)) = (r.min, r.max)
+            && lo > hi
+        {
+            cx.error(entry, &format!("{ptr}/min"), "attack", format!("min {lo} is above max {hi}"), "min ≤ max", None);
+        }
+        Some(AttackRollRule { kind: kind?, target, min: r.min, max: r.max })
+    };
+    let hit = roll(cx, &format!("{base}/hit"), &a.hit);
+    let damage = match &a.damage {
+        Some(d) => roll(cx, &format!("{base}/damage"), &d.roll)
+            .map(|roll| Some(DamageRollRule { roll, by: d.by, deals_on: d.deals_on })),
+        None => Some(None),
+    };
+    let opposed = match &a.opposed {
+        Some(o) => {
+            let ids: Vec<String> = contests.iter().map(|c| c.id.clone()).collect();
+            let c =
+                cx.index_of(entry, &format!("{base}/opposed/contest"), &o.contest.0, &ids, "contest of `contests:`");
+            let target = terms(cx, &format!("{base}/opposed/target"), &o.target);
+            c.map(|c| Some((c, target)))
+        }
+        None => Some(None),
+    };
+    let (hit, damage, opposed) = (hit?, damage?, opposed?);
+    ok.then_some(AttackProc { rolls, hit, opposed, damage, points })
 }

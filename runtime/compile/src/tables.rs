@@ -16,6 +16,7 @@ pub(crate) struct RollTables {
     pub pilot: Vec<Mod>,
     pub close_combat: Vec<Mod>,
     pub break_away: Vec<Mod>,
+    pub damage_roll: Vec<Mod>,
     pub damage: LookupTable,
     pub close_combat_damage: Option<LookupTable>,
     pub critical: LookupTable,
@@ -65,8 +66,33 @@ pub(crate) fn range_bands(cx: &mut Cx, ruleset: &f::Ruleset) -> (Vec<cav_rules::
     if b.bands.is_empty() {
         cx.error(e, "/bands", "range-bands", "the range-band table has no bands".into(), "at least one band", None);
     }
+    // What each target point is needed by: the combat roll of CAV's attack, and indirect fire.
+    let indirect_fire = cx
+        .rs
+        .of_kind(DocKind::Weapon)
+        .any(|w| matches!(&w.doc, Some(Document::Weapon(w)) if w.fire == f::FireMode::Indirect));
+    let rolled = ruleset.procedures.attack.is_some();
+    for (i, x) in b.bands.iter().enumerate() {
+        let need = |cx: &mut Cx, key: &str, why: &str| {
+            cx.error(
+                e,
+                &format!("/bands/{i}"),
+                "range-bands",
+                format!("band `{}` lacks `{key}`, which {why} needs", x.id),
+                &format!("`{key}:` the band's target point"),
+                None,
+            );
+        };
+        if x.combat_tp.is_none() && !rolled {
+            need(cx, "combat_tp", "the combat roll (the ruleset has no `procedures.attack`)");
+        }
+        if x.strike_point_tp.is_none() && indirect_fire {
+            need(cx, "strike_point_tp", "indirect fire (a weapon fires indirectly)");
+        }
+    }
     let indirect_tp = match b.indirect_combat_tp {
         Some(t) => t as i32,
+        None if !indirect_fire => 0,
         None => {
             cx.error(
                 e,
@@ -86,8 +112,8 @@ pub(crate) fn range_bands(cx: &mut Cx, ruleset: &f::Ruleset) -> (Vec<cav_rules::
             id: x.id.0.clone(),
             name: x.name.clone(),
             multiplier: x.multiplier,
-            combat_tp: x.combat_tp as i32,
-            strike_point_tp: x.strike_point_tp as i32,
+            combat_tp: x.combat_tp.unwrap_or(0) as i32,
+            strike_point_tp: x.strike_point_tp.unwrap_or(0) as i32,
             drift_bonus: x.drift_bonus,
         })
         .collect();
@@ -205,6 +231,7 @@ pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i3
         pilot: modifiers(cx, pilot, sign, names),
         close_combat: modifiers(cx, optional(TableRole::CloseCombatModifiers), sign, names),
         break_away: modifiers(cx, break_away, sign, names),
+        damage_roll: modifiers(cx, optional(TableRole::DamageRollModifiers), sign, names),
         damage: damage_table(cx, damage, sign, names),
         close_combat_damage: optional(TableRole::CloseCombatDamage).map(|id| lookup(cx, Some(id), sign, names)),
         critical: lookup(cx, critical, sign, names),

@@ -59,6 +59,11 @@ pub struct Rav {
 pub const RAV_PATTERN: &str = r"^(NA|[0-9]+)(/(NA|[0-9]+))?$";
 
 impl Rav {
+    /// A RAV of 0 against every target.
+    pub fn zero() -> Rav {
+        Rav { hard: Some(0), soft: Some(0) }
+    }
+
     pub fn parse(s: &str) -> Option<Rav> {
         let part = |p: &str| -> Option<Option<u8>> { if p == "NA" { Some(None) } else { p.parse().ok().map(Some) } };
         match s.split_once('/') {

@@ -164,6 +164,27 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "opposed",
+        doc: "The target's roll met an attack's hit rolls in a contest (`procedures.attack.opposed`).",
+        keys: &[
+            MODEL,
+            ("target", Model, "The model attacked, which rolled against the hits."),
+            ("contest", Text, "The contest's id (`contests:`)."),
+            ("standing", Int, "The attacker's hit rolls that stand."),
+            ("theirs_standing", Int, "Whether the target's roll stands (1) or not (0)."),
+        ],
+    },
+    EventKind {
+        id: "damage_points",
+        doc: "An attack by roll kinds (`procedures.attack`) deals its damage points, landing at the end of the activation.",
+        keys: &[
+            MODEL,
+            ("target", Model, "The model hit."),
+            ("hits", Int, "Hits that dealt damage (after any damage rolls)."),
+            ("damage", Int, "Damage points in all."),
+        ],
+    },
+    EventKind {
         id: "reacted",
         doc: "A model reacts out of turn in one of the ruleset's reaction windows (`reaction_windows`); its action follows.",
         keys: &[

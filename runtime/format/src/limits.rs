@@ -65,6 +65,11 @@ pub const MAX_DICE_BONUS: i32 = 1_000;
 /// must end, and its exact odds stay a finite table.
 pub const MAX_DIE_EXPLOSIONS: u32 = 20;
 
+/// Most hit rolls one shot makes under a ruleset's `procedures.attack` (a rate of fire read from
+/// attributes), and most damage points one hit deals: a pack's numbers cannot make one shot
+/// roll or deal without end.
+pub const MAX_ATTACK_ROLLS: i32 = 100;
+
 /// Most points of a side's activation pool in one turn (`turn_order.pool`): each pays one
 /// activation, so this bounds a pooled turn's work whatever a pack's pool says.
 pub const MAX_POOL: u32 = 1_000;

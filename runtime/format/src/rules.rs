@@ -5,6 +5,7 @@
 //! configure; every type is re-exported here (`cav_format::rules::X`).
 
 mod action_types;
+mod attack;
 mod attributes;
 mod close_combat;
 mod combat;
@@ -29,6 +30,7 @@ mod turn_order;
 mod victory;
 
 pub use action_types::*;
+pub use attack::*;
 pub use attributes::*;
 pub use close_combat::*;
 pub use combat::*;

@@ -23,6 +23,22 @@ fn chance(rules: &crate::Rules, tp: i32) -> f64 {
     rules.standard_odds.at_least(tp)
 }
 
+/// Under a ruleset's attack by roll kinds (`procedures.attack`): the hits one shot of `m` by
+/// `model` may expect against `target` (`None`: a target whose attributes are not known yet,
+/// every attribute 0), from the hit roll kind's exact odds without situation modifiers.
+fn rolled_hits(g: &Game, model: usize, m: &crate::compile::MountDef, target: Option<usize>) -> Option<f64> {
+    use crate::compile::Term;
+    let a = g.rules.attack.as_ref()?;
+    let mine = &g.card(model).attributes;
+    let theirs = target.map_or(&[][..], |t| g.card(t).attributes.as_slice());
+    let sum = |terms: &[Term]| Term::sum(terms, mine, theirs, &m.attributes);
+    let kind = &g.rules.roll_kinds[a.hit.kind];
+    let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
+    let points = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
+    let p = kind.chance(0, a.hit.bounded_target(kind, sum(&a.hit.target), 0));
+    Some(p * f64::from(rolls) * f64::from(points.max(1)))
+}
+
 impl Bot {
     fn best_distance(&mut self, g: &Game, model: usize) -> f64 {
         let card_ix = g.models[model].card;
@@ -40,6 +56,10 @@ impl Bot {
                     continue;
                 }
                 if let Some(b) = rules.bands.iter().find(|b| d <= m.range * b.multiplier) {
+                    if let Some(hits) = rolled_hits(g, model, m, None).filter(|_| !m.indirect) {
+                        score += hits * f64::from(m.quantity);
+                        continue;
+                    }
                     let tp = if m.indirect { b.strike_point_tp } else { b.combat_tp };
                     let rav = m.rav[0].0.or(m.rav[0].1).map_or(0, i32::from);
                     score += chance(rules, tp) * f64::from(rav + 2) * f64::from(m.quantity);
@@ -61,13 +81,19 @@ impl Bot {
         best.1
     }
 
-    /// Expected worth of firing these (weapon, shot) pairs: chance to hit × (RAV + 2) × quantity.
-    fn value(g: &Game, model: usize, shots: &[(usize, Shot)]) -> f64 {
+    /// Expected worth of firing these (weapon, shot) pairs at `target`: chance to hit × (RAV + 2) ×
+    /// quantity (under an attack by roll kinds: the hits to expect × quantity).
+    fn value(g: &Game, model: usize, target: usize, shots: &[(usize, Shot)]) -> f64 {
         let card = g.card(model);
         shots
             .iter()
             .map(|(w, shot)| {
                 let m = &card.weapons[*w];
+                if let Shot::Direct { .. } = shot
+                    && let Some(hits) = rolled_hits(g, model, m, Some(target))
+                {
+                    return hits * f64::from(m.quantity);
+                }
                 let rav = m.rav[g.column(model)].0.or(m.rav[g.column(model)].1).map_or(0, i32::from);
                 let p = match shot {
                     Shot::Direct { band, .. } => chance(g.rules, g.rules.bands[*band].combat_tp),
@@ -91,7 +117,7 @@ impl Bot {
         for (option, indirect) in options.iter_mut().zip([false, true]) {
             let shots = Self::one_per_launcher(card, |w| shooter.shot(w, target, indirect));
             if !shots.is_empty() {
-                let v = Self::value(g, model, &shots);
+                let v = Self::value(g, model, target, &shots);
                 *option = Some((shots.iter().map(|(w, _)| *w).collect(), indirect, v));
             }
         }

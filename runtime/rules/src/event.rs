@@ -93,6 +93,19 @@ pub enum Event {
         model: usize,
         points: u32,
     },
+    Opposed {
+        model: usize,
+        target: usize,
+        contest: String,
+        standing: u32,
+        theirs_standing: u32,
+    },
+    DamagePoints {
+        model: usize,
+        target: usize,
+        hits: u32,
+        damage: u32,
+    },
     Reacted {
         model: usize,
         target: usize,

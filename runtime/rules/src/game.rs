@@ -39,6 +39,7 @@ pub mod flags;
 mod placement;
 mod queries;
 mod reactions;
+mod rolled_attack;
 mod rolls;
 mod shot;
 mod sight;

@@ -13,14 +13,17 @@ use crate::vocab::*;
 pub struct Weapon {
     pub id: Id,
     pub name: String,
-    /// Weapon class, e.g. `Guided Missile`.
+    /// Weapon class, e.g. `Guided Missile`; left out by a game without weapon classes.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub class: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abbreviation: Option<String>,
     pub fire: FireMode,
     /// Short range band (RNG); medium, long and extreme derive from it through the range-band table.
     pub range: Distance,
-    /// `NA` when the munition supplies it (artillery).
+    /// `NA` when the munition supplies it (artillery); left out: 0 (a game whose attack reads no
+    /// RAV, `procedures.attack`).
+    #[serde(default = "Rav::zero")]
     pub rav: Rav,
     #[serde(default)]
     pub special_attributes: Vec<SaRef>,
@@ -53,6 +56,9 @@ pub struct Weapon {
     /// with no drift, and ends the combat action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guided_strike: Option<GuidedStrike>,
+    /// Values of the weapon attributes its ruleset declares (`weapon_attributes:`), by id.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub attributes: std::collections::BTreeMap<Id, i32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<HookPoint>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -42,6 +42,10 @@ pub struct Procedures {
     pub close_defense: Option<CloseDefenseRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overwatch: Option<OverwatchRules>,
+    /// A direct-fire shot resolved by roll kinds and attributes; absent: CAV's attack (the
+    /// standard dice against the band's target point, RAV against AV, the damage table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<super::AttackRules>,
     #[serde(default)]
     pub close_combat: CloseCombatRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]

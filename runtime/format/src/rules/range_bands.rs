@@ -13,10 +13,14 @@ pub struct RangeBand {
     pub name: String,
     /// Upper limit as a multiple of the weapon's RNG.
     pub multiplier: f64,
-    /// Base target point of a direct-fire combat roll.
-    pub combat_tp: u32,
-    /// Base target point of an indirect-fire strike-point roll.
-    pub strike_point_tp: u32,
+    /// Base target point of a direct-fire combat roll; needed unless the ruleset's attack is
+    /// rolled by its roll kinds (`procedures.attack`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat_tp: Option<u32>,
+    /// Base target point of an indirect-fire strike-point roll; needed once a weapon fires
+    /// indirectly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strike_point_tp: Option<u32>,
     /// Inches added to a drift roll at this band.
     #[serde(default)]
     pub drift_bonus: u32,

@@ -47,6 +47,10 @@ pub struct Ruleset {
     /// The attributes its models carry beside the damage track (`model.attributes` in scripts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attributes: Vec<super::AttributeDef>,
+    /// The attributes its weapons carry (`attributes:` of a weapon): a rate of fire, a Force, a
+    /// Damage — read by `procedures.attack` and scripts (`weapon.attributes.force`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapon_attributes: Vec<super::AttributeDef>,
     /// The kinds of roll the ruleset makes by name (`ctx.make_roll`): dice in the usual notation,
     /// which way a result succeeds, natural results that decide, criticals.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -212,6 +216,8 @@ pub enum TableRole {
     PilotCheckModifiers,
     CloseCombatModifiers,
     BreakModifiers,
+    /// The damage roll of each hit under `procedures.attack` (cover that toughens the target).
+    DamageRollModifiers,
     CombatDamage,
     CloseCombatDamage,
     CriticalDamage,

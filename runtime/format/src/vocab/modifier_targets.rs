@@ -12,6 +12,7 @@ words! {
         CombatRoll = "combat_roll", I, "The combat roll of an attack the model or weapon makes.";
         StrikePointRoll = "strike_point_roll", I, "The strike-point roll of an indirect attack.";
         PilotCheck = "pilot_check", I, "The model's pilot checks.";
+        DamageRoll = "damage_roll", I, "The damage roll the model makes for a hit under the ruleset's attack by roll kinds (`procedures.attack.damage`): its damage rolls, or its saving rolls when the target rolls; + helps it.";
         RepairRoll = "repair_roll", I, "The model's repair rolls.";
         DamageResult = "damage_result", I, "Points taken off the margin of success of hits on the model, ranged hits and lost close-combat rolls alike, before the armor check (the Quick-Start's Reinforced).";
         MvLoss = "mv_loss", I, "The MV the model loses to damage (its damage-track column) and critical hits, changed by `value` (−1: one less lost, never more than was lost) (Relentless).";
@@ -68,6 +69,7 @@ impl ModifierTarget {
             ModifierTarget::CombatRoll
                 | ModifierTarget::StrikePointRoll
                 | ModifierTarget::PilotCheck
+                | ModifierTarget::DamageRoll
                 | ModifierTarget::RepairRoll
                 | ModifierTarget::ArmorValue
                 | ModifierTarget::RangeBand

@@ -83,6 +83,12 @@ pub struct Rules {
     /// The attributes the ruleset's models carry (`attributes:`): their ids, in the order of
     /// every card's `CardDef::attributes`.
     pub attributes: Vec<String>,
+    /// The attributes the ruleset's weapons carry (`weapon_attributes:`), in the order of every
+    /// mount's `MountDef::attributes`.
+    pub weapon_attributes: Vec<String>,
+    /// A direct-fire shot by roll kinds and attributes (`procedures.attack`); `None`: the
+    /// standard roll against the band, RAV against AV, the damage table.
+    pub attack: Option<AttackProc>,
     /// The roll kinds the ruleset names (`roll_kinds:`), and its contests (`contests:`).
     pub roll_kinds: Vec<RollRule>,
     pub contests: Vec<ContestRule>,
@@ -97,6 +103,8 @@ pub struct Rules {
     pub strike_package_mods: Vec<Mod>,
     pub pilot_mods: Vec<Mod>,
     pub close_combat_mods: Vec<Mod>,
+    /// The damage roll of each hit under `attack` (`damage_roll_modifiers`).
+    pub damage_roll_mods: Vec<Mod>,
     pub break_mods: Vec<Mod>,
     pub damage: LookupTable,
     pub close_combat_damage: Option<LookupTable>,

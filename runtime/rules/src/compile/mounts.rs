@@ -90,6 +90,9 @@ pub struct MountDef {
     pub seeks: Option<Vec<f::ModelType>>,
     /// What its blast destroys outright in its area (`f::Destroys`).
     pub destroys: Option<f::Destroys>,
+    /// Its weapon's value of each weapon attribute the ruleset declares
+    /// (`Rules::weapon_attributes` order).
+    pub attributes: Vec<i32>,
 }
 
 /// Terrain an attack leaves where it lands (`f::Leaves`), its terrain resolved.

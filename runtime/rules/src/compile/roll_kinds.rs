@@ -84,6 +84,28 @@ impl RollRule {
         Thrown { faces, natural, total, target, success, critical, fumble, margin }
     }
 
+    /// A roll of the kind as the event log shows it: `mods` are the modifiers it was thrown with.
+    pub fn logged(&self, model: usize, mods: Vec<crate::event::ModApplied>, t: Thrown) -> crate::event::Roll {
+        crate::event::Roll {
+            model,
+            kind: self.id.clone().into(),
+            dice: self.dice.label(),
+            natural: t.faces,
+            mods,
+            total: t.total,
+            target: t.target,
+            margin: t.margin,
+            success: t.success,
+            critical: if t.fumble {
+                Some("fumble")
+            } else if t.critical {
+                Some("success")
+            } else {
+                None
+            },
+        }
+    }
+
     /// The chance a roll of the kind succeeds with `mods` against `target`, from the dice's
     /// exact odds (natural rows and criticals counted; a second roll beyond reach counted).
     pub fn chance(&self, mods: i32, target: i32) -> f64 {
@@ -159,6 +181,82 @@ impl ContestRule {
             ContestTies::BothCancel => (false, false),
         };
         (stands(starter, best_o, s_ties), stands(other, best_s, o_ties))
+    }
+}
+
+/// A ruleset's attack by roll kinds (`procedures.attack`), its ids resolved.
+#[derive(Debug, Clone)]
+pub struct AttackProc {
+    /// Hit rolls per shot (a sum; at least one is made, at most `MAX_ATTACK_ROLLS`).
+    pub rolls: Vec<Term>,
+    pub hit: AttackRollRule,
+    /// The contest (index into `Rules::contests`) and the target's roll's target.
+    pub opposed: Option<(usize, Vec<Term>)>,
+    pub damage: Option<DamageRollRule>,
+    /// Damage points per hit or counted damage roll (a sum; empty: one).
+    pub points: Vec<Term>,
+}
+
+/// One roll of an attack: its kind (index into `Rules::roll_kinds`) and target.
+#[derive(Debug, Clone)]
+pub struct AttackRollRule {
+    pub kind: usize,
+    pub target: Vec<Term>,
+    pub min: Option<i32>,
+    pub max: Option<i32>,
+}
+
+/// The damage roll of each hit.
+#[derive(Debug, Clone)]
+pub struct DamageRollRule {
+    pub roll: AttackRollRule,
+    pub by: f::Roller,
+    pub deals_on: f::DealsOn,
+}
+
+/// A term of a sum, its attribute resolved to an index (of `Rules::attributes` for a model's,
+/// `Rules::weapon_attributes` for a weapon's), times its factor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Term {
+    Attacker(usize, i32),
+    Target(usize, i32),
+    Weapon(usize, i32),
+    Value(i32),
+}
+
+impl Term {
+    /// The term's value, given each side's attributes and the weapon's.
+    pub fn value(self, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
+        let of = |v: &[i32], i: usize, times: i32| v.get(i).copied().unwrap_or(0).saturating_mul(times);
+        match self {
+            Term::Attacker(i, t) => of(attacker, i, t),
+            Term::Target(i, t) => of(target, i, t),
+            Term::Weapon(i, t) => of(weapon, i, t),
+            Term::Value(v) => v,
+        }
+    }
+
+    /// A sum of terms (saturating: attributes come from packs).
+    pub fn sum(terms: &[Term], attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
+        terms.iter().fold(0i32, |s, t| s.saturating_add(t.value(attacker, target, weapon)))
+    }
+}
+
+impl AttackRollRule {
+    /// The target to hand `RollRule::throw` with `mods` so that what the dice must show stays
+    /// within `min`/`max`: for an `at_least` roll the dice must show the target less the
+    /// modifiers, for an `at_most` roll at most the target plus them.
+    pub fn bounded_target(&self, kind: &RollRule, target: i32, mods: i32) -> i32 {
+        let shown = match kind.succeeds {
+            RollDirection::AtLeast => target.saturating_sub(mods),
+            RollDirection::AtMost => target.saturating_add(mods),
+        };
+        let bounded = self.max.map_or(shown, |m| shown.min(m));
+        let bounded = self.min.map_or(bounded, |m| bounded.max(m));
+        match kind.succeeds {
+            RollDirection::AtLeast => bounded.saturating_add(mods),
+            RollDirection::AtMost => bounded.saturating_sub(mods),
+        }
     }
 }
 

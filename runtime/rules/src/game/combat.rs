@@ -115,6 +115,10 @@ impl<'a, 'r> Engine<'a, 'r> {
         if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
             mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
+        // A ruleset whose attack is rolled by its roll kinds.
+        if let Some(a) = &r.attack {
+            return self.rolled_attack(a, ctx, &s, mods);
+        }
         // A critical success can never need less than a roll above a critical fumble.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
         let tp = r.bands[band].combat_tp;

@@ -260,33 +260,6 @@ fn declared<'r>(
     })
 }
 
-/// A roll of a kind, as the event log and scripts see it.
-fn kind_roll(
-    rule: &cav_rules::compile::RollRule,
-    model: usize,
-    mods: Vec<ModApplied>,
-    t: cav_rules::compile::Thrown,
-) -> Roll {
-    Roll {
-        model,
-        kind: rule.id.clone().into(),
-        dice: rule.dice.label(),
-        natural: t.faces,
-        mods,
-        total: t.total,
-        target: t.target,
-        margin: t.margin,
-        success: t.success,
-        critical: if t.fumble {
-            Some("fumble")
-        } else if t.critical {
-            Some("success")
-        } else {
-            None
-        },
-    }
-}
-
 /// The table a script gets for a roll of a kind: `ctx.roll_dice`'s fields and the margin.
 fn kind_roll_table(lua: &Lua, sh: &Rc<Shared>, r: &Roll, natural: i32) -> mlua::Result<mlua::Table> {
     let t = sh.roll_table(lua, r, lua.create_string(r.kind.as_ref())?)?;
@@ -323,7 +296,7 @@ fn roll_kind(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) ->
     let rule = &rules.roll_kinds[k];
     let thrown = rule.throw(&mut **live.dice.borrow_mut(), modifier, target);
     let natural = thrown.natural;
-    let roll = kind_roll(rule, live.roller.get(), script_mods(live, modifier), thrown);
+    let roll = rule.logged(live.roller.get(), script_mods(live, modifier), thrown);
     let t = kind_roll_table(lua, sh, &roll, natural)?;
     live.rolls.borrow_mut().push(roll);
     Ok(Value::Table(frozen(t)))
@@ -376,7 +349,7 @@ fn contest(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> m
         let mut logged = Vec::new();
         for (t, &stands) in rolls.into_iter().zip(stand) {
             let natural = t.natural;
-            let roll = kind_roll(rule, who, script_mods(live, modifier), t);
+            let roll = rule.logged(who, script_mods(live, modifier), t);
             let table = kind_roll_table(lua, sh, &roll, natural)?;
             table.raw_set("stands", stands)?;
             list.raw_push(frozen(table))?;

@@ -1,0 +1,282 @@
+//! An attack by the ruleset's roll kinds (`procedures.attack`): a game whose shots are not CAV's
+//! 2d6 against a band states its hit roll, the target's opposing roll and the damage roll as data,
+//! and the engine, the bots and the log read them — no script forcing a verdict.
+
+use cav_rules::geom::P;
+use cav_rules::hooks::NoHooks;
+use cav_rules::{Action, Controller, Engine, Event, ForcedDice, Game, Rules};
+
+/// A stand-alone pack of an invented skirmish game: `ruleset` is the ruleset document's tail
+/// (after its common head), `models` the model and weapon documents.
+fn game_pack(ruleset: &str, models: &[(&str, &str)]) -> Rules {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("skirmish");
+    std::fs::create_dir_all(pack.join("rules")).unwrap();
+    let head = "kind: ruleset\nid: skirmish\nname: Skirmish\nsummary: Invented.\n\
+                turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
+                dice: {standard: 1d6}\nturn_limit: 6\nmodel_types: {infantry: {height: 1, base_size: 1}}\n\
+                tables: {range_bands: bands}\n";
+    let mut files = vec![
+        (
+            "pack.yaml".to_owned(),
+            "id: skirmish\nname: Skirmish\nversion: 0.1.0\nkind: ruleset\ngame: skirmish\nlicense: CC0-1.0\n"
+                .to_owned(),
+        ),
+        ("rules/ruleset.yaml".to_owned(), format!("{head}{ruleset}")),
+        (
+            "rules/bands.yaml".to_owned(),
+            "kind: range_bands\nid: bands\nname: Bands\nbands: [{id: in-range, name: In range, multiplier: 1}]\n"
+                .to_owned(),
+        ),
+        (
+            "rules/faction.yaml".to_owned(),
+            "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n".to_owned(),
+        ),
+        ("rules/foot.yaml".to_owned(), "kind: move_class\nid: foot\nname: Foot\nsummary: Invented.\n".to_owned()),
+        (
+            "rules/actions.yaml".to_owned(),
+            "kind: action_type\nid: move\nname: Move\ncategory: repeatable\ncost: 1\nsummary: Invented.\n---\n\
+             kind: action_type\nid: combat\nname: Shoot\ncategory: non_repeatable\ncost: 1\nsummary: Invented.\n"
+                .to_owned(),
+        ),
+    ];
+    for (name, text) in models {
+        files.push((format!("rules/{name}.yaml"), (*text).to_owned()));
+    }
+    for (path, text) in &files {
+        std::fs::write(pack.join(path), text).unwrap();
+    }
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
+    let compiled = cav_compile::validate(&mut loaded);
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == cav_content::Severity::Error).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    compiled.into_iter().flatten().next().expect("the skirmish game compiles")
+}
+
+/// A trooper card: `attributes` its attribute values, carrying `weapon`.
+fn trooper(id: &str, attributes: &str, weapon: &str) -> String {
+    format!(
+        "kind: model\nid: {id}\nname: {id}\nfaction: Open\nmodel_type: infantry\nmove_class: foot\n\
+         damage_track: {{damage_tracks: 3, mv: 4}}\nattributes: {attributes}\n\
+         weapons: [{{weapon: {weapon}, quantity: 1, mount: [F]}}]\nsummary: Invented.\n"
+    )
+}
+
+/// `shooter` fires its weapon once at `target` 10" away, the dice forced to `faces`; the log.
+fn one_shot(rules: &Rules, shooter: &str, target: &str, faces: &[u32]) -> (Vec<Event>, u32) {
+    let mut game = Game::new(
+        rules,
+        cav_rules::game::Board { size: [24.0, 24.0], areas: Vec::new() },
+        vec!["red".into(), "blue".into()],
+    );
+    let me = game.add_model(rules.card(shooter).unwrap(), 0, P::new(12.0, 2.0), 0.0);
+    let them = game.add_model(rules.card(target).unwrap(), 1, P::new(12.0, 12.0), 180.0);
+    let mut dice = ForcedDice::new(faces.iter().copied());
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    struct Once(Option<Action>);
+    impl Controller for Once {
+        fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
+            self.0.take().unwrap_or_else(Action::pass)
+        }
+    }
+    engine.activate(me, &mut Once(Some(Action::fire(them, vec![0])))).unwrap();
+    let damage = engine.game.models[them].damage;
+    assert_eq!(dice.remaining(), 0, "every forced die was rolled: {log:#?}");
+    (log, damage)
+}
+
+/// The rolls of the log: (model, kind, natural faces, success).
+fn rolls(log: &[Event]) -> Vec<(usize, String, Vec<u32>, Option<bool>)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Roll(r) => Some((r.model, r.kind.to_string(), r.natural.clone(), r.success)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sythopian Wars' shooting (002 L208, L278-282): per RoF die a target lock, a d6 at most the
+/// shooter's Resolve (a natural 1 a direct hit, a natural 6 always a miss); each lock rolls for
+/// damage, at least the target's Resolve less the weapon's Force, never below 2 — and beyond a 6,
+/// a 6 and then another (Act of Ziron, 002 L32).
+const SYTHOPIAN: &str = "\
+attributes:
+  - {id: resolve, name: Resolve, min: 0, max: 10, summary: Invented.}
+weapon_attributes:
+  - {id: rof, name: RoF, default: 1, min: 0, max: 10, summary: Invented.}
+  - {id: force, name: Force, default: 0, min: -5, max: 10, summary: Invented.}
+roll_kinds:
+  - {id: target-lock, dice: 1d6, succeeds: at_most, natural: [{at_most: 1, result: critical}, {at_least: 6, result: failure}], summary: Invented.}
+  - {id: damage, dice: 1d6, succeeds: at_least, beyond_reach: max_then_roll_again, summary: Invented.}
+procedures:
+  attack:
+    rolls: [{of: weapon, attribute: rof}]
+    hit: {roll: target-lock, target: [{of: attacker, attribute: resolve}]}
+    damage:
+      roll: damage
+      target: [{of: target, attribute: resolve}, {of: weapon, attribute: force, times: -1}]
+      min: 2
+";
+
+fn sythopian() -> Rules {
+    game_pack(
+        SYTHOPIAN,
+        &[
+            ("line", &trooper("line", "{resolve: 4}", "rifle")),
+            ("elite", &trooper("elite", "{resolve: 6}", "rifle")),
+            ("gunner", &trooper("gunner", "{resolve: 4}", "cannon")),
+            ("hulk", &trooper("hulk", "{resolve: 8}", "rifle")),
+            (
+                "rifle",
+                "kind: weapon\nid: rifle\nname: Rifle\nfire: direct\nrange: 24\nattributes: {rof: 3, force: 1}\nsummary: Invented.\n",
+            ),
+            (
+                "cannon",
+                "kind: weapon\nid: cannon\nname: Cannon\nfire: direct\nrange: 24\nattributes: {rof: 2, force: 5}\nsummary: Invented.\n",
+            ),
+        ],
+    )
+}
+
+#[test]
+fn a_target_lock_rolls_under_the_shooters_resolve_and_each_lock_rolls_for_damage() {
+    let rules = sythopian();
+    // Three locks at Resolve 4: 1 (a direct hit), 5 (over), 3; damage at 4 − 1 = 3+: 2 fails, 6 deals.
+    let (log, damage) = one_shot(&rules, "line", "line", &[1, 5, 3, 2, 6]);
+    let r = rolls(&log);
+    let kinds: Vec<(&str, Option<bool>)> = r.iter().map(|(_, k, _, s)| (k.as_str(), *s)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("target-lock", Some(true)),
+            ("target-lock", Some(false)),
+            ("target-lock", Some(true)),
+            ("damage", Some(false)),
+            ("damage", Some(true))
+        ],
+        "{log:#?}"
+    );
+    assert!(
+        matches!(&log.iter().find(|e| matches!(e, Event::Roll(_))), Some(Event::Roll(x)) if x.critical == Some("success"))
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::DamagePoints { hits: 1, damage: 1, .. })), "{log:#?}");
+    assert_eq!(damage, 1);
+    // A natural 6 misses even at Resolve 6; a 5 locks.
+    let (log, _) = one_shot(&rules, "elite", "line", &[6, 5, 6, 3]);
+    let locks: Vec<Option<bool>> = rolls(&log).iter().filter(|x| x.1 == "target-lock").map(|x| x.3).collect();
+    assert_eq!(locks, [Some(false), Some(true), Some(false)]);
+}
+
+#[test]
+fn force_never_brings_the_damage_roll_below_its_least_and_beyond_a_six_needs_two() {
+    let rules = sythopian();
+    // Force 5 against Resolve 4 would need −1: the least is 2, so a 1 fails and a 2 deals.
+    let (log, damage) = one_shot(&rules, "gunner", "line", &[2, 3, 1, 2]);
+    let dmg: Vec<(Option<i32>, Option<bool>)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Roll(r) if r.kind == "damage" => Some((r.target, r.success)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dmg, [(Some(2), Some(false)), (Some(2), Some(true))], "{log:#?}");
+    assert_eq!(damage, 1);
+    // Resolve 8 − Force 1 needs 7: one lock (2; the 6s miss), then a 6 and a 6 deals; a 6 and a
+    // 5 does not.
+    let (log, damage) = one_shot(&rules, "line", "hulk", &[2, 6, 6, 6, 6]);
+    assert_eq!(damage, 1, "{log:#?}");
+    let (_, damage) = one_shot(&rules, "line", "hulk", &[2, 6, 6, 6, 5]);
+    assert_eq!(damage, 0);
+}
+
+/// Infinity's face-to-face roll (004 L606-614): the target's one Dodge roll (d20 at most PH 10)
+/// against every die of the burst (d20 at most BS 14: BS 11 with the +3 of the range, written
+/// into the card here): failures are discarded, the higher success cancels the lower. The
+/// dodger's 9 cancels the shooter's 3 and 5; 17 fails; 12 beats it — one hit, and one ARM roll,
+/// made by the target: d20 + ARM must beat the weapon's Damage, and a failure is a wound.
+const INFINITY: &str = "\
+attributes:
+  - {id: bs, name: BS, summary: Invented.}
+  - {id: ph, name: PH, summary: Invented.}
+  - {id: arm, name: ARM, default: 0, summary: Invented.}
+weapon_attributes:
+  - {id: burst, name: Burst, default: 1, summary: Invented.}
+  - {id: damage, name: Damage, summary: Invented.}
+roll_kinds:
+  - {id: d20, dice: 1d20, succeeds: at_most, critical_on_target: true, summary: Invented.}
+  - {id: armor, dice: 1d20, succeeds: at_least, summary: Invented.}
+contests:
+  - {id: face-to-face, roll: d20, compare: best_success, ties: both_cancel, critical_wins: true, summary: Invented.}
+procedures:
+  attack:
+    rolls: [{of: weapon, attribute: burst}]
+    hit: {roll: d20, target: [{of: attacker, attribute: bs}]}
+    opposed: {contest: face-to-face, target: [{of: target, attribute: ph}]}
+    damage:
+      roll: armor
+      by: target
+      deals_on: failure
+      target: [{of: weapon, attribute: damage}, {of: target, attribute: arm, times: -1}, {value: 1}]
+";
+
+#[test]
+fn one_dodge_against_every_die_of_a_burst_and_a_save_by_the_target() {
+    let rules = game_pack(
+        INFINITY,
+        &[
+            ("shooter", &trooper("shooter", "{bs: 14, ph: 10}", "rifle")),
+            ("dodger", &trooper("dodger", "{bs: 11, ph: 10, arm: 1}", "rifle")),
+            (
+                "rifle",
+                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 4, damage: 13}\nsummary: Invented.\n",
+            ),
+        ],
+    );
+    // Burst 3, 5, 17, 12; the dodge 9; the ARM roll 12 + 1 does not beat Damage 13: a wound.
+    let (log, damage) = one_shot(&rules, "shooter", "dodger", &[3, 5, 17, 12, 9, 12]);
+    assert!(log.iter().any(|e| matches!(e, Event::Opposed { standing: 1, theirs_standing: 0, .. })), "{log:#?}");
+    let armor: Vec<(usize, Option<i32>, Option<bool>)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Roll(r) if r.kind == "armor" => Some((r.model, r.target, r.success)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(armor, [(1, Some(13), Some(false))], "the target rolls once, needing 13");
+    assert_eq!(damage, 1);
+    // A dodge of 10 at PH 10 is a critical, which beats every success that is not: no hit, no
+    // ARM roll.
+    let (log, damage) = one_shot(&rules, "shooter", "dodger", &[3, 5, 17, 12, 10]);
+    assert!(log.iter().any(|e| matches!(e, Event::Opposed { standing: 0, theirs_standing: 1, .. })));
+    assert_eq!(damage, 0);
+    // A saved ARM roll (13 + 1 = 14 beats 13) deals nothing.
+    let (_, damage) = one_shot(&rules, "shooter", "dodger", &[3, 5, 17, 12, 9, 13]);
+    assert_eq!(damage, 0);
+}
+
+/// Bots read the attack's roll kinds: they fire, and a game between them ends with damage dealt.
+#[test]
+fn bots_fire_under_a_rolled_attack() {
+    let rules = sythopian();
+    let mut game = Game::new(
+        &rules,
+        cav_rules::game::Board { size: [36.0, 36.0], areas: Vec::new() },
+        vec!["red".into(), "blue".into()],
+    );
+    let line = rules.card("line").unwrap();
+    game.add_model(line, 0, P::new(18.0, 2.0), 0.0);
+    game.add_model(line, 1, P::new(18.0, 34.0), 180.0);
+    let mut dice = cav_rules::SeededDice::new(3);
+    let mut log = Vec::new();
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    let mut bot = cav_rules::bot::Bot::default();
+    for _ in 0..6 {
+        if engine.play_turn(&mut bot).unwrap().is_some() {
+            break;
+        }
+    }
+    let dealt: u32 = engine.game.damage_dealt.iter().sum();
+    assert!(log.iter().any(|e| matches!(e, Event::Roll(r) if r.kind == "target-lock")), "the bots fired");
+    assert!(dealt > 0, "and dealt damage");
+}

@@ -1,0 +1,142 @@
+//! An attack as a ruleset states it (`procedures.attack`): the rolls a shot makes, which roll
+//! kind decides a hit and against what, the target's opposing roll, and the roll that turns each
+//! hit into damage points. Left out: CAV's attack (the standard dice against the range band's
+//! target point, margin and RAV against AV, then the damage table).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::common::*;
+
+/// How a direct-fire shot is resolved, by roll kinds (`roll_kinds:`) and attributes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackRules {
+    /// How many hit rolls one shot of a mount makes, as a sum of terms (a weapon's rate of fire:
+    /// `[{of: weapon, attribute: rof}]`); left out: one. At most `MAX_ATTACK_ROLLS`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub rolls: Vec<Term>,
+    /// The roll that decides each hit (Sythopian Wars' target lock: a d6 at most the shooter's
+    /// Resolve; Infinity's BS roll: a d20 at most BS). The combat modifiers apply to it.
+    pub hit: AttackRoll,
+    /// The target's one roll against all the hit rolls, compared by a contest (`contests:`):
+    /// Infinity's face-to-face Dodge. Left out: nothing opposes the hit rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opposed: Option<OpposedAttack>,
+    /// The roll each hit makes for damage (Sythopian Wars' damage roll against the target's
+    /// Resolve; Infinity's ARM roll, made by the target); left out: every hit deals its points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DamageRoll>,
+    /// The damage points each hit (or each counted damage roll) deals, as a sum of terms; left
+    /// out: one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub points: Vec<Term>,
+    /// Where the rules define it (`002 L208`); left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// One roll of an attack: its kind and the target it is held against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackRoll {
+    /// The roll kind (of `roll_kinds:`).
+    pub roll: Id,
+    /// The roll's target, as a sum of terms (`[{of: attacker, attribute: resolve}]`).
+    #[schemars(length(min = 1, max = 8))]
+    pub target: Vec<Term>,
+    /// The least the dice may be asked to show, whatever the terms and modifiers ("never below
+    /// 2+", 002 L282).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i32>,
+    /// The most the dice may be asked to show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+}
+
+/// The target's opposing roll (`AttackRules::opposed`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpposedAttack {
+    /// The contest (of `contests:`) that compares the hit rolls with the target's roll; both
+    /// sides roll its roll kind.
+    pub contest: Id,
+    /// The target's roll's target, as a sum of terms (`[{of: target, attribute: ph}]`).
+    #[schemars(length(min = 1, max = 8))]
+    pub target: Vec<Term>,
+}
+
+/// The damage roll of each hit (`AttackRules::damage`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageRoll {
+    #[serde(flatten)]
+    pub roll: AttackRoll,
+    /// Who rolls: the `attacker` (the default: a damage roll) or the `target` (a saving roll).
+    #[serde(default)]
+    pub by: Roller,
+    /// Which results deal the points: `success` (the default) or `failure` (a failed save).
+    #[serde(default)]
+    pub deals_on: DealsOn,
+}
+
+/// Who makes a roll of an attack.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Roller {
+    #[default]
+    Attacker,
+    Target,
+}
+
+/// Which damage-roll results deal damage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DealsOn {
+    #[default]
+    Success,
+    Failure,
+}
+
+/// One term of a sum: an attribute of the attacker, the target or the weapon (`times` it), or a
+/// plain value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    /// Whose attribute: `attacker`, `target` (their `attributes:`) or `weapon` (the weapon's,
+    /// of the ruleset's `weapon_attributes:`); left out with `value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<TermOf>,
+    /// The attribute's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<Id>,
+    /// A plain number (with no `of`/`attribute`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = -1000, max = 1000))]
+    pub value: Option<i32>,
+    /// The attribute counts this many times (`-1`: it is taken off).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schemars(range(min = -10, max = 10))]
+    pub times: i32,
+}
+
+fn one() -> i32 {
+    1
+}
+
+fn is_one(v: &i32) -> bool {
+    *v == 1
+}
+
+/// Whose attribute a term reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TermOf {
+    Attacker,
+    Target,
+    Weapon,
+}
