@@ -290,10 +290,11 @@ fn fire(g: &Game, e: &Event) -> Option<String> {
             name(g, *target),
             if *theirs_standing > 0 { "stands" } else { "is beaten" }
         ),
-        Event::DamagePoints { target, hits, damage, .. } => format!(
-            "      {hits} hit{} on {}: {damage} damage to apply",
-            if *hits == 1 { "" } else { "s" },
-            name(g, *target)
+        Event::DamagePoints { target, rolls, hits, dealing, damage, .. } => format!(
+            "      {hits} of {rolls} hit roll{} on {} stand{}, {dealing} dealing: {damage} damage to apply",
+            if *rolls == 1 { "" } else { "s" },
+            name(g, *target),
+            if *hits == 1 { "s" } else { "" }
         ),
         Event::OutOfAmmo { model, weapon, saved_by_reserve } => {
             if *saved_by_reserve {

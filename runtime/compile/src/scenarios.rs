@@ -20,7 +20,12 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             // Unknown models are dangling references the loader reported.
             let placed: Vec<_> = placements
                 .iter()
-                .filter_map(|p| models.iter().position(|(mid, _)| mid == p.model.as_str()).map(|c| (c, p.at, p.facing)))
+                .filter_map(|p| {
+                    models
+                        .iter()
+                        .position(|(mid, _)| mid == p.model.as_str())
+                        .map(|c| (c, p.at, p.facing, p.unit.clone()))
+                })
                 .collect();
             let most = cav_format::limits::MAX_MODELS_PER_SIDE;
             if placed.len() > most {

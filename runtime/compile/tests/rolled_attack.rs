@@ -160,7 +160,7 @@ fn a_target_lock_rolls_under_the_shooters_resolve_and_each_lock_rolls_for_damage
     assert!(
         matches!(&log.iter().find(|e| matches!(e, Event::Roll(_))), Some(Event::Roll(x)) if x.critical == Some("success"))
     );
-    assert!(log.iter().any(|e| matches!(e, Event::DamagePoints { hits: 1, damage: 1, .. })), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::DamagePoints { hits: 2, dealing: 1, damage: 1, .. })), "{log:#?}");
     assert_eq!(damage, 1);
     // A natural 6 misses even at Resolve 6; a 5 locks.
     let (log, _) = one_shot(&rules, "elite", "line", &[6, 5, 6, 3]);

@@ -176,11 +176,13 @@ pub const EVENT_KINDS: &[EventKind] = &[
     },
     EventKind {
         id: "damage_points",
-        doc: "An attack by roll kinds (`procedures.attack`) deals its damage points, landing at the end of the activation.",
+        doc: "The hit rolls of an attack by roll kinds (`procedures.attack`) and the damage points they deal, landing at the end of the activation.",
         keys: &[
             MODEL,
-            ("target", Model, "The model hit."),
-            ("hits", Int, "Hits that dealt damage (after any damage rolls)."),
+            ("target", Model, "The model attacked."),
+            ("rolls", Int, "Hit rolls made."),
+            ("hits", Int, "Hit rolls that stand (after the target's opposing roll)."),
+            ("dealing", Int, "Hits that deal damage (after the damage or saving rolls)."),
             ("damage", Int, "Damage points in all."),
         ],
     },

@@ -413,6 +413,18 @@ impl Sink for Tally {
                     self.modifiers.entry(c.source.clone()).or_default().hits += 1;
                 }
             }
+            // An attack by roll kinds: each hit roll counts as a shot (the attack counted one),
+            // its standing hits, those that deal, and what they deal.
+            Event::DamagePoints { model, rolls, hits, dealing, damage, .. } => {
+                self.attacker = Some(model);
+                self.count(|w| {
+                    w.shots += u64::from(rolls.saturating_sub(1));
+                    w.hits += u64::from(hits);
+                    w.penetrations += u64::from(dealing);
+                    w.damage += u64::from(damage);
+                });
+                *self.by_model.entry(model).or_default() += u64::from(damage);
+            }
             Event::CloseCombat { model, .. } => {
                 self.current = Some(("(close combat)".to_owned(), None));
                 self.attacker = Some(model);

@@ -103,7 +103,9 @@ pub enum Event {
     DamagePoints {
         model: usize,
         target: usize,
+        rolls: u32,
         hits: u32,
+        dealing: u32,
         damage: u32,
     },
     Reacted {

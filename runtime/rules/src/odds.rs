@@ -343,6 +343,12 @@ fn read(events: &[Event], attacker: usize, target: usize) -> Outcome {
             Event::Roll(r) if r.model == attacker && (r.kind == "combat" || r.kind == "secondary-combat") => {
                 rolled = true;
             }
+            // An attack by the ruleset's roll kinds: its hits, and those that deal damage.
+            Event::DamagePoints { model, target: t, hits, dealing, .. } if *model == attacker && *t == target => {
+                rolled = true;
+                o.hits += hits;
+                o.penetrations += dealing;
+            }
             Event::Forbidden { reason, .. } if !rolled => o.no_attack = Some(reason.clone()),
             Event::NoAttack { reason, .. } if !rolled => o.no_attack = Some(reason.clone()),
             Event::Hit { target: t, penetrated, .. } if *t == target => {

@@ -93,7 +93,9 @@ pub fn scenario_game<'r>(
     }
     for (side, placements) in &s.forces {
         let zone = &s.sides[*side].1;
-        for (i, (card, at, facing)) in placements.iter().enumerate() {
+        // The side's units, by name, in the order first named.
+        let mut units: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (i, (card, at, facing, unit)) in placements.iter().enumerate() {
             let pos = match at {
                 Some([x, y]) => P::new(*x, *y),
                 None => P::new(
@@ -113,6 +115,15 @@ pub fn scenario_game<'r>(
                     facing,
                 });
             }
+            if let Some(name) = unit.as_deref() {
+                match units.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, members)) => members.push(u),
+                    None => units.push((name, vec![u])),
+                }
+            }
+        }
+        for (name, members) in units {
+            game.add_squad(name.to_owned(), String::new(), members);
         }
     }
     game

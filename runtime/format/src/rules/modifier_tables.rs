@@ -68,6 +68,8 @@ pub enum RollKind {
     RepairRoll,
     CloseCombatRoll,
     BreakRoll,
+    /// The damage roll of each hit under `procedures.attack`.
+    DamageRoll,
 }
 
 /// A table of situation modifiers for one kind of roll.

@@ -274,7 +274,8 @@ impl TableRole {
             | TableRole::StrikePackageModifiers
             | TableRole::PilotCheckModifiers
             | TableRole::CloseCombatModifiers
-            | TableRole::BreakModifiers => crate::DocKind::ModifierTable,
+            | TableRole::BreakModifiers
+            | TableRole::DamageRollModifiers => crate::DocKind::ModifierTable,
             _ => crate::DocKind::Table,
         }
     }

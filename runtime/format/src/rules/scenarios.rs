@@ -90,6 +90,11 @@ pub struct ForcePlacement {
     /// Facing in degrees, 0 = towards +y.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<f64>,
+    /// The unit it serves in: the side's models naming one unit form it (a squad, activated
+    /// together where the ruleset activates per squad). Left out: a unit of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 100))]
+    pub unit: Option<String>,
 }
 
 /// A terrain feature a scenario places: a circle of the terrain type.

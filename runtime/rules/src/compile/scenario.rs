@@ -3,7 +3,8 @@
 use super::*;
 
 /// A model a scenario places: card, position (or in its zone), facing (or towards the centre).
-pub type Placed = (usize, Option<[f64; 2]>, Option<f64>);
+/// A model a scenario places: its card, where, its facing, and the unit it serves in.
+pub type Placed = (usize, Option<[f64; 2]>, Option<f64>, Option<String>);
 
 #[derive(Debug, Clone)]
 pub struct ScenarioDef {

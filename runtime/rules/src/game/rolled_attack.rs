@@ -74,6 +74,10 @@ impl Engine<'_, '_> {
             self.out_of_ammo(attacker, weapon)?;
         }
         if standing == 0 {
+            emit!(
+                self,
+                Event::DamagePoints { model: attacker, target, rolls: rolls as u32, hits: 0, dealing: 0, damage: 0 }
+            );
             return Ok(());
         }
         let per_hit = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, MAX_ATTACK_ROLLS) } as u32;
@@ -101,8 +105,11 @@ impl Engine<'_, '_> {
             }
         }
         let damage = dealing.saturating_mul(per_hit);
-        if dealing > 0 {
-            emit!(self, Event::DamagePoints { model: attacker, target, hits: dealing, damage });
+        emit!(
+            self,
+            Event::DamagePoints { model: attacker, target, rolls: rolls as u32, hits: standing, dealing, damage }
+        );
+        if damage > 0 {
             self.game.damage_dealt[self.game.models[attacker].side] += damage;
             self.take_damage(attacker, target, damage);
         }

@@ -105,7 +105,7 @@ fn one_of_each() -> Vec<Event> {
         Event::Reacted { model: 0, target: 1, window: s(), action: "fire" },
         Event::DamageShared { hit: 0, model: 1, points: 2 },
         Event::Opposed { model: 0, target: 1, contest: s(), standing: 1, theirs_standing: 0 },
-        Event::DamagePoints { model: 0, target: 1, hits: 2, damage: 2 },
+        Event::DamagePoints { model: 0, target: 1, rolls: 3, hits: 2, dealing: 1, damage: 2 },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
         Event::C3Spent { side: s(), model: 0, what: "rally".into(), left: 1 },
         Event::ObjectiveScored { side: s(), points: 1, areas: 2 },
