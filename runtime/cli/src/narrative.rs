@@ -10,15 +10,31 @@ fn name<'g>(g: &'g Game, model: usize) -> &'g str {
     g.models.get(model).map_or("?", |x| x.name.as_str())
 }
 
-fn roll_text(r: &Roll) -> String {
+fn roll_text(g: &Game, r: &Roll) -> String {
     let faces: Vec<String> = r.natural.iter().map(u32::to_string).collect();
     let mut s = format!("{} [{}]", r.dice, faces.join(","));
-    for m in &r.mods {
-        let _ = write!(s, " {:+} {}", m.value, m.source);
+    // A roll kind that must stay under its target takes its modifiers on the target.
+    let under = g.rules.roll_kinds.iter().any(|k| k.id == r.kind && k.succeeds == cav_format::RollDirection::AtMost);
+    let mods = |s: &mut String| {
+        for m in &r.mods {
+            let _ = write!(s, " {:+} {}", m.value, m.source);
+        }
+    };
+    if !under {
+        mods(&mut s);
     }
     let _ = write!(s, " = {}", r.total);
-    if let Some(t) = r.target {
-        let _ = write!(s, " vs {t}");
+    match r.target {
+        Some(t) if under && !r.mods.is_empty() => {
+            let base = r.mods.iter().fold(t, |t, m| t.saturating_sub(m.value));
+            let _ = write!(s, " vs {base}");
+            mods(&mut s);
+            let _ = write!(s, " = {t}");
+        }
+        Some(t) => {
+            let _ = write!(s, " vs {t}");
+        }
+        None => {}
     }
     match (r.critical, r.success) {
         (Some("fumble"), _) => s.push_str(": critical fumble"),
@@ -147,7 +163,7 @@ fn course(g: &Game, e: &Event) -> Option<String> {
         }
         Event::PoolFilled { side, pool, points } => format!("  {side} has {points} {pool}(s) this turn"),
         Event::PoolSpent { side, model, pool, left } => {
-            format!("  {side} spends a {pool} on {} ({left} left)", name(g, *model))
+            format!("  {side} spends one {pool} on {} ({left} left)", name(g, *model))
         }
         Event::Activation { model, ap } => format!("  {} activates with {ap} AP", name(g, *model)),
         Event::AssetUsed { side, asset, detail, left } => format!("  {side} uses {asset}: {detail} ({left} left)"),
@@ -245,7 +261,7 @@ fn fire(g: &Game, e: &Event) -> Option<String> {
         Event::NoAttack { model, weapon, reason, .. } => {
             format!("    {}: {weapon} cannot fire ({reason})", name(g, *model))
         }
-        Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(r)),
+        Event::Roll(r) => format!("      {} roll: {}", r.kind, roll_text(g, r)),
         Event::StrikePoint { at, .. } => format!("      strike point hit at ({:.1}, {:.1})", at.x, at.y),
         Event::Aimed { model, target, weapon, at, distance, band } => format!(
             "    {} aims {weapon} at {} ({:.1}, {:.1}), {distance}\", {band} range",

@@ -672,5 +672,5 @@ pub(crate) fn attack(
         None => Some(None),
     };
     let (hit, damage, opposed) = (hit?, damage?, opposed?);
-    ok.then_some(AttackProc { rolls, hit, opposed, damage, points })
+    ok.then_some(AttackProc { rolls, hit, opposed, damage, critical_hits_deal: a.critical_hits_deal, points })
 }

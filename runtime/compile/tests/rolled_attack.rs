@@ -280,3 +280,34 @@ fn bots_fire_under_a_rolled_attack() {
     assert!(log.iter().any(|e| matches!(e, Event::Roll(r) if r.kind == "target-lock")), "the bots fired");
     assert!(dealt > 0, "and dealt damage");
 }
+
+/// The exact odds of a rolled attack walk each damage roll as the ranges of faces that judge
+/// alike (`Dice::roll_in_ranges`): the same odds as walking every face.
+#[test]
+fn exact_odds_by_ranges_equal_the_odds_by_faces() {
+    use cav_rules::odds::{Attack, AttackSpec, Budget, exact, exact_by_faces};
+    let rules = sythopian();
+    let spec = AttackSpec {
+        attacker: "line".into(),
+        target: "hulk".into(),
+        weapons: vec![0],
+        range: 10.0,
+        attacker_states: vec![],
+        target_states: vec![],
+        attacker_damage: 0,
+        target_damage: 0,
+        cover: None,
+    };
+    let attack = Attack::new(&rules, &spec, &mut NoHooks).unwrap();
+    let short = exact(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
+    let long = exact_by_faces(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
+    assert_eq!(short.outcomes, long.outcomes);
+    assert!(short.leaves < long.leaves, "{} < {}", short.leaves, long.leaves);
+    // Three locks at Resolve 4 (faces 1-4 of 6); damage against Resolve 8 − Force 1 needs 7: a 6
+    // and a 6, 1/36 a lock.
+    let p_one = 4.0 / 6.0 / 36.0;
+    let none = (1.0f64 - p_one).powi(3);
+    let undamaged: f64 =
+        short.outcomes.iter().filter(|(o, _)| o.damage == 0 && o.no_attack.is_none()).map(|(_, c)| c.value()).sum();
+    assert!((undamaged - none).abs() < 1e-12, "{undamaged} vs {none}");
+}

@@ -518,7 +518,8 @@ pub struct Test {
     /// model is placed from ambush.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ambush_pieces: BTreeMap<Id, Vec<Id>>,
-    /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch);
+    /// Weapon mounts a model fires when it may react out of turn (defensive fire, over-watch, a
+    /// reaction window of the ruleset that offers combat, at the acting model);
     /// models not listed do not react. `choices:` says more (where, declining, …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reactions: BTreeMap<Id, Vec<usize>>,

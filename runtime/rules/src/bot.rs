@@ -25,8 +25,15 @@ fn chance(rules: &crate::Rules, tp: i32) -> f64 {
 
 /// Under a ruleset's attack by roll kinds (`procedures.attack`): the hits one shot of `m` by
 /// `model` may expect against `target` (`None`: a target whose attributes are not known yet,
-/// every attribute 0), from the hit roll kind's exact odds without situation modifiers.
-fn rolled_hits(g: &Game, model: usize, m: &crate::compile::MountDef, target: Option<usize>) -> Option<f64> {
+/// every attribute 0) at `band`, from the hit roll kind's exact odds with the combat modifiers
+/// of the band (the situation's others unknown).
+fn rolled_hits(
+    g: &Game,
+    model: usize,
+    m: &crate::compile::MountDef,
+    target: Option<usize>,
+    band: usize,
+) -> Option<f64> {
     use crate::compile::Term;
     let a = g.rules.attack.as_ref()?;
     let mine = &g.card(model).attributes;
@@ -35,7 +42,13 @@ fn rolled_hits(g: &Game, model: usize, m: &crate::compile::MountDef, target: Opt
     let kind = &g.rules.roll_kinds[a.hit.kind];
     let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
     let points = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
-    let p = kind.chance(0, a.hit.bounded_target(kind, sum(&a.hit.target), 0));
+    let at_band = g
+        .rules
+        .combat_mods
+        .iter()
+        .filter(|x| x.cond.is(&crate::game::conditions::BAND, band as u16))
+        .fold(0i32, |t, x| t.saturating_add(x.value));
+    let p = kind.chance(at_band, a.hit.bounded_target(kind, sum(&a.hit.target), at_band));
     Some(p * f64::from(rolls) * f64::from(points.max(1)))
 }
 
@@ -55,8 +68,8 @@ impl Bot {
                 if d <= m.min_range {
                     continue;
                 }
-                if let Some(b) = rules.bands.iter().find(|b| d <= m.range * b.multiplier) {
-                    if let Some(hits) = rolled_hits(g, model, m, None).filter(|_| !m.indirect) {
+                if let Some((band, b)) = rules.bands.iter().enumerate().find(|(_, b)| d <= m.range * b.multiplier) {
+                    if let Some(hits) = rolled_hits(g, model, m, None, band).filter(|_| !m.indirect) {
                         score += hits * f64::from(m.quantity);
                         continue;
                     }
@@ -89,8 +102,8 @@ impl Bot {
             .iter()
             .map(|(w, shot)| {
                 let m = &card.weapons[*w];
-                if let Shot::Direct { .. } = shot
-                    && let Some(hits) = rolled_hits(g, model, m, Some(target))
+                if let Shot::Direct { band, .. } = shot
+                    && let Some(hits) = rolled_hits(g, model, m, Some(target), *band)
                 {
                     return hits * f64::from(m.quantity);
                 }

@@ -25,6 +25,13 @@ pub trait Dice {
     fn faces_for_total(&mut self, _expr: &DiceExpr) -> Option<Vec<u32>> {
         None
     }
+    /// One die of `sides` faces whose caller reads only which range it falls in, the ranges
+    /// split after each face of `cuts` (ascending, each below `sides`): the exact-odds enumeration
+    /// walks the ranges (a save of a d20 is two outcomes, not twenty) and answers with each
+    /// range's highest face. Play and tests roll the die as `roll` does.
+    fn roll_in_ranges(&mut self, sides: u32, _cuts: &[u32]) -> u32 {
+        self.roll(sides)
+    }
     /// The direction a drift die's point shows, in degrees clockwise from the thrower's facing,
     /// for a die of `sides` that showed `face`: the face's share of a full turn (a d10 showing 6
     /// → 216°), the engine's reading of "the point of the die". A test may force it apart from

@@ -393,7 +393,17 @@ enum StepKind {
         count: u32,
         sides: u32,
     },
+    /// One die of `sides` faces read as the range it falls in: the ranges end after each cut
+    /// (the first `n`), the last at `sides`.
+    Ranges {
+        sides: u32,
+        cuts: [u32; MAX_CUTS],
+        n: u8,
+    },
 }
+
+/// The most cuts of one die read by ranges (`Dice::roll_in_ranges`); more are walked face by face.
+const MAX_CUTS: usize = 24;
 
 /// The most dice of one roll summed as totals (their ways are counted by convolution).
 const MAX_TOTAL_DICE: u32 = 8;
@@ -406,6 +416,13 @@ impl Step {
     fn weight(&self, table: &mut Vec<((u32, u32), Vec<u64>)>) -> (u128, u128) {
         match self.kind {
             StepKind::Die(sides) => (1, u128::from(sides)),
+            StepKind::Ranges { sides, cuts, n } => {
+                let n = usize::from(n);
+                let i = self.choice as usize;
+                let hi = if i < n { cuts[i] } else { sides };
+                let lo = if i == 0 { 0 } else { cuts[i - 1] };
+                (u128::from(hi - lo), u128::from(sides))
+            }
             StepKind::Total { count, sides } => {
                 let at = match table.iter().position(|(k, _)| *k == (count, sides)) {
                     Some(at) => at,
@@ -476,6 +493,19 @@ impl Dice for PathDice<'_> {
     fn roll(&mut self, sides: u32) -> u32 {
         let sides = sides.max(1);
         self.next(StepKind::Die(sides), sides) + 1
+    }
+
+    fn roll_in_ranges(&mut self, sides: u32, cuts: &[u32]) -> u32 {
+        let sides = sides.max(1);
+        if !self.totals || cuts.len() > MAX_CUTS || cuts.windows(2).any(|w| w[0] >= w[1]) || cuts.last() >= Some(&sides)
+        {
+            return self.roll(sides);
+        }
+        let mut fixed = [0; MAX_CUTS];
+        fixed[..cuts.len()].copy_from_slice(cuts);
+        let n = cuts.len() as u8;
+        let i = self.next(StepKind::Ranges { sides, cuts: fixed, n }, u32::from(n) + 1) as usize;
+        if i < cuts.len() { cuts[i] } else { sides }
     }
 
     fn faces_for_total(&mut self, expr: &crate::dice::DiceExpr) -> Option<Vec<u32>> {

@@ -21,13 +21,18 @@ pub struct AttackRules {
     /// Resolve; Infinity's BS roll: a d20 at most BS). The combat modifiers apply to it.
     pub hit: AttackRoll,
     /// The target's one roll against all the hit rolls, compared by a contest (`contests:`):
-    /// Infinity's face-to-face Dodge. Left out: nothing opposes the hit rolls.
+    /// Infinity's face-to-face Dodge. An attack made as a reaction (`reaction_windows`) is not
+    /// opposed. Left out: nothing opposes the hit rolls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opposed: Option<OpposedAttack>,
     /// The roll each hit makes for damage (Sythopian Wars' damage roll against the target's
     /// Resolve; Infinity's ARM roll, made by the target); left out: every hit deals its points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<DamageRoll>,
+    /// A critical hit roll deals its points with no damage roll (Infinity's critical, which no
+    /// ARM roll saves).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub critical_hits_deal: bool,
     /// The damage points each hit (or each counted damage roll) deals, as a sum of terms; left
     /// out: one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

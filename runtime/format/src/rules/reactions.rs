@@ -97,6 +97,10 @@ pub struct ReactionWindow {
     /// A reacting model reacts at most once a turn (default: once per window opened).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once_a_turn: bool,
+    /// A reacting model reacts at most once during one activation of the acting model (an
+    /// Infinity order: one ARO per trooper, 004 L116).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once_an_activation: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

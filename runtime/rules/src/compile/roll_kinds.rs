@@ -44,8 +44,58 @@ pub struct Thrown {
 impl RollRule {
     /// Roll the kind's dice with `mods` against `target`, and judge it.
     pub fn throw(&self, dice: &mut dyn Dice, mods: i32, target: Option<i32>) -> Thrown {
+        let (faces, sum) = self.dice.roll(dice);
+        self.judged(dice, faces, sum, mods, target)
+    }
+
+    /// A roll whose caller reads only its verdict (success, critical, fumble) — and, with
+    /// `success_values`, the value of a success (a contest comparing successes) — not the value
+    /// of a failure: a damage or saving roll, a hit roll. The same as `throw` for play and tests;
+    /// the exact-odds enumeration walks the ranges of faces that count alike
+    /// (`Dice::roll_in_ranges`) rather than every face.
+    pub fn throw_for_verdict(
+        &self,
+        dice: &mut dyn Dice,
+        mods: i32,
+        target: Option<i32>,
+        success_values: bool,
+    ) -> Thrown {
+        let e = self.dice;
+        if e.count != 1 || !e.is_simple() {
+            return self.throw(dice, mods, target);
+        }
+        let most = e.natural_max();
+        // What decides a face, short of a second roll beyond reach.
+        let key = |n: i32| {
+            let row = self.natural.iter().find(|r| r.holds(n.max(0) as u32)).map(|r| r.result);
+            let total = n.saturating_add(e.plus);
+            let (total, target) = match self.succeeds {
+                RollDirection::AtLeast => (total.saturating_add(mods), target),
+                RollDirection::AtMost => (total, target.map(|t| t.saturating_add(mods))),
+            };
+            let passes = target.map(|t| match self.succeeds {
+                RollDirection::AtLeast => total >= t,
+                RollDirection::AtMost => total <= t,
+            });
+            let success = match row {
+                Some(NaturalVerdict::Success | NaturalVerdict::Critical) => true,
+                Some(_) => false,
+                None => passes == Some(true),
+            };
+            let value = (success_values && success).then_some(n);
+            // The highest face matters where a target beyond reach asks for it twice.
+            let top = self.beyond_reach == BeyondReach::MaxThenRollAgain && n == most;
+            (row, passes, top, self.critical_on_target && target == Some(total), value)
+        };
+        let cuts: Vec<u32> = (1..most).filter(|&n| key(n) != key(n + 1)).map(|n| n as u32).collect();
+        let face = dice.roll_in_ranges(e.sides, &cuts);
+        let sum = e.total_of(&[face]);
+        self.judged(dice, vec![face], sum, mods, target)
+    }
+
+    /// Judge the faces a roll showed (`sum`: their result with the expression's `+k`).
+    fn judged(&self, dice: &mut dyn Dice, mut faces: Vec<u32>, sum: i32, mods: i32, target: Option<i32>) -> Thrown {
         let expr = self.dice;
-        let (mut faces, sum) = expr.roll(dice);
         let natural = sum.saturating_sub(expr.plus);
         let (total, target) = match self.succeeds {
             RollDirection::AtLeast => (sum.saturating_add(mods), target),
@@ -193,6 +243,8 @@ pub struct AttackProc {
     /// The contest (index into `Rules::contests`) and the target's roll's target.
     pub opposed: Option<(usize, Vec<Term>)>,
     pub damage: Option<DamageRollRule>,
+    /// A critical hit roll deals without a damage roll.
+    pub critical_hits_deal: bool,
     /// Damage points per hit or counted damage roll (a sum; empty: one).
     pub points: Vec<Term>,
 }

@@ -115,6 +115,7 @@ impl Engine<'_, '_> {
         }
         emit!(self, Event::Activation { model, ap });
         self.game.used.clear();
+        self.game.reacted_now.clear();
         self.game.slots_now = 0;
         self.game.extra_targets = 0;
         self.game.activation_over = false;

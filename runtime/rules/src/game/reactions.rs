@@ -32,6 +32,7 @@ impl Engine<'_, '_> {
                     && me.on_table()
                     && !me.out_of_action
                     && !(window.once_a_turn && me.has(&REACTED))
+                    && !(window.once_an_activation && g.reacted_now.contains(&m))
                     && window.within.is_none_or(|d| me.pos.dist(g.models[actor].pos) <= d)
             };
             let reactors: Vec<usize> = match window.who {
@@ -69,7 +70,9 @@ impl Engine<'_, '_> {
             std::mem::take(&mut g.features.c3.inspired),
             std::mem::take(&mut g.fumbles),
         );
+        let was_reacting = std::mem::replace(&mut self.game.reacting, true);
         let out = self.react_now(w, reactor, actor, &reaction, ctrl);
+        self.game.reacting = was_reacting;
         let g = &mut self.game;
         (g.active, g.used, g.slots_now, g.declined, g.extra_targets, g.features.c3.inspired, g.fumbles) = saved;
         out
@@ -123,6 +126,7 @@ impl Engine<'_, '_> {
         let (window_id, action) = (window.id.0.clone(), kind.name());
         emit!(self, Event::Reacted { model: reactor, target: actor, window: window_id, action });
         self.game.models[reactor].mark(&REACTED);
+        self.game.reacted_now.push(reactor);
         match window.cost {
             cav_format::rules::ReactionCost::OwedAp => self.game.models[reactor].ap_owed += cost,
             cav_format::rules::ReactionCost::Pool => {

@@ -4,7 +4,7 @@
 //! judge a script's `ctx.make_roll`, the bots' odds and `cav dice --kind`.
 
 use cav_format::limits::MAX_ATTACK_ROLLS;
-use cav_format::{DealsOn, Roller};
+use cav_format::{ContestCompare, DealsOn, Roller};
 
 use super::engine::Situation;
 use super::*;
@@ -32,9 +32,18 @@ impl Engine<'_, '_> {
         let m = mods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
         let kind = &r.roll_kinds[a.hit.kind];
         let target_point = a.hit.bounded_target(kind, sum(&a.hit.target), m);
+        // A reaction's attack is not opposed: the target declared its answer already (it is the
+        // model the reaction answers).
+        let opposed = a.opposed.as_ref().filter(|_| !self.game.reacting);
         let mut hits: Vec<Thrown> = Vec::with_capacity(rolls as usize);
         for _ in 0..rolls {
-            let t = kind.throw(self.dice, m, Some(target_point));
+            // Unopposed, only each roll's verdict matters; opposed, the value of a success too
+            // where the contest compares successes (the odds walk them as such).
+            let t = match opposed.map(|(c, _)| r.contests[*c].compare) {
+                Some(ContestCompare::BestSuccess) => kind.throw_for_verdict(self.dice, m, Some(target_point), true),
+                Some(_) => kind.throw(self.dice, m, Some(target_point)),
+                None => kind.throw_for_verdict(self.dice, m, Some(target_point), false),
+            };
             let logged = if self.log.enabled() { mods.clone() } else { Vec::new() };
             emit!(self, Event::Roll(kind.logged(attacker, logged, t.clone())));
             hits.push(t);
@@ -45,11 +54,14 @@ impl Engine<'_, '_> {
         for sa in taken {
             self.game.models[attacker].spend_charge(sa);
         }
-        let stand: Vec<bool> = match &a.opposed {
+        let stand: Vec<bool> = match opposed {
             Some((c, terms)) => {
                 let contest = &r.contests[*c];
                 let theirs_kind = &r.roll_kinds[contest.roll];
-                let theirs = theirs_kind.throw(self.dice, 0, Some(sum(terms)));
+                let theirs = match contest.compare {
+                    ContestCompare::BestSuccess => theirs_kind.throw_for_verdict(self.dice, 0, Some(sum(terms)), true),
+                    _ => theirs_kind.throw(self.dice, 0, Some(sum(terms))),
+                };
                 emit!(self, Event::Roll(theirs_kind.logged(target, Vec::new(), theirs.clone())));
                 let (mine_stand, their) = contest.decide(&hits, std::slice::from_ref(&theirs));
                 let standing = mine_stand.iter().filter(|&&x| x).count() as u32;
@@ -87,14 +99,18 @@ impl Engine<'_, '_> {
                 Roller::Attacker => (attacker, target),
                 Roller::Target => (target, attacker),
             };
-            let ds = Situation { attacker: roller, defender: Some(other), ..s.clone() };
+            let ds = Situation { attacker: roller, defender: Some(other), ..*s };
             let dmods = self.modifiers(&r.damage_roll_mods, ModifierTarget::DamageRoll, &ds, false);
             let dm = dmods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
             let kind = &r.roll_kinds[d.roll.kind];
             let need = d.roll.bounded_target(kind, sum(&d.roll.target), dm);
             dealing = 0;
-            for _ in 0..standing {
-                let t = kind.throw(self.dice, dm, Some(need));
+            for (hit, _) in hits.iter().zip(&stand).filter(|(_, s)| **s) {
+                if a.critical_hits_deal && hit.critical {
+                    dealing += 1;
+                    continue;
+                }
+                let t = kind.throw_for_verdict(self.dice, dm, Some(need), false);
                 let deals = match d.deals_on {
                     DealsOn::Success => t.success == Some(true),
                     DealsOn::Failure => t.success != Some(true),

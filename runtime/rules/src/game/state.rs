@@ -311,6 +311,8 @@ impl<'r> Game<'r> {
             pools,
             extra_targets,
             counter_battery,
+            reacting,
+            reacted_now,
             counter_battery_waits,
             counter_battery_pending,
             sight_memo,
@@ -356,6 +358,8 @@ impl<'r> Game<'r> {
         self.pools.clone_from(pools);
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
+        self.reacting.clone_from(reacting);
+        self.reacted_now.clone_from(reacted_now);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
         self.sight_memo.clone_from(sight_memo);
@@ -434,6 +438,11 @@ pub struct Game<'r> {
     pub extra_targets: i32,
     /// A counter-battery answer is being resolved (the `counter-battery` condition).
     pub counter_battery: bool,
+    /// A reaction (`reaction_windows`) is being resolved: its attacks are not opposed.
+    pub reacting: bool,
+    /// The models that reacted during the active model's activation (windows with
+    /// `once_an_activation`).
+    pub reacted_now: Vec<usize>,
     /// Counter-battery answers wait until the attacker's move is over (run 'n gun with move left).
     pub(crate) counter_battery_waits: bool,
     /// Counter-battery answers declared and waiting to land: (answering model, weapon mounts, the
@@ -501,6 +510,8 @@ impl<'r> Game<'r> {
             activation_over: false,
             joined: Vec::new(),
             extra_targets: 0,
+            reacting: false,
+            reacted_now: Vec::new(),
             counter_battery: false,
             counter_battery_waits: false,
             counter_battery_pending: Vec::new(),

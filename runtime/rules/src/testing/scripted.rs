@@ -211,6 +211,14 @@ impl Controller for Scripted<'_> {
         }
         true
     }
+    /// In a ruleset's reaction window that offers combat, a model the test's `reactions:` lists
+    /// fires those mounts at the acting model; the others let it pass.
+    fn react(&mut self, game: &Game, window: usize, reactor: usize, actor: usize) -> Option<Action> {
+        let offers = game.rules.reaction_windows[window].actions.iter().any(|a| a.as_str() == "combat");
+        let weapons = self.reactions.get(&reactor).filter(|w| offers && !w.is_empty())?;
+        self.offered.insert((reactor, "reaction".into()));
+        Some(Action::fire(actor, weapons.clone()))
+    }
     fn defensive_fire(&mut self, _: &Game, defender: usize, _: usize) -> Option<Vec<usize>> {
         if let Some(w) = self.choices.get(&defender).and_then(|c| c.defensive_fire.as_ref()) {
             self.offered.insert((defender, "defensive-fire".into()));

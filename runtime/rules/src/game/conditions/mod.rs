@@ -69,6 +69,7 @@ mod upgrade;
 pub use attacker_in_group::ATTACKER_IN_GROUP;
 pub use attacker_sa::ATTACKER_SA;
 pub use attacker_state::ATTACKER_STATE;
+pub use band::BAND;
 pub use defender_state::DEFENDER_STATE;
 
 /// Every condition the engine implements.
