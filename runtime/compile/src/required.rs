@@ -19,8 +19,9 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
     };
     let armed = rules.cards.iter().find_map(|c| c.weapons.first().map(|w| (c, w)));
     if let Some((card, w)) = armed {
-        // An attack by roll kinds (`procedures.attack`) deals its own damage points.
-        let damage_table = rules.damage.key.is_none() && rules.attack.is_none();
+        // An attack by roll kinds (`procedures.attack`) deals its own damage points (even one
+        // whose own errors kept it from compiling: they are said at it).
+        let damage_table = rules.damage.key.is_none() && ruleset.procedures.attack.is_none();
         for (role, list) in [(TableRole::RangeBands, rules.bands.is_empty()), (TableRole::CombatDamage, damage_table)] {
             if list && !ruleset.tables.contains_key(&role) {
                 let tag = role_tag(role);

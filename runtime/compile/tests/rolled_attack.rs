@@ -311,3 +311,81 @@ fn exact_odds_by_ranges_equal_the_odds_by_faces() {
         short.outcomes.iter().filter(|(o, _)| o.damage == 0 && o.no_attack.is_none()).map(|(_, c)| c.value()).sum();
     assert!((undamaged - none).abs() < 1e-12, "{undamaged} vs {none}");
 }
+
+/// What `procedures.attack` names must exist, and a term is an attribute or a value: each error
+/// at its place, all of them, and no error of what an attack makes unneeded (a damage table).
+#[test]
+fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("skirmish");
+    std::fs::create_dir_all(&pack).unwrap();
+    let broken = SYTHOPIAN
+        .replace(
+            "rolls: [{of: weapon, attribute: rof}]",
+            "rolls: [{of: weapon, attribute: rofx}, {value: 1, of: weapon, attribute: rof}]",
+        )
+        .replace("roll: damage\n", "roll: damagex\n")
+        .replace("min: 2", "min: 3\n      max: 2");
+    std::fs::write(
+        pack.join("pack.yaml"),
+        "id: skirmish\nname: Skirmish\nversion: 0.1.0\nkind: ruleset\ngame: skirmish\nlicense: CC0-1.0\n",
+    )
+    .unwrap();
+    let head = "kind: ruleset\nid: skirmish\nname: Skirmish\nsummary: Invented.\n\
+                turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
+                dice: {standard: 1d6}\nturn_limit: 6\nmodel_types: {infantry: {height: 1, base_size: 1}}\n\
+                tables: {range_bands: bands}\n";
+    std::fs::write(pack.join("ruleset.yaml"), format!("{head}{broken}")).unwrap();
+    std::fs::write(
+        pack.join("bands.yaml"),
+        "kind: range_bands\nid: bands\nname: Bands\nbands: [{id: in-range, name: In range, multiplier: 1}]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("rifle.yaml"),
+        "kind: weapon\nid: rifle\nname: Rifle\nfire: direct\nrange: 24\nsummary: Invented.\n",
+    )
+    .unwrap();
+    std::fs::write(pack.join("foot.yaml"), "kind: move_class\nid: foot\nname: Foot\nsummary: Invented.\n").unwrap();
+    std::fs::write(
+        pack.join("open.yaml"),
+        "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n",
+    )
+    .unwrap();
+    std::fs::write(pack.join("line.yaml"), trooper("line", "{resolve: 4}", "rifle")).unwrap();
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
+    cav_compile::validate(&mut loaded);
+    let errors: Vec<(String, String)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Error)
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.message.clone()))
+        .collect();
+    let at = |p: &str| errors.iter().any(|(ptr, _)| ptr == p);
+    assert!(at("/procedures/attack/rolls/0/attribute"), "{errors:#?}");
+    assert!(at("/procedures/attack/rolls/1"), "{errors:#?}");
+    assert!(at("/procedures/attack/damage/roll"), "{errors:#?}");
+    assert!(at("/procedures/attack/damage/min"), "{errors:#?}");
+    assert_eq!(errors.len(), 4, "nothing else, no missing damage table: {errors:#?}");
+}
+
+/// A pack's attributes may sum to any rate of fire: one shot rolls at most `MAX_ATTACK_ROLLS`.
+#[test]
+fn a_rate_of_fire_is_capped_whatever_a_pack_says() {
+    let ruleset =
+        SYTHOPIAN.replace("max: 10, summary: Invented.}\n  - {id: force", "summary: Invented.}\n  - {id: force");
+    let rules = game_pack(
+        &ruleset,
+        &[
+            ("line", &trooper("line", "{resolve: 4}", "hose")),
+            (
+                "hose",
+                "kind: weapon\nid: hose\nname: Hose\nfire: direct\nrange: 24\nattributes: {rof: 2000000000}\nsummary: Invented.\n",
+            ),
+        ],
+    );
+    // Every lock misses (6s): exactly the cap of rolls is made.
+    let cap = cav_format::limits::MAX_ATTACK_ROLLS as usize;
+    let (log, _) = one_shot(&rules, "line", "line", &vec![6; cap]);
+    assert_eq!(rolls(&log).len(), cap);
+}
