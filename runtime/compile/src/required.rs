@@ -164,6 +164,27 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             .pointer("/turn_order"),
         );
     }
+    // An attack by roll kinds has no combat dice to hand round, no margin against armor and no
+    // damage table: handlers of those moments never run (said, as above).
+    if ruleset.procedures.attack.is_some() {
+        use f::HookPoint::{CombatDice, DamageCalc, DamageTable};
+        for sa in rules.sas.iter().filter(|s| s.hooks.iter().any(|h| [CombatDice, DamageCalc, DamageTable].contains(h)))
+        {
+            cx.diags.push(
+                cav_content::diag::Diagnostic::warning(
+                    "not-implemented",
+                    format!(
+                        "special attribute `{}` handles `combat_dice`, `damage_calc` or `damage_table`, which an attack \
+                         by roll kinds (`procedures.attack`) does not reach: the handler never runs",
+                        sa.id
+                    ),
+                )
+                .at(entry.prov.locate("/procedures/attack"))
+                .pack(entry.pack.clone())
+                .pointer("/procedures/attack"),
+            );
+        }
+    }
     // Armor values: all the cards of a game with armor have them, or a card left without is 0.
     let with_av = rs.of_kind(cav_format::DocKind::Model).find_map(|e| match &e.doc {
         Some(cav_format::Document::Model(m)) if m.damage_track.av.is_some() => Some(e.id.clone()),

@@ -9,9 +9,15 @@ use cav_rules::{Action, Controller, Engine, Event, ForcedDice, Game, Rules};
 /// A stand-alone pack of an invented skirmish game: `ruleset` is the ruleset document's tail
 /// (after its common head), `models` the model and weapon documents.
 fn game_pack(ruleset: &str, models: &[(&str, &str)]) -> Rules {
+    game_pack_with(ruleset, models, &[]).1
+}
+
+/// `game_pack` with `extra` files (path in the pack, text); its warnings too.
+fn game_pack_with(ruleset: &str, models: &[(&str, &str)], extra: &[(&str, &str)]) -> (Vec<String>, Rules) {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("skirmish");
     std::fs::create_dir_all(pack.join("rules")).unwrap();
+    std::fs::create_dir_all(pack.join("scripts")).unwrap();
     let head = "kind: ruleset\nid: skirmish\nname: Skirmish\nsummary: Invented.\n\
                 turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
                 dice: {standard: 1d6}\nturn_limit: 6\nmodel_types: {infantry: {height: 1, base_size: 1}}\n\
@@ -19,7 +25,7 @@ fn game_pack(ruleset: &str, models: &[(&str, &str)]) -> Rules {
     let mut files = vec![
         (
             "pack.yaml".to_owned(),
-            "id: skirmish\nname: Skirmish\nversion: 0.1.0\nkind: ruleset\ngame: skirmish\nlicense: CC0-1.0\n"
+            "id: skirmish\nname: Skirmish\nversion: 0.1.0\nkind: ruleset\ngame: skirmish\nlicense: CC0-1.0\nscripts: [scripts]\n"
                 .to_owned(),
         ),
         ("rules/ruleset.yaml".to_owned(), format!("{head}{ruleset}")),
@@ -46,11 +52,22 @@ fn game_pack(ruleset: &str, models: &[(&str, &str)]) -> Rules {
     for (path, text) in &files {
         std::fs::write(pack.join(path), text).unwrap();
     }
+    for (path, text) in extra {
+        let file = pack.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
     let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
     let compiled = cav_compile::validate(&mut loaded);
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.severity == cav_content::Severity::Error).collect();
     assert!(errors.is_empty(), "{errors:#?}");
-    compiled.into_iter().flatten().next().expect("the skirmish game compiles")
+    let warnings = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Warning)
+        .map(|d| d.message.clone())
+        .collect();
+    (warnings, compiled.into_iter().flatten().next().expect("the skirmish game compiles"))
 }
 
 /// A trooper card: `attributes` its attribute values, carrying `weapon`.
@@ -388,4 +405,23 @@ fn a_rate_of_fire_is_capped_whatever_a_pack_says() {
     let cap = cav_format::limits::MAX_ATTACK_ROLLS as usize;
     let (log, _) = one_shot(&rules, "line", "line", &vec![6; cap]);
     assert_eq!(rolls(&log).len(), cap);
+}
+
+/// A handler of a moment the attack by roll kinds never reaches (the damage table) is a warning
+/// that says so, not a rule that quietly does not apply.
+#[test]
+fn a_handler_the_rolled_attack_never_reaches_is_a_warning() {
+    let sa = "kind: special_attribute\nid: plating\nname: Plating\napplies_to: model\nparameter: none\n\
+              hooks: [damage_table]\nscript: plating\nsummary: Invented.\n";
+    let script = "--!strict\nlocal m = {}\nm.as_target = {}\nfunction m.as_target.damage_table(ctx: CavContext)\n\
+                  \tctx.add_modifier(\"damage\", \"plating\", -1)\nend\nreturn m\n";
+    let (warnings, _) = game_pack_with(
+        SYTHOPIAN,
+        &[
+            ("line", &trooper("line", "{resolve: 4}", "rifle")),
+            ("rifle", "kind: weapon\nid: rifle\nname: Rifle\nfire: direct\nrange: 24\nsummary: Invented.\n"),
+        ],
+        &[("rules/plating.yaml", sa), ("scripts/plating.luau", script)],
+    );
+    assert!(warnings.iter().any(|w| w.contains("`plating`") && w.contains("never runs")), "{warnings:#?}");
 }
