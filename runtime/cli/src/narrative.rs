@@ -110,6 +110,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::OutOfAmmo { .. } => fire(g, e),
         Event::DamageApplied { .. }
         | Event::DamageShared { .. }
+        | Event::HeldDamage { .. }
         | Event::StateGained { .. }
         | Event::StateEnded { .. }
         | Event::StateIgnored { .. }
@@ -331,6 +332,12 @@ fn harm(g: &Game, e: &Event) -> Option<String> {
         }
         Event::DamageShared { hit, model, points } => {
             format!("    {points} of the damage to {}'s unit goes to {}", name(g, *hit), name(g, *model))
+        }
+        Event::HeldDamage { unit, points, held } if *points >= 0 => {
+            format!("    {unit} holds {points} more damage ({held} in all)")
+        }
+        Event::HeldDamage { unit, points, held } => {
+            format!("    {unit} sheds {} held damage ({held} left)", points.unsigned_abs())
         }
         Event::StateGained { model, state } => {
             let said = g.rules.states.iter().find(|s| s.name == *state).and_then(|s| s.narrative.clone());

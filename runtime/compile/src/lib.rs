@@ -371,6 +371,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
     let attack = procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes);
+    procedures::recovery(cx, entry, ruleset, &roll_kinds, &attributes, &mut proc);
     tests::check(cx);
 
     let squad_types = squad_types(rs);

@@ -8,8 +8,8 @@ use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
     ActionTypes, AttackProc, AttackRollRule, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
-    MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits,
-    Transport,
+    MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef,
+    Traits, Transport, UnitPool,
 };
 
 use crate::Cx;
@@ -188,7 +188,15 @@ pub(crate) fn procedures(
             dispersed: p.damage.dispersed,
             mission_kill: p.damage.mission_kill.clone(),
             out_of_action: p.damage.out_of_action.clone(),
-            unit_pool: p.damage.unit_pool,
+            unit_pool: p.damage.unit_pool.as_ref().map(|u| UnitPool {
+                allocation: u.allocation,
+                in_sight_only: u.in_sight_only,
+                // (The recovery test's roll kind and attribute: `recovery`, once they are compiled.)
+                leftover: u
+                    .leftover
+                    .as_ref()
+                    .map(|l| (state(cx, "/procedures/damage/unit_pool/leftover/state", &l.state), None)),
+            }),
         },
         repair: p.repair.clone(),
         setup: setup(cx, e, p, names, ruleset),
@@ -458,7 +466,9 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
 pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
-            Some(Document::ActionType(a)) if !a.model_types.is_empty() || !a.target_model_types.is_empty() => {
+            Some(Document::ActionType(a))
+                if !a.model_types.is_empty() || !a.target_model_types.is_empty() || a.one_target_per_unit =>
+            {
                 // Unknown ids are dangling references the loader reported.
                 // An upgrade's effects ride on its own special attribute, `upgrade:<id>`.
                 let open = a.open_with.iter().filter_map(|w| sas.iter().position(|s| s.id == format!("upgrade:{w}")));
@@ -468,6 +478,7 @@ pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> std::collection
                         by: a.model_types.clone(),
                         open_with: open.map(|i| i as SaIx).collect(),
                         at: a.target_model_types.clone(),
+                        one_target: a.one_target_per_unit,
                     },
                 ))
             }
@@ -594,6 +605,36 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
 
 /// The ruleset's attack by roll kinds (`procedures.attack`): its roll kinds, contest and
 /// attributes resolved; a name the ruleset does not declare is an error at its place.
+/// The recovery test of a unit pool's leftover state: its roll kind and attribute by index.
+pub(crate) fn recovery(
+    cx: &mut Cx,
+    entry: &Entry,
+    ruleset: &f::Ruleset,
+    kinds: &[RollRule],
+    attributes: &[String],
+    proc: &mut Proc,
+) {
+    let Some(r) = ruleset.procedures.damage.unit_pool.as_ref().and_then(|u| u.leftover.as_ref()?.recovery.as_ref())
+    else {
+        return;
+    };
+    let base = "/procedures/damage/unit_pool/leftover/recovery";
+    let kind_ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
+    let kind = cx.index_of(entry, &format!("{base}/roll"), r.roll.as_str(), &kind_ids, "roll kind of `roll_kinds:`");
+    let attribute = cx.index_of(
+        entry,
+        &format!("{base}/attribute"),
+        r.attribute.as_str(),
+        attributes,
+        "attribute of `attributes:`",
+    );
+    if let (Some(kind), Some(attribute), Some(pool)) = (kind, attribute, proc.damage.unit_pool.as_mut())
+        && let Some((_, recovery)) = pool.leftover.as_mut()
+    {
+        *recovery = Some(RecoveryDef { kind, attribute, success: r.success });
+    }
+}
+
 pub(crate) fn attack(
     cx: &mut Cx,
     entry: &Entry,

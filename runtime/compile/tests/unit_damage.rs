@@ -40,9 +40,12 @@ fn shot_at_the_far_model(rules: &Rules) -> (Vec<Event>, u32, u32) {
 
 #[test]
 fn the_model_closest_to_the_attacker_takes_the_units_damage_first() {
-    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A pool.\nset:\n  procedures:\n    \
-                 damage:\n      unit_pool: {allocation: closest_to_attacker}\n";
-    let rules = common::extension_rules("pool", &[("patch.yaml", patch)]);
+    let patch = format!(
+        "kind: patch\ntarget: {{kind: ruleset, id: cav-full}}\nsummary: A pool.\nset:\n  features: [{}]\n  \
+         procedures:\n    damage:\n      unit_pool: {{allocation: closest_to_attacker}}\n",
+        cav_rules::game::features::ALL.iter().map(|f| f.word.id()).collect::<Vec<_>>().join(", ")
+    );
+    let rules = common::extension_rules("pool", &[("patch.yaml", &patch)]);
     let (log, near, far) = shot_at_the_far_model(&rules);
     let dealt: u32 =
         log.iter().filter_map(|e| if let Event::DamageResult { damage, .. } = e { Some(*damage) } else { None }).sum();
@@ -54,4 +57,59 @@ fn the_model_closest_to_the_attacker_takes_the_units_damage_first() {
     let (_, near, far) = shot_at_the_far_model(&common::full_rules());
     assert_eq!(near, 0);
     assert!(far > 0);
+}
+
+/// The Sythopian Wars pack with its ruleset edited: the errors (pointer, code) it gets.
+fn sythopian_errors(edit: impl Fn(String) -> String) -> Vec<(String, String)> {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("sythopian-wars");
+    copy(&root.join("mods/sythopian-wars"), &pack);
+    let ruleset = pack.join("rules/ruleset.yaml");
+    std::fs::write(&ruleset, edit(std::fs::read_to_string(&ruleset).unwrap())).unwrap();
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
+    cav_compile::validate(&mut loaded);
+    loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Error)
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_bundled_pool_with_stuns_and_recovery_compiles_clean() {
+    assert_eq!(sythopian_errors(|s| s), Vec::<(String, String)>::new());
+}
+
+#[test]
+fn a_pool_configures_the_unit_damage_feature_a_features_list_must_name() {
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A pool.\nset:\n  procedures:\n    \
+                 damage:\n      unit_pool: {allocation: closest_to_attacker}\n";
+    let diags = common::extension_diagnostics("pool", &[("patch.yaml", patch)]);
+    let unlisted = diags.iter().any(|d| d.code == "feature-unlisted" && d.message.contains("`unit-damage`"));
+    assert!(unlisted, "{diags:#?}");
+}
+
+#[test]
+fn a_recovery_test_names_a_roll_kind_and_an_attribute_the_ruleset_declares() {
+    let errors = sythopian_errors(|s| {
+        s.replace("roll: attribute-test, attribute: resolve", "roll: atribute-test, attribute: resolv")
+            .replace("state: stunned", "state: stuned")
+    });
+    let at = |ptr: &str| errors.iter().any(|(p, _)| p == ptr);
+    assert!(at("/procedures/damage/unit_pool/leftover/recovery/roll"), "{errors:#?}");
+    assert!(at("/procedures/damage/unit_pool/leftover/recovery/attribute"), "{errors:#?}");
+    assert!(at("/procedures/damage/unit_pool/leftover/state"), "{errors:#?}");
 }

@@ -164,6 +164,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "held_damage",
+        doc: "A unit's held damage changes (`damage.unit_pool.leftover`): points too few to slay a model kept on the unit, or taken off by a recovery test or a model removed.",
+        keys: &[
+            ("unit", Text, "The unit's name."),
+            ("points", Int, "The change: points added (+) or taken off (−)."),
+            ("held", Int, "The damage the unit holds now."),
+        ],
+    },
+    EventKind {
         id: "opposed",
         doc: "The target's roll met an attack's hit rolls in a contest (`procedures.attack.opposed`).",
         keys: &[

@@ -536,10 +536,13 @@ impl Bot {
         if me.mission_kill {
             return Self::retreat(g, model);
         }
-        // The nearest enemy it can attack: an emplacement is attacked through its bunker.
+        // The nearest enemy it can attack: an emplacement is attacked through its bunker; a unit
+        // that declared its target this activation keeps to it.
+        let declared = g.unit_target(model);
         let Some(target) = g
             .fighting_enemies(model)
             .filter(|&e| g.card(e).emplacement.is_none())
+            .filter(|&e| declared.is_none_or(|d| g.same_unit(d, e)))
             .min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
         else {
             return Action::pass();

@@ -93,6 +93,11 @@ pub enum Event {
         model: usize,
         points: u32,
     },
+    HeldDamage {
+        unit: String,
+        points: i32,
+        held: u32,
+    },
     Opposed {
         model: usize,
         target: usize,

@@ -48,6 +48,10 @@ pub struct ActionType {
     /// Model types it may be aimed at, for an action aimed at a model (a target-lock); empty = all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub target_model_types: Vec<ModelType>,
+    /// The models of a unit taking it in one activation of the unit all aim at the unit the
+    /// first of them declared (Sythopian Wars' SHOOT, 002 L192, L200): another is refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub one_target_per_unit: bool,
     pub summary: String,
     /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -50,13 +50,56 @@ pub struct DamageRules {
 /// A unit's damage pool (Sythopian Wars, 002 L286-294): the damage of a hit on any of its models
 /// goes to its models in the order `allocation` gives, each taking what destroys it before the
 /// next takes any.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnitDamagePool {
     pub allocation: Allocation,
     /// Only models the attacker sees take damage; what is left when none is, is lost.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_sight_only: bool,
+    /// Points too few to slay a whole model (Sythopian Wars' stunned models and sustained damage,
+    /// 002 L286-308); left out: they land on the next model's damage track.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leftover: Option<Leftover>,
+}
+
+/// What a unit's leftover damage does, once an activation's hits on it are summed and whole
+/// models slain in the pool's order: one model gains `state` (the next in the order not in it
+/// yet), and the points stay on the unit as held damage. Held damage reaching a model's hit
+/// points removes a model — one in `state` first — and that many points with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Leftover {
+    /// The state a model gains (`stunned`): what it forbids is the state's own data.
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub state: Id,
+    /// A test each model in `state` makes as its unit activates, before any action; left out: a
+    /// model stays in the state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Recovery>,
+}
+
+/// The test of a model in a unit's leftover state as the unit activates (002 L296-300).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Recovery {
+    /// The roll kind of the test (`roll_kinds:`).
+    pub roll: Id,
+    /// The model's attribute the roll is judged against (`attributes:`).
+    pub attribute: Id,
+    /// What each success does while it can: take a point of held damage off the unit, or bring
+    /// a model back from the state (the other once the first has nothing left to do).
+    pub success: RecoverySuccess,
+}
+
+/// What a recovery test's success does first (`Recovery::success`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverySuccess {
+    /// A point of held damage comes off the unit; with none left, a model leaves the state.
+    HeldPoint,
+    /// A model leaves the state; with none left in it, a point of held damage comes off.
+    Model,
 }
 
 /// The order a unit's models take its damage.

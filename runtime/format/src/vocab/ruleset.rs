@@ -51,5 +51,6 @@ words! {
         Structures = "structures", I, "Structures crossed by moving models, and burning.";
         Minefields = "minefields", I, "Minefields and lingering clouds attacking models that move into or through them, once per action.";
         Objectives = "objectives", I, "Objective areas scored at each turn's end.";
+        UnitDamage = "unit-damage", I, "A unit's damage pool (`procedures.damage.unit_pool`): hits on a unit shared among its models; leftover points putting a model in a state and held on the unit; recovery tests as the unit activates.";
     }
 }

@@ -111,7 +111,24 @@ pub struct Damage {
     pub dispersed: Option<f::DispersedDamage>,
     pub mission_kill: f::MissionKillRules,
     pub out_of_action: Option<f::OutOfActionRules>,
-    pub unit_pool: Option<f::UnitDamagePool>,
+    pub unit_pool: Option<UnitPool>,
+}
+
+/// A unit's damage pool (`damage.unit_pool`), ids resolved.
+#[derive(Debug, Clone)]
+pub struct UnitPool {
+    pub allocation: f::Allocation,
+    pub in_sight_only: bool,
+    /// Points too few to slay a model: the state one model gains, and its recovery test.
+    pub leftover: Option<(StateIx, Option<RecoveryDef>)>,
+}
+
+/// A recovery test (`Recovery`): its roll kind and attribute (indices), what a success does first.
+#[derive(Debug, Clone, Copy)]
+pub struct RecoveryDef {
+    pub kind: usize,
+    pub attribute: usize,
+    pub success: f::RecoverySuccess,
 }
 
 /// Defensive fire, the band resolved.
@@ -151,6 +168,8 @@ pub struct ActionTypes {
     /// Upgrades (as the special attributes they compile to) that open the action to any model type.
     pub open_with: Vec<SaIx>,
     pub at: Vec<f::ModelType>,
+    /// A unit's models taking it in one activation aim at one unit (`one_target_per_unit`).
+    pub one_target: bool,
 }
 
 /// Flight: nap of the earth and where fixed-wing aircraft land (terrain indices).

@@ -59,6 +59,17 @@ impl Engine<'_, '_> {
         kind.check(g, model, action).err()
     }
 
+    /// The first action of a unit's activation aimed at one unit (`one_target_per_unit`) names
+    /// the unit its models aim at until the activation ends.
+    fn declare_unit_target(&mut self, model: usize, action: &str, target: Option<usize>) {
+        let one_target = self.rules().action_model_types.get(action).is_some_and(|t| t.one_target);
+        if let (true, Some(s), Some(t)) = (one_target, self.game.models[model].squad, target)
+            && t < self.game.models.len()
+        {
+            self.game.squads[s].target.get_or_insert(t);
+        }
+    }
+
     /// Run one activation of `model` (normally the draw deck decides; scenario tests call this
     /// directly). Here are only the checks every action shares — action points and cost, once per
     /// activation, combat after reacting, can the model fight; the rest is the action's module.
@@ -72,6 +83,12 @@ impl Engine<'_, '_> {
         }
         self.game.active = Some(model);
         self.game.models[model].activated = true;
+        // Out of a squad's activation the model is its unit's only actor: a new declaration.
+        if !self.game.squad_activating
+            && let Some(s) = self.game.models[model].squad
+        {
+            self.game.squads[s].target = None;
+        }
         self.game.models[model].path.clear();
         // A target-lock lasts until the next activation of the model that took it: its own, and
         // those it shared with its squad (EST), which the mates keep through their activations.
@@ -160,6 +177,7 @@ impl Engine<'_, '_> {
                 }
                 return Err(illegal(&self.game, &reason));
             }
+            self.declare_unit_target(model, kind.id().id(), action.target);
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             self.game.declined = self.ask_optional(model, &action, ctrl);

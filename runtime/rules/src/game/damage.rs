@@ -5,42 +5,12 @@ use super::*;
 
 impl<'a, 'r> Engine<'a, 'r> {
     /// `points` of damage from `attacker`'s hit on `target`, waiting for the end of the
-    /// activation: the model's own, or, under a unit damage pool (`damage.unit_pool`), shared out
-    /// among its unit's models in the pool's order, each taking what destroys it before the next.
+    /// activation: the model's own, or its unit's under a unit damage pool (`unit_damage`).
     pub(crate) fn take_damage(&mut self, attacker: usize, target: usize, points: u32) {
-        let g = &self.game;
-        let Some(pool) = self.rules().proc.damage.unit_pool.filter(|_| g.models[target].squad.is_some()) else {
-            self.game.models[target].pending.damage += points;
-            return;
-        };
-        let squad = g.models[target].squad;
-        let from = g.models[attacker].pos;
-        let mut order: Vec<usize> = (0..g.models.len())
-            .filter(|&m| g.models[m].squad == squad && g.models[m].on_table())
-            .filter(|&m| !pool.in_sight_only || g.sight(attacker, m, false).0)
-            .collect();
-        match pool.allocation {
-            cav_format::rules::Allocation::ClosestToAttacker => {
-                order.sort_by(|&a, &b| g.models[a].pos.dist(from).total_cmp(&g.models[b].pos.dist(from)));
-            }
+        match self.game.models[target].squad.filter(|_| self.rules().proc.damage.unit_pool.is_some()) {
+            Some(squad) => self.pool_damage(attacker, target, squad, points),
+            None => self.game.models[target].pending.damage += points,
         }
-        let mut left = points;
-        for m in order {
-            if left == 0 {
-                break;
-            }
-            // What destroys it (its last column passed: `apply_damage`).
-            let me = &self.game.models[m];
-            let room = (self.cardr(m).columns as u32).saturating_sub(me.damage + me.pending.damage);
-            let share = left.min(room);
-            if share == 0 {
-                continue;
-            }
-            self.game.models[m].pending.damage += share;
-            left -= share;
-            emit!(self, Event::DamageShared { hit: target, model: m, points: share });
-        }
-        // (Left over: no model the pool may reach is left; the rest is lost.)
     }
 
     /// A model is dealt a state: it gains it unless its type is immune or a state it has
@@ -141,6 +111,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn end_activation(&mut self, active: usize) -> Result<(), EngineError> {
         let r = self.rules();
         if !self.game.squad_activating {
+            self.land_unit_damage();
             for model in 0..self.game.models.len() {
                 self.resolve_pending(model)?;
             }
@@ -178,6 +149,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The end of a squad's activation: what its models' attacks did lands now.
     pub(crate) fn end_squad_activation(&mut self) -> Result<(), EngineError> {
         self.game.squad_activating = false;
+        self.land_unit_damage();
         for model in 0..self.game.models.len() {
             self.resolve_pending(model)?;
         }

@@ -145,7 +145,8 @@ impl<'r> Game<'r> {
     }
 
     /// Why the ruleset's action type `action` is closed to `model` (its `model_types:`), or to
-    /// being aimed at `target` (its `target_model_types:`); `None` when it is open.
+    /// being aimed at `target` (its `target_model_types:`, or another unit than the one its unit
+    /// declared: `one_target_per_unit`); `None` when it is open.
     pub fn action_closed(&self, model: usize, action: &str, target: Option<usize>) -> Option<String> {
         let types = self.rules.action_model_types.get(action)?;
         let card = self.card(model);
@@ -155,9 +156,28 @@ impl<'r> Game<'r> {
             return Some(format!("{} models may not take the {action} action", ty.id()));
         }
         // (A target that is no model is the action's own refusal to make.)
-        let ty = self.card(target.filter(|&t| t < self.models.len())?).model_type;
+        let target = target.filter(|&t| t < self.models.len())?;
+        if types.one_target
+            && let Some(declared) = self.unit_target(model)
+            && !self.same_unit(declared, target)
+        {
+            let unit = self.models[declared].squad.map_or(&self.models[declared].name, |s| &self.squads[s].name);
+            return Some(format!("its unit declared {unit} the target of its {action} action this activation"));
+        }
+        let ty = self.card(target).model_type;
         (!types.at.is_empty() && !types.at.contains(&ty))
             .then(|| format!("the {action} action may not be aimed at {} models", ty.id()))
+    }
+
+    /// The model whose unit `model`'s unit declared as the target of this activation's action
+    /// aimed at one unit (`one_target_per_unit`), if it declared one.
+    pub fn unit_target(&self, model: usize) -> Option<usize> {
+        self.squads.get(self.models[model].squad?)?.target
+    }
+
+    /// Whether two models serve in one unit (a model in no squad is a unit of its own).
+    pub fn same_unit(&self, a: usize, b: usize) -> bool {
+        a == b || self.models[a].squad.is_some_and(|s| self.models[b].squad == Some(s))
     }
 
     pub fn can_fight(&self, model: usize) -> bool {

@@ -33,8 +33,8 @@ impl Engine<'_, '_> {
         let kind = &r.roll_kinds[a.hit.kind];
         let target_point = a.hit.bounded_target(kind, sum(&a.hit.target), m);
         // A reaction's attack is not opposed: the target declared its answer already (it is the
-        // model the reaction answers).
-        let opposed = a.opposed.as_ref().filter(|_| !self.game.reacting);
+        // model the reaction answers). A target out of action takes no part: it cannot oppose.
+        let opposed = a.opposed.as_ref().filter(|_| !self.game.reacting && !self.game.models[target].out_of_action);
         let mut hits: Vec<Thrown> = Vec::with_capacity(rolls as usize);
         for _ in 0..rolls {
             // Unopposed, only each roll's verdict matters; opposed, the value of a success too

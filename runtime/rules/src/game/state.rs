@@ -35,6 +35,17 @@ pub struct Squad {
     pub kind: String,
     pub side: usize,
     pub members: Vec<usize>,
+    /// Damage the unit holds (`damage.unit_pool.leftover`): points too few to slay a model.
+    pub held: u32,
+    /// Damage of this activation's hits on it, not yet landed (a leftover pool sums them first),
+    /// and the attacker whose hit came first (the pool's order starts from it).
+    pub pending: u32,
+    pub pending_from: usize,
+    /// The model that first hit.
+    pub pending_hit: usize,
+    /// A model of the unit its models aim at during this activation (`one_target_per_unit`),
+    /// once the first declared it.
+    pub target: Option<usize>,
 }
 
 /// A model's state on the table.
@@ -534,7 +545,17 @@ impl<'r> Game<'r> {
         for &m in &members {
             self.models[m].squad = Some(ix);
         }
-        self.squads.push(Squad { name, kind, side, members });
+        self.squads.push(Squad {
+            name,
+            kind,
+            side,
+            members,
+            held: 0,
+            pending: 0,
+            pending_from: 0,
+            pending_hit: 0,
+            target: None,
+        });
         ix
     }
 

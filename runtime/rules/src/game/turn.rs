@@ -244,7 +244,7 @@ impl Engine<'_, '_> {
             }) else {
                 continue;
             };
-            if let Some(end) = self.activate_unit(side, unit, ctrl)? {
+            if let Some(end) = self.activate_unit(unit, ctrl)? {
                 return Ok(Some(end));
             }
         }
@@ -252,25 +252,39 @@ impl Engine<'_, '_> {
         Ok(None)
     }
 
-    /// Activate a unit of `side`: its squad's activation (per-squad rules), then each of its
+    /// Squad `squad` begins its activation (per-squad rules; `models` of it on the table): what
+    /// the features do before any of its models acts. The models that join it, if any.
+    pub fn squad_activates(
+        &mut self,
+        squad: usize,
+        models: u32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<Vec<usize>, EngineError> {
+        self.game.squads[squad].target = None;
+        let q = &self.game.squads[squad];
+        let (name, side) = (q.name.clone(), self.game.sides[q.side].clone());
+        emit!(self, Event::SquadActivation { squad: name, side, models });
+        let mut joined = Vec::new();
+        for f in features::each(self.game.schedule.squad_activates) {
+            if let Some(run) = f.squad_activates {
+                joined.extend(run(self, squad, ctrl)?);
+            }
+        }
+        Ok(joined)
+    }
+
+    /// Activate a unit: its squad's activation (per-squad rules), then each of its
     /// models still to activate; the end of the game if one of them decided it.
     fn activate_unit(
         &mut self,
-        side: usize,
         mut unit: Vec<usize>,
         ctrl: &mut dyn Controller,
     ) -> Result<Option<GameEnd>, EngineError> {
         if let Some(s) =
             self.game.models[unit[0]].squad.filter(|_| self.rules().activation == cav_format::ActivationMode::PerSquad)
         {
-            let squad = self.game.squads[s].name.clone();
-            let side = self.game.sides[side].clone();
-            emit!(self, Event::SquadActivation { squad, side, models: unit.len() as u32 });
-            for f in features::each(self.game.schedule.squad_activates) {
-                if let Some(run) = f.squad_activates {
-                    unit.extend(run(self, s, ctrl));
-                }
-            }
+            let models = unit.len() as u32;
+            unit.extend(self.squad_activates(s, models, ctrl)?);
         }
         self.game.squad_activating = unit.len() > 1;
         let mut next = 0;
@@ -377,7 +391,7 @@ impl Engine<'_, '_> {
             let (name, pool_name) = (self.game.sides[side].clone(), p.name.clone());
             let left = self.game.pools[side];
             emit!(self, Event::PoolSpent { side: name, model: unit[0], pool: pool_name, left });
-            if let Some(end) = self.activate_unit(side, unit, ctrl)? {
+            if let Some(end) = self.activate_unit(unit, ctrl)? {
                 return Ok(Some(end));
             }
             if order.scheme == cav_format::rules::TurnScheme::Alternating {

@@ -268,11 +268,15 @@ fn model_state(
     me.landed = spec.landed;
     for s in &spec.states {
         let st = rules.state(s.as_str()).ok_or_else(|| format!("model `{}`: unknown state `{s}`", spec.id))?;
-        // A state given by the test lasts through the model's next activation at least.
-        me.states.push((
-            st,
-            if rules.states[st as usize].duration == cav_format::StateDuration::Permanent { u32::MAX } else { 1 },
-        ));
+        // A state given by the test lasts through the model's next activation at least; one that
+        // activations and turns do not end (permanent, until repaired, until it stands up or
+        // moves) lasts until what ends it happens.
+        use cav_format::StateDuration as D;
+        let ends = match rules.states[st as usize].duration {
+            D::NextActivation | D::UntilNextActivation | D::Activations | D::UntilEndOfTurn | D::Turns => 1,
+            D::Permanent | D::UntilRepaired | D::UntilStandUp | D::UntilMoves => u32::MAX,
+        };
+        me.states.push((st, ends));
     }
     for &w in &spec.out_of_ammo {
         let n = me.out_of_ammo.len();

@@ -122,7 +122,7 @@ fn play_steps<'t>(
             break;
         }
         if action.as_str() == SQUAD_ACTIVATION {
-            match begin_squad_activation(engine, step, i) {
+            match begin_squad_activation(engine, step, i, ctrl) {
                 Ok(s) => squad = Some(s),
                 Err(e) => {
                     error = Some(e);
@@ -184,20 +184,21 @@ fn play_steps<'t>(
 
 /// Begins the activation of the squad a `squad-activation` step names (step `i`); returns the
 /// squad.
-fn begin_squad_activation(engine: &mut Engine, step: &TestStep, i: usize) -> Result<usize, String> {
+fn begin_squad_activation(
+    engine: &mut Engine,
+    step: &TestStep,
+    i: usize,
+    ctrl: &mut dyn Controller,
+) -> Result<usize, String> {
     let name = step.squad.as_ref().map_or("", |s| s.as_str());
     let Some(s) = engine.game.squads.iter().position(|q| q.name == name) else {
         return Err(format!("step {i}: no model is in squad `{name}`"));
     };
-    let q = &engine.game.squads[s];
-    let e = Event::SquadActivation {
-        squad: q.name.clone(),
-        side: engine.game.sides[q.side].clone(),
-        models: q.members.len() as u32,
-    };
-    // As a turn plays it: what its models do lands when all have acted.
-    engine.game.squad_activating = q.members.len() > 1;
-    engine.log.push(e);
+    let n = engine.game.squads[s].members.len();
+    // As a turn plays it: what its models do lands when all have acted. (A model that would join
+    // it — a seized initiative — is the test's to activate with its own steps.)
+    engine.squad_activates(s, n as u32, ctrl).map_err(|e| format!("step {i}: {e}"))?;
+    engine.game.squad_activating = n > 1;
     Ok(s)
 }
 

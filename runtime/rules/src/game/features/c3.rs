@@ -32,8 +32,8 @@ fn enabled(rules: &Rules) -> bool {
     rules.c3.is_some()
 }
 
-fn squad_activates(e: &mut Engine, squad: usize, ctrl: &mut dyn Controller) -> Option<usize> {
-    e.seize_initiative(squad, ctrl)
+fn squad_activates(e: &mut Engine, squad: usize, ctrl: &mut dyn Controller) -> Result<Option<usize>, EngineError> {
+    Ok(e.seize_initiative(squad, ctrl))
 }
 
 /// Rally before anything else: it may lift a state that would cost this model its actions.

@@ -45,6 +45,7 @@ pub(crate) mod seekers;
 pub(crate) mod strikes;
 pub mod structures;
 pub(crate) mod transport;
+pub(crate) mod unit_damage;
 
 /// Every feature, one line each, in the order they act at any one moment (the order of the
 /// rulebook's procedures where it gives one: a weapon emplacement's action points are capped
@@ -63,6 +64,7 @@ pub static ALL: &[&Feature] = &[
     &seekers::SEEKERS,
     &missions::MISSIONS,
     &structures::STRUCTURES,
+    &unit_damage::UNIT_DAMAGE,
     &minefields::MINEFIELDS,
     &objectives::OBJECTIVES,
 ];
@@ -141,8 +143,9 @@ pub struct Feature {
     pub deck_built: Option<fn(&mut Engine, &mut Vec<super::Card>)>,
     /// The card `deck[at]` is about to be drawn.
     pub card_drawn: Option<fn(&mut Engine, &mut Vec<super::Card>, usize, &mut dyn Controller)>,
-    /// Squad `squad` begins its activation: a model that joins it (activating with it), if any.
-    pub squad_activates: Option<fn(&mut Engine, usize, &mut dyn Controller) -> Option<usize>>,
+    /// Squad `squad` begins its activation, before any of its models acts: a model that joins it
+    /// (activating with it), if any.
+    pub squad_activates: Option<fn(&mut Engine, usize, &mut dyn Controller) -> Result<Option<usize>, EngineError>>,
     /// A model is about to activate: before its action points are reckoned.
     pub before_activation: Option<fn(&mut Engine, usize, &mut dyn Controller)>,
     /// A model's activation starts (its base action points reckoned, before the `activation` hook).

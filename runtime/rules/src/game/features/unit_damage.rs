@@ -1,0 +1,181 @@
+//! A unit's damage pool (`procedures.damage.unit_pool`; Sythopian Wars, 002 L286-308): the damage
+//! of a hit on any model of a unit is the unit's, shared out among its models in the pool's order.
+//! With a leftover rule an activation's hits on the unit are summed as it ends and slay whole
+//! models; fewer points put one model in the leftover state and stay on the unit as held damage,
+//! which removes a model — one in the state first — once it reaches a model's hit points; and the
+//! models in the state test to recover as their unit activates.
+
+use super::Feature;
+use crate::game::*;
+use cav_format::RecoverySuccess;
+
+pub(crate) static UNIT_DAMAGE: Feature = Feature {
+    enabled: |r| r.proc.damage.unit_pool.is_some(),
+    configured_by: |r| r.proc.damage.unit_pool.as_ref().map(|_| "`procedures.damage.unit_pool`"),
+    squad_activates: Some(recover),
+    ..Feature::new(cav_format::vocab::Feature::UnitDamage)
+};
+
+impl Engine<'_, '_> {
+    /// `points` of damage from `attacker`'s hit on `target`, a model of unit `squad`: shared out
+    /// at once in the pool's order (each model taking what destroys it before the next takes
+    /// any), or, under a leftover rule, summed on the unit until the activation ends (`land`).
+    pub(crate) fn pool_damage(&mut self, attacker: usize, target: usize, squad: usize, points: u32) {
+        let Some(pool) = self.rules().proc.damage.unit_pool.as_ref() else { return };
+        if pool.leftover.is_some() {
+            let unit = &mut self.game.squads[squad];
+            if unit.pending == 0 {
+                unit.pending_from = attacker;
+                unit.pending_hit = target;
+            }
+            unit.pending = unit.pending.saturating_add(points);
+            return;
+        }
+        let mut left = points;
+        for m in self.pool_order(attacker, squad) {
+            if left == 0 {
+                break;
+            }
+            let share = left.min(self.room(m));
+            if share == 0 {
+                continue;
+            }
+            self.game.models[m].pending.damage += share;
+            left -= share;
+            emit!(self, Event::DamageShared { hit: target, model: m, points: share });
+        }
+        // (Left over: no model the pool may reach is left; the rest is lost.)
+    }
+
+    /// The unit's models on the table in the order they take its damage from `attacker`'s hits.
+    fn pool_order(&self, attacker: usize, squad: usize) -> Vec<usize> {
+        let Some(pool) = self.rules().proc.damage.unit_pool.as_ref() else { return Vec::new() };
+        let g = &self.game;
+        let from = g.models[attacker].pos;
+        let mut order: Vec<usize> = g.squads[squad]
+            .members
+            .iter()
+            .copied()
+            .filter(|&m| g.models[m].on_table())
+            .filter(|&m| !pool.in_sight_only || g.sight(attacker, m, false).0)
+            .collect();
+        match pool.allocation {
+            cav_format::rules::Allocation::ClosestToAttacker => {
+                order.sort_by(|&a, &b| g.models[a].pos.dist(from).total_cmp(&g.models[b].pos.dist(from)));
+            }
+        }
+        order
+    }
+
+    /// What is left of a model before it is destroyed (its last column passed: `apply_damage`),
+    /// damage waiting for it counted.
+    fn room(&self, m: usize) -> u32 {
+        let me = &self.game.models[m];
+        (self.cardr(m).columns as u32).saturating_sub(me.damage + me.pending.damage)
+    }
+
+    /// The end of an activation under a leftover rule: each unit's summed damage slays whole
+    /// models in the pool's order; points too few for the next model put one model in the
+    /// leftover state and are held by the unit (lost when no model the pool reaches is left,
+    /// 002 L294); held damage as great as a model's hit points removes a model — one in the
+    /// state first — and takes its hit points off. The states and damage land with the models'.
+    pub(crate) fn land_unit_damage(&mut self) {
+        let Some((state, _)) = self.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover) else { return };
+        for squad in 0..self.game.squads.len() {
+            let points = std::mem::take(&mut self.game.squads[squad].pending);
+            if points == 0 {
+                continue;
+            }
+            let (from, hit) = (self.game.squads[squad].pending_from, self.game.squads[squad].pending_hit);
+            let order = self.pool_order(from, squad);
+            let mut left = points;
+            let open: Vec<usize> = order.into_iter().filter(|&m| self.room(m) > 0).collect();
+            let mut slain = 0;
+            for &m in &open {
+                let room = self.room(m);
+                if left < room {
+                    break;
+                }
+                self.game.models[m].pending.damage += room;
+                left -= room;
+                slain += 1;
+                emit!(self, Event::DamageShared { hit, model: m, points: room });
+            }
+            let rest = &open[slain..];
+            if left == 0 || rest.is_empty() {
+                continue;
+            }
+            let in_state = |e: &Self, m: usize| {
+                e.game.models[m].has_state(state) || e.game.models[m].pending.states.contains(&state)
+            };
+            if let Some(&m) = rest.iter().find(|&&m| !in_state(self, m)) {
+                self.game.models[m].pending.states.push(state);
+            }
+            self.hold(squad, left as i32);
+            // Held damage as great as a model's hit points removes one: a model in the state first
+            // (the closest), else the next in the order.
+            loop {
+                let alive = |e: &Self, m: usize| e.game.models[m].on_table() && e.room(m) > 0;
+                let mut members: Vec<usize> = self.game.squads[squad]
+                    .members
+                    .iter()
+                    .copied()
+                    .filter(|&m| alive(self, m) && in_state(self, m))
+                    .collect();
+                let at = self.game.models[from].pos;
+                members.sort_by(|&a, &b| self.game.models[a].pos.dist(at).total_cmp(&self.game.models[b].pos.dist(at)));
+                let Some(m) = members.first().copied().or_else(|| rest.iter().copied().find(|&m| alive(self, m)))
+                else {
+                    break;
+                };
+                let hp = self.room(m);
+                if self.game.squads[squad].held < hp {
+                    break;
+                }
+                self.game.models[m].pending.damage += hp;
+                emit!(self, Event::DamageShared { hit, model: m, points: hp });
+                self.hold(squad, -(hp as i32));
+            }
+        }
+    }
+
+    /// The unit's held damage changes by `points`.
+    fn hold(&mut self, squad: usize, points: i32) {
+        let unit = &mut self.game.squads[squad];
+        unit.held = unit.held.saturating_add_signed(points);
+        let (name, held) = (unit.name.clone(), unit.held);
+        emit!(self, Event::HeldDamage { unit: name, points, held });
+    }
+}
+
+/// As a unit activates, before any action: each of its models in the leftover state tests to
+/// recover; a success takes a point of held damage off the unit or brings the model back, as the
+/// ruleset's `success` says (002 L296-300).
+fn recover(e: &mut Engine, squad: usize, _ctrl: &mut dyn Controller) -> Result<Option<usize>, EngineError> {
+    let Some((state, Some(test))) = e.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover) else {
+        return Ok(None);
+    };
+    let testing: Vec<usize> = e.game.squads[squad]
+        .members
+        .iter()
+        .copied()
+        .filter(|&m| e.game.models[m].on_table() && e.game.models[m].has_state(state))
+        .collect();
+    for m in testing {
+        let r = e.rules();
+        let kind = &r.roll_kinds[test.kind];
+        let need = e.game.card(m).attributes.get(test.attribute).copied().unwrap_or(0);
+        let t = kind.throw_for_verdict(e.dice, 0, Some(need), false);
+        let passed = t.success == Some(true);
+        emit!(e, Event::Roll(kind.logged(m, Vec::new(), t)));
+        if !passed {
+            continue;
+        }
+        if test.success == RecoverySuccess::HeldPoint && e.game.squads[squad].held > 0 {
+            e.hold(squad, -1);
+        } else {
+            e.clear_state(m, state)?;
+        }
+    }
+    Ok(None)
+}
