@@ -67,6 +67,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::ObjectiveScored { .. }
         | Event::C3Spent { .. }
         | Event::SquadActivation { .. }
+        | Event::ActivationPassed { .. }
         | Event::PoolFilled { .. }
         | Event::PoolSpent { .. }
         | Event::Reacted { .. }
@@ -159,6 +160,7 @@ fn course(g: &Game, e: &Event) -> Option<String> {
             format!("  {side} spends a C3 point: {what} for {} ({left} left)", name(g, *model))
         }
         Event::SquadActivation { squad, side, models } => format!("  {side}'s {squad} activates ({models} models)"),
+        Event::ActivationPassed { side } => format!("  {side}'s activation was its reaction: the turn passes"),
         Event::Reacted { model, target, window, action } => {
             format!("  {} reacts to {} ({window}): {action}", name(g, *model), name(g, *target))
         }

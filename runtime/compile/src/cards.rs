@@ -325,7 +325,8 @@ fn card(
     }
     // Unknown move classes are dangling references the loader reported.
     let move_class = move_classes.iter().position(|c| c == m.move_class.as_str()).unwrap_or(0);
-    let base = m.base_size.or(proc.model_types[m.model_type as usize].map(|t| t.base_size)).unwrap_or(0.0);
+    let model_type = cx.type_ix(&m.model_type).unwrap_or(cav_rules::compile::TypeIx::NONE);
+    let base = m.base_size.or(proc.model_types.get(model_type.0 as usize).map(|t| t.base_size)).unwrap_or(0.0);
     let mut card = CardDef {
         move_class,
         mv: col(&dt.mv),
@@ -341,7 +342,7 @@ fn card(
         task: m.task,
         weapons,
         tv: m.tv,
-        ..CardDef::blank(id.to_owned(), m.name.clone(), m.model_type, columns)
+        ..CardDef::blank(id.to_owned(), m.name.clone(), model_type, columns)
     };
     let chassis = dt.values == f::CardValues::Chassis;
     card.apply_effects(sas, &model_sas, chassis);

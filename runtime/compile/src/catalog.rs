@@ -42,7 +42,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
                     .iter()
                     .filter_map(|id| ids.iter().position(|x| x == id.as_str()).map(|i| i as u16))
                     .collect(),
-                immune: s.immune.clone(),
+                immune: cx.type_ixs(&s.immune),
                 // An unknown terrain is a dangling reference the loader reported.
                 trail: s.trail.as_ref().and_then(|t| {
                     let terrain = cx.rs.of_kind(DocKind::Terrain).position(|x| x.id == t.terrain.as_str())?;
@@ -362,7 +362,7 @@ fn profiles(
                     .map(|u| format!("upgrade:{}", u.0))
                     .collect(),
                 destroys: p.destroys.clone(),
-                seeks: p.seeks.as_ref().map(|k| k.model_types.clone()),
+                seeks: p.seeks.as_ref().map(|k| cx.type_ixs(&k.model_types)),
             })
         })
         .collect()

@@ -19,6 +19,7 @@ mod cards;
 pub use cards::scale_for_a_small_table;
 mod catalog;
 mod conditions;
+mod model_types;
 mod procedures;
 mod required;
 mod scenarios;
@@ -43,7 +44,7 @@ pub struct Compiled {
 
 /// Compile the ruleset whose ruleset document is `rs.id`.
 pub fn compile(rs: &Ruleset) -> Compiled {
-    let mut cx = Cx { rs, diags: Vec::new(), errors: 0 };
+    let mut cx = Cx { rs, diags: Vec::new(), errors: 0, types: Vec::new() };
     let rules = build(&mut cx);
     Compiled { rules: rules.filter(|_| cx.errors == 0), diagnostics: cx.diags }
 }
@@ -234,9 +235,21 @@ pub(crate) struct Cx<'a> {
     pub rs: &'a Ruleset,
     pub diags: Vec<Diagnostic>,
     errors: usize,
+    /// The model types the ruleset declares, in `TypeIx` order.
+    pub types: Vec<String>,
 }
 
 impl<'a> Cx<'a> {
+    /// The declared model type a pack names (an undeclared word is `model_types::check`'s error).
+    pub fn type_ix(&self, ty: &cav_format::ModelType) -> Option<cav_rules::compile::TypeIx> {
+        self.types.iter().position(|t| *t == ty.0).map(|i| cav_rules::compile::TypeIx(i as u8))
+    }
+
+    /// The declared model types of a list a pack gives.
+    pub fn type_ixs(&self, list: &[cav_format::ModelType]) -> Vec<cav_rules::compile::TypeIx> {
+        list.iter().filter_map(|t| self.type_ix(t)).collect()
+    }
+
     /// An error at `ptr` of document `e`.
     pub fn error(
         &mut self,
@@ -320,6 +333,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         cx.fail_quietly();
         return None;
     };
+    cx.types = ruleset.model_types.keys().map(|t| t.0.clone()).collect();
+    model_types::check(cx, entry, ruleset);
     let sign = match ruleset.modifier_convention {
         ModifierConvention::Roll => 1,
         ModifierConvention::TargetPoint => -1,
@@ -352,7 +367,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let action_costs = procedures::action_costs(rs);
     let (action_slots, slot_uses) = procedures::action_slots(cx, rs, ruleset);
     let action_free_with = procedures::action_free_with(rs, &sas);
-    let action_model_types = procedures::action_model_types(rs, &sas);
+    let action_model_types = procedures::action_model_types(cx, &sas);
     let engine_options = procedures::engine_options(ruleset);
     if engine_options.small_table {
         match &ruleset.procedures.small_table {

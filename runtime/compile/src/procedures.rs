@@ -8,8 +8,8 @@ use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
     ActionTypes, AttackProc, AttackRollRule, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
-    MODEL_TYPES, ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef,
-    Traits, Transport, UnitPool,
+    ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits,
+    Transport, UnitPool,
 };
 
 use crate::Cx;
@@ -270,7 +270,7 @@ fn transport(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names) -> Option
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let riders = c.riders.iter().map(|(ty, n)| (*ty, *n)).collect();
+                    let riders = c.riders.iter().filter_map(|(ty, n)| Some((cx.type_ix(ty)?, *n))).collect();
                     (sa(cx, &format!("/procedures/transport/carriers/{i}/sa"), &c.sa), c.slots_per_level, riders)
                 })
                 .collect(),
@@ -310,18 +310,17 @@ fn dig_in(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> 
     })
 }
 
-/// Each model type the ruleset plays, by `ModelType as usize`.
-fn model_types(ruleset: &f::Ruleset) -> [Option<ModelTypeDef>; MODEL_TYPES] {
-    let mut model_types = [None; MODEL_TYPES];
-    for (ty, m) in &ruleset.model_types {
-        model_types[*ty as usize] = Some(ModelTypeDef {
+/// Each model type the ruleset declares, in `TypeIx` order (`Cx::types`).
+fn model_types(ruleset: &f::Ruleset) -> Vec<ModelTypeDef> {
+    (ruleset.model_types.iter())
+        .map(|(ty, m)| ModelTypeDef {
+            name: ty.0.clone(),
             traits: Traits::of(&m.traits),
             height: m.height,
             base_size: m.base_size,
             torso_twist: m.torso_twist,
-        });
-    }
-    model_types
+        })
+        .collect()
 }
 
 /// The `sight` section, checked against the terrain.
@@ -381,7 +380,7 @@ fn fire_over(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names, terrains:
                 weapons: f.weapons.iter().map(|w| w.as_str().to_owned()).collect(),
                 // Unknown terrain ids are dangling references the loader reported.
                 terrain: f.terrain.iter().filter_map(|t| terrains.iter().position(|x| x.id == t.as_str())).collect(),
-                model_types: f.model_types.clone(),
+                model_types: cx.type_ixs(&f.model_types),
                 within: f.within,
                 max_elevation: f.max_elevation,
                 counts_as: f.counts_as,
@@ -463,8 +462,9 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
 
 /// The model types that may take each action type and be aimed at by it, for the action types
 /// that limit either.
-pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
-    rs.of_kind(DocKind::ActionType)
+pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
+    cx.rs
+        .of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a))
                 if !a.model_types.is_empty() || !a.target_model_types.is_empty() || a.one_target_per_unit =>
@@ -475,9 +475,9 @@ pub(crate) fn action_model_types(rs: &Ruleset, sas: &[SaDef]) -> std::collection
                 Some((
                     e.id.clone(),
                     ActionTypes {
-                        by: a.model_types.clone(),
+                        by: cx.type_ixs(&a.model_types),
                         open_with: open.map(|i| i as SaIx).collect(),
-                        at: a.target_model_types.clone(),
+                        at: cx.type_ixs(&a.target_model_types),
                         one_target: a.one_target_per_unit,
                     },
                 ))

@@ -206,7 +206,11 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             }
         }
     }
-    let with_trait = |t: ModelTrait| f::ModelType::ALL.iter().find(|ty| rules.has_trait(**ty, t));
+    let with_trait = |t: ModelTrait| {
+        (0..rules.proc.model_types.len())
+            .map(|i| cav_rules::compile::TypeIx(i as u8))
+            .find(|ty| rules.has_trait(*ty, t))
+    };
     if p.damage.pilot_fail_state.is_none()
         && let Some(ty) = with_trait(ModelTrait::PilotChecks)
     {
@@ -216,7 +220,7 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             "missing-field",
             format!(
                 "{} models make pilot checks (trait `pilot-checks`), but no state says what failing one does",
-                ty.id()
+                rules.type_name(ty)
             ),
             "`procedures.damage.pilot_fail_state`: the model state a failed pilot check applies",
         );
@@ -230,7 +234,7 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             "missing-field",
             format!(
                 "destroyed {} models leave wrecks (trait `leaves-wreck`), but no terrain says what a wreck is",
-                ty.id()
+                rules.type_name(ty)
             ),
             "`procedures.damage.wreck_terrain`: the terrain type a wreck becomes",
         );

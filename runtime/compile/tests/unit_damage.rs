@@ -61,31 +61,7 @@ fn the_model_closest_to_the_attacker_takes_the_units_damage_first() {
 
 /// The Sythopian Wars pack with its ruleset edited: the errors (pointer, code) it gets.
 fn sythopian_errors(edit: impl Fn(String) -> String) -> Vec<(String, String)> {
-    fn copy(from: &std::path::Path, to: &std::path::Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                copy(&e.path(), &to.join(e.file_name()));
-            } else {
-                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-            }
-        }
-    }
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let dir = tempfile::tempdir().unwrap();
-    let pack = dir.path().join("sythopian-wars");
-    copy(&root.join("mods/sythopian-wars"), &pack);
-    let ruleset = pack.join("rules/ruleset.yaml");
-    std::fs::write(&ruleset, edit(std::fs::read_to_string(&ruleset).unwrap())).unwrap();
-    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
-    cav_compile::validate(&mut loaded);
-    loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == cav_content::Severity::Error)
-        .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
-        .collect()
+    common::edited_pack_errors("sythopian-wars", "rules/ruleset.yaml", edit)
 }
 
 #[test]

@@ -427,9 +427,9 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
             }
         }
         Document::Model(m) => {
-            let ty = m.model_type;
+            let ty = &m.model_type;
             let restricted = |ptr: String, what: String, r: &Restriction, diags: &mut Vec<Diagnostic>| {
-                if r.model_types.is_empty() || r.model_types.contains(&ty) {
+                if r.model_types.is_empty() || r.model_types.contains(ty) {
                     return;
                 }
                 let types: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();

@@ -209,7 +209,9 @@ fn a_roster_holds_a_piece_back_with_its_ambusher() {
         .models
         .iter()
         .enumerate()
-        .filter(|&(i, m)| m.side == 0 && m.ambush && rules.cards[game.models[i].card].model_type.id() == "infantry")
+        .filter(|&(i, m)| {
+            m.side == 0 && m.ambush && rules.type_name(rules.cards[game.models[i].card].model_type) == "infantry"
+        })
         .count();
     assert!(ambushers >= 1);
     let held = ambushers.min(2);

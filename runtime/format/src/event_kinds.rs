@@ -164,6 +164,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "activation_passed",
+        doc: "In alternating activations, a side's turn to activate passes: a reaction of its took that activation (`counts_as_activation`).",
+        keys: &[("side", Text, "The side whose turn passes.")],
+    },
+    EventKind {
         id: "held_damage",
         doc: "A unit's held damage changes (`damage.unit_pool.leftover`): points too few to slay a model kept on the unit, or taken off by a recovery test or a model removed.",
         keys: &[

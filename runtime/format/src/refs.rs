@@ -191,12 +191,19 @@ pub type IdCatalog = BTreeMap<DocKind, Vec<(String, String)>>;
 /// `enum` of the catalog's ids of that kind, with `enumDescriptions` saying what each is, and
 /// every map keyed by references (`x-cav-ref-keys`) given one property per id. Each kind's list is
 /// one definition (`cav-ids-<kind>`) the references point to. A kind with no ids in the catalog
-/// is left as it is. Everything else — required keys, types, the vocabulary's words — is the
-/// plain schema's.
-pub fn editor_schema(kind: DocKind, ids: &IdCatalog) -> Value {
+/// is left as it is. A model type (`ModelType`) becomes one of `model_types`, the types the
+/// content's rulesets declare, with a line about each. Everything else — required keys, types,
+/// the vocabulary's words — is the plain schema's.
+pub fn editor_schema(kind: DocKind, ids: &IdCatalog, model_types: &[(String, String)]) -> Value {
     let mut schema = crate::schema_for_kind(kind);
     let mut used = std::collections::BTreeSet::new();
     constrain(&mut schema, ids, &mut used);
+    if let Some(ty) = schema.pointer_mut("/definitions/ModelType")
+        && !model_types.is_empty()
+    {
+        ty["enum"] = model_types.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().into();
+        ty["enumDescriptions"] = model_types.iter().map(|(_, d)| d.as_str()).collect::<Vec<_>>().into();
+    }
     // `extends:` names a document of the same kind (the loader checks it where it resolves it,
     // in its own words, so it is not an `x-cav-ref`).
     if let Some(ext) = schema.pointer_mut("/properties/extends")
@@ -432,7 +439,7 @@ mod tests {
         let mut ids = IdCatalog::new();
         ids.insert(DocKind::Weapon, vec![("medium-mac".into(), "Medium MAC (cav-full)".into())]);
         ids.insert(DocKind::MoveClass, vec![("walker".into(), "Walker".into()), ("tracked".into(), "Tracked".into())]);
-        let s = editor_schema(DocKind::Model, &ids);
+        let s = editor_schema(DocKind::Model, &ids, &[]);
         let text = s.to_string();
         assert_eq!(s["definitions"]["cav-ids-weapon"]["enum"], json!(["medium-mac"]));
         assert_eq!(s["properties"]["move_class"]["allOf"][0]["$ref"], "#/definitions/cav-ids-move_class");
@@ -441,9 +448,9 @@ mod tests {
         // Kinds without ids keep the plain id schema.
         assert!(!text.contains(&format!(r#""{REF}":"weapon""#)));
         assert!(text.contains(&format!(r#""{REF}":"special_attribute""#)));
-        let w = editor_schema(DocKind::Weapon, &ids);
+        let w = editor_schema(DocKind::Weapon, &ids, &[]);
         assert_eq!(w["properties"]["extends"]["allOf"][0]["$ref"], "#/definitions/cav-ids-weapon");
-        let t = editor_schema(DocKind::Terrain, &ids);
+        let t = editor_schema(DocKind::Terrain, &ids, &[]);
         assert_eq!(t["properties"]["costs"]["additionalProperties"], json!(false));
         assert!(t["properties"]["costs"]["properties"]["walker"].is_object());
     }

@@ -504,6 +504,12 @@ pub struct Test {
     /// from rosters does (tests have no squads, so no squad type's points).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub c3: BTreeMap<Id, u32>,
+    /// Points in each side's pool at the start (side → points) where the ruleset's turn is paid
+    /// from one (`turn_order.pool`: command points, orders), for steps outside `play-turn` that
+    /// spend them (a reaction paid from the pool). Without it the pools are empty until a
+    /// `play-turn` fills them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pools: BTreeMap<Id, u32>,
     /// Threat value in each side's strike pools at the start (side → package → TV), for
     /// `call-strike` steps.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -93,6 +93,9 @@ pub enum Event {
         model: usize,
         points: u32,
     },
+    ActivationPassed {
+        side: String,
+    },
     HeldDamage {
         unit: String,
         points: i32,

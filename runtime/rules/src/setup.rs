@@ -186,9 +186,12 @@ pub fn roster_game<'r>(
                 .filter(|&c| ambusher(rules, c) && !game.drops_in(c))
                 .collect();
             for card in cards {
-                let ty = &rules.cards[card].model_type;
+                let ty = rules.cards[card].model_type;
                 let brings = |a: usize| {
-                    ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[a].id && p.model_types.contains(ty))
+                    ambush
+                        .pieces
+                        .iter()
+                        .any(|p| p.asset.as_str() == rules.assets[a].id && rules.type_in(&p.model_types, ty))
                 };
                 if let Some(p) = pieces.iter_mut().find(|p| p.2 > 0 && brings(p.0)) {
                     p.2 -= 1;
@@ -449,7 +452,7 @@ pub(crate) fn bring_ambush_piece(game: &mut Game, model: usize, log: &mut dyn Si
     let Some(ambush) = &rules.proc.setup.ambush else { return };
     let (side, ty) = (game.models[model].side, game.card(model).model_type);
     let brings = |asset: usize| {
-        ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[asset].id && p.model_types.contains(&ty))
+        ambush.pieces.iter().any(|p| p.asset.as_str() == rules.assets[asset].id && rules.type_in(&p.model_types, ty))
     };
     let Some(k) = game.features.deployment.ambush_pieces[side].iter().position(|&(a, _)| brings(a)) else { return };
     let (asset, variant) = game.features.deployment.ambush_pieces[side].remove(k);

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use cav_format::{DocKind, Document, ModelTrait, ModelType, Test};
+use cav_format::{DocKind, Document, ModelTrait, Test};
 use cav_rules::compile::Traits;
 use cav_rules::testing::{TestOutcome, run_test};
 use cav_rules::{Event, Rules};
@@ -116,9 +116,8 @@ fn pilot_checks_follow_the_model_type_traits() {
     let has_check =
         |out: &TestOutcome| out.events.iter().any(|e| matches!(e, Event::Roll(r) if r.kind == "pilot-check"));
     assert!(has_check(&run_test(&rules, &t)));
-    if let Some(cav) = rules.proc.model_types[ModelType::Cav as usize].as_mut() {
-        cav.traits = Traits::of(&[ModelTrait::LeavesWreck]);
-    }
+    let cav = rules.type_ix("cav").expect("the Quick-Start rules declare CAVs");
+    rules.proc.model_types[cav.0 as usize].traits = Traits::of(&[ModelTrait::LeavesWreck]);
     assert!(!has_check(&run_test(&rules, &t)), "a CAV without the pilot-checks trait makes no pilot check");
 }
 

@@ -115,6 +115,7 @@ struct TypeChecker {
     attributes: Vec<String>,
     roll_kinds: Vec<String>,
     contests: Vec<String>,
+    model_types: Vec<String>,
     /// (module, documents using it, file, text) of every module to check.
     queue: Vec<(usize, String, FileId, Arc<str>)>,
 }
@@ -148,6 +149,7 @@ impl TypeChecker {
             attributes: declared(|r| r.attributes.iter().map(|a| a.id.0.clone()).collect()),
             roll_kinds: declared(|r| r.roll_kinds.iter().map(|k| k.id.0.clone()).collect()),
             contests: declared(|r| r.contests.iter().map(|c| c.id.0.clone()).collect()),
+            model_types: declared(|r| r.model_types.keys().map(|t| t.0.clone()).collect()),
             queue: Vec::new(),
         }
     }
@@ -181,6 +183,7 @@ impl TypeChecker {
             attributes: &self.attributes,
             roll_kinds: &self.roll_kinds,
             contests: &self.contests,
+            model_types: &self.model_types,
         }));
         let request = serde_json::json!({
             "definitions": &defs,

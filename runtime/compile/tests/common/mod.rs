@@ -59,3 +59,34 @@ fn extension(id: &str, files: &[(&str, &str)]) -> (Vec<cav_content::Diagnostic>,
     let ix = loaded.rulesets.iter().position(|r| r.id == "cav-full");
     (loaded.diagnostics, ix.and_then(|ix| compiled.into_iter().nth(ix).flatten()))
 }
+
+/// A bundled mod (`mods/<pack>`, a stand-alone game) with one file edited: the errors (pointer,
+/// code) `cav validate` gives it.
+#[allow(dead_code)] // (not every test file uses it)
+pub fn edited_pack_errors(pack: &str, file: &str, edit: impl Fn(String) -> String) -> Vec<(String, String)> {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let dir = tempfile::tempdir().unwrap();
+    let copied = dir.path().join(pack);
+    copy(&root.join("mods").join(pack), &copied);
+    let path = copied.join(file);
+    std::fs::write(&path, edit(std::fs::read_to_string(&path).unwrap())).unwrap();
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![copied], library: vec![] });
+    cav_compile::validate(&mut loaded);
+    loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Error)
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
+        .collect()
+}

@@ -101,6 +101,11 @@ pub struct ReactionWindow {
     /// Infinity order: one ARO per trooper, 004 L116).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once_an_activation: bool,
+    /// The reaction is its side's next activation: in alternating activations the turn passes
+    /// over that side once (Sythopian Wars' reacting to a command, 002 L140-146). A unit's
+    /// reaction counts, and pays a `pool` cost, once for all its models.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counts_as_activation: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
@@ -123,6 +128,9 @@ pub enum Reactors {
     Target,
     /// Every enemy model on the table that sees the acting model.
     InSight,
+    /// Every model of the unit of the model the action is aimed at (each of them reacting; the
+    /// unit pays once).
+    TargetUnit,
 }
 
 /// When a reaction resolves against the action that opened its window.

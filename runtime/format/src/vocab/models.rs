@@ -1,22 +1,47 @@
-//! Model types of the data card, and the traits a ruleset gives each.
+//! Model types (words each ruleset declares), and the traits a ruleset gives each.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{I, R, Status};
 
-words! {
-    /// Model types of the data card. What each type can do comes from its traits, which the
-    /// ruleset pack gives (`model_types:` of the ruleset document).
-    ModelType, "model type" {
-        Cav = "cav", I, "A combat assault vehicle: a walking mech.";
-        QuadCav = "quad_cav", I, "A four-legged CAV.";
-        Vehicle = "vehicle", I, "A tracked, wheeled or hover vehicle.";
-        Aircraft = "aircraft", I, "A VTOL or fixed-wing aircraft.";
-        Infantry = "infantry", I, "An infantry squad.";
-        PoweredInfantry = "powered_infantry", I, "A powered-infantry squad.";
-        Structure = "structure", I, "A building or fortification.";
-        TowedGun = "towed_gun", I, "A towed gun (anti-tank gun, howitzer): its own model, moved only behind a tow (`procedures.towing`).";
+/// A model type: a word the ruleset declares (`model_types:` of the ruleset document, CAV's
+/// `cav`, `vehicle`, `infantry`… or Infinity's `trooper`), with the traits that say what its
+/// models can do. The engine asks for traits, never for a type by name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ModelType(pub String);
+
+impl ModelType {
+    /// The word as packs and scripts write it.
+    pub fn id(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for ModelType {
+    fn from(s: &str) -> Self {
+        ModelType(s.to_owned())
+    }
+}
+
+impl std::fmt::Display for ModelType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl JsonSchema for ModelType {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ModelType".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9_-]*$",
+            "maxLength": 64,
+            "description": "A model type the ruleset declares (its `model_types:`).",
+        })
     }
 }
 

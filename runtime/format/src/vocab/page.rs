@@ -2,7 +2,7 @@
 
 use super::{
     ActionKind, C3Use, CONDITION_FAMILIES, CONDITIONS, Feature, HANDLER_ORDER, HookEffect, HookPoint, ModelTrait,
-    ModelType, ModifierTarget, OPTIONS, Quantity, RangeMeasure, Status,
+    ModifierTarget, OPTIONS, Quantity, RangeMeasure, Status,
 };
 
 /// `docs/vocabulary.md`: the whole vocabulary as a reference page.
@@ -70,9 +70,11 @@ pub fn markdown() -> String {
     );
     out.push_str("## Actions\n\nThe `id` of an `action_type` document.\n\n");
     table(&mut out, ActionKind::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
-    out.push_str("## Model types\n\n");
-    table(&mut out, ModelType::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
-    out.push_str("## Model traits\n\nGiven per model type by the ruleset (`model_types:`).\n\n");
+    out.push_str(
+        "## Model types and traits\n\nModel types are words each ruleset declares (`model_types:` of the ruleset \
+         document: CAV's `cav`, `vehicle`, `infantry`…), each with the traits below, which say what its models can \
+         do; a model names its type (`model_type:`), restrictions and procedures name the types they apply to.\n\n",
+    );
     table(&mut out, ModelTrait::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());
     out.push_str("## C3 uses\n\nWhat a C3 point buys, listed in the ruleset's `c3.uses`.\n\n");
     table(&mut out, C3Use::ALL, |x| x.id().into(), |x| x.status(), |x| x.doc().into());

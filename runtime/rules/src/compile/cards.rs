@@ -7,7 +7,7 @@ use super::*;
 pub struct CardDef {
     pub id: String,
     pub name: String,
-    pub model_type: f::ModelType,
+    pub model_type: TypeIx,
     pub move_class: usize,
     pub columns: usize,
     pub mv: Vec<u32>,
@@ -80,15 +80,12 @@ impl CardDef {
     /// The card of an asset that attacks on its own (a minefield): its attack as its one weapon,
     /// no move, no armour; it never stands on the table.
     pub fn for_asset(id: &str, name: &str, mount: MountDef) -> CardDef {
-        CardDef {
-            weapons: vec![mount],
-            ..CardDef::blank(format!("asset:{id}"), name.to_owned(), f::ModelType::Structure, 1)
-        }
+        CardDef { weapons: vec![mount], ..CardDef::blank(format!("asset:{id}"), name.to_owned(), TypeIx::NONE, 1) }
     }
 
     /// A card of `columns` columns with zero values, no weapons and every card effect off: what
     /// the compiler fills in from a model document, its special attributes and upgrades.
-    pub fn blank(id: String, name: String, model_type: f::ModelType, columns: usize) -> CardDef {
+    pub fn blank(id: String, name: String, model_type: TypeIx, columns: usize) -> CardDef {
         CardDef {
             id,
             name,
@@ -264,7 +261,7 @@ pub struct ProfileDef {
     pub cloud_stopped_by: Vec<String>,
     pub destroys: Option<f::Destroys>,
     /// A seeking submunition (`f::AttackProfile::seeks`): the model types it attacks.
-    pub seeks: Option<Vec<f::ModelType>>,
+    pub seeks: Option<Vec<TypeIx>>,
 }
 
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the

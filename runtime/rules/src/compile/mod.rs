@@ -34,8 +34,14 @@ pub use terrain::*;
 
 pub type StateIx = u16;
 
-/// Number of `ModelType` variants (arrays indexed by model type).
-pub const MODEL_TYPES: usize = cav_format::ModelType::ALL.len();
+/// A model type the ruleset declares (`model_types:`), by its place in `Proc::model_types`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeIx(pub u8);
+
+impl TypeIx {
+    /// No declared type: the card of an asset that attacks on its own, which has no traits.
+    pub const NONE: TypeIx = TypeIx(u8::MAX);
+}
 pub type SaIx = u16;
 
 /// The action slots an action type uses: `mask`, and one more free slot when `any`.
@@ -352,11 +358,24 @@ impl Rules {
         self.terrains.iter().position(|t| t.id == id)
     }
     /// Whether models of this type have the trait.
-    pub fn has_trait(&self, model_type: f::ModelType, t: ModelTrait) -> bool {
+    pub fn has_trait(&self, model_type: TypeIx, t: ModelTrait) -> bool {
         self.model_type(model_type).is_some_and(|x| x.traits.has(t))
     }
-    /// How the ruleset plays models of this type (compile refuses cards of types it does not).
-    pub fn model_type(&self, model_type: f::ModelType) -> Option<&ModelTypeDef> {
-        self.proc.model_types[model_type as usize].as_ref()
+    /// How the ruleset plays models of this type (every card's type is one it declares).
+    pub fn model_type(&self, model_type: TypeIx) -> Option<&ModelTypeDef> {
+        self.proc.model_types.get(model_type.0 as usize)
+    }
+    /// The word the ruleset declares the type by.
+    pub fn type_name(&self, model_type: TypeIx) -> &str {
+        self.model_type(model_type).map_or("", |t| t.name.as_str())
+    }
+    /// The declared type named `name`.
+    pub fn type_ix(&self, name: &str) -> Option<TypeIx> {
+        self.proc.model_types.iter().position(|t| t.name == name).map(|i| TypeIx(i as u8))
+    }
+    /// Whether a list of type names a pack gives (empty or not) names this type.
+    pub fn type_in(&self, list: &[f::ModelType], model_type: TypeIx) -> bool {
+        let name = self.type_name(model_type);
+        list.iter().any(|t| t.0 == name)
     }
 }

@@ -87,7 +87,7 @@ pub struct MountDef {
     pub cloud_stopped_by: Vec<String>,
     /// A seeking submunition (`f::AttackProfile::seeks`): the model types it attacks, painted
     /// enemies in its area; it waits for one until the firer's next activation.
-    pub seeks: Option<Vec<f::ModelType>>,
+    pub seeks: Option<Vec<TypeIx>>,
     /// What its blast destroys outright in its area (`f::Destroys`).
     pub destroys: Option<f::Destroys>,
     /// Its weapon's value of each weapon attribute the ruleset declares

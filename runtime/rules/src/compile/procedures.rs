@@ -58,8 +58,8 @@ pub struct Proc {
     pub fast_state: Option<(StateIx, f64, Vec<ModelTrait>)>,
     /// (state, traits that never gain it).
     pub still_state: Option<(StateIx, Vec<ModelTrait>)>,
-    /// Each model type the ruleset plays, by `ModelType as usize` (`None`: not played).
-    pub model_types: [Option<ModelTypeDef>; MODEL_TYPES],
+    /// Each model type the ruleset declares, in its order (`TypeIx`).
+    pub model_types: Vec<ModelTypeDef>,
 }
 
 /// Rolls in general.
@@ -150,8 +150,10 @@ pub struct Overwatch {
 }
 
 /// A model type as the ruleset plays it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ModelTypeDef {
+    /// The word it is declared by (`cav`, `infantry`, `trooper`).
+    pub name: String,
     pub traits: Traits,
     /// Elevation of a standing model.
     pub height: i32,
@@ -164,10 +166,10 @@ pub struct ModelTypeDef {
 /// Which model types may take an action type and be its target; empty = all.
 #[derive(Debug, Clone, Default)]
 pub struct ActionTypes {
-    pub by: Vec<f::ModelType>,
+    pub by: Vec<TypeIx>,
     /// Upgrades (as the special attributes they compile to) that open the action to any model type.
     pub open_with: Vec<SaIx>,
-    pub at: Vec<f::ModelType>,
+    pub at: Vec<TypeIx>,
     /// A unit's models taking it in one activation aim at one unit (`one_target_per_unit`).
     pub one_target: bool,
 }
@@ -193,4 +195,4 @@ pub struct Transport {
 }
 
 /// A carrier of non-infantry riders: special attribute, slots per level, slots per rider type.
-pub type Carrier = (u16, u32, Vec<(f::ModelType, u32)>);
+pub type Carrier = (u16, u32, Vec<(TypeIx, u32)>);

@@ -28,7 +28,7 @@ pub struct StateDef {
     /// A TAG's paint (`Game::painted`).
     pub painted: bool,
     pub supersedes: Vec<StateIx>,
-    pub immune: Vec<f::ModelType>,
+    pub immune: Vec<TypeIx>,
     /// Terrain laid behind the model as it moves (`f::ModelState::trail`): the strip's width is
     /// `strip.1`, its length each leg's.
     pub trail: Option<LeavesDef>,

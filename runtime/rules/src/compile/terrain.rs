@@ -47,7 +47,7 @@ pub struct FireOverDef {
     pub weapons: Vec<String>,
     /// Terrain (indices) a model standing in fires over (instead of terrain beside it).
     pub terrain: Vec<usize>,
-    pub model_types: Vec<f::ModelType>,
+    pub model_types: Vec<TypeIx>,
     pub within: f64,
     pub max_elevation: i32,
     pub counts_as: Option<f::Cover>,

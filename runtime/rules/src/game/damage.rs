@@ -260,7 +260,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let at_once = rule.undamaged_destroyed && before == 0;
         let falls = rule.in_flight_destroyed && self.game.flying(model);
         !self.game.models[model].out_of_action
-            && rule.model_types.contains(&self.cardr(model).model_type)
+            && self.rules().type_in(&rule.model_types, self.cardr(model).model_type)
             && !at_once
             && !falls
     }

@@ -13,6 +13,17 @@ impl<'r> Game<'r> {
         self.models[model].slots_used | now
     }
 
+    /// Whether `model`'s unit has the action slots the ruleset's action type `action` uses still
+    /// free this turn (an action that uses none always has).
+    pub fn slots_allow(&self, model: usize, action: &str) -> bool {
+        match self.rules.slot_uses.get(action) {
+            None => true,
+            Some(slots) => {
+                slots.mask & self.slots_taken(model) == 0 && (!slots.any || self.free_slot(model, slots.mask).is_some())
+            }
+        }
+    }
+
     /// The first action slot `model`'s unit has free this turn beside `mask` (the slots the
     /// action uses anyway), in the ruleset's order.
     pub fn free_slot(&self, model: usize, mask: u32) -> Option<u32> {
@@ -153,7 +164,7 @@ impl<'r> Game<'r> {
         let ty = card.model_type;
         let opened = || card.sas.iter().any(|(s, _)| types.open_with.contains(s));
         if !types.by.is_empty() && !types.by.contains(&ty) && !opened() {
-            return Some(format!("{} models may not take the {action} action", ty.id()));
+            return Some(format!("{} models may not take the {action} action", self.rules.type_name(ty)));
         }
         // (A target that is no model is the action's own refusal to make.)
         let target = target.filter(|&t| t < self.models.len())?;
@@ -166,7 +177,7 @@ impl<'r> Game<'r> {
         }
         let ty = self.card(target).model_type;
         (!types.at.is_empty() && !types.at.contains(&ty))
-            .then(|| format!("the {action} action may not be aimed at {} models", ty.id()))
+            .then(|| format!("the {action} action may not be aimed at {} models", self.rules.type_name(ty)))
     }
 
     /// The model whose unit `model`'s unit declared as the target of this activation's action

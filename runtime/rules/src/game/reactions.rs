@@ -34,18 +34,32 @@ impl Engine<'_, '_> {
                     && !(window.once_a_turn && me.has(&REACTED))
                     && !(window.once_an_activation && g.reacted_now.contains(&m))
                     && window.within.is_none_or(|d| me.pos.dist(g.models[actor].pos) <= d)
+                    && window.actions.iter().any(|a| g.slots_allow(m, a.as_str()))
             };
             let reactors: Vec<usize> = match window.who {
                 Reactors::Target => action.target.filter(|&t| eligible(t)).into_iter().collect(),
                 Reactors::InSight => {
                     (0..g.models.len()).filter(|&m| eligible(m) && g.sight(m, actor, false).0).collect()
                 }
+                Reactors::TargetUnit => match action.target.filter(|&t| t < g.models.len()) {
+                    Some(t) => (0..g.models.len()).filter(|&m| g.same_unit(m, t) && eligible(m)).collect(),
+                    None => Vec::new(),
+                },
             };
-            for reactor in reactors {
+            for &reactor in &reactors {
                 if !self.game.models[actor].on_table() || !self.game.models[reactor].on_table() {
                     continue;
                 }
                 self.react(w, reactor, actor, ctrl)?;
+            }
+            // What one model of a unit used reacting, its unit used (one command for all).
+            for &reactor in &reactors {
+                if let Some(s) = self.game.models[reactor].squad {
+                    let used = self.game.models[reactor].slots_used;
+                    for m in self.game.squads[s].members.clone() {
+                        self.game.models[m].slots_used |= used;
+                    }
+                }
             }
         }
         Ok(())
@@ -110,8 +124,12 @@ impl Engine<'_, '_> {
             },
         };
         let side = self.game.models[reactor].side;
+        // A unit reacts (and pays) once for all its models: a squad mate reacted to this activation already.
+        let g = &self.game;
+        let mate_reacted = g.reacted_now.iter().any(|&m| m != reactor && g.same_unit(m, reactor));
+        let pays = !(window.counts_as_activation && mate_reacted);
         let checked = checked.and_then(|x| match window.cost {
-            cav_format::rules::ReactionCost::Pool if self.game.pools.get(side).is_none_or(|&p| p == 0) => {
+            cav_format::rules::ReactionCost::Pool if pays && self.game.pools.get(side).is_none_or(|&p| p == 0) => {
                 Err("its side has no point of its pool left this turn".to_owned())
             }
             _ => Ok(x),
@@ -129,12 +147,18 @@ impl Engine<'_, '_> {
         self.game.reacted_now.push(reactor);
         match window.cost {
             cav_format::rules::ReactionCost::OwedAp => self.game.models[reactor].ap_owed += cost,
+            cav_format::rules::ReactionCost::Pool if !pays => {}
             cav_format::rules::ReactionCost::Pool => {
                 self.game.pools[side] -= 1;
                 let (name, pool, left) = (self.game.sides[side].clone(), self.pool_name(), self.game.pools[side]);
                 emit!(self, Event::PoolSpent { side: name, model: reactor, pool, left });
             }
             cav_format::rules::ReactionCost::Free => {}
+        }
+        if window.counts_as_activation && pays {
+            let owed = &mut self.game.owed_activations;
+            owed.resize(owed.len().max(side + 1), 0);
+            owed[side] += 1;
         }
         self.game.models[reactor].free_turns = 1;
         let path_from = self.game.models[reactor].path.len().saturating_sub(1);

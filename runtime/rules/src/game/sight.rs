@@ -323,7 +323,8 @@ impl<'r> Game<'r> {
     /// those in it nearest its centre (ties: the earlier model).
     pub fn sheltered(&self, area: &Area, model: usize) -> bool {
         let Some(s) = &self.rules.terrains[area.terrain].shelters else { return true };
-        let of_type = |m: usize| s.model_types.is_empty() || s.model_types.contains(&self.card(m).model_type);
+        let of_type =
+            |m: usize| s.model_types.is_empty() || self.rules.type_in(&s.model_types, self.card(m).model_type);
         if !of_type(model) {
             return false;
         }
@@ -382,7 +383,7 @@ impl<'r> Game<'r> {
             .sight
             .model_cover
             .iter()
-            .find(|c| c.model_types.contains(&ty))
+            .find(|c| self.rules.type_in(&c.model_types, ty))
             .map_or(Cover::None, |c| if lying { c.prone } else { c.standing })
     }
 

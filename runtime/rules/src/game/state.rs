@@ -320,6 +320,7 @@ impl<'r> Game<'r> {
             used,
             slots_now,
             pools,
+            owed_activations,
             extra_targets,
             counter_battery,
             reacting,
@@ -367,6 +368,7 @@ impl<'r> Game<'r> {
         self.used.clone_from(used);
         self.slots_now.clone_from(slots_now);
         self.pools.clone_from(pools);
+        self.owed_activations.clone_from(owed_activations);
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
         self.reacting.clone_from(reacting);
@@ -444,6 +446,9 @@ pub struct Game<'r> {
     pub slots_now: u32,
     /// Each side's pool points left this turn, in a pooled turn (`turn_order`); empty otherwise.
     pub pools: Vec<u32>,
+    /// Each side's activations its reactions took this turn (`counts_as_activation`), which the
+    /// alternation passes over.
+    pub owed_activations: Vec<u32>,
     /// Targets beyond the first of the active model's combat action (split fire, a lock on
     /// another model): the `multiple-targets` condition of its combat rolls this activation.
     pub extra_targets: i32,
@@ -517,6 +522,7 @@ impl<'r> Game<'r> {
             used: Vec::new(),
             slots_now: 0,
             pools: Vec::new(),
+            owed_activations: Vec::new(),
             squad_activating: false,
             activation_over: false,
             joined: Vec::new(),

@@ -347,6 +347,7 @@ impl Engine<'_, '_> {
         }
         // (Kept in the game: a reaction may be paid from it.)
         self.game.pools = pool;
+        self.game.owed_activations = vec![0; sides];
         // Activations so far this turn, by model (a unit counts its most activated model).
         let mut times: Vec<u32> = vec![0; self.game.models.len()];
         let limit = order.activations_per_unit;
@@ -378,6 +379,16 @@ impl Engine<'_, '_> {
                 if order.scheme == cav_format::rules::TurnScheme::PlayerTurns {
                     done[side] = true;
                 }
+                side = (side + 1) % sides;
+                continue;
+            }
+            // A reaction that was this side's activation: the turn passes to the next side.
+            if order.scheme == cav_format::rules::TurnScheme::Alternating
+                && self.game.owed_activations.get(side).is_some_and(|&n| n > 0)
+                && can.iter().enumerate().any(|(s, &c)| c && s != side)
+            {
+                self.game.owed_activations[side] -= 1;
+                emit!(self, Event::ActivationPassed { side: self.game.sides[side].clone() });
                 side = (side + 1) % sides;
                 continue;
             }

@@ -84,6 +84,9 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
             game.features.c3.pool[i] = *points;
         }
     }
+    if !t.pools.is_empty() {
+        game.pools = sides.iter().map(|s| t.pools.get(&Id(s.clone())).copied().unwrap_or(0)).collect();
+    }
     let c3_from_models = t.c3.is_empty();
     sides_holdings(rules, t, &sides, &mut game)?;
     let ids = place_models(rules, t, &sides, c3_from_models, &mut game)?;

@@ -2,7 +2,7 @@
 //! of each hook point's context and of a module's table of handlers.
 
 use cav_format::vocab::{HANDLER_ORDER, Status};
-use cav_format::{HookEffect, HookPoint, ModelType, Quantity};
+use cav_format::{HookEffect, HookPoint, Quantity};
 
 /// The luau-lsp definition file of the hook API (`schemas/cav-hooks.d.luau`), so editors complete
 /// `ctx.` and check handler names. Generated from the vocabulary (`cav_format::vocab`): the hook
@@ -22,6 +22,7 @@ pub struct RulesetIds<'a> {
     pub attributes: &'a [String],
     pub roll_kinds: &'a [String],
     pub contests: &'a [String],
+    pub model_types: &'a [String],
 }
 
 /// The name of a hook point's own context type in the definitions: `CavCtx_combat_tp`.
@@ -74,7 +75,7 @@ fn push_id_types(s: &mut String, ids: Option<&RulesetIds>) {
         Some(ids) if !ids.is_empty() => words(ids.iter().map(String::as_str).collect()),
         _ => "string".to_owned(),
     };
-    s.push_str(&format!("export type CavModelType = {}\n\n", words(ModelType::ALL.iter().map(|t| t.id()).collect())));
+    s.push_str(&format!("export type CavModelType = {}\n\n", or_string(ids.map(|i| i.model_types))));
     s.push_str(
         "-- What a modifier changes at the moment of its hook point. YAML `modifiers:` name the same\n\
          -- quantities with the roll or value they belong to (`combat_roll`, `strike_point_roll` → `roll`;\n\

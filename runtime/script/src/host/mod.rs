@@ -15,7 +15,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use cav_format::{HookEffect, HookPoint, ModelType};
+use cav_format::{HookEffect, HookPoint};
 use cav_rules::Rules;
 use cav_rules::dice::Dice;
 use cav_rules::game::Game;
@@ -113,7 +113,6 @@ impl LuaHost {
         // `HookPoint as usize` indexes the tables below, and the masks are `u64`.
         debug_assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
         debug_assert!(HookPoint::ALL.len() <= 64);
-        debug_assert!(ModelType::ALL.iter().enumerate().all(|(i, t)| *t as usize == i));
         debug_assert!(Role::ALL.iter().enumerate().all(|(i, r)| *r as usize == i));
         let shared = Rc::new(Shared {
             moment: Cell::new(Moment::of(HookPoint::ALL[0])),
@@ -132,7 +131,7 @@ impl LuaHost {
             game: Cell::new(0),
             points: strings(&sandbox.lua, HookPoint::ALL.iter().map(|p| p.id()))?,
             roles: strings(&sandbox.lua, Role::ALL.iter().map(|r| r.id()))?,
-            model_types: strings(&sandbox.lua, ModelType::ALL.iter().map(|t| t.id()))?,
+            model_types: strings(&sandbox.lua, rules.proc.model_types.iter().map(|t| t.name.as_str()))?,
             states: strings(&sandbox.lua, rules.states.iter().map(|s| s.id.as_str()))?,
             bands: strings(&sandbox.lua, rules.bands.iter().map(|b| b.id.as_str()))?,
             attributes: strings(&sandbox.lua, rules.attributes.iter().map(String::as_str))?,

@@ -35,7 +35,7 @@ pub(super) struct Shared {
     /// The game being played, counted from 0 (`Hooks::new_game`): what `names` were shown in.
     pub(super) game: Cell<u64>,
     /// Lua strings made once, for the fields scripts read most: hook point ids (by
-    /// `HookPoint as usize`), roles (by `Role as usize`), model types (by `ModelType as usize`),
+    /// `HookPoint as usize`), roles (by `Role as usize`), model types (by `TypeIx`),
     /// state ids (by state index), range bands (by band index) and the ruleset's id.
     pub(super) points: Vec<mlua::LuaString>,
     pub(super) roles: Vec<mlua::LuaString>,

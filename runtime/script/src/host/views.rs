@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use cav_format::{HookPoint, ModelType};
+use cav_format::HookPoint;
 use cav_rules::compile::StateIx;
 use cav_rules::game::Game;
 use mlua::{AnyUserData, Lua, Table, Value};
@@ -273,7 +273,7 @@ struct Snapshot {
     facing: f64,
     /// Base radius (inches): how far past a model's centre a template or a measurement reaches it.
     base: f64,
-    model_type: ModelType,
+    model_type: cav_rules::compile::TypeIx,
     damage: u32,
     columns: usize,
     column: usize,
@@ -304,7 +304,7 @@ impl Default for Snapshot {
             y: 0.0,
             facing: 0.0,
             base: 0.0,
-            model_type: ModelType::ALL[0],
+            model_type: cav_rules::compile::TypeIx::NONE,
             damage: 0,
             columns: 0,
             column: 0,
@@ -369,7 +369,9 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("name", |lua, v| v.names.string(lua, |m| &mut m.name, &v.names.name));
         f.add_field_method_get("side", |lua, v| v.names.string(lua, |m| &mut m.side, &v.names.side));
         f.add_field_method_get("model", |lua, v| v.names.string(lua, |m| &mut m.model, &v.names.model));
-        f.add_field_method_get("model_type", |_, v| Ok(v.shared.model_types[v.snap.model_type as usize].clone()));
+        f.add_field_method_get("model_type", |_, v| {
+            Ok(v.shared.model_types.get(v.snap.model_type.0 as usize).cloned())
+        });
         f.add_field_method_get("x", |_, v| Ok(v.snap.x));
         f.add_field_method_get("y", |_, v| Ok(v.snap.y));
         f.add_field_method_get("facing", |_, v| Ok(v.snap.facing));

@@ -22,7 +22,7 @@ impl ActionKind for Stomp {
     }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         let Some(rule) = &game.rules.proc.stomp else { return Err("this ruleset has no stomp".into()) };
-        if !rule.by.contains(&game.card(model).model_type) {
+        if !game.rules.type_in(&rule.by, game.card(model).model_type) {
             return Err("this model type does not stomp".into());
         }
         let t = action.target()?;
@@ -33,13 +33,13 @@ impl ActionKind for Stomp {
             return Err("the model to stomp must be in base contact".into());
         }
         let ty = game.card(t).model_type;
-        let standing_ok = !game.rules.engine_options.stomp_prone_only && rule.standing.contains(&ty);
-        if !(other.prone && rule.prone.contains(&ty) || standing_ok) {
+        let standing_ok = !game.rules.engine_options.stomp_prone_only && game.rules.type_in(&rule.standing, ty);
+        if !(other.prone && game.rules.type_in(&rule.prone, ty) || standing_ok) {
             let ids = |ts: &[cav_format::ModelType]| ts.iter().map(|t| t.id()).collect::<Vec<_>>().join(", ");
             let standing = if game.rules.engine_options.stomp_prone_only { String::new() } else { ids(&rule.standing) };
             return Err(format!(
                 "a {} is stomped only when prone and of a type in [{}], or of a type in [{standing}]",
-                ty.id(),
+                game.rules.type_name(ty),
                 ids(&rule.prone)
             ));
         }

@@ -93,8 +93,8 @@ fn hitch(game: &Game, model: usize, tow: usize) -> Result<(), String> {
     if !game.models[model].has(&LIMBERED) {
         return Err("a towed gun limbers before it is hitched".into());
     }
-    if !t.tows.contains(&game.card(tow).model_type) {
-        return Err(format!("a {} does not tow guns", game.card(tow).model_type));
+    if !game.rules.type_in(&t.tows, game.card(tow).model_type) {
+        return Err(format!("a {} does not tow guns", game.rules.type_name(game.card(tow).model_type)));
     }
     let towing = (0..game.models.len())
         .filter(|&m| {

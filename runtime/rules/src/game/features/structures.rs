@@ -218,7 +218,7 @@ impl Engine<'_, '_> {
         self.game.board_version += 1;
         emit!(self, Event::StructureCollapsed { at: self.game.board.areas[area].center });
         for m in inside {
-            if rule.collapse_removes.contains(&self.cardr(m).model_type) {
+            if self.rules().type_in(&rule.collapse_removes, self.cardr(m).model_type) {
                 self.destroy(m);
             } else {
                 self.game.models[m].pending.damage += rule.collapse_damage;
@@ -236,7 +236,7 @@ impl Engine<'_, '_> {
     pub(crate) fn structure_crossing(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
         let r = self.rules();
         let Some(rule) = &r.proc.structure_movement else { return Ok(()) };
-        if !rule.model_types.contains(&self.cardr(model).model_type) || self.game.flying(model) {
+        if !r.type_in(&rule.model_types, self.cardr(model).model_type) || self.game.flying(model) {
             return Ok(());
         }
         const STEP: f64 = 0.25;
