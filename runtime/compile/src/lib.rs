@@ -366,6 +366,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
     let (action_slots, slot_uses) = procedures::action_slots(cx, rs, ruleset);
+    let reaction_slots = procedures::reaction_slots(cx, entry, ruleset, &action_slots);
     let action_free_with = procedures::action_free_with(rs, &sas);
     let action_model_types = procedures::action_model_types(cx, &sas);
     let engine_options = procedures::engine_options(ruleset);
@@ -452,6 +453,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_costs,
         action_slots,
         slot_uses,
+        reaction_slots,
         reaction_windows: ruleset.reaction_windows.clone(),
         action_free_with,
         action_model_types,

@@ -65,6 +65,22 @@ pub(crate) fn action_slots(
     (slots, uses)
 }
 
+/// The action slots each reaction window's reactions use (`uses:`), as masks, by window.
+pub(crate) fn reaction_slots(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, slots: &[String]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(ruleset.reaction_windows.len());
+    for (w, window) in ruleset.reaction_windows.iter().enumerate() {
+        let mut mask = 0u32;
+        for (i, s) in window.uses.iter().enumerate() {
+            let ptr = format!("/reaction_windows/{w}/uses/{i}");
+            if let Some(bit) = cx.index_of(e, &ptr, s.as_str(), slots, "action slot of `action_slots:`") {
+                mask |= 1 << bit;
+            }
+        }
+        out.push(mask);
+    }
+    out
+}
+
 /// The turn's order: the draw deck or a pooled turn, one of them.
 pub(crate) fn turn(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset) -> cav_rules::compile::TurnSequence {
     use cav_rules::compile::TurnSequence;

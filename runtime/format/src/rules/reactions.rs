@@ -106,6 +106,15 @@ pub struct ReactionWindow {
     /// reaction counts, and pays a `pool` cost, once for all its models.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub counts_as_activation: bool,
+    /// The action slots (`action_slots:`) a reaction in it uses, all of which its unit must have
+    /// free, instead of its action's own (Covering Fire uses shoot, run and defend, 002 L140).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 32))]
+    pub uses: Vec<Id>,
+    /// A reaction in it takes the place of the target's: the model the action is aimed at, and its
+    /// unit, do not react to it (Covering Fire: the original target forfeits any action, L272).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub target_forfeits: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
@@ -131,6 +140,9 @@ pub enum Reactors {
     /// Every model of the unit of the model the action is aimed at (each of them reacting; the
     /// unit pays once).
     TargetUnit,
+    /// Models of the target's side outside the target's unit; the first to react names the one
+    /// unit whose models react (Sythopian Wars' Covering Fire, 002 L270-272).
+    OtherUnit,
 }
 
 /// When a reaction resolves against the action that opened its window.

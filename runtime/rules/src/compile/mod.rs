@@ -166,6 +166,8 @@ pub struct Rules {
     pub action_costs: HashMap<String, u32>,
     /// Moments the other side may react out of turn (`reaction_windows`).
     pub reaction_windows: Vec<f::ReactionWindow>,
+    /// The action slots each window's reactions use (`uses:`, as a mask), by window.
+    pub reaction_slots: Vec<u32>,
     /// The ruleset's action slots (`action_slots`), bit `i` of a slot mask being slot `i`.
     pub action_slots: Vec<String>,
     /// The slots each action type uses, by action id (only those that use any).

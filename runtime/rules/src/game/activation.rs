@@ -186,6 +186,7 @@ impl Engine<'_, '_> {
                     run(self, model, &action, counts_as);
                 }
             }
+            self.game.forfeited = None;
             self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::Before, ctrl)?;
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();

@@ -19,6 +19,7 @@ impl Engine<'_, '_> {
         ctrl: &mut dyn Controller,
     ) -> Result<(), EngineError> {
         let windows = &self.rules().reaction_windows;
+        let window_slots = &self.rules().reaction_slots;
         for (w, window) in windows.iter().enumerate().filter(|(_, w)| w.resolves == order) {
             use cav_format::rules::{Reactors, WindowOpens};
             if window.opens == WindowOpens::AimedAtModel && action.target.is_none() {
@@ -34,7 +35,11 @@ impl Engine<'_, '_> {
                     && !(window.once_a_turn && me.has(&REACTED))
                     && !(window.once_an_activation && g.reacted_now.contains(&m))
                     && window.within.is_none_or(|d| me.pos.dist(g.models[actor].pos) <= d)
-                    && window.actions.iter().any(|a| g.slots_allow(m, a.as_str()))
+                    && !g.forfeited.is_some_and(|f| g.same_unit(f, m))
+                    && match window_slots.get(w).copied().unwrap_or(0) {
+                        0 => window.actions.iter().any(|a| g.slots_allow(m, a.as_str())),
+                        mask => mask & g.slots_taken(m) == 0,
+                    }
             };
             let reactors: Vec<usize> = match window.who {
                 Reactors::Target => action.target.filter(|&t| eligible(t)).into_iter().collect(),
@@ -45,12 +50,30 @@ impl Engine<'_, '_> {
                     Some(t) => (0..g.models.len()).filter(|&m| g.same_unit(m, t) && eligible(m)).collect(),
                     None => Vec::new(),
                 },
+                Reactors::OtherUnit => match action.target.filter(|&t| t < g.models.len()) {
+                    Some(t) => (0..g.models.len())
+                        .filter(|&m| g.models[m].side == g.models[t].side && !g.same_unit(m, t) && eligible(m))
+                        .collect(),
+                    None => Vec::new(),
+                },
             };
+            // (`other_unit`: the first model to react names the one unit that does.)
+            let mut unit: Option<usize> = None;
             for &reactor in &reactors {
                 if !self.game.models[actor].on_table() || !self.game.models[reactor].on_table() {
                     continue;
                 }
+                if window.who == Reactors::OtherUnit && unit.is_some_and(|u| !self.game.same_unit(u, reactor)) {
+                    continue;
+                }
+                let before = self.game.reacted_now.len();
                 self.react(w, reactor, actor, ctrl)?;
+                if self.game.reacted_now.len() > before {
+                    unit.get_or_insert(reactor);
+                    if window.target_forfeits {
+                        self.game.forfeited = action.target;
+                    }
+                }
             }
             // What one model of a unit used reacting, its unit used (one command for all).
             for &reactor in &reactors {
@@ -170,8 +193,12 @@ impl Engine<'_, '_> {
                 }
             }
         }
-        // What the reaction used of the reactor's action slots, it used for the turn.
-        if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
+        // What the reaction used of the reactor's action slots, it used for the turn: the window's
+        // own where it names them, else its action's.
+        let window_mask = self.rules().reaction_slots.get(w).copied().unwrap_or(0);
+        if window_mask != 0 {
+            self.game.models[reactor].slots_used |= window_mask;
+        } else if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
             let any = if slots.any { self.game.free_slot(reactor, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
             self.game.models[reactor].slots_used |= slots.mask | any;
         }

@@ -324,6 +324,7 @@ impl<'r> Game<'r> {
             extra_targets,
             counter_battery,
             reacting,
+            forfeited,
             reacted_now,
             counter_battery_waits,
             counter_battery_pending,
@@ -372,6 +373,7 @@ impl<'r> Game<'r> {
         self.extra_targets.clone_from(extra_targets);
         self.counter_battery.clone_from(counter_battery);
         self.reacting.clone_from(reacting);
+        self.forfeited.clone_from(forfeited);
         self.reacted_now.clone_from(reacted_now);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
@@ -456,6 +458,9 @@ pub struct Game<'r> {
     pub counter_battery: bool,
     /// A reaction (`reaction_windows`) is being resolved: its attacks are not opposed.
     pub reacting: bool,
+    /// A model whose unit forfeits its reactions to the action now declared (another unit
+    /// reacted in its place: `target_forfeits`).
+    pub forfeited: Option<usize>,
     /// The models that reacted during the active model's activation (windows with
     /// `once_an_activation`).
     pub reacted_now: Vec<usize>,
@@ -528,6 +533,7 @@ impl<'r> Game<'r> {
             joined: Vec::new(),
             extra_targets: 0,
             reacting: false,
+            forfeited: None,
             reacted_now: Vec::new(),
             counter_battery: false,
             counter_battery_waits: false,
