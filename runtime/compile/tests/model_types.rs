@@ -52,3 +52,13 @@ fn every_place_a_full_rules_document_names_a_type_is_checked() {
     assert_eq!(found[0].pointer.as_deref(), Some("/immune/0"));
     assert!(found[0].expected.as_deref().is_some_and(|e| e.contains("quad_cav")), "{:?}", found[0].expected);
 }
+
+#[test]
+fn a_declared_model_type_is_a_plain_word() {
+    let errors = common::edited_pack_errors("infinity-firefight", "rules/ruleset.yaml", |s| {
+        s.replace("  trooper: {traits: [infantry]", "  \"<b>\\e[31m\": {traits: [infantry]")
+            .replace("model_types: [trooper]", "model_types: []")
+    });
+    // (The schema holds the keys of `model_types:` to the pattern of a model type word.)
+    assert_eq!(errors, vec![("/model_types/<b>\u{1b}[31m".to_owned(), "unknown-field".to_owned())]);
+}

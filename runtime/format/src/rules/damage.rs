@@ -87,8 +87,8 @@ pub struct Recovery {
     pub roll: Id,
     /// The model's attribute the roll is judged against (`attributes:`).
     pub attribute: Id,
-    /// What each success does while it can: take a point of held damage off the unit, or bring
-    /// a model back from the state (the other once the first has nothing left to do).
+    /// What each success does: take a point of held damage off the unit (bringing the model back
+    /// once none is held), or bring the tested model back.
     pub success: RecoverySuccess,
 }
 
@@ -96,9 +96,9 @@ pub struct Recovery {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoverySuccess {
-    /// A point of held damage comes off the unit; with none left, a model leaves the state.
+    /// A point of held damage comes off the unit; with none left, the tested model leaves the state.
     HeldPoint,
-    /// A model leaves the state; with none left in it, a point of held damage comes off.
+    /// The tested model leaves the state; the unit keeps its held damage.
     Model,
 }
 
