@@ -112,6 +112,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         Event::DamageApplied { .. }
         | Event::DamageShared { .. }
         | Event::HeldDamage { .. }
+        | Event::OutOfCoherency { .. }
         | Event::StateGained { .. }
         | Event::StateEnded { .. }
         | Event::StateIgnored { .. }
@@ -340,6 +341,12 @@ fn harm(g: &Game, e: &Event) -> Option<String> {
         }
         Event::HeldDamage { unit, points, held } => {
             format!("    {unit} sheds {} held damage ({held} left)", points.unsigned_abs())
+        }
+        Event::OutOfCoherency { model, lost: false } => {
+            format!("    {} is out of its unit's coherency", name(g, *model))
+        }
+        Event::OutOfCoherency { model, .. } => {
+            format!("    {} is left behind out of its unit's coherency and lost", name(g, *model))
         }
         Event::StateGained { model, state } => {
             let said = g.rules.states.iter().find(|s| s.name == *state).and_then(|s| s.narrative.clone());

@@ -7,7 +7,7 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, AttackProc, AttackRollRule, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
+    ActionTypes, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
     ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits,
     Transport, UnitPool,
 };
@@ -241,6 +241,13 @@ pub(crate) fn procedures(
         charge: p.charge,
         strike_point_tp: p.strike_packages.map(|s| s.strike_point_tp),
         regroup: p.regroup.clone(),
+        coherency: p.coherency.as_ref().map(|c| Coherency {
+            chain: c.chain,
+            spread_moves: c.spread_moves,
+            left_behind: (c.left_behind.iter().enumerate())
+                .map(|(i, s)| state(cx, &format!("/procedures/coherency/left_behind/{i}"), s))
+                .collect(),
+        }),
         stomp: p.stomp.clone(),
         structure_movement: p.structure_movement.clone(),
         structure_attacks: p.structure_attacks.as_ref().map(|s| {

@@ -169,6 +169,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[("side", Text, "The side whose turn passes.")],
     },
     EventKind {
+        id: "out_of_coherency",
+        doc: "A model ends its unit's activation out of coherency (`procedures.coherency`); in a `left_behind` state it is removed as slain.",
+        keys: &[MODEL, ("lost", Bool, "It was removed for it (left behind in a state).")],
+    },
+    EventKind {
         id: "held_damage",
         doc: "A unit's held damage changes (`damage.unit_pool.leftover`): points too few to slay a model kept on the unit, or taken off by a recovery test or a model removed.",
         keys: &[

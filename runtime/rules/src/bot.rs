@@ -494,7 +494,7 @@ impl Controller for Bot {
         // An action the rules refused this activation (an action slot the unit has used) is not
         // asked for again: the model closes on the nearest enemy instead, unless moving was
         // refused too.
-        match &self.refused {
+        let action = match &self.refused {
             Some((m, n, kinds)) if (*m, *n) == (model, g.models[model].activations) && kinds.contains(&action.kind) => {
                 let near =
                     g.fighting_enemies(model).min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)));
@@ -507,11 +507,37 @@ impl Controller for Bot {
                 }
             }
             _ => action,
-        }
+        };
+        Self::coherent(g, model, action)
     }
 }
 
 impl Bot {
+    /// A move that would leave the model out of its unit's coherency (`procedures.coherency`)
+    /// stops at the farthest tenth of the way that keeps it; failing that the model closes on
+    /// its nearest unit mate, or does not move.
+    fn coherent(g: &Game, model: usize, action: Action) -> Action {
+        let o = P::new(0.0, 0.0);
+        let moving = [Action::move_to(o).kind, Action::shift(o).kind, Action::reverse(o).kind].contains(&action.kind);
+        let Some(to) = action.to.filter(|_| moving && action.path.is_empty()) else { return action };
+        let Some(rule) = g.rules.proc.coherency.as_ref().filter(|_| !g.coherent_move(model, to)) else { return action };
+        let from = g.models[model].pos;
+        let along = (1..10).rev().map(|k| from + (to - from).scale(f64::from(k) / 10.0));
+        let mate = g.models[model].squad.and_then(|s| {
+            let mates = g.squads[s].members.iter().copied().filter(|&m| m != model && g.models[m].on_table());
+            mates.min_by(|&a, &b| g.distance(model, a).total_cmp(&g.distance(model, b)))
+        });
+        let beside = mate.map(|m| {
+            let at = g.models[m].pos;
+            let gap = g.card(model).base_radius + g.card(m).base_radius + rule.chain / 2.0;
+            at + (from - at).scale(gap / from.dist(at).max(1e-6))
+        });
+        match along.chain(beside).find(|&p| g.coherent_move(model, p)) {
+            Some(p) => Action { to: Some(p), ..action },
+            None => Action::pass(),
+        }
+    }
+
     fn choose(&mut self, g: &Game, model: usize, ap: u32) -> Action {
         let me = &g.models[model];
         // A rider gets out on the side of the nearest enemy (unless it boarded this turn).

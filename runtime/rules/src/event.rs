@@ -101,6 +101,11 @@ pub enum Event {
         points: i32,
         held: u32,
     },
+    /// A model ended its unit's activation out of coherency; `lost`: removed as slain for it.
+    OutOfCoherency {
+        model: usize,
+        lost: bool,
+    },
     Opposed {
         model: usize,
         target: usize,

@@ -80,6 +80,9 @@ pub struct Procedures {
     /// Regrouping two under-strength squads; absent: squads never merge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regroup: Option<RegroupRules>,
+    /// How close a unit's models keep together; absent: they may spread as they like.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coherency: Option<super::CoherencyRules>,
     /// Infantry digging in; absent: they cannot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dig_in: Option<DigInRules>,

@@ -61,3 +61,30 @@ pub struct RegroupRules {
     pub mixed_becomes: Id,
     pub ap_left: u32,
 }
+
+/// Unit coherency (Sythopian Wars, 002 L104, L288): how close a unit's models keep together.
+/// A move may not end a model out of it — counting what unit mates still to act this activation
+/// may yet move — unless the model was out of it already and ends nearer its unit; at the end of
+/// a unit's activation a model still out of it is reported, and one in a `left_behind` state is
+/// lost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CoherencyRules {
+    /// Each model within this many inches (base edge to base edge) of at least one other model
+    /// of its unit.
+    #[schemars(range(min = 0.0, max = 1000.0))]
+    pub chain: f64,
+    /// And within this many times its own unmodified move (base edge to base edge) of every
+    /// other model of its unit (Sythopian Wars' Run, twice the Move); left out: no such bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub spread_moves: Option<f64>,
+    /// States whose model is removed from the battle, as if slain, when its unit's activation
+    /// ends with the model out of coherency (a stunned model the unit moved away from); damage
+    /// the unit holds loses that model's hit points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub left_behind: Vec<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}

@@ -52,5 +52,6 @@ words! {
         Minefields = "minefields", I, "Minefields and lingering clouds attacking models that move into or through them, once per action.";
         Objectives = "objectives", I, "Objective areas scored at each turn's end.";
         UnitDamage = "unit-damage", I, "A unit's damage pool (`procedures.damage.unit_pool`): hits on a unit shared among its models; leftover points putting a model in a state and held on the unit; recovery tests as the unit activates.";
+        Coherency = "coherency", I, "Unit coherency (`procedures.coherency`): a move may not leave a model out of it; a model still out of it as its unit's activation ends is reported, or lost in a `left_behind` state.";
     }
 }

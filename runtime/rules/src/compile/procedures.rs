@@ -50,6 +50,7 @@ pub struct Proc {
     /// Strike packages: the strike-point roll's target point.
     pub strike_point_tp: Option<i32>,
     pub regroup: Option<f::RegroupRules>,
+    pub coherency: Option<Coherency>,
     pub stomp: Option<f::StompRules>,
     pub structure_movement: Option<f::StructureMovementRules>,
     /// Structure attacks, the collapse terrain resolved.
@@ -121,6 +122,14 @@ pub struct UnitPool {
     pub in_sight_only: bool,
     /// Points too few to slay a model: the state one model gains, and its recovery test.
     pub leftover: Option<(StateIx, Option<RecoveryDef>)>,
+}
+
+/// Unit coherency (`procedures.coherency`), its states resolved.
+#[derive(Debug, Clone)]
+pub struct Coherency {
+    pub chain: f64,
+    pub spread_moves: Option<f64>,
+    pub left_behind: Vec<StateIx>,
 }
 
 /// A recovery test (`Recovery`): its roll kind and attribute (indices), what a success does first.

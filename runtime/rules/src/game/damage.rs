@@ -153,6 +153,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         for model in 0..self.game.models.len() {
             self.resolve_pending(model)?;
         }
+        if let Some(squad) = self.game.unit_activating.take() {
+            for f in features::each(self.game.schedule.squad_activation_end) {
+                if let Some(run) = f.squad_activation_end {
+                    run(self, squad)?;
+                }
+            }
+        }
         self.mission_kills();
         Ok(())
     }

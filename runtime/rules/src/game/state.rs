@@ -317,6 +317,7 @@ impl<'r> Game<'r> {
             joined,
             activation_over,
             squad_activating,
+            unit_activating,
             used,
             slots_now,
             pools,
@@ -366,6 +367,7 @@ impl<'r> Game<'r> {
         self.joined.clone_from(joined);
         self.activation_over.clone_from(activation_over);
         self.squad_activating.clone_from(squad_activating);
+        self.unit_activating.clone_from(unit_activating);
         self.used.clone_from(used);
         self.slots_now.clone_from(slots_now);
         self.pools.clone_from(pools);
@@ -442,6 +444,8 @@ pub struct Game<'r> {
     pub activation_over: bool,
     /// A squad of several models is activating: damage waits for the last of them.
     pub squad_activating: bool,
+    /// The unit (squad) whose activation is open (per-squad rules), till its end.
+    pub unit_activating: Option<usize>,
     /// Non-repeatable actions the active model has used this activation.
     pub used: Vec<cav_format::ActionKind>,
     /// The action slots the active model has used this activation (its unit's once it ends).
@@ -529,6 +533,7 @@ impl<'r> Game<'r> {
             pools: Vec::new(),
             owed_activations: Vec::new(),
             squad_activating: false,
+            unit_activating: None,
             activation_over: false,
             joined: Vec::new(),
             extra_targets: 0,

@@ -261,6 +261,7 @@ impl Engine<'_, '_> {
         ctrl: &mut dyn Controller,
     ) -> Result<Vec<usize>, EngineError> {
         self.game.squads[squad].target = None;
+        self.game.unit_activating = Some(squad);
         let q = &self.game.squads[squad];
         let (name, side) = (q.name.clone(), self.game.sides[q.side].clone());
         emit!(self, Event::SquadActivation { squad: name, side, models });

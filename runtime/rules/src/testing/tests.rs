@@ -105,6 +105,7 @@ fn one_of_each() -> Vec<Event> {
         Event::Reacted { model: 0, target: 1, window: s(), action: "fire" },
         Event::DamageShared { hit: 0, model: 1, points: 2 },
         Event::HeldDamage { unit: s(), points: -2, held: 1 },
+        Event::OutOfCoherency { model: 0, lost: true },
         Event::ActivationPassed { side: s() },
         Event::Opposed { model: 0, target: 1, contest: s(), standing: 1, theirs_standing: 0 },
         Event::DamagePoints { model: 0, target: 1, rolls: 3, hits: 2, dealing: 1, damage: 2 },
@@ -128,6 +129,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::Reacted { .. }
             | Event::DamageShared { .. }
             | Event::HeldDamage { .. }
+            | Event::OutOfCoherency { .. }
             | Event::ActivationPassed { .. }
             | Event::Opposed { .. }
             | Event::DamagePoints { .. }

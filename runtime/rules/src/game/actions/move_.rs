@@ -87,6 +87,11 @@ impl ActionKind for Move {
                 from = leg;
             }
         }
+        for f in crate::game::features::each(game.schedule.move_declared) {
+            if let Some(check) = f.move_declared {
+                check(game, model, to)?;
+            }
+        }
         if let Some((piece, room)) = game.full_piece_at(model, to) {
             return Err(format!(
                 "the {piece} there is full: it holds {room} model{}",

@@ -46,6 +46,7 @@ pub(crate) mod strikes;
 pub mod structures;
 pub(crate) mod transport;
 pub(crate) mod unit_damage;
+mod coherency;
 
 /// Every feature, one line each, in the order they act at any one moment (the order of the
 /// rulebook's procedures where it gives one: a weapon emplacement's action points are capped
@@ -65,6 +66,7 @@ pub static ALL: &[&Feature] = &[
     &missions::MISSIONS,
     &structures::STRUCTURES,
     &unit_damage::UNIT_DAMAGE,
+    &coherency::COHERENCY,
     &minefields::MINEFIELDS,
     &objectives::OBJECTIVES,
 ];
@@ -160,12 +162,17 @@ pub struct Feature {
     pub action_declared: Option<fn(&mut Engine, usize, &Action, ActionWord)>,
     /// A model's action resolved; its path of this activation grew from the index given.
     pub action_resolved: Option<fn(&mut Engine, usize, usize, &mut dyn Controller) -> Step>,
+    /// A model's move towards a point is being checked, before anything of it happens: the
+    /// feature may refuse it (the reason).
+    pub move_declared: Option<fn(&super::Game, usize, P) -> Result<(), String>>,
     /// A model moved (one leg of a move) from one point to another.
     pub model_moved: Option<fn(&mut Engine, usize, P, P) -> Step>,
     /// A model's activation is ending: before the states of moving or standing still.
     pub activation_ending: Option<fn(&mut Engine, usize)>,
     /// A model's activation ended (its damage landed, mission kills counted).
     pub activation_end: Option<fn(&mut Engine, usize)>,
+    /// Squad `squad`'s activation ended (per-squad rules): after its models' attacks landed.
+    pub squad_activation_end: Option<fn(&mut Engine, usize) -> Step>,
     /// The end phase: after the `end_phase` handlers, before single-use mounts are spent.
     pub end_phase: Option<fn(&mut Engine) -> Step>,
     /// The turn ends: after single-use mounts are spent, before the states lasting a turn end.
@@ -192,9 +199,11 @@ impl Feature {
             activated: None,
             action_declared: None,
             action_resolved: None,
+            move_declared: None,
             model_moved: None,
             activation_ending: None,
             activation_end: None,
+            squad_activation_end: None,
             end_phase: None,
             turn_end: None,
             scoring: None,
@@ -216,9 +225,11 @@ pub(crate) struct Schedule {
     pub activated: u32,
     pub action_declared: u32,
     pub action_resolved: u32,
+    pub move_declared: u32,
     pub model_moved: u32,
     pub activation_ending: u32,
     pub activation_end: u32,
+    pub squad_activation_end: u32,
     pub end_phase: u32,
     pub turn_end: u32,
     pub scoring: u32,
@@ -250,9 +261,11 @@ impl Schedule {
             at(f.activated.is_some(), &mut s.activated);
             at(f.action_declared.is_some(), &mut s.action_declared);
             at(f.action_resolved.is_some(), &mut s.action_resolved);
+            at(f.move_declared.is_some(), &mut s.move_declared);
             at(f.model_moved.is_some(), &mut s.model_moved);
             at(f.activation_ending.is_some(), &mut s.activation_ending);
             at(f.activation_end.is_some(), &mut s.activation_end);
+            at(f.squad_activation_end.is_some(), &mut s.squad_activation_end);
             at(f.end_phase.is_some(), &mut s.end_phase);
             at(f.turn_end.is_some(), &mut s.turn_end);
             at(f.scoring.is_some(), &mut s.scoring);

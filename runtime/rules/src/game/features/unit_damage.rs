@@ -140,7 +140,7 @@ impl Engine<'_, '_> {
     }
 
     /// The unit's held damage changes by `points`.
-    fn hold(&mut self, squad: usize, points: i32) {
+    pub(crate) fn hold(&mut self, squad: usize, points: i32) {
         let unit = &mut self.game.squads[squad];
         unit.held = unit.held.saturating_add_signed(points);
         let (name, held) = (unit.name.clone(), unit.held);
