@@ -117,3 +117,20 @@ fn another_games_packs_change_nothing_for_cavs() {
     assert!(other.contains("error[ruleset-missing]: ruleset pack `other-game` has no `ruleset` document"), "{other}");
     assert!(!other.contains("cav-full"), "{other}");
 }
+
+/// A script's `ctx.set_dice` holds under an attack made by the ruleset's roll kinds: the fixture
+/// `tests/data/loaded-dice` (a Sythopian Wars extension) throws two dice for a target lock and
+/// keeps the lower, and its scenario test sees both dice. (Before, the dice were quietly the
+/// kind's own.)
+#[test]
+fn set_dice_changes_a_rolled_attacks_hit_roll() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path();
+    cav_watch::copy_tree(&root().join("content"), &project.join("content")).unwrap();
+    for (from, to) in [("mods/sythopian-wars", "mods/sythopian-wars"), ("tests/data/loaded-dice", "mods/loaded-dice")] {
+        cav_watch::copy_tree(&root().join(from), &project.join(to)).unwrap();
+    }
+    let out = cav_tests::cav_in(project).arg("test").arg(project.join("mods/loaded-dice")).output().unwrap();
+    let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, "cav test loaded-dice")).into_owned();
+    assert!(text.contains("steady-aim-sets-the-lock-dice ... ok") && text.contains("1 passed, 0 failed"), "{text}");
+}

@@ -117,7 +117,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         // A ruleset whose attack is rolled by its roll kinds.
         if let Some(a) = &r.attack {
-            return self.rolled_attack(a, ctx, &s, mods);
+            return self.rolled_attack(a, ctx, &s, mods, answer.dice);
         }
         // A critical success can never need less than a roll above a critical fumble.
         let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;

@@ -8,7 +8,7 @@ use cav_format::{ContestCompare, DealsOn, Roller};
 
 use super::engine::Situation;
 use super::*;
-use crate::compile::{AttackProc, Term, Thrown};
+use crate::compile::{AttackProc, RollRule, Term, Thrown};
 
 impl Engine<'_, '_> {
     /// One direct-fire shot of `ctx.weapon` by `ctx.model` at `ctx.target`, in situation `s`,
@@ -19,6 +19,7 @@ impl Engine<'_, '_> {
         ctx: HookCtx,
         s: &Situation,
         mods: Vec<ModApplied>,
+        dice: Option<DiceExpr>,
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, weapon) = (ctx.model, ctx.weapon.unwrap_or(0));
@@ -30,7 +31,15 @@ impl Engine<'_, '_> {
         let sum = |terms: &[Term]| Term::sum(terms, &mine, &theirs, &w);
         let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, MAX_ATTACK_ROLLS) };
         let m = mods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
-        let kind = &r.roll_kinds[a.hit.kind];
+        // A `combat_tp` handler's `ctx.set_dice` throws its dice for the hit roll of the kind.
+        let loaded;
+        let kind = match dice {
+            Some(dice) => {
+                loaded = RollRule { dice, odds: Default::default(), ..r.roll_kinds[a.hit.kind].clone() };
+                &loaded
+            }
+            None => &r.roll_kinds[a.hit.kind],
+        };
         let target_point = a.hit.bounded_target(kind, sum(&a.hit.target), m);
         // A reaction's attack is not opposed: the target declared its answer already (it is the
         // model the reaction answers). A target out of action takes no part: it cannot oppose.
