@@ -7,9 +7,9 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule, DefensiveFire, FireOverDef, Flight,
-    ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits,
-    Transport, UnitPool,
+    ActionTypes, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule, DefensiveFire,
+    FireOverDef, Flight, ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term,
+    TerrainDef, Traits, Transport, UnitPool,
 };
 
 use crate::Cx;

@@ -517,10 +517,12 @@ impl Bot {
     /// stops at the farthest tenth of the way that keeps it; failing that the model closes on
     /// its nearest unit mate, or does not move.
     fn coherent(g: &Game, model: usize, action: Action) -> Action {
+        let Some(rule) = g.rules.proc.coherency.as_ref() else { return action };
         let o = P::new(0.0, 0.0);
         let moving = [Action::move_to(o).kind, Action::shift(o).kind, Action::reverse(o).kind].contains(&action.kind);
-        let Some(to) = action.to.filter(|_| moving && action.path.is_empty()) else { return action };
-        let Some(rule) = g.rules.proc.coherency.as_ref().filter(|_| !g.coherent_move(model, to)) else { return action };
+        let Some(to) = action.to.filter(|&to| moving && action.path.is_empty() && !g.coherent_move(model, to)) else {
+            return action;
+        };
         let from = g.models[model].pos;
         let along = (1..10).rev().map(|k| from + (to - from).scale(f64::from(k) / 10.0));
         let mate = g.models[model].squad.and_then(|s| {

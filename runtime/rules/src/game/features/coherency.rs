@@ -47,7 +47,7 @@ impl Game<'_> {
     fn still_to_move(&self, o: usize) -> f64 {
         let me = &self.models[o];
         let activating = me.squad.is_some() && me.squad == self.unit_activating;
-        if !activating || me.activated || self.active == Some(o) || self.state_blocks(o, |s| s.no_actions) {
+        if !activating || me.activated || self.state_blocks(o, |s| s.no_actions) {
             return 0.0;
         }
         f64::from(self.move_value(o))

@@ -32,6 +32,7 @@ macro_rules! kept {
 
 pub(crate) mod c3;
 mod clouds;
+mod coherency;
 pub(crate) mod deployment;
 mod emplacements;
 pub(crate) mod flight;
@@ -46,7 +47,6 @@ pub(crate) mod strikes;
 pub mod structures;
 pub(crate) mod transport;
 pub(crate) mod unit_damage;
-mod coherency;
 
 /// Every feature, one line each, in the order they act at any one moment (the order of the
 /// rulebook's procedures where it gives one: a weapon emplacement's action points are capped
