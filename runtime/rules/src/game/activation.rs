@@ -56,6 +56,13 @@ impl Engine<'_, '_> {
                 return Some("the model cannot use the combat action now".into());
             }
         }
+        if let Some(to) = kind.moves_to(g, action) {
+            for f in features::each(g.schedule.move_declared) {
+                if let Some(Err(why)) = f.move_declared.map(|check| check(g, model, to)) {
+                    return Some(why);
+                }
+            }
+        }
         kind.check(g, model, action).err()
     }
 

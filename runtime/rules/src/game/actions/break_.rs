@@ -21,6 +21,9 @@ impl ActionKind for Break {
     fn repeatable(&self) -> bool {
         true
     }
+    fn moves_to(&self, _: &Game, action: &Action) -> Option<P> {
+        action.to
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         if !game.models[model].has(&ENGAGED) {
             return Err("the model is not in close combat".into());

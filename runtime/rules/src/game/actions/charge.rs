@@ -24,6 +24,10 @@ impl ActionKind for Charge {
     fn repeatable(&self) -> bool {
         true
     }
+    /// Into contact with its target (judged at the target's place).
+    fn moves_to(&self, game: &Game, action: &Action) -> Option<crate::geom::P> {
+        Some(game.models.get(action.target?)?.pos)
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         if game.rules.proc.charge.is_none() {
             return Err("this ruleset has no charge".into());

@@ -122,6 +122,11 @@ pub trait ActionKind: Sync {
     fn cost(&self, game: &Game, _model: usize, _action: &Action) -> Option<u32> {
         game.rules.action_costs.get(self.id().id()).copied()
     }
+    /// Where the action would move the model to, if it moves it (its `to`; a charge: its
+    /// target): what a feature's `move_declared` check (coherency) judges before anything happens.
+    fn moves_to(&self, _game: &Game, _action: &Action) -> Option<P> {
+        None
+    }
     /// Legality beyond the shared checks, before anything happens; `Err` is the reason.
     fn check(&self, _game: &Game, _model: usize, _action: &Action) -> Result<(), String> {
         Ok(())

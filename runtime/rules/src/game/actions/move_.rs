@@ -54,6 +54,9 @@ impl ActionKind for Move {
         let one = game.rules.action_costs.get(self.id().id()).copied()?;
         Some(one.saturating_mul(action.moves.max(1)))
     }
+    fn moves_to(&self, _: &Game, action: &Action) -> Option<P> {
+        action.to
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         not_engaged(game, model)?;
         if action.moves == 0 {
@@ -85,11 +88,6 @@ impl ActionKind for Move {
             for &leg in action.path.iter().chain([&to]) {
                 game.shift_cost_factor(model, from, leg)?;
                 from = leg;
-            }
-        }
-        for f in crate::game::features::each(game.schedule.move_declared) {
-            if let Some(check) = f.move_declared {
-                check(game, model, to)?;
             }
         }
         if let Some((piece, room)) = game.full_piece_at(model, to) {

@@ -26,6 +26,9 @@ impl ActionKind for MoveAndShoot {
     fn splits(&self) -> bool {
         true
     }
+    fn moves_to(&self, _: &Game, action: &Action) -> Option<P> {
+        action.to
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         if game.models[model].has(&ENGAGED) {
             return Err("a model in close combat must break before it moves away".into());

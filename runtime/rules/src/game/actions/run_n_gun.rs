@@ -22,6 +22,9 @@ impl ActionKind for RunNGun {
     fn repeatable(&self) -> bool {
         false
     }
+    fn moves_to(&self, _: &Game, action: &Action) -> Option<P> {
+        action.to
+    }
     fn check(&self, game: &Game, model: usize, action: &Action) -> Result<(), String> {
         if game.rules.proc.run_n_gun.is_none() {
             return Err("this ruleset has no run 'n gun".into());

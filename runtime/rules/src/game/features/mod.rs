@@ -162,8 +162,8 @@ pub struct Feature {
     pub action_declared: Option<fn(&mut Engine, usize, &Action, ActionWord)>,
     /// A model's action resolved; its path of this activation grew from the index given.
     pub action_resolved: Option<fn(&mut Engine, usize, usize, &mut dyn Controller) -> Step>,
-    /// A model's move towards a point is being checked, before anything of it happens: the
-    /// feature may refuse it (the reason).
+    /// An action that moves a model to a point (`ActionKind::moves_to`) is being declared,
+    /// before anything of it happens: the feature may refuse it (the reason).
     pub move_declared: Option<fn(&super::Game, usize, P) -> Result<(), String>>,
     /// A model moved (one leg of a move) from one point to another.
     pub model_moved: Option<fn(&mut Engine, usize, P, P) -> Step>,
