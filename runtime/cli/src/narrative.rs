@@ -71,6 +71,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::PoolFilled { .. }
         | Event::PoolSpent { .. }
         | Event::Reacted { .. }
+        | Event::Answered { .. }
         | Event::Activation { .. }
         | Event::AssetUsed { .. }
         | Event::HvoTaken { .. }
@@ -165,6 +166,10 @@ fn course(g: &Game, e: &Event) -> Option<String> {
         Event::Reacted { model, target, window, action } => {
             format!("  {} reacts to {} ({window}): {action}", name(g, *model), name(g, *target))
         }
+        Event::Answered { model, target, answer, weapon } => match weapon {
+            Some(w) => format!("  {} answers {} with {answer} ({w})", name(g, *model), name(g, *target)),
+            None => format!("  {} answers {} with {answer}", name(g, *model), name(g, *target)),
+        },
         Event::PoolFilled { side, pool, points } => format!("  {side} has {points} {pool}(s) this turn"),
         Event::PoolSpent { side, model, pool, left } => {
             format!("  {side} spends one {pool} on {} ({left} left)", name(g, *model))

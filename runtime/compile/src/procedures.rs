@@ -7,9 +7,9 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule, DefensiveFire,
-    FireOverDef, Flight, ModelTypeDef, Movement, Overwatch, Proc, RecoveryDef, RollRule, Rolls, SaDef, SaIx, Term,
-    TerrainDef, Traits, Transport, UnitPool,
+    ActionTypes, AnswerKind, AnswerRule, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule,
+    DefensiveFire, FireOverDef, Flight, ModelTypeDef, Movement, Opposed, Overwatch, Proc, RecoveryDef, RollRule, Rolls,
+    SaDef, SaIx, Term, TerrainDef, Traits, Transport, UnitPool,
 };
 
 use crate::Cx;
@@ -708,6 +708,7 @@ pub(crate) fn attack(
         out
     };
     let rolls = terms(cx, &format!("{base}/rolls"), &a.rolls);
+    let reaction_rolls = terms(cx, &format!("{base}/reaction_rolls"), &a.reaction_rolls);
     let points = terms(cx, &format!("{base}/points"), &a.points);
     let mut roll = |cx: &mut Cx, ptr: &str, r: &f::AttackRoll| -> Option<AttackRollRule> {
         let kind = cx.index_of(entry, &format!("{ptr}/roll"), &r.roll.0, &kind_ids, "roll kind of `roll_kinds:`");
@@ -730,11 +731,77 @@ pub(crate) fn attack(
             let ids: Vec<String> = contests.iter().map(|c| c.id.clone()).collect();
             let c =
                 cx.index_of(entry, &format!("{base}/opposed/contest"), &o.contest.0, &ids, "contest of `contests:`");
-            let target = terms(cx, &format!("{base}/opposed/target"), &o.target);
-            c.map(|c| Some((c, target)))
+            let mut answers = Vec::with_capacity(o.answers.len());
+            for (i, ans) in o.answers.iter().enumerate() {
+                let ptr = format!("{base}/opposed/answers/{i}");
+                if o.answers[..i].iter().any(|x| x.id == ans.id) {
+                    cx.error(
+                        entry,
+                        &format!("{ptr}/id"),
+                        "attack",
+                        format!("answer `{}` is named twice", ans.id),
+                        "each answer's id once",
+                        None,
+                    );
+                }
+                let kind = match (ans.shoots, ans.target.is_empty()) {
+                    (false, false) => Some(AnswerKind::Roll(terms(cx, &format!("{ptr}/target"), &ans.target))),
+                    (true, true) => Some(AnswerKind::Shoots),
+                    _ => {
+                        cx.error(
+                            entry,
+                            &ptr,
+                            "attack",
+                            "an answer is a roll (`target`) or an attack back (`shoots`), one of them".into(),
+                            "`target: [<terms>]` or `shoots: true`",
+                            None,
+                        );
+                        None
+                    }
+                };
+                if let Some(kind) = kind {
+                    answers.push(AnswerRule { id: ans.id.0.clone(), name: ans.name.clone(), kind });
+                }
+            }
+            let window = match &o.window {
+                Some(w) => {
+                    let ptr = format!("{base}/opposed/window");
+                    let ids: Vec<String> = ruleset.reaction_windows.iter().map(|x| x.id.0.clone()).collect();
+                    let ix = cx.index_of(entry, &ptr, &w.0, &ids, "reaction window of `reaction_windows:`");
+                    match ix {
+                        Some(ix) if ruleset.reaction_windows[ix].cost != f::rules::ReactionCost::Free => {
+                            cx.error(
+                                entry,
+                                &ptr,
+                                "attack",
+                                format!("window `{w}` has a cost: an answer taken in it would not pay it"),
+                                "a window with `cost: free`",
+                                None,
+                            );
+                            None
+                        }
+                        ix => ix.map(Some),
+                    }
+                }
+                None => Some(None),
+            };
+            match (c, window) {
+                (Some(contest), Some(window)) if answers.len() == o.answers.len() => {
+                    Some(Some(Opposed { contest, answers, window }))
+                }
+                _ => None,
+            }
         }
         None => Some(None),
     };
     let (hit, damage, opposed) = (hit?, damage?, opposed?);
-    ok.then_some(AttackProc { rolls, hit, opposed, damage, critical_hits_deal: a.critical_hits_deal, points })
+    ok.then_some(AttackProc {
+        rolls,
+        reaction_rolls,
+        hit,
+        opposed,
+        damage,
+        critical_hits_deal: a.critical_hits_deal,
+        points,
+    })
 }

@@ -229,7 +229,12 @@ procedures:
   attack:
     rolls: [{of: weapon, attribute: burst}]
     hit: {roll: d20, target: [{of: attacker, attribute: bs}]}
-    opposed: {contest: face-to-face, target: [{of: target, attribute: ph}]}
+    opposed:
+      contest: face-to-face
+      answers:
+        - {id: dodge, name: Dodge, target: [{of: target, attribute: ph}]}
+        - {id: shoot, name: Shoot back, shoots: true}
+    reaction_rolls: [{value: 1}]
     damage:
       roll: armor
       by: target
@@ -331,18 +336,12 @@ fn exact_odds_by_ranges_equal_the_odds_by_faces() {
 
 /// What `procedures.attack` names must exist, and a term is an attribute or a value: each error
 /// at its place, all of them, and no error of what an attack makes unneeded (a damage table).
-#[test]
-fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
+/// The errors (pointer, message) of a one-trooper skirmish pack under ruleset body `ruleset`,
+/// its trooper carrying `attributes`.
+fn errors_of(ruleset: &str, attributes: &str) -> Vec<(String, String)> {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("skirmish");
     std::fs::create_dir_all(&pack).unwrap();
-    let broken = SYTHOPIAN
-        .replace(
-            "rolls: [{of: weapon, attribute: rof}]",
-            "rolls: [{of: weapon, attribute: rofx}, {value: 1, of: weapon, attribute: rof}]",
-        )
-        .replace("roll: damage\n", "roll: damagex\n")
-        .replace("min: 2", "min: 3\n      max: 2");
     std::fs::write(
         pack.join("pack.yaml"),
         "id: skirmish\nname: Skirmish\nversion: 0.1.0\nkind: ruleset\ngame: skirmish\nlicense: CC0-1.0\n",
@@ -352,7 +351,7 @@ fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
                 turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
                 dice: {standard: 1d6}\nturn_limit: 6\nmodel_types: {infantry: {height: 1, base_size: 1}}\n\
                 tables: {range_bands: bands}\n";
-    std::fs::write(pack.join("ruleset.yaml"), format!("{head}{broken}")).unwrap();
+    std::fs::write(pack.join("ruleset.yaml"), format!("{head}{ruleset}")).unwrap();
     std::fs::write(
         pack.join("bands.yaml"),
         "kind: range_bands\nid: bands\nname: Bands\nbands: [{id: in-range, name: In range, multiplier: 1}]\n",
@@ -369,15 +368,27 @@ fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
         "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n",
     )
     .unwrap();
-    std::fs::write(pack.join("line.yaml"), trooper("line", "{resolve: 4}", "rifle")).unwrap();
+    std::fs::write(pack.join("line.yaml"), trooper("line", attributes, "rifle")).unwrap();
     let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![pack], library: vec![] });
     cav_compile::validate(&mut loaded);
-    let errors: Vec<(String, String)> = loaded
+    loaded
         .diagnostics
         .iter()
         .filter(|d| d.severity == cav_content::Severity::Error)
         .map(|d| (d.pointer.clone().unwrap_or_default(), d.message.clone()))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
+    let broken = SYTHOPIAN
+        .replace(
+            "rolls: [{of: weapon, attribute: rof}]",
+            "rolls: [{of: weapon, attribute: rofx}, {value: 1, of: weapon, attribute: rof}]",
+        )
+        .replace("roll: damage\n", "roll: damagex\n")
+        .replace("min: 2", "min: 3\n      max: 2");
+    let errors = errors_of(&broken, "{resolve: 4}");
     let at = |p: &str| errors.iter().any(|(ptr, _)| ptr == p);
     assert!(at("/procedures/attack/rolls/0/attribute"), "{errors:#?}");
     assert!(at("/procedures/attack/rolls/1"), "{errors:#?}");
@@ -424,4 +435,93 @@ fn a_handler_the_rolled_attack_never_reaches_is_a_warning() {
         &[("rules/plating.yaml", sa), ("scripts/plating.luau", script)],
     );
     assert!(warnings.iter().any(|w| w.contains("`plating`") && w.contains("never runs")), "{warnings:#?}");
+}
+
+/// An answer is a roll or a shot back, named once; its window must exist and cost nothing.
+#[test]
+fn a_target_s_answers_are_checked_where_they_are_written() {
+    let broken = INFINITY
+        .replace(
+            "- {id: shoot, name: Shoot back, shoots: true}",
+            "- {id: dodge, name: Again, target: [{value: 3}], shoots: true}\n        - {id: idle, name: Idle}",
+        )
+        .replace("contest: face-to-face\n      answers:", "contest: face-to-face\n      window: watch\n      answers:");
+    let with_window = format!(
+        "{broken}reaction_windows:\n  - {{id: watch, name: Watch, opens: any_action, who: in_sight, actions: [combat], resolves: before, cost: owed_ap}}\n"
+    );
+    let errors = errors_of(&with_window, "{bs: 11, ph: 10}");
+    let at = |p: &str| errors.iter().filter(|(ptr, _)| ptr == p).count();
+    assert_eq!(at("/procedures/attack/opposed/answers/1/id"), 1, "named twice: {errors:#?}");
+    assert_eq!(at("/procedures/attack/opposed/answers/1"), 1, "a roll and a shot: {errors:#?}");
+    assert_eq!(at("/procedures/attack/opposed/answers/2"), 1, "neither: {errors:#?}");
+    assert_eq!(at("/procedures/attack/opposed/window"), 1, "a window with a cost: {errors:#?}");
+    let answers = errors.iter().filter(|(p, _)| p.starts_with("/procedures/attack/opposed")).count();
+    assert_eq!(answers, 4, "nothing else of the answers: {errors:#?}");
+    let unknown = INFINITY.replace(
+        "contest: face-to-face\n      answers:",
+        "contest: face-to-face\n      window: nowhere\n      answers:",
+    );
+    let errors = errors_of(&unknown, "{bs: 11, ph: 10}");
+    assert!(
+        errors.iter().any(|(p, m)| p == "/procedures/attack/opposed/window" && m.contains("nowhere")),
+        "{errors:#?}"
+    );
+}
+
+/// Infinity's BS attack back, face to face (004 L798): bots answer attacks, shooting back where
+/// that is likelier than a Dodge, and a shot back's standing hits land on the attacker.
+#[test]
+fn bots_answer_attacks_and_a_shot_back_hurts_the_attacker() {
+    let rules = game_pack(
+        INFINITY,
+        &[
+            ("a", &trooper("a", "{bs: 14, ph: 6}", "rifle")),
+            ("b", &trooper("b", "{bs: 14, ph: 6, arm: 1}", "rifle")),
+            (
+                "rifle",
+                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 3, damage: 13}\nsummary: Invented.\n",
+            ),
+        ],
+    );
+    let (mut shots_back, mut hurt_attackers) = (0, 0);
+    for seed in 1..=10 {
+        let mut game = Game::new(
+            &rules,
+            cav_rules::game::Board { size: [24.0, 24.0], areas: Vec::new() },
+            vec!["red".into(), "blue".into()],
+        );
+        game.add_model(rules.card("a").unwrap(), 0, P::new(12.0, 2.0), 0.0);
+        game.add_model(rules.card("b").unwrap(), 1, P::new(12.0, 14.0), 180.0);
+        let mut dice = cav_rules::SeededDice::new(seed);
+        let mut log = Vec::new();
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        let mut bot = cav_rules::bot::Bot::default();
+        for _ in 0..6 {
+            if engine.play_turn(&mut bot).unwrap().is_some() {
+                break;
+            }
+        }
+        let mut attacker_of = None;
+        for e in &log {
+            match e {
+                Event::Attack { model, target, .. } if attacker_of.is_none() => attacker_of = Some((*model, *target)),
+                Event::Answered { model, target, weapon: Some(_), .. } => {
+                    shots_back += 1;
+                    attacker_of = Some((*target, *model));
+                }
+                Event::DamagePoints { model, target, damage, .. }
+                    if *damage > 0 && attacker_of.is_some_and(|(a, t)| *model == t && *target == a) =>
+                {
+                    hurt_attackers += 1
+                }
+                Event::DamagePoints { .. } => {}
+                _ => {}
+            }
+            if matches!(e, Event::Activation { .. }) {
+                attacker_of = None;
+            }
+        }
+    }
+    assert!(shots_back > 0, "BS 14 against PH 6: the bots shoot back");
+    assert!(hurt_attackers > 0, "and some shot back wounds its attacker");
 }

@@ -183,14 +183,28 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
-        id: "opposed",
-        doc: "The target's roll met an attack's hit rolls in a contest (`procedures.attack.opposed`).",
+        id: "answered",
+        doc: "The target of an attack answers it as it is declared (`procedures.attack.opposed`): a roll that only opposes (a Dodge), or a shot back.",
         keys: &[
             MODEL,
-            ("target", Model, "The model attacked, which rolled against the hits."),
+            ("target", Model, "The attacker it answers."),
+            ("answer", Text, "The answer's name (`opposed.answers`)."),
+            ("weapon", Text, "The weapon it shoots back with; absent for a roll."),
+        ],
+    },
+    EventKind {
+        id: "opposed",
+        doc: "The target's answer met an attack's hit rolls in a contest (`procedures.attack.opposed`).",
+        keys: &[
+            MODEL,
+            ("target", Model, "The model attacked, which answered."),
             ("contest", Text, "The contest's id (`contests:`)."),
             ("standing", Int, "The attacker's hit rolls that stand."),
-            ("theirs_standing", Int, "Whether the target's roll stands (1) or not (0)."),
+            (
+                "theirs_standing",
+                Int,
+                "The target's rolls that stand (a shot back's standing hits land on the attacker).",
+            ),
         ],
     },
     EventKind {

@@ -459,6 +459,23 @@ pub struct TestChoices {
     /// (`rally`, `motivate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spend_c3: Vec<crate::vocab::C3Use>,
+    /// As the target of an attack its ruleset lets it answer (`procedures.attack.opposed`): how
+    /// it answers. Left out: the first answer it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<TestAnswer>,
+}
+
+/// A test model's answer to the attacks on it (`TestChoices::answer`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TestAnswer {
+    /// The answer's id (of the ruleset's `procedures.attack.opposed.answers`); left out: it lets
+    /// every attack be, unanswered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<Id>,
+    /// The weapon mount an answer that shoots back fires; left out: the first that can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<usize>,
 }
 
 impl Test {

@@ -39,17 +39,49 @@ fn rolled_hits(
     let mine = &g.card(model).attributes;
     let theirs = target.map_or(&[][..], |t| g.card(t).attributes.as_slice());
     let sum = |terms: &[Term]| Term::sum(terms, mine, theirs, &m.attributes);
-    let kind = &g.rules.roll_kinds[a.hit.kind];
     let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
     let points = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
+    let p = hit_chance(g, model, m, target, band)?;
+    Some(p * f64::from(rolls) * f64::from(points.max(1)))
+}
+
+/// The chance one hit roll of a shot of `m` by `model` succeeds (as `rolled_hits` judges it).
+fn hit_chance(g: &Game, model: usize, m: &crate::compile::MountDef, target: Option<usize>, band: usize) -> Option<f64> {
+    use crate::compile::Term;
+    let a = g.rules.attack.as_ref()?;
+    let mine = &g.card(model).attributes;
+    let theirs = target.map_or(&[][..], |t| g.card(t).attributes.as_slice());
+    let kind = &g.rules.roll_kinds[a.hit.kind];
     let at_band = g
         .rules
         .combat_mods
         .iter()
         .filter(|x| x.cond.is(&crate::game::conditions::BAND, band as u16))
         .fold(0i32, |t, x| t.saturating_add(x.value));
-    let p = kind.chance(at_band, a.hit.bounded_target(kind, sum(&a.hit.target), at_band));
-    Some(p * f64::from(rolls) * f64::from(points.max(1)))
+    let need = Term::sum(&a.hit.target, mine, theirs, &m.attributes);
+    Some(kind.chance(at_band, a.hit.bounded_target(kind, need, at_band)))
+}
+
+/// Under a ruleset whose targets answer attacks (`procedures.attack.opposed`): the chance that
+/// `model`'s answer `option` to `attacker` succeeds — its roll, or its shot back's hit roll at
+/// the band (the situation's other modifiers unknown).
+fn answer_chance(g: &Game, model: usize, attacker: usize, option: crate::AttackAnswer) -> f64 {
+    use crate::compile::{AnswerKind, Term};
+    let Some(a) = g.rules.attack.as_ref() else { return 0.0 };
+    let Some(o) = a.opposed.as_ref() else { return 0.0 };
+    let (mine, theirs) = (&g.card(model).attributes, &g.card(attacker).attributes);
+    match (&o.answers[option.answer].kind, option.weapon) {
+        (AnswerKind::Roll(terms), _) => {
+            let kind = &g.rules.roll_kinds[g.rules.contests[o.contest].roll];
+            kind.chance(0, Term::sum(terms.as_slice(), theirs, mine, &[]))
+        }
+        (AnswerKind::Shoots, Some(w)) => {
+            let Some(band) = g.band(model, w, attacker) else { return 0.0 };
+            let Some(m) = g.card(model).weapons.get(w) else { return 0.0 };
+            hit_chance(g, model, m, Some(attacker), band).unwrap_or(0.0)
+        }
+        (AnswerKind::Shoots, None) => 0.0,
+    }
 }
 
 impl Bot {
@@ -477,6 +509,22 @@ impl Controller for Bot {
             return None;
         }
         Self::direct_weapons(g, reactor, actor).map(|ws| Action::fire(actor, ws))
+    }
+
+    /// The answer likeliest to succeed, a shot back's success counting half again: as likely,
+    /// it cancels the attacker's rolls as well as a roll that only opposes, and may hit.
+    fn answer_attack(
+        &mut self,
+        g: &Game,
+        model: usize,
+        attacker: usize,
+        options: &[crate::AttackAnswer],
+    ) -> Option<usize> {
+        let score = |o: &crate::AttackAnswer| {
+            let p = answer_chance(g, model, attacker, *o);
+            if o.weapon.is_some() { p * 1.5 } else { p }
+        };
+        (0..options.len()).max_by(|&a, &b| score(&options[a]).total_cmp(&score(&options[b])))
     }
 
     fn refused(&mut self, g: &Game, model: usize, _reason: &str) -> bool {

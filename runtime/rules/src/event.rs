@@ -106,6 +106,14 @@ pub enum Event {
         model: usize,
         lost: bool,
     },
+    /// The target of an attack answers it as it is declared (`procedures.attack.opposed`): with
+    /// a roll, or with a shot back by `weapon`.
+    Answered {
+        model: usize,
+        target: usize,
+        answer: String,
+        weapon: Option<String>,
+    },
     Opposed {
         model: usize,
         target: usize,

@@ -56,7 +56,7 @@ pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
 pub use arcs::Arc;
-pub use controller::Controller;
+pub use controller::{AttackAnswer, Controller};
 pub use engine::{Answer, Engine, EngineError, GameEnd};
 pub use features::{Feature, missions, structures};
 pub use flags::{Flag, FlagScope, FlagValue, Flags};

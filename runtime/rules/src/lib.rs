@@ -14,5 +14,5 @@ pub mod setup;
 pub use compile::Rules;
 pub use dice::{Dice, DiceExpr, ForcedDice, Odds, SeededDice};
 pub use event::{Event, NoLog, Sink};
-pub use game::{Action, Controller, Engine, Game, GameEnd};
+pub use game::{Action, AttackAnswer, Controller, Engine, Game, GameEnd};
 pub mod testing;

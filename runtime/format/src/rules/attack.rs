@@ -17,12 +17,18 @@ pub struct AttackRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub rolls: Vec<Term>,
+    /// How many hit rolls an attack made out of turn makes — a reaction (`reaction_windows`) or
+    /// a shot back (`opposed.answers`) — as a sum of terms (Infinity's burst of 1 in ARO); left
+    /// out: `rolls`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub reaction_rolls: Vec<Term>,
     /// The roll that decides each hit (Sythopian Wars' target lock: a d6 at most the shooter's
     /// Resolve; Infinity's BS roll: a d20 at most BS). The combat modifiers apply to it.
     pub hit: AttackRoll,
-    /// The target's one roll against all the hit rolls, compared by a contest (`contests:`):
-    /// Infinity's face-to-face Dodge. An attack made as a reaction (`reaction_windows`) is not
-    /// opposed. Left out: nothing opposes the hit rolls.
+    /// The target's answer, compared with all the hit rolls by a contest (`contests:`):
+    /// Infinity's face-to-face Dodge or BS attack. An attack made as a reaction
+    /// (`reaction_windows`) is not opposed. Left out: nothing opposes the hit rolls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opposed: Option<OpposedAttack>,
     /// The roll each hit makes for damage (Sythopian Wars' damage roll against the target's
@@ -63,16 +69,49 @@ pub struct AttackRoll {
     pub max: Option<i32>,
 }
 
-/// The target's opposing roll (`AttackRules::opposed`).
+/// The target's answer to an attack, met by a contest (`AttackRules::opposed`): Infinity's
+/// face-to-face Dodge, or its BS attack back at the attacker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpposedAttack {
-    /// The contest (of `contests:`) that compares the hit rolls with the target's roll; both
+    /// The contest (of `contests:`) that compares the hit rolls with the target's rolls; both
     /// sides roll its roll kind.
     pub contest: Id,
-    /// The target's roll's target, as a sum of terms (`[{of: target, attribute: ph}]`).
+    /// What the target's player may answer with, chosen as the attack is declared (a bot, or a
+    /// test's `choices: {answer: …}`; the first where nobody chooses). A target with no answer
+    /// left (it reacted already, see `window`) or that declines is not opposed.
     #[schemars(length(min = 1, max = 8))]
+    pub answers: Vec<AttackAnswer>,
+    /// The reaction window (of `reaction_windows:`) an answer is taken in: the target of a
+    /// direct-fire attack answers here instead of being asked by the window; answering is its
+    /// reaction there (`once_an_activation`, `once_a_turn`), so a target that reacted already
+    /// has no answer. The window must cost nothing (`cost: free`). Left out: every target
+    /// answers every attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<Id>,
+}
+
+/// One answer a target may make to an attack (`OpposedAttack::answers`): a roll that only
+/// opposes (`target`), or an attack of its own (`shoots`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackAnswer {
+    pub id: Id,
+    /// As the narrative and the controller call it (`Dodge`).
+    pub name: String,
+    /// The answer's roll target, as a sum of terms (`[{of: target, attribute: ph}]`: `target`
+    /// is the answering model); a roll that only cancels the attacker's. Left out with `shoots`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
     pub target: Vec<Term>,
+    /// The answer is an attack back at the attacker with one of the target's weapons that can
+    /// fire at it, by this same procedure with the roles swapped (`reaction_rolls`, `hit`,
+    /// `damage`, `points`; its own combat modifiers): its hit rolls meet the attacker's in the
+    /// contest, and each of its standing hits deals damage to the attacker.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shoots: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The damage roll of each hit (`AttackRules::damage`).

@@ -239,14 +239,43 @@ impl ContestRule {
 pub struct AttackProc {
     /// Hit rolls per shot (a sum; at least one is made, at most `MAX_ATTACK_ROLLS`).
     pub rolls: Vec<Term>,
+    /// Hit rolls of an attack made out of turn (empty: `rolls`).
+    pub reaction_rolls: Vec<Term>,
     pub hit: AttackRollRule,
-    /// The contest (index into `Rules::contests`) and the target's roll's target.
-    pub opposed: Option<(usize, Vec<Term>)>,
+    /// The target's answers and the contest that meets them.
+    pub opposed: Option<Opposed>,
     pub damage: Option<DamageRollRule>,
     /// A critical hit roll deals without a damage roll.
     pub critical_hits_deal: bool,
     /// Damage points per hit or counted damage roll (a sum; empty: one).
     pub points: Vec<Term>,
+}
+
+/// The target's answers to an attack (`procedures.attack.opposed`), its ids resolved.
+#[derive(Debug, Clone)]
+pub struct Opposed {
+    /// Index into `Rules::contests`.
+    pub contest: usize,
+    pub answers: Vec<AnswerRule>,
+    /// The reaction window answering is taken in (index into `Rules::reaction_windows`).
+    pub window: Option<usize>,
+}
+
+/// One answer of `Opposed::answers`.
+#[derive(Debug, Clone)]
+pub struct AnswerRule {
+    pub id: String,
+    pub name: String,
+    pub kind: AnswerKind,
+}
+
+/// What an answer rolls.
+#[derive(Debug, Clone)]
+pub enum AnswerKind {
+    /// A roll of the contest's kind against this target (a sum, `Target`: the answering model).
+    Roll(Vec<Term>),
+    /// An attack back at the attacker by the ruleset's attack, its roles swapped.
+    Shoots,
 }
 
 /// One roll of an attack: its kind (index into `Rules::roll_kinds`) and target.

@@ -8,6 +8,15 @@ use crate::event::HitChange;
 use cav_format::LookupKey;
 use cav_format::rules::AmmoEmpties;
 
+/// A direct-fire shot aimed (`Engine::aim`), ready to roll.
+pub(super) struct Aimed {
+    pub ctx: HookCtx,
+    pub situation: Situation,
+    pub mods: Vec<ModApplied>,
+    /// A handler's dice for the roll (`ctx.set_dice`).
+    pub dice: Option<DiceExpr>,
+}
+
 impl<'a, 'r> Engine<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn attack_roll(
@@ -66,6 +75,48 @@ impl<'a, 'r> Engine<'a, 'r> {
         if m.template.is_some() {
             return self.template_attack(attacker, weapon, target);
         }
+        let Some(aimed) = self.aim(attacker, weapon, target, band, distance, salvo_extra, weapons_fired, defensive)?
+        else {
+            return Ok(());
+        };
+        let Aimed { ctx, situation: s, mods, dice } = aimed;
+        // A ruleset whose attack is rolled by its roll kinds.
+        if let Some(a) = &r.attack {
+            return self.rolled_attack(a, ctx, &s, mods, dice);
+        }
+        let dice = dice.unwrap_or(r.standard);
+        // A critical success can never need less than a roll above a critical fumble.
+        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        let tp = r.bands[band].combat_tp;
+        let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), Some(crit_at), false)?;
+        self.state_test(attacker, weapon, target, out.success)?;
+        if out.fumble {
+            self.out_of_ammo(attacker, weapon)?;
+            return Ok(());
+        }
+        if out.success {
+            self.hit(attacker, weapon, target, out.margin, &[], Some(band))?;
+        }
+        Ok(())
+    }
+
+    /// The start of one direct-fire shot: the attack said, its situation, its combat modifiers
+    /// (tables, special attributes, states, handlers) and a handler's dice; `None` when a
+    /// handler stopped it before it was rolled.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn aim(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        band: usize,
+        distance: f64,
+        salvo_extra: i32,
+        weapons_fired: i32,
+        defensive: bool,
+    ) -> Result<Option<Aimed>, EngineError> {
+        let r = self.rules();
+        let m = &self.cardr(attacker).weapons[weapon];
         if m.single_use || m.charges.is_some() {
             self.game.single_use_fired.push((attacker, weapon));
         }
@@ -108,30 +159,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         // A handler may stop this weapon's shot before it is rolled (Point Defense).
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: attacker, what: "attack", reason });
-            return Ok(());
+            return Ok(None);
         }
         mods.extend(answer.take(Quantity::Roll));
-        let dice = answer.dice.unwrap_or(r.standard);
         if defensive && r.proc.defensive_fire.is_some_and(|d| d.drops_bonuses) {
             mods.retain(|m| m.value <= 0); // the ruleset's defensive fire takes no bonuses
         }
-        // A ruleset whose attack is rolled by its roll kinds.
-        if let Some(a) = &r.attack {
-            return self.rolled_attack(a, ctx, &s, mods, answer.dice);
-        }
-        // A critical success can never need less than a roll above a critical fumble.
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
-        let tp = r.bands[band].combat_tp;
-        let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), Some(crit_at), false)?;
-        self.state_test(attacker, weapon, target, out.success)?;
-        if out.fumble {
-            self.out_of_ammo(attacker, weapon)?;
-            return Ok(());
-        }
-        if out.success {
-            self.hit(attacker, weapon, target, out.margin, &[], Some(band))?;
-        }
-        Ok(())
+        Ok(Some(Aimed { ctx, situation: s, mods, dice: answer.dice }))
     }
 
     /// Shock and the like: the targeted model tests against the rating or gains a state — every

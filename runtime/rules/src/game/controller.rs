@@ -4,6 +4,14 @@
 use super::*;
 
 /// Decides for the models of one or more sides.
+/// One answer a target may make to an attack (`procedures.attack.opposed`): its index in the
+/// ruleset's answers, and for one that shoots back, the weapon mount it fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttackAnswer {
+    pub answer: usize,
+    pub weapon: Option<usize>,
+}
+
 pub trait Controller {
     /// Choose the next action for `model`, which has `ap` action points left.
     fn decide(&mut self, game: &Game, model: usize, ap: u32) -> Action;
@@ -80,6 +88,18 @@ pub trait Controller {
     /// declared action: one of the window's action types, or `None` (the default: it lets it be).
     fn react(&mut self, _game: &Game, _window: usize, _reactor: usize, _actor: usize) -> Option<Action> {
         None
+    }
+    /// How `model` answers `attacker`'s attack as it is declared: one of `options` (the answers
+    /// it has, `Rules::attack`'s `opposed.answers`, one per weapon that can fire back for an
+    /// answer that shoots), or `None` to let it be. By default: the first.
+    fn answer_attack(
+        &mut self,
+        _game: &Game,
+        _model: usize,
+        _attacker: usize,
+        options: &[AttackAnswer],
+    ) -> Option<usize> {
+        (!options.is_empty()).then_some(0)
     }
     /// Which of `units` (each its models, those activated least this turn first) `side` pays a
     /// point of its pool to activate, in a pooled turn (`turn_order`). By default: the first.

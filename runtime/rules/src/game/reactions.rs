@@ -20,6 +20,9 @@ impl Engine<'_, '_> {
     ) -> Result<(), EngineError> {
         let windows = &self.rules().reaction_windows;
         let window_slots = &self.rules().reaction_slots;
+        // The target of direct fire answers it in its answers' window, not through the window.
+        let answers_in = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()?.window);
+        let answering = action.target.filter(|_| !action.weapons.is_empty() && !action.indirect);
         for (w, window) in windows.iter().enumerate().filter(|(_, w)| w.resolves == order) {
             use cav_format::rules::{Reactors, WindowOpens};
             if window.opens == WindowOpens::AimedAtModel && action.target.is_none() {
@@ -29,7 +32,8 @@ impl Engine<'_, '_> {
             let side = g.models[actor].side;
             let eligible = |m: usize| {
                 let me = &g.models[m];
-                me.side != side
+                !(answers_in == Some(w) && answering == Some(m))
+                    && me.side != side
                     && me.on_table()
                     && !me.out_of_action
                     && !(window.once_a_turn && me.has(&REACTED))

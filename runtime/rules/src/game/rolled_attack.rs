@@ -1,14 +1,25 @@
 //! An attack by the ruleset's roll kinds (`procedures.attack`): the hit rolls a shot makes
-//! against a target summed from attributes, the target's opposing roll in a contest, and each
-//! standing hit's damage roll (or saving roll) turned into damage points. The same roll kinds
-//! judge a script's `ctx.make_roll`, the bots' odds and `cav dice --kind`.
+//! against a target summed from attributes, the target's answer met in a contest (a roll that
+//! only opposes, or a shot back whose standing hits land on the attacker), and each standing
+//! hit's damage roll (or saving roll) turned into damage points. The same roll kinds judge a
+//! script's `ctx.make_roll`, the bots' odds and `cav dice --kind`.
 
 use cav_format::limits::MAX_ATTACK_ROLLS;
 use cav_format::{ContestCompare, DealsOn, Roller};
 
+use super::combat::Aimed;
 use super::engine::Situation;
+use super::reactions::REACTED;
 use super::*;
-use crate::compile::{AttackProc, RollRule, Term, Thrown};
+use crate::compile::{AnswerKind, AttackProc, RollRule, Term, Thrown};
+
+/// One side's hit rolls of a rolled attack, ready to land.
+struct Volley {
+    ctx: HookCtx,
+    situation: Situation,
+    rolls: u32,
+    hits: Vec<Thrown>,
+}
 
 impl Engine<'_, '_> {
     /// One direct-fire shot of `ctx.weapon` by `ctx.model` at `ctx.target`, in situation `s`,
@@ -22,14 +33,88 @@ impl Engine<'_, '_> {
         dice: Option<DiceExpr>,
     ) -> Result<(), EngineError> {
         let r = self.rules();
-        let (attacker, weapon) = (ctx.model, ctx.weapon.unwrap_or(0));
-        let target = ctx.target.unwrap_or(attacker);
-        // The attributes as the attack begins (the cards do not change during it).
-        let g = &self.game;
-        let w = g.card(attacker).weapons.get(weapon).map_or(Vec::new(), |m| m.attributes.clone());
-        let (mine, theirs) = (g.card(attacker).attributes.clone(), g.card(target).attributes.clone());
-        let sum = |terms: &[Term]| Term::sum(terms, &mine, &theirs, &w);
-        let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, MAX_ATTACK_ROLLS) };
+        let (attacker, target) = (ctx.model, ctx.target.unwrap_or(ctx.model));
+        // A reaction's attack is not opposed: the target declared its answer already (it is the
+        // model the reaction answers). A target out of action takes no part: it cannot answer.
+        let answer = match &a.opposed {
+            Some(_) if self.game.reacting || self.game.models[target].out_of_action => None,
+            Some(o) => self.game.answering.iter().find(|(t, _)| *t == target).map(|&(_, x)| (o, x)),
+            None => None,
+        };
+        // Compared by best success, a success's value matters too (the odds walk them as such).
+        let best = answer.map(|(o, _)| r.contests[o.contest].compare);
+        // An attack made out of turn (a reaction) makes the ruleset's reaction rolls.
+        let rolls = if self.game.reacting && !a.reaction_rolls.is_empty() { &a.reaction_rolls } else { &a.rolls };
+        let mine = self.hit_rolls(a, rolls, ctx, *s, &mods, dice, best)?;
+        let Some((o, choice)) = answer else {
+            let stand: Vec<bool> = mine.hits.iter().map(|t| t.success == Some(true)).collect();
+            return self.land_volley(a, mine, &stand);
+        };
+        let contest = &r.contests[o.contest];
+        let theirs = match &o.answers[choice.answer].kind {
+            AnswerKind::Roll(terms) => {
+                let kind = &r.roll_kinds[contest.roll];
+                let (me, them) = (self.cardr(attacker), self.cardr(target));
+                let w = me.weapons.get(mine.ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
+                let need = Term::sum(terms, &me.attributes, &them.attributes, w);
+                let t = match contest.compare {
+                    ContestCompare::BestSuccess => kind.throw_for_verdict(self.dice, 0, Some(need), true),
+                    _ => kind.throw(self.dice, 0, Some(need)),
+                };
+                emit!(self, Event::Roll(kind.logged(target, Vec::new(), t.clone())));
+                Err(vec![t])
+            }
+            AnswerKind::Shoots => {
+                // A shot back is one answer: the attacker's next mount meets no second one.
+                self.game.answering.retain(|(t, _)| *t != target);
+                match self.shot_back(a, target, choice.weapon, attacker, best)? {
+                    Some(volley) => Ok(volley),
+                    None => Err(Vec::new()),
+                }
+            }
+        };
+        let their_hits = match &theirs {
+            Ok(v) => v.hits.as_slice(),
+            Err(t) => t.as_slice(),
+        };
+        let (mine_stand, their_stand) = contest.decide(&mine.hits, their_hits);
+        emit!(
+            self,
+            Event::Opposed {
+                model: attacker,
+                target,
+                contest: contest.id.clone(),
+                standing: mine_stand.iter().filter(|&&x| x).count() as u32,
+                theirs_standing: their_stand.iter().filter(|&&x| x).count() as u32,
+            }
+        );
+        self.land_volley(a, mine, &mine_stand)?;
+        match theirs {
+            Ok(volley) => self.land_volley(a, volley, &their_stand),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// The hit rolls of one shot (`ctx`), as many as `rolls` sum to (empty: one), each logged;
+    /// the charges of single-use upgrades they took are spent. `compare` is the contest that
+    /// will meet them, if any.
+    #[allow(clippy::too_many_arguments)]
+    fn hit_rolls(
+        &mut self,
+        a: &AttackProc,
+        rolls: &[Term],
+        ctx: HookCtx,
+        situation: Situation,
+        mods: &[ModApplied],
+        dice: Option<DiceExpr>,
+        compare: Option<ContestCompare>,
+    ) -> Result<Volley, EngineError> {
+        let r = self.rules();
+        let (shooter, victim) = (ctx.model, ctx.target.unwrap_or(ctx.model));
+        let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
+        let w = sc.weapons.get(ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
+        let sum = |terms: &[Term]| Term::sum(terms, &sc.attributes, &vc.attributes, w);
+        let rolls = if rolls.is_empty() { 1 } else { sum(rolls).clamp(0, MAX_ATTACK_ROLLS) };
         let m = mods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
         // A `combat_tp` handler's `ctx.set_dice` throws its dice for the hit roll of the kind.
         let loaded;
@@ -41,80 +126,87 @@ impl Engine<'_, '_> {
             None => &r.roll_kinds[a.hit.kind],
         };
         let target_point = a.hit.bounded_target(kind, sum(&a.hit.target), m);
-        // A reaction's attack is not opposed: the target declared its answer already (it is the
-        // model the reaction answers). A target out of action takes no part: it cannot oppose.
-        let opposed = a.opposed.as_ref().filter(|_| !self.game.reacting && !self.game.models[target].out_of_action);
         let mut hits: Vec<Thrown> = Vec::with_capacity(rolls as usize);
         for _ in 0..rolls {
-            // Unopposed, only each roll's verdict matters; opposed, the value of a success too
-            // where the contest compares successes (the odds walk them as such).
-            let t = match opposed.map(|(c, _)| r.contests[*c].compare) {
+            // Unopposed, only each roll's verdict matters.
+            let t = match compare {
                 Some(ContestCompare::BestSuccess) => kind.throw_for_verdict(self.dice, m, Some(target_point), true),
                 Some(_) => kind.throw(self.dice, m, Some(target_point)),
                 None => kind.throw_for_verdict(self.dice, m, Some(target_point), false),
             };
-            let logged = if self.log.enabled() { mods.clone() } else { Vec::new() };
-            emit!(self, Event::Roll(kind.logged(attacker, logged, t.clone())));
+            let logged = if self.log.enabled() { mods.to_vec() } else { Vec::new() };
+            emit!(self, Event::Roll(kind.logged(shooter, logged, t.clone())));
             hits.push(t);
         }
         // The charges of single-use upgrades the rolls took.
         let mut taken: Vec<u16> = mods.iter().filter_map(|m| m.charge).collect();
         taken.dedup();
         for sa in taken {
-            self.game.models[attacker].spend_charge(sa);
+            self.game.models[shooter].spend_charge(sa);
         }
-        let stand: Vec<bool> = match opposed {
-            Some((c, terms)) => {
-                let contest = &r.contests[*c];
-                let theirs_kind = &r.roll_kinds[contest.roll];
-                let theirs = match contest.compare {
-                    ContestCompare::BestSuccess => theirs_kind.throw_for_verdict(self.dice, 0, Some(sum(terms)), true),
-                    _ => theirs_kind.throw(self.dice, 0, Some(sum(terms))),
-                };
-                emit!(self, Event::Roll(theirs_kind.logged(target, Vec::new(), theirs.clone())));
-                let (mine_stand, their) = contest.decide(&hits, std::slice::from_ref(&theirs));
-                let standing = mine_stand.iter().filter(|&&x| x).count() as u32;
-                emit!(
-                    self,
-                    Event::Opposed {
-                        model: attacker,
-                        target,
-                        contest: contest.id.clone(),
-                        standing,
-                        theirs_standing: u32::from(their.first().copied().unwrap_or(false)),
-                    }
-                );
-                mine_stand
-            }
-            None => hits.iter().map(|t| t.success == Some(true)).collect(),
+        Ok(Volley { ctx, situation, rolls: rolls as u32, hits })
+    }
+
+    /// `answerer`'s shot back at `attacker` with mount `weapon`: aimed as any shot of its own
+    /// (its band, sight, modifiers and handlers), making the attack's reaction rolls. `None`
+    /// when it cannot fire after all.
+    fn shot_back(
+        &mut self,
+        a: &AttackProc,
+        answerer: usize,
+        weapon: Option<usize>,
+        attacker: usize,
+        compare: Option<ContestCompare>,
+    ) -> Result<Option<Volley>, EngineError> {
+        let Some(weapon) = weapon else { return Ok(None) };
+        let Shot::Direct { band, distance } = self.game.shot(answerer, weapon, attacker, false) else {
+            return Ok(None);
         };
+        let Some(Aimed { ctx, situation, mods, dice }) =
+            self.aim(answerer, weapon, attacker, band, distance, 0, 1, true)?
+        else {
+            return Ok(None);
+        };
+        let rolls = if a.reaction_rolls.is_empty() { &a.rolls } else { &a.reaction_rolls };
+        self.hit_rolls(a, rolls, ctx, situation, &mods, dice, compare).map(Some)
+    }
+
+    /// What a volley's standing hits (`stand`, one per hit roll) do: the state tests and out of
+    /// ammo its rolls call for, each standing hit's damage roll, the damage points dealt.
+    fn land_volley(&mut self, a: &AttackProc, v: Volley, stand: &[bool]) -> Result<(), EngineError> {
+        let r = self.rules();
+        let (shooter, weapon) = (v.ctx.model, v.ctx.weapon.unwrap_or(0));
+        let victim = v.ctx.target.unwrap_or(shooter);
         let standing = stand.iter().filter(|&&x| x).count() as u32;
-        self.state_test(attacker, weapon, target, standing > 0)?;
+        self.state_test(shooter, weapon, victim, standing > 0)?;
         // A fumbled hit roll is heard as any critical fumble (out of ammo where the weapon may run dry).
-        if hits.iter().any(|t| t.fumble) {
-            self.out_of_ammo(attacker, weapon)?;
+        if v.hits.iter().any(|t| t.fumble) {
+            self.out_of_ammo(shooter, weapon)?;
         }
+        let (rolls, hits) = (v.rolls, standing);
         if standing == 0 {
-            emit!(
-                self,
-                Event::DamagePoints { model: attacker, target, rolls: rolls as u32, hits: 0, dealing: 0, damage: 0 }
-            );
+            let (model, target) = (shooter, victim);
+            emit!(self, Event::DamagePoints { model, target, rolls, hits, dealing: 0, damage: 0 });
             return Ok(());
         }
+        let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
+        let w = sc.weapons.get(weapon).map_or(&[][..], |m| m.attributes.as_slice());
+        let sum = |terms: &[Term]| Term::sum(terms, &sc.attributes, &vc.attributes, w);
         let per_hit = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, MAX_ATTACK_ROLLS) } as u32;
         let mut dealing = standing;
         if let Some(d) = &a.damage {
+            let need = sum(&d.roll.target);
             let (roller, other) = match d.by {
-                Roller::Attacker => (attacker, target),
-                Roller::Target => (target, attacker),
+                Roller::Attacker => (shooter, victim),
+                Roller::Target => (victim, shooter),
             };
-            let ds = Situation { attacker: roller, defender: Some(other), ..*s };
+            let ds = Situation { attacker: roller, defender: Some(other), ..v.situation };
             let dmods = self.modifiers(&r.damage_roll_mods, ModifierTarget::DamageRoll, &ds, false);
             let dm = dmods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
             let kind = &r.roll_kinds[d.roll.kind];
-            let need = d.roll.bounded_target(kind, sum(&d.roll.target), dm);
+            let need = d.roll.bounded_target(kind, need, dm);
             dealing = 0;
-            for (hit, _) in hits.iter().zip(&stand).filter(|(_, s)| **s) {
+            for (hit, _) in v.hits.iter().zip(stand).filter(|(_, s)| **s) {
                 if a.critical_hits_deal && hit.critical {
                     dealing += 1;
                     continue;
@@ -130,15 +222,76 @@ impl Engine<'_, '_> {
             }
         }
         let damage = dealing.saturating_mul(per_hit);
-        emit!(
-            self,
-            Event::DamagePoints { model: attacker, target, rolls: rolls as u32, hits: standing, dealing, damage }
-        );
+        let (model, target) = (shooter, victim);
+        emit!(self, Event::DamagePoints { model, target, rolls, hits, dealing, damage });
         if damage > 0 {
-            self.game.damage_dealt[self.game.models[attacker].side] += damage;
-            self.take_damage(attacker, target, damage);
+            self.game.damage_dealt[self.game.models[shooter].side] += damage;
+            self.take_damage(shooter, victim, damage);
         }
-        self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
+        self.call_hooks(HookCtx { point: HookPoint::OnHit, ..v.ctx })?;
+        Ok(())
+    }
+
+    /// As a direct-fire attack on `target` is declared, under a ruleset whose attacks the target
+    /// answers (`procedures.attack.opposed`): the answers it has, and its controller's choice
+    /// (said, and its reaction in the answers' window). An attack made as a reaction is not
+    /// answered; nor by a target out of the fight, or that reacted already where that counts.
+    pub(crate) fn declare_answer(
+        &mut self,
+        attacker: usize,
+        target: usize,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some(o) = r.attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(()) };
+        let g = &self.game;
+        let me = &g.models[target];
+        if g.reacting || me.out_of_action || !me.on_table() || g.answering.iter().any(|(t, _)| *t == target) {
+            return Ok(());
+        }
+        if let Some(w) = o.window.map(|w| &r.reaction_windows[w])
+            && ((w.once_an_activation && g.reacted_now.contains(&target)) || (w.once_a_turn && me.has(&REACTED)))
+        {
+            return Ok(());
+        }
+        let mut options = Vec::with_capacity(o.answers.len());
+        for (i, ans) in o.answers.iter().enumerate() {
+            match ans.kind {
+                AnswerKind::Roll(_) => options.push(AttackAnswer { answer: i, weapon: None }),
+                AnswerKind::Shoots if g.can_fight(target) => {
+                    let shooter = g.shooter(target);
+                    let card = g.card(target);
+                    for (k, m) in card.weapons.iter().enumerate() {
+                        if m.template.is_none() && matches!(shooter.shot(k, attacker, false), Some(Shot::Direct { .. }))
+                        {
+                            options.push(AttackAnswer { answer: i, weapon: Some(k) });
+                        }
+                    }
+                }
+                AnswerKind::Shoots => {}
+            }
+        }
+        if options.is_empty() {
+            return Ok(());
+        }
+        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, target).target(attacker))?.forbid {
+            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
+            return Ok(());
+        }
+        let Some(pick) = ctrl.answer_attack(&self.game, target, attacker, &options) else { return Ok(()) };
+        let Some(&choice) = options.get(pick) else {
+            let reason = format!("its controller chose answer {pick} of {}", options.len());
+            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
+            return Ok(());
+        };
+        let answer = o.answers[choice.answer].name.clone();
+        let weapon = choice.weapon.map(|w| self.cardr(target).weapons[w].name.clone());
+        emit!(self, Event::Answered { model: target, target: attacker, answer, weapon });
+        if o.window.is_some() {
+            self.game.models[target].mark(&REACTED);
+            self.game.reacted_now.push(target);
+        }
+        self.game.answering.push((target, choice));
         Ok(())
     }
 }

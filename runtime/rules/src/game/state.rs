@@ -2,6 +2,7 @@
 //! activations. The questions asked of it live beside it (`queries`, `sight`, `arcs`, `shot`,
 //! `placement`); the engine changes the state.
 
+use super::controller::AttackAnswer;
 pub use super::features::laid_terrain::Laid;
 pub use super::features::minefields::Minefield;
 pub use super::features::missiles::Missile;
@@ -327,6 +328,7 @@ impl<'r> Game<'r> {
             reacting,
             forfeited,
             reacted_now,
+            answering,
             counter_battery_waits,
             counter_battery_pending,
             sight_memo,
@@ -377,6 +379,7 @@ impl<'r> Game<'r> {
         self.reacting.clone_from(reacting);
         self.forfeited.clone_from(forfeited);
         self.reacted_now.clone_from(reacted_now);
+        self.answering.clone_from(answering);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
         self.sight_memo.clone_from(sight_memo);
@@ -468,6 +471,10 @@ pub struct Game<'r> {
     /// The models that reacted during the active model's activation (windows with
     /// `once_an_activation`).
     pub reacted_now: Vec<usize>,
+    /// The answers the targets of the combat action being resolved chose
+    /// (`procedures.attack.opposed`): (target, answer); one that shoots back is taken off as it
+    /// is used.
+    pub answering: Vec<(usize, AttackAnswer)>,
     /// Counter-battery answers wait until the attacker's move is over (run 'n gun with move left).
     pub(crate) counter_battery_waits: bool,
     /// Counter-battery answers declared and waiting to land: (answering model, weapon mounts, the
@@ -540,6 +547,7 @@ impl<'r> Game<'r> {
             reacting: false,
             forfeited: None,
             reacted_now: Vec::new(),
+            answering: Vec::new(),
             counter_battery: false,
             counter_battery_waits: false,
             counter_battery_pending: Vec::new(),

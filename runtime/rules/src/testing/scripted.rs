@@ -156,6 +156,9 @@ impl<'t> Scripted<'t> {
             if !c.counter_battery.is_empty() && !was("counter-battery") {
                 out.push(format!("choices.{id}.counter_battery: the engine never offered `{id}` counter-battery fire"));
             }
+            if c.answer.is_some() && !was("answer") {
+                out.push(format!("choices.{id}.answer: `{id}` was never attacked where it could answer"));
+            }
             if c.relocate_strike_point.is_some() && !was("relocate") {
                 out.push(format!(
                     "choices.{id}.relocate_strike_point: the engine never asked `{id}` where to move a fumbled strike point"
@@ -278,6 +281,31 @@ impl Controller for Scripted<'_> {
     }
     fn spend_c3(&mut self, _: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
         self.choices.get(&model).is_some_and(|c| c.spend_c3.contains(&what))
+    }
+    fn answer_attack(&mut self, game: &Game, model: usize, _: usize, options: &[crate::AttackAnswer]) -> Option<usize> {
+        let Some(a) = self.choices.get(&model).and_then(|c| c.answer.as_ref()) else {
+            return (!options.is_empty()).then_some(0);
+        };
+        self.offered.insert((model, "answer".into()));
+        let answers = &game.rules.attack.as_ref()?.opposed.as_ref()?.answers;
+        let with = a.with.as_ref()?;
+        if !answers.iter().any(|x| x.id == with.as_str()) {
+            let ids: Vec<&str> = answers.iter().map(|x| x.id.as_str()).collect();
+            let failure = format!(
+                "choices.{}.answer.with: the ruleset has no answer `{with}` (it has: {})",
+                self.name(model),
+                ids.join(", ")
+            );
+            if !self.failures.contains(&failure) {
+                self.failures.push(failure);
+            }
+            return None;
+        }
+        // An answer the model does not have now (no weapon that can fire back) is not taken:
+        // the test sees the attack unanswered.
+        options
+            .iter()
+            .position(|o| answers[o.answer].id == with.as_str() && a.weapon.is_none_or(|w| o.weapon == Some(w)))
     }
     fn use_special_attribute(&mut self, _: &Game, model: usize, sa: &str, _: Option<usize>, _: Option<usize>) -> bool {
         let Some(c) = self.choices.get(&model) else { return true };

@@ -107,6 +107,7 @@ fn one_of_each() -> Vec<Event> {
         Event::HeldDamage { unit: s(), points: -2, held: 1 },
         Event::OutOfCoherency { model: 0, lost: true },
         Event::ActivationPassed { side: s() },
+        Event::Answered { model: 1, target: 0, answer: s(), weapon: Some(s()) },
         Event::Opposed { model: 0, target: 1, contest: s(), standing: 1, theirs_standing: 0 },
         Event::DamagePoints { model: 0, target: 1, rolls: 3, hits: 2, dealing: 1, damage: 2 },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
@@ -131,6 +132,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::HeldDamage { .. }
             | Event::OutOfCoherency { .. }
             | Event::ActivationPassed { .. }
+            | Event::Answered { .. }
             | Event::Opposed { .. }
             | Event::DamagePoints { .. }
             | Event::PoolSpent { .. }

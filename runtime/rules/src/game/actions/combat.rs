@@ -243,9 +243,14 @@ impl Engine<'_, '_> {
         let mut answers = Vec::with_capacity(declared.len());
         // Each mount's copy that fired, once per attack made.
         let mut fired = Vec::new();
+        self.game.answering.clear();
         for (target, shots, _) in &declared {
             let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, *target, ctrl)? };
             answers.push((*target, answer));
+            // Under a ruleset whose targets answer direct fire (a Dodge, a shot back).
+            if !indirect && !shots.is_empty() {
+                self.declare_answer(attacker, *target, ctrl)?;
+            }
         }
         for (target, shots, common) in declared {
             if indirect {
@@ -283,6 +288,7 @@ impl Engine<'_, '_> {
                 }
             }
         }
+        self.game.answering.clear();
         self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
             self.resolve_defensive_fire(attacker, target, answer)?;
