@@ -72,6 +72,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::PoolSpent { .. }
         | Event::Reacted { .. }
         | Event::Answered { .. }
+        | Event::ActionTaken { .. }
         | Event::Activation { .. }
         | Event::AssetUsed { .. }
         | Event::HvoTaken { .. }
@@ -166,6 +167,7 @@ fn course(g: &Game, e: &Event) -> Option<String> {
         Event::Reacted { model, target, window, action } => {
             format!("  {} reacts to {} ({window}): {action}", name(g, *model), name(g, *target))
         }
+        Event::ActionTaken { model, action } => format!("    {} takes {action}", name(g, *model)),
         Event::Answered { model, target, answer, weapon } => match weapon {
             Some(w) => format!("  {} answers {} with {answer} ({w})", name(g, *model), name(g, *target)),
             None => format!("  {} answers {} with {answer}", name(g, *model), name(g, *target)),

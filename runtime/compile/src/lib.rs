@@ -365,6 +365,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
+    let own_actions = procedures::own_actions(cx, &states);
     let (action_slots, slot_uses) = procedures::action_slots(cx, rs, ruleset);
     let reaction_slots = procedures::reaction_slots(cx, entry, ruleset, &action_slots);
     let action_free_with = procedures::action_free_with(rs, &sas);
@@ -386,7 +387,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
-    let attack = procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes);
+    let attack =
+        procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes, &names);
     procedures::recovery(cx, entry, ruleset, &roll_kinds, &attributes, &mut proc);
     tests::check(cx);
 
@@ -451,6 +453,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         c3,
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
+        own_actions,
         action_slots,
         slot_uses,
         reaction_slots,

@@ -483,6 +483,52 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
         .collect()
 }
 
+/// The ruleset's own action types (`does:`): the engine action each is taken as, how its moves
+/// go and the state it gives. What only such a type may say, said of an engine word, is an error.
+pub(crate) fn own_actions(cx: &mut Cx, states: &[cav_rules::compile::StateDef]) -> Vec<cav_rules::compile::OwnAction> {
+    let state_ids: Vec<String> = states.iter().map(|s| s.id.clone()).collect();
+    let mut out = Vec::new();
+    let docs: Vec<_> = cx.rs.of_kind(DocKind::ActionType).cloned().collect();
+    for e in &docs {
+        let Some(Document::ActionType(a)) = &e.doc else { continue };
+        let Some(does) = a.does else {
+            let said = [
+                ("/move_times", a.move_times.is_some()),
+                ("/avoids_cover", a.avoids_cover),
+                ("/gives", a.gives.is_some()),
+            ];
+            for (ptr, _) in said.iter().filter(|(_, s)| *s) {
+                cx.error(
+                    e,
+                    ptr,
+                    "action-type",
+                    format!("`{}` is said only of a ruleset's own action type", &ptr[1..]),
+                    "an action type with `does:` (a word of its own, a kind of an engine action)",
+                    None,
+                );
+            }
+            continue;
+        };
+        let Some(kind) = cav_rules::game::actions::ALL.iter().find(|k| k.id() == does) else { continue };
+        let gives = match &a.gives {
+            Some(s) => match cx.index_of(e, "/gives", s.as_str(), &state_ids, "model state") {
+                Some(ix) => Some(ix as cav_rules::compile::StateIx),
+                None => continue,
+            },
+            None => None,
+        };
+        out.push(cav_rules::compile::OwnAction {
+            id: e.id.clone(),
+            name: a.name.clone(),
+            kind: kind.name(),
+            move_times: a.move_times.unwrap_or(1.0),
+            avoids_cover: a.avoids_cover,
+            gives,
+        });
+    }
+    out
+}
+
 /// The model types that may take each action type and be aimed at by it, for the action types
 /// that limit either.
 pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
@@ -658,6 +704,7 @@ pub(crate) fn recovery(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn attack(
     cx: &mut Cx,
     entry: &Entry,
@@ -666,6 +713,7 @@ pub(crate) fn attack(
     contests: &[ContestRule],
     attributes: &[String],
     weapon_attributes: &[String],
+    names: &Names,
 ) -> Option<AttackProc> {
     let a = ruleset.procedures.attack.as_ref()?;
     let base = "/procedures/attack";
@@ -718,7 +766,8 @@ pub(crate) fn attack(
         {
             cx.error(entry, &format!("{ptr}/min"), "attack", format!("min {lo} is above max {hi}"), "min ≤ max", None);
         }
-        Some(AttackRollRule { kind: kind?, target, min: r.min, max: r.max })
+        let bounds = r.bounds.iter().map(|b| (names.cond(b.condition.as_str()), b.min, b.max)).collect();
+        Some(AttackRollRule { kind: kind?, target, min: r.min, max: r.max, bounds })
     };
     let hit = roll(cx, &format!("{base}/hit"), &a.hit);
     let damage = match &a.damage {

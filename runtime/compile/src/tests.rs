@@ -9,10 +9,18 @@ use cav_rules::testing::{END, END_SQUAD_ACTIVATION, NEXT_TURN, PLAY_TURN, SQUAD_
 use crate::Cx;
 
 pub(crate) fn check(cx: &mut Cx) {
+    // The ruleset's own action types (`does:`) are taken by their words.
+    let own: Vec<String> = cx
+        .rs
+        .of_kind(DocKind::ActionType)
+        .filter(|e| matches!(&e.doc, Some(Document::ActionType(a)) if a.does.is_some()))
+        .map(|e| e.id.clone())
+        .collect();
     let names: Vec<&str> = actions::ALL
         .iter()
         .map(|a| a.name())
         .chain([END, NEXT_TURN, PLAY_TURN, SQUAD_ACTIVATION, END_SQUAD_ACTIVATION])
+        .chain(own.iter().map(String::as_str))
         .collect();
     let cards: Vec<String> = cx.rs.of_kind(DocKind::Model).map(|e| e.id.clone()).collect();
     let states: Vec<String> = cx.rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect();

@@ -15,14 +15,18 @@ fn rules() -> Rules {
 
 /// Two units of three line troopers facing each other 14" apart; the log of a game of bots.
 fn game(rules: &Rules, seed: u64) -> (Vec<Event>, Vec<String>) {
+    game_at(rules, seed, [11.0, 25.0])
+}
+
+/// `game`, the units at these distances up the board (48" square).
+fn game_at(rules: &Rules, seed: u64, ys: [f64; 2]) -> (Vec<Event>, Vec<String>) {
     let mut game = Game::new(
         rules,
-        cav_rules::game::Board { size: [36.0, 36.0], areas: Vec::new() },
+        cav_rules::game::Board { size: [48.0, 48.0], areas: Vec::new() },
         vec!["confederation".into(), "asylumists".into()],
     );
     let line = rules.card("line-trooper").unwrap();
-    for side in 0..2 {
-        let y = if side == 0 { 11.0 } else { 25.0 };
+    for (side, y) in ys.into_iter().enumerate() {
         let members = (0..3).map(|i| game.add_model(line, side, P::new(15.0 + 2.0 * i as f64, y), 180.0 * side as f64));
         let members = members.collect();
         game.add_squad(format!("unit {side}"), "unit".into(), members);
@@ -79,4 +83,29 @@ fn a_units_reaction_is_its_sides_next_activation() {
         }
     }
     assert!(passes > 0, "some game's reaction passed over its side's activation");
+}
+
+/// Out of range of each other, bots close in by RUN (002 L134: twice the Move value) where the
+/// unit still has its run action, and the log says so. (A run may stop short, at base contact.)
+#[test]
+fn bots_run_to_close_in() {
+    let rules = rules();
+    let (mut runs, mut far) = (0, 0);
+    for seed in 1..=4 {
+        let (log, _) = game_at(&rules, seed, [2.0, 46.0]);
+        for (i, e) in log.iter().enumerate() {
+            if let Event::ActionTaken { model, action } = e
+                && action == "RUN"
+            {
+                runs += 1;
+                let moved = log[i + 1..].iter().find_map(|e| match e {
+                    Event::Moved { model: m, from, to, .. } if m == model => Some(from.dist(*to)),
+                    _ => None,
+                });
+                assert!(moved.is_some_and(|d| d <= 12.0 + 1e-6), "a run goes at most twice the Move value: {moved:?}");
+                far += usize::from(moved.is_some_and(|d| d > 6.0 + 1e-6));
+            }
+        }
+    }
+    assert!(runs > 0 && far > 0, "the bots ran, beyond the Move value of 6: {runs} runs, {far} beyond");
 }

@@ -278,6 +278,29 @@ impl Cx<'_> {
     }
 
     fn action(&mut self, a: &ActionType) {
+        // A ruleset's own action: its word is its own; the engine's action it is a kind of is
+        // checked as any action id (the schema holds `does:` to the vocabulary).
+        if let Some(does) = a.does {
+            if ActionKind::from_id(a.id.as_str()).is_some() {
+                let d = Diagnostic::error(
+                    "unknown-action",
+                    format!(
+                        "`{}` is an action of the engine: an action type with `does:` takes a word of its own",
+                        a.id
+                    ),
+                )
+                .expected("a word the engine's vocabulary does not have (`run`, `defend`)");
+                let d = self.located(d, "/id");
+                self.diags.push(d);
+            }
+            if let Status::Recognised(why) = does.status() {
+                self.warn(
+                    "/does",
+                    format!("action `{does}` is recognised but not implemented ({why}): no model can take it"),
+                );
+            }
+            return;
+        }
         match ActionKind::from_id(a.id.as_str()) {
             None => {
                 let d =

@@ -183,6 +183,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "action_taken",
+        doc: "A model takes one of the ruleset's own action types (an `action_type` with `does:`: Sythopian Wars' RUN); what the action does follows.",
+        keys: &[MODEL, ("action", Text, "The action type's name (`RUN`).")],
+    },
+    EventKind {
         id: "answered",
         doc: "The target of an attack answers it as it is declared (`procedures.attack.opposed`): a roll that only opposes (a Dodge), or a shot back.",
         keys: &[

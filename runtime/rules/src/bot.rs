@@ -556,11 +556,34 @@ impl Controller for Bot {
             }
             _ => action,
         };
-        Self::coherent(g, model, action)
+        match Self::faster(g, model, &action) {
+            Some(run) => run,
+            None => Self::coherent(g, model, action),
+        }
     }
 }
 
 impl Bot {
+    /// A move towards a point beyond the model's move value, taken as the ruleset's own faster
+    /// move where the model may take one now (a run: `move_times`) and it keeps coherency.
+    fn faster(g: &Game, model: usize, action: &Action) -> Option<Action> {
+        let to = action.to.filter(|_| {
+            action.kind == Action::move_to(P::new(0.0, 0.0)).kind && action.declared.is_none() && action.path.is_empty()
+        })?;
+        if g.models[model].pos.dist(to) <= f64::from(g.move_value(model)) {
+            return None;
+        }
+        let (ix, own) = g.rules.own_actions.iter().enumerate().find(|(_, o)| {
+            o.kind == action.kind
+                && o.move_times > 1.0
+                && g.slots_allow(model, &o.id)
+                && g.rules.action_costs.contains_key(&o.id)
+                && g.action_closed(model, &o.id, None).is_none()
+        })?;
+        let keeps = g.rules.proc.coherency.is_none() || g.coherent_move_by(model, to, own.move_times);
+        keeps.then(|| Action { declared: Some(ix as u16), ..action.clone() })
+    }
+
     /// A move that would leave the model out of its unit's coherency (`procedures.coherency`)
     /// stops at the farthest tenth of the way that keeps it; failing that the model closes on
     /// its nearest unit mate, or does not move.

@@ -106,6 +106,11 @@ pub enum Event {
         model: usize,
         lost: bool,
     },
+    /// A model takes one of the ruleset's own action types (`does:`), by its name (`RUN`).
+    ActionTaken {
+        model: usize,
+        action: String,
+    },
     /// The target of an attack answers it as it is declared (`procedures.attack.opposed`): with
     /// a roll, or with a shot back by `weapon`.
     Answered {

@@ -19,8 +19,28 @@ pub enum ActionCategory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionType {
+    /// The engine's action word (docs/vocabulary.md), or with `does:` the ruleset's own word.
     pub id: Id,
     pub name: String,
+    /// The engine's action this one is a kind of, when the ruleset names an action of its own
+    /// (Sythopian Wars' RUN is a `move`, DEFEND a `hold`): its `id` is then the ruleset's word,
+    /// which scenario tests use (`do: run`), and its cost, slots and model types are its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub does: Option<ActionKind>,
+    /// A move of this type goes this many times the model's move value (RUN: 2, 002 L134).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 10.0))]
+    pub move_times: Option<f64>,
+    /// A move of this type stops at the edge of terrain that gives cover: it may not enter it
+    /// (RUN, 002 L134).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub avoids_cover: bool,
+    /// A model state (of `model_state` documents) the model gains as the action resolves
+    /// (DEFEND's +1 Resolve against shooting, 002 L262-264, read by a modifier row's
+    /// `defender-<state>` condition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "model_state"))]
+    pub gives: Option<Id>,
     pub category: ActionCategory,
     /// Action points it costs.
     pub cost: u32,

@@ -67,6 +67,25 @@ pub struct AttackRoll {
     /// The most the dice may be asked to show.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i32>,
+    /// Bounds that hold only while a condition does, after `min`/`max` (`[{condition:
+    /// defender-ditching, max: 1}]`: shooting at a unit that ditched locks on only on a 1,
+    /// 002 L266).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub bounds: Vec<ConditionalBound>,
+}
+
+/// A bound on what a roll's dice may be asked to show, while a condition holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionalBound {
+    /// A condition word (docs/vocabulary.md), tested with the roller as the attacker.
+    #[schemars(schema_with = "crate::vocab::condition_schema")]
+    pub condition: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
 }
 
 /// The target's answer to an attack, met by a contest (`AttackRules::opposed`): Infinity's

@@ -29,6 +29,7 @@ words! {
         CallStrike = "call-strike", I, "A strike caller (FIST) calls in a battlefield strike package from its side's strike pool (`procedures.strike_packages`).";
         Limber = "limber", I, "A towed gun packs up to be towed; until it unlimbers it does not fire (001 L11599-11603).";
         Unlimber = "unlimber", I, "A towed gun sets up again where it was unhitched, and may fire from its next action (001 L11599-11603).";
+        Hold = "hold", I, "Nothing by itself: what its action type gives (`gives:`, a model state) is its effect. For a ruleset's own action types (`does: hold`: Sythopian Wars' DEFEND).";
         TorsoTwist = "torso-twist", R("torso twist is free and always on; its once-per-turn limit is not tracked"), "Turn a CAV's firing arcs.";
     }
 }

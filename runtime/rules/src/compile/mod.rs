@@ -164,6 +164,8 @@ pub struct Rules {
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
     pub action_costs: HashMap<String, u32>,
+    /// The ruleset's own action types (`does:`), each a kind of one of the engine's actions.
+    pub own_actions: Vec<OwnAction>,
     /// Moments the other side may react out of turn (`reaction_windows`).
     pub reaction_windows: Vec<f::ReactionWindow>,
     /// The action slots each window's reactions use (`uses:`, as a mask), by window.
@@ -380,4 +382,21 @@ impl Rules {
         let name = self.type_name(model_type);
         list.iter().any(|t| t.0 == name)
     }
+}
+
+/// A ruleset's own action type (`action_type` with `does:`): Sythopian Wars' RUN, a move.
+#[derive(Debug, Clone)]
+pub struct OwnAction {
+    /// The ruleset's word, its action type's id (`run`).
+    pub id: String,
+    /// As the narrative says it (`RUN`).
+    pub name: String,
+    /// The engine action's name it is taken as ([`crate::game::actions::ActionKind::name`]).
+    pub kind: &'static str,
+    /// A move goes this many times the move value.
+    pub move_times: f64,
+    /// A move stops at the edge of cover.
+    pub avoids_cover: bool,
+    /// The state the model gains as it resolves.
+    pub gives: Option<StateIx>,
 }

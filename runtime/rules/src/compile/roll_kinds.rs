@@ -285,6 +285,8 @@ pub struct AttackRollRule {
     pub target: Vec<Term>,
     pub min: Option<i32>,
     pub max: Option<i32>,
+    /// Bounds while a condition holds: (condition, min, max).
+    pub bounds: Vec<(super::Cond, Option<i32>, Option<i32>)>,
 }
 
 /// The damage roll of each hit.
@@ -337,6 +339,33 @@ impl AttackRollRule {
         match kind.succeeds {
             RollDirection::AtLeast => bounded.saturating_add(mods),
             RollDirection::AtMost => bounded.saturating_sub(mods),
+        }
+    }
+
+    /// `bounded_target` in situation `s`, the `bounds` whose conditions hold applied after it.
+    pub fn bounded_target_in(
+        &self,
+        kind: &RollRule,
+        target: i32,
+        mods: i32,
+        game: &crate::Game,
+        s: &crate::game::engine::Situation,
+    ) -> i32 {
+        let plain = self.bounded_target(kind, target, mods);
+        if self.bounds.is_empty() {
+            return plain;
+        }
+        let mut shown = match kind.succeeds {
+            RollDirection::AtLeast => plain.saturating_sub(mods),
+            RollDirection::AtMost => plain.saturating_add(mods),
+        };
+        for (_, lo, hi) in self.bounds.iter().filter(|(c, _, _)| c.times(game, s) > 0) {
+            shown = hi.map_or(shown, |m| shown.min(m));
+            shown = lo.map_or(shown, |m| shown.max(m));
+        }
+        match kind.succeeds {
+            RollDirection::AtLeast => shown.saturating_add(mods),
+            RollDirection::AtMost => shown.saturating_sub(mods),
         }
     }
 }

@@ -19,7 +19,13 @@ impl Engine<'_, '_> {
         if cost > ap {
             return Some("not enough action points".into());
         }
-        if let Some(why) = g.action_closed(model, kind.id().id(), action.target) {
+        let ty = actions::type_id(kind, action, g.rules);
+        if let Some(own) = action.declared.map(|d| &g.rules.own_actions[d as usize])
+            && own.kind != kind.name()
+        {
+            return Some(format!("the {} action is a {}, not a {}", own.id, own.kind, kind.name()));
+        }
+        if let Some(why) = g.action_closed(model, ty, action.target) {
             return Some(why);
         }
         if let Some((s, _)) = me.states.iter().find(|(s, _)| g.rules.states[*s as usize].forbids.contains(&kind.id())) {
@@ -38,7 +44,7 @@ impl Engine<'_, '_> {
         if !kind.repeatable() && g.used.contains(&counts_as) {
             return Some("a non-repeatable action may be used once per activation".into());
         }
-        if let Some(slots) = g.rules.slot_uses.get(kind.id().id()) {
+        if let Some(slots) = g.rules.slot_uses.get(ty) {
             let taken = slots.mask & g.slots_taken(model);
             if taken != 0 {
                 let slot = &g.rules.action_slots[taken.trailing_zeros() as usize];
@@ -57,13 +63,39 @@ impl Engine<'_, '_> {
             }
         }
         if let Some(to) = kind.moves_to(g, action) {
+            // (A ruleset's own move may go further than the move value: a run.)
+            let times = action.declared.map_or(1.0, |d| g.rules.own_actions[d as usize].move_times);
             for f in features::each(g.schedule.move_declared) {
-                if let Some(Err(why)) = f.move_declared.map(|check| check(g, model, to)) {
+                if let Some(Err(why)) = f.move_declared.map(|check| check(g, model, to, times)) {
                     return Some(why);
                 }
             }
         }
         kind.check(g, model, action).err()
+    }
+
+    /// Resolve `action` by its kind; taken as a ruleset's own action type, as that type says: a
+    /// move of it goes its `move_times` the move value and stops short of cover where it
+    /// `avoids_cover`, and its model gains the state it `gives` once it has resolved.
+    pub(super) fn resolve_action(
+        &mut self,
+        kind: &dyn actions::ActionKind,
+        model: usize,
+        action: &Action,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let Some(own) = action.declared.map(|d| &self.rules().own_actions[d as usize]) else {
+            return kind.resolve(self, model, action, ctrl);
+        };
+        emit!(self, Event::ActionTaken { model, action: own.name.clone() });
+        let before = self.game.moving_as.replace((own.move_times, own.avoids_cover));
+        let resolved = kind.resolve(self, model, action, ctrl);
+        self.game.moving_as = before;
+        resolved?;
+        if let Some(s) = own.gives {
+            self.add_state(model, s)?;
+        }
+        Ok(())
     }
 
     /// The first action of a unit's activation aimed at one unit (`one_target_per_unit`) names
@@ -184,7 +216,8 @@ impl Engine<'_, '_> {
                 }
                 return Err(illegal(&self.game, &reason));
             }
-            self.declare_unit_target(model, kind.id().id(), action.target);
+            let ty = actions::type_id(kind, &action, self.rules());
+            self.declare_unit_target(model, ty, action.target);
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             self.game.declined = self.ask_optional(model, &action, ctrl);
@@ -198,7 +231,7 @@ impl Engine<'_, '_> {
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();
             let path_from = self.game.models[model].path.len().saturating_sub(1);
-            let resolved = kind.resolve(self, model, &action, ctrl);
+            let resolved = self.resolve_action(kind, model, &action, ctrl);
             if resolved.is_ok() {
                 self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl)?;
             }
@@ -218,7 +251,7 @@ impl Engine<'_, '_> {
                 Err(ActionError::Engine(e)) => return Err(e),
             }
             self.game.used.push(counts_as);
-            if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
+            if let Some(slots) = self.rules().slot_uses.get(ty) {
                 let any = if slots.any { self.game.free_slot(model, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
                 self.game.slots_now |= slots.mask | any;
             }

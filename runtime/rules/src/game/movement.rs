@@ -192,6 +192,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         // Nap of the earth costs more per inch; aircraft in flight never stop at base contact.
         let noe_extra = if me.features.flight.noe { p.flight.as_ref().map_or(0, |f| f.noe_extra_cost) } else { 0 };
         let flying = g.flying(model);
+        // A ruleset's own move that may not enter cover (a run) stops at its edge.
+        let in_cover = |g: &Game, at: P| {
+            g.board.areas.iter().any(|a| {
+                g.rules.terrains[a.terrain].cover != cav_format::Cover::None
+                    && a.center.dist(at) <= a.radius + radius
+                    && a.poly.distance(at) <= radius
+            })
+        };
+        let avoid_cover = g.moving_as.is_some_and(|(_, avoids)| avoids) && !in_cover(g, from);
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];
@@ -218,6 +227,18 @@ impl<'a, 'r> Engine<'a, 'r> {
             let budget_now = budget.unwrap_or_else(|| g.move_value(model)) + road_bonus;
             let may_exceed = moved + d <= p.movement.minimum_move + 1e-9 && extra_turns == 0;
             if spent as f64 + inch_cost + step_cost > budget_now as f64 + 1e-9 && !may_exceed {
+                break;
+            }
+            if avoid_cover && in_cover(g, next) {
+                // Up to the edge: the farthest point of this step short of the cover.
+                let (mut lo, mut hi) = (moved, moved + d);
+                for _ in 0..30 {
+                    let m = (lo + hi) / 2.0;
+                    if in_cover(g, from + dir.scale(m)) { hi = m } else { lo = m }
+                }
+                let part = (lo - moved) / d;
+                inch_cost += step_cost * part;
+                self.game.models[model].pos = from + dir.scale(lo);
                 break;
             }
             // Stay on the board (a retreating model may leave it).

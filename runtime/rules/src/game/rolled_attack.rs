@@ -125,7 +125,7 @@ impl Engine<'_, '_> {
             }
             None => &r.roll_kinds[a.hit.kind],
         };
-        let target_point = a.hit.bounded_target(kind, sum(&a.hit.target), m);
+        let target_point = a.hit.bounded_target_in(kind, sum(&a.hit.target), m, &self.game, &situation);
         let mut hits: Vec<Thrown> = Vec::with_capacity(rolls as usize);
         for _ in 0..rolls {
             // Unopposed, only each roll's verdict matters.
@@ -204,7 +204,7 @@ impl Engine<'_, '_> {
             let dmods = self.modifiers(&r.damage_roll_mods, ModifierTarget::DamageRoll, &ds, false);
             let dm = dmods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
             let kind = &r.roll_kinds[d.roll.kind];
-            let need = d.roll.bounded_target(kind, need, dm);
+            let need = d.roll.bounded_target_in(kind, need, dm, &self.game, &ds);
             dealing = 0;
             for (hit, _) in v.hits.iter().zip(stand).filter(|(_, s)| **s) {
                 if a.critical_hits_deal && hit.critical {

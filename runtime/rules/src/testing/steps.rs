@@ -325,8 +325,12 @@ pub(super) fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &
             }
         }
     }
+    // A ruleset's own action type is taken as the engine's action it is a kind of.
+    let own = game.rules.own_actions.iter().position(|o| o.id == name);
+    let name = own.map_or(name, |o| game.rules.own_actions[o].kind);
     let Some(kind) = actions::find(name) else {
-        let known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
+        let mut known: Vec<&str> = actions::ALL.iter().map(|k| k.name()).collect();
+        known.extend(game.rules.own_actions.iter().map(|o| o.id.as_str()));
         return Err(format!(
             "unknown action `{name}` (known: {}, {END}, {NEXT_TURN}, {PLAY_TURN}, {SQUAD_ACTIVATION}, {END_SQUAD_ACTIVATION})",
             known.join(", ")
@@ -354,5 +358,6 @@ pub(super) fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &
         inspire: step.inspire,
         moves: step.moves.unwrap_or(1),
         option: step.option.as_ref().map(|o| o.0.clone()),
+        declared: own.map(|o| o as u16),
     })
 }

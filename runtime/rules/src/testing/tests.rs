@@ -108,6 +108,7 @@ fn one_of_each() -> Vec<Event> {
         Event::OutOfCoherency { model: 0, lost: true },
         Event::ActivationPassed { side: s() },
         Event::Answered { model: 1, target: 0, answer: s(), weapon: Some(s()) },
+        Event::ActionTaken { model: 0, action: s() },
         Event::Opposed { model: 0, target: 1, contest: s(), standing: 1, theirs_standing: 0 },
         Event::DamagePoints { model: 0, target: 1, rolls: 3, hits: 2, dealing: 1, damage: 2 },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
@@ -133,6 +134,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::OutOfCoherency { .. }
             | Event::ActivationPassed { .. }
             | Event::Answered { .. }
+            | Event::ActionTaken { .. }
             | Event::Opposed { .. }
             | Event::DamagePoints { .. }
             | Event::PoolSpent { .. }

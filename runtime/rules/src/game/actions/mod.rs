@@ -23,6 +23,7 @@ pub mod combat;
 mod dig_in;
 mod field_repair;
 mod flight;
+mod hold;
 pub(crate) mod lay_barrier;
 mod move_;
 mod move_and_shoot;
@@ -81,6 +82,7 @@ pub const ALL: &[&dyn ActionKind] = &[
     &stomp::Stomp,
     &tag::Tag,
     &structure_fire::StructureFire,
+    &hold::Hold,
 ];
 
 /// Actions the engine plays as reactions, outside the acting model's activation (their cost is
@@ -140,12 +142,26 @@ pub trait ActionKind: Sync {
     ) -> Result<(), ActionError>;
 }
 
-/// AP `action` costs `model` now: its kind's cost, or none where a special attribute of the model
-/// or of one of its weapons makes the action type free (`free_with`: Locked-On's target-lock;
-/// HARM munitions carry it on the weapon) — whatever the kind's own reckoning.
+/// The action type `action` (of `kind`) is taken as: a ruleset's own (`declared`), else the
+/// engine's word for its kind.
+pub fn type_id<'r>(kind: &dyn ActionKind, action: &Action, rules: &'r crate::Rules) -> &'r str {
+    match action.declared.and_then(|d| rules.own_actions.get(d as usize)) {
+        Some(own) => &own.id,
+        None => kind.id().id(),
+    }
+}
+
+/// AP `action` costs `model` now: its kind's cost (a ruleset's own action type: its own, times
+/// the moves taken as one), or none where a special attribute of the model or of one of its
+/// weapons makes the action type free (`free_with`: Locked-On's target-lock; HARM munitions
+/// carry it on the weapon) — whatever the kind's own reckoning.
 pub fn cost_of(kind: &dyn ActionKind, game: &Game, model: usize, action: &Action) -> Option<u32> {
-    let cost = kind.cost(game, model, action)?;
-    let free = game.rules.action_free_with.get(kind.id().id()).is_some_and(|with| {
+    let ty = type_id(kind, action, game.rules);
+    let cost = match action.declared {
+        Some(_) => game.rules.action_costs.get(ty).copied()?.saturating_mul(action.moves.max(1)),
+        None => kind.cost(game, model, action)?,
+    };
+    let free = game.rules.action_free_with.get(ty).is_some_and(|with| {
         let card = game.card(model);
         let mut sas = card.sas.iter().chain(card.weapons.iter().flat_map(|w| &w.sas));
         sas.any(|(s, _)| with.contains(s))
@@ -206,6 +222,9 @@ pub struct Action {
     pub moves: u32,
     /// The Special action's declared option (`ctx.option`: Smoke's `cloud` or `line`).
     pub option: Option<String>,
+    /// A ruleset's own action type this action is taken as (index into `Rules::own_actions`):
+    /// Sythopian Wars' RUN, a `move`. Its cost, action slots and model types are the type's.
+    pub declared: Option<u16>,
 }
 
 impl Action {
@@ -225,6 +244,7 @@ impl Action {
             noe: false,
             inspire: false,
             moves: 1,
+            declared: None,
             option: None,
         }
     }
@@ -271,6 +291,9 @@ impl std::fmt::Debug for Action {
         }
         if self.indirect {
             s.field("indirect", &true);
+        }
+        if let Some(d) = self.declared {
+            s.field("declared", &d);
         }
         s.finish()
     }

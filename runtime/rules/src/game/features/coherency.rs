@@ -57,8 +57,13 @@ impl Game<'_> {
     /// brings it nearer) where it ends: at `to`, or as far along as its move value reaches
     /// in the open. The bots ask before they move.
     pub fn coherent_move(&self, model: usize, to: P) -> bool {
+        self.coherent_move_by(model, to, 1.0)
+    }
+
+    /// `coherent_move` for a move that goes `times` the move value (a run).
+    pub fn coherent_move_by(&self, model: usize, to: P, times: f64) -> bool {
         let from = self.models[model].pos;
-        let reach = f64::from(self.move_value(model));
+        let reach = f64::from(self.move_value(model)) * times;
         let to = if to.dist(from) > reach { from + (to - from).scale(reach / to.dist(from)) } else { to };
         let gap = self.coherency_gap(model, to, |o| self.still_to_move(o));
         gap <= 1e-9 || gap < self.coherency_gap(model, self.models[model].pos, |o| self.still_to_move(o)) - 1e-9
@@ -67,8 +72,8 @@ impl Game<'_> {
 
 /// A move that would end out of coherency is refused (002 L104: a model "cannot be purposefully
 /// placed" out of it).
-fn refuse_incoherent_move(g: &Game, model: usize, to: P) -> Result<(), String> {
-    if g.coherent_move(model, to) {
+fn refuse_incoherent_move(g: &Game, model: usize, to: P, times: f64) -> Result<(), String> {
+    if g.coherent_move_by(model, to, times) {
         return Ok(());
     }
     let Some(rule) = g.rules.proc.coherency.as_ref() else { return Ok(()) };

@@ -163,8 +163,9 @@ pub struct Feature {
     /// A model's action resolved; its path of this activation grew from the index given.
     pub action_resolved: Option<fn(&mut Engine, usize, usize, &mut dyn Controller) -> Step>,
     /// An action that moves a model to a point (`ActionKind::moves_to`) is being declared,
-    /// before anything of it happens: the feature may refuse it (the reason).
-    pub move_declared: Option<fn(&super::Game, usize, P) -> Result<(), String>>,
+    /// before anything of it happens: the feature may refuse it (the reason). The last argument
+    /// is how many times its move value the move may go (a ruleset's own move: a run).
+    pub move_declared: Option<fn(&super::Game, usize, P, f64) -> Result<(), String>>,
     /// A model moved (one leg of a move) from one point to another.
     pub model_moved: Option<fn(&mut Engine, usize, P, P) -> Step>,
     /// A model's activation is ending: before the states of moving or standing still.

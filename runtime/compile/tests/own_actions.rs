@@ -1,0 +1,34 @@
+//! A ruleset's own action types (`does:`): what only they may say, said of an engine word, and a
+//! word of the engine taken as one's own, are errors where they are written.
+
+mod common;
+
+fn errors(doc: &str) -> Vec<(String, String)> {
+    common::extension_diagnostics("own-actions", &[("rules/actions.yaml", doc)])
+        .into_iter()
+        .filter(|d| d.severity == cav_content::Severity::Error)
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.message))
+        .collect()
+}
+
+#[test]
+fn an_own_action_type_is_checked_where_it_is_written() {
+    let head = "kind: action_type\nname: Invented\ncategory: repeatable\ncost: 1\nsummary: Invented.\n";
+    // A state that does not exist.
+    let e = errors(&format!("{head}id: sprint\ndoes: move\nmove_times: 2\ngives: nowhere\n"));
+    assert!(e.iter().any(|(p, m)| p == "/gives" && m.contains("nowhere")), "{e:#?}");
+    // An engine word taken as the ruleset's own.
+    let e = errors(&format!("{head}id: hold\ndoes: move\n"));
+    assert!(e.iter().any(|(p, m)| p == "/id" && m.contains("takes a word of its own")), "{e:#?}");
+    // What only an own action type says, said of an engine word: each field an error.
+    let e = errors(&format!("{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\n"));
+    for field in ["/move_times", "/avoids_cover", "/gives"] {
+        assert!(e.iter().any(|(p, m)| p == field && m.contains("only of a ruleset's own")), "{field}: {e:#?}");
+    }
+    // A word that is neither the engine's nor declared as a kind of one.
+    let e = errors(&format!("{head}id: sprint\n"));
+    assert!(e.iter().any(|(p, _)| p == "/id"), "{e:#?}");
+    // Well formed, nothing to say.
+    let e = errors(&format!("{head}id: sprint\ndoes: move\nmove_times: 2\navoids_cover: true\ngives: suppressed\n"));
+    assert!(e.is_empty(), "{e:#?}");
+}
