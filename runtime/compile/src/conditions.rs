@@ -18,6 +18,8 @@ pub(crate) struct Names {
     pub bands: Vec<String>,
     /// Upgrade ids: upgrade `i` rides on a card as special attribute `sas.len() + i`.
     pub upgrades: Vec<String>,
+    /// The attributes the ruleset's models carry, in the order of `CardDef::attributes`.
+    pub attributes: Vec<String>,
     /// The condition ids resolved so far (what the rules use: `required.rs` asks).
     used: std::cell::RefCell<std::collections::BTreeSet<&'static str>>,
 }
@@ -30,6 +32,7 @@ impl Names {
             sas: rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect(),
             bands,
             upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
+            attributes: cav_content::vocabulary::ruleset_attributes(rs),
             used: Default::default(),
         }
     }
@@ -52,6 +55,7 @@ impl Names {
                     FamilyRef::StateGroup => (&self.state_groups, 0),
                     FamilyRef::SpecialAttribute => (&self.sas, 0),
                     FamilyRef::Upgrade => (&self.upgrades, self.sas.len()),
+                    FamilyRef::Attribute => (&self.attributes, 0),
                     FamilyRef::CriticalResult => return Cond::NEVER,
                 };
                 let arg = ids.iter().position(|x| x == rest).map(|i| i + offset);

@@ -60,3 +60,18 @@ fn values_compile_in_the_declared_order() {
     );
     assert_eq!(plain.cards[plain.card("test-plain").unwrap()].attributes, [3, 1], "the defaults");
 }
+
+/// A modifier row reads an attribute the ruleset declares (`attacker-attribute-<id>`,
+/// `defender-attribute-<id>`); one it does not declare is an error where the row names it.
+#[test]
+fn a_row_reads_only_a_declared_attribute() {
+    let table = "kind: modifier_table\nid: nerve-rows\nname: Nerve\nroll: combat_roll\nmodifiers:\n\
+        \x20 - {id: a, name: A, value: 1, scale: per_count, condition: attacker-attribute-resolve}\n\
+        \x20 - {id: b, name: B, value: 1, condition: defender-attribute-nerve}\n";
+    let declare = DECLARE.replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,");
+    let diags = common::extension_diagnostics("attribute-rows", &[("patch.yaml", &declare), ("t.yaml", table)]);
+    let errors: Vec<_> = diags.iter().filter(|d| d.severity == cav_content::Severity::Error).collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].pointer.as_deref(), Some("/modifiers/1/condition"), "{errors:#?}");
+    assert!(errors[0].message.contains("defender-attribute-nerve"), "{errors:#?}");
+}

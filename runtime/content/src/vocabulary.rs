@@ -19,7 +19,18 @@ pub fn run(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The ids condition families may name in this ruleset, and every condition id it can spell
+/// The attributes the ruleset's models carry (`attributes:`), in the order it declares them: the
+/// names `attacker-attribute-<id>` may use, and the argument the compiled condition holds.
+pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
+    rs.of_kind(DocKind::Ruleset)
+        .filter_map(|e| match &e.doc {
+            Some(Document::Ruleset(r)) => Some(r.attributes.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// The groups the ruleset's model states belong to (`groups:`), in order of first mention: the
 /// names `attacker-in-<group>` may use, and the argument the compiled condition holds.
 pub fn state_groups(rs: &Ruleset) -> Vec<String> {
@@ -36,6 +47,7 @@ pub fn state_groups(rs: &Ruleset) -> Vec<String> {
     groups
 }
 
+/// The ids condition families may name in this ruleset, and every condition id it can spell
 /// (for did-you-mean hints), gathered once per ruleset.
 struct Names {
     bands: Vec<String>,
@@ -43,6 +55,7 @@ struct Names {
     state_groups: Vec<String>,
     sas: Vec<String>,
     upgrades: Vec<String>,
+    attributes: Vec<String>,
     all: Vec<String>,
 }
 
@@ -63,6 +76,7 @@ impl Names {
             state_groups: state_groups(rs),
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
+            attributes: ruleset_attributes(rs),
             all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
         };
         let mut all = std::mem::take(&mut names.all);
@@ -83,6 +97,7 @@ impl Names {
             FamilyRef::StateGroup => &self.state_groups,
             FamilyRef::SpecialAttribute => &self.sas,
             FamilyRef::Upgrade => &self.upgrades,
+            FamilyRef::Attribute => &self.attributes,
             FamilyRef::CriticalResult => return None,
         })
     }

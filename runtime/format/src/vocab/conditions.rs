@@ -23,6 +23,8 @@ pub enum FamilyRef {
     StateGroup,
     SpecialAttribute,
     Upgrade,
+    /// An attribute the ruleset's models carry (`attributes:`).
+    Attribute,
     /// A row name of the critical-damage table, not checked.
     CriticalResult,
 }
@@ -35,6 +37,7 @@ impl FamilyRef {
             FamilyRef::StateGroup => "state group",
             FamilyRef::SpecialAttribute => "special attribute",
             FamilyRef::Upgrade => "upgrade",
+            FamilyRef::Attribute => "attribute",
             FamilyRef::CriticalResult => "critical-damage result",
         }
     }
@@ -164,6 +167,18 @@ pub const CONDITIONS: &[Condition] = &[
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
 pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
+    ConditionFamily {
+        prefix: "attacker-attribute-",
+        names: FamilyRef::Attribute,
+        status: I,
+        doc: "The roller's attribute (`attributes:`): holds while it is above 0 and counts its value (`scale: per_count`: the modifier times it).",
+    },
+    ConditionFamily {
+        prefix: "defender-attribute-",
+        names: FamilyRef::Attribute,
+        status: I,
+        doc: "The defender's attribute (`attributes:`): holds while it is above 0 and counts its value (`scale: per_count`: the modifier times it).",
+    },
     ConditionFamily {
         prefix: "squad-sa-",
         names: FamilyRef::SpecialAttribute,

@@ -32,6 +32,7 @@ mod always;
 mod attacker_in_group;
 mod attacker_sa;
 mod attacker_state;
+mod attribute;
 mod back_arc;
 mod band;
 mod close_combat;
@@ -114,6 +115,8 @@ pub static ALL: &[&Condition] = &[
     &energy_weapon::NON_ENERGY_WEAPON,
     &energy_weapon::LASER_GUIDED,
     &upgrade::UPGRADE,
+    &attribute::ATTACKER_ATTRIBUTE,
+    &attribute::DEFENDER_ATTRIBUTE,
 ];
 
 /// The condition with this id (a fixed id, or a family's prefix), as the compiled rules hold it.
