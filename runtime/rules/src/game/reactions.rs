@@ -138,8 +138,14 @@ impl Engine<'_, '_> {
         let window = &self.rules().reaction_windows[w];
         let checked = match actions::find(reaction.kind) {
             None => Err("no such action".to_owned()),
-            Some(kind) if !window.actions.iter().any(|a| a.as_str() == kind.id().id()) => {
-                Err(format!("the window `{}` offers no {} action", window.id, kind.id().id()))
+            Some(kind)
+                if !window.actions.iter().any(|a| a.as_str() == actions::type_id(kind, reaction, self.rules())) =>
+            {
+                Err(format!(
+                    "the window `{}` offers no {} action",
+                    window.id,
+                    actions::type_id(kind, reaction, self.rules())
+                ))
             }
             Some(kind) => match actions::cost_of(kind, &self.game, reactor, reaction) {
                 None => Err("this ruleset has no such action type".to_owned()),
@@ -189,7 +195,7 @@ impl Engine<'_, '_> {
         }
         self.game.models[reactor].free_turns = 1;
         let path_from = self.game.models[reactor].path.len().saturating_sub(1);
-        let resolved = kind.resolve(self, reactor, reaction, ctrl);
+        let resolved = self.resolve_action(kind, reactor, reaction, ctrl);
         if resolved.is_ok() {
             for f in features::each(self.game.schedule.action_resolved) {
                 if let Some(run) = f.action_resolved {
@@ -202,7 +208,7 @@ impl Engine<'_, '_> {
         let window_mask = self.rules().reaction_slots.get(w).copied().unwrap_or(0);
         if window_mask != 0 {
             self.game.models[reactor].slots_used |= window_mask;
-        } else if let Some(slots) = self.rules().slot_uses.get(kind.id().id()) {
+        } else if let Some(slots) = self.rules().slot_uses.get(actions::type_id(kind, reaction, self.rules())) {
             let any = if slots.any { self.game.free_slot(reactor, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
             self.game.models[reactor].slots_used |= slots.mask | any;
         }
