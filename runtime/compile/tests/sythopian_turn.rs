@@ -85,7 +85,7 @@ fn a_units_reaction_is_its_sides_next_activation() {
     assert!(passes > 0, "some game's reaction passed over its side's activation");
 }
 
-/// Out of range of each other, bots close in by RUN (002 L134: twice the Move value) where the
+/// Out of range of each other, bots close in by RUN (002 L132: twice the Move value) where the
 /// unit still has its run action, and the log says so. (A run may stop short, at base contact.)
 #[test]
 fn bots_run_to_close_in() {

@@ -27,12 +27,12 @@ pub struct ActionType {
     /// which scenario tests use (`do: run`), and its cost, slots and model types are its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub does: Option<ActionKind>,
-    /// A move of this type goes this many times the model's move value (RUN: 2, 002 L134).
+    /// A move of this type goes this many times the model's move value (RUN: 2, 002 L132).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 10.0))]
     pub move_times: Option<f64>,
     /// A move of this type stops at the edge of terrain that gives cover: it may not enter it
-    /// (RUN, 002 L134).
+    /// (RUN, 002 L132).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub avoids_cover: bool,
     /// A model state (of `model_state` documents) the model gains as the action resolves

@@ -117,6 +117,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         model: usize,
         budget: Option<u32>,
     ) -> Result<Result<Option<u32>, String>, EngineError> {
+        // A ruleset's own move (a run) goes its `move_times` the move value.
+        let budget = match self.game.moving_as {
+            Some((times, _)) if (times - 1.0).abs() > 1e-9 => {
+                let mv = budget.unwrap_or_else(|| self.game.move_value(model));
+                Some((f64::from(mv) * times + 1e-9).floor() as u32)
+            }
+            _ => budget,
+        };
         if !self.hooks.wants(HookPoint::Movement) {
             return Ok(Ok(budget));
         }

@@ -108,14 +108,6 @@ impl ActionKind for Move {
         let mut to = action.to().map_err(ActionError::Illegal)?;
         match engine.movement_hook(model, None)? {
             Ok(budget) => {
-                // A ruleset's own move (a run) goes its `move_times` the move value.
-                let budget = match engine.game.moving_as {
-                    Some((times, _)) if (times - 1.0).abs() > 1e-9 => {
-                        let mv = budget.unwrap_or_else(|| engine.game.move_value(model));
-                        Some((f64::from(mv) * times + 1e-9).floor() as u32)
-                    }
-                    _ => budget,
-                };
                 // Several Move actions as one move: their MV and free facing changes together.
                 let moves = action.moves.max(1);
                 engine.game.models[model].free_turns = moves;
