@@ -36,7 +36,8 @@ use crate::{EXIT_INVALID, Format};
     cav odds dictator-b 0 dictator-b --range 10 --target-state knockdown --cover light-woods\n  \
     cav odds dictator-b medium-mac dictator-b --band medium --svg mac.svg\n  \
     cav odds dictator-b medium-mac                        the matrix: every model, every band\n  \
-    cav odds dictator-b medium-mac dictator-b --band medium --monte-carlo 1000000")]
+    cav odds dictator-b medium-mac dictator-b --band medium --monte-carlo 1000000\n  \
+    cav odds line-trooper combi-rifle fusilier --ruleset infinity-firefight --range 10 --answer bs-attack")]
 pub struct OddsCommand {
     /// The attacking model (id).
     attacker: String,
@@ -69,6 +70,11 @@ pub struct OddsCommand {
     /// A terrain piece (id) the target stands in.
     #[arg(long, value_name = "TERRAIN")]
     cover: Option<String>,
+    /// How the target answers the attack, where the ruleset lets it (`procedures.attack.opposed`:
+    /// Infinity's `dodge` or `bs-attack`, a shot back whose hits the outcomes count as "attacker
+    /// takes"); `none` lets it be. Default: the first answer it has.
+    #[arg(long, value_name = "ANSWER")]
+    answer: Option<String>,
     /// Fire only N of each named mount's copies (a card's "2× Medium MAC" fires two shots; 1 =
     /// the odds of one shot).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -155,6 +161,7 @@ pub fn run(cmd: OddsCommand, root: &Path) -> Result<ExitCode, String> {
         attacker_damage: cmd.attacker_damage,
         target_damage: cmd.target_damage,
         cover: cmd.cover.clone(),
+        answer: cmd.answer.as_ref().map(|a| if a == "none" { String::new() } else { a.clone() }),
     };
     let reach = rules.cards[card].weapons[weapons[0]].range;
     let Some(target) = cmd.target.clone() else {

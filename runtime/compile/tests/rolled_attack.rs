@@ -319,6 +319,7 @@ fn exact_odds_by_ranges_equal_the_odds_by_faces() {
         attacker_damage: 0,
         target_damage: 0,
         cover: None,
+        answer: None,
     };
     let attack = Attack::new(&rules, &spec, &mut NoHooks).unwrap();
     let short = exact(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
@@ -524,4 +525,45 @@ fn bots_answer_attacks_and_a_shot_back_hurts_the_attacker() {
     }
     assert!(shots_back > 0, "BS 14 against PH 6: the bots shoot back");
     assert!(hurt_attackers > 0, "and some shot back wounds its attacker");
+}
+
+/// `cav odds` weighs the target's answer asked for: a Dodge never hurts the attacker, a shot back
+/// sometimes does (exactly as often as its one die beats the whole burst and the save fails);
+/// an answer the ruleset lacks is refused by name.
+#[test]
+fn exact_odds_weigh_the_answer_asked_for() {
+    use cav_rules::odds::{Attack, AttackSpec, Budget, exact};
+    let rules = game_pack(
+        INFINITY,
+        &[
+            ("shooter", &trooper("shooter", "{bs: 11, ph: 10, arm: 1}", "rifle")),
+            ("dodger", &trooper("dodger", "{bs: 11, ph: 10, arm: 1}", "rifle")),
+            (
+                "rifle",
+                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 3, damage: 13}\nsummary: Invented.\n",
+            ),
+        ],
+    );
+    let spec = |answer: Option<&str>| AttackSpec {
+        attacker: "shooter".into(),
+        target: "dodger".into(),
+        weapons: vec![0],
+        range: 10.0,
+        answer: answer.map(str::to_owned),
+        ..AttackSpec::default()
+    };
+    let odds = |answer: Option<&str>| {
+        let attack = Attack::new(&rules, &spec(answer), &mut NoHooks).unwrap();
+        exact(&attack, &mut NoHooks, &mut Budget::default()).unwrap()
+    };
+    let hurt = |o: &cav_rules::odds::AttackOdds| o.chance(|x| x.attacker_damage > 0).value();
+    let hit = |o: &cav_rules::odds::AttackOdds| o.chance(|x| x.hits > 0).value();
+    let (dodge, shoot, none) = (odds(Some("dodge")), odds(Some("shoot")), odds(Some("")));
+    assert_eq!(hurt(&dodge), 0.0, "a Dodge never hurts the attacker");
+    assert!(hurt(&shoot) > 0.0, "a shot back may");
+    assert_eq!(hurt(&none), 0.0);
+    assert_eq!(hit(&odds(None)), hit(&dodge), "the first answer is the default");
+    assert!(hit(&none) > hit(&dodge), "unanswered, the burst hits more often");
+    let Err(e) = Attack::new(&rules, &spec(Some("parry")), &mut NoHooks) else { panic!("an unknown answer") };
+    assert!(e.contains("no answer `parry`") && e.contains("dodge, shoot"), "{e}");
 }

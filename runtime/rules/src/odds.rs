@@ -75,6 +75,9 @@ pub struct AttackSpec {
     pub target_damage: u32,
     /// A terrain piece (id) the target stands in, for its cover.
     pub cover: Option<String>,
+    /// How the target answers the attack where the ruleset lets it (`procedures.attack.opposed`):
+    /// an answer's id; `Some("")` lets it be; `None`: the first answer it has.
+    pub answer: Option<String>,
 }
 
 /// What one attack came to: the facts a player reads off the table.
@@ -94,8 +97,11 @@ pub struct Outcome {
     pub destroyed: bool,
     /// A weapon ran dry (a critical fumble on a weapon that can).
     pub out_of_ammo: bool,
-    /// Damage the attacker took (a row that hurts both).
+    /// Damage the attacker took (a row that hurts both; a shot back).
     pub attacker_damage: u32,
+    /// The attack was rolled by the ruleset's roll kinds (`procedures.attack`): its hits that
+    /// deal are counted as `penetrations`, and said as dealing.
+    pub rolled: bool,
 }
 
 impl std::fmt::Display for Outcome {
@@ -105,11 +111,18 @@ impl std::fmt::Display for Outcome {
         }
         let mut parts: Vec<String> = Vec::new();
         let hits = if self.hits == 1 { "1 hit".to_owned() } else { format!("{} hits", self.hits) };
+        // (A rolled attack's hits deal or not; only CAV's penetrate.)
+        let (none, each, some) = if self.rolled {
+            ("none deals", "each dealing", "dealing")
+        } else {
+            ("none penetrates", "penetrating", "penetrating")
+        };
         parts.push(match (self.hits, self.penetrations) {
             (0, _) => "miss".into(),
-            (_, 0) => format!("{hits}, none penetrates"),
-            (h, p) if h == p => format!("{hits}, penetrating"),
-            (_, p) => format!("{hits}, {p} penetrating"),
+            (_, 0) => format!("{hits}, {none}"),
+            (1, 1) if self.rolled => format!("{hits}, {some}"),
+            (h, p) if h == p => format!("{hits}, {each}"),
+            (_, p) => format!("{hits}, {p} {some}"),
         });
         if self.damage > 0 {
             parts.push(format!("{} damage", self.damage));
@@ -196,6 +209,8 @@ pub struct Attack<'r> {
     action: Action,
     pub band: String,
     pub weapons: Vec<String>,
+    /// The target's answer (`AttackSpec::answer`).
+    answer: Option<String>,
     /// The game the last run played in, made `game` again for the next (`Game::copy_from`
     /// keeps its buffers: a run's copy costs no allocation).
     spare: std::cell::RefCell<Option<Game<'r>>>,
@@ -211,6 +226,20 @@ impl<'r> Attack<'r> {
     pub fn new(rules: &'r Rules, spec: &AttackSpec, hooks: &mut dyn Hooks) -> Result<Attack<'r>, String> {
         if !(spec.range.is_finite() && (0.0..=1000.0).contains(&spec.range)) {
             return Err(format!("range {} is not a distance in inches between 0 and 1000", spec.range));
+        }
+        if let Some(want) = spec.answer.as_deref().filter(|w| !w.is_empty()) {
+            let answers = rules.attack.as_ref().and_then(|a| a.opposed.as_ref()).map(|o| &o.answers[..]).unwrap_or(&[]);
+            if !answers.iter().any(|a| a.id == want) {
+                let ids: Vec<&str> = answers.iter().map(|a| a.id.as_str()).collect();
+                return Err(if ids.is_empty() {
+                    format!(
+                        "{} lets no target answer an attack (no `procedures.attack.opposed`): no answer `{want}`",
+                        rules.id
+                    )
+                } else {
+                    format!("no answer `{want}` in {}; answers: {}", rules.id, ids.join(", "))
+                });
+            }
         }
         let card = rules.card(&spec.attacker).ok_or_else(|| format!("unknown model `{}`", spec.attacker))?;
         rules.card(&spec.target).ok_or_else(|| format!("unknown model `{}`", spec.target))?;
@@ -266,6 +295,7 @@ impl<'r> Attack<'r> {
             action: Action::fire(target, weapons),
             band,
             weapons: names,
+            answer: spec.answer.clone(),
             spare: std::cell::RefCell::new(None),
         })
     }
@@ -273,7 +303,7 @@ impl<'r> Attack<'r> {
     /// Play the attack once with these dice; what happened.
     pub fn play(&self, dice: &mut dyn Dice, hooks: &mut dyn Hooks, events: &mut Vec<Event>) -> Result<Outcome, String> {
         events.clear();
-        let mut ctrl = Once(Some(self.action.clone()));
+        let mut ctrl = Once(Some(self.action.clone()), self.answer.clone());
         let game = match self.spare.take() {
             Some(mut game) => {
                 game.copy_from(&self.game);
@@ -325,12 +355,18 @@ pub fn with_shots(rules: &mut Rules, card: usize, weapons: &[usize], shots: u32)
     Ok(id)
 }
 
-/// Hands the engine one action, then passes.
-struct Once(Option<Action>);
+/// Hands the engine one action, then passes; the target answers as asked (an answer's id, `""`
+/// for none, `None` for the first it has).
+struct Once(Option<Action>, Option<String>);
 
 impl Controller for Once {
     fn decide(&mut self, _: &Game, _: usize, _: u32) -> Action {
         self.0.take().unwrap_or_else(Action::pass)
+    }
+    fn answer_attack(&mut self, game: &Game, _: usize, _: usize, options: &[crate::AttackAnswer]) -> Option<usize> {
+        let Some(want) = &self.1 else { return (!options.is_empty()).then_some(0) };
+        let answers = &game.rules.attack.as_ref()?.opposed.as_ref()?.answers;
+        options.iter().position(|o| answers[o.answer].id == *want)
     }
 }
 
@@ -346,6 +382,7 @@ fn read(events: &[Event], attacker: usize, target: usize) -> Outcome {
             // An attack by the ruleset's roll kinds: its hits, and those that deal damage.
             Event::DamagePoints { model, target: t, hits, dealing, .. } if *model == attacker && *t == target => {
                 rolled = true;
+                o.rolled = true;
                 o.hits += hits;
                 o.penetrations += dealing;
             }
