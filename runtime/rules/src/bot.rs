@@ -573,13 +573,22 @@ impl Bot {
         if g.models[model].pos.dist(to) <= f64::from(g.move_value(model)) {
             return None;
         }
-        let (ix, own) = g.rules.own_actions.iter().enumerate().find(|(_, o)| {
-            o.kind == action.kind
-                && o.move_times > 1.0
-                && g.slots_allow(model, &o.id)
-                && g.rules.action_costs.contains_key(&o.id)
-                && g.action_closed(model, &o.id, None).is_none()
-        })?;
+        // Of those it may take, the one that uses the fewest action slots (a RUN before an
+        // OVERRUN, which would spend the shot too).
+        let slots = |id: &str| g.rules.slot_uses.get(id).map_or(0, |s| s.mask.count_ones());
+        let (ix, own) = g
+            .rules
+            .own_actions
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| {
+                o.kind == action.kind
+                    && o.move_times > 1.0
+                    && g.slots_allow(model, &o.id)
+                    && g.rules.action_costs.contains_key(&o.id)
+                    && g.action_closed(model, &o.id, None).is_none()
+            })
+            .min_by_key(|(_, o)| slots(&o.id))?;
         let keeps = g.rules.proc.coherency.is_none() || g.coherent_move_by(model, to, own.move_times);
         keeps.then(|| Action { declared: Some(ix as u16), ..action.clone() })
     }

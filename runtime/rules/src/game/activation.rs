@@ -20,10 +20,12 @@ impl Engine<'_, '_> {
             return Some("not enough action points".into());
         }
         let ty = actions::type_id(kind, action, g.rules);
-        if let Some(own) = action.declared.map(|d| &g.rules.own_actions[d as usize])
-            && own.kind != kind.name()
-        {
-            return Some(format!("the {} action is a {}, not a {}", own.id, own.kind, kind.name()));
+        match action.declared.map(|d| g.rules.own_actions.get(d as usize)) {
+            Some(None) => return Some("this ruleset has no such action type".into()),
+            Some(Some(own)) if own.kind != kind.name() => {
+                return Some(format!("the {} action is a {}, not a {}", own.id, own.kind, kind.name()));
+            }
+            _ => {}
         }
         if let Some(why) = g.action_closed(model, ty, action.target) {
             return Some(why);

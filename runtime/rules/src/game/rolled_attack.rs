@@ -13,6 +13,14 @@ use super::reactions::REACTED;
 use super::*;
 use crate::compile::{AnswerKind, AttackProc, RollRule, Term, Thrown};
 
+/// What the target's answer rolled: a roll that only opposes, a shot back (its own hits), or
+/// nothing (a shot back that could not fire after all).
+enum Their {
+    Roll(Thrown),
+    Shot(Box<Volley>),
+    Nothing,
+}
+
 /// One side's hit rolls of a rolled attack, ready to land.
 struct Volley {
     ctx: HookCtx,
@@ -62,20 +70,21 @@ impl Engine<'_, '_> {
                     _ => kind.throw(self.dice, 0, Some(need)),
                 };
                 emit!(self, Event::Roll(kind.logged(target, Vec::new(), t.clone())));
-                Err(vec![t])
+                Their::Roll(t)
             }
             AnswerKind::Shoots => {
                 // A shot back is one answer: the attacker's next mount meets no second one.
                 self.game.answering.retain(|(t, _)| *t != target);
                 match self.shot_back(a, target, choice.weapon, attacker, best)? {
-                    Some(volley) => Ok(volley),
-                    None => Err(Vec::new()),
+                    Some(volley) => Their::Shot(Box::new(volley)),
+                    None => Their::Nothing,
                 }
             }
         };
         let their_hits = match &theirs {
-            Ok(v) => v.hits.as_slice(),
-            Err(t) => t.as_slice(),
+            Their::Roll(t) => std::slice::from_ref(t),
+            Their::Shot(v) => v.hits.as_slice(),
+            Their::Nothing => &[],
         };
         let (mine_stand, their_stand) = contest.decide(&mine.hits, their_hits);
         emit!(
@@ -90,8 +99,8 @@ impl Engine<'_, '_> {
         );
         self.land_volley(a, mine, &mine_stand)?;
         match theirs {
-            Ok(volley) => self.land_volley(a, volley, &their_stand),
-            Err(_) => Ok(()),
+            Their::Shot(volley) => self.land_volley(a, *volley, &their_stand),
+            Their::Roll(_) | Their::Nothing => Ok(()),
         }
     }
 
