@@ -242,19 +242,18 @@ procedures:
       target: [{of: weapon, attribute: damage}, {of: target, attribute: arm, times: -1}, {value: 1}]
 ";
 
+/// The `INFINITY` game with two troopers of these attributes (ids `a`, `b`) and a Combi Rifle of
+/// this burst (damage 13).
+fn infinity_duel(a: (&str, &str), b: (&str, &str), burst: u32) -> Rules {
+    let rifle = format!(
+        "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {{burst: {burst}, damage: 13}}\nsummary: Invented.\n"
+    );
+    game_pack(INFINITY, &[(a.0, &trooper(a.0, a.1, "rifle")), (b.0, &trooper(b.0, b.1, "rifle")), ("rifle", &rifle)])
+}
+
 #[test]
 fn one_dodge_against_every_die_of_a_burst_and_a_save_by_the_target() {
-    let rules = game_pack(
-        INFINITY,
-        &[
-            ("shooter", &trooper("shooter", "{bs: 14, ph: 10}", "rifle")),
-            ("dodger", &trooper("dodger", "{bs: 11, ph: 10, arm: 1}", "rifle")),
-            (
-                "rifle",
-                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 4, damage: 13}\nsummary: Invented.\n",
-            ),
-        ],
-    );
+    let rules = infinity_duel(("shooter", "{bs: 14, ph: 10}"), ("dodger", "{bs: 11, ph: 10, arm: 1}"), 4);
     // Burst 3, 5, 17, 12; the dodge 9; the ARM roll 12 + 1 does not beat Damage 13: a wound.
     let (log, damage) = one_shot(&rules, "shooter", "dodger", &[3, 5, 17, 12, 9, 12]);
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { standing: 1, theirs_standing: 0, .. })), "{log:#?}");
@@ -473,17 +472,7 @@ fn a_target_s_answers_are_checked_where_they_are_written() {
 /// that is likelier than a Dodge, and a shot back's standing hits land on the attacker.
 #[test]
 fn bots_answer_attacks_and_a_shot_back_hurts_the_attacker() {
-    let rules = game_pack(
-        INFINITY,
-        &[
-            ("a", &trooper("a", "{bs: 14, ph: 6}", "rifle")),
-            ("b", &trooper("b", "{bs: 14, ph: 6, arm: 1}", "rifle")),
-            (
-                "rifle",
-                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 3, damage: 13}\nsummary: Invented.\n",
-            ),
-        ],
-    );
+    let rules = infinity_duel(("a", "{bs: 14, ph: 6}"), ("b", "{bs: 14, ph: 6, arm: 1}"), 3);
     let (mut shots_back, mut hurt_attackers) = (0, 0);
     for seed in 1..=10 {
         let mut game = Game::new(
@@ -533,17 +522,7 @@ fn bots_answer_attacks_and_a_shot_back_hurts_the_attacker() {
 #[test]
 fn exact_odds_weigh_the_answer_asked_for() {
     use cav_rules::odds::{Attack, AttackSpec, Budget, exact};
-    let rules = game_pack(
-        INFINITY,
-        &[
-            ("shooter", &trooper("shooter", "{bs: 11, ph: 10, arm: 1}", "rifle")),
-            ("dodger", &trooper("dodger", "{bs: 11, ph: 10, arm: 1}", "rifle")),
-            (
-                "rifle",
-                "kind: weapon\nid: rifle\nname: Combi Rifle\nfire: direct\nrange: 24\nattributes: {burst: 3, damage: 13}\nsummary: Invented.\n",
-            ),
-        ],
-    );
+    let rules = infinity_duel(("shooter", "{bs: 11, ph: 10, arm: 1}"), ("dodger", "{bs: 11, ph: 10, arm: 1}"), 3);
     let spec = |answer: Option<&str>| AttackSpec {
         attacker: "shooter".into(),
         target: "dodger".into(),
