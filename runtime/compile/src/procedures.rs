@@ -485,7 +485,12 @@ pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
 
 /// The ruleset's own action types (`does:`): the engine action each is taken as, how its moves
 /// go and the state it gives. What only such a type may say, said of an engine word, is an error.
-pub(crate) fn own_actions(cx: &mut Cx, states: &[cav_rules::compile::StateDef]) -> Vec<cav_rules::compile::OwnAction> {
+pub(crate) fn own_actions(
+    cx: &mut Cx,
+    states: &[cav_rules::compile::StateDef],
+    attributes: &[String],
+    weapon_attributes: &[String],
+) -> Vec<cav_rules::compile::OwnAction> {
     let state_ids: Vec<String> = states.iter().map(|s| s.id.clone()).collect();
     let mut out = Vec::new();
     let docs: Vec<_> = cx.rs.of_kind(DocKind::ActionType).cloned().collect();
@@ -496,6 +501,7 @@ pub(crate) fn own_actions(cx: &mut Cx, states: &[cav_rules::compile::StateDef]) 
                 ("/move_times", a.move_times.is_some()),
                 ("/avoids_cover", a.avoids_cover),
                 ("/gives", a.gives.is_some()),
+                ("/attack_rolls", !a.attack_rolls.is_empty()),
             ];
             for (ptr, _) in said.iter().filter(|(_, s)| *s) {
                 cx.error(
@@ -509,21 +515,19 @@ pub(crate) fn own_actions(cx: &mut Cx, states: &[cav_rules::compile::StateDef]) 
             }
             continue;
         };
-        let Some(kind) = cav_rules::game::actions::ALL.iter().find(|k| k.id() == does) else { continue };
-        let gives = match &a.gives {
-            Some(s) => match cx.index_of(e, "/gives", s.as_str(), &state_ids, "model state") {
-                Some(ix) => Some(ix as cav_rules::compile::StateIx),
-                None => continue,
-            },
-            None => None,
-        };
+        // Every own action type has its place (the `action-<id>` condition counts on it); one
+        // the engine cannot take (a word recognised but not implemented, warned) keeps its word.
+        let kind = cav_rules::game::actions::ALL.iter().find(|k| k.id() == does).map_or(does.id(), |k| k.name());
+        let gives = a.gives.as_ref().and_then(|s| cx.index_of(e, "/gives", s.as_str(), &state_ids, "model state"));
+        let (attack_rolls, _) = sum_terms(cx, e, "/attack_rolls", &a.attack_rolls, attributes, weapon_attributes);
         out.push(cav_rules::compile::OwnAction {
             id: e.id.clone(),
             name: a.name.clone(),
-            kind: kind.name(),
+            kind,
             move_times: a.move_times.unwrap_or(1.0),
             avoids_cover: a.avoids_cover,
-            gives,
+            gives: gives.map(|ix| ix as cav_rules::compile::StateIx),
+            attack_rolls,
         });
     }
     out
@@ -704,6 +708,53 @@ pub(crate) fn recovery(
     }
 }
 
+/// A sum of terms (`{of, attribute, times}` or `{value}`) with its attribute ids resolved, and
+/// whether every term was well formed (an error is reported at each one that is not).
+pub(crate) fn sum_terms(
+    cx: &mut Cx,
+    entry: &Entry,
+    ptr: &str,
+    list: &[f::Term],
+    attributes: &[String],
+    weapon_attributes: &[String],
+) -> (Vec<Term>, bool) {
+    let mut ok = true;
+    let mut out = Vec::with_capacity(list.len());
+    for (i, t) in list.iter().enumerate() {
+        let at = format!("{ptr}/{i}");
+        let term = match (t.of, &t.attribute, t.value) {
+            (None, None, Some(v)) => Some(Term::Value(v.saturating_mul(t.times))),
+            (Some(of), Some(id), None) => {
+                let (ids, what) = match of {
+                    f::TermOf::Weapon => (weapon_attributes, "weapon attribute of `weapon_attributes:`"),
+                    _ => (attributes, "attribute of `attributes:`"),
+                };
+                cx.index_of(entry, &format!("{at}/attribute"), &id.0, ids, what).map(|ix| match of {
+                    f::TermOf::Attacker => Term::Attacker(ix, t.times),
+                    f::TermOf::Target => Term::Target(ix, t.times),
+                    f::TermOf::Weapon => Term::Weapon(ix, t.times),
+                })
+            }
+            _ => {
+                cx.error(
+                    entry,
+                    &at,
+                    "attack",
+                    "a term is an attribute (`of` and `attribute`) or a plain `value`, not both or neither".into(),
+                    "`{of: attacker|target|weapon, attribute: <id>}` or `{value: <n>}`",
+                    None,
+                );
+                None
+            }
+        };
+        match term {
+            Some(t) => out.push(t),
+            None => ok = false,
+        }
+    }
+    (out, ok)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn attack(
     cx: &mut Cx,
@@ -720,39 +771,8 @@ pub(crate) fn attack(
     let kind_ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
     let mut ok = true;
     let mut terms = |cx: &mut Cx, ptr: &str, list: &[f::Term]| -> Vec<Term> {
-        let mut out = Vec::with_capacity(list.len());
-        for (i, t) in list.iter().enumerate() {
-            let at = format!("{ptr}/{i}");
-            let term = match (t.of, &t.attribute, t.value) {
-                (None, None, Some(v)) => Some(Term::Value(v.saturating_mul(t.times))),
-                (Some(of), Some(id), None) => {
-                    let (ids, what) = match of {
-                        f::TermOf::Weapon => (weapon_attributes, "weapon attribute of `weapon_attributes:`"),
-                        _ => (attributes, "attribute of `attributes:`"),
-                    };
-                    cx.index_of(entry, &format!("{at}/attribute"), &id.0, ids, what).map(|ix| match of {
-                        f::TermOf::Attacker => Term::Attacker(ix, t.times),
-                        f::TermOf::Target => Term::Target(ix, t.times),
-                        f::TermOf::Weapon => Term::Weapon(ix, t.times),
-                    })
-                }
-                _ => {
-                    cx.error(
-                        entry,
-                        &at,
-                        "attack",
-                        "a term is an attribute (`of` and `attribute`) or a plain `value`, not both or neither".into(),
-                        "`{of: attacker|target|weapon, attribute: <id>}` or `{value: <n>}`",
-                        None,
-                    );
-                    None
-                }
-            };
-            match term {
-                Some(t) => out.push(t),
-                None => ok = false,
-            }
-        }
+        let (out, fine) = sum_terms(cx, entry, ptr, list, attributes, weapon_attributes);
+        ok &= fine;
         out
     };
     let rolls = terms(cx, &format!("{base}/rolls"), &a.rolls);

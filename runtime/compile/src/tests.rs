@@ -10,12 +10,7 @@ use crate::Cx;
 
 pub(crate) fn check(cx: &mut Cx) {
     // The ruleset's own action types (`does:`) are taken by their words.
-    let own: Vec<String> = cx
-        .rs
-        .of_kind(DocKind::ActionType)
-        .filter(|e| matches!(&e.doc, Some(Document::ActionType(a)) if a.does.is_some()))
-        .map(|e| e.id.clone())
-        .collect();
+    let own = cav_content::vocabulary::own_actions(cx.rs);
     let names: Vec<&str> = actions::ALL
         .iter()
         .map(|a| a.name())

@@ -21,8 +21,10 @@ fn an_own_action_type_is_checked_where_it_is_written() {
     let e = errors(&format!("{head}id: hold\ndoes: move\n"));
     assert!(e.iter().any(|(p, m)| p == "/id" && m.contains("takes a word of its own")), "{e:#?}");
     // What only an own action type says, said of an engine word: each field an error.
-    let e = errors(&format!("{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\n"));
-    for field in ["/move_times", "/avoids_cover", "/gives"] {
+    let e = errors(&format!(
+        "{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\nattack_rolls: [{{value: 1}}]\n"
+    ));
+    for field in ["/move_times", "/avoids_cover", "/gives", "/attack_rolls"] {
         assert!(e.iter().any(|(p, m)| p == field && m.contains("only of a ruleset's own")), "{field}: {e:#?}");
     }
     // A word that is neither the engine's nor declared as a kind of one.

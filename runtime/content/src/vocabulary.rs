@@ -31,6 +31,16 @@ pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
         .collect()
 }
 
+/// The ruleset's own action types (`action_type` documents with `does:`), in document order: the
+/// names `action-<id>` may use, and the argument the compiled condition holds (its place in
+/// the compiled rules' `own_actions`).
+pub fn own_actions(rs: &Ruleset) -> Vec<String> {
+    rs.of_kind(DocKind::ActionType)
+        .filter(|e| matches!(&e.doc, Some(Document::ActionType(a)) if a.does.is_some()))
+        .map(|e| e.id.clone())
+        .collect()
+}
+
 /// The groups the ruleset's model states belong to (`groups:`), in order of first mention: the
 /// names `attacker-in-<group>` may use, and the argument the compiled condition holds.
 pub fn state_groups(rs: &Ruleset) -> Vec<String> {
@@ -56,6 +66,7 @@ struct Names {
     sas: Vec<String>,
     upgrades: Vec<String>,
     attributes: Vec<String>,
+    own_actions: Vec<String>,
     all: Vec<String>,
 }
 
@@ -77,6 +88,7 @@ impl Names {
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
             attributes: ruleset_attributes(rs),
+            own_actions: own_actions(rs),
             all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
         };
         let mut all = std::mem::take(&mut names.all);
@@ -98,6 +110,7 @@ impl Names {
             FamilyRef::SpecialAttribute => &self.sas,
             FamilyRef::Upgrade => &self.upgrades,
             FamilyRef::Attribute => &self.attributes,
+            FamilyRef::OwnAction => &self.own_actions,
             FamilyRef::CriticalResult => return None,
         })
     }

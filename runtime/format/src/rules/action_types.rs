@@ -41,6 +41,11 @@ pub struct ActionType {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "model_state"))]
     pub gives: Option<Id>,
+    /// The hit rolls of its attacks under `procedures.attack`, as a sum of terms, instead of the
+    /// attack's `rolls` (SNAP FIRE's one die whatever the weapon's RoF, 002 L148).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub attack_rolls: Vec<super::Term>,
     pub category: ActionCategory,
     /// Action points it costs.
     pub cost: u32,

@@ -25,6 +25,8 @@ pub enum FamilyRef {
     Upgrade,
     /// An attribute the ruleset's models carry (`attributes:`).
     Attribute,
+    /// One of the ruleset's own action types (an `action_type` with `does:`).
+    OwnAction,
     /// A row name of the critical-damage table, not checked.
     CriticalResult,
 }
@@ -38,6 +40,7 @@ impl FamilyRef {
             FamilyRef::SpecialAttribute => "special attribute",
             FamilyRef::Upgrade => "upgrade",
             FamilyRef::Attribute => "attribute",
+            FamilyRef::OwnAction => "action type of the ruleset's own (`does:`)",
             FamilyRef::CriticalResult => "critical-damage result",
         }
     }
@@ -167,6 +170,12 @@ pub const CONDITIONS: &[Condition] = &[
 
 /// Condition families, longest prefix first (so `defender-sa-` wins over `defender-`).
 pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
+    ConditionFamily {
+        prefix: "action-",
+        names: FamilyRef::OwnAction,
+        status: I,
+        doc: "The roll is made in an action of the ruleset's own action type (`does:`): Sythopian Wars' SNAP FIRE.",
+    },
     ConditionFamily {
         prefix: "attacker-attribute-",
         names: FamilyRef::Attribute,

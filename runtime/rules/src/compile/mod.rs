@@ -399,4 +399,6 @@ pub struct OwnAction {
     pub avoids_cover: bool,
     /// The state the model gains as it resolves.
     pub gives: Option<StateIx>,
+    /// The hit rolls of its attacks under `procedures.attack` (empty: the attack's own).
+    pub attack_rolls: Vec<Term>,
 }

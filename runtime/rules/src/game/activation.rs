@@ -78,7 +78,8 @@ impl Engine<'_, '_> {
 
     /// Resolve `action` by its kind; taken as a ruleset's own action type, as that type says: a
     /// move of it goes its `move_times` the move value and stops short of cover where it
-    /// `avoids_cover`, and its model gains the state it `gives` once it has resolved.
+    /// `avoids_cover`, its rolled attacks make its `attack_rolls`, and its model gains the state
+    /// it `gives` once it has resolved.
     pub(super) fn resolve_action(
         &mut self,
         kind: &dyn actions::ActionKind,
@@ -86,13 +87,13 @@ impl Engine<'_, '_> {
         action: &Action,
         ctrl: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        let Some(own) = action.declared.map(|d| &self.rules().own_actions[d as usize]) else {
+        let Some((d, own)) = action.declared.and_then(|d| Some((d, self.rules().own_actions.get(d as usize)?))) else {
             return kind.resolve(self, model, action, ctrl);
         };
         emit!(self, Event::ActionTaken { model, action: own.name.clone() });
-        let before = self.game.moving_as.replace((own.move_times, own.avoids_cover));
+        let before = self.game.acting_as.replace(d);
         let resolved = kind.resolve(self, model, action, ctrl);
-        self.game.moving_as = before;
+        self.game.acting_as = before;
         resolved?;
         if let Some(s) = own.gives {
             self.add_state(model, s)?;

@@ -118,8 +118,9 @@ impl<'a, 'r> Engine<'a, 'r> {
         budget: Option<u32>,
     ) -> Result<Result<Option<u32>, String>, EngineError> {
         // A ruleset's own move (a run) goes its `move_times` the move value.
-        let budget = match self.game.moving_as {
-            Some((times, _)) if (times - 1.0).abs() > 1e-9 => {
+        let times = self.game.acting_as.and_then(|d| self.rules().own_actions.get(d as usize)).map(|o| o.move_times);
+        let budget = match times {
+            Some(times) if (times - 1.0).abs() > 1e-9 => {
                 let mv = budget.unwrap_or_else(|| self.game.move_value(model));
                 Some((f64::from(mv) * times + 1e-9).floor() as u32)
             }
@@ -208,7 +209,8 @@ impl<'a, 'r> Engine<'a, 'r> {
                     && a.poly.distance(at) <= radius
             })
         };
-        let avoid_cover = g.moving_as.is_some_and(|(_, avoids)| avoids) && !in_cover(g, from);
+        let avoids = g.acting_as.and_then(|d| g.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
+        let avoid_cover = avoids && !in_cover(g, from);
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];

@@ -51,8 +51,14 @@ impl Engine<'_, '_> {
         };
         // Compared by best success, a success's value matters too (the odds walk them as such).
         let best = answer.map(|(o, _)| r.contests[o.contest].compare);
-        // An attack made out of turn (a reaction) makes the ruleset's reaction rolls.
-        let rolls = if self.game.reacting && !a.reaction_rolls.is_empty() { &a.reaction_rolls } else { &a.rolls };
+        // An attack made out of turn (a reaction) makes the ruleset's reaction rolls; one made by
+        // a ruleset's own action type, that type's (SNAP FIRE's one die).
+        let own = self.game.acting_as.and_then(|d| r.own_actions.get(d as usize)).map(|o| &o.attack_rolls);
+        let rolls = match own {
+            Some(rolls) if !rolls.is_empty() => rolls,
+            _ if self.game.reacting && !a.reaction_rolls.is_empty() => &a.reaction_rolls,
+            _ => &a.rolls,
+        };
         let mine = self.hit_rolls(a, rolls, ctx, *s, &mods, dice, best)?;
         let Some((o, choice)) = answer else {
             let stand: Vec<bool> = mine.hits.iter().map(|t| t.success == Some(true)).collect();

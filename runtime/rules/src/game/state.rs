@@ -329,7 +329,7 @@ impl<'r> Game<'r> {
             forfeited,
             reacted_now,
             answering,
-            moving_as,
+            acting_as,
             counter_battery_waits,
             counter_battery_pending,
             sight_memo,
@@ -381,7 +381,7 @@ impl<'r> Game<'r> {
         self.forfeited.clone_from(forfeited);
         self.reacted_now.clone_from(reacted_now);
         self.answering.clone_from(answering);
-        self.moving_as.clone_from(moving_as);
+        self.acting_as.clone_from(acting_as);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
         self.sight_memo.clone_from(sight_memo);
@@ -477,9 +477,9 @@ pub struct Game<'r> {
     /// (`procedures.attack.opposed`): (target, answer); one that shoots back is taken off as it
     /// is used.
     pub answering: Vec<(usize, AttackAnswer)>,
-    /// The action being resolved is a ruleset's own action type that moves differently: its
-    /// `move_times` and whether it `avoids_cover`.
-    pub moving_as: Option<(f64, bool)>,
+    /// The ruleset's own action type the action being resolved is taken as (index into
+    /// `Rules::own_actions`): how its moves go, its attacks' rolls, the `action-<id>` condition.
+    pub acting_as: Option<u16>,
     /// Counter-battery answers wait until the attacker's move is over (run 'n gun with move left).
     pub(crate) counter_battery_waits: bool,
     /// Counter-battery answers declared and waiting to land: (answering model, weapon mounts, the
@@ -553,7 +553,7 @@ impl<'r> Game<'r> {
             forfeited: None,
             reacted_now: Vec::new(),
             answering: Vec::new(),
-            moving_as: None,
+            acting_as: None,
             counter_battery: false,
             counter_battery_waits: false,
             counter_battery_pending: Vec::new(),

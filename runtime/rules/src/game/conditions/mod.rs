@@ -55,6 +55,7 @@ mod los_to_strike_point;
 mod multiple_targets;
 mod no_cover;
 mod non_infantry;
+mod own_action;
 mod own_target_lock;
 mod point_blank;
 mod primary_roll;
@@ -117,6 +118,7 @@ pub static ALL: &[&Condition] = &[
     &upgrade::UPGRADE,
     &attribute::ATTACKER_ATTRIBUTE,
     &attribute::DEFENDER_ATTRIBUTE,
+    &own_action::OWN_ACTION,
 ];
 
 /// The condition with this id (a fixed id, or a family's prefix), as the compiled rules hold it.
