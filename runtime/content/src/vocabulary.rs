@@ -19,6 +19,11 @@ pub fn run(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether the ruleset's own document loaded: what it declares (its attributes) is known.
+fn ruleset_loaded(rs: &Ruleset) -> bool {
+    rs.of_kind(DocKind::Ruleset).all(|e| e.doc.is_some())
+}
+
 /// The attributes the ruleset's models carry (`attributes:`), in the order it declares them: the
 /// names `attacker-attribute-<id>` may use, and the argument the compiled condition holds.
 pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
@@ -66,7 +71,9 @@ struct Names {
     sas: Vec<String>,
     upgrades: Vec<String>,
     attributes: Vec<String>,
+    ruleset_loaded: bool,
     own_actions: Vec<String>,
+    actions_loaded: bool,
     all: Vec<String>,
 }
 
@@ -88,7 +95,9 @@ impl Names {
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
             attributes: ruleset_attributes(rs),
+            ruleset_loaded: ruleset_loaded(rs),
             own_actions: own_actions(rs),
+            actions_loaded: rs.of_kind(DocKind::ActionType).all(|e| e.doc.is_some()),
             all: vocab::CONDITIONS.iter().map(|c| c.id.to_owned()).collect(),
         };
         let mut all = std::mem::take(&mut names.all);
@@ -109,7 +118,12 @@ impl Names {
             FamilyRef::StateGroup => &self.state_groups,
             FamilyRef::SpecialAttribute => &self.sas,
             FamilyRef::Upgrade => &self.upgrades,
+            // (A ruleset document that did not load declares nothing we know of: its own error
+            // is the one to report, not every row naming its attributes.)
+            FamilyRef::Attribute if !self.ruleset_loaded => return None,
             FamilyRef::Attribute => &self.attributes,
+            // (Likewise an action type that did not load may have been one.)
+            FamilyRef::OwnAction if !self.actions_loaded => return None,
             FamilyRef::OwnAction => &self.own_actions,
             FamilyRef::CriticalResult => return None,
         })
