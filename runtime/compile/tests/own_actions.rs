@@ -34,3 +34,17 @@ fn an_own_action_type_is_checked_where_it_is_written() {
     let e = errors(&format!("{head}id: sprint\ndoes: move\nmove_times: 2\navoids_cover: true\ngives: suppressed\n"));
     assert!(e.is_empty(), "{e:#?}");
 }
+
+/// A condition a roll's `bounds:` names is checked as any condition: a state the ruleset lacks
+/// is an error where it is written, not a bound that silently never holds.
+#[test]
+fn a_bounds_condition_naming_nothing_is_an_error() {
+    let errors = common::edited_pack_errors("sythopian-wars", "rules/ruleset.yaml", |s| {
+        s.replace("{condition: defender-ditching, max: 1}", "{condition: defender-ditchin, max: 1}")
+    });
+    assert_eq!(
+        errors,
+        vec![("/procedures/attack/hit/bounds/0/condition".to_owned(), "unknown-condition".to_owned())],
+        "{errors:#?}"
+    );
+}

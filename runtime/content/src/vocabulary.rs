@@ -168,6 +168,16 @@ fn check(cx: &mut Cx, doc: &Document) {
         Document::ActionType(a) => cx.action(a),
         Document::Ruleset(r) => {
             cx.options(r);
+            // The conditional bounds of the attack's rolls (`bounds:`) name conditions too.
+            if let Some(a) = &r.procedures.attack {
+                let rolls = std::iter::once(("hit", &a.hit)).chain(a.damage.as_ref().map(|d| ("damage", &d.roll)));
+                for (at, roll) in rolls {
+                    for (i, b) in roll.bounds.iter().enumerate() {
+                        let ptr = format!("/procedures/attack/{at}/bounds/{i}/condition");
+                        cx.condition(&ptr, b.condition.as_str(), &format!("the {at} roll's bound"));
+                    }
+                }
+            }
             for (i, u) in r.c3.iter().flat_map(|c| c.uses.iter()).enumerate() {
                 if let Status::Recognised(why) = u.status() {
                     cx.warn(
