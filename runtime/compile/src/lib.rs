@@ -459,6 +459,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         reaction_slots,
         reaction_windows: ruleset.reaction_windows.clone(),
         action_free_with,
+        marks_targeted: action_model_types.values().any(|t| t.not_if_targeted),
         action_model_types,
     };
     unlisted_features(cx, entry, &rules);

@@ -502,6 +502,7 @@ pub(crate) fn own_actions(
                 ("/avoids_cover", a.avoids_cover),
                 ("/gives", a.gives.is_some()),
                 ("/attack_rolls", !a.attack_rolls.is_empty()),
+                ("/recovers", a.recovers),
             ];
             for (ptr, _) in said.iter().filter(|(_, s)| *s) {
                 cx.error(
@@ -528,6 +529,7 @@ pub(crate) fn own_actions(
             avoids_cover: a.avoids_cover,
             gives: gives.map(|ix| ix as cav_rules::compile::StateIx),
             attack_rolls,
+            recovers: a.recovers,
         });
     }
     out
@@ -540,7 +542,10 @@ pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BT
         .of_kind(DocKind::ActionType)
         .filter_map(|e| match &e.doc {
             Some(Document::ActionType(a))
-                if !a.model_types.is_empty() || !a.target_model_types.is_empty() || a.one_target_per_unit =>
+                if !a.model_types.is_empty()
+                    || !a.target_model_types.is_empty()
+                    || a.one_target_per_unit
+                    || a.not_if_targeted =>
             {
                 // Unknown ids are dangling references the loader reported.
                 // An upgrade's effects ride on its own special attribute, `upgrade:<id>`.
@@ -552,6 +557,7 @@ pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BT
                         open_with: open.map(|i| i as SaIx).collect(),
                         at: cx.type_ixs(&a.target_model_types),
                         one_target: a.one_target_per_unit,
+                        not_if_targeted: a.not_if_targeted,
                     },
                 ))
             }
@@ -689,6 +695,23 @@ pub(crate) fn recovery(
 ) {
     let Some(r) = ruleset.procedures.damage.unit_pool.as_ref().and_then(|u| u.leftover.as_ref()?.recovery.as_ref())
     else {
+        // An action that makes the recovery test needs one.
+        let docs: Vec<_> = cx.rs.of_kind(DocKind::ActionType).cloned().collect();
+        for e in &docs {
+            if let Some(Document::ActionType(a)) = &e.doc
+                && a.recovers
+                && a.does.is_some()
+            {
+                cx.error(
+                    e,
+                    "/recovers",
+                    "action-type",
+                    "the action makes the unit pool's recovery test, but the ruleset has none".into(),
+                    "`procedures.damage.unit_pool.leftover.recovery` in the ruleset",
+                    None,
+                );
+            }
+        }
         return;
     };
     let base = "/procedures/damage/unit_pool/leftover/recovery";

@@ -55,6 +55,7 @@ mod strike_points;
 pub(crate) mod victory;
 
 pub use actions::{Action, ActionError, ActionKind};
+pub(crate) use activation::TARGETED;
 pub use arcs::Arc;
 pub use controller::{AttackAnswer, Controller};
 pub use engine::{Answer, Engine, EngineError, GameEnd};

@@ -46,6 +46,16 @@ pub struct ActionType {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub attack_rolls: Vec<super::Term>,
+    /// Each model taking it makes the unit pool's recovery test (`procedures.damage.unit_pool.
+    /// leftover.recovery`) with its own attribute; a success takes a point of held damage off the
+    /// unit or brings back a model of the unit in the leftover state, as the test's `success`
+    /// says (Sythopian Wars' RALLY, a Resolve test per model not stunned, 002 L302-306).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recovers: bool,
+    /// A unit an enemy aimed an action at this turn (its declaration named a model of the unit)
+    /// may not take it (RALLY, 002 L302).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_if_targeted: bool,
     pub category: ActionCategory,
     /// Action points it costs.
     pub cost: u32,

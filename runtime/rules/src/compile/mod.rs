@@ -180,6 +180,9 @@ pub struct Rules {
     /// (only action types that limit either).
     /// (Ordered: the compiled rules' `Debug` form is their fingerprint, `cav_lab::same_rules`.)
     pub action_model_types: std::collections::BTreeMap<String, ActionTypes>,
+    /// Some action type is closed to a unit an enemy targeted this turn: the engine marks the
+    /// units aimed at (`not_if_targeted`).
+    pub marks_targeted: bool,
 }
 
 /// A set of model traits.
@@ -401,4 +404,6 @@ pub struct OwnAction {
     pub gives: Option<StateIx>,
     /// The hit rolls of its attacks under `procedures.attack` (empty: the attack's own).
     pub attack_rolls: Vec<Term>,
+    /// Each model taking it makes the unit pool's recovery test (a rally).
+    pub recovers: bool,
 }

@@ -181,6 +181,8 @@ pub struct ActionTypes {
     pub at: Vec<TypeIx>,
     /// A unit's models taking it in one activation aim at one unit (`one_target_per_unit`).
     pub one_target: bool,
+    /// A unit an enemy aimed an action at this turn may not take it (`not_if_targeted`).
+    pub not_if_targeted: bool,
 }
 
 /// Flight: nap of the earth and where fixed-wing aircraft land (terrain indices).

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// A model whose unit an enemy aimed an action at this turn (action types `not_if_targeted`).
+pub static TARGETED: Mark = Mark { name: "targeted", lasts: Lasts::Turn };
+
 impl Engine<'_, '_> {
     /// Why the rules refuse `model` declaring `action` (of `kind`, costing `cost`, with `ap`
     /// left), if they do: checked before anything of it happens.
@@ -98,6 +101,9 @@ impl Engine<'_, '_> {
         if let Some(s) = own.gives {
             self.add_state(model, s)?;
         }
+        if own.recovers {
+            self.rally(model)?;
+        }
         Ok(())
     }
 
@@ -109,6 +115,21 @@ impl Engine<'_, '_> {
             && t < self.game.models.len()
         {
             self.game.squads[s].target.get_or_insert(t);
+        }
+    }
+
+    /// `actor` aimed an action at `target`: an enemy's unit is targeted this turn, where some
+    /// action type cares (`not_if_targeted`).
+    pub(super) fn mark_targeted(&mut self, actor: usize, target: Option<usize>) {
+        let g = &mut self.game;
+        let Some(t) = target.filter(|&t| g.rules.marks_targeted && t < g.models.len()) else { return };
+        if g.models[t].side == g.models[actor].side {
+            return;
+        }
+        for m in 0..g.models.len() {
+            if g.same_unit(m, t) {
+                g.models[m].mark(&TARGETED);
+            }
         }
     }
 
@@ -221,6 +242,7 @@ impl Engine<'_, '_> {
             }
             let ty = actions::type_id(kind, &action, self.rules());
             self.declare_unit_target(model, ty, action.target);
+            self.mark_targeted(model, action.target);
             // Marks that last until the next action end now (an action that wants one sets it again).
             self.game.models[model].marks.retain(|m| m.lasts != Lasts::NextAction);
             self.game.declined = self.ask_optional(model, &action, ctrl);

@@ -166,6 +166,11 @@ impl<'r> Game<'r> {
         if !types.by.is_empty() && !types.by.contains(&ty) && !opened() {
             return Some(format!("{} models may not take the {action} action", self.rules.type_name(ty)));
         }
+        if types.not_if_targeted
+            && (0..self.models.len()).any(|m| self.same_unit(m, model) && self.models[m].has(&super::TARGETED))
+        {
+            return Some(format!("an enemy targeted its unit this turn: no {action} action"));
+        }
         // (A target that is no model is the action's own refusal to make.)
         let target = target.filter(|&t| t < self.models.len())?;
         if types.one_target

@@ -177,6 +177,7 @@ impl Engine<'_, '_> {
         let (window_id, action) = (window.id.0.clone(), kind.name());
         emit!(self, Event::Reacted { model: reactor, target: actor, window: window_id, action });
         self.game.models[reactor].mark(&REACTED);
+        self.mark_targeted(reactor, reaction.target);
         self.game.reacted_now.push(reactor);
         match window.cost {
             cav_format::rules::ReactionCost::OwedAp => self.game.models[reactor].ap_owed += cost,

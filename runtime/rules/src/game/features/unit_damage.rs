@@ -152,7 +152,7 @@ impl Engine<'_, '_> {
 /// recover; a success takes a point of held damage off the unit or brings the model back, as the
 /// ruleset's `success` says (002 L296-300).
 fn recover(e: &mut Engine, squad: usize, _ctrl: &mut dyn Controller) -> Result<Option<usize>, EngineError> {
-    let Some((state, Some(test))) = e.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover) else {
+    let Some((state, Some(_))) = e.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover) else {
         return Ok(None);
     };
     let testing: Vec<usize> = e.game.squads[squad]
@@ -162,20 +162,48 @@ fn recover(e: &mut Engine, squad: usize, _ctrl: &mut dyn Controller) -> Result<O
         .filter(|&m| e.game.models[m].on_table() && e.game.models[m].has_state(state))
         .collect();
     for m in testing {
-        let r = e.rules();
-        let kind = &r.roll_kinds[test.kind];
-        let need = e.game.card(m).attributes.get(test.attribute).copied().unwrap_or(0);
-        let t = kind.throw_for_verdict(e.dice, 0, Some(need), false);
-        let passed = t.success == Some(true);
-        emit!(e, Event::Roll(kind.logged(m, Vec::new(), t)));
-        if !passed {
-            continue;
-        }
-        if test.success == RecoverySuccess::HeldPoint && e.game.squads[squad].held > 0 {
-            e.hold(squad, -1);
-        } else {
-            e.clear_state(m, state)?;
-        }
+        e.recovery_test(m, squad, m)?;
     }
     Ok(None)
+}
+
+impl Engine<'_, '_> {
+    /// A rally (an own action type that `recovers`): `model` makes the recovery test, and a
+    /// success brings back the first model of its unit in the leftover state where no held
+    /// damage is to come off first (002 L302-306).
+    pub(crate) fn rally(&mut self, model: usize) -> Result<(), EngineError> {
+        let (Some(squad), Some((state, _))) =
+            (self.game.models[model].squad, self.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover))
+        else {
+            return Ok(());
+        };
+        let g = &self.game;
+        let back =
+            g.squads[squad].members.iter().copied().find(|&m| g.models[m].on_table() && g.models[m].has_state(state));
+        self.recovery_test(model, squad, back.unwrap_or(model))
+    }
+
+    /// `tester`, of unit `squad`, makes the pool's recovery test with its own attribute; a
+    /// success takes a point of held damage off the unit or brings `back` out of the leftover
+    /// state, as the test's `success` says.
+    fn recovery_test(&mut self, tester: usize, squad: usize, back: usize) -> Result<(), EngineError> {
+        let Some((state, Some(test))) = self.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover) else {
+            return Ok(());
+        };
+        let r = self.rules();
+        let kind = &r.roll_kinds[test.kind];
+        let need = self.game.card(tester).attributes.get(test.attribute).copied().unwrap_or(0);
+        let t = kind.throw_for_verdict(self.dice, 0, Some(need), false);
+        let passed = t.success == Some(true);
+        emit!(self, Event::Roll(kind.logged(tester, Vec::new(), t)));
+        if !passed {
+            return Ok(());
+        }
+        if test.success == RecoverySuccess::HeldPoint && self.game.squads[squad].held > 0 {
+            self.hold(squad, -1);
+        } else if self.game.models[back].has_state(state) {
+            self.clear_state(back, state)?;
+        }
+        Ok(())
+    }
 }
