@@ -191,6 +191,7 @@ pub(crate) fn procedures(
             reverse_cost,
             reverse_other: mv.reverse_cost_other,
             contact_distance: mv.contact_distance,
+            enemy_clearance: mv.enemy_clearance,
         },
         sight: sight(cx, e, p, terrains),
         fire_over: fire_over(cx, e, p, names, terrains),

@@ -48,6 +48,15 @@ pub struct MovementRules {
     /// Distance that counts as base-to-base contact (inches between bases; default 0).
     #[serde(default)]
     pub contact_distance: f64,
+    /// Inches, base edge to base edge, a move may not come within of an enemy model: a move
+    /// closing on one stops there (default 0: up to base contact; Sythopian Wars' 2", 002 L170).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub enemy_clearance: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 fn full_circle() -> f64 {
@@ -72,6 +81,7 @@ impl Default for MovementRules {
             reverse_cost: BTreeMap::new(),
             reverse_cost_other: None,
             contact_distance: 0.0,
+            enemy_clearance: 0.0,
         }
     }
 }

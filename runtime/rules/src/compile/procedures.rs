@@ -94,6 +94,8 @@ pub struct Movement {
     pub reverse_cost: HashMap<usize, u32>,
     pub reverse_other: Option<u32>,
     pub contact_distance: f64,
+    /// Inches a move closing on an enemy stops short of it (edge to edge).
+    pub enemy_clearance: f64,
 }
 
 /// Damage, pilot checks and destruction, ids resolved.

@@ -211,6 +211,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         };
         let avoids = g.acting_as.and_then(|d| g.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
         let avoid_cover = avoids && !in_cover(g, from);
+        let clearance = p.movement.enemy_clearance;
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];
@@ -256,16 +257,19 @@ impl<'a, 'r> Engine<'a, 'r> {
             if !inside && !retreating && !g.may_exit(model, next) && !g.may_carry_off(model, next) {
                 break;
             }
-            // Stop at base contact: find the exact touching point along this step.
+            // Stop at base contact — or, closing on an enemy, at the ruleset's clearance from it:
+            // find the exact point along this step.
             let mut contact = false;
+            let here = g.models[model].pos;
+            let keep = |i: usize| {
+                let base = radius + g.card(i).base_radius;
+                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side;
+                if enemy && g.models[i].pos.dist(next) < g.models[i].pos.dist(here) { base + clearance } else { base }
+            };
             if let Some(o) = (0..g.models.len()).find(|&i| {
-                i != model
-                    && !flying
-                    && g.models[i].on_table()
-                    && !g.flying(i)
-                    && g.models[i].pos.dist(next) < radius + g.card(i).base_radius
+                i != model && !flying && g.models[i].on_table() && !g.flying(i) && g.models[i].pos.dist(next) < keep(i)
             }) {
-                let want = radius + g.card(o).base_radius;
+                let want = keep(o);
                 let (mut lo, mut hi) = (moved, moved + d);
                 for _ in 0..30 {
                     let m = (lo + hi) / 2.0;
