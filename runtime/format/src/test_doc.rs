@@ -463,6 +463,11 @@ pub struct TestChoices {
     /// it answers. Left out: the first answer it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<TestAnswer>,
+    /// In a reaction window of the ruleset that offers the action: what it reacts with, as a
+    /// step without `model:` (`{do: run, to: [10, 30]}`; the ruleset's own action words too).
+    /// (Takes the place of its `reactions:` entry.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<TestStep>,
 }
 
 /// A test model's answer to the attacks on it (`TestChoices::answer`).

@@ -156,6 +156,9 @@ impl<'t> Scripted<'t> {
             if !c.counter_battery.is_empty() && !was("counter-battery") {
                 out.push(format!("choices.{id}.counter_battery: the engine never offered `{id}` counter-battery fire"));
             }
+            if c.reaction.is_some() && !was("reaction") {
+                out.push(format!("choices.{id}.reaction: `{id}` was never offered a reaction"));
+            }
             if c.answer.is_some() && !was("answer") {
                 out.push(format!("choices.{id}.answer: `{id}` was never attacked where it could answer"));
             }
@@ -217,7 +220,20 @@ impl Controller for Scripted<'_> {
     /// In a ruleset's reaction window that offers combat, a model the test's `reactions:` lists
     /// fires those mounts at the acting model; the others let it pass.
     fn react(&mut self, game: &Game, window: usize, reactor: usize, actor: usize) -> Option<Action> {
-        let offers = game.rules.reaction_windows[window].actions.iter().any(|a| a.as_str() == "combat");
+        let offered = &game.rules.reaction_windows[window].actions;
+        if let Some(step) = self.choices.get(&reactor).and_then(|c| c.reaction.as_ref()) {
+            // (A step naming no action of the window is the window's refusal to report.)
+            let action = match super::steps::step_action(step, self.ids, game) {
+                Ok(action) => action,
+                Err(why) => {
+                    self.failures.push(format!("choices.{}.reaction: {why}", self.name(reactor)));
+                    return None;
+                }
+            };
+            self.offered.insert((reactor, "reaction".into()));
+            return Some(action);
+        }
+        let offers = offered.iter().any(|a| a.as_str() == "combat");
         let weapons = self.reactions.get(&reactor).filter(|w| offers && !w.is_empty())?;
         self.offered.insert((reactor, "reaction".into()));
         Some(Action::fire(actor, weapons.clone()))
