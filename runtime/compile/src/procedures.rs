@@ -856,6 +856,16 @@ pub(crate) fn attack(
                     answers.push(AnswerRule { id: ans.id.0.clone(), name: ans.name.clone(), kind });
                 }
             }
+            if o.acting_answer_cost.is_some() && !answers.iter().any(|a| matches!(a.kind, AnswerKind::Roll(_))) {
+                cx.error(
+                    entry,
+                    &format!("{base}/opposed/acting_answer_cost"),
+                    "attack",
+                    "the acting model answers reactions with a roll that only opposes, and no answer is one".into(),
+                    "an answer with `target:` (a Dodge)",
+                    None,
+                );
+            }
             let window = match &o.window {
                 Some(w) => {
                     let ptr = format!("{base}/opposed/window");
@@ -880,7 +890,7 @@ pub(crate) fn attack(
             };
             match (c, window) {
                 (Some(contest), Some(window)) if answers.len() == o.answers.len() => {
-                    Some(Some(Opposed { contest, answers, window }))
+                    Some(Some(Opposed { contest, answers, window, acting_answer_cost: o.acting_answer_cost }))
                 }
                 _ => None,
             }

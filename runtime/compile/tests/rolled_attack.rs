@@ -466,6 +466,17 @@ fn a_target_s_answers_are_checked_where_they_are_written() {
         errors.iter().any(|(p, m)| p == "/procedures/attack/opposed/window" && m.contains("nowhere")),
         "{errors:#?}"
     );
+    // The acting model answers reactions only with a roll that opposes: a shot back is not one.
+    let shots_only =
+        INFINITY.replace("        - {id: dodge, name: Dodge, target: [{of: target, attribute: ph}]}\n", "").replace(
+            "contest: face-to-face\n      answers:",
+            "contest: face-to-face\n      acting_answer_cost: 1\n      answers:",
+        );
+    let errors = errors_of(&shots_only, "{bs: 11, ph: 10}");
+    let at: Vec<_> = errors.iter().filter(|(p, _)| p.starts_with("/procedures/attack/opposed")).collect();
+    assert_eq!(at.len(), 1, "{errors:#?}");
+    assert_eq!(at[0].0, "/procedures/attack/opposed/acting_answer_cost");
+    assert!(at[0].1.contains("only opposes"), "{errors:#?}");
 }
 
 /// Infinity's BS attack back, face to face (004 L798): bots answer attacks, shooting back where

@@ -63,5 +63,5 @@ pub use features::{Feature, missions, structures};
 pub use flags::{Flag, FlagScope, FlagValue, Flags};
 pub use rolls::{Verdict, verdict};
 pub use shot::{OUT_OF_RANGE, Shooter, Shot};
-pub use state::{Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
+pub use state::{ActingAnswer, Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
 pub use turn::Card;

@@ -108,6 +108,14 @@ pub struct OpposedAttack {
     /// answers every attack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Id>,
+    /// The acting model answers the attacks reactions aim at it during one of its actions,
+    /// paying this many action points of its activation: one answer that only opposes (a Dodge;
+    /// not a shot back), rolled once and met by every one of those attacks (Infinity's active
+    /// trooper Dodging every ARO as its order's second short skill, 004 L552, L606-614). Left
+    /// out: attacks made as reactions are not answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 10))]
+    pub acting_answer_cost: Option<u32>,
 }
 
 /// One answer a target may make to an attack (`OpposedAttack::answers`): a roll that only

@@ -259,6 +259,9 @@ pub struct Opposed {
     pub answers: Vec<AnswerRule>,
     /// The reaction window answering is taken in (index into `Rules::reaction_windows`).
     pub window: Option<usize>,
+    /// What the acting model pays (action points) to answer the reactions' attacks on it with one
+    /// roll; `None`: they are not answered.
+    pub acting_answer_cost: Option<u32>,
 }
 
 /// One answer of `Opposed::answers`.

@@ -252,6 +252,13 @@ impl Engine<'_, '_> {
                 }
             }
             self.game.forfeited = None;
+            // The acting model may answer the reactions' attacks on it with what its activation
+            // has left once this action is paid (`opposed.acting_answer_cost`).
+            let answer_cost = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()?.acting_answer_cost);
+            if answer_cost.is_some() {
+                let ap_left = ap.saturating_sub(cost);
+                self.game.acting_answer = Some(ActingAnswer { model, ap_left, asked: false, choice: None, roll: None });
+            }
             self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::Before, ctrl)?;
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();
@@ -260,6 +267,7 @@ impl Engine<'_, '_> {
             if resolved.is_ok() {
                 self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl)?;
             }
+            let answered = self.game.acting_answer.take().is_some_and(|a| a.choice.is_some());
             if resolved.is_ok() {
                 for f in features::each(self.game.schedule.action_resolved) {
                     if let Some(run) = f.action_resolved {
@@ -281,6 +289,9 @@ impl Engine<'_, '_> {
                 self.game.slots_now |= slots.mask | any;
             }
             ap -= cost;
+            if answered {
+                ap = ap.saturating_sub(answer_cost.unwrap_or(0));
+            }
         }
         self.end_activation(model)
     }

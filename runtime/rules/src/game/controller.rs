@@ -101,6 +101,19 @@ pub trait Controller {
     ) -> Option<usize> {
         (!options.is_empty()).then_some(0)
     }
+    /// How the acting `model` answers the attacks reactions aim at it during its action, paying
+    /// action points of its activation (`opposed.acting_answer_cost`): one of `options` (the
+    /// answers that only oppose), or `None` to keep its action points. Asked at the first such
+    /// attack (`attacker`'s). By default: none.
+    fn answer_reactions(
+        &mut self,
+        _game: &Game,
+        _model: usize,
+        _attacker: usize,
+        _options: &[AttackAnswer],
+    ) -> Option<usize> {
+        None
+    }
     /// Which of `units` (each its models, those activated least this turn first) `side` pays a
     /// point of its pool to activate, in a pooled turn (`turn_order`). By default: the first.
     fn choose_unit(&mut self, _game: &Game, _side: usize, _units: &[Vec<usize>]) -> usize {

@@ -42,10 +42,14 @@ impl Engine<'_, '_> {
     ) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, target) = (ctx.model, ctx.target.unwrap_or(ctx.model));
-        // A reaction's attack is not opposed: the target declared its answer already (it is the
-        // model the reaction answers). A target out of action takes no part: it cannot answer.
+        // A reaction's attack is opposed only by the acting model's one answer to them all
+        // (`acting_answer_cost`). A target out of action takes no part: it cannot answer.
         let answer = match &a.opposed {
-            Some(_) if self.game.reacting || self.game.models[target].out_of_action => None,
+            Some(_) if self.game.models[target].out_of_action => None,
+            Some(o) if self.game.reacting => {
+                let acting = self.game.acting_answer.as_ref().filter(|x| x.model == target);
+                acting.and_then(|x| x.choice).map(|x| (o, x))
+            }
             Some(o) => self.game.answering.iter().find(|(t, _)| *t == target).map(|&(_, x)| (o, x)),
             None => None,
         };
@@ -71,11 +75,25 @@ impl Engine<'_, '_> {
                 let (me, them) = (self.cardr(attacker), self.cardr(target));
                 let w = me.weapons.get(mine.ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
                 let need = Term::sum(terms, &me.attributes, &them.attributes, w);
-                let t = match contest.compare {
-                    ContestCompare::BestSuccess => kind.throw_for_verdict(self.dice, 0, Some(need), true),
-                    _ => kind.throw(self.dice, 0, Some(need)),
+                // The acting model's answer is rolled once, met by every reaction's attack.
+                let rolled =
+                    self.game.acting_answer.as_ref().filter(|_| self.game.reacting).and_then(|x| x.roll.clone());
+                let t = match rolled {
+                    Some(t) => t,
+                    None => {
+                        let t = match contest.compare {
+                            ContestCompare::BestSuccess => kind.throw_for_verdict(self.dice, 0, Some(need), true),
+                            _ => kind.throw(self.dice, 0, Some(need)),
+                        };
+                        emit!(self, Event::Roll(kind.logged(target, Vec::new(), t.clone())));
+                        if self.game.reacting
+                            && let Some(x) = self.game.acting_answer.as_mut()
+                        {
+                            x.roll = Some(t.clone());
+                        }
+                        t
+                    }
                 };
-                emit!(self, Event::Roll(kind.logged(target, Vec::new(), t.clone())));
                 Their::Roll(t)
             }
             AnswerKind::Shoots => {
@@ -261,7 +279,10 @@ impl Engine<'_, '_> {
         let Some(o) = r.attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(()) };
         let g = &self.game;
         let me = &g.models[target];
-        if g.reacting || me.out_of_action || !me.on_table() || g.answering.iter().any(|(t, _)| *t == target) {
+        if g.reacting {
+            return self.declare_acting_answer(attacker, target, ctrl);
+        }
+        if me.out_of_action || !me.on_table() || g.answering.iter().any(|(t, _)| *t == target) {
             return Ok(());
         }
         if let Some(w) = o.window.map(|w| &r.reaction_windows[w])
@@ -307,6 +328,48 @@ impl Engine<'_, '_> {
             self.game.reacted_now.push(target);
         }
         self.game.answering.push((target, choice));
+        Ok(())
+    }
+
+    /// A reaction's attack on the acting model, under a ruleset where it answers them
+    /// (`opposed.acting_answer_cost`): at the first, if its activation has the action points
+    /// left, its controller chooses among the answers that only oppose; that one answer meets
+    /// every reaction's attack of this action.
+    fn declare_acting_answer(
+        &mut self,
+        attacker: usize,
+        target: usize,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
+        let r = self.rules();
+        let Some(o) = r.attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(()) };
+        let Some(cost) = o.acting_answer_cost else { return Ok(()) };
+        match self.game.acting_answer.as_mut() {
+            Some(x) if x.model == target && !x.asked && x.ap_left >= cost => x.asked = true,
+            _ => return Ok(()),
+        }
+        let options: Vec<AttackAnswer> = (o.answers.iter().enumerate())
+            .filter(|(_, a)| matches!(a.kind, AnswerKind::Roll(_)))
+            .map(|(answer, _)| AttackAnswer { answer, weapon: None })
+            .collect();
+        if options.is_empty() {
+            return Ok(());
+        }
+        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, target).target(attacker))?.forbid {
+            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
+            return Ok(());
+        }
+        let Some(pick) = ctrl.answer_reactions(&self.game, target, attacker, &options) else { return Ok(()) };
+        let Some(&choice) = options.get(pick) else {
+            let reason = format!("its controller chose answer {pick} of {}", options.len());
+            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
+            return Ok(());
+        };
+        let answer = o.answers[choice.answer].name.clone();
+        emit!(self, Event::Answered { model: target, target: attacker, answer, weapon: None });
+        if let Some(x) = self.game.acting_answer.as_mut() {
+            x.choice = Some(choice);
+        }
         Ok(())
     }
 }

@@ -175,6 +175,19 @@ impl Model {
     }
 }
 
+/// The acting model's answer to the reactions' attacks on it during one action: asked at the
+/// first such attack, paid from the action points its activation has left after the action, and
+/// rolled once for all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActingAnswer {
+    pub model: usize,
+    /// Action points left once the declared action is paid.
+    pub ap_left: u32,
+    pub asked: bool,
+    pub choice: Option<AttackAnswer>,
+    pub roll: Option<crate::compile::Thrown>,
+}
+
 /// A flag an action puts on a model, declared (as a `static`) by the module of the action that
 /// sets it, with how long it lasts. The engine only ends marks by their [`Lasts`]; everything
 /// else about a mark (what sets it, what it forbids) stays in its action's module. A mark is a
@@ -329,6 +342,7 @@ impl<'r> Game<'r> {
             forfeited,
             reacted_now,
             answering,
+            acting_answer,
             acting_as,
             counter_battery_waits,
             counter_battery_pending,
@@ -381,6 +395,7 @@ impl<'r> Game<'r> {
         self.forfeited.clone_from(forfeited);
         self.reacted_now.clone_from(reacted_now);
         self.answering.clone_from(answering);
+        self.acting_answer.clone_from(acting_answer);
         self.acting_as.clone_from(acting_as);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
@@ -477,6 +492,9 @@ pub struct Game<'r> {
     /// (`procedures.attack.opposed`): (target, answer); one that shoots back is taken off as it
     /// is used.
     pub answering: Vec<(usize, AttackAnswer)>,
+    /// The acting model's one answer to the attacks reactions aim at it during its action
+    /// (`procedures.attack.opposed.acting_answer_cost`), open while the action's windows are.
+    pub acting_answer: Option<ActingAnswer>,
     /// The ruleset's own action type the action being resolved is taken as (index into
     /// `Rules::own_actions`): how its moves go, its attacks' rolls, the `action-<id>` condition.
     pub acting_as: Option<u16>,
@@ -553,6 +571,7 @@ impl<'r> Game<'r> {
             forfeited: None,
             reacted_now: Vec::new(),
             answering: Vec::new(),
+            acting_answer: None,
             acting_as: None,
             counter_battery: false,
             counter_battery_waits: false,

@@ -67,6 +67,8 @@ pub(super) struct Scripted<'t> {
     pub(super) began: Option<(usize, usize)>,
     /// Where each step's events lie in the log.
     pub(super) spans: Vec<Span>,
+    /// Action points the acting model paid to answer reactions during the action given last.
+    pub(super) answer_paid: u32,
 }
 
 impl<'t> Scripted<'t> {
@@ -85,6 +87,7 @@ impl<'t> Scripted<'t> {
             log_len: Default::default(),
             began: None,
             spans: Vec::new(),
+            answer_paid: 0,
         }
     }
 
@@ -106,8 +109,9 @@ impl<'t> Scripted<'t> {
             self.failures
                 .push(format!("step {}: the rules took the action, expected a refusal containing {want:?}", g.step));
         }
+        let paid = std::mem::take(&mut self.answer_paid);
         if let Some(want) = g.ap_left {
-            let got = ap_now.unwrap_or(g.ap_before.saturating_sub(g.cost));
+            let got = ap_now.unwrap_or(g.ap_before.saturating_sub(g.cost).saturating_sub(paid));
             if got != want {
                 let who = self.name(g.model);
                 self.failures.push(format!("step {}: `{who}` has {got} action points left, expected {want}", g.step));
@@ -297,6 +301,20 @@ impl Controller for Scripted<'_> {
     }
     fn spend_c3(&mut self, _: &Game, model: usize, what: cav_format::vocab::C3Use) -> bool {
         self.choices.get(&model).is_some_and(|c| c.spend_c3.contains(&what))
+    }
+    /// Only a test's `choices: {answer: …}` answers reactions (it spends action points).
+    fn answer_reactions(
+        &mut self,
+        game: &Game,
+        model: usize,
+        attacker: usize,
+        options: &[crate::AttackAnswer],
+    ) -> Option<usize> {
+        self.choices.get(&model).and_then(|c| c.answer.as_ref())?;
+        let pick = self.answer_attack(game, model, attacker, options)?;
+        let cost = game.rules.attack.as_ref().and_then(|a| a.opposed.as_ref()?.acting_answer_cost);
+        self.answer_paid += cost.unwrap_or(0);
+        Some(pick)
     }
     fn answer_attack(&mut self, game: &Game, model: usize, _: usize, options: &[crate::AttackAnswer]) -> Option<usize> {
         let Some(a) = self.choices.get(&model).and_then(|c| c.answer.as_ref()) else {
