@@ -114,6 +114,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         Event::DamageApplied { .. }
         | Event::DamageShared { .. }
         | Event::HeldDamage { .. }
+        | Event::Melee { .. }
         | Event::OutOfCoherency { .. }
         | Event::StateGained { .. }
         | Event::StateEnded { .. }
@@ -342,6 +343,10 @@ fn harm(g: &Game, e: &Event) -> Option<String> {
         }
         Event::DamageShared { hit, model, points } => {
             format!("    {points} of the damage to {}'s unit goes to {}", name(g, *hit), name(g, *model))
+        }
+        Event::Melee { model, target, hits, target_hits } => {
+            let unit = |m: usize| g.models[m].squad.map_or_else(|| name(g, m).to_owned(), |s| g.squads[s].name.clone());
+            format!("  close combat: {} {hits} hits, {} {target_hits}", unit(*model), unit(*target))
         }
         Event::HeldDamage { unit, points, held } if *points >= 0 => {
             format!("    {unit} holds {points} more damage ({held} in all)")

@@ -431,6 +431,7 @@ fn weapon_mount(
         requires_target_lock: def.requires_target_lock,
         energy: def.energy,
         indirect: def.fire == f::FireMode::Indirect,
+        melee: def.fire == f::FireMode::Melee,
         min_range: 0.0,
         aoe: 0.0,
         out_of_ammo_on: 0,

@@ -389,6 +389,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
     let attack =
         procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes, &names);
+    let melee = procedures::melee(cx, entry, ruleset, &roll_kinds, &attributes, &weapon_attributes, &names);
     procedures::recovery(cx, entry, ruleset, &roll_kinds, &attributes, &mut proc);
     tests::check(cx);
 
@@ -410,6 +411,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         attributes,
         weapon_attributes,
         attack,
+        melee,
         roll_kinds,
         contests,
         turn_limit: ruleset.turn_limit,

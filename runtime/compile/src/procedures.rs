@@ -504,6 +504,7 @@ pub(crate) fn own_actions(
                 ("/gives", a.gives.is_some()),
                 ("/attack_rolls", !a.attack_rolls.is_empty()),
                 ("/recovers", a.recovers),
+                ("/charges", a.charges),
             ];
             for (ptr, _) in said.iter().filter(|(_, s)| *s) {
                 cx.error(
@@ -520,6 +521,15 @@ pub(crate) fn own_actions(
         // Every own action type has its place (the `action-<id>` condition counts on it); one
         // the engine cannot take (a word recognised but not implemented, warned) keeps its word.
         let kind = cav_rules::game::actions::ALL.iter().find(|k| k.id() == does).map_or(does.id(), |k| k.name());
+        // A charge is the engine's kind of move aimed at an enemy.
+        let kind = match (a.charges, does) {
+            (true, cav_format::vocab::ActionKind::Move) => "charge",
+            (true, _) => {
+                cx.error(e, "/charges", "action-type", "only a move charges".into(), "`does: move`", None);
+                kind
+            }
+            (false, _) => kind,
+        };
         let gives = a.gives.as_ref().and_then(|s| cx.index_of(e, "/gives", s.as_str(), &state_ids, "model state"));
         let (attack_rolls, _) = sum_terms(cx, e, "/attack_rolls", &a.attack_rolls, attributes, weapon_attributes);
         out.push(cav_rules::compile::OwnAction {
@@ -732,6 +742,57 @@ pub(crate) fn recovery(
     }
 }
 
+/// One roll of an attack (`r`, at `ptr`), its target's terms resolved already: its roll kind
+/// and bounds.
+#[allow(clippy::too_many_arguments)]
+fn attack_roll(
+    cx: &mut Cx,
+    entry: &Entry,
+    ptr: &str,
+    r: &f::AttackRoll,
+    kind_ids: &[String],
+    target: Vec<Term>,
+    names: &Names,
+) -> Option<AttackRollRule> {
+    let kind = cx.index_of(entry, &format!("{ptr}/roll"), &r.roll.0, kind_ids, "roll kind of `roll_kinds:`");
+    if let (Some(lo), Some(hi)) = (r.min, r.max)
+        && lo > hi
+    {
+        cx.error(entry, &format!("{ptr}/min"), "attack", format!("min {lo} is above max {hi}"), "min ≤ max", None);
+    }
+    let bounds = r.bounds.iter().map(|b| (names.cond(b.condition.as_str()), b.min, b.max)).collect();
+    Some(AttackRollRule { kind: kind?, target, min: r.min, max: r.max, bounds })
+}
+
+/// Close combat by roll kinds (`procedures.melee`), its ids resolved; `None` where absent or
+/// in error (each error reported where it is written).
+pub(crate) fn melee(
+    cx: &mut Cx,
+    entry: &Entry,
+    ruleset: &f::Ruleset,
+    kinds: &[RollRule],
+    attributes: &[String],
+    weapon_attributes: &[String],
+    names: &Names,
+) -> Option<cav_rules::compile::MeleeProc> {
+    let m = ruleset.procedures.melee.as_ref()?;
+    let base = "/procedures/melee";
+    let kind_ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
+    let mut ok = true;
+    let mut terms = |cx: &mut Cx, field: &str, list: &[f::Term]| {
+        let (out, fine) = sum_terms(cx, entry, &format!("{base}/{field}"), list, attributes, weapon_attributes);
+        ok &= fine;
+        out
+    };
+    let attacks = terms(cx, "attacks", &m.attacks);
+    let unarmed = terms(cx, "unarmed", &m.unarmed);
+    let force = terms(cx, "force", &m.force);
+    let target = terms(cx, "hit/target", &m.hit.target);
+    let hit = attack_roll(cx, entry, &format!("{base}/hit"), &m.hit, &kind_ids, target, names);
+    let hit = hit.filter(|_| ok)?;
+    Some(cav_rules::compile::MeleeProc { reach: m.reach, hit, attacks, unarmed, force })
+}
+
 /// A sum of terms (`{of, attribute, times}` or `{value}`) with its attribute ids resolved, and
 /// whether every term was well formed (an error is reported at each one that is not).
 pub(crate) fn sum_terms(
@@ -803,15 +864,8 @@ pub(crate) fn attack(
     let reaction_rolls = terms(cx, &format!("{base}/reaction_rolls"), &a.reaction_rolls);
     let points = terms(cx, &format!("{base}/points"), &a.points);
     let mut roll = |cx: &mut Cx, ptr: &str, r: &f::AttackRoll| -> Option<AttackRollRule> {
-        let kind = cx.index_of(entry, &format!("{ptr}/roll"), &r.roll.0, &kind_ids, "roll kind of `roll_kinds:`");
         let target = terms(cx, &format!("{ptr}/target"), &r.target);
-        if let (Some(lo), Some(hi)) = (r.min, r.max)
-            && lo > hi
-        {
-            cx.error(entry, &format!("{ptr}/min"), "attack", format!("min {lo} is above max {hi}"), "min ≤ max", None);
-        }
-        let bounds = r.bounds.iter().map(|b| (names.cond(b.condition.as_str()), b.min, b.max)).collect();
-        Some(AttackRollRule { kind: kind?, target, min: r.min, max: r.max, bounds })
+        attack_roll(cx, entry, ptr, r, &kind_ids, target, names)
     };
     let hit = roll(cx, &format!("{base}/hit"), &a.hit);
     let damage = match &a.damage {

@@ -22,14 +22,17 @@ fn an_own_action_type_is_checked_where_it_is_written() {
     assert!(e.iter().any(|(p, m)| p == "/id" && m.contains("takes a word of its own")), "{e:#?}");
     // What only an own action type says, said of an engine word: each field an error.
     let e = errors(&format!(
-        "{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\nattack_rolls: [{{value: 1}}]\nrecovers: true\n"
+        "{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\nattack_rolls: [{{value: 1}}]\nrecovers: true\ncharges: true\n"
     ));
-    for field in ["/move_times", "/avoids_cover", "/gives", "/attack_rolls", "/recovers"] {
+    for field in ["/move_times", "/avoids_cover", "/gives", "/attack_rolls", "/recovers", "/charges"] {
         assert!(e.iter().any(|(p, m)| p == field && m.contains("only of a ruleset's own")), "{field}: {e:#?}");
     }
     // A rally in a ruleset whose damage has no recovery test (CAV's).
     let e = errors(&format!("{head}id: rally\ndoes: hold\nrecovers: true\nnot_if_targeted: true\n"));
     assert!(e.iter().any(|(p, m)| p == "/recovers" && m.contains("recovery test")), "{e:#?}");
+    // Only a move charges.
+    let e = errors(&format!("{head}id: lunge\ndoes: hold\ncharges: true\n"));
+    assert!(e.iter().any(|(p, m)| p == "/charges" && m.contains("only a move")), "{e:#?}");
     // A word that is neither the engine's nor declared as a kind of one.
     let e = errors(&format!("{head}id: sprint\n"));
     assert!(e.iter().any(|(p, _)| p == "/id"), "{e:#?}");

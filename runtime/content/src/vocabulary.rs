@@ -169,13 +169,15 @@ fn check(cx: &mut Cx, doc: &Document) {
         Document::Ruleset(r) => {
             cx.options(r);
             // The conditional bounds of the attack's rolls (`bounds:`) name conditions too.
-            if let Some(a) = &r.procedures.attack {
-                let rolls = std::iter::once(("hit", &a.hit)).chain(a.damage.as_ref().map(|d| ("damage", &d.roll)));
-                for (at, roll) in rolls {
-                    for (i, b) in roll.bounds.iter().enumerate() {
-                        let ptr = format!("/procedures/attack/{at}/bounds/{i}/condition");
-                        cx.condition(&ptr, b.condition.as_str(), &format!("the {at} roll's bound"));
-                    }
+            let attack = r.procedures.attack.iter().flat_map(|a| {
+                std::iter::once(("attack/hit", "hit", &a.hit))
+                    .chain(a.damage.as_ref().map(|d| ("attack/damage", "damage", &d.roll)))
+            });
+            let melee = r.procedures.melee.iter().map(|m| ("melee/hit", "melee hit", &m.hit));
+            for (at, name, roll) in attack.chain(melee) {
+                for (i, b) in roll.bounds.iter().enumerate() {
+                    let ptr = format!("/procedures/{at}/bounds/{i}/condition");
+                    cx.condition(&ptr, b.condition.as_str(), &format!("the {name} roll's bound"));
                 }
             }
             for (i, u) in r.c3.iter().flat_map(|c| c.uses.iter()).enumerate() {

@@ -183,6 +183,16 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind {
+        id: "melee",
+        doc: "Two units in close combat (`procedures.melee`) have rolled their attacks as a command ends; the damage follows (`held_damage`, `damage_shared`).",
+        keys: &[
+            MODEL,
+            ("target", Model, "A model of the other unit (the two first found in reach)."),
+            ("hits", Int, "The hits of the model's unit."),
+            ("target_hits", Int, "The hits of the other unit."),
+        ],
+    },
+    EventKind {
         id: "action_taken",
         doc: "A model takes one of the ruleset's own action types (an `action_type` with `does:`: Sythopian Wars' RUN); what the action does follows.",
         keys: &[MODEL, ("action", Text, "The action type's name (`RUN`).")],

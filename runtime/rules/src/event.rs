@@ -119,6 +119,14 @@ pub enum Event {
         answer: String,
         weapon: Option<String>,
     },
+    /// Two units in close combat (`procedures.melee`) have rolled: each side's hits. `model`
+    /// and `target` are a model of each unit (the first two found in reach).
+    Melee {
+        model: usize,
+        target: usize,
+        hits: u32,
+        target_hits: u32,
+    },
     Opposed {
         model: usize,
         target: usize,

@@ -50,6 +50,7 @@ mod area_attacks;
 mod combat;
 mod damage;
 mod landing;
+mod melee;
 pub(crate) mod movement;
 mod strike_points;
 pub(crate) mod victory;

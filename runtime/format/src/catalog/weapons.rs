@@ -79,6 +79,9 @@ pub enum FireMode {
     Indirect,
     Template,
     Special,
+    /// A close-combat weapon: never shot; its model fights with it in close combat
+    /// (`procedures.melee`; Sythopian Wars' melee weapons, 002 L396-400).
+    Melee,
 }
 
 /// Target classes a weapon may be barred from attacking.

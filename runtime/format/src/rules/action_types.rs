@@ -46,6 +46,11 @@ pub struct ActionType {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 8))]
     pub attack_rolls: Vec<super::Term>,
+    /// With `does: move`: a charge — a move aimed at an enemy model (a test step's `target`)
+    /// into contact with it, as the engine's charge (`procedures.charge`), closing past the
+    /// `movement.enemy_clearance` kept from the target's unit (Sythopian Wars, 002 L374-388).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub charges: bool,
     /// Each model taking it makes the unit pool's recovery test (`procedures.damage.unit_pool.
     /// leftover.recovery`) with its own attribute; a success takes a point of held damage off the
     /// unit or brings back a model of the unit in the leftover state, as the test's `success`

@@ -211,3 +211,36 @@ pub enum TermOf {
     Target,
     Weapon,
 }
+
+/// Close combat by roll kinds (`procedures.melee`; Sythopian Wars, 002 L390-428): once any
+/// command is over, every two units of enemy sides with models within `reach` of each other
+/// fight. Each model of either within reach of the other unit rolls its melee weapon's
+/// `attacks` dice (`unarmed` without one) against the nearest enemy model in reach; the side with
+/// more hits deals, for each hit beyond the other's, one point plus that attack's `force`; the
+/// hits left are paired, the higher Force of each pair dealing the difference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeleeRules {
+    /// Models within this many inches (base edge to base edge) of an enemy model are in close
+    /// combat with its unit, and may not use ranged weapons.
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub reach: f64,
+    /// The roll each attack die makes, and its target (`[{of: target, attribute: resolve}]`).
+    pub hit: AttackRoll,
+    /// Dice a model rolls with its melee weapon (`fire: melee`), as a sum of terms
+    /// (`[{of: weapon, attribute: attacks}]`).
+    #[schemars(length(min = 1, max = 8))]
+    pub attacks: Vec<Term>,
+    /// Dice a model without a melee weapon rolls (`[{value: 1}]`: 1D6, 002 L398).
+    #[schemars(length(min = 1, max = 8))]
+    pub unarmed: Vec<Term>,
+    /// The Force of an attack with a melee weapon, as a sum of terms; unarmed, none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub force: Vec<Term>,
+    /// Where the rules define it; left out for invented content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}

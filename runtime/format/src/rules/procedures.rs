@@ -46,6 +46,10 @@ pub struct Procedures {
     /// standard dice against the band's target point, RAV against AV, the damage table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<super::AttackRules>,
+    /// Close combat by roll kinds, fought once each command is over (Sythopian Wars' melee);
+    /// left out: none (CAV's close combat is the `close-combat` action, `close_combat:`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<super::MeleeRules>,
     #[serde(default)]
     pub close_combat: CloseCombatRules,
     #[serde(default, skip_serializing_if = "Option::is_none")]

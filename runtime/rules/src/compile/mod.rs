@@ -95,6 +95,8 @@ pub struct Rules {
     /// A direct-fire shot by roll kinds and attributes (`procedures.attack`); `None`: the
     /// standard roll against the band, RAV against AV, the damage table.
     pub attack: Option<AttackProc>,
+    /// Close combat by roll kinds, fought as each command ends (`procedures.melee`).
+    pub melee: Option<MeleeProc>,
     /// The roll kinds the ruleset names (`roll_kinds:`), and its contests (`contests:`).
     pub roll_kinds: Vec<RollRule>,
     pub contests: Vec<ContestRule>,

@@ -67,6 +67,8 @@ pub struct MountDef {
     pub strip: Option<(f64, f64)>,
     /// Fired only as the close-defense reaction (`procedures.close_defense`).
     pub reaction: bool,
+    /// A melee weapon (`fire: melee`): never shot, fought with in close combat (`procedures.melee`).
+    pub melee: bool,
     /// A template weapon: (length, width) of its strip from the front of the base, and the
     /// state it gives every model under it, with no roll (`Engine::template_attack`).
     pub template: Option<(f64, f64, StateIx)>,

@@ -234,6 +234,19 @@ impl ContestRule {
     }
 }
 
+/// Close combat by roll kinds (`procedures.melee`), its ids resolved.
+#[derive(Debug, Clone)]
+pub struct MeleeProc {
+    /// Inches, base edge to base edge, within which enemy models are in close combat.
+    pub reach: f64,
+    pub hit: AttackRollRule,
+    /// Dice per model with a melee weapon, and without one.
+    pub attacks: Vec<Term>,
+    pub unarmed: Vec<Term>,
+    /// An armed attack's Force.
+    pub force: Vec<Term>,
+}
+
 /// A ruleset's attack by roll kinds (`procedures.attack`), its ids resolved.
 #[derive(Debug, Clone)]
 pub struct AttackProc {

@@ -66,6 +66,9 @@ impl Engine<'_, '_> {
             if !g.can_fight(model) || me.prone {
                 return Some("the model cannot use the combat action now".into());
             }
+            if g.in_close_combat(model) {
+                return Some("the model is in close combat: its ranged weapons are of no use".into());
+            }
         }
         if let Some(to) = kind.moves_to(g, action) {
             // (A ruleset's own move may go further than the move value: a run.)

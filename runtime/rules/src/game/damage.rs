@@ -111,6 +111,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn end_activation(&mut self, active: usize) -> Result<(), EngineError> {
         let r = self.rules();
         if !self.game.squad_activating {
+            self.close_combats()?;
             self.land_unit_damage();
             for model in 0..self.game.models.len() {
                 self.resolve_pending(model)?;
@@ -149,6 +150,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The end of a squad's activation: what its models' attacks did lands now.
     pub(crate) fn end_squad_activation(&mut self) -> Result<(), EngineError> {
         self.game.squad_activating = false;
+        self.close_combats()?;
         self.land_unit_damage();
         for model in 0..self.game.models.len() {
             self.resolve_pending(model)?;

@@ -263,7 +263,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             let here = g.models[model].pos;
             let keep = |i: usize| {
                 let base = radius + g.card(i).base_radius;
-                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side;
+                // (A charge closes on its target's unit.)
+                let charged = g.closing_on.is_some_and(|t| g.same_unit(t, i));
+                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side && !charged;
                 if enemy && g.models[i].pos.dist(next) < g.models[i].pos.dist(here) { base + clearance } else { base }
             };
             if let Some(o) = (0..g.models.len()).find(|&i| {

@@ -158,6 +158,9 @@ impl Shooter<'_, '_> {
         if m.reaction {
             return Err(Said("it strikes only as a reaction, when attacked from close quarters"));
         }
+        if m.melee {
+            return Err(Said("a melee weapon strikes only in close combat"));
+        }
         if me.out_of_ammo[weapon] {
             return Err(Said("out of ammo"));
         }

@@ -343,6 +343,7 @@ impl<'r> Game<'r> {
             reacted_now,
             answering,
             acting_answer,
+            closing_on,
             acting_as,
             counter_battery_waits,
             counter_battery_pending,
@@ -396,6 +397,7 @@ impl<'r> Game<'r> {
         self.reacted_now.clone_from(reacted_now);
         self.answering.clone_from(answering);
         self.acting_answer.clone_from(acting_answer);
+        self.closing_on.clone_from(closing_on);
         self.acting_as.clone_from(acting_as);
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
@@ -495,6 +497,9 @@ pub struct Game<'r> {
     /// The acting model's one answer to the attacks reactions aim at it during its action
     /// (`procedures.attack.opposed.acting_answer_cost`), open while the action's windows are.
     pub acting_answer: Option<ActingAnswer>,
+    /// The model a charge being moved closes on: its unit's models are no bar to the move
+    /// (`movement.enemy_clearance`).
+    pub closing_on: Option<usize>,
     /// The ruleset's own action type the action being resolved is taken as (index into
     /// `Rules::own_actions`): how its moves go, its attacks' rolls, the `action-<id>` condition.
     pub acting_as: Option<u16>,
@@ -572,6 +577,7 @@ impl<'r> Game<'r> {
             reacted_now: Vec::new(),
             answering: Vec::new(),
             acting_answer: None,
+            closing_on: None,
             acting_as: None,
             counter_battery: false,
             counter_battery_waits: false,

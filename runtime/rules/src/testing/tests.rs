@@ -109,6 +109,7 @@ fn one_of_each() -> Vec<Event> {
         Event::ActivationPassed { side: s() },
         Event::Answered { model: 1, target: 0, answer: s(), weapon: Some(s()) },
         Event::ActionTaken { model: 0, action: s() },
+        Event::Melee { model: 0, target: 1, hits: 2, target_hits: 1 },
         Event::Opposed { model: 0, target: 1, contest: s(), standing: 1, theirs_standing: 0 },
         Event::DamagePoints { model: 0, target: 1, rolls: 3, hits: 2, dealing: 1, damage: 2 },
         Event::PoolSpent { side: s(), model: 0, pool: s(), left: 2 },
@@ -135,6 +136,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::ActivationPassed { .. }
             | Event::Answered { .. }
             | Event::ActionTaken { .. }
+            | Event::Melee { .. }
             | Event::Opposed { .. }
             | Event::DamagePoints { .. }
             | Event::PoolSpent { .. }

@@ -57,31 +57,50 @@ impl ActionKind for Charge {
     ) -> Result<(), ActionError> {
         let target = action.target().map_err(ActionError::Illegal)?;
         engine.game.models[model].mark(&CHARGED);
-        let contact = engine.rules().proc.movement.contact_distance;
         let at = engine.game.models[target].pos;
-        match engine.movement_hook(model, None)? {
+        engine.game.closing_on = Some(target);
+        let moved = engine.charge_moves(model, target, at, ctrl);
+        engine.game.closing_on = None;
+        moved
+    }
+}
+
+impl Engine<'_, '_> {
+    /// A charge's moves at `target` (standing at `at`): up to the move value, then the ruleset's
+    /// charge bonus straight on; still short, the activation ends.
+    fn charge_moves(
+        &mut self,
+        model: usize,
+        target: usize,
+        at: crate::geom::P,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let contact = self.rules().proc.movement.contact_distance;
+        match self.movement_hook(model, None)? {
             Ok(budget) => {
-                engine.do_move(model, at, budget, ctrl).map_err(ActionError::Illegal)?;
+                self.do_move(model, at, budget, ctrl).map_err(ActionError::Illegal)?;
             }
             Err(reason) => {
-                emit!(engine, Event::Forbidden { model, what: "move", reason });
+                emit!(self, Event::Forbidden { model, what: "move", reason });
                 return Ok(());
             }
         }
-        let g = &engine.game;
+        let g = &self.game;
         if !g.models[model].on_table() || !g.models[target].on_table() || g.distance(model, target) <= contact {
             return Ok(());
         }
         // The charge bonus: straight on, whatever the MV costs, as far as the bonus reaches.
-        let bonus = engine.rules().proc.charge.map_or(0.0, |c| c.inches);
+        let bonus = self.rules().proc.charge.map_or(0.0, |c| c.inches);
         let (from, gap) = (g.models[model].pos, g.distance(model, target));
         let run = gap.min(bonus);
         let to = from + (at - from).scale(run / from.dist(at).max(1e-9));
-        engine.do_move(model, to, Some(u32::MAX / 4), ctrl).map_err(ActionError::Illegal)?;
-        if engine.game.distance(model, target) > contact {
-            engine.game.activation_over = true;
+        if run > 1e-9 {
+            self.do_move(model, to, Some(u32::MAX / 4), ctrl).map_err(ActionError::Illegal)?;
+        }
+        if self.game.distance(model, target) > contact {
+            self.game.activation_over = true;
             let reason = "the charge fell short: the activation ends".to_owned();
-            emit!(engine, Event::Forbidden { model, what: "charge", reason });
+            emit!(self, Event::Forbidden { model, what: "charge", reason });
         }
         Ok(())
     }
