@@ -87,6 +87,11 @@ pub struct ReactionWindow {
     /// when they aim at a model.
     #[schemars(extend("x-cav-ref" = "action_type"))]
     pub actions: Vec<Id>,
+    /// The acting model's action types that open it (Sythopian Wars' escape from a charge,
+    /// 002 L378-384); empty: any action that `opens` names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("x-cav-ref" = "action_type"), length(max = 32))]
+    pub opened_by: Vec<Id>,
     /// Whether the reaction resolves before the declared action or after it. Damage lands at the
     /// end of the acting model's activation either way, so fire exchanged in one window is
     /// simultaneous.
