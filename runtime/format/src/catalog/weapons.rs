@@ -71,7 +71,9 @@ pub struct Weapon {
     pub notes: Vec<Note>,
 }
 
-/// How a weapon delivers its attack.
+/// How a weapon delivers its attack. `melee`: a close-combat weapon, never shot; its model
+/// fights with it in close combat (`procedures.melee`; Sythopian Wars' melee weapons, 002
+/// L396-400).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FireMode {
@@ -79,8 +81,6 @@ pub enum FireMode {
     Indirect,
     Template,
     Special,
-    /// A close-combat weapon: never shot; its model fights with it in close combat
-    /// (`procedures.melee`; Sythopian Wars' melee weapons, 002 L396-400).
     Melee,
 }
 
