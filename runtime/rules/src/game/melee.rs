@@ -23,12 +23,19 @@ impl Game<'_> {
     /// Whether `model` is within the melee reach of an enemy model (`procedures.melee`): in close
     /// combat, where its ranged weapons are of no use (002 L418).
     pub fn in_close_combat(&self, model: usize) -> bool {
-        let Some(m) = &self.rules.melee else { return false };
-        let me = &self.models[model];
-        me.on_table()
-            && (0..self.models.len()).any(|o| {
-                self.models[o].side != me.side && self.models[o].on_table() && self.distance(model, o) <= m.reach + 1e-9
-            })
+        if self.rules.melee.is_none() {
+            return false;
+        }
+        self.models[model].on_table() && (0..self.models.len()).any(|o| self.in_reach(model, o))
+    }
+
+    /// Whether `model` and `other`, of enemy sides, stand within the melee reach of each other.
+    pub(crate) fn in_reach(&self, model: usize, other: usize) -> bool {
+        self.rules.melee.as_ref().is_some_and(|m| {
+            self.models[other].side != self.models[model].side
+                && self.models[other].on_table()
+                && self.distance(model, other) <= m.reach + 1e-9
+        })
     }
 
     /// The models of `model`'s unit (a model in no squad is a unit of its own).

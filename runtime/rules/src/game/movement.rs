@@ -212,6 +212,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         let avoids = g.acting_as.and_then(|d| g.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
         let avoid_cover = avoids && !in_cover(g, from);
         let clearance = p.movement.enemy_clearance;
+        // A charge closes past it on its target's unit, and on units it is in close combat with
+        // already (one that intervened, 002 L388).
+        let closes_on: Vec<usize> = match g.closing_on.filter(|_| clearance > 0.0) {
+            Some(t) => (0..g.models.len())
+                .filter(|&i| {
+                    g.same_unit(t, i) || (0..g.models.len()).any(|j| g.same_unit(i, j) && g.in_reach(model, j))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];
@@ -263,9 +273,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let here = g.models[model].pos;
             let keep = |i: usize| {
                 let base = radius + g.card(i).base_radius;
-                // (A charge closes on its target's unit.)
-                let charged = g.closing_on.is_some_and(|t| g.same_unit(t, i));
-                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side && !charged;
+                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side && !closes_on.contains(&i);
                 if enemy && g.models[i].pos.dist(next) < g.models[i].pos.dist(here) { base + clearance } else { base }
             };
             if let Some(o) = (0..g.models.len()).find(|&i| {
