@@ -307,22 +307,7 @@ impl Engine<'_, '_> {
                 AnswerKind::Shoots => {}
             }
         }
-        if options.is_empty() {
-            return Ok(());
-        }
-        if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, target).target(attacker))?.forbid {
-            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(());
-        }
-        let Some(pick) = ctrl.answer_attack(&self.game, target, attacker, &options) else { return Ok(()) };
-        let Some(&choice) = options.get(pick) else {
-            let reason = format!("its controller chose answer {pick} of {}", options.len());
-            emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(());
-        };
-        let answer = o.answers[choice.answer].name.clone();
-        let weapon = choice.weapon.map(|w| self.cardr(target).weapons[w].name.clone());
-        emit!(self, Event::Answered { model: target, target: attacker, answer, weapon });
+        let Some(choice) = self.pick_answer(target, attacker, &options, false, ctrl)? else { return Ok(()) };
         if o.window.is_some() {
             self.game.models[target].mark(&REACTED);
             self.game.reacted_now.push(target);
@@ -352,24 +337,45 @@ impl Engine<'_, '_> {
             .filter(|(_, a)| matches!(a.kind, AnswerKind::Roll(_)))
             .map(|(answer, _)| AttackAnswer { answer, weapon: None })
             .collect();
+        let choice = self.pick_answer(target, attacker, &options, true, ctrl)?;
+        if let Some(x) = self.game.acting_answer.as_mut() {
+            x.choice = choice;
+        }
+        Ok(())
+    }
+
+    /// `target`'s controller picks one of `options` to answer `attacker` with (`acting`: the
+    /// acting model answering reactions), unless a `reaction` handler forbids it; said.
+    fn pick_answer(
+        &mut self,
+        target: usize,
+        attacker: usize,
+        options: &[AttackAnswer],
+        acting: bool,
+        ctrl: &mut dyn Controller,
+    ) -> Result<Option<AttackAnswer>, EngineError> {
         if options.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, target).target(attacker))?.forbid {
             emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(());
+            return Ok(None);
         }
-        let Some(pick) = ctrl.answer_reactions(&self.game, target, attacker, &options) else { return Ok(()) };
+        let pick = if acting {
+            ctrl.answer_reactions(&self.game, target, attacker, options)
+        } else {
+            ctrl.answer_attack(&self.game, target, attacker, options)
+        };
+        let Some(pick) = pick else { return Ok(None) };
         let Some(&choice) = options.get(pick) else {
             let reason = format!("its controller chose answer {pick} of {}", options.len());
             emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(());
+            return Ok(None);
         };
+        let Some(o) = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(None) };
         let answer = o.answers[choice.answer].name.clone();
-        emit!(self, Event::Answered { model: target, target: attacker, answer, weapon: None });
-        if let Some(x) = self.game.acting_answer.as_mut() {
-            x.choice = Some(choice);
-        }
-        Ok(())
+        let weapon = choice.weapon.map(|w| self.cardr(target).weapons[w].name.clone());
+        emit!(self, Event::Answered { model: target, target: attacker, answer, weapon });
+        Ok(Some(choice))
     }
 }
