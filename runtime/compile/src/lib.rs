@@ -365,7 +365,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
     let scenarios = scenarios::scenarios(cx, &models, &terrains);
     let action_costs = procedures::action_costs(rs);
-    let own_actions = procedures::own_actions(cx, &states, &attributes, &weapon_attributes);
+    let has_charge = ruleset.procedures.charge.is_some();
+    let own_actions = procedures::own_actions(cx, &states, &attributes, &weapon_attributes, has_charge);
     let (action_slots, slot_uses) = procedures::action_slots(cx, rs, ruleset);
     let reaction_slots = procedures::reaction_slots(cx, entry, ruleset, &action_slots);
     let action_free_with = procedures::action_free_with(rs, &sas);

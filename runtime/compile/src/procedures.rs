@@ -491,6 +491,7 @@ pub(crate) fn own_actions(
     states: &[cav_rules::compile::StateDef],
     attributes: &[String],
     weapon_attributes: &[String],
+    has_charge: bool,
 ) -> Vec<cav_rules::compile::OwnAction> {
     let state_ids: Vec<String> = states.iter().map(|s| s.id.clone()).collect();
     let mut out = Vec::new();
@@ -523,6 +524,11 @@ pub(crate) fn own_actions(
         let kind = cav_rules::game::actions::ALL.iter().find(|k| k.id() == does).map_or(does.id(), |k| k.name());
         // A charge is the engine's kind of move aimed at an enemy.
         let kind = match (a.charges, does) {
+            (true, cav_format::vocab::ActionKind::Move) if !has_charge => {
+                let expected = "a `procedures.charge` section in the ruleset";
+                cx.error(e, "/charges", "action-type", "the ruleset has no charge".into(), expected, None);
+                kind
+            }
             (true, cav_format::vocab::ActionKind::Move) => "charge",
             (true, _) => {
                 cx.error(e, "/charges", "action-type", "only a move charges".into(), "`does: move`", None);
@@ -908,6 +914,24 @@ pub(crate) fn attack(
                 };
                 if let Some(kind) = kind {
                     answers.push(AnswerRule { id: ans.id.0.clone(), name: ans.name.clone(), kind });
+                }
+            }
+            // The acting model's one roll meets every reaction's attack: it may read only its own
+            // attributes (`target`: the answering model), the same against each attacker.
+            if o.acting_answer_cost.is_some() {
+                for (i, ans) in o.answers.iter().enumerate() {
+                    for (k, t) in ans.target.iter().enumerate() {
+                        if matches!(t.of, Some(f::TermOf::Attacker | f::TermOf::Weapon)) {
+                            cx.error(
+                                entry,
+                                &format!("{base}/opposed/answers/{i}/target/{k}/of"),
+                                "attack",
+                                "with `acting_answer_cost` an answer's roll is met by many attackers: it may read only the answering model's attributes".into(),
+                                "`of: target` or a `value`",
+                                None,
+                            );
+                        }
+                    }
                 }
             }
             if o.acting_answer_cost.is_some() && !answers.iter().any(|a| matches!(a.kind, AnswerKind::Roll(_))) {

@@ -54,3 +54,33 @@ fn a_bounds_condition_naming_nothing_is_an_error() {
         "{errors:#?}"
     );
 }
+
+/// A charge in a ruleset without `procedures.charge` is an error at each action type that
+/// charges, not a charge always refused in play.
+#[test]
+fn a_charge_needs_the_ruleset_s_charge() {
+    let errors = common::edited_pack_errors("sythopian-wars", "rules/ruleset.yaml", |s| {
+        assert!(s.contains("  charge: {inches: 0}"));
+        s.replace("  charge: {inches: 0}", "  # no charge")
+    });
+    assert_eq!(errors, vec![("/charges".to_owned(), "action-type".to_owned()); 2], "{errors:#?}");
+}
+
+/// The acting model's one answer is met by many attackers: its roll may read only the answering
+/// model's attributes.
+#[test]
+fn an_acting_answer_reads_only_the_answering_model() {
+    let errors = common::edited_pack_errors("infinity-firefight", "rules/ruleset.yaml", |s| {
+        let dodge = "{id: dodge, name: Dodge, target: [{of: target, attribute: ph}]";
+        assert!(s.contains(dodge));
+        s.replace(
+            dodge,
+            "{id: dodge, name: Dodge, target: [{of: target, attribute: ph}, {of: attacker, attribute: bs}]",
+        )
+    });
+    assert_eq!(
+        errors,
+        vec![("/procedures/attack/opposed/answers/0/target/1/of".to_owned(), "attack".to_owned())],
+        "{errors:#?}"
+    );
+}

@@ -111,7 +111,8 @@ pub struct OpposedAttack {
     /// The acting model answers the attacks reactions aim at it during one of its actions,
     /// paying this many action points of its activation: one answer that only opposes (a Dodge;
     /// not a shot back), rolled once and met by every one of those attacks (Infinity's active
-    /// trooper Dodging every ARO as its order's second short skill, 004 L552, L606-614). Left
+    /// trooper Dodging every ARO as its order's second short skill, 004 L552, L606-614). Its
+    /// answers' rolls may then read only the answering model's attributes (`of: target`). Left
     /// out: attacks made as reactions are not answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0, max = 10))]

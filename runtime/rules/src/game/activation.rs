@@ -262,15 +262,20 @@ impl Engine<'_, '_> {
                 let ap_left = ap.saturating_sub(cost);
                 self.game.acting_answer = Some(ActingAnswer { model, ap_left, asked: false, choice: None, roll: None });
             }
-            self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::Before, ctrl)?;
+            if let Err(e) = self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::Before, ctrl) {
+                self.game.acting_answer = None;
+                return Err(e);
+            }
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();
             let path_from = self.game.models[model].path.len().saturating_sub(1);
             let resolved = self.resolve_action(kind, model, &action, ctrl);
-            if resolved.is_ok() {
-                self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl)?;
-            }
+            let after = match resolved {
+                Ok(()) => self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl),
+                Err(_) => Ok(()),
+            };
             let answered = self.game.acting_answer.take().is_some_and(|a| a.choice.is_some());
+            after?;
             if resolved.is_ok() {
                 for f in features::each(self.game.schedule.action_resolved) {
                     if let Some(run) = f.action_resolved {

@@ -9,7 +9,10 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn take_damage(&mut self, attacker: usize, target: usize, points: u32) {
         match self.game.models[target].squad.filter(|_| self.rules().proc.damage.unit_pool.is_some()) {
             Some(squad) => self.pool_damage(attacker, target, squad, points),
-            None => self.game.models[target].pending.damage += points,
+            None => {
+                let pending = &mut self.game.models[target].pending.damage;
+                *pending = pending.saturating_add(points);
+            }
         }
     }
 

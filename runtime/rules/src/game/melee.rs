@@ -54,6 +54,8 @@ impl Engine<'_, '_> {
         let Some(m) = self.rules().melee.as_ref() else { return Ok(()) };
         let g = &self.game;
         let unit = |x: usize| g.models[x].squad.map_or(g.squads.len() + x, |s| s);
+        // Each two units once, whichever model of either stands first.
+        let mut seen = std::collections::BTreeSet::new();
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         for a in 0..g.models.len() {
             for b in a + 1..g.models.len() {
@@ -61,7 +63,8 @@ impl Engine<'_, '_> {
                 if ma.side == mb.side || !ma.on_table() || !mb.on_table() || g.distance(a, b) > m.reach + 1e-9 {
                     continue;
                 }
-                if !pairs.iter().any(|&(x, y)| (unit(x), unit(y)) == (unit(a), unit(b))) {
+                let (x, y) = (unit(a), unit(b));
+                if seen.insert((x.min(y), x.max(y))) {
                     pairs.push((a, b));
                 }
             }
@@ -79,24 +82,30 @@ impl Engine<'_, '_> {
         let mut yours = self.blows(m, &theirs, &ours);
         let (hits, target_hits) = (mine.len() as u32, yours.len() as u32);
         emit!(self, Event::Melee { model: a, target: b, hits, target_hits });
-        // The hits beyond the other side's: the strongest first (the player's best choice).
+        // The hits beyond the other side's are the winner's strongest; the hits left are paired
+        // strongest with strongest (a reading: the text leaves both to the players).
         for side in [&mut mine, &mut yours] {
             side.sort_by_key(|x| std::cmp::Reverse(x.force));
         }
-        let paired = mine.len().min(yours.len());
-        let surplus = if mine.len() > paired { &mine[paired..] } else { &yours[paired..] };
+        let extra = mine.len().abs_diff(yours.len());
+        let (more, fewer) = if mine.len() >= yours.len() { (&mine, &yours) } else { (&yours, &mine) };
+        let points = |f: i32| u32::try_from(f).unwrap_or(0);
         let mut dealt: Vec<(Blow, u32)> =
-            surplus.iter().map(|&x| (x, 1u32.saturating_add(x.force.max(0) as u32))).collect();
-        // The hits left, paired: the higher Force deals the difference.
-        for (&x, &y) in mine[..paired].iter().zip(&yours[..paired]) {
-            let (winner, by) = if x.force >= y.force { (x, x.force - y.force) } else { (y, y.force - x.force) };
+            more[..extra].iter().map(|&x| (x, points(x.force).saturating_add(1))).collect();
+        // The higher Force of each pair deals the difference.
+        for (&x, &y) in more[extra..].iter().zip(fewer.iter()) {
+            let (winner, by) = if x.force >= y.force {
+                (x, x.force.saturating_sub(y.force))
+            } else {
+                (y, y.force.saturating_sub(x.force))
+            };
             if by > 0 {
-                dealt.push((winner, by as u32));
+                dealt.push((winner, points(by)));
             }
         }
         for (blow, points) in dealt {
             let side = self.game.models[blow.by].side;
-            self.game.damage_dealt[side] += points;
+            self.game.damage_dealt[side] = self.game.damage_dealt[side].saturating_add(points);
             self.take_damage(blow.by, blow.on, points);
         }
         Ok(())

@@ -214,14 +214,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         let clearance = p.movement.enemy_clearance;
         // A charge closes past it on its target's unit, and on units it is in close combat with
         // already (one that intervened, 002 L388).
-        let closes_on: Vec<usize> = match g.closing_on.filter(|_| clearance > 0.0) {
-            Some(t) => (0..g.models.len())
-                .filter(|&i| {
-                    g.same_unit(t, i) || (0..g.models.len()).any(|j| g.same_unit(i, j) && g.in_reach(model, j))
-                })
-                .collect(),
-            None => Vec::new(),
-        };
+        let mut closes_on = vec![false; if clearance > 0.0 { g.models.len() } else { 0 }];
+        if let Some(t) = g.closing_on.filter(|_| clearance > 0.0) {
+            let engaged: Vec<usize> = (0..g.models.len()).filter(|&j| g.in_reach(model, j)).collect();
+            for (i, c) in closes_on.iter_mut().enumerate() {
+                *c = g.same_unit(t, i) || engaged.iter().any(|&j| g.same_unit(i, j));
+            }
+        }
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];
@@ -273,7 +272,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             let here = g.models[model].pos;
             let keep = |i: usize| {
                 let base = radius + g.card(i).base_radius;
-                let enemy = clearance > 0.0 && g.models[i].side != g.models[model].side && !closes_on.contains(&i);
+                let enemy = clearance > 0.0
+                    && g.models[i].side != g.models[model].side
+                    && !closes_on.get(i).copied().unwrap_or(false);
                 if enemy && g.models[i].pos.dist(next) < g.models[i].pos.dist(here) { base + clearance } else { base }
             };
             if let Some(o) = (0..g.models.len()).find(|&i| {

@@ -21,6 +21,15 @@ enum Their {
     Nothing,
 }
 
+/// What came of asking a target for its answer.
+enum Picked {
+    /// A `reaction` handler forbade answering this attacker.
+    Forbidden,
+    /// No answer: none to choose from, or its controller let the attack be.
+    Declined,
+    Chosen(AttackAnswer),
+}
+
 /// One side's hit rolls of a rolled attack, ready to land.
 struct Volley {
     ctx: HookCtx,
@@ -267,8 +276,9 @@ impl Engine<'_, '_> {
 
     /// As a direct-fire attack on `target` is declared, under a ruleset whose attacks the target
     /// answers (`procedures.attack.opposed`): the answers it has, and its controller's choice
-    /// (said, and its reaction in the answers' window). An attack made as a reaction is not
-    /// answered; nor by a target out of the fight, or that reacted already where that counts.
+    /// (said, and its reaction in the answers' window). An attack made as a reaction is answered
+    /// only by the acting model (`declare_acting_answer`); none is by a target out of the fight,
+    /// or that reacted already where that counts.
     pub(crate) fn declare_answer(
         &mut self,
         attacker: usize,
@@ -307,7 +317,7 @@ impl Engine<'_, '_> {
                 AnswerKind::Shoots => {}
             }
         }
-        let Some(choice) = self.pick_answer(target, attacker, &options, false, ctrl)? else { return Ok(()) };
+        let Picked::Chosen(choice) = self.pick_answer(target, attacker, &options, false, ctrl)? else { return Ok(()) };
         if o.window.is_some() {
             self.game.models[target].mark(&REACTED);
             self.game.reacted_now.push(target);
@@ -329,17 +339,22 @@ impl Engine<'_, '_> {
         let r = self.rules();
         let Some(o) = r.attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(()) };
         let Some(cost) = o.acting_answer_cost else { return Ok(()) };
-        match self.game.acting_answer.as_mut() {
-            Some(x) if x.model == target && !x.asked && x.ap_left >= cost => x.asked = true,
+        match self.game.acting_answer.as_ref() {
+            Some(x) if x.model == target && !x.asked && x.ap_left >= cost => {}
             _ => return Ok(()),
         }
         let options: Vec<AttackAnswer> = (o.answers.iter().enumerate())
             .filter(|(_, a)| matches!(a.kind, AnswerKind::Roll(_)))
             .map(|(answer, _)| AttackAnswer { answer, weapon: None })
             .collect();
-        let choice = self.pick_answer(target, attacker, &options, true, ctrl)?;
+        // (A handler's veto is this attacker's: the next reaction's attack may still be answered.)
+        let picked = self.pick_answer(target, attacker, &options, true, ctrl)?;
         if let Some(x) = self.game.acting_answer.as_mut() {
-            x.choice = choice;
+            match picked {
+                Picked::Forbidden => {}
+                Picked::Declined => x.asked = true,
+                Picked::Chosen(c) => (x.asked, x.choice) = (true, Some(c)),
+            }
         }
         Ok(())
     }
@@ -353,29 +368,31 @@ impl Engine<'_, '_> {
         options: &[AttackAnswer],
         acting: bool,
         ctrl: &mut dyn Controller,
-    ) -> Result<Option<AttackAnswer>, EngineError> {
+    ) -> Result<Picked, EngineError> {
         if options.is_empty() {
-            return Ok(None);
+            return Ok(Picked::Declined);
         }
         if let Some(reason) = self.call_hooks(HookCtx::new(HookPoint::Reaction, target).target(attacker))?.forbid {
             emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(None);
+            return Ok(Picked::Forbidden);
         }
         let pick = if acting {
             ctrl.answer_reactions(&self.game, target, attacker, options)
         } else {
             ctrl.answer_attack(&self.game, target, attacker, options)
         };
-        let Some(pick) = pick else { return Ok(None) };
+        let Some(pick) = pick else { return Ok(Picked::Declined) };
         let Some(&choice) = options.get(pick) else {
             let reason = format!("its controller chose answer {pick} of {}", options.len());
             emit!(self, Event::Forbidden { model: target, what: "answer", reason });
-            return Ok(None);
+            return Ok(Picked::Declined);
         };
-        let Some(o) = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(None) };
+        let Some(o) = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()) else {
+            return Ok(Picked::Declined);
+        };
         let answer = o.answers[choice.answer].name.clone();
         let weapon = choice.weapon.map(|w| self.cardr(target).weapons[w].name.clone());
         emit!(self, Event::Answered { model: target, target: attacker, answer, weapon });
-        Ok(Some(choice))
+        Ok(Picked::Chosen(choice))
     }
 }

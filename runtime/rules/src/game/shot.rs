@@ -161,6 +161,10 @@ impl Shooter<'_, '_> {
         if m.melee {
             return Err(Said("a melee weapon strikes only in close combat"));
         }
+        // (Over-watch, a shot back, counter-battery fire: no ranged weapon in close combat.)
+        if g.in_close_combat(attacker) {
+            return Err(Said("in close combat: its ranged weapons are of no use"));
+        }
         if me.out_of_ammo[weapon] {
             return Err(Said("out of ammo"));
         }

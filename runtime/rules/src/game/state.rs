@@ -495,7 +495,8 @@ pub struct Game<'r> {
     /// is used.
     pub answering: Vec<(usize, AttackAnswer)>,
     /// The acting model's one answer to the attacks reactions aim at it during its action
-    /// (`procedures.attack.opposed.acting_answer_cost`), open while the action's windows are.
+    /// (`procedures.attack.opposed.acting_answer_cost`), open from the action's declaration until
+    /// its last window has closed.
     pub acting_answer: Option<ActingAnswer>,
     /// The model a charge being moved closes on: its unit's models are no bar to the move
     /// (`movement.enemy_clearance`).

@@ -58,9 +58,9 @@ impl ActionKind for Charge {
         let target = action.target().map_err(ActionError::Illegal)?;
         engine.game.models[model].mark(&CHARGED);
         let at = engine.game.models[target].pos;
-        engine.game.closing_on = Some(target);
+        let outer = engine.game.closing_on.replace(target);
         let moved = engine.charge_moves(model, target, at, ctrl);
-        engine.game.closing_on = None;
+        engine.game.closing_on = outer;
         moved
     }
 }

@@ -175,6 +175,8 @@ impl Engine<'_, '_> {
         let (Some(squad), Some((state, _))) =
             (self.game.models[model].squad, self.rules().proc.damage.unit_pool.as_ref().and_then(|p| p.leftover))
         else {
+            let reason = "a model in no unit has no held damage or stunned mate to rally".to_owned();
+            emit!(self, Event::Forbidden { model, what: "rally", reason });
             return Ok(());
         };
         let g = &self.game;
