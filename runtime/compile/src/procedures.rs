@@ -506,6 +506,7 @@ pub(crate) fn own_actions(
                 ("/attack_rolls", !a.attack_rolls.is_empty()),
                 ("/recovers", a.recovers),
                 ("/charges", a.charges),
+                ("/returns_slain", a.returns_slain),
             ];
             for (ptr, _) in said.iter().filter(|(_, s)| *s) {
                 cx.error(
@@ -547,6 +548,7 @@ pub(crate) fn own_actions(
             gives: gives.map(|ix| ix as cav_rules::compile::StateIx),
             attack_rolls,
             recovers: a.recovers,
+            returns_slain: a.returns_slain,
         });
     }
     out

@@ -22,9 +22,10 @@ fn an_own_action_type_is_checked_where_it_is_written() {
     assert!(e.iter().any(|(p, m)| p == "/id" && m.contains("takes a word of its own")), "{e:#?}");
     // What only an own action type says, said of an engine word: each field an error.
     let e = errors(&format!(
-        "{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\nattack_rolls: [{{value: 1}}]\nrecovers: true\ncharges: true\n"
+        "{head}id: hold\nmove_times: 2\navoids_cover: true\ngives: suppressed\nattack_rolls: [{{value: 1}}]\nrecovers: true\ncharges: true\nreturns_slain: true\n"
     ));
-    for field in ["/move_times", "/avoids_cover", "/gives", "/attack_rolls", "/recovers", "/charges"] {
+    for field in ["/move_times", "/avoids_cover", "/gives", "/attack_rolls", "/recovers", "/charges", "/returns_slain"]
+    {
         assert!(e.iter().any(|(p, m)| p == field && m.contains("only of a ruleset's own")), "{field}: {e:#?}");
     }
     // A rally in a ruleset whose damage has no recovery test (CAV's).

@@ -57,6 +57,12 @@ pub struct ActionType {
     /// says (Sythopian Wars' RALLY, a Resolve test per model not stunned, 002 L302-306).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recovers: bool,
+    /// While every model of the unit on the table touches its side's table edge (the board edge
+    /// nearest its deployment zone), the unit's slain models return, each placed within the
+    /// unit's coherency distance of a model of it (RALLY's other choice, 002 L308). Needs the
+    /// game's deployment zones.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub returns_slain: bool,
     /// A unit an enemy aimed an action at this turn (its declaration named a model of the unit)
     /// may not take it (RALLY, 002 L302).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

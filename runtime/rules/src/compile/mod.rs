@@ -408,4 +408,6 @@ pub struct OwnAction {
     pub attack_rolls: Vec<Term>,
     /// Each model taking it makes the unit pool's recovery test (a rally).
     pub recovers: bool,
+    /// The unit's slain models return while it stands on its table edge.
+    pub returns_slain: bool,
 }

@@ -107,6 +107,9 @@ impl Engine<'_, '_> {
         if own.recovers {
             self.rally(model)?;
         }
+        if own.returns_slain {
+            self.return_slain(model);
+        }
         Ok(())
     }
 

@@ -208,4 +208,77 @@ impl Engine<'_, '_> {
         }
         Ok(())
     }
+
+    /// RALLY's other choice (an own action type that `returns_slain`): while every model of
+    /// `model`'s unit on the table touches its side's table edge — the board edge nearest its
+    /// deployment zone — the unit's slain models return whole, each placed within the unit's
+    /// coherency distance of one of its models (002 L308). What stops it is said.
+    pub(crate) fn return_slain(&mut self, model: usize) {
+        let refuse = |e: &mut Self, reason: &str| {
+            emit!(e, Event::Forbidden { model, what: "rally", reason: reason.to_owned() });
+        };
+        let g = &self.game;
+        let Some(squad) = g.models[model].squad else { return refuse(self, "a model in no unit has no slain mates") };
+        let Some(zone) = g.zones.get(g.models[model].side).copied().flatten() else {
+            return refuse(self, "the game has no deployment zones: no table edge to rally at");
+        };
+        let [w, h] = g.board.size;
+        // The gap between a base and the side's edge (the nearest to its zone).
+        let edges = [zone.x, w - zone.x, zone.y, h - zone.y];
+        let edge = (0..4).min_by(|&a, &b| edges[a].total_cmp(&edges[b])).unwrap_or(0);
+        let gap = |p: P, r: f64| [p.x, w - p.x, p.y, h - p.y][edge] - r;
+        let contact = self.rules().proc.movement.contact_distance;
+        let members = g.squads[squad].members.clone();
+        let standing: Vec<usize> = members.iter().copied().filter(|&m| g.models[m].on_table()).collect();
+        if standing.iter().any(|&m| gap(g.models[m].pos, g.card(m).base_radius) > contact + 1e-6) {
+            return refuse(self, "not every model of the unit touches its table edge");
+        }
+        let chain = self.rules().proc.coherency.as_ref().map_or(contact, |c| c.chain);
+        let slain: Vec<usize> =
+            members.into_iter().filter(|&m| g.models[m].destroyed && !g.models[m].left_board).collect();
+        for m in slain {
+            let Some(at) = self.game.return_spot(m, model, chain) else {
+                refuse(self, "no room to place a returning model");
+                continue;
+            };
+            let me = &mut self.game.models[m];
+            (me.destroyed, me.out_of_action, me.damage, me.pos) = (false, false, 0, at);
+            me.states.clear();
+            me.pending = Default::default();
+            let (name, side, facing) = (me.name.clone(), self.game.sides[me.side].clone(), me.facing);
+            emit!(self, Event::Deployed { model: m, name, side, at, facing });
+        }
+    }
+}
+
+impl Game<'_> {
+    /// A free place for `model` near `anchor`, on the board, on no other base, within `chain`
+    /// (base edge to base edge) of a model of its unit on the table: searched ring by ring.
+    fn return_spot(&self, model: usize, anchor: usize, chain: f64) -> Option<P> {
+        let r = self.card(model).base_radius;
+        let [w, h] = self.board.size;
+        let from = self.models[anchor].pos;
+        let mates: Vec<usize> = (0..self.models.len())
+            .filter(|&m| m != model && self.same_unit(m, anchor) && self.models[m].on_table())
+            .collect();
+        for ring in 1..=40 {
+            let d = self.card(anchor).base_radius + r + f64::from(ring) * 0.25;
+            for step in 0..24 {
+                let a = f64::from(step) * std::f64::consts::TAU / 24.0;
+                let p = P::new(from.x + d * a.cos(), from.y + d * a.sin());
+                let inside = p.x >= r && p.y >= r && p.x <= w - r && p.y <= h - r;
+                let free = (0..self.models.len()).all(|o| {
+                    o == model
+                        || !self.models[o].on_table()
+                        || self.models[o].pos.dist(p) >= self.card(o).base_radius + r
+                });
+                let near =
+                    mates.iter().any(|&o| self.models[o].pos.dist(p) - self.card(o).base_radius - r <= chain + 1e-9);
+                if inside && free && near {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
 }
