@@ -290,7 +290,7 @@ impl Engine<'_, '_> {
         let g = &self.game;
         let me = &g.models[target];
         if g.reacting {
-            return self.declare_acting_answer(attacker, target, ctrl);
+            return self.declare_acting_answer(attacker, target, o, ctrl);
         }
         if me.out_of_action || !me.on_table() || g.answering.iter().any(|(t, _)| *t == target) {
             return Ok(());
@@ -334,10 +334,9 @@ impl Engine<'_, '_> {
         &mut self,
         attacker: usize,
         target: usize,
+        o: &crate::compile::Opposed,
         ctrl: &mut dyn Controller,
     ) -> Result<(), EngineError> {
-        let r = self.rules();
-        let Some(o) = r.attack.as_ref().and_then(|a| a.opposed.as_ref()) else { return Ok(()) };
         let Some(cost) = o.acting_answer_cost else { return Ok(()) };
         match self.game.acting_answer.as_ref() {
             Some(x) if x.model == target && !x.asked && x.ap_left >= cost => {}
