@@ -23,14 +23,16 @@ impl Engine<'_, '_> {
         // The target of direct fire answers it in its answers' window, not through the window.
         let answers_in = self.rules().attack.as_ref().and_then(|a| a.opposed.as_ref()?.window);
         let answering = action.target.filter(|_| !action.weapons.is_empty() && !action.indirect);
-        let ty = actions::find(action.kind).map(|k| actions::type_id(k, action, self.rules()));
         for (w, window) in windows.iter().enumerate().filter(|(_, w)| w.resolves == order) {
             use cav_format::rules::{Reactors, WindowOpens};
             if window.opens == WindowOpens::AimedAtModel && action.target.is_none() {
                 continue;
             }
-            if !window.opened_by.is_empty() && !window.opened_by.iter().any(|a| Some(a.as_str()) == ty) {
-                continue;
+            if !window.opened_by.is_empty() {
+                let ty = actions::find(action.kind).map(|k| actions::type_id(k, action, self.rules()));
+                if !window.opened_by.iter().any(|a| Some(a.as_str()) == ty) {
+                    continue;
+                }
             }
             let g = &self.game;
             let side = g.models[actor].side;
