@@ -112,6 +112,38 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             None,
         );
     }
+    // A melee weapon fights only in a ruleset's close combat, whose rolls reach no handler yet.
+    let melee: Vec<_> = rs
+        .of_kind(cav_format::DocKind::Weapon)
+        .filter(|e| matches!(&e.doc, Some(cav_format::Document::Weapon(w)) if w.fire == f::FireMode::Melee))
+        .cloned()
+        .collect();
+    for e in &melee {
+        let Some(cav_format::Document::Weapon(w)) = &e.doc else { continue };
+        if ruleset.procedures.melee.is_none() {
+            cx.error(
+                e,
+                "/fire",
+                "missing-field",
+                "a melee weapon fights only in close combat, and the ruleset has none (`procedures.melee`)".into(),
+                "`procedures.melee` in the ruleset, or another `fire`",
+                None,
+            );
+        } else if !w.special_attributes.is_empty() {
+            cx.diags.push(
+                cav_content::diag::Diagnostic::warning(
+                    "not-implemented",
+                    format!(
+                        "melee weapon `{}` has special attributes, which close combat does not play yet: they never act",
+                        e.id
+                    ),
+                )
+                .at(e.prov.locate("/special_attributes"))
+                .pack(e.pack.clone())
+                .pointer("/special_attributes"),
+            );
+        }
+    }
     // What drifts: indirect fire, bombs that drift, lingering clouds, strikes, orbital drops.
     if ruleset.dice.drift.is_none() {
         use cav_rules::game::features::any_attack;

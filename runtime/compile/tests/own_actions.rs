@@ -85,3 +85,15 @@ fn an_acting_answer_reads_only_the_answering_model() {
         "{errors:#?}"
     );
 }
+
+/// A melee weapon in a ruleset without close combat is an error where it says `fire: melee`, not
+/// a weapon that silently never strikes.
+#[test]
+fn a_melee_weapon_needs_the_ruleset_s_close_combat() {
+    let errors = common::edited_pack_errors("sythopian-wars", "rules/ruleset.yaml", |s| {
+        let (start, end) = (s.find("  melee:\n").unwrap(), s.find("    source: 002 L390-428\n").unwrap());
+        format!("{}{}", &s[..start], &s[end + "    source: 002 L390-428\n".len()..])
+    });
+    assert!(errors.contains(&("/fire".to_owned(), "missing-field".to_owned())), "{errors:#?}");
+    assert!(errors.iter().all(|(p, _)| p == "/fire" || p.contains("melee")), "{errors:#?}");
+}
