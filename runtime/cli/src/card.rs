@@ -37,8 +37,9 @@ pub struct CardData {
     pub tv: String,
     pub tv_assumed: bool,
     pub damage_tracks: u32,
-    /// MV, AV, then DC, EXP, CCV where the card has them.
-    pub rows: Vec<(&'static str, Vec<Cell>)>,
+    /// The per-column attributes (CAV's MV, AV, then DC, EXP where the card has them), then CCV:
+    /// (label, id, cells).
+    pub rows: Vec<(String, String, Vec<Cell>)>,
     pub weapons: Vec<WeaponLine>,
     /// Special attributes by id (`cav show`) and by name (the SVG card).
     pub sas: Vec<String>,
@@ -88,18 +89,22 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     let cols = dt.damage_tracks as usize + 1;
     let chassis = m.chassis.map(|c| format!("{} ", book_words(&crate::show::erased::Tag::tag(&c)))).unwrap_or_default();
     let words = |x: &dyn crate::show::erased::Tag| book_words(&x.tag());
-    let mut rows = vec![("MV", cells(m, "/damage_track/mv", per_col(&dt.mv, cols)))];
-    if let Some(r) = &dt.av {
-        rows.push(("AV", cells(m, "/damage_track/av", per_col(r, cols))));
-    }
-    if let Some(r) = &dt.dc {
-        rows.push(("DC", cells(m, "/damage_track/dc", per_col(r, cols))));
-    }
-    if let Some(r) = &dt.exp {
-        rows.push(("EXP", cells(m, "/damage_track/exp", per_col(r, cols))));
-    }
+    // The per-column attributes in the order the ruleset declares them, by the names it gives.
+    let declared: &[cav_format::AttributeDef] = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
+        Some(Some(Document::Ruleset(r))) => &r.attributes,
+        _ => &[],
+    };
+    let mut track: Vec<_> = dt.columns.iter().collect();
+    track.sort_by_key(|(id, _)| declared.iter().position(|a| a.id == **id).unwrap_or(usize::MAX));
+    let mut rows: Vec<(String, String, Vec<Cell>)> = track
+        .into_iter()
+        .map(|(id, r)| {
+            let name = declared.iter().find(|a| a.id == *id).map_or_else(|| id.0.to_uppercase(), |a| a.name.clone());
+            (name, id.0.clone(), cells(m, &format!("/damage_track/{id}"), per_col(r, cols)))
+        })
+        .collect();
     if let Some(r) = &dt.ccv {
-        rows.push(("CCV", cells(m, "/damage_track/ccv", per_col(r, cols))));
+        rows.push(("CCV".into(), "ccv".into(), cells(m, "/damage_track/ccv", per_col(r, cols))));
     }
     let weapons = m
         .weapons
@@ -169,7 +174,7 @@ fn height(c: &CardData) -> f64 {
 
 fn has_assumed(c: &CardData) -> bool {
     let rav = c.weapons.iter().flat_map(|w| w.rav.iter().flatten());
-    c.tv_assumed || c.rows.iter().flat_map(|r| &r.1).chain(rav).any(|x| x.assumed)
+    c.tv_assumed || c.rows.iter().flat_map(|r| &r.2).chain(rav).any(|x| x.assumed)
 }
 
 /// The row labels of the damage-track table: the rows', then a RAV row per weapon that has one.
@@ -278,9 +283,12 @@ fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
         CELL_W * header.len() as f64
     );
     row(out, ty, "damage track", &header, "columns");
-    for (label, cells) in &c.rows {
+    for (label, id, cells) in &c.rows {
         ty += ROW_H;
-        row(out, ty, label, cells, &format!("row row-{}", label.to_ascii_lowercase()));
+        // The id names the row's class: only the characters an id may have (a pack's key is not
+        // markup).
+        let class: String = id.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+        row(out, ty, label, cells, &format!("row row-{class}"));
     }
     for wl in &c.weapons {
         if let Some(rav) = &wl.rav {

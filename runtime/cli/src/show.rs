@@ -85,9 +85,19 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     let c = &rules.cards[fit];
     let mut doc = m.clone();
     doc.tv = c.tv;
-    doc.damage_track.mv = PerColumn::Columns(c.mv.clone());
-    if doc.damage_track.av.is_some() {
-        doc.damage_track.av = Some(PerColumn::Columns(c.av.clone()));
+    // The values an upgrade changes (MV, AV), under the ids the ruleset gives their roles.
+    let ruleset = rs.get(cav_format::DocKind::Ruleset, &rs.id).and_then(|e| match &e.doc {
+        Some(Document::Ruleset(r)) => Some(r),
+        _ => None,
+    });
+    let role = |r: cav_format::AttributeRole| ruleset.and_then(|s| s.attribute_with_role(r)).map(|a| a.id.clone());
+    let as_i32 = |v: &[u32]| v.iter().map(|&x| i32::try_from(x).unwrap_or(i32::MAX)).collect();
+    for (id, values) in
+        [(role(cav_format::AttributeRole::Move), &c.mv), (role(cav_format::AttributeRole::Armor), &c.av)]
+    {
+        if let Some(slot) = id.and_then(|id| doc.damage_track.columns.get_mut(&id)) {
+            *slot = PerColumn::Columns(as_i32(values));
+        }
     }
     // A mount whose RAV an upgrade changed (Amped Weapons) shows the RAV it plays with.
     for (w, (was, now)) in doc.weapons.iter_mut().zip(base.weapons.iter().zip(&c.weapons)) {
@@ -160,8 +170,8 @@ fn card(m: &Model, rs: &Ruleset) -> String {
         s.push('\n');
     };
     row(&mut s, "column", &mut (0..=c.damage_tracks).map(|c| c.to_string()));
-    for (label, cells) in &c.rows {
-        row(&mut s, label, &mut cells.iter().map(|x| x.text.clone()));
+    for (label, _, cells) in &c.rows {
+        row(&mut s, &cav_content::diag::shown(label), &mut cells.iter().map(|x| x.text.clone()));
     }
     let _ = writeln!(s, "Weapons:");
     for w in &c.weapons {

@@ -1,13 +1,14 @@
 //! The attributes a ruleset declares for its models (`attributes:`) and its weapons
 //! (`weapon_attributes:`), and each model's and weapon's values of them: an id the ruleset does
 //! not declare, a value out of its range and one missing without a default are errors at the
-//! document's `attributes:`.
+//! document's `attributes:` (or `damage_track:`, for an attribute with a value per column).
+//! An attribute with a `role` is what the engine reads for it (CAV's MV, AV, DC, EXP).
 
 use std::collections::BTreeMap;
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind};
-use cav_rules::compile::CardDef;
+use cav_rules::compile::{CardDef, RoleIx};
 
 use crate::Cx;
 
@@ -20,9 +21,12 @@ pub(crate) fn attributes(
     cards: &mut [CardDef],
 ) -> (Vec<String>, Vec<String>) {
     let declared = declared(cx, entry, &ruleset.attributes, "attributes", "attribute");
+    let roles = roles(cx, entry, ruleset, &declared);
     for ((id, m), card) in models.iter().zip(cards.iter_mut()) {
         let Some(e) = cx.rs.get(DocKind::Model, id) else { continue };
-        card.attributes = values(cx, e, &declared, &m.attributes, &format!("model `{id}`"), "attributes");
+        card.attributes = model_values(cx, e, &declared, m, card.columns);
+        card.roles = roles;
+        card.mirror_roles();
     }
     let weapon_declared = declared_weapons(cx, entry, ruleset);
     let mut of_weapon: BTreeMap<String, Vec<i32>> = BTreeMap::new();
@@ -40,7 +44,168 @@ pub(crate) fn attributes(
 }
 
 fn declared_weapons<'a>(cx: &mut Cx, entry: &Entry, ruleset: &'a f::Ruleset) -> Vec<&'a f::AttributeDef> {
+    for (i, a) in ruleset.weapon_attributes.iter().enumerate() {
+        let model_only = [(a.per_column, "per_column"), (a.optional, "optional"), (a.role.is_some(), "role")];
+        for (_, key) in model_only.iter().filter(|(set, _)| *set) {
+            cx.error(
+                entry,
+                &format!("/weapon_attributes/{i}/{key}"),
+                "attribute",
+                format!("weapon attribute `{}` says `{key}`, which only a model's attribute may", a.id),
+                "`id`, `name`, `default`, `min`, `max`, `summary`, `source` or `notes`",
+                None,
+            );
+        }
+    }
     declared(cx, entry, &ruleset.weapon_attributes, "weapon_attributes", "weapon attribute")
+}
+
+/// Where the attributes with each role sit (one attribute per role: a second is an error at it).
+fn roles(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, declared: &[&f::AttributeDef]) -> RoleIx {
+    let mut ix = RoleIx::default();
+    for (i, a) in ruleset.attributes.iter().enumerate() {
+        let Some(role) = a.role else { continue };
+        let Some(at) = declared.iter().position(|d| std::ptr::eq(*d, a)) else { continue };
+        let slot = match role {
+            f::AttributeRole::Move => &mut ix.mv,
+            f::AttributeRole::Armor => &mut ix.av,
+            f::AttributeRole::DamageControl => &mut ix.dc,
+            f::AttributeRole::Experience => &mut ix.exp,
+        };
+        if let Some(first) = *slot {
+            cx.error(
+                entry,
+                &format!("/attributes/{i}/role"),
+                "attribute",
+                format!(
+                    "attribute `{}` takes a role attribute `{}` has already",
+                    a.id,
+                    declared[usize::from(first)].id
+                ),
+                "one attribute per role",
+                None,
+            );
+            continue;
+        }
+        *slot = u16::try_from(at).ok();
+    }
+    if ix.mv.is_none() {
+        cx.diags.push(
+            cav_content::Diagnostic::warning(
+                "attribute",
+                format!("ruleset `{}` lends no attribute to movement: its models never move", ruleset.id),
+            )
+            .at(entry.prov.locate("/attributes"))
+            .pack(entry.pack.clone())
+            .pointer("/attributes")
+            .expected("an attribute with `role: move` (the inches a move action goes)"),
+        );
+    }
+    ix
+}
+
+/// A model's values of attribute `a` in each of `columns` columns: its damage track's (for one
+/// with a value per column; the last one given past the end), its `attributes:` value, else the
+/// attribute's default; `None` where it has none.
+pub(crate) fn column_values(a: &f::AttributeDef, m: &f::Model, columns: usize) -> Vec<Option<i32>> {
+    if a.per_column {
+        match m.damage_track.get(&a.id.0) {
+            Some(v) => (0..columns).map(|i| v.at(i)).collect(),
+            None => vec![a.default; columns],
+        }
+    } else {
+        vec![m.attributes.get(&a.id).copied().or(a.default); columns]
+    }
+}
+
+/// A model's values of the declared attributes, column by column (`CardDef::attributes`).
+fn model_values(cx: &mut Cx, e: &Entry, declared: &[&f::AttributeDef], m: &f::Model, columns: usize) -> Vec<i32> {
+    let flat: Vec<&f::AttributeDef> = declared.iter().copied().filter(|a| !a.per_column).collect();
+    let per_column: Vec<&f::AttributeDef> = declared.iter().copied().filter(|a| a.per_column).collect();
+    let owner = format!("model `{}`", e.id);
+    misplaced(cx, e, declared, m.attributes.keys(), "attributes", &per_column, "one value");
+    misplaced(cx, e, declared, m.damage_track.columns.keys(), "damage_track", &flat, "a value per damage column");
+    let mut rows = vec![0; columns * declared.len()];
+    for (i, a) in declared.iter().enumerate() {
+        let values = column_values(a, m, columns);
+        let home = if a.per_column { "/damage_track" } else { "/attributes" };
+        if values.iter().all(Option::is_none) && !a.optional {
+            cx.error(
+                e,
+                home,
+                "attribute",
+                format!("{owner} has no `{}` ({}), which the ruleset declares without a default", a.id, a.name),
+                "a value of every attribute the ruleset declares without a default or `optional: true`",
+                None,
+            );
+        }
+        if let Some(v) = values.iter().flatten().find(|&&v| out_of_range(a, v)) {
+            cx.error(
+                e,
+                &format!("{home}/{}", a.id),
+                "attribute",
+                format!("{} {v} is out of its range", a.name),
+                &range(a),
+                None,
+            );
+        }
+        for (col, v) in values.into_iter().enumerate() {
+            rows[col * declared.len() + i] = v.unwrap_or(0);
+        }
+    }
+    rows
+}
+
+/// Keys under `key` (`attributes:` or `damage_track:`) that are no attribute the ruleset
+/// declares, or one written in the other place (`there`: the attributes that belong there).
+fn misplaced<'k>(
+    cx: &mut Cx,
+    e: &Entry,
+    declared: &[&f::AttributeDef],
+    keys: impl Iterator<Item = &'k f::Id>,
+    key: &str,
+    there: &[&f::AttributeDef],
+    what: &str,
+) {
+    let here: Vec<String> =
+        declared.iter().filter(|a| !there.iter().any(|t| t.id == a.id)).map(|a| a.id.0.clone()).collect();
+    for k in keys.filter(|k| !here.contains(&k.0)) {
+        let (message, expected) = if there.iter().any(|a| a.id == *k) {
+            let other = if key == "attributes" { "damage_track" } else { "attributes" };
+            (
+                format!(
+                    "attribute `{k}` has {}: write it under `{other}:`",
+                    if key == "attributes" { "a value per damage column" } else { "one value" }
+                ),
+                format!("an attribute with {what}"),
+            )
+        } else {
+            let known = if here.is_empty() {
+                "it declares none".to_owned()
+            } else {
+                format!("it declares {}", here.join(", "))
+            };
+            (
+                format!("attribute `{k}` is not one ruleset `{}` declares with {what} ({known})", cx.rs.id),
+                format!("an attribute of the ruleset's `attributes:` with {what}"),
+            )
+        };
+        let hint = cav_content::diag::did_you_mean(&k.0, declared.iter().map(|a| a.id.0.as_str()));
+        cx.error(e, &format!("/{key}/{k}"), "attribute", message, &expected, hint);
+    }
+}
+
+fn out_of_range(a: &f::AttributeDef, v: i32) -> bool {
+    a.min.is_some_and(|min| v < min) || a.max.is_some_and(|max| v > max)
+}
+
+fn range(a: &f::AttributeDef) -> String {
+    match (a.min, a.max) {
+        (Some(lo), Some(hi)) => format!("{} from {lo} to {hi}", a.name),
+        (Some(lo), None) => format!("{} at least {lo}", a.name),
+        (None, Some(hi)) => format!("{} at most {hi}", a.name),
+        (None, None) => a.name.clone(),
+    }
 }
 
 fn ids(declared: &[&f::AttributeDef]) -> Vec<String> {
@@ -106,21 +271,8 @@ fn values(
                 );
                 return 0;
             };
-            if a.min.is_some_and(|min| v < min) || a.max.is_some_and(|max| v > max) {
-                let range = match (a.min, a.max) {
-                    (Some(lo), Some(hi)) => format!("from {lo} to {hi}"),
-                    (Some(lo), None) => format!("at least {lo}"),
-                    (None, Some(hi)) => format!("at most {hi}"),
-                    (None, None) => unreachable!(),
-                };
-                cx.error(
-                    e,
-                    &ptr,
-                    "attribute",
-                    format!("{} {v} is out of its range", a.name),
-                    &format!("{} {range}", a.name),
-                    None,
-                );
+            if out_of_range(a, v) {
+                cx.error(e, &ptr, "attribute", format!("{} {v} is out of its range", a.name), &range(a), None);
             }
             v
         })

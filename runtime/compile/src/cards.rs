@@ -98,7 +98,7 @@ pub(crate) fn cards(
             f::ModifierConvention::Roll => 1,
             f::ModifierConvention::TargetPoint => -1,
         };
-        cards.push(card(cx, &e.id, m, sas, move_classes, proc, names, sign));
+        cards.push(card(cx, &e.id, m, sas, move_classes, ruleset, proc, names, sign));
         models.push((e.id.clone(), m.clone()));
     }
     (models, cards)
@@ -299,13 +299,20 @@ fn card(
     m: &f::Model,
     sas: &[SaDef],
     move_classes: &[String],
+    ruleset: &f::Ruleset,
     proc: &Proc,
     names: &crate::conditions::Names,
     sign: i32,
 ) -> CardDef {
     let dt = &m.damage_track;
     let columns = dt.damage_tracks as usize + 1;
-    let col = |c: &f::PerColumn<u32>| (0..columns).map(|i| c.at(i).unwrap_or(0)).collect::<Vec<_>>();
+    // The values of the attributes lent to the engine (`role:`); their rows are written once
+    // every card's attributes are known (`attributes.rs`).
+    let role = |r: f::AttributeRole| {
+        let a = ruleset.attribute_with_role(r);
+        a.map_or_else(|| vec![None; columns], |a| crate::attributes::column_values(a, m, columns))
+    };
+    let unsigned = |v: Vec<Option<i32>>| v.into_iter().map(|x| x.map_or(0, |x| x.max(0) as u32)).collect::<Vec<_>>();
     // Unknown SA ids are dangling references the loader reported.
     let sa_ix = |r: &f::SaRef| -> Option<(SaIx, i32)> {
         sas.iter()
@@ -329,10 +336,10 @@ fn card(
     let base = m.base_size.or(proc.model_types.get(model_type.0 as usize).map(|t| t.base_size)).unwrap_or(0.0);
     let mut card = CardDef {
         move_class,
-        mv: col(&dt.mv),
-        av: dt.av.as_ref().map_or_else(|| vec![0; columns], col),
-        dc: (0..columns).map(|i| dt.dc.as_ref().and_then(|c| c.at(i))).collect(),
-        exp: (0..columns).map(|i| dt.exp.as_ref().and_then(|c| c.at(i))).collect(),
+        mv: unsigned(role(f::AttributeRole::Move)),
+        av: unsigned(role(f::AttributeRole::Armor)),
+        dc: role(f::AttributeRole::DamageControl),
+        exp: role(f::AttributeRole::Experience).into_iter().map(|x| x.map(|x| x.max(0) as u32)).collect(),
         ccv: (0..columns)
             .map(|i| dt.ccv.as_ref().and_then(|c| c.at(i)).map(|r| rav_pair(&r)).unwrap_or((None, None)))
             .collect(),
@@ -494,5 +501,6 @@ pub fn scale_for_a_small_table(cards: &mut [CardDef], small: &cav_format::SmallT
             w.range = scaled(w.range);
             w.min_range = scaled(w.min_range);
         }
+        c.mirror_roles();
     }
 }

@@ -217,27 +217,6 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             );
         }
     }
-    // Armor values: all the cards of a game with armor have them, or a card left without is 0.
-    let with_av = rs.of_kind(cav_format::DocKind::Model).find_map(|e| match &e.doc {
-        Some(cav_format::Document::Model(m)) if m.damage_track.av.is_some() => Some(e.id.clone()),
-        _ => None,
-    });
-    if let Some(armored) = with_av {
-        for e in rs.of_kind(cav_format::DocKind::Model) {
-            if let Some(cav_format::Document::Model(m)) = &e.doc
-                && m.damage_track.av.is_none()
-            {
-                cx.error(
-                    e,
-                    "/damage_track",
-                    "missing-field",
-                    format!("model `{}` has no armor values, while `{armored}` and others of the ruleset do", e.id),
-                    "`av:` in `damage_track`",
-                    None,
-                );
-            }
-        }
-    }
     let with_trait = |t: ModelTrait| {
         (0..rules.proc.model_types.len())
             .map(|i| cav_rules::compile::TypeIx(i as u8))

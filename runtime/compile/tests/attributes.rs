@@ -1,11 +1,16 @@
 //! A ruleset's `attributes:` and each model's values: an id the ruleset does not declare, a value
 //! out of range and one missing without a default are errors at the model, all reported; the
-//! values compile into every card in the declared order.
+//! values compile into every card in the declared order, column by column; the full rules' card
+//! values (MV, AV, DC, EXP) are attributes with a value per column and an engine role.
 
 mod common;
 
 const DECLARE: &str = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Declares attributes.\n\
     set:\n  attributes:\n\
+    \x20   - {id: mv, name: MV, per_column: true, role: move, min: 0, summary: Move value.}\n\
+    \x20   - {id: av, name: AV, per_column: true, role: armor, min: 0, summary: Armor value.}\n\
+    \x20   - {id: dc, name: DC, per_column: true, role: damage_control, optional: true, summary: Repairs.}\n\
+    \x20   - {id: exp, name: EXP, per_column: true, role: experience, optional: true, summary: Pilots.}\n\
     \x20   - {id: resolve, name: Resolve, min: 1, max: 6, summary: Nerve and aim.}\n\
     \x20   - {id: hp, name: Hit Points, default: 1, summary: Points a model takes.}\n";
 
@@ -34,14 +39,16 @@ fn attribute_mistakes_are_errors_at_the_model() {
     let range = find("Resolve 7 is out of its range").expect("out of range");
     assert_eq!(range.pointer.as_deref(), Some("/attributes/resolve"));
     assert_eq!(range.expected.as_deref(), Some("Resolve from 1 to 6"));
-    let unknown = find("attribute `nerve` is not one the ruleset declares (it declares resolve, hp)").expect("unknown");
+    let unknown =
+        find("attribute `nerve` is not one ruleset `cav-full` declares with one value (it declares resolve, hp)")
+            .expect("unknown");
     assert_eq!(unknown.pointer.as_deref(), Some("/attributes/nerve"));
     assert!(find("model `test-none` has no `resolve` (Resolve)").is_some(), "{diags:#?}");
     assert!(find("model `test-none` has no `hp`").is_none(), "hp has a default");
     let twice = diags.iter().find(|d| d.code == "duplicate-id").expect("declared twice");
     assert_eq!(
         (twice.pointer.as_deref(), twice.message.as_str()),
-        (Some("/attributes/2/id"), "attribute `resolve` is declared twice")
+        (Some("/attributes/6/id"), "attribute `resolve` is declared twice")
     );
 }
 
@@ -52,13 +59,79 @@ fn values_compile_in_the_declared_order() {
         "good-attributes",
         &[("patch.yaml", &declare), ("a.yaml", &model("test-brave", "{hp: 2, resolve: 5}"))],
     );
-    assert_eq!(rules.attributes, ["resolve", "hp"]);
-    assert_eq!(rules.cards[rules.card("test-brave").unwrap()].attributes, [5, 2]);
+    assert_eq!(rules.attributes, ["mv", "av", "dc", "exp", "resolve", "hp"]);
+    let brave = &rules.cards[rules.card("test-brave").unwrap()];
+    assert_eq!(brave.attributes_at(0), [6, 6, 3, 6, 5, 2]);
+    assert_eq!(brave.attributes_at(3), [5, 5, 0, 7, 5, 2], "the fourth column's card values");
+    assert_eq!(brave.attributes_at(9), [4, 4, -1, 8, 5, 2], "past the end: the last column");
+    // The engine reads its roles from them.
+    assert_eq!((brave.mv[2], brave.av[4], brave.dc[5], brave.exp[3]), (5, 4, Some(-1), Some(7)));
     let plain = common::extension_rules(
         "default-attributes",
         &[("patch.yaml", &declare), ("a.yaml", &model("test-plain", "{}"))],
     );
-    assert_eq!(plain.cards[plain.card("test-plain").unwrap()].attributes, [3, 1], "the defaults");
+    assert_eq!(plain.cards[plain.card("test-plain").unwrap()].attributes_at(0)[4..], [3, 1], "the defaults");
+}
+
+/// A card value written in the wrong place, under a word the ruleset does not declare, or two
+/// attributes with one role: each an error at its place.
+#[test]
+fn card_value_mistakes_are_errors_at_their_place() {
+    let declare = format!(
+        "{}    - {{id: speed, name: Speed, role: move, summary: A second mover.}}\n",
+        DECLARE.replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,")
+    );
+    let odd = model("test-odd", "{mv: 4}").replace("  exp: [6, 6, 7, 7, 8, 8]\n", "  exq: 6\n  hp: 2\n");
+    let weapon_attr = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A weapon value per column.\n\
+        set:\n  weapon_attributes:\n    - {id: heat, name: Heat, per_column: true, summary: Heat.}\n";
+    let diags = common::extension_diagnostics(
+        "bad-card-values",
+        &[("patch.yaml", &declare), ("w.yaml", weapon_attr), ("a.yaml", &odd)],
+    );
+    let at = |ptr: &str, needle: &str| {
+        diags.iter().any(|d| d.code == "attribute" && d.pointer.as_deref() == Some(ptr) && d.message.contains(needle))
+    };
+    assert!(
+        at("/attributes/mv", "attribute `mv` has a value per damage column: write it under `damage_track:`"),
+        "{diags:#?}"
+    );
+    assert!(at("/damage_track/hp", "attribute `hp` has one value: write it under `attributes:`"), "{diags:#?}");
+    assert!(
+        at(
+            "/damage_track/exq",
+            "attribute `exq` is not one ruleset `cav-full` declares with a value per damage column (it declares mv, av, dc, exp)"
+        ),
+        "{diags:#?}"
+    );
+    assert!(at("/attributes/6/role", "attribute `speed` takes a role attribute `mv` has already"), "{diags:#?}");
+    assert!(at("/weapon_attributes/0/per_column", "only a model's attribute may"), "{diags:#?}");
+}
+
+/// What an upgrade changes in a card value is what rules reading the attribute see: Makeshift
+/// Armor's +1 AV and −1 MV (001 L10006) show in the fitted card's `av` and `mv` attributes.
+#[test]
+fn an_upgrade_changes_the_attribute_the_engine_reads() {
+    let mut rules = common::full_rules();
+    let mv = rules.attributes.iter().position(|a| a == "mv").expect("the full rules declare MV");
+    let av = rules.attributes.iter().position(|a| a == "av").expect("the full rules declare AV");
+    let (ix, fitted) = (0..rules.cards.len())
+        .find_map(|c| {
+            let rules = &mut rules;
+            let up = rules.upgrades.iter().position(|u| u.id == "makeshift-armor")?;
+            let f = rules.fit(
+                c,
+                &[cav_rules::compile::Fitting { upgrade: up, weapon: None, choice: None, variant: None, times: 1 }],
+            );
+            (rules.cards[f].av != rules.cards[c].av).then_some((c, f))
+        })
+        .expect("a card Improved Armor fits");
+    let (before, after) = (&rules.cards[ix], &rules.cards[fitted]);
+    for col in 0..after.columns {
+        assert_eq!(after.attributes_at(col)[av], after.av[col] as i32);
+        assert_eq!(before.attributes_at(col)[av], before.av[col] as i32);
+        assert_eq!(after.attributes_at(col)[mv], after.mv[col] as i32);
+    }
+    assert!(after.av[0] > before.av[0]);
 }
 
 /// A modifier row reads an attribute the ruleset declares (`attacker-attribute-<id>`,

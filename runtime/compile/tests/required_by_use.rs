@@ -85,7 +85,8 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
             "kind: ruleset\nid: mini-game\nname: Mini\nsummary: Invented.\n\
              turn_order: {scheme: alternating, pool: {name: command point, per_unit: 1}}\naction_points: 1\n\
              dice: {standard: 1d6}\nturn_limit: 6\n\
-             model_types: {infantry: {height: 1, base_size: 1}}\n",
+             model_types: {infantry: {height: 1, base_size: 1}}\n\
+             attributes: [{id: move, name: Move, role: move, min: 0, summary: Invented.}]\n",
         ),
         ("rules/faction.yaml", "kind: faction\nid: open\nname: Open\nclass: independent\nsummary: Invented.\n"),
         ("rules/foot.yaml", "kind: move_class\nid: foot\nname: Foot\nsummary: Invented.\n"),
@@ -96,7 +97,7 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
         (
             "rules/trooper.yaml",
             "kind: model\nid: trooper\nname: Trooper\nfaction: Open\nmodel_type: infantry\nmove_class: foot\n\
-             damage_track: {damage_tracks: 1, mv: 4}\nsummary: Invented.\n",
+             damage_track: {damage_tracks: 1}\nattributes: {move: 4}\nsummary: Invented.\n",
         ),
     ];
     for (path, text) in files {
@@ -110,6 +111,7 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     assert!(rules.bands.is_empty() && rules.combat_mods.is_empty() && rules.proc.damage.prone_state.is_none());
     let trooper = &rules.cards[rules.card("trooper").unwrap()];
     assert_eq!((trooper.task, trooper.tv, trooper.av.clone()), (None, 0, vec![0, 0]));
+    assert_eq!(trooper.mv, [4, 4], "its move allowance: the attribute with `role: move`");
     // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
     let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();
     assert!(natural.all(|n| n as u32 > rules.critical_fumble && (n as u32) < rules.critical_success));
@@ -161,9 +163,11 @@ fn going_prone_without_a_prone_state_is_refused() {
 }
 
 #[test]
-fn a_card_without_armor_among_armored_ones_is_an_error() {
+fn a_card_without_armor_in_a_game_with_armor_is_an_error() {
     let model = "kind: model\nid: bare\nname: Bare\nfaction: Test\nmodel_type: cav\nmove_class: walker\n\
                  damage_track: {damage_tracks: 1, mv: 4}\nsummary: Invented.\n";
     let diags = common::extension_diagnostics("bare", &[("bare.yaml", model)]);
-    assert!(diags.iter().any(|d| d.message.contains("model `bare` has no armor values")), "{diags:#?}");
+    let missing = diags.iter().find(|d| d.message.contains("model `bare` has no `av` (AV)"));
+    let missing = missing.unwrap_or_else(|| panic!("{diags:#?}"));
+    assert_eq!(missing.pointer.as_deref(), Some("/damage_track"));
 }

@@ -120,6 +120,7 @@ fn rolls(log: &[Event]) -> Vec<(usize, String, Vec<u32>, Option<bool>)> {
 const SYTHOPIAN: &str = "\
 attributes:
   - {id: resolve, name: Resolve, min: 0, max: 10, summary: Invented.}
+  - {id: mv, name: Move, per_column: true, role: move, summary: Invented.}
 weapon_attributes:
   - {id: rof, name: RoF, default: 1, min: 0, max: 10, summary: Invented.}
   - {id: force, name: Force, default: 0, min: -5, max: 10, summary: Invented.}
@@ -215,6 +216,7 @@ fn force_never_brings_the_damage_roll_below_its_least_and_beyond_a_six_needs_two
 const INFINITY: &str = "\
 attributes:
   - {id: bs, name: BS, summary: Invented.}
+  - {id: mv, name: Move, per_column: true, role: move, summary: Invented.}
   - {id: ph, name: PH, summary: Invented.}
   - {id: arm, name: ARM, default: 0, summary: Invented.}
 weapon_attributes:

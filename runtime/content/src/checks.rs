@@ -192,7 +192,6 @@ fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>
     }
 }
 
-/// Every per-column value of a data card spells out exactly damage_tracks + 1 columns.
 /// `switched_on: true` asks bots to take the Special action the special attribute's script
 /// grants: without a `special_action` hook there is none, and the flag would do nothing unsaid.
 fn switched_on(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
@@ -211,6 +210,7 @@ fn switched_on(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
     }
 }
 
+/// Every per-column value of a data card spells out exactly damage_tracks + 1 columns.
 fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
     let Document::Model(m) = doc else { return };
     let dt = &m.damage_track;
@@ -234,10 +234,9 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
             );
         }
     };
-    check("/damage_track/mv".into(), dt.mv.columns());
-    check("/damage_track/av".into(), dt.av.as_ref().and_then(|c| c.columns()));
-    check("/damage_track/dc".into(), dt.dc.as_ref().and_then(|c| c.columns()));
-    check("/damage_track/exp".into(), dt.exp.as_ref().and_then(|c| c.columns()));
+    for (id, values) in &dt.columns {
+        check(format!("/damage_track/{id}"), values.columns());
+    }
     check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.columns()));
     for (i, w) in m.weapons.iter().enumerate() {
         check(format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.columns()));

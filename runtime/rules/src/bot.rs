@@ -36,8 +36,8 @@ fn rolled_hits(
 ) -> Option<f64> {
     use crate::compile::Term;
     let a = g.rules.attack.as_ref()?;
-    let mine = &g.card(model).attributes;
-    let theirs = target.map_or(&[][..], |t| g.card(t).attributes.as_slice());
+    let mine = g.attributes(model);
+    let theirs = target.map_or(&[][..], |t| g.attributes(t));
     let sum = |terms: &[Term]| Term::sum(terms, mine, theirs, &m.attributes);
     let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
     let points = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
@@ -49,8 +49,8 @@ fn rolled_hits(
 fn hit_chance(g: &Game, model: usize, m: &crate::compile::MountDef, target: Option<usize>, band: usize) -> Option<f64> {
     use crate::compile::Term;
     let a = g.rules.attack.as_ref()?;
-    let mine = &g.card(model).attributes;
-    let theirs = target.map_or(&[][..], |t| g.card(t).attributes.as_slice());
+    let mine = g.attributes(model);
+    let theirs = target.map_or(&[][..], |t| g.attributes(t));
     let kind = &g.rules.roll_kinds[a.hit.kind];
     let at_band = g
         .rules
@@ -69,7 +69,7 @@ fn answer_chance(g: &Game, model: usize, attacker: usize, option: crate::AttackA
     use crate::compile::{AnswerKind, Term};
     let Some(a) = g.rules.attack.as_ref() else { return 0.0 };
     let Some(o) = a.opposed.as_ref() else { return 0.0 };
-    let (mine, theirs) = (&g.card(model).attributes, &g.card(attacker).attributes);
+    let (mine, theirs) = (g.attributes(model), g.attributes(attacker));
     match (&o.answers[option.answer].kind, option.weapon) {
         (AnswerKind::Roll(terms), _) => {
             let kind = &g.rules.roll_kinds[g.rules.contests[o.contest].roll];

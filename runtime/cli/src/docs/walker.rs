@@ -479,6 +479,11 @@ impl Walker<'_> {
                 };
                 self.field(k, v, r, segs, path, when);
             }
+            // Named fields and a schema for every other key (a damage track's per-column
+            // attributes): one row for the other keys.
+            if let Some(other) = node.get("additionalProperties").filter(|v| v.is_object()) {
+                self.field("<id>", other, "no", segs, path, when);
+            }
         }
         if let Some(items) = node.get("items") {
             let mut s = segs.to_vec();

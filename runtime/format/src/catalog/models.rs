@@ -113,31 +113,59 @@ pub enum Airframe {
 /// Per-column card values. Column 0 is the undamaged column; each damage point moves one column
 /// right; damage past the last column puts the model out of action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(transform = other_keys_are_columns)]
 pub struct DamageTrack {
     /// Number of damage tracks (DT); the card has columns 0..=damage_tracks.
     #[schemars(range(max = 99))]
     pub damage_tracks: u32,
-    /// Move value per column.
-    pub mv: PerColumn<u32>,
-    /// Armor value per column; absent: 0 in every column (a game without armor values).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub av: Option<PerColumn<u32>>,
-    /// Damage-control value per column (repair target); may go negative on the card.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dc: Option<PerColumn<i32>>,
-    /// Experience value (target point of experience rolls); full rules only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exp: Option<PerColumn<u32>>,
     /// Close-combat value Hard/Soft per column; Quick-Start cards only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ccv: Option<PerColumn<Rav>>,
-    /// What the MV, AV and DC columns hold. `printed` (the default): the card as the book prints
-    /// it, with its special attributes' design changes (Improved Armor's +1 AV, Encumbered's −1 MV)
-    /// already in the numbers. `chassis`: the bare chassis, as a community author designing a unit
-    /// writes it; the engine applies those design changes when it compiles the card.
+    /// What the columns of the attributes with an engine role hold. `printed` (the default): the
+    /// card as the book prints it, with its special attributes' design changes (Improved Armor's
+    /// +1 AV, Encumbered's −1 MV) already in the numbers. `chassis`: the bare chassis, as a
+    /// community author designing a unit writes it; the engine applies those design changes when
+    /// it compiles the card.
     #[serde(default, skip_serializing_if = "CardValues::is_printed")]
     pub values: CardValues,
+    /// The values of the ruleset's per-column attributes (`attributes:` with `per_column: true`:
+    /// CAV's MV, AV, DC and EXP), by id: one value, or one per column (`mv: [6, 6, 5, 5]`). A key
+    /// the ruleset does not declare so is an error when the ruleset compiles.
+    #[serde(flatten)]
+    pub columns: std::collections::BTreeMap<Id, PerColumn<i32>>,
+}
+
+/// The schema of `DamageTrack`: schemars gives the flattened map's values as `patternProperties`
+/// of the id pattern, which `ccv` and `values` match too; as `additionalProperties` they apply to
+/// the other keys only (which keys the ruleset declares is checked when it compiles).
+fn other_keys_are_columns(schema: &mut schemars::Schema) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    let Some(serde_json::Value::Object(patterns)) = obj.remove("patternProperties") else { return };
+    if let Some((_, mut values)) = patterns.into_iter().next() {
+        if let Some(v) = values.as_object_mut() {
+            let what = "A per-column attribute of the ruleset (`attributes:` with `per_column: true`: CAV's mv, \
+                        av, dc, exp), by its id: one value, or one per column.";
+            v.insert("description".into(), what.into());
+        }
+        obj.insert("additionalProperties".into(), values);
+    }
+}
+
+impl DamageTrack {
+    /// A track of `damage_tracks` with these per-column attributes.
+    pub fn new<'a>(damage_tracks: u32, columns: impl IntoIterator<Item = (&'a str, PerColumn<i32>)>) -> Self {
+        DamageTrack {
+            damage_tracks,
+            ccv: None,
+            values: CardValues::Printed,
+            columns: columns.into_iter().map(|(k, v)| (Id(k.to_owned()), v)).collect(),
+        }
+    }
+
+    /// The values of per-column attribute `id`, when the card sets it.
+    pub fn get(&self, id: &str) -> Option<&PerColumn<i32>> {
+        self.columns.iter().find(|(k, _)| k.0 == id).map(|(_, v)| v)
+    }
 }
 
 /// Whether a card's MV, AV and DC already hold its special attributes' design changes.

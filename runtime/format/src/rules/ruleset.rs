@@ -152,6 +152,13 @@ pub struct DiceRules {
     pub critical_success_bonus: Option<String>,
 }
 
+impl Ruleset {
+    /// The attribute lent to the engine for `role` (`attributes:` with `role:`), if one is.
+    pub fn attribute_with_role(&self, role: crate::AttributeRole) -> Option<&crate::AttributeDef> {
+        self.attributes.iter().find(|a| a.role == Some(role))
+    }
+}
+
 /// A ruleset option: a place where the rules can be read more than one way, with the
 /// reading chosen by default and the ones players may pick instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -46,8 +46,12 @@ pub struct CardDef {
     /// Its reach in a chain of indirect fire (Chain-Fire Pod), and whether it may start one.
     pub chain_fire: Option<(f64, bool)>,
     pub tv: u32,
-    /// Its value of each attribute the ruleset declares (`Rules::attributes` order).
+    /// Its value of each attribute the ruleset declares (`Rules::attributes` order), column by
+    /// column: `columns` rows of equal length (`attributes_at`).
     pub attributes: Vec<i32>,
+    /// Where the attributes with an engine role sit in a row of `attributes`: kept equal to `mv`,
+    /// `av`, `dc` and `exp` (`mirror_roles`), which the engine reads.
+    pub roles: RoleIx,
     /// The asset (index) whose weapon emplacement this card is (`Model::emplacement`).
     pub emplacement: Option<usize>,
     /// Upgrades switched on by the Special action (`Upgrade::switch`): while the model is in some
@@ -118,6 +122,7 @@ impl CardDef {
             chain_fire: None,
             tv: 0,
             attributes: Vec::new(),
+            roles: RoleIx::default(),
             emplacement: None,
             switch: None,
         }
@@ -229,7 +234,45 @@ impl CardDef {
                 *v = Some(value);
             }
         }
+        self.mirror_roles();
     }
+
+    /// Its attribute values in damage column `col` (the last column's past the end).
+    pub fn attributes_at(&self, col: usize) -> &[i32] {
+        let n = self.attributes.len() / self.columns.max(1);
+        let col = col.min(self.columns.saturating_sub(1));
+        self.attributes.get(col * n..(col + 1) * n).unwrap_or(&[])
+    }
+
+    /// Write the values the engine reads by role (`mv`, `av`, `dc`, `exp`: changed by upgrades,
+    /// chassis designs and small tables) into the attribute rows, so rules reading the attribute
+    /// see what the engine uses. A model without the value reads 0.
+    pub fn mirror_roles(&mut self) {
+        let n = self.attributes.len() / self.columns.max(1);
+        let RoleIx { mv, av, dc, exp } = self.roles;
+        for col in 0..self.columns {
+            let row = col * n;
+            let mut set = |ix: Option<u16>, v: i32| {
+                if let Some(slot) = ix.and_then(|i| self.attributes.get_mut(row + usize::from(i))) {
+                    *slot = v;
+                }
+            };
+            let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+            set(mv, self.mv.get(col).copied().map_or(0, clamp));
+            set(av, self.av.get(col).copied().map_or(0, clamp));
+            set(dc, self.dc.get(col).copied().flatten().unwrap_or(0));
+            set(exp, self.exp.get(col).copied().flatten().map_or(0, clamp));
+        }
+    }
+}
+
+/// The positions in `Rules::attributes` of the attributes lent to the engine (`role:`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoleIx {
+    pub mv: Option<u16>,
+    pub av: Option<u16>,
+    pub dc: Option<u16>,
+    pub exp: Option<u16>,
 }
 
 /// A munition's attack profile for one launcher weapon.

@@ -128,7 +128,8 @@ impl Engine<'_, '_> {
             let (fc, oc) = (self.cardr(f), self.cardr(on));
             let weapon = fc.weapons.iter().position(|w| w.melee);
             let w = weapon.map_or(&[][..], |k| fc.weapons[k].attributes.as_slice());
-            let sum = |terms: &[Term]| Term::sum(terms, &fc.attributes, &oc.attributes, w);
+            let (fa, oa) = (fc.attributes_at(g.column(f)), oc.attributes_at(g.column(on)));
+            let sum = |terms: &[Term]| Term::sum(terms, fa, oa, w);
             let dice = sum(if weapon.is_some() { &m.attacks } else { &m.unarmed }).clamp(0, MAX_ATTACK_ROLLS);
             let force = if weapon.is_some() { sum(&m.force) } else { 0 };
             let s = Situation { attacker: f, defender: Some(on), weapon, close_combat: true, ..Situation::default() };

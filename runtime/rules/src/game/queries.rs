@@ -37,6 +37,12 @@ impl<'r> Game<'r> {
         (me.damage as usize).min(self.rules.cards[me.card].columns - 1)
     }
 
+    /// `model`'s values of the ruleset's attributes (`Rules::attributes` order), as its card gives
+    /// them in its current damage column.
+    pub fn attributes(&self, model: usize) -> &[i32] {
+        self.card(model).attributes_at(self.column(model))
+    }
+
     /// The card `model` plays as: its own, or the one its switched upgrades give while their
     /// states are on (`CardDef::switch`).
     #[inline]

@@ -83,7 +83,8 @@ impl Engine<'_, '_> {
                 let kind = &r.roll_kinds[contest.roll];
                 let (me, them) = (self.cardr(attacker), self.cardr(target));
                 let w = me.weapons.get(mine.ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
-                let need = Term::sum(terms, &me.attributes, &them.attributes, w);
+                let mine_now = me.attributes_at(self.game.column(attacker));
+                let need = Term::sum(terms, mine_now, them.attributes_at(self.game.column(target)), w);
                 // The acting model's answer is rolled once, met by every reaction's attack.
                 let rolled =
                     self.game.acting_answer.as_ref().filter(|_| self.game.reacting).and_then(|x| x.roll.clone());
@@ -155,7 +156,8 @@ impl Engine<'_, '_> {
         let (shooter, victim) = (ctx.model, ctx.target.unwrap_or(ctx.model));
         let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
         let w = sc.weapons.get(ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
-        let sum = |terms: &[Term]| Term::sum(terms, &sc.attributes, &vc.attributes, w);
+        let (sa, va) = (sc.attributes_at(self.game.column(shooter)), vc.attributes_at(self.game.column(victim)));
+        let sum = |terms: &[Term]| Term::sum(terms, sa, va, w);
         let rolls = if rolls.is_empty() { 1 } else { sum(rolls).clamp(0, MAX_ATTACK_ROLLS) };
         let m = mods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
         // A `combat_tp` handler's `ctx.set_dice` throws its dice for the hit roll of the kind.
@@ -233,7 +235,8 @@ impl Engine<'_, '_> {
         }
         let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
         let w = sc.weapons.get(weapon).map_or(&[][..], |m| m.attributes.as_slice());
-        let sum = |terms: &[Term]| Term::sum(terms, &sc.attributes, &vc.attributes, w);
+        let (sa, va) = (sc.attributes_at(self.game.column(shooter)), vc.attributes_at(self.game.column(victim)));
+        let sum = |terms: &[Term]| Term::sum(terms, sa, va, w);
         let per_hit = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, MAX_ATTACK_ROLLS) } as u32;
         let mut dealing = standing;
         if let Some(d) = &a.damage {

@@ -195,7 +195,8 @@ pub(super) struct NamesData {
     /// The card's special attributes (ids) and their ratings.
     sas: Rc<[Rc<str>]>,
     ratings: Rc<[i32]>,
-    /// Its value of each attribute the ruleset declares (`Rules::attributes` order).
+    /// Its value of each attribute the ruleset declares (`Rules::attributes` order), column by
+    /// column (`CardDef::attributes`).
     attributes: Rc<[i32]>,
     /// The frozen `special_attributes` and `ratings` tables and the name strings, made on first
     /// read and shared by every view of the model this game (a loop over `ctx.models()` reads
@@ -208,7 +209,8 @@ pub(super) struct NamesData {
 struct Made {
     sas: Option<Table>,
     ratings: Option<Table>,
-    attributes: Option<Table>,
+    /// With the damage column it was made for (an attribute may have a value per column).
+    attributes: Option<(usize, Table)>,
     name: Option<mlua::LuaString>,
     side: Option<mlua::LuaString>,
     model: Option<mlua::LuaString>,
@@ -417,11 +419,14 @@ impl mlua::UserData for ModelView {
         });
         f.add_field_method_get("attributes", |lua, v| {
             let mut cached = v.names.made.borrow_mut();
-            if cached.attributes.is_none() {
-                let pairs = v.shared.attributes.iter().cloned().zip(v.names.attributes.iter().copied());
-                cached.attributes = Some(frozen(lua.create_table_from(pairs)?));
+            let col = v.snap.column;
+            if cached.attributes.as_ref().is_none_or(|(at, _)| *at != col) {
+                let n = v.shared.attributes.len();
+                let row = v.names.attributes.get(col * n..(col + 1) * n).unwrap_or(&[]);
+                let pairs = v.shared.attributes.iter().cloned().zip(row.iter().copied());
+                cached.attributes = Some((col, frozen(lua.create_table_from(pairs)?)));
             }
-            Ok(cached.attributes.clone())
+            Ok(cached.attributes.as_ref().map(|(_, t)| t.clone()))
         });
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;

@@ -6,7 +6,7 @@ use super::*;
 
 /// The value of attribute `arg` of `model`'s card, 0 where it is below.
 fn value(g: &Game, model: usize, arg: u16) -> i32 {
-    g.card(model).attributes.get(arg as usize).copied().unwrap_or(0).max(0)
+    g.attributes(model).get(arg as usize).copied().unwrap_or(0).max(0)
 }
 
 pub static ATTACKER_ATTRIBUTE: Condition =

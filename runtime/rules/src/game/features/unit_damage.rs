@@ -194,7 +194,7 @@ impl Engine<'_, '_> {
         };
         let r = self.rules();
         let kind = &r.roll_kinds[test.kind];
-        let need = self.game.card(tester).attributes.get(test.attribute).copied().unwrap_or(0);
+        let need = self.game.attributes(tester).get(test.attribute).copied().unwrap_or(0);
         let t = kind.throw_for_verdict(self.dice, 0, Some(need), false);
         let passed = t.success == Some(true);
         emit!(self, Event::Roll(kind.logged(tester, Vec::new(), t)));
