@@ -82,6 +82,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::GameEnd { .. } => course(g, e),
         Event::Moved { .. }
         | Event::StoodUp { .. }
+        | Event::Turned { .. }
         | Event::WentProne { .. }
         | Event::TargetLock { .. }
         | Event::LockShared { .. }
@@ -211,6 +212,9 @@ fn orders(g: &Game, e: &Event) -> Option<String> {
             to.y
         ),
         Event::StoodUp { model } => format!("    {} stands up", name(g, *model)),
+        Event::Turned { model, facing, toward } => {
+            format!("    {} turns to face {}, facing {facing:.0}°", name(g, *model), name(g, *toward))
+        }
         Event::WentProne { model } => format!("    {} goes prone", name(g, *model)),
         Event::TargetLock { model, target } => format!("    {} locks on to {}", name(g, *model), name(g, *target)),
         Event::LockShared { model, from, target } => {

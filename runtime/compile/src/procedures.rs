@@ -914,8 +914,25 @@ pub(crate) fn attack(
                         None
                     }
                 };
+                if ans.turns && ans.shoots {
+                    cx.error(
+                        entry,
+                        &format!("{ptr}/turns"),
+                        "attack",
+                        format!("answer `{}` turns on a standing roll, but it is an attack back", ans.id),
+                        "`turns` on an answer with a `target` roll",
+                        None,
+                    );
+                }
                 if let Some(kind) = kind {
-                    answers.push(AnswerRule { id: ans.id.0.clone(), name: ans.name.clone(), kind });
+                    let (attacker_seen, turns) = (ans.attacker_seen, ans.turns);
+                    answers.push(AnswerRule {
+                        id: ans.id.0.clone(),
+                        name: ans.name.clone(),
+                        kind,
+                        attacker_seen,
+                        turns,
+                    });
                 }
             }
             // The acting model's one roll meets every reaction's attack: it may read only its own

@@ -2,6 +2,8 @@
 //! 2d6 against a band states its hit roll, the target's opposing roll and the damage roll as data,
 //! and the engine, the bots and the log read them — no script forcing a verdict.
 
+mod common;
+
 use cav_rules::geom::P;
 use cav_rules::hooks::NoHooks;
 use cav_rules::{Action, Controller, Engine, Event, ForcedDice, Game, Rules};
@@ -558,4 +560,30 @@ fn exact_odds_weigh_the_answer_asked_for() {
     assert!(hit(&none) > hit(&dodge), "unanswered, the burst hits more often");
     let Err(e) = Attack::new(&rules, &spec(Some("parry")), &mut NoHooks) else { panic!("an unknown answer") };
     assert!(e.contains("no answer `parry`") && e.contains("dodge, shoot"), "{e}");
+}
+
+/// An answer that turns must be a roll (a shot back stands as hits, not as a roll); `cav odds`,
+/// whose two models face each other, refuses an answer given only to an unseen attacker.
+#[test]
+fn a_turning_answer_is_a_roll_and_odds_refuse_an_unseen_only_answer() {
+    let errors = common::edited_pack_errors("infinity-firefight", "rules/ruleset.yaml", |s| {
+        s.replace(
+            "{id: bs-attack, name: BS attack, shoots: true,",
+            "{id: bs-attack, name: BS attack, shoots: true, turns: true,",
+        )
+    });
+    assert!(errors.iter().any(|(p, _)| p == "/procedures/attack/opposed/answers/2/turns"), "{errors:#?}");
+    let rules = common::pack_rules("infinity-firefight");
+    let spec = cav_rules::odds::AttackSpec {
+        attacker: "fusilier".into(),
+        target: "line-trooper".into(),
+        weapons: vec![0],
+        range: 6.0,
+        answer: Some("change-facing".into()),
+        ..cav_rules::odds::AttackSpec::default()
+    };
+    let Err(e) = cav_rules::odds::Attack::new(&rules, &spec, &mut NoHooks) else {
+        panic!("change-facing at a seen attacker")
+    };
+    assert!(e.contains("only to an attacker the target does not see"), "{e}");
 }

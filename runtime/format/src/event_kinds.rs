@@ -289,6 +289,15 @@ pub const EVENT_KINDS: &[EventKind] = &[
         ],
     },
     EventKind { id: "stood_up", doc: "A prone model stood up.", keys: &[MODEL] },
+    EventKind {
+        id: "turned",
+        doc: "A model turned on the spot to face another (an answer that turns: Change Facing).",
+        keys: &[
+            MODEL,
+            ("facing", Number, "Facing afterwards in degrees."),
+            ("toward", Model, "The model it now faces (test id)."),
+        ],
+    },
     EventKind { id: "went_prone", doc: "A model went prone.", keys: &[MODEL] },
     EventKind { id: "target_lock", doc: "A model locked on to a target.", keys: &[MODEL, TARGET] },
     EventKind {

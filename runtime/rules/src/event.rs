@@ -173,6 +173,14 @@ pub enum Event {
     StoodUp {
         model: usize,
     },
+    /// A model turned on the spot to face another (an answer that turns: Change Facing).
+    Turned {
+        model: usize,
+        /// Facing afterwards, in degrees.
+        facing: f64,
+        /// The model it faces.
+        toward: usize,
+    },
     WentProne {
         model: usize,
     },

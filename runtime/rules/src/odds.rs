@@ -240,6 +240,12 @@ impl<'r> Attack<'r> {
                     format!("no answer `{want}` in {}; answers: {}", rules.id, ids.join(", "))
                 });
             }
+            // The two models face each other here: an answer only for an unseen attacker never is.
+            if answers.iter().any(|a| a.id == want && a.attacker_seen == Some(false)) {
+                return Err(format!(
+                    "answer `{want}` is given only to an attacker the target does not see, and here the target faces it"
+                ));
+            }
         }
         let card = rules.card(&spec.attacker).ok_or_else(|| format!("unknown model `{}`", spec.attacker))?;
         rules.card(&spec.target).ok_or_else(|| format!("unknown model `{}`", spec.target))?;

@@ -90,3 +90,13 @@ pub fn edited_pack_errors(pack: &str, file: &str, edit: impl Fn(String) -> Strin
         .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
         .collect()
 }
+
+/// A bundled mod (`mods/<pack>`, a stand-alone game), compiled.
+#[allow(dead_code)] // (not every test file uses it)
+pub fn pack_rules(pack: &str) -> Rules {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut loaded =
+        cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("mods").join(pack)], library: vec![] });
+    let compiled = cav_compile::validate(&mut loaded);
+    compiled.into_iter().flatten().next().unwrap_or_else(|| panic!("mods/{pack} compiles"))
+}

@@ -138,6 +138,17 @@ pub struct AttackAnswer {
     /// contest, and each of its standing hits deals damage to the attacker.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shoots: bool,
+    /// `true`: the target may give it only while it sees the attacker (a line of sight, and the
+    /// attacker inside its front arc where models have arcs: `sight.arc_half_width`); `false`:
+    /// only while it does not (Infinity's Change Facing, 004 L250-270). Left out: either. The
+    /// acting model's one answer to the reactions (`acting_answer_cost`) meets attacks from
+    /// anywhere: any roll answer but one with `false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_seen: Option<bool>,
+    /// When its roll stands in the contest (not cancelled), the answering model turns to face
+    /// the attacker (Change Facing). Only with a `target` roll.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub turns: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

@@ -66,7 +66,8 @@ pub struct SightRules {
     /// Models standing on the line of sight between an attacker and its target, as cover
     /// objects: which model types obstruct, and the cover each gives standing and lying down.
     /// Such a model counts like any cover object (as tall as its elevation, or next to either
-    /// model). Empty: models never obstruct a line of sight.
+    /// model). Empty (the default): models never obstruct a line of sight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model_cover: Vec<ModelCover>,
     /// Cover between aircraft in flight and other models; absent: aircraft are seen like any
     /// model of their height.

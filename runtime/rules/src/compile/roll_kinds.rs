@@ -283,6 +283,18 @@ pub struct AnswerRule {
     pub id: String,
     pub name: String,
     pub kind: AnswerKind,
+    /// Offered only while the answering model sees the attacker (`Some(true)`), or only while
+    /// it does not (`Some(false)`).
+    pub attacker_seen: Option<bool>,
+    /// A standing roll turns the answering model to face the attacker.
+    pub turns: bool,
+}
+
+impl AnswerRule {
+    /// May `model`, attacked, give this answer to `attacker` in `g`?
+    pub fn offered(&self, g: &crate::Game, model: usize, attacker: usize) -> bool {
+        self.attacker_seen.is_none_or(|seen| g.sees(model, attacker) == seen)
+    }
 }
 
 /// What an answer rolls.

@@ -38,6 +38,19 @@ impl Game<'_> {
         self.in_arc_turned(attacker, weapon, at, || self.turn_to(attacker, at))
     }
 
+    /// Does `model` see `other`: a line of sight and, where the ruleset gives models arcs
+    /// (`sight.arc_half_width`), `other` inside its front arc (all round with `all-round-arc`)?
+    pub fn sees(&self, model: usize, other: usize) -> bool {
+        let card = self.card(model);
+        let in_front = match self.rules.proc.sight.arc_half_width {
+            Some(half) if !self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) => {
+                self.turn_to(model, self.models[other].pos).abs() <= half + 1e-9
+            }
+            _ => true,
+        };
+        in_front && self.sight(model, other, false).0
+    }
+
     /// How far `attacker` would turn to face `at`, in degrees (signed, -180 to 180).
     pub(super) fn turn_to(&self, attacker: usize, at: P) -> f64 {
         let a = &self.models[attacker];

@@ -53,9 +53,7 @@ impl Engine<'_, '_> {
             };
             let reactors: Vec<usize> = match window.who {
                 Reactors::Target => action.target.filter(|&t| eligible(t)).into_iter().collect(),
-                Reactors::InSight => {
-                    (0..g.models.len()).filter(|&m| eligible(m) && g.sight(m, actor, false).0).collect()
-                }
+                Reactors::InSight => (0..g.models.len()).filter(|&m| eligible(m) && g.sees(m, actor)).collect(),
                 Reactors::TargetUnit => match action.target.filter(|&t| t < g.models.len()) {
                     Some(t) => (0..g.models.len()).filter(|&m| g.same_unit(m, t) && eligible(m)).collect(),
                     None => Vec::new(),

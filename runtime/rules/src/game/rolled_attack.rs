@@ -131,6 +131,13 @@ impl Engine<'_, '_> {
                 theirs_standing: their_stand.iter().filter(|&&x| x).count() as u32,
             }
         );
+        // A standing roll of an answer that turns (Change Facing) faces the attacker.
+        if o.answers[choice.answer].turns && matches!(theirs, Their::Roll(_)) && their_stand.iter().any(|&x| x) {
+            let (from, at) = (self.game.models[target].pos, self.game.models[attacker].pos);
+            let facing = from.bearing(at);
+            self.game.models[target].facing = facing;
+            emit!(self, Event::Turned { model: target, facing, toward: attacker });
+        }
         self.land_volley(a, mine, &mine_stand)?;
         match theirs {
             Their::Shot(volley) => self.land_volley(a, *volley, &their_stand),
@@ -304,7 +311,7 @@ impl Engine<'_, '_> {
             return Ok(());
         }
         let mut options = Vec::with_capacity(o.answers.len());
-        for (i, ans) in o.answers.iter().enumerate() {
+        for (i, ans) in o.answers.iter().enumerate().filter(|(_, a)| a.offered(g, target, attacker)) {
             match ans.kind {
                 AnswerKind::Roll(_) => options.push(AttackAnswer { answer: i, weapon: None }),
                 AnswerKind::Shoots if g.can_fight(target) => {
@@ -331,8 +338,9 @@ impl Engine<'_, '_> {
 
     /// A reaction's attack on the acting model, under a ruleset where it answers them
     /// (`opposed.acting_answer_cost`): at the first, if its activation has the action points
-    /// left, its controller chooses among the answers that only oppose; that one answer meets
-    /// every reaction's attack of this action.
+    /// left, its controller chooses among the answers that only oppose (not one for attacks
+    /// from outside its sight only: its answer meets attacks from anywhere); that one answer
+    /// meets every reaction's attack of this action.
     fn declare_acting_answer(
         &mut self,
         attacker: usize,
@@ -346,7 +354,7 @@ impl Engine<'_, '_> {
             _ => return Ok(()),
         }
         let options: Vec<AttackAnswer> = (o.answers.iter().enumerate())
-            .filter(|(_, a)| matches!(a.kind, AnswerKind::Roll(_)))
+            .filter(|(_, a)| matches!(a.kind, AnswerKind::Roll(_)) && a.attacker_seen != Some(false))
             .map(|(answer, _)| AttackAnswer { answer, weapon: None })
             .collect();
         // (A handler's veto is this attacker's: the next reaction's attack may still be answered.)

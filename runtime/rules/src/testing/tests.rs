@@ -30,6 +30,7 @@ fn one_of_each() -> Vec<Event> {
         Event::Activation { model: 0, ap: 2 },
         Event::Moved { model: 0, from: p, to: p, mv_spent: 3, facing: 0.5 },
         Event::StoodUp { model: 0 },
+        Event::Turned { model: 0, facing: 90.0, toward: 1 },
         Event::WentProne { model: 0 },
         Event::TargetLock { model: 0, target: 1 },
         Event::LockShared { model: 0, from: 1, target: 2 },
@@ -145,6 +146,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::Activation { .. }
             | Event::Moved { .. }
             | Event::StoodUp { .. }
+            | Event::Turned { .. }
             | Event::WentProne { .. }
             | Event::TargetLock { .. }
             | Event::LockShared { .. }
