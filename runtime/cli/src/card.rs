@@ -37,8 +37,8 @@ pub struct CardData {
     pub tv: String,
     pub tv_assumed: bool,
     pub damage_tracks: u32,
-    /// The per-column attributes (CAV's MV, AV, then DC, EXP where the card has them), then CCV:
-    /// (label, id, cells).
+    /// The per-column attributes (CAV's MV, AV, then DC, EXP where the card has them), the
+    /// attributes with one value, then CCV: (label, id, cells).
     pub rows: Vec<(String, String, Vec<Cell>)>,
     pub weapons: Vec<WeaponLine>,
     /// Special attributes by id (`cav show`) and by name (the SVG card).
@@ -103,6 +103,13 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
             (name, id.0.clone(), cells(m, &format!("/damage_track/{id}"), per_col(r, cols)))
         })
         .collect();
+    // The attributes with one value (Sythopian Wars' Move and Resolve), the same in every column.
+    for a in declared.iter().filter(|a| !a.per_column) {
+        if let Some(v) = m.attributes.get(&a.id).copied().or(a.default) {
+            let ptr = format!("/attributes/{}", a.id);
+            rows.push((a.name.clone(), a.id.0.clone(), cells(m, &ptr, vec![v.to_string(); cols])));
+        }
+    }
     if let Some(r) = &dt.ccv {
         rows.push(("CCV".into(), "ccv".into(), cells(m, "/damage_track/ccv", per_col(r, cols))));
     }

@@ -85,18 +85,25 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     let c = &rules.cards[fit];
     let mut doc = m.clone();
     doc.tv = c.tv;
-    // The values an upgrade changes (MV, AV), under the ids the ruleset gives their roles.
-    let ruleset = rs.get(cav_format::DocKind::Ruleset, &rs.id).and_then(|e| match &e.doc {
-        Some(Document::Ruleset(r)) => Some(r),
-        _ => None,
-    });
-    let role = |r: cav_format::AttributeRole| ruleset.and_then(|s| s.attribute_with_role(r)).map(|a| a.id.clone());
-    let as_i32 = |v: &[u32]| v.iter().map(|&x| i32::try_from(x).unwrap_or(i32::MAX)).collect();
-    for (id, values) in
-        [(role(cav_format::AttributeRole::Move), &c.mv), (role(cav_format::AttributeRole::Armor), &c.av)]
-    {
-        if let Some(slot) = id.and_then(|id| doc.damage_track.columns.get_mut(&id)) {
-            *slot = PerColumn::Columns(as_i32(values));
+    // The attribute values the upgrades change (MV, AV, DC: the engine's, mirrored into the
+    // attribute rows), each where its model writes it.
+    let declared = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
+        Some(Some(Document::Ruleset(r))) => r.attributes.as_slice(),
+        _ => &[],
+    };
+    for (i, id) in rules.attributes.iter().enumerate() {
+        let column = |card: &cav_rules::compile::CardDef| -> Vec<i32> {
+            (0..card.columns).map(|col| card.attributes_at(col).get(i).copied().unwrap_or(0)).collect()
+        };
+        let (was, now) = (column(&base), column(c));
+        if was == now {
+            continue;
+        }
+        let key = cav_format::Id(id.clone());
+        if declared.iter().any(|a| a.id == key && a.per_column) {
+            doc.damage_track.columns.insert(key, PerColumn::Columns(now));
+        } else if let Some(&v) = now.first() {
+            doc.attributes.insert(key, v);
         }
     }
     // A mount whose RAV an upgrade changed (Amped Weapons) shows the RAV it plays with.
@@ -347,10 +354,11 @@ pub fn stats(e: &Entry) -> String {
             put(&mut parts, "TV", v.get("tv"));
             let dt = v.get("damage_track");
             if let Some(dt) = dt {
-                let col: Vec<String> = ["mv", "av", "dc"]
-                    .iter()
-                    .filter_map(|k| {
-                        dt.get(*k).map(first).filter(|x| !x.is_empty()).map(|x| format!("{} {x}", k.to_uppercase()))
+                // Its per-column attributes' first column (CAV's MV, AV, DC, EXP), as written.
+                let col: Vec<String> = (dt.as_object().into_iter().flatten())
+                    .filter(|(k, _)| !["damage_tracks", "ccv", "values"].contains(&k.as_str()))
+                    .filter_map(|(k, v)| {
+                        Some(first(v)).filter(|x| !x.is_empty()).map(|x| format!("{} {x}", k.to_uppercase()))
                     })
                     .collect();
                 parts.push(format!("{} ({} DT)", col.join(" "), dt.get("damage_tracks").map(text).unwrap_or_default()));

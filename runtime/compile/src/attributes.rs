@@ -129,7 +129,19 @@ fn model_values(cx: &mut Cx, e: &Entry, declared: &[&f::AttributeDef], m: &f::Mo
     for (i, a) in declared.iter().enumerate() {
         let values = column_values(a, m, columns);
         let home = if a.per_column { "/damage_track" } else { "/attributes" };
-        if values.iter().all(Option::is_none) && !a.optional {
+        // What the model writes itself, each value at its place (a default is checked where the
+        // ruleset declares it).
+        let given: Option<Vec<(String, i32)>> = if a.per_column {
+            m.damage_track.get(&a.id.0).map(|v| match v {
+                f::PerColumn::Same(x) => vec![(format!("{home}/{}", a.id), *x)],
+                f::PerColumn::Columns(xs) => {
+                    xs.iter().enumerate().map(|(k, x)| (format!("{home}/{}/{k}", a.id), *x)).collect()
+                }
+            })
+        } else {
+            m.attributes.get(&a.id).map(|x| vec![(format!("{home}/{}", a.id), *x)])
+        };
+        if given.is_none() && a.default.is_none() && !a.optional {
             cx.error(
                 e,
                 home,
@@ -139,15 +151,8 @@ fn model_values(cx: &mut Cx, e: &Entry, declared: &[&f::AttributeDef], m: &f::Mo
                 None,
             );
         }
-        if let Some(v) = values.iter().flatten().find(|&&v| out_of_range(a, v)) {
-            cx.error(
-                e,
-                &format!("{home}/{}", a.id),
-                "attribute",
-                format!("{} {v} is out of its range", a.name),
-                &range(a),
-                None,
-            );
+        if let Some((ptr, v)) = given.iter().flatten().find(|(_, v)| out_of_range(a, *v)) {
+            cx.error(e, ptr, "attribute", format!("{} {v} is out of its range", a.name), &range(a), None);
         }
         for (col, v) in values.into_iter().enumerate() {
             rows[col * declared.len() + i] = v.unwrap_or(0);
@@ -226,6 +231,31 @@ fn declared<'a>(
 ) -> Vec<&'a f::AttributeDef> {
     let mut declared: Vec<&f::AttributeDef> = Vec::new();
     for (i, a) in list.iter().enumerate() {
+        if let Some(d) = a.default.filter(|&d| out_of_range(a, d)) {
+            let ptr = format!("/{key}/{i}/default");
+            cx.error(
+                entry,
+                &ptr,
+                "attribute",
+                format!("{}'s default {d} is out of its range", a.name),
+                &range(a),
+                None,
+            );
+        }
+        // The damage track's own fields: a model could never write such an attribute there.
+        if a.per_column && ["damage_tracks", "ccv", "values"].contains(&a.id.as_str()) {
+            cx.error(
+                entry,
+                &format!("/{key}/{i}/id"),
+                "attribute",
+                format!(
+                    "attribute `{}` has a value per column, and `damage_track.{}` is the track's own field",
+                    a.id, a.id
+                ),
+                "another id",
+                None,
+            );
+        }
         let before = declared.iter().any(|x| x.id == a.id);
         if !crate::procedures::twice(cx, entry, &format!("/{key}/{i}"), what, &a.id.0, before) {
             declared.push(a);
@@ -271,7 +301,8 @@ fn values(
                 );
                 return 0;
             };
-            if out_of_range(a, v) {
+            // (A default is checked where the ruleset declares it.)
+            if set.contains_key(&a.id) && out_of_range(a, v) {
                 cx.error(e, &ptr, "attribute", format!("{} {v} is out of its range", a.name), &range(a), None);
             }
             v

@@ -78,10 +78,16 @@ fn values_compile_in_the_declared_order() {
 #[test]
 fn card_value_mistakes_are_errors_at_their_place() {
     let declare = format!(
-        "{}    - {{id: speed, name: Speed, role: move, summary: A second mover.}}\n",
-        DECLARE.replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,")
+        "{}    - {{id: speed, name: Speed, role: move, summary: A second mover.}}\n\
+         \x20   - {{id: ccv, name: CCV, per_column: true, optional: true, summary: The track's own word.}}\n\
+         \x20   - {{id: grit, name: Grit, default: 9, max: 5, summary: A default out of range.}}\n",
+        DECLARE
+            .replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,")
+            .replace("role: armor, min: 0,", "role: armor, min: 0, max: 9,")
     );
-    let odd = model("test-odd", "{mv: 4}").replace("  exp: [6, 6, 7, 7, 8, 8]\n", "  exq: 6\n  hp: 2\n");
+    let odd = model("test-odd", "{mv: 4}")
+        .replace("  exp: [6, 6, 7, 7, 8, 8]\n", "  exq: 6\n  hp: 2\n")
+        .replace("av: [6, 6, 5, 5, 4, 4]", "av: [6, 6, 5, 12, 4, 4]");
     let weapon_attr = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A weapon value per column.\n\
         set:\n  weapon_attributes:\n    - {id: heat, name: Heat, per_column: true, summary: Heat.}\n";
     let diags = common::extension_diagnostics(
@@ -99,12 +105,39 @@ fn card_value_mistakes_are_errors_at_their_place() {
     assert!(
         at(
             "/damage_track/exq",
-            "attribute `exq` is not one ruleset `cav-full` declares with a value per damage column (it declares mv, av, dc, exp)"
+            "attribute `exq` is not one ruleset `cav-full` declares with a value per damage column (it declares mv, av, dc, exp, ccv)"
         ),
         "{diags:#?}"
     );
     assert!(at("/attributes/6/role", "attribute `speed` takes a role attribute `mv` has already"), "{diags:#?}");
     assert!(at("/weapon_attributes/0/per_column", "only a model's attribute may"), "{diags:#?}");
+    assert!(at("/attributes/7/id", "`damage_track.ccv` is the track's own field"), "{diags:#?}");
+    assert!(at("/attributes/8/default", "Grit's default 9 is out of its range"), "{diags:#?}");
+    assert!(at("/damage_track/av/3", "AV 12 is out of its range"), "the column's value: {diags:#?}");
+    assert!(!diags.iter().any(|d| d.pointer.as_deref() == Some("/attributes/grit")), "a default is the ruleset's");
+}
+
+/// The schema holds a ruleset to `limits::MAX_ATTRIBUTES` of each kind (every card keeps a value
+/// of each per column), and a damage track's other keys to ids.
+#[test]
+fn the_schema_bounds_attributes_and_track_keys() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root.join("schemas").join(f)).unwrap()).unwrap()
+    };
+    let ruleset = read("ruleset.schema.json");
+    for key in ["attributes", "weapon_attributes"] {
+        let max = ruleset["properties"][key]["maxItems"].as_u64();
+        assert_eq!(max, Some(cav_format::limits::MAX_ATTRIBUTES as u64), "{key}");
+    }
+    let model_schema = read("model.schema.json");
+    let names = &model_schema["definitions"]["DamageTrack"]["propertyNames"]["anyOf"][1]["pattern"];
+    assert_eq!(names.as_str(), Some(cav_format::ID_PATTERN));
+    let diags = common::extension_diagnostics(
+        "odd-key",
+        &[("a.yaml", &model("test-upper", "{}").replace("  dc: [3, 2, 1, 0, -1, -1]\n", "  Dc: 3\n"))],
+    );
+    assert!(diags.iter().any(|d| d.pointer.as_deref().is_some_and(|p| p.starts_with("/damage_track"))), "{diags:#?}");
 }
 
 /// What an upgrade changes in a card value is what rules reading the attribute see: Makeshift

@@ -14,6 +14,10 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// logs): a 10,000-TV full-rules force fields ~55; 1,000 models play a full-rules game in ~5 s.
 pub const MAX_MODELS_PER_SIDE: usize = 500;
 pub const MAX_MODELS: usize = 1_000;
+/// Attributes one ruleset declares for its models, and for its weapons (`attributes:`,
+/// `weapon_attributes:`; the schema's `maxItems`): every card holds a value of each per damage
+/// column, so a ruleset of thousands would make every card megabytes. CAV declares 4, Infinity 4.
+pub const MAX_ATTRIBUTES: usize = 64;
 /// Bytes of every file one load reads together (the bundled content is ~1.2 MB): what parsing
 /// holds grows ~15× the text, so many files each under `MAX_FILE_BYTES` must not add up to
 /// gigabytes.

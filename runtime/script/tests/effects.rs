@@ -531,7 +531,7 @@ fn model_views_carry_the_rulesets_attributes() {
     );
     rules.attributes = vec!["resolve".into(), "hp".into()];
     for card in &mut rules.cards {
-        card.attributes = vec![4, 2];
+        card.attributes = [4, 2].repeat(card.columns);
     }
     let dice = cav_rules::DiceExpr::parse("1d6").unwrap();
     rules.roll_kinds.push(cav_rules::compile::RollRule {

@@ -149,6 +149,10 @@ fn other_keys_are_columns(schema: &mut schemars::Schema) {
         }
         obj.insert("additionalProperties".into(), values);
     }
+    // Its other keys are ids (a key is a JSON pointer's step in every diagnostic).
+    let names =
+        serde_json::json!({"anyOf": [{"enum": ["damage_tracks", "ccv", "values"]}, {"pattern": crate::ID_PATTERN}]});
+    obj.insert("propertyNames".into(), names);
 }
 
 impl DamageTrack {
@@ -164,7 +168,7 @@ impl DamageTrack {
 
     /// The values of per-column attribute `id`, when the card sets it.
     pub fn get(&self, id: &str) -> Option<&PerColumn<i32>> {
-        self.columns.iter().find(|(k, _)| k.0 == id).map(|(_, v)| v)
+        self.columns.get(&Id(id.to_owned()))
     }
 }
 

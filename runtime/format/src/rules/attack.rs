@@ -139,7 +139,7 @@ pub struct AttackAnswer {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shoots: bool,
     /// `true`: the target may give it only while it sees the attacker (a line of sight, and the
-    /// attacker inside its front arc where models have arcs: `sight.arc_half_width`); `false`:
+    /// attacker inside what it sees where the ruleset narrows that: `sight.vision_half_width`); `false`:
     /// only while it does not (Infinity's Change Facing, 004 L250-270). Left out: either. The
     /// acting model's one answer to the reactions (`acting_answer_cost`) meets attacks from
     /// anywhere: any roll answer but one with `false`.

@@ -141,7 +141,7 @@ pub enum Reactors {
     /// The model the action is aimed at.
     Target,
     /// Every enemy model on the table that sees the acting model: a line of sight, and the
-    /// acting model inside its front arc where models have arcs (`sight.arc_half_width`).
+    /// acting model inside what it sees where the ruleset narrows that (`sight.vision_half_width`).
     InSight,
     /// Every model of the unit of the model the action is aimed at (each of them reacting; the
     /// unit pays once).

@@ -44,12 +44,15 @@ pub struct Ruleset {
     #[schemars(length(max = 16))]
     pub reaction_windows: Vec<super::ReactionWindow>,
     pub dice: DiceRules,
-    /// The attributes its models carry beside the damage track (`model.attributes` in scripts).
+    /// The attributes its models carry (`model.attributes` in scripts), CAV's card values among
+    /// them; at most `limits::MAX_ATTRIBUTES`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 64))]
     pub attributes: Vec<super::AttributeDef>,
     /// The attributes its weapons carry (`attributes:` of a weapon): a rate of fire, a Force, a
     /// Damage — read by `procedures.attack` and scripts (`weapon.attributes.force`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 64))]
     pub weapon_attributes: Vec<super::AttributeDef>,
     /// The kinds of roll the ruleset makes by name (`ctx.make_roll`): dice in the usual notation,
     /// which way a result succeeds, natural results that decide, criticals.

@@ -50,6 +50,11 @@ pub struct SightRules {
     /// used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arc_half_width: Option<f64>,
+    /// Half the width, in degrees, of what a model sees (Infinity's line of fire: 90, a 180°
+    /// front arc): a reaction window's `in_sight` and an answer's `attacker_seen` count only
+    /// enemies inside it. Absent: models see all round (firing arcs do not limit sight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vision_half_width: Option<f64>,
     /// How the range between two models is measured (range bands, minimum and point-blank
     /// range, a weapon's reach).
     #[serde(default)]

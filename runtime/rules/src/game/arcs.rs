@@ -38,11 +38,12 @@ impl Game<'_> {
         self.in_arc_turned(attacker, weapon, at, || self.turn_to(attacker, at))
     }
 
-    /// Does `model` see `other`: a line of sight and, where the ruleset gives models arcs
-    /// (`sight.arc_half_width`), `other` inside its front arc (all round with `all-round-arc`)?
+    /// Does `model` see `other`: a line of sight and, where the ruleset narrows what models see
+    /// (`sight.vision_half_width`), `other` inside that front arc (all round with
+    /// `all-round-arc`)?
     pub fn sees(&self, model: usize, other: usize) -> bool {
         let card = self.card(model);
-        let in_front = match self.rules.proc.sight.arc_half_width {
+        let in_front = match self.rules.proc.sight.vision_half_width {
             Some(half) if !self.rules.has_trait(card.model_type, ModelTrait::AllRoundArc) => {
                 self.turn_to(model, self.models[other].pos).abs() <= half + 1e-9
             }
