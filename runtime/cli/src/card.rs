@@ -90,10 +90,14 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     let chassis = m.chassis.map(|c| format!("{} ", book_words(&crate::show::erased::Tag::tag(&c)))).unwrap_or_default();
     let words = |x: &dyn crate::show::erased::Tag| book_words(&x.tag());
     // The per-column attributes in the order the ruleset declares them, by the names it gives.
-    let declared: &[cav_format::AttributeDef] = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
-        Some(Some(Document::Ruleset(r))) => &r.attributes,
-        _ => &[],
+    let ruleset = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
+        Some(Some(Document::Ruleset(r))) => Some(r),
+        _ => None,
     };
+    let declared: &[cav_format::AttributeDef] = ruleset.map_or(&[], |r| &r.attributes);
+    // A ruleset whose shot is its own (`procedures.attack`) reads its weapons' attributes, not a
+    // RAV: the card shows those.
+    let own_shot = ruleset.filter(|r| r.procedures.attack.is_some());
     let mut track: Vec<_> = dt.columns.iter().collect();
     track.sort_by_key(|(id, _)| declared.iter().position(|a| a.id == **id).unwrap_or(usize::MAX));
     let mut rows: Vec<(String, String, Vec<Cell>)> = track
@@ -132,11 +136,21 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
                 .unwrap_or_default();
             let refs: Vec<&cav_format::SaRef> =
                 def.map(|d| d.special_attributes.iter()).into_iter().flatten().chain(&w.special_attributes).collect();
-            let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav)));
+            let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav))).filter(|_| own_shot.is_none());
             // Infantry carry their weapons on no mount: nothing in brackets then.
             let mounts = if mounts.is_empty() { String::new() } else { format!(" ({})", mounts.join("/")) };
+            let values: String = own_shot
+                .map(|r| {
+                    (r.weapon_attributes.iter())
+                        .filter_map(|a| {
+                            let v = def.and_then(|d| d.attributes.get(&a.id).copied()).or(a.default)?;
+                            Some(format!(", {} {v}", a.name))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
             WeaponLine {
-                title: format!("{}× {name}{mounts}{rng}", w.quantity),
+                title: format!("{}× {name}{mounts}{rng}{values}", w.quantity),
                 name: name.to_owned(),
                 sas: refs.iter().map(|s| sa_text(s)).collect(),
                 sa_names: refs.iter().map(|s| sa_name(rs, s)).collect(),

@@ -144,7 +144,8 @@ fn other_keys_are_columns(schema: &mut schemars::Schema) {
     if let Some((_, mut values)) = patterns.into_iter().next() {
         if let Some(v) = values.as_object_mut() {
             let what = "A per-column attribute of the ruleset (`attributes:` with `per_column: true`: CAV's mv, \
-                        av, dc, exp), by its id: one value, or one per column.";
+                        av, dc, exp), by its id (any id but the track's own `damage_tracks`, `ccv` and `values`): one value, or \
+                        one per column.";
             v.insert("description".into(), what.into());
         }
         obj.insert("additionalProperties".into(), values);
