@@ -41,6 +41,12 @@ fn control_characters_in_names_keep_svg_and_junit_well_formed() {
     xmllint(&svg);
     assert!(std::fs::read_to_string(&svg).unwrap().contains("Bell\u{FFFD}"), "the name is shown, the bell replaced");
 
+    // `cav show` prints the name, its escape sequence and bell escaped.
+    let out = cav().args(["show", "ctl-b", "--root"]).arg(root()).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("Bell\\u{7}"), "{text}");
+    assert!(!out.stdout.iter().any(|b| *b == 0x1b || *b == 0x07), "{text}");
+
     let junit = tmp.path().join("junit.xml");
     let out = cav().arg("test").arg(&pack).arg("--junit").arg(&junit).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "the test fails: {}", String::from_utf8_lossy(&out.stdout));

@@ -178,7 +178,7 @@ fn card(m: &Model, rs: &Ruleset) -> String {
     };
     row(&mut s, "column", &mut (0..=c.damage_tracks).map(|c| c.to_string()));
     for (label, _, cells) in &c.rows {
-        row(&mut s, &cav_content::diag::shown(label), &mut cells.iter().map(|x| x.text.clone()));
+        row(&mut s, label, &mut cells.iter().map(|x| x.text.clone()));
     }
     let _ = writeln!(s, "Weapons:");
     for w in &c.weapons {

@@ -242,6 +242,16 @@ fn declared<'a>(
                 None,
             );
         }
+        if a.optional && a.default.is_some() {
+            cx.error(
+                entry,
+                &format!("/{key}/{i}/optional"),
+                "attribute",
+                format!("attribute `{}` is optional and has a default: a model without it takes the default", a.id),
+                "`optional: true` or a `default`, not both",
+                None,
+            );
+        }
         // The damage track's own fields: a model could never write such an attribute there.
         if a.per_column && ["damage_tracks", "ccv", "values"].contains(&a.id.as_str()) {
             cx.error(

@@ -80,7 +80,8 @@ fn card_value_mistakes_are_errors_at_their_place() {
     let declare = format!(
         "{}    - {{id: speed, name: Speed, role: move, summary: A second mover.}}\n\
          \x20   - {{id: ccv, name: CCV, per_column: true, optional: true, summary: The track's own word.}}\n\
-         \x20   - {{id: grit, name: Grit, default: 9, max: 5, summary: A default out of range.}}\n",
+         \x20   - {{id: grit, name: Grit, default: 9, max: 5, summary: A default out of range.}}\n\
+         \x20   - {{id: odd, name: Odd, default: 1, optional: true, summary: Both.}}\n",
         DECLARE
             .replace("min: 1, max: 6,", "default: 3, min: 1, max: 6,")
             .replace("role: armor, min: 0,", "role: armor, min: 0, max: 9,")
@@ -113,6 +114,7 @@ fn card_value_mistakes_are_errors_at_their_place() {
     assert!(at("/weapon_attributes/0/per_column", "only a model's attribute may"), "{diags:#?}");
     assert!(at("/attributes/7/id", "`damage_track.ccv` is the track's own field"), "{diags:#?}");
     assert!(at("/attributes/8/default", "Grit's default 9 is out of its range"), "{diags:#?}");
+    assert!(at("/attributes/9/optional", "is optional and has a default"), "{diags:#?}");
     assert!(at("/damage_track/av/3", "AV 12 is out of its range"), "the column's value: {diags:#?}");
     assert!(!diags.iter().any(|d| d.pointer.as_deref() == Some("/attributes/grit")), "a default is the ruleset's");
 }

@@ -292,6 +292,11 @@ pub fn shown(text: &str) -> String {
     })
 }
 
+/// A report of several lines for a terminal (`cav show`): `shown`, but its line ends kept.
+pub fn shown_lines(text: &str) -> String {
+    text.split('\n').map(shown).collect::<Vec<_>>().join("\n")
+}
+
 /// A file's text for the source lines a diagnostic shows: control characters but tab and line
 /// ends become `?` of the same byte length, so spans still point where they did and nothing in a
 /// pack reaches the terminal as a control sequence.

@@ -42,7 +42,8 @@ pub fn run(
     let e = hits[0];
     if !with.is_empty() {
         let rules = cav_compile::compile_rules(rs).map_err(|m| format!("ruleset {} does not compile: {m}", rs.id))?;
-        print!("{}", show::fitted(e, rs, rules, &with)?);
+        // Names and words come from packs: no control sequence reaches the terminal.
+        print!("{}", cav_content::diag::shown_lines(&show::fitted(e, rs, rules, &with)?));
         return Ok(ExitCode::SUCCESS);
     }
     if format == Format::Json {
@@ -59,6 +60,6 @@ pub fn run(
         return Ok(ExitCode::SUCCESS);
     }
     let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
-    print!("{text}");
+    print!("{}", cav_content::diag::shown_lines(&text));
     Ok(ExitCode::SUCCESS)
 }
