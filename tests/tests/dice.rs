@@ -51,7 +51,8 @@ fn a_roll_kinds_chance_at_each_target() {
         pack.join("patch.yaml"),
         "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A roll-under test.\nset:\n  roll_kinds:\n    - id: lock\n      \
          dice: 1d6\n      succeeds: at_most\n      natural: [{at_most: 1, result: critical}, {equal: 6, result: failure}]\n      \
-         summary: A target lock.\n",
+         summary: A target lock.\n\
+         remove: [/procedures/rolls/kind, /procedures/rolls/ten_plus_kind, /procedures/rolls/ten_plus_rolls]\n",
     )
     .unwrap();
     let mut c = cav_tests::cav_in(dir.path());
@@ -80,6 +81,7 @@ fn malformed_dice_and_unknown_kinds_are_usage_errors() {
     let out = cav().args(["dice", "--kind", "bs-roll"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("cav-quickstart has no roll kind `bs-roll` (it declares none)")
+        String::from_utf8_lossy(&out.stderr)
+            .contains("cav-quickstart has no roll kind `bs-roll` (target-point-roll, ten-plus-roll)")
     );
 }

@@ -341,8 +341,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     };
     let standard = cx.dice(entry, "/dice/standard", &ruleset.dice.standard);
     let drift = ruleset.dice.drift.as_deref().map(|d| cx.dice(entry, "/dice/drift", d));
-    let critical_bonus =
-        ruleset.dice.critical_success_bonus.as_deref().map(|d| cx.dice(entry, "/dice/critical_success_bonus", d));
 
     let (bands, band_ids, indirect_tp) = tables::range_bands(cx, ruleset);
     let states = catalog::states(cx, sign);
@@ -388,6 +386,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     }
     let c3 = procedures::c3(cx, entry, ruleset, &names);
     let (roll_kinds, contests) = procedures::roll_kinds(cx, entry, ruleset);
+    procedures::engine_rolls(cx, entry, ruleset, standard, &roll_kinds, &mut proc);
     let attack =
         procedures::attack(cx, entry, ruleset, &roll_kinds, &contests, &attributes, &weapon_attributes, &names);
     let melee = procedures::melee(cx, entry, ruleset, &roll_kinds, &attributes, &weapon_attributes, &names);
@@ -405,10 +404,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         standard_odds: standard.odds(),
         standard,
         drift,
-        // Absent: no natural total reaches them (dice start at 1; totals stay far below `NEVER`).
-        critical_fumble: ruleset.dice.critical_fumble.unwrap_or(0),
-        critical_success: ruleset.dice.critical_success.unwrap_or(cav_rules::compile::NEVER_CRITICAL),
-        critical_bonus,
         attributes,
         weapon_attributes,
         attack,

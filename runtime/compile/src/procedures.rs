@@ -7,9 +7,9 @@ use cav_content::ruleset::Entry;
 use cav_format::vocab::EngineOptions;
 use cav_format::{self as f, DocKind, Document};
 use cav_rules::compile::{
-    ActionTypes, AnswerKind, AnswerRule, AttackProc, AttackRollRule, Coherency, ContestRule, Damage, DamageRollRule,
-    DefensiveFire, FireOverDef, Flight, ModelTypeDef, Movement, Opposed, Overwatch, Proc, RecoveryDef, RollRule, Rolls,
-    SaDef, SaIx, Term, TerrainDef, Traits, Transport, UnitPool,
+    ActionTypes, AnswerKind, AnswerRule, AttackProc, AttackRollRule, Coherency, ContestRule, Critical, Damage,
+    DamageRollRule, DefensiveFire, FireOverDef, Flight, ModelTypeDef, Movement, Opposed, Overwatch, Proc, RecoveryDef,
+    RollRule, Rolls, SaDef, SaIx, Term, TerrainDef, Traits, Transport, UnitPool,
 };
 
 use crate::Cx;
@@ -124,17 +124,6 @@ pub(crate) fn procedures(
     let prone_state = p.damage.prone_state.as_ref().map(|s| state(cx, "/procedures/damage/prone_state", s));
     let out_of_ammo_die =
         p.rolls.out_of_ammo_die.as_deref().map(|d| cx.dice(e, "/procedures/rolls/out_of_ammo_die", d));
-    if !p.rolls.ten_plus_rolls.is_empty() && p.rolls.ten_plus_natural.is_none() {
-        cx.error(
-            e,
-            "/procedures/rolls",
-            "missing-field",
-            "`ten_plus_rolls` names 10+ rolls, but no `ten_plus_natural` says what natural total always succeeds"
-                .into(),
-            "`procedures.rolls.ten_plus_natural`",
-            None,
-        );
-    }
     let wreck_terrain = p.damage.wreck_terrain.as_ref().map(|t| {
         cx.index_of(e, "/procedures/damage/wreck_terrain", t.as_str(), &terrain_ids, "terrain type").unwrap_or(0)
     });
@@ -169,7 +158,9 @@ pub(crate) fn procedures(
     let mv = &p.movement;
     Proc {
         rolls: Rolls {
-            ten_plus_natural: p.rolls.ten_plus_natural.unwrap_or(u32::MAX),
+            // (Resolved with the roll kinds: `engine_rolls`.)
+            kind: None,
+            ten_plus_kind: None,
             ten_plus_rolls: p.rolls.ten_plus_rolls.clone(),
             out_of_ammo_die,
             out_of_ammo_empties: p.rolls.out_of_ammo_empties,
@@ -659,12 +650,33 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
             );
         }
         let dice = cx.dice(entry, &format!("{ptr}/dice"), &k.dice);
+        let critical = k.critical.as_ref().map(|c| {
+            let bonus = c.bonus.as_deref().map(|b| cx.dice(entry, &format!("{ptr}/critical/bonus"), b));
+            // Dice added to a result that must stay under its target, or to a roll whose highest
+            // face asks for a second roll, would mean nothing clear: an error, not a guess.
+            if bonus.is_some()
+                && (k.succeeds == f::RollDirection::AtMost || k.beyond_reach != f::BeyondReach::Impossible)
+            {
+                cx.error(
+                    entry,
+                    &format!("{ptr}/critical/bonus"),
+                    "roll-kind",
+                    "a critical's bonus dice add to a result that must reach its target: not to an `at_most` roll, \
+                     nor with `beyond_reach: max_then_roll_again`"
+                        .into(),
+                    "no `bonus`, or `succeeds: at_least` without `beyond_reach`",
+                    None,
+                );
+            }
+            Critical { at_least: c.at_least, bonus }
+        });
         kinds.push(RollRule {
             id: k.id.0.clone(),
             dice,
             succeeds: k.succeeds,
             natural: k.natural.clone(),
             critical_on_target: k.critical_on_target,
+            critical,
             beyond_reach: k.beyond_reach,
             odds: Default::default(),
         });
@@ -699,6 +711,58 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
         });
     }
     (kinds, contests)
+}
+
+/// The roll kinds judging the engine's rolls (`procedures.rolls.kind`, `ten_plus_kind`): named
+/// in `roll_kinds:`, rolling the standard dice, reaching target points (`at_least`).
+pub(crate) fn engine_rolls(
+    cx: &mut Cx,
+    entry: &Entry,
+    ruleset: &f::Ruleset,
+    standard: cav_rules::DiceExpr,
+    kinds: &[RollRule],
+    proc: &mut Proc,
+) {
+    let p = &ruleset.procedures.rolls;
+    let ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
+    let mut resolve = |key: &str, id: &Option<f::Id>| {
+        let ptr = format!("/procedures/rolls/{key}");
+        let i = cx.index_of(entry, &ptr, id.as_ref()?.as_str(), &ids, "a roll kind of `roll_kinds:`")?;
+        let kind = &kinds[i];
+        if kind.dice != standard || kind.succeeds != f::RollDirection::AtLeast {
+            cx.error(
+                entry,
+                &ptr,
+                "roll-kind",
+                format!(
+                    "roll kind `{}` judges the engine's rolls, which add modifiers to the standard dice to reach a \
+                     target point, but it rolls `{}` {}",
+                    kind.id,
+                    kind.dice.label(),
+                    if kind.succeeds == f::RollDirection::AtMost {
+                        "at most its target"
+                    } else {
+                        "at least its target"
+                    },
+                ),
+                &format!("a roll kind of `{}` that `succeeds: at_least`", standard.label()),
+                None,
+            );
+        }
+        Some(i)
+    };
+    proc.rolls.kind = resolve("kind", &p.kind);
+    proc.rolls.ten_plus_kind = resolve("ten_plus_kind", &p.ten_plus_kind);
+    if !p.ten_plus_rolls.is_empty() && p.ten_plus_kind.is_none() {
+        cx.error(
+            entry,
+            "/procedures/rolls",
+            "missing-field",
+            "`ten_plus_rolls` names 10+ rolls, but no `ten_plus_kind` says how they are judged".into(),
+            "`procedures.rolls.ten_plus_kind`: a roll kind with a natural row that always succeeds",
+            None,
+        );
+    }
 }
 
 /// The ruleset's attack by roll kinds (`procedures.attack`): its roll kinds, contest and

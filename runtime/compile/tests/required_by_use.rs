@@ -16,13 +16,13 @@ fn without(pointers: &[&str]) -> Vec<cav_content::Diagnostic> {
 #[test]
 fn a_section_the_data_needs_is_an_error_where_it_is_missing() {
     let diags = without(&[
-        "/procedures/rolls/ten_plus_natural",
+        "/procedures/rolls/ten_plus_kind",
         "/procedures/rolls/out_of_ammo_die",
         "/procedures/rolls/na_rav",
         "/procedures/setup/terrain_feature_size",
     ]);
     let says = |needle: &str| diags.iter().any(|d| d.code == "missing-field" && d.message.contains(needle));
-    assert!(says("no `ten_plus_natural`"), "{diags:#?}");
+    assert!(says("no `ten_plus_kind`"), "{diags:#?}");
     assert!(says("may run out of ammo"), "{diags:#?}");
     assert!(says("an NA RAV"), "{diags:#?}");
     assert!(says("no `terrain_feature_size`"), "{diags:#?}");
@@ -113,8 +113,12 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     assert_eq!((trooper.task, trooper.tv, trooper.av.clone()), (None, 0, vec![0, 0]));
     assert_eq!(trooper.mv, [4, 4], "its move allowance: the attribute with `role: move`");
     // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
+    assert!(rules.engine_roll(false).is_none() && rules.critical_at(0).is_none());
     let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();
-    assert!(natural.all(|n| n as u32 > rules.critical_fumble && (n as u32) < rules.critical_success));
+    assert!(natural.all(|n| {
+        let v = rules.verdict(rules.standard, n, n, Some(n), rules.critical_at(0), false);
+        !v.fumble && !v.crit && v.success == Some(true)
+    }));
     // It plays: a pooled turn of bots whose models carry nothing that shoots — they close in.
     let card = rules.card("trooper").unwrap();
     let mut game = cav_rules::Game::new(

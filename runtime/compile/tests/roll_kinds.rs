@@ -33,10 +33,49 @@ fn a_declared_kind_compiles_with_its_odds() {
                  set:\n  roll_kinds:\n\
                  \x20   - {id: save, dice: 1d20, succeeds: at_most, critical_on_target: true, summary: A d20 roll-under save.}\n\
                  \x20 contests:\n\
-                 \x20   - {id: f2f, roll: save, compare: best_success, ties: both_cancel, critical_wins: true, summary: Face to face.}\n";
+                 \x20   - {id: f2f, roll: save, compare: best_success, ties: both_cancel, critical_wins: true, summary: Face to face.}\n\
+                 remove: [/procedures/rolls/kind, /procedures/rolls/ten_plus_kind, /procedures/rolls/ten_plus_rolls]\n";
     let rules = common::extension_rules("good-rolls", &[("patch.yaml", patch)]);
     let save = &rules.roll_kinds[0];
     assert_eq!((save.id.as_str(), save.dice.to_string()), ("save", "1d20".to_owned()));
     assert!((save.chance(-3, 13) - 0.5).abs() < 1e-12);
     assert_eq!(rules.contests[0].roll, 0);
+}
+
+/// CAV's own roll is a roll kind of its ruleset: changing the kind changes what the engine's
+/// rolls do, and a kind that cannot judge them is an error where it is named.
+#[test]
+fn the_engine_rolls_by_the_rulesets_kind() {
+    let rules = common::full_rules();
+    let k = rules.engine_roll(false).expect("cav-full judges its rolls by a kind");
+    assert_eq!((k.id.as_str(), rules.critical_at(0), rules.critical_at(-1)), ("target-point-roll", Some(12), Some(11)));
+    assert_eq!(rules.critical_bonus().map(|b| b.to_string()), Some("1d6".to_owned()));
+    assert_eq!(rules.engine_roll(true).map(|k| k.id.as_str()), Some("ten-plus-roll"));
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Criticals on 11+, adding 1d3.\n\
+                 set:\n  roll_kinds:\n\
+                 \x20   - {id: target-point-roll, dice: 2d6, succeeds: at_least, natural: [{at_most: 3, result: fumble}], critical: {at_least: 11, bonus: 1d3}, summary: Invented.}\n\
+                 \x20   - {id: ten-plus-roll, dice: 2d6, succeeds: at_least, natural: [{at_least: 9, result: success}], summary: Invented.}\n";
+    let rules = common::extension_rules("house-rolls", &[("patch.yaml", patch)]);
+    assert_eq!((rules.critical_at(0), rules.critical_at(-20)), (Some(11), Some(4)));
+    assert_eq!(rules.critical_bonus().map(|b| b.to_string()), Some("1d3".to_owned()));
+    let v = rules.verdict(rules.standard, 3, 20, Some(8), rules.critical_at(0), false);
+    assert_eq!((v.fumble, v.success), (true, Some(false)));
+    let v = rules.verdict(rules.standard, 9, 5, Some(10), None, true);
+    assert_eq!(v.success, Some(true), "the house 10+ kind passes a natural 9");
+
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Kinds that cannot judge the engine's rolls.\n\
+                 set:\n  roll_kinds:\n\
+                 \x20   - {id: target-point-roll, dice: 1d6, succeeds: at_least, summary: Other dice.}\n\
+                 \x20   - {id: under, dice: 1d20, succeeds: at_most, critical: {at_least: 20, bonus: 1d6}, summary: A bonus under.}\n\
+                 \x20 procedures: {rolls: {ten_plus_kind: ten-plus}}\n";
+    let diags = common::extension_diagnostics("bad-house-rolls", &[("patch.yaml", patch)]);
+    let at = |ptr: &str| diags.iter().find(|d| d.pointer.as_deref() == Some(ptr));
+    let dice = at("/procedures/rolls/kind").expect("a kind of other dice");
+    assert!(
+        dice.message.contains("rolls `1d6`") && dice.expected.as_deref().is_some_and(|e| e.contains("2d6")),
+        "{dice:?}"
+    );
+    let unknown = at("/procedures/rolls/ten_plus_kind").expect("an unknown kind");
+    assert!(unknown.message.contains("ten-plus"), "{unknown:?}");
+    assert!(at("/roll_kinds/1/critical/bonus").is_some(), "{diags:#?}");
 }

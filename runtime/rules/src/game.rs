@@ -62,7 +62,6 @@ pub use controller::{AttackAnswer, Controller};
 pub use engine::{Answer, Engine, EngineError, GameEnd};
 pub use features::{Feature, missions, structures};
 pub use flags::{Flag, FlagScope, FlagValue, Flags};
-pub use rolls::{Verdict, verdict};
 pub use shot::{OUT_OF_RANGE, Shooter, Shot};
 pub use state::{ActingAnswer, Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
 pub use turn::Card;

@@ -441,6 +441,7 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
             succeeds: RollDirection::AtMost,
             natural,
             critical_on_target,
+            critical: None,
             beyond_reach: BeyondReach::Impossible,
             odds: Default::default(),
         }
@@ -455,7 +456,8 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
     rules.roll_kinds.push(kind("d20", "1d20", vec![], true));
     rules.contests.push(ContestRule {
         id: "face-to-face".into(),
-        roll: 1,
+        // (After the ruleset's own kinds.)
+        roll: rules.roll_kinds.len() - 1,
         compare: ContestCompare::BestSuccess,
         ties: ContestTies::BothCancel,
         critical_wins: true,
@@ -505,7 +507,7 @@ end }",
     let (rules, _dir) = with_roll_kinds("return { combat_tp = function(ctx) ctx.make_roll('bs-roll', 11) end }");
     let err = hook_error(play(&rules).0);
     assert!(
-        err.contains("`ctx.make_roll`: the ruleset has no roll kind `bs-roll` (it declares target-lock, d20)"),
+        err.contains("`ctx.make_roll`: the ruleset has no roll kind `bs-roll` (it declares target-point-roll, ten-plus-roll, target-lock, d20)"),
         "{err}"
     );
     let (rules, _dir) = with_roll_kinds(
@@ -540,6 +542,7 @@ fn model_views_carry_the_rulesets_attributes() {
         succeeds: cav_format::RollDirection::AtMost,
         natural: vec![],
         critical_on_target: false,
+        critical: None,
         beyond_reach: cav_format::BeyondReach::Impossible,
         odds: Default::default(),
     });

@@ -60,8 +60,12 @@ pub fn run(
             eprintln!("error: {} has no roll kind `{id}` ({known})", rules.id);
             return Ok(ExitCode::from(EXIT_USAGE));
         };
-        let (lo, hi) =
-            (k.dice.natural_min().saturating_add(k.dice.plus), k.dice.natural_max().saturating_add(k.dice.plus));
+        // (Up to what a critical's bonus dice can still reach.)
+        let bonus = k.critical_bonus().map_or(0, |b| b.natural_max().saturating_add(b.plus).max(0));
+        let (lo, hi) = (
+            k.dice.natural_min().saturating_add(k.dice.plus),
+            k.dice.natural_max().saturating_add(k.dice.plus).saturating_add(bonus),
+        );
         let (lo, hi) = (lo.saturating_sub(1), hi.saturating_add(2).min(lo.saturating_add(MOST_ROWS as i32)));
         let report = KindReport {
             kind: k.id.clone(),

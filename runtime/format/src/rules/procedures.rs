@@ -111,9 +111,16 @@ pub struct Procedures {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RollRules {
-    /// Natural total that always succeeds on a "10+ roll" (needed when `ten_plus_rolls` names any).
+    /// The roll kind (of `roll_kinds:`) that judges the engine's rolls of the standard dice
+    /// and of dice standing in for them (`3d6kh2` for `2d6`): its natural rows (fumbles) and its
+    /// critical. Its dice must be `dice.standard`. Absent: those rolls only compare their result
+    /// with their target point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ten_plus_natural: Option<u32>,
+    pub kind: Option<crate::Id>,
+    /// The roll kind that judges the "10+ rolls" instead (the same dice, with a natural row that
+    /// always succeeds); needed when `ten_plus_rolls` names any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ten_plus_kind: Option<crate::Id>,
     /// The rolls that are "10+ rolls" in this ruleset.
     #[serde(default)]
     pub ten_plus_rolls: Vec<RollKind>,

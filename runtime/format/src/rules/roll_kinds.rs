@@ -26,6 +26,13 @@ pub struct RollKindDef {
     /// A successful result equal to its target is a critical (d20 roll-under games).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub critical_on_target: bool,
+    /// A natural result from `at_least` up is a critical success that adds its `bonus` dice to
+    /// the result without deciding the roll by itself (a 2d6 combat roll of 12 adds 1d6, and may
+    /// still miss). It counts on the rolls whose procedure reads a critical (attacks, close
+    /// combat, repair, a script's roll); a `critical_success` modifier shifts the threshold,
+    /// never onto a natural result a `fumble` or `failure` row decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<CriticalRule>,
     /// What a target beyond what the dice can show means (an `at_least` roll needing 7 on a d6):
     /// `impossible` (the default: only a natural `success` row can pass) or `max_then_roll_again`
     /// (the dice must show their highest, then a second roll must show its highest too).
@@ -37,6 +44,18 @@ pub struct RollKindDef {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+}
+
+/// A critical success that adds dice rather than deciding the roll.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CriticalRule {
+    /// The lowest natural result (the dice kept, before modifiers) that is a critical.
+    #[schemars(range(min = 1))]
+    pub at_least: u32,
+    /// Dice added to the result of a critical (`1d6`); absent: a critical adds nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<String>,
 }
 
 /// Which way a roll succeeds.

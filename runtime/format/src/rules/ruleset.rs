@@ -142,17 +142,6 @@ pub struct DiceRules {
     /// fire, dropped bombs, strikes, orbital drops and drifting clouds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drift: Option<String>,
-    /// Natural total (or lower) of the standard dice that always fails (critical fumble); absent:
-    /// no roll fumbles.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub critical_fumble: Option<u32>,
-    /// Natural total (or higher) that is a critical success; absent: no roll is a critical
-    /// success.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub critical_success: Option<u32>,
-    /// Extra die added on a critical success (`1d6`), if the ruleset gives one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub critical_success_bonus: Option<String>,
 }
 
 impl Ruleset {

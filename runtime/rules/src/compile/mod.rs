@@ -51,10 +51,6 @@ pub struct SlotUse {
     pub any: bool,
 }
 
-/// The critical-success total of a ruleset without critical successes: above any natural total
-/// dice within `limits` can throw, and small enough to shift without overflow.
-pub const NEVER_CRITICAL: u32 = 1 << 24;
-
 /// How a turn orders its activations.
 #[derive(Debug, Clone)]
 pub enum TurnSequence {
@@ -81,11 +77,6 @@ pub struct Rules {
     /// `None` only where nothing drifts (`compile/src/required.rs`; the engine refuses a drift
     /// without it).
     pub drift: Option<DiceExpr>,
-    /// A natural total of the standard dice at or below it fumbles (0: none does).
-    pub critical_fumble: u32,
-    /// A natural total at or above it is a critical success (`NEVER_CRITICAL`: none is).
-    pub critical_success: u32,
-    pub critical_bonus: Option<DiceExpr>,
     /// The attributes the ruleset's models carry (`attributes:`): their ids, in the order of
     /// every card's `CardDef::attributes`.
     pub attributes: Vec<String>,
@@ -201,6 +192,47 @@ impl Traits {
 }
 
 impl Rules {
+    /// The roll kind judging the engine's rolls of the standard dice (`procedures.rolls.kind`),
+    /// or its 10+ rolls (`ten_plus_kind`); `None`: they only compare result and target.
+    pub fn engine_roll(&self, ten_plus: bool) -> Option<&RollRule> {
+        let k = if ten_plus { self.proc.rolls.ten_plus_kind } else { self.proc.rolls.kind };
+        k.and_then(|k| self.roll_kinds.get(k))
+    }
+
+    /// Judge an engine roll of `expr` (the dice kept summing to `sum`; with modifiers and any
+    /// critical bonus, to `total`): the one judgement of the engine's rolls and a script's
+    /// `ctx.roll_dice`, by the ruleset's roll kind, so criticals are counted one way.
+    pub fn verdict(
+        &self,
+        expr: DiceExpr,
+        sum: i32,
+        total: i32,
+        target: Option<i32>,
+        crit_at: Option<u32>,
+        ten_plus: bool,
+    ) -> Verdict {
+        match self.engine_roll(ten_plus) {
+            Some(kind) => kind.verdict(expr, sum, total, target, crit_at),
+            None => Verdict {
+                natural: sum.saturating_sub(expr.plus).max(0) as u32,
+                fumble: false,
+                crit: false,
+                success: target.map(|t| total >= t),
+                margin: target.map(|t| total.saturating_sub(t)),
+            },
+        }
+    }
+
+    /// Where the engine's rolls are critical, shifted by `shift` (`None`: they never are).
+    pub fn critical_at(&self, shift: i32) -> Option<u32> {
+        self.engine_roll(false).and_then(|k| k.critical_at(shift))
+    }
+
+    /// The dice a critical of the engine's rolls adds (and a close-combat fumble hands over).
+    pub fn critical_bonus(&self) -> Option<DiceExpr> {
+        self.engine_roll(false).and_then(RollRule::critical_bonus)
+    }
+
     pub fn card(&self, id: &str) -> Option<usize> {
         self.cards.iter().position(|c| c.id == id)
     }

@@ -66,8 +66,10 @@ pub struct Proc {
 /// Rolls in general.
 #[derive(Debug, Clone)]
 pub struct Rolls {
-    /// (`u32::MAX` where the ruleset has no 10+ rolls: no natural total reaches it.)
-    pub ten_plus_natural: u32,
+    /// The roll kind (index into `Rules::roll_kinds`) judging the engine's rolls of the standard
+    /// dice, and the one judging its 10+ rolls (`procedures.rolls.kind`, `ten_plus_kind`).
+    pub kind: Option<usize>,
+    pub ten_plus_kind: Option<usize>,
     pub ten_plus_rolls: Vec<f::RollKind>,
     /// The out-of-ammo check's die; `None`: weapons never run dry (no card says they may).
     pub out_of_ammo_die: Option<DiceExpr>,

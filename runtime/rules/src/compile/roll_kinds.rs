@@ -14,10 +14,30 @@ pub struct RollRule {
     pub succeeds: RollDirection,
     pub natural: Vec<f::NaturalResult>,
     pub critical_on_target: bool,
+    /// A critical that adds dice rather than deciding the roll (`critical:`).
+    pub critical: Option<Critical>,
     pub beyond_reach: BeyondReach,
     /// The exact odds of the dice, worked out when `chance` first asks (a pack may declare many
     /// kinds whose odds nothing reads: loading them costs nothing).
     pub odds: std::sync::OnceLock<Odds>,
+}
+
+/// A critical from a natural result up, adding its bonus dice to the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Critical {
+    pub at_least: u32,
+    pub bonus: Option<DiceExpr>,
+}
+
+/// What an engine roll's dice decide (`Rules::verdict`): the natural total of the dice kept,
+/// critical fumble and success, and, against a target point, success and margin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    pub natural: u32,
+    pub fumble: bool,
+    pub crit: bool,
+    pub success: Option<bool>,
+    pub margin: Option<i32>,
 }
 
 /// What a roll of a kind came to.
@@ -42,6 +62,69 @@ pub struct Thrown {
 }
 
 impl RollRule {
+    /// Whether a roll of `expr` stands in for the kind's dice and so has its natural rows: the
+    /// kind's own dice, or as many dice of the same sides kept (`3d6kh2` for `2d6`) with no
+    /// `+k` — not a single die such as an out-of-ammo d6.
+    pub fn stands_in(&self, expr: DiceExpr) -> bool {
+        expr == self.dice
+            || (expr.is_simple() && expr.sides == self.dice.sides && expr.kept() == self.dice.count && expr.plus == 0)
+    }
+
+    /// The natural row (first match) that decides a natural result of the kind's dice.
+    pub fn natural_row(&self, natural: u32) -> Option<NaturalVerdict> {
+        self.natural.iter().find(|r| r.holds(natural)).map(|r| r.result)
+    }
+
+    /// The lowest natural result that is a critical, shifted by `shift` (a `critical_success`
+    /// modifier), never onto a result a `fumble` or `failure` row decides from the bottom.
+    pub fn critical_at(&self, shift: i32) -> Option<u32> {
+        let c = self.critical?;
+        let mut floor = self.dice.natural_min().max(0) as u32;
+        while floor < c.at_least
+            && matches!(self.natural_row(floor), Some(NaturalVerdict::Fumble | NaturalVerdict::Failure))
+        {
+            floor += 1;
+        }
+        Some((c.at_least as i32).saturating_add(shift).max(floor as i32) as u32)
+    }
+
+    /// The critical (`critical:`) a natural result makes, unless a row fails it.
+    fn adds_critical(&self, natural: i32, row: Option<NaturalVerdict>) -> Option<Critical> {
+        self.critical.filter(|c| {
+            natural >= c.at_least as i32 && !matches!(row, Some(NaturalVerdict::Failure | NaturalVerdict::Fumble))
+        })
+    }
+
+    /// The dice a critical adds, if any.
+    pub fn critical_bonus(&self) -> Option<DiceExpr> {
+        self.critical.and_then(|c| c.bonus)
+    }
+
+    /// Judge an engine roll of `expr` by the kind: the dice kept sum to `sum` and, with the
+    /// modifiers (and any critical bonus), to `total`. Natural rows hold only for dice standing
+    /// in for the kind's; a critical counts from `crit_at` up (`None`: this roll's procedure
+    /// reads none), never on a fumble.
+    pub fn verdict(&self, expr: DiceExpr, sum: i32, total: i32, target: Option<i32>, crit_at: Option<u32>) -> Verdict {
+        let natural = sum.saturating_sub(expr.plus).max(0) as u32;
+        let row = if self.stands_in(expr) { self.natural_row(natural) } else { None };
+        let fumble = row == Some(NaturalVerdict::Fumble);
+        let crit = row == Some(NaturalVerdict::Critical) || crit_at.is_some_and(|c| natural >= c) && !fumble;
+        let passes = |t: i32| match self.succeeds {
+            RollDirection::AtLeast => total >= t,
+            RollDirection::AtMost => total <= t,
+        };
+        let success = target.map(|t| match row {
+            Some(NaturalVerdict::Success | NaturalVerdict::Critical) => true,
+            Some(NaturalVerdict::Failure | NaturalVerdict::Fumble) => false,
+            None => passes(t),
+        });
+        let margin = target.map(|t| match self.succeeds {
+            RollDirection::AtLeast => total.saturating_sub(t),
+            RollDirection::AtMost => t.saturating_sub(total),
+        });
+        Verdict { natural, fumble, crit, success, margin }
+    }
+
     /// Roll the kind's dice with `mods` against `target`, and judge it.
     pub fn throw(&self, dice: &mut dyn Dice, mods: i32, target: Option<i32>) -> Thrown {
         let (faces, sum) = self.dice.roll(dice);
@@ -67,7 +150,7 @@ impl RollRule {
         let most = e.natural_max();
         // What decides a face, short of a second roll beyond reach.
         let key = |n: i32| {
-            let row = self.natural.iter().find(|r| r.holds(n.max(0) as u32)).map(|r| r.result);
+            let row = self.natural_row(n.max(0) as u32);
             let total = n.saturating_add(e.plus);
             let (total, target) = match self.succeeds {
                 RollDirection::AtLeast => (total.saturating_add(mods), target),
@@ -82,7 +165,8 @@ impl RollRule {
                 Some(_) => false,
                 None => passes == Some(true),
             };
-            let value = (success_values && success).then_some(n);
+            // Each critical face adding dice counts alone (its result is the face plus the dice).
+            let value = (success_values && success || self.adds_critical(n, row).is_some()).then_some(n);
             // The highest face matters where a target beyond reach asks for it twice.
             let top = self.beyond_reach == BeyondReach::MaxThenRollAgain && n == most;
             (row, passes, top, self.critical_on_target && target == Some(total), value)
@@ -97,6 +181,17 @@ impl RollRule {
     fn judged(&self, dice: &mut dyn Dice, mut faces: Vec<u32>, sum: i32, mods: i32, target: Option<i32>) -> Thrown {
         let expr = self.dice;
         let natural = sum.saturating_sub(expr.plus);
+        let row = self.natural_row(natural.max(0) as u32);
+        // A critical adding dice adds them before the result is held against its target.
+        let adds = self.adds_critical(natural, row);
+        let sum = match adds.and_then(|c| c.bonus) {
+            Some(bonus) => {
+                let (more, v) = bonus.roll(dice);
+                faces.extend(more);
+                sum.saturating_add(v)
+            }
+            None => sum,
+        };
         let (total, target) = match self.succeeds {
             RollDirection::AtLeast => (sum.saturating_add(mods), target),
             RollDirection::AtMost => (sum, target.map(|t| t.saturating_add(mods))),
@@ -106,7 +201,6 @@ impl RollRule {
             RollDirection::AtMost => t.saturating_sub(total),
         });
         let most = expr.natural_max();
-        let row = self.natural.iter().find(|n| n.holds(natural.max(0) as u32)).map(|n| n.result);
         let (mut success, mut critical, fumble) = match row {
             Some(NaturalVerdict::Success) => (Some(true), false, false),
             Some(NaturalVerdict::Critical) => (Some(true), true, false),
@@ -128,7 +222,7 @@ impl RollRule {
                 success = Some(second.saturating_sub(expr.plus) == most);
             }
         }
-        if self.critical_on_target && success == Some(true) && target == Some(total) {
+        if self.critical_on_target && success == Some(true) && target == Some(total) || adds.is_some() {
             critical = true;
         }
         Thrown { faces, natural, total, target, success, critical, fumble, margin }
@@ -166,9 +260,15 @@ impl RollRule {
             .map(|n| {
                 let p = odds.at_least(n.saturating_add(expr.plus)) - odds.at_least(n.saturating_add(expr.plus) + 1);
                 let total = n.saturating_add(expr.plus);
-                let ok = match self.natural.iter().find(|r| r.holds(n.max(0) as u32)).map(|r| r.result) {
+                let row = self.natural_row(n.max(0) as u32);
+                let bonus = self.adds_critical(n, row).and_then(|c| c.bonus);
+                let ok = match row {
                     Some(NaturalVerdict::Success | NaturalVerdict::Critical) => 1.0,
                     Some(NaturalVerdict::Failure | NaturalVerdict::Fumble) => 0.0,
+                    // (A bonus only on `at_least` rolls: `compile` refuses it elsewhere.)
+                    None if bonus.is_some() => {
+                        bonus.map_or(0.0, |b| b.odds().at_least(target.saturating_sub(total.saturating_add(mods))))
+                    }
                     None => match self.succeeds {
                         RollDirection::AtMost => f64::from(u8::from(total <= target.saturating_add(mods))),
                         RollDirection::AtLeast if target.saturating_sub(mods.saturating_add(expr.plus)) > most => {
@@ -411,6 +511,7 @@ mod tests {
             succeeds,
             natural,
             critical_on_target: false,
+            critical: None,
             beyond_reach: BeyondReach::Impossible,
             odds: Default::default(),
         }
@@ -468,7 +569,8 @@ mod tests {
         assert_eq!(damage.chance(0, 7), 0.0);
     }
 
-    /// CAV's roll: 2d6 against a target point, a natural 2 fumbles, a natural 12 is critical.
+    /// A 2d6 roll against a target point whose natural 2 fumbles and natural 12 is a critical
+    /// success by a row (deciding the roll, unlike CAV's `critical:` that adds a die).
     #[test]
     fn a_target_point_roll_with_criticals() {
         let cav = kind(
@@ -485,6 +587,64 @@ mod tests {
         assert!((cav.chance(0, 8) - 15.0 / 36.0).abs() < 1e-12);
         assert!((cav.chance(0, 2) - 35.0 / 36.0).abs() < 1e-12);
         assert!((cav.chance(0, 30) - 1.0 / 36.0).abs() < 1e-12);
+    }
+
+    /// CAV's target-point roll as a kind (000 L125-141): a natural 2 fails whatever the
+    /// modifiers; a natural 12 adds 1d6 and is not a success by itself.
+    fn target_point_roll() -> RollRule {
+        let mut k = kind("2d6", RollDirection::AtLeast, vec![row(None, Some(2), NaturalVerdict::Fumble)]);
+        k.critical = Some(Critical { at_least: 12, bonus: Some(DiceExpr::parse("1d6").unwrap()) });
+        k
+    }
+
+    #[test]
+    fn a_critical_adds_its_die_and_decides_nothing() {
+        let k = target_point_roll();
+        // 12 + 3 − 10 = 5 against 8: critical, and a miss.
+        let t = throw(&k, &[6, 6, 3], -10, 8);
+        assert_eq!((t.success, t.critical, t.total, t.faces.len()), (Some(false), true, 5, 3));
+        let t = throw(&k, &[6, 6, 6], -4, 8);
+        assert_eq!((t.success, t.critical, t.total), (Some(true), true, 14));
+        // A natural 2 fumbles whatever the modifiers; an 11 adds nothing.
+        let t = throw(&k, &[1, 1], 20, 8);
+        assert_eq!((t.success, t.fumble, t.critical), (Some(false), true, false));
+        let t = throw(&k, &[5, 6], 0, 8);
+        assert_eq!((t.critical, t.total, t.faces.len()), (false, 11, 2));
+        // The odds count the bonus die: 14 needs a 12 and then 2+ on the d6.
+        assert!((k.chance(0, 14) - 5.0 / 216.0).abs() < 1e-12);
+        assert!((k.chance(0, 13) - 1.0 / 36.0).abs() < 1e-12);
+        assert!((k.chance(0, 19) - 0.0).abs() < 1e-12);
+        assert!((k.chance(0, 8) - 15.0 / 36.0).abs() < 1e-12);
+        // Judging by verdict alone walks the same faces.
+        let mut d = ForcedDice::new([6, 6, 2]);
+        assert_eq!(k.throw_for_verdict(&mut d, -5, Some(8), false), throw(&k, &[6, 6, 2], -5, 8));
+    }
+
+    /// Blaster lowers the critical (001 L6812-6824), never onto a natural 2.
+    #[test]
+    fn a_shifted_critical_stops_above_the_fumbles() {
+        let k = target_point_roll();
+        assert_eq!((k.critical_at(0), k.critical_at(-2), k.critical_at(-20)), (Some(12), Some(10), Some(3)));
+        assert_eq!(kind("2d6", RollDirection::AtLeast, vec![]).critical_at(0), None);
+    }
+
+    /// The engine's rolls judged by the kind: its rows hold for dice standing in for its own
+    /// (3d6 keeping two), not for a single die; a 10+ row passes whatever the target.
+    #[test]
+    fn engine_rolls_by_the_kind() {
+        let k = target_point_roll();
+        let kh2 = DiceExpr::parse("3d6kh2").unwrap();
+        let d6 = DiceExpr::parse("1d6").unwrap();
+        let v = k.verdict(kh2, 2, 12, Some(8), Some(12));
+        assert_eq!((v.fumble, v.success), (true, Some(false)));
+        let v = k.verdict(d6, 2, 2, Some(2), Some(12));
+        assert_eq!((v.fumble, v.success, v.margin), (false, Some(true), Some(0)));
+        let v = k.verdict(k.dice, 12, 9, Some(10), Some(12));
+        assert_eq!((v.crit, v.success), (true, Some(false)));
+        let mut ten = k.clone();
+        ten.natural.push(row(Some(10), None, NaturalVerdict::Success));
+        let v = ten.verdict(ten.dice, 10, 4, Some(10), None);
+        assert_eq!((v.crit, v.success, v.margin), (false, Some(true), Some(-6)));
     }
 
     fn f2f() -> (RollRule, ContestRule) {

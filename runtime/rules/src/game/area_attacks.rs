@@ -61,7 +61,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         let fixed_tp = m.fixed_tp;
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        let crit_at = r.critical_at(m.crit_shift);
         let victims = self.area_victims(attacker, weapon, point, radius, heading);
         for target in victims {
             if !self.game.models[target].on_table() || landing.spared.contains(&target) {
@@ -129,7 +129,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     _ => (r.standard, r.indirect_tp),
                 };
                 let dice = answer.dice.unwrap_or(dice);
-                let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
+                let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), crit_at, false)?;
                 self.state_test(attacker, weapon, target, out.success)?;
                 if out.success {
                     self.hit(attacker, weapon, target, out.margin, &extra_rav, None)?;

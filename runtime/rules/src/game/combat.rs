@@ -85,10 +85,10 @@ impl<'a, 'r> Engine<'a, 'r> {
             return self.rolled_attack(a, ctx, &s, mods, dice);
         }
         let dice = dice.unwrap_or(r.standard);
-        // A critical success can never need less than a roll above a critical fumble.
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        // (A shifted critical never falls onto a fumble: `RollRule::critical_at`.)
+        let crit_at = r.critical_at(m.crit_shift);
         let tp = r.bands[band].combat_tp;
-        let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), Some(crit_at), false)?;
+        let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), crit_at, false)?;
         self.state_test(attacker, weapon, target, out.success)?;
         if out.fumble {
             self.out_of_ammo(attacker, weapon)?;

@@ -422,7 +422,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let m = &self.cardr(mine).weapons[weapon];
         let (name, preset_tp) = (m.name.clone(), m.preset_tp);
         // Its Blaster widens the critical window here too (a SADARM submunition's).
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        let crit_at = r.critical_at(m.crit_shift);
         emit!(self, Event::Attack { model: mine, target, weapon: name, mode, distance: 0.0, band: None });
         let (dice, tp) = match (preset_tp, r.preset) {
             (Some(tp), Some(dice)) => (dice, tp),
@@ -436,7 +436,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let mods = answer.take(Quantity::Roll);
         let dice = answer.dice.unwrap_or(dice);
-        let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), Some(crit_at), false)?;
+        let out = self.combat_roll(ctx, "secondary-combat", dice, mods, Some(tp), crit_at, false)?;
         self.state_test(mine, weapon, target, out.success)?;
         if out.success {
             self.hit(mine, weapon, target, out.margin, &[], None)?;

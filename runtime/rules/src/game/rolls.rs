@@ -1,8 +1,10 @@
 //! Rolls: the modifiers of a table, special attributes and states for one roll, the dice, and the
-//! judgement against a target point (criticals, fumbles, 10+).
+//! judgement against a target point by the ruleset's roll kind (`Rules::verdict`: its fumbles,
+//! criticals and 10+ rows).
 
 use super::engine::Situation;
 use super::*;
+use crate::compile::{RollRule, Verdict};
 
 impl Engine<'_, '_> {
     /// The sum of `model`'s own declarative effects on `target` that carry `when:` conditions,
@@ -173,7 +175,10 @@ impl Engine<'_, '_> {
             mods.extend(answer.take(Quantity::Roll));
             // A re-roll (Full-Auto) throws one die again, never out of a critical fumble.
             let nat = thrown.1.saturating_sub(expr.plus).max(0) as u32;
-            let fumbled = expr == self.rules().standard && nat <= self.rules().critical_fumble;
+            let fumbled = self
+                .rules()
+                .engine_roll(ten_plus)
+                .is_some_and(|k| expr == k.dice && k.natural_row(nat) == Some(cav_format::NaturalVerdict::Fumble));
             if let Some(die) = answer.reroll.filter(|&d| d < thrown.0.len() && !fumbled) {
                 thrown.0[die] = self.dice.roll(expr.sides);
                 thrown.1 = expr.total_of(&thrown.0);
@@ -195,7 +200,7 @@ impl Engine<'_, '_> {
         ten_plus: bool,
     ) -> RollOut {
         let r = self.rules();
-        let Verdict { fumble, crit, .. } = verdict(r, expr, sum, sum, None, crit_at, false);
+        let Verdict { fumble, crit, .. } = r.verdict(expr, sum, sum, None, crit_at, ten_plus);
         let mut mods = mods;
         // The single-use upgrades this roll took are spent, one purchase each.
         let mut taken: Vec<u16> = mods.iter().filter_map(|m| m.charge).collect();
@@ -203,13 +208,13 @@ impl Engine<'_, '_> {
         for sa in taken {
             self.game.models[model].spend_charge(sa);
         }
-        if crit && let Some(bonus) = r.critical_bonus {
+        if crit && let Some(bonus) = r.engine_roll(ten_plus).and_then(RollRule::critical_bonus) {
             let (_, v) = bonus.roll_total(self.dice);
             mods.push(ModApplied { source: "critical success bonus die".into(), value: v, charge: None });
         }
         // Saturating: modifiers come from packs and scripts, and must not wrap a total around.
         let total = mods.iter().fold(sum, |total, m| total.saturating_add(m.value));
-        let Verdict { success, margin, .. } = verdict(r, expr, sum, total, target, crit_at, ten_plus);
+        let Verdict { success, margin, .. } = r.verdict(expr, sum, total, target, crit_at, ten_plus);
         emit!(
             self,
             Event::Roll(Roll {
@@ -246,42 +251,4 @@ pub(crate) struct RollOut {
     pub(crate) margin: i32,
     pub(crate) fumble: bool,
     pub(crate) crit: bool,
-}
-
-/// What a roll's dice decide: the natural total of the dice kept, critical fumble and success,
-/// and, against a target point, success and margin. The one judgement of every roll — the
-/// engine's and a script's (`ctx.roll_dice`) — so criticals are counted one way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Verdict {
-    pub natural: u32,
-    pub fumble: bool,
-    pub crit: bool,
-    pub success: Option<bool>,
-    pub margin: Option<i32>,
-}
-
-/// Judge a roll of `expr` whose dice kept sum to `sum` (modifiers and the expression's `plus`
-/// included in `total`): critical successes from `crit_at` up (`None`: the roll has none),
-/// success at the target point or, where `ten_plus`, at the ruleset's natural 10+.
-pub fn verdict(
-    r: &Rules,
-    expr: DiceExpr,
-    sum: i32,
-    total: i32,
-    target: Option<i32>,
-    crit_at: Option<u32>,
-    ten_plus: bool,
-) -> Verdict {
-    // The natural total of the dice kept (3d6 keeping the highest two: those two).
-    let natural = sum.saturating_sub(expr.plus).max(0) as u32;
-    // Critical fumbles and successes belong to the ruleset's standard roll (2d6) and the dice
-    // that stand in for it keeping as many (3d6 or 4d6 keeping two), not to single dice such
-    // as the out-of-ammo d6.
-    let standard_like = expr == r.standard
-        || (expr.is_simple() && expr.sides == r.standard.sides && expr.kept() == r.standard.count && expr.plus == 0);
-    let fumble = standard_like && natural <= r.critical_fumble;
-    let crit = crit_at.is_some_and(|c| natural >= c) && !fumble;
-    let success = target.map(|t| !fumble && (total >= t || (ten_plus && natural >= r.proc.rolls.ten_plus_natural)));
-    let margin = target.map(|t| total.saturating_sub(t));
-    Verdict { natural, fumble, crit, success, margin }
 }

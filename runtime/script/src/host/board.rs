@@ -137,10 +137,11 @@ fn roll_dice(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) ->
         }
     };
     let (natural, total) = expr.roll(&mut **live.dice.borrow_mut());
-    // Judged as the engine judges its rolls: criticals of the standard roll and the dice that
-    // stand in for it (a script's roll is not a 10+ roll).
-    let cav_rules::game::Verdict { natural: nat, fumble, crit, success, margin } =
-        cav_rules::game::verdict(r, expr, total, total, target, Some(r.critical_success), false);
+    // Judged as the engine judges its rolls, by the ruleset's roll kind: its fumbles and
+    // criticals hold for the standard dice and the dice that stand in for them (a script's roll
+    // is not a 10+ roll, and adds no bonus die).
+    let cav_rules::compile::Verdict { natural: nat, fumble, crit, success, margin } =
+        r.verdict(expr, total, total, target, r.critical_at(0), false);
     let critical = match (fumble, crit) {
         (true, _) => Some("fumble"),
         (false, true) => Some("success"),

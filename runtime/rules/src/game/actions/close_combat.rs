@@ -111,13 +111,13 @@ impl Engine<'_, '_> {
             let mut answer = this.call_hooks_on_copy(&ctx)?;
             mods.extend(answer.take(Quantity::Roll));
             let dice = answer.dice.unwrap_or(r.standard);
-            this.combat_roll(ctx, "close-combat", dice, mods, None, Some(r.critical_success), false)
+            this.combat_roll(ctx, "close-combat", dice, mods, None, r.critical_at(0), false)
         };
         let ra = roll_for(self, attacker, target, supporters)?;
         let rd = roll_for(self, target, attacker, 0)?;
         // A critical fumble hands the opponent an extra die.
         let bonus = |this: &mut Self, who: usize| {
-            let Some(b) = r.critical_bonus else { return 0 };
+            let Some(b) = r.critical_bonus() else { return 0 };
             let (faces, v) = b.roll(this.dice);
             emit!(
                 this,

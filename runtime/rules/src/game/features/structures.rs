@@ -136,13 +136,13 @@ impl Engine<'_, '_> {
         };
         let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
         mods.push(ModApplied { source: name, value: rule.target_bonus, charge: None });
-        let crit_at = (r.critical_success as i32 + m.crit_shift).max(r.critical_fumble as i32 + 1) as u32;
+        let crit_at = r.critical_at(m.crit_shift);
         let (dice, tp) = match (band, m.preset_tp, r.preset) {
             (Some(band), _, _) => (r.standard, r.bands[band].combat_tp),
             (None, Some(tp), Some(dice)) => (dice, tp),
             (None, tp, _) => (r.standard, tp.unwrap_or(r.indirect_tp)),
         };
-        let out = self.roll(attacker, "combat", dice, mods, Some(tp), Some(crit_at), false);
+        let out = self.roll(attacker, "combat", dice, mods, Some(tp), crit_at, false);
         if out.fumble {
             return self.out_of_ammo(attacker, weapon);
         }
