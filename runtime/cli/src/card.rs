@@ -41,6 +41,8 @@ pub struct CardData {
     /// attributes with one value, then CCV: (label, id, cells).
     pub rows: Vec<(String, String, Vec<Cell>)>,
     pub weapons: Vec<WeaponLine>,
+    /// The name of the weapons' RAV rows: the ruleset's weapon attribute with `role: rav`.
+    pub rav_name: String,
     /// Special attributes by id (`cav show`) and by name (the SVG card).
     pub sas: Vec<String>,
     pub sa_names: Vec<String>,
@@ -98,6 +100,10 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     // A ruleset whose shot is its own (`procedures.attack`) reads its weapons' attributes, not a
     // RAV: the card shows those.
     let own_shot = ruleset.filter(|r| r.procedures.attack.is_some());
+    // The RAV rows, by the ruleset's name for its `role: rav` weapon attribute; none without one.
+    let rav_def = ruleset.map(|r| r.weapon_attributes.iter().find(|a| a.role == Some(cav_format::AttributeRole::Rav)));
+    let rav_name = rav_def.flatten().map_or_else(|| "RAV".to_owned(), |a| a.name.clone());
+    let shows_rav = own_shot.is_none() && rav_def.is_none_or(|d| d.is_some());
     let mut track: Vec<_> = dt.columns.iter().collect();
     track.sort_by_key(|(id, _)| declared.iter().position(|a| a.id == **id).unwrap_or(usize::MAX));
     let mut rows: Vec<(String, String, Vec<Cell>)> = track
@@ -136,12 +142,13 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
                 .unwrap_or_default();
             let refs: Vec<&cav_format::SaRef> =
                 def.map(|d| d.special_attributes.iter()).into_iter().flatten().chain(&w.special_attributes).collect();
-            let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav))).filter(|_| own_shot.is_none());
+            let rav = w.rav.clone().or_else(|| def.map(|d| PerColumn::Same(d.rav))).filter(|_| shows_rav);
             // Infantry carry their weapons on no mount: nothing in brackets then.
             let mounts = if mounts.is_empty() { String::new() } else { format!(" ({})", mounts.join("/")) };
             let values: String = own_shot
                 .map(|r| {
                     (r.weapon_attributes.iter())
+                        .filter(|a| a.role.is_none())
                         .filter_map(|a| {
                             let v = def.and_then(|d| d.attributes.get(&a.id).copied()).or(a.default)?;
                             Some(format!(", {} {v}", a.name))
@@ -171,6 +178,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
         damage_tracks: dt.damage_tracks,
         rows,
         weapons,
+        rav_name,
         sas: m.special_attributes.iter().map(sa_text).collect(),
         sa_names: m.special_attributes.iter().map(|s| sa_name(rs, s)).collect(),
         source: m.source.clone(),
@@ -199,14 +207,17 @@ fn has_assumed(c: &CardData) -> bool {
 }
 
 /// The row labels of the damage-track table: the rows', then a RAV row per weapon that has one.
-fn rav_label(w: &WeaponLine) -> String {
-    format!("RAV {}", w.name)
+fn rav_label(c: &CardData, w: &WeaponLine) -> String {
+    format!("{} {}", c.rav_name, w.name)
 }
 
 /// Width of the column of row labels: the longest (bold 12 px) and a gap before the cells.
 fn label_w(c: &CardData) -> f64 {
-    let labels =
-        c.rows.iter().map(|r| r.0.to_owned()).chain(c.weapons.iter().filter(|w| w.rav.is_some()).map(rav_label));
+    let labels = c
+        .rows
+        .iter()
+        .map(|r| r.0.to_owned())
+        .chain(c.weapons.iter().filter(|w| w.rav.is_some()).map(|w| rav_label(c, w)));
     labels.map(|l| 12.0 + bold_width(&l, 12.0) + 12.0).fold(LABEL_W, f64::max)
 }
 
@@ -314,7 +325,7 @@ fn draw(c: &CardData, x: f64, y: f64, out: &mut String) {
     for wl in &c.weapons {
         if let Some(rav) = &wl.rav {
             ty += ROW_H;
-            row(out, ty, &rav_label(wl), rav, "row rav");
+            row(out, ty, &rav_label(c, wl), rav, "row rav");
         }
     }
     ty += 26.0;

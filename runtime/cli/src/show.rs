@@ -184,7 +184,7 @@ fn card(m: &Model, rs: &Ruleset) -> String {
     for w in &c.weapons {
         let _ = writeln!(s, "  {} {}", w.title, w.sas.join(", "));
         if let Some(rav) = &w.rav {
-            row(&mut s, "  RAV", &mut rav.iter().map(|x| x.text.clone()));
+            row(&mut s, &format!("  {}", c.rav_name), &mut rav.iter().map(|x| x.text.clone()));
         }
     }
     let _ = writeln!(s, "Special attributes: {}", if c.sas.is_empty() { "none".into() } else { c.sas.join(", ") });

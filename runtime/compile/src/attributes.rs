@@ -12,14 +12,15 @@ use cav_rules::compile::{CardDef, RoleIx};
 
 use crate::Cx;
 
-/// The declared ids of models and of weapons, and every card's and mount's values in their order.
+/// The declared ids of models and of weapons, every card's and mount's values in their order, and
+/// which weapon attribute is the RAV (`role: rav`).
 pub(crate) fn attributes(
     cx: &mut Cx,
     entry: &Entry,
     ruleset: &f::Ruleset,
     models: &[(String, f::Model)],
     cards: &mut [CardDef],
-) -> (Vec<String>, Vec<String>) {
+) -> (Vec<String>, Vec<String>, Option<usize>) {
     let declared = declared(cx, entry, &ruleset.attributes, "attributes", "attribute");
     let roles = roles(cx, entry, ruleset, &declared);
     for ((id, m), card) in models.iter().zip(cards.iter_mut()) {
@@ -29,9 +30,23 @@ pub(crate) fn attributes(
         card.mirror_roles();
     }
     let weapon_declared = declared_weapons(cx, entry, ruleset);
+    let rav = weapon_declared.iter().position(|a| a.role == Some(f::AttributeRole::Rav));
+    if rav.is_none() {
+        rav_undeclared(cx);
+    }
     let mut of_weapon: BTreeMap<String, Vec<i32>> = BTreeMap::new();
     for e in cx.rs.of_kind(DocKind::Weapon) {
         let Some(f::Document::Weapon(w)) = &e.doc else { continue };
+        if let Some(a) = rav.map(|i| weapon_declared[i]).filter(|a| w.attributes.contains_key(&a.id)) {
+            cx.error(
+                e,
+                &format!("/attributes/{}", a.id),
+                "attribute",
+                format!("`{}` ({}) is the weapon's `rav:`, not one of its `attributes:`", a.id, a.name),
+                "`rav: 5/2` (against hard and soft targets)",
+                None,
+            );
+        }
         let v = values(cx, e, &weapon_declared, &w.attributes, &format!("weapon `{}`", e.id), "weapon_attributes");
         of_weapon.insert(e.id.clone(), v);
     }
@@ -40,24 +55,104 @@ pub(crate) fn attributes(
             m.attributes = of_weapon.get(&m.weapon).cloned().unwrap_or_else(|| defaults(&weapon_declared));
         }
     }
-    (ids(&declared), ids(&weapon_declared))
+    (ids(&declared), ids(&weapon_declared), rav)
 }
 
 fn declared_weapons<'a>(cx: &mut Cx, entry: &Entry, ruleset: &'a f::Ruleset) -> Vec<&'a f::AttributeDef> {
+    let mut ravs = 0;
     for (i, a) in ruleset.weapon_attributes.iter().enumerate() {
-        let model_only = [(a.per_column, "per_column"), (a.optional, "optional"), (a.role.is_some(), "role")];
+        let other_role = a.role.is_some_and(|r| r != f::AttributeRole::Rav);
+        let model_only = [(a.per_column, "per_column"), (a.optional, "optional"), (other_role, "role")];
         for (_, key) in model_only.iter().filter(|(set, _)| *set) {
             cx.error(
                 entry,
                 &format!("/weapon_attributes/{i}/{key}"),
                 "attribute",
                 format!("weapon attribute `{}` says `{key}`, which only a model's attribute may", a.id),
-                "`id`, `name`, `default`, `min`, `max`, `summary`, `source` or `notes`",
+                "`id`, `name`, `default`, `min`, `max`, `role: rav`, `summary`, `source` or `notes`",
                 None,
             );
         }
+        if a.role != Some(f::AttributeRole::Rav) {
+            continue;
+        }
+        ravs += 1;
+        let ptr = format!("/weapon_attributes/{i}");
+        if ravs > 1 {
+            cx.error(
+                entry,
+                &format!("{ptr}/role"),
+                "attribute",
+                format!("weapon attribute `{}` takes the role `rav` another has already", a.id),
+                "one attribute per role",
+                None,
+            );
+        }
+        // Its values are the documents' `rav:` pairs: a number here would be a second source.
+        for (set, key) in [(a.default.is_some(), "default"), (a.min.is_some(), "min"), (a.max.is_some(), "max")] {
+            if set {
+                cx.error(
+                    entry,
+                    &format!("{ptr}/{key}"),
+                    "attribute",
+                    format!("weapon attribute `{}` (`role: rav`) takes its values from the `rav:` of weapons", a.id),
+                    "no `default`, `min` or `max` beside `role: rav`",
+                    None,
+                );
+            }
+        }
     }
     declared(cx, entry, &ruleset.weapon_attributes, "weapon_attributes", "weapon attribute")
+}
+
+/// Every `rav:` a document of a ruleset without a `role: rav` weapon attribute writes is an
+/// error at it: no rule would read it as the documents mean.
+fn rav_undeclared(cx: &mut Cx) {
+    fn walk(v: &serde_json::Value, ptr: &mut String, found: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    let len = ptr.len();
+                    ptr.push('/');
+                    ptr.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    if k == "rav" {
+                        found.push(ptr.clone());
+                    } else {
+                        walk(x, ptr, found);
+                    }
+                    ptr.truncate(len);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    let len = ptr.len();
+                    ptr.push_str(&format!("/{i}"));
+                    walk(x, ptr, found);
+                    ptr.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+    let kinds = [DocKind::Weapon, DocKind::Model, DocKind::Asset, DocKind::Strike, DocKind::Upgrade];
+    let mut at: Vec<(Entry, String)> = Vec::new();
+    for kind in kinds {
+        for e in cx.rs.of_kind(kind) {
+            let mut found = Vec::new();
+            walk(&e.value, &mut String::new(), &mut found);
+            at.extend(found.into_iter().map(|p| (e.clone(), p)));
+        }
+    }
+    for (e, ptr) in at {
+        cx.error(
+            &e,
+            &ptr,
+            "attribute",
+            format!("a RAV is written here, but ruleset `{}` declares no weapon attribute with `role: rav`", cx.rs.id),
+            "a `weapon_attributes:` entry with `role: rav` in the ruleset, or no `rav:`",
+            None,
+        );
+    }
 }
 
 /// Where the attributes with each role sit (one attribute per role: a second is an error at it).
@@ -67,6 +162,18 @@ fn roles(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, declared: &[&f::Attri
         let Some(role) = a.role else { continue };
         let Some(at) = declared.iter().position(|d| std::ptr::eq(*d, a)) else { continue };
         let slot = match role {
+            f::AttributeRole::Rav => {
+                cx.error(
+                    entry,
+                    &format!("/attributes/{i}/role"),
+                    "attribute",
+                    format!("attribute `{}` takes `role: rav`, a weapon's role", a.id),
+                    "`role: rav` under `weapon_attributes:`; a model's role is `move`, `armor`, \
+                     `damage_control` or `experience`",
+                    None,
+                );
+                continue;
+            }
             f::AttributeRole::Move => &mut ix.mv,
             f::AttributeRole::Armor => &mut ix.av,
             f::AttributeRole::DamageControl => &mut ix.dc,
@@ -299,6 +406,10 @@ fn values(
     declared
         .iter()
         .map(|a| {
+            // The RAV's values are the mount's `rav:` pairs (`MountDef::rav`), not a number here.
+            if a.role == Some(f::AttributeRole::Rav) {
+                return 0;
+            }
             let ptr = format!("/attributes/{}", a.id);
             let Some(v) = set.get(&a.id).copied().or(a.default) else {
                 cx.error(

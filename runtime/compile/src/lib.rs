@@ -44,7 +44,7 @@ pub struct Compiled {
 
 /// Compile the ruleset whose ruleset document is `rs.id`.
 pub fn compile(rs: &Ruleset) -> Compiled {
-    let mut cx = Cx { rs, diags: Vec::new(), errors: 0, types: Vec::new() };
+    let mut cx = Cx { rs, diags: Vec::new(), errors: 0, types: Vec::new(), rav: None };
     let rules = build(&mut cx);
     Compiled { rules: rules.filter(|_| cx.errors == 0), diagnostics: cx.diags }
 }
@@ -237,6 +237,8 @@ pub(crate) struct Cx<'a> {
     errors: usize,
     /// The model types the ruleset declares, in `TypeIx` order.
     pub types: Vec<String>,
+    /// The weapon attribute with `role: rav`, whose value no term reads (it depends on the target).
+    pub rav: Option<String>,
 }
 
 impl<'a> Cx<'a> {
@@ -353,7 +355,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
     emplacements(cx, &models, &mut cards, &assets);
-    let (attributes, weapon_attributes) = attributes::attributes(cx, entry, ruleset, &models, &mut cards);
+    let (attributes, weapon_attributes, weapon_rav) = attributes::attributes(cx, entry, ruleset, &models, &mut cards);
+    cx.rav = weapon_rav.map(|i| weapon_attributes[i].clone());
     append_asset_cards(&mut assets, &mut cards, asset_cards);
     let mut strikes = strikes::strikes(cx, &sas);
     strikes::missiles(cx, &mut strikes, &mut cards);
@@ -406,6 +409,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         drift,
         attributes,
         weapon_attributes,
+        weapon_rav,
         attack,
         melee,
         roll_kinds,

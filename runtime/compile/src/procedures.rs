@@ -881,6 +881,17 @@ pub(crate) fn sum_terms(
         let at = format!("{ptr}/{i}");
         let term = match (t.of, &t.attribute, t.value) {
             (None, None, Some(v)) => Some(Term::Value(v.saturating_mul(t.times))),
+            (Some(f::TermOf::Weapon), Some(id), None) if cx.rav.as_deref() == Some(id.as_str()) => {
+                cx.error(
+                    entry,
+                    &format!("{at}/attribute"),
+                    "attack",
+                    format!("weapon attribute `{id}` is the RAV (`role: rav`), read by the damage against armour"),
+                    "a weapon attribute without a role",
+                    None,
+                );
+                None
+            }
             (Some(of), Some(id), None) => {
                 let (ids, what) = match of {
                     f::TermOf::Weapon => (weapon_attributes, "weapon attribute of `weapon_attributes:`"),

@@ -183,3 +183,52 @@ fn a_row_reads_only_a_declared_attribute() {
     assert_eq!(errors[0].pointer.as_deref(), Some("/modifiers/1/condition"), "{errors:#?}");
     assert!(errors[0].message.contains("defender-attribute-nerve"), "{errors:#?}");
 }
+
+/// CAV's RAV is the rulesets' weapon attribute with `role: rav`: its values are the documents'
+/// `rav:` pairs, so a number for it, a second one, a model's or a term's is an error at its
+/// place; a ruleset without it has every `rav:` a document writes reported.
+#[test]
+fn the_rav_is_a_declared_weapon_attribute() {
+    let rules = common::full_rules();
+    let rav = rules.weapon_rav.map(|i| rules.weapon_attributes[i].as_str());
+    assert_eq!(rav, Some("rav"));
+
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: RAV mistakes.\nset:\n\
+                 \x20 weapon_attributes:\n\
+                 \x20   - {id: rav, name: RAV, role: rav, default: 3, summary: With a default.}\n\
+                 \x20   - {id: pen, name: PEN, role: rav, summary: A second RAV.}\n\
+                 \x20   - {id: heft, name: Heft, role: armor, summary: A model's role.}\n\
+                 \x20 attributes:\n\
+                 \x20   - {id: mv, name: MV, per_column: true, role: move, summary: Move.}\n\
+                 \x20   - {id: av, name: AV, per_column: true, role: armor, summary: Armor.}\n\
+                 \x20   - {id: dc, name: DC, per_column: true, role: damage_control, optional: true, summary: Repairs.}\n\
+                 \x20   - {id: exp, name: EXP, per_column: true, role: experience, optional: true, summary: Pilots.}\n\
+                 \x20   - {id: grit, name: Grit, default: 0, role: rav, summary: A weapon's role.}\n";
+    let weapon = "kind: weapon\nid: test-spear\nname: Spear\nfire: direct\nrange: 6\nrav: 3/3\n\
+                  attributes: {rav: 4}\nsummary: Invented.\n";
+    let diags = common::extension_diagnostics("rav-mistakes", &[("patch.yaml", patch), ("spear.yaml", weapon)]);
+    let at = |ptr: &str| diags.iter().find(|d| d.code == "attribute" && d.pointer.as_deref() == Some(ptr));
+    assert!(at("/weapon_attributes/0/default").is_some_and(|d| d.message.contains("`rav:` of weapons")), "{diags:#?}");
+    assert!(at("/weapon_attributes/1/role").is_some_and(|d| d.message.contains("another has already")), "{diags:#?}");
+    assert!(at("/weapon_attributes/2/role").is_some(), "{diags:#?}");
+    assert!(at("/attributes/4/role").is_some_and(|d| d.message.contains("a weapon's role")), "{diags:#?}");
+    let own = at("/attributes/rav").expect("the spear's RAV among its attributes");
+    assert!(own.message.contains("the weapon's `rav:`"), "{own:?}");
+
+    // Without the declaration, each `rav:` is an error where it is written.
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: No RAV.\nremove: [/weapon_attributes]\n";
+    let diags = common::extension_diagnostics("no-rav", &[("patch.yaml", patch)]);
+    let undeclared: Vec<_> =
+        diags.iter().filter(|d| d.message.contains("declares no weapon attribute with `role: rav`")).collect();
+    assert!(undeclared.iter().any(|d| d.pointer.as_deref() == Some("/rav")), "a weapon's: {undeclared:#?}");
+    assert!(
+        undeclared
+            .iter()
+            .any(|d| d.pointer.as_deref().is_some_and(|p| p.starts_with("/weapons/") && p.ends_with("/rav"))),
+        "a card's weapon: {undeclared:#?}"
+    );
+    assert!(
+        undeclared.iter().any(|d| d.pointer.as_deref() == Some("/attack/rav")),
+        "an asset's attack: {undeclared:#?}"
+    );
+}

@@ -401,6 +401,24 @@ fn an_attack_naming_what_the_ruleset_lacks_is_an_error_at_each_place() {
     assert_eq!(errors.len(), 4, "nothing else, no missing damage table: {errors:#?}");
 }
 
+/// The RAV (`role: rav`) depends on the target and is read by the damage against armour: a term
+/// naming it is an error at the term.
+#[test]
+fn a_term_cannot_read_the_rav() {
+    let with_rav = SYTHOPIAN
+        .replace(
+            "weapon_attributes:\n",
+            "weapon_attributes:\n  - {id: rav, name: RAV, role: rav, summary: Invented.}\n",
+        )
+        .replace("rolls: [{of: weapon, attribute: rof}]", "rolls: [{of: weapon, attribute: rav}]");
+    let errors = errors_of(&with_rav, "{resolve: 4}");
+    assert!(
+        errors.iter().any(|(p, m)| p == "/procedures/attack/rolls/0/attribute" && m.contains("is the RAV")),
+        "{errors:#?}"
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+}
+
 /// A pack's attributes may sum to any rate of fire: one shot rolls at most `MAX_ATTACK_ROLLS`.
 #[test]
 fn a_rate_of_fire_is_capped_whatever_a_pack_says() {

@@ -618,3 +618,29 @@ fn module_tables_and_globals_are_frozen_after_load() {
     );
     play(&rules).0.unwrap();
 }
+
+/// A weapon's attributes reach scripts by the ruleset's ids; the RAV (`role: rav`) as the one
+/// against `ctx.target` in the firing model's column: the Dictator-B's Medium MAC (6/2 in
+/// column 0, 000 L222) shows 6 against a hard Dictator-B and 2 against the same card made soft.
+/// The model's weapon list, without a target, has no RAV.
+#[test]
+fn a_weapons_rav_reaches_scripts_against_its_target() {
+    let source = "return { combat_tp = function(ctx)
+  print(ctx.weapon.name, ctx.weapon.attributes.rav, ctx.model.weapons[1].attributes.rav)
+end }";
+    let run = |soft: bool| {
+        let (mut rules, _dir) = with_script("wizzo", source);
+        if soft {
+            let card = rules.card("dictator-b").unwrap();
+            (rules.cards[card].hard, rules.cards[card].soft) = (false, true);
+        }
+        let sc = rules.scenario("stand-and-fight").unwrap();
+        let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+        let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+        let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+        host.call(&game, &mut cav_rules::ForcedDice::new([]), &mut ctx).unwrap();
+        host.take_prints()
+    };
+    assert_eq!(run(false), ["Medium MAC\t6\tnil"]);
+    assert_eq!(run(true), ["Medium MAC\t2\tnil"]);
+}

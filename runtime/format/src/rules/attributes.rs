@@ -2,7 +2,7 @@
 //! AV, DC and EXP. Each is declared once by the ruleset; a model sets it (`attributes:` of the
 //! model, or its `damage_track:` for one with a value per damage column) or takes its default;
 //! modifier rows, conditions and scripts read it (`model.attributes.resolve`); a `role` lends it
-//! to the engine's movement, armour, repair or experience rolls.
+//! to the engine's movement, armour, repair or experience rolls, or (a weapon's) to its damage.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -57,4 +57,10 @@ pub enum AttributeRole {
     /// The target point of a pilot check where the ruleset sets none, and of a move through a
     /// structure (CAV's EXP); a model without it makes neither.
     Experience,
+    /// A weapon attribute (`weapon_attributes:`): what a hit adds to its margin against armour
+    /// (CAV's RAV). Its values are the `rav:` of weapons, cards' weapons and attacks (`5/2`:
+    /// against hard and soft targets, per column on a card), chosen by the target; scripts read
+    /// it against their target (`ctx.weapon.attributes.rav`). Without it, no document writes a
+    /// `rav:`.
+    Rav,
 }

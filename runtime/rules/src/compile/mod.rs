@@ -83,6 +83,9 @@ pub struct Rules {
     /// The attributes the ruleset's weapons carry (`weapon_attributes:`), in the order of every
     /// mount's `MountDef::attributes`.
     pub weapon_attributes: Vec<String>,
+    /// The weapon attribute with `role: rav` (its mounts' values are `MountDef::rav`, chosen by
+    /// the target: `Game::rav`); `None`: no document writes a RAV.
+    pub weapon_rav: Option<usize>,
     /// A direct-fire shot by roll kinds and attributes (`procedures.attack`); `None`: the
     /// standard roll against the band, RAV against AV, the damage table.
     pub attack: Option<AttackProc>,

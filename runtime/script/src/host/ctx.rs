@@ -41,6 +41,8 @@ pub(super) struct CtxView {
     /// The model's weapons (`Names::weapons`) and the mount: made a table only when a script
     /// reads `ctx.weapon`.
     pub(super) weapon: Option<(Rc<[WeaponNames]>, usize)>,
+    /// The weapon's RAV against the target (`Game::rav`), where the ruleset has one.
+    pub(super) rav: Option<i32>,
     /// The range band (index in `Rules::bands`).
     pub(super) band: Option<usize>,
     /// The roll in progress, made a table when a script first reads `ctx.roll`.
@@ -76,6 +78,7 @@ impl CtxView {
             aura: None,
             distance: None,
             weapon: None,
+            rav: None,
             band: None,
             roll: None,
             state: None,
@@ -109,7 +112,7 @@ impl mlua::UserData for CtxView {
         f.add_field_method_get("target", |lua, v| v.target.as_ref().map(|t| t.get(lua, &v.shared)).transpose());
         f.add_field_method_get("distance", |_, v| Ok(v.distance));
         f.add_field_method_get("weapon", |lua, v| {
-            v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, &w[*mount], *mount)).transpose()
+            v.weapon.as_ref().map(|(w, mount)| weapon_table(lua, &v.shared, &w[*mount], *mount, v.rav)).transpose()
         });
         f.add_field_method_get("band", |_, v| Ok(v.band.map(|b| v.shared.bands[b].clone())));
         f.add_field_method_get("roll", |lua, v| {

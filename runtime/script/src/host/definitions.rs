@@ -39,7 +39,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
     );
     push_id_types(&mut s, ids.as_ref());
     s.push_str(
-        "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\t-- the munition (upgrade id) a launcher is loaded with\n\tmunition: string?,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n}\n\n\
+        "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\t-- the munition (upgrade id) a launcher is loaded with\n\tmunition: string?,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n\t-- its value of each weapon attribute the ruleset declares (`weapon_attributes:`), by id; the RAV\n\t-- (`role: rav`) only as `ctx.weapon`, against `ctx.target`\n\tattributes: { [string]: number },\n}\n\n\
          export type CavModel = {\n\
          \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\

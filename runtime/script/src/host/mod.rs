@@ -135,6 +135,8 @@ impl LuaHost {
             states: strings(&sandbox.lua, rules.states.iter().map(|s| s.id.as_str()))?,
             bands: strings(&sandbox.lua, rules.bands.iter().map(|b| b.id.as_str()))?,
             attributes: strings(&sandbox.lua, rules.attributes.iter().map(String::as_str))?,
+            weapon_attributes: strings(&sandbox.lua, rules.weapon_attributes.iter().map(String::as_str))?,
+            weapon_rav: rules.weapon_rav,
             ruleset: sandbox.lua.create_string(&rules.id).map_err(|e| e.to_string())?,
         });
         let board = Board::ALL

@@ -137,6 +137,11 @@ impl LuaHost {
             target,
             distance: ctx.target.map(|d| game.distance(ctx.model, d)),
             weapon,
+            rav: (ctx.target.zip(ctx.weapon))
+                .filter(|&(t, w)| {
+                    shared.weapon_rav.is_some() && w < game.card(ctx.model).weapons.len() && t < game.models.len()
+                })
+                .map(|(t, w)| game.rav(ctx.model, w, t)),
             band: ctx.band.filter(|&b| b < shared.bands.len()),
             roll: ctx.roll.as_ref().map(|r| (r.clone(), RefCell::new(None))),
             state: ctx.state,

@@ -44,6 +44,9 @@ pub(super) struct Shared {
     pub(super) bands: Vec<mlua::LuaString>,
     /// The ids of the attributes the ruleset declares (`Rules::attributes`).
     pub(super) attributes: Vec<mlua::LuaString>,
+    /// The ids of its weapons' attributes (`Rules::weapon_attributes`), and which is the RAV.
+    pub(super) weapon_attributes: Vec<mlua::LuaString>,
+    pub(super) weapon_rav: Option<usize>,
     pub(super) ruleset: mlua::LuaString,
 }
 

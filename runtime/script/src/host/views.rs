@@ -49,6 +49,7 @@ impl Shared {
                             class: Rc::from(w.class.as_str()),
                             munition: w.munition_id.as_deref().map(Rc::from),
                             range: w.range,
+                            attributes: w.attributes.iter().copied().collect(),
                         })
                         .collect(),
                     sas: card.sas.iter().map(|(sa, _)| Rc::from(game.rules.sas[*sa as usize].id.as_str())).collect(),
@@ -170,6 +171,8 @@ pub(super) struct WeaponNames {
     /// The munition (upgrade id) a launcher is loaded with.
     munition: Option<Rc<str>>,
     range: f64,
+    /// Its values of the weapon attributes (`MountDef::attributes`).
+    attributes: Rc<[i32]>,
 }
 
 /// What the views of a model show of its card and side (`NamesData`), shared: a view is made
@@ -227,6 +230,7 @@ impl NamesData {
                 && *n.class == *w.class
                 && n.munition.as_deref() == w.munition_id.as_deref()
                 && n.range.to_bits() == w.range.to_bits()
+                && *n.attributes == *w.attributes
         };
         *self.name == *me.name
             && *self.side == *game.sides[me.side]
@@ -431,7 +435,7 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("weapons", |lua, v| {
             let t = lua.create_table()?;
             for (mount, w) in v.names.weapons.iter().enumerate() {
-                let w = weapon_table(lua, w, mount)?;
+                let w = weapon_table(lua, &v.shared, w, mount, None)?;
                 w.set_readonly(false);
                 w.set("out_of_ammo", v.snap.out_of_ammo.get(mount))?;
                 t.raw_push(frozen(w))?;
@@ -452,7 +456,14 @@ impl mlua::UserData for ModelView {
     }
 }
 
-pub(super) fn weapon_table(lua: &Lua, w: &WeaponNames, mount: usize) -> mlua::Result<Table> {
+/// A weapon as scripts see it; its `attributes` hold the RAV only where a target chose it (`rav`).
+pub(super) fn weapon_table(
+    lua: &Lua,
+    shared: &Shared,
+    w: &WeaponNames,
+    mount: usize,
+    rav: Option<i32>,
+) -> mlua::Result<Table> {
     let munition = match &w.munition {
         Some(m) => Value::String(lua.create_string(&**m)?),
         None => Value::Nil,
@@ -465,6 +476,11 @@ pub(super) fn weapon_table(lua: &Lua, w: &WeaponNames, mount: usize) -> mlua::Re
         ("range", Value::Number(w.range)),
         ("mount", Value::Integer(mount as i64)),
     ])?;
+    let values = shared.weapon_attributes.iter().zip(w.attributes.iter()).enumerate().filter_map(|(i, (id, &v))| {
+        let v = if shared.weapon_rav == Some(i) { rav? } else { v };
+        Some((id.clone(), v))
+    });
+    t.set("attributes", frozen(lua.create_table_from(values)?))?;
     Ok(frozen(t))
 }
 
