@@ -32,7 +32,7 @@ use cav_content::diag::Diagnostic;
 use cav_content::ruleset::Entry;
 use cav_format::{DocKind, Document, ModifierConvention};
 use cav_rules::DiceExpr;
-use cav_rules::compile::{AssetDef, CardDef, Proc, Rules, SaDef, SaIx, StrikeDef};
+use cav_rules::compile::{AssetDef, CardDef, Proc, Rules, SaDef, SaIx, StrikeDef, TargetOdds};
 
 /// The result of compiling one ruleset.
 #[derive(Debug)]
@@ -397,14 +397,15 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     tests::check(cx);
 
     let squad_types = squad_types(rs);
-    let rules = Rules {
+    let mut rules = Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
         squad_types,
         activation: ruleset.activation,
         turn: procedures::turn(cx, entry, ruleset),
-        standard_odds: standard.odds(),
+        // (Filled in below, once the roll kinds judging the engine's rolls are known.)
+        engine_odds: Default::default(),
         standard,
         drift,
         attributes,
@@ -464,6 +465,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         marks_targeted: action_model_types.values().any(|t| t.not_if_targeted),
         action_model_types,
     };
+    rules.engine_odds = [false, true].map(|ten_plus| TargetOdds::new(rules.standard, rules.engine_roll(ten_plus)));
     unlisted_features(cx, entry, &rules);
     required::check(cx, entry, ruleset, &names, &rules);
     Some(rules)

@@ -51,6 +51,14 @@ fn the_engine_rolls_by_the_rulesets_kind() {
     assert_eq!((k.id.as_str(), rules.critical_at(0), rules.critical_at(-1)), ("target-point-roll", Some(12), Some(11)));
     assert_eq!(rules.critical_bonus().map(|b| b.to_string()), Some("1d6".to_owned()));
     assert_eq!(rules.engine_roll(true).map(|k| k.id.as_str()), Some("ten-plus-roll"));
+    // The bots weigh shots by the same kinds: a natural 2 misses a TP of 1, a natural 12 and
+    // 2+ on the bonus die reach 14, and a natural 10+ passes any 10+ roll.
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(near(rules.engine_chance(1, false), 35.0 / 36.0));
+    assert!(near(rules.engine_chance(8, false), 15.0 / 36.0));
+    assert!(near(rules.engine_chance(14, false), 5.0 / 216.0));
+    assert!(near(rules.engine_chance(19, false), 0.0));
+    assert!(near(rules.engine_chance(15, true), 6.0 / 36.0));
     let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Criticals on 11+, adding 1d3.\n\
                  set:\n  roll_kinds:\n\
                  \x20   - {id: target-point-roll, dice: 2d6, succeeds: at_least, natural: [{at_most: 3, result: fumble}], critical: {at_least: 11, bonus: 1d3}, summary: Invented.}\n\

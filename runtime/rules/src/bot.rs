@@ -18,9 +18,9 @@ pub struct Bot {
     last: &'static str,
 }
 
-/// Chance that the ruleset's standard roll reaches `tp`.
+/// Chance that the ruleset's standard roll reaches `tp`, as its roll kind judges it.
 fn chance(rules: &crate::Rules, tp: i32) -> f64 {
-    rules.standard_odds.at_least(tp)
+    rules.engine_chance(tp, false)
 }
 
 /// Under a ruleset's attack by roll kinds (`procedures.attack`): the hits one shot of `m` by
@@ -143,7 +143,9 @@ impl Bot {
                 let p = match shot {
                     Shot::Direct { band, .. } => chance(g.rules, g.rules.bands[*band].combat_tp),
                     Shot::Indirect { band, .. } => {
-                        chance(g.rules, g.rules.bands[*band].strike_point_tp).max(0.15)
+                        let ten_plus =
+                            g.rules.proc.rolls.ten_plus_rolls.contains(&cav_format::RollKind::StrikePointRoll);
+                        g.rules.engine_chance(g.rules.bands[*band].strike_point_tp, ten_plus).max(0.15)
                             * chance(g.rules, g.rules.indirect_tp)
                     }
                     Shot::No(_) => 0.0,

@@ -72,8 +72,9 @@ pub struct Rules {
     pub activation: f::ActivationMode,
     pub turn: TurnSequence,
     pub standard: DiceExpr,
-    /// The exact odds of the standard roll (controllers weigh their options with them).
-    pub standard_odds: crate::dice::Odds,
+    /// The exact chance an engine roll with no modifier reaches each target point, judged by the
+    /// ruleset's roll kind (`[plain, 10+]`): what controllers weigh their options with.
+    pub engine_odds: [TargetOdds; 2],
     /// `None` only where nothing drifts (`compile/src/required.rs`; the engine refuses a drift
     /// without it).
     pub drift: Option<DiceExpr>,
@@ -194,7 +195,43 @@ impl Traits {
     }
 }
 
+/// The chance of reaching each target point from `lowest` up (below it: the chance at it; past
+/// the last: none).
+#[derive(Debug, Clone, Default)]
+pub struct TargetOdds {
+    lowest: i32,
+    chances: Vec<f64>,
+}
+
+impl TargetOdds {
+    /// Of the standard dice judged by `kind` (`None`: the dice alone, result against target).
+    pub fn new(standard: DiceExpr, kind: Option<&RollRule>) -> TargetOdds {
+        let odds = standard.odds();
+        let bonus =
+            kind.and_then(RollRule::critical_bonus).map_or(0, |b| b.natural_max().saturating_add(b.plus).max(0));
+        let lowest = standard.natural_min().saturating_add(standard.plus);
+        let highest = standard.natural_max().saturating_add(standard.plus).saturating_add(bonus);
+        // (Bounded: `limits` keeps dice expressions small, and past `ODDS_RANGE` results the
+        // odds are even anyway.)
+        let highest = highest.min(lowest.saturating_add(crate::dice::ODDS_RANGE as i32));
+        let chances = (lowest..=highest.saturating_add(1))
+            .map(|tp| kind.map_or_else(|| odds.at_least(tp), |k| k.chance(0, tp)))
+            .collect();
+        TargetOdds { lowest, chances }
+    }
+
+    pub fn at(&self, tp: i32) -> f64 {
+        let i = tp.saturating_sub(self.lowest).max(0) as usize;
+        self.chances.get(i).copied().unwrap_or(0.0)
+    }
+}
+
 impl Rules {
+    /// The chance an engine roll (a 10+ roll where `ten_plus`) with no modifier reaches `tp`.
+    pub fn engine_chance(&self, tp: i32, ten_plus: bool) -> f64 {
+        self.engine_odds[usize::from(ten_plus)].at(tp)
+    }
+
     /// The roll kind judging the engine's rolls of the standard dice (`procedures.rolls.kind`),
     /// or its 10+ rolls (`ten_plus_kind`); `None`: they only compare result and target.
     pub fn engine_roll(&self, ten_plus: bool) -> Option<&RollRule> {
