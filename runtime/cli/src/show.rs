@@ -157,8 +157,8 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
         "  TV {} → {}, MV {:+}, AV {:+} (column 0); roll modifiers and scripts of the upgrades play as the model's own",
         base.tv,
         c.tv,
-        delta(&base.mv, &c.mv),
-        delta(&base.av, &c.av)
+        delta(&base.movement, &c.movement),
+        delta(&base.armor, &c.armor)
     );
     Ok(s)
 }

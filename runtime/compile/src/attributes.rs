@@ -174,10 +174,10 @@ fn roles(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, declared: &[&f::Attri
                 );
                 continue;
             }
-            f::AttributeRole::Move => &mut ix.mv,
-            f::AttributeRole::Armor => &mut ix.av,
-            f::AttributeRole::DamageControl => &mut ix.dc,
-            f::AttributeRole::Experience => &mut ix.exp,
+            f::AttributeRole::Move => &mut ix.movement,
+            f::AttributeRole::Armor => &mut ix.armor,
+            f::AttributeRole::DamageControl => &mut ix.damage_control,
+            f::AttributeRole::Experience => &mut ix.experience,
         };
         if let Some(first) = *slot {
             cx.error(
@@ -196,7 +196,7 @@ fn roles(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, declared: &[&f::Attri
         }
         *slot = u16::try_from(at).ok();
     }
-    if ix.mv.is_none() {
+    if ix.movement.is_none() {
         cx.diags.push(
             cav_content::Diagnostic::warning(
                 "attribute",

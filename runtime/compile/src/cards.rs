@@ -336,10 +336,10 @@ fn card(
     let base = m.base_size.or(proc.model_types.get(model_type.0 as usize).map(|t| t.base_size)).unwrap_or(0.0);
     let mut card = CardDef {
         move_class,
-        mv: unsigned(role(f::AttributeRole::Move)),
-        av: unsigned(role(f::AttributeRole::Armor)),
-        dc: role(f::AttributeRole::DamageControl),
-        exp: role(f::AttributeRole::Experience).into_iter().map(|x| x.map(|x| x.max(0) as u32)).collect(),
+        movement: unsigned(role(f::AttributeRole::Move)),
+        armor: unsigned(role(f::AttributeRole::Armor)),
+        damage_control: role(f::AttributeRole::DamageControl),
+        experience: role(f::AttributeRole::Experience).into_iter().map(|x| x.map(|x| x.max(0) as u32)).collect(),
         ccv: (0..columns)
             .map(|i| dt.ccv.as_ref().and_then(|c| c.at(i)).map(|r| rav_pair(&r)).unwrap_or((None, None)))
             .collect(),
@@ -494,7 +494,7 @@ fn weapon_mount(
 pub fn scale_for_a_small_table(cards: &mut [CardDef], small: &cav_format::SmallTableRules) {
     let scaled = |x: f64| small.rounding.apply(x * small.scale);
     for c in cards {
-        for mv in &mut c.mv {
+        for mv in &mut c.movement {
             *mv = scaled(f64::from(*mv)).clamp(0.0, f64::from(u32::MAX)) as u32;
         }
         for w in &mut c.weapons {

@@ -65,7 +65,10 @@ fn values_compile_in_the_declared_order() {
     assert_eq!(brave.attributes_at(3), [5, 5, 0, 7, 5, 2], "the fourth column's card values");
     assert_eq!(brave.attributes_at(9), [4, 4, -1, 8, 5, 2], "past the end: the last column");
     // The engine reads its roles from them.
-    assert_eq!((brave.mv[2], brave.av[4], brave.dc[5], brave.exp[3]), (5, 4, Some(-1), Some(7)));
+    assert_eq!(
+        (brave.movement[2], brave.armor[4], brave.damage_control[5], brave.experience[3]),
+        (5, 4, Some(-1), Some(7))
+    );
     let plain = common::extension_rules(
         "default-attributes",
         &[("patch.yaml", &declare), ("a.yaml", &model("test-plain", "{}"))],
@@ -157,16 +160,16 @@ fn an_upgrade_changes_the_attribute_the_engine_reads() {
                 c,
                 &[cav_rules::compile::Fitting { upgrade: up, weapon: None, choice: None, variant: None, times: 1 }],
             );
-            (rules.cards[f].av != rules.cards[c].av).then_some((c, f))
+            (rules.cards[f].armor != rules.cards[c].armor).then_some((c, f))
         })
         .expect("a card Improved Armor fits");
     let (before, after) = (&rules.cards[ix], &rules.cards[fitted]);
     for col in 0..after.columns {
-        assert_eq!(after.attributes_at(col)[av], after.av[col] as i32);
-        assert_eq!(before.attributes_at(col)[av], before.av[col] as i32);
-        assert_eq!(after.attributes_at(col)[mv], after.mv[col] as i32);
+        assert_eq!(after.attributes_at(col)[av], after.armor[col] as i32);
+        assert_eq!(before.attributes_at(col)[av], before.armor[col] as i32);
+        assert_eq!(after.attributes_at(col)[mv], after.movement[col] as i32);
     }
-    assert!(after.av[0] > before.av[0]);
+    assert!(after.armor[0] > before.armor[0]);
 }
 
 /// A modifier row reads an attribute the ruleset declares (`attacker-attribute-<id>`,

@@ -110,8 +110,8 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     let rules = compiled.into_iter().flatten().next().expect("the mini game compiles");
     assert!(rules.bands.is_empty() && rules.combat_mods.is_empty() && rules.proc.damage.prone_state.is_none());
     let trooper = &rules.cards[rules.card("trooper").unwrap()];
-    assert_eq!((trooper.task, trooper.tv, trooper.av.clone()), (None, 0, vec![0, 0]));
-    assert_eq!(trooper.mv, [4, 4], "its move allowance: the attribute with `role: move`");
+    assert_eq!((trooper.task, trooper.tv, trooper.armor.clone()), (None, 0, vec![0, 0]));
+    assert_eq!(trooper.movement, [4, 4], "its move allowance: the attribute with `role: move`");
     // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
     assert!(rules.engine_roll(false).is_none() && rules.critical_at(0).is_none());
     let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();

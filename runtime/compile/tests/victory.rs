@@ -412,7 +412,7 @@ fn a_delayed_side_has_no_cards_before_its_turn_001_l2620_l2646() {
 fn a_small_table_halves_move_values_and_ranges_rounding_up_001_l1370_l1376() {
     let mut rules = full_rules();
     let warg = rules.card("warg").unwrap();
-    let (mv, range) = (rules.cards[warg].mv.clone(), rules.cards[warg].weapons[0].range);
+    let (mv, range) = (rules.cards[warg].movement.clone(), rules.cards[warg].weapons[0].range);
     let mut options = cav_format::vocab::EngineOptions::default();
     assert!(options.set("table-size", "small") && options.small_table);
     // The full rules say how (`procedures.small_table`): halved, rounding up.
@@ -423,6 +423,6 @@ fn a_small_table_halves_move_values_and_ranges_rounding_up_001_l1370_l1376() {
     assert!(text.contains("small_table:") && text.contains("scale: 0.5") && text.contains("rounding: up"));
     cav_compile::scale_for_a_small_table(&mut rules.cards, &small);
     let halved: Vec<u32> = mv.iter().map(|v| v.div_ceil(2)).collect();
-    assert_eq!(rules.cards[warg].mv, halved);
+    assert_eq!(rules.cards[warg].movement, halved);
     assert_eq!(rules.cards[warg].weapons[0].range, (range / 2.0).ceil());
 }

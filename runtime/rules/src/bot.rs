@@ -708,7 +708,7 @@ impl Bot {
         // Repair when nothing can be hit from here and the model is worth fixing.
         let card = g.card(model);
         let repairable = g.rules.proc.repair.as_ref().is_some_and(|r| me.damage > r.lingering_damage)
-            && card.dc[g.column(model)].is_some_and(|dc| dc >= 1)
+            && card.damage_control[g.column(model)].is_some_and(|dc| dc >= 1)
             && g.action_closed(model, ActionWord::Repair.id(), None).is_none();
         if fire.is_none() && repairable && ap == 1 && !g.used.contains(&ActionWord::Repair) {
             return Action::repair();

@@ -10,10 +10,10 @@ pub struct CardDef {
     pub model_type: TypeIx,
     pub move_class: usize,
     pub columns: usize,
-    pub mv: Vec<u32>,
-    pub av: Vec<u32>,
-    pub dc: Vec<Option<i32>>,
-    pub exp: Vec<Option<u32>>,
+    pub movement: Vec<u32>,
+    pub armor: Vec<u32>,
+    pub damage_control: Vec<Option<i32>>,
+    pub experience: Vec<Option<u32>>,
     pub ccv: Vec<(Option<u8>, Option<u8>)>,
     pub weapons: Vec<MountDef>,
     pub sas: Vec<(SaIx, i32)>,
@@ -96,10 +96,10 @@ impl CardDef {
             model_type,
             move_class: 0,
             columns,
-            mv: vec![0; columns],
-            av: vec![0; columns],
-            dc: vec![None; columns],
-            exp: vec![None; columns],
+            movement: vec![0; columns],
+            armor: vec![0; columns],
+            damage_control: vec![None; columns],
+            experience: vec![None; columns],
             ccv: vec![(None, None); columns],
             weapons: Vec::new(),
             sas: Vec::new(),
@@ -223,14 +223,14 @@ impl CardDef {
             }
         };
         // A column at MV 0 stays immobile: an upgrade does not repair it.
-        shift(&mut self.mv, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
-        shift(&mut self.av, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
+        shift(&mut self.movement, sum(ModifierTarget::MoveValue).unwrap_or(0), true);
+        shift(&mut self.armor, sum(ModifierTarget::ArmorValue).unwrap_or(0), false);
         let dc = sum(ModifierTarget::DamageControl).unwrap_or(0);
-        for v in self.dc.iter_mut().flatten() {
+        for v in self.damage_control.iter_mut().flatten() {
             *v = v.saturating_add(dc);
         }
         if let Some(value) = sum(ModifierTarget::RepairValue) {
-            for v in self.dc.iter_mut().filter(|v| v.is_none()) {
+            for v in self.damage_control.iter_mut().filter(|v| v.is_none()) {
                 *v = Some(value);
             }
         }
@@ -244,12 +244,13 @@ impl CardDef {
         self.attributes.get(col * n..(col + 1) * n).unwrap_or(&[])
     }
 
-    /// Write the values the engine reads by role (`mv`, `av`, `dc`, `exp`: changed by upgrades,
+    /// Write the values the engine reads by role (`movement`, `armor`, `damage_control`,
+    /// `experience`: changed by upgrades,
     /// chassis designs and small tables) into the attribute rows, so rules reading the attribute
     /// see what the engine uses. A model without the value reads 0.
     pub fn mirror_roles(&mut self) {
         let n = self.attributes.len() / self.columns.max(1);
-        let RoleIx { mv, av, dc, exp } = self.roles;
+        let RoleIx { movement, armor, damage_control, experience } = self.roles;
         for col in 0..self.columns {
             let row = col * n;
             let mut set = |ix: Option<u16>, v: i32| {
@@ -258,10 +259,10 @@ impl CardDef {
                 }
             };
             let clamp = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
-            set(mv, self.mv.get(col).copied().map_or(0, clamp));
-            set(av, self.av.get(col).copied().map_or(0, clamp));
-            set(dc, self.dc.get(col).copied().flatten().unwrap_or(0));
-            set(exp, self.exp.get(col).copied().flatten().map_or(0, clamp));
+            set(movement, self.movement.get(col).copied().map_or(0, clamp));
+            set(armor, self.armor.get(col).copied().map_or(0, clamp));
+            set(damage_control, self.damage_control.get(col).copied().flatten().unwrap_or(0));
+            set(experience, self.experience.get(col).copied().flatten().map_or(0, clamp));
         }
     }
 }
@@ -269,10 +270,10 @@ impl CardDef {
 /// The positions in `Rules::attributes` of the attributes lent to the engine (`role:`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RoleIx {
-    pub mv: Option<u16>,
-    pub av: Option<u16>,
-    pub dc: Option<u16>,
-    pub exp: Option<u16>,
+    pub movement: Option<u16>,
+    pub armor: Option<u16>,
+    pub damage_control: Option<u16>,
+    pub experience: Option<u16>,
 }
 
 /// A munition's attack profile for one launcher weapon.

@@ -255,7 +255,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // The target's conditional AV effects (Reactive Armor against solid rounds, …).
         let s = Situation { attacker, defender: Some(target), weapon: Some(weapon), band, ..Situation::default() };
         let conditional = self.conditional_effects(target, ModifierTarget::ArmorValue, &s);
-        let av = (self.cardr(target).av[self.game.column(target)] as i32)
+        let av = (self.cardr(target).armor[self.game.column(target)] as i32)
             .saturating_add(conditional)
             .saturating_add(answer.sum(Quantity::Av))
             .saturating_add(shelter);

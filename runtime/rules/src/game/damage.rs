@@ -321,8 +321,11 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn pilot_check(&mut self, model: usize, modifier: i32) -> Result<(), EngineError> {
         let r = self.rules();
         // The ruleset's fixed target point, else the card's experience value; neither = no check.
-        let Some(tp) =
-            r.proc.damage.pilot_check_tp.or_else(|| self.cardr(model).exp[self.game.column(model)].map(|e| e as i32))
+        let Some(tp) = r
+            .proc
+            .damage
+            .pilot_check_tp
+            .or_else(|| self.cardr(model).experience[self.game.column(model)].map(|e| e as i32))
         else {
             return Ok(());
         };

@@ -261,7 +261,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     pub(crate) fn card_dc(&self, model: usize) -> Option<i32> {
-        self.cardr(model).dc[self.game.column(model)]
+        self.cardr(model).damage_control[self.game.column(model)]
     }
 }
 

@@ -156,8 +156,8 @@ impl<'r> Game<'r> {
     /// the loss against its first column that its card gives back (Relentless, 001 L8119-8123).
     fn damaged_mv(&self, model: usize) -> i32 {
         let card = self.card(model);
-        let now = (card.mv[self.column(model)] as i32).saturating_add(self.models[model].mv_add);
-        let lost = (card.mv.first().map_or(0, |&m| m as i32) - now).max(0);
+        let now = (card.movement[self.column(model)] as i32).saturating_add(self.models[model].mv_add);
+        let lost = (card.movement.first().map_or(0, |&m| m as i32) - now).max(0);
         now + lost.min(card.mv_loss_cut.max(0))
     }
 

@@ -108,10 +108,10 @@ pub(super) fn model_differences(
         same("MV", mv.to_string(), game.move_value(model).to_string());
     }
     if let Some(av) = want.av {
-        same("AV", av.to_string(), card.av[column].to_string());
+        same("AV", av.to_string(), card.armor[column].to_string());
     }
     if let Some(dc) = want.dc {
-        same("DC", dc.to_string(), card.dc[column].map_or_else(|| "NA".to_owned(), |v| v.to_string()));
+        same("DC", dc.to_string(), card.damage_control[column].map_or_else(|| "NA".to_owned(), |v| v.to_string()));
     }
     if let Some(e) = want.elevation {
         same("elevation", e.to_string(), game.elevation(model).to_string());

@@ -211,7 +211,7 @@ fn opposed_roll(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue)
         let (natural, sum) = r.standard.roll(&mut **live.dice.borrow_mut());
         let total = mods.iter().fold(sum, |t, m| t.saturating_add(m.value));
         let exp = match rule.against {
-            OpposedAgainst::Exp => card.exp[game.column(m)].map(|e| e as i32),
+            OpposedAgainst::Exp => card.experience[game.column(m)].map(|e| e as i32),
             OpposedAgainst::Total => None,
         };
         Roll {

@@ -45,7 +45,7 @@ fn refusal(game: &Game, model: usize, target: usize) -> Option<&'static str> {
     if target == model || it.side != me.side || !it.on_table() {
         return Some("field repair mends another model of the side, on the table");
     }
-    if game.card(target).dc[game.column(target)].is_none() {
+    if game.card(target).damage_control[game.column(target)].is_none() {
         return Some("the model has no damage-control value: field repair cannot mend it");
     }
     if game.distance(model, target) > game.rules.proc.movement.contact_distance {

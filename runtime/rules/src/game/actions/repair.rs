@@ -23,7 +23,7 @@ impl ActionKind for Repair {
         if game.rules.proc.repair.is_none() {
             return Err("this ruleset has no repair".into());
         }
-        if game.card(model).dc[game.column(model)].is_none() {
+        if game.card(model).damage_control[game.column(model)].is_none() {
             return Err("the model has no damage-control value".into());
         }
         Ok(())

@@ -26,7 +26,7 @@ impl Game<'_> {
         let Some(rule) = self.rules.proc.coherency.as_ref() else { return 0.0 };
         let Some(squad) = self.models[m].squad else { return 0.0 };
         let r = self.card(m).base_radius;
-        let spread = rule.spread_moves.map(|k| k * f64::from(self.card(m).mv.first().copied().unwrap_or(0)));
+        let spread = rule.spread_moves.map(|k| k * f64::from(self.card(m).movement.first().copied().unwrap_or(0)));
         let (mut nearest, mut beyond_spread) = (None::<f64>, 0.0f64);
         for &o in &self.squads[squad].members {
             if o == m || !self.models[o].on_table() {

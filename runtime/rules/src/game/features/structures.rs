@@ -258,7 +258,7 @@ impl Engine<'_, '_> {
                 }
             }
         }
-        let Some(exp) = self.cardr(model).exp[self.game.column(model)] else { return Ok(()) };
+        let Some(exp) = self.cardr(model).experience[self.game.column(model)] else { return Ok(()) };
         for (area, length) in inside {
             let section =
                 self.game.rules.terrains[self.game.board.areas[area].terrain].structure.map_or(1.0, |d| d.section);
