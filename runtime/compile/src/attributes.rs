@@ -32,7 +32,7 @@ pub(crate) fn attributes(
     let weapon_declared = declared_weapons(cx, entry, ruleset);
     let rav = weapon_declared.iter().position(|a| a.role == Some(f::AttributeRole::Rav));
     if rav.is_none() {
-        rav_undeclared(cx);
+        rav_undeclared(cx, entry, ruleset);
     }
     let mut of_weapon: BTreeMap<String, Vec<i32>> = BTreeMap::new();
     for e in cx.rs.of_kind(DocKind::Weapon) {
@@ -106,42 +106,37 @@ fn declared_weapons<'a>(cx: &mut Cx, entry: &Entry, ruleset: &'a f::Ruleset) -> 
 }
 
 /// Every `rav:` a document of a ruleset without a `role: rav` weapon attribute writes is an
-/// error at it: no rule would read it as the documents mean.
-fn rav_undeclared(cx: &mut Cx) {
-    fn walk(v: &serde_json::Value, ptr: &mut String, found: &mut Vec<String>) {
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, x) in map {
-                    let len = ptr.len();
-                    ptr.push('/');
-                    ptr.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                    if k == "rav" {
-                        found.push(ptr.clone());
-                    } else {
-                        walk(x, ptr, found);
-                    }
-                    ptr.truncate(len);
-                }
-            }
-            serde_json::Value::Array(items) => {
-                for (i, x) in items.iter().enumerate() {
-                    let len = ptr.len();
-                    ptr.push_str(&format!("/{i}"));
-                    walk(x, ptr, found);
-                    ptr.truncate(len);
-                }
-            }
-            _ => {}
+/// error at it: no rule would read it as the documents mean. (The typed places only: a map
+/// keyed by ids may hold an attribute named `rav`.)
+fn rav_undeclared(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) {
+    let mut at: Vec<(Entry, String)> = Vec::new();
+    for e in cx.rs.of_kind(DocKind::Weapon) {
+        if e.value.get("rav").is_some() {
+            at.push((e.clone(), "/rav".into()));
         }
     }
-    let kinds = [DocKind::Weapon, DocKind::Model, DocKind::Asset, DocKind::Strike, DocKind::Upgrade];
-    let mut at: Vec<(Entry, String)> = Vec::new();
-    for kind in kinds {
+    let listed = |e: &Entry, list: &str, inner: &str| -> Vec<String> {
+        let items = e.value.get(list).and_then(serde_json::Value::as_array).map_or(&[][..], Vec::as_slice);
+        (items.iter().enumerate())
+            .filter(|(_, x)| x.pointer(inner).is_some())
+            .map(|(i, _)| format!("/{list}/{i}{inner}"))
+            .collect()
+    };
+    for e in cx.rs.of_kind(DocKind::Model) {
+        at.extend(listed(e, "weapons", "/rav").into_iter().map(|p| (e.clone(), p)));
+    }
+    for kind in [DocKind::Asset, DocKind::Strike] {
         for e in cx.rs.of_kind(kind) {
-            let mut found = Vec::new();
-            walk(&e.value, &mut String::new(), &mut found);
-            at.extend(found.into_iter().map(|p| (e.clone(), p)));
+            if e.value.pointer("/attack/rav").is_some() {
+                at.push((e.clone(), "/attack/rav".into()));
+            }
         }
+    }
+    for e in cx.rs.of_kind(DocKind::Upgrade) {
+        at.extend(listed(e, "profiles", "/rav").into_iter().map(|p| (e.clone(), p)));
+    }
+    if ruleset.procedures.close_defense.is_some() {
+        at.push((entry.clone(), "/procedures/close_defense/rav".into()));
     }
     for (e, ptr) in at {
         cx.error(

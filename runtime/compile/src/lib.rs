@@ -406,6 +406,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         turn: procedures::turn(cx, entry, ruleset),
         // (Filled in below, once the roll kinds judging the engine's rolls are known.)
         engine_odds: Default::default(),
+        standard_odds: Default::default(),
         standard,
         drift,
         attributes,
@@ -465,7 +466,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         marks_targeted: action_model_types.values().any(|t| t.not_if_targeted),
         action_model_types,
     };
-    rules.engine_odds = [false, true].map(|ten_plus| TargetOdds::new(rules.standard, rules.engine_roll(ten_plus)));
+    let tps = rules.bands.iter().flat_map(|b| [b.combat_tp, b.strike_point_tp]).chain([rules.indirect_tp]);
+    rules.engine_odds = TargetOdds::new(&rules, tps.collect::<Vec<_>>());
     unlisted_features(cx, entry, &rules);
     required::check(cx, entry, ruleset, &names, &rules);
     Some(rules)

@@ -668,7 +668,18 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
                     None,
                 );
             }
-            Critical { at_least: c.at_least, bonus }
+            // A critical above what the dice can show would never come: a word with no effect.
+            if i64::from(c.at_least) > i64::from(dice.natural_max()) {
+                cx.error(
+                    entry,
+                    &format!("{ptr}/critical/at_least"),
+                    "roll-kind",
+                    format!("a critical from {} up: `{}` shows at most {}", c.at_least, k.dice, dice.natural_max()),
+                    &format!("a natural result `{}` can show", k.dice),
+                    None,
+                );
+            }
+            Critical { at_least: c.at_least, bonus, floor: Critical::floor(dice, &k.natural, c.at_least) }
         });
         kinds.push(RollRule {
             id: k.id.0.clone(),
@@ -679,6 +690,7 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
             critical,
             beyond_reach: k.beyond_reach,
             odds: Default::default(),
+            bonus_odds: Default::default(),
         });
     }
     let mut contests: Vec<ContestRule> = Vec::new();
@@ -729,6 +741,21 @@ pub(crate) fn engine_rolls(
         let ptr = format!("/procedures/rolls/{key}");
         let i = cx.index_of(entry, &ptr, id.as_ref()?.as_str(), &ids, "a roll kind of `roll_kinds:`")?;
         let kind = &kinds[i];
+        // What the engine's judgement does not read is an error, not a quiet no-op.
+        let unread = [
+            (kind.beyond_reach != f::BeyondReach::Impossible, "beyond_reach"),
+            (kind.critical_on_target, "critical_on_target"),
+        ];
+        for (_, word) in unread.iter().filter(|(set, _)| *set) {
+            cx.error(
+                entry,
+                &ptr,
+                "roll-kind",
+                format!("roll kind `{}` judges the engine's rolls, which do not read its `{word}`", kind.id),
+                "a roll kind with natural rows and a `critical:` only",
+                None,
+            );
+        }
         if kind.dice != standard || kind.succeeds != f::RollDirection::AtLeast {
             cx.error(
                 entry,

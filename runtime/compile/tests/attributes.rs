@@ -234,4 +234,18 @@ fn the_rav_is_a_declared_weapon_attribute() {
         undeclared.iter().any(|d| d.pointer.as_deref() == Some("/attack/rav")),
         "an asset's attack: {undeclared:#?}"
     );
+
+    // An attribute merely named `rav` (no role) is an attribute like any other: a weapon's value
+    // of it is no RAV (only the typed `rav:` places are).
+    let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A plain rav.\n\
+                 set:\n  weapon_attributes:\n    - {id: rav, name: Rave, default: 0, summary: Invented.}\n";
+    let weapon =
+        "kind: weapon\nid: test-spear\nname: Spear\nfire: direct\nrange: 6\nattributes: {rav: 4}\nsummary: Invented.\n";
+    let diags = common::extension_diagnostics("plain-rav", &[("patch.yaml", patch), ("spear.yaml", weapon)]);
+    let taken: Vec<_> = diags
+        .iter()
+        .filter(|d| d.pointer.as_deref() == Some("/attributes/rav") && d.message.contains("a RAV is written here"))
+        .collect();
+    assert!(taken.is_empty(), "{taken:#?}");
+    assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/rav")), "the catalog's RAVs are still reported");
 }

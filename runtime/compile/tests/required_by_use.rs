@@ -113,10 +113,10 @@ fn a_ruleset_of_another_game_needs_no_cav_sections() {
     assert_eq!((trooper.task, trooper.tv, trooper.armor.clone()), (None, 0, vec![0, 0]));
     assert_eq!(trooper.movement, [4, 4], "its move allowance: the attribute with `role: move`");
     // No criticals declared: no natural total of the standard 1d6 fumbles or is a critical.
-    assert!(rules.engine_roll(false).is_none() && rules.critical_at(0).is_none());
+    assert!(rules.engine_roll(false).is_none() && rules.critical_at(0, false).is_none());
     let mut natural = rules.standard.natural_min()..=rules.standard.natural_max();
     assert!(natural.all(|n| {
-        let v = rules.verdict(rules.standard, n, n, Some(n), rules.critical_at(0), false);
+        let v = rules.verdict(rules.standard, n, n, Some(n), rules.critical_at(0, false), false);
         !v.fumble && !v.crit && v.success == Some(true)
     }));
     // It plays: a pooled turn of bots whose models carry nothing that shoots — they close in.

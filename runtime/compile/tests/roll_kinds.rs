@@ -48,42 +48,47 @@ fn a_declared_kind_compiles_with_its_odds() {
 fn the_engine_rolls_by_the_rulesets_kind() {
     let rules = common::full_rules();
     let k = rules.engine_roll(false).expect("cav-full judges its rolls by a kind");
-    assert_eq!((k.id.as_str(), rules.critical_at(0), rules.critical_at(-1)), ("target-point-roll", Some(12), Some(11)));
+    assert_eq!(
+        (k.id.as_str(), rules.critical_at(0, false), rules.critical_at(-1, false)),
+        ("target-point-roll", Some(12), Some(11))
+    );
     assert_eq!(rules.critical_bonus().map(|b| b.to_string()), Some("1d6".to_owned()));
     assert_eq!(rules.engine_roll(true).map(|k| k.id.as_str()), Some("ten-plus-roll"));
     // The bots weigh shots by the same kinds: a natural 2 misses a TP of 1, a natural 12 and
     // 2+ on the bonus die reach 14, and a natural 10+ passes any 10+ roll.
     let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
-    assert!(near(rules.engine_chance(1, false), 35.0 / 36.0));
-    assert!(near(rules.engine_chance(8, false), 15.0 / 36.0));
-    assert!(near(rules.engine_chance(14, false), 5.0 / 216.0));
-    assert!(near(rules.engine_chance(19, false), 0.0));
-    assert!(near(rules.engine_chance(15, true), 6.0 / 36.0));
+    assert!(near(rules.engine_chance(1, false, true), 35.0 / 36.0));
+    assert!(near(rules.engine_chance(8, false, true), 15.0 / 36.0));
+    assert!(near(rules.engine_chance(14, false, true), 5.0 / 216.0));
+    assert!(near(rules.engine_chance(14, false, false), 0.0), "no bonus die where no critical is read");
+    assert!(near(rules.engine_chance(19, false, true), 0.0));
+    assert!(near(rules.engine_chance(15, true, false), 6.0 / 36.0));
     let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Criticals on 11+, adding 1d3.\n\
                  set:\n  roll_kinds:\n\
                  \x20   - {id: target-point-roll, dice: 2d6, succeeds: at_least, natural: [{at_most: 3, result: fumble}], critical: {at_least: 11, bonus: 1d3}, summary: Invented.}\n\
                  \x20   - {id: ten-plus-roll, dice: 2d6, succeeds: at_least, natural: [{at_least: 9, result: success}], summary: Invented.}\n";
     let rules = common::extension_rules("house-rolls", &[("patch.yaml", patch)]);
-    assert_eq!((rules.critical_at(0), rules.critical_at(-20)), (Some(11), Some(4)));
+    assert_eq!((rules.critical_at(0, false), rules.critical_at(-20, false)), (Some(11), Some(4)));
     assert_eq!(rules.critical_bonus().map(|b| b.to_string()), Some("1d3".to_owned()));
-    let v = rules.verdict(rules.standard, 3, 20, Some(8), rules.critical_at(0), false);
+    let v = rules.verdict(rules.standard, 3, 20, Some(8), rules.critical_at(0, false), false);
     assert_eq!((v.fumble, v.success), (true, Some(false)));
     let v = rules.verdict(rules.standard, 9, 5, Some(10), None, true);
     assert_eq!(v.success, Some(true), "the house 10+ kind passes a natural 9");
 
     let patch = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: Kinds that cannot judge the engine's rolls.\n\
                  set:\n  roll_kinds:\n\
-                 \x20   - {id: target-point-roll, dice: 1d6, succeeds: at_least, summary: Other dice.}\n\
+                 \x20   - {id: target-point-roll, dice: 1d6, succeeds: at_least, critical_on_target: true, summary: Other dice.}\n\
                  \x20   - {id: under, dice: 1d20, succeeds: at_most, critical: {at_least: 20, bonus: 1d6}, summary: A bonus under.}\n\
+                 \x20   - {id: ten-plus-roll, dice: 2d6, succeeds: at_least, critical_on_target: true, critical: {at_least: 13}, summary: Out of reach.}\n\
                  \x20 procedures: {rolls: {ten_plus_kind: ten-plus}}\n";
     let diags = common::extension_diagnostics("bad-house-rolls", &[("patch.yaml", patch)]);
     let at = |ptr: &str| diags.iter().find(|d| d.pointer.as_deref() == Some(ptr));
-    let dice = at("/procedures/rolls/kind").expect("a kind of other dice");
-    assert!(
-        dice.message.contains("rolls `1d6`") && dice.expected.as_deref().is_some_and(|e| e.contains("2d6")),
-        "{dice:?}"
-    );
+    let said =
+        |ptr: &str, needle: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(ptr) && d.message.contains(needle));
+    assert!(said("/procedures/rolls/kind", "rolls `1d6`"), "a kind of other dice: {diags:#?}");
+    assert!(said("/procedures/rolls/kind", "do not read its `critical_on_target`"), "{diags:#?}");
     let unknown = at("/procedures/rolls/ten_plus_kind").expect("an unknown kind");
     assert!(unknown.message.contains("ten-plus"), "{unknown:?}");
     assert!(at("/roll_kinds/1/critical/bonus").is_some(), "{diags:#?}");
+    assert!(at("/roll_kinds/2/critical/at_least").is_some_and(|d| d.message.contains("at most 12")), "{diags:#?}");
 }

@@ -18,9 +18,9 @@ pub struct Bot {
     last: &'static str,
 }
 
-/// Chance that the ruleset's standard roll reaches `tp`, as its roll kind judges it.
+/// Chance that the ruleset's standard roll reaches `tp` in an attack, as its roll kind judges it.
 fn chance(rules: &crate::Rules, tp: i32) -> f64 {
-    rules.engine_chance(tp, false)
+    rules.engine_chance(tp, false, true)
 }
 
 /// Under a ruleset's attack by roll kinds (`procedures.attack`): the hits one shot of `m` by
@@ -145,7 +145,7 @@ impl Bot {
                     Shot::Indirect { band, .. } => {
                         let ten_plus =
                             g.rules.proc.rolls.ten_plus_rolls.contains(&cav_format::RollKind::StrikePointRoll);
-                        g.rules.engine_chance(g.rules.bands[*band].strike_point_tp, ten_plus).max(0.15)
+                        g.rules.engine_chance(g.rules.bands[*band].strike_point_tp, ten_plus, false).max(0.15)
                             * chance(g.rules, g.rules.indirect_tp)
                     }
                     Shot::No(_) => 0.0,

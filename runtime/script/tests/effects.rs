@@ -444,6 +444,7 @@ fn with_roll_kinds(source: &str) -> (Rules, tempfile::TempDir) {
             critical: None,
             beyond_reach: BeyondReach::Impossible,
             odds: Default::default(),
+            bonus_odds: Default::default(),
         }
     };
     let row = |at_least, at_most, result| NaturalResult { at_least, at_most, equal: None, result };
@@ -545,6 +546,7 @@ fn model_views_carry_the_rulesets_attributes() {
         critical: None,
         beyond_reach: cav_format::BeyondReach::Impossible,
         odds: Default::default(),
+        bonus_odds: Default::default(),
     });
     let sc = rules.scenario("stand-and-fight").unwrap();
     let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);

@@ -72,9 +72,11 @@ pub struct Rules {
     pub activation: f::ActivationMode,
     pub turn: TurnSequence,
     pub standard: DiceExpr,
-    /// The exact chance an engine roll with no modifier reaches each target point, judged by the
-    /// ruleset's roll kind (`[plain, 10+]`): what controllers weigh their options with.
-    pub engine_odds: [TargetOdds; 2],
+    /// The exact chance an engine roll with no modifier reaches the bands' target points, judged
+    /// by the ruleset's roll kinds: what controllers weigh their options with (`engine_chance`).
+    pub engine_odds: TargetOdds,
+    /// The odds of the standard dice, where no roll kind judges the engine's rolls.
+    pub standard_odds: std::sync::OnceLock<crate::dice::Odds>,
     /// `None` only where nothing drifts (`compile/src/required.rs`; the engine refuses a drift
     /// without it).
     pub drift: Option<DiceExpr>,
@@ -195,41 +197,54 @@ impl Traits {
     }
 }
 
-/// The chance of reaching each target point from `lowest` up (below it: the chance at it; past
-/// the last: none).
+/// The chance an engine roll with no modifier reaches the target points the ruleset's range
+/// bands name (what bots weigh shots with), worked out once; another target point is worked out
+/// when asked.
 #[derive(Debug, Clone, Default)]
 pub struct TargetOdds {
-    lowest: i32,
-    chances: Vec<f64>,
+    /// (target point, chance by `TargetOdds::slot`), by target point.
+    known: Vec<(i32, [f64; 4])>,
 }
 
 impl TargetOdds {
-    /// Of the standard dice judged by `kind` (`None`: the dice alone, result against target).
-    pub fn new(standard: DiceExpr, kind: Option<&RollRule>) -> TargetOdds {
-        let odds = standard.odds();
-        let bonus =
-            kind.and_then(RollRule::critical_bonus).map_or(0, |b| b.natural_max().saturating_add(b.plus).max(0));
-        let lowest = standard.natural_min().saturating_add(standard.plus);
-        let highest = standard.natural_max().saturating_add(standard.plus).saturating_add(bonus);
-        // (Bounded: `limits` keeps dice expressions small, and past `ODDS_RANGE` results the
-        // odds are even anyway.)
-        let highest = highest.min(lowest.saturating_add(crate::dice::ODDS_RANGE as i32));
-        let chances = (lowest..=highest.saturating_add(1))
-            .map(|tp| kind.map_or_else(|| odds.at_least(tp), |k| k.chance(0, tp)))
-            .collect();
-        TargetOdds { lowest, chances }
+    /// The chances of `tps` for `rules`' engine rolls.
+    pub fn new(rules: &Rules, tps: impl IntoIterator<Item = i32>) -> TargetOdds {
+        let mut tps: Vec<i32> = tps.into_iter().collect();
+        tps.sort_unstable();
+        tps.dedup();
+        let known = tps.into_iter().map(|tp| (tp, std::array::from_fn(|i| Self::work_out(rules, tp, i)))).collect();
+        TargetOdds { known }
     }
 
-    pub fn at(&self, tp: i32) -> f64 {
-        let i = tp.saturating_sub(self.lowest).max(0) as usize;
-        self.chances.get(i).copied().unwrap_or(0.0)
+    /// Where the chance of an engine roll (a 10+ one where `ten_plus`; counting its critical's
+    /// bonus where `critical`) sits.
+    fn slot(ten_plus: bool, critical: bool) -> usize {
+        usize::from(ten_plus) * 2 + usize::from(critical)
+    }
+
+    fn work_out(rules: &Rules, tp: i32, slot: usize) -> f64 {
+        let (ten_plus, critical) = (slot >= 2, slot % 2 == 1);
+        match rules.engine_roll(ten_plus) {
+            Some(kind) => kind.chance_with(0, tp, critical),
+            None => rules.standard_odds().at_least(tp),
+        }
     }
 }
 
 impl Rules {
-    /// The chance an engine roll (a 10+ roll where `ten_plus`) with no modifier reaches `tp`.
-    pub fn engine_chance(&self, tp: i32, ten_plus: bool) -> f64 {
-        self.engine_odds[usize::from(ten_plus)].at(tp)
+    /// The chance an engine roll (a 10+ roll where `ten_plus`; one whose procedure reads a
+    /// critical where `critical`) with no modifier reaches `tp`, as its roll kind judges it.
+    pub fn engine_chance(&self, tp: i32, ten_plus: bool, critical: bool) -> f64 {
+        let slot = TargetOdds::slot(ten_plus, critical);
+        match self.engine_odds.known.binary_search_by_key(&tp, |(t, _)| *t) {
+            Ok(i) => self.engine_odds.known[i].1[slot],
+            Err(_) => TargetOdds::work_out(self, tp, slot),
+        }
+    }
+
+    /// The odds of the standard dice alone (worked out once).
+    fn standard_odds(&self) -> &crate::dice::Odds {
+        self.standard_odds.get_or_init(|| self.standard.odds())
     }
 
     /// The roll kind judging the engine's rolls of the standard dice (`procedures.rolls.kind`),
@@ -263,9 +278,10 @@ impl Rules {
         }
     }
 
-    /// Where the engine's rolls are critical, shifted by `shift` (`None`: they never are).
-    pub fn critical_at(&self, shift: i32) -> Option<u32> {
-        self.engine_roll(false).and_then(|k| k.critical_at(shift))
+    /// Where the engine's rolls (its 10+ rolls where `ten_plus`) are critical, shifted by
+    /// `shift` (`None`: they never are).
+    pub fn critical_at(&self, shift: i32, ten_plus: bool) -> Option<u32> {
+        self.engine_roll(ten_plus).and_then(|k| k.critical_at(shift))
     }
 
     /// The dice a critical of the engine's rolls adds (and a close-combat fumble hands over).

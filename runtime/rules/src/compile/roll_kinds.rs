@@ -20,6 +20,8 @@ pub struct RollRule {
     /// The exact odds of the dice, worked out when `chance` first asks (a pack may declare many
     /// kinds whose odds nothing reads: loading them costs nothing).
     pub odds: std::sync::OnceLock<Odds>,
+    /// The odds of the critical's bonus dice, worked out when `chance` first asks.
+    pub bonus_odds: std::sync::OnceLock<Odds>,
 }
 
 /// A critical from a natural result up, adding its bonus dice to the result.
@@ -27,6 +29,28 @@ pub struct RollRule {
 pub struct Critical {
     pub at_least: u32,
     pub bonus: Option<DiceExpr>,
+    /// The lowest natural result a shifted critical may fall to: the first above the results a
+    /// `fumble` or `failure` row decides from the bottom (`Critical::floor`).
+    pub floor: u32,
+}
+
+impl Critical {
+    /// The first natural result of `dice` from its lowest up that no `fumble` or `failure` row
+    /// of `natural` decides (capped at `at_least`): one jump past each such row, so a row
+    /// reaching a billion costs nothing.
+    pub fn floor(dice: DiceExpr, natural: &[f::NaturalResult], at_least: u32) -> u32 {
+        let mut n = dice.natural_min().max(0) as u32;
+        for _ in 0..=natural.len() {
+            let Some(row) = natural.iter().find(|r| r.holds(n)) else { break };
+            if !matches!(row.result, NaturalVerdict::Fumble | NaturalVerdict::Failure) {
+                break;
+            }
+            // Past the row: its highest result (an `at_least` row holds up to the end).
+            let top = row.at_most.or(row.equal).unwrap_or(u32::MAX);
+            n = top.saturating_add(1);
+        }
+        n.min(at_least)
+    }
 }
 
 /// What an engine roll's dice decide (`Rules::verdict`): the natural total of the dice kept,
@@ -79,19 +103,15 @@ impl RollRule {
     /// modifier), never onto a result a `fumble` or `failure` row decides from the bottom.
     pub fn critical_at(&self, shift: i32) -> Option<u32> {
         let c = self.critical?;
-        let mut floor = self.dice.natural_min().max(0) as u32;
-        while floor < c.at_least
-            && matches!(self.natural_row(floor), Some(NaturalVerdict::Fumble | NaturalVerdict::Failure))
-        {
-            floor += 1;
-        }
-        Some((c.at_least as i32).saturating_add(shift).max(floor as i32) as u32)
+        let shifted = i64::from(c.at_least).saturating_add(i64::from(shift));
+        Some(shifted.clamp(i64::from(c.floor), i64::from(u32::MAX)) as u32)
     }
 
     /// The critical (`critical:`) a natural result makes, unless a row fails it.
     fn adds_critical(&self, natural: i32, row: Option<NaturalVerdict>) -> Option<Critical> {
         self.critical.filter(|c| {
-            natural >= c.at_least as i32 && !matches!(row, Some(NaturalVerdict::Failure | NaturalVerdict::Fumble))
+            i64::from(natural) >= i64::from(c.at_least)
+                && !matches!(row, Some(NaturalVerdict::Failure | NaturalVerdict::Fumble))
         })
     }
 
@@ -108,7 +128,8 @@ impl RollRule {
         let natural = sum.saturating_sub(expr.plus).max(0) as u32;
         let row = if self.stands_in(expr) { self.natural_row(natural) } else { None };
         let fumble = row == Some(NaturalVerdict::Fumble);
-        let crit = row == Some(NaturalVerdict::Critical) || crit_at.is_some_and(|c| natural >= c) && !fumble;
+        // (Only where the procedure reads a critical: a `critical` row still succeeds elsewhere.)
+        let crit = crit_at.is_some_and(|c| row == Some(NaturalVerdict::Critical) || natural >= c && !fumble);
         let passes = |t: i32| match self.succeeds {
             RollDirection::AtLeast => total >= t,
             RollDirection::AtMost => total <= t,
@@ -253,22 +274,35 @@ impl RollRule {
     /// The chance a roll of the kind succeeds with `mods` against `target`, from the dice's
     /// exact odds (natural rows and criticals counted; a second roll beyond reach counted).
     pub fn chance(&self, mods: i32, target: i32) -> f64 {
+        self.chance_with(mods, target, true)
+    }
+
+    /// As `chance`, with the critical's bonus dice counted only where `critical` (a roll whose
+    /// procedure reads no critical adds none). Past `ODDS_RANGE` natural results (where the
+    /// dice's odds are taken as even anyway) each step of the range counts as its lowest result,
+    /// so a hostile expression costs no more than that many steps.
+    pub fn chance_with(&self, mods: i32, target: i32, critical: bool) -> f64 {
         let expr = self.dice;
         let odds = self.odds.get_or_init(|| expr.odds());
-        let most = expr.natural_max();
-        (expr.natural_min()..=most)
+        let (least, most) = (expr.natural_min(), expr.natural_max());
+        let span = i64::from(most) - i64::from(least) + 1;
+        let step = (span / crate::dice::ODDS_RANGE as i64).max(1) as usize;
+        (least..=most)
+            .step_by(step)
             .map(|n| {
-                let p = odds.at_least(n.saturating_add(expr.plus)) - odds.at_least(n.saturating_add(expr.plus) + 1);
+                let at = n.saturating_add(expr.plus);
+                let p = odds.at_least(at) - odds.at_least(at.saturating_add(step as i32));
                 let total = n.saturating_add(expr.plus);
                 let row = self.natural_row(n.max(0) as u32);
-                let bonus = self.adds_critical(n, row).and_then(|c| c.bonus);
+                let bonus = self.adds_critical(n, row).and_then(|c| c.bonus).filter(|_| critical);
                 let ok = match row {
                     Some(NaturalVerdict::Success | NaturalVerdict::Critical) => 1.0,
                     Some(NaturalVerdict::Failure | NaturalVerdict::Fumble) => 0.0,
                     // (A bonus only on `at_least` rolls: `compile` refuses it elsewhere.)
-                    None if bonus.is_some() => {
-                        bonus.map_or(0.0, |b| b.odds().at_least(target.saturating_sub(total.saturating_add(mods))))
-                    }
+                    None if bonus.is_some() => bonus.map_or(0.0, |b| {
+                        let bonus = self.bonus_odds.get_or_init(|| b.odds());
+                        bonus.at_least(target.saturating_sub(total.saturating_add(mods)))
+                    }),
                     None => match self.succeeds {
                         RollDirection::AtMost => f64::from(u8::from(total <= target.saturating_add(mods))),
                         RollDirection::AtLeast if target.saturating_sub(mods.saturating_add(expr.plus)) > most => {
@@ -514,6 +548,7 @@ mod tests {
             critical: None,
             beyond_reach: BeyondReach::Impossible,
             odds: Default::default(),
+            bonus_odds: Default::default(),
         }
     }
 
@@ -593,7 +628,7 @@ mod tests {
     /// modifiers; a natural 12 adds 1d6 and is not a success by itself.
     fn target_point_roll() -> RollRule {
         let mut k = kind("2d6", RollDirection::AtLeast, vec![row(None, Some(2), NaturalVerdict::Fumble)]);
-        k.critical = Some(Critical { at_least: 12, bonus: Some(DiceExpr::parse("1d6").unwrap()) });
+        k.critical = Some(Critical { at_least: 12, bonus: Some(DiceExpr::parse("1d6").unwrap()), floor: 3 });
         k
     }
 
@@ -615,9 +650,39 @@ mod tests {
         assert!((k.chance(0, 13) - 1.0 / 36.0).abs() < 1e-12);
         assert!((k.chance(0, 19) - 0.0).abs() < 1e-12);
         assert!((k.chance(0, 8) - 15.0 / 36.0).abs() < 1e-12);
-        // Judging by verdict alone walks the same faces.
-        let mut d = ForcedDice::new([6, 6, 2]);
-        assert_eq!(k.throw_for_verdict(&mut d, -5, Some(8), false), throw(&k, &[6, 6, 2], -5, 8));
+    }
+
+    /// One die judged by its verdict alone walks ranges of faces that count alike; each face
+    /// adding a critical's die counts alone, and shows what `throw` shows.
+    #[test]
+    fn a_critical_die_is_walked_face_by_face() {
+        let mut k = kind("1d12", RollDirection::AtLeast, vec![row(None, Some(1), NaturalVerdict::Fumble)]);
+        k.critical = Some(Critical { at_least: 11, bonus: Some(DiceExpr::parse("1d6").unwrap()), floor: 2 });
+        for faces in [[11, 3], [12, 1], [11, 6]] {
+            let mut d = ForcedDice::new(faces);
+            let walked = k.throw_for_verdict(&mut d, -5, Some(9), false);
+            assert_eq!(d.remaining(), 0);
+            assert_eq!(walked, throw(&k, &faces, -5, 9));
+            assert!(walked.critical && walked.total == faces[0] as i32 + faces[1] as i32 - 5);
+        }
+        let mut d = ForcedDice::new([1]);
+        let t = k.throw_for_verdict(&mut d, 20, Some(9), false);
+        assert_eq!((t.fumble, t.success, t.critical), (true, Some(false), false));
+    }
+
+    /// Hostile numbers cost nothing: a critical above any `u32` an `i32` holds is never reached,
+    /// and a failure row reaching two billion is jumped in one step.
+    #[test]
+    fn hostile_critical_numbers() {
+        let mut k = target_point_roll();
+        k.critical = Some(Critical { at_least: 3_000_000_000, bonus: None, floor: 3 });
+        assert!(!throw(&k, &[6, 6], 0, 8).critical);
+        assert_eq!(k.critical_at(i32::MAX), Some(u32::MAX));
+        assert_eq!(target_point_roll().critical_at(i32::MIN), Some(3));
+        let rows = vec![row(None, Some(2_000_000_000), NaturalVerdict::Failure)];
+        assert_eq!(Critical::floor(k.dice, &rows, 2_000_000_000), 2_000_000_000);
+        let rows = vec![row(None, Some(2), NaturalVerdict::Fumble), row(Some(3), Some(4), NaturalVerdict::Failure)];
+        assert_eq!(Critical::floor(k.dice, &rows, 12), 5);
     }
 
     /// Blaster lowers the critical (001 L6812-6824), never onto a natural 2.
@@ -645,6 +710,12 @@ mod tests {
         ten.natural.push(row(Some(10), None, NaturalVerdict::Success));
         let v = ten.verdict(ten.dice, 10, 4, Some(10), None);
         assert_eq!((v.crit, v.success, v.margin), (false, Some(true), Some(-6)));
+        // A `critical` row decides the roll, but is a critical only where the procedure reads one.
+        let mut rowed = k.clone();
+        rowed.natural.push(row(Some(11), None, NaturalVerdict::Critical));
+        let v = rowed.verdict(rowed.dice, 11, 3, Some(10), None);
+        assert_eq!((v.crit, v.success), (false, Some(true)));
+        assert!(rowed.verdict(rowed.dice, 11, 3, Some(10), Some(12)).crit);
     }
 
     fn f2f() -> (RollRule, ContestRule) {

@@ -61,7 +61,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let (preset_tp, strike, rolls) = (m.preset_tp, m.strike.is_some(), m.combat_rolls.max(1));
         let fixed_tp = m.fixed_tp;
         // The weapon's (or strike's) Blaster widens the critical window of its rolls here too.
-        let crit_at = r.critical_at(m.crit_shift);
+        let crit_at = r.critical_at(m.crit_shift, false);
         let victims = self.area_victims(attacker, weapon, point, radius, heading);
         for target in victims {
             if !self.game.models[target].on_table() || landing.spared.contains(&target) {

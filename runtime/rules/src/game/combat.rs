@@ -86,7 +86,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }
         let dice = dice.unwrap_or(r.standard);
         // (A shifted critical never falls onto a fumble: `RollRule::critical_at`.)
-        let crit_at = r.critical_at(m.crit_shift);
+        let crit_at = r.critical_at(m.crit_shift, false);
         let tp = r.bands[band].combat_tp;
         let out = self.combat_roll(ctx, "combat", dice, mods, Some(tp), crit_at, false)?;
         self.state_test(attacker, weapon, target, out.success)?;

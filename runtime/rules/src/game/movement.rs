@@ -422,7 +422,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let m = &self.cardr(mine).weapons[weapon];
         let (name, preset_tp) = (m.name.clone(), m.preset_tp);
         // Its Blaster widens the critical window here too (a SADARM submunition's).
-        let crit_at = r.critical_at(m.crit_shift);
+        let crit_at = r.critical_at(m.crit_shift, false);
         emit!(self, Event::Attack { model: mine, target, weapon: name, mode, distance: 0.0, band: None });
         let (dice, tp) = match (preset_tp, r.preset) {
             (Some(tp), Some(dice)) => (dice, tp),

@@ -141,7 +141,7 @@ fn roll_dice(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) ->
     // criticals hold for the standard dice and the dice that stand in for them (a script's roll
     // is not a 10+ roll, and adds no bonus die).
     let cav_rules::compile::Verdict { natural: nat, fumble, crit, success, margin } =
-        r.verdict(expr, total, total, target, r.critical_at(0), false);
+        r.verdict(expr, total, total, target, r.critical_at(0, false), false);
     let critical = match (fumble, crit) {
         (true, _) => Some("fumble"),
         (false, true) => Some("success"),

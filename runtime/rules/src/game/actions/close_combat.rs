@@ -111,7 +111,7 @@ impl Engine<'_, '_> {
             let mut answer = this.call_hooks_on_copy(&ctx)?;
             mods.extend(answer.take(Quantity::Roll));
             let dice = answer.dice.unwrap_or(r.standard);
-            this.combat_roll(ctx, "close-combat", dice, mods, None, r.critical_at(0), false)
+            this.combat_roll(ctx, "close-combat", dice, mods, None, r.critical_at(0, false), false)
         };
         let ra = roll_for(self, attacker, target, supporters)?;
         let rd = roll_for(self, target, attacker, 0)?;

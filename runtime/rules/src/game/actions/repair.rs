@@ -61,7 +61,7 @@ impl Engine<'_, '_> {
             r.standard,
             mods,
             Some(rules.target_point as i32),
-            r.critical_at(0),
+            r.critical_at(0, self.ten_plus(RollKind::RepairRoll)),
             self.ten_plus(RollKind::RepairRoll),
         );
         let lingering = rules.lingering_damage;

@@ -136,7 +136,7 @@ impl Engine<'_, '_> {
         };
         let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
         mods.push(ModApplied { source: name, value: rule.target_bonus, charge: None });
-        let crit_at = r.critical_at(m.crit_shift);
+        let crit_at = r.critical_at(m.crit_shift, false);
         let (dice, tp) = match (band, m.preset_tp, r.preset) {
             (Some(band), _, _) => (r.standard, r.bands[band].combat_tp),
             (None, Some(tp), Some(dice)) => (dice, tp),
