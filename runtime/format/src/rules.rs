@@ -7,6 +7,7 @@
 mod action_types;
 mod attack;
 mod attributes;
+mod board;
 mod close_combat;
 mod combat;
 mod damage;
@@ -32,6 +33,7 @@ mod victory;
 pub use action_types::*;
 pub use attack::*;
 pub use attributes::*;
+pub use board::*;
 pub use close_combat::*;
 pub use combat::*;
 pub use damage::*;

@@ -44,6 +44,9 @@ pub struct Ruleset {
     #[schemars(length(max = 16))]
     pub reaction_windows: Vec<super::ReactionWindow>,
     pub dice: DiceRules,
+    /// The board's topology: continuous inches (the default) or hexes.
+    #[serde(default, skip_serializing_if = "super::BoardRules::is_default")]
+    pub board: super::BoardRules,
     /// The attributes its models carry (`model.attributes` in scripts), CAV's card values among
     /// them; at most `limits::MAX_ATTRIBUTES`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -11,6 +11,7 @@ use cav_format::{self as f, ModelTrait, ModifierTarget};
 use crate::dice::DiceExpr;
 
 mod assets;
+mod board;
 mod cards;
 mod mounts;
 mod procedures;
@@ -22,6 +23,7 @@ mod tables;
 mod terrain;
 
 pub use assets::*;
+pub use board::*;
 pub use cards::*;
 pub use mounts::*;
 pub use procedures::*;
