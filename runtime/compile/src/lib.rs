@@ -412,6 +412,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         attributes,
         weapon_attributes,
         weapon_rav,
+        hexes: board(cx, entry, &ruleset.board),
         attack,
         melee,
         roll_kinds,
@@ -599,4 +600,51 @@ fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
             _ => None,
         })
         .collect()
+}
+
+/// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
+/// topology is an error at it. Hex boards are recognised but not played yet (issue 36): a
+/// warning says so.
+fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<cav_rules::compile::HexGeometry> {
+    use cav_format::Topology;
+    match board.topology {
+        Topology::Continuous => {
+            for (set, key) in [(board.orientation.is_some(), "orientation"), (board.hex_size.is_some(), "hex_size")] {
+                if set {
+                    cx.error(
+                        entry,
+                        &format!("/board/{key}"),
+                        "board",
+                        format!("`{key}` describes hexes, but the board is continuous"),
+                        &format!("`topology: hex` with it, or no `{key}`"),
+                        None,
+                    );
+                }
+            }
+            None
+        }
+        Topology::Hex => {
+            let Some(orientation) = board.orientation else {
+                cx.error(
+                    entry,
+                    "/board",
+                    "missing-field",
+                    "a hex board needs to say which way its hexes lie".into(),
+                    "`orientation: flat` or `orientation: pointy`",
+                    None,
+                );
+                return None;
+            };
+            cx.diags.push(
+                cav_content::Diagnostic::warning(
+                    "not-implemented",
+                    "hex boards are recognised but not played yet: models still move, measure and see in inches",
+                )
+                .at(entry.prov.locate("/board/topology"))
+                .pack(entry.pack.clone())
+                .pointer("/board/topology"),
+            );
+            Some(cav_rules::compile::HexGeometry { orientation, across_flats: board.hex_size.unwrap_or(1.0) })
+        }
+    }
 }

@@ -64,6 +64,21 @@ fn extension(id: &str, files: &[(&str, &str)]) -> (Vec<cav_content::Diagnostic>,
 /// code) `cav validate` gives it.
 #[allow(dead_code)] // (not every test file uses it)
 pub fn edited_pack_errors(pack: &str, file: &str, edit: impl Fn(String) -> String) -> Vec<(String, String)> {
+    edited_pack(pack, file, edit)
+        .0
+        .iter()
+        .filter(|d| d.severity == cav_content::Severity::Error)
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
+        .collect()
+}
+
+/// A bundled mod with one file edited: every diagnostic, and its rules if they compile.
+#[allow(dead_code)] // (not every test file uses it)
+pub fn edited_pack(
+    pack: &str,
+    file: &str,
+    edit: impl Fn(String) -> String,
+) -> (Vec<cav_content::Diagnostic>, Option<Rules>) {
     fn copy(from: &std::path::Path, to: &std::path::Path) {
         std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap() {
@@ -82,13 +97,8 @@ pub fn edited_pack_errors(pack: &str, file: &str, edit: impl Fn(String) -> Strin
     let path = copied.join(file);
     std::fs::write(&path, edit(std::fs::read_to_string(&path).unwrap())).unwrap();
     let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![copied], library: vec![] });
-    cav_compile::validate(&mut loaded);
-    loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == cav_content::Severity::Error)
-        .map(|d| (d.pointer.clone().unwrap_or_default(), d.code.to_string()))
-        .collect()
+    let compiled = cav_compile::validate(&mut loaded);
+    (loaded.diagnostics, compiled.into_iter().flatten().next())
 }
 
 /// A bundled mod (`mods/<pack>`, a stand-alone game), compiled.

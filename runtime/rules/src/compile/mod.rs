@@ -91,6 +91,8 @@ pub struct Rules {
     /// The weapon attribute with `role: rav` (its mounts' values are `MountDef::rav`, chosen by
     /// the target: `Game::rav`); `None`: no document writes a RAV.
     pub weapon_rav: Option<usize>,
+    /// The board's hexes (`board: {topology: hex}`); `None`: continuous inches.
+    pub hexes: Option<HexGeometry>,
     /// A direct-fire shot by roll kinds and attributes (`procedures.attack`); `None`: the
     /// standard roll against the band, RAV against AV, the damage table.
     pub attack: Option<AttackProc>,
