@@ -43,3 +43,31 @@ fn board_mistakes_are_errors_at_their_place() {
         "the schema bounds the size: {diags:#?}"
     );
 }
+
+/// On a hex board ranges and distances are counted in hexes (in hex sizes): three hexes apart is
+/// range 3 and two hexes between; neighbours are in contact.
+#[test]
+fn ranges_on_a_hex_board_count_hexes() {
+    use cav_rules::compile::{Hex, HexGeometry};
+    let (_, rules) = common::edited_pack("sythopian-wars", "rules/ruleset.yaml", |text| {
+        text.replacen("\ndice:", "\nboard: {topology: hex, orientation: flat, hex_size: 2}\ndice:", 1)
+    });
+    let rules = rules.expect("compiles");
+    let g = rules.hexes.unwrap();
+    let card = rules.card("raider").unwrap();
+    let board = cav_rules::game::Board { size: [48.0, 48.0], areas: Vec::new() };
+    let mut game = cav_rules::Game::new(&rules, board, vec!["a".into(), "b".into()]);
+    let at = |h: Hex| {
+        let c = g.centre(h);
+        cav_rules::geom::P::new(c.x + 20.0, c.y + 20.0)
+    };
+    // (The board's origin is the hex (0, 0)'s centre; models stand well inside it.)
+    let origin = g.hex_at(cav_rules::geom::P::new(20.0, 20.0));
+    let a = game.add_model(card, 0, at(Hex::ZERO), 0.0);
+    let b = game.add_model(card, 1, at(Hex::new(3, 0)), 0.0);
+    let c = game.add_model(card, 1, at(Hex::new(0, 1)), 0.0);
+    assert_eq!(game.hex_of(a).map(|h| h - origin), Some(Hex::ZERO));
+    assert_eq!(HexGeometry::hexes(game.hex_of(a).unwrap(), game.hex_of(b).unwrap()), 3);
+    assert_eq!((game.range(a, b), game.distance(a, b)), (6.0, 4.0));
+    assert_eq!((game.range(a, c), game.distance(a, c)), (2.0, 0.0));
+}

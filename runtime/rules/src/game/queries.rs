@@ -50,24 +50,45 @@ impl<'r> Game<'r> {
         self.rules.card_of(&self.models[model])
     }
 
-    /// The gap between two bases (edge to edge): what base contact and adjacency are about.
+    /// The gap between two bases (edge to edge): what base contact and adjacency are about. On a
+    /// hex board, the hexes between the two models' hexes (neighbours: 0, in contact), in hex
+    /// sizes.
     pub fn distance(&self, model: usize, other: usize) -> f64 {
         let (a, b) = (&self.models[model], &self.models[other]);
+        if let Some(g) = &self.rules.hexes {
+            let hexes = crate::compile::HexGeometry::hexes(g.hex_at(a.pos), g.hex_at(b.pos));
+            return f64::from(hexes.saturating_sub(1)) * g.across_flats;
+        }
         (a.pos.dist(b.pos) - self.card(model).base_radius - self.card(other).base_radius).max(0.0)
     }
 
     /// The range between two models as the ruleset measures it (`sight.range_measured`): what
-    /// range bands, minimum and point-blank range are read against.
+    /// range bands, minimum and point-blank range are read against. On a hex board, the hexes
+    /// from one model's hex to the other's, in hex sizes (a pack whose hexes are abstract,
+    /// `hex_size: 1`, writes its ranges in hexes).
     pub fn range(&self, model: usize, other: usize) -> f64 {
+        if let Some(g) = &self.rules.hexes {
+            let (a, b) = (g.hex_at(self.models[model].pos), g.hex_at(self.models[other].pos));
+            return f64::from(crate::compile::HexGeometry::hexes(a, b)) * g.across_flats;
+        }
         match self.rules.proc.sight.range_measured {
             RangeMeasure::EdgeToEdge => self.distance(model, other),
             RangeMeasure::CentreToCentre => self.models[model].pos.dist(self.models[other].pos),
         }
     }
 
+    /// The hex a model stands in, on a hex board.
+    pub fn hex_of(&self, model: usize) -> Option<crate::compile::Hex> {
+        self.rules.hexes.as_ref().map(|g| g.hex_at(self.models[model].pos))
+    }
+
     /// The range from a model to a point on the board (a strike point), measured as
     /// [`range`](Self::range) measures it between models.
     pub fn range_to_point(&self, model: usize, p: P) -> f64 {
+        if let Some(g) = &self.rules.hexes {
+            let hexes = crate::compile::HexGeometry::hexes(g.hex_at(self.models[model].pos), g.hex_at(p));
+            return f64::from(hexes) * g.across_flats;
+        }
         (self.models[model].pos.dist(p) - self.range_offset(model)).max(0.0)
     }
 
