@@ -415,3 +415,25 @@ fn an_infantry_card_names_its_special_attributes_and_has_no_empty_mount() {
     assert!(!m.texts.iter().any(|t| t.contains("full-auto") || t.contains("ammo-bin")), "an id on the card");
     assert_legible(&m, "cards");
 }
+
+/// A hex board's map draws its hexes (those whose centres lie on the board) and says their size.
+#[test]
+fn a_hex_board_map_draws_its_hexes() {
+    let tmp = tempfile::tempdir().unwrap();
+    cav_watch::copy_tree(&root().join("mods/sythopian-wars"), &tmp.path().join("mods/sythopian-wars")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("content")).unwrap();
+    let ruleset = tmp.path().join("mods/sythopian-wars/rules/ruleset.yaml");
+    let yaml = std::fs::read_to_string(&ruleset).unwrap();
+    let yaml = yaml.replacen("\ndice:", "\nboard: {topology: hex, orientation: flat, hex_size: 2}\ndice:", 1);
+    std::fs::write(&ruleset, yaml).unwrap();
+    let svg = tmp.path().join("map.svg");
+    let mut c = cav_tests::cav_in(tmp.path());
+    let out = c.args(["map", "ruins-brawl", "--ruleset", "sythopian-wars", "--svg"]).arg(&svg).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    xmllint(&svg);
+    let body = std::fs::read_to_string(&svg).unwrap();
+    // A 48" board of 2" hexes: about 24 columns of 27 or 28 hexes.
+    let hexes = body.matches("class=\"hex\"").count();
+    assert!((600..=720).contains(&hexes), "{hexes} hexes");
+    assert!(body.contains("1 hex = 2&quot;") && !body.contains("1 square"));
+}

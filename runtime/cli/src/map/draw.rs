@@ -68,18 +68,11 @@ fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board:
         bw * SCALE,
         bh * SCALE
     );
-    // A 6" grid, to read distances by eye.
-    let mut g = String::from("<g class=\"grid\" stroke=\"#d5d8c4\" stroke-width=\"0.6\">");
-    for i in (6..bw as i64).step_by(6) {
-        let (x, _) = px(P::new(i as f64, 0.0));
-        let _ = write!(g, "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>", y0 + bh * SCALE);
+    if let Some(hexes) = &game.rules.hexes {
+        draw_hexes(s, hexes, px, [bw, bh]);
+    } else {
+        draw_grid(s, px, board, [bw, bh]);
     }
-    for i in (6..bh as i64).step_by(6) {
-        let (_, y) = px(P::new(0.0, i as f64));
-        let _ = write!(g, "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>", x0 + bw * SCALE);
-    }
-    s.push_str(&g);
-    s.push_str("</g>\n");
     for a in &game.board.areas {
         let t = &game.rules.terrains[a.terrain];
         let (colour, opacity) = fill(t);
@@ -94,6 +87,53 @@ fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board:
             t.elevation,
         );
     }
+}
+
+/// A 6" grid, to read distances by eye.
+fn draw_grid(s: &mut String, px: &impl Fn(P) -> (f64, f64), board: Rect, [bw, bh]: [f64; 2]) {
+    let (x0, y0) = (board.x0, board.y0);
+    let mut g = String::from("<g class=\"grid\" stroke=\"#d5d8c4\" stroke-width=\"0.6\">");
+    for i in (6..bw as i64).step_by(6) {
+        let (x, _) = px(P::new(i as f64, 0.0));
+        let _ = write!(g, "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>", y0 + bh * SCALE);
+    }
+    for i in (6..bh as i64).step_by(6) {
+        let (_, y) = px(P::new(0.0, i as f64));
+        let _ = write!(g, "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>", x0 + bw * SCALE);
+    }
+    s.push_str(&g);
+    s.push_str("</g>\n");
+}
+
+/// The most hexes a map draws (a pack's tiny hexes on a big board draw none, and say so).
+const MOST_HEXES: f64 = 20_000.0;
+
+/// A hex board's hexes whose centres lie on the board, each labelled by its axial coordinates.
+fn draw_hexes(s: &mut String, g: &cav_rules::compile::HexGeometry, px: &impl Fn(P) -> (f64, f64), [bw, bh]: [f64; 2]) {
+    let step = g.across_flats / 2.0;
+    if (bw / step) * (bh / step) > MOST_HEXES * 4.0 {
+        let _ = writeln!(s, "<!-- hexes too small to draw at this size -->");
+        return;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let (nx, ny) = ((bw / step).ceil() as i64, (bh / step).ceil() as i64);
+    for i in 0..=nx {
+        for j in 0..=ny {
+            let h = g.hex_at(P::new(i as f64 * step, j as f64 * step));
+            let c = g.centre(h);
+            if (0.0..=bw).contains(&c.x) && (0.0..=bh).contains(&c.y) {
+                seen.insert((h.x, h.y));
+            }
+        }
+    }
+    let mut out = String::from("<g class=\"hexes\" fill=\"none\" stroke=\"#c9ccb6\" stroke-width=\"0.6\">");
+    for (x, y) in seen {
+        let h = cav_rules::compile::Hex::new(x, y);
+        let pts: Vec<String> = g.corners(h).iter().map(|&p| px(p)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let _ = write!(out, "<polygon class=\"hex\" points=\"{}\"><title>hex {x},{y}</title></polygon>", pts.join(" "));
+    }
+    out.push_str("</g>\n");
+    s.push_str(&out);
 }
 
 /// The band rings of model `rings`'s first weapon, clipped to the board; their labels (text,

@@ -26,7 +26,11 @@ pub(super) fn legend_items(
     squads: bool,
     ringed: Option<&(String, String)>,
 ) -> Vec<Item> {
-    let mut items: Vec<Item> = vec![vec![("1 square = 6\"".into(), None)]];
+    let scale = match &game.rules.hexes {
+        Some(g) => format!("1 hex = {}\"", g.across_flats),
+        None => "1 square = 6\"".into(),
+    };
+    let mut items: Vec<Item> = vec![vec![(scale, None)]];
     let mut sides: Item = vec![("sides:".into(), None)];
     for (i, side) in game.sides.iter().enumerate() {
         sides.push((format!(" ■ {side}"), Some(SIDE_COLOURS[i % SIDE_COLOURS.len()])));
