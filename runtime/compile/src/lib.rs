@@ -638,7 +638,8 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
             cx.diags.push(
                 cav_content::Diagnostic::warning(
                     "not-implemented",
-                    "hex boards are recognised but not played yet: models still move, measure and see in inches",
+                    "hex boards are played in part: models stand at hex centres facing hexsides and ranges count \
+                     hexes, but models still move and see in inches (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

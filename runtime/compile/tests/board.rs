@@ -9,7 +9,7 @@ fn patch(board: &str) -> String {
 }
 
 #[test]
-fn a_hex_board_is_recognised_and_said_not_played() {
+fn a_hex_board_is_recognised_and_said_played_in_part() {
     // (A stand-alone game: warnings about library packs such as the bundled CAV are not shown.)
     let (diags, rules) = common::edited_pack("sythopian-wars", "rules/ruleset.yaml", |text| {
         text.replacen("\ndice:", "\nboard: {topology: hex, orientation: pointy, hex_size: 1.5}\ndice:", 1)
@@ -19,7 +19,7 @@ fn a_hex_board_is_recognised_and_said_not_played() {
     assert_eq!((hexes.orientation, hexes.across_flats), (cav_format::HexOrientation::Pointy, 1.5));
     assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/board/topology")
         && d.severity == cav_content::Severity::Warning
-        && d.message.contains("not played yet")));
+        && d.message.contains("played in part")));
     assert!(common::full_rules().hexes.is_none(), "CAV's board is continuous");
 }
 

@@ -42,6 +42,17 @@ impl HexGeometry {
         self.layout().hex_corners(h).map(|v| P::new(f64::from(v.x), f64::from(v.y)))
     }
 
+    /// The hexside facing nearest `facing` (degrees, 0 = +y, clockwise): a multiple of 60° on
+    /// flat-topped hexes, 30° off one on pointy-topped ones.
+    pub fn snap_facing(&self, facing: f64) -> f64 {
+        let off = match self.orientation {
+            f::HexOrientation::Flat => 0.0,
+            f::HexOrientation::Pointy => 30.0,
+        };
+        let snapped = ((facing - off) / 60.0).round() * 60.0 + off;
+        snapped.rem_euclid(360.0)
+    }
+
     /// Hexes from `a` to `b` (neighbours: 1).
     pub fn hexes(a: Hex, b: Hex) -> u32 {
         a.unsigned_distance_to(b)
@@ -89,6 +100,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Facings snap to hexsides, and each snapped facing points at a neighbour's centre.
+    #[test]
+    fn facings_snap_to_hexsides() {
+        for o in [f::HexOrientation::Flat, f::HexOrientation::Pointy] {
+            let g = geometry(o);
+            for deg in (0..360).step_by(7) {
+                let f = g.snap_facing(f64::from(deg));
+                assert!(crate::geom::angle_diff(f, f64::from(deg)).abs() <= 30.0 + 1e-9);
+                let ahead = g.hex_at(crate::geom::P::heading(f).scale(1.0));
+                assert_eq!(HexGeometry::hexes(Hex::ZERO, ahead), 1, "{o:?} {deg}° → {f}°");
+            }
+        }
+        assert_eq!(geometry(f::HexOrientation::Flat).snap_facing(-20.0), 0.0);
+        assert_eq!(geometry(f::HexOrientation::Pointy).snap_facing(10.0), 30.0);
     }
 
     /// A hex three steps away is three hexes away; straight along a hexside's line the hexside

@@ -679,6 +679,11 @@ impl<'r> Game<'r> {
     }
 
     pub fn add_model(&mut self, card: usize, side: usize, pos: P, facing: f64) -> usize {
+        // On a hex board a model stands at its hex's centre, facing a hexside.
+        let (pos, facing) = match &self.rules.hexes {
+            Some(g) => (g.centre(g.hex_at(pos)), g.snap_facing(facing)),
+            None => (pos, facing),
+        };
         let c = &self.rules.cards[card];
         let side_name = self.sides.get(side).cloned().unwrap_or_default();
         let n = self.models.iter().filter(|u| u.side == side && u.card == card).count();
