@@ -58,6 +58,30 @@ impl HexGeometry {
         a.unsigned_distance_to(b)
     }
 
+    /// The hexes a line from `a` to `b` crosses, both ends included; where the line runs along
+    /// hexsides (between two hexes at some step), the second line takes the other hex at every
+    /// such step (`None` where there is no such tie). The ruleset says which line counts.
+    pub fn lines(a: Hex, b: Hex) -> (Vec<Hex>, Option<Vec<Hex>>) {
+        // Nudged a hair each way (axial coordinates), as the usual hex line does, so a line
+        // along a hexside falls into one hex or the other rather than where rounding puts it.
+        // The nudge (3:1) is parallel to no line that runs along hexsides, so it always moves
+        // such a line sideways.
+        const NUDGE: f32 = 1e-4;
+        let n = a.unsigned_distance_to(b);
+        let steps = n.max(1) as f32;
+        let line = |nudge: f32| -> Vec<Hex> {
+            let (from, to) = (a.as_vec2() + Vec2::new(nudge, nudge / 3.0), b.as_vec2() + Vec2::new(nudge, nudge / 3.0));
+            (0..=n)
+                .map(|i| {
+                    let p = from.lerp(to, i as f32 / steps);
+                    Hex::round([p.x, p.y])
+                })
+                .collect()
+        };
+        let (one, other) = (line(NUDGE), line(-NUDGE));
+        if one == other { (one, None) } else { (one, Some(other)) }
+    }
+
     /// The hexside of `from` that faces `to`, or both where `to` lies on the line between two
     /// (a tie the ruleset breaks); `None` for the same hex.
     pub fn hexsides_toward(from: Hex, to: Hex) -> Option<(EdgeDirection, Option<EdgeDirection>)> {
@@ -116,6 +140,36 @@ mod tests {
         }
         assert_eq!(geometry(f::HexOrientation::Flat).snap_facing(-20.0), 0.0);
         assert_eq!(geometry(f::HexOrientation::Pointy).snap_facing(10.0), 30.0);
+    }
+
+    /// A straight line crosses one hex per step; a line along hexsides has two, differing only
+    /// where it runs between hexes (003's line-of-sight ties).
+    #[test]
+    fn lines_and_their_ties() {
+        let (line, tie) = HexGeometry::lines(Hex::ZERO, Hex::new(3, 0));
+        assert_eq!(line, vec![Hex::ZERO, Hex::new(1, 0), Hex::new(2, 0), Hex::new(3, 0)]);
+        assert!(tie.is_none());
+        let (one, other) = HexGeometry::lines(Hex::ZERO, Hex::new(2, -1));
+        let other = other.expect("a line along hexsides");
+        assert_eq!((one.len(), other.len()), (3, 3));
+        assert_eq!((one[0], one[2], other[0], other[2]), (Hex::ZERO, Hex::new(2, -1), Hex::ZERO, Hex::new(2, -1)));
+        let mut middles = [one[1], other[1]].map(|h| (h.x, h.y));
+        middles.sort();
+        assert_eq!(middles, [(1, -1), (1, 0)], "each side of the hexside");
+        for line in [&one, &other] {
+            assert!(line.windows(2).all(|w| HexGeometry::hexes(w[0], w[1]) == 1), "{line:?}");
+        }
+        assert_eq!(HexGeometry::lines(Hex::ZERO, Hex::ZERO), (vec![Hex::ZERO], None));
+        // Every direction that runs along hexsides has its tie, from anywhere, at any length.
+        for (x, y) in [(2, -1), (1, 1), (-1, 2), (-2, 1), (-1, -1), (1, -2)] {
+            for k in 1..4 {
+                let from = Hex::new(5, -7);
+                let to = from + Hex::new(x * k, y * k);
+                let (one, other) = HexGeometry::lines(from, to);
+                let other = other.unwrap_or_else(|| panic!("({x}, {y}) × {k}: no tie"));
+                assert_eq!(one.iter().zip(&other).filter(|(a, b)| a != b).count(), k as usize);
+            }
+        }
     }
 
     /// A hex three steps away is three hexes away; straight along a hexside's line the hexside
