@@ -603,8 +603,8 @@ fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
 }
 
 /// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
-/// topology is an error at it. Hex boards are recognised but not played yet (issue 36): a
-/// warning says so.
+/// topology is an error at it. Hex boards are played in part (issue 36): a warning says what is
+/// not.
 fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<cav_rules::compile::HexGeometry> {
     use cav_format::Topology;
     match board.topology {
