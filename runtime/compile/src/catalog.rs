@@ -489,11 +489,58 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
     out
 }
 
-pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> Vec<TerrainDef> {
+/// The terrain types, and the parts one MV is cut into to pay their costs: the least common
+/// multiple of the denominators of every fractional cost (1 where none is a fraction). A
+/// fraction is played on hex boards only; elsewhere it is an error at it.
+pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexes: bool) -> (Vec<TerrainDef>, u32) {
+    let mut parts = 1u32;
+    for e in cx.rs.of_kind(DocKind::Terrain) {
+        let Some(Document::Terrain(t)) = &e.doc else { continue };
+        for (field, costs) in [("costs", &t.costs), ("climb_cost", &t.climb_cost), ("descent_cost", &t.descent_cost)] {
+            for (class, c) in costs {
+                let f::TerrainCost::Fraction(frac) = c else { continue };
+                let Some((_, d)) = frac.parts() else { continue }; // the schema reported it
+                if hexes {
+                    parts = lcm(parts, d);
+                } else {
+                    cx.error(
+                        e,
+                        &format!("/{field}/{}", class.as_str()),
+                        "fraction-off-hexes",
+                        format!("`{}` is a fraction of MV, paid per hex; this ruleset's board is continuous", frac.0),
+                        "a whole number of MV per inch, or `board: {topology: hex}`",
+                        None,
+                    );
+                }
+            }
+        }
+        if !t.descent_cost.is_empty() && !hexes {
+            cx.error(
+                e,
+                "/descent_cost",
+                "descent-off-hexes",
+                "a cost for going down is paid per hex; this ruleset's board is continuous".into(),
+                "no `descent_cost`, or `board: {topology: hex}`",
+                None,
+            );
+        }
+    }
     let cost = |c: Option<&f::TerrainCost>| match c {
-        Some(f::TerrainCost::PerInch(n)) => Cost::PerInch(*n),
+        Some(f::TerrainCost::PerInch(n)) => Cost::PerInch(n.saturating_mul(parts)),
+        Some(f::TerrainCost::Fraction(frac)) => {
+            frac.parts().map_or(Cost::No, |(n, d)| Cost::PerInch(n.saturating_mul(parts / d)))
+        }
         Some(f::TerrainCost::Special(f::TerrainCostWord::RoadBonus)) => Cost::RoadBonus,
         Some(f::TerrainCost::Special(f::TerrainCostWord::Na)) | None => Cost::No,
+    };
+    let extra = |costs: &std::collections::BTreeMap<f::Id, f::TerrainCost>| -> Vec<Cost> {
+        move_classes
+            .iter()
+            .map(|m| match costs.get(&f::Id(m.clone())) {
+                None => Cost::PerInch(0),
+                c => cost(c),
+            })
+            .collect()
     };
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Terrain) {
@@ -516,13 +563,9 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
             open: t.open,
             structure: t.structure,
             costs: move_classes.iter().map(|m| cost(t.costs.get(&f::Id(m.clone())))).collect(),
-            climb: move_classes
-                .iter()
-                .map(|m| match t.climb_cost.get(&f::Id(m.clone())) {
-                    None => Cost::PerInch(0),
-                    c => cost(c),
-                })
-                .collect(),
+            climb: extra(&t.climb_cost),
+            descent: extra(&t.descent_cost),
+            modifier: t.layer == f::TerrainLayer::Modifier,
             // Unknown SA ids are dangling references the loader reported.
             waived_by: t
                 .waived_by
@@ -539,5 +582,16 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef]) -> V
                 .collect(),
         });
     }
-    out
+    (out, parts)
+}
+
+/// The least common multiple (the denominators are at most 12).
+fn lcm(a: u32, b: u32) -> u32 {
+    let gcd = |mut a: u32, mut b: u32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    a / gcd(a, b) * b
 }

@@ -350,7 +350,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let (sas, upgrades) = catalog::special_attributes(cx, &names);
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
-    let terrains = catalog::terrains(cx, &move_classes, &sas);
+    let hexes = board(cx, entry, &ruleset.board);
+    let (terrains, mv_parts) = catalog::terrains(cx, &move_classes, &sas, hexes.is_some());
     let (mut assets, asset_cards) = assets::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
     let (models, mut cards) = cards::cards(cx, &sas, &move_classes, ruleset, &proc, &names);
@@ -364,7 +365,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         ForceBuildingSas::of(ruleset, &sas);
     arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
-    let scenarios = scenarios::scenarios(cx, &models, &terrains);
+    let scenarios = scenarios::scenarios(cx, &models, &terrains, hexes.as_ref());
     let action_costs = procedures::action_costs(rs);
     let has_charge = ruleset.procedures.charge.is_some();
     let own_actions = procedures::own_actions(cx, &states, &attributes, &weapon_attributes, has_charge);
@@ -412,7 +413,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         attributes,
         weapon_attributes,
         weapon_rav,
-        hexes: board(cx, entry, &ruleset.board),
+        hexes,
+        mv_parts,
         attack,
         melee,
         roll_kinds,
@@ -638,8 +640,9 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
             cx.diags.push(
                 cav_content::Diagnostic::warning(
                     "not-implemented",
-                    "hex boards are played in part: models stand at hex centres facing hexsides and ranges count \
-                     hexes, but models still move and see in inches (issue 36)",
+                    "hex boards are played in part: models stand at hex centres facing hexsides, move hex by hex \
+                     across stacked terrain and count ranges in hexes, but line of sight is still traced in inches \
+                     across the terrain's hexes, without obscurement accumulated hex by hex (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

@@ -2,11 +2,16 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{ContainersDef, HvoDef, ObjectiveDef, ScenarioDef, TerrainDef};
+use cav_rules::compile::{ContainersDef, HexGeometry, HvoDef, ObjectiveDef, ScenarioDef, TerrainDef};
 
 use crate::Cx;
 
-pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[TerrainDef]) -> Vec<ScenarioDef> {
+pub(crate) fn scenarios(
+    cx: &mut Cx,
+    models: &[(String, f::Model)],
+    terrains: &[TerrainDef],
+    hexes: Option<&HexGeometry>,
+) -> Vec<ScenarioDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Scenario) {
         let Some(Document::Scenario(s)) = &e.doc else {
@@ -18,15 +23,29 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
         for (side, placements) in &s.forces {
             let Some(si) = side_of(cx, e, &sides, &format!("/forces/{side}"), side) else { continue };
             // Unknown models are dangling references the loader reported.
-            let placed: Vec<_> = placements
-                .iter()
-                .filter_map(|p| {
-                    models
-                        .iter()
-                        .position(|(mid, _)| mid == p.model.as_str())
-                        .map(|c| (c, p.at, p.facing, p.unit.clone()))
-                })
-                .collect();
+            let mut placed = Vec::new();
+            for (i, p) in placements.iter().enumerate() {
+                let at = match (p.at, p.hex) {
+                    (None, None) => None,
+                    (at, hex) => match cav_rules::compile::place(hexes, at, hex) {
+                        Ok(at) => Some([at.x, at.y]),
+                        Err(why) => {
+                            cx.error(
+                                e,
+                                &format!("/forces/{side}/{i}"),
+                                "placement",
+                                why,
+                                "where the model stands",
+                                None,
+                            );
+                            continue;
+                        }
+                    },
+                };
+                if let Some(c) = models.iter().position(|(mid, _)| mid == p.model.as_str()) {
+                    placed.push((c, at, p.facing, p.unit.clone()));
+                }
+            }
             let most = cav_format::limits::MAX_MODELS_PER_SIDE;
             if placed.len() > most {
                 cx.error(
@@ -43,9 +62,43 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
         }
         let terrain_features = s.terrain_features.as_deref().map(|d| cx.dice(e, "/terrain_features", d));
         let mut terrain = Vec::new();
+        let mut hex_terrain = Vec::new();
         for (i, t) in s.terrain.iter().enumerate() {
+            let place = match (t.at, t.radius, t.hexes.is_empty(), hexes) {
+                (Some(at), Some(r), true, _) => Some(Ok((at, r))),
+                (None, None, false, Some(g)) => {
+                    Some(Err(t.hexes.iter().map(|&h| g.from_offset(h)).collect::<Vec<_>>()))
+                }
+                (None, None, false, None) => {
+                    cx.error(
+                        e,
+                        &format!("/terrain/{i}/hexes"),
+                        "placement",
+                        "`hexes` places on a hex board; this ruleset's board is continuous".into(),
+                        "`at` and `radius`",
+                        None,
+                    );
+                    None
+                }
+                _ => {
+                    cx.error(
+                        e,
+                        &format!("/terrain/{i}"),
+                        "placement",
+                        "a terrain piece is a circle (`at` and `radius`) or, on a hex board, `hexes`: one of them"
+                            .into(),
+                        "`at` and `radius`, or `hexes`",
+                        None,
+                    );
+                    None
+                }
+            };
             match terrains.iter().position(|x| x.id == t.terrain.as_str()) {
-                Some(ix) => terrain.push((ix, t.at, t.radius)),
+                Some(ix) => match place {
+                    Some(Ok((at, r))) => terrain.push((ix, at, r)),
+                    Some(Err(hexes)) => hex_terrain.push((ix, hexes)),
+                    None => {}
+                },
                 None => cx.error(
                     e,
                     &format!("/terrain/{i}/terrain"),
@@ -109,6 +162,7 @@ pub(crate) fn scenarios(cx: &mut Cx, models: &[(String, f::Model)], terrains: &[
             turn_dice: s.turn_dice.as_deref().map(|d| cx.dice(e, "/turn_dice", d)),
             victory: s.victory,
             terrain,
+            hex_terrain,
             objectives,
         };
         // A victory kind that needs what the scenario does not give, or that is not played yet,

@@ -27,6 +27,10 @@ pub struct TestTerrain {
     /// Corner points in inches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub polygon: Vec<[f64; 2]>,
+    /// Hex boards: the hexes it fills, `[column, row]` (instead of `at` or `polygon`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::limits::MAX_PLACED_HEXES))]
+    pub hexes: Vec<[i32; 2]>,
     /// The side that laid a minefield (`mines:` of the asset): its models pass safely.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<Id>,
@@ -45,7 +49,12 @@ pub struct TestModel {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub upgrades: Vec<crate::force::ForceUpgrade>,
     pub side: Id,
-    pub at: [f64; 2],
+    /// Where, in inches; on a hex board give `hex` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<[f64; 2]>,
+    /// Hex boards: the hex it stands in, `[column, row]` as `cav map` labels it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<[i32; 2]>,
     /// Degrees, 0 = towards +y, clockwise.
     #[serde(default)]
     pub facing: f64,
@@ -127,6 +136,9 @@ pub struct TestStep {
     /// `target`, the strike point on the board the indirect weapons are aimed at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<[f64; 2]>,
+    /// Hex boards: the hex the action goes to, `[column, row]` (instead of `to`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_hex: Option<[i32; 2]>,
     /// `move`: corners of one move action's path before `to` (a facing change at each; only the
     /// first is free).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -258,6 +270,9 @@ pub struct TestModelState {
     pub destroyed: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[f64; 2]>,
+    /// Hex boards: the hex it stands in, `[column, row]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<[i32; 2]>,
     /// Facing in degrees (0 = towards +y, clockwise), to 0.1°.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<f64>,

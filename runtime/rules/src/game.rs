@@ -49,6 +49,7 @@ mod turn;
 mod area_attacks;
 mod combat;
 mod damage;
+mod hex_movement;
 mod landing;
 mod melee;
 pub(crate) mod movement;

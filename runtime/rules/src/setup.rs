@@ -49,6 +49,17 @@ pub fn scenario_game<'r>(
             lasts: None,
         });
     }
+    if let Some(g) = &rules.hexes {
+        for (t, hexes) in &s.hex_terrain {
+            for &h in hexes {
+                let (poly, center, radius) = g.piece(h);
+                if log.enabled() {
+                    log.push(Event::TerrainPlaced { terrain: rules.terrains[*t].id.clone(), center, radius });
+                }
+                game.board.areas.push(Area { terrain: *t, poly, center, radius, lasts: None });
+            }
+        }
+    }
     if let (Some(count), Some(table), Some(size)) =
         (s.terrain_features, &rules.random_terrain, rules.proc.setup.terrain_feature_size)
     {

@@ -130,7 +130,12 @@ fn draw_hexes(s: &mut String, g: &cav_rules::compile::HexGeometry, px: &impl Fn(
     for (x, y) in seen {
         let h = cav_rules::compile::Hex::new(x, y);
         let pts: Vec<String> = g.corners(h).iter().map(|&p| px(p)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-        let _ = write!(out, "<polygon class=\"hex\" points=\"{}\"><title>hex {x},{y}</title></polygon>", pts.join(" "));
+        let [col, row] = g.offset(h);
+        let _ = write!(
+            out,
+            "<polygon class=\"hex\" points=\"{}\"><title>hex [{col}, {row}]</title></polygon>",
+            pts.join(" ")
+        );
     }
     out.push_str("</g>\n");
     s.push_str(&out);

@@ -87,6 +87,9 @@ pub struct ForcePlacement {
     /// Where; omitted = the side deploys it in its zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[f64; 2]>,
+    /// Hex boards: the hex it stands in, `[column, row]` (instead of `at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<[i32; 2]>,
     /// Facing in degrees, 0 = towards +y.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<f64>,
@@ -97,16 +100,24 @@ pub struct ForcePlacement {
     pub unit: Option<String>,
 }
 
-/// A terrain feature a scenario places: a circle of the terrain type.
+/// A terrain feature a scenario places: a circle of the terrain type (`at` and `radius`), or on
+/// a hex board the hexes it fills (`hexes`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedTerrain {
     #[schemars(extend("x-cav-ref" = "terrain"))]
     pub terrain: Id,
     /// Centre on the board, inches.
-    pub at: [f64; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.5, max = crate::limits::MAX_BOARD_INCHES))]
-    pub radius: f64,
+    pub radius: Option<f64>,
+    /// Hex boards: the hexes it fills, each `[column, row]` as `cav map` labels them. Terrain of
+    /// several documents in one hex stacks (a base and its modifiers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = crate::limits::MAX_PLACED_HEXES))]
+    pub hexes: Vec<[i32; 2]>,
 }
 
 /// An area of the board: a rectangle, or a circle around a point.

@@ -25,9 +25,20 @@ pub struct Terrain {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(extend("x-cav-ref-keys" = "move_class"))]
     pub climb_cost: BTreeMap<Id, TerrainCost>,
-    /// MV cost per inch by move class id.
+    /// Extra cost per elevation level gone down from it, by move class (a hex game's "elevation
+    /// down", 003 L28). Hex boards only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(extend("x-cav-ref-keys" = "move_class"))]
+    pub descent_cost: BTreeMap<Id, TerrainCost>,
+    /// MV cost per inch (per hex entered, on a hex board) by move class id. A move class left out
+    /// may not enter it.
     #[schemars(extend("x-cav-ref-keys" = "move_class"))]
     pub costs: BTreeMap<Id, TerrainCost>,
+    /// `base` (the default: ground of its own, combined with other base terrain under a model as
+    /// the ruleset's movement says) or `modifier` (it adds its cost to the base terrain it lies
+    /// on: a hex game's forest density on scrub, snow on a road, 003 L17-28).
+    #[serde(default, skip_serializing_if = "TerrainLayer::is_base")]
+    pub layer: TerrainLayer,
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
     pub open: bool,
@@ -94,12 +105,43 @@ pub enum Cover {
     Blocking,
 }
 
-/// Cost of moving through a terrain type: MV per inch, a bonus to overall MV, or not allowed.
+/// How a terrain's cost combines with the terrain under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TerrainLayer {
+    #[default]
+    Base,
+    Modifier,
+}
+
+impl TerrainLayer {
+    pub fn is_base(&self) -> bool {
+        *self == TerrainLayer::Base
+    }
+}
+
+/// Cost of moving through a terrain type: MV per inch (or per hex), a fraction of MV (`1/2`,
+/// hex boards only), a bonus to overall MV, or not allowed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum TerrainCost {
     PerInch(u32),
     Special(TerrainCostWord),
+    Fraction(Fraction),
+}
+
+/// A fraction of MV, `numerator/denominator` (`1/2`: half a point), the denominator at most 12.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Fraction(#[schemars(regex(pattern = r"^(0|[1-9][0-9]{0,3})/([1-9]|1[0-2])$"))] pub String);
+
+impl Fraction {
+    /// Numerator and denominator (the schema holds the shape; anything else is `None`).
+    pub fn parts(&self) -> Option<(u32, u32)> {
+        let (n, d) = self.0.split_once('/')?;
+        let (n, d) = (n.parse().ok()?, d.parse().ok()?);
+        (d > 0 && d <= 12 && n <= 9999).then_some((n, d))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

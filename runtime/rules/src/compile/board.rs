@@ -31,15 +31,62 @@ impl HexGeometry {
         self.layout().world_pos_to_hex(Vec2::new(p.x as f32, p.y as f32))
     }
 
-    /// A hex's centre.
+    /// A hex's centre, worked out in `f64` (the layout `hexx` uses, without its `f32`
+    /// rounding: models stand here, and the event log prints it).
     pub fn centre(&self, h: Hex) -> P {
-        let v = self.layout().hex_to_world_pos(h);
-        P::new(f64::from(v.x), f64::from(v.y))
+        let (q, r, d) = (f64::from(h.x), f64::from(h.y), self.across_flats);
+        let half_root3 = 3f64.sqrt() / 2.0;
+        match self.orientation {
+            f::HexOrientation::Flat => P::new(q * d * half_root3, d * (q / 2.0 + r)),
+            f::HexOrientation::Pointy => P::new(d * (q + r / 2.0), r * d * half_root3),
+        }
     }
 
     /// A hex's corners, for drawing.
     pub fn corners(&self, h: Hex) -> [P; 6] {
         self.layout().hex_corners(h).map(|v| P::new(f64::from(v.x), f64::from(v.y)))
+    }
+
+    /// A hex as a terrain piece: its outline, centre and the radius around the centre it fills.
+    pub fn piece(&self, h: Hex) -> (crate::geom::Polygon, P, f64) {
+        let corners = self.corners(h);
+        (crate::geom::Polygon { points: corners.to_vec() }, self.centre(h), self.across_flats / 3f64.sqrt())
+    }
+
+    /// A hex's place as packs and maps write it, `[column, row]`: columns run along x and rows
+    /// along y from the board's corner (hex `[0, 0]` is centred on it); on a flat-topped board
+    /// odd columns sit half a hex further along y, on a pointy-topped one odd rows half a hex
+    /// further along x.
+    pub fn offset(&self, h: Hex) -> [i32; 2] {
+        let c = self.centre(h);
+        let (flats, spacing) = (self.across_flats, self.across_flats * 3f64.sqrt() / 2.0);
+        match self.orientation {
+            f::HexOrientation::Flat => {
+                let col = (c.x / spacing).round() as i32;
+                [col, (c.y / flats - 0.5 * f64::from(col & 1)).round() as i32]
+            }
+            f::HexOrientation::Pointy => {
+                let row = (c.y / spacing).round() as i32;
+                [(c.x / flats - 0.5 * f64::from(row & 1)).round() as i32, row]
+            }
+        }
+    }
+
+    /// The hex at `[column, row]` (the inverse of [`offset`](Self::offset)).
+    pub fn from_offset(&self, [col, row]: [i32; 2]) -> Hex {
+        let (flats, spacing) = (self.across_flats, self.across_flats * 3f64.sqrt() / 2.0);
+        let (col_f, row_f) = (f64::from(col), f64::from(row));
+        let p = match self.orientation {
+            f::HexOrientation::Flat => P::new(col_f * spacing, (row_f + 0.5 * f64::from(col & 1)) * flats),
+            f::HexOrientation::Pointy => P::new((col_f + 0.5 * f64::from(row & 1)) * flats, row_f * spacing),
+        };
+        self.hex_at(p)
+    }
+
+    /// Whether a hex is on a board of `size` inches: its centre lies on it.
+    pub fn on_board(&self, h: Hex, size: [f64; 2]) -> bool {
+        let c = self.centre(h);
+        (-1e-6..=size[0] + 1e-6).contains(&c.x) && (-1e-6..=size[1] + 1e-6).contains(&c.y)
     }
 
     /// The hexside facing nearest `facing` (degrees, 0 = +y, clockwise): a multiple of 60° on
@@ -95,6 +142,20 @@ impl HexGeometry {
     }
 }
 
+/// Where a pack puts something: a point in inches (`at`) or, on a hex board, a hex (`hex`,
+/// `[column, row]`) — one of them.
+pub fn place(hexes: Option<&HexGeometry>, at: Option<[f64; 2]>, hex: Option<[i32; 2]>) -> Result<P, String> {
+    match (at, hex, hexes) {
+        (Some(_), Some(_), _) => Err("give `at` (inches) or `hex` ([column, row]), not both".into()),
+        (Some([x, y]), None, _) => Ok(P::new(x, y)),
+        (None, Some(h), Some(g)) => Ok(g.centre(g.from_offset(h))),
+        (None, Some(_), None) => {
+            Err("`hex` places on a hex board; this ruleset's board is continuous: give `at`".into())
+        }
+        (None, None, _) => Err("give where: `at` (inches) or, on a hex board, `hex` ([column, row])".into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +184,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `[column, row]` and hexes agree both ways; columns and rows grow along x and y; the
+    /// board's corner is `[0, 0]`.
+    #[test]
+    fn offsets_name_columns_and_rows() {
+        for o in [f::HexOrientation::Flat, f::HexOrientation::Pointy] {
+            let g = HexGeometry { orientation: o, across_flats: 1.5 };
+            assert_eq!(g.offset(g.hex_at(P::new(0.0, 0.0))), [0, 0]);
+            for col in -3..12 {
+                for row in -3..12 {
+                    let h = g.from_offset([col, row]);
+                    assert_eq!(g.offset(h), [col, row], "{o:?}");
+                    let (right, down) = (g.from_offset([col + 1, row]), g.from_offset([col, row + 1]));
+                    assert!(g.centre(right).x > g.centre(h).x && g.centre(down).y > g.centre(h).y);
+                    assert_eq!(HexGeometry::hexes(h, right), 1, "{o:?} [{col}, {row}] → right");
+                }
+            }
+            assert!(g.on_board(g.from_offset([0, 0]), [10.0, 10.0]));
+            assert!(!g.on_board(g.from_offset([-1, 0]), [10.0, 10.0]));
         }
     }
 

@@ -93,6 +93,9 @@ pub struct Rules {
     pub weapon_rav: Option<usize>,
     /// The board's hexes (`board: {topology: hex}`); `None`: continuous inches.
     pub hexes: Option<HexGeometry>,
+    /// The parts one MV is cut into to pay terrain costs (`TerrainDef::costs`): the least common
+    /// multiple of the fractional costs' denominators; 1 where none is a fraction.
+    pub mv_parts: u32,
     /// A direct-fire shot by roll kinds and attributes (`procedures.attack`); `None`: the
     /// standard roll against the band, RAV against AV, the damage table.
     pub attack: Option<AttackProc>,

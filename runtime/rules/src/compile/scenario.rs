@@ -26,6 +26,8 @@ pub struct ScenarioDef {
     pub victory: f::VictoryKind,
     /// Terrain the scenario places: (terrain, centre, radius).
     pub terrain: Vec<(usize, [f64; 2], f64)>,
+    /// Terrain the scenario places on a hex board: (terrain, the hexes it fills).
+    pub hex_terrain: Vec<(usize, Vec<super::Hex>)>,
     pub objectives: Option<ObjectiveDef>,
 }
 

@@ -29,9 +29,13 @@ pub struct TerrainDef {
     pub road: bool,
     pub open: bool,
     pub structure: Option<f::StructureDef>,
-    /// By move-class index.
+    /// By move-class index, in parts of one MV (`Rules::mv_parts`; whole MV where it is 1).
     pub costs: Vec<Cost>,
     pub climb: Vec<Cost>,
+    /// Paid per elevation level gone down from it (hex boards).
+    pub descent: Vec<Cost>,
+    /// It adds its cost to the base terrain it lies on (`f::TerrainLayer::Modifier`).
+    pub modifier: bool,
     /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
     pub waived_by: Vec<SaIx>,
     /// Special attributes whose models enter it where their move class may not, with the MV per

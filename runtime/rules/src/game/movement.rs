@@ -24,6 +24,30 @@ impl Game<'_> {
     }
 }
 
+impl Game<'_> {
+    /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.
+    pub(crate) fn reverse_extra_at(&self, model: usize, p: P) -> Option<u32> {
+        let g = self;
+        // A model without a facing moves in any direction at no extra cost (001 L3580-3582).
+        if g.rules.has_trait(g.card(model).model_type, ModelTrait::NoFacing) {
+            return Some(0);
+        }
+        let radius = g.card(model).base_radius;
+        let pr = &g.rules.proc;
+        let touched: Vec<usize> =
+            g.board.areas.iter().filter(|a| a.poly.distance(p) <= radius).map(|a| a.terrain).collect();
+        if touched.is_empty() {
+            return pr.movement.reverse_open;
+        }
+        touched
+            .iter()
+            .map(|t| pr.movement.reverse_cost.get(t).copied().or(pr.movement.reverse_other))
+            .collect::<Option<Vec<u32>>>()?
+            .into_iter()
+            .max()
+    }
+}
+
 impl<'a, 'r> Engine<'a, 'r> {
     /// Cost in MV per inch and the ground level at a step of a move, or `None` where the model
     /// may not go (prohibited terrain touched at the step's end).
@@ -45,7 +69,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // type (001 L3197-3201). (More than `TYPES` types under one base count each further
         // area as a type.)
         const TYPES: usize = 16;
-        let (mut highest, mut count, mut types) = (0u32, 0u32, [usize::MAX; TYPES]);
+        let (mut highest, mut count, mut types, mut added) = (0u32, 0u32, [usize::MAX; TYPES], 0u32);
         for a in &g.board.areas {
             if a.center.dist(next) > a.radius + radius + step {
                 continue; // far away: no polygon test needed
@@ -63,6 +87,11 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Cost::RoadBonus => p.movement.road_cost,
                     Cost::No => p.movement.open_ground_cost, // not under the base's end: passing its edge
                 };
+                // A modifier layer adds to the ground it lies on (deep snow on a road).
+                if t.modifier {
+                    added = added.saturating_add(c);
+                    continue;
+                }
                 highest = highest.max(c);
                 let known = &types[..(count as usize).min(TYPES)];
                 if !known.contains(&a.terrain) {
@@ -78,7 +107,8 @@ impl<'a, 'r> Engine<'a, 'r> {
             p.movement.open_ground_cost
         } else {
             highest + (count - 1) * p.movement.combined_terrain_extra
-        };
+        }
+        .saturating_add(added);
         let ground = g.ground(next);
         let climb = g
             .board
@@ -165,6 +195,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             if closer {
                 return Err("a suppressed model may not move closer to an enemy".into());
             }
+        }
+        if g.rules.hexes.is_some() {
+            return self.do_hex_move(model, to, budget, stride, ctrl);
         }
         let from = me.pos;
         let travel = if to.dist(from) > 1e-9 { from.bearing(to) } else { me.facing };
@@ -305,7 +338,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         // The road bonus is MV the move may spend (001 L2899-2903).
         // (Less a hair: a drift's cost is a sum of cosines, which lands just above whole inches.)
         let spent = (spent + (inch_cost - 1e-6).max(0.0).ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
-        self.end_move(model, from, heading, spent, stride, retreating)?;
+        let gone = self.game.models[model].pos.dist(from);
+        self.end_move(model, from, heading, spent, stride, retreating, gone)?;
         Ok(spent)
     }
 
@@ -340,9 +374,10 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// What a move leaves once the model has stopped at its last point: dug-in lost, distance
-    /// moved, states that last until it moves ended, the `Moved` event, its path, and leaving the
-    /// table.
-    fn end_move(
+    /// moved (`gone`: inches, or hexes × their size on a hex board), states that last until it
+    /// moves ended, the `Moved` event, its path, and leaving the table.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn end_move(
         &mut self,
         model: usize,
         from: P,
@@ -350,15 +385,16 @@ impl<'a, 'r> Engine<'a, 'r> {
         spent: u32,
         stride: Stride,
         retreating: bool,
+        gone: f64,
     ) -> Result<(), String> {
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
         if pos.dist(from) > 1e-9 {
             me.unmark(&crate::game::actions::DUG_IN);
         }
-        me.moved += pos.dist(from);
+        me.moved += gone;
         if stride == Stride::Forward {
-            me.moved_forward += pos.dist(from);
+            me.moved_forward += gone;
         }
         let states = &self.game.rules.states;
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
@@ -387,24 +423,7 @@ impl<'a, 'r> Engine<'a, 'r> {
 
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.
     pub(crate) fn reverse_extra(&self, model: usize, p: P) -> Option<u32> {
-        let g = &self.game;
-        // A model without a facing moves in any direction at no extra cost (001 L3580-3582).
-        if g.rules.has_trait(g.card(model).model_type, ModelTrait::NoFacing) {
-            return Some(0);
-        }
-        let radius = g.card(model).base_radius;
-        let pr = &g.rules.proc;
-        let touched: Vec<usize> =
-            g.board.areas.iter().filter(|a| a.poly.distance(p) <= radius).map(|a| a.terrain).collect();
-        if touched.is_empty() {
-            return pr.movement.reverse_open;
-        }
-        touched
-            .iter()
-            .map(|t| pr.movement.reverse_cost.get(t).copied().or(pr.movement.reverse_other))
-            .collect::<Option<Vec<u32>>>()?
-            .into_iter()
-            .max()
+        self.game.reverse_extra_at(model, p)
     }
 
     /// An attack on `target` with no strike point and no range (a minefield's, a missile's

@@ -62,6 +62,12 @@ pub(super) fn model_differences(
     {
         same("position", format!("({x}, {y})"), format!("({:.2}, {:.2})", got.pos.x, got.pos.y));
     }
+    if let (Some(h), Some(g)) = (want.hex, &game.rules.hexes) {
+        let [c, r] = g.offset(g.hex_at(got.pos));
+        same("hex", format!("[{}, {}]", h[0], h[1]), format!("[{c}, {r}]"));
+    } else if want.hex.is_some() {
+        same("hex", "a hex board".into(), "a continuous board".into());
+    }
     if let Some(f) = want.facing
         && angle_diff(f, got.facing).abs() > 0.1
     {

@@ -140,6 +140,19 @@ fn terrain_pieces<'t>(rules: &Rules, t: &'t Test) -> Result<(Vec<Area>, Vec<Mine
             },
             _ => return Err(format!("terrain {i}: give either `terrain` or `asset`")),
         };
+        if !a.hexes.is_empty() {
+            let Some(g) = &rules.hexes else {
+                return Err(format!("terrain {i}: `hexes` places on a hex board; this ruleset's board is continuous"));
+            };
+            if a.at.is_some() || a.radius.is_some() || !a.polygon.is_empty() {
+                return Err(format!("terrain {i}: give `hexes`, or `at` and `radius`, or `polygon`: one of them"));
+            }
+            for &h in &a.hexes {
+                let (poly, center, radius) = g.piece(g.from_offset(h));
+                areas.push(Area { terrain, poly, center, radius, lasts: None });
+            }
+            continue;
+        }
         let (poly, center, radius) = match (a.at, a.radius, a.polygon.is_empty()) {
             (Some([x, y]), Some(r), true) => (Polygon::regular(P::new(x, y), r, 24), P::new(x, y), r),
             (None, None, false) => {
@@ -224,7 +237,9 @@ fn place_models(
             .map(|c| rules.fitted_id(c, &fittings(rules, spec).unwrap_or_default()))
             .and_then(|id| rules.card(&id))
             .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
-        let [x, y] = spec.at;
+        let at = crate::compile::place(rules.hexes.as_ref(), spec.at, spec.hex)
+            .map_err(|e| format!("model `{}`: {e}", spec.id))?;
+        let (x, y) = (at.x, at.y);
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {
             return Err(format!(
                 "model `{}` at ({x}, {y}) is off the {}\"×{}\" board",

@@ -348,7 +348,12 @@ pub(super) fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &
     Ok(Action {
         kind: kind.name(),
         target,
-        to: step.to.map(|[x, y]| P::new(x, y)),
+        to: match (step.to, step.to_hex) {
+            (None, None) => None,
+            (to, hex) => {
+                Some(crate::compile::place(game.rules.hexes.as_ref(), to, hex).map_err(|e| format!("`{name}`: {e}"))?)
+            }
+        },
         via: step.via.map(|[x, y]| P::new(x, y)),
         path: step.path.iter().map(|&[x, y]| P::new(x, y)).collect(),
         weapons,

@@ -1,0 +1,273 @@
+//! Moving on a hex board: hex by hex along the cheapest path, paying for each hex entered the
+//! stack of terrain in it — its base terrain, combined as the ruleset says, plus every modifier
+//! layer (003 L17-28) — by the model's move class, in parts of one MV (`Rules::mv_parts`, so a
+//! road's ½ is paid exactly), with climbing and going down by elevation, and facing changes
+//! paid hexside by hexside.
+//!
+//! The path is found by our own bounded Dijkstra over `hexx` neighbours rather than
+//! `hexx::algorithms::a_star`: that one searches the whole unbounded plane when the goal cannot
+//! be reached, sums costs in `u32`, and returns nothing to walk towards. Here the search stays
+//! on the board, counts at most `MAX_PATH_HEXES` hexes (a step limit, never time), and breaks
+//! ties by coordinates, so a move is the same on every machine.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::movement::Stride;
+use super::*;
+use crate::compile::{Hex, TerrainDef};
+
+/// Most hexes one path search looks at.
+const MAX_PATH_HEXES: usize = 20_000;
+
+impl Game<'_> {
+    /// The terrain pieces in hex `h` (those its centre lies in), by index in `board.areas`.
+    fn pieces_in(&self, h: Hex) -> impl Iterator<Item = &Area> + '_ {
+        let c = self.rules.hexes.as_ref().map(|g| g.centre(h)).unwrap_or_default();
+        self.board.areas.iter().filter(move |a| a.center.dist(c) <= a.radius + 1e-6 && a.poly.contains(c))
+    }
+
+    /// What entering hex `to` from its neighbour `from` costs `model`, in parts of one MV: the
+    /// base terrain there (the highest cost plus the ruleset's extra for each further type; open
+    /// ground where there is none; a road's own cost where a road runs through both hexes), every
+    /// modifier layer's cost added, and the climb or descent between the two hexes' ground.
+    /// `None` where the model may not enter it.
+    pub(crate) fn hex_entry_cost(&self, model: usize, from: Hex, to: Hex) -> Option<u64> {
+        let card = self.card(model);
+        let mc = card.move_class;
+        let mv = &self.rules.proc.movement;
+        let parts = u64::from(self.rules.mv_parts.max(1));
+        let waived = |t: &TerrainDef| !t.waived_by.is_empty() && card.sas.iter().any(|(s, _)| t.waived_by.contains(s));
+        let entered = |t: &TerrainDef| {
+            t.entered_with.iter().find(|(w, _)| card.sas.iter().any(|(s, _)| s == w)).map(|(_, extra)| *extra)
+        };
+        let open = u64::from(mv.open_ground_cost) * parts;
+        // One terrain's cost here: (parts, whether it is a road), or `None`: it may not be entered.
+        let cost_of = |t: &TerrainDef| -> Option<u64> {
+            Some(match t.costs[mc] {
+                Cost::No => open + u64::from(entered(t)?) * parts,
+                Cost::PerInch(_) if waived(t) => {
+                    if t.modifier {
+                        0
+                    } else {
+                        open
+                    }
+                }
+                Cost::PerInch(c) => u64::from(c),
+                Cost::RoadBonus => u64::from(mv.road_cost) * parts,
+            })
+        };
+        let road_from = self.pieces_in(from).any(|a| self.rules.terrains[a.terrain].road);
+        let (mut highest, mut types, mut added, mut road) = (0u64, Vec::new(), 0u64, None::<u64>);
+        for a in self.pieces_in(to) {
+            let t = &self.rules.terrains[a.terrain];
+            let c = cost_of(t)?;
+            if t.modifier {
+                added = added.saturating_add(c);
+                continue;
+            }
+            if t.road && road_from {
+                road = Some(road.map_or(c, |r| r.min(c)));
+            }
+            highest = highest.max(c);
+            if !types.contains(&a.terrain) {
+                types.push(a.terrain);
+            }
+        }
+        let base = match (road, types.len()) {
+            (Some(r), _) => r,
+            (None, 0) => open,
+            (None, n) => highest + (n as u64 - 1) * u64::from(mv.combined_terrain_extra) * parts,
+        };
+        // Climbing into a hex is paid by the terrain that raises it, going down by the one left.
+        let (up, down) = (self.hex_ground(to), self.hex_ground(from));
+        let level = |h: Hex, pick: fn(&TerrainDef) -> &Vec<Cost>| -> u64 {
+            self.pieces_in(h)
+                .map(|a| &self.rules.terrains[a.terrain])
+                .filter(|t| t.raises_ground)
+                .map(|t| match pick(t)[mc] {
+                    Cost::PerInch(_) if waived(t) => 0,
+                    Cost::PerInch(c) => u64::from(c),
+                    _ => 0,
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        let slope = if up > down {
+            level(to, |t| &t.climb) * u64::from((up - down).unsigned_abs())
+        } else if down > up {
+            level(from, |t| &t.descent) * u64::from((down - up).unsigned_abs())
+        } else {
+            0
+        };
+        Some(base.saturating_add(added).saturating_add(slope))
+    }
+
+    /// The ground level of a hex (the highest terrain raising it there).
+    fn hex_ground(&self, h: Hex) -> i32 {
+        self.pieces_in(h)
+            .map(|a| &self.rules.terrains[a.terrain])
+            .filter(|t| t.raises_ground)
+            .map(|t| t.elevation)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether another model on the table stands in hex `h` (a move may not enter it).
+    fn hex_held(&self, model: usize, h: Hex) -> bool {
+        let Some(g) = &self.rules.hexes else { return false };
+        (0..self.models.len())
+            .any(|i| i != model && self.models[i].on_table() && !self.flying(i) && g.hex_at(self.models[i].pos) == h)
+    }
+
+    /// The cheapest way for `model` from where it stands towards hex `goal`, turning as it
+    /// goes: each step is (hex entered, facing after it, its cost in parts of one MV, whether it
+    /// turned). Facing changes are part of the search (a hex at a time, forwards; backwards the
+    /// facing is kept and only hexes behind are entered), so a straight road beats a zigzag one.
+    /// To the goal where it can be reached, else to the hex reached nearest it (then the cheaper,
+    /// then the lower coordinates). Only hexes on the board and free of other models are entered.
+    pub(crate) fn hex_path(&self, model: usize, goal: Hex, reverse: bool) -> Vec<HexStep> {
+        let Some(g) = &self.rules.hexes else { return Vec::new() };
+        let me = &self.models[model];
+        let start = g.hex_at(me.pos);
+        let parts = u64::from(self.rules.mv_parts.max(1));
+        let turn_cost = u64::from(self.rules.proc.movement.extra_turn_cost) * parts;
+        let no_facing = self.rules.has_trait(self.card(model).model_type, ModelTrait::NoFacing);
+        // A state: (x, y, facing in tenths of a degree, free facing changes left).
+        type Key = (i32, i32, i32, u32);
+        let key = |h: Hex, facing: f64, free: u32| (h.x, h.y, (facing * 10.0).round() as i32, free);
+        let facing0 = g.snap_facing(me.facing);
+        let start_key = key(start, facing0, me.free_turns);
+        // Cost so far and the step that led here (from state, the step).
+        let mut best: BTreeMap<Key, (u64, Option<(Key, HexStep)>)> = BTreeMap::new();
+        let mut open = BinaryHeap::new();
+        best.insert(start_key, (0, None));
+        open.push(Reverse((0u64, start_key)));
+        let mut looked = 0;
+        let mut reached: Option<Key> = None;
+        while let Some(Reverse((cost, k))) = open.pop() {
+            if best.get(&k).is_some_and(|&(c, _)| c < cost) {
+                continue; // a cheaper way here was found since
+            }
+            let here = Hex::new(k.0, k.1);
+            if here == goal {
+                reached = Some(k);
+                break;
+            }
+            looked += 1;
+            if looked > MAX_PATH_HEXES {
+                break;
+            }
+            let (facing, free) = (f64::from(k.2) / 10.0, k.3);
+            for next in here.all_neighbors() {
+                if !g.on_board(next, self.board.size) || self.hex_held(model, next) {
+                    continue;
+                }
+                let bearing = g.snap_facing(g.centre(here).bearing(g.centre(next)));
+                let heading = if reverse || no_facing { facing } else { bearing };
+                if reverse && !no_facing && angle_diff(facing, bearing).abs() < 90.0 {
+                    continue; // backwards goes only to hexes behind
+                }
+                let turn = angle_diff(facing, heading).abs();
+                let turned = turn > 1e-9;
+                let turns = u64::from(self.paid_turns(model, turn, free > 0)) * turn_cost;
+                let Some(mut enter) = self.hex_entry_cost(model, here, next) else { continue };
+                if reverse {
+                    match self.reverse_extra_at(model, g.centre(next)) {
+                        Some(x) => enter += u64::from(x) * parts,
+                        None => continue,
+                    }
+                }
+                let step = HexStep { hex: next, facing: heading, cost: turns + enter, turned };
+                let total = cost.saturating_add(step.cost);
+                let nk = key(next, heading, if turned { free.saturating_sub(1) } else { free });
+                if best.get(&nk).is_none_or(|&(c, _)| total < c) {
+                    best.insert(nk, (total, Some((k, step))));
+                    open.push(Reverse((total, nk)));
+                }
+            }
+        }
+        let end = reached.or_else(|| {
+            let nearest = best.iter().min_by_key(|&(&(x, y, f, free), &(c, _))| {
+                (Hex::new(x, y).unsigned_distance_to(goal), c, (x, y, f, Reverse(free)))
+            });
+            nearest.map(|(&k, _)| k)
+        });
+        let mut path = Vec::new();
+        let mut at = end;
+        while let Some(k) = at {
+            match best.get(&k) {
+                Some((_, Some((prev, step)))) => {
+                    path.push(*step);
+                    at = Some(*prev);
+                }
+                _ => break,
+            }
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// One hex of a move on a hex board (`Game::hex_path`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct HexStep {
+    pub hex: Hex,
+    /// The facing after the step.
+    pub facing: f64,
+    /// Parts of one MV: the facing change (where paid) and the hex's entry cost.
+    pub cost: u64,
+    /// Whether the step changed the facing.
+    pub turned: bool,
+}
+
+impl Engine<'_, '_> {
+    /// One move action on a hex board: along `hex_path` towards `to`, a hex at a time, turning
+    /// to face each hex entered (forwards) or keeping the facing (backwards), paying each hex's
+    /// entry cost and each paid facing change, until the MV (`budget`) is spent. The first hex
+    /// may always be entered where the ruleset's minimum move reaches one hex. Enemies on
+    /// over-watch may stop it at any hex.
+    pub(crate) fn do_hex_move(
+        &mut self,
+        model: usize,
+        to: P,
+        budget: Option<u32>,
+        stride: Stride,
+        ctrl: &mut dyn Controller,
+    ) -> Result<u32, String> {
+        let g = &self.game;
+        let Some(geo) = g.rules.hexes else { return Err("not a hex board".into()) };
+        if stride == Stride::Shift {
+            return Err("a sideways shift is not played on a hex board".into());
+        }
+        let reverse = stride == Stride::Reverse;
+        let parts = u64::from(g.rules.mv_parts.max(1));
+        let allowance = u64::from(budget.unwrap_or_else(|| g.move_value(model))) * parts;
+        let from = g.models[model].pos;
+        let path = g.hex_path(model, geo.hex_at(to), reverse);
+        let first_hex_free = g.rules.proc.movement.minimum_move + 1e-9 >= geo.across_flats;
+        let (mut spent, mut facing, mut gone) = (0u64, g.models[model].facing, 0u32);
+        for step in path {
+            if spent + step.cost > allowance && !(gone == 0 && !step.turned && first_hex_free) {
+                break;
+            }
+            spent += step.cost;
+            facing = step.facing;
+            gone += 1;
+            let m = &mut self.game.models[model];
+            if step.turned {
+                m.free_turns = m.free_turns.saturating_sub(1);
+            }
+            m.pos = geo.centre(step.hex);
+            m.facing = facing;
+            // Over-watch: an enemy holding its fire may stop the move here and shoot.
+            if self.overwatch_check(model, ctrl).map_err(|e| e.to_string())? && !self.game.models[model].on_table() {
+                break;
+            }
+        }
+        let spent = u32::try_from(spent.div_ceil(parts)).unwrap_or(u32::MAX);
+        let retreating = self.game.models[model].mission_kill;
+        self.end_move(model, from, facing, spent, stride, retreating, f64::from(gone) * geo.across_flats)?;
+        Ok(spent)
+    }
+}
