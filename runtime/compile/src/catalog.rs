@@ -506,7 +506,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
                     cx.error(
                         e,
                         &format!("/{field}/{}", class.as_str()),
-                        "fraction-off-hexes",
+                        "hex-only",
                         format!("`{}` is a fraction of MV, paid per hex; this ruleset's board is continuous", frac.0),
                         "a whole number of MV per inch, or `board: {topology: hex}`",
                         None,
@@ -514,15 +514,20 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
                 }
             }
         }
-        if !t.descent_cost.is_empty() && !hexes {
-            cx.error(
-                e,
-                "/descent_cost",
-                "descent-off-hexes",
-                "a cost for going down is paid per hex; this ruleset's board is continuous".into(),
-                "no `descent_cost`, or `board: {topology: hex}`",
-                None,
-            );
+        for (set, key, what) in [
+            (!t.descent_cost.is_empty(), "descent_cost", "a cost for going down is paid per hex"),
+            (t.obscurement.is_some(), "obscurement", "obscurement is counted hex by hex along a line"),
+        ] {
+            if set && !hexes {
+                cx.error(
+                    e,
+                    &format!("/{key}"),
+                    "hex-only",
+                    format!("{what}; this ruleset's board is continuous"),
+                    &format!("no `{key}`, or `board: {{topology: hex}}`"),
+                    None,
+                );
+            }
         }
     }
     let cost = |c: Option<&f::TerrainCost>| match c {
@@ -566,6 +571,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             climb: extra(&t.climb_cost),
             descent: extra(&t.descent_cost),
             modifier: t.layer == f::TerrainLayer::Modifier,
+            obscurement: t.obscurement,
             // Unknown SA ids are dangling references the loader reported.
             waived_by: t
                 .waived_by

@@ -71,3 +71,79 @@ fn ranges_on_a_hex_board_count_hexes() {
     assert_eq!((game.range(a, b), game.distance(a, b)), (6.0, 4.0));
     assert_eq!((game.range(a, c), game.distance(a, c)), (2.0, 0.0));
 }
+
+/// Words of hex boards on a continuous board are errors at them: a fraction of MV, a cost for
+/// going down, obscurement, a scenario's `hexes` and a model placed by `hex`.
+#[test]
+fn hex_words_on_a_continuous_board_are_errors() {
+    let terrain = "kind: terrain\nid: half-road\nname: Half road\ncover: none\ncosts: {foot: 1/2, walker: 1}\n\
+                   descent_cost: {walker: 1}\nobscurement: {points: 1}\nsummary: Invented.\n";
+    let diags = common::extension_diagnostics("hexish", &[("terrain.yaml", terrain)]);
+    for at in ["/costs/foot", "/descent_cost", "/obscurement"] {
+        assert!(
+            diags.iter().any(|d| d.pointer.as_deref() == Some(at) && d.message.contains("continuous")),
+            "{at}: {diags:#?}"
+        );
+    }
+    let (diags, _) = common::edited_pack("sythopian-wars", "scenarios/ruins-brawl.yaml", |text| {
+        text.replace("{terrain: rubble, at: [16, 24], radius: 4}", "{terrain: rubble, hexes: [[3, 4]]}").replace(
+            "{model: marksman, at: [32, 3], unit: Marksman Team}",
+            "{model: marksman, hex: [3, 3], unit: Marksman Team}",
+        )
+    });
+    assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/terrain/0/hexes")), "{diags:#?}");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.pointer.as_deref() == Some("/forces/confederation/5") && d.message.contains("hex board")),
+        "{diags:#?}"
+    );
+}
+
+/// A terrain cost may be a fraction on a hex board: MV is cut into the least common multiple of
+/// the denominators (halves and thirds: sixths), and whole costs scale with it.
+#[test]
+fn fractions_cut_mv_into_parts() {
+    let (diags, rules) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
+        text.replace(
+            "costs: {infantry: 4, wheel: 6, track: 4, walker: 6, gev: 1}",
+            "costs: {infantry: 4, wheel: 6, track: 4, walker: 6, gev: 1/3}",
+        )
+    });
+    let rules = rules.unwrap_or_else(|| panic!("compiles: {diags:#?}"));
+    assert_eq!(rules.mv_parts, 6);
+    let t = |id: &str| &rules.terrains[rules.terrain(id).unwrap()];
+    let gev = rules.move_classes.iter().position(|m| m == "gev").unwrap();
+    assert_eq!(t("swamp").costs[gev], cav_rules::compile::Cost::PerInch(2), "a third is two sixths");
+    assert_eq!(t("road").costs[gev], cav_rules::compile::Cost::PerInch(3), "a half is three sixths");
+    assert_eq!(t("mud").costs[gev], cav_rules::compile::Cost::PerInch(6), "a whole point is six");
+}
+
+/// Obscurement blocks a line of sight where the ruleset says at what total: two hexes of dense
+/// forest (2 each) hide a target at 4, not at 5.
+#[test]
+fn obscurement_blocks_at_the_rulesets_total() {
+    use cav_rules::geom::P;
+    for (at, seen) in [(4, false), (5, true)] {
+        let (diags, rules) = common::edited_pack("hex-vehicles", "rules/ruleset.yaml", |text| {
+            text.replacen("  movement:\n", &format!("  sight: {{obscured_at: {at}}}\n  movement:\n"), 1)
+        });
+        let rules = rules.unwrap_or_else(|| panic!("compiles: {diags:#?}"));
+        let g = rules.hexes.unwrap();
+        let forest = rules.terrain("dense-forest").unwrap();
+        let mut board = cav_rules::game::Board { size: [10.0, 10.0], areas: Vec::new() };
+        for h in [[2, 1], [2, 2]] {
+            let (poly, center, radius) = g.piece(g.from_offset(h));
+            board.areas.push(cav_rules::game::Area { terrain: forest, poly, center, radius, lasts: None });
+        }
+        let mut game = cav_rules::Game::new(&rules, board, vec!["a".into(), "b".into()]);
+        let hex = |h| {
+            let c = g.centre(g.from_offset(h));
+            P::new(c.x, c.y)
+        };
+        let a = game.add_model(rules.card("bulwark").unwrap(), 0, hex([2, 0]), 0.0);
+        let b = game.add_model(rules.card("prowler").unwrap(), 1, hex([2, 3]), 180.0);
+        assert_eq!(game.obscurement(game.models[a].pos, game.models[b].pos), 4);
+        assert_eq!(game.sight(a, b, false).0, seen, "obscured_at {at}");
+    }
+}

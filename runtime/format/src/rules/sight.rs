@@ -45,6 +45,12 @@ pub struct SightRules {
     /// Elevation of a prone model.
     #[serde(default)]
     pub prone_height: i32,
+    /// Hex boards: the obscurement points (terrain `obscurement`, summed along the line) at
+    /// which a line of sight is blocked; absent: obscurement never blocks, it only counts
+    /// (the `obscured` condition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub obscured_at: Option<u32>,
     /// Half the width of a firing arc in degrees (four arcs of 90° → 45). Absent: models have
     /// no firing arcs (every weapon fires all around, and the `back-arc` condition cannot be
     /// used).

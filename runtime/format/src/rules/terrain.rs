@@ -39,6 +39,12 @@ pub struct Terrain {
     /// on: a hex game's forest density on scrub, snow on a road, 003 L17-28).
     #[serde(default, skip_serializing_if = "TerrainLayer::is_base")]
     pub layer: TerrainLayer,
+    /// Hex boards: what it hides along a line of sight crossing it (003 L18-41): `points` for
+    /// every `per_hexes` of its hexes on the line (the target's hex counted, the attacker's
+    /// not), summed over all terrain on the line; the `obscured` condition counts them and
+    /// `procedures.sight.obscured_at` blocks sight at a total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obscurement: Option<Obscurement>,
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
     pub open: bool,
@@ -103,6 +109,23 @@ pub enum Cover {
     Light,
     Heavy,
     Blocking,
+}
+
+/// Obscurement a terrain adds to a line of sight: `points` per `per_hexes` of its hexes
+/// crossed (003's "1", "2", "1/2 hexes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Obscurement {
+    #[schemars(range(min = 1, max = 100))]
+    pub points: u32,
+    /// How many of its hexes on the line give the points (default 1: every hex).
+    #[serde(default = "one_hex")]
+    #[schemars(range(min = 1, max = 100))]
+    pub per_hexes: u32,
+}
+
+fn one_hex() -> u32 {
+    1
 }
 
 /// How a terrain's cost combines with the terrain under it.

@@ -75,6 +75,11 @@ pub const CONDITIONS: &[Condition] = &[
         status: I,
         doc: "Woods along the line of sight are worth more points (light 1, heavy 2 each) than the cover type's own modifier (scales per extra point, `per_count`).",
     },
+    Condition {
+        id: "obscured",
+        status: I,
+        doc: "Hex boards: the terrain along the line of sight hides the defender by this many obscurement points (terrain `obscurement`; scales per point, `per_count`).",
+    },
     Condition { id: "salvo-fire", status: I, doc: "A salvo-fire strike (scales per additional weapon)." },
     Condition { id: "run-n-gun", status: I, doc: "The assault of a run 'n gun action." },
     Condition { id: "defensive-fire", status: I, doc: "A defensive-fire shot." },

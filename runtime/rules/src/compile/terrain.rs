@@ -36,6 +36,8 @@ pub struct TerrainDef {
     pub descent: Vec<Cost>,
     /// It adds its cost to the base terrain it lies on (`f::TerrainLayer::Modifier`).
     pub modifier: bool,
+    /// What it hides along a hex line of sight (`f::Terrain::obscurement`).
+    pub obscurement: Option<f::Obscurement>,
     /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
     pub waived_by: Vec<SaIx>,
     /// Special attributes whose models enter it where their move class may not, with the MV per

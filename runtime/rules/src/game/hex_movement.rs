@@ -22,7 +22,7 @@ const MAX_PATH_HEXES: usize = 20_000;
 
 impl Game<'_> {
     /// The terrain pieces in hex `h` (those its centre lies in), by index in `board.areas`.
-    fn pieces_in(&self, h: Hex) -> impl Iterator<Item = &Area> + '_ {
+    pub(crate) fn pieces_in(&self, h: Hex) -> impl Iterator<Item = &Area> + '_ {
         let c = self.rules.hexes.as_ref().map(|g| g.centre(h)).unwrap_or_default();
         self.board.areas.iter().filter(move |a| a.center.dist(c) <= a.radius + 1e-6 && a.poly.contains(c))
     }
@@ -101,6 +101,40 @@ impl Game<'_> {
             0
         };
         Some(base.saturating_add(added).saturating_add(slope))
+    }
+
+    /// The obscurement along a line of sight from `from` to `to` on a hex board (0 elsewhere):
+    /// for each terrain with an `obscurement`, its points for every `per_hexes` of its hexes on
+    /// the line — the target's hex counted, the attacker's not (003 L18-41). Where the line runs
+    /// along hexsides, the side less obscured counts (the attacker's choice: a reading).
+    pub fn obscurement(&self, from: P, to: P) -> u32 {
+        let Some(g) = &self.rules.hexes else { return 0 };
+        let (line, tie) = crate::compile::HexGeometry::lines(g.hex_at(from), g.hex_at(to));
+        let count = |line: &[Hex]| -> u32 {
+            // Hexes of each obscuring terrain on the line (several pieces of it in a hex: one).
+            let mut hexes: Vec<(usize, u32)> = Vec::new();
+            for &h in line.iter().skip(1) {
+                let mut here: Vec<usize> = self
+                    .pieces_in(h)
+                    .map(|a| a.terrain)
+                    .filter(|&t| self.rules.terrains[t].obscurement.is_some())
+                    .collect();
+                here.sort_unstable();
+                here.dedup();
+                for t in here {
+                    match hexes.iter_mut().find(|(x, _)| *x == t) {
+                        Some((_, n)) => *n += 1,
+                        None => hexes.push((t, 1)),
+                    }
+                }
+            }
+            hexes
+                .iter()
+                .filter_map(|&(t, n)| self.rules.terrains[t].obscurement.map(|o| o.points * (n / o.per_hexes.max(1))))
+                .fold(0u32, u32::saturating_add)
+        };
+        let one = count(&line);
+        tie.map_or(one, |other| one.min(count(&other)))
     }
 
     /// The ground level of a hex (the highest terrain raising it there).

@@ -76,7 +76,13 @@ impl<'r> Game<'r> {
             radius: self.card(target).base_radius,
             model: Some(target),
         };
-        self.sight_to(attacker, end, only_defenders_own)
+        let v = self.sight_to(attacker, end, only_defenders_own);
+        if self.obscured_out(self.models[attacker].pos, end.pos) { Sight { los: false, ..v } } else { v }
+    }
+
+    /// Whether a hex board's obscurement along the line reaches the ruleset's `obscured_at`.
+    fn obscured_out(&self, from: P, to: P) -> bool {
+        self.rules.proc.sight.obscured_at.is_some_and(|at| self.obscurement(from, to) >= at)
     }
 
     /// Whether `attacker` sees the ground at `p` (an indirect attack's strike point with no model
@@ -93,7 +99,7 @@ impl<'r> Game<'r> {
                 .any(|a| a.poly.contains(p) && self.area_cover(a, ground).0 == Cover::Blocking);
         }
         let end = SightEnd { pos: p, height: self.ground(p), radius: 0.0, model: None };
-        self.sight_to(attacker, end, false).los
+        self.sight_to(attacker, end, false).los && !self.obscured_out(self.models[attacker].pos, p)
     }
 
     /// `sight_uncached` towards `end`, a model on the ground or a point.

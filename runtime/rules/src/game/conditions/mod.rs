@@ -55,6 +55,7 @@ mod los_to_strike_point;
 mod multiple_targets;
 mod no_cover;
 mod non_infantry;
+mod obscured;
 mod own_action;
 mod own_target_lock;
 mod point_blank;
@@ -83,6 +84,7 @@ pub static ALL: &[&Condition] = &[
     &own_target_lock::OWN_TARGET_LOCK,
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
+    &obscured::OBSCURED,
     &salvo_fire::SALVO_FIRE,
     &multiple_targets::MULTIPLE_TARGETS,
     &squad_sa::SQUAD_SA,
