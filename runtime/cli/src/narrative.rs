@@ -3,8 +3,10 @@
 
 use std::fmt::Write;
 
+use cav_rules::compile::HexGeometry;
 use cav_rules::event::{Event, Roll};
 use cav_rules::game::Game;
+use cav_rules::geom::P;
 
 fn name<'g>(g: &'g Game, model: usize) -> &'g str {
     g.models.get(model).map_or("?", |x| x.name.as_str())
@@ -139,6 +141,29 @@ fn told(g: &Game, e: &Event) -> Option<String> {
     }
 }
 
+/// Where a point is: `(x, y)` in inches, or on a hex board the hex, `hex [column, row]`.
+fn place(g: &Game, p: P) -> String {
+    match &g.rules.hexes {
+        Some(h) => {
+            let [c, r] = h.offset(h.hex_at(p));
+            format!("hex [{c}, {r}]")
+        }
+        None => format!("({:.1}, {:.1})", p.x, p.y),
+    }
+}
+
+/// A distance: inches, or on a hex board hexes (the straight line between hex centres, in
+/// hex sizes).
+fn length(g: &Game, inches: f64) -> String {
+    match &g.rules.hexes {
+        Some(h) => {
+            let n = (inches / h.across_flats).round();
+            format!("{n:.0} hex{}", if n == 1.0 { "" } else { "es" })
+        }
+        None => format!("{inches:.1}\""),
+    }
+}
+
 /// The game's course: set-up, turns and activations, objectives, assets and the end.
 fn course(g: &Game, e: &Event) -> Option<String> {
     Some(match e {
@@ -150,11 +175,12 @@ fn course(g: &Game, e: &Event) -> Option<String> {
                 seed.map_or("forced".into(), |s| s.to_string())
             )
         }
-        Event::TerrainPlaced { terrain, center, radius } => {
-            format!("  terrain: {terrain} ({:.0}\" across) at ({:.1}, {:.1})", radius * 2.0, center.x, center.y)
-        }
+        Event::TerrainPlaced { terrain, center, radius } => match &g.rules.hexes {
+            Some(_) => format!("  terrain: {terrain} at {}", place(g, *center)),
+            None => format!("  terrain: {terrain} ({:.0}\" across) at {}", radius * 2.0, place(g, *center)),
+        },
         Event::Deployed { model, at, facing, .. } => {
-            format!("  {} deploys at ({:.1}, {:.1}) facing {facing:.0}°", name(g, *model), at.x, at.y)
+            format!("  {} deploys at {} facing {facing:.0}°", name(g, *model), place(g, *at))
         }
         Event::TurnStart { turn } => format!("Turn {turn}"),
         Event::ObjectiveScored { side, points, areas: 0 } => format!("  {side} scores {points} objective point(s)"),
@@ -205,11 +231,13 @@ fn course(g: &Game, e: &Event) -> Option<String> {
 fn orders(g: &Game, e: &Event) -> Option<String> {
     Some(match e {
         Event::Moved { model, from, to, mv_spent, facing } => format!(
-            "    {} moves {:.1}\" to ({:.1}, {:.1}) for {mv_spent} MV, facing {facing:.0}°",
+            "    {} moves {} to {} for {mv_spent} MV, facing {facing:.0}°",
             name(g, *model),
-            from.dist(*to),
-            to.x,
-            to.y
+            match &g.rules.hexes {
+                Some(h) => length(g, f64::from(HexGeometry::hexes(h.hex_at(*from), h.hex_at(*to))) * h.across_flats),
+                None => length(g, from.dist(*to)),
+            },
+            place(g, *to)
         ),
         Event::StoodUp { model } => format!("    {} stands up", name(g, *model)),
         Event::Turned { model, facing, toward } => {
@@ -269,9 +297,10 @@ fn orders(g: &Game, e: &Event) -> Option<String> {
 fn fire(g: &Game, e: &Event) -> Option<String> {
     Some(match e {
         Event::Attack { model, target, weapon, mode, distance, band } => format!(
-            "    {} fires {weapon} ({mode}) at {}, {distance}\"{}",
+            "    {} fires {weapon} ({mode}) at {}, {}{}",
             name(g, *model),
             name(g, *target),
+            if g.rules.hexes.is_some() { length(g, *distance) } else { format!("{distance}\"") },
             band.as_ref().map(|b| format!(", {b} range")).unwrap_or_default()
         ),
         Event::NoAttack { model, weapon, reason, .. } => {

@@ -547,12 +547,21 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             })
             .collect()
     };
+    let value_names = cav_content::vocabulary::terrain_values(cx.rs);
     let mut out = Vec::new();
-    for e in cx.rs.of_kind(DocKind::Terrain) {
+    let docs: Vec<_> = cx.rs.of_kind(DocKind::Terrain).cloned().collect();
+    for e in &docs {
         let Some(Document::Terrain(t)) = &e.doc else {
             cx.fail_quietly();
             continue;
         };
+        let mut values = Vec::new();
+        for (name, v) in &t.values {
+            let ptr = format!("/values/{}", name.as_str());
+            if let Some(ix) = cx.index_of(e, &ptr, name.as_str(), &value_names, "terrain value (`terrain_values:`)") {
+                values.push((ix as u16, *v));
+            }
+        }
         out.push(TerrainDef {
             id: e.id.clone(),
             name: t.name.clone(),
@@ -572,6 +581,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             descent: extra(&t.descent_cost),
             modifier: t.layer == f::TerrainLayer::Modifier,
             obscurement: t.obscurement,
+            values,
             // Unknown SA ids are dangling references the loader reported.
             waived_by: t
                 .waived_by

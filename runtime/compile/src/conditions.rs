@@ -20,6 +20,9 @@ pub(crate) struct Names {
     pub upgrades: Vec<String>,
     /// The attributes the ruleset's models carry, in the order of `CardDef::attributes`.
     pub attributes: Vec<String>,
+    /// The values the ruleset's terrain carries (`terrain_values:`), in the order of
+    /// `TerrainDef::values`' indices.
+    pub terrain_values: Vec<String>,
     /// The ruleset's own action types, in the order of `Rules::own_actions`.
     pub own_actions: Vec<String>,
     /// The condition ids resolved so far (what the rules use: `required.rs` asks).
@@ -35,6 +38,7 @@ impl Names {
             bands,
             upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
             attributes: cav_content::vocabulary::ruleset_attributes(rs),
+            terrain_values: cav_content::vocabulary::terrain_values(rs),
             own_actions: cav_content::vocabulary::own_actions(rs),
             used: Default::default(),
         }
@@ -59,6 +63,7 @@ impl Names {
                     FamilyRef::SpecialAttribute => (&self.sas, 0),
                     FamilyRef::Upgrade => (&self.upgrades, self.sas.len()),
                     FamilyRef::Attribute => (&self.attributes, 0),
+                    FamilyRef::TerrainValue => (&self.terrain_values, 0),
                     FamilyRef::OwnAction => (&self.own_actions, 0),
                     FamilyRef::CriticalResult => return Cond::NEVER,
                 };

@@ -461,6 +461,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         options: ruleset.options.iter().map(|o| (o.id.0.clone(), o.default.0.clone())).collect(),
         action_costs,
         own_actions,
+        terrain_values: ruleset.terrain_values.iter().map(|v| v.name.clone()).collect(),
         action_slots,
         slot_uses,
         reaction_slots,
@@ -641,8 +642,8 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
                 cav_content::Diagnostic::warning(
                     "not-implemented",
                     "hex boards are played in part: models stand at hex centres facing hexsides, move hex by hex \
-                     across stacked terrain and count ranges in hexes, but line of sight is still traced in inches \
-                     across the terrain's hexes, without obscurement accumulated hex by hex (issue 36)",
+                     across stacked terrain, and count ranges and obscurement in hexes, but cover and blocking terrain \
+                     are still traced in inches across the terrain's hexes and firing arcs measured in degrees (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

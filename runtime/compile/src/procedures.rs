@@ -498,6 +498,7 @@ pub(crate) fn own_actions(
                 ("/recovers", a.recovers),
                 ("/charges", a.charges),
                 ("/returns_slain", a.returns_slain),
+                ("/needs_terrain_value", a.needs_terrain_value.is_some()),
             ];
             for (ptr, _) in said.iter().filter(|(_, s)| *s) {
                 cx.error(
@@ -529,6 +530,10 @@ pub(crate) fn own_actions(
             (false, _) => kind,
         };
         let gives = a.gives.as_ref().and_then(|s| cx.index_of(e, "/gives", s.as_str(), &state_ids, "model state"));
+        let value_names = cav_content::vocabulary::terrain_values(cx.rs);
+        let needs = a.needs_terrain_value.as_ref().and_then(|v| {
+            cx.index_of(e, "/needs_terrain_value", v.as_str(), &value_names, "terrain value (`terrain_values:`)")
+        });
         let (attack_rolls, _) = sum_terms(cx, e, "/attack_rolls", &a.attack_rolls, attributes, weapon_attributes);
         out.push(cav_rules::compile::OwnAction {
             id: e.id.clone(),
@@ -540,6 +545,7 @@ pub(crate) fn own_actions(
             attack_rolls,
             recovers: a.recovers,
             returns_slain: a.returns_slain,
+            needs_terrain_value: needs.map(|ix| ix as u16),
         });
     }
     out

@@ -36,6 +36,17 @@ pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
         .collect()
 }
 
+/// The values the ruleset's terrain carries (`terrain_values:`), in the order it declares them.
+pub fn terrain_values(rs: &Ruleset) -> Vec<String> {
+    rs.of_kind(DocKind::Ruleset)
+        .filter_map(|e| match &e.doc {
+            Some(Document::Ruleset(r)) => Some(r.terrain_values.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// The ruleset's own action types (`action_type` documents with `does:`), in document order: the
 /// names `action-<id>` may use, and the argument the compiled condition holds (its place in
 /// the compiled rules' `own_actions`).
@@ -71,6 +82,7 @@ struct Names {
     sas: Vec<String>,
     upgrades: Vec<String>,
     attributes: Vec<String>,
+    terrain_values: Vec<String>,
     ruleset_loaded: bool,
     own_actions: Vec<String>,
     actions_loaded: bool,
@@ -95,6 +107,7 @@ impl Names {
             sas: ids(DocKind::SpecialAttribute),
             upgrades: ids(DocKind::Upgrade),
             attributes: ruleset_attributes(rs),
+            terrain_values: terrain_values(rs),
             ruleset_loaded: ruleset_loaded(rs),
             own_actions: own_actions(rs),
             actions_loaded: rs.of_kind(DocKind::ActionType).all(|e| e.doc.is_some()),
@@ -122,6 +135,8 @@ impl Names {
             // is the one to report, not every row naming its attributes.)
             FamilyRef::Attribute if !self.ruleset_loaded => return None,
             FamilyRef::Attribute => &self.attributes,
+            FamilyRef::TerrainValue if !self.ruleset_loaded => return None,
+            FamilyRef::TerrainValue => &self.terrain_values,
             // (Likewise an action type that did not load may have been one.)
             FamilyRef::OwnAction if !self.actions_loaded => return None,
             FamilyRef::OwnAction => &self.own_actions,

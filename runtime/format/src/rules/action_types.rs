@@ -67,6 +67,10 @@ pub struct ActionType {
     /// may not take it (RALLY, 002 L302).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub not_if_targeted: bool,
+    /// Taken only where the terrain the model stands in has this value (`terrain_values:`):
+    /// a hull-down position where the terrain allows one (003 L69).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs_terrain_value: Option<Id>,
     pub category: ActionCategory,
     /// Action points it costs.
     pub cost: u32,

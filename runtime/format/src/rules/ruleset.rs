@@ -52,6 +52,12 @@ pub struct Ruleset {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 64))]
     pub attributes: Vec<super::AttributeDef>,
+    /// Values its terrain types carry by name (`values:` of a terrain): a hull-down bonus, read
+    /// where a model stands by the `defender-terrain-<id>` conditions and by action types that
+    /// need one (`needs_terrain_value`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 64))]
+    pub terrain_values: Vec<super::TerrainValueDef>,
     /// The attributes its weapons carry (`attributes:` of a weapon): a rate of fire, a Force, a
     /// Damage — read by `procedures.attack` and scripts (`weapon.attributes.force`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

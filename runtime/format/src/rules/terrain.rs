@@ -45,6 +45,11 @@ pub struct Terrain {
     /// `procedures.sight.obscured_at` blocks sight at a total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obscurement: Option<Obscurement>,
+    /// Values the ruleset names (`terrain_values:`), by id: where a model stands, a base
+    /// terrain's value (the highest of them) plus every modifier's; terrain without one leaves
+    /// it out (003's "N/A": no hull down in the open).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<Id, i32>,
     /// Counts as clear/open for rules that care (infantry in the open, Ravage).
     #[serde(default)]
     pub open: bool,
@@ -109,6 +114,17 @@ pub enum Cover {
     Light,
     Heavy,
     Blocking,
+}
+
+/// A value terrain types carry (`terrain_values:` of the ruleset).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainValueDef {
+    pub id: Id,
+    pub name: String,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// Obscurement a terrain adds to a line of sight: `points` per `per_hexes` of its hexes

@@ -29,6 +29,8 @@ pub enum FamilyRef {
     OwnAction,
     /// A row name of the critical-damage table, not checked.
     CriticalResult,
+    /// A value the ruleset's terrain carries (`terrain_values:`).
+    TerrainValue,
 }
 
 impl FamilyRef {
@@ -42,6 +44,7 @@ impl FamilyRef {
             FamilyRef::Attribute => "attribute",
             FamilyRef::OwnAction => "action type of the ruleset's own (`does:`)",
             FamilyRef::CriticalResult => "critical-damage result",
+            FamilyRef::TerrainValue => "terrain value (`terrain_values:`)",
         }
     }
 }
@@ -192,6 +195,12 @@ pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
         names: FamilyRef::Attribute,
         status: I,
         doc: "The defender's attribute (`attributes:`): holds while it is above 0 and counts its value (`scale: per_count`: the modifier times it).",
+    },
+    ConditionFamily {
+        prefix: "defender-terrain-",
+        names: FamilyRef::TerrainValue,
+        status: I,
+        doc: "The terrain value (`terrain_values:`) where the defender stands, above 0: counts it (`scale: per_count`: the modifier times it). A hull-down bonus, with `also: [defender-<state>]`.",
     },
     ConditionFamily {
         prefix: "squad-sa-",

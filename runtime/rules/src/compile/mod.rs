@@ -172,6 +172,8 @@ pub struct Rules {
     pub action_costs: HashMap<String, u32>,
     /// The ruleset's own action types (`does:`), each a kind of one of the engine's actions.
     pub own_actions: Vec<OwnAction>,
+    /// The values its terrain carries (`terrain_values:`): their names, as players read them.
+    pub terrain_values: Vec<String>,
     /// Moments the other side may react out of turn (`reaction_windows`).
     pub reaction_windows: Vec<f::ReactionWindow>,
     /// The action slots each window's reactions use (`uses:`, as a mask), by window.
@@ -505,4 +507,6 @@ pub struct OwnAction {
     pub recovers: bool,
     /// The unit's slain models return while it stands on its table edge.
     pub returns_slain: bool,
+    /// Taken only where the model's terrain has this value (`Rules::terrain_values`' index).
+    pub needs_terrain_value: Option<u16>,
 }

@@ -38,6 +38,8 @@ pub struct TerrainDef {
     pub modifier: bool,
     /// What it hides along a hex line of sight (`f::Terrain::obscurement`).
     pub obscurement: Option<f::Obscurement>,
+    /// Its values (`f::Terrain::values`): (index in `Rules::terrain_values`, value).
+    pub values: Vec<(u16, i32)>,
     /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
     pub waived_by: Vec<SaIx>,
     /// Special attributes whose models enter it where their move class may not, with the MV per

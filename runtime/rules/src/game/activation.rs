@@ -70,6 +70,12 @@ impl Engine<'_, '_> {
                 return Some("the model is in close combat: its ranged weapons are of no use".into());
             }
         }
+        if let Some(v) = action.declared.and_then(|d| g.rules.own_actions.get(d as usize)?.needs_terrain_value)
+            && g.terrain_value(me.pos, v).is_none()
+        {
+            let name = g.rules.terrain_values.get(usize::from(v)).map_or("", String::as_str);
+            return Some(format!("the terrain here allows no {name}"));
+        }
         if let Some(to) = kind.moves_to(g, action) {
             // (A ruleset's own move may go further than the move value: a run.)
             let times = action.declared.map_or(1.0, |d| g.rules.own_actions[d as usize].move_times);

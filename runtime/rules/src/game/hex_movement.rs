@@ -137,6 +137,29 @@ impl Game<'_> {
         tie.map_or(one, |other| one.min(count(&other)))
     }
 
+    /// Terrain value `value` (`Rules::terrain_values`' index) at `p`: the highest of the base
+    /// terrain there that has it (0 where none has), plus every modifier's; `None` where no
+    /// terrain there has it (open ground has none). On any board: the pieces `p` lies in.
+    pub fn terrain_value(&self, p: P, value: u16) -> Option<i32> {
+        let of = |t: &TerrainDef| t.values.iter().find(|(v, _)| *v == value).map(|(_, x)| *x);
+        let (mut base, mut added) = (None::<i32>, 0i32);
+        for a in self.board.areas.iter().filter(|a| a.center.dist(p) <= a.radius + 1e-6 && a.poly.contains(p)) {
+            let t = &self.rules.terrains[a.terrain];
+            match (t.modifier, of(t)) {
+                (true, Some(x)) => added = added.saturating_add(x),
+                (false, Some(x)) => base = Some(base.map_or(x, |b: i32| b.max(x))),
+                _ => {}
+            }
+        }
+        let any = base.is_some()
+            || self.board.areas.iter().any(|a| {
+                a.center.dist(p) <= a.radius + 1e-6
+                    && a.poly.contains(p)
+                    && of(&self.rules.terrains[a.terrain]).is_some()
+            });
+        any.then(|| base.unwrap_or(0).saturating_add(added))
+    }
+
     /// The ground level of a hex (the highest terrain raising it there).
     fn hex_ground(&self, h: Hex) -> i32 {
         self.pieces_in(h)

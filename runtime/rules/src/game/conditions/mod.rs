@@ -42,6 +42,7 @@ mod counter_battery;
 mod defender_in_flight;
 mod defender_sa;
 mod defender_state;
+mod defender_terrain;
 mod defensive_fire;
 mod direct_fire;
 mod enemies_in_contact;
@@ -85,6 +86,7 @@ pub static ALL: &[&Condition] = &[
     &heavy_cover::HEAVY_COVER,
     &extra_woods::EXTRA_WOODS,
     &obscured::OBSCURED,
+    &defender_terrain::DEFENDER_TERRAIN,
     &salvo_fire::SALVO_FIRE,
     &multiple_targets::MULTIPLE_TARGETS,
     &squad_sa::SQUAD_SA,
