@@ -126,6 +126,36 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
         cx.fail_quietly();
         return vec![];
     };
+    for (i, m) in t.modifiers.iter().enumerate() {
+        let e = cx.rs.get(DocKind::ModifierTable, &id).cloned();
+        let Some(e) = e else { break };
+        // Rising, and only the last may be open.
+        let ordered = m.steps.windows(2).all(|w| match (w[0].at_most, w[1].at_most) {
+            (Some(a), Some(b)) => a < b,
+            (Some(_), None) => true,
+            (None, _) => false,
+        });
+        if !ordered {
+            cx.error(
+                &e,
+                &format!("/modifiers/{i}/steps"),
+                "steps",
+                "steps must rise: each `at_most` above the one before, only the last may leave it out".into(),
+                "steps in rising order",
+                None,
+            );
+        }
+        if !m.steps.is_empty() && m.scale != cav_format::ModifierScale::Once {
+            cx.error(
+                &e,
+                &format!("/modifiers/{i}/scale"),
+                "steps",
+                "a modifier by steps takes its value from the step: it does not scale".into(),
+                "`scale: once` (the default) with `steps`",
+                None,
+            );
+        }
+    }
     t.modifiers
         .iter()
         .map(|m| Mod {
@@ -136,6 +166,7 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
             max_per_weapon: m.max_per_weapon,
             cond: names.cond(m.condition.as_str()),
             also: m.also.iter().map(|c| names.cond(c.as_str())).collect(),
+            steps: m.steps.iter().map(|s| (s.at_most, s.value * sign)).collect(),
         })
         .collect()
 }

@@ -162,6 +162,7 @@ fn back_arc_holds_only_from_behind() {
         max_per_weapon: false,
         cond: cav_rules::compile::Cond { id: back, arg: 0 },
         also: vec![],
+        steps: vec![],
     });
     // Blue faces red: red is in its front arc.
     assert!(!roll_mods(&run_test(&rules, &t), 0, "combat").contains(&3));

@@ -47,8 +47,25 @@ pub struct SituationModifier {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(schema_with = "crate::vocab::conditions_schema")]
     pub also: Vec<Id>,
+    /// The modifier by what the condition counts, 0 included (hexes a target moved: 003
+    /// L112-124): the first step whose `at_most` the count does not pass gives its `value` (in
+    /// place of `value`); the last step may leave `at_most` out, for any count above; a count
+    /// above every step takes none. `scale` must be `once`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 64))]
+    pub steps: Vec<CountStep>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+/// One step of a modifier by count (`SituationModifier::steps`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountStep {
+    /// The highest count it covers; left out on the last step: any higher count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<i32>,
+    pub value: i32,
 }
 
 impl ModifierScale {

@@ -79,6 +79,21 @@ pub const CONDITIONS: &[Condition] = &[
         doc: "Woods along the line of sight are worth more points (light 1, heavy 2 each) than the cover type's own modifier (scales per extra point, `per_count`).",
     },
     Condition {
+        id: "defender-moved",
+        status: I,
+        doc: "The defender moved in its last activation: counts the hexes (on a hex board) or whole inches it moved; with `steps`, a modifier by how far (003 L112-124), 0 included.",
+    },
+    Condition {
+        id: "attacker-moved",
+        status: I,
+        doc: "The roller moved in this activation: counts the hexes (on a hex board) or whole inches it moved.",
+    },
+    Condition {
+        id: "attacker-speed",
+        status: I,
+        doc: "The MV the roller spent on moves this activation, as a percentage of its move value (100: a full move; 200: two); with `steps`, a modifier by its speed (003 L94-100), 0 included.",
+    },
+    Condition {
         id: "obscured",
         status: I,
         doc: "Hex boards: the terrain along the line of sight hides the defender by this many obscurement points (terrain `obscurement`; scales per point, `per_count`).",

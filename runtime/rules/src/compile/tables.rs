@@ -33,6 +33,16 @@ pub struct Mod {
     pub cond: Cond,
     /// Further conditions that must all hold.
     pub also: Vec<Cond>,
+    /// The value by the condition's count, 0 included (`f::SituationModifier::steps`):
+    /// (at most, value), normalised; empty: `value` where the condition holds.
+    pub steps: Vec<(Option<i32>, i32)>,
+}
+
+impl Mod {
+    /// The step value for `count` (`None`: past every step).
+    pub fn step(&self, count: i32) -> Option<i32> {
+        self.steps.iter().find(|(most, _)| most.is_none_or(|m| count <= m)).map(|&(_, v)| v)
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -172,7 +172,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// The start of a model's activation: nothing moved yet, and states that last until now end.
     pub(crate) fn begin_activation(&mut self, model: usize) {
         let me = &mut self.game.models[model];
-        (me.moved, me.moved_forward) = (0.0, 0.0);
+        (me.moved, me.moved_forward, me.mv_spent) = (0.0, 0.0, 0);
         let states = &self.game.rules.states;
         let ended: Vec<StateIx> = me
             .states

@@ -393,6 +393,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             me.unmark(&crate::game::actions::DUG_IN);
         }
         me.moved += gone;
+        me.mv_spent = me.mv_spent.saturating_add(spent);
         if stride == Stride::Forward {
             me.moved_forward += gone;
         }

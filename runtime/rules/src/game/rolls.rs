@@ -33,14 +33,12 @@ impl Engine<'_, '_> {
         let mut out = Vec::new();
         let a = s.attacker;
         for m in table {
-            let times = match m.cond.times(g, s) {
-                0 => continue,
-                t => t,
-            };
-            if m.also.iter().any(|c| c.times(g, s) == 0) {
+            let times = m.cond.times(g, s);
+            if times == 0 && m.steps.is_empty() || m.also.iter().any(|c| c.times(g, s) == 0) {
                 continue;
             }
             let mut v = match m.scale {
+                _ if !m.steps.is_empty() => m.step(times).unwrap_or(0),
                 ModifierScale::Once => m.value,
                 ModifierScale::PerRating | ModifierScale::PerCount => m.value * times,
                 ModifierScale::PerAdditional => m.value * times,

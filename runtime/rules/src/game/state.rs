@@ -105,6 +105,8 @@ pub struct Model {
     /// Inches moved this activation, and of them forward (the movement states).
     pub moved: f64,
     pub moved_forward: f64,
+    /// MV spent on moves this activation (the `attacker-speed` condition).
+    pub mv_spent: u32,
     pub activated: bool,
     pub activations: u32,
     /// The action slots (`Rules::action_slots`, by bit) its unit used this turn.
@@ -249,6 +251,7 @@ impl Model {
             free_turns,
             moved,
             moved_forward,
+            mv_spent,
             activated,
             activations,
             slots_used,
@@ -294,6 +297,7 @@ impl Model {
         self.free_turns.clone_from(free_turns);
         self.moved.clone_from(moved);
         self.moved_forward.clone_from(moved_forward);
+        self.mv_spent.clone_from(mv_spent);
         self.activated.clone_from(activated);
         self.activations.clone_from(activations);
         self.slots_used.clone_from(slots_used);
@@ -723,6 +727,7 @@ impl<'r> Game<'r> {
             ambush: false,
             landed: false,
             moved: 0.0,
+            mv_spent: 0,
             moved_forward: 0.0,
             activated: false,
             squad: None,

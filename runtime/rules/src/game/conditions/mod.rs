@@ -53,6 +53,7 @@ mod friends_in_contact;
 mod heavy_cover;
 mod light_cover;
 mod los_to_strike_point;
+mod movement;
 mod multiple_targets;
 mod no_cover;
 mod non_infantry;
@@ -87,6 +88,9 @@ pub static ALL: &[&Condition] = &[
     &extra_woods::EXTRA_WOODS,
     &obscured::OBSCURED,
     &defender_terrain::DEFENDER_TERRAIN,
+    &movement::DEFENDER_MOVED,
+    &movement::ATTACKER_MOVED,
+    &movement::ATTACKER_SPEED,
     &salvo_fire::SALVO_FIRE,
     &multiple_targets::MULTIPLE_TARGETS,
     &squad_sa::SQUAD_SA,
