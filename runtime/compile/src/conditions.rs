@@ -23,6 +23,8 @@ pub(crate) struct Names {
     /// The values the ruleset's terrain carries (`terrain_values:`), in the order of
     /// `TerrainDef::values`' indices.
     pub terrain_values: Vec<String>,
+    /// The arcs around a defender (`procedures.sight.defense_arcs`), in order.
+    pub defense_arcs: Vec<String>,
     /// The ruleset's own action types, in the order of `Rules::own_actions`.
     pub own_actions: Vec<String>,
     /// The condition ids resolved so far (what the rules use: `required.rs` asks).
@@ -39,6 +41,7 @@ impl Names {
             upgrades: rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect(),
             attributes: cav_content::vocabulary::ruleset_attributes(rs),
             terrain_values: cav_content::vocabulary::terrain_values(rs),
+            defense_arcs: cav_content::vocabulary::defense_arcs(rs),
             own_actions: cav_content::vocabulary::own_actions(rs),
             used: Default::default(),
         }
@@ -64,6 +67,7 @@ impl Names {
                     FamilyRef::Upgrade => (&self.upgrades, self.sas.len()),
                     FamilyRef::Attribute => (&self.attributes, 0),
                     FamilyRef::TerrainValue => (&self.terrain_values, 0),
+                    FamilyRef::DefenseArc => (&self.defense_arcs, 0),
                     FamilyRef::OwnAction => (&self.own_actions, 0),
                     FamilyRef::CriticalResult => return Cond::NEVER,
                 };

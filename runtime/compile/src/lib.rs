@@ -351,6 +351,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let tables = tables::roll_tables(cx, entry, ruleset, sign, &names);
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let hexes = board(cx, entry, &ruleset.board);
+    defense_arcs(cx, entry, &ruleset.procedures.sight.defense_arcs);
     let (terrains, mv_parts) = catalog::terrains(cx, &move_classes, &sas, hexes.is_some());
     let (mut assets, asset_cards) = assets::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);
@@ -608,6 +609,41 @@ fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
 /// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
 /// topology is an error at it. Hex boards are played in part (issue 36): a warning says what is
 /// not.
+/// The arcs around a defender rise outwards from its facing and close the circle at 180°.
+fn defense_arcs(cx: &mut Cx, entry: &Entry, arcs: &[cav_format::DefenseArc]) {
+    for (i, w) in arcs.windows(2).enumerate() {
+        if w[1].up_to <= w[0].up_to {
+            cx.error(
+                entry,
+                &format!("/procedures/sight/defense_arcs/{}/up_to", i + 1),
+                "defense-arcs",
+                format!(
+                    "arc `{}` ends at {}°, not past the arc before it ({}°)",
+                    w[1].id.as_str(),
+                    w[1].up_to,
+                    w[0].up_to
+                ),
+                "arcs in order outwards from the facing",
+                None,
+            );
+        }
+    }
+    if let Some(last) = arcs.last().filter(|a| a.up_to < 180.0) {
+        cx.error(
+            entry,
+            &format!("/procedures/sight/defense_arcs/{}/up_to", arcs.len() - 1),
+            "defense-arcs",
+            format!(
+                "the last arc, `{}`, ends at {}°: an attacker further round would be in none",
+                last.id.as_str(),
+                last.up_to
+            ),
+            "the last arc's `up_to: 180`",
+            None,
+        );
+    }
+}
+
 fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<cav_rules::compile::HexGeometry> {
     use cav_format::Topology;
     match board.topology {

@@ -47,6 +47,19 @@ pub fn terrain_values(rs: &Ruleset) -> Vec<String> {
         .collect()
 }
 
+/// The arcs around a defender the ruleset names (`procedures.sight.defense_arcs`), in order.
+pub fn defense_arcs(rs: &Ruleset) -> Vec<String> {
+    rs.of_kind(DocKind::Ruleset)
+        .filter_map(|e| match &e.doc {
+            Some(Document::Ruleset(r)) => {
+                Some(r.procedures.sight.defense_arcs.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// The ruleset's own action types (`action_type` documents with `does:`), in document order: the
 /// names `action-<id>` may use, and the argument the compiled condition holds (its place in
 /// the compiled rules' `own_actions`).
@@ -83,6 +96,7 @@ struct Names {
     upgrades: Vec<String>,
     attributes: Vec<String>,
     terrain_values: Vec<String>,
+    defense_arcs: Vec<String>,
     ruleset_loaded: bool,
     own_actions: Vec<String>,
     actions_loaded: bool,
@@ -108,6 +122,7 @@ impl Names {
             upgrades: ids(DocKind::Upgrade),
             attributes: ruleset_attributes(rs),
             terrain_values: terrain_values(rs),
+            defense_arcs: defense_arcs(rs),
             ruleset_loaded: ruleset_loaded(rs),
             own_actions: own_actions(rs),
             actions_loaded: rs.of_kind(DocKind::ActionType).all(|e| e.doc.is_some()),
@@ -137,6 +152,8 @@ impl Names {
             FamilyRef::Attribute => &self.attributes,
             FamilyRef::TerrainValue if !self.ruleset_loaded => return None,
             FamilyRef::TerrainValue => &self.terrain_values,
+            FamilyRef::DefenseArc if !self.ruleset_loaded => return None,
+            FamilyRef::DefenseArc => &self.defense_arcs,
             // (Likewise an action type that did not load may have been one.)
             FamilyRef::OwnAction if !self.actions_loaded => return None,
             FamilyRef::OwnAction => &self.own_actions,

@@ -45,6 +45,14 @@ pub struct SightRules {
     /// Elevation of a prone model.
     #[serde(default)]
     pub prone_height: i32,
+    /// The arcs around a defender that shots at it come from, in order outwards from its
+    /// facing (003 L126-130: front, rear flank, rear): each holds the attackers whose bearing is
+    /// off the defender's facing by more than the arc before it and at most its `up_to`
+    /// degrees (a bearing on the line between two arcs is in the forward one); the last ends at
+    /// 180. The `defender-arc-<id>` conditions read them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 16))]
+    pub defense_arcs: Vec<DefenseArc>,
     /// Hex boards: the obscurement points (terrain `obscurement`, summed along the line) at
     /// which a line of sight is blocked; absent: obscurement never blocks, it only counts
     /// (the `obscured` condition).
@@ -167,4 +175,15 @@ pub struct DigInRules {
     pub cover: Cover,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_on: Vec<Id>,
+}
+
+/// An arc around a defender (`SightRules::defense_arcs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DefenseArc {
+    pub id: Id,
+    pub name: String,
+    /// Degrees off the defender's facing it reaches (both sides alike).
+    #[schemars(range(min = 0.0, max = 180.0))]
+    pub up_to: f64,
 }

@@ -31,6 +31,8 @@ pub enum FamilyRef {
     CriticalResult,
     /// A value the ruleset's terrain carries (`terrain_values:`).
     TerrainValue,
+    /// An arc around a defender (`procedures.sight.defense_arcs`).
+    DefenseArc,
 }
 
 impl FamilyRef {
@@ -45,6 +47,7 @@ impl FamilyRef {
             FamilyRef::OwnAction => "action type of the ruleset's own (`does:`)",
             FamilyRef::CriticalResult => "critical-damage result",
             FamilyRef::TerrainValue => "terrain value (`terrain_values:`)",
+            FamilyRef::DefenseArc => "defense arc (`procedures.sight.defense_arcs`)",
         }
     }
 }
@@ -210,6 +213,12 @@ pub const CONDITION_FAMILIES: &[ConditionFamily] = &[
         names: FamilyRef::Attribute,
         status: I,
         doc: "The defender's attribute (`attributes:`): holds while it is above 0 and counts its value (`scale: per_count`: the modifier times it).",
+    },
+    ConditionFamily {
+        prefix: "defender-arc-",
+        names: FamilyRef::DefenseArc,
+        status: I,
+        doc: "The attacker stands in this arc around the defender (`procedures.sight.defense_arcs`): a shot into its flank or rear (003 L126-130).",
     },
     ConditionFamily {
         prefix: "defender-terrain-",

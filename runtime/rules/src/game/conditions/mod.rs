@@ -39,6 +39,7 @@ mod close_combat;
 mod close_combat_support;
 mod consecutive_attempt;
 mod counter_battery;
+mod defender_arc;
 mod defender_in_flight;
 mod defender_sa;
 mod defender_state;
@@ -88,6 +89,7 @@ pub static ALL: &[&Condition] = &[
     &extra_woods::EXTRA_WOODS,
     &obscured::OBSCURED,
     &defender_terrain::DEFENDER_TERRAIN,
+    &defender_arc::DEFENDER_ARC,
     &movement::DEFENDER_MOVED,
     &movement::ATTACKER_MOVED,
     &movement::ATTACKER_SPEED,
