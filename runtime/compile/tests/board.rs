@@ -126,7 +126,7 @@ fn obscurement_blocks_at_the_rulesets_total() {
     use cav_rules::geom::P;
     for (at, seen) in [(4, false), (5, true)] {
         let (diags, rules) = common::edited_pack("hex-vehicles", "rules/ruleset.yaml", |text| {
-            text.replacen("  movement:\n", &format!("  sight: {{obscured_at: {at}}}\n  movement:\n"), 1)
+            text.replacen("  sight:\n", &format!("  sight:\n    obscured_at: {at}\n"), 1)
         });
         let rules = rules.unwrap_or_else(|| panic!("compiles: {diags:#?}"));
         let g = rules.hexes.unwrap();
@@ -146,4 +146,40 @@ fn obscurement_blocks_at_the_rulesets_total() {
         assert_eq!(game.obscurement(game.models[a].pos, game.models[b].pos), 4);
         assert_eq!(game.sight(a, b, false).0, seen, "obscured_at {at}");
     }
+}
+
+/// Defense arcs rise outwards and close at 180°; steps of a modifier rise and do not scale; a
+/// terrain value and an action's needed value must be declared.
+#[test]
+fn arcs_steps_and_values_are_checked() {
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/ruleset.yaml", |text| {
+        text.replace("{id: rear-flank, name: Rear flank, up_to: 150}", "{id: rear-flank, name: Rear flank, up_to: 60}")
+            .replace("{id: rear, name: Rear, up_to: 180}", "{id: rear, name: Rear, up_to: 170}")
+    });
+    let at = |p: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(p) && d.code == "defense-arcs");
+    assert!(at("/procedures/sight/defense_arcs/1/up_to") && at("/procedures/sight/defense_arcs/2/up_to"), "{diags:#?}");
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/modifiers.yaml", |text| {
+        text.replace("      - {at_most: 50, value: 1}     # half combat speed\n", "")
+            .replacen(
+                "      - {at_most: 0, value: 2}      # stationary\n",
+                "      - {value: 2}\n      - {at_most: 50, value: 1}\n",
+                1,
+            )
+            .replace("    condition: defender-moved\n", "    condition: defender-moved\n    scale: per_count\n")
+    });
+    let at = |p: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(p) && d.code == "steps");
+    assert!(at("/modifiers/8/steps") && at("/modifiers/9/scale"), "{diags:#?}");
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
+        text.replace("values: {hull-down: 4}", "values: {hul-down: 4}")
+    });
+    assert!(
+        diags.iter().any(|d| d.pointer.as_deref() == Some("/values/hul-down")
+            && d.hint.as_deref().is_some_and(|h| h.contains("hull-down"))),
+        "a misspelt value is an error with its did-you-mean: {diags:#?}"
+    );
+    // A modifier may only read a declared value.
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/modifiers.yaml", |text| {
+        text.replace("condition: defender-terrain-hull-down", "condition: defender-terrain-hulldown")
+    });
+    assert!(diags.iter().any(|d| d.message.contains("defender-terrain-hulldown")), "{diags:#?}");
 }
