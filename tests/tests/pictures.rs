@@ -437,3 +437,27 @@ fn a_hex_board_map_draws_its_hexes() {
     assert!((600..=720).contains(&hexes), "{hexes} hexes");
     assert!(body.contains("1 hex = 2&quot;") && !body.contains("1 square"));
 }
+
+/// The hex vehicle pack's map: its terrain fills whole hexes (one piece per hex, each type
+/// named once), ranges are told in hexes with the obscurement along the line, and the small
+/// board is drawn as large as a 48" table.
+#[test]
+fn a_hex_pack_map_names_its_terrain_once_and_counts_hexes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let svg = tmp.path().join("map.svg");
+    let out = cav_tests::cav_in(&root())
+        .args(["map", "river-crossing", "--ruleset", "hex-vehicles", "--svg"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    xmllint(&svg);
+    let body = std::fs::read_to_string(&svg).unwrap();
+    // 18 hexes of calm water, each drawn as a hexagon of its own, the type labelled once.
+    assert_eq!(body.matches("data-terrain=\"calm-water\"").count(), 18);
+    assert_eq!(body.matches(">Calm water<").count(), 1, "one label per terrain type");
+    assert!(body.contains("hexes clear") && body.contains("obscured 2"), "ranges in hexes, obscurement told");
+    assert!(!body.contains("\" clear"), "no range in inches");
+    let width: f64 = body.split("width=\"").nth(1).and_then(|w| w.split('"').next()).unwrap().parse().unwrap();
+    assert!(width >= 576.0, "drawn at least as large as a 48\" table: {width}");
+}

@@ -13,7 +13,7 @@ use super::labels::{
     Key, Label, Placer, Rect, RingLabel, Sight, label_models, label_rings, label_sights, label_terrain, squad_boxes,
 };
 use super::legend::{flow_legend, item_width, key_columns, legend_items};
-use super::{MARGIN, SCALE, SIDE_COLOURS, full};
+use super::{MARGIN, SIDE_COLOURS, full, scale};
 use crate::text_size::bold_width;
 
 /// The board of `game`; `marks`: events whose strike points and drift are drawn (the last
@@ -21,10 +21,11 @@ use crate::text_size::bold_width;
 /// not fit is numbered on the board and written out in the key below it.
 pub fn svg(game: &Game, title: &str, rings: usize, marks: &[cav_rules::Event]) -> String {
     let [bw, bh] = [game.board.size[0], game.board.size[1]];
+    let sc = scale(game);
     // Board inches → page pixels; +y is up the page, as facings count (0 = +y, clockwise).
-    let px = |p: P| (MARGIN + p.x * SCALE, MARGIN + 30.0 + (bh - p.y) * SCALE);
+    let px = |p: P| (MARGIN + p.x * sc, MARGIN + 30.0 + (bh - p.y) * sc);
     let (x0, y0) = px(P::new(0.0, bh));
-    let board = Rect::at(x0, y0, bw * SCALE, bh * SCALE);
+    let board = Rect::at(x0, y0, bw * sc, bh * sc);
     let mut s = String::new();
     draw_board(&mut s, game, &px, board);
     let (ring_labels, ringed) = draw_rings(&mut s, game, rings, &px, board);
@@ -44,7 +45,7 @@ pub fn svg(game: &Game, title: &str, rings: usize, marks: &[cav_rules::Event]) -
     draw_labels(&mut s, &placer.labels);
     // The legend, flowed into lines as wide as the board, then the key in columns.
     let items = legend_items(game, unlabelled, !squads.is_empty(), ringed.as_ref());
-    let room = (bw * SCALE).max(items.iter().map(item_width).fold(0.0, f64::max));
+    let room = (bw * sc).max(items.iter().map(item_width).fold(0.0, f64::max));
     let y = flow_legend(&mut s, items, room, board.y1 + 20.0);
     let width = 2.0 * MARGIN + room.max(bold_width(title, 15.0));
     let (y, width) = key_columns(&mut s, &key, room, y, width);
@@ -61,17 +62,18 @@ pub fn svg(game: &Game, title: &str, rings: usize, marks: &[cav_rules::Event]) -
 /// The board, its 6" grid and its terrain.
 fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board: Rect) {
     let [bw, bh] = [game.board.size[0], game.board.size[1]];
+    let sc = scale(game);
     let (x0, y0) = (board.x0, board.y0);
     let _ = writeln!(
         s,
         "<rect class=\"board\" x=\"{x0}\" y=\"{y0}\" width=\"{:.0}\" height=\"{:.0}\" fill=\"#eef0e2\" stroke=\"#555\"/>",
-        bw * SCALE,
-        bh * SCALE
+        bw * sc,
+        bh * sc
     );
     if let Some(hexes) = &game.rules.hexes {
         draw_hexes(s, hexes, px, [bw, bh]);
     } else {
-        draw_grid(s, px, board, [bw, bh]);
+        draw_grid(s, px, board, [bw, bh], sc);
     }
     for a in &game.board.areas {
         let t = &game.rules.terrains[a.terrain];
@@ -90,16 +92,16 @@ fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board:
 }
 
 /// A 6" grid, to read distances by eye.
-fn draw_grid(s: &mut String, px: &impl Fn(P) -> (f64, f64), board: Rect, [bw, bh]: [f64; 2]) {
+fn draw_grid(s: &mut String, px: &impl Fn(P) -> (f64, f64), board: Rect, [bw, bh]: [f64; 2], sc: f64) {
     let (x0, y0) = (board.x0, board.y0);
     let mut g = String::from("<g class=\"grid\" stroke=\"#d5d8c4\" stroke-width=\"0.6\">");
     for i in (6..bw as i64).step_by(6) {
         let (x, _) = px(P::new(i as f64, 0.0));
-        let _ = write!(g, "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>", y0 + bh * SCALE);
+        let _ = write!(g, "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>", y0 + bh * sc);
     }
     for i in (6..bh as i64).step_by(6) {
         let (_, y) = px(P::new(0.0, i as f64));
-        let _ = write!(g, "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>", x0 + bw * SCALE);
+        let _ = write!(g, "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/>", x0 + bw * sc);
     }
     s.push_str(&g);
     s.push_str("</g>\n");
@@ -151,13 +153,14 @@ fn draw_rings(
     board: Rect,
 ) -> (Vec<RingLabel>, Option<(String, String)>) {
     let [bw, bh] = [game.board.size[0], game.board.size[1]];
+    let sc = scale(game);
     let (x0, y0) = (board.x0, board.y0);
     // Band rings of one model's first weapon, clipped to the board; their labels come later.
     let _ = writeln!(
         s,
         "<clipPath id=\"board\"><rect x=\"{x0}\" y=\"{y0}\" width=\"{:.0}\" height=\"{:.0}\"/></clipPath>",
-        bw * SCALE,
-        bh * SCALE
+        bw * sc,
+        bh * sc
     );
     let mut ring_labels: Vec<RingLabel> = Vec::new();
     let mut ringed = None;
@@ -168,7 +171,7 @@ fn draw_rings(
         let base = game.card(rings).base_radius;
         ringed = Some((m.name.clone(), wpn.name.clone()));
         for b in &game.rules.bands {
-            let r = (wpn.range * b.multiplier + base) * SCALE;
+            let r = (wpn.range * b.multiplier + base) * sc;
             let what = format!("{} {}", wpn.name, b.name);
             let _ = writeln!(
                 s,
@@ -201,7 +204,16 @@ fn draw_sights(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Ve
             };
             let ((ax, ay), (bx, by)) = (px(game.models[a].pos), px(game.models[b].pos));
             let range = game.range(a, b);
-            let text = format!("{range:.1}\" {what}");
+            let text = match &game.rules.hexes {
+                Some(h) => {
+                    let n = (range / h.across_flats).round();
+                    let obscured = game.obscurement(game.models[a].pos, game.models[b].pos);
+                    let what =
+                        if obscured > 0 && los { format!("{what}, obscured {obscured}") } else { what.to_owned() };
+                    format!("{n:.0} hex{} {what}", if n == 1.0 { "" } else { "es" })
+                }
+                None => format!("{range:.1}\" {what}"),
+            };
             let _ = writeln!(
                 s,
                 "<g class=\"sight\" data-cover=\"{what}\"><line x1=\"{ax:.1}\" y1=\"{ay:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" stroke=\"{colour}\" stroke-width=\"1.6\"{dash}><title>{}</title></line></g>",
@@ -260,6 +272,7 @@ fn draw_marks(
 
 /// The models: base, front arc, facing; the markers (by model) are what labels keep clear of.
 fn draw_models(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Vec<Option<Rect>> {
+    let sc = scale(game);
     let half = game.rules.proc.sight.arc_half();
     // Wrecks stay where they fell (drawn faded); models off the table are not drawn.
     let drawn = |m: &cav_rules::game::Model| {
@@ -270,13 +283,13 @@ fn draw_models(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Ve
         let card = game.card(i);
         let colour = SIDE_COLOURS[m.side % SIDE_COLOURS.len()];
         let (cx, cy) = px(m.pos);
-        let r = card.base_radius.max(0.3) * SCALE;
+        let r = card.base_radius.max(0.3) * sc;
         markers[i] = Some(Rect::around(cx, cy, r));
         let dir = |deg: f64, len: f64| {
             let rad = deg.to_radians();
             (cx + rad.sin() * len, cy - rad.cos() * len)
         };
-        let reach = r + 3.0 * SCALE;
+        let reach = r + 3.0 * sc;
         let (lx, ly) = dir(m.facing - half, reach);
         let (rx, ry) = dir(m.facing + half, reach);
         let (fx, fy) = dir(m.facing, r + 10.0);
@@ -336,6 +349,16 @@ fn fill(t: &cav_rules::compile::TerrainDef) -> (&'static str, f64) {
         "#b08a5a"
     } else if t.road {
         "#d9cfa5"
+    } else if id.contains("snow") || id.contains("ice") {
+        "#f4f7fb"
+    } else if id.contains("mud") || id.contains("swamp") {
+        "#7a6a4a"
+    } else if id.contains("sand") {
+        "#e3cf8c"
+    } else if id.contains("scrub") || id.contains("grass") {
+        "#9cbf6e"
+    } else if id.contains("urban") || id.contains("rubble") || id.contains("rough") {
+        "#8a8a8a"
     } else {
         "#9e9e86"
     };

@@ -8,7 +8,7 @@ use cav_format::xml::escape as esc;
 use cav_rules::Game;
 use cav_rules::geom::P;
 
-use super::{GAPS, LABEL, LEADER, NUMBER, SCALE, SIDE_COLOURS, SIGHT, SMALL, SQUAD_LINK, SQUAD_SPAN, full, short};
+use super::{GAPS, LABEL, LEADER, NUMBER, SIDE_COLOURS, SIGHT, SMALL, SQUAD_LINK, SQUAD_SPAN, full, scale, short};
 use crate::text_size::{bold_width, line_h, text_width};
 
 /// The key: (number, text, colour) of what is numbered on the board.
@@ -220,7 +220,8 @@ pub(super) fn squad_boxes(
                 x1: a.x1.max(r.x1),
                 y1: a.y1.max(r.y1),
             });
-            if cluster.len() < 2 || b.x1 - b.x0 > SQUAD_SPAN * SCALE || b.y1 - b.y0 > SQUAD_SPAN * SCALE {
+            let span = SQUAD_SPAN * scale(game);
+            if cluster.len() < 2 || b.x1 - b.x0 > span || b.y1 - b.y0 > span {
                 continue;
             }
             let members = cluster;
@@ -290,7 +291,15 @@ pub(super) fn label_models(
 
 /// Each piece of terrain's name.
 pub(super) fn label_terrain(game: &Game, px: &impl Fn(P) -> (f64, f64), placer: &mut Placer, key: &mut Key) {
+    // On a hex board terrain comes a hex at a time: each type is named once, on its first hex.
+    let mut named = Vec::new();
     for a in &game.board.areas {
+        if game.rules.hexes.is_some() {
+            if named.contains(&a.terrain) {
+                continue;
+            }
+            named.push(a.terrain);
+        }
         let t = &game.rules.terrains[a.terrain];
         let (cx, cy) = px(a.center);
         let (w, h) = (text_width(&t.name, SMALL), line_h(SMALL));

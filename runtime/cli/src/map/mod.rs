@@ -122,8 +122,12 @@ fn ringed(game: &Game, r: &str) -> Result<usize, String> {
     })
 }
 
-/// Pixels per inch.
-const SCALE: f64 = 12.0;
+/// Pixels per inch: 12; a hex board smaller than 48" is drawn as large as a 48" table, so its
+/// hexes stay readable.
+fn scale(game: &Game) -> f64 {
+    let longest = game.board.size[0].max(game.board.size[1]);
+    if game.rules.hexes.is_some() && longest > 0.0 { (576.0 / longest).clamp(12.0, 96.0) } else { 12.0 }
+}
 const MARGIN: f64 = 30.0;
 const SIDE_COLOURS: [&str; 4] = ["#c0392b", "#222222", "#2563a8", "#2e8b57"];
 /// Font sizes: model and squad labels, lines of sight, terrain and rings, marker numbers, legend.
