@@ -463,6 +463,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         action_costs,
         own_actions,
         terrain_values: ruleset.terrain_values.iter().map(|v| v.name.clone()).collect(),
+        terrain_value_ids: ruleset.terrain_values.iter().map(|v| v.id.0.clone()).collect(),
         action_slots,
         slot_uses,
         reaction_slots,

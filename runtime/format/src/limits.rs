@@ -55,6 +55,9 @@ pub const MAX_SNIPPET_LINE: usize = 1_000;
 /// 72"; this leaves room for campaigns while keeping placement arithmetic small.
 pub const MAX_BOARD_INCHES: f64 = 1_000.0;
 
+/// Farthest a script's forced move (`ctx.move_model`) goes, in inches.
+pub const SCRIPT_FORCED_MOVE: f64 = 24.0;
+
 /// Most hexes one placed terrain piece may list (a scenario's or a test's `hexes:`).
 pub const MAX_PLACED_HEXES: usize = 10_000;
 

@@ -135,6 +135,17 @@ pub enum Effect {
     },
     /// Throw these dice for the combat roll instead of the standard ones.
     SetDice(crate::dice::DiceExpr),
+    /// Move a model straight towards a point, spending no MV (`ctx.move_model`).
+    MoveModel {
+        model: usize,
+        x: f64,
+        y: f64,
+    },
+    /// Turn a model on the spot (`ctx.turn_model`).
+    TurnModel {
+        model: usize,
+        facing: f64,
+    },
     /// Throw die `die` (0-based) of the roll in progress again.
     Reroll {
         die: usize,

@@ -646,3 +646,93 @@ end }";
     assert_eq!(run(false), ["Medium MAC\t6\tnil"]);
     assert_eq!(run(true), ["Medium MAC\t2\tnil"]);
 }
+
+/// The board queries: `ctx.terrain` (a model's place or a point) lists the pieces there with
+/// their cover and layer, `ctx.ground` the level, `ctx.sight` the line of sight and cover,
+/// `ctx.within` the models in range nearest first; bad arguments are script errors at the
+/// caller's line, never a crash.
+#[test]
+fn a_handler_asks_the_board_for_terrain_ground_sight_and_models_within() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { combat_tp = function(ctx)\n  local t = ctx.terrain(ctx.target)\n  local s = ctx.sight(ctx.model, ctx.target)\n  \
+         print(#t, t[1] and t[1].id or '-', t[1] and t[1].layer or '-', ctx.ground(ctx.target), ctx.ground(30, 30), s.seen, s.cover, s.obscurement, #ctx.within(ctx.model, 1000), #ctx.within(ctx.model, 0.1))\nend }",
+    );
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let woods = rules.terrain("light-woods").unwrap();
+    let at = game.models[0].pos;
+    game.board.areas.push(cav_rules::game::Area {
+        terrain: woods,
+        poly: cav_rules::geom::Polygon::regular(at, 3.0, 24),
+        center: at,
+        radius: 3.0,
+        lasts: None,
+    });
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+    host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap();
+    let (seen, cover) = game.sight(1, 0, false);
+    let want = format!(
+        "1\tlight-woods\tbase\t0\t0\t{seen}\t{}\t0\t1\t0",
+        match cover {
+            cav_format::Cover::Light => "light",
+            cav_format::Cover::Heavy => "heavy",
+            cav_format::Cover::None => "none",
+            cav_format::Cover::Blocking => "blocking",
+        }
+    );
+    assert_eq!(host.take_prints(), [want]);
+    for (call, why) in [
+        ("ctx.terrain('here')", "`ctx.terrain` takes a model or two numbers"),
+        ("ctx.ground(0/0, 1)", "`ctx.ground` takes a model or two finite numbers"),
+        ("ctx.within(ctx.model, 1/0)", "`ctx.within`: a distance is a finite number"),
+    ] {
+        let (rules, _dir) = with_script("wizzo", &format!("return {{ combat_tp = function(ctx)\n  {call}\nend }}"));
+        let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+        let mut ctx = HookCtx::new(HookPoint::CombatTp, 1).target(0).weapon(0);
+        let err = host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap_err().to_string();
+        assert!(err.contains(why) && err.contains("wizzo.luau:2:"), "{call}: {err}");
+    }
+}
+
+/// `ctx.move_model` moves a model straight towards a point with no MV spent, keeping its facing,
+/// stopping before another model's base and at the table's edge, and at most
+/// `limits::SCRIPT_FORCED_MOVE` inches; `ctx.turn_model` turns it; both only where the hook point
+/// takes them, and a non-finite point is refused at the caller's line.
+#[test]
+fn move_model_and_turn_model_are_forced_moves() {
+    let (rules, _dir) = with_script(
+        "wizzo",
+        "return { end_phase = function(ctx)\n  ctx.move_model(ctx.self, ctx.self.x + 1000, ctx.self.y)\n  ctx.turn_model(ctx.self, 450)\nend }",
+    );
+    let (end, log) = play(&rules);
+    end.unwrap();
+    let forced: Vec<(f64, f64, f64)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { from, to, mv_spent: 0, facing, .. } => Some((to.x - from.x, to.y - from.y, *facing)),
+            _ => None,
+        })
+        .collect();
+    let pushes: Vec<_> = forced.iter().filter(|(dx, _, _)| *dx > 1e-9).collect();
+    let turns: Vec<_> = forced.iter().filter(|(dx, dy, _)| *dx == 0.0 && *dy == 0.0).collect();
+    assert!(!pushes.is_empty() && !turns.is_empty(), "{forced:?}");
+    for (dx, dy, _) in &pushes {
+        assert!(*dx <= cav_format::limits::SCRIPT_FORCED_MOVE + 1e-9 && dy.abs() < 1e-9, "straight, bounded: {dx}");
+    }
+    assert!(turns.iter().all(|(_, _, f)| *f == 90.0), "450° is a quarter turn: {turns:?}");
+
+    let (rules, _dir) =
+        with_script("wizzo", "return { activation = function(ctx)\n  ctx.move_model(ctx.self, 1, 1)\nend }");
+    let err = hook_error(play(&rules).0);
+    assert!(err.contains("move_model") && err.contains("activation"), "not taken at activation: {err}");
+    let (rules, _dir) =
+        with_script("wizzo", "return { end_phase = function(ctx)\n  ctx.move_model(ctx.self, 0/0, 1)\nend }");
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let game = scenario_game(&rules, sc, &mut SeededDice::new(1), &mut NoLog, None);
+    let mut host = LuaHost::new(&rules, Limits::default()).unwrap();
+    let mut ctx = HookCtx::new(HookPoint::EndPhase, 0);
+    let err = host.call(&game, &mut SeededDice::new(2), &mut ctx).unwrap_err().to_string();
+    assert!(err.contains("nowhere near a table") && err.contains("wizzo.luau:2:"), "{err}");
+}

@@ -17,6 +17,7 @@ words! {
         Activation = "activation", I, "At the start of a model's activation, after its action points are set; `ap` modifiers change them.";
         SpecialAction = "special_action", I, "When a model takes the Special action (the action its special attribute gives).";
         Movement = "movement", I, "For each move action, before the path is paid; `mv` modifiers change the move value, forbid refuses the move.";
+        FacingChange = "facing_change", I, "During a move, as the model turns (on a hex board, at each hex where it turns a hexside; on a continuous board, as a move action turns it to its direction): `ctx.self` is the mover, still facing its old way, `ctx.value` the degrees it turns. A handler that moves or turns it (`ctx.move_model`, `ctx.turn_model`: a skid, 003 L53-65) ends the move action there.";
         Transport = "transport", I, "When a model mounts or dismounts a transport: handlers may forbid it.";
         TargetLock = "target_lock", I, "When a model declares a target-lock action or paints a target with its TAG (the `tag` action); forbid refuses it.";
         OpposedRoll = "opposed_roll", I, "Before each side's roll of an opposed roll the engine makes (close combat: `ctx.target` is the opponent; a model crossing a structure: no target); `roll` modifiers help that side. A script's own contests (`ctx.opposed_roll`, `ctx.contest`) take their bonuses from its arguments.";
@@ -38,6 +39,8 @@ words! {
         Repair = "repair", I, "A repair roll; `roll` modifiers.";
         AreaEffect = "area_effect", I, "For each model under an area template, before its secondary roll; forbid spares it, `roll` modifiers.";
         EndPhase = "end_phase", I, "Once per model on the table at the end of each turn.";
+        DamageRoll = "damage_roll", I, "Under `procedures.attack`, before a volley's damage rolls (or saving rolls) are thrown: `ctx.self` is the roller, `ctx.target` the other model; `roll` modifiers help the roller (Sythopian Wars' scenery blunting Force, 002 L342).";
+        Answered = "answered", I, "Under `procedures.attack`, after a target's answer rolled face to face against an attack has been judged: `ctx.self` is the answering model, `ctx.target` the attacker, `ctx.option` the answer's id, `ctx.value` 1 where the answer's roll stood (Infinity's Dodge succeeded), else 0; the model may be moved (`ctx.move_model`: Dodge's 2\", 004 L556).";
     }
 }
 
@@ -58,6 +61,8 @@ words! {
         SetDice = "set_dice", I, "`ctx.set_dice(dice)`: the attack's combat roll throws these dice instead of the ruleset's standard ones (`4d6kh2`, `3d6kh2`, `1d6`: Strike's dice by range band); under `procedures.attack`, instead of the hit roll kind's dice.";
         Reroll = "reroll", I, "`ctx.reroll(die)`: throw one die of the roll in progress again (1 = the first of `ctx.roll.natural`) and keep the new face; never out of a critical fumble.";
         SetFlag = "set_flag", I, "`ctx.set_flag(scope, key, value)`: remember a boolean, number or string (`nil`: forget it) in the game, under this special attribute: scope `game` (until the game ends), `turn` (until the turn ends), `activation` (until the active model's activation ends), `unit` (on the unit of this special attribute's model — its squad, or the model alone) or a model (`ctx.self`, `ctx.target`…: on that model). `ctx.flag(scope, key)` reads it back (as it stood when the moment began). A script's state lives here, never in its module. At most `limits::SCRIPT_FLAGS` at once.";
+        MoveModel = "move_model", I, "`ctx.move_model(model, x, y)`: move a model straight towards (x, y) (inches; on a hex board, hex by hex to the hex there), spending no MV and keeping its facing: it stops before another model's base, terrain its move class may not enter, and the board's edge. A forced move: a dodge, a skid, a push. At most `limits::SCRIPT_FORCED_MOVE` inches.";
+        TurnModel = "turn_model", I, "`ctx.turn_model(model, facing)`: turn a model on the spot to `facing` degrees (0 = +y, clockwise; on a hex board, the nearest hexside).";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
 }
@@ -102,8 +107,22 @@ impl HookPoint {
             PlaceTerrain,
             SetFlag,
         ];
+        // Moving and turning models: between actions, never inside a roll.
+        const CHANGES_AND_MOVES: &[HookEffect] = &[
+            DealDamage,
+            ApplyState,
+            ClearState,
+            SpendAmmo,
+            RestoreAmmo,
+            RefillAmmoBins,
+            PlaceTerrain,
+            SetFlag,
+            MoveModel,
+            TurnModel,
+        ];
         match self {
-            H::GameSetup | H::SpecialAction | H::OnHit | H::EndPhase | H::CombatEnd => CHANGES,
+            H::GameSetup | H::OnHit | H::CombatEnd => CHANGES,
+            H::SpecialAction | H::EndPhase => CHANGES_AND_MOVES,
             H::CombatDice => &[
                 AddModifier,
                 Reroll,
@@ -139,6 +158,9 @@ impl HookPoint {
             H::DamageTable => &[AddModifier, Forbid, ApplyState, SetFlag],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::OpposedRoll => &[AddModifier, SetFlag],
+            H::DamageRoll => &[AddModifier, SetFlag],
+            H::Answered => &[MoveModel, TurnModel, ApplyState, ClearState, SetFlag],
+            H::FacingChange => &[MoveModel, TurnModel, ApplyState, ClearState, DealDamage, SetFlag],
             H::Build | H::ForceSelection => &[Forbid],
         }
     }
@@ -165,6 +187,8 @@ impl HookPoint {
                 | H::AreaEffect
                 | H::Transport
                 | H::OpposedRoll
+                | H::DamageRoll
+                | H::Answered
         )
     }
 
@@ -184,7 +208,8 @@ impl HookPoint {
             | H::PilotCheck
             | H::Repair
             | H::AreaEffect
-            | H::OpposedRoll => &[Q::Roll],
+            | H::OpposedRoll
+            | H::DamageRoll => &[Q::Roll],
             H::Drift => &[Q::Drift],
             H::DamageCalc => &[Q::Rav, Q::Av, Q::Mos],
             H::DamageTable => &[Q::Damage],
@@ -200,6 +225,7 @@ impl HookPoint {
             H::GameSetup | H::DrawDeck | H::Activation | H::EndPhase | H::Build | H::ForceSelection => "model",
             H::SpecialAction => "model, target (if the action names one)",
             H::Movement => "model, value (the move value)",
+            H::FacingChange => "model, value (the degrees it turns), at (where it turns)",
             H::TargetLock | H::Reaction => "model, target",
             H::AttackDeclare => "model, target, weapon, distance, value (the weapon's range)",
             H::AttackTargets => "model, target (the aimed model, if the point lies on it), weapon, value (the radius)",
@@ -217,6 +243,12 @@ impl HookPoint {
             H::Transport => "model (the rider), target (the transport), value (1 mounting, 0 dismounting)",
             H::OpposedRoll => {
                 "model (the side rolling), target (its opponent in close combat; none crossing a structure)"
+            }
+            H::DamageRoll => {
+                "model (the roller), target (the other model), weapon (the roller's: none for a saving roll), distance, band"
+            }
+            H::Answered => {
+                "model (the answering model), target (the attacker), option (the answer's id: `dodge`), value (1: the answer's roll stood)"
             }
         }
     }

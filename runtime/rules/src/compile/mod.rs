@@ -172,8 +172,10 @@ pub struct Rules {
     pub action_costs: HashMap<String, u32>,
     /// The ruleset's own action types (`does:`), each a kind of one of the engine's actions.
     pub own_actions: Vec<OwnAction>,
-    /// The values its terrain carries (`terrain_values:`): their names, as players read them.
+    /// The values its terrain carries (`terrain_values:`): their names, as players read them,
+    /// and their ids (scripts' `values` keys).
     pub terrain_values: Vec<String>,
+    pub terrain_value_ids: Vec<String>,
     /// Moments the other side may react out of turn (`reaction_windows`).
     pub reaction_windows: Vec<f::ReactionWindow>,
     /// The action slots each window's reactions use (`uses:`, as a mask), by window.

@@ -201,6 +201,15 @@ impl<'a, 'r> Engine<'a, 'r> {
                 log(self, HookEffect::ClearState, Some(model), None, None, Some(name));
                 self.clear_state(model, state)?;
             }
+            Effect::MoveModel { model, x, y } => {
+                log(self, HookEffect::MoveModel, Some(model), None, None, Some(format!("to ({x:.1}, {y:.1})")));
+                self.forced_move(model, P::new(x, y))
+                    .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.move_model`: {e}") })?;
+            }
+            Effect::TurnModel { model, facing } => {
+                log(self, HookEffect::TurnModel, Some(model), None, Some(facing), None);
+                self.forced_turn(model, facing);
+            }
             Effect::SetDice(dice) => {
                 log(self, HookEffect::SetDice, None, None, None, Some(dice.to_string()));
                 answer.dice = Some(dice);

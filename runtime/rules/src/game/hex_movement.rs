@@ -308,6 +308,10 @@ impl Engine<'_, '_> {
             if spent + step.cost > allowance && !(gone == 0 && !step.turned && first_hex_free) {
                 break;
             }
+            // Turning: handlers may make the model skid or spin instead (which ends the move).
+            if step.turned && self.turned_aside(model, angle_diff(facing, step.facing).abs())? {
+                break;
+            }
             spent += step.cost;
             facing = step.facing;
             gone += 1;
@@ -323,8 +327,35 @@ impl Engine<'_, '_> {
             }
         }
         let spent = u32::try_from(spent.div_ceil(parts)).unwrap_or(u32::MAX);
-        let retreating = self.game.models[model].mission_kill;
+        let (retreating, facing) = (self.game.models[model].mission_kill, self.game.models[model].facing);
         self.end_move(model, from, facing, spent, stride, retreating, f64::from(gone) * geo.across_flats)?;
         Ok(spent)
+    }
+
+    /// A forced move on a hex board (`ctx.move_model`): along the hex line towards `to`'s hex,
+    /// at most `SCRIPT_FORCED_MOVE` inches of hexes, keeping the facing and spending no MV; it
+    /// stops before a hex off the board, held by another model or closed to its move class.
+    /// Hexes entered (0: it did not move).
+    pub(crate) fn forced_hex_move(&mut self, model: usize, to: P) -> Result<u32, String> {
+        let Some(geo) = self.game.rules.hexes else { return Ok(0) };
+        let from = self.game.models[model].pos;
+        let (line, _) = crate::compile::HexGeometry::lines(geo.hex_at(from), geo.hex_at(to));
+        let most = (cav_format::limits::SCRIPT_FORCED_MOVE / geo.across_flats).floor() as usize;
+        let mut gone = 0u32;
+        for w in line.windows(2).take(most) {
+            let g = &self.game;
+            let (here, next) = (w[0], w[1]);
+            if !geo.on_board(next, g.board.size)
+                || g.hex_held(model, next)
+                || g.hex_entry_cost(model, here, next).is_none()
+            {
+                break;
+            }
+            self.game.models[model].pos = geo.centre(next);
+            gone += 1;
+        }
+        let facing = self.game.models[model].facing;
+        self.end_move(model, from, facing, 0, Stride::Shift, false, f64::from(gone) * geo.across_flats)?;
+        Ok(gone)
     }
 }

@@ -254,6 +254,12 @@ impl<'a, 'r> Engine<'a, 'r> {
                 *c = g.same_unit(t, i) || engaged.iter().any(|&j| g.same_unit(i, j));
             }
         }
+        // Turning: handlers may make the model skid or spin instead (which ends the move).
+        if turn > 1e-9 && self.turned_aside(model, turn)? {
+            let facing = self.game.models[model].facing;
+            self.end_move(model, from, facing, spent, stride, retreating, 0.0)?;
+            return Ok(spent);
+        }
         self.game.models[model].facing = heading;
         if turn > 1e-9 {
             let m = &mut self.game.models[model];
@@ -420,6 +426,73 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         Ok(())
+    }
+
+    /// `facing_change`: `model` is about to turn `degrees` during a move. Whether its handlers
+    /// moved or turned it (a skid, a spin-out) or took it off the table: the move then ends.
+    pub(crate) fn turned_aside(&mut self, model: usize, degrees: f64) -> Result<bool, String> {
+        let (pos, facing) = (self.game.models[model].pos, self.game.models[model].facing);
+        let at = HookCtx::new(HookPoint::FacingChange, model).value(degrees).at(pos);
+        self.call_hooks(at).map_err(|e| e.to_string())?;
+        let m = &self.game.models[model];
+        Ok(m.pos != pos || m.facing != facing || !m.on_table())
+    }
+
+    /// A forced move (`ctx.move_model`: a dodge, a skid, a push): straight towards `to`, at most
+    /// `SCRIPT_FORCED_MOVE` inches, keeping the facing and spending no MV; it stops before
+    /// another model's base, terrain its move class may not enter, and the board's edge. On a
+    /// hex board, hex by hex (`forced_hex_move`).
+    pub(crate) fn forced_move(&mut self, model: usize, to: P) -> Result<(), String> {
+        if !self.game.models[model].on_table() {
+            return Err(format!("{} is not on the table", self.game.models[model].name));
+        }
+        if self.game.rules.hexes.is_some() {
+            return self.forced_hex_move(model, to).map(|_| ());
+        }
+        let g = &self.game;
+        let from = g.models[model].pos;
+        let total = from.dist(to).min(cav_format::limits::SCRIPT_FORCED_MOVE);
+        let (radius, mc) = (g.card(model).base_radius, g.card(model).move_class);
+        let dir = if total > 1e-9 { (to - from).scale(1.0 / from.dist(to)) } else { P::default() };
+        // In quarter inches, the last step short.
+        let (step, mut gone) = (0.25f64, 0.0);
+        while gone + 1e-9 < total {
+            let g = &self.game;
+            let d = step.min(total - gone);
+            let next = from + dir.scale(gone + d);
+            let [w, h] = g.board.size;
+            let off = next.x < 0.0 || next.y < 0.0 || next.x > w || next.y > h;
+            let closed = g.board.areas.iter().any(|a| {
+                g.rules.terrains[a.terrain].costs[mc] == Cost::No
+                    && a.center.dist(next) <= a.radius + radius
+                    && a.poly.distance(next) <= radius
+            });
+            let blocked = (0..g.models.len()).any(|i| {
+                i != model
+                    && g.models[i].on_table()
+                    && !g.flying(i)
+                    && g.models[i].pos.dist(next) < radius + g.card(i).base_radius
+            });
+            if off || closed || blocked {
+                break;
+            }
+            gone += d;
+            self.game.models[model].pos = next;
+        }
+        let facing = self.game.models[model].facing;
+        self.end_move(model, from, facing, 0, Stride::Shift, false, gone)
+    }
+
+    /// A forced turn (`ctx.turn_model`): the model faces `facing` (a hexside on a hex board),
+    /// told as a move of no distance.
+    pub(crate) fn forced_turn(&mut self, model: usize, facing: f64) {
+        let facing = match &self.game.rules.hexes {
+            Some(g) => g.snap_facing(facing),
+            None => crate::geom::normalise_deg(facing),
+        };
+        let at = self.game.models[model].pos;
+        self.game.models[model].facing = facing;
+        emit!(self, Event::Moved { model, from: at, to: at, mv_spent: 0, facing });
     }
 
     /// Extra MV per inch for moving backwards at a point; `None` where backwards is not allowed.

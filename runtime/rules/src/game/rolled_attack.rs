@@ -139,6 +139,14 @@ impl Engine<'_, '_> {
             emit!(self, Event::Turned { model: target, facing, toward: attacker });
         }
         self.land_volley(a, mine, &mine_stand)?;
+        // A target's rolled answer, judged: its handlers may move it (Infinity's Dodge). (The
+        // acting model's one answer to the reactions is not an answer to this attack alone.)
+        if matches!(theirs, Their::Roll(_)) && !self.game.reacting {
+            let stood = f64::from(u8::from(their_stand.iter().any(|&x| x)));
+            let mut at = HookCtx::new(HookPoint::Answered, target).target(attacker).value(stood);
+            at.option = Some(o.answers[choice.answer].id.clone());
+            self.call_hooks(at)?;
+        }
         match theirs {
             Their::Shot(volley) => self.land_volley(a, *volley, &their_stand),
             Their::Roll(_) | Their::Nothing => Ok(()),
@@ -253,7 +261,14 @@ impl Engine<'_, '_> {
                 Roller::Target => (victim, shooter),
             };
             let ds = Situation { attacker: roller, defender: Some(other), ..v.situation };
-            let dmods = self.modifiers(&r.damage_roll_mods, ModifierTarget::DamageRoll, &ds, false);
+            let mut dmods = self.modifiers(&r.damage_roll_mods, ModifierTarget::DamageRoll, &ds, false);
+            // Handlers at the damage roll (scenery blunting Force) add to the roller's modifiers.
+            // (`ctx.weapon` is the roller's own: none for a saving roll.)
+            let weapon = if roller == shooter { v.ctx.weapon } else { None };
+            let at =
+                HookCtx { point: HookPoint::DamageRoll, model: roller, target: Some(other), weapon, ..v.ctx.clone() };
+            let mut answer = self.call_hooks(at)?;
+            dmods.extend(answer.take(Quantity::Roll));
             let dm = dmods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
             let kind = &r.roll_kinds[d.roll.kind];
             let need = d.roll.bounded_target_in(kind, need, dm, &self.game, &ds);

@@ -1,6 +1,6 @@
 //! The calls of `ctx` that reach the board (the game and its dice) while a handler runs:
 //! `ctx.models`, `ctx.range`, `ctx.roll_dice`, `ctx.opposed_roll`, `ctx.make_roll`, `ctx.contest`,
-//! `ctx.flag`.
+//! `ctx.flag`, and what the board holds: `ctx.terrain`, `ctx.ground`, `ctx.sight`, `ctx.within`.
 
 use cav_format::{OpposedAgainst, OpposedTies};
 use std::rc::Rc;
@@ -25,10 +25,14 @@ pub(super) enum Board {
     MakeRoll,
     Contest,
     Flag,
+    Terrain,
+    Ground,
+    Sight,
+    Within,
 }
 
 impl Board {
-    pub(super) const ALL: [Board; 7] = [
+    pub(super) const ALL: [Board; 11] = [
         Board::Models,
         Board::Range,
         Board::RollDice,
@@ -36,6 +40,10 @@ impl Board {
         Board::MakeRoll,
         Board::Contest,
         Board::Flag,
+        Board::Terrain,
+        Board::Ground,
+        Board::Sight,
+        Board::Within,
     ];
 
     pub(super) fn id(self) -> &'static str {
@@ -47,6 +55,10 @@ impl Board {
             Board::MakeRoll => "make_roll",
             Board::Contest => "contest",
             Board::Flag => "flag",
+            Board::Terrain => "terrain",
+            Board::Ground => "ground",
+            Board::Sight => "sight",
+            Board::Within => "within",
         }
     }
 }
@@ -75,7 +87,119 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
         Board::MakeRoll => roll_kind(lua, sh, live, args),
         Board::Contest => contest(lua, sh, live, args),
         Board::Flag => flag(lua, live, args),
+        Board::Terrain => terrain(lua, live, args),
+        Board::Ground => ground(lua, live, args),
+        Board::Sight => sight(lua, live, args),
+        Board::Within => within(lua, sh, live, args),
     }
+}
+
+/// Where a board query looks: a model's place (`ctx.terrain(model)`) or a point
+/// (`ctx.terrain(x, y)`, inches).
+fn place_arg(lua: &Lua, live: &Live, what: &str, args: mlua::MultiValue) -> mlua::Result<cav_rules::geom::P> {
+    let args: Vec<Value> = args.into_iter().collect();
+    match args.as_slice() {
+        [Value::UserData(u), ..] => {
+            let ix = u.borrow::<ModelView>()?.index;
+            Ok(live.game.models[ix].pos)
+        }
+        [x, y, ..] => {
+            let num = |v: &Value| match v {
+                Value::Integer(i) => Some(*i as f64),
+                Value::Number(n) => Some(*n),
+                _ => None,
+            };
+            let (x, y) = (num(x), num(y));
+            match (x, y) {
+                (Some(x), Some(y)) if x.is_finite() && y.is_finite() => Ok(cav_rules::geom::P::new(x, y)),
+                _ => Err(refused(lua, format!("`ctx.{what}` takes a model or two finite numbers (x, y in inches)"))),
+            }
+        }
+        _ => Err(refused(lua, format!("`ctx.{what}` takes a model or two numbers (x, y in inches)"))),
+    }
+}
+
+/// `ctx.terrain(model)` or `ctx.terrain(x, y)`: the terrain pieces there, each `{id, name,
+/// cover, elevation, layer, values}` (`values`: the ruleset's terrain values it carries, by
+/// id); on a hex board, those of the hex.
+fn terrain(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let mut p = place_arg(lua, live, "terrain", args)?;
+    if let Some(g) = &game.rules.hexes {
+        p = g.centre(g.hex_at(p));
+    }
+    let t = lua.create_table()?;
+    let here = game.board.areas.iter().filter(|a| a.center.dist(p) <= a.radius + 1e-6 && a.poly.contains(p));
+    for a in here.take(cav_format::limits::SCRIPT_EFFECTS_PER_CALL) {
+        let def = &game.rules.terrains[a.terrain];
+        let piece = lua.create_table()?;
+        piece.raw_set("id", def.id.as_str())?;
+        piece.raw_set("name", def.name.as_str())?;
+        piece.raw_set("cover", cover_word(def.cover))?;
+        piece.raw_set("elevation", def.elevation)?;
+        piece.raw_set("layer", if def.modifier { "modifier" } else { "base" })?;
+        let values = lua.create_table()?;
+        for &(v, x) in &def.values {
+            if let Some(name) = game.rules.terrain_value_ids.get(usize::from(v)) {
+                values.raw_set(name.as_str(), x)?;
+            }
+        }
+        piece.raw_set("values", frozen(values))?;
+        t.raw_push(frozen(piece))?;
+    }
+    Ok(Value::Table(frozen(t)))
+}
+
+fn cover_word(c: cav_format::Cover) -> &'static str {
+    match c {
+        cav_format::Cover::None => "none",
+        cav_format::Cover::Light => "light",
+        cav_format::Cover::Heavy => "heavy",
+        cav_format::Cover::Blocking => "blocking",
+    }
+}
+
+/// `ctx.ground(model)` or `ctx.ground(x, y)`: the ground's level there (hills raise it).
+fn ground(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let p = place_arg(lua, live, "ground", args)?;
+    Ok(Value::Integer(i64::from(live.game.ground(p))))
+}
+
+/// `ctx.sight(a, b)`: what `a` sees of `b` — `{seen, cover, obscurement}`: a line of sight, the
+/// best cover `b` has from `a` (`none`, `light`, `heavy`, `blocking`), and on a hex board the
+/// obscurement along the line.
+fn sight(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let (a, b) = (a.borrow::<ModelView>()?.index, b.borrow::<ModelView>()?.index);
+    let (seen, cover) = game.sight(a, b, false);
+    let t = lua.create_table()?;
+    t.raw_set("seen", seen)?;
+    t.raw_set("cover", cover_word(cover))?;
+    t.raw_set("obscurement", game.obscurement(game.models[a].pos, game.models[b].pos))?;
+    Ok(Value::Table(frozen(t)))
+}
+
+/// `ctx.within(model, distance)`: the other models in play within `distance` of `model` (the
+/// range as the ruleset measures it), nearest first.
+fn within(lua: &Lua, sh: &Rc<Shared>, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let game = live.game;
+    let (m, d): (AnyUserData, f64) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
+    let m = m.borrow::<ModelView>()?.index;
+    if !d.is_finite() {
+        return Err(refused(lua, "`ctx.within`: a distance is a finite number of inches".into()));
+    }
+    let mut near: Vec<(f64, usize)> = (0..game.models.len())
+        .filter(|&i| i != m && game.models[i].on_table())
+        .map(|i| (game.range(m, i), i))
+        .filter(|&(r, _)| r <= d + 1e-9)
+        .collect();
+    near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    let t = lua.create_table()?;
+    for (_, i) in near {
+        t.raw_push(model_view(lua, sh, game, i)?)?;
+    }
+    Ok(Value::Table(frozen(t)))
 }
 
 /// `ctx.models()`: every model in play, as views (made once a moment: the board

@@ -41,7 +41,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
     s.push_str(
         "export type CavWeapon = {\n\tid: string,\n\tname: string,\n\t-- the weapon system (\"Guided Missile\", \"Mortar\")\n\tclass: string,\n\t-- the munition (upgrade id) a launcher is loaded with\n\tmunition: string?,\n\trange: number,\n\t-- the mount's index on the card (0 = first)\n\tmount: number,\n\tout_of_ammo: boolean?,\n\t-- its value of each weapon attribute the ruleset declares (`weapon_attributes:`), by id; the RAV\n\t-- (`role: rav`) only as `ctx.weapon`, against `ctx.target`\n\tattributes: { [string]: number },\n}\n\n\
          export type CavModel = {\n\
-         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
+         \tname: string,\n\tside: string,\n\tmodel: string,\n\tmodel_type: CavModelType,\n\t-- its move class's id (`move_class:` of its card)\n\tmove_class: string,\n\t-- position on the table (inches) and facing (degrees, 0 = towards +y, clockwise)\n\tx: number,\n\ty: number,\n\tfacing: number,\n\t-- base radius (inches): a template reaches the model this far past its centre\n\tbase: number,\n\tdamage: number,\n\
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\t-- its value of each attribute the ruleset declares (`attributes:`), by id\n\tattributes: { [CavAttributeId]: number },\n\tweapons: { CavWeapon },\n}\n\n\
@@ -49,6 +49,11 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the unit (this model's) or model it is kept on\n\
          export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | \"unit\" | CavModel\n\
          export type CavFlagValue = boolean | number | string\n\n\
+         -- a terrain piece on the board (`ctx.terrain`): its type, its cover, its layer, and the ruleset's terrain values it carries\n\
+         export type CavTerrainPiece = {id: CavTerrainId, name: string, cover: CavCover, elevation: number, layer: \"base\" | \"modifier\", values: { [string]: number }}\n\
+         export type CavCover = \"none\" | \"light\" | \"heavy\" | \"blocking\"\n\
+         -- what one model sees of another (`ctx.sight`)\n\
+         export type CavSight = {seen: boolean, cover: CavCover, obscurement: number}\n\n\
          export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n\
          -- one side of a contest: its target (an attribute, a target point), a modifier, and how many rolls it makes\n\
          export type CavContestSide = {target: number?, modifier: number?, rolls: number?}\n\n\
@@ -137,6 +142,10 @@ const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp
      \t-- special_action: the option the action was declared with (one a special attribute of the model offers), if any\n\toption: string?,\n\
      \t-- every model in play (on the table), as views; with a state id, only those in that state\n\tmodels: (state: CavStateId?) -> { CavModel },\n\
      \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
+     \t-- the terrain pieces where a model stands, or at a point (x, y in inches; on a hex board, its hex)\n\tterrain: (at: CavModel | number, y: number?) -> { CavTerrainPiece },\n\
+     \t-- the ground's level where a model stands, or at a point (hills raise it)\n\tground: (at: CavModel | number, y: number?) -> number,\n\
+     \t-- what `a` sees of `b`: a line of sight, the best cover `b` has from `a`, the obscurement along a hex line\n\tsight: (a: CavModel, b: CavModel) -> CavSight,\n\
+     \t-- the other models in play within `distance` of a model (the range as the ruleset measures it), nearest first\n\twithin: (model: CavModel, distance: number) -> { CavModel },\n\
      \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
      \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n\
      \t-- `ctx.make_roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`), judged as the kind\n\t-- says (which way it succeeds, natural results, criticals); the modifier goes to the result of a roll that must reach\n\t-- its target and to the target of a roll that must stay under it. Logged as the model's. At every hook point.\n\tmake_roll: (kind: CavRollKindId, target: number?, modifier: number?) -> CavRoll,\n\
@@ -159,6 +168,8 @@ fn effect_signature(e: HookEffect) -> &'static str {
         HookEffect::PlaceTerrain => {
             "(terrain: CavTerrainId, x: number, y: number, radius: number, activations: number) -> ()"
         }
+        HookEffect::MoveModel => "(model: CavModel, x: number, y: number) -> ()",
+        HookEffect::TurnModel => "(model: CavModel, facing: number) -> ()",
     }
 }
 

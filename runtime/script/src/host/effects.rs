@@ -168,6 +168,23 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
                 Effect::ClearState { model, state }
             }
         }
+        HookEffect::MoveModel => {
+            let model = model_arg(lua, effect, &a.arg(0))?;
+            let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
+            let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
+            if !board.contains(&x) || !board.contains(&y) {
+                return Err(refused(lua, format!("`ctx.move_model`: ({x}, {y}) is nowhere near a table")));
+            }
+            Effect::MoveModel { model, x, y }
+        }
+        HookEffect::TurnModel => {
+            let model = model_arg(lua, effect, &a.arg(0))?;
+            let facing = a.number(1, "facing")?;
+            if !facing.is_finite() {
+                return Err(refused(lua, "`ctx.turn_model`: a facing is a finite number of degrees".into()));
+            }
+            Effect::TurnModel { model, facing: facing.rem_euclid(360.0) }
+        }
         HookEffect::SetDice => {
             let text = label(lua, "ctx.set_dice", "dice", &a.string(0, "dice")?)?;
             match cav_rules::DiceExpr::parse(&text) {

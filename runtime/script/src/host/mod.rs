@@ -132,6 +132,7 @@ impl LuaHost {
             points: strings(&sandbox.lua, HookPoint::ALL.iter().map(|p| p.id()))?,
             roles: strings(&sandbox.lua, Role::ALL.iter().map(|r| r.id()))?,
             model_types: strings(&sandbox.lua, rules.proc.model_types.iter().map(|t| t.name.as_str()))?,
+            move_classes: strings(&sandbox.lua, rules.move_classes.iter().map(String::as_str))?,
             states: strings(&sandbox.lua, rules.states.iter().map(|s| s.id.as_str()))?,
             bands: strings(&sandbox.lua, rules.bands.iter().map(|b| b.id.as_str()))?,
             attributes: strings(&sandbox.lua, rules.attributes.iter().map(String::as_str))?,

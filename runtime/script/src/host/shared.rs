@@ -40,6 +40,8 @@ pub(super) struct Shared {
     pub(super) points: Vec<mlua::LuaString>,
     pub(super) roles: Vec<mlua::LuaString>,
     pub(super) model_types: Vec<mlua::LuaString>,
+    /// The move classes' ids (by `CardDef::move_class`).
+    pub(super) move_classes: Vec<mlua::LuaString>,
     pub(super) states: Vec<mlua::LuaString>,
     pub(super) bands: Vec<mlua::LuaString>,
     /// The ids of the attributes the ruleset declares (`Rules::attributes`).

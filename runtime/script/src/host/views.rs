@@ -141,6 +141,7 @@ impl Snapshot {
             facing: me.facing,
             base: card.base_radius,
             model_type: card.model_type,
+            move_class: card.move_class,
             damage: me.damage,
             columns: card.columns,
             column,
@@ -280,6 +281,8 @@ struct Snapshot {
     /// Base radius (inches): how far past a model's centre a template or a measurement reaches it.
     base: f64,
     model_type: cav_rules::compile::TypeIx,
+    /// Its move class (by `Rules::move_classes`' index).
+    move_class: usize,
     damage: u32,
     columns: usize,
     column: usize,
@@ -311,6 +314,7 @@ impl Default for Snapshot {
             facing: 0.0,
             base: 0.0,
             model_type: cav_rules::compile::TypeIx::NONE,
+            move_class: usize::MAX,
             damage: 0,
             columns: 0,
             column: 0,
@@ -378,6 +382,7 @@ impl mlua::UserData for ModelView {
         f.add_field_method_get("model_type", |_, v| {
             Ok(v.shared.model_types.get(v.snap.model_type.0 as usize).cloned())
         });
+        f.add_field_method_get("move_class", |_, v| Ok(v.shared.move_classes.get(v.snap.move_class).cloned()));
         f.add_field_method_get("x", |_, v| Ok(v.snap.x));
         f.add_field_method_get("y", |_, v| Ok(v.snap.y));
         f.add_field_method_get("facing", |_, v| Ok(v.snap.facing));
