@@ -607,9 +607,6 @@ fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
         .collect()
 }
 
-/// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
-/// topology is an error at it. Hex boards are played in part (issue 36): a warning says what is
-/// not.
 /// The arcs around a defender rise outwards from its facing and close the circle at 180°.
 fn defense_arcs(cx: &mut Cx, entry: &Entry, arcs: &[cav_format::DefenseArc]) {
     for (i, w) in arcs.windows(2).enumerate() {
@@ -645,6 +642,9 @@ fn defense_arcs(cx: &mut Cx, entry: &Entry, arcs: &[cav_format::DefenseArc]) {
     }
 }
 
+/// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
+/// topology is an error at it. Hex boards are played in part (issue 36): a warning says what is
+/// not.
 fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<cav_rules::compile::HexGeometry> {
     use cav_format::Topology;
     match board.topology {
@@ -680,7 +680,9 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
                     "not-implemented",
                     "hex boards are played in part: models stand at hex centres facing hexsides, move hex by hex \
                      across stacked terrain, and count ranges and obscurement in hexes, but cover and blocking terrain \
-                     are still traced in inches across the terrain's hexes and firing arcs measured in degrees (issue 36)",
+                     are still traced in inches across the terrain's hexes and firing arcs measured in degrees; a move \
+                     on hexes does not yet stop at cover (`avoids_cover`), keep `enemy_clearance`, fly nap of the earth, \
+                     pass over models in flight or leave the board (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

@@ -27,7 +27,7 @@ pub(crate) fn scenarios(
             for (i, p) in placements.iter().enumerate() {
                 let at = match (p.at, p.hex) {
                     (None, None) => None,
-                    (at, hex) => match cav_rules::compile::place(hexes, at, hex) {
+                    (at, hex) => match cav_rules::compile::place(hexes, at, hex, s.board) {
                         Ok(at) => Some([at.x, at.y]),
                         Err(why) => {
                             cx.error(
@@ -67,7 +67,23 @@ pub(crate) fn scenarios(
             let place = match (t.at, t.radius, t.hexes.is_empty(), hexes) {
                 (Some(at), Some(r), true, _) => Some(Ok((at, r))),
                 (None, None, false, Some(g)) => {
-                    Some(Err(t.hexes.iter().map(|&h| g.from_offset(h)).collect::<Vec<_>>()))
+                    let on: Vec<_> = t.hexes.iter().filter_map(|&h| g.on_board_at(h, s.board)).collect();
+                    if on.len() < t.hexes.len() {
+                        cx.error(
+                            e,
+                            &format!("/terrain/{i}/hexes"),
+                            "placement",
+                            format!(
+                                "{} of its hexes are not on the {}\"×{}\" board",
+                                t.hexes.len() - on.len(),
+                                s.board[0],
+                                s.board[1]
+                            ),
+                            "hexes whose centres lie on the board (`cav map` labels them)",
+                            None,
+                        );
+                    }
+                    Some(Err(on))
                 }
                 (None, None, false, None) => {
                     cx.error(

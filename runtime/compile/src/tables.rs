@@ -2,7 +2,7 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document, TableRole};
-use cav_rules::compile::{Band, LookupTable, Mod, Row};
+use cav_rules::compile::{Band, Cond, LookupTable, Mod, Row};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -161,12 +161,14 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
         .map(|m| Mod {
             name: m.name.clone(),
             value: m.value * sign,
-            scale: m.scale,
+            scale: if m.steps.is_empty() { m.scale.into() } else { cav_rules::compile::Scale::Steps },
             max: m.max,
             max_per_weapon: m.max_per_weapon,
-            cond: names.cond(m.condition.as_str()),
+            // (A row by steps always applies; its condition counts the step.)
+            cond: names.cond(if m.steps.is_empty() { m.condition.as_str() } else { "always" }),
             also: m.also.iter().map(|c| names.cond(c.as_str())).collect(),
             steps: m.steps.iter().map(|s| (s.at_most, s.value * sign)).collect(),
+            count: if m.steps.is_empty() { Cond::NEVER } else { names.cond(m.condition.as_str()) },
         })
         .collect()
 }

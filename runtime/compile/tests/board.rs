@@ -168,7 +168,7 @@ fn arcs_steps_and_values_are_checked() {
             .replace("    condition: defender-moved\n", "    condition: defender-moved\n    scale: per_count\n")
     });
     let at = |p: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(p) && d.code == "steps");
-    assert!(at("/modifiers/8/steps") && at("/modifiers/9/scale"), "{diags:#?}");
+    assert!(at("/modifiers/9/steps") && at("/modifiers/10/scale"), "{diags:#?}");
     let (diags, _) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
         text.replace("values: {hull-down: 4}", "values: {hul-down: 4}")
     });
@@ -182,4 +182,24 @@ fn arcs_steps_and_values_are_checked() {
         text.replace("condition: defender-terrain-hull-down", "condition: defender-terrain-hulldown")
     });
     assert!(diags.iter().any(|d| d.message.contains("defender-terrain-hulldown")), "{diags:#?}");
+}
+
+/// A hex off the board, however far, is an error at its place (no panic, no huge line).
+#[test]
+fn hexes_off_the_board_are_errors() {
+    let (diags, _) = common::edited_pack("hex-vehicles", "scenarios/river-crossing.yaml", |text| {
+        text.replace(
+            "{model: prowler, hex: [8, 1], facing: 0}",
+            "{model: prowler, hex: [2147483647, -2147483648], facing: 0}",
+        )
+        .replace("{terrain: mud, hexes: [[8, 6], [8, 7]]}", "{terrain: mud, hexes: [[8, 6], [-1, 7], [40, 0]]}")
+    });
+    assert!(
+        diags.iter().any(|d| d.pointer.as_deref() == Some("/forces/north/0") && d.message.contains("not on the")),
+        "{diags:#?}"
+    );
+    assert!(
+        diags.iter().any(|d| d.pointer.as_deref() == Some("/terrain/2/hexes") && d.message.contains("2 of its hexes")),
+        "{diags:#?}"
+    );
 }

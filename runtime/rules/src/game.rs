@@ -10,9 +10,7 @@
 
 // A prelude for the procedure modules (`use super::*`).
 use cav_format::vocab::{ActionKind as ActionWord, C3Use, RangedCritical, ShockTrigger};
-use cav_format::{
-    Cover, HookEffect, HookPoint, ModelTrait, ModifierScale, ModifierTarget, Quantity, RollKind, StateDuration,
-};
+use cav_format::{Cover, HookEffect, HookPoint, ModelTrait, ModifierTarget, Quantity, RollKind, StateDuration};
 
 use crate::compile::{Cost, Mod, Rules, StateIx};
 use crate::dice::{Dice, DiceExpr};

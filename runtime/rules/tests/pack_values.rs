@@ -157,12 +157,13 @@ fn back_arc_holds_only_from_behind() {
     rules.combat_mods.push(cav_rules::compile::Mod {
         name: "back arc".into(),
         value: 3,
-        scale: cav_format::ModifierScale::Once,
+        scale: cav_rules::compile::Scale::Once,
         max: None,
         max_per_weapon: false,
         cond: cav_rules::compile::Cond { id: back, arg: 0 },
         also: vec![],
-        steps: vec![],
+        steps: Box::new([]),
+        count: cav_rules::compile::Cond::NEVER,
     });
     // Blue faces red: red is in its front arc.
     assert!(!roll_mods(&run_test(&rules, &t), 0, "combat").contains(&3));

@@ -77,7 +77,7 @@ fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board:
     }
     for a in &game.board.areas {
         let t = &game.rules.terrains[a.terrain];
-        let (colour, opacity) = fill(t);
+        let (colour, opacity) = fill(t, game.rules.hexes.is_some());
         let pts: Vec<String> = a.poly.points.iter().map(|&p| px(p)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
         let _ = writeln!(
             s,
@@ -337,7 +337,8 @@ fn draw_labels(s: &mut String, labels: &[Label]) {
 }
 
 /// Fill of a terrain type, by what it is (cover, elevation, water-like impassable open ground).
-fn fill(t: &cav_rules::compile::TerrainDef) -> (&'static str, f64) {
+/// (The colours of a hex game's ground types are for hex boards: CAV's maps keep theirs.)
+fn fill(t: &cav_rules::compile::TerrainDef, hexes: bool) -> (&'static str, f64) {
     let id = t.id.as_str();
     let colour = if t.structure.is_some() {
         "#6b6b6b"
@@ -349,6 +350,8 @@ fn fill(t: &cav_rules::compile::TerrainDef) -> (&'static str, f64) {
         "#b08a5a"
     } else if t.road {
         "#d9cfa5"
+    } else if !hexes {
+        "#9e9e86"
     } else if id.contains("snow") || id.contains("ice") {
         "#f4f7fb"
     } else if id.contains("mud") || id.contains("swamp") {

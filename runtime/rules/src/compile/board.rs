@@ -83,10 +83,21 @@ impl HexGeometry {
         self.hex_at(p)
     }
 
-    /// Whether a hex is on a board of `size` inches: its centre lies on it.
+    /// Whether a hex is on a board of `size` inches: its centre lies on it (as a model's place
+    /// is judged on or off the table).
     pub fn on_board(&self, h: Hex, size: [f64; 2]) -> bool {
         let c = self.centre(h);
-        (-1e-6..=size[0] + 1e-6).contains(&c.x) && (-1e-6..=size[1] + 1e-6).contains(&c.y)
+        (0.0..=size[0]).contains(&c.x) && (0.0..=size[1]).contains(&c.y)
+    }
+
+    /// The hex at `[column, row]` where it lies on a board of `size` inches; `None` off it (or
+    /// so far off that its coordinates are no hex of any board).
+    pub fn on_board_at(&self, at: [i32; 2], size: [f64; 2]) -> Option<Hex> {
+        // (A board is at most `MAX_BOARD_INCHES` across and a hex at least 0.01": 100,000 hexes.)
+        if at.iter().any(|v| v.unsigned_abs() > 200_000) {
+            return None;
+        }
+        Some(self.from_offset(at)).filter(|&h| self.on_board(h, size))
     }
 
     /// The hexside facing nearest `facing` (degrees, 0 = +y, clockwise): a multiple of 60° on
@@ -143,12 +154,20 @@ impl HexGeometry {
 }
 
 /// Where a pack puts something: a point in inches (`at`) or, on a hex board, a hex (`hex`,
-/// `[column, row]`) — one of them.
-pub fn place(hexes: Option<&HexGeometry>, at: Option<[f64; 2]>, hex: Option<[i32; 2]>) -> Result<P, String> {
+/// `[column, row]`, on the board of `size` inches) — one of them.
+pub fn place(
+    hexes: Option<&HexGeometry>,
+    at: Option<[f64; 2]>,
+    hex: Option<[i32; 2]>,
+    size: [f64; 2],
+) -> Result<P, String> {
     match (at, hex, hexes) {
         (Some(_), Some(_), _) => Err("give `at` (inches) or `hex` ([column, row]), not both".into()),
         (Some([x, y]), None, _) => Ok(P::new(x, y)),
-        (None, Some(h), Some(g)) => Ok(g.centre(g.from_offset(h))),
+        (None, Some(h), Some(g)) => g
+            .on_board_at(h, size)
+            .map(|h| g.centre(h))
+            .ok_or_else(|| format!("hex [{}, {}] is not on the {}\"×{}\" board", h[0], h[1], size[0], size[1])),
         (None, Some(_), None) => {
             Err("`hex` places on a hex board; this ruleset's board is continuous: give `at`".into())
         }

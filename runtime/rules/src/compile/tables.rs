@@ -26,16 +26,41 @@ pub struct Mod {
     pub name: String,
     /// Normalised: positive helps the roller.
     pub value: i32,
-    pub scale: f::ModifierScale,
+    pub scale: Scale,
     pub max: Option<i32>,
     /// `max` is per weapon fired.
     pub max_per_weapon: bool,
     pub cond: Cond,
     /// Further conditions that must all hold.
     pub also: Vec<Cond>,
-    /// The value by the condition's count, 0 included (`f::SituationModifier::steps`):
-    /// (at most, value), normalised; empty: `value` where the condition holds.
-    pub steps: Vec<(Option<i32>, i32)>,
+    /// `Scale::Steps`: the value by what `count` counts, 0 included (`f::SituationModifier::
+    /// steps`): (at most, value), normalised. Such a row's `cond` is `always`, so the rows
+    /// without steps, walked for every roll, pay nothing for them.
+    pub steps: Box<[(Option<i32>, i32)]>,
+    pub count: Cond,
+}
+
+/// What a compiled modifier row scales with: the pack's `scale`, or its `steps`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    Once,
+    PerRating,
+    PerCount,
+    PerAdditional,
+    PerWeapon,
+    Steps,
+}
+
+impl From<f::ModifierScale> for Scale {
+    fn from(s: f::ModifierScale) -> Scale {
+        match s {
+            f::ModifierScale::Once => Scale::Once,
+            f::ModifierScale::PerRating => Scale::PerRating,
+            f::ModifierScale::PerCount => Scale::PerCount,
+            f::ModifierScale::PerAdditional => Scale::PerAdditional,
+            f::ModifierScale::PerWeapon => Scale::PerWeapon,
+        }
+    }
 }
 
 impl Mod {

@@ -74,6 +74,9 @@ pub struct Answer {
     pub reroll: Option<usize>,
     /// The dice the combat roll throws instead of the standard ones (the last asked for).
     pub dice: Option<crate::dice::DiceExpr>,
+    /// A handler moved or turned a model (`ctx.move_model`, `ctx.turn_model`), even where the
+    /// forced move went nowhere.
+    pub forced: bool,
 }
 
 impl Answer {
@@ -203,11 +206,13 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             Effect::MoveModel { model, x, y } => {
                 log(self, HookEffect::MoveModel, Some(model), None, None, Some(format!("to ({x:.1}, {y:.1})")));
+                answer.forced = true;
                 self.forced_move(model, P::new(x, y))
                     .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.move_model`: {e}") })?;
             }
             Effect::TurnModel { model, facing } => {
                 log(self, HookEffect::TurnModel, Some(model), None, Some(facing), None);
+                answer.forced = true;
                 self.forced_turn(model, facing);
             }
             Effect::SetDice(dice) => {

@@ -7,8 +7,9 @@
 //! The path is found by our own bounded Dijkstra over `hexx` neighbours rather than
 //! `hexx::algorithms::a_star`: that one searches the whole unbounded plane when the goal cannot
 //! be reached, sums costs in `u32`, and returns nothing to walk towards. Here the search stays
-//! on the board, counts at most `MAX_PATH_HEXES` hexes (a step limit, never time), and breaks
-//! ties by coordinates, so a move is the same on every machine.
+//! on the board, looks at most `MAX_PATH_STATES` states (a hex, a facing, the free turns left: a
+//! step limit, never time), works each hex's entry cost out once, and breaks ties by
+//! coordinates, so a move is the same on every machine.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -17,11 +18,11 @@ use super::movement::Stride;
 use super::*;
 use crate::compile::{Hex, TerrainDef};
 
-/// Most hexes one path search looks at.
-const MAX_PATH_HEXES: usize = 20_000;
+/// Most states (hex, facing, free turns left) one path search looks at.
+const MAX_PATH_STATES: usize = 100_000;
 
 impl Game<'_> {
-    /// The terrain pieces in hex `h` (those its centre lies in), by index in `board.areas`.
+    /// The terrain pieces in hex `h` (those its centre lies in).
     pub(crate) fn pieces_in(&self, h: Hex) -> impl Iterator<Item = &Area> + '_ {
         let c = self.rules.hexes.as_ref().map(|g| g.centre(h)).unwrap_or_default();
         self.board.areas.iter().filter(move |a| a.center.dist(c) <= a.radius + 1e-6 && a.poly.contains(c))
@@ -42,7 +43,7 @@ impl Game<'_> {
             t.entered_with.iter().find(|(w, _)| card.sas.iter().any(|(s, _)| s == w)).map(|(_, extra)| *extra)
         };
         let open = u64::from(mv.open_ground_cost) * parts;
-        // One terrain's cost here: (parts, whether it is a road), or `None`: it may not be entered.
+        // One terrain's cost here in parts, or `None`: it may not be entered.
         let cost_of = |t: &TerrainDef| -> Option<u64> {
             Some(match t.costs[mc] {
                 Cost::No => open + u64::from(entered(t)?) * parts,
@@ -94,9 +95,9 @@ impl Game<'_> {
                 .unwrap_or(0)
         };
         let slope = if up > down {
-            level(to, |t| &t.climb) * u64::from((up - down).unsigned_abs())
+            level(to, |t| &t.climb).saturating_mul(u64::from(up.abs_diff(down)))
         } else if down > up {
-            level(from, |t| &t.descent) * u64::from((down - up).unsigned_abs())
+            level(from, |t| &t.descent).saturating_mul(u64::from(down.abs_diff(up)))
         } else {
             0
         };
@@ -160,6 +161,25 @@ impl Game<'_> {
         any.then(|| base.unwrap_or(0).saturating_add(added))
     }
 
+    /// Extra MV per hex for backing into hex `h` (`movement.reverse_*`): by the terrain in it,
+    /// the dearest; `None` where backing in is not allowed.
+    fn hex_reverse_extra(&self, model: usize, h: Hex) -> Option<u32> {
+        if self.rules.has_trait(self.card(model).model_type, ModelTrait::NoFacing) {
+            return Some(0);
+        }
+        let pr = &self.rules.proc.movement;
+        let touched: Vec<usize> = self.pieces_in(h).map(|a| a.terrain).collect();
+        if touched.is_empty() {
+            return pr.reverse_open;
+        }
+        touched
+            .iter()
+            .map(|t| pr.reverse_cost.get(t).copied().or(pr.reverse_other))
+            .collect::<Option<Vec<u32>>>()?
+            .into_iter()
+            .max()
+    }
+
     /// The ground level of a hex (the highest terrain raising it there).
     fn hex_ground(&self, h: Hex) -> i32 {
         self.pieces_in(h)
@@ -193,6 +213,7 @@ impl Game<'_> {
         // A state: (x, y, facing in tenths of a degree, free facing changes left).
         type Key = (i32, i32, i32, u32);
         let key = |h: Hex, facing: f64, free: u32| (h.x, h.y, (facing * 10.0).round() as i32, free);
+        let key_of = |h: Hex| (h.x, h.y);
         let facing0 = g.snap_facing(me.facing);
         let start_key = key(start, facing0, me.free_turns);
         // Cost so far and the step that led here (from state, the step).
@@ -202,6 +223,8 @@ impl Game<'_> {
         open.push(Reverse((0u64, start_key)));
         let mut looked = 0;
         let mut reached: Option<Key> = None;
+        // Each hex's entry cost from each neighbour, worked out once (states repeat hexes).
+        let mut entry: BTreeMap<((i32, i32), (i32, i32)), Option<u64>> = BTreeMap::new();
         while let Some(Reverse((cost, k))) = open.pop() {
             if best.get(&k).is_some_and(|&(c, _)| c < cost) {
                 continue; // a cheaper way here was found since
@@ -212,7 +235,7 @@ impl Game<'_> {
                 break;
             }
             looked += 1;
-            if looked > MAX_PATH_HEXES {
+            if looked > MAX_PATH_STATES {
                 break;
             }
             let (facing, free) = (f64::from(k.2) / 10.0, k.3);
@@ -228,14 +251,15 @@ impl Game<'_> {
                 let turn = angle_diff(facing, heading).abs();
                 let turned = turn > 1e-9;
                 let turns = u64::from(self.paid_turns(model, turn, free > 0)) * turn_cost;
-                let Some(mut enter) = self.hex_entry_cost(model, here, next) else { continue };
-                if reverse {
-                    match self.reverse_extra_at(model, g.centre(next)) {
-                        Some(x) => enter += u64::from(x) * parts,
-                        None => continue,
+                let entered = *entry.entry((key_of(here), key_of(next))).or_insert_with(|| {
+                    let enter = self.hex_entry_cost(model, here, next)?;
+                    if !reverse {
+                        return Some(enter);
                     }
-                }
-                let step = HexStep { hex: next, facing: heading, cost: turns + enter, turned };
+                    self.hex_reverse_extra(model, next).map(|x| enter.saturating_add(u64::from(x) * parts))
+                });
+                let Some(enter) = entered else { continue };
+                let step = HexStep { hex: next, facing: heading, cost: turns + enter, turn_cost: turns, turned };
                 let total = cost.saturating_add(step.cost);
                 let nk = key(next, heading, if turned { free.saturating_sub(1) } else { free });
                 if best.get(&nk).is_none_or(|&(c, _)| total < c) {
@@ -274,6 +298,8 @@ pub(crate) struct HexStep {
     pub facing: f64,
     /// Parts of one MV: the facing change (where paid) and the hex's entry cost.
     pub cost: u64,
+    /// Of it, the paid facing change.
+    pub turn_cost: u64,
     /// Whether the step changed the facing.
     pub turned: bool,
 }
@@ -299,17 +325,18 @@ impl Engine<'_, '_> {
         }
         let reverse = stride == Stride::Reverse;
         let parts = u64::from(g.rules.mv_parts.max(1));
-        let allowance = u64::from(budget.unwrap_or_else(|| g.move_value(model))) * parts;
+        let mv = budget.unwrap_or_else(|| g.move_value(model));
+        let allowance = u64::from(mv) * parts;
         let from = g.models[model].pos;
         let path = g.hex_path(model, geo.hex_at(to), reverse);
         let first_hex_free = g.rules.proc.movement.minimum_move + 1e-9 >= geo.across_flats;
         let (mut spent, mut facing, mut gone) = (0u64, g.models[model].facing, 0u32);
         for step in path {
-            if spent + step.cost > allowance && !(gone == 0 && !step.turned && first_hex_free) {
+            if spent + step.cost > allowance && !(gone == 0 && step.turn_cost == 0 && first_hex_free) {
                 break;
             }
             // Turning: handlers may make the model skid or spin instead (which ends the move).
-            if step.turned && self.turned_aside(model, angle_diff(facing, step.facing).abs())? {
+            if step.turned && self.turned_aside(model, angle_diff(facing, step.facing))? {
                 break;
             }
             spent += step.cost;
@@ -326,7 +353,8 @@ impl Engine<'_, '_> {
                 break;
             }
         }
-        let spent = u32::try_from(spent.div_ceil(parts)).unwrap_or(u32::MAX);
+        // (A first hex entered whatever it cost spends the whole MV, no more.)
+        let spent = u32::try_from(spent.div_ceil(parts)).unwrap_or(u32::MAX).min(mv.max(1));
         let (retreating, facing) = (self.game.models[model].mission_kill, self.game.models[model].facing);
         self.end_move(model, from, facing, spent, stride, retreating, f64::from(gone) * geo.across_flats)?;
         Ok(spent)
@@ -354,8 +382,10 @@ impl Engine<'_, '_> {
             self.game.models[model].pos = geo.centre(next);
             gone += 1;
         }
-        let facing = self.game.models[model].facing;
-        self.end_move(model, from, facing, 0, Stride::Shift, false, f64::from(gone) * geo.across_flats)?;
+        if gone > 0 {
+            let facing = self.game.models[model].facing;
+            self.end_move(model, from, facing, 0, Stride::Shift, false, f64::from(gone) * geo.across_flats)?;
+        }
         Ok(gone)
     }
 }

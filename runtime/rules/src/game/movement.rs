@@ -87,9 +87,16 @@ impl<'a, 'r> Engine<'a, 'r> {
                     Cost::RoadBonus => p.movement.road_cost,
                     Cost::No => p.movement.open_ground_cost, // not under the base's end: passing its edge
                 };
-                // A modifier layer adds to the ground it lies on (deep snow on a road).
+                // A modifier layer adds to the ground it lies on (deep snow on a road): its own cost,
+                // nothing where it is waived or only passed at its edge.
                 if t.modifier {
-                    added = added.saturating_add(c);
+                    let own = match t.costs[mc] {
+                        Cost::PerInch(x) if !waived(t) => x,
+                        Cost::No if entered(t).is_some() => c,
+                        Cost::RoadBonus => c,
+                        _ => 0,
+                    };
+                    added = added.saturating_add(own);
                     continue;
                 }
                 highest = highest.max(c);
@@ -213,7 +220,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         let heading = if stride == Stride::Forward { travel } else { me.facing };
         // A model without a facing never pays for turning.
         let no_facing = self.rules().has_trait(g.card(model).model_type, ModelTrait::NoFacing);
-        let turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading).abs() };
+        let signed_turn = if no_facing { 0.0 } else { angle_diff(me.facing, heading) };
+        let turn = signed_turn.abs();
         let p = &self.rules().proc;
         // One facing change per move action is free (001 L2963-2989); a later one in the same
         // action (a path with corners) is paid for in full — two Move actions taken as one move
@@ -255,7 +263,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
         }
         // Turning: handlers may make the model skid or spin instead (which ends the move).
-        if turn > 1e-9 && self.turned_aside(model, turn)? {
+        if turn > 1e-9 && self.turned_aside(model, signed_turn)? {
             let facing = self.game.models[model].facing;
             self.end_move(model, from, facing, spent, stride, retreating, 0.0)?;
             return Ok(spent);
@@ -281,7 +289,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                     None => break,
                 }
             }
-            let climb = if new_ground > ground { climb * (new_ground - ground) as u32 } else { 0 };
+            let climb = if new_ground > ground { climb.saturating_mul(new_ground.abs_diff(ground)) } else { 0 };
             let mut step_cost = per_inch as f64 * d * drift_factor + climb as f64;
             let budget_now = budget.unwrap_or_else(|| g.move_value(model)) + road_bonus;
             let may_exceed = moved + d <= p.movement.minimum_move + 1e-9 && extra_turns == 0;
@@ -428,14 +436,14 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
-    /// `facing_change`: `model` is about to turn `degrees` during a move. Whether its handlers
-    /// moved or turned it (a skid, a spin-out) or took it off the table: the move then ends.
+    /// `facing_change`: `model` is about to turn `degrees` (signed: + clockwise) during a move.
+    /// Whether its handlers moved or turned a model (a skid, a spin-out — even one a base
+    /// stopped at once) or took it off the table: the move then ends.
     pub(crate) fn turned_aside(&mut self, model: usize, degrees: f64) -> Result<bool, String> {
-        let (pos, facing) = (self.game.models[model].pos, self.game.models[model].facing);
+        let pos = self.game.models[model].pos;
         let at = HookCtx::new(HookPoint::FacingChange, model).value(degrees).at(pos);
-        self.call_hooks(at).map_err(|e| e.to_string())?;
-        let m = &self.game.models[model];
-        Ok(m.pos != pos || m.facing != facing || !m.on_table())
+        let answer = self.call_hooks(at).map_err(|e| e.to_string())?;
+        Ok(answer.forced || !self.game.models[model].on_table())
     }
 
     /// A forced move (`ctx.move_model`: a dodge, a skid, a push): straight towards `to`, at most
@@ -462,8 +470,11 @@ impl<'a, 'r> Engine<'a, 'r> {
             let next = from + dir.scale(gone + d);
             let [w, h] = g.board.size;
             let off = next.x < 0.0 || next.y < 0.0 || next.x > w || next.y > h;
+            let sas = &g.card(model).sas;
             let closed = g.board.areas.iter().any(|a| {
-                g.rules.terrains[a.terrain].costs[mc] == Cost::No
+                let t = &g.rules.terrains[a.terrain];
+                t.costs[mc] == Cost::No
+                    && !t.entered_with.iter().any(|(w, _)| sas.iter().any(|(s, _)| s == w))
                     && a.center.dist(next) <= a.radius + radius
                     && a.poly.distance(next) <= radius
             });
@@ -478,6 +489,9 @@ impl<'a, 'r> Engine<'a, 'r> {
             }
             gone += d;
             self.game.models[model].pos = next;
+        }
+        if gone <= 0.0 {
+            return Ok(()); // it went nowhere: nothing of a move happened
         }
         let facing = self.game.models[model].facing;
         self.end_move(model, from, facing, 0, Stride::Shift, false, gone)

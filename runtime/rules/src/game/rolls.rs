@@ -4,7 +4,7 @@
 
 use super::engine::Situation;
 use super::*;
-use crate::compile::{RollRule, Verdict};
+use crate::compile::{RollRule, Scale, Verdict};
 
 impl Engine<'_, '_> {
     /// The sum of `model`'s own declarative effects on `target` that carry `when:` conditions,
@@ -33,16 +33,22 @@ impl Engine<'_, '_> {
         let mut out = Vec::new();
         let a = s.attacker;
         for m in table {
-            let times = m.cond.times(g, s);
-            if times == 0 && m.steps.is_empty() || m.also.iter().any(|c| c.times(g, s) == 0) {
+            let times = match m.cond.times(g, s) {
+                0 => continue,
+                t => t,
+            };
+            if m.also.iter().any(|c| c.times(g, s) == 0) {
                 continue;
             }
             let mut v = match m.scale {
-                _ if !m.steps.is_empty() => m.step(times).unwrap_or(0),
-                ModifierScale::Once => m.value,
-                ModifierScale::PerRating | ModifierScale::PerCount => m.value * times,
-                ModifierScale::PerAdditional => m.value * times,
-                ModifierScale::PerWeapon => m.value * s.weapons_fired.max(1),
+                Scale::Once => m.value,
+                Scale::PerRating | Scale::PerCount => m.value * times,
+                Scale::PerAdditional => m.value * times,
+                Scale::PerWeapon => m.value * s.weapons_fired.max(1),
+                Scale::Steps => match stepped_value(m, g, s) {
+                    Some(v) => v,
+                    None => continue,
+                },
             };
             if let Some(max) = m.max {
                 let max = if m.max_per_weapon { max.abs() * s.weapons_fired.max(1) } else { max.abs() };
@@ -249,4 +255,16 @@ pub(crate) struct RollOut {
     pub(crate) margin: i32,
     pub(crate) fumble: bool,
     pub(crate) crit: bool,
+}
+
+/// A modifier by steps (`Mod::steps`): its value for the condition's count, 0 included; `None`
+/// where it says nothing — a condition not played, or one about a defender where the roll has
+/// none. (Out of line: most rows have no steps, and the loop over rows runs for every roll.)
+#[cold]
+#[inline(never)]
+fn stepped_value(m: &Mod, g: &Game, s: &Situation) -> Option<i32> {
+    if m.count == crate::compile::Cond::NEVER || s.defender.is_none() && m.count.about_defender() {
+        return None;
+    }
+    Some(m.step(m.count.times(g, s)).unwrap_or(0))
 }

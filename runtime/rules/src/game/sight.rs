@@ -68,7 +68,9 @@ impl<'r> Game<'r> {
         if let Some(air) = self.rules.proc.sight.aircraft
             && (self.flying(attacker) || self.flying(target))
         {
-            return self.sight_with_aircraft(attacker, target, air);
+            let v = self.sight_with_aircraft(attacker, target, air);
+            let (a, b) = (self.models[attacker].pos, self.models[target].pos);
+            return if self.obscured_out(a, b) { Sight { los: false, ..v } } else { v };
         }
         let end = SightEnd {
             pos: self.models[target].pos,

@@ -148,7 +148,10 @@ fn terrain_pieces<'t>(rules: &Rules, t: &'t Test) -> Result<(Vec<Area>, Vec<Mine
                 return Err(format!("terrain {i}: give `hexes`, or `at` and `radius`, or `polygon`: one of them"));
             }
             for &h in &a.hexes {
-                let (poly, center, radius) = g.piece(g.from_offset(h));
+                let Some(h) = g.on_board_at(h, t.board) else {
+                    return Err(format!("terrain {i}: hex [{}, {}] is not on the board", h[0], h[1]));
+                };
+                let (poly, center, radius) = g.piece(h);
                 areas.push(Area { terrain, poly, center, radius, lasts: None });
             }
             continue;
@@ -237,7 +240,7 @@ fn place_models(
             .map(|c| rules.fitted_id(c, &fittings(rules, spec).unwrap_or_default()))
             .and_then(|id| rules.card(&id))
             .ok_or_else(|| format!("model `{}`: unknown model `{}`", spec.id, spec.model))?;
-        let at = crate::compile::place(rules.hexes.as_ref(), spec.at, spec.hex)
+        let at = crate::compile::place(rules.hexes.as_ref(), spec.at, spec.hex, t.board)
             .map_err(|e| format!("model `{}`: {e}", spec.id))?;
         let (x, y) = (at.x, at.y);
         if x < 0.0 || y < 0.0 || x > t.board[0] || y > t.board[1] {

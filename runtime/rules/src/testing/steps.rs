@@ -350,9 +350,10 @@ pub(super) fn step_action(step: &TestStep, ids: &HashMap<String, usize>, game: &
         target,
         to: match (step.to, step.to_hex) {
             (None, None) => None,
-            (to, hex) => {
-                Some(crate::compile::place(game.rules.hexes.as_ref(), to, hex).map_err(|e| format!("`{name}`: {e}"))?)
-            }
+            (to, hex) => Some(
+                crate::compile::place(game.rules.hexes.as_ref(), to, hex, game.board.size)
+                    .map_err(|e| format!("`{name}`: {e}"))?,
+            ),
         },
         via: step.via.map(|[x, y]| P::new(x, y)),
         path: step.path.iter().map(|&[x, y]| P::new(x, y)).collect(),

@@ -78,6 +78,13 @@ pub use attacker_state::ATTACKER_STATE;
 pub use band::BAND;
 pub use defender_state::DEFENDER_STATE;
 
+impl Cond {
+    /// Whether the condition reads the roll's defender (`defender-…`): with none, it says nothing.
+    pub fn about_defender(self) -> bool {
+        ALL.get(usize::from(self.id.0)).is_some_and(|c| c.id.starts_with("defender-"))
+    }
+}
+
 /// Every condition the engine implements.
 pub static ALL: &[&Condition] = &[
     &always::ALWAYS,
