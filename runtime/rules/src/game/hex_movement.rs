@@ -224,7 +224,8 @@ impl Game<'_> {
         let mut looked = 0;
         let mut reached: Option<Key> = None;
         // Each hex's entry cost from each neighbour, worked out once (states repeat hexes).
-        let mut entry: BTreeMap<((i32, i32), (i32, i32)), Option<u64>> = BTreeMap::new();
+        type Between = ((i32, i32), (i32, i32));
+        let mut entry: BTreeMap<Between, Option<u64>> = BTreeMap::new();
         while let Some(Reverse((cost, k))) = open.pop() {
             if best.get(&k).is_some_and(|&(c, _)| c < cost) {
                 continue; // a cheaper way here was found since
