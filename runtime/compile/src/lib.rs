@@ -678,7 +678,7 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
             cx.diags.push(
                 cav_content::Diagnostic::warning(
                     "not-implemented",
-                    "hex boards are played in part: models stand at hex centres facing hexsides, move hex by hex \
+                    "a hex board is played in part: models stand at hex centres facing hexsides, move hex by hex \
                      across stacked terrain, and count ranges and obscurement in hexes, but cover and blocking terrain \
                      are still traced in inches across the terrain's hexes and firing arcs measured in degrees; a move \
                      on hexes does not yet stop at cover (`avoids_cover`), keep `enemy_clearance`, fly nap of the earth, \
