@@ -78,7 +78,14 @@ fn ranges_on_a_hex_board_count_hexes() {
 fn hex_words_on_a_continuous_board_are_errors() {
     let terrain = "kind: terrain\nid: half-road\nname: Half road\ncover: none\ncosts: {foot: 1/2, walker: 1}\n\
                    descent_cost: {walker: 1}\nobscurement: {points: 1}\nsummary: Invented.\n";
-    let diags = common::extension_diagnostics("hexish", &[("terrain.yaml", terrain)]);
+    let sight = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A threshold.\nset:\n  procedures:\n    sight:\n      obscured_at: 4\n";
+    let diags = common::extension_diagnostics("hexish", &[("terrain.yaml", terrain), ("sight.yaml", sight)]);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.pointer.as_deref() == Some("/procedures/sight/obscured_at") && d.message.contains("continuous")),
+        "{diags:#?}"
+    );
     for at in ["/costs/foot", "/descent_cost", "/obscurement"] {
         assert!(
             diags.iter().any(|d| d.pointer.as_deref() == Some(at) && d.message.contains("continuous")),
