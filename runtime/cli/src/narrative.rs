@@ -123,6 +123,10 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::StateEnded { .. }
         | Event::StateIgnored { .. }
         | Event::Critical { .. }
+        | Event::TableResult { .. }
+        | Event::AttributeChanged { .. }
+        | Event::WeaponDamaged { .. }
+        | Event::TableRollsCut { .. }
         | Event::Repaired { .. }
         | Event::MissionKill { .. }
         | Event::Abandoned { .. }
@@ -403,6 +407,19 @@ fn harm(g: &Game, e: &Event) -> Option<String> {
             _ => format!("    {} is not {state}: a state it has supersedes it", name(g, *model)),
         },
         Event::Critical { model, result } => format!("    {} critical damage: {result}", name(g, *model)),
+        Event::TableResult { model, table, key, result } => {
+            format!("    {} {table} ({key}): {result}", name(g, *model))
+        }
+        Event::AttributeChanged { model, attribute, value } => {
+            format!("    {}'s {attribute} is now {value}", name(g, *model))
+        }
+        Event::WeaponDamaged { model, weapon, lost: true, .. } => format!("    {}'s {weapon} is lost", name(g, *model)),
+        Event::WeaponDamaged { model, weapon, modifier, .. } => {
+            format!("    {}'s {weapon} is damaged: {modifier:+} to its rolls", name(g, *model))
+        }
+        Event::TableRollsCut { model, table } => {
+            format!("    {}: no more rolls on {table} (the limit of chained table rolls is reached)", name(g, *model))
+        }
         Event::Repaired { model, points, column } => {
             format!("    {} repairs {points} damage (column {column})", name(g, *model))
         }

@@ -44,7 +44,7 @@ pub struct Compiled {
 
 /// Compile the ruleset whose ruleset document is `rs.id`.
 pub fn compile(rs: &Ruleset) -> Compiled {
-    let mut cx = Cx { rs, diags: Vec::new(), errors: 0, types: Vec::new(), rav: None };
+    let mut cx = Cx { rs, diags: Vec::new(), errors: 0, types: Vec::new(), rav: None, tables: Vec::new() };
     let rules = build(&mut cx);
     Compiled { rules: rules.filter(|_| cx.errors == 0), diagnostics: cx.diags }
 }
@@ -239,6 +239,9 @@ pub(crate) struct Cx<'a> {
     pub types: Vec<String>,
     /// The weapon attribute with `role: rav`, whose value no term reads (it depends on the target).
     pub rav: Option<String>,
+    /// The tables rows and the attack roll on, by their index in `Rules::lookup_tables`
+    /// (`tables::table_ix`), compiled once everything that names them is (`tables::lookup_tables`).
+    pub tables: Vec<String>,
 }
 
 impl<'a> Cx<'a> {
@@ -409,12 +412,39 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let melee = procedures::melee(cx, entry, ruleset, &roll_kinds, &attributes, &weapon_attributes, &names);
     procedures::recovery(cx, entry, ruleset, &roll_kinds, &attributes, &mut proc);
     tests::check(cx);
+    let lookup_tables = tables::lookup_tables(cx, sign, &names);
+    let action_points_by = ruleset.action_points_by.as_ref().and_then(|by| {
+        let ix = cx.index_of(
+            entry,
+            "/action_points_by/attribute",
+            &by.attribute.0,
+            &attributes,
+            "attribute of the ruleset's `attributes:`",
+        )?;
+        for (i, pair) in by.steps.windows(2).enumerate() {
+            if pair[0].at_most.is_none_or(|a| pair[1].at_most.is_some_and(|b| b <= a)) {
+                cx.error(
+                    entry,
+                    &format!("/action_points_by/steps/{}/at_most", i + 1),
+                    "action-points",
+                    "the steps do not rise: each covers values above the one before".into(),
+                    "an `at_most` above the step before's; only the last step may leave it out",
+                    None,
+                );
+            }
+        }
+        let steps = by.steps.iter().map(|s| (s.at_most, s.value.clamp(0, ruleset.action_points as i32) as u32));
+        Some(cav_rules::compile::ActionPointsBy { attribute: ix, steps: steps.collect() })
+    });
+    let attribute_bounds =
+        ruleset.attributes.iter().map(|a| (a.min.unwrap_or(i32::MIN), a.max.unwrap_or(i32::MAX))).collect();
 
     let squad_types = squad_types(rs);
     let mut rules = Rules {
         id: ruleset.id.0.clone(),
         name: ruleset.name.clone(),
         action_points: ruleset.action_points,
+        action_points_by,
         squad_types,
         activation: ruleset.activation,
         turn: procedures::turn(cx, entry, ruleset),
@@ -451,6 +481,8 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         victory_levels: tables.victory_levels,
         structure_damage: tables.structure_damage,
         structure_critical: tables.structure_critical,
+        lookup_tables,
+        attribute_bounds,
         states,
         move_classes,
         terrains,

@@ -989,6 +989,42 @@ pub(crate) fn attack(
             .map(|roll| Some(DamageRollRule { roll, by: d.by, deals_on: d.deals_on })),
         None => Some(None),
     };
+    let damage_table = a.damage_table.as_ref().and_then(|d| {
+        let ptr = format!("{base}/damage_table");
+        let margin_times = terms(cx, &format!("{ptr}/margin_times"), &d.margin_times);
+        let per = terms(cx, &format!("{ptr}/per"), &d.per);
+        // A damage table stands for the damage roll and the points: both would be ignored.
+        for (field, given) in [("damage", a.damage.is_some()), ("points", !a.points.is_empty())] {
+            if given {
+                cx.error(
+                    entry,
+                    &format!("{base}/{field}"),
+                    "attack",
+                    format!("`{field}` with a `damage_table`: each standing hit's table row is what it deals"),
+                    "either a `damage_table`, or `damage`/`points`",
+                    None,
+                );
+            }
+        }
+        let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, &d.table.0).and_then(|t| t.doc.as_ref()) else {
+            // (A table that is not there is a dangling reference the loader reported.)
+            cx.fail_quietly();
+            return None;
+        };
+        if t.key != f::LookupKey::AttackDamage {
+            cx.error(
+                entry,
+                &format!("{ptr}/table"),
+                "attack",
+                format!("table `{}` is not keyed by what a hit deals", d.table),
+                "a table with `key: attack_damage`",
+                None,
+            );
+            return None;
+        }
+        let table = crate::tables::table_ix(cx, &d.table.0);
+        Some(cav_rules::compile::DamageTableRule { table, margin_times, per })
+    });
     let opposed = match &a.opposed {
         Some(o) => {
             let ids: Vec<String> = contests.iter().map(|c| c.id.clone()).collect();
@@ -1111,5 +1147,6 @@ pub(crate) fn attack(
         damage,
         critical_hits_deal: a.critical_hits_deal,
         points,
+        damage_table,
     })
 }

@@ -2,7 +2,7 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document, TableRole};
-use cav_rules::compile::{Band, Cond, LookupTable, Mod, Row};
+use cav_rules::compile::{AttributeChange, Band, Cond, LookupTable, Mod, Row};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -173,7 +173,7 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
         .collect()
 }
 
-/// A lookup table, its rows' state ids resolved.
+/// A lookup table, its rows' state ids, attributes and the tables they roll on resolved.
 fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTable {
     let Some(id) = id else { return LookupTable::default() };
     let Some(e) = cx.rs.get(DocKind::Table, &id) else {
@@ -185,10 +185,53 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
         return LookupTable::default();
     };
     let dice = t.dice.as_deref().map(|d| cx.dice(e, "/dice", d));
-    let rows = t
-        .rows
-        .iter()
-        .map(|r| Row {
+    let mut rows = Vec::with_capacity(t.rows.len());
+    for (i, r) in t.rows.iter().enumerate() {
+        let ptr = format!("/rows/{i}/effect");
+        let mut attributes = Vec::new();
+        for (attr, change) in &r.effect.attributes {
+            let at = format!("{ptr}/attributes/{attr}");
+            let Some(ix) = cx.index_of(e, &at, &attr.0, &names.attributes, "attribute of the ruleset's `attributes:`")
+            else {
+                continue;
+            };
+            if has_role(cx, &names.attributes[ix]) {
+                cx.error(
+                    e,
+                    &at,
+                    "table",
+                    format!("`{attr}` has a role: the engine reads it from the card, and a lasting change would not reach it"),
+                    "an attribute without `role` (a move value changes by `move_value`/`move_factor`)",
+                    None,
+                );
+                continue;
+            }
+            attributes.push((
+                ix,
+                match *change {
+                    f::AttributeChange::By(by) => AttributeChange::By(by),
+                    f::AttributeChange::Share(s) => AttributeChange::Share { percent: s.percent, at_least: s.at_least },
+                },
+            ));
+        }
+        let mut roll_on = Vec::new();
+        for (k, next) in r.effect.roll_on.iter().enumerate() {
+            // (A table that is not there is a dangling reference the loader reported.)
+            if let Some(ix) = rolled_table(cx, e, &format!("{ptr}/roll_on/{k}/table"), &next.table.0) {
+                roll_on.push((ix, next.add));
+            }
+        }
+        if r.effect.roll_again.is_some() && (t.key != f::LookupKey::Roll || dice.is_none()) {
+            cx.error(
+                e,
+                &format!("{ptr}/roll_again"),
+                "table",
+                format!("table `{}` is not rolled (`key: roll` with `dice`), so it cannot be rolled again", t.id),
+                "`roll_again` in a table with `key: roll` and `dice`",
+                None,
+            );
+        }
+        rows.push(Row {
             min: r.min,
             max: r.max,
             name: r.name.clone(),
@@ -213,9 +256,64 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
             destroyed: r.effect.destroyed,
             result: r.effect.result.as_ref().map(|x| x.0.clone()),
             value: r.effect.value.map_or(0, |v| v.clamp(-1000, 1000) as i32),
-        })
-        .collect();
-    LookupTable { name: t.name.clone(), key: Some(t.key), dice, rows }
+            attributes,
+            weapon_modifier: r.effect.weapon_modifier.unwrap_or(0) * sign,
+            weapon_lost: r.effect.weapon_lost,
+            roll_on,
+            roll_again: r.effect.roll_again.unwrap_or(0),
+        });
+    }
+    LookupTable { id: t.id.0.clone(), name: t.name.clone(), key: Some(t.key), dice, rows }
+}
+
+/// The index in `Rules::lookup_tables` of table `id`, which a row at `ptr` of `e` rolls on: it
+/// must be rolled (`key: roll` with `dice`).
+fn rolled_table(cx: &mut Cx, e: &Entry, ptr: &str, id: &str) -> Option<usize> {
+    let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, id).and_then(|t| t.doc.as_ref()) else {
+        cx.fail_quietly();
+        return None;
+    };
+    if t.key != f::LookupKey::Roll || t.dice.is_none() {
+        cx.error(
+            e,
+            ptr,
+            "table",
+            format!("table `{id}` is not rolled: it has no `key: roll` with `dice`"),
+            "a table with `key: roll` and `dice`",
+            None,
+        );
+        return None;
+    }
+    Some(table_ix(cx, id))
+}
+
+/// Whether the ruleset's attribute `id` has a `role` (the engine reads it from the card).
+fn has_role(cx: &Cx, id: &str) -> bool {
+    cx.rs.of_kind(DocKind::Ruleset).any(|e| {
+        matches!(&e.doc, Some(Document::Ruleset(r)) if r.attributes.iter().any(|a| a.id.0 == id && a.role.is_some()))
+    })
+}
+
+/// The index table `id` will have in `Rules::lookup_tables`.
+pub(crate) fn table_ix(cx: &mut Cx, id: &str) -> usize {
+    match cx.tables.iter().position(|t| t == id) {
+        Some(ix) => ix,
+        None => {
+            cx.tables.push(id.to_owned());
+            cx.tables.len() - 1
+        }
+    }
+}
+
+/// `Rules::lookup_tables`: every table named by index (`Cx::tables`), and the tables their rows
+/// roll on in turn.
+pub(crate) fn lookup_tables(cx: &mut Cx, sign: i32, names: &Names) -> Vec<LookupTable> {
+    let mut out = Vec::new();
+    while out.len() < cx.tables.len() {
+        let id = cx.tables[out.len()].clone();
+        out.push(lookup(cx, Some(id), sign, names));
+    }
+    out
 }
 
 /// The combat damage table: a lookup table read by a hit's margin of success or final result.

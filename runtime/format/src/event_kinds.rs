@@ -473,6 +473,36 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("result", Text, "The critical table row's name.")],
     },
     EventKind {
+        id: "table_result",
+        doc: "A row of a lookup table lands on the model: the attack's damage table (`procedures.attack.damage_table`) read by a hit, or a table a row rolls on (`roll_on`, `roll_again`).",
+        keys: &[
+            MODEL,
+            ("table", Text, "The table's name."),
+            ("key", Int, "What the table was read by: the hit's damage in multiples, or the roll with what was added."),
+            ("result", Text, "The row's name."),
+        ],
+    },
+    EventKind {
+        id: "attribute_changed",
+        doc: "A table row changed one of the model's attributes for good.",
+        keys: &[MODEL, ("attribute", Text, "The attribute's id."), ("value", Int, "Its value now.")],
+    },
+    EventKind {
+        id: "weapon_damaged",
+        doc: "A table row damaged one of the model's weapons, chosen by a die among those not lost.",
+        keys: &[
+            MODEL,
+            WEAPON,
+            ("modifier", Int, "The weapon's lasting modifier to its rolls now (positive helps), 0 for none."),
+            ("lost", Bool, "The weapon fires no more."),
+        ],
+    },
+    EventKind {
+        id: "table_rolls_cut",
+        doc: "A chain of table rolls (`roll_on`, `roll_again`) reached its limit (`MAX_TABLE_ROLLS`); the rolls it still called for are not made.",
+        keys: &[MODEL, ("table", Text, "The table whose roll was not made.")],
+    },
+    EventKind {
         id: "repaired",
         doc: "A repair succeeded.",
         keys: &[MODEL, ("points", Int, "Points repaired."), ("column", Int, "The column afterwards.")],

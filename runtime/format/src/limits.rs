@@ -80,6 +80,11 @@ pub const MAX_DIE_EXPLOSIONS: u32 = 20;
 /// roll or deal without end.
 pub const MAX_ATTACK_ROLLS: i32 = 100;
 
+/// Most rolls on lookup tables one result may chain (`roll_on`, `roll_again`: a system damage
+/// table's "roll twice", its sub-tables): a table that rolls itself again on every row, or
+/// forced dice that keep choosing such rows, must end. The seed's deepest real chain is 4.
+pub const MAX_TABLE_ROLLS: u32 = 32;
+
 /// Most points of a side's activation pool in one turn (`turn_order.pool`): each pays one
 /// activation, so this bounds a pooled turn's work whatever a pack's pool says.
 pub const MAX_POOL: u32 = 1_000;

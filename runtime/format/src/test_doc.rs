@@ -321,6 +321,18 @@ pub struct TestModelState {
     /// Damage-control value in the current column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dc: Option<i32>,
+    /// Its values of the ruleset's attributes now, by id (those named): the card's in its
+    /// current column, with what damage tables changed for good.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[schemars(extend("maxProperties" = 64))]
+    pub attributes: std::collections::BTreeMap<Id, i32>,
+    /// The action points its activations start from (`action_points`, or by an attribute:
+    /// `action_points_by`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points: Option<u32>,
+    /// Weapon mounts lost (`weapon_lost` of a table row), by index (0 = first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapons_lost: Option<Vec<u32>>,
     /// Total elevation level: the model's own (lower when prone) plus the ground it stands on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elevation: Option<i32>,

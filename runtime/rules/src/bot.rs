@@ -37,12 +37,62 @@ fn rolled_hits(
     use crate::compile::Term;
     let a = g.rules.attack.as_ref()?;
     let mine = g.attributes(model);
-    let theirs = target.map_or(&[][..], |t| g.attributes(t));
-    let sum = |terms: &[Term]| Term::sum(terms, mine, theirs, &m.attributes);
+    let theirs = target.map(|t| g.attributes(t)).unwrap_or_default();
+    let sum = |terms: &[Term]| Term::sum(terms, &mine, &theirs, &m.attributes);
     let rolls = if a.rolls.is_empty() { 1 } else { sum(&a.rolls).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
     let points = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, cav_format::limits::MAX_ATTACK_ROLLS) };
+    if let Some(dt) = &a.damage_table {
+        // A damage model: a hit is worth the key it reads the table by (its rows rise), so the
+        // expected key, counted up to the last row's: the chance of each margin it takes.
+        let last = g.rules.lookup_tables[dt.table].rows.last().map_or(1, |r| r.min).clamp(1, 16);
+        let worth: f64 = (1..=last)
+            .map(|key| {
+                // The least margin reaching `key`.
+                (1..=MARGIN_LOOKAHEAD)
+                    .find(|&mg| dt.key(mg, &mine, &theirs, &m.attributes) >= key)
+                    .map_or(0.0, |mg| margin_chance(g, model, m, target, band, mg).unwrap_or(0.0))
+            })
+            .sum();
+        return Some(worth * f64::from(rolls));
+    }
     let p = hit_chance(g, model, m, target, band)?;
     Some(p * f64::from(rolls) * f64::from(points.max(1)))
+}
+
+/// How far ahead a bot looks for the margin a damage table's key needs (margins past it are
+/// taken as out of reach: a bound on its work whatever a pack's numbers).
+const MARGIN_LOOKAHEAD: i32 = 20;
+
+/// The chance one hit roll of a shot of `m` by `model` succeeds by at least `margin`.
+fn margin_chance(
+    g: &Game,
+    model: usize,
+    m: &crate::compile::MountDef,
+    target: Option<usize>,
+    band: usize,
+    margin: i32,
+) -> Option<f64> {
+    use crate::compile::Term;
+    use cav_format::RollDirection;
+    let a = g.rules.attack.as_ref()?;
+    let (mine, theirs) = (g.attributes(model), target.map(|t| g.attributes(t)).unwrap_or_default());
+    let kind = &g.rules.roll_kinds[a.hit.kind];
+    let at_band = band_modifier(g, band);
+    let need = a.hit.bounded_target(kind, Term::sum(&a.hit.target, &mine, &theirs, &m.attributes), at_band);
+    let need = match kind.succeeds {
+        RollDirection::AtLeast => need.saturating_add(margin),
+        RollDirection::AtMost => need.saturating_sub(margin),
+    };
+    Some(kind.chance(at_band, need))
+}
+
+/// The combat table's modifier for range band `band`.
+fn band_modifier(g: &Game, band: usize) -> i32 {
+    g.rules
+        .combat_mods
+        .iter()
+        .filter(|x| x.cond.is(&crate::game::conditions::BAND, band as u16))
+        .fold(0i32, |t, x| t.saturating_add(x.value))
 }
 
 /// The chance one hit roll of a shot of `m` by `model` succeeds (as `rolled_hits` judges it).
@@ -50,15 +100,10 @@ fn hit_chance(g: &Game, model: usize, m: &crate::compile::MountDef, target: Opti
     use crate::compile::Term;
     let a = g.rules.attack.as_ref()?;
     let mine = g.attributes(model);
-    let theirs = target.map_or(&[][..], |t| g.attributes(t));
+    let theirs = target.map(|t| g.attributes(t)).unwrap_or_default();
     let kind = &g.rules.roll_kinds[a.hit.kind];
-    let at_band = g
-        .rules
-        .combat_mods
-        .iter()
-        .filter(|x| x.cond.is(&crate::game::conditions::BAND, band as u16))
-        .fold(0i32, |t, x| t.saturating_add(x.value));
-    let need = Term::sum(&a.hit.target, mine, theirs, &m.attributes);
+    let at_band = band_modifier(g, band);
+    let need = Term::sum(&a.hit.target, &mine, &theirs, &m.attributes);
     Some(kind.chance(at_band, a.hit.bounded_target(kind, need, at_band)))
 }
 
@@ -73,7 +118,7 @@ fn answer_chance(g: &Game, model: usize, attacker: usize, option: crate::AttackA
     match (&o.answers[option.answer].kind, option.weapon) {
         (AnswerKind::Roll(terms), _) => {
             let kind = &g.rules.roll_kinds[g.rules.contests[o.contest].roll];
-            kind.chance(0, Term::sum(terms.as_slice(), theirs, mine, &[]))
+            kind.chance(0, Term::sum(terms.as_slice(), &theirs, &mine, &[]))
         }
         (AnswerKind::Shoots, Some(w)) => {
             let Some(band) = g.band(model, w, attacker) else { return 0.0 };

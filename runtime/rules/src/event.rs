@@ -338,6 +338,33 @@ pub enum Event {
         model: usize,
         result: String,
     },
+    /// A row of a lookup table lands on the model: a damage model's table read by a hit
+    /// (`procedures.attack.damage_table`), or a table a row rolls on (`roll_on`, `roll_again`).
+    TableResult {
+        model: usize,
+        table: String,
+        key: i32,
+        result: String,
+    },
+    /// A table row changed one of the model's attributes for good (`attributes:` of the row).
+    AttributeChanged {
+        model: usize,
+        attribute: String,
+        value: i32,
+    },
+    /// A table row damaged one of the model's weapons, chosen by a die: a lasting modifier to its
+    /// rolls (normalised) or the weapon lost.
+    WeaponDamaged {
+        model: usize,
+        weapon: String,
+        modifier: i32,
+        lost: bool,
+    },
+    /// A chain of table rolls reached `MAX_TABLE_ROLLS`: the rolls it still called for are not made.
+    TableRollsCut {
+        model: usize,
+        table: String,
+    },
     Repaired {
         model: usize,
         points: u32,

@@ -35,6 +35,12 @@ pub struct AttackRules {
     /// Resolve; Infinity's ARM roll, made by the target); left out: every hit deals its points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<DamageRoll>,
+    /// A damage model: each standing hit looks up a table (`key: attack_damage`) by an
+    /// expression of its roll, and the row's outcome lands on the target at once (003 L216-258:
+    /// margin × DM against multiples of armor, then the system damage tables). Not with
+    /// `damage` or `points`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_table: Option<DamageTable>,
     /// A critical hit roll deals its points with no damage roll (Infinity's critical, which no
     /// ARM roll saves).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -165,6 +171,26 @@ pub struct DamageRoll {
     /// Which results deal the points: `success` (the default) or `failure` (a failed save).
     #[serde(default)]
     pub deals_on: DealsOn,
+}
+
+/// How a standing hit reads its damage table (`AttackRules::damage_table`): its hit roll's
+/// margin (0 or more) times `margin_times`, in whole multiples of `per`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageTable {
+    /// The table (`kind: table`, `key: attack_damage`).
+    #[schemars(extend("x-cav-ref" = "table"))]
+    pub table: Id,
+    /// What the margin is multiplied by, as a sum of terms (`[{of: weapon, attribute: dm}]`);
+    /// left out: 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub margin_times: Vec<Term>,
+    /// The damage counts in whole multiples of this sum (`[{of: target, attribute: armor}]`),
+    /// rounded down; a sum under 1 counts as 1. Left out: the damage itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 8))]
+    pub per: Vec<Term>,
 }
 
 /// Who makes a roll of an attack.

@@ -31,8 +31,13 @@ pub struct Ruleset {
     /// `draw_deck`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_order: Option<super::TurnOrder>,
-    /// Action points per model activation.
+    /// Action points per model activation (the most, where `action_points_by` sets them).
     pub action_points: u32,
+    /// Action points by one of the model's attributes, in steps (003 L71-82: actions by crew
+    /// size): a model takes the first step its current value is at most (the last step, with
+    /// no `at_most`, any higher value), never more than `action_points`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_points_by: Option<ActionPointsBy>,
     /// The actions a unit has for a whole turn, each used once (`uses` of an action type):
     /// Sythopian Wars' run, shoot and defend (002 L116-124). Empty: none — only action points
     /// limit what a model does.
@@ -287,4 +292,17 @@ impl TableRole {
             _ => crate::DocKind::Table,
         }
     }
+}
+
+/// Action points by an attribute's value (`Ruleset::action_points_by`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionPointsBy {
+    /// The attribute (of `attributes:`) whose value sets them (`crew`).
+    pub attribute: Id,
+    /// The action points for each range of values, rising.
+    #[schemars(length(min = 1, max = 64))]
+    pub steps: Vec<super::CountStep>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }

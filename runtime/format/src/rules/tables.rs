@@ -20,6 +20,9 @@ pub enum LookupKey {
     VictoryRatioTenths,
     /// Not rolled: the rows are a list of named entries, `min`/`max` number them (1, 2, …).
     Ordinal,
+    /// What a hit of the ruleset's attack deals, counted as `procedures.attack.damage_table`
+    /// says (the margin times the weapon's DM, in whole multiples of the target's armor).
+    AttackDamage,
 }
 
 /// Effects of a table row, applied by the engine's procedures.
@@ -72,6 +75,66 @@ pub struct Outcome {
     /// A number the row gives (e.g. a starting threat value).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<i64>,
+    /// Lasting changes to the model's attributes (of the ruleset's `attributes:`, not one with a
+    /// `role`): `armor: -1`, or a share of its value, `crew: {percent: -10, at_least: 1}`. The
+    /// value stays within the attribute's `min`/`max`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[schemars(extend("maxProperties" = 16))]
+    pub attributes: std::collections::BTreeMap<Id, AttributeChange>,
+    /// A lasting modifier to one weapon's rolls, in the ruleset's convention: the weapon is
+    /// chosen by a die among the model's weapons not lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon_modifier: Option<i32>,
+    /// One weapon, chosen by a die among those not lost, is lost: it fires no more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub weapon_lost: bool,
+    /// Roll on these tables in turn (their `key: roll`, their dice plus `add`), each row applied
+    /// to the same model: a system damage table's sub-tables.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 4))]
+    pub roll_on: Vec<TableRoll>,
+    /// Roll this table this many times more, with the same dice and `add` ("roll twice on this
+    /// table": 2). A chain of rolls ends at `MAX_TABLE_ROLLS` rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 4))]
+    pub roll_again: Option<u32>,
+}
+
+/// A lasting change to an attribute (`Outcome::attributes`): a number added, or a share of the
+/// current value.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AttributeChange {
+    /// Added to the value (`-1`).
+    By(#[schemars(range(min = -100, max = 100))] i32),
+    /// A share of the value, rounded toward 0: `{percent: -75, at_least: 1}` takes three quarters
+    /// of it away, and at least 1.
+    Share(ShareChange),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShareChange {
+    /// The share of the current value added (negative: taken away), in percent.
+    #[schemars(range(min = -100, max = 100))]
+    pub percent: i32,
+    /// The least the value changes by, in the share's direction.
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 100))]
+    pub at_least: u32,
+}
+
+/// A roll on another table (`Outcome::roll_on`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableRoll {
+    /// The table (`kind: table`, `key: roll`).
+    #[schemars(extend("x-cav-ref" = "table"))]
+    pub table: Id,
+    /// Added to its dice ("roll on sub-table A, +1").
+    #[serde(default)]
+    #[schemars(range(min = -20, max = 20))]
+    pub add: i32,
 }
 
 /// One row of a lookup table; `max` absent on the last row means "and above".

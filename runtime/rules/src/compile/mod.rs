@@ -62,12 +62,23 @@ pub enum TurnSequence {
     Pooled(f::TurnOrder),
 }
 
+/// Action points by an attribute's value (`f::ActionPointsBy`).
+#[derive(Debug, Clone)]
+pub struct ActionPointsBy {
+    /// Index into `Rules::attributes`.
+    pub attribute: usize,
+    /// (At most this value, these points), rising; `None`: any higher value.
+    pub steps: Vec<(Option<i32>, u32)>,
+}
+
 /// Everything the engine needs, indexed.
 #[derive(Debug, Clone)]
 pub struct Rules {
     pub id: String,
     pub name: String,
     pub action_points: u32,
+    /// Action points by an attribute (`action_points_by`).
+    pub action_points_by: Option<ActionPointsBy>,
     /// Squad types: (id, most models).
     pub squad_types: Vec<(String, u32)>,
     /// What activates together (a model, or a squad), and how the turn orders activations.
@@ -128,6 +139,12 @@ pub struct Rules {
     /// Attacks on structures: damage by final result, and the critical table.
     pub structure_damage: Option<LookupTable>,
     pub structure_critical: Option<LookupTable>,
+    /// The tables a result may roll on (`roll_on`, `roll_again`) and the attack's damage table
+    /// (`AttackProc::damage_table`), by the indices rows and the attack hold.
+    pub lookup_tables: Vec<LookupTable>,
+    /// Each attribute's bounds (`attributes:` `min`/`max`), in `attributes` order: what a lasting
+    /// change (`Row::attributes`) stays within.
+    pub attribute_bounds: Vec<(i32, i32)>,
     pub states: Vec<StateDef>,
     pub move_classes: Vec<String>,
     pub terrains: Vec<TerrainDef>,

@@ -396,6 +396,29 @@ pub struct AttackProc {
     pub critical_hits_deal: bool,
     /// Damage points per hit or counted damage roll (a sum; empty: one).
     pub points: Vec<Term>,
+    /// A damage model: each standing hit's table row (instead of `damage` and `points`).
+    pub damage_table: Option<DamageTableRule>,
+}
+
+/// How a standing hit reads its damage table (`f::DamageTable`).
+#[derive(Debug, Clone)]
+pub struct DamageTableRule {
+    /// Index into `Rules::lookup_tables`.
+    pub table: usize,
+    pub margin_times: Vec<Term>,
+    pub per: Vec<Term>,
+}
+
+impl DamageTableRule {
+    /// The key a hit of `margin` reads the table by, given each side's attributes and the
+    /// weapon's: the margin (0 or more) times `margin_times`, in whole multiples of `per`.
+    pub fn key(&self, margin: i32, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
+        let times =
+            if self.margin_times.is_empty() { 1 } else { Term::sum(&self.margin_times, attacker, target, weapon) };
+        let damage = i64::from(margin.max(0)) * i64::from(times.max(0));
+        let per = if self.per.is_empty() { 1 } else { Term::sum(&self.per, attacker, target, weapon).max(1) };
+        (damage / i64::from(per)).min(i64::from(i32::MAX)) as i32
+    }
 }
 
 /// The target's answers to an attack (`procedures.attack.opposed`), its ids resolved.

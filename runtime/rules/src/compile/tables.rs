@@ -103,10 +103,47 @@ pub struct Row {
     pub result: Option<String>,
     /// A number the row's `result` names (a structure's armor-class change).
     pub value: i32,
+    /// Lasting changes to attributes: (index into `Rules::attributes`, change).
+    pub attributes: Vec<(usize, AttributeChange)>,
+    /// Normalised lasting modifier to one weapon's rolls (chosen by a die).
+    pub weapon_modifier: i32,
+    pub weapon_lost: bool,
+    /// Rolls on further tables: (index into `Rules::lookup_tables`, added to the dice).
+    pub roll_on: Vec<(usize, i32)>,
+    /// Rolls of this same table more.
+    pub roll_again: u32,
+}
+
+/// A lasting change to an attribute (`f::AttributeChange`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttributeChange {
+    By(i32),
+    /// A share in percent of the value, rounded toward 0, changing it by at least `at_least`.
+    Share {
+        percent: i32,
+        at_least: u32,
+    },
+}
+
+impl AttributeChange {
+    /// The value after the change, within `lo..=hi`.
+    pub fn apply(self, value: i32, (lo, hi): (i32, i32)) -> i32 {
+        let changed = match self {
+            AttributeChange::By(by) => value.saturating_add(by),
+            AttributeChange::Share { percent, at_least } => {
+                let share = i64::from(value) * i64::from(percent) / 100;
+                let least = i64::from(at_least) * i64::from(percent.signum());
+                let by = if share.abs() < least.abs() { least } else { share };
+                (i64::from(value) + by).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+            }
+        };
+        changed.clamp(lo, hi.max(lo))
+    }
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct LookupTable {
+    pub id: String,
     pub name: String,
     /// What the table is indexed by (the combat damage table: the margin of success or the final
     /// result); `None` for a table the ruleset does not name.

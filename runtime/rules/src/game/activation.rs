@@ -186,7 +186,7 @@ impl Engine<'_, '_> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let base = set.unwrap_or(self.rules().action_points) as i32 + me.crit_ap;
+        let base = set.unwrap_or_else(|| self.game.action_points(model)) as i32 + me.crit_ap;
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
         let states = &self.rules().states;
         let base =

@@ -2,6 +2,7 @@
 
 use super::engine::Situation;
 use super::*;
+use crate::compile::{AttributeChange, Row};
 
 impl<'a, 'r> Engine<'a, 'r> {
     /// `points` of damage from `attacker`'s hit on `target`, waiting for the end of the
@@ -351,8 +352,15 @@ impl<'a, 'r> Engine<'a, 'r> {
         let r = self.rules();
         let expr = r.critical.dice.unwrap_or(r.standard);
         let out = self.roll(model, "critical", expr, Vec::new(), None, None, false);
-        let Some(row) = r.critical.row(out.total).cloned() else { return Ok(()) };
+        let Some(row) = r.critical.row(out.total) else { return Ok(()) };
         emit!(self, Event::Critical { model, result: row.name.clone() });
+        self.apply_row(model, row)
+    }
+
+    /// What a table row does to `model` for good: action points, move, combat, weapons,
+    /// attributes, states, destruction. (Its damage points, pilot check and critical roll are the
+    /// caller's: they wait for the end of the activation.)
+    fn apply_row(&mut self, model: usize, row: &'r Row) -> Result<(), EngineError> {
         let me = &mut self.game.models[model];
         me.crit_ap += row.action_points;
         if let Some(set) = row.action_points_set {
@@ -365,7 +373,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         me.crit_combat += row.combat_modifier;
         me.no_combat |= row.no_combat;
         me.zeroed |= row.weapons_zeroed;
-        for s in row.states {
+        if row.weapon_modifier != 0 || row.weapon_lost {
+            self.damage_weapon(model, row.weapon_modifier, row.weapon_lost);
+        }
+        for &(attribute, change) in &row.attributes {
+            self.change_attribute(model, attribute, change);
+        }
+        for &s in &row.states {
             self.add_state(model, s)?;
         }
         if row.destroyed {
@@ -374,10 +388,118 @@ impl<'a, 'r> Engine<'a, 'r> {
         Ok(())
     }
 
+    /// Row `key` of lookup table `table` lands on `model` (said): what it does for good, its
+    /// pilot check and critical roll waiting for the end of the activation, then the tables it
+    /// rolls on. Returns the damage points it and its chain deal, for the caller to deal.
+    /// `budget`: the table rolls the chain may still make (`MAX_TABLE_ROLLS`).
+    pub(crate) fn table_row(
+        &mut self,
+        model: usize,
+        table: usize,
+        key: i32,
+        add: i32,
+        budget: &mut u32,
+    ) -> Result<u32, EngineError> {
+        let t = &self.rules().lookup_tables[table];
+        let Some(row) = t.row(key) else { return Ok(0) };
+        emit!(self, Event::TableResult { model, table: t.name.clone(), key, result: row.name.clone() });
+        self.apply_row(model, row)?;
+        let p = &mut self.game.models[model].pending;
+        if let Some(pc) = row.pilot_check {
+            // One pilot check per activation, at the worst modifier called for.
+            p.pilot_check = Some(p.pilot_check.map_or(pc, |x| x.min(pc)));
+        }
+        p.criticals += u32::from(row.critical);
+        let mut points = row.damage;
+        let again = std::iter::repeat_n((table, add), row.roll_again as usize);
+        for (next, plus) in row.roll_on.iter().copied().chain(again) {
+            if !self.game.models[model].on_table() {
+                break;
+            }
+            points = points.saturating_add(self.roll_table(model, next, plus, table, budget)?);
+        }
+        Ok(points)
+    }
+
+    /// A roll on lookup table `table` (its dice plus `add`, which table `by`'s row gives), its
+    /// row landing on `model`.
+    fn roll_table(
+        &mut self,
+        model: usize,
+        table: usize,
+        add: i32,
+        by: usize,
+        budget: &mut u32,
+    ) -> Result<u32, EngineError> {
+        let t = &self.rules().lookup_tables[table];
+        // (The compiler lets only tables with dice be rolled on.)
+        let Some(dice) = t.dice else { return Ok(0) };
+        if *budget == 0 {
+            emit!(self, Event::TableRollsCut { model, table: t.name.clone() });
+            return Ok(0);
+        }
+        *budget -= 1;
+        let (natural, sum) = dice.roll_total(self.dice);
+        let total = sum.saturating_add(add);
+        let source = || self.rules().lookup_tables[by].name.clone();
+        let mods = if add == 0 { Vec::new() } else { vec![ModApplied { source: source(), value: add, charge: None }] };
+        let roll = Roll {
+            model,
+            kind: t.id.clone().into(),
+            dice: dice.label(),
+            natural,
+            mods,
+            total,
+            target: None,
+            margin: None,
+            success: None,
+            critical: None,
+        };
+        emit!(self, Event::Roll(roll));
+        self.table_row(model, table, total, add, budget)
+    }
+
+    /// One of `model`'s weapons not lost, chosen by a die, takes a lasting modifier or is lost.
+    fn damage_weapon(&mut self, model: usize, modifier: i32, lost: bool) {
+        let mounts = self.cardr(model).weapons.len();
+        let standing: Vec<usize> = (0..mounts).filter(|&w| !self.game.models[model].systems.weapon_lost(w)).collect();
+        let Some(&weapon) = (match standing.len() {
+            0 => None,
+            1 => standing.first(),
+            n => standing.get(self.dice.roll(n as u32) as usize - 1),
+        }) else {
+            return;
+        };
+        let systems = &mut self.game.models[model].systems;
+        if modifier != 0 {
+            systems.weapon_mods.resize(mounts, 0);
+            systems.weapon_mods[weapon] = systems.weapon_mods[weapon].saturating_add(modifier);
+        }
+        if lost {
+            systems.weapons_lost.resize(mounts, false);
+            systems.weapons_lost[weapon] = true;
+        }
+        let (modifier, lost) = (systems.weapon_mod(weapon), systems.weapon_lost(weapon));
+        let name = self.cardr(model).weapons[weapon].name.clone();
+        emit!(self, Event::WeaponDamaged { model, weapon: name, modifier, lost });
+    }
+
+    /// `model`'s attribute `attribute` changes for good, within its bounds.
+    fn change_attribute(&mut self, model: usize, attribute: usize, change: AttributeChange) {
+        let r = self.rules();
+        let now = self.game.attributes(model).get(attribute).copied().unwrap_or(0);
+        let value = change.apply(now, r.attribute_bounds.get(attribute).copied().unwrap_or((i32::MIN, i32::MAX)));
+        let card = self.cardr(model).attributes_at(self.game.column(model)).get(attribute).copied().unwrap_or(0);
+        let systems = &mut self.game.models[model].systems;
+        systems.attributes.resize(r.attributes.len(), 0);
+        systems.attributes[attribute] = value.saturating_sub(card);
+        emit!(self, Event::AttributeChanged { model, attribute: r.attributes[attribute].clone(), value });
+    }
+
     /// Why a model will never make a combat action again, if it will not.
     fn never_fights(&self, model: usize) -> Option<&'static str> {
         let me = &self.game.models[model];
-        let armed = self.cardr(model).weapons.iter().enumerate().any(|(w, _)| !me.out_of_ammo[w]);
+        let armed = (0..self.cardr(model).weapons.len()).any(|w| !me.out_of_ammo[w] && !me.systems.weapon_lost(w));
         if self.game.state_blocks(model, |s| s.no_actions && s.duration == StateDuration::Permanent) {
             Some("disabled")
         } else if !armed || me.zeroed || me.no_combat {

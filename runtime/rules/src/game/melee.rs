@@ -125,11 +125,11 @@ impl Engine<'_, '_> {
             let near =
                 enemies.iter().copied().filter(|&o| g.models[o].on_table() && g.distance(f, o) <= m.reach + 1e-9);
             let Some(on) = near.min_by(|&x, &y| g.distance(f, x).total_cmp(&g.distance(f, y))) else { continue };
-            let (fc, oc) = (self.cardr(f), self.cardr(on));
+            let fc = self.cardr(f);
             let weapon = fc.weapons.iter().position(|w| w.melee);
             let w = weapon.map_or(&[][..], |k| fc.weapons[k].attributes.as_slice());
-            let (fa, oa) = (fc.attributes_at(g.column(f)), oc.attributes_at(g.column(on)));
-            let sum = |terms: &[Term]| Term::sum(terms, fa, oa, w);
+            let (fa, oa) = (g.attributes(f), g.attributes(on));
+            let sum = |terms: &[Term]| Term::sum(terms, &fa, &oa, w);
             let dice = sum(if weapon.is_some() { &m.attacks } else { &m.unarmed }).clamp(0, MAX_ATTACK_ROLLS);
             let force = if weapon.is_some() { sum(&m.force) } else { 0 };
             let s = Situation { attacker: f, defender: Some(on), weapon, close_combat: true, ..Situation::default() };

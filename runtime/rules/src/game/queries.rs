@@ -37,10 +37,23 @@ impl<'r> Game<'r> {
         (me.damage as usize).min(self.rules.cards[me.card].columns - 1)
     }
 
-    /// `model`'s values of the ruleset's attributes (`Rules::attributes` order), as its card gives
-    /// them in its current damage column.
-    pub fn attributes(&self, model: usize) -> &[i32] {
-        self.card(model).attributes_at(self.column(model))
+    /// `model`'s values of the ruleset's attributes (`Rules::attributes` order): as its card gives
+    /// them in its current damage column, with what a damage table changed for good.
+    pub fn attributes(&self, model: usize) -> std::borrow::Cow<'_, [i32]> {
+        let card = self.card(model).attributes_at(self.column(model));
+        let changed = &self.models[model].systems.attributes;
+        if changed.is_empty() {
+            return std::borrow::Cow::Borrowed(card);
+        }
+        card.iter().zip(changed).map(|(v, by)| v.saturating_add(*by)).collect()
+    }
+
+    /// The action points `model`'s activations start from: the ruleset's, or by its attribute's
+    /// value where the ruleset says so (`Rules::action_points_by`).
+    pub fn action_points(&self, model: usize) -> u32 {
+        let Some(by) = &self.rules.action_points_by else { return self.rules.action_points };
+        let value = self.attributes(model).get(by.attribute).copied().unwrap_or(0);
+        by.steps.iter().find(|(most, _)| most.is_none_or(|m| value <= m)).map_or(0, |&(_, points)| points)
     }
 
     /// The card `model` plays as: its own, or the one its switched upgrades give while their

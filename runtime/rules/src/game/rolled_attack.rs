@@ -4,7 +4,7 @@
 //! hit's damage roll (or saving roll) turned into damage points. The same roll kinds judge a
 //! script's `ctx.make_roll`, the bots' odds and `cav dice --kind`.
 
-use cav_format::limits::MAX_ATTACK_ROLLS;
+use cav_format::limits::{MAX_ATTACK_ROLLS, MAX_TABLE_ROLLS};
 use cav_format::{ContestCompare, DealsOn, Roller};
 
 use super::combat::Aimed;
@@ -81,10 +81,9 @@ impl Engine<'_, '_> {
         let theirs = match &o.answers[choice.answer].kind {
             AnswerKind::Roll(terms) => {
                 let kind = &r.roll_kinds[contest.roll];
-                let (me, them) = (self.cardr(attacker), self.cardr(target));
+                let me = self.cardr(attacker);
                 let w = me.weapons.get(mine.ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
-                let mine_now = me.attributes_at(self.game.column(attacker));
-                let need = Term::sum(terms, mine_now, them.attributes_at(self.game.column(target)), w);
+                let need = Term::sum(terms, &self.game.attributes(attacker), &self.game.attributes(target), w);
                 // The acting model's answer is rolled once, met by every reaction's attack.
                 let rolled =
                     self.game.acting_answer.as_ref().filter(|_| self.game.reacting).and_then(|x| x.roll.clone());
@@ -169,10 +168,9 @@ impl Engine<'_, '_> {
     ) -> Result<Volley, EngineError> {
         let r = self.rules();
         let (shooter, victim) = (ctx.model, ctx.target.unwrap_or(ctx.model));
-        let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
-        let w = sc.weapons.get(ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
-        let (sa, va) = (sc.attributes_at(self.game.column(shooter)), vc.attributes_at(self.game.column(victim)));
-        let sum = |terms: &[Term]| Term::sum(terms, sa, va, w);
+        let w = self.cardr(shooter).weapons.get(ctx.weapon.unwrap_or(0)).map_or(&[][..], |m| m.attributes.as_slice());
+        let (sa, va) = (self.game.attributes(shooter), self.game.attributes(victim));
+        let sum = |terms: &[Term]| Term::sum(terms, &sa, &va, w);
         let rolls = if rolls.is_empty() { 1 } else { sum(rolls).clamp(0, MAX_ATTACK_ROLLS) };
         let m = mods.iter().fold(0i32, |t, x| t.saturating_add(x.value));
         // A `combat_tp` handler's `ctx.set_dice` throws its dice for the hit roll of the kind.
@@ -191,7 +189,8 @@ impl Engine<'_, '_> {
             let t = match compare {
                 Some(ContestCompare::BestSuccess) => kind.throw_for_verdict(self.dice, m, Some(target_point), true),
                 Some(_) => kind.throw(self.dice, m, Some(target_point)),
-                None => kind.throw_for_verdict(self.dice, m, Some(target_point), false),
+                // A damage table reads each hit's margin: every success's value matters.
+                None => kind.throw_for_verdict(self.dice, m, Some(target_point), a.damage_table.is_some()),
             };
             let logged = if self.log.enabled() { mods.to_vec() } else { Vec::new() };
             emit!(self, Event::Roll(kind.logged(shooter, logged, t.clone())));
@@ -248,10 +247,29 @@ impl Engine<'_, '_> {
             emit!(self, Event::DamagePoints { model, target, rolls, hits, dealing: 0, damage: 0 });
             return Ok(());
         }
-        let (sc, vc) = (self.cardr(shooter), self.cardr(victim));
-        let w = sc.weapons.get(weapon).map_or(&[][..], |m| m.attributes.as_slice());
-        let (sa, va) = (sc.attributes_at(self.game.column(shooter)), vc.attributes_at(self.game.column(victim)));
-        let sum = |terms: &[Term]| Term::sum(terms, sa, va, w);
+        let w = self.cardr(shooter).weapons.get(weapon).map_or(&[][..], |m| m.attributes.as_slice());
+        if let Some(dt) = &a.damage_table {
+            // Each standing hit reads the damage table by its margin; its row lands at once.
+            let mut damage = 0u32;
+            for (hit, _) in v.hits.iter().zip(stand).filter(|(_, s)| **s) {
+                if !self.game.models[victim].on_table() {
+                    break;
+                }
+                let (sa, va) = (self.game.attributes(shooter), self.game.attributes(victim));
+                let key = dt.key(hit.margin.unwrap_or(0), &sa, &va, w);
+                let mut budget = MAX_TABLE_ROLLS;
+                damage = damage.saturating_add(self.table_row(victim, dt.table, key, 0, &mut budget)?);
+            }
+            let (model, target) = (shooter, victim);
+            emit!(self, Event::DamagePoints { model, target, rolls, hits, dealing: hits, damage });
+            if damage > 0 {
+                self.game.damage_dealt[self.game.models[shooter].side] += damage;
+                self.take_damage(shooter, victim, damage);
+            }
+            return self.call_hooks(HookCtx { point: HookPoint::OnHit, ..v.ctx }).map(|_| ());
+        }
+        let (sa, va) = (self.game.attributes(shooter), self.game.attributes(victim));
+        let sum = |terms: &[Term]| Term::sum(terms, &sa, &va, w);
         let per_hit = if a.points.is_empty() { 1 } else { sum(&a.points).clamp(0, MAX_ATTACK_ROLLS) } as u32;
         let mut dealing = standing;
         if let Some(d) = &a.damage {

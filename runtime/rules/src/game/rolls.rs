@@ -114,6 +114,16 @@ impl Engine<'_, '_> {
         if target == ModifierTarget::CombatRoll && g.models[a].crit_combat != 0 {
             out.push(ModApplied { source: name("critical damage"), value: g.models[a].crit_combat, charge: None });
         }
+        if target == ModifierTarget::CombatRoll
+            && let Some(w) = s.weapon
+            && g.models[a].systems.weapon_mod(w) != 0
+        {
+            out.push(ModApplied {
+                source: name("weapon damage"),
+                value: g.models[a].systems.weapon_mod(w),
+                charge: None,
+            });
+        }
         out
     }
 

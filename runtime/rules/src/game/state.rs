@@ -49,6 +49,28 @@ pub struct Squad {
     pub target: Option<usize>,
 }
 
+/// What a damage model's table rows did to a model for good; all empty for most models (and
+/// every model of a ruleset without such rows).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Systems {
+    /// Each attribute's change from its card's value (`Rules::attributes` order); empty: none.
+    pub attributes: Vec<i32>,
+    /// Each mount's lasting modifier to its rolls, normalised; empty: none.
+    pub weapon_mods: Vec<i32>,
+    /// Each mount lost; empty: none.
+    pub weapons_lost: Vec<bool>,
+}
+
+impl Systems {
+    pub fn weapon_lost(&self, mount: usize) -> bool {
+        self.weapons_lost.get(mount).copied().unwrap_or(false)
+    }
+
+    pub fn weapon_mod(&self, mount: usize) -> i32 {
+        self.weapon_mods.get(mount).copied().unwrap_or(0)
+    }
+}
+
 /// A model's state on the table.
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -69,6 +91,9 @@ pub struct Model {
     pub out_of_ammo: Vec<bool>,
     pub ammo_reserve: u32,
     pub crit_combat: i32,
+    /// What a damage model's tables changed for good (`Row::attributes`, `weapon_modifier`,
+    /// `weapon_lost`).
+    pub systems: Systems,
     pub crit_ap: i32,
     pub ap_set: Option<u32>,
     /// Action points of its next activation only (a regrouped squad's models).
@@ -230,6 +255,7 @@ impl Model {
             out_of_ammo,
             ammo_reserve,
             crit_combat,
+            systems,
             crit_ap,
             ap_set,
             ap_once,
@@ -276,6 +302,7 @@ impl Model {
         self.out_of_ammo.clone_from(out_of_ammo);
         self.ammo_reserve.clone_from(ammo_reserve);
         self.crit_combat.clone_from(crit_combat);
+        self.systems.clone_from(systems);
         self.crit_ap.clone_from(crit_ap);
         self.ap_set.clone_from(ap_set);
         self.ap_once.clone_from(ap_once);
@@ -707,6 +734,7 @@ impl<'r> Game<'r> {
             out_of_ammo: vec![false; c.weapons.len()],
             ammo_reserve: c.ammo_reserve,
             crit_combat: 0,
+            systems: Systems::default(),
             crit_ap: 0,
             ap_set: None,
             ap_once: None,

@@ -119,6 +119,22 @@ pub(super) fn model_differences(
     if let Some(dc) = want.dc {
         same("DC", dc.to_string(), card.damage_control[column].map_or_else(|| "NA".to_owned(), |v| v.to_string()));
     }
+    for (id, value) in &want.attributes {
+        let got = game.rules.attributes.iter().position(|a| *a == id.0).map(|i| game.attributes(model)[i]);
+        same(
+            &format!("attributes.{id}"),
+            value.to_string(),
+            got.map_or_else(|| "no such attribute".into(), |v| v.to_string()),
+        );
+    }
+    if let Some(ap) = want.action_points {
+        same("action points", ap.to_string(), game.action_points(model).to_string());
+    }
+    if let Some(lost) = &want.weapons_lost {
+        let got: Vec<u32> =
+            (0..card.weapons.len()).filter(|&w| game.models[model].systems.weapon_lost(w)).map(|w| w as u32).collect();
+        same("weapons lost", format!("{lost:?}"), format!("{got:?}"));
+    }
     if let Some(e) = want.elevation {
         same("elevation", e.to_string(), game.elevation(model).to_string());
     }

@@ -54,6 +54,10 @@ fn one_of_each() -> Vec<Event> {
         Event::StateIgnored { model: 0, state: s(), why: "immune" },
         Event::StateEnded { model: 0, state: s() },
         Event::Critical { model: 0, result: s() },
+        Event::TableResult { model: 0, table: s(), key: 0, result: s() },
+        Event::AttributeChanged { model: 0, attribute: s(), value: 0 },
+        Event::WeaponDamaged { model: 0, weapon: s(), modifier: 0, lost: false },
+        Event::TableRollsCut { model: 0, table: s() },
         Event::Repaired { model: 0, points: 1, column: 0 },
         Event::MissionKill { model: 0, reason: s() },
         Event::HvoTaken { model: 0 },
@@ -173,6 +177,10 @@ fn one_of_each() -> Vec<Event> {
             | Event::StateEnded { .. }
             | Event::StateIgnored { .. }
             | Event::Critical { .. }
+            | Event::TableResult { .. }
+            | Event::AttributeChanged { .. }
+            | Event::WeaponDamaged { .. }
+            | Event::TableRollsCut { .. }
             | Event::Repaired { .. }
             | Event::MissionKill { .. }
             | Event::Abandoned { .. }

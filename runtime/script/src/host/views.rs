@@ -158,6 +158,7 @@ impl Snapshot {
             out_of_ammo: OutOfAmmo::of(&me.out_of_ammo),
             ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
+            attributes_changed: me.systems.attributes.clone(),
             unit: me.squad.map(|q| q as u32 + 1),
         }
     }
@@ -300,6 +301,9 @@ struct Snapshot {
     out_of_ammo: OutOfAmmo,
     ammo_reserve: u32,
     states: Vec<StateIx>,
+    /// What damage tables changed of its attributes for good (`Systems::attributes`); empty:
+    /// nothing, and its attributes are its card's.
+    attributes_changed: Vec<i32>,
     /// The unit (squad) it serves in, by its number in the game (from 1); `None` for a model that
     /// activates alone.
     unit: Option<u32>,
@@ -331,6 +335,7 @@ impl Default for Snapshot {
             out_of_ammo: OutOfAmmo::default(),
             ammo_reserve: 0,
             states: Vec::new(),
+            attributes_changed: Vec::new(),
             unit: None,
         }
     }
@@ -427,8 +432,15 @@ impl mlua::UserData for ModelView {
             Ok(cached.ratings.clone())
         });
         f.add_field_method_get("attributes", |lua, v| {
-            let mut cached = v.names.made.borrow_mut();
             let col = v.snap.column;
+            if !v.snap.attributes_changed.is_empty() {
+                // Changed for good by a damage table: this model's own values, not its card's.
+                let n = v.shared.attributes.len();
+                let row = v.names.attributes.get(col * n..(col + 1) * n).unwrap_or(&[]);
+                let values = row.iter().zip(&v.snap.attributes_changed).map(|(x, by)| x.saturating_add(*by));
+                return Ok(Some(frozen(lua.create_table_from(v.shared.attributes.iter().cloned().zip(values))?)));
+            }
+            let mut cached = v.names.made.borrow_mut();
             if cached.attributes.as_ref().is_none_or(|(at, _)| *at != col) {
                 let n = v.shared.attributes.len();
                 let row = v.names.attributes.get(col * n..(col + 1) * n).unwrap_or(&[]);
