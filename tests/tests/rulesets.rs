@@ -134,3 +134,20 @@ fn set_dice_changes_a_rolled_attacks_hit_roll() {
     let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, "cav test loaded-dice")).into_owned();
     assert!(text.contains("steady-aim-sets-the-lock-dice ... ok") && text.contains("1 passed, 0 failed"), "{text}");
 }
+
+/// A table whose every row rolls it again (the fixture `tests/data/endless-tables` patches the hex
+/// vehicle tables' light damage table so) ends at `MAX_TABLE_ROLLS` rolls, and says so: its test
+/// fires a shot whose chain would never end, with exactly the dice the limit allows.
+#[test]
+fn an_endless_chain_of_table_rolls_is_cut() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path();
+    cav_watch::copy_tree(&root().join("content"), &project.join("content")).unwrap();
+    for (from, to) in [("mods/hex-vehicles", "mods/hex-vehicles"), ("tests/data/endless-tables", "mods/endless-tables")]
+    {
+        cav_watch::copy_tree(&root().join(from), &project.join(to)).unwrap();
+    }
+    let out = cav_tests::cav_in(project).arg("test").arg(project.join("mods/endless-tables")).output().unwrap();
+    let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, "cav test endless-tables")).into_owned();
+    assert!(text.contains("endless-table-rolls-are-cut ... ok") && text.contains("1 passed, 0 failed"), "{text}");
+}

@@ -245,3 +245,42 @@ fn the_viewer_names_the_sa_the_effect_and_the_state_of_a_full_rules_game() {
         assert!(c.split_once('.').is_some_and(|(_, tenths)| tenths.len() == 1), "to the tenth: {shown}");
     }
 }
+
+/// A hex board's game draws its hexes, each terrain piece as a hex, and tells the damage
+/// tables' results: `mods/hex-vehicles`' River Crossing.
+#[test]
+fn a_hex_boards_replay_draws_hexes_in_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    let page = tmp.path().join("replay.html");
+    let out = cav()
+        .args(["play", "--ruleset", "hex-vehicles", "--seed", "3", "--quiet", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = cav().arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let events: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["event"].is_string())
+        .collect();
+    assert_eq!((events[0]["hexes"].as_str(), events[0]["hex_size"].as_f64()), (Some("flat"), Some(1.0)));
+    let pieces = events.iter().filter(|e| e["event"] == "terrain_placed").count();
+    let table = events.iter().position(|e| e["event"] == "table_result").expect("a hit read the damage table");
+    let d = dom(&page, table);
+    // 19 columns on the 16" × 14" board: the even ones of 15 rows, the odd ones (half a hex
+    // further along) of 14.
+    assert_eq!(d.matches("class=\"hex\"").count(), 10 * 15 + 9 * 14, "the hexes whose centres lie on the board");
+    let drawn: Vec<&str> = d.split("<g class=\"terrain\"").skip(1).collect();
+    assert_eq!(drawn.len(), pieces);
+    for piece in drawn {
+        let inside = piece.split_once('>').map_or("", |(_, rest)| rest);
+        assert!(inside.starts_with("<polygon points="), "a terrain piece drawn as a hex: {piece:.120}");
+    }
+    let e = &events[table];
+    let said = format!("{} ({}): {}", e["table"].as_str().unwrap(), e["key"], e["result"].as_str().unwrap());
+    assert!(event_text(&d).contains(&esc(&said)), "{}", event_text(&d));
+}

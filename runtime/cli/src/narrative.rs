@@ -171,7 +171,7 @@ fn length(g: &Game, inches: f64) -> String {
 /// The game's course: set-up, turns and activations, objectives, assets and the end.
 fn course(g: &Game, e: &Event) -> Option<String> {
     Some(match e {
-        Event::GameStart { ruleset, scenario, seed, board } => {
+        Event::GameStart { ruleset, scenario, seed, board, .. } => {
             format!(
                 "{scenario} under {ruleset}, board {}\"×{}\", seed {}",
                 board[0],

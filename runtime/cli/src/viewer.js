@@ -41,6 +41,9 @@ function describe(e) {
     case "state_ignored": return `${m(e.model)} is not ${e.state}: ` + (e.why === "immune" ? "its type is immune" : "a state it has supersedes it");
     case "script_effect": return `[${e.point}] ${m(e.by)}'s ${e.source}: ${e.effect}` + (e.model != null ? ` on ${m(e.model)}` : "")
       + (e.quantity != null ? ` ${e.quantity}` : "") + (e.value != null ? ` ${e.value}` : "") + (e.detail != null ? ` (${e.detail})` : "");
+    case "table_result": return `${m(e.model)}: ${e.table} (${e.key}): ${e.result}`;
+    case "attribute_changed": return `${m(e.model)}'s ${e.attribute} is now ${e.value}`;
+    case "weapon_damaged": return `${m(e.model)}'s ${e.weapon} ` + (e.lost ? "is lost" : `is damaged (${e.modifier} to its rolls)`);
     case "destroyed": return `${m(e.model)} is destroyed`;
     case "out_of_action": return `${m(e.model)} is out of action`;
     case "game_end": return "the game ends" + (e.winner ? `: ${e.winner} wins` : "");
@@ -51,13 +54,18 @@ function describe(e) {
 // The game as it stands after event n: replayed from the start (games are short).
 let models = {};
 function stateAt(n) {
-  const s = { board: [48, 48], terrain: [], models: {}, roll: null, attack: null, active: null, marks: [] };
+  const s = { board: [48, 48], hexes: null, terrain: [], models: {}, roll: null, attack: null, active: null, marks: [] };
   models = s.models;
   for (let i = 0; i <= n && i < events.length; i++) {
     const e = events[i];
     const m = s.models[e.model];
     switch (e.event) {
-      case "game_start": if (Array.isArray(e.board)) s.board = [num(e.board[0]) || 48, num(e.board[1]) || 48]; break;
+      case "game_start":
+        if (Array.isArray(e.board)) s.board = [num(e.board[0]) || 48, num(e.board[1]) || 48];
+        // A hex board: its orientation and hexes across the flats (inches).
+        s.hexes = (e.hexes === "flat" || e.hexes === "pointy") && num(e.hex_size) > 0
+          ? { pointy: e.hexes === "pointy", size: num(e.hex_size) } : null;
+        break;
       case "terrain_placed": s.terrain.push(e); break;
       case "deployed": s.models[e.model] = { name: String(e.name), side: e.side, ...point(e.at), facing: num(e.facing),
         damage: 0, destroyed: false, out: false, states: [] }; break;
@@ -77,18 +85,48 @@ function stateAt(n) {
   return s;
 }
 
+// The most hexes the board draws: a log's tiny hexes on a big board draw no grid.
+const MAX_HEXES = 5000;
+// A hexagon's corners around (cx, cy) in pixels: its circumradius r, flat- or pointy-topped.
+const hexagon = (cx, cy, r, pointy) => [0, 1, 2, 3, 4, 5].map(k => {
+  const a = (60 * k + (pointy ? 30 : 0)) * Math.PI / 180;
+  return `${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`;
+}).join(" ");
+// A hex board's hexes whose centres lie on it, laid out as the engine's [column, row]: on a
+// flat-topped board odd columns sit half a hex further along y, on a pointy one odd rows along x.
+function hexGrid(h, bw, bh, px, scale) {
+  const step = h.size * Math.sqrt(3) / 2, r = h.size / Math.sqrt(3) * scale;
+  const [cols, rows] = h.pointy ? [bw / h.size + 1, bh / step + 1] : [bw / step + 1, bh / h.size + 1];
+  if (!(cols * rows <= MAX_HEXES)) return [];
+  const out = [];
+  for (let c = 0; c < cols; c++) for (let w = 0; w < rows; w++) {
+    const x = h.pointy ? (c + 0.5 * (w & 1)) * h.size : c * step;
+    const y = h.pointy ? w * step : (w + 0.5 * (c & 1)) * h.size;
+    if (x > bw + 1e-9 || y > bh + 1e-9) continue;
+    const [cx, cy] = px({ x, y });
+    out.push(svg("polygon", { class: "hex", points: hexagon(cx, cy, r, h.pointy), fill: "none", stroke: "#c9ccb6", "stroke-width": 0.6 }));
+  }
+  return out;
+}
+
 function draw(n) {
   if (!events.length) return;
   n = Math.max(0, Math.min(events.length - 1, n | 0));
   const s = stateAt(n);
   const [bw, bh] = s.board, scale = 600 / Math.max(bw, bh);
   const px = p => { const q = point(p); return [q.x * scale, (bh - q.y) * scale]; };
-  const shapes = [];
+  const shapes = s.hexes ? hexGrid(s.hexes, bw, bh, px, scale) : [];
   for (const t of s.terrain) {
-    const [cx, cy] = px(t.center), id = String(t.terrain);
-    shapes.push(svg("g", { class: "terrain", "data-terrain": id },
-      svg("circle", { cx, cy, r: num(t.radius) * scale, fill: terrainFill(id), "fill-opacity": 0.5 }),
-      svg("text", { x: cx, y: cy + 3, "font-size": 9, "text-anchor": "middle" }, id)));
+    const [cx, cy] = px(t.center), id = String(t.terrain), r = num(t.radius) * scale;
+    // On a hex board a piece is a hex: drawn as one, named by its title (a label per hex would
+    // cover the board).
+    shapes.push(s.hexes
+      ? svg("g", { class: "terrain", "data-terrain": id },
+        svg("polygon", { points: hexagon(cx, cy, r, s.hexes.pointy), fill: terrainFill(id), "fill-opacity": 0.5 }),
+        svg("title", {}, id))
+      : svg("g", { class: "terrain", "data-terrain": id },
+        svg("circle", { cx, cy, r, fill: terrainFill(id), "fill-opacity": 0.5 }),
+        svg("text", { x: cx, y: cy + 3, "font-size": 9, "text-anchor": "middle" }, id)));
   }
   const sides = [...new Set(Object.values(s.models).map(m => m.side))];
   if (s.attack && s.models[s.attack.model] && s.models[s.attack.target]) {
@@ -110,7 +148,8 @@ function draw(n) {
     }
   }
   for (const [i, m] of Object.entries(s.models)) {
-    const [cx, cy] = px(m), r = 1.2 * scale, a = m.facing * Math.PI / 180;
+    // A model fits in its hex on a hex board.
+    const [cx, cy] = px(m), r = (s.hexes ? Math.min(1.2, 0.35 * s.hexes.size) : 1.2) * scale, a = m.facing * Math.PI / 180;
     const colour = colours[sides.indexOf(m.side) % colours.length];
     const ring = String(s.active) === i ? { stroke: "#f1c40f", "stroke-width": 3 } : { stroke: "white" };
     shapes.push(svg("g", { class: "model", "data-name": m.name, "data-x": m.x, "data-y": m.y, "data-damage": m.damage,

@@ -111,6 +111,8 @@ pub const EVENT_KINDS: &[EventKind] = &[
             ("scenario", Text, "The scenario id."),
             ("seed", OptInt, "The dice seed, if seeded."),
             ("board", Numbers, "Board width and depth in inches."),
+            ("hexes", OptWord(&["flat", "pointy"]), "A hex board's orientation; left out on a continuous board."),
+            ("hex_size", Number, "A hex board's hexes across the flats, in inches; left out on a continuous board."),
         ],
     },
     EventKind {

@@ -56,6 +56,12 @@ pub enum Event {
         scenario: String,
         seed: Option<u64>,
         board: [f64; 2],
+        /// A hex board's orientation (`flat`, `pointy`) and hex size across the flats, for what
+        /// draws it (the replay viewer); left out on a continuous board.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hexes: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        hex_size: Option<f64>,
     },
     TerrainPlaced {
         terrain: String,

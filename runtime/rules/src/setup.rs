@@ -30,7 +30,19 @@ pub fn scenario_game<'r>(
     }
     game.victory = s.victory;
     if log.enabled() {
-        log.push(Event::GameStart { ruleset: rules.id.clone(), scenario: s.id.clone(), seed, board: s.board });
+        let hexes = rules.hexes.map(|h| match h.orientation {
+            cav_format::HexOrientation::Flat => "flat",
+            cav_format::HexOrientation::Pointy => "pointy",
+        });
+        let hex_size = rules.hexes.map(|h| h.across_flats);
+        log.push(Event::GameStart {
+            ruleset: rules.id.clone(),
+            scenario: s.id.clone(),
+            seed,
+            board: s.board,
+            hexes,
+            hex_size,
+        });
     }
     game.scenario = Some(sc);
     game.zones = s.sides.iter().map(|(_, z)| Some(P::new(z.x + z.width / 2.0, z.y + z.height / 2.0))).collect();

@@ -23,7 +23,14 @@ fn one_of_each() -> Vec<Event> {
         critical: Some("success"),
     };
     let all = vec![
-        Event::GameStart { ruleset: s(), scenario: s(), seed: Some(1), board: [48.0, 48.0] },
+        Event::GameStart {
+            ruleset: s(),
+            scenario: s(),
+            seed: Some(1),
+            board: [48.0, 48.0],
+            hexes: Some("flat"),
+            hex_size: Some(1.0),
+        },
         Event::TerrainPlaced { terrain: s(), center: p, radius: 1.5 },
         Event::Deployed { model: 0, name: s(), side: s(), at: p, facing: 90.0 },
         Event::TurnStart { turn: 1 },
