@@ -135,19 +135,32 @@ fn set_dice_changes_a_rolled_attacks_hit_roll() {
     assert!(text.contains("steady-aim-sets-the-lock-dice ... ok") && text.contains("1 passed, 0 failed"), "{text}");
 }
 
-/// A table whose every row rolls it again (the fixture `tests/data/endless-tables` patches the hex
-/// vehicle tables' light damage table so) ends at `MAX_TABLE_ROLLS` rolls, and says so: its test
-/// fires a shot whose chain would never end, with exactly the dice the limit allows.
-#[test]
-fn an_endless_chain_of_table_rolls_is_cut() {
+/// `cav test` of a fixture extending the hex vehicle tables (`tests/data/<fixture>`): its one
+/// test passes.
+fn hex_fixture_passes(fixture: &str, test: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path();
     cav_watch::copy_tree(&root().join("content"), &project.join("content")).unwrap();
-    for (from, to) in [("mods/hex-vehicles", "mods/hex-vehicles"), ("tests/data/endless-tables", "mods/endless-tables")]
-    {
+    let copy = format!("tests/data/{fixture}");
+    for (from, to) in [("mods/hex-vehicles", "mods/hex-vehicles"), (copy.as_str(), "mods/fixture")] {
         cav_watch::copy_tree(&root().join(from), &project.join(to)).unwrap();
     }
-    let out = cav_tests::cav_in(project).arg("test").arg(project.join("mods/endless-tables")).output().unwrap();
-    let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, "cav test endless-tables")).into_owned();
-    assert!(text.contains("endless-table-rolls-are-cut ... ok") && text.contains("1 passed, 0 failed"), "{text}");
+    let out = cav_tests::cav_in(project).arg("test").arg(project.join("mods/fixture")).output().unwrap();
+    let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, &format!("cav test {fixture}"))).into_owned();
+    assert!(text.contains(&format!("{test} ... ok")) && text.contains("1 passed, 0 failed"), "{text}");
+}
+
+/// A table whose every row rolls it again (the fixture `endless-tables` patches the hex vehicle
+/// tables' light damage table so) ends at `MAX_TABLE_ROLLS` rolls, and says so: its test fires a
+/// shot whose chain would never end, with exactly the dice the limit allows.
+#[test]
+fn an_endless_chain_of_table_rolls_is_cut() {
+    hex_fixture_passes("endless-tables", "endless-table-rolls-are-cut");
+}
+
+/// On a hex board a ruleset's own move that may not enter cover (`avoids_cover`) stops short of
+/// a hex of cover, where a plain move enters it (the fixture `hex-run`).
+#[test]
+fn a_run_avoids_cover_on_hexes() {
+    hex_fixture_passes("hex-run", "a-run-stops-short-of-cover-on-hexes");
 }

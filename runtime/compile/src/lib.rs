@@ -723,10 +723,9 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
                 cav_content::Diagnostic::warning(
                     "not-implemented",
                     "a hex board is played in part: models stand at hex centres facing hexsides, move hex by hex \
-                     across stacked terrain, and count ranges and obscurement in hexes, but cover and blocking terrain \
-                     are still traced in inches across the terrain's hexes and firing arcs measured in degrees; a move \
-                     on hexes does not yet stop at cover (`avoids_cover`), keep `enemy_clearance`, fly nap of the earth, \
-                     pass over models in flight or leave the board (issue 36)",
+                     across stacked terrain, and trace ranges, obscurement, cover and blocking terrain along hex \
+                     lines, but a move on hexes does not yet keep `enemy_clearance`, fly nap of the earth, pass \
+                     over models in flight or leave the board (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

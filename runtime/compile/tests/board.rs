@@ -210,3 +210,52 @@ fn hexes_off_the_board_are_errors() {
         "{diags:#?}"
     );
 }
+
+/// On a hex board blocking terrain is traced along the hex line, as obscurement is: where the
+/// line runs along a hexside, a block on one side leaves the other, and the target is seen
+/// (traced in inches, the line would touch the blocking hex); blocks on both sides hide it; the
+/// attacker's own hex never does.
+#[test]
+fn blocking_terrain_is_traced_along_the_hex_line() {
+    use cav_rules::compile::HexGeometry;
+    use cav_rules::geom::P;
+    let (diags, rules) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
+        text.replacen(
+            "id: dense-forest\nname: Dense forest\ncover: none",
+            "id: dense-forest\nname: Dense forest\ncover: blocking\nelevation: 2",
+            1,
+        )
+    });
+    let rules = rules.unwrap_or_else(|| panic!("compiles: {diags:#?}"));
+    let g = rules.hexes.unwrap();
+    let forest = rules.terrain("dense-forest").unwrap();
+    // (Taller than the models: terrain blocks a line by its height.) Two hexes whose line runs
+    // along hexsides (a spine), so the line has two sides.
+    let (from, to) = (g.from_offset([2, 4]), g.from_offset([4, 4]));
+    let (one, other) = HexGeometry::lines(from, to);
+    let other = other.expect("a line along a hexside");
+    let side =
+        |a: &[cav_rules::compile::Hex], b: &[cav_rules::compile::Hex]| *a.iter().find(|h| !b.contains(h)).unwrap();
+    let (left, right) = (side(&one, &other), side(&other, &one));
+    let seen = |blocked: &[cav_rules::compile::Hex]| {
+        let mut board = cav_rules::game::Board { size: [10.0, 10.0], areas: Vec::new() };
+        for &h in blocked {
+            let (poly, center, radius) = g.piece(h);
+            board.areas.push(cav_rules::game::Area { terrain: forest, poly, center, radius, lasts: None });
+        }
+        let mut game = cav_rules::Game::new(&rules, board, vec!["a".into(), "b".into()]);
+        let at = |h| {
+            let c = g.centre(h);
+            P::new(c.x, c.y)
+        };
+        let a = game.add_model(rules.card("bulwark").unwrap(), 0, at(from), 90.0);
+        let b = game.add_model(rules.card("prowler").unwrap(), 1, at(to), 270.0);
+        game.sight(a, b, false).0
+    };
+    assert!(seen(&[]));
+    assert!(seen(&[left]), "the other side of the hexside is clear");
+    assert!(seen(&[right]), "the other side of the hexside is clear");
+    assert!(!seen(&[left, right]), "both sides blocked");
+    assert!(seen(&[from]), "the attacker's own hex");
+    assert!(!seen(&[to]), "the target's hex");
+}

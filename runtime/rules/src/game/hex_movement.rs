@@ -202,7 +202,9 @@ impl Game<'_> {
     /// turned). Facing changes are part of the search (a hex at a time, forwards; backwards the
     /// facing is kept and only hexes behind are entered), so a straight road beats a zigzag one.
     /// To the goal where it can be reached, else to the hex reached nearest it (then the cheaper,
-    /// then the lower coordinates). Only hexes on the board and free of other models are entered.
+    /// then the lower coordinates). Only hexes on the board and free of other models are entered;
+    /// a ruleset's own move that may not enter cover (`avoids_cover`: a run) enters no hex with
+    /// terrain giving cover, unless it starts in one.
     pub(crate) fn hex_path(&self, model: usize, goal: Hex, reverse: bool) -> Vec<HexStep> {
         let Some(g) = &self.rules.hexes else { return Vec::new() };
         let me = &self.models[model];
@@ -215,6 +217,11 @@ impl Game<'_> {
         let key = |h: Hex, facing: f64, free: u32| (h.x, h.y, (facing * 10.0).round() as i32, free);
         let key_of = |h: Hex| (h.x, h.y);
         let facing0 = g.snap_facing(me.facing);
+        let in_cover =
+            |h: Hex| self.pieces_in(h).any(|a| self.rules.terrains[a.terrain].cover != cav_format::Cover::None);
+        let avoids =
+            self.acting_as.and_then(|d| self.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
+        let avoid_cover = avoids && !in_cover(start);
         let start_key = key(start, facing0, me.free_turns);
         // Cost so far and the step that led here (from state, the step).
         let mut best: BTreeMap<Key, (u64, Option<(Key, HexStep)>)> = BTreeMap::new();
@@ -241,7 +248,7 @@ impl Game<'_> {
             }
             let (facing, free) = (f64::from(k.2) / 10.0, k.3);
             for next in here.all_neighbors() {
-                if !g.on_board(next, self.board.size) || self.hex_held(model, next) {
+                if !g.on_board(next, self.board.size) || self.hex_held(model, next) || avoid_cover && in_cover(next) {
                     continue;
                 }
                 let bearing = g.snap_facing(g.centre(here).bearing(g.centre(next)));

@@ -104,8 +104,31 @@ impl<'r> Game<'r> {
         self.sight_to(attacker, end, false).los && !self.obscured_out(self.models[attacker].pos, p)
     }
 
-    /// `sight_uncached` towards `end`, a model on the ground or a point.
+    /// `sight_uncached` towards `end`, a model on the ground or a point. On a hex board the line
+    /// is the hexes between the two (`HexGeometry::lines`): a piece of terrain or a model is
+    /// crossed where its hex lies on it, the attacker's own hex not; where the line runs along a
+    /// hexside, each side is traced and the one that hides less counts (as for obscurement).
     fn sight_to(&self, attacker: usize, end: SightEnd, only_defenders_own: bool) -> Sight {
+        let Some(g) = &self.rules.hexes else { return self.sight_along(attacker, end, only_defenders_own, None) };
+        let from = g.hex_at(self.models[attacker].pos);
+        let (line, other) = crate::compile::HexGeometry::lines(from, g.hex_at(end.pos));
+        let traced = |hexes: &[crate::compile::Hex]| {
+            let crossed = HexLine { geometry: *g, from, hexes };
+            self.sight_along(attacker, end, only_defenders_own, Some(&crossed))
+        };
+        let a = traced(&line);
+        match other {
+            Some(other) => {
+                let b = traced(&other);
+                let hides = |s: &Sight| (!s.los, cover_rank(s.cover), s.extra);
+                if hides(&b) < hides(&a) { b } else { a }
+            }
+            None => a,
+        }
+    }
+
+    /// `sight_to` along the segment between the two (`line: None`), or a hex line.
+    fn sight_along(&self, attacker: usize, end: SightEnd, only_defenders_own: bool, line: Option<&HexLine>) -> Sight {
         let (pa, pd) = (self.models[attacker].pos, end.pos);
         let (ha, hd) = (self.height(attacker), end.height);
         let (ra, rd) = (self.card(attacker).base_radius, end.radius);
@@ -146,7 +169,11 @@ impl<'r> Game<'r> {
             if standing_in && end.model.is_some_and(|target| !self.sheltered(area, target)) {
                 continue;
             }
-            if !standing_in && !area.poly.touches_segment(pa, pd) {
+            let crossed = match line {
+                Some(line) => line.crosses(area.center),
+                None => area.poly.touches_segment(pa, pd),
+            };
+            if !standing_in && !crossed {
                 continue;
             }
             // Low terrain the attacker fires over (Pop-Up, hull-down) does not stop its sight.
@@ -203,8 +230,12 @@ impl<'r> Game<'r> {
                     continue;
                 }
                 let (po, ro) = (self.models[other].pos, self.card(other).base_radius);
-                if crate::geom::seg_point_dist(pa, pd, po) >= ro {
-                    continue; // the line passes beside its base
+                let on_line = match line {
+                    Some(line) => line.crosses(po),
+                    None => crate::geom::seg_point_dist(pa, pd, po) < ro,
+                };
+                if !on_line {
+                    continue; // the line passes beside its base (or its hex)
                 }
                 // Counted as terrain is (000 L673-677): as tall as both models, or next to either.
                 let gap = |p: P, r: f64| p.dist(po) - r - ro;
@@ -449,6 +480,21 @@ pub(super) struct Sight {
     los: bool,
     cover: Cover,
     extra: i32,
+}
+
+/// A hex line of sight: the hexes it crosses, from the attacker's.
+struct HexLine<'h> {
+    geometry: crate::compile::HexGeometry,
+    from: crate::compile::Hex,
+    hexes: &'h [crate::compile::Hex],
+}
+
+impl HexLine<'_> {
+    /// Whether the line crosses the hex of point `p` (not the attacker's own).
+    fn crosses(&self, p: P) -> bool {
+        let h = self.geometry.hex_at(p);
+        h != self.from && self.hexes.contains(&h)
+    }
 }
 
 /// Where a line of sight ends: a model, or a point on the ground (`model: None`).
