@@ -3,7 +3,9 @@
 
 use cav_content::ruleset::Entry;
 use cav_format::{self as f, DocKind, Document};
-use cav_rules::compile::{Cost, Effect, MountDef, ProfileDef, SaDef, StateDef, TerrainDef, UpgradeDef};
+use cav_rules::compile::{
+    Cost, Effect, MountDef, ObscurementDef, ProfileDef, SaDef, SizeCostsDef, StateDef, TerrainDef, UpgradeDef,
+};
 
 use crate::Cx;
 use crate::conditions::Names;
@@ -548,8 +550,10 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             .collect()
     };
     let value_names = cav_content::vocabulary::terrain_values(cx.rs);
+    let attributes = cav_content::vocabulary::ruleset_attributes(cx.rs);
     let mut out = Vec::new();
     let docs: Vec<_> = cx.rs.of_kind(DocKind::Terrain).cloned().collect();
+    let terrain_ids: Vec<String> = docs.iter().map(|e| e.id.clone()).collect();
     for e in &docs {
         let Some(Document::Terrain(t)) = &e.doc else {
             cx.fail_quietly();
@@ -562,6 +566,44 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
                 values.push((ix as u16, *v));
             }
         }
+        let obscurement = t.obscurement.as_ref().map(|o| ObscurementDef {
+            points: o.points,
+            per_hexes: o.per_hexes,
+            small_targets: o.small_targets.as_ref().and_then(|s| {
+                let ptr = "/obscurement/small_targets/attribute";
+                let ix =
+                    cx.index_of(e, ptr, s.attribute.as_str(), &attributes, "attribute of the ruleset's `attributes:`")?;
+                Some((ix, s.at_most, s.points))
+            }),
+        });
+        let size_costs = t.size_costs.as_ref().and_then(|by| {
+            let ptr = "/size_costs/attribute";
+            let attribute =
+                cx.index_of(e, ptr, by.attribute.as_str(), &attributes, "attribute of the ruleset's `attributes:`")?;
+            for (i, pair) in by.steps.windows(2).enumerate() {
+                if pair[0].at_most.is_none_or(|a| pair[1].at_most.is_some_and(|b| b <= a)) {
+                    cx.error(
+                        e,
+                        &format!("/size_costs/steps/{}/at_most", i + 1),
+                        "size-costs",
+                        "the steps do not rise: each covers sizes above the one before".into(),
+                        "an `at_most` above the step before's; only the last step may leave it out",
+                        None,
+                    );
+                }
+            }
+            // (Unknown terrain and class ids are dangling references the loader reported.)
+            let steps = by
+                .steps
+                .iter()
+                .map(|s| {
+                    let terrain = s.as_terrain.as_ref().and_then(|x| terrain_ids.iter().position(|t| t == x.as_str()));
+                    let class = s.class.as_ref().and_then(|x| move_classes.iter().position(|m| m == x.as_str()));
+                    (s.at_most, terrain, class)
+                })
+                .collect();
+            Some(SizeCostsDef { attribute, steps })
+        });
         out.push(TerrainDef {
             id: e.id.clone(),
             name: t.name.clone(),
@@ -580,7 +622,8 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             climb: extra(&t.climb_cost),
             descent: extra(&t.descent_cost),
             modifier: t.layer == f::TerrainLayer::Modifier,
-            obscurement: t.obscurement,
+            obscurement,
+            size_costs,
             values,
             // Unknown SA ids are dangling references the loader reported.
             waived_by: t

@@ -150,7 +150,7 @@ fn obscurement_blocks_at_the_rulesets_total() {
         };
         let a = game.add_model(rules.card("bulwark").unwrap(), 0, hex([2, 0]), 0.0);
         let b = game.add_model(rules.card("prowler").unwrap(), 1, hex([2, 3]), 180.0);
-        assert_eq!(game.obscurement(game.models[a].pos, game.models[b].pos), 4);
+        assert_eq!(game.obscurement(game.models[a].pos, game.models[b].pos, Some(b)), 4);
         assert_eq!(game.sight(a, b, false).0, seen, "obscured_at {at}");
     }
 }
@@ -258,4 +258,23 @@ fn blocking_terrain_is_traced_along_the_hex_line() {
     assert!(!seen(&[left, right]), "both sides blocked");
     assert!(seen(&[from]), "the attacker's own hex");
     assert!(!seen(&[to]), "the target's hex");
+}
+
+/// A terrain's costs by size and its obscurement of small targets name a declared attribute, and
+/// the size steps rise.
+#[test]
+fn size_costs_and_small_targets_are_checked() {
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
+        text.replacen("    - {at_most: 4, as: sparse-forest}\n", "    - {at_most: 1, as: sparse-forest}\n", 1)
+            .replacen("small_targets: {attribute: size,", "small_targets: {attribute: bulk,", 1)
+            .replacen(
+                "size_costs:                # 003 L43-51: forests by vehicle size\n  attribute: size",
+                "size_costs:\n  attribute: heft",
+                1,
+            )
+    });
+    let at = |p: &str, says: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(p) && d.message.contains(says));
+    assert!(at("/size_costs/steps/1/at_most", "do not rise"), "{diags:#?}");
+    assert!(at("/obscurement/small_targets/attribute", "bulk"), "{diags:#?}");
+    assert!(at("/size_costs/attribute", "heft"), "{diags:#?}");
 }

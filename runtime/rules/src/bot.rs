@@ -267,7 +267,7 @@ impl Bot {
             let mut best = 0;
             for a in g.board.areas.iter().filter(|a| a.center.dist(p) <= a.radius && a.poly.contains(p)) {
                 let terrain = &g.rules.terrains[a.terrain];
-                if terrain.costs[mc] == crate::compile::Cost::No {
+                if g.terrain_cost(model, mc, terrain) == crate::compile::Cost::No {
                     return -1;
                 }
                 best = best.max(rank(terrain.cover));

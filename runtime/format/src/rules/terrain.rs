@@ -97,6 +97,11 @@ pub struct Terrain {
     /// under it, and fires no weapon there.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entered_with: Vec<EnteredWith>,
+    /// Its movement costs by the model's size (003 L43-51, forests by vehicle size): steps by an
+    /// attribute's value, the first the value is at most; each pays another terrain's costs
+    /// (`as`), this one's in another move class's column (`class`), or its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_costs: Option<SizeCosts>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
@@ -129,15 +134,57 @@ pub struct TerrainValueDef {
 
 /// Obscurement a terrain adds to a line of sight: `points` per `per_hexes` of its hexes
 /// crossed (003's "1", "2", "1/2 hexes").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Obscurement {
-    #[schemars(range(min = 1, max = 100))]
+    #[schemars(range(min = 0, max = 100))]
     pub points: u32,
     /// How many of its hexes on the line give the points (default 1: every hex).
     #[serde(default = "one_hex")]
     #[schemars(range(min = 1, max = 100))]
     pub per_hexes: u32,
+    /// Other points against a small target (003 L18, L23, L26: "2 obscurement for infantry and
+    /// size <2 vehicles"): where the target's attribute is at most `at_most`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_targets: Option<SmallTargets>,
+}
+
+/// The obscurement against small targets (`Obscurement::small_targets`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SmallTargets {
+    /// The target's attribute (of `attributes:`) that is its size.
+    pub attribute: Id,
+    pub at_most: i32,
+    #[schemars(range(min = 0, max = 100))]
+    pub points: u32,
+}
+
+/// Movement costs by a model's size (`Terrain::size_costs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeCosts {
+    /// The model's attribute (of `attributes:`) that is its size.
+    pub attribute: Id,
+    /// Rising; the last may leave `at_most` out (any larger size).
+    #[schemars(length(min = 1, max = 16))]
+    pub steps: Vec<SizeStep>,
+}
+
+/// One step of `SizeCosts`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SizeStep {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<i32>,
+    /// The terrain whose costs a model of this size pays here (a denser or lighter forest).
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "terrain"))]
+    pub as_terrain: Option<Id>,
+    /// The move class whose column it pays (a small vehicle paying as infantry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-cav-ref" = "move_class"))]
+    pub class: Option<Id>,
 }
 
 fn one_hex() -> u32 {

@@ -37,7 +37,9 @@ pub struct TerrainDef {
     /// It adds its cost to the base terrain it lies on (`f::TerrainLayer::Modifier`).
     pub modifier: bool,
     /// What it hides along a hex line of sight (`f::Terrain::obscurement`).
-    pub obscurement: Option<f::Obscurement>,
+    pub obscurement: Option<ObscurementDef>,
+    /// Its costs by a model's size (`f::Terrain::size_costs`).
+    pub size_costs: Option<SizeCostsDef>,
     /// Its values (`f::Terrain::values`): (index in `Rules::terrain_values`, value).
     pub values: Vec<(u16, i32)>,
     /// Special attributes whose models ignore its movement penalties (open-ground cost, no climb).
@@ -45,6 +47,25 @@ pub struct TerrainDef {
     /// Special attributes whose models enter it where their move class may not, with the MV per
     /// inch they pay on top of the open-ground cost (Amphibious).
     pub entered_with: Vec<(SaIx, u32)>,
+}
+
+/// What a terrain hides along a hex line (`f::Obscurement`), its attribute resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObscurementDef {
+    pub points: u32,
+    pub per_hexes: u32,
+    /// (Index into `Rules::attributes`, at most, points) against a target that small.
+    pub small_targets: Option<(usize, i32, u32)>,
+}
+
+/// A terrain's costs by a model's size (`f::SizeCosts`), resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeCostsDef {
+    /// Index into `Rules::attributes`.
+    pub attribute: usize,
+    /// (At most; `None`: any larger), the terrain (index) whose costs apply, the move class
+    /// (index) whose column applies.
+    pub steps: Vec<(Option<i32>, Option<usize>, Option<usize>)>,
 }
 
 /// A way of firing over low terrain next to the model (`sight.fire_over`).

@@ -22,6 +22,27 @@ use crate::compile::{Hex, TerrainDef};
 const MAX_PATH_STATES: usize = 100_000;
 
 impl Game<'_> {
+    /// What terrain `t` costs `model` (of move class `mc`) by its move class — or, where the
+    /// terrain's costs go by size (`size_costs`), as the model's size says: another terrain's
+    /// costs, or another class's column (003 L43-51).
+    #[inline]
+    pub fn terrain_cost(&self, model: usize, mc: usize, t: &TerrainDef) -> Cost {
+        match &t.size_costs {
+            None => t.costs[mc],
+            Some(by) => self.sized_cost(model, mc, t, by),
+        }
+    }
+
+    #[cold]
+    fn sized_cost(&self, model: usize, mc: usize, t: &TerrainDef, by: &crate::compile::SizeCostsDef) -> Cost {
+        let size = self.attributes(model).get(by.attribute).copied().unwrap_or(0);
+        let Some(&(_, terrain, class)) = by.steps.iter().find(|(most, _, _)| most.is_none_or(|m| size <= m)) else {
+            return t.costs[mc];
+        };
+        let paid = terrain.and_then(|i| self.rules.terrains.get(i)).unwrap_or(t);
+        paid.costs.get(class.unwrap_or(mc)).copied().unwrap_or(Cost::No)
+    }
+
     /// The terrain pieces in hex `h` (those its centre lies in).
     pub(crate) fn pieces_in(&self, h: Hex) -> impl Iterator<Item = &Area> + '_ {
         let c = self.rules.hexes.as_ref().map(|g| g.centre(h)).unwrap_or_default();
@@ -45,7 +66,7 @@ impl Game<'_> {
         let open = u64::from(mv.open_ground_cost) * parts;
         // One terrain's cost here in parts, or `None`: it may not be entered.
         let cost_of = |t: &TerrainDef| -> Option<u64> {
-            Some(match t.costs[mc] {
+            Some(match self.terrain_cost(model, mc, t) {
                 Cost::No => open + u64::from(entered(t)?) * parts,
                 Cost::PerInch(_) if waived(t) => {
                     if t.modifier {
@@ -107,8 +128,9 @@ impl Game<'_> {
     /// The obscurement along a line of sight from `from` to `to` on a hex board (0 elsewhere):
     /// for each terrain with an `obscurement`, its points for every `per_hexes` of its hexes on
     /// the line — the target's hex counted, the attacker's not (003 L18-41). Where the line runs
-    /// along hexsides, the side less obscured counts (the attacker's choice: a reading).
-    pub fn obscurement(&self, from: P, to: P) -> u32 {
+    /// along hexsides, the side less obscured counts (the attacker's choice: a reading). A target
+    /// model small enough meets a terrain's `small_targets` points instead.
+    pub fn obscurement(&self, from: P, to: P, target: Option<usize>) -> u32 {
         let Some(g) = &self.rules.hexes else { return 0 };
         let (line, tie) = crate::compile::HexGeometry::lines(g.hex_at(from), g.hex_at(to));
         let count = |line: &[Hex]| -> u32 {
@@ -131,7 +153,14 @@ impl Game<'_> {
             }
             hexes
                 .iter()
-                .filter_map(|&(t, n)| self.rules.terrains[t].obscurement.map(|o| o.points * (n / o.per_hexes.max(1))))
+                .filter_map(|&(t, n)| {
+                    let o = self.rules.terrains[t].obscurement?;
+                    let small = o.small_targets.filter(|&(attribute, most, _)| {
+                        target.is_some_and(|m| self.attributes(m).get(attribute).is_some_and(|&size| size <= most))
+                    });
+                    let points = small.map_or(o.points, |(_, _, points)| points);
+                    Some(points.saturating_mul(n / o.per_hexes.max(1)))
+                })
                 .fold(0u32, u32::saturating_add)
         };
         let one = count(&line);

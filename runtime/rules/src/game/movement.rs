@@ -75,12 +75,13 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue; // far away: no polygon test needed
             }
             let t = &g.rules.terrains[a.terrain];
-            if t.costs[mc] == Cost::No && entered(t).is_none() && a.poly.distance(next) <= radius {
+            let cost = g.terrain_cost(model, mc, t);
+            if cost == Cost::No && entered(t).is_none() && a.poly.distance(next) <= radius {
                 return None;
             }
             // Terrain counts once any part of the base touches it (sampled mid-step).
             if a.poly.distance(mid) <= radius {
-                let c = match t.costs[mc] {
+                let c = match cost {
                     Cost::No if let Some(extra) = entered(t) => p.movement.open_ground_cost.saturating_add(extra),
                     Cost::PerInch(_) if waived(t) => p.movement.open_ground_cost,
                     Cost::PerInch(c) => c,
@@ -90,7 +91,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 // A modifier layer adds to the ground it lies on (deep snow on a road): its own cost,
                 // nothing where it is waived or only passed at its edge.
                 if t.modifier {
-                    let own = match t.costs[mc] {
+                    let own = match cost {
                         Cost::PerInch(x) if !waived(t) => x,
                         Cost::No if entered(t).is_some() => c,
                         Cost::RoadBonus => c,
@@ -364,7 +365,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let p = &self.rules().proc;
         let radius = g.card(model).base_radius;
         let mc = g.card(model).move_class;
-        let road_cost = |a: &Area| match g.rules.terrains[a.terrain].costs[mc] {
+        let road_cost = |a: &Area| match g.terrain_cost(model, mc, &g.rules.terrains[a.terrain]) {
             Cost::PerInch(c) => Some((c, false)),
             Cost::RoadBonus => Some((p.movement.road_cost, true)),
             Cost::No => None,
@@ -473,7 +474,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             let sas = &g.card(model).sas;
             let closed = g.board.areas.iter().any(|a| {
                 let t = &g.rules.terrains[a.terrain];
-                t.costs[mc] == Cost::No
+                g.terrain_cost(model, mc, t) == Cost::No
                     && !t.entered_with.iter().any(|(w, _)| sas.iter().any(|(s, _)| s == w))
                     && a.center.dist(next) <= a.radius + radius
                     && a.poly.distance(next) <= radius

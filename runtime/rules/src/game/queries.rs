@@ -364,7 +364,7 @@ impl<'r> Game<'r> {
         self.board.areas.iter().any(|a| {
             let t = &self.rules.terrains[a.terrain];
             !t.entered_with.is_empty()
-                && t.costs[mc] == crate::compile::Cost::No
+                && self.terrain_cost(model, mc, t) == crate::compile::Cost::No
                 && a.center.dist(pos) <= a.radius
                 && a.poly.contains(pos)
         })

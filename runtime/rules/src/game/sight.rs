@@ -70,7 +70,7 @@ impl<'r> Game<'r> {
         {
             let v = self.sight_with_aircraft(attacker, target, air);
             let (a, b) = (self.models[attacker].pos, self.models[target].pos);
-            return if self.obscured_out(a, b) { Sight { los: false, ..v } } else { v };
+            return if self.obscured_out(a, b, Some(target)) { Sight { los: false, ..v } } else { v };
         }
         let end = SightEnd {
             pos: self.models[target].pos,
@@ -79,12 +79,12 @@ impl<'r> Game<'r> {
             model: Some(target),
         };
         let v = self.sight_to(attacker, end, only_defenders_own);
-        if self.obscured_out(self.models[attacker].pos, end.pos) { Sight { los: false, ..v } } else { v }
+        if self.obscured_out(self.models[attacker].pos, end.pos, Some(target)) { Sight { los: false, ..v } } else { v }
     }
 
     /// Whether a hex board's obscurement along the line reaches the ruleset's `obscured_at`.
-    fn obscured_out(&self, from: P, to: P) -> bool {
-        self.rules.proc.sight.obscured_at.is_some_and(|at| self.obscurement(from, to) >= at)
+    fn obscured_out(&self, from: P, to: P, target: Option<usize>) -> bool {
+        self.rules.proc.sight.obscured_at.is_some_and(|at| self.obscurement(from, to, target) >= at)
     }
 
     /// Whether `attacker` sees the ground at `p` (an indirect attack's strike point with no model
@@ -101,7 +101,7 @@ impl<'r> Game<'r> {
                 .any(|a| a.poly.contains(p) && self.area_cover(a, ground).0 == Cover::Blocking);
         }
         let end = SightEnd { pos: p, height: self.ground(p), radius: 0.0, model: None };
-        self.sight_to(attacker, end, false).los && !self.obscured_out(self.models[attacker].pos, p)
+        self.sight_to(attacker, end, false).los && !self.obscured_out(self.models[attacker].pos, p, None)
     }
 
     /// `sight_uncached` towards `end`, a model on the ground or a point. On a hex board the line

@@ -176,7 +176,7 @@ fn sight(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> 
     let t = lua.create_table()?;
     t.raw_set("seen", seen)?;
     t.raw_set("cover", cover_word(cover))?;
-    t.raw_set("obscurement", game.obscurement(game.models[a].pos, game.models[b].pos))?;
+    t.raw_set("obscurement", game.obscurement(game.models[a].pos, game.models[b].pos, Some(b)))?;
     Ok(Value::Table(frozen(t)))
 }
 

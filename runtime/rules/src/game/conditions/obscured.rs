@@ -7,7 +7,8 @@ use super::*;
 pub static OBSCURED: Condition = Condition {
     id: "obscured",
     test: |g, s, _| {
-        s.defender
-            .map_or(0, |d| i32::try_from(g.obscurement(g.models[s.attacker].pos, g.models[d].pos)).unwrap_or(i32::MAX))
+        s.defender.map_or(0, |d| {
+            i32::try_from(g.obscurement(g.models[s.attacker].pos, g.models[d].pos, Some(d))).unwrap_or(i32::MAX)
+        })
     },
 };
