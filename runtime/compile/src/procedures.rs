@@ -173,6 +173,7 @@ pub(crate) fn procedures(
             free_turn_degrees: mv.free_turn_degrees,
             extra_turn_cost: mv.extra_turn_cost,
             minimum_move: mv.minimum_move,
+            stand_up_cost: mv.stand_up_cost,
             open_ground_cost: mv.open_ground_cost,
             combined_terrain_extra: mv.combined_terrain_extra,
             // (Read only for road terrain, which `required.rs` allows only with `road_cost` given.)

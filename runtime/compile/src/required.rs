@@ -196,19 +196,26 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
             .pointer("/turn_order"),
         );
     }
-    // An attack by roll kinds has no combat dice to hand round, no margin against armor and no
-    // damage table: handlers of those moments never run (said, as above).
-    if ruleset.procedures.attack.is_some() {
+    // An attack by roll kinds has no combat dice to hand round, no margin against armor and —
+    // without a `damage_table` — no damage table: handlers of those moments never run (said, as
+    // above).
+    if let Some(attack) = &ruleset.procedures.attack {
         use f::HookPoint::{CombatDice, DamageCalc, DamageTable};
-        for sa in rules.sas.iter().filter(|s| s.hooks.iter().any(|h| [CombatDice, DamageCalc, DamageTable].contains(h)))
-        {
+        let unreached: &[f::HookPoint] = if attack.damage_table.is_some() {
+            &[CombatDice, DamageCalc]
+        } else {
+            &[CombatDice, DamageCalc, DamageTable]
+        };
+        for sa in rules.sas.iter().filter(|s| s.hooks.iter().any(|h| unreached.contains(h))) {
+            let names: Vec<&str> = unreached.iter().map(|h| h.id()).collect();
             cx.diags.push(
                 cav_content::diag::Diagnostic::warning(
                     "not-implemented",
                     format!(
-                        "special attribute `{}` handles `combat_dice`, `damage_calc` or `damage_table`, which an attack \
-                         by roll kinds (`procedures.attack`) does not reach: the handler never runs",
-                        sa.id
+                        "special attribute `{}` handles one of `{}`, which an attack by roll kinds \
+                         (`procedures.attack`) does not reach: the handler never runs",
+                        sa.id,
+                        names.join("`, `")
                     ),
                 )
                 .at(entry.prov.locate("/procedures/attack"))

@@ -680,11 +680,13 @@ impl Bot {
                 return Action::move_to(to);
             }
         }
-        if me.prone
+        // (Where a move stands the model up first, it simply moves.)
+        if (me.prone
             || g.models[model]
                 .states
                 .iter()
-                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
+                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp))
+            && g.rules.proc.movement.stand_up_cost.is_none()
         {
             return Action::stand_up();
         }

@@ -141,6 +141,13 @@ pub enum Effect {
         x: f64,
         y: f64,
     },
+    /// Row `key` of table `table` (index in `Rules::lookup_tables`) lands on a model
+    /// (`ctx.table_row`).
+    TableRow {
+        model: usize,
+        table: usize,
+        key: i32,
+    },
     /// Turn a model on the spot (`ctx.turn_model`).
     TurnModel {
         model: usize,

@@ -23,6 +23,12 @@ pub struct MovementRules {
     /// Inches a model may always move per move action, whatever the terrain costs.
     #[serde(default)]
     pub minimum_move: f64,
+    /// A model that is down (a state lasting `until_stand_up`) stands up as its move action
+    /// begins, paying this much MV, and moves on with the rest (003 L273: a fallen walker spends
+    /// 1 MP to stand). Left out: it must stand up by an action of its own first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0, max = 100))]
+    pub stand_up_cost: Option<u32>,
     /// MV per inch where no terrain feature lies (open ground; default 1).
     #[serde(default = "one")]
     pub open_ground_cost: u32,
@@ -73,6 +79,7 @@ impl Default for MovementRules {
             free_turn_degrees: full_circle(),
             extra_turn_cost: 0,
             minimum_move: 0.0,
+            stand_up_cost: None,
             open_ground_cost: one(),
             combined_terrain_extra: 0,
             road_bonus: 0,

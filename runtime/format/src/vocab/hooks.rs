@@ -32,7 +32,7 @@ words! {
         CritFumble = "crit_fumble", I, "When a combat roll (`ctx.weapon` is the weapon fired) or a repair roll (`ctx.weapon` is nil) is a critical fumble, before the out-of-ammo roll; `roll` modifiers change that roll.";
         Reaction = "reaction", I, "When a model may react out of turn (defensive fire, over-watch); forbid keeps it from reacting.";
         DamageCalc = "damage_calc", I, "When a hit's penetration is worked out; `rav`, `av` and `mos` modifiers.";
-        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0); forbid sets the row aside (no damage, states, pilot check or critical: a weapon that does other harm, as an ion disruptor's lost actions).";
+        DamageTable = "damage_table", I, "When the damage table is read for a penetrating hit; `damage` modifiers change the points of the result (never below 0); forbid sets the row aside (no damage, states, pilot check or critical: a weapon that does other harm, as an ion disruptor's lost actions). Under `procedures.attack.damage_table`, once per standing hit before its table is read: `ctx.value` is the hit's damage (its margin times `margin_times`, before it is counted in multiples), `ctx.roll` its hit roll, and `damage` modifiers change that damage.";
         OnHit = "on_hit", I, "After a hit has been resolved against a model (penetrating or not).";
         ModelState = "model_state", I, "When a model is about to gain a state (`ctx.gained` true; forbid prevents it) or has lost one.";
         PilotCheck = "pilot_check", I, "A pilot check; `roll` modifiers.";
@@ -63,6 +63,7 @@ words! {
         SetFlag = "set_flag", I, "`ctx.set_flag(scope, key, value)`: remember a boolean, number or string (`nil`: forget it) in the game, under this special attribute: scope `game` (until the game ends), `turn` (until the turn ends), `activation` (until the active model's activation ends), `unit` (on the unit of this special attribute's model — its squad, or the model alone) or a model (`ctx.self`, `ctx.target`…: on that model). `ctx.flag(scope, key)` reads it back (as it stood when the moment began). A script's state lives here, never in its module. At most `limits::SCRIPT_FLAGS` at once.";
         MoveModel = "move_model", I, "`ctx.move_model(model, x, y)`: move a model straight towards (x, y) (inches; on a hex board, hex by hex to the hex there), spending no MV and keeping its facing: it stops before another model's base, terrain its move class may not enter, and the board's edge. A forced move: a dodge, a skid, a push. At most `limits::SCRIPT_FORCED_MOVE` inches.";
         TurnModel = "turn_model", I, "`ctx.turn_model(model, facing)`: turn a model on the spot to `facing` degrees (0 = +y, clockwise; on a hex board, the nearest hexside).";
+        TableRow = "table_row", I, "`ctx.table_row(model, table, key)`: the row `key` of a table the rules roll on (a damage table, a table a row rolls on: `procedures.attack.damage_table`, `roll_on`) lands on a model, as a hit's would: its lasting changes and states at once, the tables it rolls on in turn, its damage points with the activation's other damage (a walker's fall with light damage, 003 L271).";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
 }
@@ -94,8 +95,17 @@ impl HookPoint {
         use HookEffect::*;
         use HookPoint as H;
         // `set_flag` goes wherever a state may be applied: moments of play, never a question.
-        const CHANGES: &[HookEffect] =
-            &[DealDamage, ApplyState, ClearState, SpendAmmo, RestoreAmmo, RefillAmmoBins, PlaceTerrain, SetFlag];
+        const CHANGES: &[HookEffect] = &[
+            DealDamage,
+            TableRow,
+            ApplyState,
+            ClearState,
+            SpendAmmo,
+            RestoreAmmo,
+            RefillAmmoBins,
+            PlaceTerrain,
+            SetFlag,
+        ];
         const MOD_CHANGES: &[HookEffect] = &[
             AddModifier,
             DealDamage,
@@ -110,6 +120,7 @@ impl HookPoint {
         // Moving and turning models: between actions, never inside a roll.
         const CHANGES_AND_MOVES: &[HookEffect] = &[
             DealDamage,
+            TableRow,
             ApplyState,
             ClearState,
             SpendAmmo,
@@ -155,7 +166,7 @@ impl HookPoint {
             H::CombatTp => &[AddModifier, SetDice, Forbid, ApplyState, SetFlag],
             H::CritFumble => &[AddModifier, ApplyState, SetFlag],
             H::Drift | H::DamageCalc => &[AddModifier],
-            H::DamageTable => &[AddModifier, Forbid, ApplyState, SetFlag],
+            H::DamageTable => &[AddModifier, Forbid, ApplyState, TableRow, SetFlag],
             H::PilotCheck | H::Repair => &[AddModifier],
             H::OpposedRoll => &[AddModifier, SetFlag],
             H::DamageRoll => &[AddModifier, SetFlag],

@@ -86,6 +86,8 @@ pub struct Movement {
     pub free_turn_degrees: f64,
     pub extra_turn_cost: u32,
     pub minimum_move: f64,
+    /// MV a move action pays to stand a downed model up first (`None`: it may not move).
+    pub stand_up_cost: Option<u32>,
     pub open_ground_cost: u32,
     /// MV per inch added for each further type of combined terrain.
     pub combined_terrain_extra: u32,

@@ -410,14 +410,24 @@ pub struct DamageTableRule {
 }
 
 impl DamageTableRule {
-    /// The key a hit of `margin` reads the table by, given each side's attributes and the
-    /// weapon's: the margin (0 or more) times `margin_times`, in whole multiples of `per`.
-    pub fn key(&self, margin: i32, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
+    /// The damage of a hit of `margin`, given each side's attributes and the weapon's: the
+    /// margin (0 or more) times `margin_times`.
+    pub fn damage(&self, margin: i32, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
         let times =
             if self.margin_times.is_empty() { 1 } else { Term::sum(&self.margin_times, attacker, target, weapon) };
-        let damage = i64::from(margin.max(0)) * i64::from(times.max(0));
+        margin.max(0).saturating_mul(times.max(0))
+    }
+
+    /// The key a hit's `damage` reads the table by: in whole multiples of `per` (a sum under 1
+    /// counts as 1).
+    pub fn key_of(&self, damage: i32, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
         let per = if self.per.is_empty() { 1 } else { Term::sum(&self.per, attacker, target, weapon).max(1) };
-        (damage / i64::from(per)).min(i64::from(i32::MAX)) as i32
+        damage.max(0) / per
+    }
+
+    /// The key a hit of `margin` reads the table by.
+    pub fn key(&self, margin: i32, attacker: &[i32], target: &[i32], weapon: &[i32]) -> i32 {
+        self.key_of(self.damage(margin, attacker, target, weapon), attacker, target, weapon)
     }
 }
 

@@ -210,6 +210,17 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.forced_move(model, P::new(x, y))
                     .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.move_model`: {e}") })?;
             }
+            Effect::TableRow { model, table, key } => {
+                let name = self.rules().lookup_tables[table].id.clone();
+                log(self, HookEffect::TableRow, Some(model), None, Some(f64::from(key)), Some(name));
+                let mut budget = cav_format::limits::MAX_TABLE_ROLLS;
+                let points = self.table_row(model, table, key, 0, &mut budget)?;
+                let p = &mut self.game.models[model].pending;
+                p.damage = p.damage.saturating_add(points);
+                if self.game.active.is_none() {
+                    self.resolve_pending(model)?;
+                }
+            }
             Effect::TurnModel { model, facing } => {
                 log(self, HookEffect::TurnModel, Some(model), None, Some(facing), None);
                 answer.forced = true;

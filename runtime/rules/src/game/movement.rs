@@ -191,7 +191,20 @@ impl<'a, 'r> Engine<'a, 'r> {
         let g = &self.game;
         let me = &g.models[model];
         if me.prone || self.has_stand_up_state(model) {
-            return Err("the model must stand up first".into());
+            // Where the ruleset says so, the move stands the model up first and goes on with
+            // what MV is left.
+            let Some(cost) = self.rules().proc.movement.stand_up_cost else {
+                return Err("the model must stand up first".into());
+            };
+            let mv = budget.unwrap_or_else(|| g.move_value(model));
+            if mv < cost {
+                return Err(format!("standing up costs {cost} MV and the model has {mv}"));
+            }
+            self.stand_up(model);
+            if mv == cost {
+                return Ok(cost);
+            }
+            return Ok(self.do_move_mode(model, to, Some(mv - cost), stride, ctrl).unwrap_or(0) + cost);
         }
         let mv = budget.unwrap_or_else(|| g.move_value(model));
         if mv == 0 && !me.mission_kill {

@@ -255,8 +255,22 @@ impl Engine<'_, '_> {
                 if !self.game.models[victim].on_table() {
                     break;
                 }
-                let (sa, va) = (self.game.attributes(shooter), self.game.attributes(victim));
-                let key = dt.key(hit.margin.unwrap_or(0), &sa, &va, w);
+                // (Read as the hit lands: what its handlers' effects change counts from the next.)
+                let (sa, va) = (self.game.attributes(shooter).into_owned(), self.game.attributes(victim).into_owned());
+                let mut hurt = dt.damage(hit.margin.unwrap_or(0), &sa, &va, w);
+                // Handlers see each hit's damage before the table is read (`damage_table`):
+                // `damage` modifiers change it, forbid sets the row aside.
+                if self.hooks.wants(HookPoint::DamageTable) {
+                    let roll = r.roll_kinds[a.hit.kind].logged(shooter, Vec::new(), hit.clone());
+                    let ctx = HookCtx { point: HookPoint::DamageTable, value: Some(f64::from(hurt)), ..v.ctx.clone() };
+                    let answer = self.call_hooks(HookCtx { roll: Some(roll), ..ctx })?;
+                    if let Some(reason) = answer.forbid {
+                        emit!(self, Event::Forbidden { model: shooter, what: "damage", reason });
+                        continue;
+                    }
+                    hurt = hurt.saturating_add(answer.sum(Quantity::Damage)).max(0);
+                }
+                let key = dt.key_of(hurt, &sa, &va, w);
                 let mut budget = MAX_TABLE_ROLLS;
                 damage = damage.saturating_add(self.table_row(victim, dt.table, key, 0, &mut budget)?);
             }

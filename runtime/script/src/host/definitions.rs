@@ -45,7 +45,7 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          \tcolumns: number,\n\tcolumn: number,\n\tmv: number,\n\tav: number,\n\tdc: number?,\n\texp: number?,\n\tccv_hard: number?,\n\tccv_soft: number?,\n\ttv: number,\n\thard: boolean,\n\tsoft: boolean,\n\
          \tprone: boolean,\n\ton_table: boolean,\n\tammo_reserve: number,\n\t-- the unit (squad) it serves in, by its number in the game; nil for a model that activates alone\n\tunit: number?,\n\tstates: { string },\n\
          \tspecial_attributes: { string },\n\t-- the rating of each of its special attributes, by id\n\tratings: { [string]: number },\n\t-- its value of each attribute the ruleset declares (`attributes:`), by id\n\tattributes: { [CavAttributeId]: number },\n\tweapons: { CavWeapon },\n}\n\n\
-         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice`, `ctx.make_roll`, `ctx.contest`: whether it succeeded, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n\t-- `ctx.make_roll`, `ctx.contest`: how far it passed its target (negative: missed it)\n\tmargin: number?,\n\t-- `ctx.contest`: whether it stands after the comparison\n\tstands: boolean?,\n}\n\n\
+         export type CavRoll = {\n\tkind: string,\n\tdice: string,\n\tnatural: { number },\n\tnatural_total: number,\n\ttotal: number,\n\ttarget: number?,\n\t-- `ctx.roll_dice`, `ctx.make_roll`, `ctx.contest`: whether it succeeded, and `success`/`fumble` on a critical\n\tsuccess: boolean?,\n\tcritical: string?,\n\t-- `ctx.make_roll`, `ctx.contest`, and `ctx.roll` with a target: how far it passed its target (negative: missed it)\n\tmargin: number?,\n\t-- `ctx.contest`: whether it stands after the comparison\n\tstands: boolean?,\n}\n\n\
          -- a flag's scope (`ctx.flag`, `ctx.set_flag`): how long it lasts, or the unit (this model's) or model it is kept on\n\
          export type CavFlagScope = \"game\" | \"turn\" | \"activation\" | \"unit\" | CavModel\n\
          export type CavFlagValue = boolean | number | string\n\n\
@@ -170,6 +170,7 @@ fn effect_signature(e: HookEffect) -> &'static str {
         }
         HookEffect::MoveModel => "(model: CavModel, x: number, y: number) -> ()",
         HookEffect::TurnModel => "(model: CavModel, facing: number) -> ()",
+        HookEffect::TableRow => "(model: CavModel, table: string, key: number) -> ()",
     }
 }
 

@@ -199,6 +199,29 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
             }
             Effect::Reroll { die: n as usize - 1 }
         }
+        HookEffect::TableRow => {
+            let model = model_arg(lua, effect, &a.arg(0))?;
+            let id = a.string(1, "table")?;
+            let Some(table) = sh.table_ids.iter().position(|t| t.as_bytes() == &id.as_bytes()[..]) else {
+                let shown =
+                    String::from_utf8_lossy(&id.as_bytes()[..id.as_bytes().len().min(SCRIPT_LABEL_BYTES)]).into_owned();
+                return Err(refused(
+                    lua,
+                    format!(
+                        "`ctx.table_row`: no table `{shown}` among those the rules roll on (they are: {})",
+                        if sh.table_ids.is_empty() { "none".to_owned() } else { sh.table_ids.join(", ") }
+                    ),
+                ));
+            };
+            let key = a.number(2, "key")?;
+            if key.fract() != 0.0 || !(-1000.0..=1000.0).contains(&key) {
+                return Err(refused(
+                    lua,
+                    format!("`ctx.table_row`: a key is a whole number from -1000 to 1000, not {key}"),
+                ));
+            }
+            Effect::TableRow { model, table, key: key as i32 }
+        }
         HookEffect::PlaceTerrain => {
             let id = a.string(0, "terrain")?;
             let Some(terrain) = sh.terrain_ids.iter().position(|t| t.as_bytes() == &id.as_bytes()[..]) else {

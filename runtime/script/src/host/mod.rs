@@ -120,6 +120,7 @@ impl LuaHost {
             live: Cell::new(None),
             state_ids: rules.states.iter().map(|s| s.id.clone()).collect(),
             terrain_ids: rules.terrains.iter().map(|t| t.id.clone()).collect(),
+            table_ids: rules.lookup_tables.iter().map(|t| t.id.clone()).collect(),
             roll_ctor: sandbox
                 .lua
                 .load(ROLL_TABLE)

@@ -25,6 +25,8 @@ pub(super) struct Shared {
     pub(super) state_ids: Vec<String>,
     /// Terrain type ids, by terrain index (`ctx.place_terrain`).
     pub(super) terrain_ids: Vec<String>,
+    /// The tables a script may land a row of (`Rules::lookup_tables`).
+    pub(super) table_ids: Vec<String>,
     /// Makes `ctx.roll` tables in Luau (`ROLL_TABLE`): its constructor's keys are constants,
     /// where setting them one by one from Rust made and hashed each key string every time.
     pub(super) roll_ctor: Function,
@@ -80,8 +82,8 @@ impl Drop for Lent<'_> {
 
 /// The Luau constructor of `ctx.roll` tables (see `Shared::roll_ctor`).
 pub(super) const ROLL_TABLE: &str = "local freeze = table.freeze\n\
-return function(kind, dice, natural_total, total, target, ...)\n\
-\treturn freeze({ kind = kind, dice = dice, natural = freeze({ ... }), natural_total = natural_total, total = total, target = target })\n\
+return function(kind, dice, natural_total, total, target, margin, ...)\n\
+\treturn freeze({ kind = kind, dice = dice, natural = freeze({ ... }), natural_total = natural_total, total = total, target = target, margin = margin })\n\
 end";
 
 /// At most this many words are kept in `Shared::words`; past it they are made at each use.
@@ -106,7 +108,7 @@ impl Shared {
         let natural_total: u32 = r.natural.iter().sum();
         let dice = self.word(lua, &r.dice)?;
         let natural = mlua::Variadic::from_iter(r.natural.iter().copied());
-        self.roll_ctor.call((kind, dice, natural_total, r.total, r.target, natural))
+        self.roll_ctor.call((kind, dice, natural_total, r.total, r.target, r.margin, natural))
     }
 
     /// Lend `live` to the Lua functions until the guard returned is dropped.

@@ -190,20 +190,27 @@ impl ActionKind for StandUp {
         _: &Action,
         _: &mut dyn Controller,
     ) -> Result<(), ActionError> {
-        engine.game.models[model].prone = false;
-        let states = &engine.rules().states;
-        let ended: Vec<StateIx> = engine.game.models[model]
+        engine.stand_up(model);
+        Ok(())
+    }
+}
+
+impl Engine<'_, '_> {
+    /// The model stands up: no longer prone, and the states lasting until it stands end.
+    pub(crate) fn stand_up(&mut self, model: usize) {
+        self.game.models[model].prone = false;
+        let states = &self.rules().states;
+        let ended: Vec<StateIx> = self.game.models[model]
             .states
             .iter()
             .filter(|(s, _)| states[*s as usize].duration == StateDuration::UntilStandUp)
             .map(|(s, _)| *s)
             .collect();
-        engine.game.models[model].states.retain(|(s, _)| !ended.contains(s));
-        emit!(engine, Event::StoodUp { model });
+        self.game.models[model].states.retain(|(s, _)| !ended.contains(s));
+        emit!(self, Event::StoodUp { model });
         for s in ended {
-            emit!(engine, Event::StateEnded { model, state: engine.rules().states[s as usize].name.clone() });
+            emit!(self, Event::StateEnded { model, state: self.rules().states[s as usize].name.clone() });
         }
-        Ok(())
     }
 }
 
