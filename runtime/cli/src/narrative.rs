@@ -100,6 +100,7 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::Mounted { .. }
         | Event::Dismounted { .. }
         | Event::LeftBoard { .. }
+        | Event::Placed { .. }
         | Event::SpecialAction { .. }
         | Event::Forbidden { .. } => orders(g, e),
         Event::Attack { .. }
@@ -287,6 +288,7 @@ fn orders(g: &Game, e: &Event) -> Option<String> {
             format!("    {} dismounts from {} at ({:.1}, {:.1})", name(g, *model), name(g, *transport), at.x, at.y)
         }
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
+        Event::Placed { model, at } => format!("    {} is placed at {}", name(g, *model), place(g, *at)),
         Event::SpecialAction { model, target } => format!(
             "    {} takes a special action{}",
             name(g, *model),

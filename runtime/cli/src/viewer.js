@@ -70,6 +70,7 @@ function stateAt(n) {
       case "deployed": s.models[e.model] = { name: String(e.name), side: e.side, ...point(e.at), facing: num(e.facing),
         damage: 0, destroyed: false, out: false, states: [] }; break;
       case "moved": if (m) Object.assign(m, point(e.to), { facing: num(e.facing) }); break;
+      case "placed": if (m) Object.assign(m, point(e.at)); break;
       case "activation": s.active = e.model; s.attack = null; s.marks = []; break;
       case "strike_point": case "drift": s.marks.push(e); break;
       case "attack": s.attack = e; break;

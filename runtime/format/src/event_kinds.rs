@@ -475,6 +475,11 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("result", Text, "The critical table row's name.")],
     },
     EventKind {
+        id: "placed",
+        doc: "A script put a model at a point (`ctx.place_model`), passing nothing on the way.",
+        keys: &[MODEL, ("at", Point, "Where it stands now.")],
+    },
+    EventKind {
         id: "table_result",
         doc: "A row of a lookup table lands on the model: the attack's damage table (`procedures.attack.damage_table`) read by a hit, or a table a row rolls on (`roll_on`, `roll_again`).",
         keys: &[
@@ -708,8 +713,9 @@ pub const EVENT_KINDS: &[EventKind] = &[
                     "build",
                     "answer",
                     "rally",
+                    "placement",
                 ]),
-                "What was refused: a force as chosen or a model as built (the game does not start), a target-lock or TAG, a move (before the game too), a charge, mounting or dismounting, a reaction, a card of the draw deck, a damage-table row (set aside), an attack (a shot or munition stopped before its roll), terrain (a piece past the cap of laid terrain, not laid), an answer to an attack (a handler's veto, or a choice out of range) or a rally with nothing to rally (a model in no unit).",
+                "What was refused: a force as chosen or a model as built (the game does not start), a target-lock or TAG, a move (before the game too), a charge, mounting or dismounting, a reaction, a card of the draw deck, a damage-table row (set aside), an attack (a shot or munition stopped before its roll), terrain (a piece past the cap of laid terrain, not laid), an answer to an attack (a handler's veto, or a choice out of range), a rally with nothing to rally (a model in no unit) or a script's placement of a model (`ctx.place_model`: off the board, in closed terrain or on another model).",
             ),
             ("reason", Text, "The special attribute and its reason."),
         ],

@@ -344,6 +344,11 @@ pub enum Event {
         model: usize,
         result: String,
     },
+    /// A script put a model at a point (`ctx.place_model`).
+    Placed {
+        model: usize,
+        at: P,
+    },
     /// A row of a lookup table lands on the model: a damage model's table read by a hit
     /// (`procedures.attack.damage_table`), or a table a row rolls on (`roll_on`, `roll_again`).
     TableResult {

@@ -141,6 +141,17 @@ pub enum Effect {
         x: f64,
         y: f64,
     },
+    /// Put a model at a point (`ctx.place_model`).
+    PlaceModel {
+        model: usize,
+        x: f64,
+        y: f64,
+    },
+    /// Take a model out of play (`ctx.remove_model`): destroyed, or off the board.
+    RemoveModel {
+        model: usize,
+        destroyed: bool,
+    },
     /// Row `key` of table `table` (index in `Rules::lookup_tables`) lands on a model
     /// (`ctx.table_row`).
     TableRow {

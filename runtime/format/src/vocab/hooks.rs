@@ -63,6 +63,8 @@ words! {
         SetFlag = "set_flag", I, "`ctx.set_flag(scope, key, value)`: remember a boolean, number or string (`nil`: forget it) in the game, under this special attribute: scope `game` (until the game ends), `turn` (until the turn ends), `activation` (until the active model's activation ends), `unit` (on the unit of this special attribute's model — its squad, or the model alone) or a model (`ctx.self`, `ctx.target`…: on that model). `ctx.flag(scope, key)` reads it back (as it stood when the moment began). A script's state lives here, never in its module. At most `limits::SCRIPT_FLAGS` at once.";
         MoveModel = "move_model", I, "`ctx.move_model(model, x, y)`: move a model straight towards (x, y) (inches; on a hex board, hex by hex to the hex there), spending no MV and keeping its facing: it stops before another model's base, terrain its move class may not enter, and the board's edge. A forced move: a dodge, a skid, a push. At most `limits::SCRIPT_FORCED_MOVE` inches.";
         TurnModel = "turn_model", I, "`ctx.turn_model(model, facing)`: turn a model on the spot to `facing` degrees (0 = +y, clockwise; on a hex board, the nearest hexside).";
+        PlaceModel = "place_model", I, "`ctx.place_model(model, x, y)`: put a model on the table at (x, y) (inches; on a hex board, the centre of the hex there), keeping its facing, spending no MV and passing nothing on the way (a teleport, a redeployment): refused, and said as a `forbidden` placement, where the spot is off the board, in terrain its move class may not enter or on another model.";
+        RemoveModel = "remove_model", I, "`ctx.remove_model(model, how)`: take a model out of play, `destroyed` (as any destroyed model: its wreck, its riders) or `left_board` (as a model that left the table).";
         TableRow = "table_row", I, "`ctx.table_row(model, table, key)`: the row `key` of a table the rules roll on (a damage table, a table a row rolls on: `procedures.attack.damage_table`, `roll_on`) lands on a model, as a hit's would: its lasting changes and states at once, the tables it rolls on in turn, its damage points with the activation's other damage (a walker's fall with light damage, 003 L271).";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
@@ -98,6 +100,7 @@ impl HookPoint {
         const CHANGES: &[HookEffect] = &[
             DealDamage,
             TableRow,
+            RemoveModel,
             ApplyState,
             ClearState,
             SpendAmmo,
@@ -121,6 +124,8 @@ impl HookPoint {
         const CHANGES_AND_MOVES: &[HookEffect] = &[
             DealDamage,
             TableRow,
+            RemoveModel,
+            PlaceModel,
             ApplyState,
             ClearState,
             SpendAmmo,

@@ -210,6 +210,25 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.forced_move(model, P::new(x, y))
                     .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.move_model`: {e}") })?;
             }
+            Effect::PlaceModel { model, x, y } => {
+                log(self, HookEffect::PlaceModel, Some(model), None, None, Some(format!("at ({x:.1}, {y:.1})")));
+                answer.forced = true;
+                if let Err(reason) = self.place_model(model, P::new(x, y)) {
+                    emit!(self, Event::Forbidden { model, what: "placement", reason: format!("{source}: {reason}") });
+                }
+            }
+            Effect::RemoveModel { model, destroyed } => {
+                let how = if destroyed { "destroyed" } else { "left_board" };
+                log(self, HookEffect::RemoveModel, Some(model), None, None, Some(how.to_owned()));
+                if self.game.models[model].on_table() {
+                    if destroyed {
+                        self.destroy(model);
+                    } else {
+                        self.game.models[model].left_board = true;
+                        emit!(self, Event::LeftBoard { model });
+                    }
+                }
+            }
             Effect::TableRow { model, table, key } => {
                 let name = self.rules().lookup_tables[table].id.clone();
                 log(self, HookEffect::TableRow, Some(model), None, Some(f64::from(key)), Some(name));

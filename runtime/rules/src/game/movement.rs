@@ -511,6 +511,49 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.end_move(model, from, facing, 0, Stride::Shift, false, gone)
     }
 
+    /// A script's placement of a model (`ctx.place_model`): at `to` (on a hex board, its hex's
+    /// centre), facing as it did, if the spot is on the board, open to its move class and clear
+    /// of other models; told as `placed`. Why not, where not.
+    pub(crate) fn place_model(&mut self, model: usize, to: P) -> Result<(), String> {
+        let g = &self.game;
+        if !g.models[model].on_table() {
+            return Err(format!("{} is not on the table", g.models[model].name));
+        }
+        let at = match &g.rules.hexes {
+            Some(h) => h.centre(h.hex_at(to)),
+            None => to,
+        };
+        let [w, h] = g.board.size;
+        if at.x < 0.0 || at.y < 0.0 || at.x > w || at.y > h {
+            return Err(format!("({:.1}, {:.1}) is off the board", at.x, at.y));
+        }
+        let (radius, mc) = (g.card(model).base_radius, g.card(model).move_class);
+        let sas = &g.card(model).sas;
+        let closed = g.board.areas.iter().any(|a| {
+            let t = &g.rules.terrains[a.terrain];
+            g.terrain_cost(model, mc, t) == Cost::No
+                && !t.entered_with.iter().any(|(w, _)| sas.iter().any(|(s, _)| s == w))
+                && a.center.dist(at) <= a.radius + radius
+                && a.poly.contains(at)
+        });
+        if closed {
+            return Err("its move class may not enter the terrain there".into());
+        }
+        let on_another = (0..g.models.len()).any(|i| {
+            i != model
+                && g.models[i].on_table()
+                && !g.flying(i)
+                && g.models[i].pos.dist(at) < radius + g.card(i).base_radius
+        });
+        if on_another {
+            return Err("another model stands there".into());
+        }
+        self.game.models[model].pos = at;
+        self.game.board_version += 1;
+        emit!(self, Event::Placed { model, at });
+        Ok(())
+    }
+
     /// A forced turn (`ctx.turn_model`): the model faces `facing` (a hexside on a hex board),
     /// told as a move of no distance.
     pub(crate) fn forced_turn(&mut self, model: usize, facing: f64) {

@@ -61,6 +61,7 @@ fn one_of_each() -> Vec<Event> {
         Event::StateIgnored { model: 0, state: s(), why: "immune" },
         Event::StateEnded { model: 0, state: s() },
         Event::Critical { model: 0, result: s() },
+        Event::Placed { model: 0, at: p },
         Event::TableResult { model: 0, table: s(), key: 0, result: s() },
         Event::AttributeChanged { model: 0, attribute: s(), value: 0 },
         Event::WeaponDamaged { model: 0, weapon: s(), modifier: 0, lost: false },
@@ -184,6 +185,7 @@ fn one_of_each() -> Vec<Event> {
             | Event::StateEnded { .. }
             | Event::StateIgnored { .. }
             | Event::Critical { .. }
+            | Event::Placed { .. }
             | Event::TableResult { .. }
             | Event::AttributeChanged { .. }
             | Event::WeaponDamaged { .. }

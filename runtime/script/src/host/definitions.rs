@@ -171,6 +171,8 @@ fn effect_signature(e: HookEffect) -> &'static str {
         HookEffect::MoveModel => "(model: CavModel, x: number, y: number) -> ()",
         HookEffect::TurnModel => "(model: CavModel, facing: number) -> ()",
         HookEffect::TableRow => "(model: CavModel, table: string, key: number) -> ()",
+        HookEffect::PlaceModel => "(model: CavModel, x: number, y: number) -> ()",
+        HookEffect::RemoveModel => "(model: CavModel, how: \"destroyed\" | \"left_board\") -> ()",
     }
 }
 

@@ -17,7 +17,7 @@ use cav_rules::game::FlagValue;
 #[derive(Clone, Copy)]
 pub(super) struct Moment {
     point: HookPoint,
-    accepts: u16,
+    accepts: u32,
     quantities: u16,
 }
 
@@ -25,7 +25,7 @@ impl Moment {
     pub(super) fn of(point: HookPoint) -> Moment {
         Moment {
             point,
-            accepts: point.accepts().iter().fold(0, |m, e| m | 1 << *e as u16),
+            accepts: point.accepts().iter().fold(0, |m, e| m | 1 << *e as u32),
             quantities: point.quantities().iter().fold(0, |m, q| m | 1 << *q as u16),
         }
     }
@@ -35,7 +35,7 @@ impl Moment {
 /// error at the caller's file:line. One load and one test on the way that is taken.
 #[inline]
 fn accepted(lua: &Lua, m: Moment, effect: HookEffect) -> mlua::Result<()> {
-    if m.accepts & (1 << effect as u16) != 0 {
+    if m.accepts & (1 << effect as u32) != 0 {
         Ok(())
     } else {
         Err(mlua::Error::runtime(refusal(lua, m.point, effect)))
@@ -199,6 +199,25 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
             }
             Effect::Reroll { die: n as usize - 1 }
         }
+        HookEffect::PlaceModel => {
+            let model = model_arg(lua, effect, &a.arg(0))?;
+            let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
+            let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
+            if !board.contains(&x) || !board.contains(&y) {
+                return Err(refused(lua, format!("`ctx.place_model`: ({x}, {y}) is nowhere near a table")));
+            }
+            Effect::PlaceModel { model, x, y }
+        }
+        HookEffect::RemoveModel => {
+            let model = model_arg(lua, effect, &a.arg(0))?;
+            let how = a.string(1, "how")?;
+            let destroyed = match how.as_bytes().as_ref() {
+                b"destroyed" => true,
+                b"left_board" => false,
+                _ => return Err(refused(lua, "`ctx.remove_model`: `how` is \"destroyed\" or \"left_board\"".into())),
+            };
+            Effect::RemoveModel { model, destroyed }
+        }
         HookEffect::TableRow => {
             let model = model_arg(lua, effect, &a.arg(0))?;
             let id = a.string(1, "table")?;
@@ -314,11 +333,11 @@ pub(super) fn accepts(point: HookPoint) -> String {
 mod tests {
     use super::*;
 
-    /// The host indexes its tables by `HookPoint as usize` and its masks (`u16`) by `HookEffect`.
+    /// The host indexes its tables by `HookPoint as usize` and its masks (`u32`) by `HookEffect`.
     #[test]
     fn vocabulary_order_is_the_enum_order() {
         assert!(HookPoint::ALL.iter().enumerate().all(|(i, p)| *p as usize == i));
-        assert!(HookEffect::ALL.len() <= 16);
+        assert!(HookEffect::ALL.len() <= 32);
         assert_eq!(accepts(HookPoint::Build), "it accepts `ctx.forbid`");
         assert_eq!(accepts(HookPoint::AttackTargets), "it accepts `ctx.add_modifier`, `ctx.set_value`");
     }
