@@ -101,6 +101,8 @@ fn told(g: &Game, e: &Event) -> Option<String> {
         | Event::Dismounted { .. }
         | Event::LeftBoard { .. }
         | Event::Placed { .. }
+        | Event::MarkerPlaced { .. }
+        | Event::MarkerRemoved { .. }
         | Event::SpecialAction { .. }
         | Event::Forbidden { .. } => orders(g, e),
         Event::Attack { .. }
@@ -289,6 +291,8 @@ fn orders(g: &Game, e: &Event) -> Option<String> {
         }
         Event::LeftBoard { model } => format!("    {} leaves the board", name(g, *model)),
         Event::Placed { model, at } => format!("    {} is placed at {}", name(g, *model), place(g, *at)),
+        Event::MarkerPlaced { source, id, at } => format!("    marker {id} ({source}) lies at {}", place(g, *at)),
+        Event::MarkerRemoved { source, id } => format!("    marker {id} ({source}) is taken off the board"),
         Event::SpecialAction { model, target } => format!(
             "    {} takes a special action{}",
             name(g, *model),

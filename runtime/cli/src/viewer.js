@@ -41,6 +41,9 @@ function describe(e) {
     case "state_ignored": return `${m(e.model)} is not ${e.state}: ` + (e.why === "immune" ? "its type is immune" : "a state it has supersedes it");
     case "script_effect": return `[${e.point}] ${m(e.by)}'s ${e.source}: ${e.effect}` + (e.model != null ? ` on ${m(e.model)}` : "")
       + (e.quantity != null ? ` ${e.quantity}` : "") + (e.value != null ? ` ${e.value}` : "") + (e.detail != null ? ` (${e.detail})` : "");
+    case "marker_placed": return `marker ${e.id} (${e.source}) lies at ${at(e.at)}`;
+    case "marker_removed": return `marker ${e.id} (${e.source}) is taken off the board`;
+    case "placed": return `${m(e.model)} is placed at ${at(e.at)}`;
     case "table_result": return `${m(e.model)}: ${e.table} (${e.key}): ${e.result}`;
     case "attribute_changed": return `${m(e.model)}'s ${e.attribute} is now ${e.value}`;
     case "weapon_damaged": return `${m(e.model)}'s ${e.weapon} ` + (e.lost ? "is lost" : `is damaged (${e.modifier} to its rolls)`);
@@ -54,7 +57,7 @@ function describe(e) {
 // The game as it stands after event n: replayed from the start (games are short).
 let models = {};
 function stateAt(n) {
-  const s = { board: [48, 48], hexes: null, terrain: [], models: {}, roll: null, attack: null, active: null, marks: [] };
+  const s = { board: [48, 48], hexes: null, terrain: [], markers: new Map(), models: {}, roll: null, attack: null, active: null, marks: [] };
   models = s.models;
   for (let i = 0; i <= n && i < events.length; i++) {
     const e = events[i];
@@ -71,6 +74,9 @@ function stateAt(n) {
         damage: 0, destroyed: false, out: false, states: [] }; break;
       case "moved": if (m) Object.assign(m, point(e.to), { facing: num(e.facing) }); break;
       case "placed": if (m) Object.assign(m, point(e.at)); break;
+      // A script's markers, by their script and name.
+      case "marker_placed": s.markers.set(`${e.source}\u0000${e.id}`, { id: String(e.id), source: String(e.source), ...point(e.at) }); break;
+      case "marker_removed": s.markers.delete(`${e.source}\u0000${e.id}`); break;
       case "activation": s.active = e.model; s.attack = null; s.marks = []; break;
       case "strike_point": case "drift": s.marks.push(e); break;
       case "attack": s.attack = e; break;
@@ -128,6 +134,12 @@ function draw(n) {
       : svg("g", { class: "terrain", "data-terrain": id },
         svg("circle", { cx, cy, r, fill: terrainFill(id), "fill-opacity": 0.5 }),
         svg("text", { x: cx, y: cy + 3, "font-size": 9, "text-anchor": "middle" }, id)));
+  }
+  for (const k of s.markers.values()) {
+    const [x, y] = px(k);
+    shapes.push(svg("g", { class: "marker", "data-marker": k.id },
+      svg("polygon", { points: `${x},${y - 6} ${x + 6},${y} ${x},${y + 6} ${x - 6},${y}`, fill: "#8e44ad", stroke: "white" },
+        svg("title", {}, `marker ${k.id} (${k.source})`))));
   }
   const sides = [...new Set(Object.values(s.models).map(m => m.side))];
   if (s.attack && s.models[s.attack.model] && s.models[s.attack.target]) {

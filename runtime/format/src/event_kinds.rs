@@ -475,6 +475,23 @@ pub const EVENT_KINDS: &[EventKind] = &[
         keys: &[MODEL, ("result", Text, "The critical table row's name.")],
     },
     EventKind {
+        id: "marker_placed",
+        doc: "A script put a marker on the board, or moved its marker of that name (`ctx.place_marker`).",
+        keys: &[
+            ("source", Text, "The special attribute whose script placed it (its name)."),
+            ("id", Text, "The marker's name."),
+            ("at", Point, "Where it lies."),
+        ],
+    },
+    EventKind {
+        id: "marker_removed",
+        doc: "A script took its marker off the board (`ctx.remove_marker`).",
+        keys: &[
+            ("source", Text, "The special attribute whose script placed it (its name)."),
+            ("id", Text, "The marker's name."),
+        ],
+    },
+    EventKind {
         id: "placed",
         doc: "A script put a model at a point (`ctx.place_model`), passing nothing on the way.",
         keys: &[MODEL, ("at", Point, "Where it stands now.")],
@@ -714,8 +731,9 @@ pub const EVENT_KINDS: &[EventKind] = &[
                     "answer",
                     "rally",
                     "placement",
+                    "marker",
                 ]),
-                "What was refused: a force as chosen or a model as built (the game does not start), a target-lock or TAG, a move (before the game too), a charge, mounting or dismounting, a reaction, a card of the draw deck, a damage-table row (set aside), an attack (a shot or munition stopped before its roll), terrain (a piece past the cap of laid terrain, not laid), an answer to an attack (a handler's veto, or a choice out of range), a rally with nothing to rally (a model in no unit) or a script's placement of a model (`ctx.place_model`: off the board, in closed terrain or on another model).",
+                "What was refused: a force as chosen or a model as built (the game does not start), a target-lock or TAG, a move (before the game too), a charge, mounting or dismounting, a reaction, a card of the draw deck, a damage-table row (set aside), an attack (a shot or munition stopped before its roll), terrain (a piece past the cap of laid terrain, not laid), an answer to an attack (a handler's veto, or a choice out of range), a rally with nothing to rally (a model in no unit) a script's placement of a model (`ctx.place_model`: off the board, in closed terrain or on another model) or a marker past the limit (`ctx.place_marker`).",
             ),
             ("reason", Text, "The special attribute and its reason."),
         ],

@@ -163,6 +163,10 @@ pub const SCRIPT_AREA_GROWTH: f64 = 6.0;
 /// Terrain pieces laid by scripts (`ctx.place_terrain`) lying on the table at once; one more is
 /// a script error that stops the game, not a board that grows without end.
 pub const SCRIPT_PLACED_TERRAIN: usize = 64;
+
+/// Most markers scripts keep on the board at once (`ctx.place_marker`): each is drawn and
+/// handed to every `ctx.markers()`.
+pub const SCRIPT_MARKERS: usize = 64;
 /// Flags the scripts of one game hold at once (`ctx.set_flag`); one more is a script error that
 /// stops the game, not a state that grows without end. Keys and text values are at most
 /// `SCRIPT_LABEL_BYTES` long.

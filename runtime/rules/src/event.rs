@@ -344,6 +344,18 @@ pub enum Event {
         model: usize,
         result: String,
     },
+    /// A script put a marker on the board, or moved it (`ctx.place_marker`): the name of the
+    /// special attribute whose script placed it, and the marker's.
+    MarkerPlaced {
+        source: String,
+        id: String,
+        at: P,
+    },
+    /// A script took its marker off the board (`ctx.remove_marker`).
+    MarkerRemoved {
+        source: String,
+        id: String,
+    },
     /// A script put a model at a point (`ctx.place_model`).
     Placed {
         model: usize,

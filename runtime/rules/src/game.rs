@@ -62,5 +62,5 @@ pub use engine::{Answer, Engine, EngineError, GameEnd};
 pub use features::{Feature, missions, structures};
 pub use flags::{Flag, FlagScope, FlagValue, Flags};
 pub use shot::{OUT_OF_RANGE, Shooter, Shot};
-pub use state::{ActingAnswer, Area, Board, Game, Lasts, Mark, Model, Pending, Squad};
+pub use state::{ActingAnswer, Area, Board, Game, Lasts, Mark, Marker, Model, Pending, Squad, Systems};
 pub use turn::Card;

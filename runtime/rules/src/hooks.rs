@@ -141,6 +141,18 @@ pub enum Effect {
         x: f64,
         y: f64,
     },
+    /// Put this special attribute's marker `id` at a point (`ctx.place_marker`).
+    PlaceMarker {
+        sa: crate::compile::SaIx,
+        id: String,
+        x: f64,
+        y: f64,
+    },
+    /// Take this special attribute's marker `id` off the board (`ctx.remove_marker`).
+    RemoveMarker {
+        sa: crate::compile::SaIx,
+        id: String,
+    },
     /// Put a model at a point (`ctx.place_model`).
     PlaceModel {
         model: usize,

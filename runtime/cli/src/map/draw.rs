@@ -89,6 +89,22 @@ fn draw_board(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64), board:
             t.elevation,
         );
     }
+    // Markers scripts put down (`ctx.place_marker`): a small diamond each, named in its title.
+    for m in &game.markers {
+        let (x, y) = px(m.at);
+        let source = game.rules.sas.get(m.sa as usize).map_or("", |sa| sa.name.as_str());
+        let _ = writeln!(
+            s,
+            "<g class=\"marker\" data-marker=\"{}\"><polygon points=\"{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}\" fill=\"#8e44ad\" stroke=\"white\"><title>marker {} ({})</title></polygon></g>",
+            esc(&m.id),
+            y - 6.0,
+            x + 6.0,
+            y + 6.0,
+            x - 6.0,
+            esc(&m.id),
+            esc(source),
+        );
+    }
 }
 
 /// A 6" grid, to read distances by eye.
@@ -367,4 +383,26 @@ fn fill(t: &cav_rules::compile::TerrainDef, hexes: bool) -> (&'static str, f64) 
     };
     // Higher ground is drawn more solid.
     (colour, (0.35 + 0.12 * f64::from(t.elevation.clamp(0, 4))).min(0.85))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::P;
+    use cav_rules::game::{Board, Marker};
+
+    /// A script's marker is drawn where it lies, its name (a script's text) escaped.
+    #[test]
+    fn markers_are_drawn_with_their_names_escaped() {
+        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+        let mut loaded = cav_content::load(&cav_content::LoadOptions {
+            paths: vec![root.join("mods").join("hex-vehicles")],
+            library: vec![],
+        });
+        let rules = cav_compile::validate(&mut loaded).into_iter().flatten().next().expect("hex-vehicles compiles");
+        let mut game = cav_rules::Game::new(&rules, Board { size: [10.0, 10.0], areas: Vec::new() }, vec!["a".into()]);
+        game.markers.push(Marker { sa: 0, id: "<b>&\"beacon".into(), at: P::new(3.0, 4.0) });
+        let svg = super::svg(&game, "markers", 0, &[]);
+        assert!(svg.contains("class=\"marker\" data-marker=\"&lt;b&gt;&amp;&quot;beacon\""), "{svg}");
+        assert!(!svg.contains("<b>"), "no markup from a script's text");
+    }
 }

@@ -65,6 +65,8 @@ words! {
         TurnModel = "turn_model", I, "`ctx.turn_model(model, facing)`: turn a model on the spot to `facing` degrees (0 = +y, clockwise; on a hex board, the nearest hexside).";
         PlaceModel = "place_model", I, "`ctx.place_model(model, x, y)`: put a model on the table at (x, y) (inches; on a hex board, the centre of the hex there), keeping its facing, spending no MV and passing nothing on the way (a teleport, a redeployment): refused, and said as a `forbidden` placement, where the spot is off the board, in terrain its move class may not enter or on another model.";
         RemoveModel = "remove_model", I, "`ctx.remove_model(model, how)`: take a model out of play, `destroyed` (as any destroyed model: its wreck, its riders) or `left_board` (as a model that left the table).";
+        PlaceMarker = "place_marker", I, "`ctx.place_marker(id, x, y)`: put a marker named `id` on the board at (x, y) (on a hex board, the centre of the hex there); this special attribute's marker of that name moves there if it is down already. `ctx.markers()` lists them. At most `limits::SCRIPT_MARKERS` markers lie on the board at once; one more is refused, said as a `forbidden` marker.";
+        RemoveMarker = "remove_marker", I, "`ctx.remove_marker(id)`: take this special attribute's marker named `id` off the board (nothing where there is none).";
         TableRow = "table_row", I, "`ctx.table_row(model, table, key)`: the row `key` of a table the rules roll on (a damage table, a table a row rolls on: `procedures.attack.damage_table`, `roll_on`) lands on a model, as a hit's would: its lasting changes and states at once, the tables it rolls on in turn, its damage points with the activation's other damage (a walker's fall with light damage, 003 L271).";
         PlaceTerrain = "place_terrain", I, "`ctx.place_terrain(terrain, x, y, radius, activations)`: lay a round piece of one of the ruleset's terrain types (a smoke cloud) centred on (x, y); it is lifted at the start of the special attribute's model's `activations`-th next activation, or at the end of the turn once that model has left play. At most `limits::SCRIPT_PLACED_TERRAIN` laid pieces lie on the table at once.";
     }
@@ -101,6 +103,8 @@ impl HookPoint {
             DealDamage,
             TableRow,
             RemoveModel,
+            PlaceMarker,
+            RemoveMarker,
             ApplyState,
             ClearState,
             SpendAmmo,
@@ -126,6 +130,8 @@ impl HookPoint {
             TableRow,
             RemoveModel,
             PlaceModel,
+            PlaceMarker,
+            RemoveMarker,
             ApplyState,
             ClearState,
             SpendAmmo,

@@ -210,6 +210,33 @@ impl<'a, 'r> Engine<'a, 'r> {
                 self.forced_move(model, P::new(x, y))
                     .map_err(|e| EngineError::Hook { message: format!("{source} ({point}): `ctx.move_model`: {e}") })?;
             }
+            Effect::PlaceMarker { sa, id, x, y } => {
+                log(self, HookEffect::PlaceMarker, None, None, None, Some(format!("{id} at ({x:.1}, {y:.1})")));
+                let at = match &self.game.rules.hexes {
+                    Some(h) => h.centre(h.hex_at(P::new(x, y))),
+                    None => P::new(x, y),
+                };
+                let markers = &mut self.game.markers;
+                match markers.iter().position(|m| m.sa == sa && m.id == id) {
+                    Some(i) => markers[i].at = at,
+                    None if markers.len() >= cav_format::limits::SCRIPT_MARKERS => {
+                        let reason = format!("{source}: {} markers lie on the board already", markers.len());
+                        emit!(self, Event::Forbidden { model: by, what: "marker", reason });
+                        return Ok(());
+                    }
+                    None => markers.push(crate::game::state::Marker { sa, id: id.clone(), at }),
+                }
+                let source = self.rules().sas[sa as usize].name.clone();
+                emit!(self, Event::MarkerPlaced { source, id, at });
+            }
+            Effect::RemoveMarker { sa, id } => {
+                log(self, HookEffect::RemoveMarker, None, None, None, Some(id.clone()));
+                if let Some(i) = self.game.markers.iter().position(|m| m.sa == sa && m.id == id) {
+                    self.game.markers.remove(i);
+                    let source = self.rules().sas[sa as usize].name.clone();
+                    emit!(self, Event::MarkerRemoved { source, id });
+                }
+            }
             Effect::PlaceModel { model, x, y } => {
                 log(self, HookEffect::PlaceModel, Some(model), None, None, Some(format!("at ({x:.1}, {y:.1})")));
                 answer.forced = true;

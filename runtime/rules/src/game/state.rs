@@ -391,6 +391,7 @@ impl<'r> Game<'r> {
             schedule,
             features,
             flags,
+            markers,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -445,6 +446,7 @@ impl<'r> Game<'r> {
         self.schedule = *schedule;
         self.features.clone_from(features);
         self.flags.clone_from(flags);
+        self.markers.clone_from(markers);
     }
 }
 
@@ -570,6 +572,17 @@ pub struct Game<'r> {
     pub features: super::features::Kept,
     /// What the scripts remember (`ctx.set_flag`).
     pub flags: super::flags::Flags,
+    /// Markers scripts put on the board (`ctx.place_marker`), in the order first placed.
+    pub markers: Vec<Marker>,
+}
+
+/// A marker a script put on the board: named by its special attribute's handler (two special
+/// attributes never share one), at a point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    pub sa: crate::compile::SaIx,
+    pub id: String,
+    pub at: P,
 }
 
 impl<'r> Game<'r> {
@@ -582,6 +595,7 @@ impl<'r> Game<'r> {
             schedule: super::features::Schedule::of(rules),
             features: super::features::Kept::new(sides.len()),
             flags: Default::default(),
+            markers: Vec::new(),
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),

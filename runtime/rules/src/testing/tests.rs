@@ -61,6 +61,8 @@ fn one_of_each() -> Vec<Event> {
         Event::StateIgnored { model: 0, state: s(), why: "immune" },
         Event::StateEnded { model: 0, state: s() },
         Event::Critical { model: 0, result: s() },
+        Event::MarkerPlaced { source: s(), id: s(), at: p },
+        Event::MarkerRemoved { source: s(), id: s() },
         Event::Placed { model: 0, at: p },
         Event::TableResult { model: 0, table: s(), key: 0, result: s() },
         Event::AttributeChanged { model: 0, attribute: s(), value: 0 },
@@ -186,6 +188,8 @@ fn one_of_each() -> Vec<Event> {
             | Event::StateIgnored { .. }
             | Event::Critical { .. }
             | Event::Placed { .. }
+            | Event::MarkerPlaced { .. }
+            | Event::MarkerRemoved { .. }
             | Event::TableResult { .. }
             | Event::AttributeChanged { .. }
             | Event::WeaponDamaged { .. }

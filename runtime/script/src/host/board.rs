@@ -29,10 +29,11 @@ pub(super) enum Board {
     Ground,
     Sight,
     Within,
+    Markers,
 }
 
 impl Board {
-    pub(super) const ALL: [Board; 11] = [
+    pub(super) const ALL: [Board; 12] = [
         Board::Models,
         Board::Range,
         Board::RollDice,
@@ -44,6 +45,7 @@ impl Board {
         Board::Ground,
         Board::Sight,
         Board::Within,
+        Board::Markers,
     ];
 
     pub(super) fn id(self) -> &'static str {
@@ -59,6 +61,7 @@ impl Board {
             Board::Ground => "ground",
             Board::Sight => "sight",
             Board::Within => "within",
+            Board::Markers => "markers",
         }
     }
 }
@@ -91,6 +94,7 @@ fn board_call(lua: &Lua, sh: &Rc<Shared>, live: &Live, b: Board, args: mlua::Mul
         Board::Ground => ground(lua, live, args),
         Board::Sight => sight(lua, live, args),
         Board::Within => within(lua, sh, live, args),
+        Board::Markers => markers(lua, live),
     }
 }
 
@@ -178,6 +182,22 @@ fn sight(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> 
     t.raw_set("cover", cover_word(cover))?;
     t.raw_set("obscurement", game.obscurement(game.models[a].pos, game.models[b].pos, Some(b)))?;
     Ok(Value::Table(frozen(t)))
+}
+
+/// `ctx.markers()`: every marker scripts put on the board (`ctx.place_marker`), in the order
+/// first placed: `{id, source, x, y}` (`source`: the special attribute whose script placed it).
+fn markers(lua: &Lua, live: &Live) -> mlua::Result<Value> {
+    let game = live.game;
+    let out = lua.create_table()?;
+    for m in &game.markers {
+        let t = lua.create_table()?;
+        t.raw_set("id", m.id.as_str())?;
+        t.raw_set("source", game.rules.sas[m.sa as usize].id.as_str())?;
+        t.raw_set("x", m.at.x)?;
+        t.raw_set("y", m.at.y)?;
+        out.raw_push(frozen(t))?;
+    }
+    Ok(Value::Table(frozen(out)))
 }
 
 /// `ctx.within(model, distance)`: the other models in play within `distance` of `model` (the

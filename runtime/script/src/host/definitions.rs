@@ -53,7 +53,9 @@ pub fn definitions_with(ids: Option<RulesetIds>) -> String {
          export type CavTerrainPiece = {id: CavTerrainId, name: string, cover: CavCover, elevation: number, layer: \"base\" | \"modifier\", values: { [string]: number }}\n\
          export type CavCover = \"none\" | \"light\" | \"heavy\" | \"blocking\"\n\
          -- what one model sees of another (`ctx.sight`)\n\
-         export type CavSight = {seen: boolean, cover: CavCover, obscurement: number}\n\n\
+         export type CavSight = {seen: boolean, cover: CavCover, obscurement: number}\n\
+         -- a marker on the board (`ctx.markers`): its name, the special attribute that placed it, where it lies\n\
+         export type CavMarker = {id: string, source: string, x: number, y: number}\n\n\
          export type CavOpposed = {\n\t-- whether this model won (ties go to it: it starts the contest)\n\twon: boolean,\n\tmine: CavRoll,\n\ttheirs: CavRoll,\n}\n\n\
          -- one side of a contest: its target (an attribute, a target point), a modifier, and how many rolls it makes\n\
          export type CavContestSide = {target: number?, modifier: number?, rolls: number?}\n\n\
@@ -146,6 +148,7 @@ const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp
      \t-- the ground's level where a model stands, or at a point (hills raise it)\n\tground: (at: CavModel | number, y: number?) -> number,\n\
      \t-- what `a` sees of `b`: a line of sight, the best cover `b` has from `a`, the obscurement along a hex line\n\tsight: (a: CavModel, b: CavModel) -> CavSight,\n\
      \t-- the other models in play within `distance` of a model (the range as the ruleset measures it), nearest first\n\twithin: (model: CavModel, distance: number) -> { CavModel },\n\
+     \t-- the markers scripts put on the board (`ctx.place_marker`), in the order first placed\n\tmarkers: () -> { CavMarker },\n\
      \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
      \t-- `ctx.opposed_roll(label, other, bonus, other_bonus)`: this special attribute's model and `other` each roll the\n\t-- standard dice plus the bonus given and their `opposed_roll` effects (pilots); the larger margin over the model's own\n\t-- EXP wins (the larger total where a card has none), ties to this model. Both rolls are logged. At every hook point.\n\topposed_roll: (label: string, other: CavModel, bonus: number, other_bonus: number) -> CavOpposed,\n\
      \t-- `ctx.make_roll(kind, target, modifier)`: a roll of a kind the ruleset declares (`roll_kinds:`), judged as the kind\n\t-- says (which way it succeeds, natural results, criticals); the modifier goes to the result of a roll that must reach\n\t-- its target and to the target of a roll that must stay under it. Logged as the model's. At every hook point.\n\tmake_roll: (kind: CavRollKindId, target: number?, modifier: number?) -> CavRoll,\n\
@@ -172,6 +175,8 @@ fn effect_signature(e: HookEffect) -> &'static str {
         HookEffect::TurnModel => "(model: CavModel, facing: number) -> ()",
         HookEffect::TableRow => "(model: CavModel, table: string, key: number) -> ()",
         HookEffect::PlaceModel => "(model: CavModel, x: number, y: number) -> ()",
+        HookEffect::PlaceMarker => "(id: string, x: number, y: number) -> ()",
+        HookEffect::RemoveMarker => "(id: string) -> ()",
         HookEffect::RemoveModel => "(model: CavModel, how: \"destroyed\" | \"left_board\") -> ()",
     }
 }

@@ -199,6 +199,21 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
             }
             Effect::Reroll { die: n as usize - 1 }
         }
+        HookEffect::PlaceMarker | HookEffect::RemoveMarker => {
+            let what = if effect == HookEffect::PlaceMarker { "ctx.place_marker" } else { "ctx.remove_marker" };
+            let id = label(lua, what, "id", &a.string(0, "id")?)?;
+            let sa = sh.live(|live| live.map(|l| l.current_sa.get())).unwrap_or_default();
+            if effect == HookEffect::RemoveMarker {
+                Effect::RemoveMarker { sa, id }
+            } else {
+                let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
+                let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
+                if !board.contains(&x) || !board.contains(&y) {
+                    return Err(refused(lua, format!("`ctx.place_marker`: ({x}, {y}) is nowhere near a table")));
+                }
+                Effect::PlaceMarker { sa, id, x, y }
+            }
+        }
         HookEffect::PlaceModel => {
             let model = model_arg(lua, effect, &a.arg(0))?;
             let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
