@@ -115,6 +115,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             grants: Vec::new(),
             charges: doc.single_use,
             game_wide: false,
+            scenario_rule: false,
         });
     }
     // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
@@ -137,6 +138,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
             grants: Vec::new(),
             charges: false,
             game_wide: false,
+            scenario_rule: false,
         });
     }
     (sas, upgrades)
@@ -159,10 +161,11 @@ fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
             grants: vec![],
             charges: false,
             game_wide: false,
+            scenario_rule: false,
         };
     };
     // A rule of the whole game acts only through its script: modifiers would belong to no model.
-    if doc.applies_to == f::AppliesTo::Game {
+    if matches!(doc.applies_to, f::AppliesTo::Game | f::AppliesTo::Scenario) {
         if doc.script.is_none() {
             cx.error(
                 e,
@@ -210,7 +213,8 @@ fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
         }),
         grants: sa_refs(names, &doc.grants),
         charges: false,
-        game_wide: doc.applies_to == f::AppliesTo::Game,
+        game_wide: matches!(doc.applies_to, f::AppliesTo::Game | f::AppliesTo::Scenario),
+        scenario_rule: doc.applies_to == f::AppliesTo::Scenario,
     }
 }
 

@@ -381,7 +381,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         ForceBuildingSas::of(ruleset, &sas);
     arm_cards(&mut proc, &sas, &mut cards, &strikes, strike_caller);
     let preset = ruleset.dice.preset_tp.as_deref().map(|d| cx.dice(entry, "/dice/preset_tp", d));
-    let scenarios = scenarios::scenarios(cx, &models, &terrains, hexes.as_ref());
+    let scenarios = scenarios::scenarios(cx, &models, &terrains, hexes.as_ref(), &sas);
     let action_costs = procedures::action_costs(rs);
     let has_charge = ruleset.procedures.charge.is_some();
     let own_actions = procedures::own_actions(cx, &states, &attributes, &weapon_attributes, has_charge);

@@ -11,6 +11,7 @@ pub(crate) fn scenarios(
     models: &[(String, f::Model)],
     terrains: &[TerrainDef],
     hexes: Option<&HexGeometry>,
+    sas: &[cav_rules::compile::SaDef],
 ) -> Vec<ScenarioDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Scenario) {
@@ -180,6 +181,7 @@ pub(crate) fn scenarios(
             terrain,
             hex_terrain,
             objectives,
+            rules: scenario_rules(cx, e, &s.rules, sas),
         };
         // A victory kind that needs what the scenario does not give, or that is not played yet,
         // is said, with what decides the game instead.
@@ -220,4 +222,32 @@ fn side_of(cx: &mut Cx, e: &Entry, sides: &[(String, f::Rect)], ptr: &str, side:
         );
     }
     ix
+}
+
+/// A scenario's or a scenario test's `rules:`, resolved: each must be a special attribute with
+/// `applies_to: scenario` (an error at it otherwise; an unknown id is the loader's dangling
+/// reference).
+pub(crate) fn scenario_rules(
+    cx: &mut Cx,
+    e: &Entry,
+    ids: &[f::Id],
+    sas: &[cav_rules::compile::SaDef],
+) -> Vec<cav_rules::compile::SaIx> {
+    let mut out = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let Some(ix) = sas.iter().position(|s| s.id == id.as_str()) else { continue };
+        if !sas[ix].scenario_rule {
+            cx.error(
+                e,
+                &format!("/rules/{i}"),
+                "scenario-rule",
+                format!("`{id}` is not a scenario's rule (its `applies_to` is not `scenario`)"),
+                "a special attribute with `applies_to: scenario`",
+                None,
+            );
+            continue;
+        }
+        out.push(ix as cav_rules::compile::SaIx);
+    }
+    out
 }

@@ -278,3 +278,17 @@ fn size_costs_and_small_targets_are_checked() {
     assert!(at("/obscurement/small_targets/attribute", "bulk"), "{diags:#?}");
     assert!(at("/size_costs/attribute", "heft"), "{diags:#?}");
 }
+
+/// A scenario or a scenario test plays only scenario rules (`applies_to: scenario`): a rule of
+/// the whole game or a model's special attribute named there is an error at it.
+#[test]
+fn only_scenario_rules_are_a_scenarios_rules() {
+    let (diags, _) = common::edited_pack("hex-vehicles", "tests/movement.yaml", |text| {
+        text.replace("rules: [heavy-wind]", "rules: [skidding]")
+    });
+    assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/rules/0") && d.code == "scenario-rule"), "{diags:#?}");
+    let (diags, _) = common::edited_pack("hex-vehicles", "scenarios/night-crossing.yaml", |text| {
+        text.replace("rules: [night]", "rules: [night, walker-knockdown]")
+    });
+    assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/rules/1") && d.code == "scenario-rule"), "{diags:#?}");
+}

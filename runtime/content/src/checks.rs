@@ -405,6 +405,7 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
             AppliesTo::Model => ("a special attribute of models", "under the model's `special_attributes`"),
             AppliesTo::Weapon => ("a special attribute of weapons", "under a weapon's `special_attributes`"),
             AppliesTo::Game => ("a rule of the whole game", "listed nowhere: it applies to every game of its ruleset"),
+            AppliesTo::Scenario => ("a scenario's rule", "under a scenario's or a test's `rules:`"),
             AppliesTo::ModelOrWeapon => return,
         };
         diags.push(
@@ -419,7 +420,7 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
         Document::Weapon(w) => {
             for (i, s) in w.special_attributes.iter().enumerate() {
                 if let Some(x) = sa(s.id().as_str())
-                    && matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game)
+                    && matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game | AppliesTo::Scenario)
                 {
                     wrong_place(format!("/special_attributes/{i}"), s.id().as_str(), x.applies_to, "weapons", diags);
                 }
@@ -451,7 +452,7 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
             for (i, s) in m.special_attributes.iter().enumerate() {
                 let Some(x) = sa(s.id().as_str()) else { continue };
                 let ptr = format!("/special_attributes/{i}");
-                if matches!(x.applies_to, AppliesTo::Weapon | AppliesTo::Game) {
+                if matches!(x.applies_to, AppliesTo::Weapon | AppliesTo::Game | AppliesTo::Scenario) {
                     wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "models", diags);
                 }
                 restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);
@@ -470,7 +471,7 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
                 for (j, s) in mount.special_attributes.iter().enumerate() {
                     let Some(x) = sa(s.id().as_str()) else { continue };
                     let ptr = format!("/weapons/{i}/special_attributes/{j}");
-                    if matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game) {
+                    if matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game | AppliesTo::Scenario) {
                         wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "weapons", diags);
                     }
                     restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);

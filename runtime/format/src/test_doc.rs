@@ -538,6 +538,12 @@ pub struct Test {
     pub board: [f64; 2],
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TestTerrain>,
+    /// The scenario's rules the test plays (special attributes with `applies_to: scenario`), as
+    /// a scenario's `rules:`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 16))]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
+    pub rules: Vec<Id>,
     pub models: Vec<TestModel>,
     /// Forced die faces, in the order the engine asks for them.
     #[serde(default)]

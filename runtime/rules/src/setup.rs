@@ -45,6 +45,7 @@ pub fn scenario_game<'r>(
         });
     }
     game.scenario = Some(sc);
+    game.scenario_rules.clone_from(&s.rules);
     game.zones = s.sides.iter().map(|(_, z)| Some(P::new(z.x + z.width / 2.0, z.y + z.height / 2.0))).collect();
     game.objective_points = vec![0; game.sides.len()];
     game.place_mission_pieces();

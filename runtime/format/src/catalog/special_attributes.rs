@@ -74,6 +74,9 @@ pub enum AppliesTo {
     /// it; it applies to every game of the rulesets its pack joins, its script's handlers
     /// running at every moment of its hook points, after the models' (`ctx.role` `game`).
     Game,
+    /// A rule of the games whose scenario (or scenario test) names it in its `rules:` (weather,
+    /// a scenario's special rule), played as a rule of the whole game there and nowhere else.
+    Scenario,
 }
 
 /// The shape of an SA's parameter.

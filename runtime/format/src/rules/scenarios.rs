@@ -168,6 +168,12 @@ pub struct Scenario {
     /// Special rules in our words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub special_rules: Vec<String>,
+    /// The rules this scenario plays beyond its ruleset's: special attributes with `applies_to:
+    /// scenario` (weather, a special rule as a script), played as rules of the whole game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = 16))]
+    #[schemars(extend("x-cav-ref" = "special_attribute"))]
+    pub rules: Vec<Id>,
     pub summary: String,
     /// Where the rulebook defines it (`001 L120-140`); left out for invented content.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -29,6 +29,8 @@ pub struct ScenarioDef {
     /// Terrain the scenario places on a hex board: (terrain, the hexes it fills).
     pub hex_terrain: Vec<(usize, Vec<super::Hex>)>,
     pub objectives: Option<ObjectiveDef>,
+    /// Its rules (`f::Scenario::rules`): special attributes with `applies_to: scenario`.
+    pub rules: Vec<SaIx>,
 }
 
 impl ScenarioDef {

@@ -28,6 +28,9 @@ pub struct SaDef {
     /// A rule of the whole game (`applies_to: game`): held by no card, its handlers run at every
     /// moment of its hook points.
     pub game_wide: bool,
+    /// A scenario's rule (`applies_to: scenario`): played only in games whose scenario names it
+    /// (`Game::scenario_rules`).
+    pub scenario_rule: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -392,6 +392,7 @@ impl<'r> Game<'r> {
             features,
             flags,
             markers,
+            scenario_rules,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -447,6 +448,7 @@ impl<'r> Game<'r> {
         self.features.clone_from(features);
         self.flags.clone_from(flags);
         self.markers.clone_from(markers);
+        self.scenario_rules.clone_from(scenario_rules);
     }
 }
 
@@ -574,6 +576,9 @@ pub struct Game<'r> {
     pub flags: super::flags::Flags,
     /// Markers scripts put on the board (`ctx.place_marker`), in the order first placed.
     pub markers: Vec<Marker>,
+    /// The scenario's rules in play (`applies_to: scenario` special attributes its scenario or
+    /// scenario test names).
+    pub scenario_rules: Vec<crate::compile::SaIx>,
 }
 
 /// A marker a script put on the board: named by its special attribute's handler (two special
@@ -596,6 +601,7 @@ impl<'r> Game<'r> {
             features: super::features::Kept::new(sides.len()),
             flags: Default::default(),
             markers: Vec::new(),
+            scenario_rules: Vec::new(),
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),

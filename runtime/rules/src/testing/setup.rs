@@ -79,6 +79,13 @@ pub(crate) fn setup<'r>(rules: &'r Rules, t: &Test) -> Result<(Game<'r>, HashMap
         }
     }
     let mut game = Game::new(rules, Board { size: t.board, areas }, sides.clone());
+    // (An id that is no scenario's rule is the compiler's error.)
+    game.scenario_rules = t
+        .rules
+        .iter()
+        .filter_map(|id| rules.sas.iter().position(|s| s.id == id.as_str() && s.scenario_rule))
+        .map(|i| i as crate::compile::SaIx)
+        .collect();
     for (side, points) in &t.c3 {
         if let Some(i) = sides.iter().position(|s| s == side.as_str()) {
             game.features.c3.pool[i] = *points;

@@ -78,6 +78,11 @@ impl LuaHost {
         // Rules of the whole game, last, for the moment's model.
         if self.game_mask & bit != 0 {
             for &sa in &self.game_rules {
+                // A scenario's rule plays only where the game's scenario names it.
+                let r = &game.rules.sas[usize::from(sa)];
+                if r.scenario_rule && !game.scenario_rules.contains(&sa) {
+                    continue;
+                }
                 if self.masks[0].get(usize::from(sa)).is_some_and(|m| m & bit != 0) {
                     runs.push((ctx.model, Role::Game, sa, 1));
                 }
