@@ -164,3 +164,10 @@ fn an_endless_chain_of_table_rolls_is_cut() {
 fn a_run_avoids_cover_on_hexes() {
     hex_fixture_passes("hex-run", "a-run-stops-short-of-cover-on-hexes");
 }
+
+/// A model destroyed by a table row takes no other row: not a script's second overkill, not the
+/// hit's own (the fixture `dead-stays-dead`).
+#[test]
+fn a_destroyed_model_takes_no_more_rows() {
+    hex_fixture_passes("dead-stays-dead", "a-destroyed-model-takes-no-more-rows");
+}

@@ -433,7 +433,29 @@ fn build(cx: &mut Cx) -> Option<Rules> {
                 );
             }
         }
-        let steps = by.steps.iter().map(|s| (s.at_most, s.value.clamp(0, ruleset.action_points as i32) as u32));
+        if by.steps.last().is_some_and(|s| s.at_most.is_some()) {
+            cx.error(
+                entry,
+                &format!("/action_points_by/steps/{}/at_most", by.steps.len() - 1),
+                "action-points",
+                "the last step has an `at_most`: a higher value would have no action points".into(),
+                "a last step without `at_most` (any higher value)",
+                None,
+            );
+        }
+        for (i, s) in by.steps.iter().enumerate() {
+            if !(0..=i64::from(ruleset.action_points)).contains(&i64::from(s.value)) {
+                cx.error(
+                    entry,
+                    &format!("/action_points_by/steps/{i}/value"),
+                    "action-points",
+                    format!("{} action points, where the ruleset's most is {}", s.value, ruleset.action_points),
+                    &format!("0 to `action_points` ({})", ruleset.action_points),
+                    None,
+                );
+            }
+        }
+        let steps = by.steps.iter().map(|s| (s.at_most, s.value.max(0).unsigned_abs().min(ruleset.action_points)));
         Some(cav_rules::compile::ActionPointsBy { attribute: ix, steps: steps.collect() })
     });
     let attribute_bounds =

@@ -173,8 +173,24 @@ fn modifiers(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> Vec<M
         .collect()
 }
 
-/// A lookup table, its rows' state ids, attributes and the tables they roll on resolved.
+/// What the procedure reading a table plays of its rows beyond their first fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    /// A damage model's table, or one a row rolls on (`table_row`): everything.
+    Chain,
+    /// The critical table (`Engine::critical`): the lasting changes, not the chains.
+    Lasting,
+    /// Any other role: neither.
+    Plain(&'static str),
+}
+
+/// A lookup table, its rows' state ids, attributes and the tables they roll on resolved; the
+/// fields of its rows that `reads` does not play are errors at them.
 fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTable {
+    lookup_as(cx, id, sign, names, Reads::Chain)
+}
+
+fn lookup_as(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names, reads: Reads) -> LookupTable {
     let Some(id) = id else { return LookupTable::default() };
     let Some(e) = cx.rs.get(DocKind::Table, &id) else {
         cx.fail_quietly();
@@ -188,6 +204,35 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
     let mut rows = Vec::with_capacity(t.rows.len());
     for (i, r) in t.rows.iter().enumerate() {
         let ptr = format!("/rows/{i}/effect");
+        let (role, unplayed): (&str, &[(&str, bool)]) = match reads {
+            Reads::Chain => ("", &[]),
+            Reads::Lasting => (
+                "the critical damage table",
+                &[("roll_on", !r.effect.roll_on.is_empty()), ("roll_again", r.effect.roll_again.is_some())],
+            ),
+            Reads::Plain(role) => (
+                role,
+                &[
+                    ("attributes", !r.effect.attributes.is_empty()),
+                    ("weapon_modifier", r.effect.weapon_modifier.is_some()),
+                    ("weapon_lost", r.effect.weapon_lost),
+                    ("roll_on", !r.effect.roll_on.is_empty()),
+                    ("roll_again", r.effect.roll_again.is_some()),
+                ],
+            ),
+        };
+        for &(field, given) in unplayed {
+            if given {
+                cx.error(
+                    e,
+                    &format!("{ptr}/{field}"),
+                    "table",
+                    format!("`{field}` is not played where `{}` is read: as {role}", t.id),
+                    "it in a table the attack's `damage_table` reads or a row rolls on (`roll_on`)",
+                    None,
+                );
+            }
+        }
         let mut attributes = Vec::new();
         for (attr, change) in &r.effect.attributes {
             let at = format!("{ptr}/attributes/{attr}");
@@ -215,7 +260,7 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
             ));
         }
         let mut roll_on = Vec::new();
-        for (k, next) in r.effect.roll_on.iter().enumerate() {
+        for (k, next) in r.effect.roll_on.iter().enumerate().filter(|_| reads == Reads::Chain) {
             // (A table that is not there is a dangling reference the loader reported.)
             if let Some(ix) = rolled_table(cx, e, &format!("{ptr}/roll_on/{k}/table"), &next.table.0) {
                 roll_on.push((ix, next.add));
@@ -257,7 +302,7 @@ fn lookup(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTa
             result: r.effect.result.as_ref().map(|x| x.0.clone()),
             value: r.effect.value.map_or(0, |v| v.clamp(-1000, 1000) as i32),
             attributes,
-            weapon_modifier: r.effect.weapon_modifier.unwrap_or(0) * sign,
+            weapon_modifier: r.effect.weapon_modifier.unwrap_or(0).saturating_mul(sign),
             weapon_lost: r.effect.weapon_lost,
             roll_on,
             roll_again: r.effect.roll_again.unwrap_or(0),
@@ -318,7 +363,7 @@ pub(crate) fn lookup_tables(cx: &mut Cx, sign: i32, names: &Names) -> Vec<Lookup
 
 /// The combat damage table: a lookup table read by a hit's margin of success or final result.
 fn damage_table(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names) -> LookupTable {
-    let table = lookup(cx, id.clone(), sign, names);
+    let table = lookup_as(cx, id.clone(), sign, names, Reads::Plain("the combat damage table"));
     if let Some(key) = table.key
         && !matches!(key, f::LookupKey::MarginOfSuccess | f::LookupKey::FinalResult)
         && let Some(e) = id.and_then(|id| cx.rs.get(DocKind::Table, &id))
@@ -364,11 +409,16 @@ pub(crate) fn roll_tables(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, sign: i3
         break_away: modifiers(cx, break_away, sign, names),
         damage_roll: modifiers(cx, optional(TableRole::DamageRollModifiers), sign, names),
         damage: damage_table(cx, damage, sign, names),
-        close_combat_damage: optional(TableRole::CloseCombatDamage).map(|id| lookup(cx, Some(id), sign, names)),
-        critical: lookup(cx, critical, sign, names),
-        random_terrain: optional(TableRole::RandomTerrain).map(|id| lookup(cx, Some(id), sign, names)),
-        victory_levels: optional(TableRole::VictoryLevels).map(|id| lookup(cx, Some(id), sign, names)),
-        structure_damage: optional(TableRole::StructureDamage).map(|id| lookup(cx, Some(id), sign, names)),
-        structure_critical: optional(TableRole::StructureCritical).map(|id| lookup(cx, Some(id), sign, names)),
+        close_combat_damage: optional(TableRole::CloseCombatDamage)
+            .map(|id| lookup_as(cx, Some(id), sign, names, Reads::Plain("the close-combat damage table"))),
+        critical: lookup_as(cx, critical, sign, names, Reads::Lasting),
+        random_terrain: optional(TableRole::RandomTerrain)
+            .map(|id| lookup_as(cx, Some(id), sign, names, Reads::Plain("the random terrain table"))),
+        victory_levels: optional(TableRole::VictoryLevels)
+            .map(|id| lookup_as(cx, Some(id), sign, names, Reads::Plain("the victory levels"))),
+        structure_damage: optional(TableRole::StructureDamage)
+            .map(|id| lookup_as(cx, Some(id), sign, names, Reads::Plain("the structure damage table"))),
+        structure_critical: optional(TableRole::StructureCritical)
+            .map(|id| lookup_as(cx, Some(id), sign, names, Reads::Plain("the structure critical table"))),
     }
 }

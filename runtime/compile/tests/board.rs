@@ -292,3 +292,47 @@ fn only_scenario_rules_are_a_scenarios_rules() {
     });
     assert!(diags.iter().any(|d| d.pointer.as_deref() == Some("/rules/1") && d.code == "scenario-rule"), "{diags:#?}");
 }
+
+/// The board's index of pieces by hex finds what testing every piece finds: hex pieces, a round
+/// piece over several hexes, one too big to index, and a piece laid after the index was built.
+#[test]
+fn the_index_of_pieces_by_hex_finds_every_piece() {
+    use cav_rules::game::{Area, Board};
+    use cav_rules::geom::{P, Polygon};
+    let rules = common::pack_rules("hex-vehicles");
+    let g = rules.hexes.unwrap();
+    let mud = rules.terrain("mud").unwrap();
+    let mut board = Board { size: [30.0, 30.0], areas: Vec::new() };
+    for at in [[2, 3], [2, 4], [7, 7]] {
+        let (poly, center, radius) = g.piece(g.from_offset(at));
+        board.areas.push(Area { terrain: mud, poly, center, radius, lasts: None });
+    }
+    for (center, radius) in [(P::new(12.0, 12.0), 3.0), (P::new(15.0, 15.0), 60.0)] {
+        board.areas.push(Area {
+            terrain: mud,
+            poly: Polygon::regular(center, radius, 24),
+            center,
+            radius,
+            lasts: None,
+        });
+    }
+    let mut game = cav_rules::Game::new(&rules, board, vec!["a".into()]);
+    let linear = |game: &cav_rules::Game, h| -> Vec<P> {
+        let c = g.centre(h);
+        game.board.areas.iter().filter(|a| a.poly.contains(c)).map(|a| a.center).collect()
+    };
+    let check = |game: &cav_rules::Game| {
+        for col in 0..36 {
+            for row in 0..31 {
+                let h = g.from_offset([col, row]);
+                let indexed: Vec<P> = game.pieces_in(h).map(|a| a.center).collect();
+                assert_eq!(indexed, linear(game, h), "hex [{col}, {row}]");
+            }
+        }
+    };
+    check(&game);
+    let (poly, center, radius) = g.piece(g.from_offset([20, 20]));
+    game.board.areas.push(Area { terrain: mud, poly, center, radius, lasts: None });
+    check(&game);
+    assert_eq!(game.pieces_in(g.from_offset([20, 20])).count(), 2, "the laid hex and the big round piece");
+}

@@ -88,3 +88,31 @@ fn action_points_by_steps_that_do_not_rise_are_an_error() {
     let diags = edited("rules/ruleset.yaml", |t| t.replace("attribute: crew", "attribute: crews"));
     assert!(has(&diags, "/action_points_by/attribute", "crews"), "{diags:#?}");
 }
+
+/// Action points by an attribute stay within `action_points` and cover every value: a step
+/// above the most, or a last step with `at_most`, is an error; the largest `action_points` a
+/// pack may write compiles without a panic.
+#[test]
+fn action_points_by_is_bounded() {
+    let diags = edited("rules/ruleset.yaml", |t| t.replace("action_points: 10\n", "action_points: 4\n"));
+    assert!(has(&diags, "/action_points_by/steps/4/value", "where the ruleset's most is 4"), "{diags:#?}");
+    let diags = edited("rules/ruleset.yaml", |t| t.replace("    - {value: 10}\n", "    - {at_most: 300, value: 10}\n"));
+    assert!(has(&diags, "/action_points_by/steps/9/at_most", "no action points"), "{diags:#?}");
+    let (diags, rules) = common::edited_pack("hex-vehicles", "rules/ruleset.yaml", |t| {
+        t.replace("action_points: 10\n", "action_points: 4294967295\n")
+    });
+    let rules = rules.unwrap_or_else(|| panic!("compiles: {diags:#?}"));
+    assert_eq!(rules.action_points_by.unwrap().steps.last().copied(), Some((None, 10)));
+}
+
+/// A field a table's procedure does not play is an error at it: the critical table does not
+/// roll on, the combat damage table changes no attribute.
+#[test]
+fn row_fields_a_role_does_not_play_are_errors() {
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/ruleset.yaml", |t| {
+        t.replace("  range_bands: hex-range\n", "  range_bands: hex-range\n  critical_damage: light-damage\n")
+    });
+    let at = |p: &str| diags.iter().any(|d| d.pointer.as_deref() == Some(p) && d.message.contains("not played"));
+    assert!(at("/rows/0/effect/roll_on") && at("/rows/5/effect/roll_again"), "{diags:#?}");
+    assert!(!at("/rows/3/effect/move_value"), "what the critical table plays is no error");
+}

@@ -84,6 +84,7 @@ pub struct Outcome {
     /// A lasting modifier to one weapon's rolls, in the ruleset's convention: the weapon is
     /// chosen by a die among the model's weapons not lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = -100, max = 100))]
     pub weapon_modifier: Option<i32>,
     /// One weapon, chosen by a die among those not lost, is lost: it fires no more.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

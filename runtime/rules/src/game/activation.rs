@@ -186,7 +186,8 @@ impl Engine<'_, '_> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let base = set.unwrap_or_else(|| self.game.action_points(model)) as i32 + me.crit_ap;
+        let base = (set.unwrap_or_else(|| self.game.action_points(model)).min(i32::MAX as u32) as i32)
+            .saturating_add(me.crit_ap);
         let base = base - std::mem::take(&mut self.game.models[model].ap_owed) as i32;
         let states = &self.rules().states;
         let base =

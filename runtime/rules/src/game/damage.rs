@@ -362,15 +362,16 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// caller's: they wait for the end of the activation.)
     fn apply_row(&mut self, model: usize, row: &'r Row) -> Result<(), EngineError> {
         let me = &mut self.game.models[model];
-        me.crit_ap += row.action_points;
+        // (Saturating: a chain of rows may add up what a pack's numbers make of it.)
+        me.crit_ap = me.crit_ap.saturating_add(row.action_points);
         if let Some(set) = row.action_points_set {
             me.ap_set = Some(set);
         }
-        me.mv_add += row.move_value;
+        me.mv_add = me.mv_add.saturating_add(row.move_value);
         if let Some(f) = row.move_factor {
             me.mv_factor *= f;
         }
-        me.crit_combat += row.combat_modifier;
+        me.crit_combat = me.crit_combat.saturating_add(row.combat_modifier);
         me.no_combat |= row.no_combat;
         me.zeroed |= row.weapons_zeroed;
         if row.weapon_modifier != 0 || row.weapon_lost {
@@ -401,7 +402,8 @@ impl<'a, 'r> Engine<'a, 'r> {
         budget: &mut u32,
     ) -> Result<u32, EngineError> {
         let t = &self.rules().lookup_tables[table];
-        let Some(row) = t.row(key) else { return Ok(0) };
+        // (A model out of play takes no more: destroyed once, by the first row that destroys it.)
+        let Some(row) = t.row(key).filter(|_| self.game.models[model].on_table()) else { return Ok(0) };
         emit!(self, Event::TableResult { model, table: t.name.clone(), key, result: row.name.clone() });
         self.apply_row(model, row)?;
         let p = &mut self.game.models[model].pending;

@@ -45,7 +45,13 @@ impl<'r> Game<'r> {
         if changed.is_empty() {
             return std::borrow::Cow::Borrowed(card);
         }
-        card.iter().zip(changed).map(|(v, by)| v.saturating_add(*by)).collect()
+        // Within the attribute's bounds, whatever the card's column now gives.
+        let bounds = &self.rules.attribute_bounds;
+        card.iter()
+            .zip(changed)
+            .zip(bounds)
+            .map(|((v, by), &(lo, hi))| v.saturating_add(*by).clamp(lo, hi.max(lo)))
+            .collect()
     }
 
     /// The action points `model`'s activations start from: the ruleset's, or by its attribute's

@@ -269,6 +269,10 @@ impl Engine<'_, '_> {
                         continue;
                     }
                     hurt = hurt.saturating_add(answer.sum(Quantity::Damage)).max(0);
+                    // (Its handlers' effects may have taken the target out of play.)
+                    if !self.game.models[victim].on_table() {
+                        break;
+                    }
                 }
                 let key = dt.key_of(hurt, &sa, &va, w);
                 let mut budget = MAX_TABLE_ROLLS;
@@ -277,7 +281,8 @@ impl Engine<'_, '_> {
             let (model, target) = (shooter, victim);
             emit!(self, Event::DamagePoints { model, target, rolls, hits, dealing: hits, damage });
             if damage > 0 {
-                self.game.damage_dealt[self.game.models[shooter].side] += damage;
+                let dealt = &mut self.game.damage_dealt[self.game.models[shooter].side];
+                *dealt = dealt.saturating_add(damage);
                 self.take_damage(shooter, victim, damage);
             }
             return self.call_hooks(HookCtx { point: HookPoint::OnHit, ..v.ctx }).map(|_| ());

@@ -113,7 +113,12 @@ impl<'r> Game<'r> {
         let from = g.hex_at(self.models[attacker].pos);
         let (line, other) = crate::compile::HexGeometry::lines(from, g.hex_at(end.pos));
         let traced = |hexes: &[crate::compile::Hex]| {
-            let crossed = HexLine { geometry: *g, from, hexes };
+            // The pieces any hex of the line but the attacker's lies in.
+            let mut pieces: Vec<u32> =
+                hexes.iter().filter(|&&h| h != from).flat_map(|&h| self.piece_ixs_in(h)).collect();
+            pieces.sort_unstable();
+            pieces.dedup();
+            let crossed = HexLine { geometry: *g, from, hexes, pieces };
             self.sight_along(attacker, end, only_defenders_own, Some(&crossed))
         };
         let a = traced(&line);
@@ -144,7 +149,7 @@ impl<'r> Game<'r> {
         // all of them make the modifier; only those no model stands in near their edge make the
         // cover type (001 L4078-4096, L4149-4159).
         let (mut woods_points, mut stacking_points) = (0, 0);
-        for area in &self.board.areas {
+        for (ix, area) in self.board.areas.iter().enumerate() {
             let t = &self.rules.terrains[area.terrain];
             // Its cover goes by its height against the target's where the ruleset says so (not
             // for woods, which have no height), else it is what its document names.
@@ -170,7 +175,7 @@ impl<'r> Game<'r> {
                 continue;
             }
             let crossed = match line {
-                Some(line) => line.crosses(area.center),
+                Some(line) => line.pieces.binary_search(&(ix as u32)).is_ok(),
                 None => area.poly.touches_segment(pa, pd),
             };
             if !standing_in && !crossed {
@@ -441,6 +446,10 @@ impl<'r> Game<'r> {
                 mix(m.pos.x.to_bits());
                 mix(m.pos.y.to_bits());
             }
+            // A size changed for good changes what small targets hide behind (`small_targets`).
+            for &v in &m.systems.attributes {
+                mix(v as u64);
+            }
         }
         h
     }
@@ -482,15 +491,17 @@ pub(super) struct Sight {
     extra: i32,
 }
 
-/// A hex line of sight: the hexes it crosses, from the attacker's.
+/// A hex line of sight: the hexes it crosses, from the attacker's, and the terrain pieces (board
+/// indices, sorted) those but the attacker's lie in.
 struct HexLine<'h> {
     geometry: crate::compile::HexGeometry,
     from: crate::compile::Hex,
     hexes: &'h [crate::compile::Hex],
+    pieces: Vec<u32>,
 }
 
 impl HexLine<'_> {
-    /// Whether the line crosses the hex of point `p` (not the attacker's own).
+    /// Whether the line crosses the hex of point `p` (a model's; not the attacker's own).
     fn crosses(&self, p: P) -> bool {
         let h = self.geometry.hex_at(p);
         h != self.from && self.hexes.contains(&h)

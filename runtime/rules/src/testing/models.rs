@@ -120,7 +120,8 @@ pub(super) fn model_differences(
         same("DC", dc.to_string(), card.damage_control[column].map_or_else(|| "NA".to_owned(), |v| v.to_string()));
     }
     for (id, value) in &want.attributes {
-        let got = game.rules.attributes.iter().position(|a| *a == id.0).map(|i| game.attributes(model)[i]);
+        let got =
+            game.rules.attributes.iter().position(|a| *a == id.0).and_then(|i| game.attributes(model).get(i).copied());
         same(
             &format!("attributes.{id}"),
             value.to_string(),
