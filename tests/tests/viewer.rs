@@ -49,6 +49,19 @@ fn dom(page: &Path, event: usize) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// `cav replay LOG --html PAGE`, and the log's records that are events (as the viewer numbers
+/// them).
+fn replay_page(log: &Path, page: &Path) -> Vec<Value> {
+    let out = cav().arg("replay").arg(log).arg("--html").arg(page).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["event"].is_string())
+        .collect()
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
@@ -219,14 +232,7 @@ fn the_viewer_names_the_sa_the_effect_and_the_state_of_a_full_rules_game() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let out = cav().arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let events: Vec<Value> = std::fs::read_to_string(&log)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v["event"].is_string())
-        .collect();
+    let events = replay_page(&log, &page);
     let first = |kind: &str| events.iter().position(|e| e["event"] == kind).unwrap_or_else(|| panic!("no {kind}"));
     let effect = first("script_effect");
     let d = dom(&page, effect);
@@ -259,14 +265,7 @@ fn a_hex_boards_replay_draws_hexes_in_chromium() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let out = cav().arg("replay").arg(&log).arg("--html").arg(&page).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let events: Vec<Value> = std::fs::read_to_string(&log)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v["event"].is_string())
-        .collect();
+    let events = replay_page(&log, &page);
     assert_eq!((events[0]["hexes"].as_str(), events[0]["hex_size"].as_f64()), (Some("flat"), Some(1.0)));
     let pieces = events.iter().filter(|e| e["event"] == "terrain_placed").count();
     let table = events.iter().position(|e| e["event"] == "table_result").expect("a hit read the damage table");

@@ -224,19 +224,30 @@ fn side_of(cx: &mut Cx, e: &Entry, sides: &[(String, f::Rect)], ptr: &str, side:
     ix
 }
 
-/// A scenario's or a scenario test's `rules:`, resolved: each must be a special attribute with
-/// `applies_to: scenario` (an error at it otherwise; an unknown id is the loader's dangling
-/// reference).
+/// A scenario's or a scenario test's `rules:`, resolved to special attributes with `applies_to:
+/// scenario` (the others are `check_rules`' errors).
 pub(crate) fn scenario_rules(
     cx: &mut Cx,
     e: &Entry,
     ids: &[f::Id],
     sas: &[cav_rules::compile::SaDef],
 ) -> Vec<cav_rules::compile::SaIx> {
-    let mut out = Vec::new();
+    check_rules(cx, e, ids);
+    ids.iter()
+        .filter_map(|id| sas.iter().position(|s| s.id == id.as_str() && s.scenario_rule))
+        .map(|ix| ix as cav_rules::compile::SaIx)
+        .collect()
+}
+
+/// Each id of a scenario's or a test's `rules:` that is not a special attribute with
+/// `applies_to: scenario` is an error at it (an unknown id is the loader's dangling reference).
+pub(crate) fn check_rules(cx: &mut Cx, e: &Entry, ids: &[f::Id]) {
     for (i, id) in ids.iter().enumerate() {
-        let Some(ix) = sas.iter().position(|s| s.id == id.as_str()) else { continue };
-        if !sas[ix].scenario_rule {
+        let applies = match cx.rs.get(DocKind::SpecialAttribute, id.as_str()).and_then(|x| x.doc.as_ref()) {
+            Some(Document::SpecialAttribute(s)) => Some(s.applies_to),
+            _ => None,
+        };
+        if applies.is_some_and(|a| a != f::AppliesTo::Scenario) {
             cx.error(
                 e,
                 &format!("/rules/{i}"),
@@ -245,9 +256,6 @@ pub(crate) fn scenario_rules(
                 "a special attribute with `applies_to: scenario`",
                 None,
             );
-            continue;
         }
-        out.push(ix as cav_rules::compile::SaIx);
     }
-    out
 }

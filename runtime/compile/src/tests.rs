@@ -26,22 +26,7 @@ pub(crate) fn check(cx: &mut Cx) {
         if !t.runs_under(&cx.rs.id) {
             continue;
         }
-        for (i, id) in t.rules.iter().enumerate() {
-            let applies = match cx.rs.get(DocKind::SpecialAttribute, id.as_str()).and_then(|x| x.doc.as_ref()) {
-                Some(Document::SpecialAttribute(s)) => Some(s.applies_to),
-                _ => None, // (an unknown id is the loader's dangling reference)
-            };
-            if applies.is_some_and(|a| a != cav_format::AppliesTo::Scenario) {
-                cx.error(
-                    e,
-                    &format!("/rules/{i}"),
-                    "scenario-rule",
-                    format!("`{id}` is not a scenario's rule (its `applies_to` is not `scenario`)"),
-                    "a special attribute with `applies_to: scenario`",
-                    None,
-                );
-            }
-        }
+        crate::scenarios::check_rules(cx, e, &t.rules);
         let ids: Vec<String> = t.models.iter().map(|m| m.id.0.clone()).collect();
         // Test ids named in expected model states (at the end, or in a step's check).
         let states_at = |cx: &mut Cx, at: &str, id: &str, want: &TestModelState| {
