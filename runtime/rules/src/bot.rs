@@ -720,12 +720,17 @@ impl Bot {
         let far = (dist - best).abs() > 2.0;
         let suppressed = g.models[model].states.iter().any(|(s, _)| g.rules.states[*s as usize].no_advance);
         // A downed model whose move would stand it up first needs the MV to do it.
-        let down = me.prone
-            || me
-                .states
-                .iter()
-                .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp);
-        let stand_cost = if down { g.rules.proc.movement.stand_up_cost.unwrap_or(0) } else { 0 };
+        let down = || {
+            me.prone
+                || me
+                    .states
+                    .iter()
+                    .any(|(s, _)| g.rules.states[*s as usize].duration == cav_format::StateDuration::UntilStandUp)
+        };
+        let stand_cost = match g.rules.proc.movement.stand_up_cost {
+            Some(cost) if down() => cost,
+            _ => 0,
+        };
         let mv = g.move_value(model);
         let can_move = mv > 0 && mv >= stand_cost && !suppressed;
         // A scenario scored by areas: make for the nearest one the side does not hold, unless a

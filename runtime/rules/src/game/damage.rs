@@ -464,7 +464,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// One of `model`'s weapons not lost, chosen by a die, takes a lasting modifier or is lost.
     fn damage_weapon(&mut self, model: usize, modifier: i32, lost: bool) {
         let mounts = self.cardr(model).weapons.len();
-        let standing: Vec<usize> = (0..mounts).filter(|&w| !self.game.models[model].systems.weapon_lost(w)).collect();
+        let standing: Vec<usize> = (0..mounts).filter(|&w| !self.game.models[model].weapon_lost(w)).collect();
         let Some(&weapon) = (match standing.len() {
             0 => None,
             1 => standing.first(),
@@ -472,7 +472,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         }) else {
             return;
         };
-        let systems = &mut self.game.models[model].systems;
+        let systems = self.game.models[model].systems_mut();
         if modifier != 0 {
             systems.weapon_mods.resize(mounts, 0);
             systems.weapon_mods[weapon] = systems.weapon_mods[weapon].saturating_add(modifier);
@@ -492,7 +492,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         let now = self.game.attributes(model).get(attribute).copied().unwrap_or(0);
         let value = change.apply(now, r.attribute_bounds.get(attribute).copied().unwrap_or((i32::MIN, i32::MAX)));
         let card = self.cardr(model).attributes_at(self.game.column(model)).get(attribute).copied().unwrap_or(0);
-        let systems = &mut self.game.models[model].systems;
+        let systems = self.game.models[model].systems_mut();
         systems.attributes.resize(r.attributes.len(), 0);
         systems.attributes[attribute] = value.saturating_sub(card);
         emit!(self, Event::AttributeChanged { model, attribute: r.attributes[attribute].clone(), value });
@@ -501,7 +501,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// Why a model will never make a combat action again, if it will not.
     fn never_fights(&self, model: usize) -> Option<&'static str> {
         let me = &self.game.models[model];
-        let armed = (0..self.cardr(model).weapons.len()).any(|w| !me.out_of_ammo[w] && !me.systems.weapon_lost(w));
+        let armed = (0..self.cardr(model).weapons.len()).any(|w| !me.out_of_ammo[w] && !me.weapon_lost(w));
         if self.game.state_blocks(model, |s| s.no_actions && s.duration == StateDuration::Permanent) {
             Some("disabled")
         } else if !armed || me.zeroed || me.no_combat {

@@ -84,7 +84,7 @@ impl Game<'_> {
     /// The board's index of terrain pieces by hex, built where it is not this board's.
     fn hex_index(&self) -> std::rc::Rc<HexIndex> {
         let key = (self.board_version, self.board.areas.len());
-        if let Some(index) = Some(self.hex_index.borrow().clone()).filter(|i| i.key == Some(key)) {
+        if let Some(index) = self.hex_index.borrow().clone().filter(|i| i.key == Some(key)) {
             return index;
         }
         let mut index = HexIndex { key: Some(key), ..HexIndex::default() };
@@ -105,7 +105,7 @@ impl Game<'_> {
             }
         }
         let index = std::rc::Rc::new(index);
-        *self.hex_index.borrow_mut() = index.clone();
+        *self.hex_index.borrow_mut() = Some(index.clone());
         index
     }
 

@@ -41,7 +41,7 @@ impl<'r> Game<'r> {
     /// them in its current damage column, with what a damage table changed for good.
     pub fn attributes(&self, model: usize) -> std::borrow::Cow<'_, [i32]> {
         let card = self.card(model).attributes_at(self.column(model));
-        let changed = &self.models[model].systems.attributes;
+        let changed = self.models[model].changed_attributes();
         if changed.is_empty() {
             return std::borrow::Cow::Borrowed(card);
         }
@@ -370,8 +370,8 @@ impl<'r> Game<'r> {
         self.board.areas.iter().any(|a| {
             let t = &self.rules.terrains[a.terrain];
             !t.entered_with.is_empty()
-                && self.terrain_cost(model, mc, t) == crate::compile::Cost::No
                 && a.center.dist(pos) <= a.radius
+                && self.terrain_cost(model, mc, t) == crate::compile::Cost::No
                 && a.poly.contains(pos)
         })
     }

@@ -116,13 +116,9 @@ impl Engine<'_, '_> {
         }
         if target == ModifierTarget::CombatRoll
             && let Some(w) = s.weapon
-            && g.models[a].systems.weapon_mod(w) != 0
+            && g.models[a].weapon_mod(w) != 0
         {
-            out.push(ModApplied {
-                source: name("weapon damage"),
-                value: g.models[a].systems.weapon_mod(w),
-                charge: None,
-            });
+            out.push(ModApplied { source: name("weapon damage"), value: g.models[a].weapon_mod(w), charge: None });
         }
         out
     }

@@ -168,7 +168,7 @@ impl Shooter<'_, '_> {
         if me.out_of_ammo[weapon] {
             return Err(Said("out of ammo"));
         }
-        if me.systems.weapon_lost(weapon) {
+        if me.weapon_lost(weapon) {
             return Err(Said("the weapon is lost"));
         }
         if *self.underwater.get_or_init(|| g.underwater(attacker)) {

@@ -447,7 +447,7 @@ impl<'r> Game<'r> {
                 mix(m.pos.y.to_bits());
             }
             // A size changed for good changes what small targets hide behind (`small_targets`).
-            for &v in &m.systems.attributes {
+            for &v in m.changed_attributes() {
                 mix(v as u64);
             }
         }

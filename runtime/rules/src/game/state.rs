@@ -61,6 +61,39 @@ pub struct Systems {
     pub weapons_lost: Vec<bool>,
 }
 
+/// A model whose tables changed nothing (`Model::systems`).
+static UNCHANGED: Systems = Systems { attributes: Vec::new(), weapon_mods: Vec::new(), weapons_lost: Vec::new() };
+
+impl Model {
+    /// What damage tables changed of the model for good.
+    pub fn systems(&self) -> &Systems {
+        self.systems.as_deref().unwrap_or(&UNCHANGED)
+    }
+
+    /// Whether a damage table destroyed its weapon mount `w`.
+    #[inline]
+    pub fn weapon_lost(&self, w: usize) -> bool {
+        self.systems.as_ref().is_some_and(|s| s.weapon_lost(w))
+    }
+
+    /// Its weapon mount `w`'s lasting modifier from damage tables (normalised).
+    #[inline]
+    pub fn weapon_mod(&self, w: usize) -> i32 {
+        self.systems.as_ref().map_or(0, |s| s.weapon_mod(w))
+    }
+
+    /// What damage tables changed of its attributes (empty: nothing).
+    #[inline]
+    pub fn changed_attributes(&self) -> &[i32] {
+        self.systems.as_ref().map_or(&[], |s| &s.attributes)
+    }
+
+    /// `systems`, to change.
+    pub fn systems_mut(&mut self) -> &mut Systems {
+        self.systems.get_or_insert_with(Default::default)
+    }
+}
+
 impl Systems {
     pub fn weapon_lost(&self, mount: usize) -> bool {
         self.weapons_lost.get(mount).copied().unwrap_or(false)
@@ -92,8 +125,8 @@ pub struct Model {
     pub ammo_reserve: u32,
     pub crit_combat: i32,
     /// What a damage model's tables changed for good (`Row::attributes`, `weapon_modifier`,
-    /// `weapon_lost`).
-    pub systems: Systems,
+    /// `weapon_lost`): boxed, and only where a row changed something, so a model stays small.
+    systems: Option<Box<Systems>>,
     pub crit_ap: i32,
     pub ap_set: Option<u32>,
     /// Action points of its next activation only (a regrouped squad's models).
@@ -551,7 +584,7 @@ pub struct Game<'r> {
     pub(super) sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
     /// On a hex board, the terrain pieces by hex (`Game::pieces_in`), built for one board
     /// (`board_version`, number of pieces) and shared by the games copied from this one.
-    pub(super) hex_index: std::cell::RefCell<std::rc::Rc<super::hex_movement::HexIndex>>,
+    pub(super) hex_index: std::cell::RefCell<Option<std::rc::Rc<super::hex_movement::HexIndex>>>,
     /// Counts changes to the board's terrain that keep its number of pieces (one laid, one
     /// lifted), so a remembered line of sight is not taken for the new board's.
     pub(crate) board_version: u64,
@@ -760,7 +793,7 @@ impl<'r> Game<'r> {
             out_of_ammo: vec![false; c.weapons.len()],
             ammo_reserve: c.ammo_reserve,
             crit_combat: 0,
-            systems: Systems::default(),
+            systems: None,
             crit_ap: 0,
             ap_set: None,
             ap_once: None,

@@ -133,7 +133,7 @@ pub(super) fn model_differences(
     }
     if let Some(lost) = &want.weapons_lost {
         let got: Vec<u32> =
-            (0..card.weapons.len()).filter(|&w| game.models[model].systems.weapon_lost(w)).map(|w| w as u32).collect();
+            (0..card.weapons.len()).filter(|&w| game.models[model].weapon_lost(w)).map(|w| w as u32).collect();
         same("weapons lost", format!("{lost:?}"), format!("{got:?}"));
     }
     if let Some(e) = want.elevation {

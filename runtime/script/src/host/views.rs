@@ -158,7 +158,7 @@ impl Snapshot {
             out_of_ammo: OutOfAmmo::of(&me.out_of_ammo),
             ammo_reserve: me.ammo_reserve,
             states: me.states.iter().map(|(s, _)| *s).collect(),
-            attributes_changed: me.systems.attributes.clone(),
+            attributes_changed: me.changed_attributes().to_vec(),
             unit: me.squad.map(|q| q as u32 + 1),
         }
     }
