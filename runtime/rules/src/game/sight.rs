@@ -78,7 +78,10 @@ impl<'r> Game<'r> {
             radius: self.card(target).base_radius,
             model: Some(target),
         };
-        let v = self.sight_to(attacker, end, only_defenders_own);
+        let v = match self.rules.hexes {
+            Some(_) => self.sight_hex(attacker, end, only_defenders_own),
+            None => self.sight_to(attacker, end, only_defenders_own, None),
+        };
         if self.obscured_out(self.models[attacker].pos, end.pos, Some(target)) { Sight { los: false, ..v } } else { v }
     }
 
@@ -101,15 +104,19 @@ impl<'r> Game<'r> {
                 .any(|a| a.poly.contains(p) && self.area_cover(a, ground).0 == Cover::Blocking);
         }
         let end = SightEnd { pos: p, height: self.ground(p), radius: 0.0, model: None };
-        self.sight_to(attacker, end, false).los && !self.obscured_out(self.models[attacker].pos, p, None)
+        let v = match self.rules.hexes {
+            Some(_) => self.sight_hex(attacker, end, false),
+            None => self.sight_to(attacker, end, false, None),
+        };
+        v.los && !self.obscured_out(self.models[attacker].pos, p, None)
     }
 
-    /// `sight_uncached` towards `end`, a model on the ground or a point. On a hex board the line
-    /// is the hexes between the two (`HexGeometry::lines`): a piece of terrain or a model is
-    /// crossed where its hex lies on it, the attacker's own hex not; where the line runs along a
-    /// hexside, each side is traced and the one that hides less counts (as for obscurement).
-    fn sight_to(&self, attacker: usize, end: SightEnd, only_defenders_own: bool) -> Sight {
-        let Some(g) = &self.rules.hexes else { return self.sight_along(attacker, end, only_defenders_own, None) };
+    /// `sight_to` on a hex board: the line is the hexes between the two (`HexGeometry::lines`): a
+    /// piece of terrain is crossed where a hex of the line but the attacker's lies in it, a model
+    /// where its hex is on the line; where the line runs along a hexside, each side is traced and
+    /// the one that hides less counts (as for obscurement).
+    fn sight_hex(&self, attacker: usize, end: SightEnd, only_defenders_own: bool) -> Sight {
+        let Some(g) = &self.rules.hexes else { return self.sight_to(attacker, end, only_defenders_own, None) };
         let from = g.hex_at(self.models[attacker].pos);
         let (line, other) = crate::compile::HexGeometry::lines(from, g.hex_at(end.pos));
         let traced = |hexes: &[crate::compile::Hex]| {
@@ -119,7 +126,7 @@ impl<'r> Game<'r> {
             pieces.sort_unstable();
             pieces.dedup();
             let crossed = HexLine { geometry: *g, from, hexes, pieces };
-            self.sight_along(attacker, end, only_defenders_own, Some(&crossed))
+            self.sight_to(attacker, end, only_defenders_own, Some(&crossed))
         };
         let a = traced(&line);
         match other {
@@ -132,8 +139,9 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// `sight_to` along the segment between the two (`line: None`), or a hex line.
-    fn sight_along(&self, attacker: usize, end: SightEnd, only_defenders_own: bool, line: Option<&HexLine>) -> Sight {
+    /// `sight_uncached` towards `end`, a model on the ground or a point: along the segment between
+    /// the two (`line: None`), or a hex line (`sight_hex`).
+    fn sight_to(&self, attacker: usize, end: SightEnd, only_defenders_own: bool, line: Option<&HexLine>) -> Sight {
         let (pa, pd) = (self.models[attacker].pos, end.pos);
         let (ha, hd) = (self.height(attacker), end.height);
         let (ra, rd) = (self.card(attacker).base_radius, end.radius);
