@@ -520,17 +520,34 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
                 }
             }
         }
-        for (set, key, what) in [
-            (!t.descent_cost.is_empty(), "descent_cost", "a cost for going down is paid per hex"),
-            (t.obscurement.is_some(), "obscurement", "obscurement is counted hex by hex along a line"),
+        let obscurement = t.obscurement.as_ref();
+        for (set, on_hexes, key, what) in [
+            (!t.descent_cost.is_empty(), true, "descent_cost", "a cost for going down is paid per hex"),
+            (
+                obscurement.is_some_and(|o| o.per_hexes.is_some()),
+                true,
+                "obscurement/per_hexes",
+                "obscurement is counted per hexes",
+            ),
+            (
+                obscurement.is_some_and(|o| o.per_inches.is_some()),
+                false,
+                "obscurement/per_inches",
+                "obscurement is counted per inches",
+            ),
         ] {
-            if set && !hexes {
+            if set && on_hexes != hexes {
+                let (board, instead) = if hexes {
+                    ("hex", "no `{key}`, or a continuous board (no `board: {topology: hex}`)")
+                } else {
+                    ("continuous", "no `{key}`, or `board: {topology: hex}`")
+                };
                 cx.error(
                     e,
                     &format!("/{key}"),
-                    "hex-only",
-                    format!("{what}; this ruleset's board is continuous"),
-                    &format!("no `{key}`, or `board: {{topology: hex}}`"),
+                    "board-only",
+                    format!("{what}; this ruleset's board is {board}"),
+                    &instead.replace("{key}", key),
                     None,
                 );
             }
@@ -572,7 +589,8 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
         }
         let obscurement = t.obscurement.as_ref().map(|o| ObscurementDef {
             points: o.points,
-            per_hexes: o.per_hexes,
+            per_hexes: o.per_hexes.unwrap_or(1),
+            per_inches: o.per_inches,
             small_targets: o.small_targets.as_ref().and_then(|s| {
                 let ptr = "/obscurement/small_targets/attribute";
                 let ix =
@@ -614,7 +632,6 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
             cover: t.cover,
             elevation: t.elevation,
             raises_ground: t.raises_ground,
-            cover_when_crossed: t.cover_when_crossed,
             no_cover_from_indirect: t.no_cover_from_indirect,
             blocks_designators: t.blocks_designators,
             shelters: t.shelters.clone(),

@@ -355,18 +355,6 @@ fn build(cx: &mut Cx) -> Option<Rules> {
     let move_classes: Vec<String> = rs.of_kind(DocKind::MoveClass).map(|e| e.id.clone()).collect();
     let hexes = board(cx, entry, &ruleset.board);
     defense_arcs(cx, entry, &ruleset.procedures.sight.defense_arcs);
-    // Obscurement is counted along hex lines only: on a continuous board a threshold for it
-    // would never be reached.
-    if hexes.is_none() && ruleset.procedures.sight.obscured_at.is_some() {
-        cx.error(
-            entry,
-            "/procedures/sight/obscured_at",
-            "hex-only",
-            "obscurement is counted hex by hex along a line; this ruleset's board is continuous".into(),
-            "no `obscured_at`, or `board: {topology: hex}`",
-            None,
-        );
-    }
     let (terrains, mv_parts) = catalog::terrains(cx, &move_classes, &sas, hexes.is_some());
     let (mut assets, asset_cards) = assets::assets(cx, &terrains, &sas, &names);
     let mut proc = procedures::procedures(cx, entry, ruleset, &names, &band_ids, &terrains);

@@ -185,7 +185,7 @@ pub(crate) fn procedures(
             contact_distance: mv.contact_distance,
             enemy_clearance: mv.enemy_clearance,
         },
-        sight: sight(cx, e, p, terrains),
+        sight: p.sight.clone(),
         fire_over: fire_over(cx, e, p, names, terrains),
         damage: Damage {
             pilot_check_tp: p.damage.pilot_check_tp.map(|v| v as i32),
@@ -337,28 +337,6 @@ fn model_types(ruleset: &f::Ruleset) -> Vec<ModelTypeDef> {
             torso_twist: m.torso_twist,
         })
         .collect()
-}
-
-/// The `sight` section, checked against the terrain.
-fn sight(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrains: &[TerrainDef]) -> f::SightRules {
-    // Woods crossed make cover together only as the ruleset says.
-    if p.sight.woods_stacking.is_empty()
-        && let Some(t) = terrains.iter().find(|t| t.cover_when_crossed)
-    {
-        cx.error(
-            e,
-            "/procedures/sight",
-            "woods-stacking",
-            format!(
-                "terrain `{}` counts wherever a line crosses it (`cover_when_crossed`), but the ruleset says no \
-                 cover such terrain makes together",
-                t.id
-            ),
-            "`woods_stacking:` (e.g. [light, heavy, blocking]: one point light, two heavy, more blocking)",
-            None,
-        );
-    }
-    p.sight.clone()
 }
 
 /// `sight.fire_over`, each way of firing over terrain with its special attribute and terrain resolved.

@@ -73,20 +73,13 @@ fn ranges_on_a_hex_board_count_hexes() {
 }
 
 /// Words of hex boards on a continuous board are errors at them: a fraction of MV, a cost for
-/// going down, obscurement, a scenario's `hexes` and a model placed by `hex`.
+/// going down, obscurement per hexes, a scenario's `hexes` and a model placed by `hex`.
 #[test]
 fn hex_words_on_a_continuous_board_are_errors() {
     let terrain = "kind: terrain\nid: half-road\nname: Half road\ncover: none\ncosts: {foot: 1/2, walker: 1}\n\
-                   descent_cost: {walker: 1}\nobscurement: {points: 1}\nsummary: Invented.\n";
-    let sight = "kind: patch\ntarget: {kind: ruleset, id: cav-full}\nsummary: A threshold.\nset:\n  procedures:\n    sight:\n      obscured_at: 4\n";
-    let diags = common::extension_diagnostics("hexish", &[("terrain.yaml", terrain), ("sight.yaml", sight)]);
-    assert!(
-        diags
-            .iter()
-            .any(|d| d.pointer.as_deref() == Some("/procedures/sight/obscured_at") && d.message.contains("continuous")),
-        "{diags:#?}"
-    );
-    for at in ["/costs/foot", "/descent_cost", "/obscurement"] {
+                   descent_cost: {walker: 1}\nobscurement: {points: 1, per_hexes: 2}\nsummary: Invented.\n";
+    let diags = common::extension_diagnostics("hexish", &[("terrain.yaml", terrain)]);
+    for at in ["/costs/foot", "/descent_cost", "/obscurement/per_hexes"] {
         assert!(
             diags.iter().any(|d| d.pointer.as_deref() == Some(at) && d.message.contains("continuous")),
             "{at}: {diags:#?}"
@@ -150,7 +143,7 @@ fn obscurement_blocks_at_the_rulesets_total() {
         };
         let a = game.add_model(rules.card("bulwark").unwrap(), 0, hex([2, 0]), 0.0);
         let b = game.add_model(rules.card("prowler").unwrap(), 1, hex([2, 3]), 180.0);
-        assert_eq!(game.obscurement(game.models[a].pos, game.models[b].pos, Some(b)), 4);
+        assert_eq!(game.obscurement(a, b), 4);
         assert_eq!(game.sight(a, b, false).0, seen, "obscured_at {at}");
     }
 }
@@ -335,4 +328,44 @@ fn the_index_of_pieces_by_hex_finds_every_piece() {
     game.board.areas.push(Area { terrain: mud, poly, center, radius, lasts: None });
     check(&game);
     assert_eq!(game.pieces_in(g.from_offset([20, 20])).count(), 2, "the laid hex and the big round piece");
+}
+
+/// On a continuous board obscurement may be counted per inches of the line inside a piece: a fog
+/// bank 6" across counts 2 at a point per 3", makes the cover the full rules' woods stacking
+/// gives 2 points (heavy), and blocks the line at the ruleset's total; per inches on a hex board
+/// is an error.
+#[test]
+fn obscurement_per_inches_on_a_continuous_board() {
+    use cav_rules::game::{Area, Board};
+    use cav_rules::geom::{P, Polygon};
+    let fog = "kind: terrain\nid: fog-bank\nname: Fog bank\ncover: none\ncosts: {foot: 1, walker: 1}\n\
+               obscurement: {points: 1, per_inches: 3}\nsummary: Invented.\n";
+    for (at, seen) in [(2, false), (3, true)] {
+        let sight = format!(
+            "kind: patch\ntarget: {{kind: ruleset, id: cav-full}}\nsummary: A threshold.\nset:\n  procedures:\n    sight:\n      obscured_at: {at}\n"
+        );
+        let rules = common::extension_rules("foggy", &[("fog.yaml", fog), ("sight.yaml", &sight)]);
+        let t = rules.terrain("fog-bank").unwrap();
+        let square = Polygon { points: vec![P::new(10., 0.), P::new(16., 0.), P::new(16., 20.), P::new(10., 20.)] };
+        let board = Board {
+            size: [48.0, 48.0],
+            areas: vec![Area { terrain: t, poly: square, center: P::new(13., 10.), radius: 10.5, lasts: None }],
+        };
+        let mut game = cav_rules::Game::new(&rules, board, vec!["a".into(), "b".into()]);
+        let card = rules.card("test-full-assault-cav").unwrap();
+        let a = game.add_model(card, 0, P::new(4., 10.), 90.0);
+        let b = game.add_model(card, 1, P::new(22., 10.), 270.0);
+        assert_eq!(game.obscurement(a, b), 2, "6\" of fog at a point per 3\"");
+        assert_eq!(game.sight(a, b, false), (seen, cav_format::Cover::Heavy), "obscured_at {at}");
+        // Beside the fog, nothing.
+        game.models[b].pos = P::new(4., 30.);
+        assert_eq!(game.obscurement(a, b), 0);
+    }
+    let (diags, _) = common::edited_pack("hex-vehicles", "rules/terrain.yaml", |text| {
+        text.replace("obscurement: {points: 1, per_hexes: 2}", "obscurement: {points: 1, per_inches: 2}")
+    });
+    assert!(
+        diags.iter().any(|d| d.pointer.as_deref() == Some("/obscurement/per_inches") && d.message.contains("hex")),
+        "{diags:#?}"
+    );
 }

@@ -141,6 +141,33 @@ impl Polygon {
     pub fn touches_segment(&self, a: P, b: P) -> bool {
         self.contains(a) || self.contains(b) || self.edges().any(|(c, d)| segments_intersect(a, b, c, d))
     }
+
+    /// How long a stretch of the segment a–b lies inside the polygon (convex or not): the
+    /// segment is cut where it crosses an edge, and each piece whose middle is inside counts.
+    pub fn length_inside(&self, a: P, b: P) -> f64 {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let mut cuts: Vec<f64> = vec![0.0, 1.0];
+        for (c, d) in self.edges() {
+            let (ex, ey) = (d.x - c.x, d.y - c.y);
+            let den = dx * ey - dy * ex;
+            if den.abs() < 1e-12 {
+                continue; // parallel: the pieces either side decide
+            }
+            let t = ((c.x - a.x) * ey - (c.y - a.y) * ex) / den;
+            let u = ((c.x - a.x) * dy - (c.y - a.y) * dx) / den;
+            if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
+                cuts.push(t);
+            }
+        }
+        cuts.sort_unstable_by(f64::total_cmp);
+        let len = a.dist(b);
+        cuts.windows(2)
+            .filter(|w| {
+                w[1] > w[0] && self.contains(P::new(a.x + dx * (w[0] + w[1]) / 2.0, a.y + dy * (w[0] + w[1]) / 2.0))
+            })
+            .map(|w| (w[1] - w[0]) * len)
+            .sum()
+    }
 }
 
 fn cross(o: P, a: P, b: P) -> f64 {
@@ -176,6 +203,30 @@ mod tests {
         assert!(sq.touches_segment(P::new(-1., 2.), P::new(5., 2.)));
         assert!(!sq.touches_segment(P::new(-1., 5.), P::new(5., 5.)));
         assert!((sq.distance(P::new(6., 2.)) - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn length_of_a_segment_inside() {
+        let sq = Polygon { points: vec![P::new(0., 0.), P::new(4., 0.), P::new(4., 4.), P::new(0., 4.)] };
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(near(sq.length_inside(P::new(-1., 2.), P::new(5., 2.)), 4.0), "straight across");
+        assert!(near(sq.length_inside(P::new(1., 1.), P::new(3., 1.)), 2.0), "wholly inside");
+        assert!(near(sq.length_inside(P::new(2., 2.), P::new(9., 2.)), 2.0), "from inside out");
+        assert!(near(sq.length_inside(P::new(-1., 5.), P::new(5., 5.)), 0.0), "beside it");
+        // A U shape: the line crosses both arms and the gap between them.
+        let u = Polygon {
+            points: vec![
+                P::new(0., 0.),
+                P::new(6., 0.),
+                P::new(6., 4.),
+                P::new(4., 4.),
+                P::new(4., 1.),
+                P::new(2., 1.),
+                P::new(2., 4.),
+                P::new(0., 4.),
+            ],
+        };
+        assert!(near(u.length_inside(P::new(-1., 3.), P::new(7., 3.)), 4.0), "two arms of 2\"");
     }
 
     #[test]

@@ -223,7 +223,7 @@ fn draw_sights(s: &mut String, game: &Game, px: &impl Fn(P) -> (f64, f64)) -> Ve
             let text = match &game.rules.hexes {
                 Some(h) => {
                     let n = (range / h.across_flats).round();
-                    let obscured = game.obscurement(game.models[a].pos, game.models[b].pos, Some(b));
+                    let obscured = game.obscurement(a, b);
                     let what =
                         if obscured > 0 && los { format!("{what}, obscured {obscured}") } else { what.to_owned() };
                     format!("{n:.0} hex{} {what}", if n == 1.0 { "" } else { "es" })

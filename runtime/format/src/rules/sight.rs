@@ -22,18 +22,19 @@ pub struct SightRules {
     /// cover next to the target does.
     #[serde(default)]
     pub cover_next_to_attacker: bool,
-    /// The cover a terrain object with an elevation level gives (woods aside: see terrain
-    /// `cover_when_crossed`), by how many levels it stands below the target's total elevation: the
+    /// The cover a terrain object with an elevation level gives (obscuring terrain aside: see
+    /// terrain `obscurement`), by how many levels it stands below the target's total elevation: the
     /// first entry when it is as high as the target or higher, the next one level lower, and so
     /// on; lower still, none. Empty: every terrain gives the `cover` its document names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cover_by_elevation: Vec<Cover>,
-    /// The cover type woods (terrain `cover_when_crossed`) make together, by the points of cover
-    /// of those crossed with no model near their edge: the first entry for 1 point (or for woods
-    /// that count only as a model's own), the next for 2, and so on; the last for more. Needed
-    /// when any terrain is `cover_when_crossed`.
+    /// The cover type the obscurement along a line makes (terrain `obscurement`), by its points
+    /// from the pieces no model stands in near their edge: the first entry for 1 point (or for
+    /// obscurement that counts only as a model's own), the next for 2, and so on; the last for
+    /// more (CAV's woods stacking, 001 L4078-4096, L4149-4159). Empty: obscurement makes no
+    /// cover type (it still blocks at `obscured_at` and counts for the `obscured` condition).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub woods_stacking: Vec<Cover>,
+    pub obscurement_cover: Vec<Cover>,
     /// Models whose bases are closer than this (inches) ignore light and heavy cover between
     /// them; absent: cover counts however close they are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,7 +54,7 @@ pub struct SightRules {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = 16))]
     pub defense_arcs: Vec<DefenseArc>,
-    /// Hex boards: the obscurement points (terrain `obscurement`, summed along the line) at
+    /// The obscurement points (terrain `obscurement`, summed along the line) at
     /// which a line of sight is blocked; absent: obscurement never blocks, it only counts
     /// (the `obscured` condition).
     #[serde(default, skip_serializing_if = "Option::is_none")]

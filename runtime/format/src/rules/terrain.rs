@@ -39,10 +39,9 @@ pub struct Terrain {
     /// on: a hex game's forest density on scrub, snow on a road, 003 L17-28).
     #[serde(default, skip_serializing_if = "TerrainLayer::is_base")]
     pub layer: TerrainLayer,
-    /// Hex boards: what it hides along a line of sight crossing it (003 L18-41): `points` for
-    /// every `per_hexes` of its hexes on the line (the target's hex counted, the attacker's
-    /// not), summed over all terrain on the line; the `obscured` condition counts them and
-    /// `procedures.sight.obscured_at` blocks sight at a total.
+    /// What it hides along a line of sight crossing it, wherever it does (001 L4072-4092, 003
+    /// L18-41): summed over all terrain on the line, the attacker's own piece (or hex) aside;
+    /// see `Obscurement`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obscurement: Option<Obscurement>,
     /// Values the ruleset names (`terrain_values:`), by id: where a model stands, a base
@@ -60,12 +59,6 @@ pub struct Terrain {
     /// `elevation` is the height of the object for line of sight (woods, structures).
     #[serde(default)]
     pub raises_ground: bool,
-    /// Its cover counts wherever a line of sight crosses it, whatever its elevation and however
-    /// far it is from both models (woods in the full rules, which have no elevation level) —
-    /// except for an attacker standing in it within `adjacent_cover` of its edge; otherwise it
-    /// counts only as tall as both models, next to one of them, or stood in.
-    #[serde(default)]
-    pub cover_when_crossed: bool,
     /// Indirect-fire attacks ignore the cover it gives a target (smoke in the full rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_cover_from_indirect: bool,
@@ -132,17 +125,28 @@ pub struct TerrainValueDef {
     pub source: Option<String>,
 }
 
-/// Obscurement a terrain adds to a line of sight: `points` per `per_hexes` of its hexes
-/// crossed (003's "1", "2", "1/2 hexes").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// Obscurement a terrain adds to a line of sight, wherever the line crosses it (whatever its
+/// height and however far from both models): `points` for each piece crossed on a continuous
+/// board (CAV's woods: each wood counts once, whatever its size, 001 L4086-4092), or for every
+/// `per_inches` of the line inside it; on a hex board, for every `per_hexes` of its hexes on the
+/// line (003's "1", "2", "1/2 hexes"). The sum along the line makes a cover type
+/// (`sight.obscurement_cover`), blocks the line (`sight.obscured_at`) and is counted by the
+/// `obscured` condition. Obscuring terrain makes no cover of its own type, unless that type is
+/// `blocking`: then it blocks wherever crossed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Obscurement {
     #[schemars(range(min = 0, max = 100))]
     pub points: u32,
-    /// How many of its hexes on the line give the points (default 1: every hex).
-    #[serde(default = "one_hex")]
+    /// Hex boards: how many of its hexes on the line give the points (absent: every hex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 100))]
-    pub per_hexes: u32,
+    pub per_hexes: Option<u32>,
+    /// Continuous boards: the points for every this many inches of the line inside a piece
+    /// (absent: once per piece crossed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.01, max = 1000.0))]
+    pub per_inches: Option<f64>,
     /// Other points against a small target (003 L18, L23, L26: "2 obscurement for infantry and
     /// size <2 vehicles"): where the target's attribute is at most `at_most`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,10 +189,6 @@ pub struct SizeStep {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "move_class"))]
     pub class: Option<Id>,
-}
-
-fn one_hex() -> u32 {
-    1
 }
 
 /// How a terrain's cost combines with the terrain under it.

@@ -99,7 +99,7 @@ pub const CONDITIONS: &[Condition] = &[
     Condition {
         id: "obscured",
         status: I,
-        doc: "Hex boards: the terrain along the line of sight hides the defender by this many obscurement points (terrain `obscurement`; scales per point, `per_count`).",
+        doc: "The terrain along the line of sight hides the defender by this many obscurement points (terrain `obscurement`; scales per point, `per_count`).",
     },
     Condition { id: "salvo-fire", status: I, doc: "A salvo-fire strike (scales per additional weapon)." },
     Condition { id: "run-n-gun", status: I, doc: "The assault of a run 'n gun action." },

@@ -16,8 +16,6 @@ pub struct TerrainDef {
     pub cover: f::Cover,
     pub elevation: i32,
     pub raises_ground: bool,
-    /// Its cover counts wherever a line of sight crosses it.
-    pub cover_when_crossed: bool,
     /// Indirect-fire attacks ignore its cover.
     pub no_cover_from_indirect: bool,
     /// A TAG's beam does not pass through it (`f::Terrain::blocks_designators`).
@@ -36,7 +34,8 @@ pub struct TerrainDef {
     pub descent: Vec<Cost>,
     /// It adds its cost to the base terrain it lies on (`f::TerrainLayer::Modifier`).
     pub modifier: bool,
-    /// What it hides along a hex line of sight (`f::Terrain::obscurement`).
+    /// What it hides along a line of sight (`f::Terrain::obscurement`); terrain with one counts
+    /// wherever a line crosses it.
     pub obscurement: Option<ObscurementDef>,
     /// Its costs by a model's size (`f::Terrain::size_costs`).
     pub size_costs: Option<SizeCostsDef>,
@@ -49,11 +48,22 @@ pub struct TerrainDef {
     pub entered_with: Vec<(SaIx, u32)>,
 }
 
-/// What a terrain hides along a hex line (`f::Obscurement`), its attribute resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl TerrainDef {
+    /// Whether it obscures: counts wherever a line of sight crosses it (`obscurement`).
+    #[inline]
+    pub fn obscures(&self) -> bool {
+        self.obscurement.is_some()
+    }
+}
+
+/// What a terrain hides along a line (`f::Obscurement`), its attribute resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ObscurementDef {
     pub points: u32,
+    /// Hex boards (at least 1).
     pub per_hexes: u32,
+    /// Continuous boards: per this many inches inside a piece; `None`: once per piece.
+    pub per_inches: Option<f64>,
     /// (Index into `Rules::attributes`, at most, points) against a target that small.
     pub small_targets: Option<(usize, i32, u32)>,
 }

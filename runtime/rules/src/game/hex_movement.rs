@@ -185,48 +185,6 @@ impl Game<'_> {
         Some(base.saturating_add(added).saturating_add(slope))
     }
 
-    /// The obscurement along a line of sight from `from` to `to` on a hex board (0 elsewhere):
-    /// for each terrain with an `obscurement`, its points for every `per_hexes` of its hexes on
-    /// the line — the target's hex counted, the attacker's not (003 L18-41). Where the line runs
-    /// along hexsides, the side less obscured counts (the attacker's choice: a reading). A target
-    /// model small enough meets a terrain's `small_targets` points instead.
-    pub fn obscurement(&self, from: P, to: P, target: Option<usize>) -> u32 {
-        let Some(g) = &self.rules.hexes else { return 0 };
-        let (line, tie) = crate::compile::HexGeometry::lines(g.hex_at(from), g.hex_at(to));
-        let count = |line: &[Hex]| -> u32 {
-            // Hexes of each obscuring terrain on the line (several pieces of it in a hex: one).
-            let mut hexes: Vec<(usize, u32)> = Vec::new();
-            for &h in line.iter().skip(1) {
-                let mut here: Vec<usize> = self
-                    .pieces_in(h)
-                    .map(|a| a.terrain)
-                    .filter(|&t| self.rules.terrains[t].obscurement.is_some())
-                    .collect();
-                here.sort_unstable();
-                here.dedup();
-                for t in here {
-                    match hexes.iter_mut().find(|(x, _)| *x == t) {
-                        Some((_, n)) => *n += 1,
-                        None => hexes.push((t, 1)),
-                    }
-                }
-            }
-            hexes
-                .iter()
-                .filter_map(|&(t, n)| {
-                    let o = self.rules.terrains[t].obscurement?;
-                    let small = o.small_targets.filter(|&(attribute, most, _)| {
-                        target.is_some_and(|m| self.attributes(m).get(attribute).is_some_and(|&size| size <= most))
-                    });
-                    let points = small.map_or(o.points, |(_, _, points)| points);
-                    Some(points.saturating_mul(n / o.per_hexes.max(1)))
-                })
-                .fold(0u32, u32::saturating_add)
-        };
-        let one = count(&line);
-        tie.map_or(one, |other| one.min(count(&other)))
-    }
-
     /// Terrain value `value` (`Rules::terrain_values`' index) at `p`: the highest of the base
     /// terrain there that has it (0 where none has), plus every modifier's; `None` where no
     /// terrain there has it (open ground has none). On any board: the pieces `p` lies in.

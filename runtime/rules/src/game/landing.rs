@@ -137,7 +137,7 @@ impl Engine<'_, '_> {
             let r = self.rules();
             for a in 0..self.game.board.areas.len() {
                 let area = &self.game.board.areas[a];
-                let woods = r.terrains[area.terrain].cover_when_crossed;
+                let woods = r.terrains[area.terrain].obscures();
                 if woods && (area.poly.contains(point) || area.poly.distance(point) <= radius) {
                     let (center, radius) = (area.center, area.radius);
                     self.game.board.areas[a].terrain = to;

@@ -1,5 +1,5 @@
-//! Line of sight and cover (001 L3913-4060): what blocks a line, the cover that counts, woods
-//! stacking, aircraft, fire over structures, designator lines; answers remembered per board.
+//! Line of sight and cover (001 L3913-4060): what blocks a line, the cover that counts, the
+//! obscurement terrain adds along it (CAV's woods stacking, 003's obscurement per hex), aircraft, fire over structures, designator lines; answers remembered per board.
 
 use cav_format::Cover;
 
@@ -14,9 +14,9 @@ impl<'r> Game<'r> {
         (v.los, v.cover)
     }
 
-    /// How many points of woods along the line of sight go beyond the cover type's own (the full
-    /// rules' woods stacking: two intervening light woods and the defender's own near its edge
-    /// are heavy cover worth 3), for the `extra-woods` condition.
+    /// How many points of obscurement along the line of sight go beyond the cover type's own
+    /// (the full rules' woods stacking: two intervening light woods and the defender's own near
+    /// its edge are heavy cover worth 3), for the `extra-woods` condition.
     pub fn cover_extra(&self, attacker: usize, target: usize, only_defenders_own: bool) -> i32 {
         self.sight_full(attacker, target, only_defenders_own).extra
     }
@@ -68,9 +68,7 @@ impl<'r> Game<'r> {
         if let Some(air) = self.rules.proc.sight.aircraft
             && (self.flying(attacker) || self.flying(target))
         {
-            let v = self.sight_with_aircraft(attacker, target, air);
-            let (a, b) = (self.models[attacker].pos, self.models[target].pos);
-            return if self.obscured_out(a, b, Some(target)) { Sight { los: false, ..v } } else { v };
+            return self.sight_with_aircraft(attacker, target, air);
         }
         let end = SightEnd {
             pos: self.models[target].pos,
@@ -78,16 +76,16 @@ impl<'r> Game<'r> {
             radius: self.card(target).base_radius,
             model: Some(target),
         };
-        let v = match self.rules.hexes {
+        match self.rules.hexes {
             Some(_) => self.sight_hex(attacker, end, only_defenders_own),
             None => self.sight_to(attacker, end, only_defenders_own, None),
-        };
-        if self.obscured_out(self.models[attacker].pos, end.pos, Some(target)) { Sight { los: false, ..v } } else { v }
+        }
     }
 
-    /// Whether a hex board's obscurement along the line reaches the ruleset's `obscured_at`.
-    fn obscured_out(&self, from: P, to: P, target: Option<usize>) -> bool {
-        self.rules.proc.sight.obscured_at.is_some_and(|at| self.obscurement(from, to, target) >= at)
+    /// The obscurement points along the line of sight from `attacker` to `target` (terrain
+    /// `obscurement`), for the `obscured` condition and what scripts and maps ask.
+    pub fn obscurement(&self, attacker: usize, target: usize) -> u32 {
+        self.sight_full(attacker, target, false).obscurement
     }
 
     /// Whether `attacker` sees the ground at `p` (an indirect attack's strike point with no model
@@ -108,13 +106,13 @@ impl<'r> Game<'r> {
             Some(_) => self.sight_hex(attacker, end, false),
             None => self.sight_to(attacker, end, false, None),
         };
-        v.los && !self.obscured_out(self.models[attacker].pos, p, None)
+        v.los
     }
 
     /// `sight_to` on a hex board: the line is the hexes between the two (`HexGeometry::lines`): a
     /// piece of terrain is crossed where a hex of the line but the attacker's lies in it, a model
     /// where its hex is on the line; where the line runs along a hexside, each side is traced and
-    /// the one that hides less counts (as for obscurement).
+    /// the one that hides less counts (the attacker's choice: a reading).
     fn sight_hex(&self, attacker: usize, end: SightEnd, only_defenders_own: bool) -> Sight {
         let Some(g) = &self.rules.hexes else { return self.sight_to(attacker, end, only_defenders_own, None) };
         let from = g.hex_at(self.models[attacker].pos);
@@ -132,7 +130,7 @@ impl<'r> Game<'r> {
         match other {
             Some(other) => {
                 let b = traced(&other);
-                let hides = |s: &Sight| (!s.los, cover_rank(s.cover), s.extra);
+                let hides = |s: &Sight| (!s.los, cover_rank(s.cover), s.extra, s.obscurement);
                 if hides(&b) < hides(&a) { b } else { a }
             }
             None => a,
@@ -153,20 +151,33 @@ impl<'r> Game<'r> {
             None => pa.dist(pd) - ra < d,
         });
         let mut best = Cover::None;
-        // Woods (terrain whose cover counts wherever the line crosses it) stack: the points of
-        // all of them make the modifier; only those no model stands in near their edge make the
-        // cover type (001 L4078-4096, L4149-4159).
-        let (mut woods_points, mut stacking_points) = (0, 0);
+        // Obscuring terrain (counted wherever the line crosses it) adds up: the points of all of
+        // it make the total; only those of pieces no model stands in near their edge make the
+        // cover type (001 L4078-4096, L4149-4159). On a hex board the pieces are counted hex by
+        // hex afterwards (`hex_obscurement`).
+        let (mut all, mut away) = (0u32, 0u32);
+        let mut hex_pieces: Vec<(u32, u32, bool)> = Vec::new();
         for (ix, area) in self.board.areas.iter().enumerate() {
             let t = &self.rules.terrains[area.terrain];
+            let obscures = t.obscures();
             // Its cover goes by its height against the target's where the ruleset says so (not
-            // for woods, which have no height), else it is what its document names.
-            let by_elevation = !sight.cover_by_elevation.is_empty() && t.elevation > 0 && !t.cover_when_crossed;
-            if t.cover == Cover::None && !by_elevation || t.raises_ground && t.elevation <= 0 {
+            // for obscuring terrain, which has no height), else it is what its document names.
+            let by_elevation = !sight.cover_by_elevation.is_empty() && t.elevation > 0 && !obscures;
+            if t.cover == Cover::None && !by_elevation && !obscures || t.raises_ground && t.elevation <= 0 {
                 continue;
             }
-            // Cheap rejects first: areas far from both ends and from the line between them.
-            if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
+            // Cheap rejects first: pieces far from both ends and from the line between them (on a
+            // hex board: in no hex of the line).
+            let crossed = match line {
+                Some(line) => line.pieces.binary_search(&(ix as u32)).is_ok(),
+                None => {
+                    if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
+                        continue;
+                    }
+                    area.poly.touches_segment(pa, pd)
+                }
+            };
+            if line.is_some() && !crossed && !area.poly.contains(pd) {
                 continue;
             }
             // Ground a model stands on raises it; it is no cover for or against that model. A
@@ -182,10 +193,6 @@ impl<'r> Game<'r> {
             if standing_in && end.model.is_some_and(|target| !self.sheltered(area, target)) {
                 continue;
             }
-            let crossed = match line {
-                Some(line) => line.pieces.binary_search(&(ix as u32)).is_ok(),
-                None => area.poly.touches_segment(pa, pd),
-            };
             if !standing_in && !crossed {
                 continue;
             }
@@ -196,20 +203,25 @@ impl<'r> Game<'r> {
             let (mut cover, height) = self.area_cover(area, hd);
             // Against a model firing over it, it gives the cover the ruleset says (hull-down: heavy);
             // a model risen over it for a snapshot has none from it (over-watch fire at it).
+            let mut counts_as = false;
             match end.model.and_then(|target| self.fires_over(target, area).map(|f| (target, f))) {
                 Some((target, f)) if f.snapshot && self.models[target].has(&crate::game::actions::POPPED_UP) => {
                     continue;
                 }
-                Some((_, f)) => cover = f.counts_as.unwrap_or(cover),
+                Some((_, f)) => {
+                    counts_as = f.counts_as.is_some();
+                    cover = f.counts_as.unwrap_or(cover);
+                }
                 None => {}
             }
-            if cover == Cover::None || close && cover != Cover::Blocking {
+            if cover == Cover::None && !obscures || close && cover != Cover::Blocking {
                 continue;
             }
-            let counts = if t.cover_when_crossed {
+            let counts = if obscures {
                 // Crossed, it counts — but not the attacker's own, while the attacker stands
-                // within the adjacent distance of its edge.
-                standing_in || !area.poly.contains(pa) || area.poly.edge_distance(pa) - ra > adj
+                // within the adjacent distance of its edge (on a hex board: the attacker's hex
+                // is not counted, `hex_obscurement`).
+                line.is_some() || standing_in || !area.poly.contains(pa) || area.poly.edge_distance(pa) - ra > adj
             } else {
                 // The ways cover counts (000 L670-676, 001 L4016-4032), cheapest first.
                 standing_in
@@ -220,16 +232,39 @@ impl<'r> Game<'r> {
             if !counts {
                 continue;
             }
-            if t.cover_when_crossed {
-                let points = i32::from(cover_rank(cover));
-                woods_points += points;
+            if let Some(o) = t.obscurement
+                && cover != Cover::Blocking
+            {
+                // (Obscuring terrain whose cover blocks blocks wherever crossed, below.) A piece that counts as other cover (hull-down behind a wood) is that cover's
+                // points.
+                let points =
+                    if counts_as { u32::from(cover_rank(cover)) } else { self.obscurement_points(o, end.model) };
                 let near_edge = |p: P, r: f64| area.poly.contains(p) && area.poly.edge_distance(p) - r <= adj;
-                if !near_edge(pa, ra) && !near_edge(pd, rd) {
-                    stacking_points += points;
+                let is_away = !near_edge(pa, ra) && !near_edge(pd, rd);
+                if line.is_some() {
+                    hex_pieces.push((ix as u32, points, is_away));
+                    continue;
+                }
+                let points = match o.per_inches {
+                    None => points,
+                    Some(per) => {
+                        let inches = area.poly.length_inside(pa, pd);
+                        points.saturating_mul((inches / per).floor().min(f64::from(u16::MAX)) as u32)
+                    }
+                };
+                all = all.saturating_add(points);
+                if is_away {
+                    away = away.saturating_add(points);
                 }
             } else if cover_rank(cover) > cover_rank(best) {
                 best = cover;
             }
+        }
+        if let Some(line) = line
+            && !hex_pieces.is_empty()
+        {
+            all = self.hex_obscurement(line, &hex_pieces, false);
+            away = self.hex_obscurement(line, &hex_pieces, true);
         }
         // Other models on the line, as cover objects of the ruleset's kinds (never for guided
         // missiles and rockets: no model is something the defender stands in).
@@ -258,26 +293,59 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        // The ruleset's stacking: by the points of the woods crossed away from either model
-        // (woods counting only as a model's own make the first entry too).
-        let stacking = &sight.woods_stacking;
-        let woods = match woods_points {
-            0 => Cover::None,
-            _ => {
-                let i = (stacking_points.max(1) as usize - 1).min(stacking.len().saturating_sub(1));
-                stacking.get(i).copied().unwrap_or(Cover::None)
-            }
+        // The ruleset's cover by obscurement: by the points of the pieces away from either model
+        // (obscurement counting only as a model's own makes the first entry too).
+        let by_points = &sight.obscurement_cover;
+        let obscured = match (all, by_points.len()) {
+            (0, _) | (_, 0) => Cover::None,
+            (_, n) => by_points[(away.max(1) as usize - 1).min(n - 1)],
         };
-        let (terrain_points, woods_rank) = (i32::from(cover_rank(best)), cover_rank(woods));
-        if woods_rank > cover_rank(best) {
-            best = woods;
+        let terrain_points = i32::from(cover_rank(best));
+        if cover_rank(obscured) > cover_rank(best) {
+            best = obscured;
         }
         let extra = if best == Cover::Blocking {
             0
         } else {
-            (terrain_points.max(woods_points) - i32::from(cover_rank(best))).max(0)
+            (terrain_points.max(i32::try_from(all).unwrap_or(i32::MAX)) - i32::from(cover_rank(best))).max(0)
         };
-        Sight { los: best != Cover::Blocking, cover: best, extra }
+        let los = best != Cover::Blocking && sight.obscured_at.is_none_or(|at| all < at);
+        Sight { los, cover: best, extra, obscurement: all }
+    }
+
+    /// A terrain's obscurement points against the line's end: a small enough target model meets
+    /// its `small_targets` points.
+    fn obscurement_points(&self, o: crate::compile::ObscurementDef, target: Option<usize>) -> u32 {
+        let small = o.small_targets.filter(|&(attribute, most, _)| {
+            target.is_some_and(|m| self.attributes(m).get(attribute).is_some_and(|&size| size <= most))
+        });
+        small.map_or(o.points, |(_, _, points)| points)
+    }
+
+    /// The obscurement of the pieces `sight_to` found along a hex line — (board index, points,
+    /// away from either model's edge) — counted hex by hex (003 L18-41): each terrain's points
+    /// for every `per_hexes` of its hexes on the line but the attacker's (several pieces of it
+    /// in one hex: one hex). `only_away`: of the pieces away from the models only.
+    fn hex_obscurement(&self, line: &HexLine, pieces: &[(u32, u32, bool)], only_away: bool) -> u32 {
+        // (terrain, points, hex) for each hex of the line a counted piece lies in.
+        let mut hexes: Vec<(usize, u32, crate::compile::Hex)> = Vec::new();
+        for &h in line.hexes.iter().filter(|&&h| h != line.from) {
+            for ix in self.piece_ixs_in(h) {
+                if let Some(&(_, points, _)) = pieces.iter().find(|(p, _, a)| *p == ix && (*a || !only_away)) {
+                    hexes.push((self.board.areas[ix as usize].terrain, points, h));
+                }
+            }
+        }
+        hexes.sort_unstable_by_key(|&(t, points, h)| (t, points, h.x, h.y));
+        hexes.dedup();
+        let mut total = 0u32;
+        for group in hexes.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            let (t, points, _) = group[0];
+            let per = self.rules.terrains[t].obscurement.map_or(1, |o| o.per_hexes.max(1));
+            let n = u32::try_from(group.len()).unwrap_or(u32::MAX);
+            total = total.saturating_add(points.saturating_mul(n / per));
+        }
+        total
     }
 
     /// Sight where one side flies (001 L4233-4275): a line of sight over terrain and models;
@@ -297,7 +365,7 @@ impl<'r> Game<'r> {
                 // screen it both ways (001 L4247-4252).
                 (false, true) => {
                     t.elevation >= air.ground_attacker_cover_elevation && crossed && area.poly.distance(pa) <= ra + adj
-                        || t.cover_when_crossed && area.poly.contains(pa) && area.poly.edge_distance(pa) - ra > adj
+                        || t.obscures() && area.poly.contains(pa) && area.poly.edge_distance(pa) - ra > adj
                 }
                 (true, false) => area.poly.contains(pd) || crossed && area.poly.distance(pd) <= rd + adj,
                 _ => false,
@@ -312,7 +380,8 @@ impl<'r> Game<'r> {
         }
         // Seen over everything else: only tall terrain hugged by a ground attacker can hide an
         // aircraft (it is blocking cover there, as for any target next to it).
-        Sight { los: best != Cover::Blocking, cover: best, extra: 0 }
+        // Aircraft see over obscuring terrain as over everything else.
+        Sight { los: best != Cover::Blocking, cover: best, extra: 0, obscurement: 0 }
     }
 
     /// The ruleset's way for `model` to fire over `area` (`sight.fire_over`), if it has one:
@@ -393,14 +462,14 @@ impl<'r> Game<'r> {
 
     /// The cover a terrain area gives a target at total elevation `target_elevation`, and how
     /// tall the area stands: by its height against the target's where the ruleset says so
-    /// (`sight.cover_by_elevation`; not woods, which have no height), else the cover its document
+    /// (`sight.cover_by_elevation`; not obscuring terrain, which has no height), else the cover its document
     /// names.
     pub fn area_cover(&self, area: &Area, target_elevation: i32) -> (Cover, i32) {
         let t = &self.rules.terrains[area.terrain];
         let levels = &self.rules.proc.sight.cover_by_elevation;
         // A hill is its level; other objects stand on the ground under them.
         let height = t.elevation + if t.raises_ground { 0 } else { self.ground(area.center) };
-        if levels.is_empty() || t.elevation <= 0 || t.cover_when_crossed {
+        if levels.is_empty() || t.elevation <= 0 || t.obscures() {
             return (t.cover, height);
         }
         let below = (target_elevation - height).max(0) as usize;
@@ -491,12 +560,14 @@ impl<'r> Game<'r> {
     }
 }
 
-/// A line-of-sight answer: is there one, the cover type, and the woods points beyond the type.
+/// A line-of-sight answer: is there one, the cover type, the obscurement points beyond the
+/// type, and the obscurement along the line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Sight {
     los: bool,
     cover: Cover,
     extra: i32,
+    obscurement: u32,
 }
 
 /// A hex line of sight: the hexes it crosses, from the attacker's, and the terrain pieces (board

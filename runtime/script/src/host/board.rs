@@ -170,8 +170,8 @@ fn ground(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value>
 }
 
 /// `ctx.sight(a, b)`: what `a` sees of `b` — `{seen, cover, obscurement}`: a line of sight, the
-/// best cover `b` has from `a` (`none`, `light`, `heavy`, `blocking`), and on a hex board the
-/// obscurement along the line.
+/// best cover `b` has from `a` (`none`, `light`, `heavy`, `blocking`), and the obscurement
+/// along the line (terrain `obscurement`).
 fn sight(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> {
     let game = live.game;
     let (a, b): (AnyUserData, AnyUserData) = mlua::FromLuaMulti::from_lua_multi(args, lua)?;
@@ -180,7 +180,7 @@ fn sight(lua: &Lua, live: &Live, args: mlua::MultiValue) -> mlua::Result<Value> 
     let t = lua.create_table()?;
     t.raw_set("seen", seen)?;
     t.raw_set("cover", cover_word(cover))?;
-    t.raw_set("obscurement", game.obscurement(game.models[a].pos, game.models[b].pos, Some(b)))?;
+    t.raw_set("obscurement", game.obscurement(a, b))?;
     Ok(Value::Table(frozen(t)))
 }
 

@@ -146,7 +146,7 @@ const CONTEXT_FIELDS: &str = "\t-- the hook point being called, e.g. \"combat_tp
      \t-- the range between two models as the ruleset measures it (edge to edge or centre to centre)\n\trange: (a: CavModel, b: CavModel) -> number,\n\
      \t-- the terrain pieces where a model stands, or at a point (x, y in inches; on a hex board, its hex)\n\tterrain: (at: CavModel | number, y: number?) -> { CavTerrainPiece },\n\
      \t-- the ground's level where a model stands, or at a point (hills raise it)\n\tground: (at: CavModel | number, y: number?) -> number,\n\
-     \t-- what `a` sees of `b`: a line of sight, the best cover `b` has from `a`, the obscurement along a hex line\n\tsight: (a: CavModel, b: CavModel) -> CavSight,\n\
+     \t-- what `a` sees of `b`: a line of sight, the best cover `b` has from `a`, the obscurement along the line\n\tsight: (a: CavModel, b: CavModel) -> CavSight,\n\
      \t-- the other models in play within `distance` of a model (the range as the ruleset measures it), nearest first\n\twithin: (model: CavModel, distance: number) -> { CavModel },\n\
      \t-- the markers scripts put on the board (`ctx.place_marker`), in the order first placed\n\tmarkers: () -> { CavMarker },\n\
      \t-- `ctx.roll_dice(label, target, dice)`: roll the ruleset's standard dice (2d6), or `dice` (\"1d6\"), against a target\n\t-- point (none: no success judged), from the game's one seeded dice source; logged as a roll named `label` of the\n\t-- special attribute's model. Criticals belong to the standard dice. At every hook point.\n\troll_dice: (label: string, target: number?, dice: string?) -> CavRoll,\n\
