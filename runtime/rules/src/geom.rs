@@ -155,7 +155,8 @@ impl Polygon {
             }
             let t = ((c.x - a.x) * ey - (c.y - a.y) * ex) / den;
             let u = ((c.x - a.x) * dy - (c.y - a.y) * dx) / den;
-            if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
+            // (A little slack on the edge, so a line through a corner is cut there.)
+            if (0.0..=1.0).contains(&t) && (-1e-9..=1.0 + 1e-9).contains(&u) {
                 cuts.push(t);
             }
         }

@@ -56,7 +56,9 @@ pub struct SightRules {
     pub defense_arcs: Vec<DefenseArc>,
     /// The obscurement points (terrain `obscurement`, summed along the line) at
     /// which a line of sight is blocked; absent: obscurement never blocks, it only counts
-    /// (the `obscured` condition).
+    /// (the `obscured` condition). Obscurement passes the filters cover does: a guided shot
+    /// meets only the target's own, models closer than `cover_ignored_within` ignore it,
+    /// terrain fired over hides nothing, and aircraft see over it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 1000))]
     pub obscured_at: Option<u32>,

@@ -40,8 +40,9 @@ pub struct Terrain {
     #[serde(default, skip_serializing_if = "TerrainLayer::is_base")]
     pub layer: TerrainLayer,
     /// What it hides along a line of sight crossing it, wherever it does (001 L4072-4092, 003
-    /// L18-41): summed over all terrain on the line, the attacker's own piece (or hex) aside;
-    /// see `Obscurement`.
+    /// L18-41): summed over all terrain on the line — on a hex board the attacker's hex aside, on
+    /// a continuous board the attacker's own piece while it stands within `adjacent_cover` of its
+    /// edge; see `Obscurement`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obscurement: Option<Obscurement>,
     /// Values the ruleset names (`terrain_values:`), by id: where a model stands, a base

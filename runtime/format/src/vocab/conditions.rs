@@ -79,7 +79,7 @@ pub const CONDITIONS: &[Condition] = &[
     Condition {
         id: "extra-woods",
         status: I,
-        doc: "Woods along the line of sight are worth more points (light 1, heavy 2 each) than the cover type's own modifier (scales per extra point, `per_count`).",
+        doc: "The obscurement along the line of sight (terrain `obscurement`: CAV's woods, light 1, heavy 2 each) is worth more points than the cover type's own modifier (scales per extra point, `per_count`; a ruleset using `obscured` too would count obscurement twice).",
     },
     Condition {
         id: "defender-moved",

@@ -177,7 +177,7 @@ impl<'r> Game<'r> {
                     area.poly.touches_segment(pa, pd)
                 }
             };
-            if line.is_some() && !crossed && !area.poly.contains(pd) {
+            if line.is_some() && !crossed && !(area.center.dist(pd) <= area.radius + 1e-6 && area.poly.contains(pd)) {
                 continue;
             }
             // Ground a model stands on raises it; it is no cover for or against that model. A
@@ -248,8 +248,13 @@ impl<'r> Game<'r> {
                 let points = match o.per_inches {
                     None => points,
                     Some(per) => {
-                        let inches = area.poly.length_inside(pa, pd);
-                        points.saturating_mul((inches / per).floor().min(f64::from(u16::MAX)) as u32)
+                        // (NaN and nonsense count nothing; `as` saturates.)
+                        let n = area.poly.length_inside(pa, pd) / per;
+                        points.saturating_mul(if n.is_finite() && n > 0.0 {
+                            n.floor().min(f64::from(u16::MAX)) as u32
+                        } else {
+                            0
+                        })
                     }
                 };
                 all = all.saturating_add(points);
@@ -331,8 +336,11 @@ impl<'r> Game<'r> {
         let mut hexes: Vec<(usize, u32, crate::compile::Hex)> = Vec::new();
         for &h in line.hexes.iter().filter(|&&h| h != line.from) {
             for ix in self.piece_ixs_in(h) {
-                if let Some(&(_, points, _)) = pieces.iter().find(|(p, _, a)| *p == ix && (*a || !only_away)) {
-                    hexes.push((self.board.areas[ix as usize].terrain, points, h));
+                // (`pieces` is in board order, as `sight_to` walked the board.)
+                if let Ok(i) = pieces.binary_search_by_key(&ix, |&(p, _, _)| p)
+                    && (pieces[i].2 || !only_away)
+                {
+                    hexes.push((self.board.areas[ix as usize].terrain, pieces[i].1, h));
                 }
             }
         }
