@@ -29,6 +29,7 @@ macro_rules! emit {
 pub mod actions;
 mod activation;
 mod arcs;
+mod board_index;
 pub mod conditions;
 mod controller;
 pub mod engine;

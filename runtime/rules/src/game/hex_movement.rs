@@ -21,21 +21,6 @@ use crate::compile::{Hex, TerrainDef};
 /// Most states (hex, facing, free turns left) one path search looks at.
 const MAX_PATH_STATES: usize = 100_000;
 
-/// A piece reaching more hexes than this from its centre is not indexed (`HexIndex::loose`): a
-/// hostile radius must not make the index huge.
-const MAX_INDEXED_REACH: i64 = 32;
-
-/// The terrain pieces of a hex board by hex (`Game::pieces_in`).
-#[derive(Debug, Default)]
-pub(crate) struct HexIndex {
-    /// The board it was built for: (`Game::board_version`, number of pieces).
-    key: Option<(u64, usize)>,
-    /// Each hex's pieces, in board order.
-    by_hex: std::collections::HashMap<Hex, Vec<u32>>,
-    /// Pieces too big to index, tested hex by hex.
-    loose: Vec<u32>,
-}
-
 impl Game<'_> {
     /// What terrain `t` costs `model` (of move class `mc`) by its move class — or, where the
     /// terrain's costs go by size (`size_costs`), as the model's size says: another terrain's
@@ -68,7 +53,7 @@ impl Game<'_> {
 
     /// `pieces_in`, as indices into the board's pieces.
     pub(crate) fn piece_ixs_in(&self, h: Hex) -> Vec<u32> {
-        let index = self.hex_index();
+        let index = self.board_index();
         let c = self.rules.hexes.as_ref().map(|g| g.centre(h)).unwrap_or_default();
         let mut found: Vec<u32> = index.by_hex.get(&h).cloned().unwrap_or_default();
         // Pieces too big to index are looked at one by one.
@@ -79,34 +64,6 @@ impl Game<'_> {
         }));
         found.sort_unstable();
         found
-    }
-
-    /// The board's index of terrain pieces by hex, built where it is not this board's.
-    fn hex_index(&self) -> std::rc::Rc<HexIndex> {
-        let key = (self.board_version, self.board.areas.len());
-        if let Some(index) = self.hex_index.borrow().clone().filter(|i| i.key == Some(key)) {
-            return index;
-        }
-        let mut index = HexIndex { key: Some(key), ..HexIndex::default() };
-        if let Some(g) = &self.rules.hexes {
-            for (i, a) in self.board.areas.iter().enumerate() {
-                // The hexes whose centres may lie in it: those within its radius of its own.
-                let reach = (a.radius / g.across_flats).ceil() as i64 + 1;
-                if !(0..=MAX_INDEXED_REACH).contains(&reach) {
-                    index.loose.push(i as u32);
-                    continue;
-                }
-                for h in g.hex_at(a.center).range(reach as u32) {
-                    let c = g.centre(h);
-                    if a.center.dist(c) <= a.radius + 1e-6 && a.poly.contains(c) {
-                        index.by_hex.entry(h).or_default().push(i as u32);
-                    }
-                }
-            }
-        }
-        let index = std::rc::Rc::new(index);
-        *self.hex_index.borrow_mut() = Some(index.clone());
-        index
     }
 
     /// What entering hex `to` from its neighbour `from` costs `model`, in parts of one MV: the

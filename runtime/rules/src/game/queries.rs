@@ -251,12 +251,12 @@ impl<'r> Game<'r> {
 
     /// Ground level under a point (hills raise it).
     pub fn ground(&self, p: P) -> i32 {
-        self.board
-            .areas
+        let areas = &self.board.areas;
+        self.board_index()
+            .raising
             .iter()
-            .filter(|a| {
-                self.rules.terrains[a.terrain].raises_ground && a.center.dist(p) <= a.radius && a.poly.contains(p)
-            })
+            .map(|&i| &areas[i as usize])
+            .filter(|a| a.center.dist(p) <= a.radius && a.poly.contains(p))
             .map(|a| self.rules.terrains[a.terrain].elevation)
             .max()
             .unwrap_or(0)
@@ -366,12 +366,14 @@ impl<'r> Game<'r> {
     /// Whether the model stands in terrain its move class may not enter, where only a special
     /// attribute brought it (Amphibious under water, 001 L6649-6655).
     pub fn underwater(&self, model: usize) -> bool {
+        let index = self.board_index();
+        if index.entered_with.is_empty() {
+            return false;
+        }
         let (pos, mc) = (self.models[model].pos, self.card(model).move_class);
-        self.board.areas.iter().any(|a| {
-            let t = &self.rules.terrains[a.terrain];
-            !t.entered_with.is_empty()
+        index.entered_with.iter().map(|&i| &self.board.areas[i as usize]).any(|a| {
+            self.terrain_cost(model, mc, &self.rules.terrains[a.terrain]) == crate::compile::Cost::No
                 && a.center.dist(pos) <= a.radius
-                && self.terrain_cost(model, mc, t) == crate::compile::Cost::No
                 && a.poly.contains(pos)
         })
     }

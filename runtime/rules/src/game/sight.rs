@@ -168,16 +168,12 @@ impl<'r> Game<'r> {
             }
             // Cheap rejects first: pieces far from both ends and from the line between them (on a
             // hex board: in no hex of the line).
-            let crossed = match line {
-                Some(line) => line.pieces.binary_search(&(ix as u32)).is_ok(),
-                None => {
-                    if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj {
-                        continue;
-                    }
-                    area.poly.touches_segment(pa, pd)
-                }
+            let hex_crossed = match line {
+                Some(line) => Some(line.pieces.binary_search(&(ix as u32)).is_ok()),
+                None if crate::geom::seg_point_dist(pa, pd, area.center) > area.radius + ra.max(rd) + adj => continue,
+                None => None,
             };
-            if line.is_some() && !crossed && !(area.center.dist(pd) <= area.radius + 1e-6 && area.poly.contains(pd)) {
+            if hex_crossed == Some(false) && !(area.center.dist(pd) <= area.radius + 1e-6 && area.poly.contains(pd)) {
                 continue;
             }
             // Ground a model stands on raises it; it is no cover for or against that model. A
@@ -193,7 +189,9 @@ impl<'r> Game<'r> {
             if standing_in && end.model.is_some_and(|target| !self.sheltered(area, target)) {
                 continue;
             }
-            if !standing_in && !crossed {
+            // (On a continuous board the segment test waits until here: the dearest, and not
+            // needed for the piece the target stands in.)
+            if !standing_in && !hex_crossed.unwrap_or_else(|| area.poly.touches_segment(pa, pd)) {
                 continue;
             }
             // Low terrain the attacker fires over (Pop-Up, hull-down) does not stop its sight.

@@ -412,7 +412,7 @@ impl<'r> Game<'r> {
             counter_battery_waits,
             counter_battery_pending,
             sight_memo,
-            hex_index,
+            board_index,
             board_version,
             in_model_state,
             started,
@@ -469,7 +469,7 @@ impl<'r> Game<'r> {
         self.counter_battery_waits.clone_from(counter_battery_waits);
         self.counter_battery_pending.clone_from(counter_battery_pending);
         self.sight_memo.clone_from(sight_memo);
-        self.hex_index.clone_from(hex_index);
+        self.board_index.clone_from(board_index);
         self.board_version.clone_from(board_version);
         self.in_model_state.clone_from(in_model_state);
         self.started.clone_from(started);
@@ -582,9 +582,10 @@ pub struct Game<'r> {
     /// The last line-of-sight answers, keyed by models, positions and terrain count: a decision
     /// asks the same question for every weapon.
     pub(super) sight_memo: std::cell::RefCell<Vec<(SightKey, Sight)>>,
-    /// On a hex board, the terrain pieces by hex (`Game::pieces_in`), built for one board
-    /// (`board_version`, number of pieces) and shared by the games copied from this one.
-    pub(super) hex_index: std::cell::RefCell<Option<std::rc::Rc<super::hex_movement::HexIndex>>>,
+    /// The board's terrain pieces by hex and by what is asked of them (`Game::board_index`),
+    /// built for one board (`board_version`, number of pieces) and shared by the games copied
+    /// from this one.
+    pub(super) board_index: std::cell::RefCell<std::rc::Rc<super::board_index::BoardIndex>>,
     /// Counts changes to the board's terrain that keep its number of pieces (one laid, one
     /// lifted), so a remembered line of sight is not taken for the new board's.
     pub(crate) board_version: u64,
@@ -673,7 +674,7 @@ impl<'r> Game<'r> {
             counter_battery_waits: false,
             counter_battery_pending: Vec::new(),
             sight_memo: std::cell::RefCell::new(Vec::new()),
-            hex_index: Default::default(),
+            board_index: Default::default(),
             board_version: 0,
             in_model_state: false,
             started: false,
