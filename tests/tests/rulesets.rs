@@ -138,6 +138,11 @@ fn set_dice_changes_a_rolled_attacks_hit_roll() {
 /// `cav test` of a fixture extending the hex vehicle tables (`tests/data/<fixture>`): its one
 /// test passes.
 fn hex_fixture_passes(fixture: &str, test: &str) {
+    hex_fixture_tests_pass(fixture, &[test]);
+}
+
+/// `cav test` of a fixture extending the hex vehicle tables: exactly these tests, all passing.
+fn hex_fixture_tests_pass(fixture: &str, tests: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let project = tmp.path();
     cav_watch::copy_tree(&root().join("content"), &project.join("content")).unwrap();
@@ -147,7 +152,19 @@ fn hex_fixture_passes(fixture: &str, test: &str) {
     }
     let out = cav_tests::cav_in(project).arg("test").arg(project.join("mods/fixture")).output().unwrap();
     let text = String::from_utf8_lossy(&cav_tests::succeeded(&out, &format!("cav test {fixture}"))).into_owned();
-    assert!(text.contains(&format!("{test} ... ok")) && text.contains("1 passed, 0 failed"), "{text}");
+    assert!(tests.iter().all(|test| text.contains(&format!("{test} ... ok"))), "{text}");
+    assert!(text.contains(&format!("{} passed, 0 failed", tests.len())), "{text}");
+}
+
+/// Moves on hexes as on a continuous board (the fixture `hex-moves` gives the hex vehicle tables
+/// a clearance, aircraft and nap of the earth): a move keeps the clearance from an enemy, an
+/// aircraft flies over the models in its way, nap of the earth costs its extra a hex.
+#[test]
+fn hex_moves_keep_clearance_fly_over_and_pay_nap_of_the_earth() {
+    hex_fixture_tests_pass(
+        "hex-moves",
+        &["hex-move-keeps-clear-of-enemies", "hex-aircraft-fly-over-models", "hex-nap-of-the-earth-costs-more"],
+    );
 }
 
 /// A table whose every row rolls it again (the fixture `endless-tables` patches the hex vehicle

@@ -733,9 +733,10 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
                 cav_content::Diagnostic::warning(
                     "not-implemented",
                     "a hex board is played in part: models stand at hex centres facing hexsides, move hex by hex \
-                     across stacked terrain, and trace ranges, obscurement, cover and blocking terrain along hex \
-                     lines, but a move on hexes does not yet keep `enemy_clearance`, fly nap of the earth, pass \
-                     over models in flight or leave the board (issue 36)",
+                     across stacked terrain (keeping `enemy_clearance`, flying over models and nap of the earth, \
+                     leaving the board where they may), and trace ranges, obscurement, cover and blocking \
+                     terrain along hex lines, but a sideways shift (drift or lateral shift) is refused on hexes \
+                     (issue 36)",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())

@@ -369,3 +369,125 @@ fn obscurement_per_inches_on_a_continuous_board() {
         "{diags:#?}"
     );
 }
+
+/// On a hex board a mission-killed model withdraws off the board (the bot's retreat): its path
+/// may end in the first hex beyond the edge, and it has left the board; an able model stays on
+/// it.
+#[test]
+fn a_withdrawing_model_leaves_a_hex_board() {
+    use cav_rules::geom::P;
+    use cav_rules::hooks::NoHooks;
+    use cav_rules::{Engine, SeededDice};
+    let rules = common::pack_rules("hex-vehicles");
+    let g = rules.hexes.unwrap();
+    let at = |col, row| {
+        let c = g.centre(g.from_offset([col, row]));
+        P::new(c.x, c.y)
+    };
+    let play = |withdrawing: bool| {
+        let board = cav_rules::game::Board { size: [40.0, 80.0], areas: Vec::new() };
+        let mut game = cav_rules::Game::new(&rules, board, vec!["a".into(), "b".into()]);
+        let car = game.add_model(rules.card("prowler").unwrap(), 0, at(4, 1), 180.0);
+        // (An enemy withdrawing too, from the middle of the board: it shoots at nothing and
+        // is still on the board when the turn ends.)
+        let foe = game.add_model(rules.card("bulwark").unwrap(), 1, at(23, 40), 0.0);
+        game.models[foe].mission_kill = true;
+        game.models[car].mission_kill = withdrawing;
+        let (mut dice, mut log) = (SeededDice::new(1), Vec::new());
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        engine.start().unwrap();
+        engine.play_turn(&mut cav_rules::bot::Bot::default()).unwrap();
+        let m = &engine.game.models[car];
+        (m.left_board, m.pos)
+    };
+    let (left, pos) = play(true);
+    assert!(left && pos.y < 0.0, "withdrew past the near edge: {pos:?}");
+    let (left, pos) = play(false);
+    assert!(!left && pos.y >= 0.0, "an able model stays on the board: {pos:?}");
+}
+
+/// What every move and shot asks of the board (`Game::ground`) follows the board as it changes:
+/// a hill laid after the first question raises the ground under it.
+#[test]
+fn the_ground_follows_terrain_laid_in_play() {
+    use cav_rules::game::{Area, Board};
+    use cav_rules::geom::{P, Polygon};
+    let rules = common::full_rules();
+    let hill = (0..rules.terrains.len())
+        .find(|&t| rules.terrains[t].raises_ground && rules.terrains[t].elevation > 0)
+        .expect("the full rules have hills");
+    let mut game = cav_rules::Game::new(&rules, Board { size: [48.0, 48.0], areas: Vec::new() }, vec!["a".into()]);
+    let p = P::new(10.0, 10.0);
+    assert_eq!(game.ground(p), 0);
+    game.board.areas.push(Area {
+        terrain: hill,
+        poly: Polygon::regular(p, 3.0, 12),
+        center: p,
+        radius: 3.0,
+        lasts: None,
+    });
+    assert_eq!(game.ground(p), rules.terrains[hill].elevation);
+}
+
+/// What a move crosses is judged along the hexes it passed, not the straight line from where it
+/// began to where it ended: going round a friend in its way, a model crosses the enemy minefield
+/// beside the straight line and is attacked by it. (The full rules on a board of 6" hexes.)
+#[test]
+fn a_move_round_a_model_on_hexes_crosses_the_minefield_beside_it() {
+    use cav_rules::compile::HexGeometry;
+    use cav_rules::event::Event;
+    use cav_rules::geom::P;
+    use cav_rules::hooks::NoHooks;
+    use cav_rules::{Engine, SeededDice};
+    let mut rules = common::full_rules();
+    let g = HexGeometry { orientation: cav_format::HexOrientation::Flat, across_flats: 6.0 };
+    rules.hexes = Some(g);
+    let asset = (0..rules.assets.len())
+        .find(|&a| rules.assets[a].id == "anti-personnel-anti-tank-minefield")
+        .expect("a minefield against models on the ground");
+    let at = |col, row| {
+        let c = g.centre(g.from_offset([col, row]));
+        P::new(c.x, c.y)
+    };
+    let warg = rules.card("warg").unwrap();
+    let mut game = cav_rules::Game::new(
+        &rules,
+        cav_rules::game::Board { size: [72.0, 72.0], areas: Vec::new() },
+        vec!["a".into(), "b".into()],
+    );
+    let mover = game.add_model(warg, 0, at(4, 2), 0.0);
+    game.add_model(warg, 0, at(4, 4), 0.0);
+    game.add_model(warg, 1, at(10, 10), 180.0);
+    // Side b's mines in every hex of the columns either side of the mover's.
+    for col in [3, 5] {
+        for row in 0..9 {
+            let (poly, _, _) = g.piece(g.from_offset([col, row]));
+            game.lay_minefield(asset, Some(1), 1, poly, None).unwrap();
+        }
+    }
+    let (mut dice, mut log) = (SeededDice::new(1), Vec::new());
+    let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+    engine.start().unwrap();
+    engine.activate(mover, &mut MoveTo(at(4, 6))).unwrap();
+    let end = engine.game.models[mover].pos;
+    drop(engine);
+    assert!((end.x - at(4, 6).x).abs() < 1e-6, "ended in the mover's own column, the straight line clear: {end:?}");
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Attack { target, mode: "mines", .. } if *target == mover)),
+        "the mines beside the straight line attacked: {log:?}"
+    );
+}
+
+/// Moves each activated model to one point (its whole activation's move), then passes.
+struct MoveTo(cav_rules::geom::P);
+
+impl cav_rules::Controller for MoveTo {
+    fn decide(&mut self, g: &cav_rules::Game, _model: usize, _ap: u32) -> cav_rules::Action {
+        // (Both Move actions as one move: MV enough to go round.)
+        if g.used.is_empty() {
+            cav_rules::Action { moves: 2, ..cav_rules::Action::move_to(self.0) }
+        } else {
+            cav_rules::Action::pass()
+        }
+    }
+}

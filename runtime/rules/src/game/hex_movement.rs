@@ -226,6 +226,39 @@ impl Game<'_> {
         let avoids =
             self.acting_as.and_then(|d| self.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
         let avoid_cover = avoids && !in_cover(start);
+        // As on a continuous board: a model in flight passes over the models below it (and none
+        // is in its way), nap of the earth costs more per hex, and a move keeps the ruleset's
+        // clearance from enemies it does not close on (the gap between hexes: neighbours 0).
+        let flying = self.flying(model);
+        let noe = match &self.rules.proc.flight {
+            Some(f) if me.features.flight.noe => u64::from(f.noe_extra_cost) * parts,
+            _ => 0,
+        };
+        let clearance = self.rules.proc.movement.enemy_clearance;
+        let closes_on = self.closes_on(model);
+        let keep_clear: Vec<Hex> = (0..self.models.len())
+            .filter(|&i| {
+                let o = &self.models[i];
+                clearance > 0.0
+                    && !flying
+                    && o.side != me.side
+                    && o.on_table()
+                    && !self.flying(i)
+                    && !closes_on.get(i).copied().unwrap_or(false)
+            })
+            .map(|i| g.hex_at(self.models[i].pos))
+            .collect();
+        let gap = |a: Hex, b: Hex| f64::from(a.unsigned_distance_to(b).saturating_sub(1)) * g.across_flats;
+        let too_close = |here: Hex, next: Hex| {
+            keep_clear.iter().any(|&e| gap(next, e) + 1e-9 < clearance && gap(next, e) < gap(here, e))
+        };
+        // Off the board only where the model may leave it (a retreat, an exit the scenario
+        // scores, carrying off the objective), and no farther than the first hex beyond.
+        let retreating = me.mission_kill;
+        let may_leave = |h: Hex| {
+            let c = g.centre(h);
+            retreating || self.may_exit(model, c) || self.may_carry_off(model, c)
+        };
         let start_key = key(start, facing0, me.free_turns);
         // Cost so far and the step that led here (from state, the step).
         let mut best: BTreeMap<Key, (u64, Option<(Key, HexStep)>)> = BTreeMap::new();
@@ -250,9 +283,16 @@ impl Game<'_> {
             if looked > MAX_PATH_STATES {
                 break;
             }
+            if !g.on_board(here, self.board.size) {
+                continue; // a move ends in the first hex off the board
+            }
             let (facing, free) = (f64::from(k.2) / 10.0, k.3);
             for next in here.all_neighbors() {
-                if !g.on_board(next, self.board.size) || self.hex_held(model, next) || avoid_cover && in_cover(next) {
+                if !g.on_board(next, self.board.size) && !may_leave(next)
+                    || !flying && self.hex_held(model, next)
+                    || avoid_cover && in_cover(next)
+                    || too_close(here, next)
+                {
                     continue;
                 }
                 let bearing = g.snap_facing(g.centre(here).bearing(g.centre(next)));
@@ -270,7 +310,7 @@ impl Game<'_> {
                     }
                     self.hex_reverse_extra(model, next).map(|x| enter.saturating_add(u64::from(x) * parts))
                 });
-                let Some(enter) = entered else { continue };
+                let Some(enter) = entered.map(|e| e.saturating_add(noe)) else { continue };
                 let step = HexStep { hex: next, facing: heading, cost: turns + enter, turn_cost: turns, turned };
                 let total = cost.saturating_add(step.cost);
                 let nk = key(next, heading, if turned { free.saturating_sub(1) } else { free });
@@ -281,9 +321,14 @@ impl Game<'_> {
             }
         }
         let end = reached.or_else(|| {
-            let nearest = best.iter().min_by_key(|&(&(x, y, f, free), &(c, _))| {
-                (Hex::new(x, y).unsigned_distance_to(goal), c, (x, y, f, Reverse(free)))
-            });
+            // (Off the board only towards a goal off it.)
+            let goal_off = !g.on_board(goal, self.board.size);
+            let nearest = best
+                .iter()
+                .filter(|&(&(x, y, _, _), _)| goal_off || g.on_board(Hex::new(x, y), self.board.size))
+                .min_by_key(|&(&(x, y, f, free), &(c, _))| {
+                    (Hex::new(x, y).unsigned_distance_to(goal), c, (x, y, f, Reverse(free)))
+                });
             nearest.map(|(&k, _)| k)
         });
         let mut path = Vec::new();
@@ -340,9 +385,21 @@ impl Engine<'_, '_> {
         let mv = budget.unwrap_or_else(|| g.move_value(model));
         let allowance = u64::from(mv) * parts;
         let from = g.models[model].pos;
-        let path = g.hex_path(model, geo.hex_at(to), reverse);
+        let (size, mut goal) = (g.board.size, geo.hex_at(to));
+        let off = to.x < 0.0 || to.y < 0.0 || to.x > size[0] || to.y > size[1];
+        if off && geo.on_board(goal, size) {
+            // A point just past the edge lies in a hex of the board: the move aims at the hex
+            // beyond it nearest the point.
+            let beyond = goal.all_neighbors().into_iter().filter(|&h| !geo.on_board(h, size));
+            if let Some(h) = beyond.min_by(|&a, &b| geo.centre(a).dist(to).total_cmp(&geo.centre(b).dist(to))) {
+                goal = h;
+            }
+        }
+        let path = g.hex_path(model, goal, reverse);
         let first_hex_free = g.rules.proc.movement.minimum_move + 1e-9 >= geo.across_flats;
         let (mut spent, mut facing, mut gone) = (0u64, g.models[model].facing, 0u32);
+        // The hex centres passed before the last (what the move crossed bends there).
+        let mut corners = Vec::new();
         for step in path {
             if spent + step.cost > allowance && !(gone == 0 && step.turn_cost == 0 && first_hex_free) {
                 break;
@@ -353,6 +410,9 @@ impl Engine<'_, '_> {
             }
             spent += step.cost;
             facing = step.facing;
+            if gone > 0 {
+                corners.push(self.game.models[model].pos);
+            }
             gone += 1;
             let m = &mut self.game.models[model];
             if step.turned {
@@ -368,7 +428,7 @@ impl Engine<'_, '_> {
         // (A first hex entered whatever it cost spends the whole MV, no more.)
         let spent = u32::try_from(spent.div_ceil(parts)).unwrap_or(u32::MAX).min(mv.max(1));
         let (retreating, facing) = (self.game.models[model].mission_kill, self.game.models[model].facing);
-        self.end_move(model, from, facing, spent, stride, retreating, f64::from(gone) * geo.across_flats)?;
+        self.end_move(model, from, facing, spent, stride, retreating, f64::from(gone) * geo.across_flats, &corners)?;
         Ok(spent)
     }
 
@@ -381,7 +441,7 @@ impl Engine<'_, '_> {
         let from = self.game.models[model].pos;
         let (line, _) = crate::compile::HexGeometry::lines(geo.hex_at(from), geo.hex_at(to));
         let most = (cav_format::limits::SCRIPT_FORCED_MOVE / geo.across_flats).floor() as usize;
-        let mut gone = 0u32;
+        let (mut gone, mut corners) = (0u32, Vec::new());
         for w in line.windows(2).take(most) {
             let g = &self.game;
             let (here, next) = (w[0], w[1]);
@@ -391,12 +451,15 @@ impl Engine<'_, '_> {
             {
                 break;
             }
+            if gone > 0 {
+                corners.push(self.game.models[model].pos);
+            }
             self.game.models[model].pos = geo.centre(next);
             gone += 1;
         }
         if gone > 0 {
             let facing = self.game.models[model].facing;
-            self.end_move(model, from, facing, 0, Stride::Shift, false, f64::from(gone) * geo.across_flats)?;
+            self.end_move(model, from, facing, 0, Stride::Shift, false, f64::from(gone) * geo.across_flats, &corners)?;
         }
         Ok(gone)
     }

@@ -13,6 +13,21 @@ pub enum Stride {
 }
 
 impl Game<'_> {
+    /// The models a move of `model` may come closer to than the ruleset's `enemy_clearance`
+    /// (by index; empty where there is no clearance): a charge closes on its target's unit, and
+    /// on units it is in close combat with already (one that intervened, 002 L388).
+    pub(crate) fn closes_on(&self, model: usize) -> Vec<bool> {
+        let mut closes_on =
+            vec![false; if self.rules.proc.movement.enemy_clearance > 0.0 { self.models.len() } else { 0 }];
+        if let Some(t) = self.closing_on.filter(|_| !closes_on.is_empty()) {
+            let engaged: Vec<usize> = (0..self.models.len()).filter(|&j| self.in_reach(model, j)).collect();
+            for (i, c) in closes_on.iter_mut().enumerate() {
+                *c = self.same_unit(t, i) || engaged.iter().any(|&j| self.same_unit(i, j));
+            }
+        }
+        closes_on
+    }
+
     /// The facing changes `model` pays for in turning `turn` degrees: one change of up to the
     /// ruleset's free angle costs nothing while `free_left` (one per move action, 001 L2963-2989)
     /// and the card has no Reduced Turn (every change paid, 001 L8059-8067); each further step of
@@ -267,19 +282,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let avoids = g.acting_as.and_then(|d| g.rules.own_actions.get(d as usize)).is_some_and(|o| o.avoids_cover);
         let avoid_cover = avoids && !in_cover(g, from);
         let clearance = p.movement.enemy_clearance;
-        // A charge closes past it on its target's unit, and on units it is in close combat with
-        // already (one that intervened, 002 L388).
-        let mut closes_on = vec![false; if clearance > 0.0 { g.models.len() } else { 0 }];
-        if let Some(t) = g.closing_on.filter(|_| clearance > 0.0) {
-            let engaged: Vec<usize> = (0..g.models.len()).filter(|&j| g.in_reach(model, j)).collect();
-            for (i, c) in closes_on.iter_mut().enumerate() {
-                *c = g.same_unit(t, i) || engaged.iter().any(|&j| g.same_unit(i, j));
-            }
-        }
+        let closes_on = g.closes_on(model);
         // Turning: handlers may make the model skid or spin instead (which ends the move).
         if turn > 1e-9 && self.turned_aside(model, signed_turn)? {
             let facing = self.game.models[model].facing;
-            self.end_move(model, from, facing, spent, stride, retreating, 0.0)?;
+            self.end_move(model, from, facing, spent, stride, retreating, 0.0, &[])?;
             return Ok(spent);
         }
         self.game.models[model].facing = heading;
@@ -367,7 +374,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         // (Less a hair: a drift's cost is a sum of cosines, which lands just above whole inches.)
         let spent = (spent + (inch_cost - 1e-6).max(0.0).ceil() as u32).min(mv.max(1).saturating_add(road_bonus));
         let gone = self.game.models[model].pos.dist(from);
-        self.end_move(model, from, heading, spent, stride, retreating, gone)?;
+        self.end_move(model, from, heading, spent, stride, retreating, gone, &[])?;
         Ok(spent)
     }
 
@@ -414,6 +421,7 @@ impl<'a, 'r> Engine<'a, 'r> {
         stride: Stride,
         retreating: bool,
         gone: f64,
+        corners: &[P],
     ) -> Result<(), String> {
         let pos = self.game.models[model].pos;
         let me = &mut self.game.models[model];
@@ -429,11 +437,13 @@ impl<'a, 'r> Engine<'a, 'r> {
         self.game.models[model].states.retain(|(s, _)| states[*s as usize].duration != StateDuration::UntilMoves);
         emit!(self, Event::Moved { model, from, to: pos, mv_spent: spent, facing: heading });
         let path = &mut self.game.models[model].path;
-        if path.len() < 64 {
-            if path.is_empty() {
-                path.push(from);
+        if path.is_empty() {
+            path.push(from);
+        }
+        for &p in corners.iter().chain([&pos]) {
+            if path.len() < 64 {
+                path.push(p);
             }
-            path.push(pos);
         }
         let b = self.game.board.size;
         if pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1] {
@@ -442,9 +452,20 @@ impl<'a, 'r> Engine<'a, 'r> {
             self.game.models[model].left_board = true;
             emit!(self, Event::LeftBoard { model });
         }
+        let straight;
+        let mut bent = Vec::new();
+        let route: &[P] = if corners.is_empty() {
+            straight = [from, pos];
+            &straight
+        } else {
+            bent.push(from);
+            bent.extend_from_slice(corners);
+            bent.push(pos);
+            &bent
+        };
         for f in features::each(self.game.schedule.model_moved) {
             if let Some(run) = f.model_moved {
-                run(self, model, from, pos).map_err(|e| e.to_string())?;
+                run(self, model, route).map_err(|e| e.to_string())?;
             }
         }
         Ok(())
@@ -508,7 +529,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             return Ok(()); // it went nowhere: nothing of a move happened
         }
         let facing = self.game.models[model].facing;
-        self.end_move(model, from, facing, 0, Stride::Shift, false, gone)
+        self.end_move(model, from, facing, 0, Stride::Shift, false, gone, &[])
     }
 
     /// A script's placement of a model (`ctx.place_model`): at `to` (on a hex board, its hex's

@@ -52,30 +52,33 @@ fn configured_by(rules: &Rules) -> Option<&'static str> {
     rules.assets.iter().any(|a| a.mines.is_some()).then_some("an asset with `mines:`")
 }
 
-fn model_moved(e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
-    e.minefields_crossed(model, from, to)
+fn model_moved(e: &mut Engine, model: usize, route: &[P]) -> Result<(), EngineError> {
+    e.minefields_crossed(model, route)
 }
 
 impl Engine<'_, '_> {
     /// Minefields (001 L10701-10761) and clouds (001 L9002-9022): each enemy minefield (or any
     /// cloud) of the mover's kind (on the ground, or flying nap of the earth) that its base
-    /// touched on the way from `from` to `to` attacks it once this action, with the asset's
+    /// touched on its route (`from`, …, `to`) attacks it once this action, with the asset's
     /// profile (or the seeding shell's) on the pre-set dice, and loses a charge; at none left it
     /// is spent (a cloud never is). Damage lands at the end of the activation, as all damage
     /// does, so attacking as the move ends is the book's "before the move is finished".
-    pub(crate) fn minefields_crossed(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
+    pub(crate) fn minefields_crossed(&mut self, model: usize, route: &[P]) -> Result<(), EngineError> {
         if self.game.features.minefields.fields.is_empty() || !self.game.models[model].on_table() {
             return Ok(());
         }
         let radius = self.game.card(model).base_radius;
         let touches = |area: &crate::geom::Polygon| {
-            area.touches_segment(from, to)
-                || area.points.iter().enumerate().any(|(i, &c)| {
-                    let d = area.points[(i + 1) % area.points.len()];
-                    crate::geom::seg_point_dist(from, to, c) <= radius
-                        || crate::geom::seg_point_dist(c, d, from) <= radius
-                        || crate::geom::seg_point_dist(c, d, to) <= radius
-                })
+            route.windows(2).any(|leg| {
+                let (from, to) = (leg[0], leg[1]);
+                area.touches_segment(from, to)
+                    || area.points.iter().enumerate().any(|(i, &c)| {
+                        let d = area.points[(i + 1) % area.points.len()];
+                        crate::geom::seg_point_dist(from, to, c) <= radius
+                            || crate::geom::seg_point_dist(c, d, from) <= radius
+                            || crate::geom::seg_point_dist(c, d, to) <= radius
+                    })
+            })
         };
         for f in 0..self.game.features.minefields.fields.len() {
             let g = &self.game;

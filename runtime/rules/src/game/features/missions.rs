@@ -72,7 +72,7 @@ fn turn_start(e: &mut Engine) -> Result<(), EngineError> {
     Ok(())
 }
 
-fn model_moved(e: &mut Engine, model: usize, _: P, _: P) -> Result<(), EngineError> {
+fn model_moved(e: &mut Engine, model: usize, _: &[P]) -> Result<(), EngineError> {
     e.hvo_after_move(model);
     Ok(())
 }

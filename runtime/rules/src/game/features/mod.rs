@@ -166,8 +166,9 @@ pub struct Feature {
     /// before anything of it happens: the feature may refuse it (the reason). The last argument
     /// is how many times its move value the move may go (a ruleset's own move: a run).
     pub move_declared: Option<fn(&super::Game, usize, P, f64) -> Result<(), String>>,
-    /// A model moved (one leg of a move) from one point to another.
-    pub model_moved: Option<fn(&mut Engine, usize, P, P) -> Step>,
+    /// A model moved (one leg of a move) along a route: where it began, each hex centre it
+    /// passed on a hex board (a move there bends), where it stopped.
+    pub model_moved: Option<fn(&mut Engine, usize, &[P]) -> Step>,
     /// A model's activation is ending: before the states of moving or standing still.
     pub activation_ending: Option<fn(&mut Engine, usize)>,
     /// A model's activation ended (its damage landed, mission kills counted).

@@ -42,8 +42,8 @@ fn configured_by(rules: &crate::compile::Rules) -> Option<&'static str> {
         .then_some("`procedures.structure_movement` or `procedures.structure_attacks`")
 }
 
-fn model_moved(e: &mut Engine, model: usize, from: P, to: P) -> Result<(), EngineError> {
-    e.structure_crossing(model, from, to)
+fn model_moved(e: &mut Engine, model: usize, route: &[P]) -> Result<(), EngineError> {
+    e.structure_crossing(model, route)
 }
 
 fn turn_end(e: &mut Engine) -> Result<(), EngineError> {
@@ -233,7 +233,7 @@ impl Engine<'_, '_> {
     /// A CAV or vehicle that moved from `from` into or through structures: for each section
     /// of path inside one, an opposed roll of its EXP against the structure's armor class (the
     /// larger margin wins, ties to the mover); each lost costs the ruleset's damage (001 L6154-6164).
-    pub(crate) fn structure_crossing(&mut self, model: usize, from: P, to: P) -> Result<(), EngineError> {
+    pub(crate) fn structure_crossing(&mut self, model: usize, route: &[P]) -> Result<(), EngineError> {
         let r = self.rules();
         let Some(rule) = &r.proc.structure_movement else { return Ok(()) };
         if !r.type_in(&rule.model_types, self.cardr(model).model_type) || self.game.flying(model) {
@@ -241,20 +241,26 @@ impl Engine<'_, '_> {
         }
         const STEP: f64 = 0.25;
         // Only buildings near the path can be crossed (most moves pass none).
-        let near = |a: &crate::game::Area| crate::geom::seg_point_dist(from, to, a.center) <= a.radius;
+        let near = |a: &crate::game::Area| {
+            route.windows(2).any(|leg| crate::geom::seg_point_dist(leg[0], leg[1], a.center) <= a.radius)
+        };
         let g = &self.game;
         if !g.board.areas.iter().any(|a| g.rules.terrains[a.terrain].structure.is_some() && near(a)) {
             return Ok(());
         }
-        let len = from.dist(to);
-        let steps = (len / STEP).ceil() as usize;
+        // The length of the route inside each building, leg by leg.
         let mut inside: Vec<(usize, f64)> = Vec::new();
-        for k in 0..steps {
-            let p = from + (to - from).scale((k as f64 + 0.5) / steps as f64);
-            if let Some(a) = self.game.structure_at_point(p) {
-                match inside.iter_mut().find(|(x, _)| *x == a) {
-                    Some((_, l)) => *l += len / steps as f64,
-                    None => inside.push((a, len / steps as f64)),
+        for leg in route.windows(2) {
+            let (from, to) = (leg[0], leg[1]);
+            let len = from.dist(to);
+            let steps = (len / STEP).ceil() as usize;
+            for k in 0..steps {
+                let p = from + (to - from).scale((k as f64 + 0.5) / steps as f64);
+                if let Some(a) = self.game.structure_at_point(p) {
+                    match inside.iter_mut().find(|(x, _)| *x == a) {
+                        Some((_, l)) => *l += len / steps as f64,
+                        None => inside.push((a, len / steps as f64)),
+                    }
                 }
             }
         }
