@@ -113,6 +113,9 @@ impl HookPoint {
             PlaceTerrain,
             SetFlag,
         ];
+        // The activation's own moment (its AP counted as it begins): modifiers and the changes
+        // any moment allows, not the ones that take a model out, roll a table or lay markers —
+        // those wait for the activation's actions (`special_action`, `end_phase`).
         const MOD_CHANGES: &[HookEffect] = &[
             AddModifier,
             DealDamage,

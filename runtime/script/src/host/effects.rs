@@ -78,6 +78,18 @@ struct EffectArgs<'a> {
 }
 
 impl EffectArgs<'_> {
+    /// Arguments 1 and 2 as a point (x, y) in inches, refused where it is nowhere near a table
+    /// (off any board by more than a board's size: no forced move, placement or marker goes
+    /// there).
+    fn near_a_table(&self, what: &str) -> mlua::Result<(f64, f64)> {
+        let (x, y) = (self.number(1, "x")?, self.number(2, "y")?);
+        let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
+        if !board.contains(&x) || !board.contains(&y) {
+            return Err(refused(self.lua, format!("`{what}`: ({x}, {y}) is nowhere near a table")));
+        }
+        Ok((x, y))
+    }
+
     fn arg(&self, i: usize) -> Value {
         self.args.get(i).cloned().unwrap_or(Value::Nil)
     }
@@ -170,11 +182,7 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
         }
         HookEffect::MoveModel => {
             let model = model_arg(lua, effect, &a.arg(0))?;
-            let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
-            let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
-            if !board.contains(&x) || !board.contains(&y) {
-                return Err(refused(lua, format!("`ctx.move_model`: ({x}, {y}) is nowhere near a table")));
-            }
+            let (x, y) = a.near_a_table("ctx.move_model")?;
             Effect::MoveModel { model, x, y }
         }
         HookEffect::TurnModel => {
@@ -206,21 +214,13 @@ fn read_effect(a: &EffectArgs, m: Moment) -> mlua::Result<Effect> {
             if effect == HookEffect::RemoveMarker {
                 Effect::RemoveMarker { sa, id }
             } else {
-                let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
-                let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
-                if !board.contains(&x) || !board.contains(&y) {
-                    return Err(refused(lua, format!("`ctx.place_marker`: ({x}, {y}) is nowhere near a table")));
-                }
+                let (x, y) = a.near_a_table("ctx.place_marker")?;
                 Effect::PlaceMarker { sa, id, x, y }
             }
         }
         HookEffect::PlaceModel => {
             let model = model_arg(lua, effect, &a.arg(0))?;
-            let (x, y) = (a.number(1, "x")?, a.number(2, "y")?);
-            let board = -MAX_BOARD_INCHES..=2.0 * MAX_BOARD_INCHES;
-            if !board.contains(&x) || !board.contains(&y) {
-                return Err(refused(lua, format!("`ctx.place_model`: ({x}, {y}) is nowhere near a table")));
-            }
+            let (x, y) = a.near_a_table("ctx.place_model")?;
             Effect::PlaceModel { model, x, y }
         }
         HookEffect::RemoveModel => {
