@@ -41,7 +41,9 @@ enum Format {
     holds only counts and sums (schemas/reports/sim.schema.json), so the merge of the n shards is byte-identical to \
     the unsharded run.\n\
     Win rates carry their Wilson 95 % score interval; mean turns ± the sample standard deviation; a weapon's hit rate \
-    is hits per shot, its penetration rate penetrating hits per hit.\n\
+    is hits per shot, its penetration rate penetrating hits per hit. Where hits read a damage table \
+    (`procedures.attack.damage_table`), damage is only the points table rows deal; results are the rows attacks landed on \
+    enemy models, effects those that changed the model (a weapon's effects per shot), and every row landed is listed.\n\
     --vs CHANGE plays every seed twice: A as the content is, B with the change; both are reported as above, then \
     B − A for each side's win rate, the draw rate, the mean length and each side's damage per game, with a 95 % \
     interval computed from the per-game differences of the same seed (d̄ ± 1.96·s/√n, s the sample deviation of \
@@ -571,6 +573,18 @@ fn csv(r: &Run) -> String {
         for s in &r.sides {
             row(run, "damage_per_game", s, n, per(r.damage.get(s).copied().unwrap_or(0)), None);
         }
+        if r.damage_model.is_some() || !r.table_results.is_empty() {
+            for s in &r.sides {
+                row(run, "effects_per_game", s, n, per(r.effects.get(s).copied().unwrap_or(0)), None);
+            }
+            for (name, k) in &r.table_results {
+                row(run, "table_results_per_game", name, n, per(*k), None);
+            }
+            for (w, st) in r.weapons.iter().filter(|(_, s)| s.shots > 0) {
+                row(run, "table_results_per_shot", w, n, st.table_results as f64 / st.shots as f64, None);
+                row(run, "effects_per_shot", w, n, st.effects as f64 / st.shots as f64, None);
+            }
+        }
         for (w, st) in &r.weapons {
             if st.shots > 0 {
                 row(run, "hit_rate", w, n, st.hits as f64 / st.shots as f64, Some(wilson(st.hits, st.shots)));
@@ -614,15 +628,67 @@ fn csv(r: &Run) -> String {
                 let (q, name) = match d.name.as_str() {
                     "draws" => ("draw_rate", String::new()),
                     "turns" => ("mean_turns", String::new()),
-                    n => match (n.strip_suffix(" wins"), n.strip_suffix(" damage")) {
-                        (Some(s), _) => ("win_rate", s.to_owned()),
-                        (_, Some(s)) => ("damage_per_game", s.to_owned()),
+                    n => match (n.strip_suffix(" wins"), n.strip_suffix(" damage"), n.strip_suffix(" effects")) {
+                        (Some(s), _, _) => ("win_rate", s.to_owned()),
+                        (_, Some(s), _) => ("damage_per_game", s.to_owned()),
+                        (_, _, Some(s)) => ("effects_per_game", s.to_owned()),
                         _ => (n, String::new()),
                     },
                 };
                 row("B-A", q, &name, v.a.games, d.diff.mean, d.diff.interval);
             }
         }
+    }
+    o
+}
+
+/// What the figures count where hits land table rows (a damage model by tables,
+/// `procedures.attack.damage_table`, or a script's rows), and every row landed.
+fn table_note(r: &SimResult) -> String {
+    let mut text = match &r.damage_model {
+        Some(t) => format!(
+            "damage model: each hit reads `{t}` by its margin × a weapon value in multiples of the target's armor; \
+             the row changes the target and may roll on further tables (every standing hit reads it: pen/hit counts \
+             those). "
+        ),
+        None => "table rows: scripts landed rows of lookup tables on models. ".to_owned(),
+    };
+    text.push_str(
+        "damage: only the points rows deal (`damage:` of a row; a hit's margin × weapon value is not in the event \
+         log and is not counted). results: rows an attack landed on an enemy model, the row a hit reads and every \
+         row it rolls on; effects: those that changed the model themselves (not a row of no effect, nor one that \
+         only rolls on another table).",
+    );
+    if r.table_results_unattributed > 0 {
+        let _ = write!(
+            text,
+            " {} rows below landed outside an attack on an enemy model (a script's row at another moment, a row on \
+             the attacker's own side): in no weapon's, side's or model's count.",
+            r.table_results_unattributed
+        );
+    }
+    let mut o = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 100 {
+            let _ = writeln!(o, "  {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    let _ = writeln!(o, "  {line}");
+    // Every row landed, most first.
+    let mut rows: Vec<(&String, &u64)> = r.table_results.iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(11);
+    let _ = writeln!(o, "\n  {:w$}  {:>8}  {:>8}", "table · row", "landed", "per game");
+    for (name, n) in rows {
+        let per = if r.games == 0 { 0.0 } else { *n as f64 / r.games as f64 };
+        let pad = w - name.chars().count().min(w);
+        let _ = writeln!(o, "  {name}{:pad$}  {n:>8}  {per:>8.2}", "");
     }
     o
 }
@@ -649,23 +715,30 @@ fn human(r: &SimResult) -> String {
         r.content_hash.get(..12).unwrap_or(&r.content_hash)
     );
     let _ = writeln!(o);
+    // Where hits land table rows (a damage model by tables, or a script's rows), what those rows
+    // do is counted as effects beside the damage points, in every table below.
+    let tables = r.damage_model.is_some() || !r.table_results.is_empty();
+    let per_game = |n: u64| if r.games == 0 { 0.0 } else { n as f64 / r.games as f64 };
     let width = r.sides.iter().map(String::len).max().unwrap_or(0).max(5);
-    let _ = writeln!(
+    let _ = write!(
         o,
         "  {:width$}  {:>7}  {:>8}  {:>18}  {:>9}  {:>8}",
         "side", "wins", "win rate", "95 % interval", "damage", "per game"
     );
+    let _ = writeln!(o, "{}", if tables { format!("  {:>9}  {:>8}", "effects", "per game") } else { String::new() });
     for side in &r.sides {
         let wins = r.wins.get(side).copied().unwrap_or(0);
         let dmg = r.damage.get(side).copied().unwrap_or(0);
         let (lo, hi) = wilson(wins, r.games);
-        let per = if r.games == 0 { 0.0 } else { dmg as f64 / r.games as f64 };
-        let _ = writeln!(
+        let per = per_game(dmg);
+        let _ = write!(
             o,
             "  {side:width$}  {wins:>7}  {:>8}  {:>18}  {dmg:>9}  {per:>8.2}",
             rate(wins, r.games),
             format!("[{}, {}]", pct(lo), pct(hi)),
         );
+        let eff = r.effects.get(side).copied().unwrap_or(0);
+        let _ = writeln!(o, "{}", if tables { format!("  {eff:>9}  {:>8.2}", per_game(eff)) } else { String::new() });
     }
     let (lo, hi) = wilson(r.draws, r.games);
     let _ = writeln!(
@@ -687,14 +760,16 @@ fn human(r: &SimResult) -> String {
     );
     if !r.weapons.is_empty() {
         let w = r.weapons.keys().map(String::len).max().unwrap_or(0).max(6);
-        let _ = writeln!(
+        let _ = write!(
             o,
             "\n  {:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {:>8}",
             "weapon", "shots", "hit rate", "pen/hit", "damage", "dmg/shot"
         );
+        let cols = format!("  {:>9}  {:>9}  {:>8}", "results", "effects", "eff/shot");
+        let _ = writeln!(o, "{}", if tables { cols.as_str() } else { "" });
         for (name, s) in &r.weapons {
             let per = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.damage as f64 / s.shots as f64) };
-            let _ = writeln!(
+            let _ = write!(
                 o,
                 "  {name:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {per:>8}",
                 s.shots,
@@ -702,22 +777,26 @@ fn human(r: &SimResult) -> String {
                 rate(s.penetrations, s.hits),
                 s.damage
             );
+            let eff = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.effects as f64 / s.shots as f64) };
+            let cols = format!("  {:>9}  {:>9}  {eff:>8}", s.table_results, s.effects);
+            let _ = writeln!(o, "{}", if tables { cols.as_str() } else { "" });
         }
     }
     if !r.bands.is_empty() {
         let rows: Vec<(String, &cav_lab::WeaponStats)> =
             r.bands.iter().flat_map(|(w, b)| b.iter().map(move |(band, s)| (format!("{w} · {band}"), s))).collect();
         let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(18);
-        let _ = writeln!(
+        let _ = write!(
             o,
             "\n  {:w$}  {:>8}  {:>8}  {:>18}  {:>8}",
             "weapon · range band", "shots", "hit rate", "95 % interval", "dmg/shot"
         );
+        let _ = writeln!(o, "{}", if tables { format!("  {:>8}", "eff/shot") } else { String::new() });
         for (name, s) in rows {
             let (lo, hi) = wilson(s.hits, s.shots);
             let per = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.damage as f64 / s.shots as f64) };
             let pad = w - name.chars().count().min(w);
-            let _ = writeln!(
+            let _ = write!(
                 o,
                 "  {name}{:pad$}  {:>8}  {:>8}  {:>18}  {per:>8}",
                 "",
@@ -725,15 +804,36 @@ fn human(r: &SimResult) -> String {
                 rate(s.hits, s.shots),
                 format!("[{}, {}]", pct(lo), pct(hi))
             );
+            let eff = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.effects as f64 / s.shots as f64) };
+            let _ = writeln!(o, "{}", if tables { format!("  {eff:>8}") } else { String::new() });
         }
     }
-    if !r.model_damage.is_empty() {
+    if tables {
+        let names: std::collections::BTreeSet<&String> = r.model_damage.keys().chain(r.model_effects.keys()).collect();
+        if !names.is_empty() {
+            let w = names.iter().map(|n| n.len()).max().unwrap_or(0).max(5);
+            let _ = writeln!(
+                o,
+                "\n  {:w$}  {:>9}  {:>8}  {:>9}  {:>8}",
+                "model", "damage", "per game", "effects", "per game"
+            );
+            for m in names {
+                let d = r.model_damage.get(m).copied().unwrap_or(0);
+                let e = r.model_effects.get(m).copied().unwrap_or(0);
+                let _ = writeln!(o, "  {m:w$}  {d:>9}  {:>8.2}  {e:>9}  {:>8.2}", per_game(d), per_game(e));
+            }
+        }
+    } else if !r.model_damage.is_empty() {
         let w = r.model_damage.keys().map(String::len).max().unwrap_or(0).max(5);
         let _ = writeln!(o, "\n  {:w$}  {:>9}  {:>8}", "model", "damage", "per game");
         for (m, d) in &r.model_damage {
             let per = if r.games == 0 { 0.0 } else { *d as f64 / r.games as f64 };
             let _ = writeln!(o, "  {m:w$}  {d:>9}  {per:>8.2}");
         }
+    }
+    if tables {
+        o.push('\n');
+        o.push_str(&table_note(r));
     }
     if !r.states.is_empty() {
         let parts: Vec<String> = r.states.iter().map(|(s, n)| format!("{s} {n}")).collect();

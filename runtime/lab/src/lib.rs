@@ -41,8 +41,18 @@ pub struct WeaponStats {
     pub hits: u64,
     /// Hits that beat the target's armor.
     pub penetrations: u64,
-    /// Damage its penetrating hits dealt (the damage table's results, `damage_result` events).
+    /// Damage its penetrating hits dealt (the damage table's results, `damage_result` events;
+    /// under `procedures.attack.damage_table`, only the points its table rows deal).
     pub damage: u64,
+    /// Rows of tables its hits landed on enemy models (`table_result` events): under
+    /// `procedures.attack.damage_table` the row each hit reads and every row that row rolls on.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub table_results: u64,
+    /// Of those, the rows that changed the model themselves (attributes, weapons, states,
+    /// movement, action points, destruction, damage points, …): not a row that does nothing nor
+    /// one that only rolls on another table (the row that roll lands on counts on its own).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub effects: u64,
 }
 
 impl WeaponStats {
@@ -51,15 +61,23 @@ impl WeaponStats {
         self.hits = sum(self.hits, o.hits)?;
         self.penetrations = sum(self.penetrations, o.penetrations)?;
         self.damage = sum(self.damage, o.damage)?;
+        self.table_results = sum(self.table_results, o.table_results)?;
+        self.effects = sum(self.effects, o.effects)?;
         Ok(())
     }
 
-    /// Hits are shots that hit, penetrations hits that penetrated.
+    /// Hits are shots that hit, penetrations hits that penetrated, effects table results.
     fn consistent(&self, what: &str) -> Result<(), String> {
         if self.hits > self.shots || self.penetrations > self.hits {
             return Err(format!(
                 "{what}: {} shots, {} hits, {} penetrations (hits are shots, penetrations hits)",
                 self.shots, self.hits, self.penetrations
+            ));
+        }
+        if self.effects > self.table_results {
+            return Err(format!(
+                "{what}: {} effects of {} table results (effects are table results)",
+                self.effects, self.table_results
             ));
         }
         Ok(())
@@ -130,6 +148,29 @@ pub struct SimResult {
     pub states: BTreeMap<String, u64>,
     /// Per modifier source: how often it changed a roll or a hit, and decided a roll.
     pub modifiers: BTreeMap<String, ModifierStats>,
+    /// The name of the table a hit reads where the ruleset's damage is a table's results
+    /// (`procedures.attack.damage_table`): a hit's margin times a weapon value, in multiples of
+    /// the target's armor, picks a row that changes the target and rolls on further tables. The
+    /// damage figures then count only the points rows deal (`damage:` of a row), and what the
+    /// rows do is counted as table results and effects. Absent for a ruleset without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_model: Option<String>,
+    /// Effects (table rows that changed an enemy model, as a weapon's `effects`) dealt per
+    /// side, summed over the games; only sides that dealt one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub effects: BTreeMap<String, u64>,
+    /// Effects dealt per model, by its name in the game; only models that dealt one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub model_effects: BTreeMap<String, u64>,
+    /// Every table row landed on a model (`table_result` events), whoever caused it, by
+    /// `table · row` names.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub table_results: BTreeMap<String, u64>,
+    /// Of those, the rows landed outside an attack on an enemy model (a script's
+    /// `ctx.table_row` at another moment, a row on the attacker's own side): in no weapon's,
+    /// side's or model's count.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub table_results_unattributed: u64,
 }
 
 impl SimResult {
@@ -154,6 +195,11 @@ impl SimResult {
             bands: BTreeMap::new(),
             states: BTreeMap::new(),
             modifiers: BTreeMap::new(),
+            damage_model: None,
+            effects: BTreeMap::new(),
+            model_effects: BTreeMap::new(),
+            table_results: BTreeMap::new(),
+            table_results_unattributed: 0,
         }
     }
 
@@ -176,6 +222,19 @@ impl SimResult {
         if a.sides != b.sides {
             return Err(format!("the results have different sides ({:?} and {:?})", a.sides, b.sides));
         }
+        match (&a.damage_model, &b.damage_model) {
+            (Some(x), Some(y)) if x != y => {
+                return Err(format!("the results are of different damage tables (`{x}` and `{y}`)"));
+            }
+            (None, Some(y)) if a.games > 0 => {
+                return Err(format!("one result reads damage table `{y}`, the other none"));
+            }
+            (Some(x), None) if b.games > 0 => {
+                return Err(format!("one result reads damage table `{x}`, the other none"));
+            }
+            _ => {}
+        }
+        a.damage_model = a.damage_model.or_else(|| b.damage_model.clone());
         let mut seeds = a.seeds.clone();
         seeds.extend(b.seeds.iter().copied());
         seeds.sort();
@@ -220,6 +279,10 @@ impl SimResult {
         for (m, s) in &b.modifiers {
             a.modifiers.entry(m.clone()).or_default().add(s)?;
         }
+        add_all(&mut a.effects, &b.effects)?;
+        add_all(&mut a.model_effects, &b.model_effects)?;
+        add_all(&mut a.table_results, &b.table_results)?;
+        a.table_results_unattributed = sum(a.table_results_unattributed, b.table_results_unattributed)?;
         Ok(a)
     }
 
@@ -265,6 +328,24 @@ impl SimResult {
                 return Err(format!("modifier `{m}` decided {} of {} rolls", s.decided, s.rolls));
             }
         }
+        // Every table result is a weapon's or unattributed; effects are table results.
+        let landed = self.table_results.values().try_fold(0, |t, &n| sum(t, n))?;
+        let by_weapons =
+            self.weapons.values().try_fold(self.table_results_unattributed, |t, w| sum(t, w.table_results))?;
+        if by_weapons != landed {
+            return Err(format!(
+                "{landed} table results landed, but the weapons' and the unattributed count {by_weapons}"
+            ));
+        }
+        let effects = self.weapons.values().try_fold(0, |t, w| sum(t, w.effects))?;
+        for (what, n) in [
+            ("the sides", self.effects.values().try_fold(0, |t, &n| sum(t, n))?),
+            ("the models", self.model_effects.values().try_fold(0, |t, &n| sum(t, n))?),
+        ] {
+            if n != effects {
+                return Err(format!("the weapons dealt {effects} effects, but {what} count {n}"));
+            }
+        }
         Ok(())
     }
 
@@ -282,6 +363,10 @@ impl SimResult {
         let (s, q) = (self.turns_sum as f64, self.turns_sq_sum as f64);
         ((q - s * s / n) / (n - 1.0)).max(0.0).sqrt()
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn add_all<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) -> Result<(), String> {
@@ -360,9 +445,77 @@ pub fn content_hash(rs: &cav_content::Ruleset) -> Result<String, String> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// A table row that landed on a model (`table_result`), and what it is counted under.
+struct Landed {
+    /// The weapon (and band) and the model whose attack it is part of; `None` outside an attack.
+    by: Option<((String, Option<String>), usize)>,
+    /// The model it landed on.
+    on: usize,
+    /// Whether the row changed the model itself ([`row_acts`]).
+    effect: bool,
+}
+
+/// Whether a row of a lookup table changes the model it lands on by itself: not a row that does
+/// nothing, nor one that only rolls on further tables (the rows those rolls land on are their own
+/// results). Every field is named, so a new kind of row effect cannot be missed here.
+fn row_acts(row: &cav_rules::compile::Row) -> bool {
+    let cav_rules::compile::Row {
+        min: _,
+        max: _,
+        name: _,
+        damage,
+        damage_both,
+        pilot_check,
+        states,
+        critical,
+        action_points,
+        action_points_set,
+        move_value,
+        move_factor,
+        combat_modifier,
+        no_combat,
+        weapons_zeroed,
+        destroyed,
+        result,
+        value: _,
+        attributes,
+        weapon_modifier,
+        weapon_lost,
+        roll_on: _,
+        roll_again: _,
+    } = row;
+    *damage > 0
+        || *damage_both > 0
+        || pilot_check.is_some()
+        || !states.is_empty()
+        || *critical
+        || *action_points != 0
+        || action_points_set.is_some()
+        || *move_value != 0
+        || move_factor.is_some_and(|f| f != 1.0)
+        || *combat_modifier != 0
+        || *no_combat
+        || *weapons_zeroed
+        || *destroyed
+        || result.is_some()
+        || !attributes.is_empty()
+        || *weapon_modifier != 0
+        || *weapon_lost
+}
+
 /// An event sink that counts as the game goes (the log itself is not kept).
 #[derive(Default)]
-struct Tally {
+struct Tally<'r> {
+    /// The rules played, to tell which table rows change a model ([`row_acts`]); without them
+    /// every row counts as an effect.
+    rules: Option<&'r Rules>,
+    /// Table rows landed during the attack under way (after an `attack`, before its
+    /// `damage_points`), waiting for the attack's end to say whose they are.
+    in_attack: Option<Vec<Landed>>,
+    /// Table rows landed, with whose attack they are part of.
+    landed: Vec<Landed>,
+    /// Every table row landed, by `table · row`.
+    table_results: BTreeMap<String, u64>,
     /// The weapon (and band) whose damage the next damage result is: set by an attack, a hit or
     /// a close combat.
     current: Option<(String, Option<String>)>,
@@ -376,7 +529,50 @@ struct Tally {
     modifiers: BTreeMap<String, ModifierStats>,
 }
 
-impl Tally {
+impl Tally<'_> {
+    /// Whether row `result` (`key`) of the table named `table` changes a model by itself.
+    fn acts(&self, table: &str, key: i32, result: &str) -> bool {
+        let Some(rules) = self.rules else { return true };
+        let mut rows = rules.lookup_tables.iter().filter(|t| t.name == table).filter_map(|t| t.row(key));
+        rows.find(|r| r.name == result).is_none_or(row_acts)
+    }
+
+    /// The attack under way ends: the rows it landed are `model`'s with the current weapon.
+    fn attack_ends(&mut self, model: Option<usize>) {
+        let Some(rows) = self.in_attack.take() else { return };
+        let by = self.current.clone().zip(model);
+        self.landed.extend(rows.into_iter().map(|l| Landed { by: by.clone(), ..l }));
+    }
+
+    /// The table rows landed, counted under the weapon, side and model whose attack landed them
+    /// on an enemy model (`side_of` a model's index), the others as unattributed.
+    fn settle(&mut self, r: &mut SimResult, side_of: impl Fn(usize) -> Option<usize>, names: &[String]) {
+        self.attack_ends(None);
+        for l in std::mem::take(&mut self.landed) {
+            let enemy = l.by.filter(|(_, m)| side_of(*m).is_some_and(|s| Some(s) != side_of(l.on)));
+            let Some(((weapon, band), model)) = enemy else {
+                r.table_results_unattributed += 1;
+                continue;
+            };
+            let effect = u64::from(l.effect);
+            let add = |w: &mut WeaponStats| {
+                w.table_results += 1;
+                w.effects += effect;
+            };
+            add(self.weapons.entry(weapon.clone()).or_default());
+            if let Some(band) = band {
+                add(self.bands.entry(weapon).or_default().entry(band).or_default());
+            }
+            if effect > 0 {
+                let side = side_of(model).and_then(|s| r.sides.get(s)).cloned().unwrap_or_default();
+                *r.effects.entry(side).or_default() += 1;
+                let name = names.get(model).cloned().unwrap_or_else(|| format!("model {model}"));
+                *r.model_effects.entry(name).or_default() += 1;
+            }
+        }
+        r.table_results = std::mem::take(&mut self.table_results);
+    }
+
     /// The statistics of the current weapon, overall and in its band.
     fn count(&mut self, f: impl Fn(&mut WeaponStats)) {
         let Some((weapon, band)) = &self.current else { return };
@@ -387,7 +583,7 @@ impl Tally {
     }
 }
 
-impl Sink for Tally {
+impl Sink for Tally<'_> {
     fn enabled(&self) -> bool {
         true
     }
@@ -395,6 +591,9 @@ impl Sink for Tally {
     fn push(&mut self, e: Event) {
         match e {
             Event::Attack { model, weapon, band, .. } => {
+                // (An attack that landed no row and said no damage points leaves none waiting.)
+                self.attack_ends(self.attacker);
+                self.in_attack = Some(Vec::new());
                 self.current = Some((weapon, Some(band.unwrap_or_else(|| "-".to_owned()))));
                 self.attacker = Some(model);
                 self.count(|w| w.shots += 1);
@@ -417,6 +616,8 @@ impl Sink for Tally {
             // its standing hits, those that deal, and what they deal.
             Event::DamagePoints { model, rolls, hits, dealing, damage, .. } => {
                 self.attacker = Some(model);
+                // The table rows its hits landed (`procedures.attack.damage_table`) are its.
+                self.attack_ends(Some(model));
                 self.count(|w| {
                     w.shots += u64::from(rolls.saturating_sub(1));
                     w.hits += u64::from(hits);
@@ -439,6 +640,17 @@ impl Sink for Tally {
                 }
             }
             Event::StateGained { state, .. } => *self.states.entry(state).or_default() += 1,
+            Event::TableResult { model, table, key, result } => {
+                let effect = self.acts(&table, key, &result);
+                *self.table_results.entry(format!("{table} · {result}")).or_default() += 1;
+                let l = Landed { by: None, on: model, effect };
+                match &mut self.in_attack {
+                    Some(rows) => rows.push(l),
+                    None => self.landed.push(l),
+                }
+            }
+            // (An attack that said no damage points ends with the activation.)
+            Event::ActivationEnd { .. } => self.attack_ends(self.attacker),
             Event::Roll(r) => {
                 for m in r.mods.iter().filter(|m| m.value != 0) {
                     let s = self.modifiers.entry(m.source.clone()).or_default();
@@ -462,15 +674,17 @@ fn play_one(
     seed: u64,
     empty: &SimResult,
 ) -> Result<SimResult, String> {
-    let mut tally = Tally::default();
+    let mut tally = Tally { rules: Some(arm.rules), ..Tally::default() };
     let (game, end) =
         cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, host, |e| e.play(&mut Bot::default()));
     let end = end.map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
     let sides = game.sides.clone();
     // A model's name in the game already says its side ("red Dictator-B").
     let models: Vec<String> = game.models.iter().map(|m| m.name.clone()).collect();
+    let model_sides: Vec<usize> = game.models.iter().map(|m| m.side).collect();
     drop(game);
     let mut r = empty.clone();
+    tally.settle(&mut r, |m| model_sides.get(m).copied(), &models);
     r.seeds = vec![SeedRange { first: seed, count: 1 }];
     r.games = 1;
     match end.winner {
@@ -513,7 +727,10 @@ fn scenario_setup(arm: &Arm, scenario: &str) -> Result<(usize, SimResult), Strin
         return Err(format!("{} rosters for the {} sides of `{scenario}`", r.len(), def.sides.len()));
     }
     let sides: Vec<String> = def.sides.iter().map(|(n, _)| n.clone()).collect();
-    Ok((sc, SimResult::empty(&def.id, &rules.id, content_hash, &sides)))
+    let mut empty = SimResult::empty(&def.id, &rules.id, content_hash, &sides);
+    let damage_table = rules.attack.as_ref().and_then(|a| a.damage_table.as_ref());
+    empty.damage_model = damage_table.and_then(|d| rules.lookup_tables.get(d.table)).map(|t| t.name.clone());
+    Ok((sc, empty))
 }
 
 /// What one arm of a run plays: compiled rules, the hash of their content, and the rosters on the

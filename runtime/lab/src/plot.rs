@@ -208,7 +208,14 @@ pub fn damage(r: &SimResult) -> String {
     const PANEL: f64 = 200.0;
     let height = TOP + r.sides.len() as f64 * (PANEL + 30.0) + 10.0;
     let mut out = String::new();
-    open(&mut out, height, &format!("{}: damage dealt per game, by side ({} games)", r.scenario, r.games));
+    // Where hits land table rows, damage is only the points the rows deal: the title says so.
+    let what = match &r.damage_model {
+        Some(t) => {
+            format!("damage points table rows dealt per game (hits read `{t}`: their effects are in the report)")
+        }
+        None => "damage dealt per game".to_owned(),
+    };
+    open(&mut out, height, &format!("{}: {what}, by side ({} games)", r.scenario, r.games));
     let last = r.damage_games.values().filter_map(|h| h.last_key_value()).map(|(d, _)| *d).max().unwrap_or(0);
     let (x0, x1) = (60.0, W - RIGHT);
     let bw = (x1 - x0) / f64::from(last + 1);

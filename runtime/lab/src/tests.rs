@@ -15,8 +15,10 @@ fn result(first: u64, count: u64) -> SimResult {
     r.turns_sq_sum = 9 * count;
     r.turns.insert(3, count);
     r.damage.insert("black".into(), 5 * count);
-    r.weapons
-        .insert("gun".into(), WeaponStats { shots: 4 * count, hits: 2 * count, penetrations: count, damage: count });
+    r.weapons.insert(
+        "gun".into(),
+        WeaponStats { shots: 4 * count, hits: 2 * count, penetrations: count, damage: count, ..Default::default() },
+    );
     r.states.insert("shaken".into(), first + 1);
     r
 }
@@ -63,7 +65,10 @@ fn merge_adds_and_joins_adjacent_seeds_in_any_order() {
     assert_eq!(abc.draws, 2 + 3 + 1);
     assert_eq!(abc.turns_sum, 36);
     assert_eq!(abc.turns[&3], 12);
-    assert_eq!(abc.weapons["gun"], WeaponStats { shots: 48, hits: 24, penetrations: 12, damage: 12 });
+    assert_eq!(
+        abc.weapons["gun"],
+        WeaponStats { shots: 48, hits: 24, penetrations: 12, damage: 12, ..Default::default() }
+    );
     assert_eq!(abc.states["shaken"], 1 + 5 + 21);
     let back: SimResult = serde_json::from_str(&serde_json::to_string(&abc).unwrap()).unwrap();
     assert_eq!(back, abc);
@@ -149,6 +154,10 @@ fn result_does_not_depend_on_the_thread_count() {
     }
     assert_eq!(r.model_damage.values().sum::<u64>(), r.damage.values().sum::<u64>());
     assert_eq!(r.model_damage.len(), 2, "one Dictator-B a side: {:?}", r.model_damage);
+    // CAV lands no table rows: its result carries none of their counts (its JSON is as it was).
+    for key in ["damage_model", "effects", "table_results"] {
+        assert!(!one.contains(&format!("\"{key}\"")), "`{key}` in a CAV result");
+    }
     let wizzo = r.modifiers["SA: Wizzo (primary roll)"];
     assert!(wizzo.rolls > 0 && wizzo.decided > 0 && wizzo.decided < wizzo.rolls, "{wizzo:?}");
     // Two halves merged are the whole.
@@ -196,11 +205,14 @@ fn unknown_scenario_is_refused() {
 #[test]
 fn charts_are_well_formed_svg_with_a_bar_per_row() {
     let mut r = result(1, 100);
-    r.weapons.insert("<Rail & Gun>".into(), WeaponStats { shots: 10, hits: 5, penetrations: 1, damage: 1 });
+    r.weapons.insert(
+        "<Rail & Gun>".into(),
+        WeaponStats { shots: 10, hits: 5, penetrations: 1, damage: 1, ..Default::default() },
+    );
     r.turns.insert(5, 7);
     r.damage_games.insert("red".into(), [(0, 60), (4, 40)].into());
     r.damage_games.insert("black".into(), [(5, 100)].into());
-    let band = |shots, hits| WeaponStats { shots, hits, penetrations: 0, damage: 0 };
+    let band = |shots, hits| WeaponStats { shots, hits, ..Default::default() };
     r.bands.insert("<Rail & Gun>".into(), [("Short".to_owned(), band(6, 4)), ("Long".to_owned(), band(4, 1))].into());
     for (name, svg) in plot::charts(&r) {
         let mut reader = quick_xml::Reader::from_str(&svg);
@@ -598,4 +610,142 @@ fn a_result_whose_counts_disagree_is_refused() {
         &|b| b.modifiers.insert("aim".into(), ModifierStats { rolls: 1, decided: 2, hits: 0 }).map_or((), |_| ()),
         "decided 2 of 1",
     );
+}
+
+fn hex_vehicles() -> (cav_content::Ruleset, Rules) {
+    let loaded =
+        cav_content::load(&cav_content::LoadOptions { paths: vec![root().join("mods/hex-vehicles")], library: vec![] });
+    let rs = loaded.ruleset("hex-vehicles").expect("the hex-vehicles ruleset").clone();
+    let rules = cav_compile::compile_rules(&rs).expect("compiles");
+    (rs, rules)
+}
+
+/// Under a damage model by tables (`procedures.attack.damage_table`: the hex-vehicles pack) a hit
+/// deals no damage points, so the damage figures are 0: what its hits do is counted as the rows
+/// they land on enemy models (results) and those that change the model (effects), per weapon,
+/// band, side and model, and every row landed by name; the result says which table hits read.
+#[test]
+fn a_damage_model_by_tables_counts_the_rows_its_hits_land() {
+    let (rs, rules) = hex_vehicles();
+    let hash = content_hash(&rs).unwrap();
+    let row = |table: &str, name: &str| {
+        let t = rules.lookup_tables.iter().find(|t| t.name == table).unwrap();
+        t.rows.iter().find(|r| r.name.starts_with(name)).unwrap()
+    };
+    assert!(!row_acts(row("Damage effects", "No effect")), "a row of no effect is no effect");
+    assert!(!row_acts(row("Light damage", "Roll twice")), "a row that only rolls again is no effect itself");
+    assert!(!row_acts(row("Light damage", "Fire control")), "a row that only rolls on is no effect itself");
+    assert!(row_acts(row("Damage effects", "Light damage")), "armor −1");
+    assert!(row_acts(row("Damage effects", "Overkill")), "destroyed");
+    assert!(row_acts(row("Light damage", "Movement")), "1 MP fewer");
+    for scenario in ["river-crossing", "night-crossing"] {
+        let r = run(arm(&rules, &hash), scenario, 1..13, &|| ()).unwrap();
+        assert_eq!(r.consistent(), Ok(()), "{scenario}");
+        assert_eq!(r.damage_model.as_deref(), Some("Damage effects"), "{scenario}");
+        // The pack's rows deal no damage points: damage alone would say these games did nothing.
+        assert_eq!(r.damage.values().sum::<u64>(), 0, "{scenario}: {:?}", r.damage);
+        let results: u64 = r.weapons.values().map(|w| w.table_results).sum();
+        let effects: u64 = r.weapons.values().map(|w| w.effects).sum();
+        assert!(effects > 0, "{scenario}: the hits change their targets: {:?}", r.weapons);
+        assert!(effects < results, "{scenario}: some rows do nothing (no effect, a roll on): {:?}", r.weapons);
+        for (w, s) in r.weapons.iter().filter(|(_, s)| s.hits > 0) {
+            assert!(s.table_results >= s.hits.min(1), "{scenario}: `{w}` hit and landed no row: {s:?}");
+        }
+        assert!(r.effects.values().all(|&e| e > 0), "{scenario}: both sides change models: {:?}", r.effects);
+        assert_eq!(r.effects.values().sum::<u64>(), effects, "{scenario}");
+        assert_eq!(r.model_effects.values().sum::<u64>(), effects, "{scenario}");
+        let landed: u64 = r.table_results.values().sum();
+        assert_eq!(landed, results + r.table_results_unattributed, "{scenario}: {:?}", r.table_results);
+        assert!(r.table_results["Damage effects · No effect"] > 0, "{scenario}: {:?}", r.table_results);
+        // Every attack is in one band of its weapon: its rows too.
+        for (w, bands) in &r.bands {
+            let s = r.weapons[w];
+            assert_eq!(bands.values().map(|b| b.table_results).sum::<u64>(), s.table_results, "{scenario}: {w}");
+            assert_eq!(bands.values().map(|b| b.effects).sum::<u64>(), s.effects, "{scenario}: {w}");
+        }
+        // The counts merge exactly and go through JSON.
+        let half = |s: Range<u64>| run(arm(&rules, &hash), scenario, s, &|| ()).unwrap();
+        assert_eq!(SimResult::merge(half(7..13), &half(1..7)).unwrap(), r, "{scenario}");
+        let back: SimResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r, "{scenario}");
+    }
+}
+
+/// A table row counts under the attack that landed it on an enemy model (its weapon, band, side
+/// and model), closed by the attack's damage points or the activation's end; a row outside an
+/// attack, or on the attacker's own side, is unattributed, never counted under a weapon.
+#[test]
+fn table_rows_count_under_the_attack_that_landed_them_on_an_enemy() {
+    let attack = |model: usize, target: usize| Event::Attack {
+        model,
+        target,
+        weapon: "gun".into(),
+        mode: "direct",
+        distance: 3.0,
+        band: Some("Short".into()),
+    };
+    let row = |model: usize| Event::TableResult { model, table: "t".into(), key: 1, result: "r".into() };
+    let points =
+        |model: usize, target: usize| Event::DamagePoints { model, target, rolls: 1, hits: 1, dealing: 1, damage: 0 };
+    let mut t = Tally::default();
+    for e in [
+        row(2), // before any attack: unattributed
+        attack(0, 2),
+        row(2),
+        row(2),
+        points(0, 2), // model 0's attack landed two rows on model 2 (an enemy)
+        row(2),       // after it: unattributed
+        attack(0, 1),
+        row(1), // on model 1, model 0's own side: unattributed
+        points(0, 1),
+        attack(3, 0),
+        row(0), // closed by the activation's end: model 3's
+        Event::ActivationEnd { model: 3 },
+    ] {
+        t.push(e);
+    }
+    let sides = ["red".to_owned(), "black".to_owned()];
+    let mut r = SimResult::empty("duel", "x", "abc", &sides);
+    let names: Vec<String> = ["red a", "red b", "black c", "black d"].map(String::from).to_vec();
+    t.settle(&mut r, |m| [0, 0, 1, 1].get(m).copied(), &names);
+    assert_eq!(t.weapons["gun"].table_results, 3);
+    assert_eq!(t.weapons["gun"].effects, 3, "without the rules every row counts as an effect");
+    assert_eq!(t.bands["gun"]["Short"].table_results, 3);
+    assert_eq!(r.table_results_unattributed, 3);
+    assert_eq!(r.table_results["t · r"], 6);
+    assert_eq!(r.effects, BTreeMap::from([("red".to_owned(), 2), ("black".to_owned(), 1)]));
+    assert_eq!(r.model_effects, BTreeMap::from([("red a".to_owned(), 2), ("black d".to_owned(), 1)]));
+}
+
+/// Effects are table results, and every table result a weapon's or unattributed: a result that
+/// says otherwise is refused, as is a merge of results of different damage tables.
+#[test]
+fn table_counts_that_disagree_are_refused() {
+    let mut r = result(0, 10);
+    for side in ["red", "black"] {
+        r.damage_games.insert(side.into(), BTreeMap::from([(5, 10)]));
+    }
+    r.damage_model = Some("Damage effects".into());
+    let gun = r.weapons.get_mut("gun").unwrap();
+    (gun.table_results, gun.effects) = (5, 3);
+    r.table_results.insert("Damage effects · Light".into(), 6);
+    r.table_results_unattributed = 1;
+    r.effects.insert("red".into(), 3);
+    r.model_effects.insert("red a".into(), 3);
+    assert_eq!(r.consistent(), Ok(()));
+    let refused = |f: &dyn Fn(&mut SimResult), must: &str| {
+        let mut bad = r.clone();
+        f(&mut bad);
+        let err = bad.consistent().unwrap_err();
+        assert!(err.contains(must), "{err} (expected {must:?})");
+    };
+    refused(&|b| b.weapons.get_mut("gun").unwrap().effects = 6, "effects are table results");
+    refused(&|b| b.table_results_unattributed = 0, "6 table results landed");
+    refused(&|b| b.effects.clear(), "the sides count 0");
+    refused(&|b| b.model_effects.clear(), "the models count 0");
+    let mut other = result(10, 1);
+    other.damage_model = Some("Hits".into());
+    assert!(SimResult::merge(r.clone(), &other).unwrap_err().contains("different damage tables"));
+    other.damage_model = None;
+    assert!(SimResult::merge(r, &other).unwrap_err().contains("the other none"));
 }

@@ -36,6 +36,13 @@ pub struct Paired {
     pub damage_diff_sum: BTreeMap<String, i64>,
     /// Per side: Σ over the games of (damage it dealt under B − under A)².
     pub damage_diff_sq_sum: BTreeMap<String, u64>,
+    /// Per side, where A or B lands table rows (`SimResult::damage_model`, table results): Σ over
+    /// the games of (effects it dealt under B − under A).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub effects_diff_sum: BTreeMap<String, i64>,
+    /// Per side, as `effects_diff_sum`: Σ over the games of (effects under B − under A)².
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub effects_diff_sq_sum: BTreeMap<String, u64>,
 }
 
 impl Paired {
@@ -49,6 +56,8 @@ impl Paired {
             turns_diff_sq_sum: 0,
             damage_diff_sum: sides.iter().map(|s| (s.clone(), 0)).collect(),
             damage_diff_sq_sum: sides.iter().map(|s| (s.clone(), 0)).collect(),
+            effects_diff_sum: BTreeMap::new(),
+            effects_diff_sq_sum: BTreeMap::new(),
         }
     }
 
@@ -71,6 +80,14 @@ impl Paired {
             let d = b.damage.get(s).copied().unwrap_or(0) as i64 - a.damage.get(s).copied().unwrap_or(0) as i64;
             p.damage_diff_sum.insert(s.clone(), d);
             p.damage_diff_sq_sum.insert(s.clone(), d.unsigned_abs().pow(2));
+        }
+        if tables(a, b) {
+            for s in &a.sides {
+                let e = |r: &SimResult| r.effects.get(s).copied().unwrap_or(0) as i64;
+                let d = e(b) - e(a);
+                p.effects_diff_sum.insert(s.clone(), d);
+                p.effects_diff_sq_sum.insert(s.clone(), d.unsigned_abs().pow(2));
+            }
         }
         p
     }
@@ -102,8 +119,22 @@ impl Paired {
             let x = self.damage_diff_sq_sum.entry(s.clone()).or_default();
             *x = crate::sum(*x, *v)?;
         }
+        for (s, v) in &o.effects_diff_sum {
+            let x = self.effects_diff_sum.entry(s.clone()).or_default();
+            *x = signed(*x, *v)?;
+        }
+        for (s, v) in &o.effects_diff_sq_sum {
+            let x = self.effects_diff_sq_sum.entry(s.clone()).or_default();
+            *x = crate::sum(*x, *v)?;
+        }
         Ok(())
     }
+}
+
+/// Whether A or B lands table rows (a damage model by tables, or a script's rows): their
+/// effects are then compared too.
+fn tables(a: &SimResult, b: &SimResult) -> bool {
+    [a, b].iter().any(|r| r.damage_model.is_some() || !r.table_results.is_empty())
 }
 
 /// A paired run: A as the content is, B with `change`, over the same seeds.
@@ -217,7 +248,8 @@ impl VsResult {
     }
 
     /// Every compared quantity: each side's win rate, the draw rate, the mean length in turns,
-    /// each side's mean damage dealt per game.
+    /// each side's mean damage dealt per game, and where A or B lands table rows each side's mean
+    /// effects per game.
     pub fn rows(&self) -> Vec<DiffRow> {
         let n = self.a.games;
         let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
@@ -257,6 +289,21 @@ impl VsResult {
                     self.paired.damage_diff_sq_sum.get(s).copied().unwrap_or(0),
                 ),
             });
+        }
+        if tables(&self.a, &self.b) || !self.paired.effects_diff_sum.is_empty() {
+            for s in &self.a.sides {
+                rows.push(DiffRow {
+                    name: format!("{s} effects"),
+                    rate: false,
+                    a: per(self.a.effects.get(s).copied().unwrap_or(0)),
+                    b: per(self.b.effects.get(s).copied().unwrap_or(0)),
+                    diff: paired_diff(
+                        n,
+                        self.paired.effects_diff_sum.get(s).copied().unwrap_or(0),
+                        self.paired.effects_diff_sq_sum.get(s).copied().unwrap_or(0),
+                    ),
+                });
+            }
         }
         rows
     }
