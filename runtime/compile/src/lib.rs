@@ -697,8 +697,7 @@ fn defense_arcs(cx: &mut Cx, entry: &Entry, arcs: &[cav_format::DefenseArc]) {
 }
 
 /// The board's topology (`board:`): `None` for continuous inches; a word that belongs to the other
-/// topology is an error at it. Hex boards are played in part (issue 36): a warning says what is
-/// not.
+/// topology is an error at it. Hex boards are played in part: a warning says what is not.
 fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<cav_rules::compile::HexGeometry> {
     use cav_format::Topology;
     match board.topology {
@@ -735,8 +734,7 @@ fn board(cx: &mut Cx, entry: &Entry, board: &cav_format::BoardRules) -> Option<c
                     "a hex board is played in part: models stand at hex centres facing hexsides, move hex by hex \
                      across stacked terrain (keeping `enemy_clearance`, flying over models and nap of the earth, \
                      leaving the board where they may), and trace ranges, obscurement, cover and blocking \
-                     terrain along hex lines, but a sideways shift (drift or lateral shift) is refused on hexes \
-                     (issue 36)",
+                     terrain along hex lines, but a sideways shift (drift or lateral shift) is refused on hexes",
                 )
                 .at(entry.prov.locate("/board/topology"))
                 .pack(entry.pack.clone())
