@@ -21,7 +21,7 @@ fn logs() -> BTreeMap<String, String> {
         let rules = rules.expect("the bundled rulesets compile");
         let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
         for e in rs.of_kind(cav_format::DocKind::Test) {
-            let Some(cav_format::Document::Test(t)) = &e.doc else { continue };
+            let Some(cav_format::Document::Test(t)) = e.doc.as_deref() else { continue };
             if !t.runs_under(&rs.id) {
                 continue;
             }

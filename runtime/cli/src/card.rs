@@ -68,7 +68,7 @@ fn cells(m: &Model, ptr: &str, texts: Vec<String>) -> Vec<Cell> {
 /// A special attribute as the book's card prints it: its document's name (the id where the
 /// document is missing), rating, uses and condition: "Blaster 2", "Ammo Bin [1]".
 fn sa_name(rs: &Ruleset, s: &cav_format::SaRef) -> String {
-    let mut t = match rs.get(cav_format::DocKind::SpecialAttribute, s.id().as_str()).map(|e| &e.doc) {
+    let mut t = match rs.get(cav_format::DocKind::SpecialAttribute, s.id().as_str()).map(|e| e.doc.as_deref()) {
         Some(Some(Document::SpecialAttribute(sa))) => sa.name.clone(),
         _ => s.id().to_string(),
     };
@@ -92,7 +92,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
     let chassis = m.chassis.map(|c| format!("{} ", book_words(&crate::show::erased::Tag::tag(&c)))).unwrap_or_default();
     let words = |x: &dyn crate::show::erased::Tag| book_words(&x.tag());
     // The per-column attributes in the order the ruleset declares them, by the names it gives.
-    let ruleset = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
+    let ruleset = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| e.doc.as_deref()) {
         Some(Some(Document::Ruleset(r))) => Some(r),
         _ => None,
     };
@@ -128,7 +128,7 @@ pub fn data(m: &Model, rs: &Ruleset) -> CardData {
         .iter()
         .enumerate()
         .map(|(i, w)| {
-            let def = rs.get(cav_format::DocKind::Weapon, w.weapon.as_str()).and_then(|e| match &e.doc {
+            let def = rs.get(cav_format::DocKind::Weapon, w.weapon.as_str()).and_then(|e| match e.doc.as_deref() {
                 Some(Document::Weapon(w)) => Some(w),
                 _ => None,
             });

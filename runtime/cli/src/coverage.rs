@@ -111,7 +111,7 @@ pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<
     let mut rows: BTreeMap<(String, u32, String), SectionRow> = BTreeMap::new();
     for rs in &loaded.rulesets {
         for e in rs.of_kind(DocKind::Rulebook) {
-            let Some(Document::Rulebook(book)) = &e.doc else { continue };
+            let Some(Document::Rulebook(book)) = e.doc.as_deref() else { continue };
             let cites = |source: &str, s: &cav_format::RuleSection| {
                 cav_format::rulebook::cited_lines(source, &book.book)
                     .iter()
@@ -135,7 +135,7 @@ pub fn sections(loaded: &cav_content::Loaded, passed: &BTreeSet<String>) -> Vec<
                     }
                 }
                 for t in rs.of_kind(DocKind::Test) {
-                    if let Some(Document::Test(test)) = &t.doc
+                    if let Some(Document::Test(test)) = t.doc.as_deref()
                         && passed.contains(test.id.as_str())
                         && test.source.as_deref().is_some_and(|src| cites(src, s))
                         && !row.tests.contains(&test.id.0)
@@ -273,7 +273,7 @@ pub fn map(
                             .map_err(|e| format!("scripts: {e}"))?;
                         for t in touching {
                             // The test as it reads without the entry (an upgrade leaves its models).
-                            let t = match mutated.get(DocKind::Test, t.id.as_str()).and_then(|x| x.doc.as_ref()) {
+                            let t = match mutated.get(DocKind::Test, t.id.as_str()).and_then(|x| x.doc.as_deref()) {
                                 Some(Document::Test(m)) => m,
                                 _ => t,
                             };
@@ -308,14 +308,14 @@ pub fn map(
 /// Whether a test's models carry the entry (on the card, a weapon, a mount, an upgrade).
 fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
     let granted = |m: &cav_format::TestModel| {
-        m.upgrades.iter().any(|u| match rs.get(DocKind::Upgrade, u.id().as_str()).and_then(|x| x.doc.as_ref()) {
+        m.upgrades.iter().any(|u| match rs.get(DocKind::Upgrade, u.id().as_str()).and_then(|x| x.doc.as_deref()) {
             Some(Document::Upgrade(up)) => up.grants.iter().any(|g| g.id().as_str() == e.id),
             _ => false,
         })
     };
     if e.kind == DocKind::Asset {
         let emplaced = |m: &cav_format::TestModel| {
-            matches!(rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()),
+            matches!(rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_deref()),
                 Some(Document::Model(card)) if card.emplacement.as_ref().is_some_and(|a| a.as_str() == e.id))
         };
         return t.terrain.iter().any(|a| a.asset.as_ref().is_some_and(|x| x.as_str() == e.id))
@@ -325,7 +325,7 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
     if e.kind == DocKind::Strike {
         return t.steps.iter().any(|s| s.strike.as_ref().is_some_and(|x| x.as_str() == e.id));
     }
-    t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_ref()) {
+    t.models.iter().any(|m| match rs.get(DocKind::Model, m.model.as_str()).and_then(|x| x.doc.as_deref()) {
         Some(Document::Model(card)) => match e.kind {
             DocKind::Upgrade => m.upgrades.iter().any(|u| u.id().as_str() == e.id),
             DocKind::SpecialAttribute => {
@@ -333,7 +333,7 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
                     || card.special_attributes.iter().any(|s| s.id().as_str() == e.id)
                     || card.weapons.iter().any(|w| {
                         w.special_attributes.iter().any(|s| s.id().as_str() == e.id)
-                            || matches!(rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_ref()),
+                            || matches!(rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_deref()),
                                 Some(Document::Weapon(wd)) if wd.special_attributes.iter().any(|s| s.id().as_str() == e.id))
                     })
             }
@@ -346,7 +346,7 @@ fn touches(rs: &Ruleset, t: &cav_format::Test, e: &Entry) -> bool {
 
 /// Whether weapon `id` makes an attack of its own (its range is a distance).
 fn launches(rs: &Ruleset, id: &str) -> bool {
-    matches!(rs.get(DocKind::Weapon, id).and_then(|x| x.doc.as_ref()),
+    matches!(rs.get(DocKind::Weapon, id).and_then(|x| x.doc.as_deref()),
         Some(Document::Weapon(w)) if matches!(w.range, cav_format::Distance::Inches(_)))
 }
 

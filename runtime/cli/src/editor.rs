@@ -28,7 +28,8 @@ pub struct Catalog {
 pub fn catalog(loaded: &Loaded) -> Catalog {
     let mut types: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for rs in &loaded.rulesets {
-        if let Some(cav_format::Document::Ruleset(r)) = rs.get(DocKind::Ruleset, &rs.id).and_then(|e| e.doc.as_ref()) {
+        if let Some(cav_format::Document::Ruleset(r)) = rs.get(DocKind::Ruleset, &rs.id).and_then(|e| e.doc.as_deref())
+        {
             for t in r.model_types.keys() {
                 types.entry(t.0.clone()).or_default().push(rs.id.clone());
             }

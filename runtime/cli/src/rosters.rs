@@ -57,7 +57,7 @@ pub fn roster_squads(
     if given > scenario.sides.len() {
         return Err(format!("{given} rosters for the {} sides of `{}`", scenario.sides.len(), scenario.id));
     }
-    let scenario_doc = match rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_ref()) {
+    let scenario_doc = match rs.get(cav_format::DocKind::Scenario, &scenario.id).and_then(|e| e.doc.as_deref()) {
         Some(cav_format::Document::Scenario(d)) => Some(d.clone()),
         _ => None,
     };

@@ -8,7 +8,7 @@ use cav_format::{Document, Model, PerColumn, Rav};
 use serde_json::Value;
 
 pub fn render(e: &Entry, rs: &Ruleset) -> String {
-    match &e.doc {
+    match e.doc.as_deref() {
         Some(Document::Model(m)) => card(m, rs),
         _ => {
             let mut s = format!("# {} `{}` from pack {}\n", e.kind.tag(), e.id, e.pack);
@@ -21,7 +21,7 @@ pub fn render(e: &Entry, rs: &Ruleset) -> String {
 /// The data card of model `e` with `upgrades` fitted by the engine (`Rules::fit`): the values it
 /// plays with, then what each upgrade did.
 pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[String]) -> Result<String, String> {
-    let Some(Document::Model(m)) = &e.doc else {
+    let Some(Document::Model(m)) = e.doc.as_deref() else {
         return Err(format!("`{}` is not a model: --with fits upgrades to models", e.id));
     };
     let base_ix = rules.card(&e.id).ok_or_else(|| format!("model `{}` is not in ruleset {}", e.id, rs.id))?;
@@ -87,7 +87,7 @@ pub fn fitted(e: &Entry, rs: &Ruleset, mut rules: cav_rules::Rules, upgrades: &[
     doc.tv = c.tv;
     // The attribute values the upgrades change (MV, AV, DC: the engine's, mirrored into the
     // attribute rows), each where its model writes it.
-    let declared = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| &e.doc) {
+    let declared = match rs.get(cav_format::DocKind::Ruleset, &rs.id).map(|e| e.doc.as_deref()) {
         Some(Some(Document::Ruleset(r))) => r.attributes.as_slice(),
         _ => &[],
     };

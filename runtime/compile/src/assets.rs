@@ -21,7 +21,7 @@ pub(crate) fn assets(
     let mut out = Vec::new();
     let mut cards = Vec::new();
     for e in cx.rs.of_kind(DocKind::Asset) {
-        let Some(Document::Asset(a)) = &e.doc else {
+        let Some(Document::Asset(a)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };

@@ -36,7 +36,7 @@ pub(crate) fn attributes(
     }
     let mut of_weapon: BTreeMap<String, Vec<i32>> = BTreeMap::new();
     for e in cx.rs.of_kind(DocKind::Weapon) {
-        let Some(f::Document::Weapon(w)) = &e.doc else { continue };
+        let Some(f::Document::Weapon(w)) = e.doc.as_deref() else { continue };
         if let Some(a) = rav.map(|i| weapon_declared[i]).filter(|a| w.attributes.contains_key(&a.id)) {
             cx.error(
                 e,

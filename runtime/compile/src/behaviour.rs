@@ -63,7 +63,7 @@ impl Behaviour {
 /// asset a roster buys on the table (scenario tests place them); assets held off the table
 /// (`modifiers:`) go to their side's hand.
 fn play_gap(e: &Entry) -> Option<&'static str> {
-    match &e.doc {
+    match e.doc.as_deref() {
         Some(Document::Asset(a)) if a.modifiers.is_empty() && a.footprint.is_none() && a.emplacement.is_none() => Some(
             "`cav play` cannot set it down for a roster that buys it: it has no `footprint` (scenario tests place it)",
         ),
@@ -84,7 +84,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         b.gaps.extend(notes.iter().filter(|n| n.kind == NoteKind::Unplayed).map(|n| n.text.trim().to_owned()));
         b.book_silent.extend(notes.iter().filter(|n| n.kind == NoteKind::BookSilent).map(|n| n.text.trim().to_owned()));
     }
-    let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match &e.doc {
+    let (hooks, script, modifiers): (&[HookPoint], Option<&String>, &[cav_format::Modifier]) = match e.doc.as_deref() {
         Some(Document::SpecialAttribute(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Upgrade(d)) => (&d.hooks, d.script.as_ref(), &d.modifiers),
         Some(Document::Asset(d)) => {
@@ -105,7 +105,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
         b.ways.push((Way::Script, s.clone()));
     }
     modifier_ways(e, &mut b, modifiers);
-    if let Some(Document::SpecialAttribute(sa)) = &e.doc
+    if let Some(Document::SpecialAttribute(sa)) = e.doc.as_deref()
         && let Some(c) = sa.carries
     {
         b.ways.push((
@@ -116,7 +116,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
     upgrade_ways(rs, e, index, &mut b);
     // A special attribute that brings others with it (Orbital Flight); what they do is their own
     // entries' (not followed here: grants may form a cycle).
-    if let Some(Document::SpecialAttribute(sa)) = &e.doc {
+    if let Some(Document::SpecialAttribute(sa)) = e.doc.as_deref() {
         for g in &sa.grants {
             b.ways.push((Way::Data, format!("grants {}", g.id())));
         }
@@ -124,7 +124,7 @@ pub fn behaviour_in(rs: &Ruleset, e: &Entry, index: &Mentions) -> Behaviour {
     // A special attribute that calls a strike on its own terms (Satellite Uplink).
     if e.kind == DocKind::SpecialAttribute {
         for s in rs.of_kind(DocKind::Strike) {
-            if let Some(Document::Strike(d)) = &s.doc
+            if let Some(Document::Strike(d)) = s.doc.as_deref()
                 && d.called_by.iter().any(|c| c.sa.as_str() == e.id)
             {
                 b.ways.push((Way::Data, format!("calls strike `{}` (its called_by)", s.id)));
@@ -204,7 +204,7 @@ fn weapon_ways(rs: &Ruleset, e: &Entry, b: &mut Behaviour, d: &cav_format::Weapo
             // A special attribute giving an area, on a direct-fire weapon (the engine's
             // `attack_roll` sweeps it).
             let gives_area = |s: &cav_format::SaRef| {
-                matches!(rs.get(DocKind::SpecialAttribute, s.id().as_str()).and_then(|e| e.doc.as_ref()),
+                matches!(rs.get(DocKind::SpecialAttribute, s.id().as_str()).and_then(|e| e.doc.as_deref()),
                     Some(Document::SpecialAttribute(sa)) if sa.modifiers.iter().any(|m| m.target == cav_format::ModifierTarget::AreaOfEffect))
             };
             let area = d.fire == cav_format::FireMode::Direct && d.special_attributes.iter().any(gives_area);
@@ -225,7 +225,7 @@ fn weapon_ways(rs: &Ruleset, e: &Entry, b: &mut Behaviour, d: &cav_format::Weapo
             // A launcher with no attack of its own (a pylon) fires the munitions loaded in it.
             let loads: Vec<&str> = rs
                 .of_kind(DocKind::Upgrade)
-                .filter(|u| match &u.doc {
+                .filter(|u| match u.doc.as_deref() {
                     Some(Document::Upgrade(up)) => {
                         up.profiles.iter().any(|p| p.launcher.as_ref().is_some_and(|l| l.as_str() == e.id))
                     }
@@ -236,7 +236,7 @@ fn weapon_ways(rs: &Ruleset, e: &Entry, b: &mut Behaviour, d: &cav_format::Weapo
             // … or is the launch point of strikes that fly in (cruise missiles).
             let launches: Vec<&str> = rs
                 .of_kind(DocKind::Strike)
-                .filter(|x| match &x.doc {
+                .filter(|x| match x.doc.as_deref() {
                     Some(Document::Strike(st)) => {
                         st.missile.as_ref().and_then(|m| m.launcher.as_ref()).is_some_and(|l| l.as_str() == e.id)
                     }
@@ -293,10 +293,10 @@ fn modifier_ways(e: &Entry, b: &mut Behaviour, modifiers: &[cav_format::Modifier
 /// How an upgrade is played beyond its own script and modifiers: the clouds it meets, what it
 /// grants, the munition profiles it loads.
 fn upgrade_ways(rs: &Ruleset, e: &Entry, index: &Mentions, b: &mut Behaviour) {
-    if let Some(Document::Upgrade(_)) = &e.doc {
+    if let Some(Document::Upgrade(_)) = e.doc.as_deref() {
         // A single-use upgrade a munition's cloud names (`cloud.stopped_by`: the anti-nano pod).
         for other in rs.of_kind(DocKind::Upgrade) {
-            let Some(Document::Upgrade(o)) = &other.doc else { continue };
+            let Some(Document::Upgrade(o)) = other.doc.as_deref() else { continue };
             if o.profiles
                 .iter()
                 .any(|p| p.cloud.as_ref().is_some_and(|c| c.stopped_by.iter().any(|u| u.as_str() == e.id)))
@@ -305,7 +305,7 @@ fn upgrade_ways(rs: &Ruleset, e: &Entry, index: &Mentions, b: &mut Behaviour) {
             }
         }
     }
-    if let Some(Document::Upgrade(u)) = &e.doc {
+    if let Some(Document::Upgrade(u)) = e.doc.as_deref() {
         for g in &u.grants {
             b.ways.push((Way::Data, format!("grants {}", g.id())));
             let granted = rs.get(DocKind::SpecialAttribute, g.id().as_str());
@@ -319,7 +319,7 @@ fn upgrade_ways(rs: &Ruleset, e: &Entry, index: &Mentions, b: &mut Behaviour) {
             // A profile reaches with its own range, its launcher's, the weapon it fires as, or by
             // being dropped beneath the model (bombs).
             let weapon_reaches =
-                |id: &cav_format::Id| match rs.get(DocKind::Weapon, id.as_str()).and_then(|w| w.doc.as_ref()) {
+                |id: &cav_format::Id| match rs.get(DocKind::Weapon, id.as_str()).and_then(|w| w.doc.as_deref()) {
                     Some(Document::Weapon(w)) => matches!(w.range, cav_format::Distance::Inches(_)),
                     _ => false,
                 };
@@ -337,7 +337,7 @@ fn upgrade_ways(rs: &Ruleset, e: &Entry, index: &Mentions, b: &mut Behaviour) {
 }
 
 fn notes(e: &Entry) -> Option<&[cav_format::Note]> {
-    Some(match e.doc.as_ref()? {
+    Some(match e.doc.as_deref()? {
         Document::SpecialAttribute(d) => &d.notes,
         Document::Upgrade(d) => &d.notes,
         Document::Asset(d) => &d.notes,

@@ -18,7 +18,7 @@ pub(crate) fn cards(
     let mut models = Vec::new();
     let mut cards = Vec::new();
     for e in cx.rs.of_kind(DocKind::Weapon) {
-        let Some(Document::Weapon(w)) = &e.doc else { continue };
+        let Some(Document::Weapon(w)) = e.doc.as_deref() else { continue };
         if let Some(g) = &w.guided_strike
             && !names.bands.iter().any(|b| b.eq_ignore_ascii_case(&g.band))
         {
@@ -35,7 +35,7 @@ pub(crate) fn cards(
     // How a weapon is mounted means nothing on a special attribute or an upgrade.
     for (kind, what) in [(DocKind::SpecialAttribute, "a special attribute"), (DocKind::Upgrade, "an upgrade")] {
         for e in cx.rs.of_kind(kind) {
-            let r = match &e.doc {
+            let r = match e.doc.as_deref() {
                 Some(Document::SpecialAttribute(d)) => &d.restriction,
                 Some(Document::Upgrade(d)) => &d.restriction,
                 _ => continue,
@@ -58,7 +58,7 @@ pub(crate) fn cards(
         }
     }
     for e in cx.rs.of_kind(DocKind::Model) {
-        let Some(Document::Model(m)) = &e.doc else {
+        let Some(Document::Model(m)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };
@@ -245,7 +245,7 @@ fn mount_capacity(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
     let providers: Vec<(String, String, f::MountCapacity, Option<String>)> = cx
         .rs
         .of_kind(DocKind::SpecialAttribute)
-        .filter_map(|x| match &x.doc {
+        .filter_map(|x| match x.doc.as_deref() {
             Some(Document::SpecialAttribute(sa)) => {
                 sa.carries.map(|c| (x.id.clone(), sa.name.clone(), c, sa.source.clone()))
             }

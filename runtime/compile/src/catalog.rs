@@ -15,7 +15,7 @@ pub(crate) fn states(cx: &mut Cx, sign: i32) -> Vec<StateDef> {
     let groups = cav_content::vocabulary::state_groups(cx.rs);
     cx.rs
         .of_kind(DocKind::ModelState)
-        .map(|e| match &e.doc {
+        .map(|e| match e.doc.as_deref() {
             Some(Document::ModelState(s)) => StateDef {
                 id: e.id.clone(),
                 name: s.name.clone(),
@@ -97,7 +97,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
     let mut upgrades = Vec::new();
     let meets_clouds = meets_clouds(cx);
     for e in cx.rs.of_kind(DocKind::Upgrade) {
-        let Some(Document::Upgrade(doc)) = &e.doc else {
+        let Some(Document::Upgrade(doc)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };
@@ -121,7 +121,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
     // A weapon's own rule (its class's game rules), where a script plays it, rides on each of
     // its mounts as a special attribute of the weapon (`weapon:<id>`), as an upgrade does on a card.
     for e in cx.rs.of_kind(DocKind::Weapon) {
-        let Some(Document::Weapon(doc)) = &e.doc else { continue };
+        let Some(Document::Weapon(doc)) = e.doc.as_deref() else { continue };
         if doc.script.is_none() {
             continue;
         }
@@ -146,7 +146,7 @@ pub(crate) fn special_attributes(cx: &mut Cx, names: &Names) -> (Vec<SaDef>, Vec
 
 /// One special attribute document (an invalid one, reported by the loader, as an empty entry).
 fn special_attribute(cx: &mut Cx, e: &Entry, names: &Names) -> SaDef {
-    let Some(Document::SpecialAttribute(doc)) = &e.doc else {
+    let Some(Document::SpecialAttribute(doc)) = e.doc.as_deref() else {
         cx.fail_quietly();
         return SaDef {
             id: e.id.clone(),
@@ -223,7 +223,7 @@ fn meets_clouds(cx: &Cx) -> Vec<String> {
     cx.rs
         .of_kind(DocKind::Upgrade)
         .chain(cx.rs.of_kind(DocKind::Strike))
-        .flat_map(|e| match &e.doc {
+        .flat_map(|e| match e.doc.as_deref() {
             Some(Document::Upgrade(u)) => u.profiles.iter().collect::<Vec<_>>(),
             Some(Document::Strike(s)) => vec![&s.attack],
             _ => Vec::new(),
@@ -501,7 +501,7 @@ fn effects(cx: &mut Cx, e: &Entry, modifiers: &[f::Modifier], names: &Names) -> 
 pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexes: bool) -> (Vec<TerrainDef>, u32) {
     let mut parts = 1u32;
     for e in cx.rs.of_kind(DocKind::Terrain) {
-        let Some(Document::Terrain(t)) = &e.doc else { continue };
+        let Some(Document::Terrain(t)) = e.doc.as_deref() else { continue };
         for (field, costs) in [("costs", &t.costs), ("climb_cost", &t.climb_cost), ("descent_cost", &t.descent_cost)] {
             for (class, c) in costs {
                 let f::TerrainCost::Fraction(frac) = c else { continue };
@@ -576,7 +576,7 @@ pub(crate) fn terrains(cx: &mut Cx, move_classes: &[String], sas: &[SaDef], hexe
     let docs: Vec<_> = cx.rs.of_kind(DocKind::Terrain).cloned().collect();
     let terrain_ids: Vec<String> = docs.iter().map(|e| e.id.clone()).collect();
     for e in &docs {
-        let Some(Document::Terrain(t)) = &e.doc else {
+        let Some(Document::Terrain(t)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };

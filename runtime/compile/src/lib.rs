@@ -133,7 +133,7 @@ fn check_forces(rs: &Ruleset) -> Vec<Diagnostic> {
     }
     let mut out = cav_forces::check_ruleset(rs);
     for e in rs.of_kind(cav_format::DocKind::Force) {
-        if let Some(cav_format::Document::Force(f)) = &e.doc {
+        if let Some(cav_format::Document::Force(f)) = e.doc.as_deref() {
             out.extend(cav_forces::check(rs, f, &|p| e.prov.locate(p), Some(&e.pack)));
         }
     }
@@ -284,7 +284,7 @@ impl<'a> Cx<'a> {
 
     /// The decoded document `kind`/`id`, if it exists and is valid.
     pub fn doc(&self, kind: DocKind, id: &str) -> Option<&'a Document> {
-        self.rs.get(kind, id).and_then(|e| e.doc.as_ref())
+        self.rs.get(kind, id).and_then(|e| e.doc.as_deref())
     }
 
     /// Parse a dice expression at `ptr` of `e`.
@@ -334,7 +334,7 @@ fn build(cx: &mut Cx) -> Option<Rules> {
         );
         return None;
     };
-    let Some(Document::Ruleset(ruleset)) = &entry.doc else {
+    let Some(Document::Ruleset(ruleset)) = entry.doc.as_deref() else {
         cx.fail_quietly();
         return None;
     };
@@ -654,7 +654,7 @@ fn arm_cards(
 /// Each squad type's largest size, by id.
 fn squad_types(rs: &Ruleset) -> Vec<(String, u32)> {
     rs.of_kind(DocKind::SquadType)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::SquadType(t)) => Some((e.id.clone(), t.max_models)),
             _ => None,
         })

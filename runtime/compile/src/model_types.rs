@@ -23,7 +23,7 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
     }
     let rs = cx.rs;
     for e in rs.entries() {
-        let Some(doc) = &e.doc else { continue };
+        let Some(doc) = e.doc.as_deref() else { continue };
         let mut words: Vec<(String, &ModelType)> = Vec::new();
         fn list<'d>(ptr: &str, types: &'d [ModelType], words: &mut Vec<(String, &'d ModelType)>) {
             for (i, t) in types.iter().enumerate() {

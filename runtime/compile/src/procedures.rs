@@ -40,7 +40,7 @@ pub(crate) fn action_slots(
     let slots: Vec<String> = ruleset.action_slots.iter().take(32).map(|s| s.0.clone()).collect();
     let mut uses = std::collections::BTreeMap::new();
     for e in rs.of_kind(DocKind::ActionType) {
-        let Some(Document::ActionType(a)) = &e.doc else { continue };
+        let Some(Document::ActionType(a)) = e.doc.as_deref() else { continue };
         if a.uses.is_empty() && !a.uses_any_slot {
             continue;
         }
@@ -447,7 +447,7 @@ fn close_defense(
 /// AP cost of each action type, by id (an action the packs give no type costs 1).
 pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
     rs.of_kind(DocKind::ActionType)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
             _ => None,
         })
@@ -467,7 +467,7 @@ pub(crate) fn own_actions(
     let mut out = Vec::new();
     let docs: Vec<_> = cx.rs.of_kind(DocKind::ActionType).cloned().collect();
     for e in &docs {
-        let Some(Document::ActionType(a)) = &e.doc else { continue };
+        let Some(Document::ActionType(a)) = e.doc.as_deref() else { continue };
         let Some(does) = a.does else {
             let said = [
                 ("/move_times", a.move_times.is_some()),
@@ -535,7 +535,7 @@ pub(crate) fn own_actions(
 pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BTreeMap<String, ActionTypes> {
     cx.rs
         .of_kind(DocKind::ActionType)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::ActionType(a))
                 if !a.model_types.is_empty()
                     || !a.target_model_types.is_empty()
@@ -564,7 +564,7 @@ pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BT
 /// The special attributes that make each action type free (`free_with`), by action id.
 pub(crate) fn action_free_with(rs: &Ruleset, sas: &[SaDef]) -> HashMap<String, Vec<SaIx>> {
     rs.of_kind(DocKind::ActionType)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::ActionType(a)) if !a.free_with.is_empty() => {
                 // Unknown SA ids are dangling references the loader reported.
                 let ix = a.free_with.iter().filter_map(|w| sas.iter().position(|s| s.id == w.as_str()));
@@ -793,7 +793,7 @@ pub(crate) fn recovery(
         // An action that makes the recovery test needs one.
         let docs: Vec<_> = cx.rs.of_kind(DocKind::ActionType).cloned().collect();
         for e in &docs {
-            if let Some(Document::ActionType(a)) = &e.doc
+            if let Some(Document::ActionType(a)) = e.doc.as_deref()
                 && a.recovers
                 && a.does.is_some()
             {
@@ -985,7 +985,7 @@ pub(crate) fn attack(
                 );
             }
         }
-        let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, &d.table.0).and_then(|t| t.doc.as_ref()) else {
+        let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, &d.table.0).and_then(|t| t.doc.as_deref()) else {
             // (A table that is not there is a dangling reference the loader reported.)
             cx.fail_quietly();
             return None;

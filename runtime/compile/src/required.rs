@@ -115,11 +115,11 @@ pub(crate) fn check(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset, names: &Na
     // A melee weapon fights only in a ruleset's close combat, whose rolls reach no handler yet.
     let melee: Vec<_> = rs
         .of_kind(cav_format::DocKind::Weapon)
-        .filter(|e| matches!(&e.doc, Some(cav_format::Document::Weapon(w)) if w.fire == f::FireMode::Melee))
+        .filter(|e| matches!(e.doc.as_deref(), Some(cav_format::Document::Weapon(w)) if w.fire == f::FireMode::Melee))
         .cloned()
         .collect();
     for e in &melee {
-        let Some(cav_format::Document::Weapon(w)) = &e.doc else { continue };
+        let Some(cav_format::Document::Weapon(w)) = e.doc.as_deref() else { continue };
         if ruleset.procedures.melee.is_none() {
             cx.error(
                 e,

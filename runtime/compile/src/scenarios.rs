@@ -15,7 +15,7 @@ pub(crate) fn scenarios(
 ) -> Vec<ScenarioDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Scenario) {
-        let Some(Document::Scenario(s)) = &e.doc else {
+        let Some(Document::Scenario(s)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };
@@ -243,7 +243,7 @@ pub(crate) fn scenario_rules(
 /// `applies_to: scenario` is an error at it (an unknown id is the loader's dangling reference).
 pub(crate) fn check_rules(cx: &mut Cx, e: &Entry, ids: &[f::Id]) {
     for (i, id) in ids.iter().enumerate() {
-        let applies = match cx.rs.get(DocKind::SpecialAttribute, id.as_str()).and_then(|x| x.doc.as_ref()) {
+        let applies = match cx.rs.get(DocKind::SpecialAttribute, id.as_str()).and_then(|x| x.doc.as_deref()) {
             Some(Document::SpecialAttribute(s)) => Some(s.applies_to),
             _ => None,
         };

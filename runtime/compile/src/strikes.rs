@@ -12,7 +12,7 @@ use crate::catalog::{landing, munition_only};
 pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
     let mut out = Vec::new();
     for e in cx.rs.of_kind(DocKind::Strike) {
-        let Some(Document::Strike(doc)) = &e.doc else {
+        let Some(Document::Strike(doc)) = e.doc.as_deref() else {
             cx.fail_quietly();
             continue;
         };
@@ -85,7 +85,7 @@ pub(crate) fn strikes(cx: &mut Cx, sas: &[SaDef]) -> Vec<StrikeDef> {
 /// the strike's attack as its one weapon — added to `cards`.
 pub(crate) fn missiles(cx: &mut Cx, strikes: &mut [StrikeDef], cards: &mut Vec<CardDef>) {
     for e in cx.rs.of_kind(DocKind::Strike) {
-        let Some(Document::Strike(doc)) = &e.doc else { continue };
+        let Some(Document::Strike(doc)) = e.doc.as_deref() else { continue };
         let Some(m) = &doc.missile else { continue };
         let Some(s) = strikes.iter_mut().find(|s| s.id == e.id) else { continue };
         // Unknown model ids are dangling references the loader reported.

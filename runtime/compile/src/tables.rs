@@ -59,7 +59,7 @@ pub(crate) fn range_bands(cx: &mut Cx, ruleset: &f::Ruleset) -> (Vec<cav_rules::
         cx.fail_quietly(); // a dangling reference, already reported
         return (vec![], vec![], 0);
     };
-    let Some(Document::RangeBands(b)) = &e.doc else {
+    let Some(Document::RangeBands(b)) = e.doc.as_deref() else {
         cx.fail_quietly();
         return (vec![], vec![], 0);
     };
@@ -70,7 +70,7 @@ pub(crate) fn range_bands(cx: &mut Cx, ruleset: &f::Ruleset) -> (Vec<cav_rules::
     let indirect_fire = cx
         .rs
         .of_kind(DocKind::Weapon)
-        .any(|w| matches!(&w.doc, Some(Document::Weapon(w)) if w.fire == f::FireMode::Indirect));
+        .any(|w| matches!(w.doc.as_deref(), Some(Document::Weapon(w)) if w.fire == f::FireMode::Indirect));
     let rolled = ruleset.procedures.attack.is_some();
     for (i, x) in b.bands.iter().enumerate() {
         let need = |cx: &mut Cx, key: &str, why: &str| {
@@ -196,7 +196,7 @@ fn lookup_as(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names, reads: R
         cx.fail_quietly();
         return LookupTable::default();
     };
-    let Some(Document::Table(t)) = &e.doc else {
+    let Some(Document::Table(t)) = e.doc.as_deref() else {
         cx.fail_quietly();
         return LookupTable::default();
     };
@@ -314,7 +314,7 @@ fn lookup_as(cx: &mut Cx, id: Option<String>, sign: i32, names: &Names, reads: R
 /// The index in `Rules::lookup_tables` of table `id`, which a row at `ptr` of `e` rolls on: it
 /// must be rolled (`key: roll` with `dice`).
 fn rolled_table(cx: &mut Cx, e: &Entry, ptr: &str, id: &str) -> Option<usize> {
-    let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, id).and_then(|t| t.doc.as_ref()) else {
+    let Some(Document::Table(t)) = cx.rs.get(DocKind::Table, id).and_then(|t| t.doc.as_deref()) else {
         cx.fail_quietly();
         return None;
     };
@@ -335,7 +335,7 @@ fn rolled_table(cx: &mut Cx, e: &Entry, ptr: &str, id: &str) -> Option<usize> {
 /// Whether the ruleset's attribute `id` has a `role` (the engine reads it from the card).
 fn has_role(cx: &Cx, id: &str) -> bool {
     cx.rs.of_kind(DocKind::Ruleset).any(|e| {
-        matches!(&e.doc, Some(Document::Ruleset(r)) if r.attributes.iter().any(|a| a.id.0 == id && a.role.is_some()))
+        matches!(e.doc.as_deref(), Some(Document::Ruleset(r)) if r.attributes.iter().any(|a| a.id.0 == id && a.role.is_some()))
     })
 }
 

@@ -22,7 +22,7 @@ pub(crate) fn check(cx: &mut Cx) {
     let sas: Vec<String> = cx.rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect();
     let upgrades: Vec<String> = cx.rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect();
     for e in cx.rs.of_kind(DocKind::Test) {
-        let Some(Document::Test(t)) = &e.doc else { continue };
+        let Some(Document::Test(t)) = e.doc.as_deref() else { continue };
         if !t.runs_under(&cx.rs.id) {
             continue;
         }

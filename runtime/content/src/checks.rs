@@ -31,7 +31,7 @@ pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
         .par_iter()
         .map(|e| {
             let mut diags = Vec::new();
-            if let Some(doc) = &e.doc {
+            if let Some(doc) = e.doc.as_deref() {
                 for (_, check) in CHECKS {
                     check(rs, e, doc, &mut diags);
                 }
@@ -311,7 +311,7 @@ fn design_rav(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
     let Document::Model(m) = doc else { return };
     for (i, w) in m.weapons.iter().enumerate() {
         let Some(printed) = w.rav.as_ref().and_then(|c| c.at(0)) else { continue };
-        let Some(Document::Weapon(def)) = rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_ref())
+        let Some(Document::Weapon(def)) = rs.get(DocKind::Weapon, w.weapon.as_str()).and_then(|x| x.doc.as_deref())
         else {
             continue;
         };
@@ -320,7 +320,7 @@ fn design_rav(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
             let mut names = Vec::new();
             for r in def.special_attributes.iter().chain(&w.special_attributes) {
                 let Some(Document::SpecialAttribute(sa)) =
-                    rs.get(DocKind::SpecialAttribute, r.id().as_str()).and_then(|x| x.doc.as_ref())
+                    rs.get(DocKind::SpecialAttribute, r.id().as_str()).and_then(|x| x.doc.as_deref())
                 else {
                     continue;
                 };
@@ -396,7 +396,7 @@ fn table_rows(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic
 /// Otherwise the engine would play the word anyway: a weapon SA under a model applies to every
 /// weapon of it, a CAV-only SA on infantry plays.
 fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
-    let sa = |id: &str| match rs.get(DocKind::SpecialAttribute, id).and_then(|x| x.doc.as_ref()) {
+    let sa = |id: &str| match rs.get(DocKind::SpecialAttribute, id).and_then(|x| x.doc.as_deref()) {
         Some(Document::SpecialAttribute(s)) => Some(s),
         _ => None,
     };
@@ -459,7 +459,7 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
             }
             for (i, mount) in m.weapons.iter().enumerate() {
                 if let Some(Document::Weapon(w)) =
-                    rs.get(DocKind::Weapon, mount.weapon.as_str()).and_then(|x| x.doc.as_ref())
+                    rs.get(DocKind::Weapon, mount.weapon.as_str()).and_then(|x| x.doc.as_deref())
                 {
                     restricted(
                         format!("/weapons/{i}/weapon"),
@@ -488,7 +488,7 @@ fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>)
     let Document::Model(m) = doc else { return };
     let factions: Vec<&Faction> = rs
         .of_kind(DocKind::Faction)
-        .filter_map(|x| match x.doc.as_ref()? {
+        .filter_map(|x| match x.doc.as_deref()? {
             Document::Faction(f) => Some(f),
             _ => None,
         })

@@ -38,7 +38,7 @@ pub struct Entry {
     /// File:line:col that set each value, by JSON pointer.
     pub prov: Arc<Provenance>,
     /// Typed document; `None` when the value failed validation.
-    pub doc: Option<Document>,
+    pub doc: Option<Arc<Document>>,
     /// Pack whose script roots hold the document's `script:` module: the pack that last set it
     /// (its own, or the pack of a patch that changed it).
     pub script_pack: String,
@@ -90,7 +90,7 @@ impl Ruleset {
         let mut out = self.clone();
         for e in &mut out.entries {
             if let Some(mut doc) = e.doc.take() {
-                change(e, &mut doc);
+                change(e, Arc::make_mut(&mut doc));
                 e.doc = Some(doc);
             }
         }
@@ -154,7 +154,7 @@ struct CheckedEntry {
     prov: Arc<Provenance>,
     root: Loc,
     broken: bool,
-    doc: Option<Document>,
+    doc: Option<Arc<Document>>,
     diags: Vec<Diagnostic>,
 }
 
@@ -604,7 +604,7 @@ impl Builder<'_> {
                     prov: e.prov.clone(),
                     root: e.root,
                     broken,
-                    doc,
+                    doc: doc.map(Arc::new),
                     diags,
                 }))
             })

@@ -13,7 +13,7 @@ use crate::ruleset::{Entry, Ruleset};
 pub fn run(rs: &Ruleset, diags: &mut Vec<Diagnostic>) {
     let names = Names::new(rs);
     for e in rs.entries() {
-        if let Some(doc) = &e.doc {
+        if let Some(doc) = e.doc.as_deref() {
             check(&mut Cx { names: &names, e, diags }, doc);
         }
     }
@@ -28,7 +28,7 @@ fn ruleset_loaded(rs: &Ruleset) -> bool {
 /// names `attacker-attribute-<id>` may use, and the argument the compiled condition holds.
 pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
     rs.of_kind(DocKind::Ruleset)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::Ruleset(r)) => Some(r.attributes.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>()),
             _ => None,
         })
@@ -39,7 +39,7 @@ pub fn ruleset_attributes(rs: &Ruleset) -> Vec<String> {
 /// The values the ruleset's terrain carries (`terrain_values:`), in the order it declares them.
 pub fn terrain_values(rs: &Ruleset) -> Vec<String> {
     rs.of_kind(DocKind::Ruleset)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::Ruleset(r)) => Some(r.terrain_values.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>()),
             _ => None,
         })
@@ -50,7 +50,7 @@ pub fn terrain_values(rs: &Ruleset) -> Vec<String> {
 /// The arcs around a defender the ruleset names (`procedures.sight.defense_arcs`), in order.
 pub fn defense_arcs(rs: &Ruleset) -> Vec<String> {
     rs.of_kind(DocKind::Ruleset)
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(Document::Ruleset(r)) => {
                 Some(r.procedures.sight.defense_arcs.iter().map(|a| a.id.0.clone()).collect::<Vec<_>>())
             }
@@ -65,7 +65,7 @@ pub fn defense_arcs(rs: &Ruleset) -> Vec<String> {
 /// the compiled rules' `own_actions`).
 pub fn own_actions(rs: &Ruleset) -> Vec<String> {
     rs.of_kind(DocKind::ActionType)
-        .filter(|e| matches!(&e.doc, Some(Document::ActionType(a)) if a.does.is_some()))
+        .filter(|e| matches!(e.doc.as_deref(), Some(Document::ActionType(a)) if a.does.is_some()))
         .map(|e| e.id.clone())
         .collect()
 }
@@ -75,7 +75,7 @@ pub fn own_actions(rs: &Ruleset) -> Vec<String> {
 pub fn state_groups(rs: &Ruleset) -> Vec<String> {
     let mut groups: Vec<String> = Vec::new();
     for e in rs.of_kind(DocKind::ModelState) {
-        if let Some(Document::ModelState(s)) = &e.doc {
+        if let Some(Document::ModelState(s)) = e.doc.as_deref() {
             for g in &s.groups {
                 if !groups.iter().any(|x| x == g.as_str()) {
                     groups.push(g.as_str().to_owned());
@@ -108,7 +108,7 @@ impl Names {
         let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
         let bands = rs
             .of_kind(DocKind::RangeBands)
-            .filter_map(|e| match &e.doc {
+            .filter_map(|e| match e.doc.as_deref() {
                 Some(Document::RangeBands(b)) => Some(b.bands.iter().map(|x| x.id.0.clone()).collect::<Vec<_>>()),
                 _ => None,
             })

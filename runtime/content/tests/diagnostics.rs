@@ -84,7 +84,7 @@ fn valid_tree_has_no_diagnostics() {
     let (dir, loaded) = load_tree(&[("base/model.yaml", MODEL.as_bytes())], true);
     assert_eq!(render(dir.path(), &loaded), "");
     let rs = loaded.ruleset("base").expect("ruleset built");
-    assert!(rs.get(cav_format::DocKind::Model, "dictator-b").and_then(|e| e.doc.as_ref()).is_some());
+    assert!(rs.get(cav_format::DocKind::Model, "dictator-b").and_then(|e| e.doc.as_deref()).is_some());
 }
 
 #[test]

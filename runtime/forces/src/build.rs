@@ -175,7 +175,7 @@ fn squad(
 fn upgrades(rs: &Ruleset, r: &Roster, force: &mut Force, bonus: u32, dice: &mut SeededDice) {
     let ups: Vec<&Upgrade> = rs
         .of_kind(DocKind::Upgrade)
-        .filter_map(|e| match e.doc.as_ref()? {
+        .filter_map(|e| match e.doc.as_deref()? {
             Document::Upgrade(u) if u.profiles.is_empty() => Some(u),
             _ => None,
         })

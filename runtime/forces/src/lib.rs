@@ -102,7 +102,7 @@ pub fn roster_force(
 
 /// The ruleset document of a loaded ruleset.
 pub fn ruleset_doc(rs: &Ruleset) -> Option<&RulesetDoc> {
-    match rs.get(cav_format::DocKind::Ruleset, &rs.id)?.doc.as_ref()? {
+    match rs.get(cav_format::DocKind::Ruleset, &rs.id)?.doc.as_deref()? {
         Document::Ruleset(r) => Some(r),
         _ => None,
     }

@@ -13,7 +13,7 @@ pub struct Roster<'a> {
 macro_rules! getter {
     ($name:ident, $kind:ident, $ty:ty) => {
         pub fn $name(&self, id: &str) -> Option<&'a $ty> {
-            match self.rs.get(DocKind::$kind, id)?.doc.as_ref()? {
+            match self.rs.get(DocKind::$kind, id)?.doc.as_deref()? {
                 Document::$kind(d) => Some(d),
                 _ => None,
             }
@@ -48,21 +48,21 @@ impl<'a> Roster<'a> {
     }
 
     pub fn factions(&self) -> impl Iterator<Item = &'a Faction> {
-        self.rs.of_kind(DocKind::Faction).filter_map(|e| match e.doc.as_ref()? {
+        self.rs.of_kind(DocKind::Faction).filter_map(|e| match e.doc.as_deref()? {
             Document::Faction(f) => Some(f),
             _ => None,
         })
     }
 
     pub fn models(&self) -> impl Iterator<Item = &'a Model> {
-        self.rs.of_kind(DocKind::Model).filter_map(|e| match e.doc.as_ref()? {
+        self.rs.of_kind(DocKind::Model).filter_map(|e| match e.doc.as_deref()? {
             Document::Model(m) => Some(m),
             _ => None,
         })
     }
 
     pub fn squad_types(&self) -> impl Iterator<Item = &'a SquadType> {
-        self.rs.of_kind(DocKind::SquadType).filter_map(|e| match e.doc.as_ref()? {
+        self.rs.of_kind(DocKind::SquadType).filter_map(|e| match e.doc.as_deref()? {
             Document::SquadType(s) => Some(s),
             _ => None,
         })

@@ -299,7 +299,7 @@ fn upgrades_cost_per_damage_track_001_l8735_l8757() {
     .unwrap();
     let (docs, _) = cav_content::read_loose(&mut loaded, &file, DocKind::Force);
     let Document::Force(f) = &docs[0].doc else { panic!() };
-    let up = match rs.get(DocKind::Upgrade, "veteran-pilot").unwrap().doc.as_ref().unwrap() {
+    let up = match rs.get(DocKind::Upgrade, "veteran-pilot").unwrap().doc.as_deref().unwrap() {
         Document::Upgrade(u) => u.cost.clone().unwrap(),
         _ => panic!(),
     };

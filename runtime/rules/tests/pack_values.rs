@@ -23,7 +23,7 @@ fn quickstart(loaded: &cav_content::Loaded) -> Rules {
 }
 
 fn test_doc(loaded: &cav_content::Loaded, id: &str) -> Test {
-    match &loaded.ruleset("cav-quickstart").unwrap().get(DocKind::Test, id).unwrap().doc {
+    match loaded.ruleset("cav-quickstart").unwrap().get(DocKind::Test, id).unwrap().doc.as_deref() {
         Some(Document::Test(t)) => t.clone(),
         _ => panic!("no test {id}"),
     }
@@ -178,12 +178,13 @@ fn back_arc_holds_only_from_behind() {
 fn the_features_a_ruleset_lists_are_the_ones_it_plays() {
     let loaded = load();
     let full = cav_compile::compile_rules(loaded.ruleset("cav-full").unwrap()).unwrap();
-    let t = match &loaded
+    let t = match loaded
         .ruleset("cav-full")
         .unwrap()
         .get(DocKind::Test, "full-c3-motivate-gives-an-action-point")
         .unwrap()
         .doc
+        .as_deref()
     {
         Some(Document::Test(t)) => t.clone(),
         _ => panic!("no motivate test"),

@@ -138,7 +138,7 @@ fn typecheck_program() -> Option<PathBuf> {
 impl TypeChecker {
     fn new(rs: &Ruleset) -> TypeChecker {
         let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
-        let ruleset = rs.of_kind(DocKind::Ruleset).find_map(|e| match e.doc.as_ref() {
+        let ruleset = rs.of_kind(DocKind::Ruleset).find_map(|e| match e.doc.as_deref() {
             Some(cav_format::Document::Ruleset(r)) => Some(r),
             _ => None,
         });

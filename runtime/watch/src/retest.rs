@@ -27,7 +27,7 @@ fn run_tests(
             if packs.is_some_and(|p| !p.contains(&e.pack)) {
                 continue;
             }
-            if let Some(cav_format::Document::Test(t)) = &e.doc
+            if let Some(cav_format::Document::Test(t)) = e.doc.as_deref()
                 && t.runs_under(&rules.id)
             {
                 let r = cav_rules::testing::run_test_with(rules, t, host);

@@ -19,7 +19,7 @@ pub fn run(
 ) -> Result<ExitCode, String> {
     let loaded = load(vec![], root);
     let rs = select_rulesets(&loaded, Some(&ruleset))?.into_iter().next().ok_or("no ruleset")?;
-    let model = |e: &cav_content::Entry| match &e.doc {
+    let model = |e: &cav_content::Entry| match e.doc.as_deref() {
         Some(cav_format::Document::Model(m)) => Some(card::data(m, rs)),
         _ => None,
     };

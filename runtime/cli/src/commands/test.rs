@@ -99,7 +99,7 @@ pub fn run(
     let mut seen = std::collections::BTreeSet::new();
     for rs in &loaded.rulesets {
         for e in rs.of_kind(DocKind::Test).filter(|e| keep(e)) {
-            let Some(cav_format::Document::Test(t)) = &e.doc else { continue };
+            let Some(cav_format::Document::Test(t)) = e.doc.as_deref() else { continue };
             if !seen.insert(e.id.clone()) {
                 continue;
             }
@@ -187,7 +187,7 @@ fn ruleset_test_entries(
 ) -> Vec<(&cav_content::Entry, &cav_format::Test)> {
     rs.of_kind(DocKind::Test)
         .filter(|e| keep(e))
-        .filter_map(|e| match &e.doc {
+        .filter_map(|e| match e.doc.as_deref() {
             Some(cav_format::Document::Test(t)) if t.runs_under(&rs.id) => Some((e, t)),
             _ => None,
         })

@@ -86,7 +86,7 @@ impl Cx<'_> {
     /// force group, counting every squad and every `count` (001 L8666-8680).
     pub(super) fn uniques(&self, out: &mut Vec<Diagnostic>) {
         let Some(unique) = &self.rules.unique_sa else { return };
-        let cite = self.rs.get(DocKind::SpecialAttribute, unique.as_str()).and_then(|e| match &e.doc {
+        let cite = self.rs.get(DocKind::SpecialAttribute, unique.as_str()).and_then(|e| match e.doc.as_deref() {
             Some(Document::SpecialAttribute(sa)) => sa.source.as_deref(),
             _ => None,
         });

@@ -48,7 +48,7 @@ fn faction_classes(rs: &Ruleset, rules: &ForceRules, ruleset: &Entry, out: &mut 
         )
     };
     for e in rs.of_kind(DocKind::Faction) {
-        if let Some(Document::Faction(f)) = &e.doc
+        if let Some(Document::Faction(f)) = e.doc.as_deref()
             && !rules.faction_classes.contains_key(&f.class)
         {
             out.push(unknown(e, "/class".into(), f.class.as_str()));
