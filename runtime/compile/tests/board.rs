@@ -491,3 +491,35 @@ impl cav_rules::Controller for MoveTo {
         }
     }
 }
+
+/// A model leaves a hex board only towards a point off it: a model whose hex's centre lies just
+/// past the edge moves back onto the board like any other, and one that may leave, sent to a
+/// point on the board whose hex's centre is past the edge, stays on it.
+#[test]
+fn a_hex_move_leaves_the_board_only_towards_a_point_off_it() {
+    use cav_rules::geom::P;
+    use cav_rules::hooks::NoHooks;
+    use cav_rules::{Engine, SeededDice};
+    let rules = common::pack_rules("hex-vehicles");
+    let g = rules.hexes.unwrap();
+    let board = || cav_rules::game::Board { size: [10.0, 10.0], areas: Vec::new() };
+    let run = |start: P, to: P, withdrawing: bool| {
+        let mut game = cav_rules::Game::new(&rules, board(), vec!["a".into(), "b".into()]);
+        let car = game.add_model(rules.card("prowler").unwrap(), 0, start, 270.0);
+        game.add_model(rules.card("bulwark").unwrap(), 1, P::new(2.0, 9.0), 0.0);
+        game.models[car].mission_kill = withdrawing;
+        let (mut dice, mut log) = (SeededDice::new(1), Vec::new());
+        let mut engine = Engine { game, dice: &mut dice, log: &mut log, hooks: &mut NoHooks };
+        engine.start().unwrap();
+        engine.activate(car, &mut MoveTo(to)).unwrap();
+        let m = &engine.game.models[car];
+        (m.left_board, m.pos)
+    };
+    // (The hex of a point at the right edge has its centre past it.)
+    let edge = P::new(10.0, 5.0);
+    assert!(!g.on_board(g.hex_at(edge), [10.0, 10.0]), "the test needs a hex whose centre is off the board");
+    let (left, pos) = run(edge, P::new(5.0, 5.0), false);
+    assert!(!left && pos.x < 10.0, "moved back onto the board: {pos:?}");
+    let (left, pos) = run(P::new(6.0, 5.0), P::new(9.99, 5.0), true);
+    assert!(!left && pos.x <= 10.0, "a point on the board keeps a withdrawing model on it: {pos:?}");
+}

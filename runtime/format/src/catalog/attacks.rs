@@ -109,8 +109,8 @@ pub struct Destroys {
     /// Structures that are not hardened: they collapse.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub structures: bool,
-    /// Woods it reaches (obscuring terrain set out with the table; not a screen laid in play,
-    /// such as smoke) become this terrain (the trees it fells leave rough ground).
+    /// Woods it reaches (obscuring terrain that does not lift; not a screen laid in play for a
+    /// while, such as smoke) become this terrain (the trees it fells leave rough ground).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-cav-ref" = "terrain"))]
     pub fells_woods_to: Option<Id>,

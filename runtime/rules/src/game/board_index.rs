@@ -28,7 +28,9 @@ pub(crate) struct BoardIndex {
 
 impl Game<'_> {
     /// The board's index, built where it is not this board's (`board_version` counts every
-    /// change to the terrain) and shared by the games copied from this one.
+    /// change to the terrain) and shared by the games copied from this one. It depends on each
+    /// piece's terrain, not only on its shape: whatever changes a piece's terrain in place (a
+    /// collapse to rubble, felled woods) must count it in `board_version`.
     #[inline]
     pub(super) fn board_index(&self) -> std::cell::Ref<'_, BoardIndex> {
         let key = (self.board_version, self.board.areas.len());

@@ -283,7 +283,7 @@ impl Game<'_> {
             if looked > MAX_PATH_STATES {
                 break;
             }
-            if !g.on_board(here, self.board.size) {
+            if here != start && !g.on_board(here, self.board.size) {
                 continue; // a move ends in the first hex off the board
             }
             let (facing, free) = (f64::from(k.2) / 10.0, k.3);
@@ -385,21 +385,29 @@ impl Engine<'_, '_> {
         let mv = budget.unwrap_or_else(|| g.move_value(model));
         let allowance = u64::from(mv) * parts;
         let from = g.models[model].pos;
-        let (size, mut goal) = (g.board.size, geo.hex_at(to));
+        let size = g.board.size;
+        let reach = -cav_format::limits::MAX_BOARD_INCHES..=2.0 * cav_format::limits::MAX_BOARD_INCHES;
+        if !reach.contains(&to.x) || !reach.contains(&to.y) {
+            return Err(format!("({}, {}) is nowhere near the board", to.x, to.y));
+        }
+        let mut goal = geo.hex_at(to);
+        // A point just past the edge may lie in a hex of the board, and a point on the board in
+        // a hex whose centre is past the edge: the move aims at the neighbour nearest the point
+        // on the point's side of the edge (off the board only towards a point off it).
         let off = to.x < 0.0 || to.y < 0.0 || to.x > size[0] || to.y > size[1];
-        if off && geo.on_board(goal, size) {
-            // A point just past the edge lies in a hex of the board: the move aims at the hex
-            // beyond it nearest the point.
-            let beyond = goal.all_neighbors().into_iter().filter(|&h| !geo.on_board(h, size));
-            if let Some(h) = beyond.min_by(|&a, &b| geo.centre(a).dist(to).total_cmp(&geo.centre(b).dist(to))) {
+        if off == geo.on_board(goal, size) {
+            let side = goal.all_neighbors().into_iter().filter(|&h| geo.on_board(h, size) != off);
+            if let Some(h) = side.min_by(|&a, &b| geo.centre(a).dist(to).total_cmp(&geo.centre(b).dist(to))) {
                 goal = h;
             }
         }
         let path = g.hex_path(model, goal, reverse);
         let first_hex_free = g.rules.proc.movement.minimum_move + 1e-9 >= geo.across_flats;
         let (mut spent, mut facing, mut gone) = (0u64, g.models[model].facing, 0u32);
-        // The hex centres passed before the last (what the move crossed bends there).
+        // Where the route bends on the way (hex centres; what the move crossed is judged along
+        // the legs between them).
         let mut corners = Vec::new();
+        let mut heading: Option<f64> = None;
         for step in path {
             if spent + step.cost > allowance && !(gone == 0 && step.turn_cost == 0 && first_hex_free) {
                 break;
@@ -410,9 +418,7 @@ impl Engine<'_, '_> {
             }
             spent += step.cost;
             facing = step.facing;
-            if gone > 0 {
-                corners.push(self.game.models[model].pos);
-            }
+            bend(&mut corners, &mut heading, self.game.models[model].pos, geo.centre(step.hex));
             gone += 1;
             let m = &mut self.game.models[model];
             if step.turned {
@@ -441,7 +447,7 @@ impl Engine<'_, '_> {
         let from = self.game.models[model].pos;
         let (line, _) = crate::compile::HexGeometry::lines(geo.hex_at(from), geo.hex_at(to));
         let most = (cav_format::limits::SCRIPT_FORCED_MOVE / geo.across_flats).floor() as usize;
-        let (mut gone, mut corners) = (0u32, Vec::new());
+        let (mut gone, mut corners, mut heading) = (0u32, Vec::new(), None);
         for w in line.windows(2).take(most) {
             let g = &self.game;
             let (here, next) = (w[0], w[1]);
@@ -451,9 +457,7 @@ impl Engine<'_, '_> {
             {
                 break;
             }
-            if gone > 0 {
-                corners.push(self.game.models[model].pos);
-            }
+            bend(&mut corners, &mut heading, self.game.models[model].pos, geo.centre(next));
             self.game.models[model].pos = geo.centre(next);
             gone += 1;
         }
@@ -463,4 +467,14 @@ impl Engine<'_, '_> {
         }
         Ok(gone)
     }
+}
+
+/// A step of a hex move from `here` to `next`: `here` is a corner of the route where the step
+/// goes another way than the one before it (`heading`: the last step's bearing).
+fn bend(corners: &mut Vec<P>, heading: &mut Option<f64>, here: P, next: P) {
+    let bearing = here.bearing(next);
+    if heading.is_some_and(|h| angle_diff(h, bearing).abs() > 1e-6) {
+        corners.push(here);
+    }
+    *heading = Some(bearing);
 }

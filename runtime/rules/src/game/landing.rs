@@ -137,8 +137,8 @@ impl Engine<'_, '_> {
             let r = self.rules();
             for a in 0..self.game.board.areas.len() {
                 let area = &self.game.board.areas[a];
-                // Woods: obscuring terrain set out with the table, not a screen laid in play
-                // (smoke lifts, it does not fall).
+                // Woods: obscuring terrain that does not lift, not a screen laid in play for a
+                // while (smoke lifts, it does not fall).
                 let woods = r.terrains[area.terrain].obscures() && area.lasts.is_none();
                 if woods && (area.poly.contains(point) || area.poly.distance(point) <= radius) {
                     let (center, radius) = (area.center, area.radius);

@@ -443,10 +443,12 @@ impl<'a, 'r> Engine<'a, 'r> {
         for &p in corners.iter().chain([&pos]) {
             if path.len() < 64 {
                 path.push(p);
+            } else if let Some(last) = path.last_mut() {
+                *last = p; // (full: the end of the move is kept)
             }
         }
         let b = self.game.board.size;
-        if pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1] {
+        if pos.dist(from) > 1e-9 && (pos.x < 0.0 || pos.y < 0.0 || pos.x > b[0] || pos.y > b[1]) {
             // Off the table: a retreat, or an exit the scenario scores.
             self.game.models[model].exited = !retreating;
             self.game.models[model].left_board = true;
