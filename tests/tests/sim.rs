@@ -287,6 +287,28 @@ fn vs_removing_a_weapon_critical_sa_lengthens_the_games() {
     assert!(hit("B") < hit("A"), "the MAC hits less without the computer: {} vs {}", hit("B"), hit("A"));
 }
 
+/// Improved Armor does nothing in the Quick-Start (no roll, hit or script names it): removing it
+/// is reported as not exercised by the bots, not as "no difference"; Wizzo, which they use, is not.
+#[test]
+fn vs_removing_an_sa_the_bots_never_used_says_it_was_not_exercised() {
+    let out =
+        cav().args(["sim", "stand-and-fight", "--games", "20", "--vs", "remove-sa:improved-armor"]).output().unwrap();
+    ok(&out, "remove-sa:improved-armor");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "improved-armor: not exercised by the bots in A (20 games) — the difference says nothing about it"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("no difference:"), "{text}");
+    assert!(text.contains("action · per game") && text.contains("never used"), "{text}");
+    let out = cav().args(["sim", "stand-and-fight", "--games", "20", "--vs", "remove-sa:wizzo"]).output().unwrap();
+    ok(&out, "remove-sa:wizzo");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("not exercised") && text.contains("wizzo: used "), "{text}");
+}
+
 /// The Quick-Start has no victory-levels table, so how a victory ratio is rounded cannot matter:
 /// B plays every seed exactly as A, and the report says so instead of showing a noisy difference.
 #[test]

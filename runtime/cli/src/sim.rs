@@ -44,10 +44,14 @@ enum Format {
     is hits per shot, its penetration rate penetrating hits per hit. Where hits read a damage table \
     (`procedures.attack.damage_table`), damage is only the points table rows deal; results are the rows attacks landed on \
     enemy models, effects those that changed the model (a weapon's effects per shot), and every row landed is listed.\n\
+    Every report counts, per side, the actions the bot declared and the rules accepted (per game, beside the decisions \
+    it was asked for), the reactions it took, and each special attribute's uses (rolls and hits it changed, effects \
+    its script applied) with the games it was used in of those it was carried in.\n\
     --vs CHANGE plays every seed twice: A as the content is, B with the change; both are reported as above, then \
     B − A for each side's win rate, the draw rate, the mean length and each side's damage per game, with a 95 % \
     interval computed from the per-game differences of the same seed (d̄ ± 1.96·s/√n, s the sample deviation of \
-    the differences), which the pairing makes much tighter than two separate runs. Changes, applied to the \
+    the differences), which the pairing makes much tighter than two separate runs; under remove-sa an SA the bots \
+    never used in A is reported as not exercised (the difference says nothing about it). Changes, applied to the \
     content as patches of a generated pack (so B is loaded, checked and compiled as any content is):\n  \
     swap:MODEL=OTHER[@SIDE]   the scenario fields OTHER wherever (on SIDE) it fields MODEL\n  \
     remove-sa:SA[@MODEL]      SA taken off every model card, weapon mount and weapon (or MODEL's card and mounts)\n  \
@@ -527,7 +531,20 @@ fn human_vs(r: &VsResult) -> String {
     }
     let _ = writeln!(o, "  (pp: percentage points; *: the interval leaves out 0)");
     let n = r.a.games;
-    if r.paired.games_changed == 0 {
+    let unused = r.removed_sa_uses().filter(|(_, uses)| *uses == 0).map(|(sa, _)| sa);
+    if let Some(sa) = unused {
+        // Never used in A: whatever B did, the games did not put the SA to the test.
+        let _ =
+            writeln!(o, "\n  {sa}: not exercised by the bots in A ({n} games) — the difference says nothing about it");
+        if r.paired.games_changed > 0 {
+            let _ = writeln!(
+                o,
+                "  (no roll, hit or script effect named it, yet B changed the result of {} games: it acts through \
+                 what the log does not name, a card value or a trait the engine reads)",
+                r.paired.games_changed
+            );
+        }
+    } else if r.paired.games_changed == 0 {
         let _ = writeln!(
             o,
             "\n  no difference: B played all {n} games to the same result as A (winner, turns, damage, weapons, \
@@ -541,6 +558,10 @@ fn human_vs(r: &VsResult) -> String {
             r.outcomes_changed(),
             r.paired.games_changed
         );
+    }
+    if let Some((sa, uses)) = r.removed_sa_uses().filter(|(_, uses)| *uses > 0) {
+        let per = if n == 0 { 0.0 } else { uses as f64 / n as f64 };
+        let _ = writeln!(o, "  {sa}: used {uses} times in A ({per:.2} per game)");
     }
     o
 }
@@ -611,6 +632,30 @@ fn csv(r: &Run) -> String {
         for (m, d) in &r.model_damage {
             row(run, "model_damage_per_game", m, n, per(*d), None);
         }
+        for (side, u) in &r.usage {
+            row(run, "decisions_per_game", side, n, per(u.decisions), None);
+            for (a, k) in &u.actions {
+                row(run, "action_uses_per_game", &format!("{side} · {a}"), n, per(*k), None);
+            }
+            for (a, k) in &u.reactions {
+                row(run, "reaction_uses_per_game", &format!("{side} · {a}"), n, per(*k), None);
+            }
+            for (sa, s) in &u.sas {
+                let name = format!("{side} · {sa}");
+                row(run, "sa_uses_per_game", &name, n, per(s.uses), None);
+                if s.carried > 0 {
+                    let used = s.games.min(s.carried);
+                    row(
+                        run,
+                        "sa_used_in_games_carried",
+                        &name,
+                        n,
+                        used as f64 / s.carried as f64,
+                        Some(wilson(used, s.carried)),
+                    );
+                }
+            }
+        }
         for (src, m) in &r.modifiers {
             row(run, "modifier_rolls_per_game", src, n, per(m.rolls), None);
             if m.rolls > 0 {
@@ -668,18 +713,7 @@ fn table_note(r: &SimResult) -> String {
         );
     }
     let mut o = String::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 100 {
-            let _ = writeln!(o, "  {line}");
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    let _ = writeln!(o, "  {line}");
+    wrapped(&mut o, &text);
     // Every row landed, most first.
     let mut rows: Vec<(&String, &u64)> = r.table_results.iter().collect();
     rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
@@ -691,6 +725,115 @@ fn table_note(r: &SimResult) -> String {
         let _ = writeln!(o, "  {name}{:pad$}  {n:>8}  {per:>8.2}", "");
     }
     o
+}
+
+/// Per side, the actions, reactions and special attributes used per game: one column per side,
+/// most used first; an SA's cell adds the games it was used in of those it was carried in.
+fn usage(r: &SimResult) -> String {
+    let mut o = String::new();
+    let sides: Vec<&String> = r.sides.iter().filter(|s| r.usage.contains_key(*s)).collect();
+    let per = |n: u64| if r.games == 0 { 0.0 } else { n as f64 / r.games as f64 };
+    let table = |o: &mut String, title: &str, rows: Vec<(String, Vec<String>)>| {
+        if rows.is_empty() {
+            return;
+        }
+        let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(title.chars().count());
+        let cw: Vec<usize> = (0..sides.len())
+            .map(|k| rows.iter().map(|(_, c)| c[k].chars().count()).max().unwrap_or(0).max(sides[k].chars().count()))
+            .collect();
+        let pad = |t: &str, w: usize| format!("{}{t}", " ".repeat(w.saturating_sub(t.chars().count())));
+        let head: Vec<String> = sides.iter().zip(&cw).map(|(s, &w)| pad(s, w)).collect();
+        let _ = writeln!(o, "  {title}{}  {}", " ".repeat(w - title.chars().count()), head.join("  "));
+        for (name, cells) in rows {
+            let cells: Vec<String> = cells.iter().zip(&cw).map(|(c, &w)| pad(c, w)).collect();
+            let _ = writeln!(o, "  {name}{}  {}", " ".repeat(w - name.chars().count()), cells.join("  "));
+        }
+    };
+    // The names used by any side, most used (all sides together) first.
+    let names = |of: &dyn Fn(&cav_lab::Usage) -> Vec<(String, u64)>| -> Vec<String> {
+        let mut total: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+        for s in &sides {
+            for (n, k) in of(&r.usage[*s]) {
+                *total.entry(n).or_default() += k;
+            }
+        }
+        let mut v: Vec<(String, u64)> = total.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.into_iter().map(|(n, _)| n).collect()
+    };
+    let counts = |rows: Vec<String>, get: &dyn Fn(&cav_lab::Usage, &str) -> u64| -> Vec<(String, Vec<String>)> {
+        rows.into_iter()
+            .map(|n| {
+                let cells = sides.iter().map(|s| format!("{:.2}", per(get(&r.usage[*s], &n)))).collect();
+                (n, cells)
+            })
+            .collect()
+    };
+    let mut actions = counts(names(&|u| u.actions.iter().map(|(n, k)| (n.clone(), *k)).collect()), &|u, n| {
+        u.actions.get(n).copied().unwrap_or(0)
+    });
+    actions
+        .push(("(decisions)".to_owned(), sides.iter().map(|s| format!("{:.2}", per(r.usage[*s].decisions))).collect()));
+    table(&mut o, "action · per game", actions);
+    let reactions = counts(names(&|u| u.reactions.iter().map(|(n, k)| (n.clone(), *k)).collect()), &|u, n| {
+        u.reactions.get(n).copied().unwrap_or(0)
+    });
+    if !reactions.is_empty() {
+        o.push('\n');
+    }
+    table(&mut o, "reaction · per game", reactions);
+    let sas = names(&|u| u.sas.iter().map(|(n, s)| (n.clone(), s.uses)).collect());
+    let (sas, unused): (Vec<String>, Vec<String>) =
+        sas.into_iter().partition(|n| sides.iter().any(|s| r.usage[*s].sa_uses(n) > 0));
+    let rows: Vec<(String, Vec<String>)> = sas
+        .into_iter()
+        .map(|n| {
+            let cells = sides
+                .iter()
+                .map(|s| match r.usage[*s].sas.get(&n) {
+                    Some(u) if u.carried > 0 || u.uses > 0 => {
+                        let declined = if u.offered > 0 {
+                            format!(", declined {}/{}", u.declined, u.offered)
+                        } else {
+                            String::new()
+                        };
+                        format!("{:.2} ({}/{}{declined})", per(u.uses), u.games, u.carried)
+                    }
+                    _ => "-".to_owned(),
+                })
+                .collect();
+            (n, cells)
+        })
+        .collect();
+    if !rows.is_empty() {
+        o.push('\n');
+    }
+    table(&mut o, "special attribute · uses per game (games used/carried)", rows);
+    if !unused.is_empty() {
+        let _ = writeln!(o, "  never used (carried or offered, named by no event): {}", unused.join(", "));
+    }
+    let note = "(an action counts when the bot declared it and the rules accepted it; (decisions): the times it was \
+                asked, passes included; a reaction when taken; an SA each roll or hit it changed, effect its script \
+                applied or out-of-ammo its reserve saved; an SA that acts only through card values or traits is \
+                never counted)";
+    wrapped(&mut o, note);
+    o
+}
+
+/// `text` as indented lines of at most 100 characters, broken between words.
+fn wrapped(o: &mut String, text: &str) {
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 100 {
+            let _ = writeln!(o, "  {line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    let _ = writeln!(o, "  {line}");
 }
 
 fn pct(x: f64) -> String {
@@ -838,6 +981,10 @@ fn human(r: &SimResult) -> String {
     if !r.states.is_empty() {
         let parts: Vec<String> = r.states.iter().map(|(s, n)| format!("{s} {n}")).collect();
         let _ = writeln!(o, "\n  states inflicted: {}", parts.join(", "));
+    }
+    if !r.usage.is_empty() {
+        o.push('\n');
+        o.push_str(&usage(r));
     }
     if !r.modifiers.is_empty() {
         // Most used first: what changes the most rolls is what a balance question is about.

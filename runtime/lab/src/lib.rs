@@ -171,6 +171,12 @@ pub struct SimResult {
     /// side's or model's count.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub table_results_unattributed: u64,
+    /// Per side (those that decided, reacted or carried a special attribute): the decisions its
+    /// controller was asked for, the actions it declared and the rules accepted, its reactions,
+    /// and per special attribute the games it was carried and used in and its uses (see
+    /// the lab's `usage` module for what "used" means).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub usage: BTreeMap<String, Usage>,
 }
 
 impl SimResult {
@@ -200,6 +206,7 @@ impl SimResult {
             model_effects: BTreeMap::new(),
             table_results: BTreeMap::new(),
             table_results_unattributed: 0,
+            usage: BTreeMap::new(),
         }
     }
 
@@ -283,6 +290,9 @@ impl SimResult {
         add_all(&mut a.model_effects, &b.model_effects)?;
         add_all(&mut a.table_results, &b.table_results)?;
         a.table_results_unattributed = sum(a.table_results_unattributed, b.table_results_unattributed)?;
+        for (side, u) in &b.usage {
+            a.usage.entry(side.clone()).or_default().add(u)?;
+        }
         Ok(a)
     }
 
@@ -345,6 +355,12 @@ impl SimResult {
             if n != effects {
                 return Err(format!("the weapons dealt {effects} effects, but {what} count {n}"));
             }
+        }
+        for (side, u) in &self.usage {
+            if !self.sides.contains(side) {
+                return Err(format!("usage of `{side}`, which is no side of the scenario"));
+            }
+            u.consistent(side, self.games)?;
         }
         Ok(())
     }
@@ -527,6 +543,10 @@ struct Tally<'r> {
     /// Damage dealt per model index.
     by_model: BTreeMap<usize, u64>,
     modifiers: BTreeMap<String, ModifierStats>,
+    /// What names a special attribute in the events (`None`: SA uses are not counted).
+    sources: Option<&'r SaSources>,
+    /// Reactions and special attributes' uses.
+    usage: UsageTally,
 }
 
 impl Tally<'_> {
@@ -589,6 +609,7 @@ impl Sink for Tally<'_> {
     }
 
     fn push(&mut self, e: Event) {
+        self.usage.push(&e, self.sources);
         match e {
             Event::Attack { model, weapon, band, .. } => {
                 // (An attack that landed no row and said no damage points leaves none waiting.)
@@ -673,12 +694,15 @@ fn play_one(
     sc: usize,
     seed: u64,
     empty: &SimResult,
+    sources: &SaSources,
 ) -> Result<SimResult, String> {
-    let mut tally = Tally { rules: Some(arm.rules), ..Tally::default() };
-    let (game, end) =
-        cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, host, |e| e.play(&mut Bot::default()));
+    let mut tally = Tally { rules: Some(arm.rules), sources: Some(sources), ..Tally::default() };
+    // The bot, counted: the actions it declares, the optional SAs it is offered.
+    let mut bot = Counting::new(Bot::default(), arm.rules);
+    let (game, end) = cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, host, |e| e.play(&mut bot));
     let end = end.map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
     let sides = game.sides.clone();
+    let usage = std::mem::take(&mut tally.usage).settle(&game, std::mem::take(&mut bot.usage));
     // A model's name in the game already says its side ("red Dictator-B").
     let models: Vec<String> = game.models.iter().map(|m| m.name.clone()).collect();
     let model_sides: Vec<usize> = game.models.iter().map(|m| m.side).collect();
@@ -706,6 +730,7 @@ fn play_one(
     r.bands = tally.bands;
     r.states = tally.states;
     r.modifiers = tally.modifiers;
+    r.usage = usage.into_iter().filter_map(|(s, u)| Some((sides.get(s)?.clone(), u))).collect();
     Ok(r)
 }
 
@@ -764,13 +789,14 @@ pub fn run(arm: Arm, scenario: &str, seeds: Range<u64>, progress: &(dyn Fn() + S
     let rules = arm.rules;
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
+    let sources = SaSources::new(rules);
     seeds
         .into_par_iter()
         .map_init(
             || cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}")),
             |host, seed| {
                 let host = host.as_mut().map_err(|e| e.clone())?;
-                let r = play_one(&arm, host, sc, seed, &empty);
+                let r = play_one(&arm, host, sc, seed, &empty, &sources);
                 progress();
                 r
             },
@@ -781,9 +807,12 @@ pub fn run(arm: Arm, scenario: &str, seeds: Range<u64>, progress: &(dyn Fn() + S
 
 pub mod change;
 pub mod plot;
+pub mod usage;
 pub mod vs;
 
 pub use change::Change;
+use usage::{Counting, SaSources, UsageTally};
+pub use usage::{SaUsage, Usage};
 pub use vs::{Diff, DiffRow, Paired, VsResult, paired_diff, run_vs, same_rules};
 
 #[cfg(test)]

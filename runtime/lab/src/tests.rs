@@ -108,12 +108,16 @@ fn root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn quickstart() -> (cav_content::Ruleset, Rules) {
-    let root = root();
-    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root.join("content")], library: vec![] });
-    let rs = loaded.ruleset("cav-quickstart").expect("the Quick-Start ruleset").clone();
+/// Ruleset `id` of the packs under `path` (relative to the project root), compiled.
+fn ruleset(path: &str, id: &str) -> (cav_content::Ruleset, Rules) {
+    let loaded = cav_content::load(&cav_content::LoadOptions { paths: vec![root().join(path)], library: vec![] });
+    let rs = loaded.ruleset(id).unwrap_or_else(|| panic!("the ruleset {id}")).clone();
     let rules = cav_compile::compile_rules(&rs).expect("compiles");
     (rs, rules)
+}
+
+fn quickstart() -> (cav_content::Ruleset, Rules) {
+    ruleset("content", "cav-quickstart")
 }
 
 /// The same seeds give byte-identical JSON on one thread and on four, and every game is a win
@@ -160,9 +164,152 @@ fn result_does_not_depend_on_the_thread_count() {
     }
     let wizzo = r.modifiers["SA: Wizzo (primary roll)"];
     assert!(wizzo.rolls > 0 && wizzo.decided > 0 && wizzo.decided < wizzo.rolls, "{wizzo:?}");
-    // Two halves merged are the whole.
+    // Both sides moved, fired and used their Wizzo; the counts are in the JSON.
+    for side in &r.sides {
+        let u = &r.usage[side];
+        assert!(u.actions["move"] > 0 && u.actions["fire"] > 0 && u.sa_uses("wizzo") > 0, "{side}: {u:?}");
+    }
+    assert!(one.contains("\"usage\""));
+    // Two halves merged are the whole, action usage included.
     let half = |s: Range<u64>| run(arm(&rules, &hash), "stand-and-fight", s, &|| ()).unwrap();
     assert_eq!(SimResult::merge(half(25..45), &half(5..25)).unwrap(), r);
+    let thirds: Vec<SimResult> = [5..18, 18..31, 31..45].into_iter().map(half).collect();
+    let merged = thirds.iter().skip(1).try_fold(thirds[0].clone(), SimResult::merge).unwrap();
+    assert_eq!(merged.usage, r.usage);
+    assert!(merged.consistent().is_ok());
+}
+
+/// The action usage a sim counts is what the games' own logs show: the same seeds played with the
+/// plain bot and a full log (so the counting controller changes no game) give the same winners
+/// and lengths, as many accepted moves as the active model's own `moved` events, as many fire
+/// actions as activations in which the active model attacked, as many defensive-fire reactions as
+/// their events, and as many Wizzo uses as rolls its rows changed.
+#[test]
+fn usage_counts_match_the_logs() {
+    let (rs, rules) = quickstart();
+    let hash = content_hash(&rs).unwrap();
+    let seeds = 1..9;
+    let r = run(arm(&rules, &hash), "stand-and-fight", seeds.clone(), &|| ()).unwrap();
+    let sc = rules.scenario("stand-and-fight").unwrap();
+    let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
+    let mut counted: BTreeMap<(usize, &str), u64> = BTreeMap::new();
+    let (mut turns, mut wins) = (0u64, BTreeMap::<usize, u64>::new());
+    for seed in seeds {
+        let mut log: Vec<Event> = Vec::new();
+        let (game, end) =
+            cav_rules::setup::run(&rules, sc, None, seed, &mut log, &mut host, |e| e.play(&mut Bot::default()));
+        let sides: Vec<usize> = game.models.iter().map(|m| m.side).collect();
+        drop(game);
+        let end = end.unwrap();
+        turns += u64::from(end.turns);
+        if let Some(w) = end.winner {
+            *wins.entry(w).or_default() += 1;
+        }
+        let side = |m: usize| sides[m];
+        let mut active: Option<(usize, bool)> = None;
+        for e in &log {
+            match e {
+                Event::Activation { model, .. } => active = Some((*model, false)),
+                Event::ActivationEnd { .. } => active = None,
+                Event::Moved { model, .. } if active.is_some_and(|(a, _)| a == *model) => {
+                    *counted.entry((side(*model), "move")).or_default() += 1;
+                }
+                Event::Attack { model, .. } => {
+                    if let Some((a, fired)) = &mut active
+                        && *a == *model
+                        && !*fired
+                    {
+                        *fired = true;
+                        *counted.entry((side(*model), "fire")).or_default() += 1;
+                    }
+                }
+                Event::DefensiveFire { model, .. } => {
+                    *counted.entry((side(*model), "defensive-fire")).or_default() += 1
+                }
+                Event::Roll(roll) => {
+                    let wizzo = roll.mods.iter().any(|m| m.value != 0 && m.source.starts_with("SA: Wizzo"));
+                    *counted.entry((side(roll.model), "wizzo")).or_default() += u64::from(wizzo);
+                }
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(r.turns_sum, turns, "the counting controller changes no game");
+    for (k, side) in r.sides.iter().enumerate() {
+        assert_eq!(r.wins[side], wins.get(&k).copied().unwrap_or(0), "{side} wins");
+        let u = &r.usage[side];
+        let n = |what: &str| counted.get(&(k, what)).copied().unwrap_or(0);
+        assert!(n("move") > 0 && n("fire") > 0, "{side}: {counted:?}");
+        // (A stand-up is a move too, and moves nothing.)
+        assert_eq!(u.actions["move"], n("move"), "{side} moves: {u:?}");
+        assert_eq!(u.actions["fire"], n("fire"), "{side} fire actions: {u:?}");
+        assert_eq!(u.reactions.get("defensive-fire").copied().unwrap_or(0), n("defensive-fire"), "{side}");
+        assert_eq!(u.sa_uses("wizzo"), n("wizzo"), "{side} Wizzo");
+        assert!(u.decisions >= u.actions.values().sum::<u64>(), "{side}: {u:?}");
+        assert_eq!(u.sas["wizzo"].carried, 8, "{side} fields its Dictator-B in every game");
+    }
+}
+
+/// `--vs remove-sa:` of an SA the bots never exercise (Improved Armor does nothing in the
+/// Quick-Start: no roll, hit or script names it) says so; of one they use (Wizzo), it does not.
+#[test]
+fn removing_an_sa_the_bots_never_used_is_not_exercised() {
+    use change::{Change, b_paths, write_pack};
+    let (rs, rules) = quickstart();
+    let ha = content_hash(&rs).unwrap();
+    let tmp = std::env::temp_dir().join(format!("cav-lab-usage-{}", std::process::id()));
+    let vs = |spec: &str| {
+        let p = Change::parse(spec).unwrap().patches(&rs, "stand-and-fight", None).unwrap();
+        let pack = write_pack(&tmp.join(spec.replace(':', "-")), &rs, "b", &p.docs).unwrap();
+        let loaded = cav_content::load(&cav_content::LoadOptions {
+            paths: b_paths(&rs, &[pack], &[]),
+            library: vec![root().join("content"), root().join("mods")],
+        });
+        let rs_b = loaded.ruleset(&rs.id).unwrap().clone();
+        let rules_b = cav_compile::compile_rules(&rs_b).unwrap();
+        let hb = content_hash(&rs_b).unwrap();
+        run_vs(arm(&rules, &ha), arm(&rules_b, &hb), spec, "stand-and-fight", 1..21, &|| ()).unwrap()
+    };
+    let unused = vs("remove-sa:improved-armor");
+    assert_eq!(unused.removed_sa_uses(), Some(("improved-armor", 0)));
+    assert!(unused.a.usage.values().all(|u| u.sas["improved-armor"].carried == 20));
+    let used = vs("remove-sa:wizzo");
+    let (sa, uses) = used.removed_sa_uses().unwrap();
+    assert!(sa == "wizzo" && uses > 0, "{uses}");
+    assert!(used.b.usage.values().all(|u| u.sa_uses("wizzo") == 0), "B has no Wizzo to use");
+    let swap = vs("swap:dictator-b=gnat@black");
+    assert_eq!(swap.removed_sa_uses(), None, "only a removed SA is asked about");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Usage that does not add up (an SA used in more games than were played, declined more often
+/// than offered, a side the scenario does not have) is refused.
+#[test]
+fn usage_that_disagrees_is_refused() {
+    let mut r = result(0, 4);
+    r.damage_games.clear();
+    assert_eq!(r.consistent(), Ok(()));
+    r.usage
+        .entry("red".into())
+        .or_default()
+        .sas
+        .insert("x".into(), SaUsage { carried: 4, games: 2, uses: 5, ..Default::default() });
+    assert_eq!(r.consistent(), Ok(()));
+    let mut bad = r.clone();
+    bad.usage.get_mut("red").unwrap().sas.get_mut("x").unwrap().games = 5;
+    assert!(bad.consistent().unwrap_err().contains("used in 5 of 4 games"));
+    let mut bad = r.clone();
+    bad.usage.get_mut("red").unwrap().sas.get_mut("x").unwrap().declined = 1;
+    assert!(bad.consistent().is_err());
+    let mut bad = r.clone();
+    bad.usage.insert("green".into(), Usage::default());
+    assert!(bad.consistent().unwrap_err().contains("no side"));
+    // Merged, the counts add.
+    let mut b = result(4, 4);
+    b.usage.entry("red".into()).or_default().actions.insert("move".into(), 3);
+    let m = SimResult::merge(r, &b).unwrap();
+    assert_eq!(m.usage["red"].actions["move"], 3);
+    assert_eq!(m.usage["red"].sas["x"].uses, 5);
 }
 
 /// A modifier decides a roll when, without its value, the roll would have gone the other way;
@@ -613,11 +760,7 @@ fn a_result_whose_counts_disagree_is_refused() {
 }
 
 fn hex_vehicles() -> (cav_content::Ruleset, Rules) {
-    let loaded =
-        cav_content::load(&cav_content::LoadOptions { paths: vec![root().join("mods/hex-vehicles")], library: vec![] });
-    let rs = loaded.ruleset("hex-vehicles").expect("the hex-vehicles ruleset").clone();
-    let rules = cav_compile::compile_rules(&rs).expect("compiles");
-    (rs, rules)
+    ruleset("mods/hex-vehicles", "hex-vehicles")
 }
 
 /// Under a damage model by tables (`procedures.attack.damage_table`: the hex-vehicles pack) a hit

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::usage::SaSources;
 use crate::{Arm, SimResult, play_one, scenario_setup};
 
 /// The paired statistics of A and B over the same seeds: counts and sums only.
@@ -232,6 +233,21 @@ impl VsResult {
         Ok(())
     }
 
+    /// Under `remove-sa:SA[@MODEL]`: the SA as given and its uses in A, all sides together
+    /// (`SimResult::usage`); `None` for another change, or where A's usage does not know the SA
+    /// by that word (no model carried it, or it was named by its name rather than its id). An SA
+    /// the bots never used in A is not exercised by these games: a difference (or none) says
+    /// nothing about it.
+    pub fn removed_sa_uses(&self) -> Option<(&str, u64)> {
+        let sa = self.change.strip_prefix("remove-sa:")?;
+        let sa = sa.split_once('@').map_or(sa, |(sa, _)| sa);
+        self.a
+            .usage
+            .values()
+            .any(|u| u.sas.contains_key(sa))
+            .then(|| (sa, self.a.usage.values().map(|u| u.sa_uses(sa)).sum()))
+    }
+
     /// Games whose outcome (winner or draw) B changed.
     pub fn outcomes_changed(&self) -> u64 {
         let o = &self.paired.outcomes;
@@ -340,6 +356,7 @@ pub fn run_vs(
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     host(a.rules)?;
     host(b.rules).map_err(|e| format!("with {change}: {e}"))?;
+    let (sources_a, sources_b) = (SaSources::new(a.rules), SaSources::new(b.rules));
     seeds
         .into_par_iter()
         .map_init(
@@ -347,8 +364,9 @@ pub fn run_vs(
             |(ha, hb), seed| {
                 let ha = ha.as_mut().map_err(|e| e.clone())?;
                 let hb = hb.as_mut().map_err(|e| e.clone())?;
-                let ga = play_one(&a, ha, sc_a, seed, &empty_a)?;
-                let gb = play_one(&b, hb, sc_b, seed, &empty_b).map_err(|e| format!("with {change}: {e}"))?;
+                let ga = play_one(&a, ha, sc_a, seed, &empty_a, &sources_a)?;
+                let gb =
+                    play_one(&b, hb, sc_b, seed, &empty_b, &sources_b).map_err(|e| format!("with {change}: {e}"))?;
                 progress();
                 let paired = Paired::of_game(&ga, &gb);
                 Ok(VsResult { change: change.to_owned(), a: ga, b: gb, paired })
