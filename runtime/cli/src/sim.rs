@@ -610,6 +610,8 @@ fn csv(r: &Run) -> String {
             if st.shots > 0 {
                 row(run, "hit_rate", w, n, st.hits as f64 / st.shots as f64, Some(wilson(st.hits, st.shots)));
                 row(run, "damage_per_shot", w, n, st.damage as f64 / st.shots as f64, None);
+                let p = st.hopeless as f64 / st.shots as f64;
+                row(run, "hopeless_per_shot", w, n, p, Some(wilson(st.hopeless, st.shots)));
             }
             if st.hits > 0 {
                 let p = st.penetrations as f64 / st.hits as f64;
@@ -905,8 +907,8 @@ fn human(r: &SimResult) -> String {
         let w = r.weapons.keys().map(String::len).max().unwrap_or(0).max(6);
         let _ = write!(
             o,
-            "\n  {:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {:>8}",
-            "weapon", "shots", "hit rate", "pen/hit", "damage", "dmg/shot"
+            "\n  {:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {:>8}  {:>8}",
+            "weapon", "shots", "hit rate", "pen/hit", "damage", "dmg/shot", "hopeless"
         );
         let cols = format!("  {:>9}  {:>9}  {:>8}", "results", "effects", "eff/shot");
         let _ = writeln!(o, "{}", if tables { cols.as_str() } else { "" });
@@ -914,16 +916,22 @@ fn human(r: &SimResult) -> String {
             let per = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.damage as f64 / s.shots as f64) };
             let _ = write!(
                 o,
-                "  {name:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {per:>8}",
+                "  {name:w$}  {:>8}  {:>8}  {:>8}  {:>9}  {per:>8}  {:>8}",
                 s.shots,
                 rate(s.hits, s.shots),
                 rate(s.penetrations, s.hits),
-                s.damage
+                s.damage,
+                s.hopeless
             );
             let eff = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.effects as f64 / s.shots as f64) };
             let cols = format!("  {:>9}  {:>9}  {eff:>8}", s.table_results, s.effects);
             let _ = writeln!(o, "{}", if tables { cols.as_str() } else { "" });
         }
+        let _ = writeln!(
+            o,
+            "  (hopeless: shots whose hit roll could not succeed — with its modifiers no result of its dice \
+             reached the target)"
+        );
     }
     if !r.bands.is_empty() {
         let rows: Vec<(String, &cav_lab::WeaponStats)> =
@@ -931,8 +939,8 @@ fn human(r: &SimResult) -> String {
         let w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0).max(18);
         let _ = write!(
             o,
-            "\n  {:w$}  {:>8}  {:>8}  {:>18}  {:>8}",
-            "weapon · range band", "shots", "hit rate", "95 % interval", "dmg/shot"
+            "\n  {:w$}  {:>8}  {:>8}  {:>18}  {:>8}  {:>8}",
+            "weapon · range band", "shots", "hit rate", "95 % interval", "dmg/shot", "hopeless"
         );
         let _ = writeln!(o, "{}", if tables { format!("  {:>8}", "eff/shot") } else { String::new() });
         for (name, s) in rows {
@@ -941,11 +949,12 @@ fn human(r: &SimResult) -> String {
             let pad = w - name.chars().count().min(w);
             let _ = write!(
                 o,
-                "  {name}{:pad$}  {:>8}  {:>8}  {:>18}  {per:>8}",
+                "  {name}{:pad$}  {:>8}  {:>8}  {:>18}  {per:>8}  {:>8}",
                 "",
                 s.shots,
                 rate(s.hits, s.shots),
-                format!("[{}, {}]", pct(lo), pct(hi))
+                format!("[{}, {}]", pct(lo), pct(hi)),
+                s.hopeless
             );
             let eff = if s.shots == 0 { "-".to_owned() } else { format!("{:.2}", s.effects as f64 / s.shots as f64) };
             let _ = writeln!(o, "{}", if tables { format!("  {eff:>8}") } else { String::new() });

@@ -53,6 +53,11 @@ pub struct WeaponStats {
     /// one that only rolls on another table (the row that roll lands on counts on its own).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub effects: u64,
+    /// Shots whose hit roll could not succeed: with the modifiers it had, no result of its dice
+    /// reached the target (its roll kind's chance, criticals counted, was 0). A shot the bot
+    /// should not have taken.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hopeless: u64,
 }
 
 impl WeaponStats {
@@ -63,6 +68,7 @@ impl WeaponStats {
         self.damage = sum(self.damage, o.damage)?;
         self.table_results = sum(self.table_results, o.table_results)?;
         self.effects = sum(self.effects, o.effects)?;
+        self.hopeless = sum(self.hopeless, o.hopeless)?;
         Ok(())
     }
 
@@ -73,6 +79,9 @@ impl WeaponStats {
                 "{what}: {} shots, {} hits, {} penetrations (hits are shots, penetrations hits)",
                 self.shots, self.hits, self.penetrations
             ));
+        }
+        if self.hopeless > self.shots {
+            return Err(format!("{what}: {} hopeless shots of {}", self.hopeless, self.shots));
         }
         if self.effects > self.table_results {
             return Err(format!(
@@ -547,9 +556,40 @@ struct Tally<'r> {
     sources: Option<&'r SaSources>,
     /// Reactions and special attributes' uses.
     usage: UsageTally,
+    /// An attack was declared and its first roll with a target (its hit roll) is still to come.
+    hit_roll_pending: bool,
+    /// Roll kinds with the dice a roll was made with where those are not the kind's own (a
+    /// script's `ctx.set_dice`), by (kind, dice), worked out once.
+    redressed: BTreeMap<(String, String), cav_rules::compile::RollRule>,
 }
 
 impl Tally<'_> {
+    /// The chance roll `r` had of succeeding, as its roll kind judges it (the ruleset's kind of
+    /// that id, else the kind judging the engine's rolls), with the dice it was made with and the
+    /// modifiers it had; `None` where that cannot be known (no rules, no target, dice that do
+    /// not parse).
+    fn chance(&mut self, r: &cav_rules::event::Roll) -> Option<f64> {
+        let rules = self.rules?;
+        let target = r.target?;
+        let mods = r.mods.iter().fold(0i32, |a, m| a.saturating_add(m.value));
+        let dice = cav_rules::DiceExpr::parse(&r.dice).ok()?;
+        let Some(kind) = rules.roll_kinds.iter().find(|k| k.id == r.kind).or_else(|| rules.engine_roll(false)) else {
+            // No roll kind: the total against the target.
+            return Some(dice.odds().at_least(target.saturating_sub(mods)));
+        };
+        if kind.dice == dice {
+            return Some(kind.chance(mods, target));
+        }
+        let key = (kind.id.clone(), r.dice.to_string());
+        let rule = self.redressed.entry(key).or_insert_with(|| cav_rules::compile::RollRule {
+            dice,
+            odds: Default::default(),
+            bonus_odds: Default::default(),
+            ..kind.clone()
+        });
+        Some(rule.chance(mods, target))
+    }
+
     /// Whether row `result` (`key`) of the table named `table` changes a model by itself.
     fn acts(&self, table: &str, key: i32, result: &str) -> bool {
         let Some(rules) = self.rules else { return true };
@@ -617,6 +657,7 @@ impl Sink for Tally<'_> {
                 self.in_attack = Some(Vec::new());
                 self.current = Some((weapon, Some(band.unwrap_or_else(|| "-".to_owned()))));
                 self.attacker = Some(model);
+                self.hit_roll_pending = true;
                 self.count(|w| w.shots += 1);
             }
             Event::Hit { model, weapon, penetrated, changes, .. } => {
@@ -671,8 +712,17 @@ impl Sink for Tally<'_> {
                 }
             }
             // (An attack that said no damage points ends with the activation.)
-            Event::ActivationEnd { .. } => self.attack_ends(self.attacker),
+            Event::ActivationEnd { .. } => {
+                self.attack_ends(self.attacker);
+                self.hit_roll_pending = false;
+            }
             Event::Roll(r) => {
+                if self.hit_roll_pending && self.attacker == Some(r.model) && r.target.is_some() {
+                    self.hit_roll_pending = false;
+                    if self.chance(&r) == Some(0.0) {
+                        self.count(|w| w.hopeless += 1);
+                    }
+                }
                 for m in r.mods.iter().filter(|m| m.value != 0) {
                     let s = self.modifiers.entry(m.source.clone()).or_default();
                     s.rolls += 1;

@@ -892,3 +892,53 @@ fn table_counts_that_disagree_are_refused() {
     other.damage_model = None;
     assert!(SimResult::merge(r, &other).unwrap_err().contains("the other none"));
 }
+
+/// A shot whose hit roll could not succeed is counted as hopeless, under its weapon and band: the
+/// Quick-Start's 2d6 (a natural 12 adds 1d6) at −20 against 8 cannot reach it, at 0 can; only the
+/// attack's first roll with a target, by the attacker, is its hit roll.
+#[test]
+fn shots_whose_hit_roll_could_not_succeed_are_hopeless() {
+    use cav_rules::event::{ModApplied, Roll};
+    let (_, rules) = quickstart();
+    let attack = |model: usize| Event::Attack {
+        model,
+        target: 1,
+        weapon: "gun".into(),
+        mode: "direct",
+        distance: 3.0,
+        band: Some("Short".into()),
+    };
+    let roll = |model: usize, mods: i32, target: Option<i32>| {
+        Event::Roll(Roll {
+            model,
+            kind: "combat".into(),
+            dice: "2d6".into(),
+            natural: vec![3, 3],
+            mods: vec![ModApplied { source: "test".into(), value: mods, charge: None }],
+            total: 6 + mods,
+            target,
+            margin: None,
+            success: Some(false),
+            critical: None,
+        })
+    };
+    let mut t = Tally { rules: Some(&rules), ..Tally::default() };
+    for e in [
+        attack(0),
+        roll(1, -20, Some(8)), // another model's roll: not the attack's
+        roll(0, -20, None),    // no target: not its hit roll
+        roll(0, -20, Some(8)), // hopeless
+        roll(0, -20, Some(8)), // its second roll: not its hit roll
+        attack(0),
+        roll(0, 0, Some(8)), // 2d6 reaches 8
+        attack(0),
+        roll(0, -9, Some(8)), // a natural 12 and its 1d6 bonus reach 9
+        attack(0),
+        roll(0, -11, Some(8)), // 12 + 6 − 11 = 7: hopeless
+    ] {
+        t.push(e);
+    }
+    assert_eq!(t.weapons["gun"].shots, 4);
+    assert_eq!(t.weapons["gun"].hopeless, 2);
+    assert_eq!(t.bands["gun"]["Short"].hopeless, 2);
+}

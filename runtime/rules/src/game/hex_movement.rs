@@ -206,9 +206,11 @@ impl Game<'_> {
     /// turned). Facing changes are part of the search (a hex at a time, forwards; backwards the
     /// facing is kept and only hexes behind are entered), so a straight road beats a zigzag one.
     /// To the goal where it can be reached, else to the hex reached nearest it (then the cheaper,
-    /// then the lower coordinates). Only hexes on the board and free of other models are entered;
-    /// a ruleset's own move that may not enter cover (`avoids_cover`: a run) enters no hex with
-    /// terrain giving cover, unless it starts in one.
+    /// then the lower coordinates). Only hexes on the board are entered, but for the first hex
+    /// beyond it where the model may leave (and the goal is off the board); only hexes free of
+    /// models on the ground, but for a model in flight; none that comes closer than the
+    /// clearance to an enemy; a ruleset's own move that may not enter cover (`avoids_cover`: a
+    /// run) enters no hex with terrain giving cover, unless it starts in one.
     pub(crate) fn hex_path(&self, model: usize, goal: Hex, reverse: bool) -> Vec<HexStep> {
         let Some(g) = &self.rules.hexes else { return Vec::new() };
         let me = &self.models[model];
