@@ -19,6 +19,7 @@ mod progress;
 mod project;
 mod replay;
 mod reports;
+mod result_cache;
 mod rosters;
 mod runner;
 mod show;
@@ -53,8 +54,20 @@ struct Cli {
     /// Project root holding content/ and mods/.
     #[arg(long, global = true, env = "CAV_ROOT", value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Neither read nor write the result cache (also `CAV_NO_CACHE=1`); `cav cache info` says
+    /// where it is.
+    #[arg(long, global = true)]
+    no_cache: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Where the cache is, its entries and their size.
+    Info,
+    /// Remove every entry (other files in the folder stay).
+    Clear,
 }
 
 /// What `--deny` can turn into failures.
@@ -75,7 +88,10 @@ enum Command {
         cav validate iron-wolves          the same pack by its id, from anywhere in the project\n  \
         cav validate path/to/unit.yaml    problems in one file only\n  \
         cav validate --deny warnings      fail (exit 1) on warnings too, e.g. in a mod's CI\n  \
-        cav validate --format json        machine-readable, one object per problem")]
+        cav validate --format json        machine-readable, one object per problem\n\n\
+        A run over content unchanged since an earlier run (every file of the folders read, byte for byte, the \
+        options, the working directory and this build of cav) answers from the result cache with the same \
+        output: see `cav cache --help`. Folders holding a symbolic link or a special file are checked every time.")]
     Validate {
         /// Packs (a directory, or the id of a pack of the project or of the pack the working
         /// directory is in), content roots or single YAML files (default: content/ and mods/).
@@ -85,6 +101,17 @@ enum Command {
         /// `--deny warnings`: warnings make the run fail (exit 1) too.
         #[arg(long, value_enum, value_name = "warnings")]
         deny: Option<Deny>,
+    },
+    /// The result cache: where it is, what it holds, and clearing it.
+    #[command(after_help = "Results of `cav validate` are kept in the user's cache directory: CAV_CACHE_DIR, else \
+        $XDG_CACHE_HOME/cav (~/.cache/cav), never inside a pack or content folder. Each entry is named by a hash of \
+        everything its result depends on and checked on every read; a damaged one is ignored, said on stderr and \
+        written again. The folder is bounded (256 MiB, 4,096 entries): the entries used longest ago go first. \
+        `--no-cache` (or CAV_NO_CACHE=1) runs any command without it.\n\n\
+        Examples:\n  cav cache info\n  cav cache clear")]
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
     },
     /// Write the JSON Schemas of every document kind (draft-07, for editors), the editor schemas
     /// (the same with the ids of content/ and mods/ for every reference) to schemas/editor/, the
@@ -418,7 +445,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let root = cli.root.clone().unwrap_or_else(project::find_root);
-    match run(cli.command, &root) {
+    match run(cli.command, &root, cli.no_cache) {
         Ok(code) => code,
         Err(msg) => {
             // Parts of it may come from packs (ids, folder names): no control sequence reaches
@@ -431,9 +458,10 @@ fn main() -> ExitCode {
 }
 
 /// Each command to the module that runs it.
-fn run(cmd: Command, root: &Path) -> Result<ExitCode, String> {
+fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
     match cmd {
-        Command::Validate { paths, format, deny } => commands::validate::run(root, paths, format, deny),
+        Command::Validate { paths, format, deny } => commands::validate::run(root, paths, format, deny, no_cache),
+        Command::Cache { action } => commands::cache::run(action),
         Command::Schema { out, check, ids } => commands::schema::run(root, out, check, ids),
         Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format),
         Command::Lua { file } => commands::lua::run(root, file),

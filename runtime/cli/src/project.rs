@@ -39,11 +39,21 @@ pub fn library(root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// Load with a spinner on an interactive terminal (large trees take a moment).
-pub fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
-    // No paths: the author's own packs when run in their folder, else everything.
+/// What a command loads: the paths asked for (none: the author's own packs when run in their
+/// folder, else everything) and the library.
+pub fn load_options(paths: Vec<PathBuf>, root: &Path) -> LoadOptions {
     let paths =
         if paths.is_empty() { packs_here(root).map(|d| vec![d]).unwrap_or_else(|| library(root)) } else { paths };
+    LoadOptions { paths, library: library(root) }
+}
+
+/// Load with a spinner on an interactive terminal (large trees take a moment).
+pub fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
+    load_with(&load_options(paths, root))
+}
+
+/// [`load`] of options already made.
+pub fn load_with(opts: &LoadOptions) -> Loaded {
     let mut cache = cav_content::pack::Cache::default();
     let spinner = std::io::stderr().is_terminal().then(|| {
         let s = indicatif::ProgressBar::new_spinner().with_message("loading content packs…");
@@ -59,7 +69,7 @@ pub fn load(paths: Vec<PathBuf>, root: &Path) -> Loaded {
         });
         s
     });
-    let loaded = cav_content::load_cached(&LoadOptions { paths, library: library(root) }, &mut cache);
+    let loaded = cav_content::load_cached(opts, &mut cache);
     if let Some(s) = spinner {
         s.finish_and_clear();
     }

@@ -126,6 +126,9 @@ pub struct Diagnostic {
     /// A dangling reference's missing document (kind, id): the loader looks for it in the other
     /// rulesets of the run to say which pack has it.
     pub missing: Option<(DocKind, String)>,
+    /// Found because of this run's moment or machine, not the content (a checker that could not
+    /// run or finish): a result holding one is not cached.
+    pub transient: bool,
 }
 
 impl Diagnostic {
@@ -142,7 +145,13 @@ impl Diagnostic {
             expected: None,
             hint: None,
             missing: None,
+            transient: false,
         }
+    }
+    /// See [`Diagnostic::transient`].
+    pub fn transient(mut self) -> Self {
+        self.transient = true;
+        self
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }

@@ -61,7 +61,8 @@ impl Loaded {
     }
 }
 
-fn enclosing_pack(file: &Path) -> Option<PathBuf> {
+/// The pack a file belongs to: the nearest folder above it that holds a `pack.yaml`.
+pub fn enclosing_pack(file: &Path) -> Option<PathBuf> {
     file.ancestors().skip(1).find(|d| d.join("pack.yaml").is_file()).map(Path::to_path_buf)
 }
 

@@ -171,3 +171,18 @@ pub const SCRIPT_MARKERS: usize = 64;
 /// stops the game, not a state that grows without end. Keys and text values are at most
 /// `SCRIPT_LABEL_BYTES` long.
 pub const SCRIPT_FLAGS: usize = 1024;
+
+// The result cache (`cav-cache`)
+
+/// Bytes the cache directory may hold (entries of every build together): past it, the entries
+/// used longest ago are removed as a new one is written.
+pub const CACHE_MAX_BYTES: u64 = 256 * 1024 * 1024;
+/// Entries the cache directory may hold, whatever their size.
+pub const CACHE_MAX_ENTRIES: usize = 4_096;
+/// Largest entry read or written (a result bigger than this is not cached): a damaged or planted
+/// file cannot make a read allocate more.
+pub const CACHE_MAX_ENTRY_BYTES: u64 = 64 * 1024 * 1024;
+/// Files the inputs of one cached result may span, and their bytes together: a larger tree runs
+/// without the cache rather than hashing without bound.
+pub const CACHE_MAX_INPUT_FILES: usize = 100_000;
+pub const CACHE_MAX_INPUT_BYTES: u64 = 2 * MAX_LOAD_BYTES;

@@ -126,7 +126,7 @@ const TYPE_CHECK_TIMEOUT_MS: u64 = 20_000;
 
 /// `cav-typecheck` (the `CAV_TYPECHECK` variable, else beside the running program or one folder
 /// up: a test binary runs from `target/*/deps/`).
-fn typecheck_program() -> Option<PathBuf> {
+pub fn typecheck_program() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CAV_TYPECHECK") {
         return Some(PathBuf::from(p));
     }
@@ -211,6 +211,7 @@ impl TypeChecker {
                         "script-type",
                         format!("the type check of script `{}` did not finish: its types are not checked", m.name),
                     )
+                    .transient()
                     .in_file(*file)
                     .pack(m.pack.clone()),
                 );
@@ -272,9 +273,13 @@ impl TypeChecker {
 }
 
 fn not_checked(diags: &mut Vec<Diagnostic>, why: &str) {
-    diags.push(Diagnostic::warning("script-type", format!("scripts are not type-checked: {why}")).expected(
-        "`cav-typecheck` beside `cav` (`cargo build --release` builds both; `cargo install --path runtime/cli` installs both)",
-    ));
+    diags.push(
+        Diagnostic::warning("script-type", format!("scripts are not type-checked: {why}"))
+            .expected(
+                "`cav-typecheck` beside `cav` (`cargo build --release` builds both; `cargo install --path runtime/cli` installs both)",
+            )
+            .transient(),
+    );
 }
 
 /// One request to `cav-typecheck`, its answer. Ended after a minute (a safety net: the checks

@@ -4,13 +4,56 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::project::{drop_in_background, load};
+use std::fmt::Write as _;
+
+use crate::project::{drop_in_background, load_options, load_with};
+use crate::result_cache::{self, Output};
 use crate::{Deny, EXIT_INVALID, Format, pack_arg, reports};
 
-/// `cav validate`: exit 1 on an error (or, with `--deny warnings`, a warning).
-pub fn run(root: &Path, paths: Vec<PathBuf>, format: Format, deny: Option<Deny>) -> Result<ExitCode, String> {
-    let mut loaded = load(pack_arg::resolve_all(paths, root)?, root);
+/// `cav validate`: exit 1 on an error (or, with `--deny warnings`, a warning). A run over content
+/// unchanged since an earlier run answers from the cache (`result_cache`), with the same output.
+pub fn run(
+    root: &Path,
+    paths: Vec<PathBuf>,
+    format: Format,
+    deny: Option<Deny>,
+    no_cache: bool,
+) -> Result<ExitCode, String> {
+    let opts = load_options(pack_arg::resolve_all(paths, root)?, root);
+    let store = result_cache::open(no_cache, &result_cache::content_roots(&opts));
+    let what: [(&str, &[u8]); 2] =
+        [("format", if format == Format::Json { b"json" } else { b"human" }), ("deny", &[u8::from(deny.is_some())])];
+    let key = store.as_ref().and_then(|s| result_cache::validate_key(s, &opts, &what).ok());
+    let cached = store.as_ref().zip(key).and_then(|(s, k)| {
+        let out = Output::decode(&s.get(&k)?);
+        if out.is_none() {
+            s.discard(&k, "not the output of a run");
+        }
+        out
+    });
+    let out = match cached {
+        Some(out) => out,
+        None => {
+            let (out, transient) = check(&opts, format, deny)?;
+            // A result that depends on this moment (a checker that could not run) is not kept.
+            if let (Some(s), Some(k), false) = (&store, key, transient) {
+                s.put(&k, &out.encode());
+            }
+            out
+        }
+    };
+    out.print();
+    result_cache::say_notes(store.as_ref());
+    Ok(ExitCode::from(out.code))
+}
+
+/// The whole check, its output, and whether any finding depends on the moment of the run rather
+/// than on the content.
+fn check(opts: &cav_content::LoadOptions, format: Format, deny: Option<Deny>) -> Result<(Output, bool), String> {
+    let mut loaded = load_with(opts);
     cav_compile::validate(&mut loaded);
+    let transient = loaded.diagnostics.iter().any(|d| d.transient);
+    let (mut stdout, mut stderr) = (String::new(), String::new());
     let errors = loaded.error_count();
     let warnings = loaded.diagnostics.len() - errors;
     let failed = errors > 0 || deny.is_some() && warnings > 0;
@@ -28,10 +71,10 @@ pub fn run(root: &Path, paths: Vec<PathBuf>, format: Format, deny: Option<Deny>)
                 diagnostics: serde_json::from_value(cav_content::diag::to_json(&loaded.diagnostics, &loaded.sources))
                     .map_err(|e| format!("diagnostics do not fit their report: {e}"))?,
             };
-            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            let _ = writeln!(stdout, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         }
         Format::Human => {
-            eprint!("{}", cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources));
+            stderr = cav_content::diag::render_human(&loaded.diagnostics, &loaded.sources);
             // Named up to a screenful; a long list ends "… and N more".
             const NAMED: usize = 12;
             let mut packs: Vec<String> =
@@ -53,16 +96,17 @@ pub fn run(root: &Path, paths: Vec<PathBuf>, format: Format, deny: Option<Deny>)
                 }
             };
             if !failed {
-                println!("ok: {} in {packs}{alongside} are valid{warned}", plural(own, "document"));
+                let _ = writeln!(stdout, "ok: {} in {packs}{alongside} are valid{warned}", plural(own, "document"));
                 // Which rulesets each mod asked about plays in (a mod may join several).
                 for p in loaded.packs.iter().filter(|p| p.kind == cav_format::PackKind::Extension).take(NAMED) {
                     let joins: Vec<&str> =
                         loaded.rulesets.iter().filter(|r| r.pack(&p.id).is_some()).map(|r| r.id.as_str()).collect();
                     let joins = if joins.is_empty() { "no ruleset".to_owned() } else { joins.join(", ") };
-                    println!("  {} joins {joins}", p.id);
+                    let _ = writeln!(stdout, "  {} joins {joins}", p.id);
                 }
             } else {
-                println!(
+                let _ = writeln!(
+                    stdout,
                     "{}{warned} in {} of {packs}{alongside}{}",
                     plural(errors, "error"),
                     plural(own, "document"),
@@ -72,5 +116,5 @@ pub fn run(root: &Path, paths: Vec<PathBuf>, format: Format, deny: Option<Deny>)
         }
     }
     drop_in_background(loaded);
-    Ok(ExitCode::from(if failed { EXIT_INVALID } else { 0 }))
+    Ok((Output { code: if failed { EXIT_INVALID } else { 0 }, stdout, stderr }, transient))
 }

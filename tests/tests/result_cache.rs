@@ -1,0 +1,223 @@
+//! The result cache through `cav validate`: cached and uncached runs say the same, byte for byte,
+//! on the bundled content and on a hostile corpus; a damaged, foreign or planted entry gives the
+//! uncached result and is written again; a cache inside content is refused.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cav_tests::{cav_bin, root};
+
+/// Exit code, stdout, stderr.
+type Run = (Option<i32>, String, String);
+
+fn run(cache: &Path, project: &Path, args: &[&str]) -> Run {
+    let out = Command::new(cav_bin())
+        .env("CAV_ROOT", project)
+        .env("CAV_CACHE_DIR", cache)
+        .env_remove("CAV_NO_CACHE")
+        .current_dir(project)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn entries(cache: &Path) -> Vec<PathBuf> {
+    walk(&cache.join(format!("v{}", cav_cache::FORMAT)))
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Each command three times: without the cache, with an empty one, with the entry just written.
+fn agree(project: &Path, commands: &[&[&str]]) {
+    let cache = tempfile::tempdir().unwrap();
+    for (i, args) in commands.iter().enumerate() {
+        let mut uncached = vec!["--no-cache"];
+        uncached.extend_from_slice(args);
+        let plain = run(cache.path(), project, &uncached);
+        assert_eq!(entries(cache.path()).len(), i, "--no-cache wrote an entry");
+        let miss = run(cache.path(), project, args);
+        assert_eq!(entries(cache.path()).len(), i + 1, "{args:?}: the run was not cached");
+        let hit = run(cache.path(), project, args);
+        assert_eq!(miss, plain, "{args:?}: the first cached run differs from the uncached one");
+        assert_eq!(hit, plain, "{args:?}: the run answered from the cache differs");
+    }
+}
+
+#[test]
+fn cached_and_uncached_validate_agree_on_the_bundled_content() {
+    let project = root();
+    agree(
+        &project,
+        &[
+            &["validate"],
+            &["validate", "--format", "json"],
+            &["validate", "mods/iron-wolves"],
+            &["validate", "--deny", "warnings", "mods/iron-wolves"],
+            &["validate", "content/cav-quickstart/scenarios/stand-and-fight.yaml"],
+        ],
+    );
+}
+
+/// A copy of the project with a mod of hostile files: broken YAML, words the engine does not
+/// know, escape codes and markup in strings, invalid UTF-8, a byte-order mark, deep nesting,
+/// huge numbers, the fuzz corpus's scripts.
+fn hostile_project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["content", "mods"] {
+        cav_watch::copy_tree(&root().join(d), &tmp.path().join(d)).unwrap();
+    }
+    let m = tmp.path().join("mods/hostile");
+    std::fs::create_dir_all(m.join("scripts")).unwrap();
+    std::fs::write(
+        m.join("pack.yaml"),
+        "id: hostile\nname: Hostile\nversion: 1.0.0\nkind: extension\ndepends: [cav-full]\n",
+    )
+    .unwrap();
+    let deep = format!("{}{}", "[".repeat(70), "]".repeat(70));
+    let files: &[(&str, &[u8])] = &[
+        ("broken.yaml", b"kind: model\nid: [unclosed\n"),
+        ("unknown.yaml", b"kind: model\nid: u\nname: U\nfly_to_the_moon: true\n"),
+        ("escapes.yaml", b"kind: model\nid: \"\\e[31mred\\e[0m\"\nname: \"<script>alert(1)</script>\"\n"),
+        ("latin1.yaml", b"kind: model\nid: caf\xe9\n"),
+        ("bom.yaml", b"\xef\xbb\xbfkind: weapon\nid: bom\n"),
+        ("deep.yaml", deep.as_bytes()),
+        ("numbers.yaml", b"kind: weapon\nid: n\nrange: 1e999\nrav: 99999999999999999999999/2\n"),
+        ("empty.yaml", b""),
+        ("aliases.yaml", b"a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b, *b]\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(m.join(name), text).unwrap();
+    }
+    for f in std::fs::read_dir(root().join("tests/fuzz/seeds/script")).unwrap().flatten() {
+        std::fs::copy(f.path(), m.join("scripts").join(f.file_name())).unwrap();
+    }
+    tmp
+}
+
+#[test]
+fn cached_and_uncached_validate_agree_on_a_hostile_corpus() {
+    let p = hostile_project();
+    agree(p.path(), &[&["validate", "mods/hostile"], &["validate", "--format", "json", "mods/hostile"]]);
+    let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["validate", "mods/hostile"]);
+    assert_eq!(code, Some(1), "the corpus is meant to fail: {stderr}");
+}
+
+#[test]
+fn a_changed_file_is_checked_again() {
+    let p = hostile_project();
+    std::fs::remove_dir_all(p.path().join("mods/hostile")).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let first = run(cache.path(), p.path(), &["validate", "mods/iron-wolves"]);
+    assert_eq!(first.0, Some(0), "{}", first.2);
+    let unit = walk(&p.path().join("mods/iron-wolves")).into_iter().find(|f| f.ends_with("pack.yaml")).unwrap();
+    let text = std::fs::read_to_string(&unit).unwrap();
+    std::fs::write(&unit, text.replace("version:", "version: [")).unwrap();
+    let broken = run(cache.path(), p.path(), &["validate", "mods/iron-wolves"]);
+    assert_eq!(broken.0, Some(1), "a changed manifest answered from the cache: {broken:?}");
+    std::fs::write(&unit, text).unwrap();
+    assert_eq!(run(cache.path(), p.path(), &["validate", "mods/iron-wolves"]), first);
+}
+
+#[test]
+fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
+    let project = root();
+    let args = ["validate", "mods/iron-wolves"];
+    let cache = tempfile::tempdir().unwrap();
+    let good = run(cache.path(), &project, &args);
+    let [entry] = entries(cache.path()).try_into().unwrap();
+    let bytes = std::fs::read(&entry).unwrap();
+    // A byte of the magic, the build, the key, the length, the hash, the payload; a truncation;
+    // a byte too many.
+    let mut damaged: Vec<Vec<u8>> = [0, 20, 50, 80, 100, bytes.len() - 1]
+        .iter()
+        .map(|&i| {
+            let mut b = bytes.clone();
+            b[i] ^= 1;
+            b
+        })
+        .collect();
+    damaged.push(bytes[..bytes.len() / 2].to_vec());
+    damaged.push([&bytes[..], b"x"].concat());
+    for bad in damaged {
+        std::fs::write(&entry, &bad).unwrap();
+        let (code, stdout, stderr) = run(cache.path(), &project, &args);
+        assert_eq!((code, &stdout), (good.0, &good.1));
+        assert!(stderr.starts_with(&good.2), "{stderr}");
+        assert!(stderr.contains("cav: cache: ignored"), "the damage is not said: {stderr}");
+        assert_eq!(std::fs::read(&entry).unwrap(), bytes, "the entry is not written again");
+    }
+}
+
+/// An entry whose hashes are right is read (the cache directory is the user's own, as trusted as
+/// their shell's startup files), but never its control characters: one carrying an escape
+/// sequence is refused and the run checked again.
+#[test]
+fn a_planted_entry_cannot_reach_the_terminal() {
+    let project = root();
+    let args = ["validate", "mods/iron-wolves"];
+    let cache = tempfile::tempdir().unwrap();
+    let good = run(cache.path(), &project, &args);
+    let [entry] = entries(cache.path()).try_into().unwrap();
+    let bytes = std::fs::read(&entry).unwrap();
+    let plant = |stdout: &str| {
+        let mut payload = vec![0u8];
+        for s in [stdout, ""] {
+            payload.extend((s.len() as u64).to_le_bytes());
+            payload.extend(s.as_bytes());
+        }
+        let mut e = bytes[..76].to_vec();
+        e.extend((payload.len() as u64).to_le_bytes());
+        e.extend(blake3::hash(&payload).as_bytes());
+        e.extend(payload);
+        std::fs::write(&entry, e).unwrap();
+    };
+    plant("planted\n");
+    assert_eq!(run(cache.path(), &project, &args).1, "planted\n", "a whole entry is read");
+    plant("\x1b]0;owned\x07\n");
+    let (code, stdout, stderr) = run(cache.path(), &project, &args);
+    assert_eq!((code, stdout), (good.0, good.1));
+    assert!(!stderr.contains('\x1b') && stderr.contains("not the output of a run"), "{stderr:?}");
+    assert_eq!(std::fs::read(&entry).unwrap(), bytes);
+}
+
+#[test]
+fn a_cache_inside_content_is_not_used() {
+    let p = hostile_project();
+    let inside = p.path().join("mods/iron-wolves/.cache");
+    let (code, _, stderr) = run(&inside, p.path(), &["validate", "mods/iron-wolves"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("where content is read from: not used"), "{stderr}");
+    assert!(!inside.exists(), "an entry was written inside a pack");
+}
+
+#[test]
+fn cache_info_and_clear() {
+    let project = root();
+    let cache = tempfile::tempdir().unwrap();
+    run(cache.path(), &project, &["validate", "mods/iron-wolves"]);
+    std::fs::write(cache.path().join("mine.txt"), "not ours").unwrap();
+    let (code, info, _) = run(cache.path(), &project, &["cache", "info"]);
+    assert_eq!(code, Some(0));
+    assert!(info.contains("1 entry,"), "{info}");
+    let (code, cleared, _) = run(cache.path(), &project, &["cache", "clear"]);
+    assert_eq!(code, Some(0));
+    assert!(cleared.starts_with("removed 1 entry"), "{cleared}");
+    assert!(entries(cache.path()).is_empty());
+    assert!(cache.path().join("mine.txt").exists(), "clear removed a file that is not an entry");
+}
