@@ -112,3 +112,21 @@ fn test_reports_hold_to_their_schemas_json_and_junit() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).is_empty());
 }
+
+/// `cav bench --format json` holds to its schema, and plays the same games each run (its rates
+/// are wall clock and vary; the turns played do not).
+#[test]
+fn the_bench_report_holds_and_plays_the_same_games() {
+    let args = ["bench", "--games", "4", "--battles", "1", "--odds", "1", "--format", "json"];
+    let a = json_of(&args, 0);
+    holds("bench", &a);
+    let b = json_of(&args, 0);
+    for part in ["duel", "battle"] {
+        assert!(a[part]["native_per_second"].as_f64().unwrap() > 0.0, "{a}");
+        assert!(a[part]["turns"].as_u64().unwrap() > 0, "{a}");
+        assert_eq!(a[part]["turns"], b[part]["turns"], "{part}: other games were played");
+    }
+    assert_eq!(a["odds"]["sequences"], 266, "the enumeration of the MAC shot changed: {a}");
+    let out = cav().args(["bench", "--games", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,6 +1,7 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+mod bench;
 mod card;
 mod commands;
 mod coverage;
@@ -101,6 +102,30 @@ enum Command {
         /// `--deny warnings`: warnings make the run fail (exit 1) too.
         #[arg(long, value_enum, value_name = "warnings")]
         deny: Option<Deny>,
+    },
+    /// How fast the engine plays on this machine: Quick-Start duels and full-rules battles per
+    /// second on one core (hooks off and with the packs' scripts), and the exact odds of one attack.
+    #[command(after_help = "Wall clock on one core, event log off, bots on both sides; every game is seeded, so the \
+        same content plays the same games (the turns played are reported to show it). On a shared machine wall \
+        clock varies from run to run: the instruction counts docs/speed.md records come from scripts/bench-games \
+        (callgrind).\n\n\
+        Examples:\n  cav bench\n  cav bench --games 20000 --battles 200\n  cav bench --format json")]
+    Bench {
+        /// Quick-Start duels played each way.
+        #[arg(long, default_value_t = 20_000)]
+        games: u64,
+        /// Full-rules battles played each way.
+        #[arg(long, default_value_t = 200)]
+        battles: u64,
+        /// Exact-odds enumerations of the attack.
+        #[arg(long, default_value_t = 100)]
+        odds: u64,
+        /// Threat value of each side's roster in the battles.
+        #[arg(long, default_value_t = 1000)]
+        tv: u32,
+        /// `json`: the report schemas/reports/bench.schema.json describes.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// The result cache: where it is, what it holds, and clearing it.
     #[command(after_help = "Results of `cav validate` are kept in the user's cache directory: CAV_CACHE_DIR, else \
@@ -462,6 +487,9 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
     match cmd {
         Command::Validate { paths, format, deny } => commands::validate::run(root, paths, format, deny, no_cache),
         Command::Cache { action } => commands::cache::run(action),
+        Command::Bench { games, battles, odds, tv, format } => {
+            bench::run(root, bench::Options { games, battles, odds, tv, format })
+        }
         Command::Schema { out, check, ids } => commands::schema::run(root, out, check, ids),
         Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format),
         Command::Lua { file } => commands::lua::run(root, file),

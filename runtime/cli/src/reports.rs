@@ -167,6 +167,7 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
         one::<HooksReport>("hooks"),
         one::<cav_lab::SimResult>("sim"),
         one::<cav_lab::VsResult>("sim-vs"),
+        one::<crate::bench::BenchReport>("bench"),
     ]
 }
 
