@@ -221,3 +221,27 @@ fn cache_info_and_clear() {
     assert!(entries(cache.path()).is_empty());
     assert!(cache.path().join("mine.txt").exists(), "clear removed a file that is not an entry");
 }
+
+/// A result that depends on the moment (here a type checker that cannot run) is not kept, and a
+/// relative cache directory is refused with a word.
+#[test]
+fn a_result_of_the_moment_is_not_kept() {
+    let project = root();
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(cav_bin())
+        .env("CAV_ROOT", &project)
+        .env("CAV_CACHE_DIR", cache.path())
+        .env("CAV_TYPECHECK", "/bin/false")
+        .env_remove("CAV_NO_CACHE")
+        .current_dir(&project)
+        .args(["validate", "mods/hook-gallery"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("scripts are not type-checked"), "{:?} {said}", out.status);
+    assert!(entries(cache.path()).is_empty(), "a run whose type checker did not run was cached");
+    let (code, _, stderr) = run(Path::new("relative/cache"), &project, &["validate", "mods/iron-wolves"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("is not an absolute path: results are not cached"), "{stderr}");
+    assert!(!project.join("relative").exists());
+}

@@ -100,7 +100,15 @@ impl KeyBuilder {
                 self.path("dir", &rel);
             } else if t.is_file() {
                 self.files += 1;
-                files.push((rel, e.path().to_owned()));
+                // Sizes are summed as the tree is walked: a tree too large to hash is known
+                // before any of it is read.
+                let size =
+                    e.metadata().map_err(|e| Uncacheable(format!("{} cannot be read: {e}", root.display())))?.len();
+                self.bytes += size;
+                if self.bytes > CACHE_MAX_INPUT_BYTES {
+                    return Err(Uncacheable(format!("more than {CACHE_MAX_INPUT_BYTES} bytes of files")));
+                }
+                files.push((rel, e.path().to_owned(), size));
             } else {
                 let what = if t.is_symlink() { "a symbolic link" } else { "a special file" };
                 return Err(Uncacheable(format!("{} is {what}", e.path().display())));
@@ -112,32 +120,24 @@ impl KeyBuilder {
         // The files are read and hashed side by side (the reads wait on the disk), then taken in
         // order.
         use rayon::prelude::*;
-        let hashed: Vec<Result<(u64, blake3::Hash), Uncacheable>> = files
+        let hashed: Vec<Result<blake3::Hash, Uncacheable>> = files
             .par_iter()
-            .map(|(_, path)| {
+            .map(|(_, path, size)| {
                 let cannot = |e: std::io::Error| Uncacheable(format!("{} cannot be read: {e}", path.display()));
-                let f = std::fs::File::open(path).map_err(cannot)?;
-                let size = f.metadata().map_err(cannot)?.len();
-                if size > CACHE_MAX_INPUT_BYTES {
-                    return Err(Uncacheable(format!("{} is too large", path.display())));
+                let f = open_no_follow(path).map_err(cannot)?;
+                // Read whole (content files are small) into a buffer of the size the walk saw,
+                // not a fixed one cleared per file; a file that changed size since is changing
+                // now, and a result of it would not be the result of any one version.
+                let mut bytes = Vec::with_capacity(*size as usize);
+                f.take(size + 1).read_to_end(&mut bytes).map_err(cannot)?;
+                if bytes.len() as u64 != *size {
+                    return Err(Uncacheable(format!("{} changed while it was read", path.display())));
                 }
-                // Read whole (content files are small) into a buffer of the file's size, not a
-                // fixed one cleared per file; bounded should the file grow meanwhile.
-                let mut bytes = Vec::with_capacity(size as usize);
-                f.take(CACHE_MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(cannot)?;
-                if bytes.len() as u64 > CACHE_MAX_INPUT_BYTES {
-                    return Err(Uncacheable(format!("{} is too large", path.display())));
-                }
-                Ok((bytes.len() as u64, blake3::hash(&bytes)))
+                Ok(blake3::hash(&bytes))
             })
             .collect();
-        for ((rel, _), h) in files.iter().zip(hashed) {
-            let (len, hash) = h?;
-            self.bytes += len;
-            if self.bytes > CACHE_MAX_INPUT_BYTES {
-                return Err(Uncacheable(format!("more than {CACHE_MAX_INPUT_BYTES} bytes of files")));
-            }
-            self.path("file", rel).field("bytes", hash.as_bytes());
+        for ((rel, _, _), h) in files.iter().zip(hashed) {
+            self.path("file", rel).field("bytes", h?.as_bytes());
         }
         Ok(self)
     }
@@ -173,11 +173,35 @@ pub fn build_id(parts: &[&[u8]]) -> [u8; 32] {
 
 /// Where the cache lives unless told: `CAV_CACHE_DIR`, else the platform's cache directory
 /// (`$XDG_CACHE_HOME`, else `~/.cache`, on Linux) with `cav` below it.
-pub fn default_dir() -> Option<PathBuf> {
+/// A relative `CAV_CACHE_DIR` is refused (it would move with the working directory, into
+/// content among other places).
+pub fn default_dir() -> Result<PathBuf, String> {
     match std::env::var_os("CAV_CACHE_DIR") {
-        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
-        _ => dirs::cache_dir().map(|d| d.join("cav")),
+        Some(d) if !d.is_empty() => {
+            let d = PathBuf::from(d);
+            if d.is_absolute() {
+                Ok(d)
+            } else {
+                Err(format!("CAV_CACHE_DIR ({}) is not an absolute path", d.display()))
+            }
+        }
+        _ => dirs::cache_dir()
+            .map(|d| d.join("cav"))
+            .ok_or_else(|| "no cache directory is known: set CAV_CACHE_DIR".into()),
     }
+}
+
+/// Open for reading without following a link at the last step or blocking on a FIFO; what was
+/// opened is checked by the caller.
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// The cache directory of one build of `cav`.
@@ -271,18 +295,22 @@ impl Store {
     /// The payload stored under `key`, verified; `None` on a miss or a bad entry (noted, removed).
     pub fn get(&self, key: &Key) -> Option<Vec<u8>> {
         let path = self.entry_path(key);
-        let meta = match std::fs::symlink_metadata(&path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                self.note(format!("cannot read {}: {e}", path.display()));
-                return None;
-            }
-        };
         let bad = |why: String| {
-            self.note(format!("ignored {}: {why}; it is written again", path.display()));
-            let _ = std::fs::remove_file(&path);
+            self.note(format!("ignored {}: {why}; it is removed", path.display()));
+            // A folder planted in an entry's place goes too (`remove_dir_all` follows no link).
+            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
             None
+        };
+        // Opened first, then what was opened is looked at: a link at the last step is not
+        // followed, a FIFO does not block.
+        let file = match open_no_follow(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => return bad(format!("cannot be opened ({e})")),
+        };
+        let meta = match file.metadata() {
+            Ok(m) => m,
+            Err(e) => return bad(format!("cannot be read ({e})")),
         };
         if !meta.file_type().is_file() {
             return bad("not a regular file".into());
@@ -291,9 +319,7 @@ impl Store {
             return bad("larger than any entry".into());
         }
         let mut bytes = Vec::with_capacity(meta.len() as usize);
-        let read = std::fs::File::open(&path)
-            .and_then(|f| f.take(HEADER as u64 + CACHE_MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes));
-        if let Err(e) = read {
+        if let Err(e) = file.take(HEADER as u64 + CACHE_MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes) {
             self.note(format!("cannot read {}: {e}", path.display()));
             return None;
         }
@@ -313,7 +339,7 @@ impl Store {
     /// Drop the entry under `key`: its payload, though whole, is not one the caller can use.
     pub fn discard(&self, key: &Key, why: &str) {
         let path = self.entry_path(key);
-        self.note(format!("ignored {}: {why}; it is written again", path.display()));
+        self.note(format!("ignored {}: {why}; it is removed", path.display()));
         let _ = std::fs::remove_file(&path);
     }
 
@@ -366,6 +392,9 @@ impl Store {
                         continue;
                     }
                     let Ok(m) = std::fs::symlink_metadata(f.path()) else { continue };
+                    if !m.file_type().is_file() {
+                        continue; // a planted folder or link: `get` removes one in an entry's place
+                    }
                     let used = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
                     out.push(Found { path: f.path(), len: m.len(), used, temporary });
                 }
@@ -386,12 +415,15 @@ impl Store {
             }
             !stale
         });
+        // Temporary files young enough to be another process's write in progress are left
+        // alone and not counted.
+        found.retain(|f| !f.temporary);
         let (mut bytes, mut count) = (found.iter().map(|f| f.len).sum::<u64>(), found.len());
         if bytes <= self.max_bytes && count <= self.max_entries {
             return;
         }
         found.sort_by_key(|f| f.used);
-        for f in found.iter().filter(|f| !f.temporary) {
+        for f in &found {
             if bytes <= self.max_bytes / 4 * 3 && count <= self.max_entries / 4 * 3 {
                 break;
             }
@@ -403,22 +435,31 @@ impl Store {
     }
 
     pub fn info(&self) -> Info {
-        let found = self.found();
+        let found: Vec<Found> = self.found().into_iter().filter(|f| !f.temporary).collect();
         Info { entries: found.len(), bytes: found.iter().map(|f| f.len).sum() }
     }
 
-    /// Remove every entry (and temporary file) of every format; other files stay.
+    /// Remove every entry (and temporary file) of every format; other files stay. A file gone
+    /// already (another process's bound) is no matter; any other failure is reported once all
+    /// the rest are removed.
     pub fn clear(&self) -> std::io::Result<Info> {
         let mut removed = Info::default();
+        let mut failed = None;
         for f in self.found() {
-            std::fs::remove_file(&f.path)?;
-            removed.entries += 1;
-            removed.bytes += f.len;
+            match std::fs::remove_file(&f.path) {
+                Ok(()) if !f.temporary => {
+                    removed.entries += 1;
+                    removed.bytes += f.len;
+                }
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => failed = failed.or(Some(e)),
+            }
             if let Some(folder) = f.path.parent() {
                 let _ = std::fs::remove_dir(folder); // only when empty
             }
         }
-        Ok(removed)
+        failed.map_or(Ok(removed), Err)
     }
 }
 
@@ -541,10 +582,16 @@ mod tests {
         std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
         assert_eq!(s.get(&k), None);
         assert!(std::fs::symlink_metadata(&path).is_err(), "the link is removed, not what it points to");
-        std::fs::create_dir(&path).unwrap();
+        std::fs::create_dir_all(path.join("inner")).unwrap();
         assert_eq!(s.get(&k), None);
-        s.put(&k, b"x"); // cannot replace a folder: noted, not a panic
-        assert!(s.notes().iter().any(|n| n.contains("cannot write")), "{:?}", s.notes());
+        assert!(!path.exists(), "a folder in an entry's place is removed");
+        s.put(&k, b"x");
+        assert_eq!(s.get(&k).as_deref(), Some(&b"x"[..]));
+        // A folder named as an entry that `clear` meets is not an entry; clear goes on.
+        let other = s.entry_path(&key("b"));
+        std::fs::create_dir_all(&other).unwrap();
+        assert_eq!(s.clear().unwrap().entries, 1);
+        assert!(other.exists());
     }
 
     #[test]

@@ -13,7 +13,19 @@ pub fn open(no_cache: bool, content: &[PathBuf]) -> Option<Store> {
     if no_cache || std::env::var_os("CAV_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
     }
-    let store = Store::new(cav_cache::default_dir()?, build());
+    let dir = match cav_cache::default_dir() {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("cav: cache: {}: results are not cached", cav_content::diag::shown(&why));
+            return None;
+        }
+    };
+    // A type checker named without a folder is found on PATH when it runs: which program that is
+    // cannot be stamped here, so its results are not kept.
+    if cav_script::check::typecheck_program().is_some_and(|c| c.components().count() == 1 && !c.is_absolute()) {
+        return None;
+    }
+    let store = Store::new(dir, build());
     if let Some(root) = content.iter().find(|r| store.inside(r)) {
         eprintln!(
             "cav: cache: {} is inside {}, where content is read from: not used (set CAV_CACHE_DIR elsewhere)",
@@ -106,15 +118,15 @@ impl Output {
     }
 
     /// An entry's output, only if it is what `encode` writes and holds no control character but
-    /// line ends and tabs: even an entry planted in the cache directory cannot send the terminal
-    /// an escape sequence.
+    /// line ends, carriage returns and tabs (which quoted source lines keep): even an entry
+    /// planted in the cache directory cannot send the terminal an escape sequence.
     pub fn decode(bytes: &[u8]) -> Option<Output> {
         let (&code, mut rest) = bytes.split_first()?;
         let mut text = || -> Option<String> {
             let len = usize::try_from(u64::from_le_bytes(rest.get(..8)?.try_into().ok()?)).ok()?;
             let s = std::str::from_utf8(rest.get(8..8usize.checked_add(len)?)?).ok()?.to_owned();
             rest = &rest[8 + len..];
-            Some(s).filter(|s| !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t'))
+            Some(s).filter(|s| !s.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
         };
         let (stdout, stderr) = (text()?, text()?);
         rest.is_empty().then_some(Output { code, stdout, stderr })

@@ -37,7 +37,8 @@ pub(crate) fn scripts_only(live: &Live, changed: &[PathBuf]) -> Option<Quick> {
     if changed.is_empty() || basis.validated.parts.len() != live.loaded.rulesets.len() {
         return None;
     }
-    let read_last_time = |p: &Path| (0..basis.sources.len() as u32).any(|i| basis.sources.get(FileId(i)).path == p);
+    let basis_sources = live.basis_sources();
+    let read_last_time = |p: &Path| (0..basis_sources.len() as u32).any(|i| basis_sources.get(FileId(i)).path == p);
     // The checks know a script by its canonical path (the watcher may report it through the
     // roots as given). The file itself must not be a link: making one is not an edit.
     let mut files = Vec::new();
@@ -50,7 +51,7 @@ pub(crate) fn scripts_only(live: &Live, changed: &[PathBuf]) -> Option<Quick> {
         files.push(file);
     }
     let mut validated = basis.validated.clone();
-    let mut sources = basis.sources.clone();
+    let mut sources = basis_sources.clone();
     // The scripts are checked on one core while the new host loads them on the other: the host
     // is thrown away when the check finds an error, as the full reload would not make it.
     let (host, checked) = std::thread::scope(|scope| {

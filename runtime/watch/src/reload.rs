@@ -35,10 +35,18 @@ pub(crate) struct Live {
 }
 
 /// The last full reload's diagnostics in parts (its rules moved to [`Live`]) and the sources
-/// they point into.
+/// they point into: `None` when that load is the live one (its sources are `Live::loaded`'s,
+/// kept once), a copy only when a broken reload left the older documents live.
 pub(crate) struct Basis {
     pub(crate) validated: cav_compile::Validated,
-    pub(crate) sources: Sources,
+    pub(crate) sources: Option<Sources>,
+}
+
+impl Live {
+    /// The sources the basis's diagnostics point into.
+    pub(crate) fn basis_sources(&self) -> &Sources {
+        self.basis.as_ref().and_then(|b| b.sources.as_ref()).unwrap_or(&self.loaded.sources)
+    }
 }
 
 /// What the quick path made of a save, for the full reload that follows to check: whether it
@@ -157,13 +165,15 @@ pub(crate) fn full_reload(
         }
         if differs.is_empty() {
             if let Some(l) = live.as_mut() {
-                let basis = Basis { validated, sources: loaded.sources.clone() };
-                if let Ok((rules, _)) = built {
-                    l.loaded = loaded;
-                    l.rules = rules;
-                    l.others = others;
-                }
-                l.basis = Some(basis);
+                l.basis = Some(match built {
+                    Ok((rules, _)) => {
+                        l.loaded = loaded;
+                        l.rules = rules;
+                        l.others = others;
+                        Basis { validated, sources: None }
+                    }
+                    Err(_) => Basis { validated, sources: Some(loaded.sources) },
+                });
             }
             let _ = out.flush();
             opts.counts.full.fetch_add(1, Ordering::Relaxed);
@@ -202,7 +212,7 @@ pub(crate) fn full_reload(
                 since,
             };
             let (outcome, tests) = announce(out, opts, stop, now, &rules, &others, &mut host);
-            let basis = Some(Basis { validated, sources: loaded.sources.clone() });
+            let basis = Some(Basis { validated, sources: None });
             *live = Some(Live { loaded, rules, others, outcome, tests, basis });
         }
         Err(errors) => {
@@ -211,7 +221,7 @@ pub(crate) fn full_reload(
             // no document) are broken: the next save of scripts alone can start from here.
             let same = same_docs(live, &loaded);
             if let Some(l) = live.as_mut() {
-                l.basis = same.then(|| Basis { validated, sources: loaded.sources.clone() });
+                l.basis = same.then(|| Basis { validated, sources: Some(loaded.sources) });
             }
         }
     }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use crate::CacheAction;
 
 pub fn run(action: CacheAction) -> Result<ExitCode, String> {
-    let dir = cav_cache::default_dir().ok_or("no cache directory is known: set CAV_CACHE_DIR")?;
+    let dir = cav_cache::default_dir()?;
     let store = cav_cache::Store::new(dir.clone(), crate::result_cache::build());
     let shown = cav_content::diag::shown(&dir.display().to_string());
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);

@@ -35,9 +35,15 @@ pub fn run(
         Some(out) => out,
         None => {
             let (out, transient) = check(&opts, format, deny)?;
-            // A result that depends on this moment (a checker that could not run) is not kept.
-            if let (Some(s), Some(k), false) = (&store, key, transient) {
-                s.put(&k, &out.encode());
+            // A result that depends on this moment (a checker that could not run) is not kept;
+            // nor one whose files changed while they were checked (the key is taken again: the
+            // result must be of the content the key names), nor one an entry could not give back.
+            let encoded = out.encode();
+            if let (Some(s), Some(k), false) = (&store, key, transient)
+                && result_cache::validate_key(s, &opts, &what).ok() == Some(k)
+                && Output::decode(&encoded).as_ref() == Some(&out)
+            {
+                s.put(&k, &encoded);
             }
             out
         }
@@ -51,8 +57,11 @@ pub fn run(
 /// than on the content.
 fn check(opts: &cav_content::LoadOptions, format: Format, deny: Option<Deny>) -> Result<(Output, bool), String> {
     let mut loaded = load_with(opts);
-    cav_compile::validate(&mut loaded);
-    let transient = loaded.diagnostics.iter().any(|d| d.transient);
+    let parts = cav_compile::validate_parts(&mut loaded);
+    // Over every finding, before those about the library are left out of the report: a
+    // library's check that could not run leaves out findings that would have shown.
+    let transient = parts.loader.iter().chain(parts.parts.iter().flatten().flatten()).any(|d| d.transient);
+    drop_in_background(parts);
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let errors = loaded.error_count();
     let warnings = loaded.diagnostics.len() - errors;
