@@ -134,14 +134,26 @@ fn a_changed_file_is_checked_again() {
     assert_eq!(run(cache.path(), p.path(), &["validate", "mods/iron-wolves"]), first);
 }
 
-#[test]
-fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
-    let project = root();
-    let args = ["validate", "mods/iron-wolves"];
+/// A cache holding the one entry a run wrote: the run's output, the entry and its bytes.
+struct Stored {
+    cache: tempfile::TempDir,
+    good: Run,
+    entry: PathBuf,
+    bytes: Vec<u8>,
+}
+
+fn stored(project: &Path, args: &[&str]) -> Stored {
     let cache = tempfile::tempdir().unwrap();
-    let good = run(cache.path(), &project, &args);
+    let good = run(cache.path(), project, args);
     let [entry] = entries(cache.path()).try_into().unwrap();
     let bytes = std::fs::read(&entry).unwrap();
+    Stored { cache, good, entry, bytes }
+}
+
+#[test]
+fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
+    let (project, args) = (root(), ["validate", "mods/iron-wolves"]);
+    let Stored { cache, good, entry, bytes } = stored(&project, &args);
     // A byte of the magic, the build, the key, the length, the hash, the payload; a truncation;
     // a byte too many.
     let mut damaged: Vec<Vec<u8>> = [0, 20, 50, 80, 100, bytes.len() - 1]
@@ -169,12 +181,8 @@ fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
 /// sequence is refused and the run checked again.
 #[test]
 fn a_planted_entry_cannot_reach_the_terminal() {
-    let project = root();
-    let args = ["validate", "mods/iron-wolves"];
-    let cache = tempfile::tempdir().unwrap();
-    let good = run(cache.path(), &project, &args);
-    let [entry] = entries(cache.path()).try_into().unwrap();
-    let bytes = std::fs::read(&entry).unwrap();
+    let (project, args) = (root(), ["validate", "mods/iron-wolves"]);
+    let Stored { cache, good, entry, bytes } = stored(&project, &args);
     let plant = |stdout: &str| {
         let mut payload = vec![0u8];
         for s in [stdout, ""] {

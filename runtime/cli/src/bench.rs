@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use cav_rules::hooks::{Hooks, NoHooks};
 use cav_rules::odds::{Attack, AttackSpec, Budget, exact};
-use cav_rules::{Engine, NoLog, Rules, SeededDice, bot::Bot, setup};
+use cav_rules::{Engine, Game, NoLog, Rules, SeededDice, bot::Bot, setup};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -72,22 +72,10 @@ pub fn run(root: &Path, o: Options) -> Result<ExitCode, String> {
 
     // The duel.
     let sc = quick.scenario("stand-and-fight").ok_or("no scenario `stand-and-fight` in the Quick-Start")?;
-    let duel = |rules: &Rules, hooks: &mut dyn Hooks| -> Result<(f64, u64), String> {
-        let mut bot = Bot::default();
-        let mut turns = 0;
-        let start = Instant::now();
-        for seed in 0..o.games {
-            let mut dice = SeededDice::new(seed);
-            let game = setup::scenario_game(rules, sc, &mut dice, &mut NoLog, None);
-            let mut engine = Engine { game, dice: &mut dice, log: &mut NoLog, hooks: &mut *hooks };
-            turns += u64::from(engine.play(&mut bot).map_err(|e| format!("duel seed {seed}: {e}"))?.turns);
-            bar.inc(1);
-        }
-        Ok((o.games as f64 / start.elapsed().as_secs_f64(), turns))
-    };
-    let (duel_native, t1) = duel(&quick, &mut NoHooks)?;
+    let duel = |d: &mut SeededDice| setup::scenario_game(&quick, sc, d, &mut NoLog, None);
+    let (duel_native, t1) = rate(o.games, "duel", &bar, &mut NoHooks, duel)?;
     let mut host = lua_host(&quick)?;
-    let (duel_scripted, t2) = duel(&quick, &mut host)?;
+    let (duel_scripted, t2) = rate(o.games, "duel", &bar, &mut host, duel)?;
     drop(host);
 
     // Full-rules battles between two rosters the bot builds once.
@@ -99,22 +87,10 @@ pub fn run(root: &Path, o: Options) -> Result<ExitCode, String> {
         let force = cav_forces::build(rs, &req).map_err(|e| format!("no roster of {} TV: {e}", o.tv))?;
         forces.push(cav_forces::roster_force(rs, &force, &mut full).map_err(|e| format!("roster: {e}"))?);
     }
-    let battle = |rules: &Rules, hooks: &mut dyn Hooks| -> Result<(f64, u64), String> {
-        let mut bot = Bot::default();
-        let mut turns = 0;
-        let start = Instant::now();
-        for seed in 0..o.battles {
-            let mut dice = SeededDice::new(seed);
-            let game = setup::roster_game(rules, sc, &forces, &mut dice, &mut NoLog, None);
-            let mut engine = Engine { game, dice: &mut dice, log: &mut NoLog, hooks: &mut *hooks };
-            turns += u64::from(engine.play(&mut bot).map_err(|e| format!("battle seed {seed}: {e}"))?.turns);
-            bar.inc(1);
-        }
-        Ok((o.battles as f64 / start.elapsed().as_secs_f64(), turns))
-    };
-    let (battle_native, t3) = battle(&full, &mut NoHooks)?;
+    let battle = |d: &mut SeededDice| setup::roster_game(&full, sc, &forces, d, &mut NoLog, None);
+    let (battle_native, t3) = rate(o.battles, "battle", &bar, &mut NoHooks, battle)?;
     let mut host = lua_host(&full)?;
-    let (battle_scripted, t4) = battle(&full, &mut host)?;
+    let (battle_scripted, t4) = rate(o.battles, "battle", &bar, &mut host, battle)?;
     drop(host);
 
     // Exact odds of one shot of the Dictator-B's 2× Medium MAC (`cav odds … --shots 1`).
@@ -159,6 +135,28 @@ pub fn run(root: &Path, o: Options) -> Result<ExitCode, String> {
         Format::Human => print!("{}", human(&report)),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Games per second of `n` games, seeds 0 to n − 1, each set up by `start`, and the turns they
+/// played.
+fn rate<'r>(
+    n: u64,
+    what: &str,
+    bar: &indicatif::ProgressBar,
+    hooks: &mut dyn Hooks,
+    start: impl Fn(&mut SeededDice) -> Game<'r>,
+) -> Result<(f64, u64), String> {
+    let mut bot = Bot::default();
+    let mut turns = 0;
+    let clock = Instant::now();
+    for seed in 0..n {
+        let mut dice = SeededDice::new(seed);
+        let game = start(&mut dice);
+        let mut engine = Engine { game, dice: &mut dice, log: &mut NoLog, hooks: &mut *hooks };
+        turns += u64::from(engine.play(&mut bot).map_err(|e| format!("{what} seed {seed}: {e}"))?.turns);
+        bar.inc(1);
+    }
+    Ok((n as f64 / clock.elapsed().as_secs_f64(), turns))
 }
 
 fn lua_host(rules: &Rules) -> Result<cav_script::LuaHost, String> {
