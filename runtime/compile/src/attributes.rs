@@ -231,17 +231,15 @@ fn model_values(cx: &mut Cx, e: &Entry, declared: &[&f::AttributeDef], m: &f::Mo
     for (i, a) in declared.iter().enumerate() {
         let values = column_values(a, m, columns);
         let home = if a.per_column { "/damage_track" } else { "/attributes" };
-        // What the model writes itself, each value at its place (a default is checked where the
-        // ruleset declares it).
-        let given: Option<Vec<(String, i32)>> = if a.per_column {
+        // What the model writes itself, each value with its column where it has one (a default is
+        // checked where the ruleset declares it); its place is spelt out only for an error.
+        let given: Option<Vec<(Option<usize>, i32)>> = if a.per_column {
             m.damage_track.get(&a.id.0).map(|v| match v {
-                f::PerColumn::Same(x) => vec![(format!("{home}/{}", a.id), *x)],
-                f::PerColumn::Columns(xs) => {
-                    xs.iter().enumerate().map(|(k, x)| (format!("{home}/{}/{k}", a.id), *x)).collect()
-                }
+                f::PerColumn::Same(x) => vec![(None, *x)],
+                f::PerColumn::Columns(xs) => xs.iter().enumerate().map(|(k, x)| (Some(k), *x)).collect(),
             })
         } else {
-            m.attributes.get(&a.id).map(|x| vec![(format!("{home}/{}", a.id), *x)])
+            m.attributes.get(&a.id).map(|x| vec![(None, *x)])
         };
         if given.is_none() && a.default.is_none() && !a.optional {
             cx.error(
@@ -253,8 +251,12 @@ fn model_values(cx: &mut Cx, e: &Entry, declared: &[&f::AttributeDef], m: &f::Mo
                 None,
             );
         }
-        if let Some((ptr, v)) = given.iter().flatten().find(|(_, v)| out_of_range(a, *v)) {
-            cx.error(e, ptr, "attribute", format!("{} {v} is out of its range", a.name), &range(a), None);
+        if let Some((column, v)) = given.iter().flatten().find(|(_, v)| out_of_range(a, *v)) {
+            let ptr = match column {
+                Some(k) => format!("{home}/{}/{k}", a.id),
+                None => format!("{home}/{}", a.id),
+            };
+            cx.error(e, &ptr, "attribute", format!("{} {v} is out of its range", a.name), &range(a), None);
         }
         for (col, v) in values.into_iter().enumerate() {
             rows[col * declared.len() + i] = v.unwrap_or(0);

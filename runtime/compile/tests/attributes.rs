@@ -33,12 +33,19 @@ fn attribute_mistakes_are_errors_at_the_model() {
             ("a.yaml", &model("test-brave", "{resolve: 7}")),
             ("b.yaml", &model("test-odd", "{resolve: 3, nerve: 2}")),
             ("c.yaml", &model("test-none", "{hp: 2}")),
+            (
+                "d.yaml",
+                &model("test-sunk", "{resolve: 3}").replace("av: [6, 6, 5, 5, 4, 4]", "av: [6, 6, 5, -1, 4, 4]"),
+            ),
         ],
     );
     let find = |needle: &str| diags.iter().find(|d| d.code == "attribute" && d.message.contains(needle));
     let range = find("Resolve 7 is out of its range").expect("out of range");
     assert_eq!(range.pointer.as_deref(), Some("/attributes/resolve"));
     assert_eq!(range.expected.as_deref(), Some("Resolve from 1 to 6"));
+    // A value of a column is found at its column.
+    let column = find("AV -1 is out of its range").expect("a column out of range");
+    assert_eq!(column.pointer.as_deref(), Some("/damage_track/av/3"));
     let unknown =
         find("attribute `nerve` is not one ruleset `cav-full` declares with one value (it declares resolve, hp)")
             .expect("unknown");

@@ -58,12 +58,17 @@ pub struct Ruleset {
     /// Packs in load order.
     pub packs: Vec<PackInfo>,
     entries: Vec<Entry>,
-    index: HashMap<(DocKind, String), usize>,
+    /// Each kind's entries by id (looked up by `&str`, without making a key).
+    index: HashMap<DocKind, HashMap<String, usize>>,
+    /// The entries of each kind, in entry order: `of_kind` is asked per document by the checks
+    /// and the compiler, and walking every entry each time made a pack of thousands of models
+    /// quadratic.
+    by_kind: HashMap<DocKind, Vec<usize>>,
 }
 
 impl Ruleset {
     pub fn get(&self, kind: DocKind, id: &str) -> Option<&Entry> {
-        self.index.get(&(kind, id.to_owned())).map(|&i| &self.entries[i])
+        self.index.get(&kind)?.get(id).map(|&i| &self.entries[i])
     }
 
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
@@ -71,7 +76,7 @@ impl Ruleset {
     }
 
     pub fn of_kind(&self, kind: DocKind) -> impl Iterator<Item = &Entry> {
-        self.entries.iter().filter(move |e| e.kind == kind)
+        self.by_kind.get(&kind).into_iter().flatten().map(|&i| &self.entries[i])
     }
 
     /// Entries whose id or name matches `query` (case and punctuation ignored).
@@ -274,7 +279,12 @@ pub fn build(
     b.validate();
     let Builder { entries, removed, diags, checked, .. } = b;
     let entries: Vec<Entry> = entries.into_iter().zip(removed).filter(|(_, r)| !r).map(|(e, _)| e).collect();
-    let index = entries.iter().enumerate().map(|(i, e)| ((e.kind, e.id.clone()), i)).collect();
+    let mut index: HashMap<DocKind, HashMap<String, usize>> = HashMap::new();
+    let mut by_kind: HashMap<DocKind, Vec<usize>> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        index.entry(e.kind).or_default().insert(e.id.clone(), i);
+        by_kind.entry(e.kind).or_default().push(i);
+    }
     let pack_infos = set
         .order
         .iter()
@@ -290,7 +300,7 @@ pub fn build(
             }
         })
         .collect();
-    (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index }, diags, checked)
+    (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index, by_kind }, diags, checked)
 }
 
 /// Pack ids a pack may build on: itself and its dependency closure.
