@@ -54,7 +54,8 @@ pub fn compile(rs: &Ruleset) -> Compiled {
 /// deduplicated). Returns the rules of each ruleset, in `loaded.rulesets` order, where they
 /// compiled without error.
 pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
-    validate_parts(loaded).rules
+    let rules = validate_parts(loaded).rules;
+    rules.into_iter().map(|r| r.map(|r| std::sync::Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone()))).collect()
 }
 
 /// What [`validate`] found, kept apart so that a reload that changes only script files can check
@@ -62,8 +63,9 @@ pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
 /// ([`Validated::assemble`]), without compiling again.
 #[derive(Debug, Clone)]
 pub struct Validated {
-    /// The rules of each ruleset, in `loaded.rulesets` order, where they compiled without error.
-    pub rules: Vec<Option<Rules>>,
+    /// The rules of each ruleset, in `loaded.rulesets` order, where they compiled without error
+    /// (shared with the [`Memo`] that keeps them for the next reload).
+    pub rules: Vec<Option<std::sync::Arc<Rules>>>,
     /// The loader's diagnostics (before `validate` added its own).
     pub loader: Vec<Diagnostic>,
     /// Per ruleset, in `loaded.rulesets` order: compile, scripts, forces and unplayed entries.
@@ -95,28 +97,116 @@ impl Validated {
 
 /// [`validate`], keeping its parts apart (see [`Validated`]).
 pub fn validate_parts(loaded: &mut cav_content::Loaded) -> Validated {
+    validate_inner(loaded, None)
+}
+
+/// What [`validate_parts_with`] found for each ruleset of the last load, so that a reload takes
+/// again the findings of a ruleset that did not change (watch mode).
+#[derive(Default)]
+pub struct Memo {
+    rulesets: Vec<Checked>,
+    /// Of the last call: rulesets whose compile findings were taken again, and whose script
+    /// findings were.
+    reused: usize,
+    replayed: usize,
+}
+
+impl Memo {
+    /// How many rulesets of the last [`validate_parts_with`] were taken again without compiling
+    /// them, and how many without checking their scripts.
+    pub fn reused(&self) -> (usize, usize) {
+        (self.reused, self.replayed)
+    }
+}
+
+/// One ruleset as it was checked: what compiling it gave (compile, forces and unplayed entries
+/// read only the ruleset) and what its script check read and found.
+#[derive(Clone)]
+struct Checked {
+    ruleset: Ruleset,
+    rules: Option<std::sync::Arc<Rules>>,
+    compile: Vec<Diagnostic>,
+    forces: Vec<Diagnostic>,
+    unplayed: Vec<Diagnostic>,
+    scripts: Option<cav_script::ScriptsChecked>,
+}
+
+/// [`validate_parts`], taking again from `memo` the findings of each ruleset that is the same as
+/// in the last load ([`Ruleset::same_as`]; its scripts only when no file under its script roots
+/// changed), and keeping this load's findings in `memo` for the next. Gives what
+/// [`validate_parts`] gives.
+pub fn validate_parts_with(loaded: &mut cav_content::Loaded, memo: &mut Memo) -> Validated {
+    validate_inner(loaded, Some(memo))
+}
+
+fn validate_inner(loaded: &mut cav_content::Loaded, mut memo: Option<&mut Memo>) -> Validated {
     use rayon::prelude::*;
+    let last = memo.as_mut().map(|m| std::mem::take(&mut m.rulesets)).unwrap_or_default();
+    let keep = memo.is_some();
+    let (rulesets, sources) = (&loaded.rulesets, &mut loaded.sources);
+    let kept: Vec<Option<&Checked>> = rulesets.iter().map(|rs| last.iter().find(|c| c.ruleset.same_as(rs))).collect();
     // The script checks add the script files to `sources`, so they run one ruleset after the
     // other (the files get the same ids whatever the thread count); the rest only reads the
     // ruleset and runs beside them. The diagnostics are then taken in the order they always were.
-    let (rulesets, sources) = (&loaded.rulesets, &mut loaded.sources);
-    let (scripts, compiled): (Vec<Vec<Diagnostic>>, Vec<_>) = rayon::join(
-        || rulesets.iter().map(|rs| cav_script::check_scripts(rs, sources)).collect(),
+    type Scripts = (Vec<Diagnostic>, Option<cav_script::ScriptsChecked>);
+    let mut replayed = 0;
+    let (scripts, compiled): (Vec<Scripts>, Vec<_>) = rayon::join(
+        || {
+            rulesets
+                .iter()
+                .map(|rs| {
+                    if !keep {
+                        return (cav_script::check_scripts(rs, sources), None);
+                    }
+                    // Kept by what the check reads: a ruleset whose models changed may have the
+                    // same scripts, script roots and ids as before.
+                    let inputs = cav_script::ScriptInputs::of(rs);
+                    let old = last.iter().filter_map(|c| c.scripts.as_ref());
+                    match old.clone().find_map(|s| s.replay(&inputs, sources).map(|d| (d, s))) {
+                        Some((diags, s)) => {
+                            replayed += 1;
+                            (diags, Some(s.clone()))
+                        }
+                        None => cav_script::check_scripts_kept(inputs, sources),
+                    }
+                })
+                .collect()
+        },
         || {
             rulesets
                 .par_iter()
-                .map(|rs| {
-                    let c = compile(rs);
-                    (c.rules, c.diagnostics, check_forces(rs), unplayed_entries(rs))
+                .zip(&kept)
+                .map(|(rs, k)| match k {
+                    Some(k) => (k.rules.clone(), k.compile.clone(), k.forces.clone(), k.unplayed.clone()),
+                    None => {
+                        let c = compile(rs);
+                        (c.rules.map(std::sync::Arc::new), c.diagnostics, check_forces(rs), unplayed_entries(rs))
+                    }
                 })
                 .collect()
         },
     );
     let mut parts = Vec::new();
     let mut rules = Vec::new();
-    for ((r, compile_diags, forces, unplayed), script_diags) in compiled.into_iter().zip(scripts) {
+    for (((r, compile_diags, forces, unplayed), (script_diags, scripts)), rs) in
+        compiled.into_iter().zip(scripts).zip(rulesets)
+    {
+        if let Some(m) = memo.as_mut() {
+            m.rulesets.push(Checked {
+                ruleset: rs.clone(),
+                rules: r.clone(),
+                compile: compile_diags.clone(),
+                forces: forces.clone(),
+                unplayed: unplayed.clone(),
+                scripts,
+            });
+        }
         parts.push([compile_diags, script_diags, forces, unplayed]);
         rules.push(r);
+    }
+    if let Some(m) = memo.as_mut() {
+        m.reused = kept.iter().flatten().count();
+        m.replayed = replayed;
     }
     let requested = loaded.packs.iter().map(|p| p.id.clone()).collect();
     let v = Validated { rules, loader: std::mem::take(&mut loaded.diagnostics), parts, requested };

@@ -1,6 +1,6 @@
 //! The typed procedure sections, model types, action costs and options.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
@@ -255,8 +255,8 @@ pub(crate) fn procedures(
 }
 
 /// `movement.reverse_cost`, by terrain index.
-fn reverse_cost(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> HashMap<usize, u32> {
-    let mut reverse_cost = HashMap::new();
+fn reverse_cost(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> BTreeMap<usize, u32> {
+    let mut reverse_cost = BTreeMap::new();
     for (id, v) in &p.movement.reverse_cost {
         let ptr = format!("/procedures/movement/reverse_cost/{id}");
         if let Some(i) = cx.index_of(e, &ptr, id.as_str(), terrain_ids, "terrain type") {
@@ -445,7 +445,7 @@ fn close_defense(
 }
 
 /// AP cost of each action type, by id (an action the packs give no type costs 1).
-pub(crate) fn action_costs(rs: &Ruleset) -> HashMap<String, u32> {
+pub(crate) fn action_costs(rs: &Ruleset) -> BTreeMap<String, u32> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match e.doc.as_deref() {
             Some(Document::ActionType(a)) => Some((e.id.clone(), a.cost)),
@@ -562,7 +562,7 @@ pub(crate) fn action_model_types(cx: &Cx, sas: &[SaDef]) -> std::collections::BT
 }
 
 /// The special attributes that make each action type free (`free_with`), by action id.
-pub(crate) fn action_free_with(rs: &Ruleset, sas: &[SaDef]) -> HashMap<String, Vec<SaIx>> {
+pub(crate) fn action_free_with(rs: &Ruleset, sas: &[SaDef]) -> BTreeMap<String, Vec<SaIx>> {
     rs.of_kind(DocKind::ActionType)
         .filter_map(|e| match e.doc.as_deref() {
             Some(Document::ActionType(a)) if !a.free_with.is_empty() => {

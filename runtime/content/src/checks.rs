@@ -148,19 +148,55 @@ fn note_options(e: &Entry, options: &[String], diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// A `script:` module must exist in the script roots of the pack that defines the document.
-fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>) {
-    let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
-    let Some(pack) = rs.pack(&e.script_pack) else { return };
+/// Where a `script:` module's file is, as the script check finds it on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ScriptFile {
+    /// A file inside its script root.
+    Inside,
+    /// A file that resolves (links included) outside its script root.
+    Outside(std::path::PathBuf),
+    Missing,
+}
+
+/// Look for module `module` (`a.b` → `a/b.lua` or `a/b.luau`) in the script roots of `pack`. A
+/// module file must resolve (links included) inside its script root, as `require` insists.
+fn script_file(pack: &crate::PackInfo, module: &str) -> ScriptFile {
     let rel = module.replace('.', "/");
     let candidates = || {
         pack.script_roots.iter().flat_map(|root| ["lua", "luau"].map(|ext| (root, root.join(format!("{rel}.{ext}")))))
     };
-    // A module file must resolve (links included) inside its script root, as `require` insists.
     if let Some((_, path)) = candidates().find(|(root, p)| {
         p.is_file() && root.canonicalize().is_ok_and(|r| crate::pack::resolve_inside(&r, p).is_none())
     }) {
-        diags.push(
+        return ScriptFile::Outside(path);
+    }
+    if candidates().any(|(_, p)| p.is_file()) { ScriptFile::Inside } else { ScriptFile::Missing }
+}
+
+/// What the disk says of every `script:` module of the ruleset, in entry order: a reload reuses
+/// the ruleset's findings only when this is unchanged (see [`crate::reuse`]).
+pub(crate) fn script_files(rs: &Ruleset) -> Vec<ScriptFile> {
+    let mut seen: std::collections::HashMap<(&str, &str), ScriptFile> = Default::default();
+    let mut out = Vec::new();
+    for e in rs.entries() {
+        if e.doc.is_none() {
+            continue;
+        }
+        let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { continue };
+        let Some(pack) = rs.pack(&e.script_pack) else { continue };
+        let found = seen.entry((e.script_pack.as_str(), module)).or_insert_with(|| script_file(pack, module));
+        out.push(found.clone());
+    }
+    out
+}
+
+/// A `script:` module must exist in the script roots of the pack that defines the document.
+fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>) {
+    let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
+    let Some(pack) = rs.pack(&e.script_pack) else { return };
+    match script_file(pack, module) {
+        ScriptFile::Inside => {}
+        ScriptFile::Outside(path) => diags.push(
             Diagnostic::error(
                 "outside-pack",
                 format!(
@@ -172,23 +208,22 @@ fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>
             .pack(e.pack.clone())
             .pointer("/script")
             .expected("a module file inside the pack's script root, not a link out of it"),
-        );
-        return;
-    }
-    let found = candidates().any(|(_, p)| p.is_file());
-    if !found {
-        let roots: Vec<String> = pack.script_roots.iter().map(|r| crate::diag::display_path(r)).collect();
-        diags.push(
-            Diagnostic::error("script-missing", format!("script module `{module}` not found"))
-                .at(e.prov.locate("/script"))
-                .pack(e.pack.clone())
-                .pointer("/script")
-                .expected(if roots.is_empty() {
-                    "a `scripts:` root in pack.yaml holding the module".to_owned()
-                } else {
-                    format!("a file `{rel}.lua` in {}", roots.join(", "))
-                }),
-        );
+        ),
+        ScriptFile::Missing => {
+            let rel = module.replace('.', "/");
+            let roots: Vec<String> = pack.script_roots.iter().map(|r| crate::diag::display_path(r)).collect();
+            diags.push(
+                Diagnostic::error("script-missing", format!("script module `{module}` not found"))
+                    .at(e.prov.locate("/script"))
+                    .pack(e.pack.clone())
+                    .pointer("/script")
+                    .expected(if roots.is_empty() {
+                        "a `scripts:` root in pack.yaml holding the module".to_owned()
+                    } else {
+                        format!("a file `{rel}.lua` in {}", roots.join(", "))
+                    }),
+            );
+        }
     }
 }
 

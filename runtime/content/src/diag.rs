@@ -77,6 +77,12 @@ impl Sources {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// Add a file of other sources as it is (its line index is not made again).
+    pub fn add_file(&mut self, file: &SourceFile) -> FileId {
+        self.files.push(file.clone());
+        FileId(self.files.len() as u32 - 1)
+    }
+
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }

@@ -8,6 +8,7 @@ pub mod checks;
 pub mod diag;
 pub mod module_state;
 pub mod pack;
+mod reuse;
 pub mod ruleset;
 pub mod schema;
 pub mod vocabulary;
@@ -234,25 +235,37 @@ fn build_rulesets(
     // What the last load checked is reused for the entries that did not change; this load's
     // records replace it, so the memo holds the last load's entries only.
     let memo = std::mem::take(&mut cache.checked);
+    // A ruleset whose inputs did not change since the last load is taken as it was (see
+    // `reuse`); this load's rulesets replace the last load's.
+    let last = std::mem::take(&mut cache.built);
     let read = &cache.sources;
-    let built: Vec<(Ruleset, Vec<Diagnostic>, ruleset::Checked)> = {
+    let built: Vec<reuse::Built> = {
         use rayon::prelude::*;
         sets.par_iter()
             .map(|set| {
+                let key = reuse::Key::of(packs, set, validators.id());
+                if let Some(b) = last.iter().find(|b| b.answers(&key)) {
+                    let mut b = b.clone();
+                    b.reused = true;
+                    return b;
+                }
                 let (rs, mut d, checked) = ruleset::build(packs, set, validators, &memo, read);
                 d.extend(checks::run(&rs));
-                (rs, d, checked)
+                reuse::Built::new(key, rs, d, std::sync::Arc::new(checked))
             })
             .collect()
     };
+    drop(last);
+    cache.reused = built.iter().filter(|b| b.reused).count();
     let mut rulesets = Vec::new();
     let mut found = Vec::new();
     let mut parts = Vec::new();
-    for (rs, d, checked) in built {
-        found.extend(d.into_iter().map(|d| (rulesets.len(), d)));
-        rulesets.push(rs);
-        parts.push(checked);
+    for b in &built {
+        found.extend(b.diags.iter().map(|d| (rulesets.len(), d.clone())));
+        rulesets.push(b.ruleset.clone());
+        parts.push(b.checked.clone());
     }
+    cache.built = built;
     // A reference to a document of a pack the referring pack does not build on: say which pack
     // has it and which dependency would bring it in (it may be loaded in this ruleset, out of
     // reach, or only in another ruleset of the run).
@@ -276,10 +289,10 @@ fn build_rulesets(
         let set = pack::LoadSet { root: i, order: vec![i] };
         let (_, d, checked) = ruleset::build(packs, &set, validators, &memo, read);
         diags.extend(d);
-        parts.push(checked);
+        parts.push(std::sync::Arc::new(checked));
     }
     drop(memo);
-    cache.checked = ruleset::Checked::new(validators, parts);
+    cache.checked = parts;
     rulesets
 }
 

@@ -14,7 +14,7 @@ use crate::schema::Validators;
 use crate::yaml::{Provenance, escape};
 
 /// A pack as it takes part in a ruleset.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PackInfo {
     pub id: String,
     pub name: String,
@@ -57,16 +57,48 @@ pub struct Ruleset {
     pub id: String,
     /// Packs in load order.
     pub packs: Vec<PackInfo>,
-    entries: Vec<Entry>,
+    /// Shared by the copies of a ruleset (a reload takes an unchanged ruleset again, see
+    /// `crate::reuse`): a copy costs a few counts, not the entries.
+    entries: Arc<Vec<Entry>>,
     /// Each kind's entries by id (looked up by `&str`, without making a key).
-    index: HashMap<DocKind, HashMap<String, usize>>,
+    index: Arc<HashMap<DocKind, HashMap<String, usize>>>,
     /// The entries of each kind, in entry order: `of_kind` is asked per document by the checks
     /// and the compiler, and walking every entry each time made a pack of thousands of models
     /// quadratic.
-    by_kind: HashMap<DocKind, Vec<usize>>,
+    by_kind: Arc<HashMap<DocKind, Vec<usize>>>,
 }
 
 impl Ruleset {
+    /// Is `other` this ruleset, built from the same documents? Entries are compared by the
+    /// addresses of their shared values: a ruleset a reload took unchanged (`crate::reuse`)
+    /// shares them, and a value behind an `Arc` is never changed in place while shared. A
+    /// ruleset built again from unchanged files may compare unequal: then it is only checked
+    /// again.
+    pub fn same_as(&self, other: &Ruleset) -> bool {
+        self.id == other.id
+            && self.packs == other.packs
+            && (Arc::ptr_eq(&self.entries, &other.entries) || self.same_entries(other))
+    }
+
+    fn same_entries(&self, other: &Ruleset) -> bool {
+        self.entries.len() == other.entries.len()
+            && self.entries.iter().zip(other.entries.iter()).all(|(a, b)| {
+                a.kind == b.kind
+                    && a.id == b.id
+                    && a.pack == b.pack
+                    && a.file == b.file
+                    && a.root == b.root
+                    && a.script_pack == b.script_pack
+                    && Arc::ptr_eq(&a.value, &b.value)
+                    && Arc::ptr_eq(&a.prov, &b.prov)
+                    && match (&a.doc, &b.doc) {
+                        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            })
+    }
+
     pub fn get(&self, kind: DocKind, id: &str) -> Option<&Entry> {
         self.index.get(&kind)?.get(id).map(|&i| &self.entries[i])
     }
@@ -93,7 +125,7 @@ impl Ruleset {
     /// `cav coverage` takes one entry's behaviour away to see which tests notice.
     pub fn with_docs(&self, mut change: impl FnMut(&Entry, &mut Document)) -> Ruleset {
         let mut out = self.clone();
-        for e in &mut out.entries {
+        for e in Arc::make_mut(&mut out.entries) {
             if let Some(mut doc) = e.doc.take() {
                 change(e, Arc::make_mut(&mut doc));
                 e.doc = Some(doc);
@@ -124,7 +156,7 @@ pub fn names_faction(f: &cav_format::Faction, name: &str) -> bool {
 /// (every location, so a shifted line or a renumbered file misses), the root and whether its
 /// `extends` was broken. Only the validators it was made with may use it. [`build`] returns the
 /// records of one ruleset; the caller keeps those of the last load only, so it stays bounded.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub struct Checked {
     /// The id of the validators the records were made with (0: none yet).
     validators: u64,
@@ -163,46 +195,23 @@ struct CheckedEntry {
     diags: Vec<Diagnostic>,
 }
 
-impl Checked {
-    /// The records of one or more [`build`]s with these validators, together.
-    pub fn new(validators: &Validators, parts: impl IntoIterator<Item = Checked>) -> Checked {
-        let mut out = Checked { validators: validators.id(), ..Checked::default() };
-        for part in parts {
-            out.extended.extend(part.extended);
-            for (k, v) in part.map {
-                let slot = out.map.entry(k).or_default();
-                for rec in v {
-                    // Rulesets that share a pack share most of its entries: keep one record each.
-                    if !slot.iter().any(|r| Arc::ptr_eq(r, &rec)) {
-                        slot.push(rec);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.values().map(Vec::len).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    fn find(&self, validators: &Validators, e: &Entry, broken: bool) -> Option<&Arc<CheckedEntry>> {
-        if self.validators != validators.id() {
-            return None;
-        }
-        let recs = self.map.get(&(e.kind, e.id.clone(), e.pack.clone()))?;
-        recs.iter().find(|r| {
+/// The records of one earlier [`build`] for this entry, from any of `memo`'s builds.
+fn find<'m>(
+    memo: &'m [Arc<Checked>],
+    validators: &Validators,
+    e: &Entry,
+    broken: bool,
+) -> Option<&'m Arc<CheckedEntry>> {
+    let key = (e.kind, e.id.clone(), e.pack.clone());
+    memo.iter().filter(|c| c.validators == validators.id()).find_map(|c| {
+        c.map.get(&key)?.iter().find(|r| {
             r.root == e.root
                 && r.broken == broken
                 // The memo holds its Arcs, so an equal address is the same, unchanged value.
                 && (Arc::ptr_eq(&r.value, &e.value) || same(&r.value, &e.value))
                 && (Arc::ptr_eq(&r.prov, &e.prov) || *r.prov == *e.prov)
         })
-    }
+    })
 }
 
 /// Equal values with their mapping keys in the same order (`Value`'s `==` ignores key order).
@@ -221,7 +230,7 @@ struct Builder<'a> {
     /// The files read, to name the other place of a duplicate id in its message.
     sources: &'a Sources,
     validators: &'a Validators,
-    memo: &'a Checked,
+    memo: &'a [Arc<Checked>],
     /// This build's records, for the next load's memo.
     checked: Checked,
     entries: Vec<Entry>,
@@ -241,7 +250,7 @@ pub fn build(
     packs: &[Pack],
     set: &LoadSet,
     validators: &Validators,
-    memo: &Checked,
+    memo: &[Arc<Checked>],
     sources: &Sources,
 ) -> (Ruleset, Vec<Diagnostic>, Checked) {
     let mut b = Builder {
@@ -249,7 +258,7 @@ pub fn build(
         sources,
         validators,
         memo,
-        checked: Checked::default(),
+        checked: Checked { validators: validators.id(), ..Checked::default() },
         entries: Vec::new(),
         removed: Vec::new(),
         index: HashMap::new(),
@@ -300,6 +309,7 @@ pub fn build(
             }
         })
         .collect();
+    let (entries, index, by_kind) = (Arc::new(entries), Arc::new(index), Arc::new(by_kind));
     (Ruleset { id: packs[set.root].id.clone(), packs: pack_infos, entries, index, by_kind }, diags, checked)
 }
 
@@ -490,7 +500,8 @@ impl Builder<'_> {
         self.resolve_extends(pi, visible, chain);
         chain.pop();
         let key = extends_key(&self.entries[i], &self.entries[pi]);
-        let memo = (self.memo.validators == self.validators.id()).then(|| self.memo.extended.get(&key)).flatten();
+        let validators = self.validators.id();
+        let memo = self.memo.iter().filter(|c| c.validators == validators).find_map(|c| c.extended.get(&key));
         if let Some(x) = memo {
             let (e, p) = (&self.entries[i], &self.entries[pi]);
             debug_assert!(
@@ -605,7 +616,7 @@ impl Builder<'_> {
                     return None;
                 }
                 let broken = broken.contains(&i);
-                if let Some(rec) = memo.find(validators, e, broken) {
+                if let Some(rec) = find(memo, validators, e, broken) {
                     return Some(rec.clone());
                 }
                 let (doc, diags) = check_entry(validators, e, broken);

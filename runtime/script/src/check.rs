@@ -20,8 +20,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cav_content::Ruleset;
 use cav_content::diag::{Diagnostic, FileId, Loc, Pos, Sources, did_you_mean};
-use cav_content::{Entry, Ruleset};
 use cav_format::vocab::Status;
 use cav_format::{DocKind, HookPoint};
 use mlua::Value;
@@ -39,20 +39,118 @@ struct Module<'a> {
     path: PathBuf,
     /// Pack whose script roots hold the file.
     pack: String,
-    users: Vec<&'a Entry>,
+    users: Vec<&'a User>,
+}
+
+/// Everything the script check reads of a ruleset. The check is given these, never the ruleset,
+/// so that a reload whose inputs are equal, and whose files under these script roots are
+/// unchanged, may take its findings again (`crate::checked`): a save that changes a model's
+/// numbers does not run the scripts again.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Inputs {
+    /// The documents that name a `script:`, in entry order.
+    users: Vec<User>,
+    /// The script roots of each pack of the ruleset, by pack id.
+    pub(crate) roots: Vec<(String, Vec<PathBuf>)>,
+    names: Names,
+}
+
+impl Inputs {
+    pub(crate) fn of(rs: &Ruleset) -> Inputs {
+        let users = rs
+            .entries()
+            .filter(|e| e.doc.is_some())
+            .filter_map(|e| {
+                let script = e.value.get("script").and_then(|s| s.as_str())?;
+                let hooks = e.value.get("hooks").and_then(|h| h.as_array());
+                Some(User {
+                    kind: e.kind,
+                    id: e.id.clone(),
+                    pack: e.pack.clone(),
+                    script_pack: e.script_pack.clone(),
+                    script: script.to_owned(),
+                    hooks: hooks
+                        .map(|a| a.iter().filter_map(|v| v.as_str()).map(str::to_owned).collect())
+                        .unwrap_or_default(),
+                    prov: e.prov.clone(),
+                })
+            })
+            .collect();
+        let roots = rs.packs.iter().map(|p| (p.id.clone(), p.script_roots.clone())).collect();
+        Inputs { users, roots, names: Names::of(rs) }
+    }
+
+    fn script_roots(&self, pack: &str) -> Option<&[PathBuf]> {
+        self.roots.iter().find(|(id, _)| id == pack).map(|(_, r)| r.as_slice())
+    }
+}
+
+/// A document that names a `script:`: what the check says of it and where.
+#[derive(Debug, Clone)]
+struct User {
+    kind: DocKind,
+    id: String,
+    pack: String,
+    /// Pack whose script roots hold the module.
+    script_pack: String,
+    script: String,
+    /// Its `hooks:`.
+    hooks: Vec<String>,
+    prov: Arc<cav_content::yaml::Provenance>,
+}
+
+impl PartialEq for User {
+    fn eq(&self, o: &User) -> bool {
+        (self.kind, &self.id, &self.pack, &self.script_pack, &self.script, &self.hooks)
+            == (o.kind, &o.id, &o.pack, &o.script_pack, &o.script, &o.hooks)
+            && (Arc::ptr_eq(&self.prov, &o.prov) || self.prov == o.prov)
+    }
+}
+
+/// The ruleset's ids the hook definitions and the did-you-means name.
+#[derive(Debug, Clone, PartialEq)]
+struct Names {
+    states: Vec<String>,
+    terrain: Vec<String>,
+    attributes: Vec<String>,
+    roll_kinds: Vec<String>,
+    contests: Vec<String>,
+    model_types: Vec<String>,
+}
+
+impl Names {
+    fn of(rs: &Ruleset) -> Names {
+        let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
+        let ruleset = rs.of_kind(DocKind::Ruleset).find_map(|e| match e.doc.as_deref() {
+            Some(cav_format::Document::Ruleset(r)) => Some(r),
+            _ => None,
+        });
+        let declared = |f: fn(&cav_format::Ruleset) -> Vec<String>| ruleset.map(f).unwrap_or_default();
+        Names {
+            states: ids(DocKind::ModelState),
+            terrain: ids(DocKind::Terrain),
+            attributes: declared(|r| r.attributes.iter().map(|a| a.id.0.clone()).collect()),
+            roll_kinds: declared(|r| r.roll_kinds.iter().map(|k| k.id.0.clone()).collect()),
+            contests: declared(|r| r.contests.iter().map(|c| c.id.0.clone()).collect()),
+            model_types: declared(|r| r.model_types.keys().map(|t| t.0.clone()).collect()),
+        }
+    }
 }
 
 /// Check the scripts of every document of `rs` that names one. Script files are added to
 /// `sources` (once: a file already there with the same text is reused) so diagnostics point into
 /// them. Pure apart from reading the script files; scripts run only inside the sandbox.
 pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
+    check_inputs(&Inputs::of(rs), sources, &mut Vec::new())
+}
+
+/// [`check_scripts`] of what it reads of a ruleset, also telling which files it asked `sources`
+/// for, in order (see `crate::checked`).
+pub(crate) fn check_inputs(inputs: &Inputs, sources: &mut Sources, read: &mut Vec<FileId>) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let mut modules: Vec<Module> = Vec::new();
-    for e in rs.entries() {
-        if e.doc.is_none() {
-            continue;
-        }
-        let Some(name) = e.value.get("script").and_then(|s| s.as_str()) else { continue };
+    for e in &inputs.users {
+        let name = e.script.as_str();
         if !RUN_KINDS.contains(&e.kind) {
             diags.push(
                 Diagnostic::warning(
@@ -69,8 +167,8 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
             );
         }
         // A module that cannot be found is reported by the loader (`script-missing`).
-        let Some(pack) = rs.pack(&e.script_pack) else { continue };
-        let Some(path) = find_module(&pack.script_roots, name) else { continue };
+        let Some(roots) = inputs.script_roots(&e.script_pack) else { continue };
+        let Some(path) = find_module(roots, name) else { continue };
         // `pack/../../scripts/x.luau` → `scripts/x.luau`: one module per file, shown plainly.
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         match modules.iter_mut().find(|m| m.path == path) {
@@ -84,7 +182,7 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
     // One sandbox for the ruleset, as `LuaHost` loads every module into one.
     let mut roots: Vec<PathBuf> = Vec::new();
     for m in &modules {
-        for r in rs.pack(&m.pack).map(|p| p.script_roots.as_slice()).unwrap_or_default() {
+        for r in inputs.script_roots(&m.pack).unwrap_or_default() {
             if !roots.contains(r) {
                 roots.push(r.clone());
             }
@@ -97,9 +195,9 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
             return diags;
         }
     };
-    let mut types = TypeChecker::new(rs);
+    let mut types = TypeChecker { names: inputs.names.clone(), queue: Vec::new() };
     for (i, m) in modules.iter().enumerate() {
-        if let Some((users, file, text)) = check_module(&sandbox, m, sources, &mut diags) {
+        if let Some((users, file, text)) = check_module(&sandbox, m, sources, read, &mut diags) {
             types.queue(i, users, file, text);
         }
     }
@@ -110,12 +208,7 @@ pub fn check_scripts(rs: &Ruleset, sources: &mut Sources) -> Vec<Diagnostic> {
 /// Luau's type checker for one ruleset: the modules that compiled, checked together by the
 /// `cav-typecheck` process against the hook definitions made for the ruleset.
 struct TypeChecker {
-    states: Vec<String>,
-    terrain: Vec<String>,
-    attributes: Vec<String>,
-    roll_kinds: Vec<String>,
-    contests: Vec<String>,
-    model_types: Vec<String>,
+    names: Names,
     /// (module, documents using it, file, text) of every module to check.
     queue: Vec<(usize, String, FileId, Arc<str>)>,
 }
@@ -136,32 +229,14 @@ pub fn typecheck_program() -> Option<PathBuf> {
 }
 
 impl TypeChecker {
-    fn new(rs: &Ruleset) -> TypeChecker {
-        let ids = |kind: DocKind| rs.of_kind(kind).map(|e| e.id.clone()).collect::<Vec<_>>();
-        let ruleset = rs.of_kind(DocKind::Ruleset).find_map(|e| match e.doc.as_deref() {
-            Some(cav_format::Document::Ruleset(r)) => Some(r),
-            _ => None,
-        });
-        let declared = |f: fn(&cav_format::Ruleset) -> Vec<String>| ruleset.map(f).unwrap_or_default();
-        TypeChecker {
-            states: ids(DocKind::ModelState),
-            terrain: ids(DocKind::Terrain),
-            attributes: declared(|r| r.attributes.iter().map(|a| a.id.0.clone()).collect()),
-            roll_kinds: declared(|r| r.roll_kinds.iter().map(|k| k.id.0.clone()).collect()),
-            contests: declared(|r| r.contests.iter().map(|c| c.id.0.clone()).collect()),
-            model_types: declared(|r| r.model_types.keys().map(|t| t.0.clone()).collect()),
-            queue: Vec::new(),
-        }
-    }
-
     /// The ruleset's ids a did-you-mean looks among, by what they name.
     fn ids(&self) -> [(&'static str, &[String]); 5] {
         [
-            ("model state", &self.states),
-            ("terrain type", &self.terrain),
-            ("attribute", &self.attributes),
-            ("roll kind", &self.roll_kinds),
-            ("contest", &self.contests),
+            ("model state", &self.names.states),
+            ("terrain type", &self.names.terrain),
+            ("attribute", &self.names.attributes),
+            ("roll kind", &self.names.roll_kinds),
+            ("contest", &self.names.contests),
         ]
     }
 
@@ -178,12 +253,12 @@ impl TypeChecker {
             return;
         }
         let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
-            states: &self.states,
-            terrain: &self.terrain,
-            attributes: &self.attributes,
-            roll_kinds: &self.roll_kinds,
-            contests: &self.contests,
-            model_types: &self.model_types,
+            states: &self.names.states,
+            terrain: &self.names.terrain,
+            attributes: &self.names.attributes,
+            roll_kinds: &self.names.roll_kinds,
+            contests: &self.names.contests,
+            model_types: &self.names.model_types,
         }));
         let request = serde_json::json!({
             "definitions": &defs,
@@ -458,7 +533,7 @@ fn explain_type_error(message: &str, defs: &str, ids: &[(&str, &[String])]) -> (
 }
 
 /// `special attribute `strike``.
-fn doc_name(e: &Entry) -> String {
+fn doc_name(e: &User) -> String {
     format!("{} `{}`", e.kind.tag().replace('_', " "), e.id)
 }
 
@@ -468,6 +543,7 @@ fn check_module(
     sandbox: &Sandbox,
     m: &Module,
     sources: &mut Sources,
+    read: &mut Vec<FileId>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(String, FileId, Arc<str>)> {
     let users = m.users.iter().map(|e| doc_name(e)).collect::<Vec<_>>().join(", ");
@@ -491,6 +567,7 @@ fn check_module(
     };
     let text: Arc<str> = Arc::from(text);
     let file = add_source(sources, &m.path, text.clone());
+    read.push(file);
     let chunk = m.path.display().to_string();
     let located = |msg: &str| {
         let (line, rest) = split_location(msg, &chunk);
@@ -564,12 +641,7 @@ fn check_module(
 
     // 3. The handlers are exactly each document's `hooks:`.
     for e in &m.users {
-        let declared: Vec<&str> = e
-            .value
-            .get("hooks")
-            .and_then(|h| h.as_array())
-            .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
-            .unwrap_or_default();
+        let declared: Vec<&str> = e.hooks.iter().map(String::as_str).collect();
         let declared_set: BTreeSet<&str> = declared.iter().copied().collect();
         for (name, loc) in &handlers {
             if !declared_set.contains(name.as_str()) {
@@ -728,7 +800,7 @@ fn lua_type(v: &Value) -> &'static str {
 
 /// Add a script file to `sources`, reusing the entry of an earlier call for the same file and
 /// text (so diagnostics of several rulesets about one file deduplicate).
-fn add_source(sources: &mut Sources, path: &Path, text: Arc<str>) -> FileId {
+pub(crate) fn add_source(sources: &mut Sources, path: &Path, text: Arc<str>) -> FileId {
     (0..sources.len() as u32)
         .map(FileId)
         .find(|&id| {

@@ -3,9 +3,11 @@
 
 mod bytecode;
 pub mod check;
+mod checked;
 pub mod host;
 pub mod sandbox;
 
 pub use check::check_scripts;
+pub use checked::{ScriptInputs, ScriptsChecked, check_scripts_kept};
 pub use host::{LuaHost, definitions};
 pub use sandbox::{Limits, Sandbox};

@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use cav_content::{LoadOptions, pack::Cache};
+use cav_content::LoadOptions;
 
 use crate::events::{digest, gather, is_ignored_name, is_script};
 use crate::quick::quick_reload;
-use crate::reload::{Live, Session, full_reload};
+use crate::reload::{Known, Live, Session, full_reload};
 use crate::watchers::Watchers;
 use crate::{WatchOptions, check_options};
 
@@ -33,7 +33,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         paths: if opts.paths.is_empty() { opts.library.clone() } else { opts.paths.clone() },
         library: opts.library.clone(),
     };
-    let mut cache = Cache::default();
+    let mut known = Known::default();
     let mut live: Option<Live> = None;
     let started = Instant::now();
     // Watch before the first load, so that a save made while it runs is not missed.
@@ -43,7 +43,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     let mut read_from = Instant::now();
     // The text of each file a reload was made for, as read just before it (a digest).
     let mut live_text: std::collections::HashMap<PathBuf, u64> = Default::default();
-    full_reload(&session, &mut cache, &mut live, out, started, &[], None);
+    full_reload(&session, &mut known, &mut live, out, started, &[], None);
     let _ = writeln!(
         out,
         "watching {} (Ctrl-C stops)",
@@ -56,7 +56,8 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
-        let Some((since, mut changed)) = gather(first, &watchers.rx, read_from, &cache, &watchers.roots, out) else {
+        let Some((since, mut changed)) = gather(first, &watchers.rx, read_from, &known.files, &watchers.roots, out)
+        else {
             continue;
         };
         watchers.watch_returned_roots();
@@ -91,7 +92,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             None
         };
         if expect.is_none() || !stop.load(Ordering::Relaxed) {
-            full_reload(&session, &mut cache, &mut live, out, since, &scripts, expect);
+            full_reload(&session, &mut known, &mut live, out, since, &scripts, expect);
         }
         watchers.follow_links(&opts.library);
     }

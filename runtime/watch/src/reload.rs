@@ -21,10 +21,10 @@ use crate::{After, WatchOptions};
 pub(crate) struct Live {
     pub(crate) loaded: Loaded,
     /// The watched ruleset compiled from `loaded`: a save of scripts alone cannot change it.
-    pub(crate) rules: Rules,
+    pub(crate) rules: Arc<Rules>,
     /// With `--test`, the other rulesets compiled from `loaded`: an edited pack's tests run under
     /// every ruleset it joins.
-    pub(crate) others: Vec<Rules>,
+    pub(crate) others: Vec<Arc<Rules>>,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) tests: Option<(usize, usize)>,
     /// What the last full reload found, kept while its documents are those of `loaded` (it made
@@ -102,9 +102,9 @@ pub(crate) fn is_ruleset(id: &str, ruleset: &str) -> bool {
 /// the ruleset compiled, scripts load. On failure, the reasons beyond the diagnostics.
 pub(crate) fn build(
     loaded: &Loaded,
-    compiled: Vec<Option<Rules>>,
+    compiled: Vec<Option<Arc<Rules>>>,
     ruleset: &str,
-) -> Result<(Rules, LuaHost), Vec<String>> {
+) -> Result<(Arc<Rules>, LuaHost), Vec<String>> {
     if loaded.error_count() > 0 {
         return Err(vec![]);
     }
@@ -125,13 +125,24 @@ pub(crate) struct Session<'a> {
     pub(crate) stop: &'a AtomicBool,
 }
 
-/// A full reload: every file (from the cache where unchanged), every ruleset checked. After
+/// What the last full reload read and found, for the next to take again where nothing it depends
+/// on changed.
+#[derive(Default)]
+pub(crate) struct Known {
+    /// Files, parses, schema checks and built rulesets.
+    pub(crate) files: Cache,
+    /// Compile, forces, unplayed-entry and script findings per ruleset.
+    pub(crate) checks: cav_compile::Memo,
+}
+
+/// A full reload: every file (from the cache where unchanged), every ruleset checked (again only
+/// where something it reads changed: `known` keeps the last reload's findings). After
 /// the quick path, `expect` is what it made live: the full reload says nothing when it finds
 /// the same, and says so and puts its own result live when it does not (the quick path saw
 /// only the scripts).
 pub(crate) fn full_reload(
     session: &Session,
-    cache: &mut Cache,
+    known: &mut Known,
     live: &mut Option<Live>,
     out: &mut dyn Write,
     since: Instant,
@@ -139,12 +150,14 @@ pub(crate) fn full_reload(
     expect: Option<Expected>,
 ) {
     let Session { opts, load_opts, stop } = session;
-    let mut loaded = cav_content::load_cached(load_opts, cache);
+    let mut loaded = cav_content::load_cached(load_opts, &mut known.files);
     // The loaded sources are a copy: the cache keeps only the files this load read.
-    cache.sweep();
-    let mut validated = cav_compile::validate_parts(&mut loaded);
+    known.files.sweep();
+    // The rulesets the save did not touch are taken as the last reload found them (the loader
+    // and the memo each check that nothing they read changed).
+    let mut validated = cav_compile::validate_parts_with(&mut loaded, &mut known.checks);
     let compiled = std::mem::take(&mut validated.rules);
-    let others: Vec<Rules> = match opts.after {
+    let others: Vec<Arc<Rules>> = match opts.after {
         After::Test => compiled.iter().flatten().filter(|r| !is_ruleset(&r.id, &opts.ruleset)).cloned().collect(),
         _ => Vec::new(),
     };

@@ -85,7 +85,7 @@ pub(crate) fn announce(
     stop: &AtomicBool,
     now: Announce,
     rules: &Rules,
-    others: &[Rules],
+    others: &[std::sync::Arc<Rules>],
     host: &mut LuaHost,
 ) -> (Option<Outcome>, Option<(usize, usize)>) {
     let ms = now.since.elapsed().as_secs_f64() * 1000.0;

@@ -85,7 +85,7 @@ pub(crate) fn rerun_tests(
     stop: &AtomicBool,
     now: &Announce,
     rules: &Rules,
-    others: &[Rules],
+    others: &[std::sync::Arc<Rules>],
     host: &mut LuaHost,
 ) -> Option<(usize, usize)> {
     let packs = edited_packs(now.live.map(|l| &l.loaded), now.loaded, now.scripts);

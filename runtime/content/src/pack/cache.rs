@@ -14,8 +14,13 @@ pub struct Cache {
     pub sources: Sources,
     by_path: std::collections::HashMap<PathBuf, FileId>,
     pub(super) parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
-    /// The schema checks and decoding of the last load's entries (see [`crate::ruleset::Checked`]).
-    pub(crate) checked: crate::ruleset::Checked,
+    /// The schema checks and decoding of the last load's entries, one record per ruleset built
+    /// (see [`crate::ruleset::Checked`]).
+    pub(crate) checked: Vec<Arc<crate::ruleset::Checked>>,
+    /// The rulesets of the last load, as built and checked (see [`crate::reuse`]).
+    pub(crate) built: Vec<crate::reuse::Built>,
+    /// How many rulesets the last load took as the load before built them.
+    pub(crate) reused: usize,
     /// Files read since the last [`Cache::sweep`]; the others are old versions or gone.
     used: std::collections::HashSet<FileId>,
     /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).
@@ -27,6 +32,12 @@ pub struct Cache {
 }
 
 impl Cache {
+    /// How many rulesets the last load took unchanged from the load before (see
+    /// [`crate::reuse`]): the rest were built and checked again.
+    pub fn rulesets_reused(&self) -> usize {
+        self.reused
+    }
+
     /// The file id of this text: the earlier one when the file has not changed.
     pub(super) fn add(&mut self, path: &Path, text: String) -> FileId {
         if let Some(&f) = self.by_path.get(path)
@@ -58,29 +69,26 @@ impl Cache {
         let mut emptied = 0;
         if self.emptied + dead > used.len().max(cav_format::limits::WATCH_CACHE_EMPTY_SLOTS) {
             // Too many empty slots: number the files afresh (their parses, which carry the file
-            // id, are redone on the next load).
+            // id, are redone on the next load), and so are the rulesets, whose findings name files
+            // by id.
             self.parsed.clear();
+            self.built.clear();
             let mut ids: Vec<FileId> = used.into_iter().collect();
             ids.sort();
-            let renumbered: std::collections::HashMap<FileId, FileId> = ids
-                .into_iter()
-                .map(|old| {
-                    let file = self.sources.get(old);
-                    (old, sources.add(&file.path, file.text.clone()))
-                })
-                .collect();
+            let renumbered: std::collections::HashMap<FileId, FileId> =
+                ids.into_iter().map(|old| (old, sources.add_file(self.sources.get(old)))).collect();
             for f in self.by_path.values_mut() {
                 *f = renumbered[f];
             }
         } else {
             // Keep the ids: an emptied slot costs a few dozen bytes instead of the file.
-            let empty: Arc<str> = Arc::from("");
+            let mut empty = Sources::default();
+            let none = empty.add(Path::new(""), Arc::from(""));
             for i in 0..self.sources.len() as u32 {
-                let file = self.sources.get(FileId(i));
                 if used.contains(&FileId(i)) {
-                    sources.add(&file.path, file.text.clone());
+                    sources.add_file(self.sources.get(FileId(i)));
                 } else {
-                    sources.add(Path::new(""), empty.clone());
+                    sources.add_file(empty.get(none));
                     emptied += 1;
                 }
             }

@@ -2,7 +2,7 @@
 //! [`Cond`], every number normalised so a positive modifier always helps the roller. The engine's
 //! hot path then needs no string lookups. `cav-compile` builds them from a loaded ruleset.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use cav_format::vocab::EngineOptions;
 
@@ -186,7 +186,7 @@ pub struct Rules {
     /// Every option of the ruleset with the reading it chose (`id`, value), for scripts to read.
     pub options: Vec<(String, String)>,
     /// AP cost of each action type, by id.
-    pub action_costs: HashMap<String, u32>,
+    pub action_costs: BTreeMap<String, u32>,
     /// The ruleset's own action types (`does:`), each a kind of one of the engine's actions.
     pub own_actions: Vec<OwnAction>,
     /// The values its terrain carries (`terrain_values:`): their names, as players read them,
@@ -202,7 +202,7 @@ pub struct Rules {
     /// The slots each action type uses, by action id (only those that use any).
     pub slot_uses: std::collections::BTreeMap<String, SlotUse>,
     /// Special attributes whose models take an action type for 0 AP, by action id.
-    pub action_free_with: HashMap<String, Vec<SaIx>>,
+    pub action_free_with: BTreeMap<String, Vec<SaIx>>,
     /// The model types that may take an action type, and those it may be aimed at, by action id
     /// (only action types that limit either).
     /// (Ordered: the compiled rules' `Debug` form is their fingerprint, `cav_lab::same_rules`.)

@@ -95,7 +95,7 @@ pub struct Movement {
     pub road_bonus: u32,
     /// Extra MV per inch backwards: over open ground, by terrain index, elsewhere (None = barred).
     pub reverse_open: Option<u32>,
-    pub reverse_cost: HashMap<usize, u32>,
+    pub reverse_cost: std::collections::BTreeMap<usize, u32>,
     pub reverse_other: Option<u32>,
     pub contact_distance: f64,
     /// Inches a move closing on an enemy stops short of it (edge to edge).
