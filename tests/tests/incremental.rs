@@ -3,7 +3,8 @@
 //! `validate_parts_with` takes again its compile, forces, unplayed-entry and script findings
 //! (`cav_compile::Memo`). On a sequence of edits of every kind, each reload through the memo
 //! must give what a fresh load and check of the same files gives: the same diagnostics (rendered,
-//! and as JSON) and the same compiled rules. And it must reuse: a test that passed because
+//! and as JSON) and the same compiled rules, with the type checker kept running (as `cav watch`
+//! does) against one started for each check. And it must reuse: a test that passed because
 //! nothing was ever reused would prove nothing.
 
 use std::fmt::Write as _;
@@ -24,6 +25,8 @@ fn snapshot(loaded: &mut cav_content::Loaded, rules: &[Option<std::sync::Arc<cav
 }
 
 fn fresh(opts: &LoadOptions) -> String {
+    // A type checker started for each check, as `cav validate` runs it.
+    cav_script::check::keep_type_checker_running(false);
     let mut loaded = cav_content::load(opts);
     let v = cav_compile::validate_parts(&mut loaded);
     snapshot(&mut loaded, &v.rules)
@@ -58,6 +61,9 @@ fn memoized_reload_equals_fresh_check_on_a_sequence_of_edits() {
     let mut cache = Cache::default();
     let mut memo = cav_compile::Memo::default();
     let mut reload = || {
+        // One type checker kept running and answering again what it answered, as `cav watch`
+        // runs it.
+        cav_script::check::keep_type_checker_running(true);
         let mut loaded = cav_content::load_cached(&opts, &mut cache);
         cache.sweep();
         let v = cav_compile::validate_parts_with(&mut loaded, &mut memo);

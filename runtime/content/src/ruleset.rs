@@ -137,16 +137,19 @@ impl Ruleset {
 
 /// Lower-case letters and digits only: `Dictator-B` and `dictator b` compare equal.
 pub fn normalise_name(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    name_chars(s).collect()
+}
+
+fn name_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase)
 }
 
 /// Does a model's `faction:` (`name`) name faction `f`: by its id, name or another name
 /// (`also_called`), case and punctuation ignored? Rosters and the content check read it alike.
+/// Compared letter by letter, without making the normalised names (asked once per model).
 pub fn names_faction(f: &cav_format::Faction, name: &str) -> bool {
-    let want = normalise_name(name);
-    normalise_name(f.id.as_str()) == want
-        || normalise_name(&f.name) == want
-        || f.also_called.iter().any(|a| normalise_name(a) == want)
+    let same = |a: &str| name_chars(a).eq(name_chars(name));
+    same(f.id.as_str()) || same(&f.name) || f.also_called.iter().any(|a| same(a))
 }
 
 /// The schema check and typed decoding of the entries of earlier loads, so that a reload (watch

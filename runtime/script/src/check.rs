@@ -357,9 +357,116 @@ fn not_checked(diags: &mut Vec<Diagnostic>, why: &str) {
     );
 }
 
-/// One request to `cav-typecheck`, its answer. Ended after a minute (a safety net: the checks
-/// inside have their own limits).
+/// Whether requests go to one `cav-typecheck --serve` kept running ([`keep_type_checker_running`]).
+static SERVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static SERVER: std::sync::Mutex<Option<Server>> = std::sync::Mutex::new(None);
+
+/// Keep one `cav-typecheck` running for the checks of this process (`cav watch` checks again on
+/// every save: a kept checker has its definitions loaded and its answers for the modules that
+/// did not change). Its answers are those of a checker started for each check (a test holds
+/// them equal); whatever goes wrong with it, the check starts one of its own instead.
+pub fn keep_type_checker_running(on: bool) {
+    SERVE.store(on, std::sync::atomic::Ordering::Relaxed);
+    if !on {
+        *SERVER.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// A `cav-typecheck --serve`: a request per line in, an answer per line out, through threads of
+/// their own (a write to a checker that died must not end `cav`, a read must be able to time out).
+struct Server {
+    child: std::process::Child,
+    requests: std::sync::mpsc::Sender<String>,
+    answers: std::sync::mpsc::Receiver<String>,
+}
+
+impl Server {
+    fn start() -> Result<Server, String> {
+        use std::io::{BufRead, Write};
+        use std::process::{Command, Stdio};
+        let program = typecheck_program().ok_or("`cav-typecheck` was not found beside `cav`")?;
+        let mut child = Command::new(&program)
+            .arg("--serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+        let (mut stdin, stdout) = (child.stdin.take().ok_or("no stdin")?, child.stdout.take().ok_or("no stdout")?);
+        let (requests, to_write) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            block_sigpipe();
+            for r in to_write {
+                if stdin
+                    .write_all(r.as_bytes())
+                    .and_then(|_| stdin.write_all(b"\n"))
+                    .and_then(|_| stdin.flush())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let (tx, answers) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Server { child, requests, answers })
+    }
+
+    fn ask(&mut self, request: &str) -> Option<serde_json::Value> {
+        self.requests.send(request.to_owned()).ok()?;
+        let line = self.answers.recv_timeout(std::time::Duration::from_secs(60)).ok()?;
+        serde_json::from_str(&line).ok()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A write's SIGPIPE goes to the thread that wrote: `cav` restores the signal's default (a
+/// closed stdout ends it quietly), so a thread writing to a checker that may have exited blocks
+/// it and sees the closed pipe as an error instead (one left pending dies with the thread).
+fn block_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: changes only this thread's signal mask, with a set built by sigemptyset.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
+/// One request to `cav-typecheck`, its answer: from the kept checker where there is one, else
+/// (or when it fails: its failure is then told as this one's) from a checker of its own.
 fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
+    if SERVE.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+        if server.is_none() {
+            *server = Server::start().ok();
+        }
+        match server.as_mut().and_then(|s| s.ask(&request.to_string())) {
+            Some(answer) => return Ok(answer),
+            // Dropped (ended): the next check starts another.
+            None => *server = None,
+        }
+    }
+    typecheck_once(request)
+}
+
+/// One request to a `cav-typecheck` started for it, its answer. Ended after a minute (a safety
+/// net: the checks inside have their own limits).
+fn typecheck_once(request: &serde_json::Value) -> Result<serde_json::Value, String> {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
     let program = typecheck_program().ok_or("`cav-typecheck` was not found beside `cav`")?;
@@ -372,18 +479,8 @@ fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
     let body = request.to_string();
     let writer = std::thread::spawn(move || {
-        // A checker that exits before reading its request must not take `cav` with it: `cav`
-        // restores SIGPIPE's default (a closed stdout ends it quietly), so this thread blocks the
-        // signal and sees the closed pipe as an error instead (a write's SIGPIPE goes to the
-        // thread that wrote; one left pending dies with the thread).
-        #[cfg(unix)]
-        // SAFETY: changes only this thread's signal mask, with a set built by sigemptyset.
-        unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, libc::SIGPIPE);
-            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-        }
+        // A checker that exits before reading its request must not take `cav` with it.
+        block_sigpipe();
         stdin.write_all(body.as_bytes())
     });
     let mut stdout = child.stdout.take().ok_or("no stdout")?;

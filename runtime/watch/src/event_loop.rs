@@ -39,6 +39,8 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
     // Watch before the first load, so that a save made while it runs is not missed.
     let mut watchers = Watchers::start(opts, &load_opts)?;
     let session = Session { opts, load_opts, stop: &stop };
+    // Every save checks the scripts again: one type checker, kept running, answers them all.
+    cav_script::check::keep_type_checker_running(true);
     watchers.follow_links(&opts.library);
     let mut read_from = Instant::now();
     // The text of each file a reload was made for, as read just before it (a digest).
@@ -96,6 +98,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         }
         watchers.follow_links(&opts.library);
     }
+    cav_script::check::keep_type_checker_running(false);
     let _ = writeln!(out, "stopped");
     Ok(())
 }
