@@ -218,3 +218,39 @@ fn a_deeply_nested_module_does_not_stop_validate() {
     );
     assert_eq!(text.matches("error[").count(), usize::from(too_complex), "no other error: {text}");
 }
+
+/// `cav watch` keeps one type checker running. A module that takes a checker down (nested as
+/// deep as Luau compiles: an unoptimised checker's stack) must give what a checker started for
+/// the check gives, and a module checked after it too (the kept checker is started again).
+#[test]
+fn a_kept_type_checker_gives_what_a_fresh_one_gives_even_when_it_fails() {
+    use cav_content::LoadOptions;
+    use cav_script::check::keep_type_checker_running;
+    let p = project();
+    let roots = vec![p.path().join("content"), p.path().join("mods")];
+    let opts = LoadOptions { paths: roots.clone(), library: roots };
+    let check = |kept: bool| {
+        keep_type_checker_running(kept);
+        let mut loaded = cav_content::load(&opts);
+        let rs = loaded.rulesets.iter().find(|r| r.packs.iter().any(|p| p.id == "module-state")).unwrap().clone();
+        let diags = cav_script::check_scripts(&rs, &mut loaded.sources);
+        cav_content::diag::render_human(&diags, &loaded.sources)
+    };
+    let steady = p.path().join("mods/module-state/scripts/steady.luau");
+    let good = std::fs::read_to_string(&steady).unwrap();
+    let deep = format!(
+        "local m = {{}}\n{}{}\nfunction m.combat_tp(ctx)\n  ctx.add_modifier('roll', 'first shot', 1)\nend\nreturn m\n",
+        "do ".repeat(990),
+        "end ".repeat(990)
+    );
+    let fresh_good = check(false);
+    assert!(fresh_good.contains("script-module-state"), "the checker ran: {fresh_good}");
+    assert_eq!(check(true), fresh_good, "kept, first check");
+    std::fs::write(&steady, &deep).unwrap();
+    let fresh_deep = check(false);
+    assert_eq!(check(true), fresh_deep, "kept, a module that may take the checker down");
+    assert_eq!(check(true), fresh_deep, "kept, the same again");
+    std::fs::write(&steady, &good).unwrap();
+    assert_eq!(check(true), fresh_good, "kept, after");
+    keep_type_checker_running(false);
+}
