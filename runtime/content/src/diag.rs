@@ -63,24 +63,30 @@ impl SourceFile {
     }
 }
 
-/// All files read in one load.
+/// All files read in one load. The files are shared: a copy of the sources (each load's, in
+/// watch mode) copies a pointer per file.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
-    files: Vec<SourceFile>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl Sources {
     pub fn add(&mut self, path: &Path, text: Arc<str>) -> FileId {
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         let display = display_path(path);
-        self.files.push(SourceFile { path: path.to_owned(), display, text, line_starts });
+        self.files.push(Arc::new(SourceFile { path: path.to_owned(), display, text, line_starts }));
         FileId(self.files.len() as u32 - 1)
     }
 
-    /// Add a file of other sources as it is (its line index is not made again).
-    pub fn add_file(&mut self, file: &SourceFile) -> FileId {
+    /// Add a file of other sources, shared.
+    pub fn add_shared(&mut self, file: &Arc<SourceFile>) -> FileId {
         self.files.push(file.clone());
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file, to share with other sources ([`Sources::add_shared`]).
+    pub fn shared(&self, id: FileId) -> &Arc<SourceFile> {
+        &self.files[id.0 as usize]
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {

@@ -107,8 +107,10 @@ pub const WATCH_DEBOUNCE_MIN_MS: u64 = 5;
 /// Longest quiet period `cav watch` accepts, in ms: beyond it an edit seems never to be picked up.
 pub const WATCH_DEBOUNCE_MAX_MS: u64 = 5_000;
 /// Empty slots (of earlier file versions) the watch cache keeps before it numbers its files afresh
-/// and parses them again; below it, each forgotten version costs a few dozen bytes.
-pub const WATCH_CACHE_EMPTY_SLOTS: usize = 4096;
+/// and parses them again; below it, each forgotten version costs a pointer per copy of the sources
+/// (the cache's, the live load's). High, because numbering afresh costs a cold load's time and
+/// its peak of memory: a session saves this many times (~130,000 saves of data files) first.
+pub const WATCH_CACHE_EMPTY_SLOTS: usize = 65_536;
 
 // Scripts
 /// Bytes the Lua state of the script sandbox may allocate. Measured: the sandbox itself (libraries,

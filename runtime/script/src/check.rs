@@ -360,6 +360,8 @@ fn not_checked(diags: &mut Vec<Diagnostic>, why: &str) {
 /// Whether requests go to one `cav-typecheck --serve` kept running ([`keep_type_checker_running`]).
 static SERVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static SERVER: std::sync::Mutex<Option<Server>> = std::sync::Mutex::new(None);
+/// Set when the checker found does not serve: each check then starts one of its own.
+static UNSERVED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Keep one `cav-typecheck` running for the checks of this process (`cav watch` checks again on
 /// every save: a kept checker has its definitions loaded and its answers for the modules that
@@ -416,7 +418,14 @@ impl Server {
                 }
             }
         });
-        Ok(Server { child, requests, answers })
+        let server = Server { child, requests, answers };
+        // A checker that does not say it serves (another build's) is not asked again.
+        let ready = server.answers.recv_timeout(std::time::Duration::from_secs(10)).ok();
+        if ready.as_deref() != Some(r#"{"serving":true}"#) {
+            UNSERVED.store(true, std::sync::atomic::Ordering::Relaxed);
+            return Err("the type checker does not serve".to_owned());
+        }
+        Ok(server)
     }
 
     fn ask(&mut self, request: &str) -> Option<serde_json::Value> {
@@ -450,7 +459,8 @@ fn block_sigpipe() {
 /// One request to `cav-typecheck`, its answer: from the kept checker where there is one, else
 /// (or when it fails: its failure is then told as this one's) from a checker of its own.
 fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
-    if SERVE.load(std::sync::atomic::Ordering::Relaxed) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if SERVE.load(Relaxed) && !UNSERVED.load(Relaxed) {
         let mut server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
         if server.is_none() {
             *server = Server::start().ok();

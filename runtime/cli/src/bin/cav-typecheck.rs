@@ -11,8 +11,8 @@
 //! own — `cav_script::module_state` — at 1-based ones; one entry per module in order), or
 //! `{"error": "..."}`. Not meant to be run by hand.
 //!
-//! With `--serve` (`cav watch`, which checks again on every save) it answers one request per line
-//! until its stdin closes, keeping the checker with its definitions loaded while they stay the
+//! With `--serve` (`cav watch`, which checks again on every save) it says `{"serving":true}`,
+//! then answers one request per line until its stdin closes, keeping the checker with its definitions loaded while they stay the
 //! same, and each module's answer by its name and source: a save checks only the module it
 //! changed, without paying the process's start and the definitions' load again (~25 ms).
 
@@ -90,6 +90,9 @@ fn reply(input: &str, kept: &mut Option<Kept>) -> Value {
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("--serve") {
         let mut kept = None;
+        // Said first, so that `cav` knows it is served (a checker without `--serve` would wait
+        // for the end of its input instead).
+        println!("{}", json!({ "serving": true }));
         for line in std::io::stdin().lines() {
             let Ok(line) = line else { break };
             println!("{}", reply(&line, &mut kept));

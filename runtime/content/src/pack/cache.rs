@@ -21,6 +21,11 @@ pub struct Cache {
     pub(crate) built: Vec<crate::reuse::Built>,
     /// How many rulesets the last load took as the load before built them.
     pub(crate) reused: usize,
+    /// Set when a sweep numbered the files afresh (see [`Cache::take_renumbered`]).
+    renumbered: bool,
+    /// Empty slots kept before numbering afresh; `None`: `WATCH_CACHE_EMPTY_SLOTS`, or the number
+    /// of files read where that is more.
+    empty_slots: Option<usize>,
     /// Files read since the last [`Cache::sweep`]; the others are old versions or gone.
     used: std::collections::HashSet<FileId>,
     /// Slots of `sources` emptied by a sweep (kept so the other file ids stay valid).
@@ -32,6 +37,12 @@ pub struct Cache {
 }
 
 impl Cache {
+    /// A cache that numbers its files afresh once it holds more than `n` empty slots (tests: 0
+    /// numbers them afresh on every sweep that forgets a file).
+    pub fn keeping_empty_slots(n: usize) -> Cache {
+        Cache { empty_slots: Some(n), ..Cache::default() }
+    }
+
     /// How many rulesets the last load took unchanged from the load before (see
     /// [`crate::reuse`]): the rest were built and checked again.
     pub fn rulesets_reused(&self) -> usize {
@@ -67,34 +78,43 @@ impl Cache {
         self.parsed.retain(|f, _| used.contains(f));
         let mut sources = Sources::default();
         let mut emptied = 0;
-        if self.emptied + dead > used.len().max(cav_format::limits::WATCH_CACHE_EMPTY_SLOTS) {
+        let limit = self.empty_slots.unwrap_or(used.len().max(cav_format::limits::WATCH_CACHE_EMPTY_SLOTS));
+        if self.emptied + dead > limit {
             // Too many empty slots: number the files afresh (their parses, which carry the file
             // id, are redone on the next load), and so are the rulesets, whose findings name files
-            // by id.
+            // by id, and the schema checks of the entries, whose provenance names them too.
             self.parsed.clear();
             self.built.clear();
+            self.checked.clear();
+            self.renumbered = true;
             let mut ids: Vec<FileId> = used.into_iter().collect();
             ids.sort();
             let renumbered: std::collections::HashMap<FileId, FileId> =
-                ids.into_iter().map(|old| (old, sources.add_file(self.sources.get(old)))).collect();
+                ids.into_iter().map(|old| (old, sources.add_shared(self.sources.shared(old)))).collect();
             for f in self.by_path.values_mut() {
                 *f = renumbered[f];
             }
         } else {
-            // Keep the ids: an emptied slot costs a few dozen bytes instead of the file.
+            // Keep the ids: an emptied slot costs a pointer (to one empty file) instead of the file.
             let mut empty = Sources::default();
             let none = empty.add(Path::new(""), Arc::from(""));
             for i in 0..self.sources.len() as u32 {
                 if used.contains(&FileId(i)) {
-                    sources.add_file(self.sources.get(FileId(i)));
+                    sources.add_shared(self.sources.shared(FileId(i)));
                 } else {
-                    sources.add_file(empty.get(none));
+                    sources.add_shared(empty.shared(none));
                     emptied += 1;
                 }
             }
         }
         self.sources = sources;
         self.emptied = emptied;
+    }
+
+    /// Whether a sweep numbered the files afresh since the last call: the next load then parses
+    /// and checks every file again, as the first did (and needs the memory it needed).
+    pub fn take_renumbered(&mut self) -> bool {
+        std::mem::take(&mut self.renumbered)
     }
 
     /// Bytes of file text the cache holds (for tests and diagnostics of watch mode).
