@@ -2,12 +2,10 @@
 //! of one Lua script, timed from the write to the `reloaded` line. Prints median and 95th percentile.
 //! `cargo run --release -p cav-watch --example latency -- 30`
 
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+mod common;
 
-use cav_watch::{After, LineSink, WatchOptions, watch};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 fn percentile(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -16,27 +14,10 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(30);
-    let dir = tempfile::tempdir().unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for d in ["content", "mods"] {
-        cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
-    }
-    let root = dir.path().to_owned();
-    let opts = WatchOptions::for_root(&root, "quickstart", After::Nothing);
-    let counts = opts.counts.clone();
-    let (tx, rx) = mpsc::channel();
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let t = std::thread::spawn(move || watch(&opts, &mut LineSink::new(tx), flag).unwrap());
-    let wait = |prefix: &str| loop {
-        let (at, line) = rx.recv_timeout(Duration::from_secs(20)).expect("watcher output");
-        if line.starts_with(prefix) {
-            return (at, line);
-        }
-    };
-    wait("watching");
-    let card = root.join("content/cav-quickstart/models/dictator-b.yaml");
-    let script = root.join("content/cav-quickstart/scripts/strike.luau");
+    let s = common::Session::start();
+    let counts = s.counts.clone();
+    let card = s.root.join("content/cav-quickstart/models/dictator-b.yaml");
+    let script = s.root.join("content/cav-quickstart/scripts/strike.luau");
     let (card_text, script_text) = (std::fs::read_to_string(&card).unwrap(), std::fs::read_to_string(&script).unwrap());
     for (name, path, base) in [("unit file", &card, &card_text), ("Lua script", &script, &script_text)] {
         let quick_before = counts.quick.load(Ordering::Relaxed);
@@ -51,9 +32,7 @@ fn main() {
                 std::thread::sleep(Duration::from_millis(1));
             }
             std::thread::sleep(Duration::from_millis(100));
-            while let Ok((_, line)) = rx.try_recv() {
-                extra += usize::from(line.starts_with("reloaded"));
-            }
+            extra += s.said().iter().filter(|l| l.starts_with("reloaded")).count();
             let edited = if path == &card {
                 base.replace("\ntv: 800\n", &format!("\ntv: {}\n", 801 + i))
             } else {
@@ -61,7 +40,7 @@ fn main() {
             };
             let saved = Instant::now();
             std::fs::write(path, edited).unwrap();
-            let (at, line) = wait("reloaded");
+            let (at, line) = s.wait("reloaded");
             save_to_live.push((at - saved).as_secs_f64() * 1e3);
             // "reloaded R (what) in 12.3 ms[, N warnings]"
             let ms = line.rsplit(" in ").next().and_then(|t| t.split(" ms").next()).and_then(|t| t.parse::<f64>().ok());
@@ -77,6 +56,4 @@ fn main() {
         );
         println!("  quick path taken for {} of them", counts.quick.load(Ordering::Relaxed) - quick_before);
     }
-    stop.store(true, Ordering::Relaxed);
-    t.join().unwrap();
 }
