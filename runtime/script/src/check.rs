@@ -195,13 +195,29 @@ pub(crate) fn check_inputs(inputs: &Inputs, sources: &mut Sources, read: &mut Ve
             return diags;
         }
     };
+    // Each module read and compiled; those that compile are type-checked by the other process
+    // while this one runs them in the sandbox (the type check waits on `cav-typecheck`).
     let mut types = TypeChecker { names: inputs.names.clone(), queue: Vec::new() };
-    for (i, m) in modules.iter().enumerate() {
-        if let Some((users, file, text)) = check_module(&sandbox, m, sources, read, &mut diags) {
-            types.queue(i, users, file, text);
+    let compiled: Vec<Option<Compiled>> =
+        modules.iter().map(|m| compile_module(&sandbox, m, sources, read, &mut diags)).collect();
+    for (i, c) in compiled.iter().enumerate() {
+        if let Some(c) = c {
+            types.queue(i, c.users.clone(), c.file, c.text.clone());
         }
     }
-    types.run(&modules, &mut diags);
+    let request = types.request(&modules);
+    std::thread::scope(|scope| {
+        let answer = request.map(|(r, defs)| (scope.spawn(move || typecheck(&r)), defs));
+        for (m, c) in modules.iter().zip(&compiled) {
+            if let Some(c) = c {
+                check_module(&sandbox, m, c, &mut diags);
+            }
+        }
+        if let Some((answer, defs)) = answer {
+            let answer = answer.join().unwrap_or_else(|_| Err("the type check stopped".to_owned()));
+            types.answered(answer, &defs, &modules, &mut diags);
+        }
+    });
     diags
 }
 
@@ -246,11 +262,11 @@ impl TypeChecker {
         }
     }
 
-    /// Check the queued modules; their type errors become diagnostics. A checker that cannot run
-    /// is a warning saying so, once.
-    fn run(self, modules: &[Module], diags: &mut Vec<Diagnostic>) {
+    /// The request that checks the queued modules, and the hook definitions it holds; `None`
+    /// when none is queued.
+    fn request(&self, modules: &[Module]) -> Option<(serde_json::Value, String)> {
         if self.queue.is_empty() {
-            return;
+            return None;
         }
         let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
             states: &self.names.states,
@@ -265,7 +281,19 @@ impl TypeChecker {
             "timeout_ms": TYPE_CHECK_TIMEOUT_MS,
             "modules": self.queue.iter().map(|(i, _, _, text)| serde_json::json!({"name": modules[*i].name, "source": per_point(text)})).collect::<Vec<_>>(),
         });
-        let answer = typecheck(&request).and_then(|a| match a.get("error").and_then(|e| e.as_str()) {
+        Some((request, defs))
+    }
+
+    /// The checker's answer to [`TypeChecker::request`]: the queued modules' type errors become
+    /// diagnostics. A checker that cannot run is a warning saying so, once.
+    fn answered(
+        self,
+        answer: Result<serde_json::Value, String>,
+        defs: &str,
+        modules: &[Module],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let answer = answer.and_then(|a| match a.get("error").and_then(|e| e.as_str()) {
             Some(e) => Err(e.to_owned()),
             None => a
                 .get("modules")
@@ -334,7 +362,7 @@ impl TypeChecker {
                     start: Pos { line: at("line"), col: at("col") },
                     end: Pos { line: at("end_line"), col: at("end_col") },
                 };
-                let (message, hint) = explain_type_error(d["message"].as_str().unwrap_or_default(), &defs, &self.ids());
+                let (message, hint) = explain_type_error(d["message"].as_str().unwrap_or_default(), defs, &self.ids());
                 diags.push(
                     Diagnostic::error("script-type", format!("script `{}` of {users}: {message}", m.name))
                         .at(Some(loc))
@@ -646,13 +674,23 @@ fn doc_name(e: &User) -> String {
 
 /// The checks of one module; `Some` (its users, file and text) when it compiles, for the type
 /// check that follows.
-fn check_module(
+/// A module read and compiled: what [`check_module`] runs and the type checker checks.
+struct Compiled {
+    /// The documents using it, named.
+    users: String,
+    file: FileId,
+    text: Arc<str>,
+}
+
+/// Read module `m` (into `sources`, its id noted in `read`) and compile it (not run); `None`,
+/// with a diagnostic, when it cannot be read or does not compile.
+fn compile_module(
     sandbox: &Sandbox,
     m: &Module,
     sources: &mut Sources,
     read: &mut Vec<FileId>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(String, FileId, Arc<str>)> {
+) -> Option<Compiled> {
     let users = m.users.iter().map(|e| doc_name(e)).collect::<Vec<_>>().join(", ");
     let text = match read_script(&m.path) {
         Ok(t) => t,
@@ -676,16 +714,11 @@ fn check_module(
     let file = add_source(sources, &m.path, text.clone());
     read.push(file);
     let chunk = m.path.display().to_string();
-    let located = |msg: &str| {
-        let (line, rest) = split_location(msg, &chunk);
-        let loc = line.map(|l| line_loc(file, &text, l));
-        (loc, rest.to_owned())
-    };
-
-    // 1. It compiles (not run).
     let compiled = crate::bytecode::chunk(&sandbox.lua, &text, format!("@{chunk}")).into_function();
     if let Err(err) = compiled {
-        let (loc, msg) = located(&error_text(&err));
+        let error = error_text(&err);
+        let (line, msg) = split_location(&error, &chunk);
+        let loc = line.map(|l| line_loc(file, &text, l));
         diags.push(
             Diagnostic::error("script-syntax", format!("script `{}` of {users} does not compile: {msg}", m.name))
                 .at(loc)
@@ -695,8 +728,20 @@ fn check_module(
         );
         return None;
     }
+    Some(Compiled { users, file, text })
+}
 
-    let typed = Some((users.clone(), file, text.clone()));
+/// Check a compiled module: it loads in the sandbox, and its handlers are those its documents
+/// declare.
+fn check_module(sandbox: &Sandbox, m: &Module, c: &Compiled, diags: &mut Vec<Diagnostic>) {
+    let Compiled { users, file, text } = c;
+    let (file, text) = (*file, text.as_ref());
+    let chunk = m.path.display().to_string();
+    let located = |msg: &str| {
+        let (line, rest) = split_location(msg, &chunk);
+        let loc = line.map(|l| line_loc(file, text, l));
+        (loc, rest.to_owned())
+    };
     // 2. Its top level runs in the sandbox, under the limits of play, and returns the handlers:
     // as a game would first run it, on fresh per-game state (budgets, `require`d modules).
     sandbox.new_game();
@@ -724,7 +769,7 @@ fn check_module(
             // may trip it where another does not (the step and memory budgets are counted).
             d.transient = msg.contains("script ran out of time");
             diags.push(d);
-            return typed;
+            return;
         }
     };
     let Value::Table(table) = value else {
@@ -733,17 +778,17 @@ fn check_module(
                 "script-handler",
                 format!("script `{}` of {users} returns {}, not a table of handlers", m.name, lua_type(&value)),
             )
-            .at(Some(return_loc(file, &text)))
+            .at(Some(return_loc(file, text)))
             .pack(m.pack.clone())
             .expected("a table of handlers keyed by hook point, e.g. `return M`"),
         );
-        return typed;
+        return;
     };
 
     // Every key is a hook point holding a function, or `as_target` / `aura`: a table of handlers
     // of hook points that have a target, run when the model is that target / any other model.
     let mut handlers: Vec<(String, Loc)> = Vec::new();
-    check_handlers(m, file, &text, &table, None, &mut handlers, diags);
+    check_handlers(m, file, text, &table, None, &mut handlers, diags);
     handlers.sort_by_key(|(k, l)| (l.start, k.clone()));
 
     // 3. The handlers are exactly each document's `hooks:`.
@@ -785,7 +830,6 @@ fn check_module(
             }
         }
     }
-    typed
 }
 
 /// The keys of a module's handler table (`nested`: of its `as_target` or `aura` table): each a
