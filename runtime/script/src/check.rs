@@ -488,8 +488,14 @@ fn block_sigpipe() {
 /// (or when it fails: its failure is then told as this one's) from a checker of its own.
 fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
     use std::sync::atomic::Ordering::Relaxed;
-    if SERVE.load(Relaxed) && !UNSERVED.load(Relaxed) {
-        let mut server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    // The kept checker serves one check at a time: a check made while it is busy (another watch
+    // session of the same process) starts a checker of its own rather than wait its turn.
+    let kept = match SERVER.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => None,
+    };
+    if let Some(mut server) = kept.filter(|_| SERVE.load(Relaxed) && !UNSERVED.load(Relaxed)) {
         if server.is_none() {
             *server = Server::start().ok();
         }

@@ -12,9 +12,10 @@
 //! `{"error": "..."}`. Not meant to be run by hand.
 //!
 //! With `--serve` (`cav watch`, which checks again on every save) it says `{"serving":true}`,
-//! then answers one request per line until its stdin closes, keeping the checker with its definitions loaded while they stay the
-//! same, and each module's answer by its name and source: a save checks only the module it
-//! changed, without paying the process's start and the definitions' load again (~25 ms).
+//! then answers one request per line until its stdin closes, keeping a checker per set of
+//! definitions (a ruleset's; up to 8) and each module's answer by its name and source: a save
+//! checks only the module it changed, without paying the process's start and the definitions'
+//! load again (~25 ms).
 
 use std::io::Read;
 
@@ -31,15 +32,25 @@ struct Kept {
 /// At most this many answers are kept (a long session saves many versions of its modules).
 const KEPT_ANSWERS: usize = 4096;
 
-fn answer(request: &Value, kept: &mut Option<Kept>) -> Result<Value, String> {
+/// Checkers kept at most: one per ruleset's definitions (a reload checks every ruleset in turn).
+const KEPT_CHECKERS: usize = 8;
+
+fn answer(request: &Value, kept: &mut Vec<Kept>) -> Result<Value, String> {
     let definitions = request["definitions"].as_str().ok_or("no `definitions`")?;
     let timeout = std::time::Duration::from_millis(request["timeout_ms"].as_u64().unwrap_or(20_000));
-    if kept.as_ref().is_none_or(|k| k.definitions != definitions) {
-        let mut checker = luau_analyze::Checker::new().map_err(|e| e.to_string())?;
-        checker.add_definitions(definitions).map_err(|e| format!("the hook definitions do not load: {e}"))?;
-        *kept = Some(Kept { definitions: definitions.to_owned(), checker, answers: Default::default() });
-    }
-    let Some(Kept { checker, answers, .. }) = kept.as_mut() else { unreachable!("made above") };
+    let at = match kept.iter().position(|k| k.definitions == definitions) {
+        Some(at) => at,
+        None => {
+            let mut checker = luau_analyze::Checker::new().map_err(|e| e.to_string())?;
+            checker.add_definitions(definitions).map_err(|e| format!("the hook definitions do not load: {e}"))?;
+            if kept.len() >= KEPT_CHECKERS {
+                kept.remove(0);
+            }
+            kept.push(Kept { definitions: definitions.to_owned(), checker, answers: Default::default() });
+            kept.len() - 1
+        }
+    };
+    let Kept { checker, answers, .. } = &mut kept[at];
     if answers.len() > KEPT_ANSWERS {
         answers.clear();
     }
@@ -80,7 +91,7 @@ fn answer(request: &Value, kept: &mut Option<Kept>) -> Result<Value, String> {
     Ok(json!({ "modules": out }))
 }
 
-fn reply(input: &str, kept: &mut Option<Kept>) -> Value {
+fn reply(input: &str, kept: &mut Vec<Kept>) -> Value {
     serde_json::from_str::<Value>(input)
         .map_err(|e| e.to_string())
         .and_then(|r| answer(&r, kept))
@@ -89,7 +100,7 @@ fn reply(input: &str, kept: &mut Option<Kept>) -> Value {
 
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("--serve") {
-        let mut kept = None;
+        let mut kept = Vec::new();
         // Said first, so that `cav` knows it is served (a checker without `--serve` would wait
         // for the end of its input instead).
         println!("{}", json!({ "serving": true }));
@@ -101,7 +112,7 @@ fn main() {
     }
     let mut input = String::new();
     let reply = match std::io::stdin().read_to_string(&mut input) {
-        Ok(_) => reply(&input, &mut None),
+        Ok(_) => reply(&input, &mut Vec::new()),
         Err(e) => json!({ "error": e.to_string() }),
     };
     println!("{reply}");
@@ -122,11 +133,11 @@ mod tests {
         let bad = "--!strict\nlocal s: string = twice(1)\nreturn s\n";
         let good = "--!strict\nlocal n: number = twice(1)\nreturn n\n";
         let errors = |v: &Value| v["modules"][0]["errors"].as_array().map_or(usize::MAX, Vec::len);
-        let mut kept = None;
-        let alone = [reply(&request(bad), &mut None), reply(&request(good), &mut None)];
+        let mut kept = Vec::new();
+        let alone = [reply(&request(bad), &mut Vec::new()), reply(&request(good), &mut Vec::new())];
         assert!(errors(&alone[0]) > 0 && errors(&alone[1]) == 0, "{alone:?}");
         for source in [bad, good, bad, good] {
-            let one = reply(&request(source), &mut None);
+            let one = reply(&request(source), &mut Vec::new());
             assert_eq!(reply(&request(source), &mut kept), one, "{source}");
         }
     }
