@@ -207,7 +207,10 @@ pub(crate) fn check_inputs(inputs: &Inputs, sources: &mut Sources, read: &mut Ve
     }
     let request = types.request(&modules);
     std::thread::scope(|scope| {
-        let answer = request.map(|(r, defs)| (scope.spawn(move || typecheck(&r)), defs));
+        let answer = request.map(|r| {
+            let defs = r.defs.clone();
+            (scope.spawn(move || typecheck(&r)), defs)
+        });
         for (m, c) in modules.iter().zip(&compiled) {
             if let Some(c) = c {
                 check_module(&sandbox, m, c, &mut diags);
@@ -262,48 +265,27 @@ impl TypeChecker {
         }
     }
 
-    /// The request that checks the queued modules, and the hook definitions it holds; `None`
-    /// when none is queued.
-    fn request(&self, modules: &[Module]) -> Option<(serde_json::Value, String)> {
+    /// The request that checks the queued modules; `None` when none is queued.
+    fn request(&self, modules: &[Module]) -> Option<Request> {
         if self.queue.is_empty() {
             return None;
         }
-        let defs = crate::host::definitions_with(Some(crate::host::RulesetIds {
-            states: &self.names.states,
-            terrain: &self.names.terrain,
-            attributes: &self.names.attributes,
-            roll_kinds: &self.names.roll_kinds,
-            contests: &self.names.contests,
-            model_types: &self.names.model_types,
-        }));
-        let request = serde_json::json!({
-            "definitions": &defs,
-            "timeout_ms": TYPE_CHECK_TIMEOUT_MS,
-            "modules": self.queue.iter().map(|(i, _, _, text)| serde_json::json!({"name": modules[*i].name, "source": per_point(text)})).collect::<Vec<_>>(),
-        });
-        Some((request, defs))
+        let (defs, defs_id) = definitions_for(&self.names);
+        let modules = self.queue.iter().map(|(i, _, _, text)| (modules[*i].name.clone(), text.clone())).collect();
+        Some(Request { defs, defs_id, modules })
     }
 
-    /// The checker's answer to [`TypeChecker::request`]: the queued modules' type errors become
-    /// diagnostics. A checker that cannot run is a warning saying so, once.
+    /// The checker's answers to [`TypeChecker::request`], one per queued module: their type
+    /// errors become diagnostics. A checker that cannot run is a warning saying so, once.
     fn answered(
         self,
-        answer: Result<serde_json::Value, String>,
+        answer: Result<Vec<serde_json::Value>, String>,
         defs: &str,
         modules: &[Module],
         diags: &mut Vec<Diagnostic>,
     ) {
-        let answer = answer.and_then(|a| match a.get("error").and_then(|e| e.as_str()) {
-            Some(e) => Err(e.to_owned()),
-            None => a
-                .get("modules")
-                .and_then(|m| m.as_array())
-                .cloned()
-                .ok_or_else(|| "an answer without `modules`".to_owned()),
-        });
         let answers = match answer {
-            Ok(a) if a.len() == self.queue.len() => a,
-            Ok(_) => return not_checked(diags, "the type checker answered for another number of modules"),
+            Ok(a) => a,
             Err(e) => return not_checked(diags, &e),
         };
         for ((i, users, file, _), a) in self.queue.iter().zip(answers) {
@@ -375,6 +357,70 @@ impl TypeChecker {
     }
 }
 
+/// The hook definitions made for a ruleset's ids, and their digest (how a kept checker knows
+/// them). Made once per set of ids: a reload asks again for every ruleset.
+fn definitions_for(names: &Names) -> (Arc<str>, String) {
+    type Made = Vec<(Names, Arc<str>, String)>;
+    static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, defs, id)) = made.iter().find(|(n, _, _)| n == names) {
+        return (defs.clone(), id.clone());
+    }
+    let defs: Arc<str> = Arc::from(crate::host::definitions_with(Some(crate::host::RulesetIds {
+        states: &names.states,
+        terrain: &names.terrain,
+        attributes: &names.attributes,
+        roll_kinds: &names.roll_kinds,
+        contests: &names.contests,
+        model_types: &names.model_types,
+    })));
+    let id = blake3::hash(defs.as_bytes()).to_hex().to_string();
+    // A handful of rulesets at a time; a long session of edits to their ids makes more.
+    if made.len() >= 16 {
+        made.remove(0);
+    }
+    made.push((names.clone(), defs.clone(), id.clone()));
+    (defs, id)
+}
+
+/// What `cav-typecheck` is asked: the modules (name, text as written) against the definitions.
+struct Request {
+    defs: Arc<str>,
+    defs_id: String,
+    modules: Vec<(String, Arc<str>)>,
+}
+
+impl Request {
+    /// The request's JSON for the modules at `which`: the definitions named by their digest, and
+    /// given in full when `with_defs` (a checker that has not seen them).
+    fn json(&self, with_defs: bool, which: &[usize]) -> String {
+        let mut r = serde_json::json!({
+            "definitions_id": self.defs_id,
+            "timeout_ms": TYPE_CHECK_TIMEOUT_MS,
+            "modules": which.iter().map(|&i| {
+                let (name, text) = &self.modules[i];
+                serde_json::json!({"name": name, "source": per_point(text)})
+            }).collect::<Vec<_>>(),
+        });
+        if with_defs {
+            r["definitions"] = serde_json::Value::from(&*self.defs);
+        }
+        r.to_string()
+    }
+}
+
+/// The answers of a checker's reply, one per module asked (`n`), or the error it replied.
+fn module_answers(reply: serde_json::Value, n: usize) -> Result<Vec<serde_json::Value>, String> {
+    if let Some(e) = reply.get("error").and_then(|e| e.as_str()) {
+        return Err(e.to_owned());
+    }
+    match reply.get("modules").and_then(|m| m.as_array()) {
+        Some(a) if a.len() == n => Ok(a.clone()),
+        Some(_) => Err("the type checker answered for another number of modules".to_owned()),
+        None => Err("an answer without `modules`".to_owned()),
+    }
+}
+
 fn not_checked(diags: &mut Vec<Diagnostic>, why: &str) {
     diags.push(
         Diagnostic::warning("script-type", format!("scripts are not type-checked: {why}"))
@@ -404,11 +450,21 @@ pub fn keep_type_checker_running(on: bool) {
 
 /// A `cav-typecheck --serve`: a request per line in, an answer per line out, through threads of
 /// their own (a write to a checker that died must not end `cav`, a read must be able to time out).
+/// It is asked only for the modules whose answer it has not given: a save changes one module.
 struct Server {
     child: std::process::Child,
     requests: std::sync::mpsc::Sender<String>,
     answers: std::sync::mpsc::Receiver<String>,
+    /// Its answers, by definitions' digest, module name and text as written (the check of a
+    /// module depends on nothing else); emptied when it grows past [`KEPT_ANSWERS`].
+    known: std::collections::HashMap<(String, String, Arc<str>), serde_json::Value>,
+    /// The definitions it was sent, by digest (it keeps some of them: it says when it does not
+    /// know one any more, and is sent it again).
+    sent: Vec<String>,
 }
+
+/// At most this many answers are kept (a long session saves many versions of its modules).
+const KEPT_ANSWERS: usize = 4096;
 
 impl Server {
     fn start() -> Result<Server, String> {
@@ -446,7 +502,7 @@ impl Server {
                 }
             }
         });
-        let server = Server { child, requests, answers };
+        let server = Server { child, requests, answers, known: Default::default(), sent: Vec::new() };
         // A checker that does not say it serves (another build's) is not asked again.
         let ready = server.answers.recv_timeout(std::time::Duration::from_secs(10)).ok();
         if ready.as_deref() != Some(r#"{"serving":true}"#) {
@@ -456,10 +512,50 @@ impl Server {
         Ok(server)
     }
 
-    fn ask(&mut self, request: &str) -> Option<serde_json::Value> {
-        self.requests.send(request.to_owned()).ok()?;
+    fn ask(&mut self, request: String) -> Option<serde_json::Value> {
+        self.requests.send(request).ok()?;
         let line = self.answers.recv_timeout(std::time::Duration::from_secs(60)).ok()?;
         serde_json::from_str(&line).ok()
+    }
+
+    /// The answers to `r`, those it gave before reused; `None` when the checker fails.
+    fn check(&mut self, r: &Request) -> Option<Result<Vec<serde_json::Value>, String>> {
+        let key = |i: usize| (r.defs_id.clone(), r.modules[i].0.clone(), r.modules[i].1.clone());
+        let missing: Vec<usize> = (0..r.modules.len()).filter(|&i| !self.known.contains_key(&key(i))).collect();
+        let mut fresh = Vec::new();
+        if !missing.is_empty() {
+            let sent = self.sent.contains(&r.defs_id);
+            let mut reply = self.ask(r.json(!sent, &missing))?;
+            // Not known by their id (or a checker that wants them sent): sent in full.
+            if sent && reply.get("error").is_some() {
+                reply = self.ask(r.json(true, &missing))?;
+            }
+            fresh = match module_answers(reply, missing.len()) {
+                Ok(a) => a,
+                Err(e) => return Some(Err(e)),
+            };
+            if !self.sent.contains(&r.defs_id) {
+                if self.sent.len() >= 64 {
+                    self.sent.clear();
+                }
+                self.sent.push(r.defs_id.clone());
+            }
+            if self.known.len() + fresh.len() > KEPT_ANSWERS {
+                self.known.clear();
+            }
+            // A check cut short by its time limit says nothing about the next one.
+            for (&i, a) in missing.iter().zip(&fresh).filter(|(_, a)| a["timed_out"].as_bool() != Some(true)) {
+                self.known.insert(key(i), a.clone());
+            }
+        }
+        let mut fresh = missing.iter().copied().zip(fresh).peekable();
+        let answers = (0..r.modules.len())
+            .map(|i| match fresh.next_if(|(m, _)| *m == i) {
+                Some((_, a)) => a,
+                None => self.known[&key(i)].clone(),
+            })
+            .collect();
+        Some(Ok(answers))
     }
 }
 
@@ -484,9 +580,9 @@ fn block_sigpipe() {
     }
 }
 
-/// One request to `cav-typecheck`, its answer: from the kept checker where there is one, else
+/// One request to `cav-typecheck`, its answers: from the kept checker where there is one, else
 /// (or when it fails: its failure is then told as this one's) from a checker of its own.
-fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
+fn typecheck(request: &Request) -> Result<Vec<serde_json::Value>, String> {
     use std::sync::atomic::Ordering::Relaxed;
     // The kept checker serves one check at a time: a check made while it is busy (another watch
     // session of the same process) starts a checker of its own rather than wait its turn.
@@ -499,18 +595,19 @@ fn typecheck(request: &serde_json::Value) -> Result<serde_json::Value, String> {
         if server.is_none() {
             *server = Server::start().ok();
         }
-        match server.as_mut().and_then(|s| s.ask(&request.to_string())) {
-            Some(answer) => return Ok(answer),
+        match server.as_mut().and_then(|s| s.check(request)) {
+            Some(answers) => return answers,
             // Dropped (ended): the next check starts another.
             None => *server = None,
         }
     }
-    typecheck_once(request)
+    let all: Vec<usize> = (0..request.modules.len()).collect();
+    module_answers(typecheck_once(request.json(true, &all))?, all.len())
 }
 
 /// One request to a `cav-typecheck` started for it, its answer. Ended after a minute (a safety
 /// net: the checks inside have their own limits).
-fn typecheck_once(request: &serde_json::Value) -> Result<serde_json::Value, String> {
+fn typecheck_once(body: String) -> Result<serde_json::Value, String> {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
     let program = typecheck_program().ok_or("`cav-typecheck` was not found beside `cav`")?;
@@ -521,7 +618,6 @@ fn typecheck_once(request: &serde_json::Value) -> Result<serde_json::Value, Stri
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let body = request.to_string();
     let writer = std::thread::spawn(move || {
         // A checker that exits before reading its request must not take `cav` with it.
         block_sigpipe();
@@ -1024,24 +1120,37 @@ fn is_ident(c: char) -> bool {
 /// a comment line; else the first whole-word `name`; else line 1.
 fn key_loc(file: FileId, text: &str, name: &str) -> Loc {
     let mut first_word = None;
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let code = line.split("--").next().unwrap_or_default();
-        for (i, _) in code.match_indices(name) {
-            let before = &code[..i];
-            let after = &code[i + name.len()..];
-            if before.chars().next_back().is_some_and(is_ident) || after.chars().next().is_some_and(is_ident) {
-                continue;
-            }
-            let after = after.trim_start_matches(['"', '\'', ']']).trim_start();
-            let assigned = after.starts_with('=') && !after.starts_with("==");
-            let method = (before.ends_with('.') || before.ends_with(':')) && before.contains("function");
-            if assigned || method {
-                return span(file, text, line_start + i, name.len());
-            }
-            first_word.get_or_insert(line_start + i);
+    // Where the name is written outside comments (a line's code ends at its first `--`). A name
+    // without `-` or a line break cannot run into a comment or across lines, so one search of
+    // the whole text finds what a search of each line's code finds.
+    let matches: Vec<usize> = if name.is_empty() || name.contains(['\n', '-']) {
+        let mut line_start = 0;
+        let mut found = Vec::new();
+        for line in text.split_inclusive('\n') {
+            let code = line.split("--").next().unwrap_or_default();
+            found.extend(code.match_indices(name).map(|(i, _)| line_start + i));
+            line_start += line.len();
         }
-        line_start += line.len();
+        found
+    } else {
+        let in_code = |i: &usize| !text[text[..*i].rfind('\n').map_or(0, |n| n + 1)..*i].contains("--");
+        text.match_indices(name).map(|(i, _)| i).filter(in_code).collect()
+    };
+    for i in matches {
+        let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+        let line_end = text[i..].find('\n').map_or(text.len(), |n| i + n + 1);
+        let code_end = text[line_start..line_end].find("--").map_or(line_end, |n| line_start + n);
+        let (before, after) = (&text[line_start..i], &text[i + name.len()..code_end]);
+        if before.chars().next_back().is_some_and(is_ident) || after.chars().next().is_some_and(is_ident) {
+            continue;
+        }
+        let after = after.trim_start_matches(['"', '\'', ']']).trim_start();
+        let assigned = after.starts_with('=') && !after.starts_with("==");
+        let method = (before.ends_with('.') || before.ends_with(':')) && before.contains("function");
+        if assigned || method {
+            return span(file, text, i, name.len());
+        }
+        first_word.get_or_insert(i);
     }
     match first_word {
         Some(o) => span(file, text, o, name.len()),
@@ -1069,6 +1178,10 @@ mod tests {
         assert_eq!(key_loc(f, text, "drift").start, Pos { line: 6, col: 27 });
         assert_eq!(key_loc(f, text, "nowhere").start, Pos { line: 1, col: 1 });
         assert_eq!(return_loc(f, text).start.line, 7);
+        // After code, a comment hides the name; names with `-` are looked for line by line.
+        let text = "local a = 1 -- on_hit = 2\non_hit = 3\nM['odd-key'] = 1 -- 'odd-key' =\n";
+        assert_eq!(key_loc(f, text, "on_hit").start, Pos { line: 2, col: 1 });
+        assert_eq!(key_loc(f, text, "odd-key").start, Pos { line: 3, col: 4 });
     }
 
     #[test]

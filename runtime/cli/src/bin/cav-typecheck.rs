@@ -4,8 +4,8 @@
 //! with the sandbox's (mlua's) at link time. A process of its own also keeps a crash of the C++
 //! checker on a hostile script out of `cav`.
 //!
-//! Reads one JSON request on stdin — `{"definitions": "...", "timeout_ms": N, "modules": [{"name":
-//! "...", "source": "..."}]}` — and writes one JSON answer on stdout: `{"modules": [{"errors":
+//! Reads one JSON request on stdin — `{"definitions": "...", "definitions_id": "...", "timeout_ms":
+//! N, "modules": [{"name": "...", "source": "..."}]}` — and writes one JSON answer on stdout: `{"modules": [{"errors":
 //! [{"line", "col", "end_line", "end_col", "message"}], "timed_out": bool, "module_state": [{"line",
 //! "col", "name", "kept"}]}]}` (type errors at 0-based positions, the state a module keeps of its
 //! own — `cav_script::module_state` — at 1-based ones; one entry per module in order), or
@@ -13,55 +13,46 @@
 //!
 //! With `--serve` (`cav watch`, which checks again on every save) it says `{"serving":true}`,
 //! then answers one request per line until its stdin closes, keeping a checker per set of
-//! definitions (a ruleset's; up to 8) and each module's answer by its name and source: a save
-//! checks only the module it changed, without paying the process's start and the definitions'
-//! load again (~25 ms).
+//! definitions (a ruleset's; up to 8) by their `definitions_id`: a request for one it keeps need
+//! not carry the definitions (~80 kB), and a save checks the module it changed without paying
+//! the process's start and the definitions' load again (~25 ms). A request naming definitions it
+//! does not keep, without them, is answered `{"error": ..., "unknown_definitions": true}`. (Which
+//! modules need checking again is `cav`'s to know: it keeps the answers.)
 
 use std::io::Read;
 
 use serde_json::{Value, json};
 
-/// A checker with its definitions, and the answers it gave for them (`--serve`).
+/// A checker with its definitions loaded (`--serve`), known by their id (else their text).
 struct Kept {
-    definitions: String,
+    id: String,
     checker: luau_analyze::Checker,
-    /// Answers by module name and source; emptied when it grows past [`KEPT_ANSWERS`].
-    answers: std::collections::HashMap<(String, String), Value>,
 }
-
-/// At most this many answers are kept (a long session saves many versions of its modules).
-const KEPT_ANSWERS: usize = 4096;
 
 /// Checkers kept at most: one per ruleset's definitions (a reload checks every ruleset in turn).
 const KEPT_CHECKERS: usize = 8;
 
 fn answer(request: &Value, kept: &mut Vec<Kept>) -> Result<Value, String> {
-    let definitions = request["definitions"].as_str().ok_or("no `definitions`")?;
+    let definitions = request["definitions"].as_str();
+    let id = request["definitions_id"].as_str().or(definitions).ok_or("no `definitions`")?;
     let timeout = std::time::Duration::from_millis(request["timeout_ms"].as_u64().unwrap_or(20_000));
-    let at = match kept.iter().position(|k| k.definitions == definitions) {
-        Some(at) => at,
-        None => {
+    let at = match (kept.iter().position(|k| k.id == id), definitions) {
+        (Some(at), _) => at,
+        (None, None) => return Err(UNKNOWN_DEFINITIONS.to_owned()),
+        (None, Some(definitions)) => {
             let mut checker = luau_analyze::Checker::new().map_err(|e| e.to_string())?;
             checker.add_definitions(definitions).map_err(|e| format!("the hook definitions do not load: {e}"))?;
             if kept.len() >= KEPT_CHECKERS {
                 kept.remove(0);
             }
-            kept.push(Kept { definitions: definitions.to_owned(), checker, answers: Default::default() });
+            kept.push(Kept { id: id.to_owned(), checker });
             kept.len() - 1
         }
     };
-    let Kept { checker, answers, .. } = &mut kept[at];
-    if answers.len() > KEPT_ANSWERS {
-        answers.clear();
-    }
+    let checker = &mut kept[at].checker;
     let mut out = Vec::new();
     for m in request["modules"].as_array().ok_or("no `modules`")? {
         let source = m["source"].as_str().ok_or("a module without `source`")?;
-        let key = (m["name"].as_str().unwrap_or_default().to_owned(), source.to_owned());
-        if let Some(a) = answers.get(&key) {
-            out.push(a.clone());
-            continue;
-        }
         let opts = luau_analyze::CheckOptions {
             timeout: Some(timeout),
             module_name: m["name"].as_str(),
@@ -81,21 +72,19 @@ fn answer(request: &Value, kept: &mut Vec<Kept>) -> Result<Value, String> {
             .map(|f| json!({"line": f.line, "col": f.col, "name": f.name, "kept": f.kept.word()}))
             .collect();
         let timed_out = r.timed_out || r.cancelled;
-        let a = json!({"errors": errors, "timed_out": timed_out, "module_state": state});
-        // A check cut short by the clock says nothing about the next one.
-        if !timed_out {
-            answers.insert(key, a.clone());
-        }
-        out.push(a);
+        out.push(json!({"errors": errors, "timed_out": timed_out, "module_state": state}));
     }
     Ok(json!({ "modules": out }))
 }
+
+/// The error of a request that names definitions by an id the checker does not keep.
+const UNKNOWN_DEFINITIONS: &str = "definitions not known by this id: send them";
 
 fn reply(input: &str, kept: &mut Vec<Kept>) -> Value {
     serde_json::from_str::<Value>(input)
         .map_err(|e| e.to_string())
         .and_then(|r| answer(&r, kept))
-        .unwrap_or_else(|e| json!({ "error": e }))
+        .unwrap_or_else(|e| json!({ "error": e, "unknown_definitions": e == UNKNOWN_DEFINITIONS }))
 }
 
 fn main() {
@@ -140,5 +129,24 @@ mod tests {
             let one = reply(&request(source), &mut Vec::new());
             assert_eq!(reply(&request(source), &mut kept), one, "{source}");
         }
+    }
+
+    /// Definitions sent once with an id are known by it: later requests name them alone, and a
+    /// request naming an id the checker does not keep is told so, not checked against nothing.
+    #[test]
+    fn definitions_are_known_by_their_id() {
+        let defs = "declare function twice(x: number): number
+";
+        let bad = json!({"name": "m", "source": "--!strict\nlocal s: string = twice(1)\nreturn s\n"});
+        let with = json!({"definitions": defs, "definitions_id": "d1", "modules": [bad]}).to_string();
+        let by_id = json!({"definitions_id": "d1", "modules": [bad]}).to_string();
+        let other = json!({"definitions_id": "d2", "modules": [bad]}).to_string();
+        let mut kept = Vec::new();
+        let unknown = reply(&by_id, &mut kept);
+        assert_eq!(unknown["unknown_definitions"], true, "{unknown}");
+        let first = reply(&with, &mut kept);
+        assert!(first["modules"][0]["errors"].as_array().is_some_and(|e| !e.is_empty()), "{first}");
+        assert_eq!(reply(&by_id, &mut kept), first);
+        assert_eq!(reply(&other, &mut kept)["unknown_definitions"], true);
     }
 }
