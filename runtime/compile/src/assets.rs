@@ -85,7 +85,7 @@ pub(crate) fn assets(
             .variants
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| cx.index_of(e, &format!("/variants/{i}"), t.as_str(), &ids, "terrain"))
+            .filter_map(|(i, t)| cx.index_of(e, format_args!("/variants/{i}"), t.as_str(), &ids, "terrain"))
             .collect();
         out.push(AssetDef {
             piece,

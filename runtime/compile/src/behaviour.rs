@@ -5,6 +5,8 @@
 //! profile, which the engine plays. What it declares and nothing plays is a gap, with the reason.
 //! `cav validate` warns about an entry with no behaviour at all; `cav coverage` prints the map.
 
+use std::fmt::Write as _;
+
 use cav_content::Ruleset;
 use cav_content::ruleset::Entry;
 use cav_format::vocab::{self, ConditionWord, Status};
@@ -358,16 +360,30 @@ fn condition_status(word: &str) -> Option<Status> {
     }
 }
 
+/// A step of the walk of a document's value: the root, an array's index, an object's key.
+enum Step<'v> {
+    Root,
+    Index(usize),
+    Key(&'v str),
+}
+
 /// Every text value of the ruleset's rule documents (rulesets, modifier tables, tables, states,
 /// squad and action types, terrain) by the text, with where it stands: built once per ruleset,
 /// since every special attribute and upgrade asks which rule rows name it.
 pub struct Mentions {
-    by_text: std::collections::HashMap<String, Vec<(String, String)>>,
+    /// The documents' labels (`table \`damage\``), by number.
+    labels: Vec<String>,
+    /// Where each text stands: (label number, pointer).
+    by_text: foldhash::HashMap<String, Vec<(usize, String)>>,
 }
 
 impl Mentions {
     pub fn of(rs: &Ruleset) -> Mentions {
-        let mut by_text: std::collections::HashMap<String, Vec<(String, String)>> = Default::default();
+        let mut labels = Vec::new();
+        let mut by_text: foldhash::HashMap<String, Vec<(usize, String)>> = Default::default();
+        // One pointer, grown and cut back as the walk goes (a string is made only for the
+        // texts found): each stacked value carries the length of its parent's pointer.
+        let mut ptr = String::new();
         for doc in rs.entries() {
             if !matches!(
                 doc.kind,
@@ -381,21 +397,34 @@ impl Mentions {
             ) {
                 continue;
             }
-            let label = format!("{} `{}`", doc.kind.tag(), doc.id);
-            let mut stack: Vec<(String, &Value)> = vec![(String::new(), &doc.value)];
-            while let Some((ptr, v)) = stack.pop() {
+            let label = labels.len();
+            labels.push(format!("{} `{}`", doc.kind.tag(), doc.id));
+            ptr.clear();
+            let mut stack: Vec<(usize, Step, &Value)> = vec![(0, Step::Root, &doc.value)];
+            while let Some((parent, step, v)) = stack.pop() {
+                ptr.truncate(parent);
+                match step {
+                    Step::Root => {}
+                    Step::Index(i) => {
+                        let _ = write!(ptr, "/{i}");
+                    }
+                    Step::Key(k) => {
+                        ptr.push('/');
+                        ptr.push_str(k);
+                    }
+                }
                 match v {
                     // A row's own `id` only names the row; notes are prose.
                     Value::String(s) if !ptr.ends_with("/id") && !ptr.contains("/notes/") => {
-                        by_text.entry(s.clone()).or_default().push((label.clone(), ptr));
+                        by_text.entry(s.clone()).or_default().push((label, ptr.clone()));
                     }
-                    Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, x)| (format!("{ptr}/{i}"), x))),
-                    Value::Object(o) => stack.extend(o.iter().map(|(k, x)| (format!("{ptr}/{k}"), x))),
+                    Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, x)| (ptr.len(), Step::Index(i), x))),
+                    Value::Object(o) => stack.extend(o.iter().map(|(k, x)| (ptr.len(), Step::Key(k), x))),
                     _ => {}
                 }
             }
         }
-        Mentions { by_text }
+        Mentions { labels, by_text }
     }
 
     /// Where the rule documents name `id` (a special attribute, upgrade or weapon), as (document, pointer,
@@ -410,7 +439,7 @@ impl Mentions {
         let words = std::iter::once(id.to_owned()).chain(prefixes.iter().map(|p| format!("{p}{id}")));
         for word in words {
             for (doc, ptr) in self.by_text.get(&word).into_iter().flatten() {
-                out.push((doc.clone(), ptr.clone(), word.clone()));
+                out.push((self.labels[*doc].clone(), ptr.clone(), word.clone()));
             }
         }
         out.sort();

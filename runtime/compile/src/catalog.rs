@@ -243,7 +243,7 @@ fn upgrade(cx: &mut Cx, e: &Entry, doc: &f::Upgrade, names: &Names, meets_clouds
         .homes_on
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| cx.index_of(e, &format!("/homes_on/{i}"), s.as_str(), &names.states, "model state"))
+        .filter_map(|(i, s)| cx.index_of(e, format_args!("/homes_on/{i}"), s.as_str(), &names.states, "model state"))
         .map(|ix| ix as cav_rules::compile::StateIx)
         .collect();
     let switch = doc

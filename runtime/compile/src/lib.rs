@@ -393,12 +393,20 @@ impl<'a> Cx<'a> {
     }
 
     /// The position of `id` in `ids`, or an error at `ptr` naming what was expected.
-    pub fn index_of(&mut self, e: &Entry, ptr: &str, id: &str, ids: &[String], what: &str) -> Option<usize> {
+    /// `ptr` is written out only for the error (a pointer is made for every reference checked).
+    pub fn index_of(
+        &mut self,
+        e: &Entry,
+        ptr: impl std::fmt::Display,
+        id: &str,
+        ids: &[String],
+        what: &str,
+    ) -> Option<usize> {
         let found = ids.iter().position(|x| x == id);
         if found.is_none() {
             self.error(
                 e,
-                ptr,
+                &ptr.to_string(),
                 "dangling-ref",
                 format!("{what} `{id}` does not exist"),
                 &format!("the id of a {what}"),

@@ -23,7 +23,9 @@ pub(crate) fn c3(cx: &mut Cx, e: &Entry, ruleset: &f::Ruleset, names: &Names) ->
         .rally_clears
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| cx.index_of(e, &format!("/c3/rally_clears/{i}"), s.as_str(), &names.states, "model state"))
+        .filter_map(|(i, s)| {
+            cx.index_of(e, format_args!("/c3/rally_clears/{i}"), s.as_str(), &names.states, "model state")
+        })
         .map(|i| i as u16)
         .collect();
     Some(cav_rules::compile::C3Def { uses: c.uses.clone(), inspire, motivate_ap: c.motivate_ap, rally_clears })
@@ -56,7 +58,7 @@ pub(crate) fn action_slots(
         }
         let mut mask = 0u32;
         for (i, s) in a.uses.iter().enumerate() {
-            if let Some(bit) = cx.index_of(e, &format!("/uses/{i}"), s.as_str(), &slots, "action slot") {
+            if let Some(bit) = cx.index_of(e, format_args!("/uses/{i}"), s.as_str(), &slots, "action slot") {
                 mask |= 1 << bit;
             }
         }
@@ -304,7 +306,7 @@ fn flight(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> 
             .filter_map(|(i, t)| {
                 cx.index_of(
                     e,
-                    &format!("/procedures/flight/landing_fields/{i}"),
+                    format_args!("/procedures/flight/landing_fields/{i}"),
                     t.as_str(),
                     terrain_ids,
                     "terrain type",
@@ -319,7 +321,7 @@ fn dig_in(cx: &mut Cx, e: &Entry, p: &f::Procedures, terrain_ids: &[String]) -> 
     p.dig_in.as_ref().map(|d| {
         let not_on = (d.not_on.iter().enumerate())
             .filter_map(|(i, t)| {
-                cx.index_of(e, &format!("/procedures/dig_in/not_on/{i}"), t.as_str(), terrain_ids, "terrain type")
+                cx.index_of(e, format_args!("/procedures/dig_in/not_on/{i}"), t.as_str(), terrain_ids, "terrain type")
             })
             .collect();
         (d.cover, not_on)
@@ -364,7 +366,7 @@ fn fire_over(cx: &mut Cx, e: &Entry, p: &f::Procedures, names: &Names, terrains:
                 sa: f.sa.as_ref().and_then(|sa| {
                     cx.index_of(
                         e,
-                        &format!("/procedures/sight/fire_over/{i}/sa"),
+                        format_args!("/procedures/sight/fire_over/{i}/sa"),
                         sa.as_str(),
                         &names.sas,
                         "special attribute",
@@ -695,7 +697,8 @@ pub(crate) fn roll_kinds(cx: &mut Cx, entry: &Entry, ruleset: &f::Ruleset) -> (V
             );
         }
         let ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
-        let Some(roll) = cx.index_of(entry, &format!("{ptr}/roll"), &c.roll.0, &ids, "a roll kind of `roll_kinds:`")
+        let Some(roll) =
+            cx.index_of(entry, format_args!("{ptr}/roll"), &c.roll.0, &ids, "a roll kind of `roll_kinds:`")
         else {
             continue;
         };
@@ -811,10 +814,11 @@ pub(crate) fn recovery(
     };
     let base = "/procedures/damage/unit_pool/leftover/recovery";
     let kind_ids: Vec<String> = kinds.iter().map(|k| k.id.clone()).collect();
-    let kind = cx.index_of(entry, &format!("{base}/roll"), r.roll.as_str(), &kind_ids, "roll kind of `roll_kinds:`");
+    let kind =
+        cx.index_of(entry, format_args!("{base}/roll"), r.roll.as_str(), &kind_ids, "roll kind of `roll_kinds:`");
     let attribute = cx.index_of(
         entry,
-        &format!("{base}/attribute"),
+        format_args!("{base}/attribute"),
         r.attribute.as_str(),
         attributes,
         "attribute of `attributes:`",
@@ -838,7 +842,7 @@ fn attack_roll(
     target: Vec<Term>,
     names: &Names,
 ) -> Option<AttackRollRule> {
-    let kind = cx.index_of(entry, &format!("{ptr}/roll"), &r.roll.0, kind_ids, "roll kind of `roll_kinds:`");
+    let kind = cx.index_of(entry, format_args!("{ptr}/roll"), &r.roll.0, kind_ids, "roll kind of `roll_kinds:`");
     if let (Some(lo), Some(hi)) = (r.min, r.max)
         && lo > hi
     {
@@ -909,7 +913,7 @@ pub(crate) fn sum_terms(
                     f::TermOf::Weapon => (weapon_attributes, "weapon attribute of `weapon_attributes:`"),
                     _ => (attributes, "attribute of `attributes:`"),
                 };
-                cx.index_of(entry, &format!("{at}/attribute"), &id.0, ids, what).map(|ix| match of {
+                cx.index_of(entry, format_args!("{at}/attribute"), &id.0, ids, what).map(|ix| match of {
                     f::TermOf::Attacker => Term::Attacker(ix, t.times),
                     f::TermOf::Target => Term::Target(ix, t.times),
                     f::TermOf::Weapon => Term::Weapon(ix, t.times),
@@ -1007,8 +1011,13 @@ pub(crate) fn attack(
     let opposed = match &a.opposed {
         Some(o) => {
             let ids: Vec<String> = contests.iter().map(|c| c.id.clone()).collect();
-            let c =
-                cx.index_of(entry, &format!("{base}/opposed/contest"), &o.contest.0, &ids, "contest of `contests:`");
+            let c = cx.index_of(
+                entry,
+                format_args!("{base}/opposed/contest"),
+                &o.contest.0,
+                &ids,
+                "contest of `contests:`",
+            );
             let mut answers = Vec::with_capacity(o.answers.len());
             for (i, ans) in o.answers.iter().enumerate() {
                 let ptr = format!("{base}/opposed/answers/{i}");

@@ -30,18 +30,18 @@ pub(crate) fn check(cx: &mut Cx) {
         let ids: Vec<String> = t.models.iter().map(|m| m.id.0.clone()).collect();
         // Test ids named in expected model states (at the end, or in a step's check).
         let states_at = |cx: &mut Cx, at: &str, id: &str, want: &TestModelState| {
-            cx.index_of(e, &format!("{at}/{id}"), id, &ids, "test model");
+            cx.index_of(e, format_args!("{at}/{id}"), id, &ids, "test model");
             for (k, a) in want.against.iter().enumerate() {
-                cx.index_of(e, &format!("{at}/{id}/against/{k}/model"), a.model.as_str(), &ids, "test model");
+                cx.index_of(e, format_args!("{at}/{id}/against/{k}/model"), a.model.as_str(), &ids, "test model");
             }
             if let Some(l) = want.lock.as_ref().filter(|l| l.as_str() != "none") {
-                cx.index_of(e, &format!("{at}/{id}/lock"), l.as_str(), &ids, "test model");
+                cx.index_of(e, format_args!("{at}/{id}/lock"), l.as_str(), &ids, "test model");
             }
         };
         for (i, m) in t.models.iter().enumerate() {
-            cx.index_of(e, &format!("/models/{i}/model"), m.model.as_str(), &cards, "model");
+            cx.index_of(e, format_args!("/models/{i}/model"), m.model.as_str(), &cards, "model");
             for (j, s) in m.states.iter().enumerate() {
-                cx.index_of(e, &format!("/models/{i}/states/{j}"), s.as_str(), &states, "model state");
+                cx.index_of(e, format_args!("/models/{i}/states/{j}"), s.as_str(), &states, "model state");
             }
             for (j, u) in m.upgrades.iter().enumerate() {
                 let ptr = match u {
@@ -51,15 +51,15 @@ pub(crate) fn check(cx: &mut Cx) {
                 cx.index_of(e, &ptr, u.id().as_str(), &upgrades, "upgrade");
             }
             for (j, o) in m.engaged_with.iter().enumerate() {
-                cx.index_of(e, &format!("/models/{i}/engaged_with/{j}"), o.as_str(), &ids, "test model");
+                cx.index_of(e, format_args!("/models/{i}/engaged_with/{j}"), o.as_str(), &ids, "test model");
             }
         }
         for (i, step) in t.steps.iter().enumerate() {
             if let Some(model) = &step.model {
-                cx.index_of(e, &format!("/steps/{i}/model"), model.as_str(), &ids, "test model");
+                cx.index_of(e, format_args!("/steps/{i}/model"), model.as_str(), &ids, "test model");
             }
             if let Some(target) = &step.target {
-                cx.index_of(e, &format!("/steps/{i}/target"), target.as_str(), &ids, "test model");
+                cx.index_of(e, format_args!("/steps/{i}/target"), target.as_str(), &ids, "test model");
             }
             if let Some(action) = &step.action
                 && !names.contains(&action.as_str())
@@ -105,17 +105,17 @@ pub(crate) fn check(cx: &mut Cx) {
             }
         }
         for id in t.reactions.keys() {
-            cx.index_of(e, &format!("/reactions/{id}"), id.as_str(), &ids, "test model");
+            cx.index_of(e, format_args!("/reactions/{id}"), id.as_str(), &ids, "test model");
         }
         // A C3 pool for a side no model of the test is on would silently never be spent.
         let sides: Vec<String> = t.models.iter().map(|m| m.side.as_str().to_owned()).collect();
         for side in t.c3.keys() {
-            cx.index_of(e, &format!("/c3/{side}"), side.as_str(), &sides, "side of a test model");
+            cx.index_of(e, format_args!("/c3/{side}"), side.as_str(), &sides, "side of a test model");
         }
         for (id, c) in &t.choices {
-            cx.index_of(e, &format!("/choices/{id}"), id.as_str(), &ids, "test model");
+            cx.index_of(e, format_args!("/choices/{id}"), id.as_str(), &ids, "test model");
             for (j, sa) in c.decline.iter().enumerate() {
-                cx.index_of(e, &format!("/choices/{id}/decline/{j}"), sa.as_str(), &sas, "special attribute");
+                cx.index_of(e, format_args!("/choices/{id}/decline/{j}"), sa.as_str(), &sas, "special attribute");
             }
         }
     }

@@ -2,6 +2,9 @@
 //! inheritance, patches across packs, per-field provenance, schema validation and typed decoding.
 
 use std::collections::{BTreeSet, HashMap};
+
+/// The maps of ids looked up thousands of times a reload (see `foldhash` in Cargo.toml).
+type FastMap<K, V> = foldhash::HashMap<K, V>;
 use std::sync::Arc;
 
 use cav_format::{DocKind, Document, PackKind};
@@ -61,11 +64,11 @@ pub struct Ruleset {
     /// `crate::reuse`): a copy costs a few counts, not the entries.
     entries: Arc<Vec<Entry>>,
     /// Each kind's entries by id (looked up by `&str`, without making a key).
-    index: Arc<HashMap<DocKind, HashMap<String, usize>>>,
+    index: Arc<FastMap<DocKind, FastMap<String, usize>>>,
     /// The entries of each kind, in entry order: `of_kind` is asked per document by the checks
     /// and the compiler, and walking every entry each time made a pack of thousands of models
     /// quadratic.
-    by_kind: Arc<HashMap<DocKind, Vec<usize>>>,
+    by_kind: Arc<FastMap<DocKind, Vec<usize>>>,
 }
 
 impl Ruleset {
@@ -238,7 +241,7 @@ struct Builder<'a> {
     checked: Checked,
     entries: Vec<Entry>,
     removed: Vec<bool>,
-    index: HashMap<(DocKind, String), usize>,
+    index: FastMap<(DocKind, String), usize>,
     /// Raw `extends` target of each entry still to resolve.
     pending_extends: HashMap<usize, (String, Option<Loc>)>,
     /// Entries whose `extends` could not be resolved (reported once, there): the keys they would
@@ -264,7 +267,7 @@ pub fn build(
         checked: Checked { validators: validators.id(), ..Checked::default() },
         entries: Vec::new(),
         removed: Vec::new(),
-        index: HashMap::new(),
+        index: FastMap::default(),
         pending_extends: HashMap::new(),
         broken_extends: Default::default(),
         diags: Vec::new(),
@@ -291,11 +294,15 @@ pub fn build(
     b.validate();
     let Builder { entries, removed, diags, checked, .. } = b;
     let entries: Vec<Entry> = entries.into_iter().zip(removed).filter(|(_, r)| !r).map(|(e, _)| e).collect();
-    let mut index: HashMap<DocKind, HashMap<String, usize>> = HashMap::new();
-    let mut by_kind: HashMap<DocKind, Vec<usize>> = HashMap::new();
+    let mut by_kind: FastMap<DocKind, Vec<usize>> = FastMap::default();
     for (i, e) in entries.iter().enumerate() {
-        index.entry(e.kind).or_default().insert(e.id.clone(), i);
         by_kind.entry(e.kind).or_default().push(i);
+    }
+    let mut index: FastMap<DocKind, FastMap<String, usize>> = FastMap::default();
+    for (kind, at) in &by_kind {
+        let mut ids = FastMap::with_capacity_and_hasher(at.len(), Default::default());
+        ids.extend(at.iter().map(|&i| (entries[i].id.clone(), i)));
+        index.insert(*kind, ids);
     }
     let pack_infos = set
         .order

@@ -11,6 +11,7 @@
 //! is an extension keyword validators ignore.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
@@ -135,8 +136,13 @@ pub fn references(kind: DocKind, value: &Value) -> Vec<Reference<'_>> {
     out
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// `key` as a JSON Pointer token (RFC 6901), added to `ptr`.
+fn push_escaped(ptr: &mut String, key: &str) {
+    if key.contains(['~', '/']) {
+        ptr.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    } else {
+        ptr.push_str(key);
+    }
 }
 
 fn follow<'a>(v: &'a Value, path: &[Step], kind: DocKind, ptr: &mut String, out: &mut Vec<Reference<'a>>) {
@@ -151,14 +157,14 @@ fn follow<'a>(v: &'a Value, path: &[Step], kind: DocKind, ptr: &mut String, out:
         Step::Field(name) => {
             if let Some(next) = v.get(name) {
                 ptr.push('/');
-                ptr.push_str(&escape(name));
+                push_escaped(ptr, name);
                 follow(next, rest, kind, ptr, out);
             }
         }
         Step::Each => match v {
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    ptr.push_str(&format!("/{i}"));
+                    let _ = write!(ptr, "/{i}");
                     follow(item, rest, kind, ptr, out);
                     ptr.truncate(len);
                 }
@@ -166,7 +172,7 @@ fn follow<'a>(v: &'a Value, path: &[Step], kind: DocKind, ptr: &mut String, out:
             Value::Object(map) => {
                 for (k, item) in map {
                     ptr.push('/');
-                    ptr.push_str(&escape(k));
+                    push_escaped(ptr, k);
                     follow(item, rest, kind, ptr, out);
                     ptr.truncate(len);
                 }
@@ -176,7 +182,10 @@ fn follow<'a>(v: &'a Value, path: &[Step], kind: DocKind, ptr: &mut String, out:
         Step::Keys => {
             if let Value::Object(map) = v {
                 for k in map.keys() {
-                    out.push(Reference { pointer: format!("{ptr}/{}", escape(k)), kind, id: k });
+                    let mut pointer = ptr.clone();
+                    pointer.push('/');
+                    push_escaped(&mut pointer, k);
+                    out.push(Reference { pointer, kind, id: k });
                 }
             }
         }
