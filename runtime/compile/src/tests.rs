@@ -7,6 +7,7 @@ use cav_rules::game::actions;
 use cav_rules::testing::{END, END_SQUAD_ACTIVATION, NEXT_TURN, PLAY_TURN, SQUAD_ACTIVATION};
 
 use crate::Cx;
+use cav_content::Ruleset;
 
 pub(crate) fn check(cx: &mut Cx) {
     // The ruleset's own action types (`does:`) are taken by their words.
@@ -21,6 +22,8 @@ pub(crate) fn check(cx: &mut Cx) {
     let states: Vec<String> = cx.rs.of_kind(DocKind::ModelState).map(|e| e.id.clone()).collect();
     let sas: Vec<String> = cx.rs.of_kind(DocKind::SpecialAttribute).map(|e| e.id.clone()).collect();
     let upgrades: Vec<String> = cx.rs.of_kind(DocKind::Upgrade).map(|e| e.id.clone()).collect();
+    let rs = cx.rs;
+    let known = std::cell::OnceCell::new();
     for e in cx.rs.of_kind(DocKind::Test) {
         let Some(Document::Test(t)) = e.doc.as_deref() else { continue };
         if !t.runs_under(&cx.rs.id) {
@@ -93,14 +96,21 @@ pub(crate) fn check(cx: &mut Cx) {
             let Some(obj) = ev.0.as_object() else { continue };
             let Some(decl) = obj.get("event").and_then(|v| v.as_str()).and_then(EventKind::find) else { continue };
             for (key, v) in obj {
-                let ptr = format!("{at}/{key}");
                 if matches!(decl.key(key), Some(EventField::Model | EventField::OptModel))
                     && let Some(id) = v.as_str()
                 {
-                    cx.index_of(e, &ptr, id, &ids, "test model");
+                    cx.index_of(e, format_args!("{at}/{key}"), id, &ids, "test model");
                 }
                 if let Some(name) = v.as_str() {
-                    named(cx, e, &ptr, key, name, at.contains("absent"));
+                    named(
+                        cx,
+                        known.get_or_init(|| named_values(rs)),
+                        e,
+                        format_args!("{at}/{key}"),
+                        key,
+                        name,
+                        at.contains("absent"),
+                    );
                 }
             }
         }
@@ -133,13 +143,27 @@ const NAMED: &[(&str, &[DocKind], bool)] = &[
     ("asset", &[DocKind::Asset], false),
 ];
 
-fn named(cx: &mut Cx, e: &cav_content::Entry, ptr: &str, key: &str, value: &str, absent: bool) {
-    let Some((_, kinds, by_id)) = NAMED.iter().find(|(k, _, _)| *k == key) else { return };
-    let names: Vec<&str> = kinds
-        .iter()
-        .flat_map(|&kind| cx.rs.of_kind(kind))
-        .map(|d| if *by_id { d.id.as_str() } else { d.name() })
-        .collect();
+/// The ids or names each key of [`NAMED`] may take, in its order: made once per ruleset.
+fn named_values(rs: &Ruleset) -> Vec<Vec<&str>> {
+    let of = |kinds: &[DocKind], by_id: bool| {
+        kinds.iter().flat_map(|&kind| rs.of_kind(kind)).map(|d| if by_id { d.id.as_str() } else { d.name() }).collect()
+    };
+    NAMED.iter().map(|(_, kinds, by_id)| of(kinds, *by_id)).collect()
+}
+
+/// `known`: [`named_values`].
+fn named(
+    cx: &mut Cx,
+    known: &[Vec<&str>],
+    e: &cav_content::Entry,
+    ptr: impl std::fmt::Display,
+    key: &str,
+    value: &str,
+    absent: bool,
+) {
+    let Some(at) = NAMED.iter().position(|(k, _, _)| *k == key) else { return };
+    let (_, kinds, by_id) = NAMED[at];
+    let names = &known[at];
     if names.contains(&value) {
         return;
     }
@@ -152,7 +176,7 @@ fn named(cx: &mut Cx, e: &cav_content::Entry, ptr: &str, key: &str, value: &str,
     if key == "weapon" && cx.rs.of_kind(DocKind::Upgrade).any(munition) {
         return;
     }
-    let what = if *by_id { "id" } else { "name" };
+    let what = if by_id { "id" } else { "name" };
     let consequence = if absent {
         "this `absent:` could never match, so it would pass without testing anything"
     } else {
@@ -161,7 +185,7 @@ fn named(cx: &mut Cx, e: &cav_content::Entry, ptr: &str, key: &str, value: &str,
     let hint = did_you_mean(value, names.iter().copied());
     cx.error(
         e,
-        ptr,
+        &ptr.to_string(),
         "unknown-name",
         format!("no {} of this ruleset has the {what} `{value}`: {consequence}", kinds_words(kinds)),
         &format!("the {what} of a {} as the log writes it", kinds_words(kinds)),

@@ -1,7 +1,7 @@
 //! Building a frozen, indexed [`Ruleset`] from the packs of one load set: `extends:`
 //! inheritance, patches across packs, per-field provenance, schema validation and typed decoding.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// The maps of ids looked up thousands of times a reload (see `foldhash` in Cargo.toml).
 type FastMap<K, V> = foldhash::HashMap<K, V>;
@@ -166,13 +166,13 @@ pub fn names_faction(f: &cav_format::Faction, name: &str) -> bool {
 pub struct Checked {
     /// The id of the validators the records were made with (0: none yet).
     validators: u64,
-    map: HashMap<(DocKind, String, String), Vec<Arc<CheckedEntry>>>,
+    map: FastMap<(DocKind, String, String), Vec<Arc<CheckedEntry>>>,
     /// `extends:` resolved, by the addresses of the child's and the parent's value and
     /// provenance. The records hold those Arcs, so an address cannot be reused by another value
     /// while it is here, and values behind an `Arc` are never changed in place while shared
     /// (`Arc::make_mut` copies): an equal address is the same, unchanged value. An unchanged
     /// chain thus keeps its resolved Arcs from load to load, and the check above finds them.
-    extended: HashMap<[usize; 4], Arc<Extended>>,
+    extended: FastMap<[usize; 4], Arc<Extended>>,
 }
 
 #[derive(Debug)]
@@ -243,7 +243,7 @@ struct Builder<'a> {
     removed: Vec<bool>,
     index: FastMap<(DocKind, String), usize>,
     /// Raw `extends` target of each entry still to resolve.
-    pending_extends: HashMap<usize, (String, Option<Loc>)>,
+    pending_extends: FastMap<usize, (String, Option<Loc>)>,
     /// Entries whose `extends` could not be resolved (reported once, there): the keys they would
     /// have inherited are not reported missing as well.
     broken_extends: std::collections::HashSet<usize>,
@@ -268,11 +268,11 @@ pub fn build(
         entries: Vec::new(),
         removed: Vec::new(),
         index: FastMap::default(),
-        pending_extends: HashMap::new(),
+        pending_extends: FastMap::default(),
         broken_extends: Default::default(),
         diags: Vec::new(),
     };
-    let mut by_id: Option<HashMap<&str, usize>> = None;
+    let mut by_id: Option<FastMap<&str, usize>> = None;
     for &p in &set.order {
         if packs[p].docs.is_empty() {
             continue; // nothing to register (a manifest-only pack); skip its dependency walk
@@ -324,7 +324,7 @@ pub fn build(
 }
 
 /// Pack ids a pack may build on: itself and its dependency closure.
-fn visible_packs(packs: &[Pack], by_id: &HashMap<&str, usize>, p: usize) -> BTreeSet<String> {
+fn visible_packs(packs: &[Pack], by_id: &FastMap<&str, usize>, p: usize) -> BTreeSet<String> {
     let mut seen = BTreeSet::from([packs[p].id.clone()]);
     let mut stack = vec![p];
     while let Some(i) = stack.pop() {
