@@ -46,7 +46,7 @@ pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
 }
 
 /// Report a reference from `e` at `ptr` to a `kind` document `id` that does not exist.
-fn reference(rs: &Ruleset, e: &Entry, ptr: String, kind: DocKind, id: &str, diags: &mut Vec<Diagnostic>) {
+fn reference(rs: &Ruleset, e: &Entry, ptr: &str, kind: DocKind, id: &str, diags: &mut Vec<Diagnostic>) {
     if rs.get(kind, id).is_some() {
         return;
     }
@@ -58,9 +58,9 @@ fn reference(rs: &Ruleset, e: &Entry, ptr: String, kind: DocKind, id: &str, diag
     };
     diags.push(
         Diagnostic::error("dangling-ref", format!("{} `{id}` does not exist", kind.tag().replace('_', " ")))
-            .at(e.prov.locate(&ptr))
+            .at(e.prov.locate(ptr))
             .pack(e.pack.clone())
-            .pointer(ptr)
+            .pointer(ptr.to_owned())
             .expected(format!("the id of a {} document", kind.tag()))
             .hint(hint)
             .missing(kind, id),
@@ -76,8 +76,8 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
     if matches!(doc, Document::Test(_) | Document::Force(_)) {
         return;
     }
-    for r in cav_format::refs::references(e.kind, &e.value) {
-        reference(rs, e, r.pointer, r.kind, r.id, diags);
+    for (pointer, kind, id) in references_of(e.kind, &e.value).iter() {
+        reference(rs, e, pointer, *kind, id, diags);
     }
     match doc {
         Document::Ruleset(rules) => {
@@ -113,6 +113,42 @@ fn references(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnosti
         }
         _ => {}
     }
+}
+
+/// What a document value refers to: (pointer, kind, id), as `cav_format::refs::references` finds.
+type Refs = std::sync::Arc<[(String, DocKind, String)]>;
+
+/// The references of each document value found so far, by the value's address while it lives:
+/// a reload shares the values of unchanged files (`Arc`), so it walks again only what changed.
+/// The `Weak` keeps the address from being reused, and a value is never changed in place while
+/// another pointer to it exists (`Arc::make_mut` moves it away from its `Weak`s).
+struct KnownRefs {
+    by_value: foldhash::HashMap<usize, (std::sync::Weak<serde_json::Value>, DocKind, Refs)>,
+    /// Values that died are dropped when the map reaches this size (twice what lived then).
+    prune_at: usize,
+}
+
+static KNOWN_REFS: std::sync::LazyLock<std::sync::Mutex<KnownRefs>> =
+    std::sync::LazyLock::new(|| std::sync::Mutex::new(KnownRefs { by_value: Default::default(), prune_at: 4096 }));
+
+fn references_of(kind: DocKind, value: &std::sync::Arc<serde_json::Value>) -> Refs {
+    let at = std::sync::Arc::as_ptr(value) as usize;
+    let known = |k: &KnownRefs| {
+        let (w, k, refs) = k.by_value.get(&at)?;
+        (*k == kind && w.upgrade().is_some_and(|v| std::sync::Arc::ptr_eq(&v, value))).then(|| refs.clone())
+    };
+    if let Some(refs) = known(&KNOWN_REFS.lock().unwrap_or_else(|e| e.into_inner())) {
+        return refs;
+    }
+    let refs: Refs =
+        cav_format::refs::references(kind, value).into_iter().map(|r| (r.pointer, r.kind, r.id.to_owned())).collect();
+    let mut k = KNOWN_REFS.lock().unwrap_or_else(|e| e.into_inner());
+    if k.by_value.len() >= k.prune_at {
+        k.by_value.retain(|_, (w, _, _)| w.strong_count() > 0);
+        k.prune_at = (k.by_value.len() * 2).max(4096);
+    }
+    k.by_value.insert(at, (std::sync::Arc::downgrade(value), kind, refs.clone()));
+    refs
 }
 
 /// A note that names a ruleset option must name one that exists.
@@ -574,5 +610,33 @@ fn state_counts(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
                 .expected(format!("`duration: {key}`, or no `{key}:`")),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    /// The references kept for a value are its own: the same value is answered from what was
+    /// found, a changed one (a new value, or one changed in place) is walked again.
+    #[test]
+    fn kept_references_follow_the_value() {
+        let weapon = |id: &str| serde_json::json!({"weapons": [{"weapon": id}]});
+        let ids = |r: &Refs| r.iter().map(|(_, _, id)| id.clone()).collect::<Vec<_>>();
+        let mut v = Arc::new(weapon("medium-mac"));
+        let first = references_of(DocKind::Model, &v);
+        assert_eq!(ids(&first), ["medium-mac"]);
+        assert!(Arc::ptr_eq(&first, &references_of(DocKind::Model, &v)), "the same value is not walked again");
+        assert!(references_of(DocKind::Weapon, &v).is_empty(), "another kind declares other references");
+        *Arc::make_mut(&mut v) = weapon("heavy-mac");
+        assert_eq!(ids(&references_of(DocKind::Model, &v)), ["heavy-mac"]);
+        for i in 0..10_000 {
+            // Values dropped and made again (addresses reused where the allocator may).
+            let w = Arc::new(weapon(&format!("w{i}")));
+            assert_eq!(ids(&references_of(DocKind::Model, &w)), [format!("w{i}")]);
+        }
+        assert!(KNOWN_REFS.lock().unwrap().by_value.len() <= 20_000, "dead values are dropped");
     }
 }
