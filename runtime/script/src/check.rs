@@ -455,9 +455,8 @@ struct Server {
     child: std::process::Child,
     requests: std::sync::mpsc::Sender<String>,
     answers: std::sync::mpsc::Receiver<String>,
-    /// Its answers, by definitions' digest, module name and text as written (the check of a
-    /// module depends on nothing else); emptied when it grows past [`KEPT_ANSWERS`].
-    known: std::collections::HashMap<(String, String, Arc<str>), serde_json::Value>,
+    /// Its answers (at most [`KEPT_ANSWERS`]).
+    known: Answers,
     /// The definitions it was sent, by digest (it keeps some of them: it says when it does not
     /// know one any more, and is sent it again).
     sent: Vec<String>,
@@ -502,7 +501,13 @@ impl Server {
                 }
             }
         });
-        let server = Server { child, requests, answers, known: Default::default(), sent: Vec::new() };
+        let server = Server {
+            child,
+            requests,
+            answers,
+            known: Answers { map: Default::default(), cap: KEPT_ANSWERS },
+            sent: Vec::new(),
+        };
         // A checker that does not say it serves (another build's) is not asked again.
         let ready = server.answers.recv_timeout(std::time::Duration::from_secs(10)).ok();
         if ready.as_deref() != Some(r#"{"serving":true}"#) {
@@ -520,9 +525,8 @@ impl Server {
 
     /// The answers to `r`, those it gave before reused; `None` when the checker fails.
     fn check(&mut self, r: &Request) -> Option<Result<Vec<serde_json::Value>, String>> {
-        let key = |i: usize| (r.defs_id.clone(), r.modules[i].0.clone(), r.modules[i].1.clone());
-        let missing: Vec<usize> = (0..r.modules.len()).filter(|&i| !self.known.contains_key(&key(i))).collect();
-        let mut fresh = Vec::new();
+        let mut answers = self.known.take(r);
+        let missing: Vec<usize> = (0..answers.len()).filter(|&i| answers[i].is_none()).collect();
         if !missing.is_empty() {
             let sent = self.sent.contains(&r.defs_id);
             let mut reply = self.ask(r.json(!sent, &missing))?;
@@ -530,7 +534,7 @@ impl Server {
             if sent && reply.get("error").is_some() {
                 reply = self.ask(r.json(true, &missing))?;
             }
-            fresh = match module_answers(reply, missing.len()) {
+            let fresh = match module_answers(reply, missing.len()) {
                 Ok(a) => a,
                 Err(e) => return Some(Err(e)),
             };
@@ -540,22 +544,41 @@ impl Server {
                 }
                 self.sent.push(r.defs_id.clone());
             }
-            if self.known.len() + fresh.len() > KEPT_ANSWERS {
-                self.known.clear();
-            }
-            // A check cut short by its time limit says nothing about the next one.
-            for (&i, a) in missing.iter().zip(&fresh).filter(|(_, a)| a["timed_out"].as_bool() != Some(true)) {
-                self.known.insert(key(i), a.clone());
+            for (i, a) in missing.into_iter().zip(fresh) {
+                self.known.keep(r, i, &a);
+                answers[i] = Some(a);
             }
         }
-        let mut fresh = missing.iter().copied().zip(fresh).peekable();
-        let answers = (0..r.modules.len())
-            .map(|i| match fresh.next_if(|(m, _)| *m == i) {
-                Some((_, a)) => a,
-                None => self.known[&key(i)].clone(),
-            })
-            .collect();
-        Some(Ok(answers))
+        Some(Ok(answers.into_iter().flatten().collect()))
+    }
+}
+
+/// The kept checker's answers, by definitions' digest, module name and text as written (the
+/// check of a module depends on nothing else); emptied when it would grow past `cap`.
+struct Answers {
+    map: std::collections::HashMap<(String, String, Arc<str>), serde_json::Value>,
+    cap: usize,
+}
+
+impl Answers {
+    /// The answers known for the modules of `r`, in order (`None`: to be asked).
+    fn take(&self, r: &Request) -> Vec<Option<serde_json::Value>> {
+        (r.modules.iter())
+            .map(|(name, text)| self.map.get(&(r.defs_id.clone(), name.clone(), text.clone())).cloned())
+            .collect()
+    }
+
+    /// Keep answer `a` to module `i` of `r`; a check cut short by its time limit says nothing
+    /// about the next one.
+    fn keep(&mut self, r: &Request, i: usize, a: &serde_json::Value) {
+        if a["timed_out"].as_bool() == Some(true) {
+            return;
+        }
+        if self.map.len() >= self.cap {
+            self.map.clear();
+        }
+        let (name, text) = &r.modules[i];
+        self.map.insert((r.defs_id.clone(), name.clone(), text.clone()), a.clone());
     }
 }
 
@@ -1167,6 +1190,32 @@ fn return_loc(file: FileId, text: &str) -> Loc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Kept answers are given back for the module they answered, and emptying the full store
+    /// (which a long session does) loses only what was kept, never an answer being given.
+    #[test]
+    fn kept_answers_are_those_of_their_module() {
+        let request = |texts: &[&str]| Request {
+            defs: Arc::from("defs"),
+            defs_id: "d".to_owned(),
+            modules: texts.iter().enumerate().map(|(i, t)| (format!("m{i}"), Arc::from(*t))).collect(),
+        };
+        let answer = |t: &str| serde_json::json!({"errors": [t], "timed_out": false});
+        let mut known = Answers { map: Default::default(), cap: 2 };
+        let r = request(&["a", "b"]);
+        assert_eq!(known.take(&r), [None, None]);
+        known.keep(&r, 0, &answer("a"));
+        known.keep(&r, 1, &answer("b"));
+        assert_eq!(known.take(&r), [Some(answer("a")), Some(answer("b"))]);
+        // A third answer empties the store first.
+        let r2 = request(&["a", "b", "c"]);
+        known.keep(&r2, 2, &answer("c"));
+        assert_eq!(known.take(&r2), [None, None, Some(answer("c"))]);
+        // A clock-cut check is not kept; another text of the same module is not answered.
+        known.keep(&r, 0, &serde_json::json!({"errors": [], "timed_out": true}));
+        assert_eq!(known.take(&request(&["a2"])), [None]);
+        assert_eq!(known.take(&r)[0], None);
+    }
 
     #[test]
     fn key_positions() {
