@@ -553,10 +553,11 @@ impl Server {
     }
 }
 
-/// The kept checker's answers, by definitions' digest, module name and text as written (the
-/// check of a module depends on nothing else); emptied when it would grow past `cap`.
+/// The kept checker's answers, by definitions' digest, module name and the digest of its text
+/// as written (the check of a module depends on nothing else; a long session would otherwise
+/// hold every version of its modules); emptied when it would grow past `cap`.
 struct Answers {
-    map: std::collections::HashMap<(String, String, Arc<str>), serde_json::Value>,
+    map: std::collections::HashMap<(String, String, blake3::Hash), serde_json::Value>,
     cap: usize,
 }
 
@@ -564,7 +565,9 @@ impl Answers {
     /// The answers known for the modules of `r`, in order (`None`: to be asked).
     fn take(&self, r: &Request) -> Vec<Option<serde_json::Value>> {
         (r.modules.iter())
-            .map(|(name, text)| self.map.get(&(r.defs_id.clone(), name.clone(), text.clone())).cloned())
+            .map(|(name, text)| {
+                self.map.get(&(r.defs_id.clone(), name.clone(), blake3::hash(text.as_bytes()))).cloned()
+            })
             .collect()
     }
 
@@ -578,7 +581,7 @@ impl Answers {
             self.map.clear();
         }
         let (name, text) = &r.modules[i];
-        self.map.insert((r.defs_id.clone(), name.clone(), text.clone()), a.clone());
+        self.map.insert((r.defs_id.clone(), name.clone(), blake3::hash(text.as_bytes())), a.clone());
     }
 }
 
