@@ -124,12 +124,13 @@ type Refs = std::sync::Arc<[(String, DocKind, String)]>;
 /// another pointer to it exists (`Arc::make_mut` moves it away from its `Weak`s).
 struct KnownRefs {
     by_value: foldhash::HashMap<usize, (std::sync::Weak<serde_json::Value>, DocKind, Refs)>,
-    /// Values that died are dropped when the map reaches this size (twice what lived then).
+    /// Values that died are dropped when the map reaches this size (a quarter more than lived
+    /// then: what dead values hold stays small beside the live).
     prune_at: usize,
 }
 
 static KNOWN_REFS: std::sync::LazyLock<std::sync::Mutex<KnownRefs>> =
-    std::sync::LazyLock::new(|| std::sync::Mutex::new(KnownRefs { by_value: Default::default(), prune_at: 4096 }));
+    std::sync::LazyLock::new(|| std::sync::Mutex::new(KnownRefs { by_value: Default::default(), prune_at: 1024 }));
 
 fn references_of(kind: DocKind, value: &std::sync::Arc<serde_json::Value>) -> Refs {
     let at = std::sync::Arc::as_ptr(value) as usize;
@@ -145,7 +146,7 @@ fn references_of(kind: DocKind, value: &std::sync::Arc<serde_json::Value>) -> Re
     let mut k = KNOWN_REFS.lock().unwrap_or_else(|e| e.into_inner());
     if k.by_value.len() >= k.prune_at {
         k.by_value.retain(|_, (w, _, _)| w.strong_count() > 0);
-        k.prune_at = (k.by_value.len() * 2).max(4096);
+        k.prune_at = (k.by_value.len() + k.by_value.len() / 4).max(1024);
     }
     k.by_value.insert(at, (std::sync::Arc::downgrade(value), kind, refs.clone()));
     refs

@@ -463,7 +463,7 @@ struct Server {
 }
 
 /// At most this many answers are kept (a long session saves many versions of its modules).
-const KEPT_ANSWERS: usize = 4096;
+const KEPT_ANSWERS: usize = 1024;
 
 impl Server {
     fn start() -> Result<Server, String> {
