@@ -179,8 +179,10 @@ fn validate_inner(loaded: &mut cav_content::Loaded, mut memo: Option<&mut Memo>)
                 .map(|(rs, k)| match k {
                     Some(k) => (k.rules.clone(), k.compile.clone(), k.forces.clone(), k.unplayed.clone()),
                     None => {
-                        let c = compile(rs);
-                        (c.rules.map(std::sync::Arc::new), c.diagnostics, check_forces(rs), unplayed_entries(rs))
+                        // A save rebuilds one ruleset: its checks share the cores.
+                        let (c, (forces, unplayed)) =
+                            rayon::join(|| compile(rs), || (check_forces(rs), unplayed_entries(rs)));
+                        (c.rules.map(std::sync::Arc::new), c.diagnostics, forces, unplayed)
                     }
                 })
                 .collect()

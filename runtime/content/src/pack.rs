@@ -17,7 +17,7 @@ use semver::Version;
 use crate::diag::FileId;
 use crate::yaml::YamlDoc;
 
-pub use cache::Cache;
+pub use cache::{Cache, SETTLED, Stamp};
 pub use discover::discover;
 pub use documents::read_documents;
 pub use manifest::{DepKind, Dependency, parse_dependency, read_manifest};

@@ -129,3 +129,67 @@ fn cached_reload_equals_cold_load() {
     edit(&parent, "\ntv: 501\nbogus_field: 1\n", "\ntv: 500\n");
     assert_eq!(reload(&mut cache), before, "reload after undoing the edits");
 }
+
+/// A reload reads again only the files whose stamp (inode, length, times) changed since the last
+/// load read them, and what it gives is still what a cold load gives: after an edit that keeps
+/// the length and puts the modification time back, and after a file is swapped for a link to a
+/// copy outside its pack (refused, as a cold load refuses it).
+#[cfg(unix)]
+#[test]
+fn a_reload_reads_again_only_the_files_whose_stamp_changed() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo.join("content"), &dir.path().join("content"));
+    let roots = vec![dir.path().join("content")];
+    let opts = LoadOptions { paths: roots.clone(), library: roots };
+    let manifests =
+        walkdir::WalkDir::new(dir.path()).into_iter().flatten().filter(|e| e.file_name() == "pack.yaml").count();
+    let reload = |cache: &mut Cache| {
+        let l = cav_content::load_cached(&opts, cache);
+        cache.sweep();
+        (snapshot(&l), cache.files_read_last())
+    };
+
+    // Files written a moment ago are not trusted: every load reads them all again.
+    let mut wary = Cache::default();
+    let (first, all) = reload(&mut wary);
+    assert!(all > 100 + manifests, "{all} files read");
+    assert_eq!(reload(&mut wary), (first.clone(), all), "a file written within `SETTLED` of its read is read again");
+
+    // Trusting every stamp at once (the files' times are left some coarse clock ticks behind).
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let mut cache = Cache::settling_for(std::time::Duration::ZERO);
+    assert_eq!(reload(&mut cache), (first.clone(), all));
+    assert_eq!(reload(&mut cache), (first.clone(), manifests), "only the manifests are read again");
+
+    // The same length, the modification time put back: the change time tells.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let card = dir.path().join("content/cav-quickstart/models/dictator-b.yaml");
+    let mtime = std::fs::metadata(&card).unwrap().modified().unwrap();
+    edit(&card, "\ntv: 800\n", "\ntv: 801\n");
+    std::fs::File::options().write(true).open(&card).unwrap().set_modified(mtime).unwrap();
+    let edited = cold(&opts);
+    assert_ne!(edited, first);
+    assert_eq!(reload(&mut cache), (edited.clone(), manifests + 1), "the edited file is read again");
+    assert_eq!(reload(&mut cache).1, manifests);
+
+    // Swapped for a link to the same text outside the pack: another inode, read again, refused.
+    let outside = dir.path().join("outside.yaml");
+    std::fs::copy(&card, &outside).unwrap();
+    std::fs::remove_file(&card).unwrap();
+    std::os::unix::fs::symlink(&outside, &card).unwrap();
+    let linked = cold(&opts);
+    assert!(linked.contains("outside-pack"), "a cold load refuses the link");
+    assert_eq!(reload(&mut cache).0, linked, "so does the reload");
+
+    // Stamps forgotten under a folder (a watcher saw it change): its files are read again.
+    std::fs::remove_file(&card).unwrap();
+    std::fs::copy(&outside, &card).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(reload(&mut cache).0, edited);
+    let models = dir.path().join("content/cav-quickstart/models");
+    let in_models = std::fs::read_dir(&models).unwrap().count();
+    assert_eq!(reload(&mut cache).1, manifests);
+    cache.forget_stamps(&[models]);
+    assert_eq!(reload(&mut cache), (edited, manifests + in_models));
+}

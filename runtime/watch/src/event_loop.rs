@@ -83,6 +83,9 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
         }
         let scripts: Vec<PathBuf> = changed.iter().filter(|p| is_script(p)).cloned().collect();
         read_from = Instant::now();
+        // The loader reads again only files whose stamps changed: those the watcher names are
+        // read again whatever their stamps say.
+        known.files.forget_stamps(&changed);
         // Scripts alone: the quick path makes them live first, then the full reload checks it
         // (unless stopping). Events that come meanwhile queue for the next turn of the loop.
         // An editor's temporary file, renamed over the script it saved, is gone: nothing reads it.

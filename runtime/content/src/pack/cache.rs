@@ -7,12 +7,12 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, FileId, Sources};
 use crate::yaml::{self, YamlDoc};
 
-/// Files read and parsed by earlier loads, so a reload reads every file but parses only those
-/// whose text changed (watch mode).
-#[derive(Default)]
+/// Files read and parsed by earlier loads, so a reload parses only the files whose text changed
+/// and reads again only those whose [`Stamp`] changed (watch mode).
 pub struct Cache {
     pub sources: Sources,
-    by_path: std::collections::HashMap<PathBuf, FileId>,
+    /// The file last read at each path, and its stamp when it may be trusted (see [`Stamp`]).
+    by_path: std::collections::HashMap<PathBuf, (FileId, Option<Stamp>)>,
     pub(super) parsed: std::collections::HashMap<FileId, Result<Vec<YamlDoc>, Vec<Diagnostic>>>,
     /// The schema checks and decoding of the last load's entries, one record per ruleset built
     /// (see [`crate::ruleset::Checked`]).
@@ -34,9 +34,46 @@ pub struct Cache {
     pub files_read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     /// Bytes of text this load has read (`MAX_LOAD_BYTES`); set to 0 as a load starts.
     pub(crate) load_bytes: u64,
+    /// Files the last load read (the others it took unchanged, see [`Stamp`]).
+    pub(crate) read: usize,
+    /// How old a file's times must be when it is read for its stamp to be trusted: [`SETTLED`],
+    /// or what a test sets.
+    settle: std::time::Duration,
+}
+
+impl Default for Cache {
+    fn default() -> Cache {
+        Cache {
+            sources: Sources::default(),
+            by_path: Default::default(),
+            parsed: Default::default(),
+            checked: Vec::new(),
+            built: Vec::new(),
+            reused: 0,
+            renumbered: false,
+            empty_slots: None,
+            used: Default::default(),
+            emptied: 0,
+            files_read: Default::default(),
+            load_bytes: 0,
+            read: 0,
+            settle: SETTLED,
+        }
+    }
 }
 
 impl Cache {
+    /// A cache that trusts the stamp of a file whose times are `settle` older than its read
+    /// (tests: 0 trusts every stamp, where [`SETTLED`] would make them wait).
+    pub fn settling_for(settle: std::time::Duration) -> Cache {
+        Cache { settle, ..Cache::default() }
+    }
+
+    /// How many files the last load read; it took the others unchanged from the load before.
+    pub fn files_read_last(&self) -> usize {
+        self.read
+    }
+
     /// A cache that numbers its files afresh once it holds more than `n` empty slots (tests: 0
     /// numbers them afresh on every sweep that forgets a file).
     pub fn keeping_empty_slots(n: usize) -> Cache {
@@ -49,18 +86,47 @@ impl Cache {
         self.reused
     }
 
-    /// The file id of this text: the earlier one when the file has not changed.
-    pub(super) fn add(&mut self, path: &Path, text: String) -> FileId {
-        if let Some(&f) = self.by_path.get(path)
-            && *self.sources.get(f).text == *text
+    /// The file id of this text: the earlier one when the file has not changed. `stamp`: the
+    /// file's as it was read at `.1`, kept if a later load may trust it (see [`Stamp`]).
+    pub(super) fn add(&mut self, path: &Path, text: String, stamp: Option<(Stamp, std::time::SystemTime)>) -> FileId {
+        let stamp = stamp.filter(|(s, at)| s.settled(*at, self.settle)).map(|(s, _)| s);
+        if let Some((f, kept)) = self.by_path.get_mut(path)
+            && *self.sources.get(*f).text == *text
         {
-            self.used.insert(f);
-            return f;
+            *kept = stamp;
+            self.used.insert(*f);
+            return *f;
         }
         let f = self.sources.add(path, Arc::from(text));
-        self.by_path.insert(path.to_owned(), f);
+        self.by_path.insert(path.to_owned(), (f, stamp));
         self.used.insert(f);
         f
+    }
+
+    /// The file last read at `path` and its length, when its stamp says it has not changed since
+    /// (one `stat`, where reading it again costs an open, a read and the path resolved link by
+    /// link). Only files read by [`read_documents`](super::read_documents) have a stamp.
+    pub(super) fn unchanged(&self, path: &Path) -> Option<(FileId, usize)> {
+        let (f, stamp) = self.by_path.get(path)?;
+        let now = Stamp::of(&std::fs::metadata(path).ok()?)?;
+        (Some(now) == *stamp).then(|| (*f, self.sources.get(*f).text.len()))
+    }
+
+    /// Take the file an unchanged path holds (see [`Cache::unchanged`]) into this load.
+    pub(super) fn keep(&mut self, f: FileId) {
+        self.used.insert(f);
+    }
+
+    /// Trust no stamp of a file at or under these paths: the next load reads them again. A
+    /// watcher that knows which paths changed says so; the stamps alone would see it too (a
+    /// write changes the times, and a file written as it was read is never trusted), this makes
+    /// sure on a file system whose times lie.
+    pub fn forget_stamps(&mut self, changed: &[PathBuf]) {
+        for (path, (_, stamp)) in &mut self.by_path {
+            if changed.iter().any(|c| path.starts_with(c)) {
+                *stamp = None;
+            }
+        }
     }
 
     /// Forget every file the loads since the last sweep did not read: earlier versions of saved
@@ -74,7 +140,7 @@ impl Cache {
         if dead == 0 {
             return;
         }
-        self.by_path.retain(|_, f| used.contains(f));
+        self.by_path.retain(|_, (f, _)| used.contains(f));
         self.parsed.retain(|f, _| used.contains(f));
         let mut sources = Sources::default();
         let mut emptied = 0;
@@ -91,7 +157,7 @@ impl Cache {
             ids.sort();
             let renumbered: std::collections::HashMap<FileId, FileId> =
                 ids.into_iter().map(|old| (old, sources.add_shared(self.sources.shared(old)))).collect();
-            for f in self.by_path.values_mut() {
+            for (f, _) in self.by_path.values_mut() {
                 *f = renumbered[f];
             }
         } else {
@@ -145,5 +211,57 @@ impl Cache {
         let r = yaml::parse(&text, file);
         self.parsed.insert(file, r.clone());
         r
+    }
+}
+
+/// What a file's metadata says of its text: the same file (device and inode, links followed),
+/// the same length, the same modification and change times as when it was read. A write changes
+/// the times; so does a rename over it or a link swapped in (another inode). A stamp is trusted
+/// only when both times were at least [`SETTLED`] older than the moment the file was read: a file
+/// written again within its file system's timestamp granularity of being read could otherwise
+/// keep its times (git's "racily clean" entries), so a file saved just before a load is read
+/// once more by the next one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+/// How much older than the read a file's times must be for its stamp to be trusted: far more
+/// than any local file system's timestamp granularity (a jiffy, a second, FAT's two seconds).
+pub const SETTLED: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Stamp {
+    /// The stamp of a file whose metadata this is; `None` on systems without inodes (every load
+    /// then reads every file).
+    pub(super) fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(Stamp {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                len: meta.len(),
+                mtime: (meta.mtime(), meta.mtime_nsec()),
+                ctime: (meta.ctime(), meta.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+
+    /// Were both times at least `settle` older than `read_at`?
+    pub(super) fn settled(&self, read_at: std::time::SystemTime, settle: std::time::Duration) -> bool {
+        let Some(at) = read_at.checked_sub(settle).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()) else {
+            return false;
+        };
+        let at = (i64::try_from(at.as_secs()).unwrap_or(i64::MAX), i64::from(at.subsec_nanos()));
+        self.mtime < at && self.ctime < at
     }
 }

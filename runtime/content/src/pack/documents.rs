@@ -1,10 +1,10 @@
 //! Reading every YAML document of a pack: the files below its directory, read side by side and
 //! parsed on every core.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::discover::is_yaml;
-use super::read::{outside_pack, over_load_budget, read_raw_in_pack, record};
+use super::read::{keep, outside_pack, over_load_budget, read_raw_in_pack, record};
 use super::{Cache, MAX_LOAD_BYTES, Pack, RawDoc, resolve_inside};
 use crate::diag::{Diagnostic, FileId};
 
@@ -67,19 +67,36 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
             read.extend(batch.iter().map(|path| Err(over_load_budget(path, Some(&pack.id)))));
             continue;
         }
-        let raw: Vec<_> = {
+        // A file the last load read, unchanged since, is not read again (one `stat` each, in
+        // order); the others are read side by side, each checked again as it is read: every
+        // file must resolve inside the pack.
+        let kept: Vec<Option<(FileId, usize)>> = batch.iter().map(|path| cache.unchanged(path)).collect();
+        let mut fresh = {
             use rayon::prelude::*;
-            let files_read = &cache.files_read;
-            batch
-                .par_iter()
-                .map(|path| {
-                    files_read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    // Checked again as it is read: every file must resolve inside the pack.
-                    read_raw_in_pack(path, &pack.real_dir, &pack.id)
-                })
-                .collect()
+            let to_read: Vec<&PathBuf> = batch.iter().zip(&kept).filter(|(_, k)| k.is_none()).map(|(p, _)| p).collect();
+            let read_one = |path: &&PathBuf| read_raw_in_pack(path, &pack.real_dir, &pack.id);
+            // Threads are woken only for more than one file: a save reads one.
+            let fresh: Vec<_> = if to_read.len() > 1 {
+                to_read.par_iter().map(read_one).collect()
+            } else {
+                to_read.iter().map(read_one).collect()
+            };
+            fresh.into_iter()
         };
-        read.extend(batch.iter().zip(raw).map(|(path, r)| r.and_then(|raw| record(path, raw, cache, Some(&pack.id)))));
+        cache.files_read.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed);
+        let raw: Vec<_> = kept
+            .into_iter()
+            .map(|k| match k {
+                Some(k) => Ok(Err(k)),
+                None => fresh.next().expect("one read per file not kept").map(Ok),
+            })
+            .collect();
+        read.extend(batch.iter().zip(raw).map(|(path, r)| {
+            r.and_then(|got| match got {
+                Ok(raw) => record(path, raw, cache, Some(&pack.id)),
+                Err(kept) => keep(path, kept, cache, Some(&pack.id)),
+            })
+        }));
     }
     // The files are independent: parse the new ones on every core, then take them in order.
     let fresh: Vec<FileId> =

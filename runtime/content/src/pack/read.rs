@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Cache;
+use super::cache::Stamp;
 use crate::diag::{Diagnostic, FileId, Loc};
 
 /// Largest content file the loader reads. A rules document is a few kB; anything near this is a mistake.
@@ -45,7 +46,7 @@ pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache)
 }
 
 /// [`read_in_pack`] up to the text, without the cache (so files can be read side by side).
-pub(super) fn read_raw_in_pack(path: &Path, real_dir: &Path, pack: &str) -> Result<RawText, Box<Diagnostic>> {
+pub(super) fn read_raw_in_pack(path: &Path, real_dir: &Path, pack: &str) -> Result<Raw, Box<Diagnostic>> {
     match resolve_inside(real_dir, path) {
         Some(real) => read_raw(path, &real, Some(pack)),
         None if path.canonicalize().is_ok() => Err(Box::new(outside_pack(path, pack))),
@@ -55,6 +56,12 @@ pub(super) fn read_raw_in_pack(path: &Path, real_dir: &Path, pack: &str) -> Resu
 
 /// A file's bytes, as UTF-8 text if they are.
 pub(super) type RawText = Result<String, std::string::FromUtf8Error>;
+
+/// A file as read: its text, and its stamp and the moment it was read ([`Stamp`]).
+pub(super) struct Raw {
+    text: RawText,
+    stamp: Option<(Stamp, std::time::SystemTime)>,
+}
 
 /// Open a file whose path was resolved inside its pack: a link swapped in at the last step since
 /// is refused (`O_NOFOLLOW`), and a FIFO swapped in does not block the open (`O_NONBLOCK`; the
@@ -84,8 +91,10 @@ fn in_pack(d: Diagnostic, pack: Option<&str>) -> Box<Diagnostic> {
 }
 
 /// Read `real` (already checked) within the size limit; `path` names it in diagnostics.
-fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<RawText, Box<Diagnostic>> {
+fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<Raw, Box<Diagnostic>> {
     let with_pack = |d: Diagnostic| in_pack(d, pack);
+    // Before the open: a write after this moment may keep the times of the file as read.
+    let read_at = std::time::SystemTime::now();
     // Open first, then look at what was opened: the checks below apply to the very file read,
     // even if the path changes in between (no link at the last step, no blocking on a FIFO).
     let file = open_no_follow(real)
@@ -113,7 +122,7 @@ fn read_raw(path: &Path, real: &Path, pack: Option<&str>) -> Result<RawText, Box
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(with_pack(Diagnostic::error("too-large", "file grew over the size limit while read").path(path)));
     }
-    Ok(String::from_utf8(bytes))
+    Ok(Raw { text: String::from_utf8(bytes), stamp: Stamp::of(&meta).map(|s| (s, read_at)) })
 }
 
 /// `path` is not loaded: the files of this load before it already fill `MAX_LOAD_BYTES`.
@@ -130,24 +139,43 @@ pub(super) fn over_load_budget(path: &Path, pack: Option<&str>) -> Box<Diagnosti
     )
 }
 
-/// Record text read from `path` in the cache; text that is not UTF-8 becomes a diagnostic.
-pub(super) fn record(
+/// Take into this load the file `path` held at the last, unchanged since ([`Cache::unchanged`]):
+/// it counts towards the load's bytes as if read.
+pub(super) fn keep(
     path: &Path,
-    raw: RawText,
+    (file, size): (FileId, usize),
     cache: &mut Cache,
     pack: Option<&str>,
 ) -> Result<FileId, Box<Diagnostic>> {
-    let with_pack = |d: Diagnostic| in_pack(d, pack);
-    let size = match &raw {
-        Ok(text) => text.len(),
-        Err(e) => e.as_bytes().len(),
-    };
+    count_load_bytes(path, size, cache, pack)?;
+    cache.keep(file);
+    Ok(file)
+}
+
+fn count_load_bytes(path: &Path, size: usize, cache: &mut Cache, pack: Option<&str>) -> Result<(), Box<Diagnostic>> {
     cache.load_bytes = cache.load_bytes.saturating_add(size as u64);
     if cache.load_bytes > MAX_LOAD_BYTES {
         return Err(over_load_budget(path, pack));
     }
+    Ok(())
+}
+
+/// Record text read from `path` in the cache; text that is not UTF-8 becomes a diagnostic.
+pub(super) fn record(
+    path: &Path,
+    Raw { text: raw, stamp }: Raw,
+    cache: &mut Cache,
+    pack: Option<&str>,
+) -> Result<FileId, Box<Diagnostic>> {
+    let with_pack = |d: Diagnostic| in_pack(d, pack);
+    cache.read += 1;
+    let size = match &raw {
+        Ok(text) => text.len(),
+        Err(e) => e.as_bytes().len(),
+    };
+    count_load_bytes(path, size, cache, pack)?;
     match raw {
-        Ok(text) => Ok(cache.add(path, text)),
+        Ok(text) => Ok(cache.add(path, text, stamp)),
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();

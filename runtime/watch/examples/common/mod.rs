@@ -27,6 +27,9 @@ impl Session {
         for d in ["content", "mods"] {
             cav_watch::copy_tree(&repo.join(d), &dir.path().join(d)).unwrap();
         }
+        // As a modder's files are: not all written a moment ago (a file saved within
+        // `SETTLED` of being read is read again by the next reload, unchanged or not).
+        std::thread::sleep(cav_content::pack::SETTLED);
         let root = dir.path().to_owned();
         let opts = WatchOptions::for_root(&root, "quickstart", After::Nothing);
         let counts = opts.counts.clone();
