@@ -142,8 +142,6 @@ fn a_reload_reads_again_only_the_files_whose_stamp_changed() {
     copy_tree(&repo.join("content"), &dir.path().join("content"));
     let roots = vec![dir.path().join("content")];
     let opts = LoadOptions { paths: roots.clone(), library: roots };
-    let manifests =
-        walkdir::WalkDir::new(dir.path()).into_iter().flatten().filter(|e| e.file_name() == "pack.yaml").count();
     let reload = |cache: &mut Cache| {
         let l = cav_content::load_cached(&opts, cache);
         cache.sweep();
@@ -153,14 +151,14 @@ fn a_reload_reads_again_only_the_files_whose_stamp_changed() {
     // Files written a moment ago are not trusted: every load reads them all again.
     let mut wary = Cache::default();
     let (first, all) = reload(&mut wary);
-    assert!(all > 100 + manifests, "{all} files read");
+    assert!(all > 100, "{all} files read");
     assert_eq!(reload(&mut wary), (first.clone(), all), "a file written within `SETTLED` of its read is read again");
 
     // Trusting every stamp at once (the files' times are left some coarse clock ticks behind).
     std::thread::sleep(std::time::Duration::from_millis(50));
     let mut cache = Cache::settling_for(std::time::Duration::ZERO);
     assert_eq!(reload(&mut cache), (first.clone(), all));
-    assert_eq!(reload(&mut cache), (first.clone(), manifests), "only the manifests are read again");
+    assert_eq!(reload(&mut cache), (first.clone(), 0), "no file is read again");
 
     // The same length, the modification time put back: the change time tells.
     std::thread::sleep(std::time::Duration::from_millis(50));
@@ -170,8 +168,8 @@ fn a_reload_reads_again_only_the_files_whose_stamp_changed() {
     std::fs::File::options().write(true).open(&card).unwrap().set_modified(mtime).unwrap();
     let edited = cold(&opts);
     assert_ne!(edited, first);
-    assert_eq!(reload(&mut cache), (edited.clone(), manifests + 1), "the edited file is read again");
-    assert_eq!(reload(&mut cache).1, manifests);
+    assert_eq!(reload(&mut cache), (edited.clone(), 1), "the edited file is read again");
+    assert_eq!(reload(&mut cache).1, 0);
 
     // Swapped for a link to the same text outside the pack: another inode, read again, refused.
     let outside = dir.path().join("outside.yaml");
@@ -189,7 +187,7 @@ fn a_reload_reads_again_only_the_files_whose_stamp_changed() {
     assert_eq!(reload(&mut cache).0, edited);
     let models = dir.path().join("content/cav-quickstart/models");
     let in_models = std::fs::read_dir(&models).unwrap().count();
-    assert_eq!(reload(&mut cache).1, manifests);
+    assert_eq!(reload(&mut cache).1, 0);
     cache.forget_stamps(&[models]);
-    assert_eq!(reload(&mut cache), (edited, manifests + in_models));
+    assert_eq!(reload(&mut cache), (edited, in_models));
 }

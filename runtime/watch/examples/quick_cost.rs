@@ -5,7 +5,8 @@
 //! `valgrind --tool=callgrind --dump-before='quick_cost::quick' --dump-after='quick_cost::quick'
 //!  --dump-before='quick_cost::full' --dump-after='quick_cost::full' target/release/examples/quick_cost`
 //! (the dump after each function holds its cost). Without valgrind it prints wall-clock times:
-//! `quick_cost 21` does each 21 times and prints the medians.
+//! `quick_cost 21` does each 21 times and prints the medians; `quick_cost 21 100` waits 100 ms
+//! before each full reload, as a save comes after a pause.
 use std::path::Path;
 use std::time::Instant;
 
@@ -65,6 +66,7 @@ fn main() {
     // `quick_cost N`: each path N times, the median printed (wall clock on a shared machine
     // varies run to run); under callgrind, once each (the default).
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
+    let idle = std::time::Duration::from_millis(std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(0));
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
@@ -85,6 +87,8 @@ fn main() {
         (0..n)
             .map(|i| {
                 std::fs::write(&card, text.replace("\ntv: 800\n", &format!("\ntv: {}\n", 801 + i))).unwrap();
+                // As a modder saves: after a pause, the machine idle (it costs: see docs/speed.md).
+                std::thread::sleep(idle);
                 let t = Instant::now();
                 loaded = full(&opts, &mut cache, &mut memo);
                 t.elapsed().as_secs_f64() * 1e3

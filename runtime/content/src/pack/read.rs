@@ -40,7 +40,11 @@ pub fn read_text(path: &Path, cache: &mut Cache, pack: Option<&str>) -> Result<F
 
 /// Read a file of a pack: `path` must resolve inside the pack's real directory (see
 /// [`resolve_inside`]); the text is read from the resolved path and shown under `path`.
+/// A file unchanged since the last load read it is not read again ([`Cache::unchanged`]).
 pub fn read_in_pack(path: &Path, real_dir: &Path, pack: &str, cache: &mut Cache) -> Result<FileId, Box<Diagnostic>> {
+    if let Some(kept) = cache.unchanged(path) {
+        return keep(path, kept, cache, Some(pack));
+    }
     let raw = read_raw_in_pack(path, real_dir, pack)?;
     record(path, raw, cache, Some(pack))
 }
