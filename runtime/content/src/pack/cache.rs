@@ -105,7 +105,7 @@ impl Cache {
 
     /// The file last read at `path` and its length, when its stamp says it has not changed since
     /// (one `stat`, where reading it again costs an open, a read and the path resolved link by
-    /// link). Only files read by [`read_documents`](super::read_documents) have a stamp.
+    /// link). Only files read from a pack (its manifest and documents) have a stamp.
     pub(super) fn unchanged(&self, path: &Path) -> Option<(FileId, usize)> {
         let (f, stamp) = self.by_path.get(path)?;
         let now = Stamp::of(&std::fs::metadata(path).ok()?)?;
