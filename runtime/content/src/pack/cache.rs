@@ -9,6 +9,7 @@ use crate::yaml::{self, YamlDoc};
 
 /// Files read and parsed by earlier loads, so a reload parses only the files whose text changed
 /// and reads again only those whose [`Stamp`] changed (watch mode).
+#[derive(Default)]
 pub struct Cache {
     pub sources: Sources,
     /// The file last read at each path, and its stamp when it may be trusted (see [`Stamp`]).
@@ -36,37 +37,16 @@ pub struct Cache {
     pub(crate) load_bytes: u64,
     /// Files the last load read (the others it took unchanged, see [`Stamp`]).
     pub(crate) read: usize,
-    /// How old a file's times must be when it is read for its stamp to be trusted: [`SETTLED`],
-    /// or what a test sets.
-    settle: std::time::Duration,
-}
-
-impl Default for Cache {
-    fn default() -> Cache {
-        Cache {
-            sources: Sources::default(),
-            by_path: Default::default(),
-            parsed: Default::default(),
-            checked: Vec::new(),
-            built: Vec::new(),
-            reused: 0,
-            renumbered: false,
-            empty_slots: None,
-            used: Default::default(),
-            emptied: 0,
-            files_read: Default::default(),
-            load_bytes: 0,
-            read: 0,
-            settle: SETTLED,
-        }
-    }
+    /// How old a file's times must be when it is read for its stamp to be trusted; `None`:
+    /// [`SETTLED`] (tests set less).
+    settle: Option<std::time::Duration>,
 }
 
 impl Cache {
     /// A cache that trusts the stamp of a file whose times are `settle` older than its read
     /// (tests: 0 trusts every stamp, where [`SETTLED`] would make them wait).
     pub fn settling_for(settle: std::time::Duration) -> Cache {
-        Cache { settle, ..Cache::default() }
+        Cache { settle: Some(settle), ..Cache::default() }
     }
 
     /// How many files the last load read; it took the others unchanged from the load before.
@@ -89,7 +69,7 @@ impl Cache {
     /// The file id of this text: the earlier one when the file has not changed. `stamp`: the
     /// file's as it was read at `.1`, kept if a later load may trust it (see [`Stamp`]).
     pub(super) fn add(&mut self, path: &Path, text: String, stamp: Option<(Stamp, std::time::SystemTime)>) -> FileId {
-        let stamp = stamp.filter(|(s, at)| s.settled(*at, self.settle)).map(|(s, _)| s);
+        let stamp = stamp.filter(|(s, at)| s.settled(*at, self.settle.unwrap_or(SETTLED))).map(|(s, _)| s);
         if let Some((f, kept)) = self.by_path.get_mut(path)
             && *self.sources.get(*f).text == *text
         {
