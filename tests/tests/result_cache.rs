@@ -253,3 +253,140 @@ fn a_result_of_the_moment_is_not_kept() {
     assert!(stderr.contains("is not an absolute path: results are not cached"), "{stderr}");
     assert!(!project.join("relative").exists());
 }
+
+/// Every bundled ruleset's compiled rules come back from the form `cav` keeps them in (JSON) as
+/// they were: the same `Debug` form, the fingerprint `cav_lab::same_rules` compares. (`cav`
+/// checks this for each entry before it writes it; this test says when a change to the rules'
+/// types breaks it for the bundled content, where it would otherwise only go uncached.)
+#[test]
+fn compiled_rules_come_back_from_their_entry_as_they_were() {
+    let root = root();
+    let packs = vec![root.join("content"), root.join("mods")];
+    let mut loaded = cav_content::load(&cav_content::LoadOptions { paths: packs.clone(), library: packs });
+    let compiled = cav_compile::validate(&mut loaded);
+    assert_eq!(loaded.error_count(), 0, "the bundled content loads");
+    assert!(compiled.len() >= 5, "every bundled ruleset");
+    for rules in compiled {
+        let rules = rules.expect("the bundled rulesets compile");
+        let bytes = serde_json::to_vec(&rules).unwrap();
+        let back: cav_rules::Rules = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{rules:?}"), "{}", rules.id);
+    }
+}
+
+/// `cav play` with and without the cache: stdout, stderr, exit code, the event log and the board
+/// byte for byte; the first run keeps the ruleset's rules, the second starts from them.
+#[test]
+fn cached_and_uncached_play_agree() {
+    let project = root();
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let games: [&[&str]; 5] = [
+        &["play"],
+        &["play", "stand-and-fight", "--seed", "5", "--quiet"],
+        &["play", "--ruleset", "hex-vehicles", "--seed", "2"],
+        &["play", "--ruleset", "infinity-firefight"],
+        &["play", "--ruleset", "sythopian-wars", "--seed", "3"],
+    ];
+    // One entry per ruleset asked for.
+    let mut rulesets = std::collections::BTreeSet::new();
+    for args in games {
+        let files = |tag: &str| {
+            let (log, svg) = (out.path().join(format!("{tag}.jsonl")), out.path().join(format!("{tag}.svg")));
+            let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            a.extend(["--log".into(), log.display().to_string(), "--svg".into(), svg.display().to_string()]);
+            (a, log, svg)
+        };
+        let mut runs = Vec::new();
+        for tag in ["plain", "miss", "hit"] {
+            let (mut a, log, svg) = files(tag);
+            if tag == "plain" {
+                a.insert(0, "--no-cache".into());
+            }
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let r = run(cache.path(), &project, &a);
+            assert_eq!(r.0, Some(0), "{args:?}: {}", r.2);
+            runs.push((r, std::fs::read(log).unwrap(), std::fs::read(svg).unwrap()));
+            if tag == "miss" {
+                rulesets.insert(args.iter().position(|a| *a == "--ruleset").map_or("quickstart", |i| args[i + 1]));
+                assert_eq!(entries(cache.path()).len(), rulesets.len(), "{args:?}: the rules were not kept");
+            }
+        }
+        assert!(runs[0] == runs[1], "{args:?}: the first cached run differs from the uncached one");
+        assert!(runs[0] == runs[2], "{args:?}: the run from kept rules differs");
+    }
+}
+
+/// The entry of `cav play`'s compiled rules, and what the run printed.
+fn kept_rules() -> (tempfile::TempDir, Run, PathBuf, Vec<u8>) {
+    let cache = tempfile::tempdir().unwrap();
+    let good = run(cache.path(), &root(), &["play", "--quiet"]);
+    let [entry] = entries(cache.path()).try_into().unwrap();
+    let bytes = std::fs::read(&entry).unwrap();
+    (cache, good, entry, bytes)
+}
+
+/// `payload` in place of an entry's, with hashes that are right for it.
+fn plant(entry: &Path, header: &[u8], payload: &[u8]) {
+    let mut e = header[..76].to_vec();
+    e.extend((payload.len() as u64).to_le_bytes());
+    e.extend(blake3::hash(payload).as_bytes());
+    e.extend(payload);
+    std::fs::write(entry, e).unwrap();
+}
+
+#[test]
+fn damaged_kept_rules_give_the_uncached_game_and_are_written_again() {
+    let (cache, good, entry, bytes) = kept_rules();
+    let project = root();
+    let mut damaged: Vec<Vec<u8>> = [0, 50, 100, bytes.len() / 2, bytes.len() - 1]
+        .iter()
+        .map(|&i| {
+            let mut b = bytes.clone();
+            b[i] ^= 1;
+            b
+        })
+        .collect();
+    damaged.push(bytes[..bytes.len() / 2].to_vec());
+    for bad in damaged {
+        std::fs::write(&entry, &bad).unwrap();
+        let (code, stdout, stderr) = run(cache.path(), &project, &["play", "--quiet"]);
+        assert_eq!((code, &stdout), (good.0, &good.1));
+        assert!(stderr.contains("cav: cache: ignored"), "the damage is not said: {stderr}");
+        assert_eq!(std::fs::read(&entry).unwrap(), bytes, "the entry is not written again");
+    }
+    // Right hashes, but not rules: ignored, said, the game played from the content.
+    plant(&entry, &bytes, b"{\"rules\": 1}");
+    let (code, stdout, stderr) = run(cache.path(), &project, &["play", "--quiet"]);
+    assert_eq!((code, &stdout), (good.0, &good.1));
+    assert!(stderr.contains("not compiled rules"), "{stderr}");
+    assert_eq!(std::fs::read(&entry).unwrap(), bytes);
+}
+
+/// A planted entry with right hashes is read (the directory is the user's own: docs/security.md),
+/// so the game is played from it — but never one that would put a control character on the
+/// terminal: that one is refused and the game played from the content.
+#[test]
+fn planted_rules_are_played_but_cannot_reach_the_terminal() {
+    let (cache, good, entry, bytes) = kept_rules();
+    let project = root();
+    let payload = &bytes[cav_cache_header_len()..];
+    let text = std::str::from_utf8(payload).unwrap();
+    let card = "\"name\":\"Dictator-B";
+    assert!(text.contains(card), "the Dictator-B's card is in the entry");
+    plant(&entry, &bytes, text.replace(card, "\"name\":\"Planted-B").as_bytes());
+    let (_, stdout, stderr) = run(cache.path(), &project, &["play", "--quiet"]);
+    assert!(stdout.contains("black Planted-B"), "a whole entry is read: {stdout}{stderr}");
+    for escape in ["\\u001b]0;owned\\u0007", "\u{9b}31m", "\\u009b31m", "\\b"] {
+        plant(&entry, &bytes, text.replace(card, &format!("{card}{escape}")).as_bytes());
+        let (code, stdout, stderr) = run(cache.path(), &project, &["play", "--quiet"]);
+        assert_eq!((code, &stdout), (good.0, &good.1), "{escape}");
+        assert!(!stderr.contains('\x1b') && stderr.contains("not compiled rules"), "{escape}: {stderr:?}");
+        assert_eq!(std::fs::read(&entry).unwrap(), bytes);
+    }
+}
+
+/// The length of an entry's header: magic, format, build, key, payload length, payload hash.
+fn cav_cache_header_len() -> usize {
+    8 + 4 + 32 + 32 + 8 + 32
+}

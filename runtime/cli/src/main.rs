@@ -505,7 +505,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         Command::Coverage { format, check } => coverage::run(root, format, check),
         Command::Force(cmd) => force::run(cmd, root),
         Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {
-            play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters)
+            play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, no_cache)
         }
         Command::Replay(cmd) => replay::run(cmd, root),
         Command::Sim(cmd) => sim::run(cmd, root),

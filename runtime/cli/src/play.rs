@@ -12,6 +12,7 @@ use crate::EXIT_INVALID;
 use crate::narrative::narrate;
 use crate::project::content_errors;
 use crate::replay;
+use crate::result_cache::{RulesCache, say_notes};
 use crate::rosters::{InvalidRoster, Rosters, field_rosters};
 use crate::runner::{Content, Played, load_ruleset, play_game};
 
@@ -25,32 +26,49 @@ pub struct Outputs {
     pub quiet: bool,
 }
 
-/// `cav play`: set the game up, play it, tell it, and write the log when asked.
+/// `cav play`: set the game up, play it, tell it, and write the log when asked. A game whose
+/// scenario fixes its forces starts from the rules an earlier run compiled from the same content
+/// (`result_cache::RulesCache`), when there are any: the same game, told the same way.
 pub fn run(
     root: &Path,
     scenario: Option<String>,
     ruleset: &str,
     seed: u64,
-    Outputs { log, svg, quiet }: Outputs,
+    outputs: Outputs,
     rosters: Rosters,
+    no_cache: bool,
 ) -> Result<ExitCode, String> {
     // A log that cannot be written is said before the game, not after it.
-    let log_file = match &log {
+    let log_file = match &outputs.log {
         Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?),
         None => None,
     };
-    let Content { mut loaded, rs, rules } = load_ruleset(root, ruleset)?;
+    let cache = RulesCache::open(root, ruleset, no_cache);
+    if rosters.files.is_empty()
+        && let Some(kept) = cache.as_ref().and_then(RulesCache::get)
+        && let Some(sc) = fixed_forces(&kept.rules, scenario.as_deref())
+    {
+        let pins = outputs.log.as_ref().map(|_| kept.pins);
+        let code = play_and_tell(&kept.rules, &kept.ruleset, sc, None, Vec::new(), seed, pins, &outputs, log_file);
+        say_notes(cache.as_ref().map(RulesCache::store));
+        return code;
+    }
+    let Content { mut loaded, rs, rules, transient } = load_ruleset(root, ruleset)?;
     let Some(mut rules) = rules else {
         return Ok(content_errors(&loaded, "fix them before playing (`cav validate` shows warnings too)"));
     };
+    if let Some(cache) = &cache {
+        cache.keep(&rules, &rs, transient);
+        say_notes(Some(cache.store()));
+    }
     // What the log is pinned to, read before the game so a problem stops it first.
-    let pins = log.as_ref().map(|_| replay::pins(&rs)).transpose()?;
+    let pins = outputs.log.as_ref().map(|_| replay::pins(&rs)).transpose()?;
     let sc = match &scenario {
         Some(id) => rules.scenario(id).ok_or_else(|| {
             let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
             format!("no scenario `{id}` in {}; scenarios: {}", rules.id, ids.join(", "))
         })?,
-        None => match rules.scenarios.iter().position(|s| !s.forces.is_empty()) {
+        None => match fixed_forces(&rules, None) {
             Some(i) => i,
             None if cav_forces::force_rules(&rs).is_some() && !rules.scenarios.is_empty() => 0,
             None => {
@@ -67,7 +85,32 @@ pub fn run(
         Ok(None) => (None, Vec::new()),
         Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
     };
-    let Some(played) = play_game(&rules, sc, rosters_on_table.as_deref(), seed) else {
+    play_and_tell(&rules, &rs.id, sc, rosters_on_table.as_deref(), forces, seed, pins, &outputs, log_file)
+}
+
+/// The scenario a game from kept rules plays: `named`, else the ruleset's first scenario that
+/// fixes its forces — only one that fixes them (the others need the content to build rosters).
+fn fixed_forces(rules: &cav_rules::Rules, named: Option<&str>) -> Option<usize> {
+    match named {
+        Some(id) => rules.scenario(id).filter(|&i| !rules.scenarios[i].forces.is_empty()),
+        None => rules.scenarios.iter().position(|s| !s.forces.is_empty()),
+    }
+}
+
+/// Play scenario `sc` of `ruleset` (its pack's id) from `seed`, tell it, write the log and the board when asked, and sum up.
+#[allow(clippy::too_many_arguments)]
+fn play_and_tell(
+    rules: &cav_rules::Rules,
+    ruleset: &str,
+    sc: usize,
+    rosters_on_table: Option<&[cav_rules::setup::RosterForce]>,
+    forces: Vec<replay::SideForce>,
+    seed: u64,
+    pins: Option<replay::Pins>,
+    Outputs { log, svg, quiet }: &Outputs,
+    log_file: Option<std::fs::File>,
+) -> Result<ExitCode, String> {
+    let Some(played) = play_game(rules, sc, rosters_on_table, seed) else {
         return Ok(ExitCode::from(EXIT_INVALID));
     };
     let Played { game, events, result } = played;
@@ -79,11 +122,11 @@ pub fn run(
             }
         }
     }
-    if let (Some(path), Some(file), Some(pins)) = (&log, log_file, pins) {
-        let header = replay::Header::new(&rs.id, &rules.scenarios[sc].id, seed, events.len(), forces, pins);
+    if let (Some(path), Some(file), Some(pins)) = (log, log_file, pins) {
+        let header = replay::Header::new(ruleset, &rules.scenarios[sc].id, seed, events.len(), forces, pins);
         write_log(path, file, &header, &events)?;
     }
-    if let Some(path) = &svg {
+    if let Some(path) = svg {
         let title = format!("{} — seed {seed}, as the game ended", rules.scenarios[sc].name);
         let since = events.iter().rposition(|e| matches!(e, Event::TurnStart { .. })).unwrap_or(0);
         std::fs::write(path, crate::map::svg(&game, &title, 0, &events[since..]))
@@ -96,7 +139,7 @@ pub fn run(
             return Ok(ExitCode::from(EXIT_INVALID));
         }
     };
-    summary(&mut out, &rules, &game, &end);
+    summary(&mut out, rules, &game, &end);
     Ok(ExitCode::SUCCESS)
 }
 

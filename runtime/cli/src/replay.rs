@@ -87,6 +87,7 @@ pub struct PackPin {
 }
 
 /// What a ruleset's content was, compactly: enough to say which documents and scripts differ.
+#[derive(Serialize, Deserialize)]
 pub struct Pins {
     content_hash: String,
     packs: Vec<PackPin>,
@@ -359,7 +360,7 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
     let (mut reader, header, body) = read_log(&cmd.log, &shown)?;
 
     let want = cmd.ruleset.as_deref().unwrap_or(&header.ruleset);
-    let Content { mut loaded, rs, rules } = load_ruleset(root, want)?;
+    let Content { mut loaded, rs, rules, .. } = load_ruleset(root, want)?;
     let now = pins(&rs)?;
     let mut out = std::io::stdout().lock();
     let changed = report_changes(&mut out, &header, &rs.id, &now);

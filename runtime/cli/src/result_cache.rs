@@ -1,10 +1,12 @@
 //! The persistent cache (`cav-cache`) as the commands use it: where it is, the build it belongs
-//! to, the key of a `cav validate` run, and a run's output as an entry.
+//! to, the key of a `cav validate` run and a run's output as an entry, and the compiled rules the
+//! commands that play start from ([`RulesCache`]).
 
 use std::path::PathBuf;
 
 use cav_cache::{Key, KeyBuilder, Store, Uncacheable};
 use cav_content::LoadOptions;
+use serde::{Deserialize, Serialize};
 
 /// The cache of this build, unless `--no-cache` or `CAV_NO_CACHE` turns it off, no cache
 /// directory is known, or it lies inside a folder content is read from (a pack could then carry
@@ -56,11 +58,17 @@ pub fn say_notes(store: Option<&Store>) {
     }
 }
 
-/// The key of a `cav validate` run: the command's options, the working directory (paths are
-/// shown relative to it) and every file of every folder the load may read — each requested
-/// pack or root (a single file: its pack) and each library root — with its exact bytes.
-pub fn validate_key(store: &Store, opts: &LoadOptions, what: &[(&str, &[u8])]) -> Result<Key, Uncacheable> {
-    let mut k = KeyBuilder::new("validate", store.build());
+/// The key of a result computed from loaded content (`purpose`: `validate`, `rules`): the
+/// command's options, the working directory (paths are shown relative to it) and every file of
+/// every folder the load may read — each requested pack or root (a single file: its pack) and
+/// each library root — with its exact bytes.
+pub fn content_key(
+    store: &Store,
+    purpose: &str,
+    opts: &LoadOptions,
+    what: &[(&str, &[u8])],
+) -> Result<Key, Uncacheable> {
+    let mut k = KeyBuilder::new(purpose, store.build());
     for (name, value) in what {
         k.field(name, value);
     }
@@ -140,4 +148,125 @@ pub fn content_roots(opts: &LoadOptions) -> Vec<PathBuf> {
         roots.push(if p.is_file() { cav_content::enclosing_pack(p).unwrap_or_else(|| p.clone()) } else { p.clone() });
     }
     roots
+}
+
+/// A ruleset's rules as compiled from content without error, and the pins an event log's header
+/// carries: what `cav play`, `cav odds` and `cav dice` start from when the content is the same
+/// as in an earlier run, instead of loading, checking and compiling it again.
+#[derive(Serialize, Deserialize)]
+pub struct KeptRules {
+    /// The ruleset pack's id (an event log's header names it).
+    pub ruleset: String,
+    pub rules: cav_rules::Rules,
+    pub pins: crate::replay::Pins,
+}
+
+/// Where the compiled rules of one ruleset of the project's content are kept: the entry named by
+/// the ruleset asked for and every file the load may read ([`content_key`]).
+pub struct RulesCache {
+    store: Store,
+    key: Key,
+    opts: LoadOptions,
+    want: String,
+}
+
+impl RulesCache {
+    /// The cache for ruleset `want` of the content `load_options(vec![], root)` loads; `None`
+    /// when results are not cached (see [`open`]) or the content cannot be hashed soundly.
+    pub fn open(root: &std::path::Path, want: &str, no_cache: bool) -> Option<RulesCache> {
+        let opts = crate::project::load_options(vec![], root);
+        let store = open(no_cache, &content_roots(&opts))?;
+        let key = content_key(&store, "rules", &opts, &[("ruleset", want.as_bytes())]).ok()?;
+        Some(RulesCache { store, key, opts, want: want.to_owned() })
+    }
+
+    /// The rules an earlier run kept for this content. An entry that is not kept rules (the
+    /// store has checked its hash: damage is found there), or whose text holds a control
+    /// character a name could carry to the terminal, is ignored, said once and removed.
+    pub fn get(&self) -> Option<KeptRules> {
+        let bytes = self.store.get(&self.key)?;
+        let kept = (!tells_control(&bytes)).then(|| serde_json::from_slice(&bytes).ok()).flatten();
+        if kept.is_none() {
+            self.store.discard(&self.key, "not compiled rules");
+        }
+        kept
+    }
+
+    /// Keep `rules`, compiled now from `rs`, for the next run; unless a finding depended on the
+    /// moment (`transient`), the files changed while they were loaded (the key is taken again and
+    /// must be the same), or the entry would not give back these rules (read back and compared by
+    /// their `Debug` form, the fingerprint of `cav_lab::same_rules`). Nothing is said when a
+    /// result is not kept: the command's own output is the same either way.
+    pub fn keep(&self, rules: &cav_rules::Rules, rs: &cav_content::Ruleset, transient: bool) {
+        if transient {
+            return;
+        }
+        let Ok(pins) = crate::replay::pins(rs) else { return };
+        let Ok(bytes) = serde_json::to_vec(&KeptRules { ruleset: rs.id.clone(), rules: rules.clone(), pins }) else {
+            return;
+        };
+        let same = serde_json::from_slice::<KeptRules>(&bytes)
+            .is_ok_and(|back| format!("{:?}", back.rules) == format!("{rules:?}"));
+        if same
+            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
+                == Some(self.key)
+        {
+            self.store.put(&self.key, &bytes);
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
+/// Whether JSON text holds a control character other than a line end, carriage return or tab,
+/// written or escaped (`\u001b`, `\b`): an entry planted in the cache directory must not send
+/// the terminal an escape sequence through a name the narrative prints. (The content's own
+/// strings cannot hold one: the loader refuses them, so a kept entry never does.)
+fn tells_control(json: &[u8]) -> bool {
+    let control = |c: u32| char::from_u32(c).is_none_or(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'));
+    let Ok(text) = std::str::from_utf8(json) else { return true };
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'f') | None => return true,
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    if u32::from_str_radix(&hex, 16).map_or(true, control) {
+                        return true;
+                    }
+                }
+                Some(_) => {}
+            },
+            c if control(u32::from(c)) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_are_told_however_written() {
+        let bad: [&[u8]; 8] = [
+            br#""a\u001b[31m""#,
+            br#""\u001B""#,
+            br#""\u009b""#,
+            br#""\b""#,
+            br#""\ud800""#,
+            b"\"\x1b\"",
+            b"\"\xc2\x9b\"",
+            b"\"\x7f\"",
+        ];
+        for b in bad.into_iter().chain([&b"\"\xff\""[..], br#""\"#]) {
+            assert!(super::tells_control(b), "{}", String::from_utf8_lossy(b));
+        }
+        let good: [&[u8]; 4] = [br#"{"a": "line\nnext\ttab"}"#, br#""\\u001b""#, br#""\u00e9""#, "\"é\"".as_bytes()];
+        for g in good {
+            assert!(!super::tells_control(g), "{}", String::from_utf8_lossy(g));
+        }
+    }
 }

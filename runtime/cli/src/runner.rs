@@ -20,17 +20,22 @@ pub struct Content {
     /// Its compiled rules; `None` when the content has errors (told by [`content_errors`], once
     /// the caller has said what it says first).
     pub rules: Option<Rules>,
+    /// A finding depended on the moment of the run, not on the content: the rules are not kept
+    /// ([`crate::result_cache::RulesCache::keep`]).
+    pub transient: bool,
 }
 
 /// The content of `root` loaded and checked, and ruleset `want` chosen (`quickstart`, `full` or
 /// a pack id) with its compiled rules.
 pub fn load_ruleset(root: &Path, want: &str) -> Result<Content, String> {
     let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
+    let parts = cav_compile::validate_parts(&mut loaded);
+    let transient = parts.transient();
+    let compiled = parts.owned_rules();
     let rs = select_rulesets(&loaded, Some(want))?.into_iter().next().ok_or("no ruleset")?.clone();
     let ix = loaded.rulesets.iter().position(|r| r.id == rs.id).unwrap_or(0);
     let rules = compiled.into_iter().nth(ix).flatten().filter(|_| loaded.error_count() == 0);
-    Ok(Content { loaded, rs, rules })
+    Ok(Content { loaded, rs, rules, transient })
 }
 
 /// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id); `None`

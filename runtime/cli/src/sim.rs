@@ -147,7 +147,7 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
         None => None,
     };
-    let Content { mut loaded, rs, rules } = load_ruleset(root, &cmd.ruleset)?;
+    let Content { mut loaded, rs, rules, .. } = load_ruleset(root, &cmd.ruleset)?;
     let rs = &rs;
     let Some(mut rules) = rules else {
         return Ok(content_errors(&loaded, "fix them before simulating (`cav validate` shows warnings too)"));

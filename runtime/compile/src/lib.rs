@@ -54,8 +54,7 @@ pub fn compile(rs: &Ruleset) -> Compiled {
 /// deduplicated). Returns the rules of each ruleset, in `loaded.rulesets` order, where they
 /// compiled without error.
 pub fn validate(loaded: &mut cav_content::Loaded) -> Vec<Option<Rules>> {
-    let rules = validate_parts(loaded).rules;
-    rules.into_iter().map(|r| r.map(|r| std::sync::Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone()))).collect()
+    validate_parts(loaded).owned_rules()
 }
 
 /// What [`validate`] found, kept apart so that a reload that changes only script files can check
@@ -78,6 +77,21 @@ pub struct Validated {
 pub const SCRIPT_PART: usize = 1;
 
 impl Validated {
+    /// Whether a finding depends on the moment of the run rather than on the content (a type
+    /// checker that could not run or finish, a script stopped by the sandbox's clock): counted
+    /// over every finding, before those about the library are left out of the report, since a
+    /// library's check that could not run leaves out findings that would have shown. A result
+    /// with such a finding is not kept in `cav`'s cache.
+    /// The rules of each ruleset, owned (the parts' copies are shared with nothing else).
+    pub fn owned_rules(self) -> Vec<Option<Rules>> {
+        let rules = self.rules;
+        rules.into_iter().map(|r| r.map(|r| std::sync::Arc::try_unwrap(r).unwrap_or_else(|r| (*r).clone()))).collect()
+    }
+
+    pub fn transient(&self) -> bool {
+        self.loader.iter().chain(self.parts.iter().flatten().flatten()).any(|d| d.transient)
+    }
+
     /// The diagnostics `validate` leaves in `loaded.diagnostics`, from the parts: the same order
     /// before deduplication, so the same duplicate is kept.
     pub fn assemble(&self, sources: &cav_content::diag::Sources) -> Vec<Diagnostic> {

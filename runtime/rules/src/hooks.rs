@@ -97,7 +97,7 @@ pub struct Queued {
 }
 
 /// What a handler may ask for (the `HookEffect` words of the vocabulary).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Change a named quantity; + adds to it (a + roll modifier helps the roller).
     Modifier {
@@ -195,7 +195,7 @@ pub enum Effect {
 
 /// What `Effect::SetFlag` remembers: a value (`None`: forget it) under the special attribute `sa`
 /// whose handler asked.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub struct FlagSet {
     pub sa: crate::compile::SaIx,
     pub scope: crate::game::FlagScope,

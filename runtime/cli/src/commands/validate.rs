@@ -23,7 +23,7 @@ pub fn run(
     let store = result_cache::open(no_cache, &result_cache::content_roots(&opts));
     let what: [(&str, &[u8]); 2] =
         [("format", if format == Format::Json { b"json" } else { b"human" }), ("deny", &[u8::from(deny.is_some())])];
-    let key = store.as_ref().and_then(|s| result_cache::validate_key(s, &opts, &what).ok());
+    let key = store.as_ref().and_then(|s| result_cache::content_key(s, "validate", &opts, &what).ok());
     let cached = store.as_ref().zip(key).and_then(|(s, k)| {
         let out = Output::decode(&s.get(&k)?);
         if out.is_none() {
@@ -40,7 +40,7 @@ pub fn run(
             // result must be of the content the key names), nor one an entry could not give back.
             let encoded = out.encode();
             if let (Some(s), Some(k), false) = (&store, key, transient)
-                && result_cache::validate_key(s, &opts, &what).ok() == Some(k)
+                && result_cache::content_key(s, "validate", &opts, &what).ok() == Some(k)
                 && Output::decode(&encoded).as_ref() == Some(&out)
             {
                 s.put(&k, &encoded);
@@ -58,9 +58,7 @@ pub fn run(
 fn check(opts: &cav_content::LoadOptions, format: Format, deny: Option<Deny>) -> Result<(Output, bool), String> {
     let mut loaded = load_with(opts);
     let parts = cav_compile::validate_parts(&mut loaded);
-    // Over every finding, before those about the library are left out of the report: a
-    // library's check that could not run leaves out findings that would have shown.
-    let transient = parts.loader.iter().chain(parts.parts.iter().flatten().flatten()).any(|d| d.transient);
+    let transient = parts.transient();
     drop_in_background(parts);
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let errors = loaded.error_count();

@@ -59,7 +59,7 @@ pub struct MapCommand {
 
 pub fn run(cmd: MapCommand, root: &Path) -> Result<ExitCode, String> {
     // Loaded as `cav play` loads, so a roster scenario gets the same rosters.
-    let Content { mut loaded, rs, rules } = load_ruleset(root, &cmd.ruleset)?;
+    let Content { mut loaded, rs, rules, .. } = load_ruleset(root, &cmd.ruleset)?;
     let Some(mut rules) = rules else { return Ok(content_errors(&loaded, "fix them first (`cav validate`)")) };
     let sc = rules.scenario(&cmd.scenario).ok_or_else(|| {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();

@@ -20,7 +20,7 @@ macro_rules! engine_options {
         pub const OPTIONS: &[EngineOption] = &[$(EngineOption { id: $id, values: &[$($word),+], doc: $doc }),+];
 
         /// The engine options as typed values, read from the ruleset's chosen readings.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
         pub struct EngineOptions {
             $(#[doc = $doc] pub $field: $ty,)+
         }
@@ -94,7 +94,7 @@ engine_options! {
 }
 
 /// Shock's state test, by the `shock-trigger` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ShockTrigger {
     #[default]
     Targeted,
@@ -102,7 +102,7 @@ pub enum ShockTrigger {
 }
 
 /// Critical rolls of ranged hits, by the `ranged-critical` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RangedCritical {
     #[default]
     Critical,
@@ -110,7 +110,7 @@ pub enum RangedCritical {
 }
 
 /// The secondary-squad limit of force building, by the `secondary-squad-limit` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SecondarySquadLimit {
     /// The first secondary squad is free; each further one needs more primary squads.
     #[default]
@@ -120,7 +120,7 @@ pub enum SecondarySquadLimit {
 }
 
 /// A damaged model's surviving share of its TV, by the `surviving-tv-fraction` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SurvivingFraction {
     /// Columns left (starting tracks + 1 − damage) over all columns.
     #[default]
@@ -130,7 +130,7 @@ pub enum SurvivingFraction {
 }
 
 /// The victory ratio brought to tenths, by the `victory-ratio-rounding` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RatioRounding {
     #[default]
     RoundHalfUp,
@@ -139,7 +139,7 @@ pub enum RatioRounding {
 
 /// Draw-deck cards of a squad that left play, by the `draw-deck-removal` option. Without the
 /// option a unit takes all its cards with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DeckRemoval {
     #[default]
     AllCards,
@@ -147,7 +147,7 @@ pub enum DeckRemoval {
 }
 
 /// Rolls that activate salvage containers, by the `salvage-activation-rolls` option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SalvageRolls {
     #[default]
     EveryTurn,

@@ -4,7 +4,7 @@ use super::*;
 
 /// A battlefield asset (Appendix C): a terrain piece (`terrain`), or something a side holds off
 /// the table and uses (`held_assets::Kept::held`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub struct AssetDef {
     pub id: String,
     pub name: String,

@@ -10,7 +10,7 @@ pub use hexx::{EdgeDirection, Hex};
 use crate::geom::P;
 
 /// The hexes of a board: how they lie and their size in inches across the flats.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
 pub struct HexGeometry {
     pub orientation: f::HexOrientation,
     pub across_flats: f64,

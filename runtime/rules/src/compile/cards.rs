@@ -3,7 +3,7 @@
 
 use super::*;
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct CardDef {
     pub id: String,
     pub name: String,
@@ -60,7 +60,7 @@ pub struct CardDef {
 }
 
 /// The cards a model with switched upgrades plays as (`CardDef::switch`).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Switch {
     /// The states, one per switched upgrade (at most [`Switch::MAX`]).
     pub states: Vec<StateIx>,
@@ -268,7 +268,7 @@ impl CardDef {
 }
 
 /// The positions in `Rules::attributes` of the attributes lent to the engine (`role:`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RoleIx {
     pub movement: Option<u16>,
     pub armor: Option<u16>,
@@ -277,7 +277,7 @@ pub struct RoleIx {
 }
 
 /// A munition's attack profile for one launcher weapon.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ProfileDef {
     /// The launcher's weapon id.
     pub launcher: String,
@@ -311,7 +311,7 @@ pub struct ProfileDef {
 /// `procedures.close_defense` compiled: the special attribute that has it, the trait of the
 /// attackers it answers, how close they must be, its AP cost, and the attack, as the mount a
 /// card with the special attribute carries (`CardDef::arm_close_defense`).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct CloseDefenseDef {
     pub sa: SaIx,
     pub against: f::ModelTrait,
@@ -321,7 +321,7 @@ pub struct CloseDefenseDef {
 }
 
 /// An upgrade as the engine fits it (`Rules::fit`).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct UpgradeDef {
     pub id: String,
     pub name: String,

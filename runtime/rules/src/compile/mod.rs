@@ -36,8 +36,28 @@ pub use terrain::*;
 
 pub type StateIx = u16;
 
+/// A value worked out from the rules when first asked (the odds of a roll kind's dice). It is not
+/// part of what the rules say: their `Debug` form, the fingerprint `cav_lab::same_rules`
+/// compares, shows it as one word whether or not it was asked for, and compiled rules kept by
+/// `cav` are stored without it.
+#[derive(Clone, Default)]
+pub struct WorkedOut<T>(std::sync::OnceLock<T>);
+
+impl<T> std::ops::Deref for WorkedOut<T> {
+    type Target = std::sync::OnceLock<T>;
+    fn deref(&self) -> &std::sync::OnceLock<T> {
+        &self.0
+    }
+}
+
+impl<T> std::fmt::Debug for WorkedOut<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WorkedOut")
+    }
+}
+
 /// A model type the ruleset declares (`model_types:`), by its place in `Proc::model_types`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TypeIx(pub u8);
 
 impl TypeIx {
@@ -47,14 +67,14 @@ impl TypeIx {
 pub type SaIx = u16;
 
 /// The action slots an action type uses: `mask`, and one more free slot when `any`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlotUse {
     pub mask: u32,
     pub any: bool,
 }
 
 /// How a turn orders its activations.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub enum TurnSequence {
     /// Cards drawn from a shuffled deck, each naming a side.
     DrawDeck(f::DrawDeckRules),
@@ -63,7 +83,7 @@ pub enum TurnSequence {
 }
 
 /// Action points by an attribute's value (`f::ActionPointsBy`).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ActionPointsBy {
     /// Index into `Rules::attributes`.
     pub attribute: usize,
@@ -72,7 +92,7 @@ pub struct ActionPointsBy {
 }
 
 /// Everything the engine needs, indexed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
     pub id: String,
     pub name: String,
@@ -89,7 +109,8 @@ pub struct Rules {
     /// by the ruleset's roll kinds: what controllers weigh their options with (`engine_chance`).
     pub engine_odds: TargetOdds,
     /// The odds of the standard dice, where no roll kind judges the engine's rolls.
-    pub standard_odds: std::sync::OnceLock<crate::dice::Odds>,
+    #[serde(skip)]
+    pub standard_odds: WorkedOut<crate::dice::Odds>,
     /// `None` only where nothing drifts (`compile/src/required.rs`; the engine refuses a drift
     /// without it).
     pub drift: Option<DiceExpr>,
@@ -213,7 +234,7 @@ pub struct Rules {
 }
 
 /// A set of model traits.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Traits(u32);
 
 impl Traits {
@@ -228,7 +249,7 @@ impl Traits {
 /// The chance an engine roll with no modifier reaches the target points the ruleset's range
 /// bands name (what bots weigh shots with), worked out once; another target point is worked out
 /// when asked.
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct TargetOdds {
     /// (target point, chance by `TargetOdds::slot`), by target point.
     known: Vec<(i32, [f64; 4])>,
@@ -506,14 +527,15 @@ impl Rules {
 }
 
 /// A ruleset's own action type (`action_type` with `does:`): Sythopian Wars' RUN, a move.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct OwnAction {
     /// The ruleset's word, its action type's id (`run`).
     pub id: String,
     /// As the narrative says it (`RUN`).
     pub name: String,
     /// The engine action's name it is taken as ([`crate::game::actions::ActionKind::name`]).
-    pub kind: &'static str,
+    #[serde(deserialize_with = "engine_action")]
+    pub kind: EngineAction,
     /// A move goes this many times the move value.
     pub move_times: f64,
     /// A move stops at the edge of cover.
@@ -528,4 +550,17 @@ pub struct OwnAction {
     pub returns_slain: bool,
     /// Taken only where the model's terrain has this value (`Rules::terrain_values`' index).
     pub needs_terrain_value: Option<u16>,
+}
+
+/// An engine action's name. (Named, so serde does not take the field as one borrowed from its
+/// input: `engine_action` gives the engine's own `'static` name instead.)
+pub type EngineAction = &'static str;
+
+/// An engine action's name read back from compiled rules kept by `cav` (`cav-cli`'s rules
+/// cache): only one of the engine's own names is taken.
+fn engine_action<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+    crate::game::actions::find(&name)
+        .map(|k| k.name())
+        .ok_or_else(|| serde::de::Error::custom(format!("no engine action `{name}`")))
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 /// A weapon as mounted on a card, with its special attributes resolved.
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct MountDef {
     pub weapon: String,
     /// The weapon system (`Laser Bolt Gun`): light and medium guns share it.
@@ -98,7 +98,7 @@ pub struct MountDef {
 }
 
 /// Terrain an attack leaves where it lands (`f::Leaves`), its terrain resolved.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub struct LeavesDef {
     pub terrain: usize,
     /// (length, width) of a strip; `None`: a circle of the attack's area.
@@ -110,7 +110,7 @@ pub struct LeavesDef {
 }
 
 /// A strike of a battlefield strike package, as `call-strike` plays it.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct StrikeDef {
     pub id: String,
     pub name: String,
@@ -125,7 +125,7 @@ pub struct StrikeDef {
 
 /// A strike that flies in as a model (`f::StrikeMissile`): the card it flies as (the model's,
 /// with the strike's attack as its one weapon), the launcher weapon, and its moves.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct MissileDef {
     pub card: usize,
     pub launcher: Option<String>,
@@ -135,7 +135,7 @@ pub struct MissileDef {
 
 /// On what terms a model calls a strike: the ruleset's strike caller pays from the side's pool
 /// with the `call-strike` action's AP; another special attribute (`called_by`) may differ.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
 pub struct StrikeTerms {
     /// The special attribute that calls (`None`: the ruleset's strike caller).
     pub sa: Option<SaIx>,

@@ -4,7 +4,7 @@
 use super::*;
 
 /// C3 uses, states resolved to indices.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct C3Def {
     pub uses: Vec<cav_format::vocab::C3Use>,
     pub inspire: DiceExpr,
@@ -15,7 +15,7 @@ pub struct C3Def {
 /// The numbers of the procedures, one typed section per part of the rules as the ruleset pack
 /// gives them (`procedures:` of the ruleset document), ids resolved to indices. A section that
 /// is `None` is a rule the ruleset does not have.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Proc {
     pub rolls: Rolls,
     pub movement: Movement,
@@ -64,7 +64,7 @@ pub struct Proc {
 }
 
 /// Rolls in general.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Rolls {
     /// The roll kind (index into `Rules::roll_kinds`) judging the engine's rolls of the standard
     /// dice, and the one judging its 10+ rolls (`procedures.rolls.kind`, `ten_plus_kind`).
@@ -81,7 +81,7 @@ pub struct Rolls {
 }
 
 /// Movement, terrain ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Movement {
     pub free_turn_degrees: f64,
     pub extra_turn_cost: u32,
@@ -103,7 +103,7 @@ pub struct Movement {
 }
 
 /// Damage, pilot checks and destruction, ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Damage {
     /// `None`: the card's EXP value.
     pub pilot_check_tp: Option<i32>,
@@ -122,7 +122,7 @@ pub struct Damage {
 }
 
 /// A unit's damage pool (`damage.unit_pool`), ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct UnitPool {
     pub allocation: f::Allocation,
     pub in_sight_only: bool,
@@ -131,7 +131,7 @@ pub struct UnitPool {
 }
 
 /// Unit coherency (`procedures.coherency`), its states resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Coherency {
     pub chain: f64,
     pub spread_moves: Option<f64>,
@@ -139,7 +139,7 @@ pub struct Coherency {
 }
 
 /// A recovery test (`Recovery`): its roll kind and attribute (indices), what a success does first.
-#[derive(Debug, Clone, Copy)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy)]
 pub struct RecoveryDef {
     pub kind: usize,
     pub attribute: usize,
@@ -147,7 +147,7 @@ pub struct RecoveryDef {
 }
 
 /// Defensive fire, the band resolved.
-#[derive(Debug, Clone, Copy)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy)]
 pub struct DefensiveFire {
     /// Index of the farthest band it may reach.
     pub max_band: usize,
@@ -156,7 +156,7 @@ pub struct DefensiveFire {
 }
 
 /// Over-watch, the state resolved.
-#[derive(Debug, Clone, Copy)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy)]
 pub struct Overwatch {
     /// AP cost of a new delayed shot for a model that stays on over-watch.
     pub refire_cost: u32,
@@ -165,7 +165,7 @@ pub struct Overwatch {
 }
 
 /// A model type as the ruleset plays it.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ModelTypeDef {
     /// The word it is declared by (`cav`, `infantry`, `trooper`).
     pub name: String,
@@ -179,7 +179,7 @@ pub struct ModelTypeDef {
 }
 
 /// Which model types may take an action type and be its target; empty = all.
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct ActionTypes {
     pub by: Vec<TypeIx>,
     /// Upgrades (as the special attributes they compile to) that open the action to any model type.
@@ -192,7 +192,7 @@ pub struct ActionTypes {
 }
 
 /// Flight: nap of the earth and where fixed-wing aircraft land (terrain indices).
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct Flight {
     pub noe_extra_cost: u32,
     pub noe_exposed_within: f64,
@@ -202,7 +202,7 @@ pub struct Flight {
 
 /// Transports: the special attribute whose rating is the slots, the slots a rider takes, and
 /// riders (by special attribute) that take more.
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct Transport {
     pub sa: u16,
     pub slots_per_rider: u32,

@@ -4,10 +4,11 @@
 
 use cav_format::{self as f, BeyondReach, ContestCompare, ContestTies, NaturalVerdict, RollDirection};
 
+use super::WorkedOut;
 use crate::dice::{Dice, DiceExpr, Odds};
 
 /// A roll kind (`roll_kinds:` of the ruleset).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct RollRule {
     pub id: String,
     pub dice: DiceExpr,
@@ -19,13 +20,15 @@ pub struct RollRule {
     pub beyond_reach: BeyondReach,
     /// The exact odds of the dice, worked out when `chance` first asks (a pack may declare many
     /// kinds whose odds nothing reads: loading them costs nothing).
-    pub odds: std::sync::OnceLock<Odds>,
+    #[serde(skip)]
+    pub odds: WorkedOut<Odds>,
     /// The odds of the critical's bonus dice, worked out when `chance` first asks.
-    pub bonus_odds: std::sync::OnceLock<Odds>,
+    #[serde(skip)]
+    pub bonus_odds: WorkedOut<Odds>,
 }
 
 /// A critical from a natural result up, adding its bonus dice to the result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Critical {
     pub at_least: u32,
     pub bonus: Option<DiceExpr>,
@@ -323,7 +326,7 @@ impl RollRule {
 }
 
 /// A contest (`contests:` of the ruleset).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ContestRule {
     pub id: String,
     /// The roll kind both sides make (an index into `Rules::roll_kinds`).
@@ -369,7 +372,7 @@ impl ContestRule {
 }
 
 /// Close combat by roll kinds (`procedures.melee`), its ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct MeleeProc {
     /// Inches, base edge to base edge, within which enemy models are in close combat.
     pub reach: f64,
@@ -382,7 +385,7 @@ pub struct MeleeProc {
 }
 
 /// A ruleset's attack by roll kinds (`procedures.attack`), its ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct AttackProc {
     /// Hit rolls per shot (a sum; at least one is made, at most `MAX_ATTACK_ROLLS`).
     pub rolls: Vec<Term>,
@@ -401,7 +404,7 @@ pub struct AttackProc {
 }
 
 /// How a standing hit reads its damage table (`f::DamageTable`).
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct DamageTableRule {
     /// Index into `Rules::lookup_tables`.
     pub table: usize,
@@ -432,7 +435,7 @@ impl DamageTableRule {
 }
 
 /// The target's answers to an attack (`procedures.attack.opposed`), its ids resolved.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Opposed {
     /// Index into `Rules::contests`.
     pub contest: usize,
@@ -445,7 +448,7 @@ pub struct Opposed {
 }
 
 /// One answer of `Opposed::answers`.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct AnswerRule {
     pub id: String,
     pub name: String,
@@ -465,7 +468,7 @@ impl AnswerRule {
 }
 
 /// What an answer rolls.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub enum AnswerKind {
     /// A roll of the contest's kind against this target (a sum, `Target`: the answering model).
     Roll(Vec<Term>),
@@ -474,7 +477,7 @@ pub enum AnswerKind {
 }
 
 /// One roll of an attack: its kind (index into `Rules::roll_kinds`) and target.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct AttackRollRule {
     pub kind: usize,
     pub target: Vec<Term>,
@@ -485,7 +488,7 @@ pub struct AttackRollRule {
 }
 
 /// The damage roll of each hit.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct DamageRollRule {
     pub roll: AttackRollRule,
     pub by: f::Roller,
@@ -494,7 +497,7 @@ pub struct DamageRollRule {
 
 /// A term of a sum, its attribute resolved to an index (of `Rules::attributes` for a model's,
 /// `Rules::weapon_attributes` for a weapon's), times its factor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Term {
     Attacker(usize, i32),
     Target(usize, i32),

@@ -6,7 +6,7 @@ use super::*;
 /// A model a scenario places: its card, where, its facing, and the unit it serves in.
 pub type Placed = (usize, Option<[f64; 2]>, Option<f64>, Option<String>);
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ScenarioDef {
     pub id: String,
     pub name: String,
@@ -59,7 +59,7 @@ impl ScenarioDef {
 }
 
 /// A scenario's scored areas, sides resolved to indices.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ObjectiveDef {
     pub areas: Vec<f::BoardArea>,
     pub neutral: Vec<f::BoardArea>,
@@ -77,7 +77,7 @@ pub struct ObjectiveDef {
     pub containers: Option<ContainersDef>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct HvoDef {
     pub at: [f64; 2],
     pub radius: f64,
@@ -86,7 +86,7 @@ pub struct HvoDef {
     pub others_after_moved: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct ContainersDef {
     pub at: Vec<[f64; 2]>,
     pub die: DiceExpr,

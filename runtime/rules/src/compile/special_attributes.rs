@@ -3,7 +3,7 @@
 use super::*;
 
 /// The declarative effects of one special attribute, rating already applied by the user.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct SaDef {
     pub id: String,
     pub name: String,
@@ -33,7 +33,7 @@ pub struct SaDef {
     pub scenario_rule: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Effect {
     pub target: ModifierTarget,
     pub value: i32,

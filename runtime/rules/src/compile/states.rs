@@ -2,7 +2,7 @@
 
 use super::*;
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct StateDef {
     pub id: String,
     pub name: String,

@@ -5,14 +5,14 @@ use super::*;
 /// A condition as a compiled modifier tests it: which of the engine's conditions
 /// (`game::conditions::ALL`, by index: the compiled rules hold ids, not the engine's code) and
 /// what a family member names (band, state or SA index; 0 for fixed ids).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cond {
     pub id: CondId,
     pub arg: u16,
 }
 
 /// An index into `game::conditions::ALL` (`game::conditions::find`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CondId(pub u8);
 
 impl Cond {
@@ -21,7 +21,7 @@ impl Cond {
 }
 
 /// One compiled situation modifier.
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Mod {
     pub name: String,
     /// Normalised: positive helps the roller.
@@ -41,7 +41,7 @@ pub struct Mod {
 }
 
 /// What a compiled modifier row scales with: the pack's `scale`, or its `steps`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {
     Once,
     PerRating,
@@ -70,7 +70,7 @@ impl Mod {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Band {
     pub id: String,
     pub name: String,
@@ -80,7 +80,7 @@ pub struct Band {
     pub drift_bonus: u32,
 }
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct Row {
     pub min: i32,
     pub max: Option<i32>,
@@ -115,7 +115,7 @@ pub struct Row {
 }
 
 /// A lasting change to an attribute (`f::AttributeChange`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttributeChange {
     By(i32),
     /// A share in percent of the value, rounded toward 0, changing it by at least `at_least`.
@@ -141,7 +141,7 @@ impl AttributeChange {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Default)]
 pub struct LookupTable {
     pub id: String,
     pub name: String,

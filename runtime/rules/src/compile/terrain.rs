@@ -2,14 +2,14 @@
 
 use super::*;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
 pub enum Cost {
     PerInch(u32),
     RoadBonus,
     No,
 }
 
-#[derive(Debug, Clone)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
 pub struct TerrainDef {
     pub id: String,
     pub name: String,
@@ -57,7 +57,7 @@ impl TerrainDef {
 }
 
 /// What a terrain hides along a line (`f::Obscurement`), its attribute resolved.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
 pub struct ObscurementDef {
     pub points: u32,
     /// Hex boards (at least 1).
@@ -69,7 +69,7 @@ pub struct ObscurementDef {
 }
 
 /// A terrain's costs by a model's size (`f::SizeCosts`), resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct SizeCostsDef {
     /// Index into `Rules::attributes`.
     pub attribute: usize,
@@ -79,7 +79,7 @@ pub struct SizeCostsDef {
 }
 
 /// A way of firing over low terrain next to the model (`sight.fire_over`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub struct FireOverDef {
     pub sa: Option<SaIx>,
     /// Weapon ids whose carriers may fire over (instead of a special attribute).

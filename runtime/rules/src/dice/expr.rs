@@ -15,14 +15,14 @@ use cav_format::limits::{MAX_DICE, MAX_DICE_BONUS, MAX_DIE_EXPLOSIONS, MAX_DIE_S
 use super::Dice;
 
 /// Which dice of a pool count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Keep {
     Highest(u32),
     Lowest(u32),
 }
 
 /// A test of one die's face: `>=5`, `<=2`, `=1` (written bare: `r1`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Compare {
     AtLeast(u32),
     AtMost(u32),
@@ -52,7 +52,7 @@ impl fmt::Display for Compare {
 /// A dice expression from a ruleset or a script. The order of play is Foundry's: each die is
 /// rolled (and rolled again once if `reroll` holds), explodes (each further die is added to the
 /// pool), then the pool is kept or dropped, then counted (`successes`) or summed, then `plus`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DiceExpr {
     pub count: u32,
     pub sides: u32,

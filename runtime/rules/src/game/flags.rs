@@ -9,7 +9,7 @@ use std::fmt;
 use crate::compile::SaIx;
 
 /// How long a flag lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FlagScope {
     /// Until the game ends.
     Game,
@@ -24,7 +24,7 @@ pub enum FlagScope {
 }
 
 /// A flag's value: what a Luau boolean, number or string holds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
 pub enum FlagValue {
     Bool(bool),
     Number(f64),
