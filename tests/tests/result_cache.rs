@@ -390,3 +390,25 @@ fn planted_rules_are_played_but_cannot_reach_the_terminal() {
 fn cav_cache_header_len() -> usize {
     8 + 4 + 32 + 32 + 8 + 32
 }
+
+/// `cav odds` and `cav dice --kind` start from kept rules too, and say the same as without them.
+#[test]
+fn odds_and_dice_from_kept_rules_agree() {
+    let project = root();
+    let runs: [&[&str]; 2] = [
+        &["odds", "dictator-b", "medium-mac", "dictator-b", "--band", "short", "--format", "json"],
+        &["dice", "--kind", "ten-plus-roll", "--ruleset", "full", "--modifier", "-1"],
+    ];
+    for args in runs {
+        let cache = tempfile::tempdir().unwrap();
+        let mut uncached = vec!["--no-cache"];
+        uncached.extend_from_slice(args);
+        let plain = run(cache.path(), &project, &uncached);
+        assert_eq!(plain.0, Some(0), "{args:?}: {}", plain.2);
+        let miss = run(cache.path(), &project, args);
+        assert_eq!(entries(cache.path()).len(), 1, "{args:?}: the rules were not kept");
+        let hit = run(cache.path(), &project, args);
+        assert_eq!(miss, plain, "{args:?}");
+        assert_eq!(hit, plain, "{args:?}: from kept rules");
+    }
+}

@@ -55,8 +55,9 @@ struct Cli {
     /// Project root holding content/ and mods/.
     #[arg(long, global = true, env = "CAV_ROOT", value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Neither read nor write the result cache (also `CAV_NO_CACHE=1`); `cav cache info` says
-    /// where it is.
+    /// Neither read nor write the result cache (`cav validate`'s results, the compiled rules
+    /// `cav play`, `cav odds` and `cav dice` start from; also `CAV_NO_CACHE=1`); `cav cache info`
+    /// says where it is.
     #[arg(long, global = true)]
     no_cache: bool,
     #[command(subcommand)]
@@ -128,12 +129,15 @@ enum Command {
         format: Format,
     },
     /// The result cache: where it is, what it holds, and clearing it.
-    #[command(after_help = "Results of `cav validate` are kept in the user's cache directory: CAV_CACHE_DIR, else \
+    #[command(
+        after_help = "Results of `cav validate`, and the compiled rules `cav play`, `cav odds` and `cav dice` start \
+        from, are kept in the user's cache directory: CAV_CACHE_DIR, else \
         $XDG_CACHE_HOME/cav (~/.cache/cav), never inside a pack or content folder. Each entry is named by a hash of \
         everything its result depends on and checked on every read; a damaged one is ignored, said on stderr and \
         written again. The folder is bounded (256 MiB, 4,096 entries): the entries used longest ago go first. \
         `--no-cache` (or CAV_NO_CACHE=1) runs any command without it.\n\n\
-        Examples:\n  cav cache info\n  cav cache clear")]
+        Examples:\n  cav cache info\n  cav cache clear"
+    )]
     Cache {
         #[command(subcommand)]
         action: CacheAction,
@@ -509,9 +513,9 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         }
         Command::Replay(cmd) => replay::run(cmd, root),
         Command::Sim(cmd) => sim::run(cmd, root),
-        Command::Odds(cmd) => odds::run(cmd, root),
+        Command::Odds(cmd) => odds::run(cmd, root, no_cache),
         Command::Dice { expr, kind, ruleset, modifier, format } => {
-            commands::dice::run(root, expr, kind, &ruleset, modifier, format)
+            commands::dice::run(root, expr, kind, &ruleset, modifier, format, no_cache)
         }
         Command::Map(cmd) => map::run(cmd, root),
         Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg),

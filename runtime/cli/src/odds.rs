@@ -128,8 +128,8 @@ impl From<Chance> for Fraction {
     }
 }
 
-pub fn run(cmd: OddsCommand, root: &Path) -> Result<ExitCode, String> {
-    let Some(rules) = compiled_rules(root, &cmd.ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
+pub fn run(cmd: OddsCommand, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
+    let Some(rules) = compiled_rules(root, &cmd.ruleset, no_cache)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
     let mut rules = rules;
     let card = rules.card(&cmd.attacker).ok_or_else(|| unknown(&rules, "model", &cmd.attacker))?;
     let weapons = mounts(&rules, card, &cmd.weapon)?;

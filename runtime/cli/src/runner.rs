@@ -11,6 +11,7 @@ use cav_rules::setup::RosterForce;
 use cav_rules::{Engine, Rules};
 
 use crate::project::{content_errors, load, select_rulesets};
+use crate::result_cache::{RulesCache, say_notes};
 
 /// The content loaded and checked, with one ruleset chosen from it.
 pub struct Content {
@@ -38,12 +39,25 @@ pub fn load_ruleset(root: &Path, want: &str) -> Result<Content, String> {
     Ok(Content { loaded, rs, rules, transient })
 }
 
-/// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id); `None`
-/// once the content's errors are printed (the caller exits 1: invalid content).
-pub fn compiled_rules(root: &Path, ruleset: &str) -> Result<Option<cav_rules::Rules>, String> {
-    let Content { loaded, rules, .. } = load_ruleset(root, ruleset)?;
-    if rules.is_none() {
-        content_errors(&loaded, "fix them first (`cav validate`)");
+/// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id): those an
+/// earlier run kept for the same content (`RulesCache`), else loaded, checked and compiled now
+/// (and kept); `None` once the content's errors are printed (the caller exits 1: invalid content).
+pub fn compiled_rules(root: &Path, ruleset: &str, no_cache: bool) -> Result<Option<cav_rules::Rules>, String> {
+    let cache = RulesCache::open(root, ruleset, no_cache);
+    if let Some(kept) = cache.as_ref().and_then(RulesCache::get) {
+        say_notes(cache.as_ref().map(RulesCache::store));
+        return Ok(Some(kept.rules));
+    }
+    let Content { loaded, rs, rules, transient } = load_ruleset(root, ruleset)?;
+    match (&rules, &cache) {
+        (None, _) => {
+            content_errors(&loaded, "fix them first (`cav validate`)");
+        }
+        (Some(rules), Some(cache)) => {
+            cache.keep(rules, &rs, transient);
+            say_notes(Some(cache.store()));
+        }
+        (Some(_), None) => {}
     }
     Ok(rules)
 }

@@ -51,9 +51,10 @@ pub fn run(
     ruleset: &str,
     modifier: i32,
     format: Format,
+    no_cache: bool,
 ) -> Result<ExitCode, String> {
     if let Some(id) = kind {
-        let Some(rules) = compiled_rules(root, ruleset)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
+        let Some(rules) = compiled_rules(root, ruleset, no_cache)? else { return Ok(ExitCode::from(EXIT_INVALID)) };
         let Some(k) = rules.roll_kinds.iter().find(|k| k.id == id) else {
             let ids: Vec<&str> = rules.roll_kinds.iter().map(|k| k.id.as_str()).collect();
             let known = if ids.is_empty() { "it declares none".to_owned() } else { ids.join(", ") };
