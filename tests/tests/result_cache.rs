@@ -222,11 +222,14 @@ fn cache_info_and_clear() {
     std::fs::write(cache.path().join("mine.txt"), "not ours").unwrap();
     let (code, info, _) = run(cache.path(), &project, &["cache", "info"]);
     assert_eq!(code, Some(0));
-    assert!(info.contains("1 entry,"), "{info}");
+    assert!(info.contains("results: 1 entry,"), "{info}");
+    let answers = walk(&cache.path().join(format!("typecheck/v{}", cav_cache::FORMAT))).len();
+    assert!(answers > 0 && info.contains(&format!("type checker's answers: {answers} entries,")), "{info}");
     let (code, cleared, _) = run(cache.path(), &project, &["cache", "clear"]);
     assert_eq!(code, Some(0));
-    assert!(cleared.starts_with("removed 1 entry"), "{cleared}");
+    assert!(cleared.starts_with(&format!("removed {} entries", answers + 1)), "{cleared}");
     assert!(entries(cache.path()).is_empty());
+    assert!(walk(&cache.path().join("typecheck")).is_empty());
     assert!(cache.path().join("mine.txt").exists(), "clear removed a file that is not an entry");
 }
 
@@ -411,4 +414,75 @@ fn odds_and_dice_from_kept_rules_agree() {
         assert_eq!(miss, plain, "{args:?}");
         assert_eq!(hit, plain, "{args:?}: from kept rules");
     }
+}
+
+/// The type checker's answers are kept beside the results: after a change that leaves the
+/// scripts as they were, a run starts no checker and says what a run without the cache says;
+/// a changed script is checked again.
+#[test]
+fn kept_type_checker_answers_start_no_checker() {
+    let p = hostile_project();
+    std::fs::remove_dir_all(p.path().join("mods/hostile")).unwrap();
+    let (cache, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // A checker that counts its runs, then is the real one.
+    let (runs, checker) = (work.path().join("runs"), work.path().join("checker"));
+    let real = cav_bin().with_file_name(format!("cav-typecheck{}", std::env::consts::EXE_SUFFIX));
+    std::fs::write(
+        &checker,
+        format!("#!/bin/sh\necho run >> '{}'\nexec '{}' \"$@\"\n", runs.display(), real.display()),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let validate = |no_cache: bool| {
+        let mut c = Command::new(cav_bin());
+        c.env("CAV_ROOT", p.path()).env("CAV_CACHE_DIR", cache.path()).env("CAV_TYPECHECK", &checker);
+        c.env_remove("CAV_NO_CACHE").current_dir(p.path());
+        if no_cache {
+            c.arg("--no-cache");
+        }
+        let out = c.args(["validate", "mods/iron-wolves"]).output().unwrap();
+        let said = (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned());
+        (said, std::fs::read_to_string(&runs).unwrap_or_default().lines().count())
+    };
+    let (first, started) = validate(false);
+    assert_eq!(first.0, Some(0), "{first:?}");
+    assert!(started > 0, "the first run checks the scripts");
+    // A unit's name changed: checked again, but no script was.
+    let unit = p.path().join("mods/iron-wolves/models/fenrir.yaml");
+    let unit_text = std::fs::read_to_string(&unit).unwrap();
+    std::fs::write(&unit, unit_text.replace("name: Fenrir", "name: Fenrir Mk II")).unwrap();
+    let (edited, after) = validate(false);
+    assert_eq!(after, started, "a run whose scripts did not change started a checker");
+    let (uncached, _) = validate(true);
+    assert_eq!(edited, uncached, "the kept answers say what the checker says");
+    // A script changed: its module is asked again.
+    let script = p.path().join("content/cav-full/scripts/chameleon.luau");
+    let script_text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("{script_text}\n-- changed\n")).unwrap();
+    let before = std::fs::read_to_string(&runs).unwrap().lines().count();
+    let (_, now) = validate(false);
+    assert!(now > before, "a changed script was not checked again");
+    // Answers with right hashes but not answers: ignored, said, asked again.
+    for entry in walk(&cache.path().join("typecheck")) {
+        let bytes = std::fs::read(&entry).unwrap();
+        plant(&entry, &bytes, b"[\"\\u001b]0;owned\\u0007\"]");
+    }
+    std::fs::write(&unit, unit_text.replace("name: Fenrir", "name: Fenrir Mk III")).unwrap();
+    let out = Command::new(cav_bin())
+        .env("CAV_ROOT", p.path())
+        .env("CAV_CACHE_DIR", cache.path())
+        .env("CAV_TYPECHECK", &checker)
+        .current_dir(p.path())
+        .args(["validate", "mods/iron-wolves"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a type checker's answer") && !stderr.contains('\x1b'), "{stderr}");
+    let (uncached, _) = validate(true);
+    assert_eq!(uncached.0, Some(0), "{uncached:?}");
+    assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), uncached);
 }

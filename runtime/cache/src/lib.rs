@@ -345,12 +345,30 @@ impl Store {
 
     /// Store `payload` under `key`: written whole to a temporary file, then renamed into place.
     pub fn put(&self, key: &Key, payload: &[u8]) {
+        if self.write(key, payload) {
+            self.bound();
+        }
+    }
+
+    /// Store several entries, the folder held within its bounds once after them.
+    pub fn put_many(&self, entries: &[(Key, Vec<u8>)]) {
+        let mut wrote = false;
+        for (key, payload) in entries {
+            wrote |= self.write(key, payload);
+        }
+        if wrote {
+            self.bound();
+        }
+    }
+
+    /// Write one entry; whether it was written.
+    fn write(&self, key: &Key, payload: &[u8]) -> bool {
         if payload.len() as u64 > CACHE_MAX_ENTRY_BYTES {
             self.note(format!("a result of {} bytes is larger than an entry may be: not cached", payload.len()));
-            return;
+            return false;
         }
         let path = self.entry_path(key);
-        let Some(folder) = path.parent() else { return };
+        let Some(folder) = path.parent() else { return false };
         let tmp = folder.join(format!(".tmp-{}-{}", std::process::id(), TEMP.fetch_add(1, Ordering::Relaxed)));
         let written = create_private_dir(folder).and_then(|()| {
             let mut f = std::fs::File::options().write(true).create_new(true).open(&tmp)?;
@@ -361,9 +379,9 @@ impl Store {
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
             self.note(format!("cannot write to {}: {e}; results are not cached", self.dir.display()));
-            return;
+            return false;
         }
-        self.bound();
+        true
     }
 
     /// Our files in the cache directory (entries of every format, temporary files).

@@ -3,6 +3,7 @@
 //! commands that play start from ([`RulesCache`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use cav_cache::{Key, KeyBuilder, Store, Uncacheable};
 use cav_content::LoadOptions;
@@ -10,7 +11,8 @@ use serde::{Deserialize, Serialize};
 
 /// The cache of this build, unless `--no-cache` or `CAV_NO_CACHE` turns it off, no cache
 /// directory is known, or it lies inside a folder content is read from (a pack could then carry
-/// entries: said, and not used).
+/// entries: said, and not used). The type checker's answers are kept beside it, in a store of
+/// their own ([`answers`]: many small entries, which must not push results out).
 pub fn open(no_cache: bool, content: &[PathBuf]) -> Option<Store> {
     if no_cache || std::env::var_os("CAV_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
@@ -36,7 +38,17 @@ pub fn open(no_cache: bool, content: &[PathBuf]) -> Option<Store> {
         );
         return None;
     }
+    let answers = ANSWERS.get_or_init(|| Arc::new(answers(store.dir(), *store.build())));
+    cav_script::check::keep_answers_in(answers.clone());
     Some(store)
+}
+
+/// The type checker's answers kept by this run (`cav_script::check::keep_answers_in`).
+static ANSWERS: std::sync::OnceLock<Arc<Store>> = std::sync::OnceLock::new();
+
+/// The store of the type checker's answers in cache directory `dir`: its `typecheck` folder.
+pub fn answers(dir: &std::path::Path, build: [u8; 32]) -> Store {
+    Store::new(dir.join("typecheck"), build)
 }
 
 /// This build of `cav`: its version, the program and the type checker it runs (a rebuilt or
@@ -51,9 +63,11 @@ pub fn build() -> [u8; 32] {
     ])
 }
 
-/// Say once, on stderr, what went wrong with the cache during the run.
+/// Say once, on stderr, what went wrong with the cache during the run (with the type checker's
+/// answers).
 pub fn say_notes(store: Option<&Store>) {
-    for n in store.map(Store::notes).unwrap_or_default() {
+    let answers = store.and_then(|_| ANSWERS.get()).map(|a| a.notes()).unwrap_or_default();
+    for n in store.map(Store::notes).unwrap_or_default().into_iter().chain(answers) {
         eprintln!("cav: cache: {}", cav_content::diag::shown(&n));
     }
 }

@@ -606,9 +606,62 @@ fn block_sigpipe() {
     }
 }
 
-/// One request to `cav-typecheck`, its answers: from the kept checker where there is one, else
-/// (or when it fails: its failure is then told as this one's) from a checker of its own.
+/// One request to `cav-typecheck`, its answers: those kept by an earlier run ([`STORE`]), else
+/// from the kept checker where there is one, else (or when it fails: its failure is then told as
+/// this one's) from a checker of its own.
 fn typecheck(request: &Request) -> Result<Vec<serde_json::Value>, String> {
+    let Some(store) = STORE.get() else { return ask_checker(request) };
+    let keys: Vec<cav_cache::Key> = (request.modules.iter())
+        .map(|(name, text)| {
+            let mut k = cav_cache::KeyBuilder::new("typecheck", store.build());
+            k.field("definitions", request.defs_id.as_bytes()).field("module", name.as_bytes());
+            k.field("text", text.as_bytes()).finish()
+        })
+        .collect();
+    let mut answers: Vec<Option<serde_json::Value>> = (keys.iter())
+        .map(|k| {
+            let bytes = store.get(k)?;
+            let a = serde_json::from_slice::<serde_json::Value>(&bytes).ok().filter(serde_json::Value::is_object);
+            if a.is_none() {
+                store.discard(k, "not a type checker's answer");
+            }
+            a
+        })
+        .collect();
+    let missing: Vec<usize> = (0..answers.len()).filter(|&i| answers[i].is_none()).collect();
+    if !missing.is_empty() {
+        let asked = Request {
+            defs: request.defs.clone(),
+            defs_id: request.defs_id.clone(),
+            modules: missing.iter().map(|&i| request.modules[i].clone()).collect(),
+        };
+        let mut keep = Vec::new();
+        for (i, a) in missing.into_iter().zip(ask_checker(&asked)?) {
+            // A check cut short by its time limit says nothing about the next one.
+            if a["timed_out"].as_bool() != Some(true) {
+                keep.push((keys[i], a.to_string().into_bytes()));
+            }
+            answers[i] = Some(a);
+        }
+        store.put_many(&keep);
+    }
+    Ok(answers.into_iter().flatten().collect())
+}
+
+/// Where answers are kept between runs: `cav`'s result cache, when the command uses it
+/// ([`keep_answers_in`]). An answer depends only on the build (which stamps the checker), the
+/// definitions, the module's name and its text: a run whose scripts did not change starts no
+/// checker at all.
+static STORE: std::sync::OnceLock<std::sync::Arc<cav_cache::Store>> = std::sync::OnceLock::new();
+
+/// Keep the type checker's answers in `store` for later runs (the first store given is kept).
+pub fn keep_answers_in(store: std::sync::Arc<cav_cache::Store>) {
+    let _ = STORE.set(store);
+}
+
+/// The answers to `request` from a checker: the kept one where there is one, else one started
+/// for it.
+fn ask_checker(request: &Request) -> Result<Vec<serde_json::Value>, String> {
     use std::sync::atomic::Ordering::Relaxed;
     // The kept checker serves one check at a time: a check made while it is busy (another watch
     // session of the same process) starts a checker of its own rather than wait its turn.
