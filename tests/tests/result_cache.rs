@@ -394,11 +394,13 @@ fn cav_cache_header_len() -> usize {
     8 + 4 + 32 + 32 + 8 + 32
 }
 
-/// `cav odds` and `cav dice --kind` start from kept rules too, and say the same as without them.
+/// `cav odds`, `cav dice --kind` and `cav sim` start from kept rules too, and say the same as
+/// without them.
 #[test]
-fn odds_and_dice_from_kept_rules_agree() {
+fn odds_dice_and_sim_from_kept_rules_agree() {
     let project = root();
-    let runs: [&[&str]; 2] = [
+    let runs: [&[&str]; 3] = [
+        &["sim", "stand-and-fight", "--games", "40", "--seed", "3", "--format", "json"],
         &["odds", "dictator-b", "medium-mac", "dictator-b", "--band", "short", "--format", "json"],
         &["dice", "--kind", "ten-plus-roll", "--ruleset", "full", "--modifier", "-1"],
     ];

@@ -512,7 +512,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
             play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, no_cache)
         }
         Command::Replay(cmd) => replay::run(cmd, root),
-        Command::Sim(cmd) => sim::run(cmd, root),
+        Command::Sim(cmd) => sim::run(cmd, root, no_cache),
         Command::Odds(cmd) => odds::run(cmd, root, no_cache),
         Command::Dice { expr, kind, ruleset, modifier, format } => {
             commands::dice::run(root, expr, kind, &ruleset, modifier, format, no_cache)

@@ -123,6 +123,13 @@ pub struct Header {
     scripts: BTreeMap<String, BTreeMap<String, String>>,
 }
 
+impl Pins {
+    /// `cav_lab::content_hash` of the ruleset.
+    pub fn content_hash(&self) -> &str {
+        &self.content_hash
+    }
+}
+
 impl Header {
     pub fn new(ruleset: &str, scenario: &str, seed: u64, events: usize, forces: Vec<SideForce>, pins: Pins) -> Header {
         Header {

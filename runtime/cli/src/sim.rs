@@ -13,6 +13,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::EXIT_INVALID;
 use crate::project::{content_errors, load};
 use crate::replay::SideForce;
+use crate::result_cache::{RulesCache, say_notes};
 use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, roster_squads};
 use crate::runner::{Content, load_ruleset};
 
@@ -133,11 +134,11 @@ enum SimSub {
     },
 }
 
-pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
-    if let Some(SimSub::Merge { files, format, out, plot }) = cmd.merge {
+pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
+    if let Some(SimSub::Merge { files, format, out, plot }) = cmd.merge.take() {
         return merge(&files, format, out.as_deref(), plot.as_deref());
     }
-    let (Some(scenario), Some(games)) = (cmd.scenario, cmd.games) else {
+    let (Some(scenario), Some(games)) = (cmd.scenario.take(), cmd.games) else {
         return Err("name a scenario and --games N".into());
     };
     let seeds = seed_slice(cmd.seed, games, cmd.shard.as_deref())?;
@@ -147,39 +148,22 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
         None => None,
     };
-    let Content { mut loaded, rs, rules, .. } = load_ruleset(root, &cmd.ruleset)?;
-    let rs = &rs;
-    let Some(mut rules) = rules else {
-        return Ok(content_errors(&loaded, "fix them before simulating (`cav validate` shows warnings too)"));
-    };
-    // Usage errors (exit 2) before any game: the scenario must exist.
-    let Some(sc) = rules.scenario(&scenario) else {
-        let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
-        let hint = cav_content::diag::did_you_mean(&scenario, ids.iter().copied())
-            .map(|h| format!(" ({h})"))
-            .unwrap_or_default();
-        return Err(format!("no scenario `{scenario}` in {}{hint}; scenarios: {}", rules.id, ids.join(", ")));
-    };
-    // Rosters, where the players bring them: chosen once (files, or the bot's from the first
-    // seed), the same for every game and for B.
-    let mut hash = cav_lab::content_hash(rs)?;
-    let rosters = match field_rosters(&mut loaded, rs, &mut rules, sc, cmd.seed, &cmd.rosters)? {
-        Ok(rosters) => rosters,
-        Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
-    };
-    if let Some((_, sides)) = &rosters {
-        hash = cav_lab::rosters_hash(&hash, sides)?;
-    }
-    // B, when asked for: loaded, checked and compiled as any content is.
-    let b = match &change {
-        Some(c) => {
-            let recorded = rosters.as_ref().map(|(_, sides)| sides.as_slice());
-            match content_b(c, rs, &rules, &scenario, root, recorded, cmd.seed)? {
-                Ok(b) => Some(b),
-                Err(code) => return Ok(code),
-            }
+    // A plain run of a scenario that fixes its forces starts from the rules an earlier run
+    // compiled from the same content (`RulesCache`); rosters and B need the content itself.
+    let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
+    let kept = (change.is_none() && cmd.rosters.files.is_empty())
+        .then(|| cache.as_ref().and_then(RulesCache::get))
+        .flatten()
+        .filter(|k| k.rules.scenario(&scenario).is_some_and(|i| !k.rules.scenarios[i].forces.is_empty()));
+    let (rules, hash, rosters, b) = match kept {
+        Some(k) => {
+            say_notes(cache.as_ref().map(RulesCache::store));
+            (k.rules, k.pins.content_hash().to_owned(), None, None)
         }
-        None => None,
+        None => match loaded_arms(&cmd, root, &scenario, change.as_ref(), cache.as_ref())? {
+            Ok(arms) => arms,
+            Err(code) => return Ok(code),
+        },
     };
     let squads = rosters.as_ref().map(|(squads, _)| squads.as_slice());
     // The workers only count (an atomic add); a thread of its own moves the bar, so the games
@@ -247,6 +231,64 @@ pub fn run(cmd: SimCommand, root: &Path) -> Result<ExitCode, String> {
         plot(&result, dir)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A's rules, content hash and rosters, and B: loaded, checked and compiled from the content
+/// (and A's rules kept for the next run). `Err`: the exit code of content with errors or of
+/// invalid rosters, already told.
+#[allow(clippy::type_complexity)]
+fn loaded_arms(
+    cmd: &SimCommand,
+    root: &Path,
+    scenario: &str,
+    change: Option<&Change>,
+    cache: Option<&RulesCache>,
+) -> Result<
+    Result<
+        (cav_rules::Rules, String, Option<(Vec<cav_rules::setup::RosterForce>, Vec<SideForce>)>, Option<ContentB>),
+        ExitCode,
+    >,
+    String,
+> {
+    let Content { mut loaded, rs, rules, transient } = load_ruleset(root, &cmd.ruleset)?;
+    let rs = &rs;
+    let Some(mut rules) = rules else {
+        return Ok(Err(content_errors(&loaded, "fix them before simulating (`cav validate` shows warnings too)")));
+    };
+    if let Some(cache) = cache {
+        cache.keep(&rules, rs, transient);
+        say_notes(Some(cache.store()));
+    }
+    // Usage errors (exit 2) before any game: the scenario must exist.
+    let Some(sc) = rules.scenario(scenario) else {
+        let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+        let hint = cav_content::diag::did_you_mean(&scenario, ids.iter().copied())
+            .map(|h| format!(" ({h})"))
+            .unwrap_or_default();
+        return Err(format!("no scenario `{scenario}` in {}{hint}; scenarios: {}", rules.id, ids.join(", ")));
+    };
+    // Rosters, where the players bring them: chosen once (files, or the bot's from the first
+    // seed), the same for every game and for B.
+    let mut hash = cav_lab::content_hash(rs)?;
+    let rosters = match field_rosters(&mut loaded, rs, &mut rules, sc, cmd.seed, &cmd.rosters)? {
+        Ok(rosters) => rosters,
+        Err(InvalidRoster) => return Ok(Err(ExitCode::from(EXIT_INVALID))),
+    };
+    if let Some((_, sides)) = &rosters {
+        hash = cav_lab::rosters_hash(&hash, sides)?;
+    }
+    // B, when asked for: loaded, checked and compiled as any content is.
+    let b = match change {
+        Some(c) => {
+            let recorded = rosters.as_ref().map(|(_, sides)| sides.as_slice());
+            match content_b(c, rs, &rules, scenario, root, recorded, cmd.seed)? {
+                Ok(b) => Some(b),
+                Err(code) => return Ok(Err(code)),
+            }
+        }
+        None => None,
+    };
+    Ok(Ok((rules, hash, rosters, b)))
 }
 
 /// A plain result or a paired one (one value per run: its size does not matter).
