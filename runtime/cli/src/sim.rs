@@ -262,7 +262,7 @@ fn loaded_arms(
     // Usage errors (exit 2) before any game: the scenario must exist.
     let Some(sc) = rules.scenario(scenario) else {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
-        let hint = cav_content::diag::did_you_mean(&scenario, ids.iter().copied())
+        let hint = cav_content::diag::did_you_mean(scenario, ids.iter().copied())
             .map(|h| format!(" ({h})"))
             .unwrap_or_default();
         return Err(format!("no scenario `{scenario}` in {}{hint}; scenarios: {}", rules.id, ids.join(", ")));
