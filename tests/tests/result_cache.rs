@@ -488,3 +488,28 @@ fn kept_type_checker_answers_start_no_checker() {
     assert_eq!(uncached.0, Some(0), "{uncached:?}");
     assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), uncached);
 }
+
+/// `cav replay` of a log and `cav map` start from kept rules too: the same report and picture.
+#[test]
+fn replay_and_map_from_kept_rules_agree() {
+    let project = root();
+    let (cache, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let log = out.path().join("game.jsonl");
+    let log_arg = log.display().to_string();
+    let wrote = run(cache.path(), &project, &["--no-cache", "play", "--seed", "4", "--quiet", "--log", &log_arg]);
+    assert_eq!(wrote.0, Some(0), "{}", wrote.2);
+    let mut said = Vec::new();
+    for (i, no_cache) in [true, false, false].into_iter().enumerate() {
+        let svg = out.path().join(format!("{i}.svg")).display().to_string();
+        let flag: &[&str] = if no_cache { &["--no-cache"] } else { &[] };
+        let replay = run(cache.path(), &project, &[flag, &["replay", &log_arg]].concat());
+        let map =
+            run(cache.path(), &project, &[flag, &["map", "stand-and-fight", "--turn", "2", "--svg", &svg]].concat());
+        assert_eq!((replay.0, map.0), (Some(0), Some(0)), "{replay:?} {map:?}");
+        assert!(replay.1.contains("identical"), "{}", replay.1);
+        said.push((replay, std::fs::read(&svg).unwrap()));
+    }
+    // `replay` asks for the log's ruleset by its pack id, `map` by its short name: two entries.
+    assert_eq!(entries(cache.path()).len(), 2);
+    assert!(said[0] == said[1] && said[0] == said[2], "runs from kept rules differ");
+}

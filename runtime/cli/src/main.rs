@@ -511,13 +511,13 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {
             play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, no_cache)
         }
-        Command::Replay(cmd) => replay::run(cmd, root),
+        Command::Replay(cmd) => replay::run(cmd, root, no_cache),
         Command::Sim(cmd) => sim::run(cmd, root, no_cache),
         Command::Odds(cmd) => odds::run(cmd, root, no_cache),
         Command::Dice { expr, kind, ruleset, modifier, format } => {
             commands::dice::run(root, expr, kind, &ruleset, modifier, format, no_cache)
         }
-        Command::Map(cmd) => map::run(cmd, root),
+        Command::Map(cmd) => map::run(cmd, root, no_cache),
         Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg),
         Command::Show { id, explain, ruleset, kind, with, format } => {
             commands::show::run(root, id, explain, ruleset, kind, with, format)

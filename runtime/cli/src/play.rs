@@ -12,9 +12,9 @@ use crate::EXIT_INVALID;
 use crate::narrative::narrate;
 use crate::project::content_errors;
 use crate::replay;
-use crate::result_cache::{RulesCache, say_notes};
+use crate::result_cache::RulesCache;
 use crate::rosters::{InvalidRoster, Rosters, field_rosters};
-use crate::runner::{Content, Played, load_ruleset, play_game};
+use crate::runner::{Content, Played, fixed_forces, kept_game, load_and_keep, play_game};
 
 /// What `cav play` writes besides its summary.
 pub struct Outputs {
@@ -44,23 +44,14 @@ pub fn run(
         None => None,
     };
     let cache = RulesCache::open(root, ruleset, no_cache);
-    if rosters.files.is_empty()
-        && let Some(kept) = cache.as_ref().and_then(RulesCache::get)
-        && let Some(sc) = fixed_forces(&kept.rules, scenario.as_deref())
-    {
+    if let Some((kept, sc)) = kept_game(cache.as_ref(), scenario.as_deref(), !rosters.files.is_empty()) {
         let pins = outputs.log.as_ref().map(|_| kept.pins);
-        let code = play_and_tell(&kept.rules, &kept.ruleset, sc, None, Vec::new(), seed, pins, &outputs, log_file);
-        say_notes(cache.as_ref().map(RulesCache::store));
-        return code;
+        return play_and_tell(&kept.rules, &kept.ruleset, sc, None, Vec::new(), seed, pins, &outputs, log_file);
     }
-    let Content { mut loaded, rs, rules, transient } = load_ruleset(root, ruleset)?;
+    let Content { mut loaded, rs, rules, .. } = load_and_keep(root, ruleset, cache.as_ref())?;
     let Some(mut rules) = rules else {
         return Ok(content_errors(&loaded, "fix them before playing (`cav validate` shows warnings too)"));
     };
-    if let Some(cache) = &cache {
-        cache.keep(&rules, &rs, transient);
-        say_notes(Some(cache.store()));
-    }
     // What the log is pinned to, read before the game so a problem stops it first.
     let pins = outputs.log.as_ref().map(|_| replay::pins(&rs)).transpose()?;
     let sc = match &scenario {
@@ -86,15 +77,6 @@ pub fn run(
         Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
     };
     play_and_tell(&rules, &rs.id, sc, rosters_on_table.as_deref(), forces, seed, pins, &outputs, log_file)
-}
-
-/// The scenario a game from kept rules plays: `named`, else the ruleset's first scenario that
-/// fixes its forces — only one that fixes them (the others need the content to build rosters).
-fn fixed_forces(rules: &cav_rules::Rules, named: Option<&str>) -> Option<usize> {
-    match named {
-        Some(id) => rules.scenario(id).filter(|&i| !rules.scenarios[i].forces.is_empty()),
-        None => rules.scenarios.iter().position(|s| !s.forces.is_empty()),
-    }
 }
 
 /// Play scenario `sc` of `ruleset` (its pack's id) from `seed`, tell it, write the log and the board when asked, and sum up.

@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::EXIT_INVALID;
 use crate::project::content_errors;
+use crate::result_cache::RulesCache;
 use crate::rosters::{Chosen, InvalidRoster, roster_squads};
-use crate::runner::{Content, load_ruleset, play_game};
+use crate::runner::{Content, kept_game, load_and_keep, play_game};
 
 /// The header's format; a log of another format is refused, not guessed at.
 pub const FORMAT: u32 = 1;
@@ -362,14 +363,20 @@ fn read_log(path: &Path, shown: &str) -> Result<(LogReader, Header, Body), Strin
     Ok((reader, header, body))
 }
 
-pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
+pub fn run(cmd: ReplayCommand, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
     let shown = cmd.log.display().to_string();
-    let (mut reader, header, body) = read_log(&cmd.log, &shown)?;
+    let (reader, header, body) = read_log(&cmd.log, &shown)?;
 
     let want = cmd.ruleset.as_deref().unwrap_or(&header.ruleset);
-    let Content { mut loaded, rs, rules, .. } = load_ruleset(root, want)?;
-    let now = pins(&rs)?;
     let mut out = std::io::stdout().lock();
+    // A game without rosters replays on the rules an earlier run kept for this content.
+    let cache = RulesCache::open(root, want, no_cache);
+    if let Some((kept, sc)) = kept_game(cache.as_ref(), Some(&header.scenario), !header.forces.is_empty()) {
+        let changed = report_changes(&mut out, &header, &kept.ruleset, &kept.pins);
+        return replayed(cmd, out, reader, &shown, &header, &body, &kept.rules, sc, None, changed);
+    }
+    let Content { mut loaded, rs, rules, .. } = load_and_keep(root, want, cache.as_ref())?;
+    let now = pins(&rs)?;
     let changed = report_changes(&mut out, &header, &rs.id, &now);
     let Some(mut rules) = rules else {
         return Ok(content_errors(&loaded, "the game cannot be replayed on it (`cav validate`)"));
@@ -400,7 +407,26 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
             );
         }
     };
-    let Some(played) = play_game(&rules, sc, rosters.as_deref(), header.seed) else {
+    replayed(cmd, out, reader, &shown, &header, &body, &rules, sc, rosters.as_deref(), changed)
+}
+
+/// The game of the log played again on `rules` (scenario `sc`, with the rosters it recorded),
+/// compared with the log event by event, and told (`changed`: the content differs from the
+/// log's pins, already said).
+#[allow(clippy::too_many_arguments)]
+fn replayed(
+    cmd: ReplayCommand,
+    mut out: std::io::StdoutLock<'_>,
+    mut reader: LogReader,
+    shown: &str,
+    header: &Header,
+    body: &Body,
+    rules: &cav_rules::Rules,
+    sc: usize,
+    rosters: Option<&[cav_rules::setup::RosterForce]>,
+    changed: bool,
+) -> Result<ExitCode, String> {
+    let Some(played) = play_game(rules, sc, rosters, header.seed) else {
         return Ok(ExitCode::from(EXIT_INVALID));
     };
     if let Err(e) = &played.result {
@@ -413,11 +439,11 @@ pub fn run(cmd: ReplayCommand, root: &Path) -> Result<ExitCode, String> {
         .collect::<Result<_, _>>()?;
     let new_names: Vec<String> = played.game.models.iter().map(|m| m.name.clone()).collect();
     if let Some(path) = &cmd.html {
-        write_viewer(path, &mut reader, &shown, &header, &rules, &played.game)?;
+        write_viewer(path, &mut reader, shown, header, rules, &played.game)?;
     }
 
     // Second pass: the log's events against the replay's, to the first that differs.
-    let (first, old_names) = first_difference(&mut reader, &shown, &new)?;
+    let (first, old_names) = first_difference(&mut reader, shown, &new)?;
     let Some((i, was)) = first else {
         let _ = writeln!(
             out,

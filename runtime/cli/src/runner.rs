@@ -11,7 +11,7 @@ use cav_rules::setup::RosterForce;
 use cav_rules::{Engine, Rules};
 
 use crate::project::{content_errors, load, select_rulesets};
-use crate::result_cache::{RulesCache, say_notes};
+use crate::result_cache::{KeptRules, RulesCache, say_notes};
 
 /// The content loaded and checked, with one ruleset chosen from it.
 pub struct Content {
@@ -39,6 +39,38 @@ pub fn load_ruleset(root: &Path, want: &str) -> Result<Content, String> {
     Ok(Content { loaded, rs, rules, transient })
 }
 
+/// [`load_ruleset`], its rules kept in `cache` for the next run (`RulesCache::keep`), and what
+/// went wrong with the cache said.
+pub fn load_and_keep(root: &Path, want: &str, cache: Option<&RulesCache>) -> Result<Content, String> {
+    let content = load_ruleset(root, want)?;
+    if let (Some(rules), Some(cache)) = (&content.rules, cache) {
+        cache.keep(rules, &content.rs, content.transient);
+    }
+    say_notes(cache.map(RulesCache::store));
+    Ok(content)
+}
+
+/// The rules an earlier run kept for this content, for a game that needs nothing else of it:
+/// scenario `named` (else the ruleset's first scenario that fixes its forces) fixing its forces,
+/// and no rosters brought. `None`: the command loads the content ([`load_and_keep`]).
+pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, rosters_brought: bool) -> Option<(KeptRules, usize)> {
+    if rosters_brought {
+        return None;
+    }
+    let kept = cache?.get()?;
+    let sc = fixed_forces(&kept.rules, named)?;
+    say_notes(cache.map(RulesCache::store));
+    Some((kept, sc))
+}
+
+/// Scenario `named` if it fixes its forces, else (none named) the ruleset's first that does.
+pub fn fixed_forces(rules: &Rules, named: Option<&str>) -> Option<usize> {
+    match named {
+        Some(id) => rules.scenario(id).filter(|&i| !rules.scenarios[i].forces.is_empty()),
+        None => rules.scenarios.iter().position(|s| !s.forces.is_empty()),
+    }
+}
+
 /// The compiled rules of one ruleset of the content (`quickstart`, `full` or a pack id): those an
 /// earlier run kept for the same content (`RulesCache`), else loaded, checked and compiled now
 /// (and kept); `None` once the content's errors are printed (the caller exits 1: invalid content).
@@ -48,16 +80,9 @@ pub fn compiled_rules(root: &Path, ruleset: &str, no_cache: bool) -> Result<Opti
         say_notes(cache.as_ref().map(RulesCache::store));
         return Ok(Some(kept.rules));
     }
-    let Content { loaded, rs, rules, transient } = load_ruleset(root, ruleset)?;
-    match (&rules, &cache) {
-        (None, _) => {
-            content_errors(&loaded, "fix them first (`cav validate`)");
-        }
-        (Some(rules), Some(cache)) => {
-            cache.keep(rules, &rs, transient);
-            say_notes(Some(cache.store()));
-        }
-        (Some(_), None) => {}
+    let Content { loaded, rules, .. } = load_and_keep(root, ruleset, cache.as_ref())?;
+    if rules.is_none() {
+        content_errors(&loaded, "fix them first (`cav validate`)");
     }
     Ok(rules)
 }

@@ -13,9 +13,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::EXIT_INVALID;
 use crate::project::{content_errors, load};
 use crate::replay::SideForce;
-use crate::result_cache::{RulesCache, say_notes};
+use crate::result_cache::RulesCache;
 use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, roster_squads};
-use crate::runner::{Content, load_ruleset};
+use crate::runner::{Content, kept_game, load_and_keep};
 
 /// What `cav sim` and `cav sim merge` write.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -151,15 +151,9 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
     // A plain run of a scenario that fixes its forces starts from the rules an earlier run
     // compiled from the same content (`RulesCache`); rosters and B need the content itself.
     let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
-    let kept = (change.is_none() && cmd.rosters.files.is_empty())
-        .then(|| cache.as_ref().and_then(RulesCache::get))
-        .flatten()
-        .filter(|k| k.rules.scenario(&scenario).is_some_and(|i| !k.rules.scenarios[i].forces.is_empty()));
+    let kept = kept_game(cache.as_ref(), Some(&scenario), change.is_some() || !cmd.rosters.files.is_empty());
     let (rules, hash, rosters, b) = match kept {
-        Some(k) => {
-            say_notes(cache.as_ref().map(RulesCache::store));
-            (k.rules, k.pins.content_hash().to_owned(), None, None)
-        }
+        Some((k, _)) => (k.rules, k.pins.content_hash().to_owned(), None, None),
         None => match loaded_arms(&cmd, root, &scenario, change.as_ref(), cache.as_ref())? {
             Ok(arms) => arms,
             Err(code) => return Ok(code),
@@ -250,15 +244,11 @@ fn loaded_arms(
     >,
     String,
 > {
-    let Content { mut loaded, rs, rules, transient } = load_ruleset(root, &cmd.ruleset)?;
+    let Content { mut loaded, rs, rules, .. } = load_and_keep(root, &cmd.ruleset, cache)?;
     let rs = &rs;
     let Some(mut rules) = rules else {
         return Ok(Err(content_errors(&loaded, "fix them before simulating (`cav validate` shows warnings too)")));
     };
-    if let Some(cache) = cache {
-        cache.keep(&rules, rs, transient);
-        say_notes(Some(cache.store()));
-    }
     // Usage errors (exit 2) before any game: the scenario must exist.
     let Some(sc) = rules.scenario(scenario) else {
         let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
