@@ -150,23 +150,26 @@ fn stored(project: &Path, args: &[&str]) -> Stored {
     Stored { cache, good, entry, bytes }
 }
 
-#[test]
-fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
-    let (project, args) = (root(), ["validate", "mods/iron-wolves"]);
-    let Stored { cache, good, entry, bytes } = stored(&project, &args);
-    // A byte of the magic, the build, the key, the length, the hash, the payload; a truncation;
-    // a byte too many.
-    let mut damaged: Vec<Vec<u8>> = [0, 20, 50, 80, 100, bytes.len() - 1]
-        .iter()
+/// `bytes` with each byte at `at` flipped, then cut in half, then with a byte too many.
+fn damaged(bytes: &[u8], at: &[usize]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = (at.iter())
         .map(|&i| {
-            let mut b = bytes.clone();
+            let mut b = bytes.to_vec();
             b[i] ^= 1;
             b
         })
         .collect();
-    damaged.push(bytes[..bytes.len() / 2].to_vec());
-    damaged.push([&bytes[..], b"x"].concat());
-    for bad in damaged {
+    out.push(bytes[..bytes.len() / 2].to_vec());
+    out.push([bytes, b"x"].concat());
+    out
+}
+
+#[test]
+fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
+    let (project, args) = (root(), ["validate", "mods/iron-wolves"]);
+    let Stored { cache, good, entry, bytes } = stored(&project, &args);
+    // A byte of the magic, the build, the key, the length, the hash, the payload.
+    for bad in damaged(&bytes, &[0, 20, 50, 80, 100, bytes.len() - 1]) {
         std::fs::write(&entry, &bad).unwrap();
         let (code, stdout, stderr) = run(cache.path(), &project, &args);
         assert_eq!((code, &stdout), (good.0, &good.1));
@@ -183,21 +186,17 @@ fn a_damaged_entry_gives_the_uncached_result_and_is_written_again() {
 fn a_planted_entry_cannot_reach_the_terminal() {
     let (project, args) = (root(), ["validate", "mods/iron-wolves"]);
     let Stored { cache, good, entry, bytes } = stored(&project, &args);
-    let plant = |stdout: &str| {
+    let plant_output = |stdout: &str| {
         let mut payload = vec![0u8];
         for s in [stdout, ""] {
             payload.extend((s.len() as u64).to_le_bytes());
             payload.extend(s.as_bytes());
         }
-        let mut e = bytes[..76].to_vec();
-        e.extend((payload.len() as u64).to_le_bytes());
-        e.extend(blake3::hash(&payload).as_bytes());
-        e.extend(payload);
-        std::fs::write(&entry, e).unwrap();
+        plant(&entry, &bytes, &payload);
     };
-    plant("planted\n");
+    plant_output("planted\n");
     assert_eq!(run(cache.path(), &project, &args).1, "planted\n", "a whole entry is read");
-    plant("\x1b]0;owned\x07\n");
+    plant_output("\x1b]0;owned\x07\n");
     let (code, stdout, stderr) = run(cache.path(), &project, &args);
     assert_eq!((code, stdout), (good.0, good.1));
     assert!(!stderr.contains('\x1b') && stderr.contains("not the output of a run"), "{stderr:?}");
@@ -342,16 +341,7 @@ fn plant(entry: &Path, header: &[u8], payload: &[u8]) {
 fn damaged_kept_rules_give_the_uncached_game_and_are_written_again() {
     let (cache, good, entry, bytes) = kept_rules();
     let project = root();
-    let mut damaged: Vec<Vec<u8>> = [0, 50, 100, bytes.len() / 2, bytes.len() - 1]
-        .iter()
-        .map(|&i| {
-            let mut b = bytes.clone();
-            b[i] ^= 1;
-            b
-        })
-        .collect();
-    damaged.push(bytes[..bytes.len() / 2].to_vec());
-    for bad in damaged {
+    for bad in damaged(&bytes, &[0, 50, 100, bytes.len() / 2, bytes.len() - 1]) {
         std::fs::write(&entry, &bad).unwrap();
         let (code, stdout, stderr) = run(cache.path(), &project, &["play", "--quiet"]);
         assert_eq!((code, &stdout), (good.0, &good.1));
