@@ -79,7 +79,8 @@ pub fn run(
     play_and_tell(&rules, &rs.id, sc, rosters_on_table.as_deref(), forces, seed, pins, &outputs, log_file)
 }
 
-/// Play scenario `sc` of `ruleset` (its pack's id) from `seed`, tell it, write the log and the board when asked, and sum up.
+/// Play scenario `sc` of `ruleset` (its pack's id) from `seed`, tell it, write the log and the
+/// board when asked, and sum up.
 #[allow(clippy::too_many_arguments)]
 fn play_and_tell(
     rules: &cav_rules::Rules,

@@ -182,6 +182,9 @@ pub struct RulesCache {
     key: Key,
     opts: LoadOptions,
     want: String,
+    /// The entry was read whole this run (a game that needed the content itself loaded it
+    /// anyway): it is not written again.
+    found: std::cell::Cell<bool>,
 }
 
 impl RulesCache {
@@ -191,7 +194,7 @@ impl RulesCache {
         let opts = crate::project::load_options(vec![], root);
         let store = open(no_cache, &content_roots(&opts))?;
         let key = content_key(&store, "rules", &opts, &[("ruleset", want.as_bytes())]).ok()?;
-        Some(RulesCache { store, key, opts, want: want.to_owned() })
+        Some(RulesCache { store, key, opts, want: want.to_owned(), found: Default::default() })
     }
 
     /// The rules an earlier run kept for this content. An entry that is not kept rules (the
@@ -203,22 +206,29 @@ impl RulesCache {
         if kept.is_none() {
             self.store.discard(&self.key, "not compiled rules");
         }
+        self.found.set(kept.is_some());
         kept
     }
 
-    /// Keep `rules`, compiled now from `rs`, for the next run; unless a finding depended on the
-    /// moment (`transient`), the files changed while they were loaded (the key is taken again and
-    /// must be the same), or the entry would not give back these rules (read back and compared by
-    /// their `Debug` form, the fingerprint of `cav_lab::same_rules`). Nothing is said when a
-    /// result is not kept: the command's own output is the same either way.
+    /// Keep `rules`, compiled now from `rs`, for the next run; unless it was found whole this
+    /// run, a finding depended on the moment (`transient`), the files changed while they were
+    /// loaded (the key is taken again and must be the same), or the entry would not give back
+    /// these rules (read back and compared by their `Debug` form, the fingerprint of
+    /// `cav_lab::same_rules`). Nothing is said when a result is not kept: the command's own
+    /// output is the same either way.
     pub fn keep(&self, rules: &cav_rules::Rules, rs: &cav_content::Ruleset, transient: bool) {
-        if transient {
+        if transient || self.found.get() {
             return;
         }
         let Ok(pins) = crate::replay::pins(rs) else { return };
-        let Ok(bytes) = serde_json::to_vec(&KeptRules { ruleset: rs.id.clone(), rules: rules.clone(), pins }) else {
-            return;
-        };
+        /// [`KeptRules`] as written: borrowed, not copied.
+        #[derive(Serialize)]
+        struct Writing<'a> {
+            ruleset: &'a str,
+            rules: &'a cav_rules::Rules,
+            pins: crate::replay::Pins,
+        }
+        let Ok(bytes) = serde_json::to_vec(&Writing { ruleset: &rs.id, rules, pins }) else { return };
         let same = serde_json::from_slice::<KeptRules>(&bytes)
             .is_ok_and(|back| format!("{:?}", back.rules) == format!("{rules:?}"));
         if same
