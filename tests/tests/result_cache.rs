@@ -503,3 +503,22 @@ fn replay_and_map_from_kept_rules_agree() {
     assert_eq!(entries(cache.path()).len(), 2);
     assert!(said[0] == said[1] && said[0] == said[2], "runs from kept rules differ");
 }
+
+/// `cav list` and `cav show` answer from the cache too, byte for byte, exit code included (the
+/// hostile corpus: its errors counted on stderr, exit 1).
+#[test]
+fn cached_and_uncached_list_and_show_agree() {
+    agree(
+        &root(),
+        &[
+            &["list"],
+            &["list", "model", "--ruleset", "quickstart", "--format", "json"],
+            &["show", "dictator-b", "--explain"],
+            &["show", "dictator-b", "--format", "json"],
+        ],
+    );
+    let p = hostile_project();
+    agree(p.path(), &[&["list"]]);
+    let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["list"]);
+    assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
+}

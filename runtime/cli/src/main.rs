@@ -495,7 +495,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
             bench::run(root, bench::Options { games, battles, odds, tv, format })
         }
         Command::Schema { out, check, ids } => commands::schema::run(root, out, check, ids),
-        Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format),
+        Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format, no_cache),
         Command::Lua { file } => commands::lua::run(root, file),
         Command::Docs { out, check } => docs::run(root, out, check),
         Command::Watch { paths, ruleset, run, seed, test, debounce_ms } => {
@@ -520,7 +520,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         Command::Map(cmd) => map::run(cmd, root, no_cache),
         Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg),
         Command::Show { id, explain, ruleset, kind, with, format } => {
-            commands::show::run(root, id, explain, ruleset, kind, with, format)
+            commands::show::run(root, id, explain, ruleset, kind, with, format, no_cache)
         }
     }
 }

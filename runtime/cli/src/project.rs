@@ -109,12 +109,17 @@ pub fn select_rulesets<'a>(loaded: &'a Loaded, want: Option<&str>) -> Result<Vec
 }
 
 pub fn report_errors(loaded: &Loaded) {
-    let n = loaded.error_count();
-    if n > 0 {
-        eprintln!(
-            "warning: the content has {n} error{}; run `cav validate` for details",
+    eprint!("{}", errors_note(loaded));
+}
+
+/// The line [`report_errors`] says: the count of the content's errors, or nothing.
+pub fn errors_note(loaded: &Loaded) -> String {
+    match loaded.error_count() {
+        0 => String::new(),
+        n => format!(
+            "warning: the content has {n} error{}; run `cav validate` for details\n",
             if n == 1 { "" } else { "s" }
-        );
+        ),
     }
 }
 

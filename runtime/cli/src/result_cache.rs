@@ -115,6 +115,48 @@ pub fn content_key(
     Ok(k.finish())
 }
 
+/// A command whose whole output depends only on the content and its options `what` (`cav
+/// validate`, `cav list`, `cav show`): printed from the cache when both are unchanged since an
+/// earlier run, else computed (`compute`: the output, and whether a finding depended on the
+/// moment) and kept; then what went wrong with the cache is said.
+pub fn answer(
+    no_cache: bool,
+    purpose: &str,
+    opts: &LoadOptions,
+    what: &[(&str, &[u8])],
+    compute: impl FnOnce() -> Result<(Output, bool), String>,
+) -> Result<std::process::ExitCode, String> {
+    let store = open(no_cache, &content_roots(opts));
+    let key = store.as_ref().and_then(|s| content_key(s, purpose, opts, what).ok());
+    let cached = store.as_ref().zip(key).and_then(|(s, k)| {
+        let out = Output::decode(&s.get(&k)?);
+        if out.is_none() {
+            s.discard(&k, "not the output of a run");
+        }
+        out
+    });
+    let out = match cached {
+        Some(out) => out,
+        None => {
+            let (out, transient) = compute()?;
+            // A result that depends on this moment (a checker that could not run) is not kept;
+            // nor one whose files changed while they were read (the key is taken again: the
+            // result must be of the content the key names), nor one an entry could not give back.
+            let encoded = out.encode();
+            if let (Some(s), Some(k), false) = (&store, key, transient)
+                && content_key(s, purpose, opts, what).ok() == Some(k)
+                && Output::decode(&encoded).as_ref() == Some(&out)
+            {
+                s.put(&k, &encoded);
+            }
+            out
+        }
+    };
+    out.print();
+    say_notes(store.as_ref());
+    Ok(std::process::ExitCode::from(out.code))
+}
+
 /// A command's whole output: exit code, standard output, standard error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {

@@ -1,21 +1,47 @@
 //! `cav list`: the documents of each ruleset counted per kind and pack, or those of one kind
 //! listed with a line of stats each.
 
-use std::io::Write;
+use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use cav_format::DocKind;
 
-use crate::project::{load, parse_kind, report_errors, select_rulesets};
+use crate::project::{drop_in_background, errors_note, load_options, load_with, parse_kind, select_rulesets};
+use crate::result_cache::{self, Output};
 use crate::{EXIT_INVALID, Format, reports, show};
 
-/// `cav list`: exit 1 when the content has errors (counted on stderr).
-pub fn run(root: &Path, kind: Option<String>, ruleset: Option<String>, format: Format) -> Result<ExitCode, String> {
-    let kind = kind.map(|k| parse_kind(&k)).transpose()?;
-    let loaded = load(vec![], root);
+/// `cav list`: exit 1 when the content has errors (counted on stderr). Content unchanged since an
+/// earlier run answers from the cache (`result_cache::answer`).
+pub fn run(
+    root: &Path,
+    kind: Option<String>,
+    ruleset: Option<String>,
+    format: Format,
+    no_cache: bool,
+) -> Result<ExitCode, String> {
+    let opts = load_options(vec![], root);
+    let what: [(&str, &[u8]); 3] = [
+        ("kind", kind.as_deref().unwrap_or_default().as_bytes()),
+        ("ruleset", ruleset.as_deref().map_or(&[0xff][..], str::as_bytes)),
+        ("format", if format == Format::Json { b"json" } else { b"human" }),
+    ];
+    result_cache::answer(no_cache, "list", &opts, &what, || {
+        Ok((list(&opts, kind.as_deref(), ruleset.as_deref(), format)?, false))
+    })
+}
+
+/// The listing, as `cav list` prints it.
+fn list(
+    opts: &cav_content::LoadOptions,
+    kind: Option<&str>,
+    ruleset: Option<&str>,
+    format: Format,
+) -> Result<Output, String> {
+    let kind = kind.map(parse_kind).transpose()?;
+    let loaded = load_with(opts);
     let mut report = reports::ListReport { rulesets: Vec::new() };
-    for rs in select_rulesets(&loaded, ruleset.as_deref())? {
+    for rs in select_rulesets(&loaded, ruleset)? {
         let mut packs = Vec::new();
         for p in &rs.packs {
             let of_pack: Vec<_> = rs.entries().filter(|e| e.pack == p.id).collect();
@@ -40,7 +66,7 @@ pub fn run(root: &Path, kind: Option<String>, ruleset: Option<String>, format: F
         }
         report.rulesets.push(reports::ListRuleset { id: rs.id.clone(), packs });
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     if format == Format::Json {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
@@ -61,6 +87,8 @@ pub fn run(root: &Path, kind: Option<String>, ruleset: Option<String>, format: F
             }
         }
     }
-    report_errors(&loaded);
-    Ok(ExitCode::from(if loaded.error_count() == 0 { 0 } else { EXIT_INVALID }))
+    let code = if loaded.error_count() == 0 { 0 } else { EXIT_INVALID };
+    let stderr = errors_note(&loaded);
+    drop_in_background(loaded);
+    Ok(Output { code, stdout: out, stderr })
 }

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::project::{load, parse_kind, select_rulesets};
+use crate::project::{load_options, load_with, parse_kind, select_rulesets};
+use crate::result_cache::{self, Output};
 use crate::{Format, reports, show};
 
 /// `cav show`: the document printed; a document not found, or found more than once, is a usage
@@ -17,17 +18,44 @@ pub fn run(
     kind: Option<String>,
     with: Vec<String>,
     format: Format,
+    no_cache: bool,
 ) -> Result<ExitCode, String> {
-    let kind = kind.map(|k| parse_kind(&k)).transpose()?;
-    let loaded = load(vec![], root);
-    let rulesets = select_rulesets(&loaded, ruleset.as_deref())?;
+    let opts = load_options(vec![], root);
+    let explained = [u8::from(explain)];
+    let mut what: Vec<(&str, &[u8])> = vec![
+        ("id", id.as_bytes()),
+        ("explain", &explained),
+        ("ruleset", ruleset.as_deref().map_or(&[0xff][..], str::as_bytes)),
+        ("kind", kind.as_deref().map_or(&[0xff][..], str::as_bytes)),
+        ("format", if format == Format::Json { b"json" } else { b"human" }),
+    ];
+    what.extend(with.iter().map(|w| ("with", w.as_bytes())));
+    result_cache::answer(no_cache, "show", &opts, &what, || {
+        let stdout = show(&opts, &id, explain, ruleset.as_deref(), kind.as_deref(), &with, format)?;
+        Ok((Output { code: 0, stdout, stderr: String::new() }, false))
+    })
+}
+
+/// The document as `cav show` prints it.
+fn show(
+    opts: &cav_content::LoadOptions,
+    id: &str,
+    explain: bool,
+    ruleset: Option<&str>,
+    kind: Option<&str>,
+    with: &[String],
+    format: Format,
+) -> Result<String, String> {
+    let kind = kind.map(parse_kind).transpose()?;
+    let loaded = load_with(opts);
+    let rulesets = select_rulesets(&loaded, ruleset)?;
     let found = rulesets.iter().find_map(|rs| {
-        let hits: Vec<_> = rs.find(&id).into_iter().filter(|e| kind.is_none_or(|k| e.kind == k)).collect();
+        let hits: Vec<_> = rs.find(id).into_iter().filter(|e| kind.is_none_or(|k| e.kind == k)).collect();
         (!hits.is_empty()).then_some((rs, hits))
     });
     let Some((rs, hits)) = found else {
         let all: Vec<String> = loaded.rulesets.iter().flat_map(|r| r.entries().map(|e| e.id.clone())).collect();
-        let hint = cav_content::diag::did_you_mean(&id, all.iter().map(String::as_str))
+        let hint = cav_content::diag::did_you_mean(id, all.iter().map(String::as_str))
             .map(|h| format!(" ({h})"))
             .unwrap_or_default();
         return Err(format!(
@@ -43,8 +71,7 @@ pub fn run(
     if !with.is_empty() {
         let rules = cav_compile::compile_rules(rs).map_err(|m| format!("ruleset {} does not compile: {m}", rs.id))?;
         // Names and words come from packs: no control sequence reaches the terminal.
-        print!("{}", cav_content::diag::shown_lines(&show::fitted(e, rs, rules, &with)?));
-        return Ok(ExitCode::SUCCESS);
+        return Ok(cav_content::diag::shown_lines(&show::fitted(e, rs, rules, with)?));
     }
     if format == Format::Json {
         let report = reports::ShowReport {
@@ -56,10 +83,8 @@ pub fn run(
             document: (*e.value).clone(),
             provenance: explain.then(|| show::provenance(e, &loaded.sources)),
         };
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-        return Ok(ExitCode::SUCCESS);
+        return Ok(format!("{}\n", serde_json::to_string_pretty(&report).unwrap_or_default()));
     }
     let text = if explain { show::explain(e, &loaded.sources) } else { show::render(e, rs) };
-    print!("{}", cav_content::diag::shown_lines(&text));
-    Ok(ExitCode::SUCCESS)
+    Ok(cav_content::diag::shown_lines(&text))
 }

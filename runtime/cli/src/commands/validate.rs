@@ -20,37 +20,9 @@ pub fn run(
     no_cache: bool,
 ) -> Result<ExitCode, String> {
     let opts = load_options(pack_arg::resolve_all(paths, root)?, root);
-    let store = result_cache::open(no_cache, &result_cache::content_roots(&opts));
     let what: [(&str, &[u8]); 2] =
         [("format", if format == Format::Json { b"json" } else { b"human" }), ("deny", &[u8::from(deny.is_some())])];
-    let key = store.as_ref().and_then(|s| result_cache::content_key(s, "validate", &opts, &what).ok());
-    let cached = store.as_ref().zip(key).and_then(|(s, k)| {
-        let out = Output::decode(&s.get(&k)?);
-        if out.is_none() {
-            s.discard(&k, "not the output of a run");
-        }
-        out
-    });
-    let out = match cached {
-        Some(out) => out,
-        None => {
-            let (out, transient) = check(&opts, format, deny)?;
-            // A result that depends on this moment (a checker that could not run) is not kept;
-            // nor one whose files changed while they were checked (the key is taken again: the
-            // result must be of the content the key names), nor one an entry could not give back.
-            let encoded = out.encode();
-            if let (Some(s), Some(k), false) = (&store, key, transient)
-                && result_cache::content_key(s, "validate", &opts, &what).ok() == Some(k)
-                && Output::decode(&encoded).as_ref() == Some(&out)
-            {
-                s.put(&k, &encoded);
-            }
-            out
-        }
-    };
-    out.print();
-    result_cache::say_notes(store.as_ref());
-    Ok(ExitCode::from(out.code))
+    result_cache::answer(no_cache, "validate", &opts, &what, || check(&opts, format, deny))
 }
 
 /// The whole check, its output, and whether any finding depends on the moment of the run rather
