@@ -55,9 +55,9 @@ struct Cli {
     /// Project root holding content/ and mods/.
     #[arg(long, global = true, env = "CAV_ROOT", value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Neither read nor write the result cache (`cav validate`'s results, the compiled rules
-    /// `cav play`, `cav odds` and `cav dice` start from; also `CAV_NO_CACHE=1`); `cav cache info`
-    /// says where it is.
+    /// Neither read nor write the result cache (the output of `cav validate`, `list` and `show`;
+    /// the compiled rules `cav play`, `sim`, `replay`, `map`, `odds` and `dice` start from; the
+    /// type checker's answers; also `CAV_NO_CACHE=1`); `cav cache info` says where it is.
     #[arg(long, global = true)]
     no_cache: bool,
     #[command(subcommand)]
@@ -130,8 +130,8 @@ enum Command {
     },
     /// The result cache: where it is, what it holds, and clearing it.
     #[command(
-        after_help = "Results of `cav validate`, and the compiled rules `cav play`, `cav odds` and `cav dice` start \
-        from, are kept in the user's cache directory: CAV_CACHE_DIR, else \
+        after_help = "The output of `cav validate`, `cav list` and `cav show`, the compiled rules `cav play`, `sim`, \
+        `replay`, `map`, `odds` and `dice` start from, and the type checker's answers are kept in the user's cache directory: CAV_CACHE_DIR, else \
         $XDG_CACHE_HOME/cav (~/.cache/cav), never inside a pack or content folder. Each entry is named by a hash of \
         everything its result depends on and checked on every read; a damaged one is ignored, said on stderr and \
         written again. The folder is bounded (256 MiB, 4,096 entries): the entries used longest ago go first. \

@@ -10,6 +10,7 @@ use crate::{Format, reports, show};
 
 /// `cav show`: the document printed; a document not found, or found more than once, is a usage
 /// error.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     root: &Path,
     id: String,
