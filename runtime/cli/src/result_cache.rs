@@ -1,6 +1,7 @@
 //! The persistent cache (`cav-cache`) as the commands use it: where it is, the build it belongs
-//! to, the key of a `cav validate` run and a run's output as an entry, and the compiled rules the
-//! commands that play start from ([`RulesCache`]).
+//! to, the key of a result computed from content, a command's whole output as an entry
+//! ([`answer`]: `cav validate`, `list`, `show`), and the compiled rules the commands that play
+//! start from ([`RulesCache`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -207,8 +208,9 @@ pub fn content_roots(opts: &LoadOptions) -> Vec<PathBuf> {
 }
 
 /// A ruleset's rules as compiled from content without error, and the pins an event log's header
-/// carries: what `cav play`, `cav odds` and `cav dice` start from when the content is the same
-/// as in an earlier run, instead of loading, checking and compiling it again.
+/// carries: what `cav play`, `sim`, `replay`, `map`, `odds` and `dice` start from when the
+/// content is the same as in an earlier run, instead of loading, checking and compiling it again
+/// (`runner::kept_game` says when a game needs nothing else of the content).
 #[derive(Serialize, Deserialize)]
 pub struct KeptRules {
     /// The ruleset pack's id (an event log's header names it).
