@@ -504,13 +504,14 @@ fn replay_and_map_from_kept_rules_agree() {
     assert!(said[0] == said[1] && said[0] == said[2], "runs from kept rules differ");
 }
 
-/// `cav list` and `cav show` answer from the cache too, byte for byte, exit code included (the
-/// hostile corpus: its errors counted on stderr, exit 1).
+/// `cav list`, `cav show` and `cav hooks` answer from the cache too, byte for byte, exit code
+/// included (the hostile corpus: its errors counted on stderr, exit 1).
 #[test]
-fn cached_and_uncached_list_and_show_agree() {
+fn cached_and_uncached_list_show_and_hooks_agree() {
     agree(
         &root(),
         &[
+            &["hooks", "--format", "json"],
             &["list"],
             &["list", "model", "--ruleset", "quickstart", "--format", "json"],
             &["show", "dictator-b", "--explain"],

@@ -13,21 +13,32 @@ use cav_format::vocab::HANDLER_ORDER;
 
 use crate::commands::test::ruleset_tests;
 use crate::progress::progress;
-use crate::project::content_errors;
-use crate::project::load;
+use crate::project::{content_errors, load_options, load_with};
+use crate::result_cache::{self, Output};
 use crate::{EXIT_INVALID, Format};
 
 /// `cav hooks`: the content checked, its tests run, every hook point listed with them; exit 1
 /// when an implemented point has no passing test.
-pub fn run(root: &Path, format: Format) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    if loaded.error_count() > 0 {
-        return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
-    }
-    let by_point = exercised(&loaded, &compiled)?;
-    let complete = report(&by_point, format == Format::Json, &mut std::io::stdout().lock());
-    Ok(ExitCode::from(if complete { 0 } else { EXIT_INVALID }))
+/// Content unchanged since an earlier run answers from the cache (`result_cache::answer`).
+pub fn run(root: &Path, format: Format, no_cache: bool) -> Result<ExitCode, String> {
+    let opts = load_options(vec![], root);
+    let what: [(&str, &[u8]); 1] = [("format", if format == Format::Json { b"json" } else { b"human" })];
+    result_cache::answer(no_cache, "hooks", &opts, &what, || {
+        let mut loaded = load_with(&opts);
+        let parts = cav_compile::validate_parts(&mut loaded);
+        let transient = parts.transient();
+        let compiled = parts.owned_rules();
+        if loaded.error_count() > 0 {
+            // Told now, as a run without the cache tells them, and not kept.
+            content_errors(&loaded, "fix them first (`cav validate`)");
+            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr: String::new() }, true));
+        }
+        let by_point = exercised(&loaded, &compiled)?;
+        let mut out = Vec::new();
+        let complete = report(&by_point, format == Format::Json, &mut out);
+        let stdout = String::from_utf8(out).map_err(|e| e.to_string())?;
+        Ok((Output { code: if complete { 0 } else { EXIT_INVALID }, stdout, stderr: String::new() }, transient))
+    })
 }
 
 /// The tests (id, passed) that ran a handler at each hook point, by `HookPoint as usize`.

@@ -55,7 +55,7 @@ struct Cli {
     /// Project root holding content/ and mods/.
     #[arg(long, global = true, env = "CAV_ROOT", value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Neither read nor write the result cache (the output of `cav validate`, `list` and `show`;
+    /// Neither read nor write the result cache (the output of `cav validate`, `list`, `show` and `hooks`;
     /// the compiled rules `cav play`, `sim`, `replay`, `map`, `odds` and `dice` start from; the
     /// type checker's answers; also `CAV_NO_CACHE=1`); `cav cache info` says where it is.
     #[arg(long, global = true)]
@@ -130,7 +130,7 @@ enum Command {
     },
     /// The result cache: where it is, what it holds, and clearing it.
     #[command(
-        after_help = "The output of `cav validate`, `cav list` and `cav show`, the compiled rules `cav play`, `sim`, \
+        after_help = "The output of `cav validate`, `list`, `show` and `hooks`, the compiled rules `cav play`, `sim`, \
         `replay`, `map`, `odds` and `dice` start from, and the type checker's answers are kept in the user's cache directory: CAV_CACHE_DIR, else \
         $XDG_CACHE_HOME/cav (~/.cache/cav), never inside a pack or content folder. Each entry is named by a hash of \
         everything its result depends on and checked on every read; a damaged one is ignored, said on stderr and \
@@ -505,7 +505,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
             commands::test::run(root, pack_arg::resolve_all(paths, root)?, filter, verbose, format, junit)
         }
         Command::New { what, id, pack, dir, script, extends } => new::run(root, what, id, pack, dir, script, extends),
-        Command::Hooks { format } => hooks::run(root, format),
+        Command::Hooks { format } => hooks::run(root, format, no_cache),
         Command::Coverage { format, check } => coverage::run(root, format, check),
         Command::Force(cmd) => force::run(cmd, root),
         Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {

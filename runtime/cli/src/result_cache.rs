@@ -1,6 +1,6 @@
 //! The persistent cache (`cav-cache`) as the commands use it: where it is, the build it belongs
 //! to, the key of a result computed from content, a command's whole output as an entry
-//! ([`answer`]: `cav validate`, `list`, `show`), and the compiled rules the commands that play
+//! ([`answer`]: `cav validate`, `list`, `show`, `hooks`), and the compiled rules the commands that play
 //! start from ([`RulesCache`]).
 
 use std::path::PathBuf;
@@ -117,7 +117,7 @@ pub fn content_key(
 }
 
 /// A command whose whole output depends only on the content and its options `what` (`cav
-/// validate`, `cav list`, `cav show`): printed from the cache when both are unchanged since an
+/// validate`, `list`, `show`, `hooks`): printed from the cache when both are unchanged since an
 /// earlier run, else computed (`compute`: the output, and whether a finding depended on the
 /// moment) and kept; then what went wrong with the cache is said.
 pub fn answer(
