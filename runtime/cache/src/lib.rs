@@ -558,6 +558,19 @@ mod tests {
     }
 
     #[test]
+    fn entries_put_together_are_each_found_and_bounded_once_after() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path()).with_bounds(u64::MAX, 4);
+        let many: Vec<(Key, Vec<u8>)> = (0..6).map(|i| (key(&i.to_string()), vec![i as u8; 3])).collect();
+        s.put_many(&many);
+        // Six written, then the folder brought under four: a quarter of the room freed.
+        assert_eq!(s.info().entries, 3);
+        let found = many.iter().filter(|(k, v)| s.get(k).as_ref() == Some(v)).count();
+        assert_eq!(found, 3, "the entries kept are whole");
+        assert!(s.notes().is_empty(), "{:?}", s.notes());
+    }
+
+    #[test]
     fn every_damaged_byte_is_caught_and_the_entry_removed() {
         let t = tempfile::tempdir().unwrap();
         let s = store(t.path());
