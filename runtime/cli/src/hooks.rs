@@ -13,7 +13,7 @@ use cav_format::vocab::HANDLER_ORDER;
 
 use crate::commands::test::ruleset_tests;
 use crate::progress::progress;
-use crate::project::{content_errors, load_options, load_with};
+use crate::project::{content_errors_text, load_options, load_with};
 use crate::result_cache::{self, Output};
 use crate::{EXIT_INVALID, Format};
 
@@ -29,9 +29,8 @@ pub fn run(root: &Path, format: Format, no_cache: bool) -> Result<ExitCode, Stri
         let transient = parts.transient();
         let compiled = parts.owned_rules();
         if loaded.error_count() > 0 {
-            // Told now, as a run without the cache tells them, and not kept.
-            content_errors(&loaded, "fix them first (`cav validate`)");
-            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr: String::new() }, true));
+            let stderr = content_errors_text(&loaded, "fix them first (`cav validate`)");
+            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr }, transient));
         }
         let by_point = exercised(&loaded, &compiled)?;
         let mut out = Vec::new();

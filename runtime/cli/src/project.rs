@@ -126,7 +126,12 @@ pub fn errors_note(loaded: &Loaded) -> String {
 /// The content's errors, told for a command that cannot go on with them (`why` ends the line
 /// after them), and the exit code that says so: invalid content.
 pub fn content_errors(loaded: &Loaded, why: &str) -> ExitCode {
-    eprint!("{}", cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources));
-    eprintln!("error: the content has errors; {why}");
+    eprint!("{}", content_errors_text(loaded, why));
     ExitCode::from(EXIT_INVALID)
+}
+
+/// What [`content_errors`] says, for a command whose output is kept whole (`result_cache::answer`).
+pub fn content_errors_text(loaded: &Loaded, why: &str) -> String {
+    let rendered = cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources);
+    format!("{rendered}error: the content has errors; {why}\n")
 }
