@@ -18,32 +18,49 @@ use cav_format::{DocKind, Document};
 use serde::Serialize;
 
 use crate::commands::test::ruleset_tests;
-use crate::project::content_errors;
-use crate::project::load;
+use crate::project::{content_errors_text, load_options, load_with};
+use crate::result_cache::{self, Output};
 use crate::{CoverageFormat, EXIT_INVALID, Format};
 
 /// The official catalog the issue counts (214 names, `cav-names.tsv`).
 pub const CATALOG_PACK: &str = "cav-full";
 
 /// `cav coverage`: the content checked, the catalog mapped and reported; with `check`, exit 1
-/// unless every entry of the official catalog is complete.
-pub fn run(root: &Path, format: CoverageFormat, check: bool) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
-    let compiled = cav_compile::validate(&mut loaded);
-    if loaded.error_count() > 0 {
-        return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
-    }
-    let mut passed = std::collections::BTreeSet::new();
-    let rows = map(&loaded, &compiled, &mut passed)?;
-    let sections = sections(&loaded, &passed);
-    let (fmt, md) = match format {
-        CoverageFormat::Human => (Format::Human, false),
-        CoverageFormat::Json => (Format::Json, false),
-        CoverageFormat::Markdown => (Format::Human, true),
+/// unless every entry of the official catalog is complete. Content unchanged since an earlier
+/// run answers from the cache (`result_cache::answer`): the tests and their mutations are
+/// deterministic, so the map is a function of the content.
+pub fn run(root: &Path, format: CoverageFormat, check: bool, no_cache: bool) -> Result<ExitCode, String> {
+    let opts = load_options(vec![], root);
+    let shape: &[u8] = match format {
+        CoverageFormat::Human => b"human",
+        CoverageFormat::Json => b"json",
+        CoverageFormat::Markdown => b"markdown",
     };
-    report(&rows, &sections, fmt, md, &mut std::io::stdout().lock());
-    let complete = rows.iter().filter(|r| r.pack == CATALOG_PACK).all(|r| r.status == Status::Complete);
-    Ok(ExitCode::from(if check && !complete { EXIT_INVALID } else { 0 }))
+    let what: [(&str, &[u8]); 2] = [("format", shape), ("check", &[u8::from(check)])];
+    result_cache::answer(no_cache, "coverage", &opts, &what, || {
+        let mut loaded = load_with(&opts);
+        let parts = cav_compile::validate_parts(&mut loaded);
+        let transient = parts.transient();
+        let compiled = parts.owned_rules();
+        if loaded.error_count() > 0 {
+            let stderr = content_errors_text(&loaded, "fix them first (`cav validate`)");
+            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr }, transient));
+        }
+        let mut passed = std::collections::BTreeSet::new();
+        let rows = map(&loaded, &compiled, &mut passed)?;
+        let sections = sections(&loaded, &passed);
+        let (fmt, md) = match format {
+            CoverageFormat::Human => (Format::Human, false),
+            CoverageFormat::Json => (Format::Json, false),
+            CoverageFormat::Markdown => (Format::Human, true),
+        };
+        let mut out = Vec::new();
+        report(&rows, &sections, fmt, md, &mut out);
+        let stdout = String::from_utf8(out).map_err(|e| e.to_string())?;
+        let complete = rows.iter().filter(|r| r.pack == CATALOG_PACK).all(|r| r.status == Status::Complete);
+        let code = if check && !complete { EXIT_INVALID } else { 0 };
+        Ok((Output { code, stdout, stderr: String::new() }, transient))
+    })
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -9,7 +9,10 @@ use cav_content::{Diagnostic, Ruleset, Severity};
 use cav_format::{DocKind, Document, Force};
 use clap::Subcommand;
 
-use crate::project::{load, select_rulesets};
+use cav_content::LoadOptions;
+
+use crate::project::{load_options, load_with, select_rulesets};
+use crate::result_cache::{self, Output};
 use crate::{EXIT_INVALID, Format};
 
 #[derive(Subcommand)]
@@ -72,12 +75,68 @@ pub enum ForceCommand {
     },
 }
 
-pub fn run(cmd: ForceCommand, root: &Path) -> Result<ExitCode, String> {
+/// Content (and rosters) unchanged since an earlier run answer from the cache
+/// (`result_cache::answer`, `result_cache::kept`): checking, building with a seed and the guide
+/// are functions of them.
+pub fn run(cmd: ForceCommand, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
+    let opts = load_options(vec![], root);
     match cmd {
-        ForceCommand::Check { files, ruleset, format } => check(root, &files, &ruleset, format),
-        ForceCommand::Build { faction, tv, seed, ruleset, out } => build(root, &faction, tv, seed, &ruleset, out),
+        ForceCommand::Check { files, ruleset, format } => {
+            // Each roster by its path and its bytes (a file that cannot be read is a finding of
+            // the check, as of its absence).
+            let read: Vec<(PathBuf, Option<Vec<u8>>)> = files.iter().map(|f| (f.clone(), std::fs::read(f).ok())).collect();
+            let shape: &[u8] = if format == Format::Json { b"json" } else { b"human" };
+            let mut what: Vec<(&str, &[u8])> = vec![("ruleset", ruleset.as_bytes()), ("format", shape)];
+            for (f, bytes) in &read {
+                what.push(("roster", f.as_os_str().as_encoded_bytes()));
+                match bytes {
+                    Some(b) => what.push(("bytes", b)),
+                    None => what.push(("unreadable", &[])),
+                }
+            }
+            result_cache::answer(no_cache, "force-check", &opts, &what, || {
+                let out = check(&opts, &files, &ruleset, format)?;
+                // A roster changed while it was checked: the verdict is not of the bytes keyed.
+                let changed = read.iter().any(|(f, bytes)| std::fs::read(f).ok() != *bytes);
+                Ok((out, changed))
+            })
+        }
+        ForceCommand::Build { faction, tv, seed, ruleset, out } => {
+            let schema = match &out {
+                Some(p) => relative_schema(root, p),
+                None => "schemas/editor/force.schema.json".to_owned(),
+            };
+            let (tvb, seedb) = (tv.to_le_bytes(), seed.to_le_bytes());
+            let what: [(&str, &[u8]); 5] = [
+                ("faction", faction.as_bytes()),
+                ("tv", &tvb),
+                ("seed", &seedb),
+                ("ruleset", ruleset.as_bytes()),
+                ("schema", schema.as_bytes()),
+            ];
+            let built: Built = result_cache::kept(no_cache, "force-build", &opts, &what, || {
+                Ok((build(&opts, &faction, tv, seed, &ruleset, &schema)?, false))
+            })?;
+            match out {
+                Some(p) => {
+                    std::fs::write(&p, &built.text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                    eprintln!("wrote {} ({} squads, TV {} of {})", p.display(), built.squads, built.total, tv);
+                }
+                None => print!("{}", built.text),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         ForceCommand::Pool { table, size, squads, ruleset } => {
-            pool(root, table.as_deref(), size.as_deref(), squads, &ruleset)
+            let squadsb = squads.to_le_bytes();
+            let what: [(&str, &[u8]); 4] = [
+                ("table", table.as_deref().map_or(&[0xff][..], str::as_bytes)),
+                ("size", size.as_deref().map_or(&[0xff][..], str::as_bytes)),
+                ("squads", &squadsb),
+                ("ruleset", ruleset.as_bytes()),
+            ];
+            result_cache::answer(no_cache, "force-pool", &opts, &what, || {
+                Ok((pool(&opts, table.as_deref(), size.as_deref(), squads, &ruleset)?, false))
+            })
         }
     }
 }
@@ -107,8 +166,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn check(root: &Path, files: &[PathBuf], want: &str, format: Format) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
+fn check(opts: &LoadOptions, files: &[PathBuf], want: &str, format: Format) -> Result<Output, String> {
+    let mut loaded = load_with(opts);
     cav_compile::validate(&mut loaded);
     let rs = ruleset(&loaded, want, files)?.clone();
     // The ruleset's own force-building rules first (an undeclared faction class, a reading with
@@ -128,6 +187,7 @@ fn check(root: &Path, files: &[PathBuf], want: &str, format: Format) -> Result<E
     }
     cav_content::diag::normalise(&mut diags, &loaded.sources);
     let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+    let (mut stdout, mut stderr) = (String::new(), String::new());
     match format {
         Format::Json => {
             let forces: Vec<serde_json::Value> = summaries
@@ -147,19 +207,19 @@ fn check(root: &Path, files: &[PathBuf], want: &str, format: Format) -> Result<E
                 "forces": forces,
                 "diagnostics": cav_content::diag::to_json(&diags, &loaded.sources),
             });
-            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            let _ = writeln!(stdout, "{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         }
         Format::Human => {
-            eprint!("{}", cav_content::diag::render_human(&diags, &loaded.sources));
+            stderr = cav_content::diag::render_human(&diags, &loaded.sources);
             for (file, f, e) in &summaries {
-                print!("{}", summary(&rs, file, f, *e));
+                stdout.push_str(&summary(&rs, file, f, *e));
             }
             if summaries.is_empty() && errors == 0 {
-                println!("no `kind: force` document in {}", files.len());
+                let _ = writeln!(stdout, "no `kind: force` document in {}", files.len());
             }
         }
     }
-    Ok(ExitCode::from(if errors > 0 { EXIT_INVALID } else { 0 }))
+    Ok(Output { code: if errors > 0 { EXIT_INVALID } else { 0 }, stdout, stderr })
 }
 
 fn summary(rs: &Ruleset, file: &Path, f: &Force, errors: usize) -> String {
@@ -191,68 +251,66 @@ fn summary(rs: &Ruleset, file: &Path, f: &Force, errors: usize) -> String {
     s
 }
 
-fn build(root: &Path, faction: &str, tv: u32, seed: u64, want: &str, out: Option<PathBuf>) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
+/// A roster `cav force build` made: its YAML (`schema` in the editor modeline), squads and TV.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Built {
+    text: String,
+    squads: usize,
+    total: u32,
+}
+
+fn build(opts: &LoadOptions, faction: &str, tv: u32, seed: u64, want: &str, schema: &str) -> Result<Built, String> {
+    let mut loaded = load_with(opts);
     cav_compile::validate(&mut loaded);
     let rs = ruleset(&loaded, want, &[])?;
     let force = cav_forces::build(rs, &cav_forces::BuildRequest { faction: faction.to_owned(), tvp: tv, seed })?;
-    let schema = match &out {
-        Some(p) => relative_schema(root, p),
-        None => "schemas/editor/force.schema.json".to_owned(),
-    };
-    let text = cav_forces::to_yaml(&force, &schema);
-    match out {
-        Some(p) => {
-            std::fs::write(&p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-            let c = cav_forces::costs(rs, &force);
-            eprintln!("wrote {} ({} squads, TV {} of {})", p.display(), force.squads.len(), c.total(), tv);
-        }
-        None => print!("{text}"),
-    }
-    Ok(ExitCode::SUCCESS)
+    let text = cav_forces::to_yaml(&force, schema);
+    Ok(Built { text, squads: force.squads.len(), total: cav_forces::costs(rs, &force).total() })
 }
 
 /// `cav force pool`: a starting pool from the ruleset's guide (001 L1643-1675), or its tables.
-fn pool(root: &Path, table: Option<&str>, size: Option<&str>, squads: u32, want: &str) -> Result<ExitCode, String> {
-    let mut loaded = load(vec![], root);
+fn pool(opts: &LoadOptions, table: Option<&str>, size: Option<&str>, squads: u32, want: &str) -> Result<Output, String> {
+    let mut loaded = load_with(opts);
     cav_compile::validate(&mut loaded);
     let rs = ruleset(&loaded, want, &[])?;
     let guide = cav_forces::force_rules(rs).and_then(|f| f.pool_guide.as_ref()).ok_or_else(|| {
         format!("ruleset `{}` gives no guide to a starting pool (`force_building.pool_guide`)", rs.id)
     })?;
     let cite = guide.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+    let (mut out, mut err) = (String::new(), String::new());
     let known = |ids: &mut dyn Iterator<Item = &cav_format::Id>| ids.map(|i| i.as_str()).collect::<Vec<_>>().join(", ");
     let Some(size) = size else {
         for (id, sizes) in guide.tables.iter().filter(|(id, _)| table.is_none_or(|t| id.as_str() == t)) {
-            println!("{id}: TV per model (per squad of {})", guide.squad_size);
+            let _ = writeln!(out, "{id}: TV per model (per squad of {})", guide.squad_size);
             let mut rows: Vec<(&cav_format::Id, &u32)> = sizes.iter().collect();
             rows.sort_by_key(|&(_, tv)| *tv);
             for (s, tv) in rows {
-                println!("  {:<12} {tv:>5} ({:>6})", s.as_str(), tv.saturating_mul(guide.squad_size));
+                let _ = writeln!(out, "  {:<12} {tv:>5} ({:>6})", s.as_str(), tv.saturating_mul(guide.squad_size));
             }
         }
         if let Some(t) = table.filter(|t| !guide.tables.keys().any(|k| k.as_str() == *t)) {
-            eprintln!("error: no table `{t}` in the guide; tables: {}", known(&mut guide.tables.keys()));
-            return Ok(ExitCode::from(EXIT_INVALID));
+            let _ = writeln!(err, "error: no table `{t}` in the guide; tables: {}", known(&mut guide.tables.keys()));
+            return Ok(Output { code: EXIT_INVALID, stdout: out, stderr: err });
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Output { code: 0, stdout: out, stderr: err });
     };
     let table = table.unwrap_or_default();
     let Some(sizes) = guide.tables.iter().find(|(k, _)| k.as_str() == table).map(|(_, v)| v) else {
-        eprintln!("error: no table `{table}` in the guide; tables: {}", known(&mut guide.tables.keys()));
-        return Ok(ExitCode::from(EXIT_INVALID));
+        let _ = writeln!(err, "error: no table `{table}` in the guide; tables: {}", known(&mut guide.tables.keys()));
+        return Ok(Output { code: EXIT_INVALID, stdout: out, stderr: err });
     };
     let Some(per_model) = sizes.iter().find(|(k, _)| k.as_str() == size).map(|(_, v)| *v) else {
-        eprintln!("error: no size `{size}` in table `{table}`; sizes: {}", known(&mut sizes.keys()));
-        return Ok(ExitCode::from(EXIT_INVALID));
+        let _ = writeln!(err, "error: no size `{size}` in table `{table}`; sizes: {}", known(&mut sizes.keys()));
+        return Ok(Output { code: EXIT_INVALID, stdout: out, stderr: err });
     };
     let pool = u64::from(squads) * u64::from(guide.squad_size) * u64::from(per_model);
-    println!(
+    let _ = writeln!(
+        out,
         "{pool} TV: {squads} squad{} × {} models × {per_model} TV ({size}, {table}){cite}",
         if squads == 1 { "" } else { "s" },
         guide.squad_size
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Output { code: 0, stdout: out, stderr: err })
 }
 
 /// The schema's path as seen from the file written, for the editor modeline.

@@ -497,17 +497,17 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         Command::Schema { out, check, ids } => commands::schema::run(root, out, check, ids),
         Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format, no_cache),
         Command::Lua { file } => commands::lua::run(root, file),
-        Command::Docs { out, check } => docs::run(root, out, check),
+        Command::Docs { out, check } => docs::run(root, out, check, no_cache),
         Command::Watch { paths, ruleset, run, seed, test, debounce_ms } => {
             commands::watch::run(root, paths, ruleset, run, seed, test, debounce_ms)
         }
         Command::Test { paths, filter, verbose, format, junit } => {
-            commands::test::run(root, pack_arg::resolve_all(paths, root)?, filter, verbose, format, junit)
+            commands::test::run(root, pack_arg::resolve_all(paths, root)?, filter, verbose, format, junit, no_cache)
         }
         Command::New { what, id, pack, dir, script, extends } => new::run(root, what, id, pack, dir, script, extends),
         Command::Hooks { format } => hooks::run(root, format, no_cache),
-        Command::Coverage { format, check } => coverage::run(root, format, check),
-        Command::Force(cmd) => force::run(cmd, root),
+        Command::Coverage { format, check } => coverage::run(root, format, check, no_cache),
+        Command::Force(cmd) => force::run(cmd, root, no_cache),
         Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {
             play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, no_cache)
         }
@@ -518,7 +518,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
             commands::dice::run(root, expr, kind, &ruleset, modifier, format, no_cache)
         }
         Command::Map(cmd) => map::run(cmd, root, no_cache),
-        Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg),
+        Command::Card { ids, pack, ruleset, svg } => commands::card::run(root, ids, pack, ruleset, svg, no_cache),
         Command::Show { id, explain, ruleset, kind, with, format } => {
             commands::show::run(root, id, explain, ruleset, kind, with, format, no_cache)
         }

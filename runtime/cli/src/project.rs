@@ -108,11 +108,7 @@ pub fn select_rulesets<'a>(loaded: &'a Loaded, want: Option<&str>) -> Result<Vec
     Ok(hit)
 }
 
-pub fn report_errors(loaded: &Loaded) {
-    eprint!("{}", errors_note(loaded));
-}
-
-/// The line [`report_errors`] says: the count of the content's errors, or nothing.
+/// The line a command that goes on despite the content's errors says: their count, or nothing.
 pub fn errors_note(loaded: &Loaded) -> String {
     match loaded.error_count() {
         0 => String::new(),

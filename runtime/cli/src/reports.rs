@@ -100,7 +100,7 @@ pub struct ShowReport {
 }
 
 /// `cav test --format json`.
-#[derive(Serialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 pub struct TestReport {
     pub passed: usize,
     pub failed: usize,
@@ -108,7 +108,7 @@ pub struct TestReport {
     pub tests: Vec<TestOutcome>,
 }
 
-#[derive(Serialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 pub struct TestOutcome {
     pub id: String,
     pub name: String,

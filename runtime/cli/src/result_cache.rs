@@ -117,9 +117,10 @@ pub fn content_key(
 }
 
 /// A command whose whole output depends only on the content and its options `what` (`cav
-/// validate`, `list`, `show`, `hooks`): printed from the cache when both are unchanged since an
-/// earlier run, else computed (`compute`: the output, and whether a finding depended on the
-/// moment) and kept; then what went wrong with the cache is said.
+/// validate`, `list`, `show`, `hooks`, `coverage`, `force check`, `force pool`): printed from the
+/// cache when both are unchanged since an earlier run, else computed (`compute`: the output, and
+/// whether a finding depended on the moment) and kept; then what went wrong with the cache is
+/// said.
 pub fn answer(
     no_cache: bool,
     purpose: &str,
@@ -128,34 +129,67 @@ pub fn answer(
     compute: impl FnOnce() -> Result<(Output, bool), String>,
 ) -> Result<std::process::ExitCode, String> {
     let store = open(no_cache, &content_roots(opts));
-    let key = store.as_ref().and_then(|s| content_key(s, purpose, opts, what).ok());
-    let cached = store.as_ref().zip(key).and_then(|(s, k)| {
-        let out = Output::decode(&s.get(&k)?);
-        if out.is_none() {
-            s.discard(&k, "not the output of a run");
-        }
-        out
-    });
-    let out = match cached {
-        Some(out) => out,
-        None => {
-            let (out, transient) = compute()?;
-            // A result that depends on this moment (a checker that could not run) is not kept;
-            // nor one whose files changed while they were read (the key is taken again: the
-            // result must be of the content the key names), nor one an entry could not give back.
-            let encoded = out.encode();
-            if let (Some(s), Some(k), false) = (&store, key, transient)
-                && content_key(s, purpose, opts, what).ok() == Some(k)
-                && Output::decode(&encoded).as_ref() == Some(&out)
-            {
-                s.put(&k, &encoded);
-            }
-            out
-        }
-    };
+    let out = through(store.as_ref(), purpose, opts, what, Output::decode, |o| Some(o.encode()), "the output of a run", compute)?;
     out.print();
     say_notes(store.as_ref());
     Ok(std::process::ExitCode::from(out.code))
+}
+
+/// What a command that writes files or streams its lines works out from the content and its
+/// options `what` (`cav card`'s page, `cav docs`' pages, `cav test`'s runs, `cav force build`'s
+/// roster): taken from the cache when both are unchanged since an earlier run, else computed and
+/// kept, as JSON; then what went wrong with the cache is said. The caller writes and prints
+/// from it as from a value computed now. An entry whose text holds a control character (one a
+/// name could carry to the terminal, see [`tells_control`]) is ignored.
+pub fn kept<T: Serialize + serde::de::DeserializeOwned>(
+    no_cache: bool,
+    purpose: &str,
+    opts: &LoadOptions,
+    what: &[(&str, &[u8])],
+    compute: impl FnOnce() -> Result<(T, bool), String>,
+) -> Result<T, String> {
+    let store = open(no_cache, &content_roots(opts));
+    let read = |b: &[u8]| (!tells_control(b)).then(|| serde_json::from_slice(b).ok()).flatten();
+    let found = through(store.as_ref(), purpose, opts, what, read, |v| serde_json::to_vec(v).ok(), "a kept result", compute);
+    say_notes(store.as_ref());
+    found
+}
+
+/// The one way a result is taken from `store` or computed and kept: the entry of `purpose` for
+/// the content and `what` ([`content_key`]) read back with `read` (an entry it refuses is not
+/// `is`: said, and removed); else `compute` runs, and its result is kept unless it depends on
+/// the moment (a checker that could not run), the files changed while they were read (the key
+/// is taken again: the result must be of the content the key names), or the entry would not
+/// give it back (`read` then `write` must give the same bytes).
+#[allow(clippy::too_many_arguments)]
+fn through<T>(
+    store: Option<&Store>,
+    purpose: &str,
+    opts: &LoadOptions,
+    what: &[(&str, &[u8])],
+    read: impl Fn(&[u8]) -> Option<T>,
+    write: impl Fn(&T) -> Option<Vec<u8>>,
+    is: &str,
+    compute: impl FnOnce() -> Result<(T, bool), String>,
+) -> Result<T, String> {
+    let key = store.and_then(|s| content_key(s, purpose, opts, what).ok());
+    if let Some((s, k)) = store.zip(key)
+        && let Some(bytes) = s.get(&k)
+    {
+        match read(&bytes) {
+            Some(v) => return Ok(v),
+            None => s.discard(&k, &format!("not {is}")),
+        }
+    }
+    let (value, transient) = compute()?;
+    if let (Some(s), Some(k), false) = (store, key, transient)
+        && let Some(bytes) = write(&value)
+        && read(&bytes).as_ref().and_then(&write).as_ref() == Some(&bytes)
+        && content_key(s, purpose, opts, what).ok() == Some(k)
+    {
+        s.put(&k, &bytes);
+    }
+    Ok(value)
 }
 
 /// A command's whole output: exit code, standard output, standard error.

@@ -7,24 +7,40 @@ use std::process::ExitCode;
 use cav_format::DocKind;
 
 use crate::card;
-use crate::project::{load, select_rulesets};
+use crate::project::{load_options, load_with, select_rulesets};
+use crate::result_cache;
 
-/// `cav card`: the SVG written to `svg`.
+/// `cav card`: the SVG written to `svg`. Content unchanged since an earlier run gives the page
+/// drawn then (`result_cache::kept`).
 pub fn run(
     root: &Path,
     ids: Vec<String>,
     pack: Option<String>,
     ruleset: String,
     svg: PathBuf,
+    no_cache: bool,
 ) -> Result<ExitCode, String> {
-    let loaded = load(vec![], root);
-    let rs = select_rulesets(&loaded, Some(&ruleset))?.into_iter().next().ok_or("no ruleset")?;
+    let opts = load_options(vec![], root);
+    let mut what: Vec<(&str, &[u8])> =
+        vec![("ruleset", ruleset.as_bytes()), ("pack", pack.as_deref().map_or(&[0xff][..], str::as_bytes))];
+    what.extend(ids.iter().map(|id| ("id", id.as_bytes())));
+    let (page, count): (String, usize) =
+        result_cache::kept(no_cache, "card", &opts, &what, || Ok((draw(&opts, &ids, pack.as_deref(), &ruleset)?, false)))?;
+    std::fs::write(&svg, page).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
+    eprintln!("wrote {} ({count} card{})", svg.display(), if count == 1 { "" } else { "s" });
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The page of the cards asked for, and how many it holds.
+fn draw(opts: &cav_content::LoadOptions, ids: &[String], pack: Option<&str>, ruleset: &str) -> Result<(String, usize), String> {
+    let loaded = load_with(opts);
+    let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
     let model = |e: &cav_content::Entry| match e.doc.as_deref() {
         Some(cav_format::Document::Model(m)) => Some(card::data(m, rs)),
         _ => None,
     };
     let mut cards = Vec::new();
-    for id in &ids {
+    for id in ids {
         let Some(e) = rs.get(DocKind::Model, id) else {
             let all: Vec<&str> = rs.entries().filter(|e| e.kind == DocKind::Model).map(|e| e.id.as_str()).collect();
             let hint =
@@ -33,7 +49,7 @@ pub fn run(
         };
         cards.extend(model(e));
     }
-    if let Some(p) = &pack {
+    if let Some(p) = pack {
         let mut of: Vec<&cav_content::Entry> =
             rs.entries().filter(|e| e.kind == DocKind::Model && e.pack == *p).collect();
         if of.is_empty() {
@@ -42,7 +58,5 @@ pub fn run(
         of.sort_by(|a, b| a.id.cmp(&b.id));
         cards.extend(of.into_iter().filter_map(model));
     }
-    std::fs::write(&svg, card::svg(&cards)).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
-    eprintln!("wrote {} ({} card{})", svg.display(), cards.len(), if cards.len() == 1 { "" } else { "s" });
-    Ok(ExitCode::SUCCESS)
+    Ok((card::svg(&cards), cards.len()))
 }

@@ -9,13 +9,18 @@ use cav_format::DocKind;
 
 use crate::narrative::narrate;
 use crate::progress::progress;
-use crate::project::content_errors;
-use crate::project::load;
+use serde::{Deserialize, Serialize};
+
+use crate::project::{content_errors_text, load_options, load_with};
+use crate::result_cache;
 use crate::runner::lua_host;
 use crate::{EXIT_INVALID, Format, reports};
 
 /// `cav test`: the tests of the packs at `paths` (those whose id holds `filter`), each failure at
-/// its line; exit 1 when one fails.
+/// its line; exit 1 when one fails. Content unchanged since an earlier run gives the runs of
+/// then (`result_cache::kept`: the tests are deterministic, their outcome is a function of the
+/// content), printed and reported as now.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     root: &Path,
     paths: Vec<PathBuf>,
@@ -23,38 +28,93 @@ pub fn run(
     verbose: bool,
     format: Format,
     junit: Option<PathBuf>,
+    no_cache: bool,
 ) -> Result<ExitCode, String> {
     // An unwritable report path fails before the tests run, not after.
     let junit_file = junit
         .as_ref()
         .map(|p| std::fs::File::create(p).map_err(|e| format!("cannot write the JUnit report {}: {e}", p.display())))
         .transpose()?;
-    let mut loaded = load(paths, root);
-    let compiled = cav_compile::validate(&mut loaded);
-    if loaded.error_count() > 0 {
-        return Ok(content_errors(&loaded, "fix them before testing (`cav validate` shows warnings too)"));
-    }
     let human = format == Format::Human;
-    let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
-    let keep = |e: &cav_content::Entry| {
-        packs.contains(&e.pack.as_str()) && filter.as_ref().is_none_or(|f| e.id.contains(f.as_str()))
+    let opts = load_options(paths, root);
+    let what: [(&str, &[u8]); 2] =
+        [("filter", filter.as_deref().map_or(&[0xff][..], str::as_bytes)), ("verbose", &[u8::from(verbose)])];
+    // Lines said while the tests run stream out as they pass; lines kept are printed at once.
+    let mut streamed = false;
+    let tested = result_cache::kept(no_cache, "test", &opts, &what, || {
+        streamed = true;
+        Ok(run_tests(&opts, filter.as_deref(), verbose, human))
+    })?;
+    let report = match tested {
+        Tested::Stopped { code, stderr } => {
+            eprint!("{stderr}");
+            return Ok(ExitCode::from(code));
+        }
+        Tested::Ran { lines, report } => {
+            let mut out = std::io::stdout().lock();
+            if human && !streamed {
+                for line in &lines {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            if human {
+                let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
+            } else {
+                let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            }
+            report
+        }
     };
+    if let (Some(mut file), Some(path)) = (junit_file, junit) {
+        file.write_all(reports::junit(&report).as_bytes())
+            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
+    }
+    Ok(ExitCode::from(if report.failed == 0 { 0 } else { EXIT_INVALID }))
+}
+
+/// What `cav test` found: every run's lines (as the human report says them) and outcome; or
+/// the content stopped it (its errors, said on stderr).
+#[derive(Serialize, Deserialize)]
+enum Tested {
+    Ran { lines: Vec<String>, report: reports::TestReport },
+    Stopped { code: u8, stderr: String },
+}
+
+/// The tests run, each line said as it is known when `say_now` (a human report); and whether a
+/// finding depended on the moment (the result is then not kept).
+fn run_tests(opts: &cav_content::LoadOptions, filter: Option<&str>, verbose: bool, say_now: bool) -> (Tested, bool) {
+    let mut loaded = load_with(opts);
+    let parts = cav_compile::validate_parts(&mut loaded);
+    let transient = parts.transient();
+    let compiled = parts.owned_rules();
+    if loaded.error_count() > 0 {
+        let stderr = content_errors_text(&loaded, "fix them before testing (`cav validate` shows warnings too)");
+        return (Tested::Stopped { code: EXIT_INVALID, stderr }, transient);
+    }
+    let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
+    let keep =
+        |e: &cav_content::Entry| packs.contains(&e.pack.as_str()) && filter.is_none_or(|f| e.id.contains(f));
     let total: usize = loaded.rulesets.iter().map(|rs| ruleset_test_entries(rs, keep).len()).sum();
     let bar = progress(total as u64, "testing");
     let mut report = reports::TestReport { passed: 0, failed: 0, tests: Vec::new() };
+    let mut lines = Vec::new();
     let mut out = std::io::stdout().lock();
     let mut say = |line: String| {
-        if human {
+        if say_now {
             bar.suspend(|| writeln!(out, "{line}")).ok();
         }
+        lines.push(line);
     };
+    // The content compiled without error, yet a ruleset gave no rules or its scripts did not
+    // load (said on stderr): the run stops, and is not kept.
+    let stopped = (Tested::Stopped { code: EXIT_INVALID, stderr: String::new() }, true);
     for (rs, rules) in loaded.rulesets.iter().zip(compiled) {
         let tests = ruleset_test_entries(rs, keep);
         if tests.is_empty() {
             continue;
         }
-        let Some(rules) = rules else { return Ok(ExitCode::from(EXIT_INVALID)) };
-        let Some(mut host) = lua_host(&rules) else { return Ok(ExitCode::from(EXIT_INVALID)) };
+        let Some(rules) = rules else { return stopped };
+        let Some(mut host) = lua_host(&rules) else { return stopped };
         for (e, t) in tests {
             bar.set_message(t.id.to_string());
             let r = cav_rules::testing::run_test_with(&rules, t, &mut host);
@@ -129,16 +189,7 @@ pub fn run(
     }
     report.passed = report.tests.iter().filter(|t| t.passed).count();
     report.failed = report.tests.len() - report.passed;
-    if human {
-        let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
-    } else {
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-    }
-    if let (Some(mut file), Some(path)) = (junit_file, junit) {
-        file.write_all(reports::junit(&report).as_bytes())
-            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
-    }
-    Ok(ExitCode::from(if report.failed == 0 { 0 } else { EXIT_INVALID }))
+    (Tested::Ran { lines, report }, transient)
 }
 
 /// The narrative of a test's events, with the test's own model names (`cav test --verbose`).
