@@ -523,3 +523,109 @@ fn cached_and_uncached_list_show_and_hooks_agree() {
     let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["list"]);
     assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
 }
+
+/// `cav test`, `cav coverage` and `cav force` answer from the cache too, byte for byte, exit
+/// code included; on the hostile corpus their refusal is kept and said the same.
+#[test]
+fn cached_and_uncached_test_coverage_and_force_agree() {
+    agree(
+        &root(),
+        &[
+            &["test", "--format", "json"],
+            &["test", "content/cav-quickstart", "--filter", "damage", "--verbose"],
+            &["coverage", "--format", "json"],
+            &["force", "check", "mods/iron-wolves/forces/wolf-pack.yaml", "--format", "json"],
+            &["force", "build", "--faction", "open", "--tv", "2500", "--seed", "7"],
+            &["force", "pool", "--table", "cav", "--size", "medium", "--squads", "3"],
+            &["force", "pool", "--table", "nope"],
+        ],
+    );
+    let p = hostile_project();
+    agree(p.path(), &[&["test"], &["coverage"]]);
+    let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["test"]);
+    assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
+}
+
+/// The files `cav card`, `cav docs`, `cav test --junit` and `cav force build --out` write are the
+/// same from the cache as without it, and are written again from it (a file removed after the
+/// first run comes back).
+#[test]
+fn files_written_from_the_cache_are_the_uncached_ones() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let at = |name: &str| out.path().join(name).display().to_string();
+    let commands: [Vec<String>; 4] = [
+        vec![
+            "card".into(),
+            "dictator-b".into(),
+            "--pack".into(),
+            "cav-quickstart".into(),
+            "--svg".into(),
+            at("cards.svg"),
+        ],
+        vec!["docs".into(), "--out".into(), at("reference")],
+        vec!["test".into(), "content/cav-quickstart".into(), "--junit".into(), at("junit.xml")],
+        vec![
+            "force".into(),
+            "build".into(),
+            "--faction".into(),
+            "open".into(),
+            "--tv".into(),
+            "1500".into(),
+            "--out".into(),
+            at("red.yaml"),
+        ],
+    ];
+    for args in &commands {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut uncached = vec!["--no-cache"];
+        uncached.extend_from_slice(&args);
+        let plain = run(cache.path(), &root(), &uncached);
+        assert_eq!(plain.0, Some(0), "{args:?}: {}", plain.2);
+        let written = walk(out.path()).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect::<Vec<_>>();
+        assert!(!written.is_empty());
+        for round in ["miss", "hit"] {
+            std::fs::remove_dir_all(out.path()).unwrap();
+            std::fs::create_dir(out.path()).unwrap();
+            let cached = run(cache.path(), &root(), &args);
+            assert_eq!(cached, plain, "{args:?} ({round}): the output differs");
+            let again =
+                walk(out.path()).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect::<Vec<_>>();
+            assert_eq!(again, written, "{args:?} ({round}): the files differ");
+        }
+        std::fs::remove_dir_all(out.path()).unwrap();
+        std::fs::create_dir(out.path()).unwrap();
+    }
+    assert_eq!(entries(cache.path()).len(), commands.len(), "one entry per command");
+}
+
+/// `cav force check` keys its verdict by each roster's bytes: a roster edited, emptied or removed
+/// after a run is checked again, never answered with the verdict of before.
+#[test]
+fn a_changed_roster_is_checked_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("mine.yaml");
+    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
+    std::fs::write(&roster, &wolf).unwrap();
+    let path = roster.display().to_string();
+    let args = ["force", "check", path.as_str()];
+    let legal = run(cache.path(), &root(), &args);
+    assert_eq!(legal.0, Some(0), "{}", legal.2);
+    assert_eq!(run(cache.path(), &root(), &args), legal);
+    // Over the pool: the verdict changes with the bytes.
+    std::fs::write(&roster, wolf.replace("tvp: 2500", "tvp: 100")).unwrap();
+    let over = run(cache.path(), &root(), &args);
+    assert_eq!(over.0, Some(1), "{over:?}");
+    assert_eq!(over, run(cache.path(), &root(), &["--no-cache", "force", "check", path.as_str()]));
+    for change in ["empty", "gone"] {
+        match change {
+            "empty" => std::fs::write(&roster, "").unwrap(),
+            _ => std::fs::remove_file(&roster).unwrap(),
+        }
+        let now = run(cache.path(), &root(), &args);
+        assert_ne!(now, legal, "{change}");
+        assert_ne!(now, over, "{change}");
+        assert_eq!(now, run(cache.path(), &root(), &["--no-cache", "force", "check", path.as_str()]), "{change}");
+    }
+}

@@ -84,7 +84,8 @@ pub fn run(cmd: ForceCommand, root: &Path, no_cache: bool) -> Result<ExitCode, S
         ForceCommand::Check { files, ruleset, format } => {
             // Each roster by its path and its bytes (a file that cannot be read is a finding of
             // the check, as of its absence).
-            let read: Vec<(PathBuf, Option<Vec<u8>>)> = files.iter().map(|f| (f.clone(), std::fs::read(f).ok())).collect();
+            let read: Vec<(PathBuf, Option<Vec<u8>>)> =
+                files.iter().map(|f| (f.clone(), std::fs::read(f).ok())).collect();
             let shape: &[u8] = if format == Format::Json { b"json" } else { b"human" };
             let mut what: Vec<(&str, &[u8])> = vec![("ruleset", ruleset.as_bytes()), ("format", shape)];
             for (f, bytes) in &read {
@@ -269,7 +270,13 @@ fn build(opts: &LoadOptions, faction: &str, tv: u32, seed: u64, want: &str, sche
 }
 
 /// `cav force pool`: a starting pool from the ruleset's guide (001 L1643-1675), or its tables.
-fn pool(opts: &LoadOptions, table: Option<&str>, size: Option<&str>, squads: u32, want: &str) -> Result<Output, String> {
+fn pool(
+    opts: &LoadOptions,
+    table: Option<&str>,
+    size: Option<&str>,
+    squads: u32,
+    want: &str,
+) -> Result<Output, String> {
     let mut loaded = load_with(opts);
     cav_compile::validate(&mut loaded);
     let rs = ruleset(&loaded, want, &[])?;

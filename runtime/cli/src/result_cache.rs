@@ -129,7 +129,16 @@ pub fn answer(
     compute: impl FnOnce() -> Result<(Output, bool), String>,
 ) -> Result<std::process::ExitCode, String> {
     let store = open(no_cache, &content_roots(opts));
-    let out = through(store.as_ref(), purpose, opts, what, Output::decode, |o| Some(o.encode()), "the output of a run", compute)?;
+    let out = through(
+        store.as_ref(),
+        purpose,
+        opts,
+        what,
+        Output::decode,
+        |o| Some(o.encode()),
+        "the output of a run",
+        compute,
+    )?;
     out.print();
     say_notes(store.as_ref());
     Ok(std::process::ExitCode::from(out.code))
@@ -150,7 +159,8 @@ pub fn kept<T: Serialize + serde::de::DeserializeOwned>(
 ) -> Result<T, String> {
     let store = open(no_cache, &content_roots(opts));
     let read = |b: &[u8]| (!tells_control(b)).then(|| serde_json::from_slice(b).ok()).flatten();
-    let found = through(store.as_ref(), purpose, opts, what, read, |v| serde_json::to_vec(v).ok(), "a kept result", compute);
+    let found =
+        through(store.as_ref(), purpose, opts, what, read, |v| serde_json::to_vec(v).ok(), "a kept result", compute);
     say_notes(store.as_ref());
     found
 }

@@ -24,15 +24,21 @@ pub fn run(
     let mut what: Vec<(&str, &[u8])> =
         vec![("ruleset", ruleset.as_bytes()), ("pack", pack.as_deref().map_or(&[0xff][..], str::as_bytes))];
     what.extend(ids.iter().map(|id| ("id", id.as_bytes())));
-    let (page, count): (String, usize) =
-        result_cache::kept(no_cache, "card", &opts, &what, || Ok((draw(&opts, &ids, pack.as_deref(), &ruleset)?, false)))?;
+    let (page, count): (String, usize) = result_cache::kept(no_cache, "card", &opts, &what, || {
+        Ok((draw(&opts, &ids, pack.as_deref(), &ruleset)?, false))
+    })?;
     std::fs::write(&svg, page).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
     eprintln!("wrote {} ({count} card{})", svg.display(), if count == 1 { "" } else { "s" });
     Ok(ExitCode::SUCCESS)
 }
 
 /// The page of the cards asked for, and how many it holds.
-fn draw(opts: &cav_content::LoadOptions, ids: &[String], pack: Option<&str>, ruleset: &str) -> Result<(String, usize), String> {
+fn draw(
+    opts: &cav_content::LoadOptions,
+    ids: &[String],
+    pack: Option<&str>,
+    ruleset: &str,
+) -> Result<(String, usize), String> {
     let loaded = load_with(opts);
     let rs = select_rulesets(&loaded, Some(ruleset))?.into_iter().next().ok_or("no ruleset")?;
     let model = |e: &cav_content::Entry| match e.doc.as_deref() {

@@ -92,8 +92,7 @@ fn run_tests(opts: &cav_content::LoadOptions, filter: Option<&str>, verbose: boo
         return (Tested::Stopped { code: EXIT_INVALID, stderr }, transient);
     }
     let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
-    let keep =
-        |e: &cav_content::Entry| packs.contains(&e.pack.as_str()) && filter.is_none_or(|f| e.id.contains(f));
+    let keep = |e: &cav_content::Entry| packs.contains(&e.pack.as_str()) && filter.is_none_or(|f| e.id.contains(f));
     let total: usize = loaded.rulesets.iter().map(|rs| ruleset_test_entries(rs, keep).len()).sum();
     let bar = progress(total as u64, "testing");
     let mut report = reports::TestReport { passed: 0, failed: 0, tests: Vec::new() };

@@ -34,10 +34,11 @@ pub fn run(root: &Path, out: Option<PathBuf>, check: bool, no_cache: bool) -> Re
     // Content unchanged since an earlier run gives the pages made then; what is written or
     // found stale is decided now, against the files as they are.
     let what: [(&str, &[u8]); 1] = [("root", root.as_os_str().as_encoded_bytes())];
-    let (note, files): (String, Vec<(String, String)>) = crate::result_cache::kept(no_cache, "docs", &opts, &what, || {
-        let loaded = crate::project::load_with(&opts);
-        Ok(((crate::project::errors_note(&loaded), generate(&loaded, root)), false))
-    })?;
+    let (note, files): (String, Vec<(String, String)>) =
+        crate::result_cache::kept(no_cache, "docs", &opts, &what, || {
+            let loaded = crate::project::load_with(&opts);
+            Ok(((crate::project::errors_note(&loaded), generate(&loaded, root)), false))
+        })?;
     eprint!("{note}");
     let mut stale = Vec::new();
     for (name, text) in &files {
