@@ -629,3 +629,28 @@ fn a_changed_roster_is_checked_again() {
         assert_eq!(now, run(cache.path(), &root(), &["--no-cache", "force", "check", path.as_str()]), "{change}");
     }
 }
+
+/// A planted `cav docs` entry cannot make it write outside `--out`: a page named with a folder or
+/// `..` is refused before anything is written.
+#[test]
+fn a_planted_page_name_cannot_leave_the_folder_asked_for() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let reference = out.path().join("reference");
+    let dir = reference.display().to_string();
+    let args = ["docs", "--out", dir.as_str()];
+    let good = run(cache.path(), &root(), &args);
+    assert_eq!(good.0, Some(0), "{}", good.2);
+    let [entry] = entries(cache.path()).try_into().unwrap();
+    let bytes = std::fs::read(&entry).unwrap();
+    for name in ["../escaped.md", "/tmp/escaped.md", "sub/page.md", ""] {
+        let payload = serde_json::to_vec(&(String::new(), vec![(name, "planted\n")])).unwrap();
+        plant(&entry, &bytes, &payload);
+        let _ = std::fs::remove_dir_all(&reference);
+        let (code, _, stderr) = run(cache.path(), &root(), &args);
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        assert!(stderr.contains("is not a file name inside"), "{name}: {stderr}");
+        assert_eq!(walk(out.path()), Vec::<PathBuf>::new(), "{name}: a file was written");
+        assert!(!Path::new("/tmp/escaped.md").exists());
+    }
+}

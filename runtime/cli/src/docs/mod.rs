@@ -40,6 +40,13 @@ pub fn run(root: &Path, out: Option<PathBuf>, check: bool, no_cache: bool) -> Re
             Ok(((crate::project::errors_note(&loaded), generate(&loaded, root)), false))
         })?;
     eprint!("{note}");
+    // Pages are written only as names inside `dir`, whatever a kept result says.
+    if let Some((bad, _)) = files.iter().find(|(n, _)| {
+        let mut parts = Path::new(n).components();
+        !matches!((parts.next(), parts.next()), (Some(std::path::Component::Normal(_)), None))
+    }) {
+        return Err(format!("a page named {bad:?} is not a file name inside {}", dir.display()));
+    }
     let mut stale = Vec::new();
     for (name, text) in &files {
         let path = dir.join(name);
