@@ -18,7 +18,7 @@ use cav_format::{DocKind, Document};
 use serde::Serialize;
 
 use crate::commands::test::ruleset_tests;
-use crate::project::{content_errors_text, load_options, load_with};
+use crate::project::{load_checked, load_options};
 use crate::result_cache::{self, Output};
 use crate::{CoverageFormat, EXIT_INVALID, Format};
 
@@ -38,14 +38,10 @@ pub fn run(root: &Path, format: CoverageFormat, check: bool, no_cache: bool) -> 
     };
     let what: [(&str, &[u8]); 2] = [("format", shape), ("check", &[u8::from(check)])];
     result_cache::answer(no_cache, "coverage", &opts, &what, || {
-        let mut loaded = load_with(&opts);
-        let parts = cav_compile::validate_parts(&mut loaded);
-        let transient = parts.transient();
-        let compiled = parts.owned_rules();
-        if loaded.error_count() > 0 {
-            let stderr = content_errors_text(&loaded, "fix them first (`cav validate`)");
-            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr }, transient));
-        }
+        let ((loaded, compiled), transient) = match load_checked(&opts, "fix them first (`cav validate`)") {
+            (Ok(checked), transient) => (checked, transient),
+            (Err(errors), transient) => return Ok((errors, transient)),
+        };
         let mut passed = std::collections::BTreeSet::new();
         let rows = map(&loaded, &compiled, &mut passed)?;
         let sections = sections(&loaded, &passed);

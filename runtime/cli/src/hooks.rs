@@ -13,7 +13,7 @@ use cav_format::vocab::HANDLER_ORDER;
 
 use crate::commands::test::ruleset_tests;
 use crate::progress::progress;
-use crate::project::{content_errors_text, load_options, load_with};
+use crate::project::{load_checked, load_options};
 use crate::result_cache::{self, Output};
 use crate::{EXIT_INVALID, Format};
 
@@ -24,14 +24,10 @@ pub fn run(root: &Path, format: Format, no_cache: bool) -> Result<ExitCode, Stri
     let opts = load_options(vec![], root);
     let what: [(&str, &[u8]); 1] = [("format", if format == Format::Json { b"json" } else { b"human" })];
     result_cache::answer(no_cache, "hooks", &opts, &what, || {
-        let mut loaded = load_with(&opts);
-        let parts = cav_compile::validate_parts(&mut loaded);
-        let transient = parts.transient();
-        let compiled = parts.owned_rules();
-        if loaded.error_count() > 0 {
-            let stderr = content_errors_text(&loaded, "fix them first (`cav validate`)");
-            return Ok((Output { code: EXIT_INVALID, stdout: String::new(), stderr }, transient));
-        }
+        let ((loaded, compiled), transient) = match load_checked(&opts, "fix them first (`cav validate`)") {
+            (Ok(checked), transient) => (checked, transient),
+            (Err(errors), transient) => return Ok((errors, transient)),
+        };
         let by_point = exercised(&loaded, &compiled)?;
         let mut out = Vec::new();
         let complete = report(&by_point, format == Format::Json, &mut out);

@@ -126,6 +126,28 @@ pub fn content_errors(loaded: &Loaded, why: &str) -> ExitCode {
     ExitCode::from(EXIT_INVALID)
 }
 
+/// Content loaded and checked, and each ruleset's compiled rules ([`load_checked`]).
+pub type Checked = (Loaded, Vec<Option<cav_rules::Rules>>);
+
+/// The content of `opts` loaded and checked, with each ruleset's compiled rules (in
+/// `loaded.rulesets` order); or, when it has errors, what a command whose output is kept says
+/// then (exit 1: [`content_errors_text`], `why` ending it). And whether a finding depended on the
+/// moment (the result is then not kept).
+pub fn load_checked(
+    opts: &LoadOptions,
+    why: &str,
+) -> (Result<Checked, crate::result_cache::Output>, bool) {
+    let mut loaded = load_with(opts);
+    let parts = cav_compile::validate_parts(&mut loaded);
+    let transient = parts.transient();
+    let compiled = parts.owned_rules();
+    if loaded.error_count() > 0 {
+        let stderr = content_errors_text(&loaded, why);
+        return (Err(crate::result_cache::Output { code: EXIT_INVALID, stdout: String::new(), stderr }), transient);
+    }
+    (Ok((loaded, compiled)), transient)
+}
+
 /// What [`content_errors`] says, for a command whose output is kept whole (`result_cache::answer`).
 pub fn content_errors_text(loaded: &Loaded, why: &str) -> String {
     let rendered = cav_content::diag::render_errors(&loaded.diagnostics, &loaded.sources);

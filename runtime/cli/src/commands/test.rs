@@ -11,7 +11,7 @@ use crate::narrative::narrate;
 use crate::progress::progress;
 use serde::{Deserialize, Serialize};
 
-use crate::project::{content_errors_text, load_options, load_with};
+use crate::project::{load_checked, load_options};
 use crate::result_cache;
 use crate::runner::lua_host;
 use crate::{EXIT_INVALID, Format, reports};
@@ -83,14 +83,13 @@ enum Tested {
 /// The tests run, each line said as it is known when `say_now` (a human report); and whether a
 /// finding depended on the moment (the result is then not kept).
 fn run_tests(opts: &cav_content::LoadOptions, filter: Option<&str>, verbose: bool, say_now: bool) -> (Tested, bool) {
-    let mut loaded = load_with(opts);
-    let parts = cav_compile::validate_parts(&mut loaded);
-    let transient = parts.transient();
-    let compiled = parts.owned_rules();
-    if loaded.error_count() > 0 {
-        let stderr = content_errors_text(&loaded, "fix them before testing (`cav validate` shows warnings too)");
-        return (Tested::Stopped { code: EXIT_INVALID, stderr }, transient);
-    }
+    let ((loaded, compiled), transient) =
+        match load_checked(opts, "fix them before testing (`cav validate` shows warnings too)") {
+            (Ok(checked), transient) => (checked, transient),
+            (Err(errors), transient) => {
+                return (Tested::Stopped { code: errors.code, stderr: errors.stderr }, transient);
+            }
+        };
     let packs: Vec<&str> = loaded.packs.iter().map(|p| p.id.as_str()).collect();
     let keep = |e: &cav_content::Entry| packs.contains(&e.pack.as_str()) && filter.is_none_or(|f| e.id.contains(f));
     let total: usize = loaded.rulesets.iter().map(|rs| ruleset_test_entries(rs, keep).len()).sum();
