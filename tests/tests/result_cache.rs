@@ -654,3 +654,89 @@ fn a_planted_page_name_cannot_leave_the_folder_asked_for() {
         assert!(!Path::new("/tmp/escaped.md").exists());
     }
 }
+
+/// A game whose scenario leaves forces to the players starts from the kept rules and the
+/// rosters chosen then (the bot's for a seed, or `--force` files), and says and plays the same,
+/// byte for byte, as without the cache: `cav play` (with its log), `cav map`, `cav sim`.
+#[test]
+fn roster_games_from_kept_rosters_agree() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let log = out.path().join("game.jsonl").display().to_string();
+    let svg = out.path().join("map.svg").display().to_string();
+    let wolf = "mods/iron-wolves/forces/wolf-pack.yaml";
+    let commands: [&[&str]; 5] = [
+        &["play", "--ruleset", "full", "--seed", "4", "--log", log.as_str()],
+        &["play", "this-is-war", "--ruleset", "full", "--tv", "1000", "--seed", "5", "--quiet"],
+        &["play", "hold-at-all-cost", "--ruleset", "full", "--force", wolf, "--seed", "6", "--quiet"],
+        &["map", "this-is-war", "--ruleset", "full", "--seed", "3", "--turn", "2", "--svg", svg.as_str()],
+        &[
+            "sim",
+            "this-is-war",
+            "--ruleset",
+            "full",
+            "--force",
+            wolf,
+            "--force",
+            wolf,
+            "--games",
+            "4",
+            "--format",
+            "json",
+        ],
+    ];
+    for args in commands {
+        let mut uncached = vec!["--no-cache"];
+        uncached.extend_from_slice(args);
+        let files = || walk(out.path()).into_iter().map(|p| std::fs::read(&p).unwrap()).collect::<Vec<_>>();
+        let runs: Vec<(Run, Vec<Vec<u8>>)> = [&uncached[..], args, args]
+            .iter()
+            .map(|a| {
+                let mut r = run(cache.path(), &root(), a);
+                // The sim's speed is of the moment; the rest is the result.
+                r.1 = r.1.lines().filter(|l| !l.contains("games_per_second")).collect::<Vec<_>>().join("\n");
+                (r, files())
+            })
+            .collect();
+        assert_eq!(runs[0].0.0, Some(0), "{args:?}: {}", runs[0].0.2);
+        assert!(runs[0].0.2.contains("fields `"), "{args:?}: the rosters are told: {}", runs[0].0.2);
+        assert!(runs[0] == runs[1], "{args:?}: the first cached run differs");
+        assert!(runs[0] == runs[2], "{args:?}: the run from kept rosters differs");
+    }
+    // Rules, and one entry per game's rosters.
+    assert_eq!(entries(cache.path()).len(), 1 + commands.len());
+    for seed in ["1", "2"] {
+        let again =
+            ["play", "this-is-war", "--ruleset", "full", "--force", wolf, "--force", wolf, "--quiet", "--seed", seed];
+        assert_eq!(run(cache.path(), &root(), &again).0, Some(0));
+    }
+    // The sim's entry (the same two files, the same scenario) answers both seeds.
+    assert_eq!(entries(cache.path()).len(), 1 + commands.len(), "files alone do not depend on the seed");
+}
+
+/// A roster file edited after a game is chosen again: the game is the uncached one, never the
+/// rosters of before.
+#[test]
+fn a_changed_roster_file_is_fielded_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("mine.yaml");
+    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
+    std::fs::write(&roster, &wolf).unwrap();
+    let path = roster.display().to_string();
+    let args = ["play", "hold-at-all-cost", "--ruleset", "full", "--force", path.as_str(), "--seed", "2"];
+    let mut uncached = vec!["--no-cache"];
+    uncached.extend_from_slice(&args);
+    let first = run(cache.path(), &root(), &args);
+    assert_eq!(first.0, Some(0), "{}", first.2);
+    assert_eq!(run(cache.path(), &root(), &args), first);
+    let renamed = wolf.replace("id: wolf-pack", "id: renamed-pack");
+    assert_ne!(renamed, wolf, "the roster's id is in the file");
+    for (text, legal) in [(renamed.as_str(), true), ("kind: force\n", false)] {
+        std::fs::write(&roster, text).unwrap();
+        let now = run(cache.path(), &root(), &args);
+        assert_eq!(now, run(cache.path(), &root(), &uncached));
+        assert_eq!(now.0 == Some(0), legal, "{now:?}");
+        assert_ne!(now, first);
+    }
+}

@@ -14,7 +14,7 @@ use crate::project::content_errors;
 use crate::replay;
 use crate::result_cache::RulesCache;
 use crate::rosters::{InvalidRoster, Rosters, field_rosters};
-use crate::runner::{Content, Played, fixed_forces, kept_game, load_and_keep, play_game};
+use crate::runner::{Content, Forces, KeptGame, Played, fixed_forces, kept_game, load_and_keep, play_game};
 
 /// What `cav play` writes besides its summary.
 pub struct Outputs {
@@ -44,9 +44,22 @@ pub fn run(
         None => None,
     };
     let cache = RulesCache::open(root, ruleset, no_cache);
-    if let Some((kept, sc)) = kept_game(cache.as_ref(), scenario.as_deref(), !rosters.files.is_empty()) {
+    if let Some(KeptGame { kept, sc, rosters }) =
+        kept_game(cache.as_ref(), scenario.as_deref(), seed, Forces::Chosen(&rosters))
+    {
         let pins = outputs.log.as_ref().map(|_| kept.pins);
-        return play_and_tell(&kept.rules, &kept.ruleset, sc, None, Vec::new(), seed, pins, &outputs, log_file);
+        let (on_table, forces) = rosters.map_or((None, Vec::new()), |(squads, sides)| (Some(squads), sides));
+        return play_and_tell(
+            &kept.rules,
+            &kept.ruleset,
+            sc,
+            on_table.as_deref(),
+            forces,
+            seed,
+            pins,
+            &outputs,
+            log_file,
+        );
     }
     let Content { mut loaded, rs, rules, .. } = load_and_keep(root, ruleset, cache.as_ref())?;
     let Some(mut rules) = rules else {
@@ -71,7 +84,15 @@ pub fn run(
         },
     };
     // The players bring rosters (or the bot builds them): deployed in each side's zone.
-    let (rosters_on_table, forces) = match field_rosters(&mut loaded, &rs, &mut rules, sc, seed, &rosters)? {
+    let (rosters_on_table, forces) = match field_rosters(
+        &mut loaded,
+        &rs,
+        &mut rules,
+        sc,
+        seed,
+        &rosters,
+        cache.as_ref().map(|c| (c, scenario.as_deref())),
+    )? {
         Ok(Some((squads, chosen))) => (Some(squads), chosen),
         Ok(None) => (None, Vec::new()),
         Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),

@@ -133,10 +133,7 @@ pub type Checked = (Loaded, Vec<Option<cav_rules::Rules>>);
 /// `loaded.rulesets` order); or, when it has errors, what a command whose output is kept says
 /// then (exit 1: [`content_errors_text`], `why` ending it). And whether a finding depended on the
 /// moment (the result is then not kept).
-pub fn load_checked(
-    opts: &LoadOptions,
-    why: &str,
-) -> (Result<Checked, crate::result_cache::Output>, bool) {
+pub fn load_checked(opts: &LoadOptions, why: &str) -> (Result<Checked, crate::result_cache::Output>, bool) {
     let mut loaded = load_with(opts);
     let parts = cav_compile::validate_parts(&mut loaded);
     let transient = parts.transient();

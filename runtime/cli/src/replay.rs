@@ -16,7 +16,7 @@ use crate::EXIT_INVALID;
 use crate::project::content_errors;
 use crate::result_cache::RulesCache;
 use crate::rosters::{Chosen, InvalidRoster, roster_squads};
-use crate::runner::{Content, kept_game, load_and_keep, play_game};
+use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep, play_game};
 
 /// The header's format; a log of another format is refused, not guessed at.
 pub const FORMAT: u32 = 1;
@@ -371,7 +371,8 @@ pub fn run(cmd: ReplayCommand, root: &Path, no_cache: bool) -> Result<ExitCode, 
     let mut out = std::io::stdout().lock();
     // A game without rosters replays on the rules an earlier run kept for this content.
     let cache = RulesCache::open(root, want, no_cache);
-    if let Some((kept, sc)) = kept_game(cache.as_ref(), Some(&header.scenario), !header.forces.is_empty()) {
+    let forces = if header.forces.is_empty() { Forces::Fixed } else { Forces::Content };
+    if let Some(KeptGame { kept, sc, .. }) = kept_game(cache.as_ref(), Some(&header.scenario), header.seed, forces) {
         let changed = report_changes(&mut out, &header, &kept.ruleset, &kept.pins);
         return replayed(cmd, out, reader, &shown, &header, &body, &kept.rules, sc, None, changed);
     }

@@ -330,6 +330,62 @@ impl RulesCache {
     pub fn store(&self) -> &Store {
         &self.store
     }
+
+    /// The key of the rosters chosen for a game of scenario `sc` of `rules` (`named` as asked:
+    /// `None` for the default) from `seed` with `rosters`, on this content: the rules' key, the
+    /// options, each roster file by its path and bytes, and the seed only when the bot builds a
+    /// side's roster (files alone do not depend on it). `None`: not cached.
+    pub fn rosters_key(
+        &self,
+        rules: &cav_rules::Rules,
+        sc: usize,
+        named: Option<&str>,
+        seed: u64,
+        rosters: &crate::rosters::Rosters,
+    ) -> Option<Key> {
+        let mut k = KeyBuilder::new("rosters", self.store.build());
+        k.field("rules", &self.key.0);
+        k.field("scenario", named.map_or(&[0xff][..], str::as_bytes));
+        for f in &rosters.files {
+            k.path("roster", f);
+            match std::fs::read(f) {
+                Ok(bytes) => k.field("bytes", &bytes),
+                Err(_) => k.field("unreadable", &[]),
+            };
+        }
+        k.field("tv", &rosters.tv.map_or([0xff; 5].to_vec(), |t| t.to_le_bytes().to_vec()));
+        k.field("faction", rosters.faction.as_bytes());
+        if rosters.files.len() < rules.scenarios.get(sc)?.sides.len() {
+            k.field("seed", &seed.to_le_bytes());
+        }
+        Some(k.finish())
+    }
+
+    /// The rosters an earlier run chose under `key` ([`Self::rosters_key`]), read as any kept
+    /// result is (control characters refused).
+    pub fn picked(&self, key: &Key) -> Option<crate::rosters::Picked> {
+        let bytes = self.store.get(key)?;
+        let picked = (!tells_control(&bytes)).then(|| serde_json::from_slice(&bytes).ok()).flatten();
+        if picked.is_none() {
+            self.store.discard(key, "not rosters");
+        }
+        picked
+    }
+
+    /// Keep the rosters chosen now under `key`, when the content is still what the rules' key
+    /// names (taken again) and the entry reads back as written.
+    pub fn keep_rosters(&self, key: Key, picked: &crate::rosters::Picked) {
+        let Ok(bytes) = serde_json::to_vec(picked) else { return };
+        let back =
+            serde_json::from_slice::<crate::rosters::Picked>(&bytes).ok().and_then(|p| serde_json::to_vec(&p).ok());
+        if back.as_ref() == Some(&bytes)
+            && !tells_control(&bytes)
+            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
+                == Some(self.key)
+        {
+            self.store.put(&key, &bytes);
+        }
+    }
 }
 
 /// Whether JSON text holds a control character other than a line end, carriage return or tab,

@@ -3,8 +3,10 @@
 //! cards, and told on stderr.
 
 use cav_rules::setup::RosterForce;
+use serde::{Deserialize, Serialize};
 
 use crate::replay::SideForce;
+use crate::result_cache::RulesCache;
 
 /// Rosters for a scenario that leaves forces to the players: the options `cav play` and
 /// `cav sim` share.
@@ -43,6 +45,53 @@ pub fn roster_squads(
     seed: u64,
     chosen: &Chosen,
 ) -> Result<Result<Fielded, InvalidRoster>, String> {
+    match pick(loaded, rs, rules, sc, seed, chosen)? {
+        Ok(picked) => Ok(Ok(picked.field(rules)?)),
+        Err(invalid) => Ok(Err(invalid)),
+    }
+}
+
+/// Each side's roster as chosen, with what fielding it reads of the content's ruleset (its C3
+/// points and force group bonus, `cav_forces::field`) and what choosing it told on stderr: what
+/// an earlier run keeps (`RulesCache::keep_rosters`), so a game with the same rosters starts from
+/// the compiled rules alone.
+#[derive(Serialize, Deserialize)]
+pub struct Picked {
+    /// The scenario they were chosen for (`Rules::scenarios` index).
+    pub sc: usize,
+    pub sides: Vec<SideForce>,
+    /// Per side: C3 points, force group bonus.
+    pub fielding: Vec<(u32, u32)>,
+    pub told: String,
+}
+
+impl Picked {
+    /// The squads on the table (each side's fitted cards added to `rules`, in side order), with
+    /// the rosters as chosen.
+    pub fn field(&self, rules: &mut cav_rules::Rules) -> Result<Fielded, String> {
+        let mut out = Vec::new();
+        for (s, &(c3, bonus)) in self.sides.iter().zip(&self.fielding) {
+            out.push(cav_forces::field(&s.force, rules, c3, bonus)?);
+        }
+        Ok((out, self.sides.clone()))
+    }
+}
+
+/// Choose each side's roster ([`roster_squads`] without fielding it), telling it as it is chosen.
+fn pick(
+    loaded: &mut cav_content::Loaded,
+    rs: &cav_content::Ruleset,
+    rules: &cav_rules::Rules,
+    sc: usize,
+    seed: u64,
+    chosen: &Chosen,
+) -> Result<Result<Picked, InvalidRoster>, String> {
+    let mut told = String::new();
+    let mut tell = |line: String| {
+        eprintln!("{line}");
+        told.push_str(&line);
+        told.push('\n');
+    };
     let scenario = &rules.scenarios[sc].clone();
     let Some(force_rules) = cav_forces::force_rules(rs) else {
         return Err(format!(
@@ -63,12 +112,15 @@ pub fn roster_squads(
     };
     let scenario_doc = scenario_doc.as_ref();
     if let Some(why) = scenario.unplayed_victory().filter(|_| matches!(chosen, Chosen::Now(_))) {
-        eprintln!(
+        tell(format!(
             "note: the victory conditions of `{}` are not played yet ({why}); the game ends when a side has no models left, or at the turn limit by surviving TV",
             scenario.id
-        );
+        ));
     }
-    let (mut out, mut sides) = (Vec::new(), Vec::new());
+    let (mut fielding, mut sides) = (Vec::new(), Vec::new());
+    // What fielding a roster reads of the ruleset: its C3 points and force group bonus.
+    let costed =
+        |f: &cav_format::Force| (cav_forces::c3_points(rs, f), f.tvp.saturating_sub(cav_forces::costs(rs, f).total()));
     for (side, (side_name, _)) in scenario.sides.iter().enumerate() {
         let (r, file) = match chosen {
             Chosen::Now(r) => (r, r.files.get(side)),
@@ -76,8 +128,7 @@ pub fn roster_squads(
                 let Some(f) = f.get(side) else {
                     return Err(format!("the log records no roster for side {side_name} of `{}`", scenario.id));
                 };
-                let squads = cav_forces::roster_force(rs, &f.force, rules)?;
-                out.push(squads);
+                fielding.push(costed(&f.force));
                 sides.push(f.clone());
                 continue;
             }
@@ -103,18 +154,18 @@ pub fn roster_squads(
         sides.push(SideForce { side: side_name.clone(), from: from.to_owned(), force: force.clone() });
         let spent = cav_forces::costs(rs, &force);
         let models: u32 = force.squads.iter().flat_map(|s| &s.models).map(|m| m.count).sum();
-        eprintln!(
+        tell(format!(
             "{side_name} fields `{}`: {} squads, {models} models, TV {} of a {} pool",
             force.id.as_str(),
             force.squads.len(),
             spent.total(),
             force.tvp
-        );
-        let squads = cav_forces::roster_force(rs, &force, rules)?;
-        tell_fielded(side_name, &force, &squads, rules);
-        out.push(squads);
+        ));
+        let (c3, bonus) = costed(&force);
+        tell_fielded(side_name, &force, bonus, rules, &mut tell);
+        fielding.push((c3, bonus));
     }
-    Ok(Ok((out, sides)))
+    Ok(Ok(Picked { sc, sides, fielding, told }))
 }
 
 /// The roster of a `--force` file: its one `kind: force` document, held to the force-building
@@ -144,12 +195,18 @@ fn roster_file(
 
 /// What a side's roster brings besides its squads, told on stderr: its force group bonus, the
 /// assets it holds or sets down (and those not played yet), its strike pools.
-fn tell_fielded(side_name: &str, force: &cav_format::Force, squads: &RosterForce, rules: &cav_rules::Rules) {
-    if squads.bonus > 0 {
-        eprintln!(
+fn tell_fielded(
+    side_name: &str,
+    force: &cav_format::Force,
+    bonus: u32,
+    rules: &cav_rules::Rules,
+    tell: &mut impl FnMut(String),
+) {
+    if bonus > 0 {
+        tell(format!(
             "{side_name}'s force group bonus: {} TV of the pool left unspent, added to its surviving TVP with what its strike pools still hold at the end",
-            squads.bonus
-        );
+            bonus
+        ));
     }
     let held = |id: &str| rules.assets.iter().any(|d| d.id == id && d.held());
     let piece = |id: &str| rules.assets.iter().any(|d| d.id == id && d.piece.is_some());
@@ -159,7 +216,7 @@ fn tell_fielded(side_name: &str, force: &cav_format::Force, squads: &RosterForce
         rest.into_iter().partition(|a| piece(a.asset.as_str()));
     if !in_hand.is_empty() {
         let ids: Vec<String> = in_hand.iter().map(|a| format!("{} × {}", a.asset.as_str(), a.count)).collect();
-        eprintln!("{side_name} holds {} off the table", ids.join(", "));
+        tell(format!("{side_name} holds {} off the table", ids.join(", ")));
     }
     if !set_down.is_empty() {
         let ids: Vec<String> = set_down
@@ -169,21 +226,21 @@ fn tell_fielded(side_name: &str, force: &cav_format::Force, squads: &RosterForce
                 None => format!("{} × {}", a.asset.as_str(), a.count),
             })
             .collect();
-        eprintln!(
+        tell(format!(
             "{side_name} sets down {} before deployment, placed by the bot in front of its zone (a piece an ambushing model may bring waits for it)",
             ids.join(", ")
-        );
+        ));
     }
     if !unplaced.is_empty() {
         let ids: Vec<&str> = unplaced.iter().map(|a| a.asset.as_str()).collect();
-        eprintln!(
+        tell(format!(
             "note: {side_name}'s battlefield assets ({}) are not placed on the table in `cav play` yet: their TV is spent, they take no part",
             ids.join(", ")
-        );
+        ));
     }
-    if !squads.strike_pools.is_empty() {
-        let pools: Vec<String> = squads.strike_pools.iter().map(|(p, tv)| format!("{p:?} {tv} TV")).collect();
-        eprintln!("{side_name}'s strike pools: {} (its FIST models call strikes from them)", pools.join(", "));
+    if !force.strike_pools.is_empty() {
+        let pools: Vec<String> = force.strike_pools.iter().map(|(p, tv)| format!("{p:?} {tv} TV")).collect();
+        tell(format!("{side_name}'s strike pools: {} (its FIST models call strikes from them)", pools.join(", ")));
     }
 }
 
@@ -200,9 +257,22 @@ pub fn field_rosters(
     sc: usize,
     seed: u64,
     rosters: &Rosters,
+    keep: Option<(&RulesCache, Option<&str>)>,
 ) -> Result<Result<Option<Fielded>, InvalidRoster>, String> {
     if rules.scenarios[sc].forces.is_empty() {
-        Ok(roster_squads(loaded, rs, rules, sc, seed, &Chosen::Now(rosters))?.map(Some))
+        // Kept for the next run of the same game (`keep`: the cache, the scenario as asked),
+        // unless a roster file changed while it was chosen.
+        let key = keep.and_then(|(cache, named)| cache.rosters_key(rules, sc, named, seed, rosters));
+        let picked = match pick(loaded, rs, rules, sc, seed, &Chosen::Now(rosters))? {
+            Ok(picked) => picked,
+            Err(invalid) => return Ok(Err(invalid)),
+        };
+        if let (Some((cache, named)), Some(key)) = (keep, key)
+            && cache.rosters_key(rules, sc, named, seed, rosters) == Some(key)
+        {
+            cache.keep_rosters(key, &picked);
+        }
+        Ok(Ok(Some(picked.field(rules)?)))
     } else if !rosters.files.is_empty() {
         Err(format!("scenario `{}` fixes its forces; --force is for scenarios that do not", rules.scenarios[sc].id))
     } else {

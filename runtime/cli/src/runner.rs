@@ -12,6 +12,7 @@ use cav_rules::{Engine, Rules};
 
 use crate::project::{content_errors, load, select_rulesets};
 use crate::result_cache::{KeptRules, RulesCache, say_notes};
+use crate::rosters::{Fielded, Rosters};
 
 /// The content loaded and checked, with one ruleset chosen from it.
 pub struct Content {
@@ -50,17 +51,57 @@ pub fn load_and_keep(root: &Path, want: &str, cache: Option<&RulesCache>) -> Res
     Ok(content)
 }
 
-/// The rules an earlier run kept for this content, for a game that needs nothing else of it:
-/// scenario `named` (else the ruleset's first scenario that fixes its forces) fixing its forces,
-/// and no rosters brought. `None`: the command loads the content ([`load_and_keep`]).
-pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, rosters_brought: bool) -> Option<(KeptRules, usize)> {
-    if rosters_brought {
+/// Where a game's forces come from, for [`kept_game`].
+pub enum Forces<'a> {
+    /// The scenario fixes them.
+    Fixed,
+    /// The scenario fixes them, or the players bring these rosters (`--force`, or the bot's).
+    Chosen(&'a Rosters),
+    /// The game needs the content itself (rosters a log recorded, the B of `--vs`).
+    Content,
+}
+
+/// A game an earlier run's entries start without the content: the rules kept (with the fitted
+/// cards of the rosters added), the scenario, and the rosters chosen then (`None`: the scenario
+/// fixes its forces).
+pub struct KeptGame {
+    pub kept: KeptRules,
+    pub sc: usize,
+    pub rosters: Option<Fielded>,
+}
+
+/// The game of scenario `named` (else the ruleset's first that fixes its forces, else its first)
+/// from `seed`, when an earlier run kept what it needs of the content: its rules, and for a
+/// scenario that leaves forces to the players the rosters chosen then (told again on stderr as
+/// they were). `None`: the command loads the content ([`load_and_keep`]).
+pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, seed: u64, forces: Forces) -> Option<KeptGame> {
+    if matches!(forces, Forces::Content) {
         return None;
     }
-    let kept = cache?.get()?;
-    let sc = fixed_forces(&kept.rules, named)?;
-    say_notes(cache.map(RulesCache::store));
-    Some((kept, sc))
+    let cache = cache?;
+    let mut kept = cache.get()?;
+    let brought = matches!(forces, Forces::Chosen(r) if !r.files.is_empty());
+    let game = match (fixed_forces(&kept.rules, named), forces) {
+        (Some(sc), _) if !brought => Some(KeptGame { kept, sc, rosters: None }),
+        (_, Forces::Chosen(rosters)) => {
+            let sc = match named {
+                Some(id) => kept.rules.scenario(id)?,
+                None if fixed_forces(&kept.rules, None).is_none() && !kept.rules.scenarios.is_empty() => 0,
+                None => return None,
+            };
+            let key = kept.rules.scenarios[sc]
+                .forces
+                .is_empty()
+                .then(|| cache.rosters_key(&kept.rules, sc, named, seed, rosters))??;
+            let picked = cache.picked(&key).filter(|p| p.sc == sc)?;
+            let fielded = picked.field(&mut kept.rules).ok()?;
+            eprint!("{}", picked.told);
+            Some(KeptGame { kept, sc, rosters: Some(fielded) })
+        }
+        _ => None,
+    };
+    say_notes(Some(cache.store()));
+    game
 }
 
 /// Scenario `named` if it fixes its forces, else (none named) the ruleset's first that does.

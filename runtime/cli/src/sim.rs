@@ -15,7 +15,7 @@ use crate::project::{content_errors, load};
 use crate::replay::SideForce;
 use crate::result_cache::RulesCache;
 use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, roster_squads};
-use crate::runner::{Content, kept_game, load_and_keep};
+use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep};
 
 /// What `cav sim` and `cav sim merge` write.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -151,9 +151,16 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
     // A plain run of a scenario that fixes its forces starts from the rules an earlier run
     // compiled from the same content (`RulesCache`); rosters and B need the content itself.
     let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
-    let kept = kept_game(cache.as_ref(), Some(&scenario), change.is_some() || !cmd.rosters.files.is_empty());
+    let forces = if change.is_some() { Forces::Content } else { Forces::Chosen(&cmd.rosters) };
+    let kept = kept_game(cache.as_ref(), Some(&scenario), cmd.seed, forces);
     let (rules, hash, rosters, b) = match kept {
-        Some((k, _)) => (k.rules, k.pins.content_hash().to_owned(), None, None),
+        Some(KeptGame { kept, rosters, .. }) => {
+            let mut hash = kept.pins.content_hash().to_owned();
+            if let Some((_, sides)) = &rosters {
+                hash = cav_lab::rosters_hash(&hash, sides)?;
+            }
+            (kept.rules, hash, rosters, None)
+        }
         None => match loaded_arms(&cmd, root, &scenario, change.as_ref(), cache.as_ref())? {
             Ok(arms) => arms,
             Err(code) => return Ok(code),
@@ -260,7 +267,15 @@ fn loaded_arms(
     // Rosters, where the players bring them: chosen once (files, or the bot's from the first
     // seed), the same for every game and for B.
     let mut hash = cav_lab::content_hash(rs)?;
-    let rosters = match field_rosters(&mut loaded, rs, &mut rules, sc, cmd.seed, &cmd.rosters)? {
+    let rosters = match field_rosters(
+        &mut loaded,
+        rs,
+        &mut rules,
+        sc,
+        cmd.seed,
+        &cmd.rosters,
+        cache.map(|c| (c, Some(scenario))),
+    )? {
         Ok(rosters) => rosters,
         Err(InvalidRoster) => return Ok(Err(ExitCode::from(EXIT_INVALID))),
     };

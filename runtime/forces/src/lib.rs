@@ -26,6 +26,20 @@ pub fn roster_force(
     force: &cav_format::Force,
     rules: &mut cav_rules::Rules,
 ) -> Result<cav_rules::setup::RosterForce, String> {
+    // The pool left unspent; what the strike pools still hold at the end joins it then.
+    let bonus = force.tvp.saturating_sub(roster::costs(rs, force).total());
+    field(force, rules, c3_points(rs, force), bonus)
+}
+
+/// [`roster_force`] with what it reads of the content's ruleset given: the force's C3 points and
+/// its force group bonus. A roster kept from an earlier run (with those two) is fielded from the
+/// compiled rules alone.
+pub fn field(
+    force: &cav_format::Force,
+    rules: &mut cav_rules::Rules,
+    c3: u32,
+    bonus: u32,
+) -> Result<cav_rules::setup::RosterForce, String> {
     let mut squads = Vec::new();
     for (i, sq) in force.squads.iter().enumerate() {
         let mut cards = Vec::new();
@@ -69,12 +83,9 @@ pub fn roster_force(
             cav_format::limits::MAX_MODELS_PER_SIDE
         ));
     }
-    // The pool left unspent; what the strike pools still hold at the end joins it then.
-    let spent = roster::costs(rs, force);
-    let bonus = force.tvp.saturating_sub(spent.total());
     Ok(cav_rules::setup::RosterForce {
         squads,
-        c3: c3_points(rs, force),
+        c3,
         pool: Some(force.tvp),
         bonus,
         strike_pools: force.strike_pools.clone(),

@@ -19,7 +19,7 @@ use crate::EXIT_INVALID;
 use crate::project::content_errors;
 use crate::result_cache::RulesCache;
 use crate::rosters::{InvalidRoster, Rosters, field_rosters};
-use crate::runner::{Content, kept_game, load_and_keep, run_game};
+use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep, run_game};
 pub use draw::svg;
 
 #[derive(Args)]
@@ -62,24 +62,33 @@ pub fn run(cmd: MapCommand, root: &Path, no_cache: bool) -> Result<ExitCode, Str
     // Loaded as `cav play` loads (from kept rules where it may), so a roster scenario gets the
     // same rosters.
     let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
-    let (rules, sc, rosters) = match kept_game(cache.as_ref(), Some(&cmd.scenario), !cmd.rosters.files.is_empty()) {
-        Some((kept, sc)) => (kept.rules, sc, None),
-        None => {
-            let Content { mut loaded, rs, rules, .. } = load_and_keep(root, &cmd.ruleset, cache.as_ref())?;
-            let Some(mut rules) = rules else {
-                return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
-            };
-            let sc = rules.scenario(&cmd.scenario).ok_or_else(|| {
-                let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
-                format!("no scenario `{}` in {}; scenarios: {}", cmd.scenario, rules.id, ids.join(", "))
-            })?;
-            let rosters = match field_rosters(&mut loaded, &rs, &mut rules, sc, cmd.seed, &cmd.rosters)? {
-                Ok(fielded) => fielded.map(|(squads, _)| squads),
-                Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
-            };
-            (rules, sc, rosters)
-        }
-    };
+    let (rules, sc, rosters) =
+        match kept_game(cache.as_ref(), Some(&cmd.scenario), cmd.seed, Forces::Chosen(&cmd.rosters)) {
+            Some(KeptGame { kept, sc, rosters }) => (kept.rules, sc, rosters.map(|(squads, _)| squads)),
+            None => {
+                let Content { mut loaded, rs, rules, .. } = load_and_keep(root, &cmd.ruleset, cache.as_ref())?;
+                let Some(mut rules) = rules else {
+                    return Ok(content_errors(&loaded, "fix them first (`cav validate`)"));
+                };
+                let sc = rules.scenario(&cmd.scenario).ok_or_else(|| {
+                    let ids: Vec<&str> = rules.scenarios.iter().map(|s| s.id.as_str()).collect();
+                    format!("no scenario `{}` in {}; scenarios: {}", cmd.scenario, rules.id, ids.join(", "))
+                })?;
+                let rosters = match field_rosters(
+                    &mut loaded,
+                    &rs,
+                    &mut rules,
+                    sc,
+                    cmd.seed,
+                    &cmd.rosters,
+                    cache.as_ref().map(|c| (c, Some(cmd.scenario.as_str()))),
+                )? {
+                    Ok(fielded) => fielded.map(|(squads, _)| squads),
+                    Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
+                };
+                (rules, sc, rosters)
+            }
+        };
     // The game `cav play` plays (`runner::play_game`), stopped as turn T starts.
     let played = run_game(&rules, sc, rosters.as_deref(), cmd.seed, |engine| -> Result<_, String> {
         let mut bot = cav_rules::bot::Bot::default();
