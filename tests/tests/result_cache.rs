@@ -504,10 +504,11 @@ fn replay_and_map_from_kept_rules_agree() {
     assert!(said[0] == said[1] && said[0] == said[2], "runs from kept rules differ");
 }
 
-/// `cav list`, `cav show` and `cav hooks` answer from the cache too, byte for byte, exit code
-/// included (the hostile corpus: its errors counted or told on stderr, exit 1).
+/// `cav list`, `show`, `hooks`, `test`, `coverage` and `force` answer from the cache too, byte
+/// for byte, exit code included; on the hostile corpus their refusal is kept and said the same
+/// (its errors counted or told on stderr, exit 1).
 #[test]
-fn cached_and_uncached_list_show_and_hooks_agree() {
+fn cached_and_uncached_answers_agree() {
     agree(
         &root(),
         &[
@@ -516,21 +517,6 @@ fn cached_and_uncached_list_show_and_hooks_agree() {
             &["list", "model", "--ruleset", "quickstart", "--format", "json"],
             &["show", "dictator-b", "--explain"],
             &["show", "dictator-b", "--format", "json"],
-        ],
-    );
-    let p = hostile_project();
-    agree(p.path(), &[&["list"], &["hooks"]]);
-    let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["list"]);
-    assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
-}
-
-/// `cav test`, `cav coverage` and `cav force` answer from the cache too, byte for byte, exit
-/// code included; on the hostile corpus their refusal is kept and said the same.
-#[test]
-fn cached_and_uncached_test_coverage_and_force_agree() {
-    agree(
-        &root(),
-        &[
             &["test", "--format", "json"],
             &["test", "content/cav-quickstart", "--filter", "damage", "--verbose"],
             &["coverage", "--format", "json"],
@@ -541,9 +527,11 @@ fn cached_and_uncached_test_coverage_and_force_agree() {
         ],
     );
     let p = hostile_project();
-    agree(p.path(), &[&["test"], &["coverage"]]);
-    let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &["test"]);
-    assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
+    agree(p.path(), &[&["list"], &["hooks"], &["test"], &["coverage"]]);
+    for command in ["list", "test"] {
+        let (code, _, stderr) = run(tempfile::tempdir().unwrap().path(), p.path(), &[command]);
+        assert_eq!(code, Some(1), "the corpus has errors: {stderr}");
+    }
 }
 
 /// The files `cav card`, `cav docs`, `cav test --junit` and `cav force build --out` write are the
@@ -599,15 +587,20 @@ fn files_written_from_the_cache_are_the_uncached_ones() {
     assert_eq!(entries(cache.path()).len(), commands.len(), "one entry per command");
 }
 
+/// An empty cache, and a folder holding `mine.yaml`: a copy of the Iron Wolves' roster (its text).
+fn own_roster() -> (tempfile::TempDir, tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
+    std::fs::write(dir.path().join("mine.yaml"), &wolf).unwrap();
+    (tempfile::tempdir().unwrap(), dir, wolf)
+}
+
 /// `cav force check` keys its verdict by each roster's bytes: a roster edited, emptied or removed
 /// after a run is checked again, never answered with the verdict of before.
 #[test]
 fn a_changed_roster_is_checked_again() {
-    let cache = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let (cache, dir, wolf) = own_roster();
     let roster = dir.path().join("mine.yaml");
-    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
-    std::fs::write(&roster, &wolf).unwrap();
     let path = roster.display().to_string();
     let args = ["force", "check", path.as_str()];
     let legal = run(cache.path(), &root(), &args);
@@ -718,11 +711,8 @@ fn roster_games_from_kept_rosters_agree() {
 /// rosters of before.
 #[test]
 fn a_changed_roster_file_is_fielded_again() {
-    let cache = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let (cache, dir, wolf) = own_roster();
     let roster = dir.path().join("mine.yaml");
-    let wolf = std::fs::read_to_string(root().join("mods/iron-wolves/forces/wolf-pack.yaml")).unwrap();
-    std::fs::write(&roster, &wolf).unwrap();
     let path = roster.display().to_string();
     let args = ["play", "hold-at-all-cost", "--ruleset", "full", "--force", path.as_str(), "--seed", "2"];
     let mut uncached = vec!["--no-cache"];
