@@ -524,6 +524,7 @@ fn cached_and_uncached_answers_agree() {
             &["force", "build", "--faction", "open", "--tv", "2500", "--seed", "7"],
             &["force", "pool", "--table", "cav", "--size", "medium", "--squads", "3"],
             &["force", "pool", "--table", "nope"],
+            &["lua"],
         ],
     );
     let p = hostile_project();
@@ -649,8 +650,9 @@ fn a_planted_page_name_cannot_leave_the_folder_asked_for() {
 }
 
 /// A game whose scenario leaves forces to the players starts from the kept rules and the
-/// rosters chosen then (the bot's for a seed, or `--force` files), and says and plays the same,
-/// byte for byte, as without the cache: `cav play` (with its log), `cav map`, `cav sim`.
+/// rosters chosen then (the bot's for a seed, or `--force` files, or those a log recorded), and
+/// says and plays the same, byte for byte, as without the cache: `cav play` (with its log), `cav
+/// replay` of that log, `cav map`, `cav sim`.
 #[test]
 fn roster_games_from_kept_rosters_agree() {
     let cache = tempfile::tempdir().unwrap();
@@ -658,8 +660,9 @@ fn roster_games_from_kept_rosters_agree() {
     let log = out.path().join("game.jsonl").display().to_string();
     let svg = out.path().join("map.svg").display().to_string();
     let wolf = "mods/iron-wolves/forces/wolf-pack.yaml";
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["play", "--ruleset", "full", "--seed", "4", "--log", log.as_str()],
+        &["replay", log.as_str()],
         &["play", "this-is-war", "--ruleset", "full", "--tv", "1000", "--seed", "5", "--quiet"],
         &["play", "hold-at-all-cost", "--ruleset", "full", "--force", wolf, "--seed", "6", "--quiet"],
         &["map", "this-is-war", "--ruleset", "full", "--seed", "3", "--turn", "2", "--svg", svg.as_str()],
@@ -692,19 +695,20 @@ fn roster_games_from_kept_rosters_agree() {
             })
             .collect();
         assert_eq!(runs[0].0.0, Some(0), "{args:?}: {}", runs[0].0.2);
-        assert!(runs[0].0.2.contains("fields `"), "{args:?}: the rosters are told: {}", runs[0].0.2);
+        let told = runs[0].0.2.contains("fields `") || args[0] == "replay";
+        assert!(told, "{args:?}: the rosters are told: {}", runs[0].0.2);
         assert!(runs[0] == runs[1], "{args:?}: the first cached run differs");
         assert!(runs[0] == runs[2], "{args:?}: the run from kept rosters differs");
     }
-    // Rules, and one entry per game's rosters.
-    assert_eq!(entries(cache.path()).len(), 1 + commands.len());
+    // Rules (twice: `full` as asked, `cav-full` as the log names it), one entry per game's rosters.
+    assert_eq!(entries(cache.path()).len(), 2 + commands.len());
     for seed in ["1", "2"] {
         let again =
             ["play", "this-is-war", "--ruleset", "full", "--force", wolf, "--force", wolf, "--quiet", "--seed", seed];
         assert_eq!(run(cache.path(), &root(), &again).0, Some(0));
     }
     // The sim's entry (the same two files, the same scenario) answers both seeds.
-    assert_eq!(entries(cache.path()).len(), 1 + commands.len(), "files alone do not depend on the seed");
+    assert_eq!(entries(cache.path()).len(), 2 + commands.len(), "files alone do not depend on the seed");
 }
 
 /// A roster file edited after a game is chosen again: the game is the uncached one, never the

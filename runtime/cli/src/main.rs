@@ -58,7 +58,8 @@ struct Cli {
     /// Neither read nor write the result cache (the output of `cav validate`, `list`, `show`,
     /// `hooks`, `coverage` and `force`; the pages, cards and test runs `cav docs`, `card` and
     /// `test` write and print from; the compiled rules `cav play`, `sim`, `replay`, `map`, `odds`
-    /// and `dice` start from, with the rosters a game chose; the type checker's answers; also `CAV_NO_CACHE=1`); `cav cache
+    /// and `dice` start from, with the rosters a game chose; the packs' script roots `cav lua`
+    /// reads; the type checker's answers; also `CAV_NO_CACHE=1`); `cav cache
     /// info` says where it is.
     #[arg(long, global = true)]
     no_cache: bool,
@@ -498,7 +499,7 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         }
         Command::Schema { out, check, ids } => commands::schema::run(root, out, check, ids),
         Command::List { kind, ruleset, format } => commands::list::run(root, kind, ruleset, format, no_cache),
-        Command::Lua { file } => commands::lua::run(root, file),
+        Command::Lua { file } => commands::lua::run(root, file, no_cache),
         Command::Docs { out, check } => docs::run(root, out, check, no_cache),
         Command::Watch { paths, ruleset, run, seed, test, debounce_ms } => {
             commands::watch::run(root, paths, ruleset, run, seed, test, debounce_ms)

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::EXIT_INVALID;
 use crate::project::content_errors;
 use crate::result_cache::RulesCache;
-use crate::rosters::{Chosen, InvalidRoster, roster_squads};
+use crate::rosters::{Chosen, InvalidRoster, pick};
 use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep, play_game};
 
 /// The header's format; a log of another format is refused, not guessed at.
@@ -369,12 +369,15 @@ pub fn run(cmd: ReplayCommand, root: &Path, no_cache: bool) -> Result<ExitCode, 
 
     let want = cmd.ruleset.as_deref().unwrap_or(&header.ruleset);
     let mut out = std::io::stdout().lock();
-    // A game without rosters replays on the rules an earlier run kept for this content.
+    // The game replays on the rules an earlier run kept for this content (with the recorded
+    // rosters as it fielded them).
     let cache = RulesCache::open(root, want, no_cache);
-    let forces = if header.forces.is_empty() { Forces::Fixed } else { Forces::Content };
-    if let Some(KeptGame { kept, sc, .. }) = kept_game(cache.as_ref(), Some(&header.scenario), header.seed, forces) {
+    let forces = if header.forces.is_empty() { Forces::Fixed } else { Forces::Recorded(&header.forces) };
+    if let Some(KeptGame { kept, sc, rosters }) = kept_game(cache.as_ref(), Some(&header.scenario), header.seed, forces)
+    {
         let changed = report_changes(&mut out, &header, &kept.ruleset, &kept.pins);
-        return replayed(cmd, out, reader, &shown, &header, &body, &kept.rules, sc, None, changed);
+        let squads = rosters.map(|(squads, _)| squads);
+        return replayed(cmd, out, reader, &shown, &header, &body, &kept.rules, sc, squads.as_deref(), changed);
     }
     let Content { mut loaded, rs, rules, .. } = load_and_keep(root, want, cache.as_ref())?;
     let now = pins(&rs)?;
@@ -389,9 +392,21 @@ pub fn run(cmd: ReplayCommand, root: &Path, no_cache: bool) -> Result<ExitCode, 
     let rosters = match (fixed, header.forces.is_empty()) {
         (true, true) => None,
         (false, false) => {
-            match roster_squads(&mut loaded, &rs, &mut rules, sc, header.seed, &Chosen::Recorded(&header.forces)) {
-                Ok(Ok((squads, _))) => Some(squads),
+            let recorded = Chosen::Recorded(&header.forces);
+            let fielded = match pick(&mut loaded, &rs, &rules, sc, header.seed, &recorded) {
+                Ok(Ok(picked)) => {
+                    if let Some(c) = &cache
+                        && let Some(key) = c.recorded_key(&header.forces)
+                    {
+                        c.keep_rosters(key, &picked);
+                    }
+                    picked.field(&mut rules)
+                }
                 Ok(Err(InvalidRoster)) => return Ok(ExitCode::from(EXIT_INVALID)),
+                Err(e) => Err(e),
+            };
+            match fielded {
+                Ok((squads, _)) => Some(squads),
                 Err(e) => return diverged(&mut out, format!("the recorded rosters cannot be fielded now: {e}")),
             }
         }

@@ -361,6 +361,15 @@ impl RulesCache {
         Some(k.finish())
     }
 
+    /// The key of the rosters a log recorded (`cav replay`), fielded on this content: the rules'
+    /// key and the rosters as the log holds them.
+    pub fn recorded_key(&self, sides: &[crate::replay::SideForce]) -> Option<Key> {
+        let mut k = KeyBuilder::new("recorded-rosters", self.store.build());
+        k.field("rules", &self.key.0);
+        k.field("sides", &serde_json::to_vec(sides).ok()?);
+        Some(k.finish())
+    }
+
     /// The rosters an earlier run chose under `key` ([`Self::rosters_key`]), read as any kept
     /// result is (control characters refused).
     pub fn picked(&self, key: &Key) -> Option<crate::rosters::Picked> {

@@ -78,7 +78,7 @@ impl Picked {
 }
 
 /// Choose each side's roster ([`roster_squads`] without fielding it), telling it as it is chosen.
-fn pick(
+pub fn pick(
     loaded: &mut cav_content::Loaded,
     rs: &cav_content::Ruleset,
     rules: &cav_rules::Rules,

@@ -52,12 +52,15 @@ pub fn load_and_keep(root: &Path, want: &str, cache: Option<&RulesCache>) -> Res
 }
 
 /// Where a game's forces come from, for [`kept_game`].
+#[derive(Clone, Copy)]
 pub enum Forces<'a> {
     /// The scenario fixes them.
     Fixed,
     /// The scenario fixes them, or the players bring these rosters (`--force`, or the bot's).
     Chosen(&'a Rosters),
-    /// The game needs the content itself (rosters a log recorded, the B of `--vs`).
+    /// The scenario leaves them to the players, and a log recorded their rosters (`cav replay`).
+    Recorded(&'a [crate::replay::SideForce]),
+    /// The game needs the content itself (the B of `--vs`).
     Content,
 }
 
@@ -80,19 +83,23 @@ pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, seed: u64, for
     }
     let cache = cache?;
     let mut kept = cache.get()?;
-    let brought = matches!(forces, Forces::Chosen(r) if !r.files.is_empty());
+    let brought = match forces {
+        Forces::Chosen(r) => !r.files.is_empty(),
+        _ => matches!(forces, Forces::Recorded(_)),
+    };
     let game = match (fixed_forces(&kept.rules, named), forces) {
         (Some(sc), _) if !brought => Some(KeptGame { kept, sc, rosters: None }),
-        (_, Forces::Chosen(rosters)) => {
+        (_, Forces::Chosen(_) | Forces::Recorded(_)) => {
             let sc = match named {
                 Some(id) => kept.rules.scenario(id)?,
                 None if fixed_forces(&kept.rules, None).is_none() && !kept.rules.scenarios.is_empty() => 0,
                 None => return None,
             };
-            let key = kept.rules.scenarios[sc]
-                .forces
-                .is_empty()
-                .then(|| cache.rosters_key(&kept.rules, sc, named, seed, rosters))??;
+            let key = kept.rules.scenarios[sc].forces.is_empty().then(|| match forces {
+                Forces::Recorded(sides) => cache.recorded_key(sides),
+                Forces::Chosen(rosters) => cache.rosters_key(&kept.rules, sc, named, seed, rosters),
+                _ => None,
+            })??;
             let picked = cache.picked(&key).filter(|p| p.sc == sc)?;
             let fielded = picked.field(&mut kept.rules).ok()?;
             eprint!("{}", picked.told);

@@ -4,10 +4,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::EXIT_INVALID;
-use crate::project::load;
+use crate::project::{load_options, load_with};
+use crate::result_cache;
 
 /// `cav lua`: the script's prints, then the values it returns; exit 1 when it fails.
-pub fn run(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
+/// The packs' script roots (where `require` looks) are those an earlier run found in the same
+/// content (`result_cache::kept`).
+pub fn run(root: &Path, file: Option<PathBuf>, no_cache: bool) -> Result<ExitCode, String> {
     let (source, name) = match &file {
         // Checked as scripts are: a regular file, its size before it is read.
         Some(f) => (cav_script::sandbox::read_script(f).map_err(|e| e.to_string())?, f.display().to_string()),
@@ -20,9 +23,12 @@ pub fn run(root: &Path, file: Option<PathBuf>) -> Result<ExitCode, String> {
             (s, "stdin".to_owned())
         }
     };
-    let loaded = load(vec![], root);
-    let roots: Vec<PathBuf> =
-        loaded.rulesets.iter().flat_map(|r| r.packs.iter().flat_map(|p| p.script_roots.clone())).collect();
+    let opts = load_options(vec![], root);
+    let roots: Vec<PathBuf> = result_cache::kept(no_cache, "script-roots", &opts, &[], || {
+        let loaded = load_with(&opts);
+        let roots = loaded.rulesets.iter().flat_map(|r| r.packs.iter().flat_map(|p| p.script_roots.clone()));
+        Ok((roots.collect(), false))
+    })?;
     let sandbox = cav_script::Sandbox::new(cav_script::Limits::default(), roots).map_err(|e| e.to_string())?;
     let result = sandbox.run(&source, &name);
     for line in sandbox.take_prints() {
