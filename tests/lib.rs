@@ -56,3 +56,18 @@ pub fn xmllint(path: &Path) {
     let lint = Command::new("xmllint").arg("--noout").arg(path).output().expect("xmllint (scripts/test sets it up)");
     assert!(lint.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&lint.stderr));
 }
+
+/// The output of `cmd` (stdout and stderr captured), failing the test if it still runs after
+/// `secs` seconds (it is killed): for inputs that must be refused at once, never waited on.
+pub fn output_within(cmd: &mut Command, secs: u64, what: &str) -> std::process::Output {
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} still runs after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}

@@ -145,22 +145,8 @@ fn a_fifo_or_an_oversized_file_is_refused_not_waited_on() {
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
     for args in [vec!["replay"], vec!["lua"]] {
-        let mut child = cav(&root())
-            .args(&args)
-            .arg(&fifo)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while child.try_wait().unwrap().is_none() {
-            if std::time::Instant::now() > deadline {
-                let _ = child.kill();
-                panic!("`cav {}` on a FIFO still waits after 20 s", args[0]);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        let out = child.wait_with_output().unwrap();
+        let out =
+            cav_tests::output_within(cav(&root()).args(&args).arg(&fifo), 20, &format!("`cav {}` on a FIFO", args[0]));
         assert_eq!(out.status.code(), Some(2), "`cav {}` on a FIFO: {}", args[0], text(&out));
         assert!(text(&out).contains("not a") && text(&out).contains("file"), "{}", text(&out));
     }

@@ -734,3 +734,27 @@ fn a_changed_roster_file_is_fielded_again() {
         assert_ne!(now, first);
     }
 }
+
+/// A roster named on the command line is hashed for the key without ever waiting on it or reading
+/// it whole: a FIFO or `/dev/zero` makes the run uncached, and the command's own reading refuses
+/// it at once (`cav force check`, `cav play --force`).
+#[test]
+fn a_fifo_or_a_device_named_as_a_roster_is_refused_not_waited_on() {
+    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("roster.yaml");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let fifo = fifo.display().to_string();
+    for roster in [fifo.as_str(), "/dev/zero"] {
+        let commands: [&[&str]; 2] =
+            [&["force", "check", roster], &["play", "this-is-war", "--ruleset", "full", "--force", roster, "--quiet"]];
+        for args in commands {
+            let mut cmd = Command::new(cav_bin());
+            cmd.env("CAV_ROOT", root()).env("CAV_CACHE_DIR", cache.path()).env_remove("CAV_NO_CACHE");
+            let out = cav_tests::output_within(cmd.current_dir(root()).args(args), 30, &format!("{args:?}"));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+        }
+    }
+}

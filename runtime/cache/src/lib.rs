@@ -120,31 +120,55 @@ impl KeyBuilder {
         // The files are read and hashed side by side (the reads wait on the disk), then taken in
         // order.
         use rayon::prelude::*;
-        let hashed: Vec<Result<blake3::Hash, Uncacheable>> = files
-            .par_iter()
-            .map(|(_, path, size)| {
-                let cannot = |e: std::io::Error| Uncacheable(format!("{} cannot be read: {e}", path.display()));
-                let f = open_no_follow(path).map_err(cannot)?;
-                // Read whole (content files are small) into a buffer of the size the walk saw,
-                // not a fixed one cleared per file; a file that changed size since is changing
-                // now, and a result of it would not be the result of any one version.
-                let mut bytes = Vec::with_capacity(*size as usize);
-                f.take(size + 1).read_to_end(&mut bytes).map_err(cannot)?;
-                if bytes.len() as u64 != *size {
-                    return Err(Uncacheable(format!("{} changed while it was read", path.display())));
-                }
-                Ok(blake3::hash(&bytes))
-            })
-            .collect();
+        let hashed: Vec<Result<blake3::Hash, Uncacheable>> =
+            files.par_iter().map(|(_, path, size)| hash_file(path, *size)).collect();
         for ((rel, _, _), h) in files.iter().zip(hashed) {
             self.path("file", rel).field("bytes", h?.as_bytes());
         }
         Ok(self)
     }
 
+    /// One file named on a command line (a roster), by its path and exact bytes; a missing file
+    /// is hashed as missing. A link, a special file (a FIFO, a device) or a file past
+    /// `CACHE_MAX_INPUT_BYTES` makes the result uncacheable: it is never read here, and the
+    /// command's own reading says what is wrong with it.
+    pub fn file(&mut self, name: &str, path: &Path) -> Result<&mut KeyBuilder, Uncacheable> {
+        self.path(name, path);
+        let meta = match std::fs::symlink_metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(self.field("missing", &[])),
+            Err(e) => return Err(Uncacheable(format!("{} cannot be read: {e}", path.display()))),
+        };
+        if !meta.is_file() {
+            return Err(Uncacheable(format!("{} is not a regular file", path.display())));
+        }
+        if meta.len() > CACHE_MAX_INPUT_BYTES {
+            return Err(Uncacheable(format!("{} is more than {CACHE_MAX_INPUT_BYTES} bytes", path.display())));
+        }
+        let h = hash_file(path, meta.len())?;
+        Ok(self.field("bytes", h.as_bytes()))
+    }
+
     pub fn finish(&self) -> Key {
         Key(*self.hasher.finalize().as_bytes())
     }
+}
+
+/// The hash of a regular file of `size` bytes, opened without following a link or blocking on a
+/// FIFO, read whole (content files are small) into a buffer of that size; a file whose size
+/// changed since is changing now, and a result of it would not be the result of any one version.
+fn hash_file(path: &Path, size: u64) -> Result<blake3::Hash, Uncacheable> {
+    let cannot = |e: std::io::Error| Uncacheable(format!("{} cannot be read: {e}", path.display()));
+    let f = open_no_follow(path).map_err(cannot)?;
+    if !f.metadata().map_err(cannot)?.is_file() {
+        return Err(Uncacheable(format!("{} is not a regular file", path.display())));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    f.take(size + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 != size {
+        return Err(Uncacheable(format!("{} changed while it was read", path.display())));
+    }
+    Ok(blake3::hash(&bytes))
 }
 
 /// What identifies a program on this machine: its path, size and time of last change (a rebuilt

@@ -82,24 +82,16 @@ pub fn run(cmd: ForceCommand, root: &Path, no_cache: bool) -> Result<ExitCode, S
     let opts = load_options(vec![], root);
     match cmd {
         ForceCommand::Check { files, ruleset, format } => {
-            // Each roster by its path and its bytes (a file that cannot be read is a finding of
-            // the check, as of its absence).
-            let read: Vec<(PathBuf, Option<Vec<u8>>)> =
-                files.iter().map(|f| (f.clone(), std::fs::read(f).ok())).collect();
+            // The rosters by their paths and bytes; one that cannot be hashed soundly (a link, a
+            // FIFO, a device) is not cached, and the check says what is wrong with it.
+            let digest = result_cache::files_digest(&files);
             let shape: &[u8] = if format == Format::Json { b"json" } else { b"human" };
-            let mut what: Vec<(&str, &[u8])> = vec![("ruleset", ruleset.as_bytes()), ("format", shape)];
-            for (f, bytes) in &read {
-                what.push(("roster", f.as_os_str().as_encoded_bytes()));
-                match bytes {
-                    Some(b) => what.push(("bytes", b)),
-                    None => what.push(("unreadable", &[])),
-                }
-            }
-            result_cache::answer(no_cache, "force-check", &opts, &what, || {
+            let rosters: &[u8] = digest.as_ref().map_or(&[], |d| d);
+            let what: [(&str, &[u8]); 3] = [("ruleset", ruleset.as_bytes()), ("format", shape), ("rosters", rosters)];
+            result_cache::answer(no_cache || digest.is_none(), "force-check", &opts, &what, || {
                 let out = check(&opts, &files, &ruleset, format)?;
                 // A roster changed while it was checked: the verdict is not of the bytes keyed.
-                let changed = read.iter().any(|(f, bytes)| std::fs::read(f).ok() != *bytes);
-                Ok((out, changed))
+                Ok((out, result_cache::files_digest(&files) != digest))
             })
         }
         ForceCommand::Build { faction, tv, seed, ruleset, out } => {

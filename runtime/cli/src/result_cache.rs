@@ -158,9 +158,16 @@ pub fn kept<T: Serialize + serde::de::DeserializeOwned>(
     compute: impl FnOnce() -> Result<(T, bool), String>,
 ) -> Result<T, String> {
     let store = open(no_cache, &content_roots(opts));
-    let read = |b: &[u8]| (!tells_control(b)).then(|| serde_json::from_slice(b).ok()).flatten();
-    let found =
-        through(store.as_ref(), purpose, opts, what, read, |v| serde_json::to_vec(v).ok(), "a kept result", compute);
+    let found = through(
+        store.as_ref(),
+        purpose,
+        opts,
+        what,
+        read_json,
+        |v| serde_json::to_vec(v).ok(),
+        "a kept result",
+        compute,
+    );
     say_notes(store.as_ref());
     found
 }
@@ -242,6 +249,17 @@ impl Output {
     }
 }
 
+/// The digest of files named on the command line (rosters), each by its path and exact bytes
+/// (`KeyBuilder::file`); `None` when one cannot be hashed soundly (a link, a FIFO, a device, a
+/// file too large): the result is then not cached, and the command's own reading says why.
+pub fn files_digest(files: &[PathBuf]) -> Option<[u8; 32]> {
+    let mut k = KeyBuilder::new("files", &[0; 32]);
+    for f in files {
+        k.file("file", f).ok()?;
+    }
+    Some(k.finish().0)
+}
+
 /// The folders content is read from (for [`open`]).
 pub fn content_roots(opts: &LoadOptions) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = opts.library.clone();
@@ -290,7 +308,7 @@ impl RulesCache {
     /// character a name could carry to the terminal, is ignored, said once and removed.
     pub fn get(&self) -> Option<KeptRules> {
         let bytes = self.store.get(&self.key)?;
-        let kept = (!tells_control(&bytes)).then(|| serde_json::from_slice(&bytes).ok()).flatten();
+        let kept = read_json(&bytes);
         if kept.is_none() {
             self.store.discard(&self.key, "not compiled rules");
         }
@@ -346,13 +364,7 @@ impl RulesCache {
         let mut k = KeyBuilder::new("rosters", self.store.build());
         k.field("rules", &self.key.0);
         k.field("scenario", named.map_or(&[0xff][..], str::as_bytes));
-        for f in &rosters.files {
-            k.path("roster", f);
-            match std::fs::read(f) {
-                Ok(bytes) => k.field("bytes", &bytes),
-                Err(_) => k.field("unreadable", &[]),
-            };
-        }
+        k.field("rosters", &files_digest(&rosters.files)?);
         k.field("tv", &rosters.tv.map_or([0xff; 5].to_vec(), |t| t.to_le_bytes().to_vec()));
         k.field("faction", rosters.faction.as_bytes());
         if rosters.files.len() < rules.scenarios.get(sc)?.sides.len() {
@@ -374,7 +386,7 @@ impl RulesCache {
     /// result is (control characters refused).
     pub fn picked(&self, key: &Key) -> Option<crate::rosters::Picked> {
         let bytes = self.store.get(key)?;
-        let picked = (!tells_control(&bytes)).then(|| serde_json::from_slice(&bytes).ok()).flatten();
+        let picked = read_json(&bytes);
         if picked.is_none() {
             self.store.discard(key, "not rosters");
         }
@@ -385,16 +397,19 @@ impl RulesCache {
     /// names (taken again) and the entry reads back as written.
     pub fn keep_rosters(&self, key: Key, picked: &crate::rosters::Picked) {
         let Ok(bytes) = serde_json::to_vec(picked) else { return };
-        let back =
-            serde_json::from_slice::<crate::rosters::Picked>(&bytes).ok().and_then(|p| serde_json::to_vec(&p).ok());
+        let back = read_json::<crate::rosters::Picked>(&bytes).and_then(|p| serde_json::to_vec(&p).ok());
         if back.as_ref() == Some(&bytes)
-            && !tells_control(&bytes)
             && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
                 == Some(self.key)
         {
             self.store.put(&key, &bytes);
         }
     }
+}
+
+/// A kept JSON entry as `T`, unless its text holds a control character ([`tells_control`]).
+fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    (!tells_control(bytes)).then(|| serde_json::from_slice(bytes).ok()).flatten()
 }
 
 /// Whether JSON text holds a control character other than a line end, carriage return or tab,
