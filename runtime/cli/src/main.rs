@@ -1,6 +1,12 @@
 //! `cav`: the command-line front end. The only place that touches the terminal, the file
 //! system layout and exit codes; everything else lives in the library crates.
 
+/// mimalloc, not the system's malloc: loading, checking, compiling and playing allocate and free
+/// many small values, and glibc's allocator was over a quarter of a save's instructions
+/// (docs/speed.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bench;
 mod card;
 mod commands;

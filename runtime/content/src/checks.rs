@@ -11,22 +11,21 @@ type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
 /// Every check, run over every valid document.
 const CHECKS: &[(&str, Check)] = &[
     ("references", references),
-    ("scripts", scripts),
     ("switched-on", switched_on),
     ("damage-track", damage_track),
     ("table-rows", table_rows),
     ("design-rav", design_rav),
     ("held-asset-effects", held_asset_effects),
     ("fits", fits),
-    ("faction", faction),
     ("state-counts", state_counts),
 ];
 
-pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
+pub fn run(rs: &Ruleset, disk: &ScriptDisk) -> Vec<Diagnostic> {
     use rayon::prelude::*;
     // The checks of one document only read the ruleset: documents on every core, their
     // diagnostics then in document order.
     let entries: Vec<&Entry> = rs.entries().collect();
+    let factions = Factions::of(rs);
     let per_doc: Vec<Vec<Diagnostic>> = entries
         .par_iter()
         .map(|e| {
@@ -35,6 +34,8 @@ pub fn run(rs: &Ruleset) -> Vec<Diagnostic> {
                 for (_, check) in CHECKS {
                     check(rs, e, doc, &mut diags);
                 }
+                faction(&factions, e, doc, &mut diags);
+                scripts(rs, disk, e, &mut diags);
             }
             diags
         })
@@ -212,8 +213,7 @@ fn script_file(pack: &crate::PackInfo, module: &str) -> ScriptFile {
 
 /// What the disk says of every `script:` module of the ruleset, in entry order: a reload reuses
 /// the ruleset's findings only when this is unchanged (see [`crate::reuse`]).
-pub(crate) fn script_files(rs: &Ruleset) -> Vec<ScriptFile> {
-    let mut seen: std::collections::HashMap<(&str, &str), ScriptFile> = Default::default();
+pub(crate) fn script_files(rs: &Ruleset, disk: &ScriptDisk) -> Vec<ScriptFile> {
     let mut out = Vec::new();
     for e in rs.entries() {
         if e.doc.is_none() {
@@ -221,17 +221,45 @@ pub(crate) fn script_files(rs: &Ruleset) -> Vec<ScriptFile> {
         }
         let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { continue };
         let Some(pack) = rs.pack(&e.script_pack) else { continue };
-        let found = seen.entry((e.script_pack.as_str(), module)).or_insert_with(|| script_file(pack, module));
-        out.push(found.clone());
+        out.push(disk.file(pack, module));
     }
     out
 }
 
+/// What one load found on disk of each `script:` module ([`script_file`]), asked once per pack
+/// and module however many rulesets and documents name it: each answer takes a few `stat`s and
+/// resolves paths (thousands of system calls a reload when asked per document and per ruleset),
+/// and one load sees the disk one way.
+#[derive(Default)]
+pub struct ScriptDisk {
+    /// By pack id and module: the pack's script roots asked with, and the answer.
+    found: std::sync::Mutex<crate::ruleset::FastMap<(String, String), Found>>,
+}
+
+type Found = (Vec<std::path::PathBuf>, ScriptFile);
+
+impl ScriptDisk {
+    pub(crate) fn file(&self, pack: &crate::PackInfo, module: &str) -> ScriptFile {
+        let key = (pack.id.clone(), module.to_owned());
+        if let Ok(found) = self.found.lock()
+            && let Some((roots, file)) = found.get(&key)
+            && *roots == pack.script_roots
+        {
+            return file.clone();
+        }
+        let file = script_file(pack, module);
+        if let Ok(mut found) = self.found.lock() {
+            found.insert(key, (pack.script_roots.clone(), file.clone()));
+        }
+        file
+    }
+}
+
 /// A `script:` module must exist in the script roots of the pack that defines the document.
-fn scripts(rs: &Ruleset, e: &Entry, _doc: &Document, diags: &mut Vec<Diagnostic>) {
+fn scripts(rs: &Ruleset, disk: &ScriptDisk, e: &Entry, diags: &mut Vec<Diagnostic>) {
     let Some(module) = e.value.get("script").and_then(|s| s.as_str()) else { return };
     let Some(pack) = rs.pack(&e.script_pack) else { return };
-    match script_file(pack, module) {
+    match disk.file(pack, module) {
         ScriptFile::Inside => {}
         ScriptFile::Outside(path) => diags.push(
             Diagnostic::error(
@@ -287,10 +315,12 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
     let Document::Model(m) = doc else { return };
     let dt = &m.damage_track;
     let want = dt.damage_tracks as usize + 1;
-    let mut check = |ptr: String, len: Option<usize>| {
+    // The pointer is made only for a diagnostic (see `fits`).
+    let mut check = |ptr: &dyn Fn() -> String, len: Option<usize>| {
         if let Some(n) = len
             && n != want
         {
+            let ptr = ptr();
             diags.push(
                 Diagnostic::error(
                     "damage-track",
@@ -307,11 +337,11 @@ fn damage_track(_: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnost
         }
     };
     for (id, values) in &dt.columns {
-        check(format!("/damage_track/{id}"), values.columns());
+        check(&|| format!("/damage_track/{id}"), values.columns());
     }
-    check("/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.columns()));
+    check(&|| "/damage_track/ccv".into(), dt.ccv.as_ref().and_then(|c| c.columns()));
     for (i, w) in m.weapons.iter().enumerate() {
-        check(format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.columns()));
+        check(&|| format!("/weapons/{i}/rav"), w.rav.as_ref().and_then(|c| c.columns()));
     }
     for (i, w) in m.weapons.iter().enumerate() {
         if !w.mount.is_empty() && w.mount.len() as u32 != w.quantity {
@@ -472,44 +502,54 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
         Some(Document::SpecialAttribute(s)) => Some(s),
         _ => None,
     };
-    let wrong_place = |ptr: String, id: &str, applies: AppliesTo, on: &str, diags: &mut Vec<Diagnostic>| {
-        let (is, fits) = match applies {
-            AppliesTo::Model => ("a special attribute of models", "under the model's `special_attributes`"),
-            AppliesTo::Weapon => ("a special attribute of weapons", "under a weapon's `special_attributes`"),
-            AppliesTo::Game => ("a rule of the whole game", "listed nowhere: it applies to every game of its ruleset"),
-            AppliesTo::Scenario => ("a scenario's rule", "under a scenario's or a test's `rules:`"),
-            AppliesTo::ModelOrWeapon => return,
+    // The pointers and names are made only for a diagnostic: this runs for every card of every
+    // reload, and nearly always finds nothing.
+    let wrong_place =
+        |ptr: &dyn Fn() -> String, id: &str, applies: AppliesTo, on: &str, diags: &mut Vec<Diagnostic>| {
+            let (is, fits) = match applies {
+                AppliesTo::Model => ("a special attribute of models", "under the model's `special_attributes`"),
+                AppliesTo::Weapon => ("a special attribute of weapons", "under a weapon's `special_attributes`"),
+                AppliesTo::Game => {
+                    ("a rule of the whole game", "listed nowhere: it applies to every game of its ruleset")
+                }
+                AppliesTo::Scenario => ("a scenario's rule", "under a scenario's or a test's `rules:`"),
+                AppliesTo::ModelOrWeapon => return,
+            };
+            let ptr = ptr();
+            diags.push(
+                Diagnostic::error("applies-to", format!("`{id}` is {is} (its `applies_to`), not of {on}"))
+                    .at(e.prov.locate(&ptr))
+                    .pack(e.pack.clone())
+                    .pointer(ptr)
+                    .expected(format!("`{id}` {fits}")),
+            );
         };
-        diags.push(
-            Diagnostic::error("applies-to", format!("`{id}` is {is} (its `applies_to`), not of {on}"))
-                .at(e.prov.locate(&ptr))
-                .pack(e.pack.clone())
-                .pointer(ptr)
-                .expected(format!("`{id}` {fits}")),
-        );
-    };
     match doc {
         Document::Weapon(w) => {
             for (i, s) in w.special_attributes.iter().enumerate() {
                 if let Some(x) = sa(s.id().as_str())
                     && matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game | AppliesTo::Scenario)
                 {
-                    wrong_place(format!("/special_attributes/{i}"), s.id().as_str(), x.applies_to, "weapons", diags);
+                    let ptr = || format!("/special_attributes/{i}");
+                    wrong_place(&ptr, s.id().as_str(), x.applies_to, "weapons", diags);
                 }
             }
         }
         Document::Model(m) => {
             let ty = &m.model_type;
-            let restricted = |ptr: String, what: String, r: &Restriction, diags: &mut Vec<Diagnostic>| {
-                if r.model_types.is_empty() || r.model_types.contains(ty) {
-                    return;
-                }
-                let types: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();
-                diags.push(
+            let restricted =
+                |ptr: &dyn Fn() -> String, what: &dyn Fn() -> String, r: &Restriction, diags: &mut Vec<Diagnostic>| {
+                    if r.model_types.is_empty() || r.model_types.contains(ty) {
+                        return;
+                    }
+                    let types: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();
+                    let ptr = ptr();
+                    diags.push(
                     Diagnostic::error(
                         "restriction",
                         format!(
-                            "{what} is restricted to {} models (its `restriction: {{model_types}}`); `{}` is of type {}",
+                            "{} is restricted to {} models (its `restriction: {{model_types}}`); `{}` is of type {}",
+                            what(),
                             types.join(", "),
                             e.id,
                             ty.id()
@@ -520,33 +560,33 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
                     .pointer(ptr)
                     .expected(format!("a special attribute or weapon that a model of type {} may carry", ty.id())),
                 );
-            };
+                };
             for (i, s) in m.special_attributes.iter().enumerate() {
                 let Some(x) = sa(s.id().as_str()) else { continue };
-                let ptr = format!("/special_attributes/{i}");
+                let ptr = || format!("/special_attributes/{i}");
                 if matches!(x.applies_to, AppliesTo::Weapon | AppliesTo::Game | AppliesTo::Scenario) {
-                    wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "models", diags);
+                    wrong_place(&ptr, s.id().as_str(), x.applies_to, "models", diags);
                 }
-                restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);
+                restricted(&ptr, &|| format!("special attribute `{}`", s.id()), &x.restriction, diags);
             }
             for (i, mount) in m.weapons.iter().enumerate() {
                 if let Some(Document::Weapon(w)) =
                     rs.get(DocKind::Weapon, mount.weapon.as_str()).and_then(|x| x.doc.as_deref())
                 {
                     restricted(
-                        format!("/weapons/{i}/weapon"),
-                        format!("weapon `{}`", mount.weapon),
+                        &|| format!("/weapons/{i}/weapon"),
+                        &|| format!("weapon `{}`", mount.weapon),
                         &w.restriction,
                         diags,
                     );
                 }
                 for (j, s) in mount.special_attributes.iter().enumerate() {
                     let Some(x) = sa(s.id().as_str()) else { continue };
-                    let ptr = format!("/weapons/{i}/special_attributes/{j}");
+                    let ptr = || format!("/weapons/{i}/special_attributes/{j}");
                     if matches!(x.applies_to, AppliesTo::Model | AppliesTo::Game | AppliesTo::Scenario) {
-                        wrong_place(ptr.clone(), s.id().as_str(), x.applies_to, "weapons", diags);
+                        wrong_place(&ptr, s.id().as_str(), x.applies_to, "weapons", diags);
                     }
-                    restricted(ptr, format!("special attribute `{}`", s.id()), &x.restriction, diags);
+                    restricted(&ptr, &|| format!("special attribute `{}`", s.id()), &x.restriction, diags);
                 }
             }
         }
@@ -556,23 +596,16 @@ fn fits(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
 
 /// A model's `faction:` names a faction of the ruleset (by id, name or another name, as rosters
 /// read it), so a misspelt faction is found when the card is written, not when a roster fields it.
-fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
+fn faction(factions: &Factions, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>) {
     let Document::Model(m) = doc else { return };
-    let factions: Vec<&Faction> = rs
-        .of_kind(DocKind::Faction)
-        .filter_map(|x| match x.doc.as_deref()? {
-            Document::Faction(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    if factions.iter().any(|f| crate::ruleset::names_faction(f, &m.faction)) {
+    if factions.names.contains(&normalise_name(&m.faction)) {
         return;
     }
-    let hint = if factions.is_empty() {
+    let hint = if factions.all.is_empty() {
         Some("this ruleset declares no factions: add a `kind: faction` document (`cav new faction`)".to_owned())
     } else {
-        did_you_mean(&m.faction, factions.iter().map(|f| f.name.as_str())).or_else(|| {
-            let names: Vec<&str> = factions.iter().map(|f| f.name.as_str()).collect();
+        did_you_mean(&m.faction, factions.all.iter().map(|f| f.name.as_str())).or_else(|| {
+            let names: Vec<&str> = factions.all.iter().map(|f| f.name.as_str()).collect();
             Some(format!("the ruleset's factions: {}", names.join(", ")))
         })
     };
@@ -585,6 +618,32 @@ fn faction(rs: &Ruleset, e: &Entry, doc: &Document, diags: &mut Vec<Diagnostic>)
             .hint(hint)
             .missing(DocKind::Faction, &m.faction),
     );
+}
+
+/// The ruleset's factions and every name a model's `faction:` may give them, normalised as
+/// [`crate::ruleset::names_faction`] compares them: made once per check of a ruleset, not once
+/// per model (comparing each model with every name was a few % of a save's reload).
+struct Factions<'a> {
+    all: Vec<&'a Faction>,
+    names: foldhash::HashSet<String>,
+}
+
+impl<'a> Factions<'a> {
+    fn of(rs: &'a Ruleset) -> Self {
+        let all: Vec<&Faction> = rs
+            .of_kind(DocKind::Faction)
+            .filter_map(|x| match x.doc.as_deref()? {
+                Document::Faction(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        let names = all
+            .iter()
+            .flat_map(|f| [f.id.as_str(), f.name.as_str()].into_iter().chain(f.also_called.iter().map(String::as_str)))
+            .map(normalise_name)
+            .collect();
+        Factions { all, names }
+    }
 }
 
 /// `activations:` counts only with `duration: activations`, `turns:` only with `duration: turns`:

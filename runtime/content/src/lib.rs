@@ -240,19 +240,20 @@ fn build_rulesets(
     // `reuse`); this load's rulesets replace the last load's.
     let last = std::mem::take(&mut cache.built);
     let read = &cache.sources;
+    let disk = checks::ScriptDisk::default();
     let built: Vec<reuse::Built> = {
         use rayon::prelude::*;
         sets.par_iter()
             .map(|set| {
                 let key = reuse::Key::of(packs, set, validators.id());
-                if let Some(b) = last.iter().find(|b| b.answers(&key)) {
+                if let Some(b) = last.iter().find(|b| b.answers(&key, &disk)) {
                     let mut b = b.clone();
                     b.reused = true;
                     return b;
                 }
                 let (rs, mut d, checked) = ruleset::build(packs, set, validators, &memo, read);
-                d.extend(checks::run(&rs));
-                reuse::Built::new(key, rs, d, std::sync::Arc::new(checked))
+                d.extend(checks::run(&rs, &disk));
+                reuse::Built::new(key, rs, d, std::sync::Arc::new(checked), &disk)
             })
             .collect()
     };

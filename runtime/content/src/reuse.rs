@@ -17,7 +17,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::checks::{ScriptFile, script_files};
+use crate::checks::{ScriptDisk, ScriptFile, script_files};
 use crate::diag::{Diagnostic, FileId};
 use crate::pack::{LoadSet, Pack};
 use crate::ruleset::{Checked, Ruleset};
@@ -86,13 +86,19 @@ pub(crate) struct Built {
 }
 
 impl Built {
-    pub(crate) fn new(key: Key, ruleset: Ruleset, diags: Vec<Diagnostic>, checked: Arc<Checked>) -> Built {
-        let scripts = script_files(&ruleset);
+    pub(crate) fn new(
+        key: Key,
+        ruleset: Ruleset,
+        diags: Vec<Diagnostic>,
+        checked: Arc<Checked>,
+        disk: &ScriptDisk,
+    ) -> Built {
+        let scripts = script_files(&ruleset, disk);
         Built { key, ruleset, diags, checked, scripts, reused: false }
     }
 
     /// Is this the ruleset `key` would build now?
-    pub(crate) fn answers(&self, key: &Key) -> bool {
-        self.key == *key && key.reusable() && script_files(&self.ruleset) == self.scripts
+    pub(crate) fn answers(&self, key: &Key, disk: &ScriptDisk) -> bool {
+        self.key == *key && key.reusable() && script_files(&self.ruleset, disk) == self.scripts
     }
 }

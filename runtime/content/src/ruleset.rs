@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 /// The maps of ids looked up thousands of times a reload (see `foldhash` in Cargo.toml).
-type FastMap<K, V> = foldhash::HashMap<K, V>;
+pub(crate) type FastMap<K, V> = foldhash::HashMap<K, V>;
 use std::sync::Arc;
 
 use cav_format::{DocKind, Document, PackKind};

@@ -13,6 +13,10 @@ use std::time::Instant;
 use cav_content::{LoadOptions, Loaded, pack::Cache};
 use cav_script::{Limits, LuaHost, check_scripts};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav watch`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// What `cav watch` does before its `reloaded` line on a full reload: load (from the cache),
 /// validate every ruleset, load the watched ruleset's scripts.
 #[inline(never)]

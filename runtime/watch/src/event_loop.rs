@@ -114,7 +114,9 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
 /// what the last reload kept until it is replaced: glibc's allocator keeps that peak for good
 /// (memory freed inside its heaps is not given back), so a long session would grow by a cold
 /// load's worth (~35 MB on the bundled content) every few thousand saves. Given back once
-/// there, not after every reload: the next reload would fault the pages in again.
+/// there, not after every reload: the next reload would fault the pages in again. (The `cav`
+/// binary allocates through mimalloc, which gives freed memory back by itself; this still
+/// serves the C++ of the Luau checker and a host program on the system's allocator.)
 fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free memory of the allocator's own heaps.

@@ -17,7 +17,13 @@ pub fn read_documents(pack: &mut Pack, cache: &mut Cache, diags: &mut Vec<Diagno
     // Links are followed only while they stay inside the pack: a link that leaves it is reported
     // and neither read nor walked (`filter_entry` prunes it before walkdir descends).
     let mut outside = Vec::new();
-    let walk = walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by_file_name().into_iter().filter_entry(|e| {
+    // Sorted by name, as `sort_by_file_name` would: siblings are their directory's path and a
+    // separator followed by their names, so their paths' bytes compare as their names' do
+    // (taking each file name parses the path again: that was ~3 % of a save's reload).
+    let by_name = |a: &walkdir::DirEntry, b: &walkdir::DirEntry| {
+        a.path().as_os_str().as_encoded_bytes().cmp(b.path().as_os_str().as_encoded_bytes())
+    };
+    let walk = walkdir::WalkDir::new(&pack.dir).follow_links(true).sort_by(by_name).into_iter().filter_entry(|e| {
         if e.depth() == 0 || !e.path_is_symlink() {
             return true;
         }

@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use cav_watch::{After, LineSink, WatchOptions, watch};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav watch`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub struct Session {
     /// The copy's root (the content under it).
     pub root: PathBuf,
