@@ -758,3 +758,60 @@ fn a_fifo_or_a_device_named_as_a_roster_is_refused_not_waited_on() {
         }
     }
 }
+
+/// `cav sim --vs`: a paired run starts from A's kept rules (and rosters) and B's kept rules,
+/// with the same result and the same notes as a run without the cache, for each kind of change;
+/// a `mod:` pack edited after the run is loaded again.
+#[test]
+fn paired_runs_from_kept_rules_agree() {
+    let cache = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let copy = work.path().join("iron-wolves");
+    cav_watch::copy_tree(&root().join("mods/iron-wolves"), &copy).unwrap();
+    let card = copy.join("models/fenrir.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    let faster = text.replace("mv:        [7,", "mv:        [9,");
+    assert_ne!(faster, text, "the copy's fenrir moves faster");
+    std::fs::write(&card, &faster).unwrap();
+    let with_mod = format!("mod:{}", copy.display());
+    let wolf = "mods/iron-wolves/forces/wolf-pack.yaml";
+    let sim = |rest: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["sim", "--games", "4", "--format", "json"].map(String::from).to_vec();
+        v.extend(rest.iter().map(|s| s.to_string()));
+        v
+    };
+    let commands = [
+        sim(&["stand-and-fight", "--vs", "remove-sa:advanced-targeting-computer"]),
+        sim(&["stand-and-fight", "--vs", "swap:dictator-b=warden@black"]),
+        sim(&["stand-and-fight", "--vs", "option:ranged-critical=no-critical"]),
+        // The bot's rosters, and a note of the change's (no fielded model carries `hard`).
+        sim(&["this-is-war", "--ruleset", "full", "--tv", "1000", "--vs", "remove-sa:hard"]),
+        sim(&["this-is-war", "--ruleset", "full", "--force", wolf, "--vs", with_mod.as_str()]),
+    ];
+    for args in &commands {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut uncached = vec!["--no-cache"];
+        uncached.extend_from_slice(&args);
+        let plain = run(cache.path(), &root(), &uncached);
+        assert_eq!(plain.0, Some(0), "{args:?}: {}", plain.2);
+        let before = entries(cache.path()).len();
+        let miss = run(cache.path(), &root(), &args);
+        let kept = entries(cache.path()).len();
+        assert!(kept > before, "{args:?}: nothing was kept");
+        let hit = run(cache.path(), &root(), &args);
+        assert_eq!(entries(cache.path()).len(), kept, "{args:?}: the run from the cache kept more");
+        assert_eq!(miss, plain, "{args:?}: the first cached run differs from the uncached one");
+        assert_eq!(hit, plain, "{args:?}: the run from kept rules differs");
+    }
+    let note = run(cache.path(), &root(), &commands[3].iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(note.2.contains("note: --vs remove-sa:hard:"), "the change's note is told again: {}", note.2);
+    // The mod edited: B is made again from it, as without the cache.
+    std::fs::write(&card, text.replace("mv:        [7,", "mv:        [8,")).unwrap();
+    let args: Vec<&str> = commands[4].iter().map(String::as_str).collect();
+    let mut uncached = vec!["--no-cache"];
+    uncached.extend_from_slice(&args);
+    let now = run(cache.path(), &root(), &args);
+    assert_eq!(now, run(cache.path(), &root(), &uncached));
+    std::fs::write(&card, &faster).unwrap();
+    assert_ne!(now.1, run(cache.path(), &root(), &args).1, "an edit of the mod changes B's result");
+}

@@ -44,9 +44,10 @@ pub fn run(
         None => None,
     };
     let cache = RulesCache::open(root, ruleset, no_cache);
-    if let Some(KeptGame { kept, sc, rosters }) =
+    if let Some(KeptGame { kept, sc, rosters, told }) =
         kept_game(cache.as_ref(), scenario.as_deref(), seed, Forces::Chosen(&rosters))
     {
+        eprint!("{told}");
         let pins = outputs.log.as_ref().map(|_| kept.pins);
         let (on_table, forces) = rosters.map_or((None, Vec::new()), |(squads, sides)| (Some(squads), sides));
         return play_and_tell(

@@ -373,8 +373,10 @@ pub fn run(cmd: ReplayCommand, root: &Path, no_cache: bool) -> Result<ExitCode, 
     // rosters as it fielded them).
     let cache = RulesCache::open(root, want, no_cache);
     let forces = if header.forces.is_empty() { Forces::Fixed } else { Forces::Recorded(&header.forces) };
-    if let Some(KeptGame { kept, sc, rosters }) = kept_game(cache.as_ref(), Some(&header.scenario), header.seed, forces)
+    if let Some(KeptGame { kept, sc, rosters, told }) =
+        kept_game(cache.as_ref(), Some(&header.scenario), header.seed, forces)
     {
+        eprint!("{told}");
         let changed = report_changes(&mut out, &header, &kept.ruleset, &kept.pins);
         let squads = rosters.map(|(squads, _)| squads);
         return replayed(cmd, out, reader, &shown, &header, &body, &kept.rules, sc, squads.as_deref(), changed);

@@ -407,6 +407,69 @@ impl RulesCache {
     }
 }
 
+/// The B of a paired run (`cav sim --vs`) as an earlier run made it from the same content, change
+/// and rosters: its rules (before A's rosters were fielded in them), its content hash, the change
+/// as results record it, the rosters to field in it, and what making it told on stderr.
+#[derive(Serialize, Deserialize)]
+pub struct KeptB {
+    pub rules: cav_rules::Rules,
+    pub hash: String,
+    pub change: String,
+    pub picked: Option<crate::rosters::Picked>,
+    pub told: String,
+}
+
+impl RulesCache {
+    /// The key of B for scenario `scenario` (as asked), change `spec` (as given) and A's rosters
+    /// (`recorded`: `None` where the scenario fixes its forces) on this content: the rules' key,
+    /// those three, and for `mod:` every file under the path it adds (`None`: not cached, e.g. a
+    /// folder holding a link).
+    pub fn vs_key(
+        &self,
+        scenario: &str,
+        change: &cav_lab::Change,
+        recorded: Option<&[crate::replay::SideForce]>,
+    ) -> Option<Key> {
+        let mut k = KeyBuilder::new("vs", self.store.build());
+        k.field("rules", &self.key.0);
+        k.field("scenario", scenario.as_bytes());
+        k.field("change", change.spec().as_bytes());
+        k.field("rosters", &recorded.map_or(Some(vec![0xff]), |r| serde_json::to_vec(r).ok())?);
+        if let cav_lab::Change::AddPacks { path } = change {
+            k.tree(path).ok()?;
+        }
+        Some(k.finish())
+    }
+
+    /// B as an earlier run kept it under `key` ([`Self::vs_key`]), read as any kept result is.
+    pub fn kept_b(&self, key: &Key) -> Option<KeptB> {
+        let bytes = self.store.get(key)?;
+        let b = read_json(&bytes);
+        if b.is_none() {
+            self.store.discard(key, "not the B of a paired run");
+        }
+        b
+    }
+
+    /// Keep B, made now, under `key`: when the content and the change's files are still what the
+    /// key names (`key_now`, taken again) and the entry gives back these rules (compared by their
+    /// `Debug` form, as [`Self::keep`] does).
+    pub fn keep_b(&self, key: Key, b: &KeptB, key_now: impl FnOnce() -> Option<Key>) {
+        let Ok(bytes) = serde_json::to_vec(b) else { return };
+        let same = read_json::<KeptB>(&bytes).is_some_and(|back| {
+            format!("{:?}", back.rules) == format!("{:?}", b.rules)
+                && serde_json::to_vec(&back).ok().as_ref() == Some(&bytes)
+        });
+        if same
+            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
+                == Some(self.key)
+            && key_now() == Some(key)
+        {
+            self.store.put(&key, &bytes);
+        }
+    }
+}
+
 /// A kept JSON entry as `T`, unless its text holds a control character ([`tells_control`]).
 fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     (!tells_control(bytes)).then(|| serde_json::from_slice(bytes).ok()).flatten()

@@ -34,23 +34,6 @@ pub enum Chosen<'a> {
     Recorded(&'a [SideForce]),
 }
 
-/// Each side's roster — the file given for it, one the bot builds, or the one a log recorded —
-/// as squads of cards, with the rosters as chosen (for the log's header). Rosters chosen now are
-/// told on stderr (what each side fields, what of a roster is not played yet); recorded ones not.
-pub fn roster_squads(
-    loaded: &mut cav_content::Loaded,
-    rs: &cav_content::Ruleset,
-    rules: &mut cav_rules::Rules,
-    sc: usize,
-    seed: u64,
-    chosen: &Chosen,
-) -> Result<Result<Fielded, InvalidRoster>, String> {
-    match pick(loaded, rs, rules, sc, seed, chosen)? {
-        Ok(picked) => Ok(Ok(picked.field(rules)?)),
-        Err(invalid) => Ok(Err(invalid)),
-    }
-}
-
 /// Each side's roster as chosen, with what fielding it reads of the content's ruleset (its C3
 /// points and force group bonus, `cav_forces::field`) and what choosing it told on stderr: what
 /// an earlier run keeps (`RulesCache::keep_rosters`), so a game with the same rosters starts from
@@ -77,7 +60,9 @@ impl Picked {
     }
 }
 
-/// Choose each side's roster ([`roster_squads`] without fielding it), telling it as it is chosen.
+/// Choose each side's roster — the file given for it, one the bot builds, or the one a log
+/// recorded — without fielding it ([`Picked::field`]). Rosters chosen now are told on stderr as
+/// they are chosen (what each side fields, what of a roster is not played yet); recorded ones not.
 pub fn pick(
     loaded: &mut cav_content::Loaded,
     rs: &cav_content::Ruleset,

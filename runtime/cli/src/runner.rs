@@ -60,8 +60,6 @@ pub enum Forces<'a> {
     Chosen(&'a Rosters),
     /// The scenario leaves them to the players, and a log recorded their rosters (`cav replay`).
     Recorded(&'a [crate::replay::SideForce]),
-    /// The game needs the content itself (the B of `--vs`).
-    Content,
 }
 
 /// A game an earlier run's entries start without the content: the rules kept (with the fitted
@@ -71,16 +69,16 @@ pub struct KeptGame {
     pub kept: KeptRules,
     pub sc: usize,
     pub rosters: Option<Fielded>,
+    /// What choosing the rosters told on stderr: the caller tells it again, first.
+    pub told: String,
 }
 
 /// The game of scenario `named` (else the ruleset's first that fixes its forces, else its first)
 /// from `seed`, when an earlier run kept what it needs of the content: its rules, and for a
-/// scenario that leaves forces to the players the rosters chosen then (told again on stderr as
-/// they were). `None`: the command loads the content ([`load_and_keep`]).
+/// scenario that leaves forces to the players the rosters chosen then (with what choosing them
+/// told on stderr, for the caller to tell again). `None`: the command loads the content
+/// ([`load_and_keep`]).
 pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, seed: u64, forces: Forces) -> Option<KeptGame> {
-    if matches!(forces, Forces::Content) {
-        return None;
-    }
     let cache = cache?;
     let mut kept = cache.get()?;
     let brought = match forces {
@@ -88,7 +86,7 @@ pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, seed: u64, for
         _ => matches!(forces, Forces::Recorded(_)),
     };
     let game = match (fixed_forces(&kept.rules, named), forces) {
-        (Some(sc), _) if !brought => Some(KeptGame { kept, sc, rosters: None }),
+        (Some(sc), _) if !brought => Some(KeptGame { kept, sc, rosters: None, told: String::new() }),
         (_, Forces::Chosen(_) | Forces::Recorded(_)) => {
             let sc = match named {
                 Some(id) => kept.rules.scenario(id)?,
@@ -102,8 +100,7 @@ pub fn kept_game(cache: Option<&RulesCache>, named: Option<&str>, seed: u64, for
             })??;
             let picked = cache.picked(&key).filter(|p| p.sc == sc)?;
             let fielded = picked.field(&mut kept.rules).ok()?;
-            eprint!("{}", picked.told);
-            Some(KeptGame { kept, sc, rosters: Some(fielded) })
+            Some(KeptGame { kept, sc, rosters: Some(fielded), told: picked.told })
         }
         _ => None,
     };

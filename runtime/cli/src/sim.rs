@@ -13,8 +13,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::EXIT_INVALID;
 use crate::project::{content_errors, load};
 use crate::replay::SideForce;
-use crate::result_cache::RulesCache;
-use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, roster_squads};
+use crate::result_cache::{KeptB, RulesCache};
+use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, pick};
 use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep};
 
 /// What `cav sim` and `cav sim merge` write.
@@ -53,7 +53,8 @@ enum Format {
     interval computed from the per-game differences of the same seed (d̄ ± 1.96·s/√n, s the sample deviation of \
     the differences), which the pairing makes much tighter than two separate runs; under remove-sa an SA the bots \
     never used in A is reported as not exercised (the difference says nothing about it). Changes, applied to the \
-    content as patches of a generated pack (so B is loaded, checked and compiled as any content is):\n  \
+    content as patches of a generated pack (so B is loaded, checked and compiled as any content is; the result \
+    cache keeps it, for the same change on the same content, rosters and mod: files):\n  \
     swap:MODEL=OTHER[@SIDE]   the scenario fields OTHER wherever (on SIDE) it fields MODEL\n  \
     remove-sa:SA[@MODEL]      SA taken off every model card, weapon mount and weapon (or MODEL's card and mounts)\n  \
     option:NAME=VALUE         the ruleset plays another value of an option (one it declares, or an engine option)\n  \
@@ -148,18 +149,36 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
         Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?),
         None => None,
     };
-    // A plain run of a scenario that fixes its forces starts from the rules an earlier run
-    // compiled from the same content (`RulesCache`); rosters and B need the content itself.
+    // A run starts from what an earlier run made of the same content (`RulesCache`): the rules,
+    // the rosters chosen, and for `--vs` the B made with the same change for those rosters.
     let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
-    let forces = if change.is_some() { Forces::Content } else { Forces::Chosen(&cmd.rosters) };
-    let kept = kept_game(cache.as_ref(), Some(&scenario), cmd.seed, forces);
+    let kept = kept_game(cache.as_ref(), Some(&scenario), cmd.seed, Forces::Chosen(&cmd.rosters));
+    let kept = kept.and_then(|game| match &change {
+        None => Some((game, None)),
+        Some(c) => {
+            let cache = cache.as_ref()?;
+            let recorded = game.rosters.as_ref().map(|(_, sides)| sides.as_slice());
+            let b = cache.kept_b(&cache.vs_key(&scenario, c, recorded)?)?;
+            let mut rules = b.rules;
+            let rosters = match &b.picked {
+                Some(p) => Some(p.field(&mut rules).ok()?.0),
+                None => None,
+            };
+            Some((game, Some((ContentB { rules, hash: b.hash, rosters, change: b.change }, b.told))))
+        }
+    });
     let (rules, hash, rosters, b) = match kept {
-        Some(KeptGame { kept, rosters, .. }) => {
+        Some((KeptGame { kept, rosters, told, .. }, b)) => {
+            eprint!("{told}");
+            let b = b.map(|(b, told)| {
+                eprint!("{told}");
+                b
+            });
             let mut hash = kept.pins.content_hash().to_owned();
             if let Some((_, sides)) = &rosters {
                 hash = cav_lab::rosters_hash(&hash, sides)?;
             }
-            (kept.rules, hash, rosters, None)
+            (kept.rules, hash, rosters, b)
         }
         None => match loaded_arms(&cmd, root, &scenario, change.as_ref(), cache.as_ref())? {
             Ok(arms) => arms,
@@ -286,7 +305,7 @@ fn loaded_arms(
     let b = match change {
         Some(c) => {
             let recorded = rosters.as_ref().map(|(_, sides)| sides.as_slice());
-            match content_b(c, rs, &rules, scenario, root, recorded, cmd.seed)? {
+            match content_b(c, rs, &rules, scenario, root, recorded, cmd.seed, cache)? {
                 Ok(b) => Some(b),
                 Err(code) => return Ok(Err(code)),
             }
@@ -314,8 +333,10 @@ struct ContentB {
 }
 
 /// Load, check and compile the content with `change` (and field A's rosters in it, where the
-/// players bring them). A change that names nothing or changes nothing is `Err` (exit 2);
-/// content that the change leaves with errors is reported here and gives `Ok(Err(exit code))`.
+/// players bring them), and keep it in `cache` for the next run with the same content, change
+/// and rosters. A change that names nothing or changes nothing is `Err` (exit 2); content that
+/// the change leaves with errors is reported here and gives `Ok(Err(exit code))`.
+#[allow(clippy::too_many_arguments)]
 fn content_b(
     change: &Change,
     rs: &cav_content::Ruleset,
@@ -324,8 +345,13 @@ fn content_b(
     root: &Path,
     recorded: Option<&[SideForce]>,
     seed: u64,
+    cache: Option<&RulesCache>,
 ) -> Result<Result<ContentB, ExitCode>, String> {
     let spec = change.spec();
+    // Taken before anything is read: a file that changes meanwhile makes the key taken again
+    // at the end differ, and B is not kept.
+    let key = cache.and_then(|c| c.vs_key(scenario, change, recorded));
+    let mut told = String::new();
     let mut mods: Vec<(String, String)> = Vec::new(); // (id, version) of the packs `mod:` adds
     let (extra, replaced, temp) = match change {
         Change::AddPacks { path } => {
@@ -368,7 +394,10 @@ fn content_b(
             });
             let patches = change.patches(rs, scenario, rostered.as_deref()).map_err(|e| format!("--vs {spec}: {e}"))?;
             for n in &patches.notes {
-                eprintln!("note: --vs {spec}: {n}");
+                let line = format!("note: --vs {spec}: {n}");
+                eprintln!("{line}");
+                told.push_str(&line);
+                told.push('\n');
             }
             let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
             let dir = std::env::temp_dir().join(format!("cav-sim-vs-{}-{nanos}", std::process::id()));
@@ -405,11 +434,16 @@ fn content_b(
         eprintln!("error: with --vs {spec} the content has errors (above)");
         return Ok(Err(ExitCode::from(EXIT_INVALID)));
     };
-    let mut rosters = None;
+    // B's rules as compiled, before A's rosters are fielded in them: what a later run starts from.
+    let unfielded = key.is_some().then(|| rules_b.clone());
+    let (mut rosters, mut picked) = (None, None);
     if let Some(recorded) = recorded {
         let sc = rules_b.scenario(scenario).ok_or_else(|| format!("--vs {spec}: no scenario `{scenario}` in B"))?;
-        match roster_squads(&mut loaded, rs_b, &mut rules_b, sc, seed, &Chosen::Recorded(recorded))? {
-            Ok((squads, _)) => rosters = Some(squads),
+        match pick(&mut loaded, rs_b, &rules_b, sc, seed, &Chosen::Recorded(recorded))? {
+            Ok(p) => {
+                rosters = Some(p.field(&mut rules_b)?.0);
+                picked = Some(p);
+            }
             Err(InvalidRoster) => return Ok(Err(ExitCode::from(EXIT_INVALID))),
         }
     }
@@ -423,14 +457,18 @@ fn content_b(
     if let Some(recorded) = recorded {
         hash = cav_lab::rosters_hash(&hash, &recorded)?;
     }
-    let change = match change {
+    let recorded_as = match change {
         Change::AddPacks { .. } => {
             let names: Vec<String> = mods.iter().map(|(id, v)| format!("{id} {v}")).collect();
             format!("mod:{}", names.join(", "))
         }
         _ => spec,
     };
-    Ok(Ok(ContentB { rules: rules_b, hash, change, rosters }))
+    if let (Some(cache), Some(key), Some(unfielded)) = (cache, key, unfielded) {
+        let kept = KeptB { rules: unfielded, hash: hash.clone(), change: recorded_as.clone(), picked, told };
+        cache.keep_b(key, &kept, || cache.vs_key(scenario, change, recorded));
+    }
+    Ok(Ok(ContentB { rules: rules_b, hash, change: recorded_as, rosters }))
 }
 
 /// The SVG charts of a result, written to `dir` (made if missing); their paths on stderr.

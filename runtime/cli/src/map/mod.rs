@@ -64,7 +64,10 @@ pub fn run(cmd: MapCommand, root: &Path, no_cache: bool) -> Result<ExitCode, Str
     let cache = RulesCache::open(root, &cmd.ruleset, no_cache);
     let (rules, sc, rosters) =
         match kept_game(cache.as_ref(), Some(&cmd.scenario), cmd.seed, Forces::Chosen(&cmd.rosters)) {
-            Some(KeptGame { kept, sc, rosters }) => (kept.rules, sc, rosters.map(|(squads, _)| squads)),
+            Some(KeptGame { kept, sc, rosters, told }) => {
+                eprint!("{told}");
+                (kept.rules, sc, rosters.map(|(squads, _)| squads))
+            }
             None => {
                 let Content { mut loaded, rs, rules, .. } = load_and_keep(root, &cmd.ruleset, cache.as_ref())?;
                 let Some(mut rules) = rules else {
