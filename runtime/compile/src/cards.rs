@@ -144,19 +144,21 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
     for (i, w) in m.weapons.iter().enumerate() {
         let Some(def) = weapon(cx, w.weapon.as_str()) else { continue };
         let r = &def.restriction;
-        let at = format!("/weapons/{i}");
-        let cite = def.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+        // Made only for an error: every mount of every card passes here on every reload.
+        let at = || format!("/weapons/{i}");
+        let cite = || def.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
         // (A weapon emplacement is a bunker's gun, not a model built to carry it.)
         if m.emplacement.is_none() && !r.model_types.is_empty() && !r.model_types.contains(&m.model_type) {
             let fits: Vec<&str> = r.model_types.iter().map(|t| t.id()).collect();
             cx.error(
                 e,
-                &format!("{at}/weapon"),
+                &format!("{}/weapon", at()),
                 "weapon-restriction",
                 format!(
-                    "{} is mounted on {} models only{cite}; this model is of type {}",
+                    "{} is mounted on {} models only{}; this model is of type {}",
                     def.name,
                     fits.join(", "),
+                    cite(),
                     m.model_type
                 ),
                 "a weapon the model's type may mount",
@@ -171,11 +173,13 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
         {
             cx.error(
                 e,
-                &format!("{at}/weapon"),
+                &format!("{}/weapon", at()),
                 "weapon-restriction",
                 format!(
-                    "{} needs a model of {min}+ damage tracks{cite}; this one has {}",
-                    def.name, m.damage_track.damage_tracks
+                    "{} needs a model of {min}+ damage tracks{}; this one has {}",
+                    def.name,
+                    cite(),
+                    m.damage_track.damage_tracks
                 ),
                 "a weapon the model's size may mount",
                 None,
@@ -184,9 +188,9 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
         if r.separate && w.quantity > 1 {
             cx.error(
                 e,
-                &format!("{at}/quantity"),
+                &format!("{}/quantity", at()),
                 "weapon-restriction",
-                format!("each {} is mounted on its own, never as a matching set{cite}", def.name),
+                format!("each {} is mounted on its own, never as a matching set{}", def.name, cite()),
                 "`quantity: 1`, one entry per weapon",
                 Some(format!("list each {} as its own entry of `weapons:`", def.name)),
             );
@@ -199,9 +203,9 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
             if n > max {
                 cx.error(
                     e,
-                    &at,
+                    &at(),
                     "weapon-restriction",
-                    format!("a model mounts at most {max} {}{cite}; this one has {n}", def.name),
+                    format!("a model mounts at most {max} {}{}; this one has {n}", def.name, cite()),
                     "no more of the weapon than its restriction allows",
                     None,
                 );
@@ -223,9 +227,13 @@ fn mount_restrictions(cx: &mut Cx, e: &cav_content::Entry, m: &f::Model) {
                 if n > max as usize {
                     cx.error(
                         e,
-                        &at,
+                        &at(),
                         "weapon-restriction",
-                        format!("at most {max} {} in any one location{cite}; {n} are mounted at {loc:?}", def.class),
+                        format!(
+                            "at most {max} {} in any one location{}; {n} are mounted at {loc:?}",
+                            def.class,
+                            cite()
+                        ),
                         "weapons of the class spread over the model's locations",
                         None,
                     );

@@ -24,10 +24,14 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
     let rs = cx.rs;
     for e in rs.entries() {
         let Some(doc) = e.doc.as_deref() else { continue };
-        let mut words: Vec<(String, &ModelType)> = Vec::new();
-        fn list<'d>(ptr: &str, types: &'d [ModelType], words: &mut Vec<(String, &'d ModelType)>) {
+        // Each word with the list it is in and its place there: the pointer is made only for an
+        // error (every document of the ruleset passes here on every reload).
+        type Words<'d> = Vec<(std::borrow::Cow<'static, str>, Option<usize>, &'d ModelType)>;
+        let mut words: Words = Vec::new();
+        fn list<'d>(ptr: impl Into<std::borrow::Cow<'static, str>>, types: &'d [ModelType], words: &mut Words<'d>) {
+            let ptr = ptr.into();
             for (i, t) in types.iter().enumerate() {
-                words.push((format!("{ptr}/{i}"), t));
+                words.push((ptr.clone(), Some(i), t));
             }
         }
         match doc {
@@ -49,7 +53,7 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
                 list("/restriction/model_types", &u.restriction.model_types, &mut words);
                 for (j, p) in u.profiles.iter().enumerate() {
                     if let Some(s) = &p.seeks {
-                        list(&format!("/profiles/{j}/seeks/model_types"), &s.model_types, &mut words);
+                        list(format!("/profiles/{j}/seeks/model_types"), &s.model_types, &mut words);
                     }
                 }
             }
@@ -66,10 +70,10 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
             Document::Ruleset(r) if e.id == rs.id => {
                 let p = &r.procedures;
                 for (j, f) in p.sight.fire_over.iter().enumerate() {
-                    list(&format!("/procedures/sight/fire_over/{j}/model_types"), &f.model_types, &mut words);
+                    list(format!("/procedures/sight/fire_over/{j}/model_types"), &f.model_types, &mut words);
                 }
                 for (j, c) in p.sight.model_cover.iter().enumerate() {
-                    list(&format!("/procedures/sight/model_cover/{j}/model_types"), &c.model_types, &mut words);
+                    list(format!("/procedures/sight/model_cover/{j}/model_types"), &c.model_types, &mut words);
                 }
                 if let Some(s) = &p.stomp {
                     list("/procedures/stomp/by", &s.by, &mut words);
@@ -84,14 +88,14 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
                 }
                 for (j, c) in p.transport.iter().flat_map(|t| t.carriers.iter()).enumerate() {
                     for t in c.riders.keys() {
-                        words.push((format!("/procedures/transport/carriers/{j}/riders/{t}"), t));
+                        words.push((format!("/procedures/transport/carriers/{j}/riders/{t}").into(), None, t));
                     }
                 }
                 if let Some(t) = &p.towing {
                     list("/procedures/towing/tows", &t.tows, &mut words);
                 }
                 for (j, piece) in p.setup.ambush.iter().flat_map(|a| a.pieces.iter()).enumerate() {
-                    list(&format!("/procedures/setup/ambush/pieces/{j}/model_types"), &piece.model_types, &mut words);
+                    list(format!("/procedures/setup/ambush/pieces/{j}/model_types"), &piece.model_types, &mut words);
                 }
                 if let Some(o) = &p.damage.out_of_action {
                     list("/procedures/damage/out_of_action/model_types", &o.model_types, &mut words);
@@ -99,10 +103,14 @@ pub(crate) fn check(cx: &mut Cx, ruleset_entry: &Entry, ruleset: &f::Ruleset) {
             }
             _ => {}
         }
-        for (ptr, t) in words {
+        for (list, i, t) in words {
             if cx.type_ix(t).is_some() {
                 continue;
             }
+            let ptr = match i {
+                Some(i) => format!("{list}/{i}"),
+                None => list.into_owned(),
+            };
             let declared = cx.types.join(", ");
             let hint = did_you_mean(t.id(), cx.types.iter().map(String::as_str));
             cx.error(

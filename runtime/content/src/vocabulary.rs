@@ -167,10 +167,10 @@ fn check(cx: &mut Cx, doc: &Document) {
     match doc {
         Document::ModifierTable(t) => {
             for (i, m) in t.modifiers.iter().enumerate() {
-                let what = format!("modifier `{}`", m.id);
-                cx.condition(&format!("/modifiers/{i}/condition"), m.condition.as_str(), &what);
+                let what = || format!("modifier `{}`", m.id);
+                cx.condition(&|| format!("/modifiers/{i}/condition"), m.condition.as_str(), &what);
                 for (j, c) in m.also.iter().enumerate() {
-                    cx.condition(&format!("/modifiers/{i}/also/{j}"), c.as_str(), &what);
+                    cx.condition(&|| format!("/modifiers/{i}/also/{j}"), c.as_str(), &what);
                 }
             }
         }
@@ -181,7 +181,12 @@ fn check(cx: &mut Cx, doc: &Document) {
         Document::Model(m) => {
             cx.sa_when_untested("/special_attributes", &m.special_attributes);
             for (i, w) in m.weapons.iter().enumerate() {
-                cx.sa_conditions(&format!("/weapons/{i}/special_attributes"), &w.special_attributes);
+                // Most mounts give no special attribute under a condition: no pointer to make.
+                let conditional =
+                    |r: &cav_format::SaRef| matches!(r, cav_format::SaRef::Rated(r) if !r.when.is_empty());
+                if w.special_attributes.iter().any(conditional) {
+                    cx.sa_conditions(&format!("/weapons/{i}/special_attributes"), &w.special_attributes);
+                }
             }
         }
         Document::Upgrade(u) => {
@@ -208,8 +213,8 @@ fn check(cx: &mut Cx, doc: &Document) {
             let melee = r.procedures.melee.iter().map(|m| ("melee/hit", "melee hit", &m.hit));
             for (at, name, roll) in attack.chain(melee) {
                 for (i, b) in roll.bounds.iter().enumerate() {
-                    let ptr = format!("/procedures/{at}/bounds/{i}/condition");
-                    cx.condition(&ptr, b.condition.as_str(), &format!("the {name} roll's bound"));
+                    let ptr = || format!("/procedures/{at}/bounds/{i}/condition");
+                    cx.condition(&ptr, b.condition.as_str(), &|| format!("the {name} roll's bound"));
                 }
             }
             for (i, u) in r.c3.iter().flat_map(|c| c.uses.iter()).enumerate() {
@@ -251,7 +256,9 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
-    fn condition(&mut self, ptr: &str, id: &str, what: &str) {
+    /// The pointer and the name of what the condition belongs to are made only for a diagnostic:
+    /// every modifier of every table is checked on every reload, and nearly all are fine.
+    fn condition(&mut self, ptr: &dyn Fn() -> String, id: &str, what: &dyn Fn() -> String) {
         match vocab::condition(id) {
             None => {
                 let d = Diagnostic::error(
@@ -260,14 +267,14 @@ impl Cx<'_> {
                 )
                 .expected("a condition id listed in docs/vocabulary.md")
                 .hint(did_you_mean(id, self.names.all.iter().map(String::as_str)));
-                let d = self.located(d, ptr);
+                let d = self.located(d, &ptr());
                 self.diags.push(d);
             }
             Some(ConditionWord::Fixed(c)) => {
                 if let Status::Recognised(why) = c.status {
                     self.warn(
-                        ptr,
-                        format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
+                        &ptr(),
+                        format!("condition `{id}` is recognised but not implemented ({why}): {} never applies", what()),
                     );
                 }
             }
@@ -281,12 +288,12 @@ impl Cx<'_> {
                     )
                     .expected(format!("`{}` followed by the id of a {}", f.prefix, f.names.what()))
                     .hint(did_you_mean(id, self.names.all.iter().map(String::as_str)));
-                    let d = self.located(d, ptr);
+                    let d = self.located(d, &ptr());
                     self.diags.push(d);
                 } else if let Status::Recognised(why) = f.status {
                     self.warn(
-                        ptr,
-                        format!("condition `{id}` is recognised but not implemented ({why}): {what} never applies"),
+                        &ptr(),
+                        format!("condition `{id}` is recognised but not implemented ({why}): {} never applies", what()),
                     );
                 }
             }
@@ -330,7 +337,7 @@ impl Cx<'_> {
                     self.diags.push(d);
                     continue;
                 }
-                self.condition(&at, c.as_str(), &format!("special attribute `{}`", r.sa));
+                self.condition(&|| at.clone(), c.as_str(), &|| format!("special attribute `{}`", r.sa));
             }
         }
     }
@@ -349,7 +356,7 @@ impl Cx<'_> {
                 continue;
             }
             for (j, w) in m.when.iter().enumerate() {
-                self.condition(&format!("{ptr}/when/{j}"), w.as_str(), "this modifier");
+                self.condition(&|| format!("{ptr}/when/{j}"), w.as_str(), &|| "this modifier".into());
             }
             if !m.when.is_empty() && !m.target.conditional() {
                 self.warn(
