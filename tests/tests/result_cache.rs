@@ -26,6 +26,13 @@ fn run(cache: &Path, project: &Path, args: &[&str]) -> Run {
     )
 }
 
+/// `args` run in the bundled project without the cache.
+fn uncached(cache: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["--no-cache"];
+    all.extend_from_slice(args);
+    run(cache, &root(), &all)
+}
+
 fn entries(cache: &Path) -> Vec<PathBuf> {
     walk(&cache.join(format!("v{}", cav_cache::FORMAT)))
 }
@@ -567,9 +574,7 @@ fn files_written_from_the_cache_are_the_uncached_ones() {
     ];
     for args in &commands {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut uncached = vec!["--no-cache"];
-        uncached.extend_from_slice(&args);
-        let plain = run(cache.path(), &root(), &uncached);
+        let plain = uncached(cache.path(), &args);
         assert_eq!(plain.0, Some(0), "{args:?}: {}", plain.2);
         let written = walk(out.path()).into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect::<Vec<_>>();
         assert!(!written.is_empty());
@@ -790,9 +795,7 @@ fn paired_runs_from_kept_rules_agree() {
     ];
     for args in &commands {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut uncached = vec!["--no-cache"];
-        uncached.extend_from_slice(&args);
-        let plain = run(cache.path(), &root(), &uncached);
+        let plain = uncached(cache.path(), &args);
         assert_eq!(plain.0, Some(0), "{args:?}: {}", plain.2);
         let before = entries(cache.path()).len();
         let miss = run(cache.path(), &root(), &args);
@@ -808,10 +811,8 @@ fn paired_runs_from_kept_rules_agree() {
     // The mod edited: B is made again from it, as without the cache.
     std::fs::write(&card, text.replace("mv:        [7,", "mv:        [8,")).unwrap();
     let args: Vec<&str> = commands[4].iter().map(String::as_str).collect();
-    let mut uncached = vec!["--no-cache"];
-    uncached.extend_from_slice(&args);
     let now = run(cache.path(), &root(), &args);
-    assert_eq!(now, run(cache.path(), &root(), &uncached));
+    assert_eq!(now, uncached(cache.path(), &args));
     std::fs::write(&card, &faster).unwrap();
     assert_ne!(now.1, run(cache.path(), &root(), &args).1, "an edit of the mod changes B's result");
 }
