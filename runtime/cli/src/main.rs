@@ -65,9 +65,8 @@ struct Cli {
     /// `hooks`, `coverage` and `force`; the pages, cards and test runs `cav docs`, `card` and
     /// `test` write and print from; the compiled rules `cav play`, `sim`, `replay`, `map`, `odds`
     /// and `dice` start from, with the rosters a game chose and the B of `sim --vs`; the packs'
-    /// script roots `cav lua`
-    /// reads; the type checker's answers; also `CAV_NO_CACHE=1`); `cav cache
-    /// info` says where it is.
+    /// script roots `cav lua` reads; the type checker's answers; also `CAV_NO_CACHE=1`); `cav
+    /// cache info` says where it is.
     #[arg(long, global = true)]
     no_cache: bool,
     #[command(subcommand)]

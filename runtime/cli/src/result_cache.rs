@@ -420,10 +420,10 @@ pub struct KeptB {
 }
 
 impl RulesCache {
-    /// The key of B for scenario `scenario` (as asked), change `spec` (as given) and A's rosters
-    /// (`recorded`: `None` where the scenario fixes its forces) on this content: the rules' key,
-    /// those three, and for `mod:` every file under the path it adds (`None`: not cached, e.g. a
-    /// folder holding a link).
+    /// The key of B for scenario `scenario` (as asked), `change` (by its spec, as given) and A's
+    /// rosters (`recorded`: `None` where the scenario fixes its forces) on this content: the
+    /// rules' key, those three, and for `mod:` every file under the path it adds (`None`: not
+    /// cached, e.g. a folder holding a link).
     pub fn vs_key(
         &self,
         scenario: &str,
