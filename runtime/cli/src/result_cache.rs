@@ -335,18 +335,22 @@ impl RulesCache {
             pins: crate::replay::Pins,
         }
         let Ok(bytes) = serde_json::to_vec(&Writing { ruleset: &rs.id, rules, pins }) else { return };
-        let same = serde_json::from_slice::<KeptRules>(&bytes)
-            .is_ok_and(|back| format!("{:?}", back.rules) == format!("{rules:?}"));
-        if same
-            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
-                == Some(self.key)
-        {
+        let same =
+            serde_json::from_slice::<KeptRules>(&bytes).is_ok_and(|back| cav_lab::same_rules(&back.rules, rules));
+        if same && self.content_unchanged() {
             self.store.put(&self.key, &bytes);
         }
     }
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Is the content still what this entry's key names (its key taken again)? Asked before an
+    /// entry made from it is written: files saved during the run must not be kept under the old
+    /// key.
+    fn content_unchanged(&self) -> bool {
+        content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok() == Some(self.key)
     }
 
     /// The key of the rosters chosen for a game of scenario `sc` of `rules` (`named` as asked:
@@ -398,10 +402,7 @@ impl RulesCache {
     pub fn keep_rosters(&self, key: Key, picked: &crate::rosters::Picked) {
         let Ok(bytes) = serde_json::to_vec(picked) else { return };
         let back = read_json::<crate::rosters::Picked>(&bytes).and_then(|p| serde_json::to_vec(&p).ok());
-        if back.as_ref() == Some(&bytes)
-            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
-                == Some(self.key)
-        {
+        if back.as_ref() == Some(&bytes) && self.content_unchanged() {
             self.store.put(&key, &bytes);
         }
     }
@@ -457,14 +458,9 @@ impl RulesCache {
     pub fn keep_b(&self, key: Key, b: &KeptB, key_now: impl FnOnce() -> Option<Key>) {
         let Ok(bytes) = serde_json::to_vec(b) else { return };
         let same = read_json::<KeptB>(&bytes).is_some_and(|back| {
-            format!("{:?}", back.rules) == format!("{:?}", b.rules)
-                && serde_json::to_vec(&back).ok().as_ref() == Some(&bytes)
+            cav_lab::same_rules(&back.rules, &b.rules) && serde_json::to_vec(&back).ok().as_ref() == Some(&bytes)
         });
-        if same
-            && content_key(&self.store, "rules", &self.opts, &[("ruleset", self.want.as_bytes())]).ok()
-                == Some(self.key)
-            && key_now() == Some(key)
-        {
+        if same && self.content_unchanged() && key_now() == Some(key) {
             self.store.put(&key, &bytes);
         }
     }

@@ -8,7 +8,8 @@ use crate::ruleset::{Entry, Ruleset, normalise_name};
 
 type Check = fn(&Ruleset, &Entry, &Document, &mut Vec<Diagnostic>);
 
-/// Every check, run over every valid document.
+/// Every check of one document that needs only the ruleset, run over every valid document (the
+/// faction and script checks run beside them, with what `run` works out once for the ruleset).
 const CHECKS: &[(&str, Check)] = &[
     ("references", references),
     ("switched-on", switched_on),
