@@ -199,17 +199,23 @@ pub(crate) enum ScriptFile {
 
 /// Look for module `module` (`a.b` → `a/b.lua` or `a/b.luau`) in the script roots of `pack`. A
 /// module file must resolve (links included) inside its script root, as `require` insists.
-fn script_file(pack: &crate::PackInfo, module: &str) -> ScriptFile {
+fn script_file(pack: &crate::PackInfo, module: &str, roots: &crate::pack::RealDirs) -> ScriptFile {
     let rel = module.replace('.', "/");
-    let candidates = || {
-        pack.script_roots.iter().flat_map(|root| ["lua", "luau"].map(|ext| (root, root.join(format!("{rel}.{ext}")))))
-    };
-    if let Some((_, path)) = candidates().find(|(root, p)| {
-        p.is_file() && root.canonicalize().is_ok_and(|r| crate::pack::resolve_inside(&r, p).is_none())
-    }) {
-        return ScriptFile::Outside(path);
+    let mut found = ScriptFile::Missing;
+    for root in &pack.script_roots {
+        for ext in ["lua", "luau"] {
+            let rel = std::path::PathBuf::from(format!("{rel}.{ext}"));
+            let path = root.join(&rel);
+            if !path.is_file() {
+                continue;
+            }
+            if roots.real(root).is_some_and(|r| crate::pack::resolve_inside_below(root, &r, &rel).is_none()) {
+                return ScriptFile::Outside(path);
+            }
+            found = ScriptFile::Inside;
+        }
     }
-    if candidates().any(|(_, p)| p.is_file()) { ScriptFile::Inside } else { ScriptFile::Missing }
+    found
 }
 
 /// What the disk says of every `script:` module of the ruleset, in entry order: a reload reuses
@@ -235,6 +241,8 @@ pub(crate) fn script_files(rs: &Ruleset, disk: &ScriptDisk) -> Vec<ScriptFile> {
 pub struct ScriptDisk {
     /// By pack id and module: the pack's script roots asked with, and the answer.
     found: std::sync::Mutex<crate::ruleset::FastMap<(String, String), Found>>,
+    /// The script roots, resolved once.
+    roots: crate::pack::RealDirs,
 }
 
 type Found = (Vec<std::path::PathBuf>, ScriptFile);
@@ -248,7 +256,7 @@ impl ScriptDisk {
         {
             return file.clone();
         }
-        let file = script_file(pack, module);
+        let file = script_file(pack, module, &self.roots);
         if let Ok(mut found) = self.found.lock() {
             found.insert(key, (pack.script_roots.clone(), file.clone()));
         }

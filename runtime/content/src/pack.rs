@@ -22,7 +22,10 @@ pub use discover::discover;
 pub use documents::read_documents;
 pub use manifest::{DepKind, Dependency, parse_dependency, read_manifest};
 pub use plan::{LoadSet, plan};
-pub use read::{MAX_FILE_BYTES, MAX_LOAD_BYTES, read_in_pack, read_text, resolve_inside};
+pub use read::{
+    MAX_FILE_BYTES, MAX_LOAD_BYTES, RealDirs, read_in_pack, read_text, resolve_below, resolve_inside,
+    resolve_inside_below,
+};
 
 /// One YAML document read from a pack file.
 #[derive(Debug, Clone)]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use cav_content::pack::{RealDirs, resolve_below};
 use cav_format::limits;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
@@ -102,18 +103,23 @@ pub fn find_module(roots: &[PathBuf], name: &str) -> Option<PathBuf> {
 /// Like [`find_module`], saying why a module is not given: not found, or found as a link (or
 /// under a linked directory) whose real path leaves the script root.
 pub fn locate_module(roots: &[PathBuf], name: &str) -> Result<PathBuf, String> {
+    locate_module_in(roots, name, &RealDirs::default())
+}
+
+/// [`locate_module`], resolving each script root once for every module looked up with `real`.
+pub fn locate_module_in(roots: &[PathBuf], name: &str, real: &RealDirs) -> Result<PathBuf, String> {
     if !valid_module(name) {
         return Err(format!("`{name}` is not a module name (dotted lower-case words)"));
     }
     let rel = name.replace('.', "/");
     for root in roots {
         for ext in ["luau", "lua"] {
-            let p = root.join(format!("{rel}.{ext}"));
-            if !p.is_file() {
+            let rel = PathBuf::from(format!("{rel}.{ext}"));
+            if !root.join(&rel).is_file() {
                 continue;
             }
-            let real_root = root.canonicalize().map_err(|e| format!("cannot read script root: {e}"))?;
-            let real = p.canonicalize().map_err(|e| format!("cannot read module `{name}`: {e}"))?;
+            let real_root = real.real(root).ok_or_else(|| format!("cannot read script root {}", root.display()))?;
+            let real = resolve_below(root, &real_root, &rel).ok_or_else(|| format!("cannot read module `{name}`"))?;
             let system = ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r));
             if !real.starts_with(&real_root) || system {
                 return Err(format!("module `{name}` leads outside the pack's script root (a link); it is not loaded"));
@@ -315,6 +321,7 @@ fn print_fn(
 fn require_fn(lua: &Lua, roots: Vec<PathBuf>, cache: Table, meta: Table) -> mlua::Result<Function> {
     let chunks: Rc<RefCell<HashMap<String, Function>>> = Rc::default();
     let roots = Rc::new(roots);
+    let real = Rc::new(RealDirs::default());
     lua.create_function(move |lua, name: String| {
         if let Some(m) = cache.raw_get::<Option<Value>>(name.as_str())? {
             return Ok(m);
@@ -323,8 +330,8 @@ fn require_fn(lua: &Lua, roots: Vec<PathBuf>, cache: Table, meta: Table) -> mlua
         let chunk = match chunk {
             Some(chunk) => chunk,
             None => {
-                let path = locate_module(&roots, &name).map_err(mlua::Error::runtime)?;
-                let chunk = load_chunk(lua, &path)?;
+                let path = locate_module_in(&roots, &name, &real).map_err(mlua::Error::runtime)?;
+                let chunk = load_resolved(lua, &path, &path)?;
                 chunks.borrow_mut().insert(name.clone(), chunk.clone());
                 chunk
             }
@@ -440,12 +447,17 @@ pub fn load_module(sandbox: &Sandbox, path: &Path) -> mlua::Result<Value> {
 /// Read and compile a module file (as text: see [`load_module`]) without running it: the chunk
 /// [`instantiate`] makes instances of.
 pub fn load_chunk(lua: &Lua, path: &Path) -> mlua::Result<Function> {
-    let cannot = |e: &dyn std::fmt::Display| mlua::Error::runtime(format!("cannot read {}: {e}", path.display()));
-    let real = path.canonicalize().map_err(|e| cannot(&e))?;
+    let real = path.canonicalize().map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", path.display())))?;
+    load_resolved(lua, &real, path)
+}
+
+/// [`load_chunk`] of `real`, a path whose links are resolved already ([`locate_module`]'s
+/// answers are), named `path`.
+pub(crate) fn load_resolved(lua: &Lua, real: &Path, path: &Path) -> mlua::Result<Function> {
     if ["/proc", "/dev", "/sys"].iter().any(|r| real.starts_with(r)) || !real.is_file() {
-        return Err(cannot(&"not a module file"));
+        return Err(mlua::Error::runtime(format!("cannot read {}: not a module file", path.display())));
     }
-    let text = read_script(&real)?;
+    let text = read_script(real)?;
     let name = path.display().to_string();
     bytecode::chunk(lua, &text, format!("@{name}")).into_function()
 }

@@ -217,7 +217,7 @@ pub const SETTLED: std::time::Duration = std::time::Duration::from_secs(3);
 impl Stamp {
     /// The stamp of a file whose metadata this is; `None` on systems without inodes (every load
     /// then reads every file).
-    pub(super) fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+    pub fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
@@ -237,7 +237,7 @@ impl Stamp {
     }
 
     /// Were both times at least `settle` older than `read_at`?
-    pub(super) fn settled(&self, read_at: std::time::SystemTime, settle: std::time::Duration) -> bool {
+    pub fn settled(&self, read_at: std::time::SystemTime, settle: std::time::Duration) -> bool {
         let Some(at) = read_at.checked_sub(settle).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()) else {
             return false;
         };

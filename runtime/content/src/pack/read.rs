@@ -23,6 +23,54 @@ pub fn resolve_inside(base: &Path, path: &Path) -> Option<PathBuf> {
     (real.starts_with(base) && !forbidden).then_some(real)
 }
 
+/// `root.join(rel)` with every link resolved, knowing `real_root` (`root` resolved): when no
+/// component of `rel` is a link that is `real_root.join(rel)`, found with one `lstat` per
+/// component of `rel` where `canonicalize` reads every component of the whole path (`readlink`
+/// each: a reload asks this of every script module, thousands of system calls). A link, or a
+/// `rel` with `.` or `..`, is resolved by `canonicalize`. `None` when it does not exist.
+pub fn resolve_below(root: &Path, real_root: &Path, rel: &Path) -> Option<PathBuf> {
+    let whole = || root.join(rel).canonicalize().ok();
+    let mut at = root.to_path_buf();
+    for part in rel.components() {
+        let std::path::Component::Normal(name) = part else { return whole() };
+        at.push(name);
+        if std::fs::symlink_metadata(&at).ok()?.file_type().is_symlink() {
+            return whole();
+        }
+    }
+    Some(real_root.join(rel))
+}
+
+/// [`resolve_below`] held to [`resolve_inside`]'s test: inside `real_root`, out of `/proc`,
+/// `/dev` and `/sys`.
+pub fn resolve_inside_below(root: &Path, real_root: &Path, rel: &Path) -> Option<PathBuf> {
+    let real = resolve_below(root, real_root, rel)?;
+    let forbidden = FORBIDDEN_ROOTS.iter().any(|r| real.starts_with(r));
+    (real.starts_with(real_root) && !forbidden).then_some(real)
+}
+
+/// Directories resolved once each (`canonicalize`): a load, or a Lua host, asks the same few
+/// script roots of every module they hold. Kept only as long as one load or one host: a link
+/// changed later is seen by the next.
+#[derive(Debug, Default)]
+pub struct RealDirs(std::sync::Mutex<std::collections::HashMap<PathBuf, Option<PathBuf>>>);
+
+impl RealDirs {
+    /// `dir` with every link resolved; `None` when it cannot be.
+    pub fn real(&self, dir: &Path) -> Option<PathBuf> {
+        if let Ok(known) = self.0.lock()
+            && let Some(real) = known.get(dir)
+        {
+            return real.clone();
+        }
+        let real = dir.canonicalize().ok();
+        if let Ok(mut known) = self.0.lock() {
+            known.insert(dir.to_owned(), real.clone());
+        }
+        real
+    }
+}
+
 /// The diagnostic for a link (or path) that resolves outside its pack. It names the link, never
 /// the target or its content.
 pub(super) fn outside_pack(path: &Path, pack: &str) -> Diagnostic {
@@ -194,6 +242,56 @@ pub(super) fn record(
                     .at(Some(Loc { file, start: pos, end: pos }))
                     .expected("UTF-8 text"),
             ))
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// `resolve_below` answers what `canonicalize` answers, links and all, and
+    /// `resolve_inside_below` what `resolve_inside` answers.
+    #[test]
+    fn resolve_below_agrees_with_canonicalize() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (root, outside) = (tmp.path().join("pack/scripts"), tmp.path().join("elsewhere"));
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("a.luau"), "").unwrap();
+        std::fs::write(root.join("sub/b.luau"), "").unwrap();
+        std::fs::write(outside.join("c.luau"), "").unwrap();
+        let link = |to: &Path, at: PathBuf| std::os::unix::fs::symlink(to, at).unwrap();
+        link(&root.join("a.luau"), root.join("alias.luau"));
+        link(&outside, root.join("away"));
+        link(&outside.join("c.luau"), root.join("c.luau"));
+        link(Path::new("/proc/self/status"), root.join("proc.luau"));
+        // The root itself through a link, as a pack's `scripts:` may be.
+        link(&root, tmp.path().join("linked"));
+        let rels = [
+            "a.luau",
+            "sub/b.luau",
+            "alias.luau",
+            "away/c.luau",
+            "c.luau",
+            "proc.luau",
+            "missing.luau",
+            "sub/../a.luau",
+        ];
+        for root in [root.clone(), tmp.path().join("linked")] {
+            let real_root = root.canonicalize().unwrap();
+            for rel in rels {
+                let rel = Path::new(rel);
+                assert_eq!(resolve_below(&root, &real_root, rel), root.join(rel).canonicalize().ok(), "{rel:?}");
+                assert_eq!(
+                    resolve_inside_below(&root, &real_root, rel),
+                    resolve_inside(&real_root, &root.join(rel)),
+                    "{rel:?}"
+                );
+            }
+            assert!(resolve_inside_below(&root, &real_root, Path::new("away/c.luau")).is_none());
+            assert!(resolve_inside_below(&root, &real_root, Path::new("proc.luau")).is_none());
+            assert!(resolve_inside_below(&root, &real_root, Path::new("alias.luau")).is_some());
         }
     }
 }

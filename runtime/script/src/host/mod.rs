@@ -22,7 +22,7 @@ use cav_rules::game::Game;
 use cav_rules::hooks::{HookCtx, Hooks};
 use mlua::Lua;
 
-use crate::sandbox::{Limits, Sandbox, find_module, instantiate, load_chunk};
+use crate::sandbox::{Limits, Sandbox, instantiate, load_resolved, locate_module_in};
 
 mod args;
 mod board;
@@ -92,15 +92,17 @@ impl LuaHost {
             rules.sas.iter().filter_map(|s| s.script.as_ref()).flat_map(|(_, r)| r.clone()).collect();
         let sandbox = Sandbox::new(limits, roots).map_err(|e| e.to_string())?;
         let mut modules = Vec::with_capacity(rules.sas.len());
+        // Each root resolved once for all the modules it holds.
+        let real = cav_content::pack::RealDirs::default();
         for sa in &rules.sas {
             let Some((module, roots)) = &sa.script else {
                 modules.push(None);
                 continue;
             };
-            let path =
-                find_module(roots, module).ok_or_else(|| format!("{}: script module `{module}` not found", sa.name))?;
+            let path = locate_module_in(roots, module, &real)
+                .map_err(|_| format!("{}: script module `{module}` not found", sa.name))?;
             sandbox.arm();
-            let chunk = load_chunk(&sandbox.lua, &path).map_err(|e| format!("{}: {e}", sa.name))?;
+            let chunk = load_resolved(&sandbox.lua, &path, &path).map_err(|e| format!("{}: {e}", sa.name))?;
             let handlers = instantiate(&sandbox.lua, &chunk, &sandbox.module_env)
                 .map_err(|e| format!("{}: {e}", sa.name))
                 .and_then(|v| Handlers::read(v, &sa.name, &path))?;
