@@ -816,3 +816,39 @@ fn paired_runs_from_kept_rules_agree() {
     std::fs::write(&card, &faster).unwrap();
     assert_ne!(now.1, run(cache.path(), &root(), &args).1, "an edit of the mod changes B's result");
 }
+
+/// `cav sim --vs mod:PATH` with hostile paths: a FIFO, a device, a missing path are refused at
+/// once (exit 2, saying what was expected), and a mod holding a FIFO named `.yaml` is reported
+/// (exit 1), never waited on; neither keeps an entry for B, and a second run says the same.
+#[test]
+fn hostile_vs_mod_paths_are_refused_not_waited_on() {
+    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let wolves = tmp.path().join("wolves");
+    cav_watch::copy_tree(&root().join("mods/iron-wolves"), &wolves).unwrap();
+    assert!(Command::new("mkfifo").arg(wolves.join("models/pipe.yaml")).status().expect("mkfifo").success());
+    let cases = [
+        (fifo.display().to_string(), 2, "no pack there"),
+        ("/dev/zero".to_owned(), 2, "no pack there"),
+        (tmp.path().join("missing").display().to_string(), 2, "no such file or directory"),
+        (wolves.display().to_string(), 1, "not a regular file"),
+    ];
+    for (path, code, says) in cases {
+        let vs = format!("mod:{path}");
+        let args = ["sim", "stand-and-fight", "--games", "2", "--vs", vs.as_str()];
+        let go = || {
+            let mut cmd = Command::new(cav_bin());
+            cmd.env("CAV_ROOT", root()).env("CAV_CACHE_DIR", cache.path()).env_remove("CAV_NO_CACHE");
+            let out = cav_tests::output_within(cmd.current_dir(root()).args(args), 60, &format!("{args:?}"));
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        };
+        let first = go();
+        assert_eq!(first.0, Some(code), "{args:?}: {}", first.1);
+        assert!(first.1.contains(says), "{args:?}: {}", first.1);
+        let kept = entries(cache.path()).len();
+        assert_eq!(go(), first, "{args:?}: the second run says something else");
+        assert_eq!(entries(cache.path()).len(), kept, "{args:?}: an entry was kept for a refused change");
+    }
+}
