@@ -10,6 +10,10 @@ use std::time::Instant;
 use cav_rules::hooks::{Hooks, NoHooks};
 use cav_rules::{Engine, NoLog, SeededDice, bot::Bot, setup::roster_game};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav sim`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);
     let tvp: u32 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(1000);

@@ -6,6 +6,10 @@ use std::time::Instant;
 
 use cav_rules::{Engine, NoLog, SeededDice, bot::Bot, hooks::NoHooks, setup::scenario_game};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav sim`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

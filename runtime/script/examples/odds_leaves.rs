@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 use cav_rules::odds::{Attack, AttackSpec, exact};
 use cav_script::{Limits, LuaHost};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav sim`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let n: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

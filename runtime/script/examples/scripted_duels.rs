@@ -14,6 +14,10 @@ use cav_rules::hooks::{Hooks, NoHooks};
 use cav_rules::{Engine, NoLog, Rules, SeededDice, bot::Bot, setup::scenario_game};
 use cav_script::{Limits, LuaHost};
 
+/// The allocator of the `cav` binary (runtime/cli/src/main.rs), so the figures are `cav sim`'s.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The wall-clock cap of one call in this benchmark: far above any slowdown of the bundled
 /// scripts, even under valgrind.
 const SCRIPT_TIME: Duration = Duration::from_secs(60);
