@@ -664,6 +664,58 @@ mod tests {
         assert_eq!(budget.sequences, Budget::default().sequences - 1000);
     }
 
+    /// The handlers' answers before a sequence's first die, given again from the first sequence
+    /// (`odds::Prefix`), weigh every attack as running every handler of every sequence does:
+    /// every weapon of every Quick-Start card at every reach, and the full rules' cards at a few
+    /// (their scripted weapons among them); and the scripts run less for it.
+    #[test]
+    fn answers_given_again_weigh_as_every_handler_run() {
+        use cav_rules::hooks::Hooks as _;
+        use cav_rules::odds::exact_every_call;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let loaded = cav_content::load(&cav_content::LoadOptions {
+            paths: vec![root.join("content")],
+            library: vec![root.join("content"), root.join("mods")],
+        });
+        assert_eq!(loaded.error_count(), 0);
+        let (mut weighed, mut fewer_steps) = (0, 0);
+        for (ruleset, ranges) in [("cav-quickstart", &[2.0, 7.0, 14.0, 22.0, 34.0][..]), ("cav-full", &[5.0, 20.0][..])]
+        {
+            let base = cav_compile::compile_rules(loaded.ruleset(ruleset).unwrap()).unwrap();
+            let cards: Vec<usize> = (0..base.cards.len()).filter(|&c| !base.cards[c].weapons.is_empty()).collect();
+            // The full rules' cards are many: every seventh, and each of them against one target.
+            let step = if ruleset == "cav-full" { 7 } else { 1 };
+            for &card in cards.iter().step_by(step) {
+                for w in 0..base.cards[card].weapons.len() {
+                    let mut rules = base.clone();
+                    let Ok(id) = with_shots(&mut rules, card, &[w], 1) else { continue };
+                    let mut host = cav_script::LuaHost::new(&rules, cav_script::Limits::default()).unwrap();
+                    let target = base.cards[cards[(card + 1) % cards.len()]].id.clone();
+                    for &range in ranges {
+                        let spec = AttackSpec {
+                            attacker: id.clone(),
+                            target: target.clone(),
+                            weapons: vec![w],
+                            range,
+                            ..Default::default()
+                        };
+                        let Ok(attack) = Attack::new(&rules, &spec, &mut host) else { continue };
+                        let before = host.script_steps();
+                        let Ok(short) = exact(&attack, &mut host, &mut Budget::default()) else { continue };
+                        let middle = host.script_steps();
+                        let long = exact_every_call(&attack, &mut host, &mut Budget::default()).unwrap();
+                        assert_eq!(short.outcomes, long.outcomes, "{ruleset}: {id} mount {w} at {range}\" at {target}");
+                        assert_eq!(short.leaves, long.leaves);
+                        weighed += 1;
+                        fewer_steps += usize::from(middle - before < host.script_steps() - middle);
+                    }
+                }
+            }
+        }
+        assert!(weighed >= 500, "{weighed} attacks weighed");
+        assert!(fewer_steps >= 100, "the scripts ran less in {fewer_steps} of {weighed} attacks");
+    }
+
     #[test]
     fn an_attack_out_of_reach_or_on_a_missing_mount_is_refused() {
         let rules = quickstart();

@@ -7,6 +7,7 @@
 //! enumerated only there). A leaf's chance is the product of 1/sides of its rolls; outcomes
 //! are summed as exact fractions.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 
@@ -16,7 +17,7 @@ use crate::compile::Rules;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::game::{Action, Controller, Engine, EngineError, Game};
-use crate::hooks::Hooks;
+use crate::hooks::{HookCtx, Hooks};
 
 /// The most die sequences one attack may enumerate (a safety net for a hostile pack whose
 /// hooks roll without end: the run stops with an error instead of eating the machine). The
@@ -504,10 +505,13 @@ struct PathDice<'p> {
     broken: Option<String>,
     /// Walk the totals of rolls whose callers read only the total (else every face).
     totals: bool,
+    /// Set at the sequence's first roll ([`Prefix`]).
+    rolled: &'p Cell<bool>,
 }
 
 impl PathDice<'_> {
     fn next(&mut self, kind: StepKind, choices: u32) -> u32 {
+        self.rolled.set(true);
         let choice = match self.path.get(self.at) {
             Some(step) if step.kind == kind => step.choice,
             Some(step) => {
@@ -576,6 +580,121 @@ impl Dice for PathDice<'_> {
     }
 }
 
+/// The hooks of one enumeration. Until a sequence's first die, every sequence plays the same
+/// game (started alike, the same declaration, no die thrown yet), so the handlers answer alike:
+/// the first sequence's answers are kept, in order, and the later sequences are given them
+/// instead of running the handlers again (the declaration's handlers were half of every
+/// sequence). From the first die on, every call runs. A module instance that the kept calls
+/// made is then made afresh at its first call after the die: only a module's own variables
+/// could tell, and `cav odds` starts each sequence from fresh modules anyway (docs/modding-lua.md,
+/// "What a script remembers").
+struct Prefix<'h, 'c> {
+    inner: &'h mut dyn Hooks,
+    /// The first sequence's calls before its first die: the moment as asked, then as answered.
+    kept: Vec<(HookCtx, HookCtx)>,
+    /// The first sequence is playing: its calls are kept while `keeping`.
+    first: bool,
+    /// Cleared at the first sequence's first call that cannot be given again: one that threw
+    /// dice (a later sequence's dice would then be elsewhere in their stream), one during a roll.
+    keeping: bool,
+    /// Nothing is given again: the kept calls printed (the later logs would lack the lines).
+    never: bool,
+    /// This sequence's calls given from `kept` so far.
+    at: usize,
+    /// This sequence left the kept calls: every later call runs.
+    live: bool,
+    /// Set by the dice at the sequence's first roll.
+    rolled: &'c Cell<bool>,
+}
+
+impl<'h, 'c> Prefix<'h, 'c> {
+    fn new(inner: &'h mut dyn Hooks, rolled: &'c Cell<bool>) -> Self {
+        Prefix { inner, kept: Vec::new(), first: true, keeping: true, never: false, at: 0, live: false, rolled }
+    }
+
+    /// The next sequence starts.
+    fn sequence(&mut self, first: bool) {
+        self.first = first;
+        (self.at, self.live) = (0, false);
+        self.rolled.set(false);
+    }
+}
+
+/// The same moment asked again: everything a handler reads of the context but the game (the
+/// same in every sequence until its first die).
+fn same_moment(a: &HookCtx, b: &HookCtx) -> bool {
+    (a.point, a.model, a.target, a.weapon, a.band, a.state, a.defensive, &a.option)
+        == (b.point, b.model, b.target, b.weapon, b.band, b.state, b.defensive, &b.option)
+        && a.value.map(f64::to_bits) == b.value.map(f64::to_bits)
+        && a.at.map(|p| (p.x.to_bits(), p.y.to_bits())) == b.at.map(|p| (p.x.to_bits(), p.y.to_bits()))
+        && (a.roll.is_none(), a.effects.is_empty(), a.rolls.is_empty()) == (true, true, true)
+        && (b.roll.is_none(), b.effects.is_empty(), b.rolls.is_empty()) == (true, true, true)
+}
+
+impl Hooks for Prefix<'_, '_> {
+    fn active(&self) -> bool {
+        self.inner.active()
+    }
+    fn wants(&self, point: cav_format::HookPoint) -> bool {
+        self.inner.wants(point)
+    }
+    fn wants_at(
+        &mut self,
+        game: &Game,
+        point: cav_format::HookPoint,
+        model: usize,
+        target: Option<usize>,
+        weapon: Option<usize>,
+    ) -> bool {
+        self.inner.wants_at(game, point, model, target, weapon)
+    }
+    fn handles(&self, game: &Game, model: usize, point: cav_format::HookPoint) -> bool {
+        self.inner.handles(game, model, point)
+    }
+    fn call(&mut self, game: &Game, dice: &mut dyn Dice, ctx: &mut HookCtx) -> Result<(), String> {
+        if self.never || self.live || self.rolled.get() {
+            return self.inner.call(game, dice, ctx);
+        }
+        if self.first {
+            if !self.keeping {
+                return self.inner.call(game, dice, ctx);
+            }
+            let asked = ctx.clone();
+            self.inner.call(game, dice, ctx)?;
+            if self.rolled.get() || !same_moment(&asked, &asked) || !ctx.rolls.is_empty() {
+                self.keeping = false;
+            } else {
+                self.kept.push((asked, ctx.clone()));
+            }
+            return Ok(());
+        }
+        match self.kept.get(self.at) {
+            Some((asked, answered)) if same_moment(asked, ctx) => {
+                self.at += 1;
+                *ctx = answered.clone();
+                Ok(())
+            }
+            _ => {
+                self.live = true;
+                self.inner.call(game, dice, ctx)
+            }
+        }
+    }
+    fn take_prints(&mut self) -> Vec<String> {
+        let prints = self.inner.take_prints();
+        if !prints.is_empty() && self.first && !self.rolled.get() {
+            self.never = true;
+        }
+        prints
+    }
+    fn new_game(&mut self) {
+        self.inner.new_game();
+    }
+    fn script_steps(&self) -> u64 {
+        self.inner.script_steps()
+    }
+}
+
 /// Enumerate every die sequence of the attack: exact odds. What it plays is taken from `budget`
 /// (an error when that runs out).
 pub fn exact(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budget) -> Result<AttackOdds, String> {
@@ -588,7 +707,27 @@ pub fn exact_by_faces(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budge
     enumerate(attack, hooks, false, budget)
 }
 
+/// [`exact`] running every handler of every sequence, none given again from the first sequence
+/// ([`Prefix`]): the same odds by the long way, which checks that shortcut.
+pub fn exact_every_call(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budget) -> Result<AttackOdds, String> {
+    let rolled = Cell::new(false);
+    let mut hooks = Prefix::new(hooks, &rolled);
+    hooks.never = true;
+    enumerate_with(attack, &mut hooks, &rolled, true, budget)
+}
+
 fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool, budget: &mut Budget) -> Result<AttackOdds, String> {
+    let rolled = Cell::new(false);
+    enumerate_with(attack, &mut Prefix::new(hooks, &rolled), &rolled, totals, budget)
+}
+
+fn enumerate_with(
+    attack: &Attack,
+    hooks: &mut Prefix,
+    rolled: &Cell<bool>,
+    totals: bool,
+    budget: &mut Budget,
+) -> Result<AttackOdds, String> {
     let steps_before = hooks.script_steps();
     let left = *budget;
     let mut path: Vec<Step> = Vec::new();
@@ -602,7 +741,8 @@ fn enumerate(attack: &Attack, hooks: &mut dyn Hooks, totals: bool, budget: &mut 
     let mut table = Vec::new();
     let too_many = || "too many dice to weigh exactly".to_string();
     loop {
-        let mut dice = PathDice { path: &mut path, at: 0, broken: None, totals };
+        hooks.sequence(leaves == 0);
+        let mut dice = PathDice { path: &mut path, at: 0, broken: None, totals, rolled };
         let outcome = attack.play(&mut dice, hooks, &mut events)?;
         let (used, broken) = (dice.at, dice.broken);
         if let Some(why) = broken {
@@ -696,7 +836,8 @@ mod tests {
         let expr = crate::dice::DiceExpr::parse("2d6").unwrap();
         let mut seen = Vec::new();
         loop {
-            let mut d = PathDice { path: &mut path, at: 0, broken: None, totals: true };
+            let rolled = Cell::new(false);
+            let mut d = PathDice { path: &mut path, at: 0, broken: None, totals: true, rolled: &rolled };
             let (faces, total) = expr.roll_total(&mut d);
             assert!(faces.iter().all(|f| (1..=6).contains(f)), "{faces:?}");
             seen.push((total, path[0].weight(&mut Vec::new())));
