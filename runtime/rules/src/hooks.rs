@@ -241,6 +241,11 @@ pub trait Hooks {
     /// A new game starts (`Engine::start`): nothing of an earlier game may reach it — script
     /// modules start afresh, per-game budgets (printed bytes) start again.
     fn new_game(&mut self) {}
+    /// A new game of the very rules of the last (each die sequence `cav odds` weighs): as
+    /// `new_game`, but what the hooks worked out of the rules' cards may be kept.
+    fn new_game_same_rules(&mut self) {
+        self.new_game();
+    }
     /// Script steps taken since the host was made, over every game (none without scripts): a
     /// command that plays many games holds them to a budget (`odds::Budget`).
     fn script_steps(&self) -> u64 {

@@ -688,7 +688,11 @@ impl Hooks for Prefix<'_, '_> {
         prints
     }
     fn new_game(&mut self) {
-        self.inner.new_game();
+        // Every sequence plays the attack's rules.
+        if self.first { self.inner.new_game() } else { self.inner.new_game_same_rules() }
+    }
+    fn new_game_same_rules(&mut self) {
+        self.inner.new_game_same_rules();
     }
     fn script_steps(&self) -> u64 {
         self.inner.script_steps()

@@ -218,10 +218,14 @@ impl Hooks for LuaHost {
     }
 
     fn new_game(&mut self) {
+        self.new_game_same_rules();
+        self.cards.clear();
+    }
+
+    fn new_game_same_rules(&mut self) {
         self.sandbox.new_game();
         // The names cached per model are checked again before this game shows them (`names`).
         self.shared.game.set(self.shared.game.get() + 1);
-        self.cards.clear();
         self.auras = (0, 0);
     }
 
