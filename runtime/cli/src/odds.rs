@@ -19,7 +19,9 @@ use crate::{EXIT_INVALID, Format};
 #[derive(Args)]
 #[command(after_help = "Every die the attack rolls is enumerated through the engine's own procedures and the packs' \
     scripts (the combat roll, the damage table, pilot checks, criticals, whatever a hook rolls), so the figures are \
-    exact fractions that sum to 1 and always agree with what games play.\n\
+    exact fractions that sum to 1 and always agree with what games play. Each die sequence is a game of its own \
+    (scripts start from fresh modules); until its first die every sequence plays alike, so the handlers that \
+    answer there run once for the attack and their answers are given to every sequence.\n\
     The two models stand on an open board at the range given (--range, in inches as the ruleset measures it) or at \
     the middle of a band of the first weapon (--band), facing each other; --cover puts the target in a terrain piece.\n\
     Without TARGET: the matrix of the weapon against every model at every band (chance to hit, to penetrate, \
