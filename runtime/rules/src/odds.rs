@@ -620,6 +620,11 @@ impl<'h, 'c> Prefix<'h, 'c> {
     }
 }
 
+/// A moment as the engine asks it: no roll in progress, nothing answered yet.
+fn unanswered(ctx: &HookCtx) -> bool {
+    ctx.roll.is_none() && ctx.effects.is_empty() && ctx.rolls.is_empty()
+}
+
 /// The same moment asked again: everything a handler reads of the context but the game (the
 /// same in every sequence until its first die).
 fn same_moment(a: &HookCtx, b: &HookCtx) -> bool {
@@ -627,8 +632,8 @@ fn same_moment(a: &HookCtx, b: &HookCtx) -> bool {
         == (b.point, b.model, b.target, b.weapon, b.band, b.state, b.defensive, &b.option)
         && a.value.map(f64::to_bits) == b.value.map(f64::to_bits)
         && a.at.map(|p| (p.x.to_bits(), p.y.to_bits())) == b.at.map(|p| (p.x.to_bits(), p.y.to_bits()))
-        && (a.roll.is_none(), a.effects.is_empty(), a.rolls.is_empty()) == (true, true, true)
-        && (b.roll.is_none(), b.effects.is_empty(), b.rolls.is_empty()) == (true, true, true)
+        && unanswered(a)
+        && unanswered(b)
 }
 
 impl Hooks for Prefix<'_, '_> {
@@ -661,7 +666,7 @@ impl Hooks for Prefix<'_, '_> {
             }
             let asked = ctx.clone();
             self.inner.call(game, dice, ctx)?;
-            if self.rolled.get() || !same_moment(&asked, &asked) || !ctx.rolls.is_empty() {
+            if self.rolled.get() || !unanswered(&asked) || !ctx.rolls.is_empty() {
                 self.keeping = false;
             } else {
                 self.kept.push((asked, ctx.clone()));
