@@ -18,7 +18,11 @@ pub(super) const FORBIDDEN_ROOTS: [&str; 3] = ["/proc", "/dev", "/sys"];
 /// `path` with every link resolved, when that stays inside `base` (itself canonical) and out of
 /// `/proc`, `/dev` and `/sys`; `None` when it leaves (or cannot be resolved).
 pub fn resolve_inside(base: &Path, path: &Path) -> Option<PathBuf> {
-    let real = path.canonicalize().ok()?;
+    inside(base, path.canonicalize().ok()?)
+}
+
+/// `real` (a resolved path) when it lies inside `base` and out of `/proc`, `/dev` and `/sys`.
+fn inside(base: &Path, real: PathBuf) -> Option<PathBuf> {
     let forbidden = FORBIDDEN_ROOTS.iter().any(|r| real.starts_with(r));
     (real.starts_with(base) && !forbidden).then_some(real)
 }
@@ -44,9 +48,7 @@ pub fn resolve_below(root: &Path, real_root: &Path, rel: &Path) -> Option<PathBu
 /// [`resolve_below`] held to [`resolve_inside`]'s test: inside `real_root`, out of `/proc`,
 /// `/dev` and `/sys`.
 pub fn resolve_inside_below(root: &Path, real_root: &Path, rel: &Path) -> Option<PathBuf> {
-    let real = resolve_below(root, real_root, rel)?;
-    let forbidden = FORBIDDEN_ROOTS.iter().any(|r| real.starts_with(r));
-    (real.starts_with(real_root) && !forbidden).then_some(real)
+    inside(real_root, resolve_below(root, real_root, rel)?)
 }
 
 /// Directories resolved once each (`canonicalize`): a load, or a Lua host, asks the same few
