@@ -669,18 +669,19 @@ mod tests {
     /// The handlers' answers before a sequence's first die, given again from the first sequence
     /// (`odds::Prefix`), weigh every attack as running every handler of every sequence does:
     /// every weapon of every Quick-Start card at every reach, and the full rules' cards at a few
-    /// (their scripted weapons among them); and the scripts run less for it.
+    /// (their scripted weapons among them); and the scripts run less for it. The sequences
+    /// resumed from the first one's checkpoint (`game/resume.rs`) weigh them alike too.
     #[test]
     fn answers_given_again_weigh_as_every_handler_run() {
         use cav_rules::hooks::Hooks as _;
-        use cav_rules::odds::exact_every_call;
+        use cav_rules::odds::{exact_every_call, exact_replaying};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let loaded = cav_content::load(&cav_content::LoadOptions {
             paths: vec![root.join("content")],
             library: vec![root.join("content"), root.join("mods")],
         });
         assert_eq!(loaded.error_count(), 0);
-        let (mut weighed, mut fewer_steps) = (0, 0);
+        let (mut weighed, mut fewer_steps, mut rolled) = (0, 0, 0);
         for (ruleset, ranges) in [("cav-quickstart", &[2.0, 7.0, 14.0, 22.0, 34.0][..]), ("cav-full", &[5.0, 20.0][..])]
         {
             let base = cav_compile::compile_rules(loaded.ruleset(ruleset).unwrap()).unwrap();
@@ -708,6 +709,17 @@ mod tests {
                         let long = exact_every_call(&attack, &mut host, &mut Budget::default()).unwrap();
                         assert_eq!(short.outcomes, long.outcomes, "{ruleset}: {id} mount {w} at {range}\" at {target}");
                         assert_eq!(short.leaves, long.leaves);
+                        let replayed = exact_replaying(&attack, &mut host, &mut Budget::default()).unwrap();
+                        assert_eq!(
+                            short.outcomes, replayed.outcomes,
+                            "{ruleset}: {id} mount {w} at {range}\" (resumed)"
+                        );
+                        assert_eq!((long.resumed, replayed.resumed), (0, 0));
+                        // Every sequence after the first, where there are more.
+                        if short.leaves > 1 {
+                            assert_eq!(short.resumed, short.leaves - 1, "{ruleset}: {id} mount {w} at {range}\"");
+                            rolled += 1;
+                        }
                         weighed += 1;
                         fewer_steps += usize::from(middle - before < host.script_steps() - middle);
                     }
@@ -716,6 +728,7 @@ mod tests {
         }
         assert!(weighed >= 500, "{weighed} attacks weighed");
         assert!(fewer_steps >= 100, "the scripts ran less in {fewer_steps} of {weighed} attacks");
+        assert!(rolled >= 500, "{rolled} attacks rolled dice");
     }
 
     #[test]

@@ -310,7 +310,7 @@ fn bots_fire_under_a_rolled_attack() {
 /// alike (`Dice::roll_in_ranges`): the same odds as walking every face.
 #[test]
 fn exact_odds_by_ranges_equal_the_odds_by_faces() {
-    use cav_rules::odds::{Attack, AttackSpec, Budget, exact, exact_by_faces};
+    use cav_rules::odds::{Attack, AttackSpec, Budget, exact, exact_by_faces, exact_replaying};
     let rules = sythopian();
     let spec = AttackSpec {
         attacker: "line".into(),
@@ -329,6 +329,8 @@ fn exact_odds_by_ranges_equal_the_odds_by_faces() {
     let long = exact_by_faces(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
     assert_eq!(short.outcomes, long.outcomes);
     assert!(short.leaves < long.leaves, "{} < {}", short.leaves, long.leaves);
+    let whole = exact_replaying(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
+    assert_eq!((short.outcomes.clone(), short.resumed, whole.resumed), (whole.outcomes, short.leaves - 1, 0));
     // Three locks at Resolve 4 (faces 1-4 of 6); damage against Resolve 8 − Force 1 needs 7: a 6
     // and a 6, 1/36 a lock.
     let p_one = 4.0 / 6.0 / 36.0;
@@ -554,7 +556,7 @@ fn bots_answer_attacks_and_a_shot_back_hurts_the_attacker() {
 /// an answer the ruleset lacks is refused by name.
 #[test]
 fn exact_odds_weigh_the_answer_asked_for() {
-    use cav_rules::odds::{Attack, AttackSpec, Budget, exact};
+    use cav_rules::odds::{Attack, AttackSpec, Budget, exact, exact_replaying};
     let rules = infinity_duel(("shooter", "{bs: 11, ph: 10, arm: 1}"), ("dodger", "{bs: 11, ph: 10, arm: 1}"), 3);
     let spec = |answer: Option<&str>| AttackSpec {
         attacker: "shooter".into(),
@@ -566,7 +568,11 @@ fn exact_odds_weigh_the_answer_asked_for() {
     };
     let odds = |answer: Option<&str>| {
         let attack = Attack::new(&rules, &spec(answer), &mut NoHooks).unwrap();
-        exact(&attack, &mut NoHooks, &mut Budget::default()).unwrap()
+        let odds = exact(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
+        // Resumed after the declaration (the answer chosen there), as every sequence played whole.
+        let whole = exact_replaying(&attack, &mut NoHooks, &mut Budget::default()).unwrap();
+        assert_eq!((odds.outcomes.clone(), odds.resumed), (whole.outcomes, odds.leaves - 1), "{answer:?}");
+        odds
     };
     let hurt = |o: &cav_rules::odds::AttackOdds| o.chance(|x| x.attacker_damage > 0).value();
     let hit = |o: &cav_rules::odds::AttackOdds| o.chance(|x| x.hits > 0).value();

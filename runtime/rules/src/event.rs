@@ -544,11 +544,18 @@ pub enum Event {
 pub trait Sink {
     fn enabled(&self) -> bool;
     fn push(&mut self, e: Event);
+    /// How many events it holds (0 for a sink that keeps none).
+    fn logged(&self) -> usize {
+        0
+    }
 }
 
 impl Sink for Vec<Event> {
     fn enabled(&self) -> bool {
         true
+    }
+    fn logged(&self) -> usize {
+        Vec::len(self)
     }
     fn push(&mut self, e: Event) {
         Vec::push(self, e);

@@ -38,6 +38,7 @@ pub mod flags;
 mod placement;
 mod queries;
 mod reactions;
+pub mod resume;
 mod rolled_attack;
 mod rolls;
 mod shot;

@@ -251,6 +251,13 @@ pub trait Hooks {
     fn script_steps(&self) -> u64 {
         0
     }
+    /// A combat action is declared and its rolls are next: may the engine keep a copy of the
+    /// game here for later runs to resume from (`game/resume.rs`)? Only hooks that can give
+    /// those runs what the handlers would have answered before this point say yes (the exact
+    /// odds' `Prefix`, when no die was thrown yet).
+    fn checkpoint(&mut self) -> bool {
+        false
+    }
 }
 
 /// No scripted behaviour: the declarative effects in the packs still apply.

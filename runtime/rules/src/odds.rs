@@ -188,6 +188,9 @@ pub struct AttackOdds {
     pub outcomes: Vec<(Outcome, Chance)>,
     /// Die sequences played.
     pub leaves: u64,
+    /// Of them, played on from the checkpoint the first kept as its rolls began
+    /// (`game/resume.rs`) rather than from the start of the activation.
+    pub resumed: u64,
     /// The range band the attack was made at, and the weapons fired (names).
     pub band: String,
     pub weapons: Vec<String>,
@@ -321,6 +324,41 @@ impl<'r> Attack<'r> {
         let game = start(game, hooks)?;
         let mut engine = Engine { game, dice, log: events, hooks };
         let played = engine.activate(self.attacker, &mut ctrl);
+        self.spare.replace(Some(engine.game));
+        match played {
+            Ok(()) => {}
+            Err(EngineError::IllegalAction { reason, .. }) => {
+                return Err(format!("the attack is not allowed: {reason}"));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+        Ok(read(events, self.attacker, self.target))
+    }
+}
+
+impl<'r> Attack<'r> {
+    /// The checkpoint the last run kept (`game/resume.rs`), if it kept one that can be resumed.
+    fn checkpoint(&self) -> Option<Box<crate::game::resume::Checkpoint<'r>>> {
+        let cp = self.spare.borrow_mut().as_mut()?.checkpoint.take()?;
+        cp.resumable().then_some(cp)
+    }
+
+    /// Play the attack on from `cp`, a checkpoint an earlier run of it kept, with these dice;
+    /// `events` holds an earlier run's events (cut to those logged before the checkpoint).
+    fn resume(
+        &self,
+        cp: &crate::game::resume::Checkpoint<'r>,
+        dice: &mut dyn Dice,
+        hooks: &mut dyn Hooks,
+        events: &mut Vec<Event>,
+    ) -> Result<Outcome, String> {
+        events.truncate(cp.events);
+        // A new game for the hooks, as `start` makes one: fresh script modules.
+        hooks.new_game();
+        let mut ctrl = Once(None, self.answer.clone());
+        let game = self.spare.take().unwrap_or_else(|| cp.game().clone());
+        let mut engine = Engine { game, dice, log: events, hooks };
+        let played = engine.resume(cp, &mut ctrl);
         self.spare.replace(Some(engine.game));
         match played {
             Ok(()) => {}
@@ -605,17 +643,34 @@ struct Prefix<'h, 'c> {
     live: bool,
     /// Set by the dice at the sequence's first roll.
     rolled: &'c Cell<bool>,
+    /// The kept calls made before the first sequence's checkpoint (`Hooks::checkpoint`): a
+    /// sequence resumed from there is given the kept calls from this one on.
+    at_checkpoint: usize,
+    /// Later sequences may resume from the first one's checkpoint.
+    resumes: bool,
 }
 
 impl<'h, 'c> Prefix<'h, 'c> {
     fn new(inner: &'h mut dyn Hooks, rolled: &'c Cell<bool>) -> Self {
-        Prefix { inner, kept: Vec::new(), first: true, keeping: true, never: false, at: 0, live: false, rolled }
+        Prefix {
+            inner,
+            kept: Vec::new(),
+            first: true,
+            keeping: true,
+            never: false,
+            at: 0,
+            live: false,
+            rolled,
+            at_checkpoint: 0,
+            resumes: true,
+        }
     }
 
-    /// The next sequence starts.
-    fn sequence(&mut self, first: bool) {
+    /// The next sequence starts (`resumed`: from the first sequence's checkpoint).
+    fn sequence(&mut self, first: bool, resumed: bool) {
         self.first = first;
-        (self.at, self.live) = (0, false);
+        self.at = if resumed { self.at_checkpoint } else { 0 };
+        self.live = false;
         self.rolled.set(false);
     }
 }
@@ -702,6 +757,15 @@ impl Hooks for Prefix<'_, '_> {
     fn script_steps(&self) -> u64 {
         self.inner.script_steps()
     }
+    fn checkpoint(&mut self) -> bool {
+        // The first sequence, no die thrown, every call so far kept to be given again, and no
+        // line printed (`never`: the long way keeps every call running).
+        let ok = self.resumes && self.first && self.keeping && !self.never && !self.rolled.get();
+        if ok {
+            self.at_checkpoint = self.kept.len();
+        }
+        ok
+    }
 }
 
 /// Enumerate every die sequence of the attack: exact odds. What it plays is taken from `budget`
@@ -722,6 +786,16 @@ pub fn exact_every_call(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Bud
     let rolled = Cell::new(false);
     let mut hooks = Prefix::new(hooks, &rolled);
     hooks.never = true;
+    enumerate_with(attack, &mut hooks, &rolled, true, budget)
+}
+
+/// [`exact`] playing every sequence's whole activation, none resumed from the checkpoint the
+/// first sequence kept as its rolls began (`game/resume.rs`): the same odds by the long way,
+/// which checks that shortcut.
+pub fn exact_replaying(attack: &Attack, hooks: &mut dyn Hooks, budget: &mut Budget) -> Result<AttackOdds, String> {
+    let rolled = Cell::new(false);
+    let mut hooks = Prefix::new(hooks, &rolled);
+    hooks.resumes = false;
     enumerate_with(attack, &mut hooks, &rolled, true, budget)
 }
 
@@ -749,10 +823,24 @@ fn enumerate_with(
     let (mut covered, mut look_at) = (0.0f64, 1_000u64);
     let mut table = Vec::new();
     let too_many = || "too many dice to weigh exactly".to_string();
+    // Where the later sequences start: the first one's checkpoint, kept as its attack's rolls
+    // began (`game/resume.rs`), when it could keep one; else each plays the whole activation.
+    let (mut checkpoint, mut resumed) = (None, 0);
     loop {
-        hooks.sequence(leaves == 0);
+        hooks.sequence(leaves == 0, checkpoint.is_some());
         let mut dice = PathDice { path: &mut path, at: 0, broken: None, totals, rolled };
-        let outcome = attack.play(&mut dice, hooks, &mut events)?;
+        let outcome = match checkpoint.as_deref() {
+            // Every sequence's log begins with the events before the checkpoint: `events` holds
+            // the last sequence's.
+            Some(cp) => {
+                resumed += 1;
+                attack.resume(cp, &mut dice, hooks, &mut events)?
+            }
+            None => attack.play(&mut dice, hooks, &mut events)?,
+        };
+        if leaves == 0 {
+            checkpoint = attack.checkpoint();
+        }
         let (used, broken) = (dice.at, dice.broken);
         if let Some(why) = broken {
             return Err(format!("the attack's dice cannot be enumerated: {why}"));
@@ -825,7 +913,7 @@ fn enumerate_with(
         // x > y ⇔ x.num·y.den > y.num·x.den; compare as f64 first, exactly when equal.
         y.value().partial_cmp(&x.value()).unwrap_or(std::cmp::Ordering::Equal).then_with(|| a.cmp(b))
     });
-    Ok(AttackOdds { outcomes, leaves, band: attack.band.clone(), weapons: attack.weapons.clone() })
+    Ok(AttackOdds { outcomes, leaves, resumed, band: attack.band.clone(), weapons: attack.weapons.clone() })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! One activation: action points, the checks every action shares before its module resolves it,
 //! optional special attributes, and models coming onto the table from ambush or a drop.
 
+use super::resume::UnderWay;
 use super::*;
 
 /// A model whose unit an enemy aimed an action at this turn (action types `not_if_targeted`).
@@ -105,6 +106,21 @@ impl Engine<'_, '_> {
         emit!(self, Event::ActionTaken { model, action: own.name.clone() });
         let before = self.game.acting_as.replace(d);
         let resolved = kind.resolve(self, model, action, ctrl);
+        self.own_action_done(model, action, before, resolved)
+    }
+
+    /// The end of an action taken as the ruleset's own action type (`Action::declared`): what
+    /// that type gives once the action resolved; `before` is what the model acted as before.
+    pub(super) fn own_action_done(
+        &mut self,
+        model: usize,
+        action: &Action,
+        before: Option<u16>,
+        resolved: Result<(), ActionError>,
+    ) -> Result<(), ActionError> {
+        let Some(own) = action.declared.and_then(|d| self.rules().own_actions.get(d as usize)) else {
+            return resolved;
+        };
         self.game.acting_as = before;
         resolved?;
         if let Some(s) = own.gives {
@@ -218,7 +234,18 @@ impl Engine<'_, '_> {
                 run(self, model, &mut ap, ctrl)?;
             }
         }
-        let mut steps = 0;
+        self.actions(model, ap, 0, ctrl)
+    }
+
+    /// The actions of `model`'s activation, `ap` action points left after `steps` asked for,
+    /// then its end.
+    pub(super) fn actions(
+        &mut self,
+        model: usize,
+        mut ap: u32,
+        mut steps: u32,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), EngineError> {
         while ap > 0 && self.game.models[model].in_play() && !self.game.activation_over {
             steps += 1;
             if steps > 32 {
@@ -279,39 +306,61 @@ impl Engine<'_, '_> {
             self.game.models[model].free_turns = 1;
             self.game.fumbles.clear();
             let path_from = self.game.models[model].path.len().saturating_sub(1);
+            let acting_before = self.game.acting_as;
             let resolved = self.resolve_action(kind, model, &action, ctrl);
-            let after = match resolved {
-                Ok(()) => self.reaction_windows(model, &action, cav_format::rules::ReactionOrder::After, ctrl),
-                Err(_) => Ok(()),
-            };
-            let answered = self.game.acting_answer.take().is_some_and(|a| a.choice.is_some());
-            after?;
-            if resolved.is_ok() {
-                for f in features::each(self.game.schedule.action_resolved) {
-                    if let Some(run) = f.action_resolved {
-                        run(self, model, path_from, ctrl)?;
-                    }
-                }
-            }
-            self.spend_single_use();
-            self.game.declined.clear();
-            self.game.features.c3.inspired = false;
-            match resolved {
-                Ok(()) => {}
-                Err(ActionError::Illegal(reason)) => return Err(illegal(&self.game, &reason)),
-                Err(ActionError::Engine(e)) => return Err(e),
-            }
-            self.game.used.push(counts_as);
-            if let Some(slots) = self.rules().slot_uses.get(ty) {
-                let any = if slots.any { self.game.free_slot(model, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
-                self.game.slots_now |= slots.mask | any;
-            }
-            ap -= cost;
-            if answered {
-                ap = ap.saturating_sub(answer_cost.unwrap_or(0));
-            }
+            let under_way = UnderWay { model, action, kind, cost, answer_cost, path_from, acting_before, ap, steps };
+            self.keep_under_way(&under_way);
+            ap = self.action_done(&under_way, resolved, ctrl)?;
         }
         self.end_activation(model)
+    }
+
+    /// What follows an action's resolution in its activation: the reactions after it, the
+    /// features' turn, what it used; the action points left.
+    pub(super) fn action_done(
+        &mut self,
+        step: &UnderWay,
+        resolved: Result<(), ActionError>,
+        ctrl: &mut dyn Controller,
+    ) -> Result<u32, EngineError> {
+        let UnderWay { model, ref action, kind, cost, answer_cost, path_from, ap, .. } = *step;
+        let after = match resolved {
+            Ok(()) => self.reaction_windows(model, action, cav_format::rules::ReactionOrder::After, ctrl),
+            Err(_) => Ok(()),
+        };
+        let answered = self.game.acting_answer.take().is_some_and(|a| a.choice.is_some());
+        after?;
+        if resolved.is_ok() {
+            for f in features::each(self.game.schedule.action_resolved) {
+                if let Some(run) = f.action_resolved {
+                    run(self, model, path_from, ctrl)?;
+                }
+            }
+        }
+        self.spend_single_use();
+        self.game.declined.clear();
+        self.game.features.c3.inspired = false;
+        match resolved {
+            Ok(()) => {}
+            Err(ActionError::Illegal(reason)) => {
+                return Err(EngineError::IllegalAction {
+                    model: self.game.models[model].name.clone(),
+                    action: format!("{action:?}"),
+                    reason,
+                });
+            }
+            Err(ActionError::Engine(e)) => return Err(e),
+        }
+        self.game.used.push(kind.counts_as());
+        if let Some(slots) = self.rules().slot_uses.get(actions::type_id(kind, action, self.rules())) {
+            let any = if slots.any { self.game.free_slot(model, slots.mask).map_or(0, |bit| 1 << bit) } else { 0 };
+            self.game.slots_now |= slots.mask | any;
+        }
+        let mut ap = ap - cost;
+        if answered {
+            ap = ap.saturating_sub(answer_cost.unwrap_or(0));
+        }
+        Ok(ap)
     }
 
     /// Ask the controller about each optional special attribute that could act in this action:

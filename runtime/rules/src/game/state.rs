@@ -427,6 +427,7 @@ impl<'r> Game<'r> {
             flags,
             markers,
             scenario_rules,
+            checkpoint: _,
         } = src;
         self.models.truncate(models.len());
         let kept = self.models.len();
@@ -484,6 +485,8 @@ impl<'r> Game<'r> {
         self.flags.clone_from(flags);
         self.markers.clone_from(markers);
         self.scenario_rules.clone_from(scenario_rules);
+        // A copy keeps no checkpoint: one is taken from a run, never played into another.
+        self.checkpoint = None;
     }
 }
 
@@ -618,6 +621,9 @@ pub struct Game<'r> {
     /// The scenario's rules in play (`applies_to: scenario` special attributes its scenario or
     /// scenario test names).
     pub scenario_rules: Vec<crate::compile::SaIx>,
+    /// Where this run's combat action may be resumed from, kept when the hooks allowed one
+    /// (`game/resume.rs`; exact odds).
+    pub checkpoint: Option<Box<super::resume::Checkpoint<'r>>>,
 }
 
 /// A marker a script put on the board: named by its special attribute's handler (two special
@@ -641,6 +647,7 @@ impl<'r> Game<'r> {
             flags: Default::default(),
             markers: Vec::new(),
             scenario_rules: Vec::new(),
+            checkpoint: None,
             squads: Vec::new(),
             victory: cav_format::VictoryKind::LastStanding,
             commanders: Vec::new(),

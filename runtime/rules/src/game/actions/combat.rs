@@ -56,6 +56,28 @@ pub(crate) fn one_fire_mode(game: &Game, model: usize, action: &Action) -> Resul
 /// The shots a target's declared weapon mounts have: (weapon mount, shot).
 type Shots = Vec<(usize, Shot)>;
 
+/// A combat action declared, its rolls next: what `Engine::fire_rolls` needs of the
+/// declaration (kept by a checkpoint, `game/resume.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Declared {
+    pub attacker: usize,
+    indirect: bool,
+    run_n_gun: i32,
+    /// Split fire: the band every attack rolls at (`farthest_band`).
+    farthest: Option<usize>,
+    /// Each target's shots, and the band all of them roll at (`common_band`).
+    groups: Vec<(usize, Shots, Option<usize>)>,
+    /// Each target's defensive fire, if it declared some.
+    answers: Vec<(usize, Option<Vec<usize>>)>,
+}
+
+impl Declared {
+    /// Fired by the model acting, in a plain combat action (not run 'n gun's) at `target` first.
+    pub fn plain_at(&self, target: usize) -> bool {
+        self.run_n_gun == 0 && self.groups.first().is_some_and(|g| g.0 == target)
+    }
+}
+
 /// One combat action: the listed weapon mounts fire at `target`.
 pub struct Fire;
 
@@ -217,8 +239,6 @@ impl Engine<'_, '_> {
             ));
         }
         self.game.models[attacker].mark(&MADE_COMBAT_ACTION);
-        // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
-        let mut landed: Vec<(Option<usize>, crate::geom::P)> = Vec::new();
         // Declare every group's weapons (and hear the defenders' answers) before any roll.
         let mut declared = Vec::with_capacity(groups.len());
         for &(target, weapons) in &groups {
@@ -241,8 +261,6 @@ impl Engine<'_, '_> {
             return Ok(());
         }
         let mut answers = Vec::with_capacity(declared.len());
-        // Each mount's copy that fired, once per attack made.
-        let mut fired = Vec::new();
         self.game.answering.clear();
         for (target, shots, _) in &declared {
             let answer = if shots.is_empty() { None } else { self.declare_defensive_fire(attacker, *target, ctrl)? };
@@ -252,6 +270,18 @@ impl Engine<'_, '_> {
                 self.declare_answer(attacker, *target, ctrl)?;
             }
         }
+        let declared = Declared { attacker, indirect, run_n_gun, farthest, groups: declared, answers };
+        self.checkpoint(&declared);
+        self.fire_rolls(declared, ctrl)
+    }
+
+    /// The rolls of a declared combat action, and what follows them in the action.
+    pub(crate) fn fire_rolls(&mut self, declared: Declared, ctrl: &mut dyn Controller) -> Result<(), ActionError> {
+        let Declared { attacker, indirect, run_n_gun, farthest, groups: declared, answers } = declared;
+        // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
+        let mut landed: Vec<(Option<usize>, crate::geom::P)> = Vec::new();
+        // Each mount's copy that fired, once per attack made.
+        let mut fired = Vec::new();
         for (target, shots, common) in declared {
             if indirect {
                 // One strike-point roll for the whole assault, at the range of the first weapon.
