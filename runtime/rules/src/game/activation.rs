@@ -308,22 +308,26 @@ impl Engine<'_, '_> {
             let path_from = self.game.models[model].path.len().saturating_sub(1);
             let acting_before = self.game.acting_as;
             let resolved = self.resolve_action(kind, model, &action, ctrl);
-            let under_way = UnderWay { model, action, kind, cost, answer_cost, path_from, acting_before, ap, steps };
-            self.keep_under_way(&under_way);
-            ap = self.action_done(&under_way, resolved, ctrl)?;
+            let under_way = UnderWay { model, kind, cost, answer_cost, path_from, acting_before, ap, steps };
+            if self.game.checkpoint.is_some() {
+                self.keep_under_way(&under_way, &action);
+            }
+            ap = self.action_done(&under_way, &action, resolved, ctrl)?;
         }
         self.end_activation(model)
     }
 
     /// What follows an action's resolution in its activation: the reactions after it, the
     /// features' turn, what it used; the action points left.
+    #[inline(always)]
     pub(super) fn action_done(
         &mut self,
         step: &UnderWay,
+        action: &Action,
         resolved: Result<(), ActionError>,
         ctrl: &mut dyn Controller,
     ) -> Result<u32, EngineError> {
-        let UnderWay { model, ref action, kind, cost, answer_cost, path_from, ap, .. } = *step;
+        let UnderWay { model, kind, cost, answer_cost, path_from, ap, .. } = *step;
         let after = match resolved {
             Ok(()) => self.reaction_windows(model, action, cav_format::rules::ReactionOrder::After, ctrl),
             Err(_) => Ok(()),

@@ -9,7 +9,8 @@ use cav_format::LookupKey;
 use cav_format::rules::AmmoEmpties;
 
 /// A direct-fire shot aimed (`Engine::aim`), ready to roll.
-pub(super) struct Aimed {
+#[derive(Debug, Clone)]
+pub(crate) struct Aimed {
     pub ctx: HookCtx,
     pub situation: Situation,
     pub mods: Vec<ModApplied>,
@@ -31,6 +32,23 @@ impl<'a, 'r> Engine<'a, 'r> {
         defensive: bool,
     ) -> Result<(), EngineError> {
         self.direct_roll(attacker, weapon, target, band, distance, salvo_extra, weapons_fired, defensive)?;
+        self.area_rolls(attacker, weapon, target, band, salvo_extra, weapons_fired, defensive)
+    }
+
+    /// The rolls at the models around an attack's target that a direct-fire weapon's area
+    /// reaches (`attack_roll` after its roll at the target).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn area_rolls(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        band: usize,
+        salvo_extra: i32,
+        weapons_fired: i32,
+        defensive: bool,
+    ) -> Result<(), EngineError> {
         // A direct-fire weapon with an area (the rotary autocannons, 001 L13349-13352; AoE,
         // 001 L6752-6762): every other model whose base the area around the target's centre
         // touches, and which the attacker sees, takes a direct-fire roll at the attack's TP.
@@ -69,7 +87,6 @@ impl<'a, 'r> Engine<'a, 'r> {
         weapons_fired: i32,
         defensive: bool,
     ) -> Result<(), EngineError> {
-        let r = self.rules();
         let m = &self.cardr(attacker).weapons[weapon];
         // A template weapon lays its strip whatever the path that fires it (a reaction too).
         if m.template.is_some() {
@@ -79,6 +96,21 @@ impl<'a, 'r> Engine<'a, 'r> {
         else {
             return Ok(());
         };
+        self.roll_aimed(attacker, weapon, target, band, aimed)
+    }
+
+    /// The roll of a direct-fire shot aimed, and what it comes to.
+    #[inline(always)]
+    pub(crate) fn roll_aimed(
+        &mut self,
+        attacker: usize,
+        weapon: usize,
+        target: usize,
+        band: usize,
+        aimed: Aimed,
+    ) -> Result<(), EngineError> {
+        let r = self.rules();
+        let m = &self.cardr(attacker).weapons[weapon];
         let Aimed { ctx, situation: s, mods, dice } = aimed;
         // A ruleset whose attack is rolled by its roll kinds.
         if let Some(a) = &r.attack {
@@ -104,7 +136,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// (tables, special attributes, states, handlers) and a handler's dice; `None` when a
     /// handler stopped it before it was rolled.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn aim(
+    pub(crate) fn aim(
         &mut self,
         attacker: usize,
         weapon: usize,

@@ -7,7 +7,8 @@
 //! die thrown yet, and every handler's answer until then given again to the later sequences.
 //! The hooks say so (`Hooks::checkpoint`); the engine never keeps a checkpoint otherwise.
 
-use super::actions::combat::Declared;
+use super::actions::combat::{Declared, FirstRoll};
+use super::combat::Aimed;
 use super::*;
 
 /// A combat action's game as its rolls start, and what its activation still had to do.
@@ -18,17 +19,19 @@ pub struct Checkpoint<'r> {
     /// How many events the run had logged by then.
     pub events: usize,
     declared: Declared,
+    /// Its first direct-fire shot, aimed, where the checkpoint was kept once that shot was
+    /// aimed (its roll the first die), not as the rolls started.
+    aimed: Option<Box<Aimed>>,
     /// The activation's action under way: known once that action resolved in the run that kept
     /// the checkpoint (`None` until then, and in a checkpoint that cannot be resumed).
-    under_way: Option<UnderWay>,
+    under_way: Option<(UnderWay, Action)>,
 }
 
-/// An action of an activation being resolved: what the activation does once it has
-/// (`Engine::action_done`), and where it goes on from.
-#[derive(Clone)]
+/// An action of an activation being resolved (the action aside): what the activation does
+/// once it has (`Engine::action_done`), and where it goes on from.
+#[derive(Clone, Copy)]
 pub(crate) struct UnderWay {
     pub model: usize,
-    pub action: Action,
     pub kind: &'static dyn ActionKind,
     pub cost: u32,
     /// What the acting model's answer to a reaction costs (`opposed.acting_answer_cost`).
@@ -44,7 +47,7 @@ pub(crate) struct UnderWay {
 
 impl std::fmt::Debug for UnderWay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("UnderWay").field("model", &self.model).field("action", &self.action).finish_non_exhaustive()
+        f.debug_struct("UnderWay").field("model", &self.model).field("kind", &self.kind.name()).finish_non_exhaustive()
     }
 }
 
@@ -63,30 +66,44 @@ impl<'r> Checkpoint<'r> {
 
 impl<'r> Engine<'_, 'r> {
     /// Keep a checkpoint here, where `declared`'s rolls are next, if the hooks allow one and
-    /// none was kept yet.
-    pub(crate) fn checkpoint(&mut self, declared: &Declared) {
+    /// none was kept yet; whether one was.
+    pub(crate) fn checkpoint(&mut self, declared: &Declared) -> bool {
         if self.game.checkpoint.is_some() || !self.hooks.checkpoint() {
-            return;
+            return false;
         }
         let cp = Checkpoint {
             game: Box::new(self.game.clone()),
             events: self.log.logged(),
             declared: declared.clone(),
+            aimed: None,
             under_way: None,
         };
         self.game.checkpoint = Some(Box::new(cp));
+        true
+    }
+
+    /// The checkpoint just kept moves on to the first shot of its rolls, `aimed`, if the hooks
+    /// still allow one there (aiming it threw no die).
+    pub(crate) fn checkpoint_aimed(&mut self, aimed: &Aimed) {
+        let Some(mut cp) = self.game.checkpoint.take() else { return };
+        if self.hooks.checkpoint() {
+            cp.game.copy_from(&self.game);
+            cp.events = self.log.logged();
+            cp.aimed = Some(Box::new(aimed.clone()));
+        }
+        self.game.checkpoint = Some(cp);
     }
 
     /// The action `step` resolved: the checkpoint kept while it did learns how its activation
     /// goes on; one kept by another action's attack (an over-watch shot before it) is dropped.
-    pub(super) fn keep_under_way(&mut self, step: &UnderWay) {
+    pub(super) fn keep_under_way(&mut self, step: &UnderWay, action: &Action) {
         let Some(cp) = self.game.checkpoint.as_deref_mut() else { return };
         if cp.under_way.is_some() {
             return;
         }
         let fire = step.kind.name() == actions::combat::Fire.name();
-        if fire && cp.declared.attacker == step.model && step.action.target.is_some_and(|t| cp.declared.plain_at(t)) {
-            cp.under_way = Some(step.clone());
+        if fire && cp.declared.attacker == step.model && action.target.is_some_and(|t| cp.declared.plain_at(t)) {
+            cp.under_way = Some((*step, action.clone()));
         } else {
             self.game.checkpoint = None;
         }
@@ -96,7 +113,7 @@ impl<'r> Engine<'_, 'r> {
     /// rest of their action and of the activation. The engine's game is made the checkpoint's;
     /// the log is to hold the events the run had logged by then.
     pub fn resume(&mut self, cp: &Checkpoint<'r>, ctrl: &mut dyn Controller) -> Result<(), EngineError> {
-        let Some(step) = &cp.under_way else {
+        let Some((step, action)) = &cp.under_way else {
             return Err(EngineError::IllegalAction {
                 model: cp.game.models.get(cp.declared.attacker).map(|m| m.name.clone()).unwrap_or_default(),
                 action: "resume".into(),
@@ -104,9 +121,10 @@ impl<'r> Engine<'_, 'r> {
             });
         };
         self.game.copy_from(&cp.game);
-        let resolved = self.fire_rolls(cp.declared.clone(), ctrl);
-        let resolved = self.own_action_done(step.model, &step.action, step.acting_before, resolved);
-        let ap = self.action_done(step, resolved, ctrl)?;
+        let first = cp.aimed.as_ref().map_or(FirstRoll::Aim, |a| FirstRoll::Aimed(a.clone()));
+        let resolved = self.fire_rolls(&cp.declared, first, ctrl);
+        let resolved = self.own_action_done(step.model, action, step.acting_before, resolved);
+        let ap = self.action_done(step, action, resolved, ctrl)?;
         self.actions(step.model, ap, step.steps, ctrl)
     }
 }

@@ -71,6 +71,17 @@ pub(crate) struct Declared {
     answers: Vec<(usize, Option<Vec<usize>>)>,
 }
 
+/// How a declared combat action's first direct-fire roll is aimed (`game/resume.rs`).
+#[derive(Debug)]
+pub(crate) enum FirstRoll {
+    /// As every roll is.
+    Aim,
+    /// As every roll is, and the checkpoint kept at the declaration is moved to the aimed shot.
+    Keep,
+    /// Already: a run resumed from a checkpoint kept there.
+    Aimed(Box<crate::game::combat::Aimed>),
+}
+
 impl Declared {
     /// Fired by the model acting, in a plain combat action (not run 'n gun's) at `target` first.
     pub fn plain_at(&self, target: usize) -> bool {
@@ -271,18 +282,24 @@ impl Engine<'_, '_> {
             }
         }
         let declared = Declared { attacker, indirect, run_n_gun, farthest, groups: declared, answers };
-        self.checkpoint(&declared);
-        self.fire_rolls(declared, ctrl)
+        let first = if self.checkpoint(&declared) { FirstRoll::Keep } else { FirstRoll::Aim };
+        self.fire_rolls(&declared, first, ctrl)
     }
 
-    /// The rolls of a declared combat action, and what follows them in the action.
-    pub(crate) fn fire_rolls(&mut self, declared: Declared, ctrl: &mut dyn Controller) -> Result<(), ActionError> {
-        let Declared { attacker, indirect, run_n_gun, farthest, groups: declared, answers } = declared;
+    /// The rolls of a declared combat action, and what follows them in the action; `first`
+    /// says how its first direct-fire roll is aimed.
+    pub(crate) fn fire_rolls(
+        &mut self,
+        declared: &Declared,
+        mut first: FirstRoll,
+        ctrl: &mut dyn Controller,
+    ) -> Result<(), ActionError> {
+        let Declared { attacker, indirect, run_n_gun, farthest, ref groups, ref answers } = *declared;
         // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
         let mut landed: Vec<(Option<usize>, crate::geom::P)> = Vec::new();
         // Each mount's copy that fired, once per attack made.
         let mut fired = Vec::new();
-        for (target, shots, common) in declared {
+        for &(target, ref shots, common) in groups {
             if indirect {
                 // One strike-point roll for the whole assault, at the range of the first weapon.
                 let Some(&(first, Shot::Indirect { band, distance })) = shots.first() else { continue };
@@ -292,17 +309,17 @@ impl Engine<'_, '_> {
                     continue; // stopped before it landed
                 };
                 landed.push((Some(target), point));
-                for (weapon, _) in shots {
+                for &(weapon, _) in shots {
                     self.area_attack(attacker, weapon, point, Some(target), 0, None)?;
                     fired.push(weapon);
                 }
                 continue;
             }
-            for (weapon, shot) in shots {
+            for &(weapon, ref shot) in shots {
                 if !self.game.models[target].on_table() {
                     break;
                 }
-                let Shot::Direct { band, distance } = shot else { continue };
+                let &Shot::Direct { band, distance } = shot else { continue };
                 if self.cardr(attacker).weapons[weapon].template.is_some() {
                     self.template_attack(attacker, weapon, target)?;
                     fired.push(weapon);
@@ -313,7 +330,23 @@ impl Engine<'_, '_> {
                     if !self.game.models[target].on_table() || self.game.models[attacker].out_of_ammo[weapon] {
                         break;
                     }
-                    self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                    match std::mem::replace(&mut first, FirstRoll::Aim) {
+                        FirstRoll::Aim => {
+                            self.attack_roll(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                        }
+                        FirstRoll::Keep => {
+                            let aimed = self.aim(attacker, weapon, target, band, distance, 0, run_n_gun, false)?;
+                            if let Some(aimed) = aimed {
+                                self.checkpoint_aimed(&aimed);
+                                self.roll_aimed(attacker, weapon, target, band, aimed)?;
+                            }
+                            self.area_rolls(attacker, weapon, target, band, 0, run_n_gun, false)?;
+                        }
+                        FirstRoll::Aimed(aimed) => {
+                            self.roll_aimed(attacker, weapon, target, band, *aimed)?;
+                            self.area_rolls(attacker, weapon, target, band, 0, run_n_gun, false)?;
+                        }
+                    }
                     fired.push(weapon);
                 }
             }
@@ -321,7 +354,7 @@ impl Engine<'_, '_> {
         self.game.answering.clear();
         self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
-            self.resolve_defensive_fire(attacker, target, answer)?;
+            self.resolve_defensive_fire(attacker, *target, answer.clone())?;
         }
         self.counter_battery(attacker, &landed, ctrl)?;
         Ok(())
