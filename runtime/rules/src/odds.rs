@@ -325,18 +325,18 @@ impl<'r> Attack<'r> {
         let mut engine = Engine { game, dice, log: events, hooks };
         let played = engine.activate(self.attacker, &mut ctrl);
         self.spare.replace(Some(engine.game));
-        match played {
-            Ok(()) => {}
-            Err(EngineError::IllegalAction { reason, .. }) => {
-                return Err(format!("the attack is not allowed: {reason}"));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-        Ok(read(events, self.attacker, self.target))
+        self.outcome(played, events)
     }
-}
 
-impl<'r> Attack<'r> {
+    /// What a run that played `played` came to, read off its events.
+    fn outcome(&self, played: Result<(), EngineError>, events: &[Event]) -> Result<Outcome, String> {
+        match played {
+            Ok(()) => Ok(read(events, self.attacker, self.target)),
+            Err(EngineError::IllegalAction { reason, .. }) => Err(format!("the attack is not allowed: {reason}")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// The checkpoint the last run kept (`game/resume.rs`), if it kept one that can be resumed.
     fn checkpoint(&self) -> Option<Box<crate::game::resume::Checkpoint<'r>>> {
         let cp = self.spare.borrow_mut().as_mut()?.checkpoint.take()?;
@@ -360,14 +360,7 @@ impl<'r> Attack<'r> {
         let mut engine = Engine { game, dice, log: events, hooks };
         let played = engine.resume(cp, &mut ctrl);
         self.spare.replace(Some(engine.game));
-        match played {
-            Ok(()) => {}
-            Err(EngineError::IllegalAction { reason, .. }) => {
-                return Err(format!("the attack is not allowed: {reason}"));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-        Ok(read(events, self.attacker, self.target))
+        self.outcome(played, events)
     }
 }
 
