@@ -121,6 +121,46 @@ fn exact_odds_weigh_every_die_sequence_from_fresh_modules() {
     assert_eq!(first_shot, steady, "each sequence's first roll gets the +1");
 }
 
+/// Exact odds resume the later die sequences from the first one's checkpoint only where that is
+/// sound (runtime/rules/src/game/resume.rs): a handler that throws a die as the shot is aimed
+/// (`wavering`: +1 on a 2 of 1d2) gives exactly the mean of the odds with +0 and with +1; one that
+/// prints (`chatty`: +1 and a line) gives exactly the odds of the same +1 without the line.
+#[test]
+fn exact_odds_weigh_a_die_thrown_or_a_line_printed_as_the_shot_is_aimed() {
+    let p = project();
+    let odds = |attacker: &str| -> (std::collections::BTreeMap<String, f64>, u64) {
+        let out = cav(p.path())
+            .args([
+                "odds",
+                attacker,
+                "medium-mac",
+                "dictator-b",
+                "--band",
+                "medium",
+                "--shots",
+                "1",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&ok(&out, attacker)).unwrap();
+        let outcomes = v["outcomes"].as_array().unwrap().iter();
+        let by = outcomes.map(|o| (o["outcome"].as_str().unwrap().to_owned(), o["chance"]["value"].as_f64().unwrap()));
+        (by.collect(), v["sequences"].as_u64().unwrap())
+    };
+    let ((wavering, w_seq), (bare, b_seq), (steady, _)) = (odds("wavering-b"), odds("bare-b"), odds("steady-b"));
+    assert_ne!(bare, steady);
+    assert!(w_seq > b_seq, "the 1d2 is weighed: {w_seq} sequences against {b_seq}");
+    let all: std::collections::BTreeSet<&String> = bare.keys().chain(steady.keys()).chain(wavering.keys()).collect();
+    for o in all {
+        let mean = (bare.get(o).unwrap_or(&0.0) + steady.get(o).unwrap_or(&0.0)) / 2.0;
+        let got = wavering.get(o).copied().unwrap_or(0.0);
+        assert!((got - mean).abs() < 1e-12, "{o}: {got} against the mean {mean}");
+    }
+    assert_eq!(odds("chatty-b").0, steady, "a printed line changes nothing of the odds");
+}
+
 /// Every scenario of the bundled content, and the example mods' faction and roster, simulate to
 /// the same JSON across runs, thread counts and shardings (the full rules' games run scripts:
 /// Full-Auto, Slow-Fire, Smoke, ECM…).
