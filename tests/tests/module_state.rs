@@ -92,30 +92,21 @@ fn a_scenario_test_passes_alone_and_after_any_other() {
     }
 }
 
+/// `cav odds --format json` of one Medium MAC shot of `attacker` at a Dictator-B, medium band.
+fn mac_odds(project: &Path, attacker: &str) -> serde_json::Value {
+    let out = cav(project)
+        .args(["odds", attacker, "medium-mac", "dictator-b", "--band", "medium", "--shots", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&ok(&out, attacker)).unwrap()
+}
+
 /// Exact odds: every die sequence is a game of its own, so "the first combat roll of a game gets
 /// +1" helps every sequence, exactly as a +1 on every roll does (Steady).
 #[test]
 fn exact_odds_weigh_every_die_sequence_from_fresh_modules() {
     let p = project();
-    let odds = |attacker: &str| -> serde_json::Value {
-        let out = cav(p.path())
-            .args([
-                "odds",
-                attacker,
-                "medium-mac",
-                "dictator-b",
-                "--band",
-                "medium",
-                "--shots",
-                "1",
-                "--format",
-                "json",
-            ])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&ok(&out, attacker)).unwrap();
-        v["outcomes"].clone()
-    };
+    let odds = |attacker: &str| mac_odds(p.path(), attacker)["outcomes"].clone();
     let (first_shot, steady, bare) = (odds("first-shot-b"), odds("steady-b"), odds("bare-b"));
     assert_ne!(steady, bare, "+1 on the roll changes the odds (against the same card without it)");
     assert_eq!(first_shot, steady, "each sequence's first roll gets the +1");
@@ -129,22 +120,7 @@ fn exact_odds_weigh_every_die_sequence_from_fresh_modules() {
 fn exact_odds_weigh_a_die_thrown_or_a_line_printed_as_the_shot_is_aimed() {
     let p = project();
     let odds = |attacker: &str| -> (std::collections::BTreeMap<String, f64>, u64) {
-        let out = cav(p.path())
-            .args([
-                "odds",
-                attacker,
-                "medium-mac",
-                "dictator-b",
-                "--band",
-                "medium",
-                "--shots",
-                "1",
-                "--format",
-                "json",
-            ])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&ok(&out, attacker)).unwrap();
+        let v = mac_odds(p.path(), attacker);
         let outcomes = v["outcomes"].as_array().unwrap().iter();
         let by = outcomes.map(|o| (o["outcome"].as_str().unwrap().to_owned(), o["chance"]["value"].as_f64().unwrap()));
         (by.collect(), v["sequences"].as_u64().unwrap())

@@ -354,7 +354,7 @@ impl Engine<'_, '_> {
         self.game.answering.clear();
         self.combat_end(attacker, &fired)?;
         for (target, answer) in answers {
-            self.resolve_defensive_fire(attacker, *target, answer.clone())?;
+            self.resolve_defensive_fire(attacker, *target, answer.as_deref())?;
         }
         self.counter_battery(attacker, &landed, ctrl)?;
         Ok(())
@@ -778,12 +778,12 @@ impl Engine<'_, '_> {
         &mut self,
         attacker: usize,
         defender: usize,
-        weapons: Option<Vec<usize>>,
+        weapons: Option<&[usize]>,
     ) -> Result<(), EngineError> {
         let Some(weapons) = weapons else { return Ok(()) };
         let max = self.rules().proc.defensive_fire.map_or(0, |d| d.max_band);
         let mut fired = Vec::new();
-        for k in weapons {
+        for &k in weapons {
             let Some(Shot::Direct { band, distance }) = self.game.shooter(defender).shot(k, attacker, false) else {
                 continue;
             };

@@ -122,7 +122,7 @@ impl Engine<'_, '_> {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
                 self.attack_roll(attacker, first, target, band, distance, extra, 0, false)?;
                 self.combat_end(attacker, &fired)?;
-                self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+                self.resolve_defensive_fire(attacker, target, answer.as_deref()).map_err(ActionError::from)
             }
             Shot::Indirect { band, distance } => {
                 let answer = self.declare_defensive_fire(attacker, target, ctrl)?;
@@ -131,7 +131,7 @@ impl Engine<'_, '_> {
                     self.area_attack(attacker, first, point, Some(target), extra, None)?;
                 }
                 self.combat_end(attacker, &fired)?;
-                self.resolve_defensive_fire(attacker, target, answer).map_err(ActionError::from)
+                self.resolve_defensive_fire(attacker, target, answer.as_deref()).map_err(ActionError::from)
             }
             Shot::No(reason) => {
                 let how = if indirect { "indirectly" } else { "directly" };
