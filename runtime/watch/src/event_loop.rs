@@ -63,6 +63,7 @@ pub fn watch(opts: &WatchOptions, out: &mut dyn Write, stop: Arc<AtomicBool>) ->
             continue;
         };
         watchers.watch_returned_roots();
+        watchers.catch_up();
         changed.sort();
         changed.dedup();
         // Files whose text is what the live rules were loaded from need no reload (the quiet

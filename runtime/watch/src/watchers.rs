@@ -97,6 +97,16 @@ impl Watchers {
         }
     }
 
+    /// Wait until both watchers' threads have finished with the events they have read. A
+    /// directory created or moved into a root is watched by the watcher's own thread after it
+    /// reports it: on a loaded machine that thread may lag behind a whole reload, and a save made
+    /// in the directory just after the reload would then come before its watch and be missed.
+    /// (`configure` is answered by that thread in turn, after its current batch of events.)
+    pub(crate) fn catch_up(&mut self) {
+        let _ = self.debouncer.configure(notify::Config::default());
+        let _ = notify::Watcher::configure(&mut self.written, notify::Config::default());
+    }
+
     /// Note the roots gone, and watch again those that came back.
     pub(crate) fn watch_returned_roots(&mut self) {
         let Watchers { roots, debouncer, written, lost, .. } = self;
