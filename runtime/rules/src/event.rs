@@ -543,6 +543,13 @@ pub enum Event {
 /// Where events go. Batch runs use a sink that keeps nothing.
 pub trait Sink {
     fn enabled(&self) -> bool;
+    /// Whether the narrative's words are wanted with the events: the names of what changed a
+    /// roll or a hit, a weapon's name in its hit. A sink that keeps events only to read what
+    /// happened (exact odds) says no, and the engine builds none of them (they cost an
+    /// allocation each); nothing the rules decide reads them.
+    fn narrative(&self) -> bool {
+        self.enabled()
+    }
     fn push(&mut self, e: Event);
     /// How many events it holds (0 for a sink that keeps none).
     fn logged(&self) -> usize {

@@ -15,7 +15,7 @@ use cav_format::{Test, limits};
 
 use crate::compile::Rules;
 use crate::dice::Dice;
-use crate::event::Event;
+use crate::event::{Event, Sink};
 use crate::game::{Action, Controller, Engine, EngineError, Game};
 use crate::hooks::{HookCtx, Hooks};
 
@@ -322,10 +322,11 @@ impl<'r> Attack<'r> {
             None => self.game.clone(),
         };
         let game = start(game, hooks)?;
-        let mut engine = Engine { game, dice, log: events, hooks };
+        let mut log = Reading(events);
+        let mut engine = Engine { game, dice, log: &mut log, hooks };
         let played = engine.activate(self.attacker, &mut ctrl);
         self.spare.replace(Some(engine.game));
-        self.outcome(played, events)
+        self.outcome(played, log.0)
     }
 
     /// What a run that played `played` came to, read off its events.
@@ -357,10 +358,30 @@ impl<'r> Attack<'r> {
         hooks.new_game();
         let mut ctrl = Once(None, self.answer.clone());
         let game = self.spare.take().unwrap_or_else(|| cp.game().clone());
-        let mut engine = Engine { game, dice, log: events, hooks };
+        let mut log = Reading(events);
+        let mut engine = Engine { game, dice, log: &mut log, hooks };
         let played = engine.resume(cp, &mut ctrl);
         self.spare.replace(Some(engine.game));
-        self.outcome(played, events)
+        self.outcome(played, log.0)
+    }
+}
+
+/// The events of one run of an attack, kept to read its outcome: no narrative is built for them
+/// (`Sink::narrative`).
+struct Reading<'v>(&'v mut Vec<Event>);
+
+impl Sink for Reading<'_> {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn narrative(&self) -> bool {
+        false
+    }
+    fn push(&mut self, e: Event) {
+        self.0.push(e);
+    }
+    fn logged(&self) -> usize {
+        self.0.len()
     }
 }
 

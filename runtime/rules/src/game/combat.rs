@@ -296,11 +296,11 @@ impl<'a, 'r> Engine<'a, 'r> {
         let rav_total = rav.saturating_add(extra).saturating_add(answer.sum(Quantity::Rav)).max(rav.min(0));
         let penetrated = mos.saturating_add(rav_total) >= av;
         // The weapon's name is only read by the log (a copy costs an allocation).
-        let name = if self.log.enabled() { self.cardr(attacker).weapons[weapon].name.clone() } else { String::new() };
-        // Why the numbers differ from the roll's margin and the cards (only when logging: names
-        // cost allocations).
+        let name = if self.log.narrative() { self.cardr(attacker).weapons[weapon].name.clone() } else { String::new() };
+        // Why the numbers differ from the roll's margin and the cards (only for a narrative:
+        // names cost allocations).
         let mut changes = Vec::new();
-        if self.log.enabled() {
+        if self.log.narrative() {
             let sas_with = |model: usize, t: ModifierTarget| -> String {
                 let r = self.rules();
                 let names: Vec<&str> = self
@@ -360,7 +360,7 @@ impl<'a, 'r> Engine<'a, 'r> {
             };
             // Taken off the table's result, not the margin, and never below 0 (001 L8089-8097).
             let index = index.saturating_sub(self.cardr(target).damage_table_result).max(index.min(0));
-            self.damage_result(ctx.clone(), index)?;
+            self.damage_result(&ctx, index)?;
         }
         self.call_hooks(HookCtx { point: HookPoint::OnHit, ..ctx })?;
         Ok(())
@@ -369,7 +369,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     /// A penetrating hit: the damage table's row for `index` (the margin or the final result, as
     /// the ruleset reads it), `damage_table` handlers, and what the row gives (damage, a pilot
     /// check, states, a critical).
-    fn damage_result(&mut self, ctx: HookCtx, index: i32) -> Result<(), EngineError> {
+    fn damage_result(&mut self, ctx: &HookCtx, index: i32) -> Result<(), EngineError> {
         let r = self.rules();
         let (attacker, target, weapon) = (ctx.model, ctx.target.unwrap_or(ctx.model), ctx.weapon.unwrap_or(0));
         let Some(row) = r.damage.row(index) else { return Ok(()) };
@@ -394,7 +394,12 @@ impl<'a, 'r> Engine<'a, 'r> {
                 (row.damage + row.damage_both) * factor
             }
         };
-        let answer = self.call_hooks(HookCtx { point: HookPoint::DamageTable, value: Some(f64::from(base)), ..ctx })?;
+        let at = HookPoint::DamageTable;
+        let answer = if self.hooks.wants_at(&self.game, at, ctx.model, ctx.target, ctx.weapon) {
+            self.run_hooks(HookCtx { point: at, value: Some(f64::from(base)), ..ctx.clone() })?
+        } else {
+            Answer::default()
+        };
         if let Some(reason) = answer.forbid {
             emit!(self, Event::Forbidden { model: attacker, what: "damage", reason });
             return Ok(());

@@ -518,13 +518,19 @@ impl<'a, 'r> Engine<'a, 'r> {
     pub(crate) fn mission_kills(&mut self) {
         for model in 0..self.game.models.len() {
             let me = &self.game.models[model];
-            if !me.on_table() || me.out_of_action || self.game.lasting_move_value(model) > 0 {
+            if !me.on_table() || me.out_of_action {
                 continue;
             }
+            // The traits first: most models have neither, and their MV need not be worked out.
             let ty = self.cardr(model).model_type;
-            let reason = if self.rules().has_trait(ty, ModelTrait::CrashesAtZeroMv) {
+            let crashes = self.rules().has_trait(ty, ModelTrait::CrashesAtZeroMv);
+            if !crashes && !self.rules().has_trait(ty, ModelTrait::BailsOut) || self.game.lasting_move_value(model) > 0
+            {
+                continue;
+            }
+            let reason = if crashes {
                 "crashed"
-            } else if self.rules().has_trait(ty, ModelTrait::BailsOut) && self.never_fights(model).is_some() {
+            } else if self.never_fights(model).is_some() {
                 "bailed out"
             } else {
                 continue;
@@ -542,7 +548,7 @@ impl<'a, 'r> Engine<'a, 'r> {
                 continue;
             }
             let last_column = rule.last_column && self.game.column(model) + 1 >= self.cardr(model).columns;
-            let reason = match self.never_fights(model).filter(|_| rule.cannot_fight) {
+            let reason = match rule.cannot_fight.then(|| self.never_fights(model)).flatten() {
                 Some(why) => Some(why),
                 None if last_column => Some("last damage column"),
                 None => None,

@@ -82,6 +82,10 @@ pub struct Answer {
 impl Answer {
     /// The modifiers of one quantity, taken out.
     pub fn take(&mut self, q: Quantity) -> Vec<ModApplied> {
+        // Most answers hold none: nothing to split then.
+        if !self.mods.iter().any(|(x, _)| *x == q) {
+            return Vec::new();
+        }
         let (of_q, rest) = std::mem::take(&mut self.mods).into_iter().partition(|(x, _)| *x == q);
         self.mods = rest;
         of_q.into_iter().map(|(_, m)| m).collect()
@@ -133,7 +137,7 @@ impl<'a, 'r> Engine<'a, 'r> {
     }
 
     /// The handlers of `ctx`'s moment, once `wants_at` said they may run.
-    fn run_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
+    pub(super) fn run_hooks(&mut self, mut ctx: HookCtx) -> Result<Answer, EngineError> {
         let called = self.hooks.call(&self.game, self.dice, &mut ctx);
         for text in self.hooks.take_prints() {
             emit!(self, Event::ScriptPrint { model: ctx.model, text });

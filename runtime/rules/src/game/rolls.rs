@@ -26,8 +26,8 @@ impl Engine<'_, '_> {
     /// Sum the modifiers of a table and the attacker's declarative effects for one roll.
     pub(crate) fn modifiers(&self, table: &[Mod], target: ModifierTarget, s: &Situation, own: bool) -> Vec<ModApplied> {
         let g = &self.game;
-        // Names cost an allocation each; without a log only the values matter.
-        let logging = self.log.enabled();
+        // Names cost an allocation each; without a narrative only the values matter.
+        let logging = self.log.narrative();
         let name = |n: &str| if logging { n.to_owned() } else { String::new() };
         let r = self.rules();
         let mut out = Vec::new();

@@ -298,7 +298,7 @@ impl Engine<'_, '_> {
         // Where the indirect attacks landed, and at whom they were aimed (counter-battery).
         let mut landed: Vec<(Option<usize>, crate::geom::P)> = Vec::new();
         // Each mount's copy that fired, once per attack made.
-        let mut fired = Vec::new();
+        let mut fired: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         for &(target, ref shots, common) in groups {
             if indirect {
                 // One strike-point roll for the whole assault, at the range of the first weapon.
@@ -619,20 +619,15 @@ impl Engine<'_, '_> {
         if !self.hooks.wants(HookPoint::CombatEnd) {
             return Ok(());
         }
-        let mut seen: Vec<&str> = Vec::new();
-        let mut systems: Vec<(usize, u32)> = Vec::new();
+        // Each weapon system once, at its first mount fired, with its shots (a few mounts: counted
+        // in place, with no list made).
         let card = self.cardr(attacker);
-        for &w in fired {
-            let class = card.weapons[w].class.as_str();
-            match seen.iter().position(|c| *c == class) {
-                Some(i) => systems[i].1 += 1,
-                None => {
-                    seen.push(class);
-                    systems.push((w, 1));
-                }
+        let class = |w: usize| card.weapons[w].class.as_str();
+        for (i, &weapon) in fired.iter().enumerate() {
+            if fired[..i].iter().any(|&p| class(p) == class(weapon)) {
+                continue;
             }
-        }
-        for (weapon, shots) in systems {
+            let shots = fired[i..].iter().filter(|&&p| class(p) == class(weapon)).count() as u32;
             if !self.game.models[attacker].on_table() {
                 break;
             }

@@ -134,7 +134,7 @@ impl Engine<'_, '_> {
             }
             None => Vec::new(),
         };
-        let name = if self.log.enabled() { "Structure (always stationary)".to_owned() } else { String::new() };
+        let name = if self.log.narrative() { "Structure (always stationary)".to_owned() } else { String::new() };
         mods.push(ModApplied { source: name, value: rule.target_bonus, charge: None });
         let crit_at = r.critical_at(m.crit_shift, false);
         let (dice, tp) = match (band, m.preset_tp, r.preset) {
