@@ -558,37 +558,11 @@ struct Tally<'r> {
     usage: UsageTally,
     /// An attack was declared and its first roll with a target (its hit roll) is still to come.
     hit_roll_pending: bool,
-    /// Roll kinds with the dice a roll was made with where those are not the kind's own (a
-    /// script's `ctx.set_dice`), by (kind, dice), worked out once.
-    redressed: BTreeMap<(String, String), cav_rules::compile::RollRule>,
+    /// What each logged roll's chance was (`RollChance`).
+    roll_chance: cav_rules::odds::RollChance,
 }
 
 impl Tally<'_> {
-    /// The chance roll `r` had of succeeding, as its roll kind judges it (the ruleset's kind of
-    /// that id, else the kind judging the engine's rolls), with the dice it was made with and the
-    /// modifiers it had; `None` where that cannot be known (no rules, no target, dice that do
-    /// not parse).
-    fn chance(&mut self, r: &cav_rules::event::Roll) -> Option<f64> {
-        let rules = self.rules?;
-        let target = r.target?;
-        let mods = r.mods.iter().fold(0i32, |a, m| a.saturating_add(m.value));
-        let dice = cav_rules::DiceExpr::parse(&r.dice).ok()?;
-        let Some(kind) = rules.roll_kinds.iter().find(|k| k.id == r.kind).or_else(|| rules.engine_roll(false)) else {
-            // No roll kind: the total against the target.
-            return Some(dice.odds().at_least(target.saturating_sub(mods)));
-        };
-        if kind.dice == dice {
-            return Some(kind.chance(mods, target));
-        }
-        let key = (kind.id.clone(), r.dice.to_string());
-        let rule = self.redressed.entry(key).or_insert_with(|| cav_rules::compile::RollRule {
-            dice,
-            odds: Default::default(),
-            bonus_odds: Default::default(),
-            ..kind.clone()
-        });
-        Some(rule.chance(mods, target))
-    }
 
     /// Whether row `result` (`key`) of the table named `table` changes a model by itself.
     fn acts(&self, table: &str, key: i32, result: &str) -> bool {
@@ -719,7 +693,7 @@ impl Sink for Tally<'_> {
             Event::Roll(r) => {
                 if self.hit_roll_pending && self.attacker == Some(r.model) && r.target.is_some() {
                     self.hit_roll_pending = false;
-                    if self.chance(&r) == Some(0.0) {
+                    if self.rules.and_then(|rules| self.roll_chance.of(rules, &r)) == Some(0.0) {
                         self.count(|w| w.hopeless += 1);
                     }
                 }

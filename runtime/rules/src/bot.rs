@@ -16,6 +16,12 @@ pub struct Bot {
     refused: Option<(usize, u32, Vec<&'static str>)>,
     /// The kind of the action it asked for last.
     last: &'static str,
+    /// The action to declare at the next decision whatever it would choose: a searching bot's
+    /// candidate, played out by this bot (`search.rs`).
+    pub(crate) forced: Option<Action>,
+    /// Whether the last action declared was the forced one: refused, it is not taken back (the
+    /// candidate was illegal; the game stops with the refusal).
+    forcing: bool,
 }
 
 /// Chance that the ruleset's standard roll reaches `tp` in an attack, as its roll kind judges it.
@@ -130,7 +136,7 @@ fn answer_chance(g: &Game, model: usize, attacker: usize, option: crate::AttackA
 }
 
 impl Bot {
-    fn best_distance(&mut self, g: &Game, model: usize) -> f64 {
+    pub(crate) fn best_distance(&mut self, g: &Game, model: usize) -> f64 {
         let card_ix = g.models[model].card;
         if let Some(Some(d)) = self.best.get(card_ix) {
             return *d;
@@ -173,7 +179,7 @@ impl Bot {
 
     /// Expected worth of firing these (weapon, shot) pairs at `target`: chance to hit × (RAV + 2) ×
     /// quantity (under an attack by roll kinds: the hits to expect × quantity).
-    fn value(g: &Game, model: usize, target: usize, shots: &[(usize, Shot)]) -> f64 {
+    pub(crate) fn value(g: &Game, model: usize, target: usize, shots: &[(usize, Shot)]) -> f64 {
         let card = g.card(model);
         shots
             .iter()
@@ -201,7 +207,7 @@ impl Bot {
     }
 
     /// The better of a direct and an indirect combat action against `target`, if any weapon can fire.
-    fn best_fire(g: &Game, model: usize, target: usize) -> Option<(Vec<usize>, bool, f64)> {
+    pub(crate) fn best_fire(g: &Game, model: usize, target: usize) -> Option<(Vec<usize>, bool, f64)> {
         let card = g.card(model);
         // One shooter for both ways of firing: what depends on the model alone is read once.
         let shooter = g.shooter(model);
@@ -245,7 +251,7 @@ impl Bot {
         Action { noe: low, ..step }
     }
 
-    fn approach(&self, g: &Game, model: usize, target: usize, best: f64) -> Action {
+    pub(crate) fn approach(&self, g: &Game, model: usize, target: usize, best: f64) -> Action {
         let tp = g.models[target].pos;
         let dir = g.models[model].pos - tp;
         let len = dir.len().max(1e-6);
@@ -341,7 +347,7 @@ impl Bot {
     }
 
     /// Every weapon that can fire directly at `target` now.
-    fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
+    pub(crate) fn direct_weapons(g: &Game, model: usize, target: usize) -> Option<Vec<usize>> {
         let shooter = g.shooter(model);
         let ws: Vec<usize> = Self::one_per_launcher(g.card(model), |w| {
             matches!(shooter.shot(w, target, false), Some(Shot::Direct { .. })).then_some(())
@@ -575,6 +581,9 @@ impl Controller for Bot {
     }
 
     fn refused(&mut self, g: &Game, model: usize, _reason: &str) -> bool {
+        if std::mem::take(&mut self.forcing) {
+            return false;
+        }
         let now = (model, g.models[model].activations);
         match &mut self.refused {
             Some((m, n, kinds)) if (*m, *n) == now => kinds.push(self.last),
@@ -584,6 +593,10 @@ impl Controller for Bot {
     }
 
     fn decide(&mut self, g: &Game, model: usize, ap: u32) -> Action {
+        self.forcing = self.forced.is_some();
+        if let Some(forced) = self.forced.take() {
+            return forced;
+        }
         let action = self.choose(g, model, ap);
         self.last = action.kind;
         // An action the rules refused this activation (an action slot the unit has used) is not

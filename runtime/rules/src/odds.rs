@@ -930,6 +930,41 @@ fn enumerate_with(
     Ok(AttackOdds { outcomes, leaves, resumed, band: attack.band.clone(), weapons: attack.weapons.clone() })
 }
 
+/// The chance a logged roll had of succeeding before its dice were thrown (what a sim's report
+/// calls a hopeless shot, and a searching bot leaves out), worked out from the event alone.
+#[derive(Default)]
+pub struct RollChance {
+    /// Roll kinds with the dice a roll was made with where those are not the kind's own (a
+    /// script's `ctx.set_dice`), by (kind, dice), worked out once.
+    redressed: BTreeMap<(String, String), crate::compile::RollRule>,
+}
+
+impl RollChance {
+    /// The chance roll `r` had of succeeding, as its roll kind judges it (the ruleset's kind of
+    /// that id, else the kind judging the engine's rolls), with the dice it was made with and the
+    /// modifiers it had; `None` where that cannot be known (no target, dice that do not parse).
+    pub fn of(&mut self, rules: &Rules, r: &crate::event::Roll) -> Option<f64> {
+        let target = r.target?;
+        let mods = r.mods.iter().fold(0i32, |a, m| a.saturating_add(m.value));
+        let dice = crate::DiceExpr::parse(&r.dice).ok()?;
+        let Some(kind) = rules.roll_kinds.iter().find(|k| k.id == r.kind).or_else(|| rules.engine_roll(false)) else {
+            // No roll kind: the total against the target.
+            return Some(dice.odds().at_least(target.saturating_sub(mods)));
+        };
+        if kind.dice == dice {
+            return Some(kind.chance(mods, target));
+        }
+        let key = (kind.id.clone(), r.dice.to_string());
+        let rule = self.redressed.entry(key).or_insert_with(|| crate::compile::RollRule {
+            dice,
+            odds: Default::default(),
+            bonus_odds: Default::default(),
+            ..kind.clone()
+        });
+        Some(rule.chance(mods, target))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -239,7 +239,7 @@ impl Engine<'_, '_> {
 
     /// The actions of `model`'s activation, `ap` action points left after `steps` asked for,
     /// then its end.
-    pub(super) fn actions(
+    pub(crate) fn actions(
         &mut self,
         model: usize,
         mut ap: u32,
