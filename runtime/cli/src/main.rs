@@ -220,6 +220,11 @@ enum Command {
         /// Also draw the board as the game ended, as SVG (`cav map` draws it as a turn starts).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Who plays: `rules` (the rules bot), `search` (the searching bot for every side), or
+        /// `SIDE=search` (repeatable: those sides search). The log records it, so `cav replay`
+        /// plays the same bots.
+        #[arg(long, value_name = "BOT", default_value = "rules")]
+        bot: Vec<String>,
         #[command(flatten)]
         rosters: rosters::Rosters,
     },
@@ -517,8 +522,9 @@ fn run(cmd: Command, root: &Path, no_cache: bool) -> Result<ExitCode, String> {
         Command::Hooks { format } => hooks::run(root, format, no_cache),
         Command::Coverage { format, check } => coverage::run(root, format, check, no_cache),
         Command::Force(cmd) => force::run(cmd, root, no_cache),
-        Command::Play { scenario, ruleset, seed, log, quiet, svg, rosters } => {
-            play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, no_cache)
+        Command::Play { scenario, ruleset, seed, log, quiet, svg, bot, rosters } => {
+            let search = sim::search_sides(&bot)?;
+            play::run(root, scenario, &ruleset, seed, play::Outputs { log, svg, quiet }, rosters, search, no_cache)
         }
         Command::Replay(cmd) => replay::run(cmd, root, no_cache),
         Command::Sim(cmd) => sim::run(cmd, root, no_cache),

@@ -36,6 +36,7 @@ pub fn run(
     seed: u64,
     outputs: Outputs,
     rosters: Rosters,
+    search: Option<Vec<String>>,
     no_cache: bool,
 ) -> Result<ExitCode, String> {
     // A log that cannot be written is said before the game, not after it.
@@ -60,6 +61,7 @@ pub fn run(
             pins,
             &outputs,
             log_file,
+            search.as_deref(),
         );
     }
     let Content { mut loaded, rs, rules, .. } = load_and_keep(root, ruleset, cache.as_ref())?;
@@ -98,7 +100,8 @@ pub fn run(
         Ok(None) => (None, Vec::new()),
         Err(InvalidRoster) => return Ok(ExitCode::from(EXIT_INVALID)),
     };
-    play_and_tell(&rules, &rs.id, sc, rosters_on_table.as_deref(), forces, seed, pins, &outputs, log_file)
+    let search = search.as_deref();
+    play_and_tell(&rules, &rs.id, sc, rosters_on_table.as_deref(), forces, seed, pins, &outputs, log_file, search)
 }
 
 /// Play scenario `sc` of `ruleset` (its pack's id) from `seed`, tell it, write the log and the
@@ -114,8 +117,25 @@ fn play_and_tell(
     pins: Option<replay::Pins>,
     Outputs { log, svg, quiet }: &Outputs,
     log_file: Option<std::fs::File>,
+    search: Option<&[String]>,
 ) -> Result<ExitCode, String> {
-    let Some(played) = play_game(rules, sc, rosters_on_table, seed) else {
+    // The sides the searching bot plays, by name (`--bot`).
+    let sides: Vec<String> = rules.scenarios[sc].sides.iter().map(|(n, _)| n.clone()).collect();
+    let search_bot: Vec<String> = match search {
+        None => Vec::new(),
+        Some([]) => sides,
+        Some(named) => {
+            if let Some(n) = named.iter().find(|n| !sides.contains(n)) {
+                return Err(format!(
+                    "--bot: no side `{n}` in scenario `{}`; its sides: {}",
+                    rules.scenarios[sc].id,
+                    sides.join(", ")
+                ));
+            }
+            sides.into_iter().filter(|s| named.contains(s)).collect()
+        }
+    };
+    let Some(played) = play_game(rules, sc, rosters_on_table, seed, &search_bot) else {
         return Ok(ExitCode::from(EXIT_INVALID));
     };
     let Played { game, events, result } = played;
@@ -128,7 +148,8 @@ fn play_and_tell(
         }
     }
     if let (Some(path), Some(file), Some(pins)) = (log, log_file, pins) {
-        let header = replay::Header::new(ruleset, &rules.scenarios[sc].id, seed, events.len(), forces, pins);
+        let header =
+            replay::Header::new(ruleset, &rules.scenarios[sc].id, seed, events.len(), forces, search_bot, pins);
         write_log(path, file, &header, &events)?;
     }
     if let Some(path) = svg {

@@ -114,6 +114,9 @@ pub struct Header {
     /// Each side's roster, for a scenario that leaves forces to the players.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     forces: Vec<SideForce>,
+    /// The sides the searching bot played (`cav play --bot`); none: the rules bot played all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    search_bot: Vec<String>,
     /// `cav_lab::content_hash` of the ruleset: every resolved document and script.
     content_hash: String,
     packs: Vec<PackPin>,
@@ -132,7 +135,15 @@ impl Pins {
 }
 
 impl Header {
-    pub fn new(ruleset: &str, scenario: &str, seed: u64, events: usize, forces: Vec<SideForce>, pins: Pins) -> Header {
+    pub fn new(
+        ruleset: &str,
+        scenario: &str,
+        seed: u64,
+        events: usize,
+        forces: Vec<SideForce>,
+        search_bot: Vec<String>,
+        pins: Pins,
+    ) -> Header {
         Header {
             kind: "header".to_owned(),
             format: FORMAT,
@@ -142,6 +153,7 @@ impl Header {
             seed,
             events: events as u64,
             forces,
+            search_bot,
             content_hash: pins.content_hash,
             packs: pins.packs,
             documents: pins.documents,
@@ -444,7 +456,7 @@ fn replayed(
     rosters: Option<&[cav_rules::setup::RosterForce]>,
     changed: bool,
 ) -> Result<ExitCode, String> {
-    let Some(played) = play_game(rules, sc, rosters, header.seed) else {
+    let Some(played) = play_game(rules, sc, rosters, header.seed, &header.search_bot) else {
         return Ok(ExitCode::from(EXIT_INVALID));
     };
     if let Err(e) = &played.result {

@@ -151,12 +151,27 @@ pub struct Played<'r> {
     pub result: Result<GameEnd, EngineError>,
 }
 
-/// Scenario `sc` played by the bots from `seed`, with the rosters on the table for a scenario
-/// that leaves forces to the players. `cav play` and `cav replay` both play here, so a replay is
-/// the same game. `None`: the scripts did not load (said on stderr).
-pub fn play_game<'r>(rules: &'r Rules, sc: usize, rosters: Option<&[RosterForce]>, seed: u64) -> Option<Played<'r>> {
-    let (game, events, result) =
-        run_game(rules, sc, rosters, seed, |engine| engine.play(&mut cav_rules::bot::Bot::default()))?;
+/// Scenario `sc` played by the bots from `seed` (the searching bot for the sides named in
+/// `search`, with a script host of its own for its rollouts; the rules bot for the others), with
+/// the rosters on the table for a scenario that leaves forces to the players. `cav play` and
+/// `cav replay` both play here, so a replay is the same game. `None`: the scripts did not load
+/// (said on stderr).
+pub fn play_game<'r>(
+    rules: &'r Rules,
+    sc: usize,
+    rosters: Option<&[RosterForce]>,
+    seed: u64,
+    search: &[String],
+) -> Option<Played<'r>> {
+    let searching: Vec<bool> = rules.scenarios[sc].sides.iter().map(|(n, _)| search.contains(n)).collect();
+    let (game, events, result) = if searching.contains(&true) {
+        let mut rollout_host = lua_host(rules)?;
+        let budget = cav_rules::search::Budget::default();
+        let mut bot = cav_rules::search::Search::new(&mut rollout_host, searching, seed, budget);
+        run_game(rules, sc, rosters, seed, |engine| engine.play(&mut bot))?
+    } else {
+        run_game(rules, sc, rosters, seed, |engine| engine.play(&mut cav_rules::bot::Bot::default()))?
+    };
     Some(Played { game, events, result })
 }
 

@@ -17,6 +17,33 @@ use crate::result_cache::{KeptB, RulesCache};
 use crate::rosters::{Chosen, InvalidRoster, Rosters, field_rosters, pick};
 use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep};
 
+/// The sides `--bot` gives the searching bot: `None` for the rules bot everywhere, an empty list
+/// for every side, else the sides named (`SIDE=search`; `SIDE=rules` is the default).
+pub(crate) fn search_sides(bots: &[String]) -> Result<Option<Vec<String>>, String> {
+    let mut named = Vec::new();
+    let mut all = None;
+    for b in bots {
+        match b.split_once('=') {
+            None if b == "rules" || b == "search" => {
+                if all.is_some_and(|a| a != b) {
+                    return Err(format!("--bot {b}: `rules` and `search` for every side both given"));
+                }
+                all = Some(b.as_str());
+            }
+            Some((side, "search")) if !side.is_empty() => named.push(side.to_owned()),
+            Some((side, "rules")) if !side.is_empty() => {}
+            _ => {
+                return Err(format!("--bot {b}: expected `rules`, `search` or `SIDE=search` (`SIDE=rules`)"));
+            }
+        }
+    }
+    Ok(match all {
+        Some("search") => Some(Vec::new()),
+        _ if !named.is_empty() => Some(named),
+        _ => None,
+    })
+}
+
 /// What `cav sim` and `cav sim merge` write.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Format {
@@ -102,6 +129,10 @@ pub struct SimCommand {
     /// per quantity.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Who plays: `rules` (the rules bot, fast), `search` (the searching bot for every side), or
+    /// `SIDE=search` (repeatable: those sides search, the others play the rules bot).
+    #[arg(long, value_name = "BOT", default_value = "rules")]
+    bot: Vec<String>,
     /// Write the output to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -143,6 +174,12 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
         return Err("name a scenario and --games N".into());
     };
     let seeds = seed_slice(cmd.seed, games, cmd.shard.as_deref())?;
+    let searching = search_sides(&cmd.bot)?;
+    let bots = match &searching {
+        None => cav_lab::Bots::Rules,
+        Some(sides) if sides.is_empty() => cav_lab::Bots::Search,
+        Some(sides) => cav_lab::Bots::SearchFor(sides),
+    };
     let change = cmd.vs.as_deref().map(Change::parse).transpose().map_err(|e| format!("--vs {e}"))?;
     // An output that cannot be written is said before the games, not after them.
     let file = match &cmd.out {
@@ -212,8 +249,8 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
     };
     let result = match &b {
         Some(b) => cav_lab::run_vs(
-            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads },
-            cav_lab::Arm { rules: &b.rules, content_hash: &b.hash, rosters: b.rosters.as_deref() },
+            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads, bots },
+            cav_lab::Arm { rules: &b.rules, content_hash: &b.hash, rosters: b.rosters.as_deref(), bots },
             &b.change,
             &scenario,
             seeds,
@@ -221,7 +258,7 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
         )
         .map(Run::Vs),
         None => cav_lab::run(
-            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads },
+            cav_lab::Arm { rules: &rules, content_hash: &hash, rosters: squads, bots },
             &scenario,
             seeds,
             &progress,

@@ -11,6 +11,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use cav_rules::bot::Bot;
+use cav_rules::search::{Budget as SearchBudget, Search};
 use cav_rules::setup::RosterForce;
 use cav_rules::{Event, Rules, Sink};
 use rayon::prelude::*;
@@ -186,6 +187,13 @@ pub struct SimResult {
     /// the lab's `usage` module for what "used" means).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub usage: BTreeMap<String, Usage>,
+    /// The sides the searching bot played (`cav sim --bot search`); none: the rules bot played
+    /// every side. Results merge only with results of the same bots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search_bot: Vec<String>,
+    /// The activations the searching bot played out to choose its actions, summed over the games.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rollouts: u64,
 }
 
 impl SimResult {
@@ -216,6 +224,8 @@ impl SimResult {
             table_results: BTreeMap::new(),
             table_results_unattributed: 0,
             usage: BTreeMap::new(),
+            search_bot: Vec::new(),
+            rollouts: 0,
         }
     }
 
@@ -237,6 +247,12 @@ impl SimResult {
         }
         if a.sides != b.sides {
             return Err(format!("the results have different sides ({:?} and {:?})", a.sides, b.sides));
+        }
+        if a.search_bot != b.search_bot {
+            return Err(format!(
+                "the results are of different bots (the searching bot played {:?} and {:?})",
+                a.search_bot, b.search_bot
+            ));
         }
         match (&a.damage_model, &b.damage_model) {
             (Some(x), Some(y)) if x != y => {
@@ -302,6 +318,7 @@ impl SimResult {
         for (side, u) in &b.usage {
             a.usage.entry(side.clone()).or_default().add(u)?;
         }
+        a.rollouts = sum(a.rollouts, b.rollouts)?;
         Ok(a)
     }
 
@@ -563,7 +580,6 @@ struct Tally<'r> {
 }
 
 impl Tally<'_> {
-
     /// Whether row `result` (`key`) of the table named `table` changes a model by itself.
     fn acts(&self, table: &str, key: i32, result: &str) -> bool {
         let Some(rules) = self.rules else { return true };
@@ -633,6 +649,7 @@ impl Sink for Tally<'_> {
                 self.attacker = Some(model);
                 self.hit_roll_pending = true;
                 self.count(|w| w.shots += 1);
+                self.usage.shots(model, 1, 0);
             }
             Event::Hit { model, weapon, penetrated, changes, .. } => {
                 // A hit without its attack (a strike's, a reaction's) counts under its weapon only.
@@ -652,6 +669,7 @@ impl Sink for Tally<'_> {
             // its standing hits, those that deal, and what they deal.
             Event::DamagePoints { model, rolls, hits, dealing, damage, .. } => {
                 self.attacker = Some(model);
+                self.usage.shots(model, u64::from(rolls.saturating_sub(1)), 0);
                 // The table rows its hits landed (`procedures.attack.damage_table`) are its.
                 self.attack_ends(Some(model));
                 self.count(|w| {
@@ -695,6 +713,7 @@ impl Sink for Tally<'_> {
                     self.hit_roll_pending = false;
                     if self.rules.and_then(|rules| self.roll_chance.of(rules, &r)) == Some(0.0) {
                         self.count(|w| w.hopeless += 1);
+                        self.usage.shots(r.model, 0, 1);
                     }
                 }
                 for m in r.mods.iter().filter(|m| m.value != 0) {
@@ -714,19 +733,37 @@ impl Sink for Tally<'_> {
 /// Play one game (seed `seed`) and return it as a result of one game.
 fn play_one(
     arm: &Arm,
-    host: &mut cav_script::LuaHost,
+    hosts: &mut Hosts,
     sc: usize,
     seed: u64,
     empty: &SimResult,
     sources: &SaSources,
 ) -> Result<SimResult, String> {
     let mut tally = Tally { rules: Some(arm.rules), sources: Some(sources), ..Tally::default() };
+    let searching: Vec<bool> = empty.sides.iter().map(|s| empty.search_bot.contains(s)).collect();
     // The bot, counted: the actions it declares, the optional SAs it is offered.
-    let mut bot = Counting::new(Bot::default(), arm.rules);
-    let (game, end) = cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, host, |e| e.play(&mut bot));
+    let (game, end, bot_usage, rollouts) = match hosts.search.as_mut().filter(|_| searching.contains(&true)) {
+        Some(search_host) => {
+            let search = Search::new(search_host, searching, seed, SearchBudget::default());
+            let mut bot = Counting::new(search, arm.rules);
+            let (game, end) =
+                cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, &mut hosts.game, |e| {
+                    e.play(&mut bot)
+                });
+            (game, end, std::mem::take(&mut bot.usage), bot.inner.stats.rollouts)
+        }
+        None => {
+            let mut bot = Counting::new(Bot::default(), arm.rules);
+            let (game, end) =
+                cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, &mut hosts.game, |e| {
+                    e.play(&mut bot)
+                });
+            (game, end, std::mem::take(&mut bot.usage), 0)
+        }
+    };
     let end = end.map_err(|e| format!("seed {seed}: the game stopped: {e}"))?;
     let sides = game.sides.clone();
-    let usage = std::mem::take(&mut tally.usage).settle(&game, std::mem::take(&mut bot.usage));
+    let usage = std::mem::take(&mut tally.usage).settle(&game, bot_usage);
     // A model's name in the game already says its side ("red Dictator-B").
     let models: Vec<String> = game.models.iter().map(|m| m.name.clone()).collect();
     let model_sides: Vec<usize> = game.models.iter().map(|m| m.side).collect();
@@ -735,6 +772,7 @@ fn play_one(
     tally.settle(&mut r, |m| model_sides.get(m).copied(), &models);
     r.seeds = vec![SeedRange { first: seed, count: 1 }];
     r.games = 1;
+    r.rollouts = rollouts;
     match end.winner {
         Some(w) => *r.wins.entry(sides[w].clone()).or_default() += 1,
         None => r.draws = 1,
@@ -758,6 +796,33 @@ fn play_one(
     Ok(r)
 }
 
+/// The script hosts of one worker: the games' own, and the searching bot's for its rollouts
+/// (only when a side searches), so rollouts spend nothing of a game's script budgets.
+pub(crate) struct Hosts {
+    game: cav_script::LuaHost,
+    search: Option<cav_script::LuaHost>,
+}
+
+impl Hosts {
+    pub(crate) fn new(rules: &Rules, search: bool) -> Result<Hosts, String> {
+        let host =
+            || cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"));
+        Ok(Hosts { game: host()?, search: if search { Some(host()?) } else { None } })
+    }
+}
+
+/// Who decides for each side in a run's games.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Bots<'a> {
+    /// The rules bot for every side (fast).
+    #[default]
+    Rules,
+    /// The searching bot for every side.
+    Search,
+    /// The searching bot for these sides (by name), the rules bot for the others.
+    SearchFor(&'a [String]),
+}
+
 /// The scenario's index in `rules` and the empty result of its games. A scenario whose players
 /// bring rosters is played only with rosters.
 fn scenario_setup(arm: &Arm, scenario: &str) -> Result<(usize, SimResult), String> {
@@ -777,6 +842,16 @@ fn scenario_setup(arm: &Arm, scenario: &str) -> Result<(usize, SimResult), Strin
     }
     let sides: Vec<String> = def.sides.iter().map(|(n, _)| n.clone()).collect();
     let mut empty = SimResult::empty(&def.id, &rules.id, content_hash, &sides);
+    empty.search_bot = match arm.bots {
+        Bots::Rules => Vec::new(),
+        Bots::Search => sides.clone(),
+        Bots::SearchFor(named) => {
+            if let Some(n) = named.iter().find(|n| !sides.contains(n)) {
+                return Err(format!("no side `{n}` in scenario `{scenario}`; its sides: {}", sides.join(", ")));
+            }
+            sides.iter().filter(|s| named.contains(s)).cloned().collect()
+        }
+    };
     let damage_table = rules.attack.as_ref().and_then(|a| a.damage_table.as_ref());
     empty.damage_model = damage_table.and_then(|d| rules.lookup_tables.get(d.table)).map(|t| t.name.clone());
     Ok((sc, empty))
@@ -790,6 +865,8 @@ pub struct Arm<'a> {
     /// [`content_hash`] of the content, with [`rosters_hash`] folded in where rosters play.
     pub content_hash: &'a str,
     pub rosters: Option<&'a [RosterForce]>,
+    /// Who decides for each side.
+    pub bots: Bots<'a>,
 }
 
 /// The content hash of a run with rosters: SHA-256 of the content's hash and the rosters' JSON,
@@ -814,13 +891,14 @@ pub fn run(arm: Arm, scenario: &str, seeds: Range<u64>, progress: &(dyn Fn() + S
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))?;
     let sources = SaSources::new(rules);
+    let search = !empty.search_bot.is_empty();
     seeds
         .into_par_iter()
         .map_init(
-            || cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}")),
-            |host, seed| {
-                let host = host.as_mut().map_err(|e| e.clone())?;
-                let r = play_one(&arm, host, sc, seed, &empty, &sources);
+            || Hosts::new(rules, search),
+            |hosts, seed| {
+                let hosts = hosts.as_mut().map_err(|e| e.clone())?;
+                let r = play_one(&arm, hosts, sc, seed, &empty, &sources);
                 progress();
                 r
             },

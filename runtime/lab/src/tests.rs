@@ -1,7 +1,7 @@
 use super::*;
 
 fn arm<'a>(rules: &'a Rules, content_hash: &'a str) -> Arm<'a> {
-    Arm { rules, content_hash, rosters: None }
+    Arm { rules, content_hash, rosters: None, bots: Bots::Rules }
 }
 
 fn result(first: u64, count: u64) -> SimResult {
@@ -941,4 +941,64 @@ fn shots_whose_hit_roll_could_not_succeed_are_hopeless() {
     assert_eq!(t.weapons["gun"].shots, 4);
     assert_eq!(t.weapons["gun"].hopeless, 2);
     assert_eq!(t.bands["gun"]["Short"].hopeless, 2);
+}
+
+/// The searching bot (`--bot SIDE=search`): the same seeds give byte-identical JSON on one
+/// thread and on three, and as shards merged; the result names the side it played and the
+/// rollouts it spent; its side fires and none of its shots is hopeless; a result of other bots
+/// does not merge with it.
+#[test]
+fn the_searching_bot_plays_the_same_games_anywhere_and_wastes_no_shot() {
+    let (rs, rules) = quickstart();
+    let hash = content_hash(&rs).unwrap();
+    let red = ["red".to_owned()];
+    let searching = Arm { bots: Bots::SearchFor(&red), ..arm(&rules, &hash) };
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let r = pool.install(|| run(searching, "stand-and-fight", 1..9, &|| ())).unwrap();
+        serde_json::to_string_pretty(&r).unwrap()
+    };
+    let one = on(1);
+    assert_eq!(one, on(3));
+    let r: SimResult = serde_json::from_str(&one).unwrap();
+    let half = |s: Range<u64>| run(searching, "stand-and-fight", s, &|| ()).unwrap();
+    assert_eq!(SimResult::merge(half(5..9), &half(1..5)).unwrap(), r);
+    assert_eq!(r.search_bot, red);
+    assert!(r.rollouts > r.usage["red"].decisions, "{} rollouts", r.rollouts);
+    let u = &r.usage["red"];
+    assert!(u.actions["fire"] > 0 && u.shots > 0 && u.hopeless == 0, "{u:?}");
+    // Every shot is counted under its side, as under its weapon.
+    let side_shots: u64 = r.usage.values().map(|u| u.shots).sum();
+    assert_eq!(side_shots, r.weapons.values().map(|w| w.shots).sum::<u64>());
+    let rules_bot = run(arm(&rules, &hash), "stand-and-fight", 9..10, &|| ()).unwrap();
+    assert!(rules_bot.search_bot.is_empty() && rules_bot.rollouts == 0);
+    let refused = SimResult::merge(r, &rules_bot).unwrap_err();
+    assert!(refused.contains("different bots"), "{refused}");
+    let unknown = Arm { bots: Bots::SearchFor(&["blue".to_owned()]), ..arm(&rules, &hash) };
+    let err = run(unknown, "stand-and-fight", 1..2, &|| ()).unwrap_err();
+    assert!(err.contains("no side `blue`") && err.contains("red, black"), "{err}");
+}
+
+/// The searching bot knows no game: it plays the packs of other games (Sythopian Wars'
+/// draw-deck squads, Infinity's pooled orders and reactions, the hex game's damage tables) to
+/// their end on both sides, declaring actions the rules accept.
+#[test]
+fn the_searching_bot_plays_other_games_to_the_end() {
+    for (path, id, scenario) in [
+        ("mods/sythopian-wars", "sythopian-wars", "ruins-brawl"),
+        ("mods/infinity-firefight", "infinity-firefight", "street-firefight"),
+        ("mods/hex-vehicles", "hex-vehicles", "river-crossing"),
+    ] {
+        let (rs, rules) = ruleset(path, id);
+        let hash = content_hash(&rs).unwrap();
+        let r = run(Arm { bots: Bots::Search, ..arm(&rules, &hash) }, scenario, 1..3, &|| ())
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(r.games, 2, "{id}");
+        assert_eq!(r.search_bot, r.sides, "{id}");
+        assert!(r.rollouts > 0, "{id}");
+        for side in &r.sides {
+            let declared: u64 = r.usage[side].actions.values().sum();
+            assert!(declared > 0, "{id}: {side} declared nothing: {:?}", r.usage[side]);
+        }
+    }
 }

@@ -86,6 +86,13 @@ pub struct Usage {
     /// Special attributes the side carried or used, by id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sas: BTreeMap<String, SaUsage>,
+    /// Shots the side's models made (as the weapons' counts: an attack, each further hit roll of
+    /// an attack by roll kinds).
+    #[serde(default, skip_serializing_if = "crate::is_zero")]
+    pub shots: u64,
+    /// Of those, the hopeless ones: the hit roll could not succeed with its modifiers.
+    #[serde(default, skip_serializing_if = "crate::is_zero")]
+    pub hopeless: u64,
 }
 
 impl Usage {
@@ -96,12 +103,17 @@ impl Usage {
         for (sa, u) in &o.sas {
             self.sas.entry(sa.clone()).or_default().add(u)?;
         }
+        self.shots = sum(self.shots, o.shots)?;
+        self.hopeless = sum(self.hopeless, o.hopeless)?;
         Ok(())
     }
 
     /// Games an SA was carried or used in are games played; a game it was used in is a use; a
     /// declined SA was offered.
     pub(crate) fn consistent(&self, side: &str, games: u64) -> Result<(), String> {
+        if self.hopeless > self.shots {
+            return Err(format!("`{side}`: {} hopeless shots of {}", self.hopeless, self.shots));
+        }
         for (sa, u) in &self.sas {
             if u.carried > games || u.games > games || u.games > u.uses || u.declined > u.offered {
                 return Err(format!(
@@ -194,9 +206,17 @@ pub(crate) struct UsageTally {
     sa_uses: BTreeMap<SaUse, u64>,
     /// The target of the attack under way: the other model that may carry an SA a roll names.
     target: Option<usize>,
+    /// Shots and hopeless shots, by shooting model.
+    shots: BTreeMap<usize, (u64, u64)>,
 }
 
 impl UsageTally {
+    /// `model` made `n` shots, `hopeless` of them hopeless.
+    pub(crate) fn shots(&mut self, model: usize, n: u64, hopeless: u64) {
+        let e = self.shots.entry(model).or_default();
+        (e.0, e.1) = (e.0.saturating_add(n), e.1.saturating_add(hopeless));
+    }
+
     pub(crate) fn push(&mut self, e: &Event, sources: Option<&SaSources>) {
         let mut uses = BTreeSet::new();
         let mut one = |sa: SaIx, models: [Option<usize>; 2], carried_only: bool| {
@@ -262,6 +282,12 @@ impl UsageTally {
             })
         };
         let sa_id = |sa: SaIx| game.rules.sas.get(sa as usize).map_or_else(|| format!("sa {sa}"), |d| d.id.clone());
+        for (model, (n, hopeless)) in self.shots {
+            if let Some(side) = side_of(model) {
+                let u = usage.entry(side).or_default();
+                (u.shots, u.hopeless) = (u.shots.saturating_add(n), u.hopeless.saturating_add(hopeless));
+            }
+        }
         for ((model, what), n) in self.reactions {
             if let Some(side) = side_of(model) {
                 *usage.entry(side).or_default().reactions.entry(what).or_default() += n;

@@ -350,9 +350,8 @@ pub fn run_vs(
         b: empty_b.clone(),
         paired: Paired::empty(&empty_a.sides),
     };
-    let host = |rules: &Rules| {
-        cav_script::LuaHost::new(rules, cav_script::Limits::default()).map_err(|e| format!("scripts: {e}"))
-    };
+    let search = !empty_a.search_bot.is_empty();
+    let host = |rules: &Rules| crate::Hosts::new(rules, search);
     // The scripts load once here, so a broken script is one clear error, not one per worker.
     host(a.rules)?;
     host(b.rules).map_err(|e| format!("with {change}: {e}"))?;

@@ -9,6 +9,7 @@ pub mod game;
 pub mod geom;
 pub mod hooks;
 pub mod odds;
+pub mod search;
 pub mod setup;
 
 pub use compile::Rules;

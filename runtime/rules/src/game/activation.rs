@@ -7,10 +7,11 @@ use super::*;
 /// A model whose unit an enemy aimed an action at this turn (action types `not_if_targeted`).
 pub static TARGETED: Mark = Mark { name: "targeted", lasts: Lasts::Turn };
 
-impl Engine<'_, '_> {
+impl Game<'_> {
     /// Why the rules refuse `model` declaring `action` (of `kind`, costing `cost`, with `ap`
-    /// left), if they do: checked before anything of it happens.
-    pub(super) fn declaration_refusal(
+    /// left), if they do: checked before anything of it happens (a searching bot asks it of the
+    /// actions it weighs).
+    pub(crate) fn declaration_refusal(
         &self,
         model: usize,
         kind: &dyn actions::ActionKind,
@@ -18,7 +19,7 @@ impl Engine<'_, '_> {
         cost: u32,
         ap: u32,
     ) -> Option<String> {
-        let g = &self.game;
+        let g = self;
         let me = &g.models[model];
         if cost > ap {
             return Some("not enough action points".into());
@@ -88,7 +89,9 @@ impl Engine<'_, '_> {
         }
         kind.check(g, model, action).err()
     }
+}
 
+impl Engine<'_, '_> {
     /// Resolve `action` by its kind; taken as a ruleset's own action type, as that type says: a
     /// move of it goes its `move_times` the move value and stops short of cover where it
     /// `avoids_cover`, its rolled attacks make its `attack_rolls`, and its model gains the state
@@ -274,7 +277,7 @@ impl Engine<'_, '_> {
             let counts_as = kind.counts_as();
             // A declaration the rules refuse changes nothing: the controller may take it back
             // and declare another action (a test's `refused:` step), or the game stops with it.
-            if let Some(reason) = self.declaration_refusal(model, kind, &action, cost, ap) {
+            if let Some(reason) = self.game.declaration_refusal(model, kind, &action, cost, ap) {
                 if ctrl.refused(&self.game, model, &reason) {
                     continue;
                 }

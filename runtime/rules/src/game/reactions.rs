@@ -154,7 +154,7 @@ impl Engine<'_, '_> {
             Some(kind) => match actions::cost_of(kind, &self.game, reactor, reaction) {
                 None => Err("this ruleset has no such action type".to_owned()),
                 // Every check of a declaration but the action points: a reaction is paid later.
-                Some(cost) => match self.declaration_refusal(reactor, kind, reaction, cost, u32::MAX) {
+                Some(cost) => match self.game.declaration_refusal(reactor, kind, reaction, cost, u32::MAX) {
                     Some(reason) => Err(reason),
                     None => Ok((kind, cost)),
                 },

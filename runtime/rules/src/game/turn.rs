@@ -276,7 +276,7 @@ impl Engine<'_, '_> {
 
     /// Activate a unit: its squad's activation (per-squad rules), then each of its
     /// models still to activate; the end of the game if one of them decided it.
-    fn activate_unit(
+    pub(crate) fn activate_unit(
         &mut self,
         mut unit: Vec<usize>,
         ctrl: &mut dyn Controller,
