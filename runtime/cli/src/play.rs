@@ -29,6 +29,7 @@ pub struct Outputs {
 /// `cav play`: set the game up, play it, tell it, and write the log when asked. A game whose
 /// scenario fixes its forces starts from the rules an earlier run compiled from the same content
 /// (`result_cache::RulesCache`), when there are any: the same game, told the same way.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     root: &Path,
     scenario: Option<String>,

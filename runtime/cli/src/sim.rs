@@ -758,6 +758,10 @@ fn csv(r: &Run) -> String {
         }
         for (side, u) in &r.usage {
             row(run, "decisions_per_game", side, n, per(u.decisions), None);
+            if u.shots > 0 {
+                let p = u.hopeless as f64 / u.shots as f64;
+                row(run, "side_hopeless_per_shot", side, n, p, Some(wilson(u.hopeless, u.shots)));
+            }
             for (a, k) in &u.actions {
                 row(run, "action_uses_per_game", &format!("{side} · {a}"), n, per(*k), None);
             }
@@ -898,6 +902,9 @@ fn usage(r: &SimResult) -> String {
     });
     actions
         .push(("(decisions)".to_owned(), sides.iter().map(|s| format!("{:.2}", per(r.usage[*s].decisions))).collect()));
+    actions.push(("(shots)".to_owned(), sides.iter().map(|s| format!("{:.2}", per(r.usage[*s].shots))).collect()));
+    let hopeless = |u: &cav_lab::Usage| format!("{:.2} ({})", per(u.hopeless), rate(u.hopeless, u.shots));
+    actions.push(("(hopeless shots)".to_owned(), sides.iter().map(|s| hopeless(&r.usage[*s])).collect()));
     table(&mut o, "action · per game", actions);
     let reactions = counts(names(&|u| u.reactions.iter().map(|(n, k)| (n.clone(), *k)).collect()), &|u, n| {
         u.reactions.get(n).copied().unwrap_or(0)
@@ -937,7 +944,8 @@ fn usage(r: &SimResult) -> String {
         let _ = writeln!(o, "  never used (carried or offered, named by no event): {}", unused.join(", "));
     }
     let note = "(an action counts when the bot declared it and the rules accepted it; (decisions): the times it was \
-                asked, passes included; a reaction when taken; an SA each roll or hit it changed, effect its script \
+                asked, passes included; (hopeless shots): shots whose hit roll could not succeed, and their share of \
+                the side's shots; a reaction when taken; an SA each roll or hit it changed, effect its script \
                 applied or out-of-ammo its reserve saved; an SA that acts only through card values or traits is \
                 never counted)";
     wrapped(&mut o, note);
@@ -981,6 +989,14 @@ fn human(r: &SimResult) -> String {
         if seeds.is_empty() { "none".to_owned() } else { seeds.join(", ") },
         r.content_hash.get(..12).unwrap_or(&r.content_hash)
     );
+    if !r.search_bot.is_empty() {
+        let per = r.rollouts.checked_div(r.games).unwrap_or(0);
+        let _ = writeln!(
+            o,
+            "  searching bot: {} ({per} rollouts per game); rules bot: the others",
+            r.search_bot.join(", ")
+        );
+    }
     let _ = writeln!(o);
     // Where hits land table rows (a damage model by tables, or a script's rows), what those rows
     // do is counted as effects beside the damage points, in every table below.
