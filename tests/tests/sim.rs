@@ -528,3 +528,49 @@ fn a_relative_root_hashes_the_same_content() {
     relative.current_dir(&here_path).arg("--root").arg(&relative_root);
     assert_eq!(hash(&mut relative), hash(&mut cav()));
 }
+
+/// `--bot`: a game the searching bot played for one side is logged with that side in its header
+/// and replays event for event (the same bots); the sim's table names the sides it played and
+/// counts each side's hopeless shots; a side the scenario does not have, or a bot that does not
+/// exist, is a usage error (exit 2) naming what is expected.
+#[test]
+fn the_searching_bot_is_chosen_per_side_and_replays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("game.jsonl");
+    let out = cav()
+        .args(["play", "stand-and-fight", "--seed", "3", "--quiet", "--bot", "red=search", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    ok(&out, "cav play --bot red=search");
+    let text = String::from_utf8(read(&log)).unwrap();
+    assert!(text.lines().next().unwrap().contains("\"search_bot\":[\"red\"]"), "{}", text.lines().next().unwrap());
+    let out = cav().arg("replay").arg(&log).output().unwrap();
+    ok(&out, "cav replay");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("identical"), "{}", String::from_utf8_lossy(&out.stdout));
+    // The same game without the searching bot is another game.
+    let rules_log = tmp.path().join("rules.jsonl");
+    let out =
+        cav().args(["play", "stand-and-fight", "--seed", "3", "--quiet", "--log"]).arg(&rules_log).output().unwrap();
+    ok(&out, "cav play");
+    assert_ne!(read(&rules_log), read(&log));
+
+    let out = cav().args(["sim", "stand-and-fight", "--games", "3", "--bot", "black=search"]).output().unwrap();
+    ok(&out, "cav sim --bot black=search");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("searching bot: black (") && table.contains("(hopeless shots)"), "{table}");
+
+    for (args, says) in [
+        (&["play", "stand-and-fight", "--bot", "blue=search"][..], "no side `blue`"),
+        (&["sim", "stand-and-fight", "--games", "1", "--bot", "blue=search"], "no side `blue`"),
+        (&["sim", "stand-and-fight", "--games", "1", "--bot", "clever"], "expected `rules`, `search` or `SIDE=search`"),
+    ] {
+        let out = cav().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -20,28 +20,31 @@ use crate::runner::{Content, Forces, KeptGame, kept_game, load_and_keep};
 /// The sides `--bot` gives the searching bot: `None` for the rules bot everywhere, an empty list
 /// for every side, else the sides named (`SIDE=search`; `SIDE=rules` is the default).
 pub(crate) fn search_sides(bots: &[String]) -> Result<Option<Vec<String>>, String> {
-    let mut named = Vec::new();
-    let mut all = None;
+    let mut every: Option<&str> = None;
+    let (mut search, mut rules) = (Vec::new(), Vec::new());
     for b in bots {
         match b.split_once('=') {
             None if b == "rules" || b == "search" => {
-                if all.is_some_and(|a| a != b) {
-                    return Err(format!("--bot {b}: `rules` and `search` for every side both given"));
+                if every.is_some_and(|e| e != b) {
+                    return Err("--bot: `rules` and `search` both given for every side".to_owned());
                 }
-                all = Some(b.as_str());
+                every = Some(b.as_str());
             }
-            Some((side, "search")) if !side.is_empty() => named.push(side.to_owned()),
-            Some((side, "rules")) if !side.is_empty() => {}
-            _ => {
-                return Err(format!("--bot {b}: expected `rules`, `search` or `SIDE=search` (`SIDE=rules`)"));
-            }
+            Some((side, "search")) if !side.is_empty() => search.push(side.to_owned()),
+            Some((side, "rules")) if !side.is_empty() => rules.push(side.to_owned()),
+            _ => return Err(format!("--bot {b}: expected `rules`, `search` or `SIDE=search` (`SIDE=rules`)")),
         }
     }
-    Ok(match all {
-        Some("search") => Some(Vec::new()),
-        _ if !named.is_empty() => Some(named),
-        _ => None,
-    })
+    if every == Some("search") {
+        if let Some(side) = rules.first() {
+            return Err(format!("--bot: `search` for every side and `{side}=rules`: name the sides that search"));
+        }
+        return Ok(Some(Vec::new()));
+    }
+    if let Some(side) = search.iter().find(|s| rules.contains(s)) {
+        return Err(format!("--bot: side `{side}` given both bots"));
+    }
+    Ok((!search.is_empty()).then_some(search))
 }
 
 /// What `cav sim` and `cav sim merge` write.
@@ -223,6 +226,13 @@ pub fn run(mut cmd: SimCommand, root: &Path, no_cache: bool) -> Result<ExitCode,
         },
     };
     let squads = rosters.as_ref().map(|(squads, _)| squads.as_slice());
+    // A side the scenario does not have is a usage error, said before any game.
+    if let (Some(named), Some(sc)) = (&searching, rules.scenario(&scenario)) {
+        let sides: Vec<&str> = rules.scenarios[sc].sides.iter().map(|(n, _)| n.as_str()).collect();
+        if let Some(n) = named.iter().find(|n| !sides.contains(&n.as_str())) {
+            return Err(format!("--bot: no side `{n}` in scenario `{scenario}`; its sides: {}", sides.join(", ")));
+        }
+    }
     // The workers only count (an atomic add); a thread of its own moves the bar, so the games
     // never wait on the bar's lock.
     let done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -1159,7 +1169,28 @@ fn human(r: &SimResult) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::seed_slice;
+    use super::{search_sides, seed_slice};
+
+    #[test]
+    fn bots_name_the_sides_that_search() {
+        let of = |v: &[&str]| search_sides(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(of(&["rules"]), Ok(None));
+        assert_eq!(of(&["red=rules"]), Ok(None));
+        assert_eq!(of(&["search"]), Ok(Some(vec![])));
+        assert_eq!(of(&["search", "search", "red=search"]), Ok(Some(vec![])));
+        assert_eq!(of(&["rules", "red=search", "black=rules"]), Ok(Some(vec!["red".to_owned()])));
+        for (bad, says) in [
+            (&["rules", "search"][..], "both given"),
+            (&["search", "red=rules"], "name the sides that search"),
+            (&["red=search", "red=rules"], "side `red` given both bots"),
+            (&["=search"], "expected `rules`"),
+            (&["red=best"], "expected `rules`"),
+            (&["mcts"], "expected `rules`"),
+        ] {
+            let err = of(bad).unwrap_err();
+            assert!(err.contains(says), "{bad:?}: {err}");
+        }
+    }
 
     #[test]
     fn shards_cover_the_seeds_once() {
