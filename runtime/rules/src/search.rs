@@ -71,6 +71,8 @@ pub struct Search<'h> {
     /// A decision the real game refused (model, its activation count): the rest of that
     /// activation goes to the rules bot.
     fallback: Option<(usize, u32)>,
+    /// What the hit rolls its rollouts saw had of succeeding.
+    roll_chance: crate::odds::RollChance,
     pub stats: Stats,
 }
 
@@ -86,6 +88,7 @@ impl<'h> Search<'h> {
             seed,
             budget,
             fallback: None,
+            roll_chance: crate::odds::RollChance::default(),
             stats: Stats::default(),
         }
     }
@@ -187,12 +190,21 @@ impl<'h> Search<'h> {
     /// of its unit's, then the units still to act this turn in an order the rollout's dice draw,
     /// every choice but the candidate the rules bot's. The score of where that leaves the game
     /// for `model`'s side, or `None` where the rules stopped it (an illegal candidate).
-    fn rollout(&mut self, g: &Game, model: usize, ap: u32, candidate: &Action, sample: u64) -> Option<f64> {
+    fn rollout(
+        &mut self,
+        g: &Game,
+        model: usize,
+        ap: u32,
+        candidate: &Action,
+        sample: u64,
+        hopeless: &mut Vec<String>,
+    ) -> Option<f64> {
         self.stats.rollouts += 1;
         let mut dice = SeededDice::new(mix(self.seed, self.stats.decisions, sample));
         self.policy.forced = Some(candidate.clone());
-        let mut engine =
-            Engine { game: g.clone(), dice: &mut dice, log: &mut crate::event::NoLog, hooks: &mut *self.hooks };
+        let mut watch =
+            HitRolls { rules: g.rules, model, open: true, pending: None, chance: &mut self.roll_chance, hopeless };
+        let mut engine = Engine { game: g.clone(), dice: &mut dice, log: &mut watch, hooks: &mut *self.hooks };
         let played = Self::play_out(&mut engine, model, ap, &mut self.policy);
         self.policy.forced = None;
         match played {
@@ -202,6 +214,17 @@ impl<'h> Search<'h> {
                 None
             }
         }
+    }
+
+    /// The summed score of `candidate` over the samples, and the names of the weapons whose hit
+    /// roll could not succeed in any of them; `None` where the rules stopped a rollout.
+    fn weigh(&mut self, g: &Game, model: usize, ap: u32, candidate: &Action) -> Option<(f64, Vec<String>)> {
+        let mut hopeless = Vec::new();
+        let mut total = 0.0;
+        for s in 0..u64::from(self.budget.samples.max(1)) {
+            total += self.rollout(g, model, ap, candidate, s, &mut hopeless)?;
+        }
+        Some((total, hopeless))
     }
 
     fn play_out(engine: &mut Engine, model: usize, ap: u32, policy: &mut Bot) -> Result<(), crate::game::EngineError> {
@@ -238,15 +261,24 @@ impl<'h> Search<'h> {
         self.stats.decisions += 1;
         // Each decision's rollouts are a game of their own for the hooks (fresh budgets).
         self.hooks.new_game_same_rules();
-        let candidates = self.candidates(g, model, ap);
+        let mut candidates = self.candidates(g, model, ap);
         let samples = self.budget.samples.max(1);
         // What another candidate must gain over the rules bot's choice to replace it: the best
         // of many noisy estimates is flattered by luck.
         let margin = self.budget.margin * f64::from(samples);
         let mut best: Option<(f64, usize)> = None;
-        for (i, c) in candidates.iter().enumerate() {
-            let total: Option<f64> = (0..u64::from(samples)).map(|s| self.rollout(g, model, ap, c, s)).sum();
-            let Some(total) = total else { continue };
+        for (i, c) in candidates.iter_mut().enumerate() {
+            let Some((mut total, hopeless)) = self.weigh(g, model, ap, c) else { continue };
+            // A shot its rollouts found could not hit is left out, and the rest weighed again.
+            if !hopeless.is_empty() && !c.weapons.is_empty() {
+                let card = g.card(model);
+                c.weapons.retain(|&w| card.weapons.get(w).is_none_or(|m| !hopeless.contains(&m.name)));
+                if c.weapons.is_empty() {
+                    continue;
+                }
+                let Some((again, _)) = self.weigh(g, model, ap, c) else { continue };
+                total = again;
+            }
             let needs = match best {
                 None => f64::NEG_INFINITY,
                 Some((b, 0)) => b + margin,
@@ -262,6 +294,44 @@ impl<'h> Search<'h> {
             self.stats.overruled += 1;
         }
         candidates.into_iter().nth(i).unwrap_or_else(Action::pass)
+    }
+}
+
+/// The rollout's event sink: it watches the acting model's attacks until its activation ends and
+/// keeps the names of the weapons whose hit roll (an attack's first roll with a target) could
+/// not succeed; after that it asks for no events at all.
+struct HitRolls<'a> {
+    rules: &'a crate::Rules,
+    model: usize,
+    open: bool,
+    /// The weapon of the attack whose hit roll is next.
+    pending: Option<String>,
+    chance: &'a mut crate::odds::RollChance,
+    hopeless: &'a mut Vec<String>,
+}
+
+impl crate::event::Sink for HitRolls<'_> {
+    fn enabled(&self) -> bool {
+        self.open
+    }
+    fn narrative(&self) -> bool {
+        false
+    }
+    fn push(&mut self, e: crate::Event) {
+        use crate::Event;
+        match e {
+            Event::Attack { model, weapon, .. } if model == self.model => self.pending = Some(weapon),
+            Event::Roll(r) if r.model == self.model && r.target.is_some() => {
+                if let Some(weapon) = self.pending.take()
+                    && self.chance.of(self.rules, &r) == Some(0.0)
+                    && !self.hopeless.contains(&weapon)
+                {
+                    self.hopeless.push(weapon);
+                }
+            }
+            Event::ActivationEnd { model } if model == self.model => self.open = false,
+            _ => {}
+        }
     }
 }
 
