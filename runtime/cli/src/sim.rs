@@ -75,8 +75,14 @@ enum Format {
     is hits per shot, its penetration rate penetrating hits per hit. Where hits read a damage table \
     (`procedures.attack.damage_table`), damage is only the points table rows deal; results are the rows attacks landed on \
     enemy models, effects those that changed the model (a weapon's effects per shot), and every row landed is listed.\n\
+    --bot rules (the default) plays the rules bot, a fixed policy; --bot search, or SIDE=search for one side, plays \
+    the searching bot, which knows no game: at each decision it plays every action the rules accept now (targets, \
+    weapons and points from the board) out to the end of the turn over 8 dice samples of its own, the rules bot \
+    playing on, and declares the one leaving the best material, never a weapon its rollouts found could not hit. It \
+    is ~1,000x slower (about one full-rules game a second per core) and as deterministic; the result names the sides \
+    it played and merges only with results of the same bots.\n\
     Every report counts, per side, the actions the bot declared and the rules accepted (per game, beside the decisions \
-    it was asked for), the reactions it took, and each special attribute's uses (rolls and hits it changed, effects \
+    it was asked for), its shots and hopeless shots, the reactions it took, and each special attribute's uses (rolls and hits it changed, effects \
     its script applied) with the games it was used in of those it was carried in.\n\
     --vs CHANGE plays every seed twice: A as the content is, B with the change; both are reported as above, then \
     B − A for each side's win rate, the draw rate, the mean length and each side's damage per game, with a 95 % \
@@ -96,6 +102,7 @@ enum Format {
     results that do not merge).\n\
     Examples:\n  cav sim stand-and-fight --games 2000\n  \
     cav sim stand-and-fight --games 1000 --seed 500 --format json --out run.json\n  \
+    cav sim this-is-war --ruleset full --tv 1000 --games 100 --bot side-a=search\n  \
     cav sim stand-and-fight --games 1000 --shard 2/4 --format json --out shard2.json\n  \
     cav sim merge shard1.json shard2.json shard3.json shard4.json --out all.json\n  \
     cav sim merge all.json --format human\n  \
