@@ -1,14 +1,18 @@
 //! A searching bot for any ruleset: at each decision of the sides it plays it lists the actions
 //! the ruleset declares that the model may take now, plays each out through the real engine to
-//! the end of the activation (the rules bot continuing it, a few dice samples each, the same
-//! samples for every candidate), and declares the one whose outcome scores best.
+//! the end of the turn (the rest of the activation and of the unit's, then the units still to
+//! act, the rules bot choosing for all; a few dice samples each, the same samples for every
+//! candidate), and declares the one whose outcome scores best.
 //!
 //! What it weighs is generic: the actions come from `actions::ALL` as the ruleset prices them
 //! and the engine's own declaration checks accept them; targets, points and weapons come from
 //! the board (the nearest enemies and friends, the rules bot's approach, the scenario's
-//! objective, the way home). A weapon that cannot hit, by the ruleset's roll odds, is never
-//! declared. The score is material (each model's TV, scaled down by damage and a mission kill)
-//! and the prospects of the acting model (what it may deal next against what it may take).
+//! objective, the way home). A weapon that cannot hit by the ruleset's roll odds, or whose hit
+//! roll could not succeed in a rollout, is not declared. The score is material (each model's TV,
+//! scaled down by damage and a mission kill) and a pull toward the scenario's objective; the
+//! rules bot's own choice is kept unless another beats it by a margin (the best of many noisy
+//! estimates is flattered by luck). Shots to come and threats were tried as terms of the score
+//! and made it weaker (docs/speed.md, "The searching bot").
 //!
 //! Deterministic: its dice are its own, seeded from the game's seed and the decision's number,
 //! and it plays its rollouts with hooks of its own, so the game's dice and script budgets see
