@@ -559,6 +559,11 @@ fn the_searching_bot_is_chosen_per_side_and_replays() {
     ok(&out, "cav sim --bot black=search");
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.contains("searching bot: black (") && table.contains("(hopeless shots)"), "{table}");
+    // Every action the ruleset has, as the search met it, and why the unused ones never were.
+    assert!(table.contains("searching bot · per game (available / played out / used)"), "{table}");
+    assert!(table.contains("reaction · per game (taken of asked)"), "{table}");
+    let why = table.lines().find(|l| l.trim_start().starts_with("black mount:")).expect("mount's reason");
+    assert!(why.contains("never accepted: \"") && why.contains("transport"), "{why}");
 
     for (args, says) in [
         (&["play", "stand-and-fight", "--bot", "blue=search"][..], "no side `blue`"),

@@ -923,13 +923,30 @@ fn usage(r: &SimResult) -> String {
     let hopeless = |u: &cav_lab::Usage| format!("{:.2} ({})", per(u.hopeless), rate(u.hopeless, u.shots));
     actions.push(("(hopeless shots)".to_owned(), sides.iter().map(|s| hopeless(&r.usage[*s])).collect()));
     table(&mut o, "action · per game", actions);
-    let reactions = counts(names(&|u| u.reactions.iter().map(|(n, k)| (n.clone(), *k)).collect()), &|u, n| {
-        u.reactions.get(n).copied().unwrap_or(0)
-    });
+    // A reaction: taken, of the times the side was asked.
+    let reactions: Vec<(String, Vec<String>)> =
+        names(&|u| u.reactions.iter().chain(&u.reactions_offered).map(|(n, k)| (n.clone(), *k)).collect())
+            .into_iter()
+            .map(|n| {
+                let cells = sides
+                    .iter()
+                    .map(|s| {
+                        let u = &r.usage[*s];
+                        let taken = u.reactions.get(&n).copied().unwrap_or(0);
+                        match u.reactions_offered.get(&n) {
+                            Some(&asked) => format!("{:.2} of {:.2}", per(taken), per(asked)),
+                            None => format!("{:.2}", per(taken)),
+                        }
+                    })
+                    .collect();
+                (n, cells)
+            })
+            .collect();
     if !reactions.is_empty() {
         o.push('\n');
     }
-    table(&mut o, "reaction · per game", reactions);
+    table(&mut o, "reaction · per game (taken of asked)", reactions);
+    searched(&mut o, r, &sides, &table);
     let sas = names(&|u| u.sas.iter().map(|(n, s)| (n.clone(), s.uses)).collect());
     let (sas, unused): (Vec<String>, Vec<String>) =
         sas.into_iter().partition(|n| sides.iter().any(|s| r.usage[*s].sa_uses(n) > 0));
@@ -967,6 +984,64 @@ fn usage(r: &SimResult) -> String {
                 never counted)";
     wrapped(&mut o, note);
     o
+}
+
+/// A table's rows: a name and a cell per side.
+type Rows = Vec<(String, Vec<String>)>;
+
+/// For the sides a searching bot played: each action the ruleset has, per game, at how many
+/// decisions the engine would accept it, how often it was played out and how often declared;
+/// then, for each never declared, why: never accepted (the engine's most frequent reason), or
+/// played out and never worth more than what the bot chose instead.
+fn searched(o: &mut String, r: &SimResult, sides: &[&String], table: &dyn Fn(&mut String, &str, Rows)) {
+    let searching: Vec<&String> = sides.iter().copied().filter(|s| !r.usage[*s].searched.is_empty()).collect();
+    if searching.is_empty() {
+        return;
+    }
+    let per = |n: u64| if r.games == 0 { 0.0 } else { n as f64 / r.games as f64 };
+    let actions: std::collections::BTreeSet<&String> =
+        searching.iter().flat_map(|s| r.usage[*s].searched.keys()).collect();
+    let mut rows = Vec::new();
+    let mut never = Vec::new();
+    for a in actions {
+        let cells = sides
+            .iter()
+            .map(|s| match r.usage[*s].searched.get(a) {
+                Some(x) => {
+                    let used = r.usage[*s].actions.get(a).copied().unwrap_or(0);
+                    format!("{:.2} / {:.2} / {:.2}", per(x.available), per(x.weighed), per(used))
+                }
+                None => "-".to_owned(),
+            })
+            .collect();
+        rows.push((cav_content::diag::shown(a), cells));
+        for s in &searching {
+            let Some(x) = r.usage[*s].searched.get(a) else { continue };
+            if r.usage[*s].actions.get(a).copied().unwrap_or(0) > 0 {
+                continue;
+            }
+            let reasons: Vec<String> = x
+                .main_refusals(3)
+                .into_iter()
+                .map(|(reason, n)| format!("\"{}\" ({n})", cav_content::diag::shown(reason)))
+                .collect();
+            let why = match (x.available, x.weighed) {
+                (0, _) if !reasons.is_empty() => format!("never accepted: {}", reasons.join("; ")),
+                (0, _) => "never asked about".to_owned(),
+                (n, 0) => format!("accepted at {n} decisions, never among the candidates played out"),
+                (n, w) => format!("accepted at {n} decisions, played out at {w}, never worth more than the choice"),
+            };
+            never.push(format!("{} {}: {why}", cav_content::diag::shown(s), cav_content::diag::shown(a)));
+        }
+    }
+    o.push('\n');
+    table(o, "searching bot · per game (available / played out / used)", rows);
+    if !never.is_empty() {
+        let _ = writeln!(o, "  never used by the searching bot, and why:");
+        for line in never {
+            let _ = writeln!(o, "    {line}");
+        }
+    }
 }
 
 /// `text` as indented lines of at most 100 characters, broken between words.

@@ -750,7 +750,12 @@ fn play_one(
                 cav_rules::setup::run(arm.rules, sc, arm.rosters, seed, &mut tally, &mut hosts.game, |e| {
                     e.play(&mut bot)
                 });
-            (game, end, std::mem::take(&mut bot.usage), bot.inner.stats.rollouts)
+            let mut usage = std::mem::take(&mut bot.usage);
+            for ((side, action), o) in std::mem::take(&mut bot.inner.stats.offers) {
+                let offered = Offered { available: o.available, weighed: o.weighed, refused: o.refused };
+                usage.entry(side).or_default().searched.insert(action, offered);
+            }
+            (game, end, usage, bot.inner.stats.rollouts)
         }
         None => {
             let mut bot = Counting::new(Bot::default(), arm.rules);
@@ -914,7 +919,7 @@ pub mod vs;
 
 pub use change::Change;
 use usage::{Counting, SaSources, UsageTally};
-pub use usage::{SaUsage, Usage};
+pub use usage::{Offered, SaUsage, Usage};
 pub use vs::{Diff, DiffRow, Paired, VsResult, paired_diff, run_vs, same_rules};
 
 #[cfg(test)]

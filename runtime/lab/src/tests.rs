@@ -967,6 +967,16 @@ fn the_searching_bot_plays_the_same_games_anywhere_and_wastes_no_shot() {
     assert!(r.rollouts > r.usage["red"].decisions, "{} rollouts", r.rollouts);
     let u = &r.usage["red"];
     assert!(u.actions["fire"] > 0 && u.shots > 0 && u.hopeless == 0, "{u:?}");
+    // The search says, per action the ruleset has, when it could declare it and why not: every
+    // decision either accepts an action or gives the engine's reasons; a side it did not play
+    // has no such account.
+    let fire = &u.searched["fire"];
+    assert!(fire.available > 0 && fire.weighed > 0 && fire.weighed <= fire.available, "{fire:?}");
+    assert!(u.searched["move"].available <= u.decisions, "{u:?}");
+    let mount = &u.searched["mount"];
+    assert_eq!(mount.available, 0, "{mount:?}");
+    assert!(mount.main_refusals(3).iter().any(|(why, n)| why.contains("transport") && *n > 0), "{mount:?}");
+    assert!(r.usage.iter().all(|(side, u)| side == "red" || u.searched.is_empty()), "{:?}", r.usage);
     // Every shot is counted under its side, as under its weapon.
     let side_shots: u64 = r.usage.values().map(|u| u.shots).sum();
     assert_eq!(side_shots, r.weapons.values().map(|w| w.shots).sum::<u64>());

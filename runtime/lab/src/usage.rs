@@ -68,6 +68,38 @@ impl SaUsage {
     }
 }
 
+/// How one action met a side's searching bot: the decisions at which the engine would accept it,
+/// those at which it was played out, and why it could not be declared at the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Offered {
+    /// Decisions at which the engine accepted some declaration of it.
+    #[serde(default, skip_serializing_if = "crate::is_zero")]
+    pub available: u64,
+    /// Decisions at which it was among the candidates played out.
+    #[serde(default, skip_serializing_if = "crate::is_zero")]
+    pub weighed: u64,
+    /// At the other decisions, the engine's reasons for refusing every declaration tried (numbers
+    /// written `#`), each counted once per decision.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refused: BTreeMap<String, u64>,
+}
+
+impl Offered {
+    fn add(&mut self, o: &Offered) -> Result<(), String> {
+        self.available = sum(self.available, o.available)?;
+        self.weighed = sum(self.weighed, o.weighed)?;
+        crate::add_all(&mut self.refused, &o.refused)
+    }
+
+    /// The `n` reasons given most often, with their counts (by name among equals).
+    pub fn main_refusals(&self, n: usize) -> Vec<(&str, u64)> {
+        let mut v: Vec<(&str, u64)> = self.refused.iter().map(|(r, &k)| (r.as_str(), k)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        v.truncate(n);
+        v
+    }
+}
+
 /// What one side used over the games (see the module's comment for what "used" means).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Usage {
@@ -83,6 +115,14 @@ pub struct Usage {
     /// `close-defense`, or a reaction window's action type).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reactions: BTreeMap<String, u64>,
+    /// Times the side's controller was asked whether to take each reaction (`defensive-fire`,
+    /// `overwatch-fire`, `counter-battery`, `close-defense`; a reaction window's, by window).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reactions_offered: BTreeMap<String, u64>,
+    /// For a side a searching bot played: each action the ruleset has, by name, as the search met
+    /// it at its decisions (so a report can say why an action was never used).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub searched: BTreeMap<String, Offered>,
     /// Special attributes the side carried or used, by id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sas: BTreeMap<String, SaUsage>,
@@ -100,6 +140,10 @@ impl Usage {
         self.decisions = sum(self.decisions, o.decisions)?;
         crate::add_all(&mut self.actions, &o.actions)?;
         crate::add_all(&mut self.reactions, &o.reactions)?;
+        crate::add_all(&mut self.reactions_offered, &o.reactions_offered)?;
+        for (a, u) in &o.searched {
+            self.searched.entry(a.clone()).or_default().add(u)?;
+        }
         for (sa, u) in &o.sas {
             self.sas.entry(sa.clone()).or_default().add(u)?;
         }
@@ -337,6 +381,12 @@ impl<'r, C: Controller> Counting<'r, C> {
     pub(crate) fn new(inner: C, rules: &'r Rules) -> Self {
         Counting { inner, rules, usage: BTreeMap::new(), last: None }
     }
+
+    /// `model`'s side was asked whether to take reaction `what`.
+    fn offered(&mut self, game: &Game, model: usize, what: &str) {
+        let u = self.usage.entry(game.models[model].side).or_default();
+        *u.reactions_offered.entry(what.to_owned()).or_default() += 1;
+    }
 }
 
 impl<C: Controller> Controller for Counting<'_, C> {
@@ -369,9 +419,11 @@ impl<C: Controller> Controller for Counting<'_, C> {
         self.inner.relocate_strike_point(game, attacker, defender, options)
     }
     fn defensive_fire(&mut self, game: &Game, defender: usize, attacker: usize) -> Option<Vec<usize>> {
+        self.offered(game, defender, "defensive-fire");
         self.inner.defensive_fire(game, defender, attacker)
     }
     fn counter_battery(&mut self, game: &Game, model: usize, attacker: usize) -> Option<Vec<usize>> {
+        self.offered(game, model, "counter-battery");
         self.inner.counter_battery(game, model, attacker)
     }
     fn airborne_jump(&mut self, game: &Game, rider: usize, transport: usize) -> Option<P> {
@@ -381,12 +433,14 @@ impl<C: Controller> Controller for Counting<'_, C> {
         self.inner.self_destruct(game, caller, missile)
     }
     fn close_defense(&mut self, game: &Game, model: usize, attacker: usize) -> bool {
+        self.offered(game, model, "close-defense");
         self.inner.close_defense(game, model, attacker)
     }
     fn ambush_at(&mut self, game: &Game, model: usize) -> Option<P> {
         self.inner.ambush_at(game, model)
     }
     fn overwatch_fire(&mut self, game: &Game, watcher: usize, mover: usize) -> Option<Vec<usize>> {
+        self.offered(game, watcher, "overwatch-fire");
         self.inner.overwatch_fire(game, watcher, mover)
     }
     fn use_special_attribute(
@@ -407,6 +461,9 @@ impl<C: Controller> Controller for Counting<'_, C> {
         self.inner.skip_card(game, side, card)
     }
     fn react(&mut self, game: &Game, window: usize, reactor: usize, actor: usize) -> Option<Action> {
+        if let Some(w) = game.rules.reaction_windows.get(window) {
+            self.offered(game, reactor, &format!("window:{}", w.id));
+        }
         self.inner.react(game, window, reactor, actor)
     }
     fn answer_attack(&mut self, game: &Game, model: usize, attacker: usize, options: &[AttackAnswer]) -> Option<usize> {

@@ -11,7 +11,9 @@
 //! roll could not succeed in a rollout, is not declared. The score is material (each model's TV,
 //! scaled down by damage and a mission kill) and a pull toward the scenario's objective; the
 //! rules bot's own choice is kept unless another beats it by a margin (the best of many noisy
-//! estimates is flattered by luck). Shots to come and threats were tried as terms of the score
+//! estimates is flattered by luck) and keeps that lead over further samples. For each action it
+//! counts the decisions the engine would accept it at, and the engine's reasons where not, so a
+//! report can say why an action was never used. Shots to come and threats were tried as terms of the score
 //! and made it weaker (docs/speed.md, "The searching bot").
 //!
 //! Deterministic: its dice are its own, seeded from the game's seed and the decision's number,
@@ -39,18 +41,21 @@ pub struct Budget {
     /// Worth (in TV, per sample) another candidate must gain over the rules bot's choice to be
     /// declared instead.
     pub margin: f64,
+    /// Further samples a candidate that would overrule the rules bot's choice is played with
+    /// (and the choice with it) before it is declared.
+    pub confirm: u32,
 }
 
 impl Default for Budget {
     /// Tuned on mirrored full-rules 1,000-TV "This is WAR!" games against the rules bot
     /// (docs/search.md): more samples win more games and cost as many more rollouts.
     fn default() -> Self {
-        Budget { samples: 8, candidates: 24, targets: 5, margin: 10.0 }
+        Budget { samples: 8, candidates: 24, targets: 5, margin: 10.0, confirm: 8 }
     }
 }
 
 /// What a searching bot did over a game.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Decisions searched.
     pub decisions: u64,
@@ -60,6 +65,41 @@ pub struct Stats {
     pub refused: u64,
     /// Decisions where it declared something other than the rules bot's choice.
     pub overruled: u64,
+    /// How each action the ruleset has met the search, by side index and action name (the
+    /// engine's, or the ruleset's own action type's id).
+    pub offers: std::collections::BTreeMap<(usize, String), Offer>,
+}
+
+/// How one action met a side's searching bot over its decisions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Offer {
+    /// Decisions at which the engine accepted some declaration of it.
+    pub available: u64,
+    /// Decisions at which it was among the candidates played out (the rules bot's choice counts).
+    pub weighed: u64,
+    /// At the other decisions, why the engine refused every declaration tried (numbers made `#`),
+    /// each reason counted once per decision.
+    pub refused: std::collections::BTreeMap<String, u64>,
+}
+
+/// A refusal's reason with its numbers as `#`, so reasons that differ only in a distance or a
+/// count are counted together.
+fn in_general(why: &str) -> String {
+    let mut out = String::with_capacity(why.len());
+    let mut in_number = false;
+    let mut chars = why.chars().peekable();
+    while let Some(c) = chars.next() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.' && chars.peek().is_some_and(char::is_ascii_digit));
+        if digit {
+            if !in_number {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+        in_number = digit;
+    }
+    out
 }
 
 /// The searching controller: the sides in `searching` decide by search; every other question
@@ -132,60 +172,115 @@ impl<'h> Search<'h> {
         }
         points.extend(g.objective_for(model));
         points.push(g.withdraw_point(model));
-        let mut weighed = Vec::new();
+        // Every action the ruleset has, as the engine's kind and as each of the ruleset's own
+        // action types taken as it; each keeps at most `per_kind` declarations the engine accepts.
+        let per_kind = self.budget.candidates;
+        let side = me.side;
+        let mut kinds: Vec<Vec<Action>> = Vec::new();
         for kind in actions::ALL {
-            let probe = Action::new(kind.name());
-            let Some(cost) = actions::cost_of(*kind, g, model, &probe) else { continue };
-            if cost > ap || (!kind.repeatable() && g.used.contains(&kind.counts_as())) {
-                continue;
-            }
-            let fires = kind.counts_as() == ActionWord::Combat;
-            let mut variants: Vec<Action> = vec![probe.clone()];
-            for &e in &enemies {
-                variants.push(probe.clone().on(e));
-                if fires {
-                    for indirect in [false, true] {
-                        if let Some(ws) = useful_weapons(g, model, e, indirect) {
-                            variants.push(Action { indirect, ..probe.clone().on(e).with(ws.clone()) });
-                            // A move that fires on the way: from halfway to the approach.
-                            if let Some(to) = self.rules_bot.approach(g, model, e, best).to {
-                                let via = me.pos + (to - me.pos).scale(0.5);
-                                variants.push(Action {
-                                    indirect,
-                                    via: Some(via),
-                                    ..probe.clone().on(e).with(ws).at(to)
-                                });
+            let own = g.rules.own_actions.iter().enumerate().filter(|(_, o)| o.kind == kind.name());
+            let forms = std::iter::once(None).chain(own.map(|(i, _)| u16::try_from(i).ok()));
+            for declared in forms {
+                let (name, ty) = match declared.and_then(|d| g.rules.own_actions.get(usize::from(d))) {
+                    Some(o) => (o.id.as_str(), o.id.as_str()),
+                    None => (kind.name(), kind.id().id()),
+                };
+                if !g.rules.action_costs.contains_key(ty) {
+                    continue; // the ruleset does not have this action
+                }
+                let probe = Action { declared, ..Action::new(kind.name()) };
+                let fires = kind.counts_as() == ActionWord::Combat;
+                let mut variants: Vec<Action> = vec![probe.clone()];
+                for &e in &enemies {
+                    variants.push(probe.clone().on(e));
+                    if fires {
+                        for indirect in [false, true] {
+                            if let Some(ws) = useful_weapons(g, model, e, indirect) {
+                                variants.push(Action { indirect, ..probe.clone().on(e).with(ws.clone()) });
+                                // A move that fires on the way: from halfway to the approach.
+                                if let Some(to) = self.rules_bot.approach(g, model, e, best).to {
+                                    let via = me.pos + (to - me.pos).scale(0.5);
+                                    variants.push(Action {
+                                        indirect,
+                                        via: Some(via),
+                                        ..probe.clone().on(e).with(ws).at(to)
+                                    });
+                                }
                             }
                         }
+                    } else {
+                        // An action that names one of the model's mounts (a strike to call).
+                        let mounts = g.card(model).weapons.len();
+                        variants.extend((0..mounts).map(|w| probe.clone().on(e).with(vec![w])));
                     }
                 }
-            }
-            variants.extend(friends.iter().map(|&f| probe.clone().on(f)));
-            variants.extend(points.iter().map(|&p| probe.clone().at(p)));
-            for a in variants {
-                if weighed.len() >= 4 * self.budget.candidates {
-                    break;
+                variants.extend(friends.iter().map(|&f| probe.clone().on(f)));
+                variants.extend(points.iter().map(|&p| probe.clone().at(p)));
+                let mut accepted: Vec<Action> = Vec::new();
+                let mut reasons: Vec<String> = Vec::new();
+                let mut bare: Option<String> = None;
+                for a in variants {
+                    if accepted.len() >= per_kind {
+                        break;
+                    }
+                    let Some(cost) = actions::cost_of(*kind, g, model, &a) else { continue };
+                    match g.declaration_refusal(model, *kind, &a, cost, ap) {
+                        None => accepted.push(a),
+                        // The bare action's reason ("needs a target") says least: kept only if
+                        // no fuller declaration gave one. Short of action points, the reason it
+                        // would meet with enough is the one that says why.
+                        Some(why) if accepted.is_empty() => {
+                            let why = match cost > ap {
+                                true => g.declaration_refusal(model, *kind, &a, cost, cost).unwrap_or(why),
+                                false => why,
+                            };
+                            let why = in_general(&why);
+                            if a == probe {
+                                bare = Some(why);
+                            } else if !reasons.contains(&why) {
+                                reasons.push(why);
+                            }
+                        }
+                        Some(_) => {}
+                    }
                 }
-                let Some(cost) = actions::cost_of(*kind, g, model, &a) else { continue };
-                if g.declaration_refusal(model, *kind, &a, cost, ap).is_none() {
-                    weighed.push(a);
+                if reasons.is_empty() {
+                    reasons.extend(bare);
+                }
+                let offer = self.stats.offers.entry((side, name.to_owned())).or_default();
+                if accepted.is_empty() {
+                    for why in reasons {
+                        *offer.refused.entry(why).or_default() += 1;
+                    }
+                } else {
+                    offer.available += 1;
+                    kinds.push(accepted);
                 }
             }
         }
-        // One of each kind first, then the rest, up to the budget: every kind gets a say.
-        let mut seen: Vec<&'static str> = Vec::new();
-        let (first, rest): (Vec<Action>, Vec<Action>) = weighed.into_iter().partition(|a| {
-            let new = !seen.contains(&a.kind);
-            if new {
-                seen.push(a.kind);
+        // The first of each kind, then the second of each, up to the budget: every kind gets a
+        // say, and no kind crowds out the rest.
+        let mut round = 0;
+        while out.len() < self.budget.candidates && kinds.iter().any(|k| k.len() > round) {
+            for k in &kinds {
+                if let Some(a) = k.get(round)
+                    && out.len() < self.budget.candidates
+                {
+                    push(&mut out, a.clone());
+                }
             }
-            new
-        });
-        for a in first.into_iter().chain(rest) {
-            if out.len() >= self.budget.candidates {
-                break;
+            round += 1;
+        }
+        let mut names: Vec<&str> = out
+            .iter()
+            .map(|a| a.declared.and_then(|d| g.rules.own_actions.get(usize::from(d))).map_or(a.kind, |o| o.id.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            if let Some(offer) = self.stats.offers.get_mut(&(side, name.to_owned())) {
+                offer.weighed += 1;
             }
-            push(&mut out, a);
         }
         out
     }
@@ -222,10 +317,17 @@ impl<'h> Search<'h> {
 
     /// The summed score of `candidate` over the samples, and the names of the weapons whose hit
     /// roll could not succeed in any of them; `None` where the rules stopped a rollout.
-    fn weigh(&mut self, g: &Game, model: usize, ap: u32, candidate: &Action) -> Option<(f64, Vec<String>)> {
+    fn weigh(
+        &mut self,
+        g: &Game,
+        model: usize,
+        ap: u32,
+        candidate: &Action,
+        samples: std::ops::Range<u64>,
+    ) -> Option<(f64, Vec<String>)> {
         let mut hopeless = Vec::new();
         let mut total = 0.0;
-        for s in 0..u64::from(self.budget.samples.max(1)) {
+        for s in samples {
             total += self.rollout(g, model, ap, candidate, s, &mut hopeless)?;
         }
         Some((total, hopeless))
@@ -270,9 +372,11 @@ impl<'h> Search<'h> {
         // What another candidate must gain over the rules bot's choice to replace it: the best
         // of many noisy estimates is flattered by luck.
         let margin = self.budget.margin * f64::from(samples);
+        let first = 0..u64::from(samples);
         let mut best: Option<(f64, usize)> = None;
+        let mut kept: Option<f64> = None;
         for (i, c) in candidates.iter_mut().enumerate() {
-            let Some((mut total, hopeless)) = self.weigh(g, model, ap, c) else { continue };
+            let Some((mut total, hopeless)) = self.weigh(g, model, ap, c, first.clone()) else { continue };
             // A shot its rollouts found could not hit is left out, and the rest weighed again.
             if !hopeless.is_empty() && !c.weapons.is_empty() {
                 let card = g.card(model);
@@ -280,8 +384,11 @@ impl<'h> Search<'h> {
                 if c.weapons.is_empty() {
                     continue;
                 }
-                let Some((again, _)) = self.weigh(g, model, ap, c) else { continue };
+                let Some((again, _)) = self.weigh(g, model, ap, c, first.clone()) else { continue };
                 total = again;
+            }
+            if i == 0 {
+                kept = Some(total);
             }
             let needs = match best {
                 None => f64::NEG_INFINITY,
@@ -293,7 +400,19 @@ impl<'h> Search<'h> {
                 best = Some((total, i));
             }
         }
-        let Some((_, i)) = best else { return Action::pass() };
+        let Some((total, mut i)) = best else { return Action::pass() };
+        // Overruling the rules bot is checked on further samples: the winner's lead must hold.
+        if let Some(kept) = kept.filter(|_| i != 0 && self.budget.confirm > 0) {
+            let more = u64::from(samples)..u64::from(samples + self.budget.confirm);
+            let all = f64::from(samples + self.budget.confirm);
+            let challenger = self.weigh(g, model, ap, &candidates[i], more.clone()).map(|(t, _)| t + total);
+            let holder = self.weigh(g, model, ap, &candidates[0], more).map(|(t, _)| t + kept);
+            match (challenger, holder) {
+                (Some(c), Some(h)) if c > h + self.budget.margin * all => {}
+                (Some(_), None) => {}
+                _ => i = 0,
+            }
+        }
         if i != 0 {
             self.stats.overruled += 1;
         }
