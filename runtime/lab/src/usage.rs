@@ -397,10 +397,7 @@ impl<C: Controller> Controller for Counting<'_, C> {
         u.decisions += 1;
         self.last = None;
         if !action.is_pass() {
-            let name = match action.declared.and_then(|d| self.rules.own_actions.get(d as usize)) {
-                Some(own) => own.id.clone(),
-                None => actions::find(action.kind).map_or(action.kind, |k| k.name()).to_owned(),
-            };
+            let name = actions::name_of(&action, self.rules).to_owned();
             *u.actions.entry(name.clone()).or_default() += 1;
             self.last = Some((side, name));
         }

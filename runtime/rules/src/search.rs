@@ -11,10 +11,10 @@
 //! roll could not succeed in a rollout, is not declared. The score is material (each model's TV,
 //! scaled down by damage and a mission kill) and a pull toward the scenario's objective; the
 //! rules bot's own choice is kept unless another beats it by a margin (the best of many noisy
-//! estimates is flattered by luck) and keeps that lead over further samples. For each action it
-//! counts the decisions the engine would accept it at, and the engine's reasons where not, so a
-//! report can say why an action was never used. Shots to come and threats were tried as terms of the score
-//! and made it weaker (docs/speed.md, "The searching bot").
+//! estimates is flattered by luck) and keeps that lead over further samples. Shots to come and
+//! threats were tried as terms of the score and made it weaker (docs/speed.md, "The searching
+//! bot"). For each action it counts the decisions the engine would accept it at, and the engine's
+//! reasons where not, so a report can say why an action was never used.
 //!
 //! Deterministic: its dice are its own, seeded from the game's seed and the decision's number,
 //! and it plays its rollouts with hooks of its own, so the game's dice and script budgets see
@@ -48,7 +48,7 @@ pub struct Budget {
 
 impl Default for Budget {
     /// Tuned on mirrored full-rules 1,000-TV "This is WAR!" games against the rules bot
-    /// (docs/search.md): more samples win more games and cost as many more rollouts.
+    /// (docs/speed.md, "The searching bot"): more samples win more games and cost as many more rollouts.
     fn default() -> Self {
         Budget { samples: 8, candidates: 24, targets: 5, margin: 10.0, confirm: 8 }
     }
@@ -181,14 +181,11 @@ impl<'h> Search<'h> {
             let own = g.rules.own_actions.iter().enumerate().filter(|(_, o)| o.kind == kind.name());
             let forms = std::iter::once(None).chain(own.map(|(i, _)| u16::try_from(i).ok()));
             for declared in forms {
-                let (name, ty) = match declared.and_then(|d| g.rules.own_actions.get(usize::from(d))) {
-                    Some(o) => (o.id.as_str(), o.id.as_str()),
-                    None => (kind.name(), kind.id().id()),
-                };
-                if !g.rules.action_costs.contains_key(ty) {
+                let probe = Action { declared, ..Action::new(kind.name()) };
+                if !g.rules.action_costs.contains_key(actions::type_id(*kind, &probe, g.rules)) {
                     continue; // the ruleset does not have this action
                 }
-                let probe = Action { declared, ..Action::new(kind.name()) };
+                let name = actions::name_of(&probe, g.rules).to_owned();
                 let fires = kind.counts_as() == ActionWord::Combat;
                 let mut variants: Vec<Action> = vec![probe.clone()];
                 for &e in &enemies {
@@ -209,9 +206,9 @@ impl<'h> Search<'h> {
                             }
                         }
                     } else {
-                        // An action that names one of the model's mounts (a strike to call).
-                        let mounts = g.card(model).weapons.len();
-                        variants.extend((0..mounts).map(|w| probe.clone().on(e).with(vec![w])));
+                        // An action that names a strike the model carries (to call it).
+                        let strikes = g.card(model).weapons.iter().enumerate().filter(|(_, m)| m.strike.is_some());
+                        variants.extend(strikes.map(|(w, _)| probe.clone().on(e).with(vec![w])));
                     }
                 }
                 variants.extend(friends.iter().map(|&f| probe.clone().on(f)));
@@ -247,7 +244,7 @@ impl<'h> Search<'h> {
                 if reasons.is_empty() {
                     reasons.extend(bare);
                 }
-                let offer = self.stats.offers.entry((side, name.to_owned())).or_default();
+                let offer = self.stats.offers.entry((side, name)).or_default();
                 if accepted.is_empty() {
                     for why in reasons {
                         *offer.refused.entry(why).or_default() += 1;
@@ -271,10 +268,7 @@ impl<'h> Search<'h> {
             }
             round += 1;
         }
-        let mut names: Vec<&str> = out
-            .iter()
-            .map(|a| a.declared.and_then(|d| g.rules.own_actions.get(usize::from(d))).map_or(a.kind, |o| o.id.as_str()))
-            .collect();
+        let mut names: Vec<&str> = out.iter().map(|a| actions::name_of(a, g.rules)).collect();
         names.sort_unstable();
         names.dedup();
         for name in names {
@@ -403,8 +397,9 @@ impl<'h> Search<'h> {
         let Some((total, mut i)) = best else { return Action::pass() };
         // Overruling the rules bot is checked on further samples: the winner's lead must hold.
         if let Some(kept) = kept.filter(|_| i != 0 && self.budget.confirm > 0) {
-            let more = u64::from(samples)..u64::from(samples + self.budget.confirm);
-            let all = f64::from(samples + self.budget.confirm);
+            let all = samples.saturating_add(self.budget.confirm);
+            let more = u64::from(samples)..u64::from(all);
+            let all = f64::from(all);
             let challenger = self.weigh(g, model, ap, &candidates[i], more.clone()).map(|(t, _)| t + total);
             let holder = self.weigh(g, model, ap, &candidates[0], more).map(|(t, _)| t + kept);
             match (challenger, holder) {

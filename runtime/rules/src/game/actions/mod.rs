@@ -151,6 +151,15 @@ pub fn type_id<'r>(kind: &dyn ActionKind, action: &Action, rules: &'r crate::Rul
     }
 }
 
+/// The name `action` is known by in usage counts and reports: the ruleset's own action type's id
+/// where it is taken as one (`run`), else the engine's name for its kind (`move`, `fire`).
+pub fn name_of<'a>(action: &'a Action, rules: &'a crate::Rules) -> &'a str {
+    match action.declared.and_then(|d| rules.own_actions.get(d as usize)) {
+        Some(own) => &own.id,
+        None => action.kind,
+    }
+}
+
 /// AP `action` costs `model` now: its kind's cost (a ruleset's own action type: its own, times
 /// the moves taken as one), or none where a special attribute of the model or of one of its
 /// weapons makes the action type free (`free_with`: Locked-On's target-lock; HARM munitions
